@@ -1,0 +1,62 @@
+"""The command line: parse arguments, call one command, map what happened to an exit code.
+
+Exit codes: 0 all good, 1 discrepancies found (or, for diff, the rulesets differ), 2 the input could not be read.
+"""
+from __future__ import annotations
+
+import argparse
+import importlib
+import sys
+from pathlib import Path
+
+from . import __version__
+from .errors import ArchiveError
+
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new"}
+
+
+def _parser() -> argparse.ArgumentParser:
+    parser = argparse.ArgumentParser(prog="nomic-archive", description="Publish and verify the archives of Nomic "
+                                     "games: Markdown rulesets and logs in, a browsable static site out.")
+    parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
+    commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+
+    build = commands.add_parser("build", help="build the static site from a content folder")
+    build.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game (default: content)")
+    build.add_argument("-o", "--output", default="site", type=Path, help="site folder to write (default: site)")
+
+    check = commands.add_parser("check", help="replay each game's log and report every discrepancy")
+    check.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game")
+    check.add_argument("--format", choices=("text", "json"), default="text")
+
+    imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md")
+    imp.add_argument("file", type=Path, help="the plain-text ruleset")
+    imp.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    imp.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
+    imp.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
+    imp.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
+
+    new = commands.add_parser("new", help="scaffold a new game from a bundled ruleset")
+    new.add_argument("name", type=Path, help="folder of the new game, e.g. content/my-game")
+    new.add_argument("--ruleset", default="suber-1982", help="suber-1982 (default), suber-2nd, livejournal or solitaire")
+    new.add_argument("--player", action="append", dest="players", default=[], help="a player (repeat for each)")
+    return parser
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = _parser()
+    args = parser.parse_args(argv)
+    if args.command is None:
+        parser.print_help()
+        return EXIT_UNREADABLE
+    # Each command lives in its own module, imported only when used (start-up stays quick).
+    module = importlib.import_module(f".commands.{COMMAND_MODULES[args.command]}", __package__)
+    try:
+        return module.run(args)
+    except ArchiveError as error:
+        for problem in error.errors:
+            print(problem, file=sys.stderr)
+        return EXIT_UNREADABLE
+    except KeyboardInterrupt:
+        return 130

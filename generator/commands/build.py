@@ -1,0 +1,39 @@
+"""`nomic-archive build`: parse, replay, plan, render, and swap the finished site in at once."""
+from __future__ import annotations
+
+import shutil
+import sys
+import time
+from pathlib import Path
+
+from ..files import new_staging_folder, swap_in
+from ..site.pages import plan_site
+from ..site.render import make_environment, write_pages
+from .check import check_games
+
+
+def build_site(content: Path, output: Path) -> dict:
+    """Build into a staging folder and swap it in; on any failure the previous site stays untouched."""
+    started = time.perf_counter()
+    replays = check_games(content)
+    overrides = (content / "_templates") if content.is_dir() else None
+    env = make_environment(overrides)
+    pages = plan_site(replays)
+    staging = new_staging_folder(output)
+    try:
+        write_pages(env, pages, staging, overrides=overrides)
+        swap_in(staging, output)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    return {"games": len(replays), "pages": len(pages), "findings": sum(len(r.findings) for r in replays),
+            "seconds": time.perf_counter() - started}
+
+
+def run(args) -> int:
+    summary = build_site(args.content, args.output)
+    findings = f"; {summary['findings']} discrepancies (see each game's check page or run nomic-archive check)" \
+        if summary["findings"] else ""
+    print(f"built {summary['pages']} pages for {summary['games']} games into {args.output} "
+          f"in {summary['seconds']:.2f}s{findings}", file=sys.stderr)
+    return 0

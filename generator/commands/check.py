@@ -1,0 +1,59 @@
+"""`nomic-archive check`: replay every game and report each discrepancy with its file:line."""
+from __future__ import annotations
+
+import json
+import sys
+
+from ..engine.replay import Replay, replay
+from ..errors import ArchiveError, SourceError
+from ..parse.game import load_content
+
+JSON_SCHEMA_VERSION = 1
+
+
+def check_games(content) -> list[Replay]:
+    """Replays of every game; raises ArchiveError when any input cannot be read or applied."""
+    replays = [replay(game) for game in load_content(content)]
+    fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
+             for r in replays for e in r.errors]
+    if fatal:
+        raise ArchiveError(fatal)
+    return replays
+
+
+def run(args) -> int:
+    replays = check_games(args.content)
+    if args.format == "json":
+        print(json.dumps(report_json(replays), indent=2, sort_keys=True))
+    else:
+        print(report_text(replays))
+    return 1 if any(r.findings for r in replays) else 0
+
+
+def report_json(replays: list[Replay]) -> dict:
+    return {
+        "version": JSON_SCHEMA_VERSION,
+        "games": [{
+            "game": r.game.slug,
+            "consistent": not r.findings,
+            "findings": [f.to_json() for f in r.findings],
+            "overrides": [o.to_json() for o in r.overrides],
+            "scores": r.final_scores,
+            "winner": list(r.winner),
+        } for r in replays],
+    }
+
+
+def report_text(replays: list[Replay]) -> str:
+    lines = []
+    for r in replays:
+        for finding in r.findings:
+            lines.append(str(finding))
+        for override in r.overrides:
+            lines.append(f"{override} [judgment]")
+    for r in replays:
+        proposals = sum(1 for s in r.steps if s.entry.kind == "proposal")
+        verdict = "consistent" if not r.findings else f"{len(r.findings)} discrepanc{'y' if len(r.findings) == 1 else 'ies'}"
+        winner = f", won by {', '.join(r.winner)}" if r.winner else ""
+        lines.append(f"{r.game.slug}: {proposals} proposals, {verdict}{winner}")
+    return "\n".join(lines)

@@ -1,0 +1,595 @@
+"""Replay: a pure fold over the log, from the parsed game to the state after each entry and the findings.
+
+No I/O and no globals: `check`, the site and the server all call `replay(game)`. Where the log's claims
+(Result, Scores, Winner) differ from the computation, the finding records both, and the replay goes on
+from the keepers' record where that keeps one slip to one finding (results), and from its own arithmetic
+where that does (scores). A Judge's ruling stands above both (Suber 212 and the essay in seed 004).
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from fractions import Fraction
+
+from ..model import Change, Entry, Event, Game, Judgment, Proposal, Ruleset, Source
+from ..parse.config import Config
+from .adoption import adopts, describe
+from .dice import parse_dice
+from .formula import SCORING_NAMES, FormulaError, compile_formula
+from .rulebook import ChangeProblem, RuleVersion, Rulebook
+from .turns import TurnTracker
+
+
+@dataclass(frozen=True)
+class Finding:
+    """A discrepancy between the log and the replay: what the log says and what the replay computed."""
+
+    kind: str
+    file: str
+    line: int
+    message: str
+    entry: str = ""  # "proposal 305", "judgment 7", "event 'Eve joins'"
+    expected: str | None = None  # what the replay computed
+    found: str | None = None  # what the log says
+
+    def __str__(self) -> str:
+        prefix = f"{self.entry}: " if self.entry else ""
+        return f"{self.file}:{self.line}: {prefix}{self.message}"
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "kind": self.kind, "entry": self.entry,
+                "message": self.message, "expected": self.expected, "found": self.found}
+
+
+@dataclass(frozen=True)
+class Override:
+    """A judgment that set a fact: the report shows what was computed and what the Judge set."""
+
+    file: str
+    line: int
+    judgment: str
+    what: str
+    computed: str
+    set_to: str
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}: {self.judgment} sets {self.what} to {self.set_to} (computed: {self.computed})"
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "judgment": self.judgment, "what": self.what,
+                "computed": self.computed, "set": self.set_to}
+
+
+@dataclass(frozen=True)
+class ScoreDelta:
+    player: str
+    points: int
+    reason: str  # "die", "formula", "adopted", "defeated", "voted against", "points (rule 316)", ...
+
+    def explain(self) -> str:
+        sign = "+" if self.points >= 0 else "-"
+        if self.reason == "die":
+            return f"{sign} die {abs(self.points)}"
+        return f"{sign} {abs(self.points)} {self.reason}"
+
+
+@dataclass(frozen=True)
+class Step:
+    """The game just after one log entry."""
+
+    index: int
+    entry: Entry
+    label: str
+    turn_of: str | None  # whose turn the entry used (None: it took no turn)
+    expected_player: str | None  # whose turn it was by the order of play
+    method: str | None  # adoption method the vote was judged by
+    computed_result: str | None
+    result: str | None  # the result the replay went on with
+    deltas: tuple[ScoreDelta, ...]
+    scores: dict[str, int]
+    players: tuple[str, ...]
+    next_player: str | None
+    circuits: int
+    mechanics: Config
+    winner: tuple[str, ...]  # the game's winner once decided
+    findings: tuple[Finding, ...]
+    overrides: tuple[Override, ...]
+    notes: tuple[str, ...]  # what the replay did of its own accord ("adoption becomes majority ...")
+
+
+@dataclass(frozen=True)
+class Replay:
+    game: Game
+    steps: tuple[Step, ...]
+    versions: tuple[RuleVersion, ...]
+    findings: tuple[Finding, ...]
+    errors: tuple[Finding, ...]  # changes that cannot apply as written: the input is unreadable (exit 2)
+    overrides: tuple[Override, ...]
+    initial_scores: dict[str, int]
+
+    @property
+    def final_scores(self) -> dict[str, int]:
+        return self.steps[-1].scores if self.steps else self.initial_scores
+
+    @property
+    def winner(self) -> tuple[str, ...]:
+        return self.steps[-1].winner if self.steps else ()
+
+    def rules_at(self, index: int) -> list[RuleVersion]:
+        """The rules in force just after entry `index` (-1: the initial set), by number."""
+        live = [v for v in self.versions if v.start <= index and (v.end is None or v.end > index)]
+        return sorted(live, key=lambda v: v.number)
+
+
+def entry_label(entry: Entry) -> str:
+    if isinstance(entry, Proposal):
+        return f"proposal {entry.number}" if entry.number else "draft proposal"
+    if isinstance(entry, Judgment):
+        return f"judgment {entry.number}"
+    return f"event '{entry.title}'" if entry.title else "event"
+
+
+@dataclass
+class _State:
+    game: Game
+    config: Config
+    book: Rulebook
+    turns: TurnTracker
+    scores: dict[str, int]
+    players: list[str]
+    expected_number: int
+    seen_numbers: dict[int, Source] = field(default_factory=dict)
+    winner: tuple[str, ...] = ()
+    ended_at: str = ""
+    switched: bool = False
+    last_date: dt.date | None = None
+    findings: list[Finding] = field(default_factory=list)
+    errors: list[Finding] = field(default_factory=list)
+    overrides: list[Override] = field(default_factory=list)
+    notes: list[str] = field(default_factory=list)
+    deltas: list[ScoreDelta] = field(default_factory=list)
+    label: str = ""
+
+    def find(self, kind: str, source: Source, message: str, expected: object = None, found: object = None) -> None:
+        self.findings.append(Finding(kind, source.file, source.line, message, self.label,
+                                     None if expected is None else str(expected), None if found is None else str(found)))
+
+    def add(self, player: str, points: int, reason: str) -> None:
+        if points:
+            self.scores[player] = self.scores.get(player, 0) + points
+            self.deltas.append(ScoreDelta(player, points, reason))
+
+
+def replay(game: Game) -> Replay:
+    config = game.config
+    players = list(config.players)
+    state = _State(game=game, config=config, book=Rulebook.from_rules(game.rules.rules),
+                   turns=TurnTracker(config.turns.order, config.turns.collation, list(players)),
+                   scores={p: 0 for p in players}, players=players,
+                   expected_number=config.numbering.first_proposal)
+    initial_scores = dict(state.scores)
+    switch_rule = state.book.identity_of(config.adoption.unless_amended) if config.adoption.unless_amended else None
+    result_rulings = _result_rulings(game)
+    snapshot_points = _snapshot_points(game, state)
+    for snapshot in snapshot_points.get(-1, []):
+        _compare_snapshot(state, snapshot)
+    steps: list[Step] = []
+    for index, entry in enumerate(game.log.entries):
+        state.label = entry_label(entry)
+        state.deltas, state.notes = [], []
+        findings_before, overrides_before = len(state.findings), len(state.overrides)
+        _check_date(state, entry)
+        if state.winner and not isinstance(entry, Judgment):
+            state.find("after-end", entry.source, f"the game already ended ({state.ended_at}: won by "
+                       f"{', '.join(state.winner)}); nothing may follow")
+        expected_player = state.turns.expected() if state.turns.active else None
+        outcome = (_proposal(state, index, entry, result_rulings) if isinstance(entry, Proposal)
+                   else _judgment(state, index, entry) if isinstance(entry, Judgment)
+                   else _event(state, index, entry))
+        newly_won = _check_win(state, entry)
+        _check_claims(state, entry, newly_won)
+        _maybe_switch(state, switch_rule)
+        for snapshot in snapshot_points.get(index, []):
+            _compare_snapshot(state, snapshot)
+        steps.append(Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
+                          expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
+                          computed_result=outcome.computed, result=outcome.result, deltas=tuple(state.deltas),
+                          scores=dict(state.scores), players=tuple(state.players),
+                          next_player=state.turns.expected() if state.turns.active else None,
+                          circuits=state.turns.circuits, mechanics=state.config, winner=state.winner,
+                          findings=tuple(state.findings[findings_before:]),
+                          overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes)))
+    return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(state.findings),
+                  errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores)
+
+
+@dataclass(frozen=True)
+class _Outcome:
+    turn_of: str | None = None
+    method: str | None = None
+    computed: str | None = None
+    result: str | None = None
+
+
+def _result_rulings(game: Game) -> dict[int, tuple[str, str, Source]]:
+    """Judgments' `Sets: result N X`: the Judge's result governs proposal N wherever the ruling stands."""
+    rulings = {}
+    for entry in game.log.entries:
+        if isinstance(entry, Judgment):
+            for setting in entry.settings:
+                if setting.what == "result" and setting.result:
+                    rulings[setting.proposal] = (setting.result, entry_label(entry), setting.source)
+    return rulings
+
+
+def _check_date(state: _State, entry: Entry) -> None:
+    if entry.date is None:
+        return
+    if state.last_date and entry.date < state.last_date:
+        state.find("date", entry.source, f"dated {entry.date}, before the entry above it ({state.last_date})",
+                   expected=f"{state.last_date} or later", found=entry.date)
+    state.last_date = max(entry.date, state.last_date or entry.date)
+
+
+def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
+    if name in state.players:
+        return True
+    state.find("player", source, f"{role} {name} is not a player in the game"
+               f" (players: {', '.join(state.players) or 'none'})", found=name)
+    return False
+
+
+def _take_turn(state: _State, player: str, source: Source) -> None:
+    if not state.turns.active:
+        return
+    expected = state.turns.expected()
+    if expected is not None and player != expected:
+        state.find("turn", source, f"it was {expected}'s turn, not {player}'s "
+                   f"({_order_phrase(state.config)})", expected=expected, found=player)
+    state.turns.take_turn(player)
+
+
+def _order_phrase(config: Config) -> str:
+    return {"seating": "in seating order", "alphabetical": "in alphabetical order", "surname": "in order of surname",
+            "custom": "in the game's collation order", "rotating": "in rotating order"}.get(config.turns.order, "")
+
+
+def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
+    config = state.config
+    number = proposal.number
+    if number != state.expected_number:
+        repeat = state.seen_numbers.get(number)
+        why = f"; {number} was already used at {repeat}" if repeat else ""
+        state.find("proposal-number", proposal.source, f"numbered {number}, but the next proposal is "
+                   f"{state.expected_number}{why}", expected=state.expected_number, found=number)
+    state.expected_number = max(state.expected_number + 1, number + 1)
+    state.seen_numbers.setdefault(number, proposal.source)
+
+    proposer_source = proposal.proposer_source or proposal.source
+    known = _check_player(state, proposal.proposer, proposer_source, "proposer")
+    turn_of = None
+    if not proposal.extra_turn:
+        turn_of = proposal.proposer
+        if known:
+            _take_turn(state, proposal.proposer, proposer_source)
+
+    method = config.adoption.transmutation if any(c.kind == "transmute" for c in proposal.changes) \
+        else config.adoption.method
+    computed = None
+    votes = proposal.votes
+    if votes is not None and proposal.votes_source is not None:
+        _check_votes(state, proposal)
+        if votes.voters:
+            computed = "adopted" if adopts(method, votes, config.adoption.fraction) else "defeated"
+    recorded = proposal.result.result if proposal.result else None
+    result = recorded or computed
+    ruling = rulings.get(number)
+    if ruling:
+        result_set, judgment, source = ruling
+        state.overrides.append(Override(source.file, source.line, judgment, f"the result of proposal {number}",
+                                        computed or recorded or "unrecorded", result_set))
+        result = result_set
+    elif computed and recorded in ("adopted", "defeated") and computed != recorded:
+        state.find("result", proposal.result.source, f"Result says {recorded}; the votes ({_tally(votes)}) "
+                   f"give {computed} under {describe(method, config.adoption.fraction)}",
+                   expected=computed, found=recorded)
+    if result is None:
+        state.find("result", proposal.source, "no Result and no Votes: the replay cannot tell whether it was adopted")
+
+    if result == "adopted":
+        for effect in proposal.effects:
+            _apply_effect(state, effect)
+        config = state.config
+        _apply_changes(state, index, proposal.changes, number)
+        if config.limits.max_mutable and state.book.mutable_count() > config.limits.max_mutable:
+            state.find("mutable-cap", proposal.source, f"adopting it leaves {state.book.mutable_count()} mutable "
+                       f"rules; at most {config.limits.max_mutable} are allowed",
+                       expected=f"at most {config.limits.max_mutable}", found=state.book.mutable_count())
+        if known:
+            state.add(proposal.proposer, config.scoring.adopted, "adopted")
+        for voter in (votes.against if votes else ()):
+            if voter in state.players:
+                state.add(voter, config.scoring.against_adopted, "voted against")
+    elif result == "defeated" and known:
+        state.add(proposal.proposer, config.scoring.defeated, "defeated")
+
+    vote_ended_game = bool(_winners(state))
+    if known:
+        _turn_score(state, proposal, votes, vote_ended_game)
+    for award in proposal.points:
+        if _check_player(state, award.player, award.source, "Points go to"):
+            state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
+    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, computed=computed,
+                    result=result)
+
+
+def _tally(votes) -> str:
+    return f"{len(votes.for_)} for, {len(votes.against)} against" + \
+        (f", {len(votes.abstain)} abstaining" if votes.abstain else "")
+
+
+def _check_votes(state: _State, proposal: Proposal) -> None:
+    seen: set[str] = set()
+    for voter in proposal.votes.voters:
+        if voter in seen:
+            state.find("votes", proposal.votes_source, f"{voter} voted twice (each player has exactly one vote)",
+                       found=voter)
+        seen.add(voter)
+        _check_player(state, voter, proposal.votes_source, "voter")
+
+
+def _turn_score(state: _State, proposal: Proposal, votes, vote_ended_game: bool) -> None:
+    scoring = state.config.scoring
+    if scoring.turn == "die":
+        die = proposal.die
+        if die is None:
+            if not proposal.extra_turn and not vote_ended_game:
+                state.find("die", proposal.source, "no Die recorded for this turn", expected="a throw of "
+                           f"{scoring.die}", found="none")
+            return
+        if vote_ended_game:
+            state.find("die", die.source, "the vote ended the game, so no die is thrown", found=die.total)
+            return
+        _add_die(state, proposal.proposer, die)
+    elif scoring.turn == "formula":
+        values = _formula_values(proposal, votes)
+        try:
+            points = compile_formula(scoring.formula, SCORING_NAMES).evaluate_int(values, scoring.rounding)
+        except FormulaError as error:
+            state.find("formula", proposal.source, f"scoring.formula cannot be computed: {error}")
+            return
+        state.add(proposal.proposer, points, "formula")
+
+
+def _add_die(state: _State, player: str, die) -> None:
+    dice = parse_dice(state.config.scoring.die)
+    if not dice.contains(die.total):
+        state.find("die", die.source, f"Die {die.total} is outside {dice} ({dice.minimum}..{dice.maximum})",
+                   expected=f"{dice.minimum}..{dice.maximum}", found=die.total)
+    state.add(player, die.total, "die")
+
+
+def _formula_values(proposal: Proposal, votes) -> dict[str, object]:
+    cast_for = len(votes.for_) if votes else 0
+    cast_against = len(votes.against) if votes else 0
+    cast = cast_for + cast_against
+    return {"proposal": proposal.number, "votes_for": cast_for, "votes_against": cast_against,
+            "abstentions": len(votes.abstain) if votes else 0, "votes": cast,
+            "for_fraction": Fraction(cast_for, cast) if cast else Fraction(0),
+            "die": proposal.die.total if proposal.die else 0}
+
+
+def _apply_effect(state: _State, effect) -> None:
+    try:
+        state.config = state.config.with_value(effect.key, effect.value)
+    except ValueError as error:
+        state.errors.append(Finding("effect", effect.source.file, effect.source.line, str(error), state.label))
+        return
+    state.notes.append(f"{effect.key} becomes {effect.value!r}".replace("'", '"'))
+
+
+def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None) -> None:
+    for change in changes:
+        try:
+            for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering):
+                kind = "immutable" if "immutable" in note else "rule-number"
+                state.find(kind, change.source, note)
+        except ChangeProblem as problem:
+            target = state.errors if problem.fatal else state.findings
+            target.append(Finding(problem.kind, change.source.file, change.source.line, str(problem), state.label))
+
+
+def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
+    for setting in judgment.settings:
+        if setting.what == "score":
+            if _check_player(state, setting.player, setting.source, "Sets: score for"):
+                computed = state.scores.get(setting.player, 0)
+                state.overrides.append(Override(setting.source.file, setting.source.line, state.label,
+                                                f"{setting.player}'s score", str(computed), str(setting.value)))
+                state.add(setting.player, setting.value - computed, f"set by {state.label}")
+        elif setting.what == "next-player":
+            computed = state.turns.expected() or "nobody"
+            if state.turns.set_next(setting.player):
+                state.overrides.append(Override(setting.source.file, setting.source.line, state.label,
+                                                "the next player", computed, setting.player))
+            else:
+                state.find("player", setting.source, f"Sets: next-player {setting.player}, who is not in the order "
+                           "of play", found=setting.player)
+    _common_effects(state, index, judgment)
+    return _Outcome()
+
+
+def _event(state: _State, index: int, event: Event) -> _Outcome:
+    for change in event.players:
+        if change.joins:
+            if change.player in state.players:
+                state.find("player", change.source, f"{change.player} joins but is already playing")
+                continue
+            state.players.append(change.player)
+            state.scores.setdefault(change.player, 0)
+            state.turns.join(change.player)
+        elif _check_player(state, change.player, change.source, "leaving,"):
+            state.players.remove(change.player)
+            state.turns.leave(change.player)
+    turn_of = None
+    if event.turn_of:
+        turn_of = event.turn_of
+        if _check_player(state, event.turn_of, event.turn_source, "Turn of"):
+            _take_turn(state, event.turn_of, event.turn_source)
+            if event.die and state.config.scoring.turn == "die":
+                _add_die(state, event.turn_of, event.die)
+    _common_effects(state, index, event)
+    for award in event.points:
+        if _check_player(state, award.player, award.source, "Points go to"):
+            state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
+    return _Outcome(turn_of=turn_of)
+
+
+def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
+    """Effects and change paragraphs in a judgment or an event apply at once, without renumbering."""
+    for effect in entry.effects:
+        _apply_effect(state, effect)
+    _apply_changes(state, index, entry.changes, None)
+    if isinstance(entry, Judgment):
+        for award in entry.points:
+            if _check_player(state, award.player, award.source, "Points go to"):
+                state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
+
+
+def _winners(state: _State) -> tuple[str, ...]:
+    if state.winner:
+        return ()
+    win = state.config.scoring.win
+    reached = {p: s for p, s in state.scores.items() if s >= win and p in state.players}
+    if not reached:
+        return ()
+    best = max(reached.values())
+    return tuple(sorted(p for p, s in reached.items() if s == best))
+
+
+def _check_win(state: _State, entry: Entry) -> tuple[str, ...]:
+    newly = _winners(state)
+    if newly:
+        state.winner = newly
+        state.ended_at = state.label
+    return newly
+
+
+def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> None:
+    if entry.scores:
+        for player, claimed in entry.scores.scores:
+            if player not in state.scores:
+                state.find("scores", entry.scores.source, f"Scores names {player}, who is not a player", found=player)
+                continue
+            computed = state.scores[player]
+            if claimed != computed:
+                state.find("score", entry.scores.source, f"Scores says {player} {claimed}; replay gives "
+                           f"{_explain(state, player, computed)}", expected=computed, found=claimed)
+    claimed_winner = tuple(sorted(entry.winner.players)) if entry.winner else None
+    if claimed_winner is not None and claimed_winner != newly_won:
+        if newly_won:
+            computed = ", ".join(newly_won)
+        elif state.winner:
+            computed = f"no new winner ({', '.join(state.winner)} won at {state.ended_at})"
+        else:
+            best = max(state.scores.items(), key=lambda item: (item[1], item[0]), default=("nobody", 0))
+            computed = f"no winner yet (the win is {state.config.scoring.win} points; best is {best[0]} with {best[1]})"
+        state.find("winner", entry.winner.source, f"Winner says {', '.join(claimed_winner)}; replay finds {computed}",
+                   expected=", ".join(newly_won) or "none", found=", ".join(claimed_winner))
+    elif claimed_winner is None and newly_won:
+        scores = ", ".join(f"{p} {state.scores[p]}" for p in newly_won)
+        state.find("winner", entry.source, f"the replay finds that {', '.join(newly_won)} won here ({scores}; the "
+                   f"win is {state.config.scoring.win}), but the log records no Winner",
+                   expected=", ".join(newly_won), found="none")
+
+
+def _explain(state: _State, player: str, computed: int) -> str:
+    own = [d for d in state.deltas if d.player == player]
+    if not own:
+        return f"{computed} (unchanged)"
+    before = computed - sum(d.points for d in own)
+    return f"{computed} = {before} " + " ".join(d.explain() for d in own)
+
+
+def _maybe_switch(state: _State, switch_rule: int | None) -> None:
+    """The automatic change of adoption method after enough complete circuits (2nd ed. rule 203)."""
+    adoption = state.config.adoption
+    if state.switched or adoption.then is None or state.turns.circuits < adoption.after_circuits:
+        return
+    state.switched = True
+    if switch_rule is not None and switch_rule in state.book.amended:
+        state.notes.append(f"rule {adoption.unless_amended} was amended before the end of circuit "
+                           f"{adoption.after_circuits}: adoption stays {adoption.method}")
+        return
+    state.config = state.config.with_value("adoption.method", adoption.then)
+    state.notes.append(f"after {adoption.after_circuits} complete circuits, adoption becomes {adoption.then}")
+
+
+def _snapshot_points(game: Game, state: _State) -> dict[int, list[Ruleset]]:
+    """The entry after which each snapshot must equal the replay (-1: before the first entry)."""
+    points: dict[int, list[Ruleset]] = {}
+    entries = game.log.entries
+    for snapshot in game.snapshots:
+        if snapshot.after_proposal is not None:
+            where = next((i for i, e in enumerate(entries) if isinstance(e, Proposal)
+                          and e.number == snapshot.after_proposal), None)
+            if where is None:
+                state.findings.append(Finding("snapshot", snapshot.source.file, snapshot.source.line,
+                                              f"the snapshot stands after proposal {snapshot.after_proposal}, "
+                                              "which is not in the log"))
+                continue
+        else:
+            where = -1
+            for i, entry in enumerate(entries):
+                if entry.date is not None and entry.date <= snapshot.as_of:
+                    where = i
+        points.setdefault(where, []).append(snapshot)
+    return points
+
+
+def _normal(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _compare_snapshot(state: _State, snapshot: Ruleset) -> None:
+    replayed = state.book.snapshot()
+    recorded = snapshot.by_number()
+    where = f"after proposal {snapshot.after_proposal}" if snapshot.after_proposal else f"on {snapshot.as_of}"
+    label = f"snapshot {where}"
+    for number, rule in recorded.items():
+        source = rule.source
+        if number not in replayed:
+            twin = next((n for n, (_, _, text) in replayed.items() if _normal(text) == _normal(rule.text)), None)
+            hint = f"; the same text is rule {twin} in the replay" if twin else ""
+            state.findings.append(Finding("snapshot", source.file, source.line,
+                                          f"rule {number} is in the snapshot but not in the replay{hint}", label,
+                                          expected="absent", found=f"rule {number}"))
+            continue
+        rule_class, title, text = replayed[number]
+        if rule.rule_class != rule_class:
+            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} is {rule.rule_class} "
+                                          f"in the snapshot, {rule_class} in the replay", label, rule_class,
+                                          rule.rule_class))
+        if rule.title and rule.title != title:
+            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} is titled "
+                                          f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
+                                          title, rule.title))
+        if _normal(rule.text) != _normal(text):
+            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number}'s text differs: "
+                                          f"{_first_difference(text, rule.text)}", label, _normal(text)[:200],
+                                          _normal(rule.text)[:200]))
+    for number in replayed:
+        if number not in recorded:
+            state.findings.append(Finding("snapshot", snapshot.source.file, snapshot.source.line,
+                                          f"rule {number} is in force in the replay but missing from the snapshot",
+                                          label, expected=f"rule {number}", found="absent"))
+
+
+def _first_difference(replayed: str, recorded: str) -> str:
+    a, b = replayed.split(), recorded.split()
+    i = 0
+    while i < min(len(a), len(b)) and a[i] == b[i]:
+        i += 1
+    shown_a = " ".join(a[i:i + 6]) or "(end)"
+    shown_b = " ".join(b[i:i + 6]) or "(end)"
+    return f"at word {i + 1} the snapshot reads \"{shown_b}\", the replay \"{shown_a}\""

@@ -1,0 +1,220 @@
+"""The ruleset during a replay: rules keyed by number, each with a stable identity that survives
+renumbering, and every version of every rule kept with the span of log entries it was in force.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+
+from ..model import Change, Rule, Source
+
+
+@dataclass(frozen=True)
+class RuleVersion:
+    """One text of one rule, in force from after entry `start` until after entry `end` (None: still)."""
+
+    identity: int
+    number: int
+    rule_class: str
+    title: str
+    text: str
+    start: int  # index of the entry that made this version; -1 for the initial set
+    end: int | None
+    changes: tuple[Change, ...]  # the change paragraphs that made it from the previous version
+    source: Source  # where its text was written
+
+
+@dataclass
+class _Current:
+    identity: int
+    number: int
+    rule_class: str
+    title: str
+    text: str
+    start: int
+    changes: list[Change]
+    source: Source
+
+
+@dataclass
+class Departure:
+    """Why a number no longer names a rule: renumbered (to `now`) or repealed."""
+
+    identity: int
+    how: str  # "renumbered" | "repealed"
+    entry_label: str
+    now: int | None = None
+
+
+class ChangeProblem(Exception):
+    """A change that cannot apply as written; `kind` says whether it is a discrepancy or unreadable input."""
+
+    def __init__(self, kind: str, message: str, *, fatal: bool = False):
+        super().__init__(message)
+        self.kind = kind
+        self.fatal = fatal
+
+
+@dataclass
+class Rulebook:
+    current: dict[int, _Current] = field(default_factory=dict)  # by number
+    versions: list[RuleVersion] = field(default_factory=list)
+    departures: dict[int, Departure] = field(default_factory=dict)
+    amended: set[int] = field(default_factory=set)  # identities amended or repealed at least once
+    _next_identity: int = 0
+
+    @classmethod
+    def from_rules(cls, rules: tuple[Rule, ...]) -> "Rulebook":
+        book = cls()
+        for rule in rules:
+            book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source)
+        return book
+
+    def identity_of(self, number: int) -> int | None:
+        rule = self.current.get(number)
+        return rule.identity if rule else None
+
+    def mutable_count(self) -> int:
+        return sum(1 for rule in self.current.values() if rule.rule_class == "mutable")
+
+    def snapshot(self) -> dict[int, tuple[str, str, str]]:
+        """number -> (class, title, text) of the rules in force now."""
+        return {n: (r.rule_class, r.title, r.text) for n, r in sorted(self.current.items())}
+
+    def finish(self) -> tuple[RuleVersion, ...]:
+        """Every version, the ones still in force closed with end None, in order of creation."""
+        open_versions = [self._freeze(rule, None) for rule in self.current.values()]
+        return tuple(sorted(self.versions + open_versions, key=lambda v: (v.start, v.identity)))
+
+    def _create(self, number: int, rule_class: str, title: str, text: str, step: int, changes: list[Change],
+                source: Source) -> None:
+        self.current[number] = _Current(self._next_identity, number, rule_class, title, text, step, changes, source)
+        self.departures.pop(number, None)
+        self._next_identity += 1
+
+    def _freeze(self, rule: _Current, end: int | None) -> RuleVersion:
+        return RuleVersion(rule.identity, rule.number, rule.rule_class, rule.title, rule.text, rule.start, end,
+                           tuple(rule.changes), rule.source)
+
+    def _begin_change(self, rule: _Current, step: int, change: Change) -> None:
+        """Close the version in force before this entry (once per entry) and start a new one."""
+        if rule.start != step:
+            self.versions.append(self._freeze(rule, step))
+            rule.start = step
+            rule.changes = []
+        rule.changes.append(change)
+        rule.source = change.source
+
+    def lookup(self, number: int) -> _Current:
+        rule = self.current.get(number)
+        if rule is not None:
+            return rule
+        gone = self.departures.get(number)
+        if gone and gone.how == "renumbered":
+            raise ChangeProblem("no-such-rule", f"there is no rule {number}: it became rule {self._now(gone)} "
+                                f"({gone.entry_label})")
+        if gone:
+            raise ChangeProblem("no-such-rule", f"there is no rule {number}: it was repealed ({gone.entry_label})")
+        raise ChangeProblem("no-such-rule", f"there is no rule {number}")
+
+    def _now(self, gone: Departure) -> int | None:
+        """The present number of a renumbered rule, following it through later renumberings."""
+        for number, rule in self.current.items():
+            if rule.identity == gone.identity:
+                return number
+        return gone.now
+
+    def apply(self, change: Change, step: int, entry_label: str, proposal_number: int | None,
+              numbering) -> list[str]:
+        """Apply one change; returns notes of discrepancies that did not stop it (e.g. a number already taken).
+
+        Raises ChangeProblem when the change cannot apply at all.
+        """
+        notes: list[str] = []
+        if change.kind == "enact":
+            number = change.rule
+            if proposal_number is not None and numbering.enact_takes_proposal_number:
+                if change.rule is not None and change.rule != proposal_number:
+                    notes.append(f"enacts rule {change.rule}, but an enacted rule takes the proposal's number, "
+                                 f"{proposal_number}")
+                number = proposal_number
+            if number is None:
+                raise ChangeProblem("rule-number", "an enactment outside a proposal must give the new rule's number")
+            if number in self.current:
+                raise ChangeProblem("rule-number", f"cannot enact rule {number}: a rule {number} already exists")
+            self._create(number, change.rule_class or "mutable", change.title, change.text, step, [change],
+                         change.source)
+            return notes
+        assert change.rule is not None
+        rule = self.lookup(change.rule)
+        if change.kind in ("amend", "replace", "append", "repeal") and rule.rule_class == "immutable":
+            notes.append(f"rule {rule.number} is immutable: it must be transmuted before it is "
+                         f"{'repealed' if change.kind == 'repeal' else 'amended'} (Suber 103)")
+        if change.kind == "repeal":
+            self.versions.append(self._freeze(rule, step))
+            del self.current[rule.number]
+            self.departures[rule.number] = Departure(rule.identity, "repealed", entry_label)
+            self.amended.add(rule.identity)
+            return notes
+        new_text = rule.text
+        if change.kind == "amend":
+            new_text = change.text
+        elif change.kind == "append":
+            new_text = f"{rule.text.rstrip()}\n\n{change.text}" if rule.text.strip() else change.text
+        elif change.kind == "replace":
+            for old, new in change.edits:
+                new_text = replace_once(new_text, old, new, rule.number)
+        elif change.kind == "transmute":
+            target = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
+            if target == rule.rule_class:
+                notes.append(f"rule {rule.number} is already {target}")
+        self._begin_change(rule, step, change)
+        rule.text = new_text
+        if change.kind == "transmute":
+            rule.rule_class = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
+        if change.kind == "retitle":
+            rule.title = change.title
+        if change.kind in ("amend", "replace", "append"):
+            self.amended.add(rule.identity)
+        target_number = None
+        if change.kind == "renumber":
+            target_number = change.new_number
+        elif (change.kind in ("amend", "replace", "append", "transmute") and proposal_number is not None
+              and numbering.amend_renumbers):
+            target_number = proposal_number
+        if target_number is not None and target_number != rule.number:
+            if target_number in self.current:
+                notes.append(f"rule {rule.number} should become rule {target_number}, but a rule {target_number} "
+                             f"already exists; it keeps number {rule.number}")
+            else:
+                del self.current[rule.number]
+                self.departures[rule.number] = Departure(rule.identity, "renumbered", entry_label, target_number)
+                rule.number = target_number
+                self.current[target_number] = rule
+                self.departures.pop(target_number, None)
+        return notes
+
+
+def _phrase_pattern(phrase: str) -> re.Pattern[str]:
+    """A phrase matches across any run of white space (rule text wraps lines anywhere)."""
+    words = phrase.split()
+    return re.compile(r"\s+".join(re.escape(word) for word in words))
+
+
+def replace_once(text: str, old: str, new: str, number: int) -> str:
+    matches = list(_phrase_pattern(old).finditer(text))
+    if not matches:
+        raise ChangeProblem("phrase", f'"{old}" is not in rule {number}', fatal=True)
+    if len(matches) > 1:
+        raise ChangeProblem("phrase", f'"{old}" is in rule {number} {len(matches)} times; quote more words '
+                            "so that it is found once", fatal=True)
+    match = matches[0]
+    if new:
+        return text[: match.start()] + new + text[match.end():]
+    # A deletion also takes one space next to the phrase, so no double space is left behind.
+    start, end = match.start(), match.end()
+    if end < len(text) and text[end] == " ":
+        end += 1
+    elif start > 0 and text[start - 1] == " ":
+        start -= 1
+    return text[:start] + text[end:]

@@ -1,0 +1,106 @@
+"""Whose turn it is: the order of play and the count of complete circuits.
+
+A slip in the log (the wrong player moving) is one finding: play goes on from the player who moved.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+
+def surname(name: str) -> str:
+    return name.split()[-1] if name.split() else name
+
+
+def collation_key(collation: str):
+    """Sort names by a collation string (case-insensitive); characters it does not list come after, by code point."""
+    rank = {char: position for position, char in enumerate(collation.lower())}
+    beyond = len(rank)
+
+    def key(name: str) -> tuple:
+        return tuple(rank.get(char, beyond + ord(char)) for char in name.lower()), name
+
+    return key
+
+
+def ordered(players: list[str], order: str, collation: str) -> list[str]:
+    """The order of play for one circuit (rotation aside)."""
+    if order == "alphabetical":
+        return sorted(players, key=lambda name: (name.casefold(), name))
+    if order == "surname":
+        return sorted(players, key=lambda name: (surname(name).casefold(), name.casefold(), name))
+    if order == "custom":
+        return sorted(players, key=collation_key(collation))
+    return list(players)  # seating, rotating, none
+
+
+@dataclass
+class TurnTracker:
+    order_kind: str
+    collation: str
+    seating: list[str]
+    position: int = 0  # index in the current circuit's order of the player expected next
+    circuits: int = 0  # complete circuits so far
+    turns: int = 0
+    _order: list[str] = field(default_factory=list)
+
+    def __post_init__(self) -> None:
+        self._order = self._circuit_order()
+
+    def _circuit_order(self) -> list[str]:
+        base = ordered(self.seating, self.order_kind, self.collation)
+        if self.order_kind == "rotating" and base:
+            shift = self.circuits % len(base)
+            base = base[shift:] + base[:shift]
+        return base
+
+    @property
+    def active(self) -> bool:
+        return self.order_kind != "none" and bool(self._order)
+
+    @property
+    def order(self) -> list[str]:
+        return list(self._order)
+
+    def expected(self) -> str | None:
+        if not self._order:
+            return None
+        return self._order[self.position % len(self._order)]
+
+    def take_turn(self, player: str) -> bool:
+        """Record a turn by `player`; True when a circuit completed with it."""
+        self.turns += 1
+        if player in self._order:
+            self.position = self._order.index(player) + 1
+        else:
+            self.position += 1
+        if self.position >= len(self._order):
+            self.circuits += 1
+            self.position = 0
+            self._order = self._circuit_order()
+            return True
+        return False
+
+    def set_next(self, player: str) -> bool:
+        if player not in self._order:
+            return False
+        self.position = self._order.index(player)
+        return True
+
+    def join(self, player: str) -> None:
+        self._reorder(lambda seating: seating + [player])
+
+    def leave(self, player: str) -> None:
+        self._reorder(lambda seating: [p for p in seating if p != player])
+
+    def _reorder(self, change) -> None:
+        """Change who plays, keeping the same player (or the one after a leaver) up next."""
+        upcoming = self._order[self.position:] if self._order else []
+        self.seating = change(self.seating)
+        self._order = self._circuit_order()
+        for name in upcoming:
+            if name in self._order:
+                self.position = self._order.index(name)
+                return
+        self.position = len(self._order)
+        if self._order and self.position >= len(self._order):
+            self.position = 0

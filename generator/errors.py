@@ -1,0 +1,48 @@
+"""Problems in an archive, each tied to the place in a file that a person must fix.
+
+Parsing collects every problem it can before stopping, so a keeper sees all of them in one run.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+
+@dataclass(frozen=True, order=True)
+class SourceError:
+    """One problem at `file:line` (and column where it helps)."""
+
+    file: str
+    line: int
+    message: str
+    column: int | None = None
+
+    def __str__(self) -> str:
+        where = f"{self.file}:{self.line}" if self.line else self.file
+        if self.column:
+            where += f":{self.column}"
+        return f"{where}: {self.message}"
+
+
+class ArchiveError(Exception):
+    """The input could not be read: carries every SourceError found (exit code 2)."""
+
+    def __init__(self, errors: list[SourceError]):
+        self.errors = sorted(errors, key=lambda e: (e.file, e.line, e.column or 0))
+        super().__init__("\n".join(str(e) for e in self.errors))
+
+
+class ErrorCollector:
+    """Gathers errors while a parser goes on, then raises them all at once."""
+
+    def __init__(self) -> None:
+        self.errors: list[SourceError] = []
+
+    def add(self, file: str, line: int, message: str, column: int | None = None) -> None:
+        self.errors.append(SourceError(file, line, message, column))
+
+    def extend(self, errors: list[SourceError]) -> None:
+        self.errors.extend(errors)
+
+    def raise_if_any(self) -> None:
+        if self.errors:
+            raise ArchiveError(self.errors)

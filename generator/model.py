@@ -1,0 +1,213 @@
+"""The archive as plain data: what the parser produces and the engine replays.
+
+Every item keeps the file and line it came from, so any finding can point a person at the text to fix.
+Frozen dataclasses: the model is shared by the engine, the site and the server, and none may change it.
+"""
+from __future__ import annotations
+
+import datetime as dt
+from dataclasses import dataclass, field
+from typing import Literal, Union
+
+RuleClass = Literal["immutable", "mutable"]
+Result = Literal["adopted", "defeated", "withdrawn", "invalid"]
+RESULTS: tuple[str, ...] = ("adopted", "defeated", "withdrawn", "invalid")
+
+
+@dataclass(frozen=True)
+class Source:
+    file: str  # path relative to the content folder, as shown to people
+    line: int  # 1-based
+
+    def __str__(self) -> str:
+        return f"{self.file}:{self.line}"
+
+
+@dataclass(frozen=True)
+class Rule:
+    number: int
+    rule_class: RuleClass
+    title: str
+    text: str  # Markdown source, as written
+    source: Source
+
+
+@dataclass(frozen=True)
+class Ruleset:
+    title: str
+    rules: tuple[Rule, ...]
+    source: Source
+    # Set on snapshots only: the point in the log the snapshot claims to show.
+    after_proposal: int | None = None
+    as_of: dt.date | None = None
+
+    def by_number(self) -> dict[int, Rule]:
+        return {rule.number: rule for rule in self.rules}
+
+
+ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle"]
+
+
+@dataclass(frozen=True)
+class Change:
+    """One change paragraph of a proposal, judgment or event."""
+
+    kind: ChangeKind
+    source: Source
+    rule: int | None = None  # the rule as numbered when the change applies (None: enact without a number)
+    text: str = ""  # amend/enact/append: the quoted Markdown
+    title: str = ""  # enact/retitle
+    rule_class: RuleClass | None = None  # enact/transmute
+    edits: tuple[tuple[str, str], ...] = ()  # replace: (old, new) pairs; a deletion has new ""
+    new_number: int | None = None  # renumber
+
+
+@dataclass(frozen=True)
+class Votes:
+    for_: tuple[str, ...] = ()
+    against: tuple[str, ...] = ()
+    abstain: tuple[str, ...] = ()
+
+    @property
+    def voters(self) -> tuple[str, ...]:
+        return self.for_ + self.against + self.abstain
+
+
+@dataclass(frozen=True)
+class PointAward:
+    player: str
+    points: int
+    reason: str
+    source: Source
+
+
+@dataclass(frozen=True)
+class Effect:
+    key: str  # dotted, e.g. "adoption.method"
+    value: object
+    source: Source
+
+
+@dataclass(frozen=True)
+class Claim:
+    """Something the keepers recorded that the engine recomputes (Result, Scores, Winner)."""
+
+    source: Source
+
+
+@dataclass(frozen=True)
+class ScoresClaim(Claim):
+    scores: tuple[tuple[str, int], ...]
+
+
+@dataclass(frozen=True)
+class WinnerClaim(Claim):
+    players: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class ResultClaim(Claim):
+    result: Result
+
+
+@dataclass(frozen=True)
+class DieRoll:
+    total: int
+    source: Source
+
+
+@dataclass(frozen=True)
+class EntryCommon:
+    """What proposals, judgments and events share."""
+
+    title: str
+    date: dt.date | None
+    source: Source  # the entry's heading
+    body: str  # the free Markdown after the key lines, change paragraphs included
+    body_line: int  # line of the body's first line in the file (for rendering with positions)
+    notes: tuple[str, ...] = ()
+    changes: tuple[Change, ...] = ()
+    effects: tuple[Effect, ...] = ()
+    points: tuple[PointAward, ...] = ()
+    scores: ScoresClaim | None = None
+    winner: WinnerClaim | None = None
+
+
+@dataclass(frozen=True)
+class Proposal(EntryCommon):
+    number: int = 0
+    proposer: str = ""
+    proposer_source: Source | None = None
+    votes: Votes | None = None  # None: no Votes line at all; Votes() with nothing: "Votes: none"
+    votes_source: Source | None = None
+    result: ResultClaim | None = None
+    die: DieRoll | None = None
+    extra_turn: bool = False
+
+    @property
+    def kind(self) -> str:
+        return "proposal"
+
+
+@dataclass(frozen=True)
+class Setting:
+    """A judgment's `Sets:` line: score, result or next-player."""
+
+    what: Literal["score", "result", "next-player"]
+    source: Source
+    player: str = ""
+    value: int = 0
+    proposal: int = 0
+    result: Result | None = None
+
+
+@dataclass(frozen=True)
+class Judgment(EntryCommon):
+    number: int = 0
+    judge: str = ""
+    settings: tuple[Setting, ...] = ()
+
+    @property
+    def kind(self) -> str:
+        return "judgment"
+
+
+@dataclass(frozen=True)
+class PlayerChange:
+    player: str
+    joins: bool
+    source: Source
+
+
+@dataclass(frozen=True)
+class Event(EntryCommon):
+    players: tuple[PlayerChange, ...] = ()
+    turn_of: str | None = None
+    turn_source: Source | None = None
+    die: DieRoll | None = None
+
+    @property
+    def kind(self) -> str:
+        return "event"
+
+
+Entry = Union[Proposal, Judgment, Event]
+
+
+@dataclass(frozen=True)
+class Log:
+    preamble: str
+    entries: tuple[Entry, ...]
+    files: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class Game:
+    slug: str  # the folder name
+    config: "Config"  # noqa: F821 - generator.parse.config.Config (kept there with its schema)
+    rules: Ruleset
+    log: Log
+    snapshots: tuple[Ruleset, ...] = ()
+    drafts: tuple[Proposal, ...] = ()
+    # Content hash of every input file, by its relative path: what pages depend on.
+    inputs: dict[str, str] = field(default_factory=dict, compare=False)

@@ -1,0 +1,470 @@
+"""The log (log.md or log/*.md): level-2 headings to proposals, judgments and events.
+
+Each entry is a heading, one paragraph of `Key: value` lines, then free Markdown in which change
+paragraphs ("Amend rule 203 to read:" and a blockquote) are recognised. Every value keeps its line.
+"""
+from __future__ import annotations
+
+import datetime as dt
+import difflib
+import re
+from dataclasses import dataclass, field
+
+from markdown_it.token import Token
+
+from ..errors import ErrorCollector
+from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
+                     ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
+from .config import parse_effect_value
+from .source import markdown, slice_lines, unquote
+
+_PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
+_JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
+_EVENT = re.compile(r"^Event(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
+_KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
+
+PROPOSAL_KEYS = ("proposer", "date", "votes", "result", "die", "points", "scores", "winner", "effect", "note", "turn")
+JUDGMENT_KEYS = ("judge", "date", "sets", "points", "scores", "winner", "effect", "note")
+EVENT_KEYS = ("date", "players", "points", "scores", "winner", "effect", "note", "turn", "die")
+REPEATABLE = {"points", "effect", "note", "sets", "players"}
+
+_CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b",
+                           re.IGNORECASE)
+_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)
+_REPEAL = re.compile(r"^repeal\s+rule\s+(\d+)\s*\.?$", re.IGNORECASE)
+_AMEND_READ = re.compile(r"^amend\s+rule\s+(\d+)\s+to\s+read\s*:?$", re.IGNORECASE)
+_AMEND_APPEND = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+appending\s*:?$", re.IGNORECASE)
+_AMEND_EDIT = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+(?=replacing|deleting)(.*)$", re.IGNORECASE | re.DOTALL)
+_TRANSMUTE = re.compile(r"^transmute\s+rule\s+(\d+)(?:\s+to\s+(immutable|mutable))?\s*\.?$", re.IGNORECASE)
+_RENUMBER = re.compile(r"^renumber\s+rule\s+(\d+)\s+(?:to|as)\s+(\d+)\s*\.?$", re.IGNORECASE)
+_RETITLE = re.compile(r"^retitle\s+rule\s+(\d+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$", re.IGNORECASE)
+_QUOTED = re.compile(r"\s*(?:\"([^\"]*)\"|\u201c([^\u201d]*)\u201d)")
+
+CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" with "y".',
+                   'Amend rule 203 by deleting "x".', 'Amend rule 203 by appending:', 'Repeal rule 204.',
+                   'Enact rule: Title', 'Transmute rule 109 to mutable.', 'Renumber rule 305 to 220.',
+                   'Retitle rule 203 to "Quorum".')
+
+
+@dataclass
+class _Keys:
+    """The key paragraph of one entry: each value with its line."""
+
+    values: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    end_line: int = 0  # 0-based line after the paragraph
+
+    def one(self, key: str) -> tuple[str, int] | None:
+        found = self.values.get(key)
+        return found[0] if found else None
+
+    def all(self, key: str) -> list[tuple[str, int]]:
+        return self.values.get(key, [])
+
+
+def parse_log(files: list[tuple[str, str]], errors: ErrorCollector) -> tuple[str, list[Entry]]:
+    """Entries from each (file, text) in order; the first file's text before any entry is the preamble."""
+    preamble = ""
+    entries: list[Entry] = []
+    for position, (file, text) in enumerate(files):
+        file_preamble, file_entries = _parse_file(file, text, errors)
+        if position == 0:
+            preamble = file_preamble
+        entries.extend(file_entries)
+    return preamble, entries
+
+
+def _parse_file(file: str, text: str, errors: ErrorCollector) -> tuple[str, list[Entry]]:
+    lines = text.split("\n")
+    tokens = markdown().parse(text)
+    blocks = [(i, t) for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map is not None]
+    headings = [(i, t) for i, t in blocks if t.type == "heading_open" and t.tag == "h2"]
+    first_line = headings[0][1].map[0] if headings else len(lines)
+    preamble = slice_lines(lines, 0, first_line)
+    entries: list[Entry] = []
+    for number, (index, heading) in enumerate(headings):
+        end_line = headings[number + 1][1].map[0] if number + 1 < len(headings) else len(lines)
+        entry_blocks = [(i, t) for i, t in blocks if heading.map[0] < t.map[0] < end_line]
+        entry = _parse_entry(file, lines, tokens, index, heading, entry_blocks, end_line, errors)
+        if entry is not None:
+            entries.append(entry)
+    return preamble, entries
+
+
+def parse_draft(file: str, text: str, errors: ErrorCollector) -> Proposal | None:
+    """A drafted proposal (drafts/*.md): one entry in the log's format, its number optional."""
+    _, entries = _parse_file(file, text, errors)
+    proposals = [e for e in entries if isinstance(e, Proposal)]
+    if not proposals:
+        errors.add(file, 1, "a draft must hold one '## Proposal: Title' entry")
+        return None
+    return proposals[0]
+
+
+def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, heading: Token,
+                 blocks: list[tuple[int, Token]], end_line: int, errors: ErrorCollector) -> Entry | None:
+    heading_text = tokens[index + 1].content.strip()
+    line = heading.map[0] + 1
+    source = Source(file, line)
+    if m := _PROPOSAL.match(heading_text):
+        kind, allowed = "proposal", PROPOSAL_KEYS
+    elif m := _JUDGMENT.match(heading_text):
+        kind, allowed = "judgment", JUDGMENT_KEYS
+    elif m := _EVENT.match(heading_text):
+        kind, allowed = "event", EVENT_KEYS
+    elif heading_text.lower().startswith("proposal") and file.startswith("drafts"):
+        m, kind, allowed = None, "proposal", PROPOSAL_KEYS
+    else:
+        errors.add(file, line, f"'## {heading_text}' is not an entry: a log heading starts with "
+                   "'Proposal 301', 'Judgment 7' or 'Event:'")
+        return None
+
+    keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
+    body_start = keys.end_line if keys.end_line else heading.map[1]
+    body = slice_lines(lines, body_start, end_line)
+    body_line = body_start + 1
+    while body_line <= len(lines) and not lines[body_line - 1].strip():
+        body_line += 1
+    body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
+    changes = _read_changes(file, lines, tokens, body_blocks, errors)
+    date = _read_date(file, keys, kind, source, errors)
+    common = dict(
+        date=date, source=source, body=body, body_line=body_line,
+        notes=tuple(value for value, _ in keys.all("note")),
+        changes=tuple(changes),
+        effects=tuple(_read_effects(file, keys, errors)),
+        points=tuple(_read_points(file, keys, errors)),
+        scores=_read_scores(file, keys, errors),
+        winner=_read_winner(file, keys),
+    )
+    if kind == "proposal":
+        number = _read_number(file, line, m.group(1) if m else None, "proposal", errors, optional=m is None)
+        title = (m.group(2) or "").strip() if m else heading_text.partition(":")[2].strip()
+        proposer = keys.one("proposer")
+        if proposer is None or not proposer[0]:
+            errors.add(file, line, f"proposal {number or ''} has no Proposer".replace("  ", " "))
+        votes, votes_source = _read_votes(file, keys, errors)
+        result = _read_result(file, keys, errors)
+        turn = keys.one("turn")
+        if turn and turn[0].lower() != "extra":
+            errors.add(file, turn[1], f"'Turn: {turn[0]}' on a proposal: the only value is 'extra' "
+                       "(a proposal that takes no turn of its own)")
+        if result and result.result != "adopted" and common["effects"]:
+            errors.add(file, common["effects"][0].source.line,
+                       f"an Effect on a {result.result} proposal: only an adopted proposal changes the mechanics")
+        return Proposal(title=title, number=number or 0,
+                        proposer=proposer[0] if proposer else "",
+                        proposer_source=Source(file, proposer[1]) if proposer else None,
+                        votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
+                        extra_turn=bool(turn and turn[0].lower() == "extra"), **common)
+    if kind == "judgment":
+        number = _read_number(file, line, m.group(1), "judgment", errors)
+        judge = keys.one("judge")
+        if judge is None or not judge[0]:
+            errors.add(file, line, f"judgment {number} has no Judge")
+        return Judgment(title=(m.group(2) or "").strip(), number=number or 0, judge=judge[0] if judge else "",
+                        settings=tuple(_read_settings(file, keys, errors)), **common)
+    turn = keys.one("turn")
+    return Event(title=(m.group(1) or "").strip(), players=tuple(_read_players(file, keys, errors)),
+                 turn_of=turn[0] if turn else None, turn_source=Source(file, turn[1]) if turn else None,
+                 die=_read_die(file, keys, errors), **common)
+
+
+def _read_number(file: str, line: int, text: str | None, what: str, errors: ErrorCollector,
+                 optional: bool = False) -> int | None:
+    if text is None:
+        return None
+    if not text.isdigit():
+        errors.add(file, line, f"{what} number '{text}' is not a whole number")
+        return None
+    return int(text)
+
+
+def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], allowed: tuple[str, ...],
+               kind: str, errors: ErrorCollector) -> _Keys:
+    keys = _Keys()
+    if not blocks or blocks[0][1].type != "paragraph_open":
+        return keys
+    index, paragraph = blocks[0]
+    raw_lines = tokens[index + 1].content.split("\n")
+    first = _KEY.match(raw_lines[0])
+    if not first or first.group(1).lower() not in allowed + ("proposer", "judge", "date"):
+        return keys
+    keys.end_line = paragraph.map[1]
+    last_key: str | None = None
+    for offset, raw in enumerate(raw_lines):
+        line = paragraph.map[0] + offset + 1
+        m = _KEY.match(raw)
+        if not m:
+            if last_key is not None:  # a wrapped value continues the key above it
+                value, value_line = keys.values[last_key][-1]
+                keys.values[last_key][-1] = (f"{value} {raw.strip()}".strip(), value_line)
+            continue
+        key, value = m.group(1).lower(), m.group(2).strip()
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f" (did you mean '{close[0].capitalize()}'?)" if close else ""
+            errors.add(file, line, f"unknown key '{m.group(1)}' on a {kind}{hint}")
+            last_key = None
+            continue
+        if key in keys.values and key not in REPEATABLE:
+            errors.add(file, line, f"'{m.group(1)}' appears twice (first at line {keys.values[key][0][1]})")
+            last_key = None
+            continue
+        keys.values.setdefault(key, []).append((value, line))
+        last_key = key
+    return keys
+
+
+def _read_date(file: str, keys: _Keys, kind: str, source: Source, errors: ErrorCollector) -> dt.date | None:
+    found = keys.one("date")
+    if found is None:
+        if not source.file.startswith("drafts"):
+            errors.add(file, source.line, f"this {kind} has no Date (write 'Date: 1982-06-03')")
+        return None
+    try:
+        return dt.date.fromisoformat(found[0])
+    except ValueError:
+        errors.add(file, found[1], f"'{found[0]}' is not a date like 1982-06-03")
+        return None
+
+
+def split_names(text: str) -> list[str]:
+    return [name.strip() for name in text.split(",") if name.strip()]
+
+
+def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
+    found = keys.one("votes")
+    if found is None:
+        return None, None
+    text, line = found
+    source = Source(file, line)
+    if text.lower() in ("none", "-", ""):
+        return Votes(), source
+    groups: dict[str, list[str]] = {"for": [], "against": [], "abstain": []}
+    for part in text.split(";"):
+        part = part.strip()
+        if not part:
+            continue
+        word, _, names = part.partition(" ")
+        word = word.rstrip(":").lower()
+        if word not in groups:
+            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against' or 'abstain'")
+            continue
+        listed = split_names(names.lstrip(":"))
+        if not listed:
+            errors.add(file, line, f"votes group '{word}' names nobody")
+        groups[word].extend(listed)
+    return Votes(tuple(groups["for"]), tuple(groups["against"]), tuple(groups["abstain"])), source
+
+
+def _read_result(file: str, keys: _Keys, errors: ErrorCollector) -> ResultClaim | None:
+    found = keys.one("result")
+    if found is None:
+        return None
+    value = found[0].lower().rstrip(".")
+    if value not in RESULTS:
+        errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn or invalid")
+        return None
+    return ResultClaim(Source(file, found[1]), value)  # type: ignore[arg-type]
+
+
+def _read_die(file: str, keys: _Keys, errors: ErrorCollector) -> DieRoll | None:
+    found = keys.one("die")
+    if found is None:
+        return None
+    text = found[0].strip()
+    if not re.fullmatch(r"-?\d+", text):
+        errors.add(file, found[1], f"Die '{text}' must be the total thrown, a whole number")
+        return None
+    return DieRoll(int(text), Source(file, found[1]))
+
+
+_POINTS = re.compile(r"^(.+?)\s+([+-]\s*\d+)\s*(?:\((.*)\))?\s*$")
+_SCORE = re.compile(r"^(.+?)\s+(-?\d+)$")
+
+
+def _read_points(file: str, keys: _Keys, errors: ErrorCollector) -> list[PointAward]:
+    awards = []
+    for text, line in keys.all("points"):
+        m = _POINTS.match(text)
+        if not m:
+            errors.add(file, line, f"cannot read 'Points: {text}' (write 'Points: Bob +5 (rule 316)')")
+            continue
+        awards.append(PointAward(m.group(1).strip(), int(m.group(2).replace(" ", "")), (m.group(3) or "").strip(),
+                                 Source(file, line)))
+    return awards
+
+
+def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim | None:
+    found = keys.one("scores")
+    if found is None:
+        return None
+    text, line = found
+    scores = []
+    for item in split_names(text):
+        m = _SCORE.match(item)
+        if not m:
+            errors.add(file, line, f"cannot read score '{item}' (write 'Scores: Alice 4, Bob -10')")
+            continue
+        scores.append((m.group(1).strip(), int(m.group(2))))
+    return ScoresClaim(Source(file, line), tuple(scores))
+
+
+def _read_winner(file: str, keys: _Keys) -> WinnerClaim | None:
+    found = keys.one("winner")
+    if found is None:
+        return None
+    return WinnerClaim(Source(file, found[1]), tuple(split_names(found[0])))
+
+
+def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect]:
+    from .config import SETTINGS
+
+    effects = []
+    for text, line in keys.all("effect"):
+        key, equals, value_text = text.partition("=")
+        key = key.strip()
+        if not equals or not key:
+            errors.add(file, line, f"cannot read 'Effect: {text}' (write 'Effect: scoring.win = 200')")
+            continue
+        if key not in SETTINGS:
+            close = difflib.get_close_matches(key, SETTINGS, n=1)
+            hint = f" (did you mean '{close[0]}'?)" if close else ""
+            errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
+            continue
+        try:
+            effects.append(Effect(key, parse_effect_value(value_text.strip()), Source(file, line)))
+        except ValueError as error:
+            errors.add(file, line, f"Effect {key}: {error}")
+    return effects
+
+
+def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setting]:
+    settings = []
+    for text, line in keys.all("sets"):
+        source = Source(file, line)
+        words = text.split()
+        what = words[0].lower() if words else ""
+        if what == "score" and len(words) >= 3 and re.fullmatch(r"-?\d+", words[-1]):
+            settings.append(Setting("score", source, player=" ".join(words[1:-1]), value=int(words[-1])))
+        elif what == "result" and len(words) == 3 and words[1].isdigit() and words[2].lower() in RESULTS:
+            settings.append(Setting("result", source, proposal=int(words[1]), result=words[2].lower()))  # type: ignore[arg-type]
+        elif what == "next-player" and len(words) >= 2:
+            settings.append(Setting("next-player", source, player=" ".join(words[1:])))
+        else:
+            errors.add(file, line, f"cannot read 'Sets: {text}' (write 'Sets: score Bob 45', "
+                       "'Sets: result 305 adopted' or 'Sets: next-player Carol')")
+    return settings
+
+
+def _read_players(file: str, keys: _Keys, errors: ErrorCollector) -> list[PlayerChange]:
+    changes = []
+    for text, line in keys.all("players"):
+        for item in split_names(text):
+            if item[0] in "+-" and item[1:].strip():
+                changes.append(PlayerChange(item[1:].strip(), item[0] == "+", Source(file, line)))
+            else:
+                errors.add(file, line, f"'Players: {item}' must be '+Name' (joins) or '-Name' (leaves)")
+    return changes
+
+
+def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list[tuple[int, Token]],
+                  errors: ErrorCollector) -> list[Change]:
+    changes = []
+    for position, (index, token) in enumerate(blocks):
+        if token.type != "paragraph_open":
+            continue
+        text = " ".join(part.strip() for part in tokens[index + 1].content.split("\n"))
+        if not _CHANGE_START.match(text):
+            continue
+        source = Source(file, token.map[0] + 1)
+        following = blocks[position + 1][1] if position + 1 < len(blocks) else None
+        quoted = None
+        if following is not None and following.type == "blockquote_open":
+            quoted = unquote(lines[following.map[0]:following.map[1]])
+        change = _read_change(text, quoted, source, errors)
+        if change is not None:
+            changes.append(change)
+    return changes
+
+
+def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector) -> Change | None:
+    def needs_quote(what: str) -> bool:
+        if quoted is None or not quoted.strip():
+            errors.add(source.file, source.line, f"'{text}' must be followed by {what} as a blockquote "
+                       "(lines starting with '>')")
+            return False
+        return True
+
+    if m := _ENACT.match(text):
+        if not needs_quote("the new rule's text"):
+            return None
+        rule_class = (m.group(1) or "mutable").lower()
+        return Change("enact", source, rule=int(m.group(2)) if m.group(2) else None, text=quoted or "",
+                      title=(m.group(3) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class)  # type: ignore[arg-type]
+    if m := _REPEAL.match(text):
+        return Change("repeal", source, rule=int(m.group(1)))
+    if m := _AMEND_READ.match(text):
+        return Change("amend", source, rule=int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
+    if m := _AMEND_APPEND.match(text):
+        return Change("append", source, rule=int(m.group(1)), text=quoted or "") if needs_quote("the text to append") else None
+    if m := _AMEND_EDIT.match(text):
+        edits = _read_edits(m.group(2))
+        if edits is None:
+            errors.add(source.file, source.line, f"cannot read the edits in '{text}' (write 'by replacing \"x\" with "
+                       "\"y\" and \"z\" with \"w\".' or 'by deleting \"x\".')")
+            return None
+        empty = [old for old, _ in edits if not old.strip()]
+        if empty:
+            errors.add(source.file, source.line, "a phrase to replace or delete is empty")
+            return None
+        return Change("replace", source, rule=int(m.group(1)), edits=tuple(edits))
+    if m := _TRANSMUTE.match(text):
+        target = m.group(2).lower() if m.group(2) else None
+        return Change("transmute", source, rule=int(m.group(1)), rule_class=target)  # type: ignore[arg-type]
+    if m := _RENUMBER.match(text):
+        return Change("renumber", source, rule=int(m.group(1)), new_number=int(m.group(2)))
+    if m := _RETITLE.match(text):
+        return Change("retitle", source, rule=int(m.group(1)), title=m.group(2))
+    if not re.search(r"\brules?\s+\d+", text, re.IGNORECASE) and not text.lower().startswith("enact"):
+        errors.add(source.file, source.line, f"change '{_shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
+    else:
+        errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; a change reads like "
+                   + "; ".join(f"'{example}'" for example in CHANGE_EXAMPLES[:5]))
+    return None
+
+
+def _shorten(text: str, limit: int = 60) -> str:
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+def _read_edits(text: str) -> list[tuple[str, str]] | None:
+    """`replacing "a" with "b" and deleting "c".` -> [("a", "b"), ("c", "")]; None when it cannot be read."""
+    edits: list[tuple[str, str]] = []
+    rest = text.strip().rstrip(".").strip()
+    mode = "replacing"
+    while rest:
+        verb = re.match(r"(replacing|deleting)\s+", rest, re.IGNORECASE)
+        if verb:
+            mode = verb.group(1).lower()
+            rest = rest[verb.end():]
+        old = _QUOTED.match(rest)
+        if not old:
+            return None
+        rest = rest[old.end():].lstrip()
+        old_text = old.group(1) if old.group(1) is not None else old.group(2)
+        if mode == "replacing":
+            with_word = re.match(r"with\s*", rest, re.IGNORECASE)
+            new = _QUOTED.match(rest[with_word.end():]) if with_word else None
+            if not new:
+                return None
+            rest = rest[with_word.end() + new.end():].lstrip()
+            edits.append((old_text, new.group(1) if new.group(1) is not None else new.group(2)))
+        else:
+            edits.append((old_text, ""))
+        separator = re.match(r"(,\s*and|,|and)\s*", rest, re.IGNORECASE)
+        if separator:
+            rest = rest[separator.end():]
+        elif rest:
+            return None
+    return edits or None

@@ -1,0 +1,108 @@
+"""rules.md and snapshots: Markdown headings to a Ruleset, each rule with its file and line."""
+from __future__ import annotations
+
+import datetime as dt
+import re
+
+from ..errors import ErrorCollector
+from ..model import Rule, RuleClass, Ruleset, Source
+from .source import markdown, slice_lines
+
+_RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
+_SNAPSHOT_AFTER = re.compile(r"^After:\s*proposal\s+(\S+)\s*$", re.IGNORECASE)
+_SNAPSHOT_DATE = re.compile(r"^Date:\s*(\S+)\s*$", re.IGNORECASE)
+
+
+def heading_class(text: str) -> RuleClass | None:
+    lowered = text.lower()
+    if "immutable" in lowered:
+        return "immutable"
+    if "mutable" in lowered:
+        return "mutable"
+    return None
+
+
+def parse_rule_heading(text: str) -> tuple[int | None, str]:
+    """`101`, `102. Initial status`, `103: Title` -> (number, title); number None when it is not a positive integer."""
+    m = _RULE_HEADING.match(text.strip())
+    if not m:
+        return None, ""
+    head = m.group(1).rstrip(".:")
+    title = (m.group(2) or m.group(3) or "").strip()
+    if not head.isdigit() or int(head) < 1:
+        return None, title
+    return int(head), title
+
+
+def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool = False) -> Ruleset:
+    lines = text.split("\n")
+    tokens = markdown().parse(text)
+    title = ""
+    after_proposal: int | None = None
+    as_of: dt.date | None = None
+    current_class: RuleClass | None = None
+    rules: list[Rule] = []
+    first_seen: dict[int, int] = {}
+    open_rule: tuple[int, str, RuleClass, int] | None = None  # number, title, class, heading line (0-based)
+    seen_heading = False
+
+    def close(end: int) -> None:
+        nonlocal open_rule
+        if open_rule is not None:
+            number, rule_title, rule_class, start = open_rule
+            body_start = start + 1
+            rules.append(Rule(number, rule_class, rule_title, slice_lines(lines, body_start, end), Source(file, start + 1)))
+            open_rule = None
+
+    for index, token in enumerate(tokens):
+        if token.level != 0 or token.map is None:
+            continue
+        if token.type == "heading_open":
+            heading_text = tokens[index + 1].content.strip()
+            line = token.map[0]
+            if token.tag == "h1" and not seen_heading:
+                title = heading_text
+                continue
+            seen_heading = True
+            if token.tag == "h2":
+                close(line)
+                current_class = heading_class(heading_text)
+                if current_class is None:
+                    errors.add(file, line + 1, f"section '{heading_text}' names no class of rules "
+                               "(a level-2 heading must say 'Immutable' or 'Mutable')")
+            elif token.tag == "h3":
+                close(line)
+                number, rule_title = parse_rule_heading(heading_text)
+                if number is None:
+                    errors.add(file, line + 1, f"rule heading '{heading_text}' does not start with a positive whole number")
+                    continue
+                if current_class is None:
+                    errors.add(file, line + 1, f"rule {number} is outside a class section "
+                               "(put it under '## Immutable Rules' or '## Mutable Rules')")
+                    continue
+                if number in first_seen:
+                    errors.add(file, line + 1, f"rule {number} appears twice (first at line {first_seen[number]})")
+                    continue
+                first_seen[number] = line + 1
+                open_rule = (number, rule_title, current_class, token.map[1] - 1)
+        elif snapshot and not seen_heading and token.type == "paragraph_open":
+            for offset, raw in enumerate(tokens[index + 1].content.split("\n")):
+                line_number = token.map[0] + offset + 1
+                if m := _SNAPSHOT_AFTER.match(raw.strip()):
+                    if m.group(1).isdigit():
+                        after_proposal = int(m.group(1))
+                    else:
+                        errors.add(file, line_number, f"'After: proposal {m.group(1)}' needs a proposal number")
+                elif m := _SNAPSHOT_DATE.match(raw.strip()):
+                    try:
+                        as_of = dt.date.fromisoformat(m.group(1))
+                    except ValueError:
+                        errors.add(file, line_number, f"'{m.group(1)}' is not a date like 2005-04-02")
+    close(len(lines))
+    if snapshot and after_proposal is None and as_of is None:
+        errors.add(file, 1, "a snapshot must say where it stands: a line 'After: proposal 312' or "
+                   "'Date: 2005-04-02' before its first heading")
+    if not rules and not errors.errors:
+        errors.add(file, 1, "no rules found (a rule is a level-3 heading '### 101' under '## Immutable Rules' "
+                   "or '## Mutable Rules')")
+    return Ruleset(title=title, rules=tuple(rules), source=Source(file, 1), after_proposal=after_proposal, as_of=as_of)

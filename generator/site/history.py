@@ -1,0 +1,106 @@
+"""A replay seen rule by rule and entry by entry: the indices every page of a game's site reads.
+
+Built once per game in linear time, so no page has to search the whole history again.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from ..engine.replay import Replay, Step
+from ..engine.rulebook import RuleVersion
+from ..model import Proposal
+
+
+@dataclass(frozen=True)
+class Revision:
+    """One step of a rule's history: the version before (None when created) and after (None when repealed)."""
+
+    before: RuleVersion | None
+    after: RuleVersion | None
+    step: Step | None  # None for the initial set
+
+    @property
+    def renumbered(self) -> bool:
+        return bool(self.before and self.after and self.before.number != self.after.number)
+
+
+@dataclass
+class RuleHistory:
+    identity: int
+    versions: list[RuleVersion] = field(default_factory=list)
+
+    @property
+    def last(self) -> RuleVersion:
+        return self.versions[-1]
+
+    @property
+    def repealed(self) -> bool:
+        return self.last.end is not None
+
+    @property
+    def lineage(self) -> list[int]:
+        numbers: list[int] = []
+        for version in self.versions:
+            if not numbers or numbers[-1] != version.number:
+                numbers.append(version.number)
+        return numbers
+
+
+class GameHistory:
+    def __init__(self, replay: Replay):
+        self.replay = replay
+        self.rules: dict[int, RuleHistory] = {}
+        for version in replay.versions:
+            self.rules.setdefault(version.identity, RuleHistory(version.identity)).versions.append(version)
+        for history in self.rules.values():
+            history.versions.sort(key=lambda v: v.start)
+        self.revisions_by_step: dict[int, list[Revision]] = {}
+        self.revisions_by_rule: dict[int, list[Revision]] = {}
+        for history in self.rules.values():
+            previous = None
+            for version in history.versions:
+                step = replay.steps[version.start] if version.start >= 0 else None
+                revision = Revision(previous, version, step)
+                self.revisions_by_rule.setdefault(history.identity, []).append(revision)
+                if step is not None:
+                    self.revisions_by_step.setdefault(version.start, []).append(revision)
+                previous = version
+            if history.repealed:
+                end = history.last.end
+                revision = Revision(history.last, None, replay.steps[end])
+                self.revisions_by_rule[history.identity].append(revision)
+                self.revisions_by_step.setdefault(end, []).append(revision)
+        for revisions in self.revisions_by_step.values():
+            revisions.sort(key=lambda r: (r.after or r.before).number)
+        self.page_number = self._page_numbers()
+        self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
+
+    def _page_numbers(self) -> dict[int, str]:
+        """The page name of each rule: its present (or last) number; a repealed rule whose number another
+        rule took later gets the number and a suffix."""
+        pages: dict[int, str] = {}
+        taken: set[str] = set()
+        for history in sorted(self.rules.values(), key=lambda h: (h.repealed, -(h.last.start))):
+            name = str(history.last.number)
+            suffix = 2
+            while name in taken:
+                name, suffix = f"{history.last.number}-{suffix}", suffix + 1
+            pages[history.identity] = name
+            taken.add(name)
+        return pages
+
+    def old_numbers(self) -> dict[int, int]:
+        """Every number a rule once had that names no page of its own: number -> the rule's identity."""
+        taken = set(self.page_number.values())
+        redirects: dict[int, int] = {}
+        for history in self.rules.values():
+            for number in history.lineage[:-1]:
+                if str(number) not in taken:
+                    redirects.setdefault(number, history.identity)
+        return redirects
+
+    def in_force(self) -> list[RuleVersion]:
+        return sorted((h.last for h in self.rules.values() if not h.repealed), key=lambda v: v.number)
+
+    def repealed(self) -> list[RuleHistory]:
+        return sorted((h for h in self.rules.values() if h.repealed), key=lambda h: h.last.end or 0)

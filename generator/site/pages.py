@@ -1,0 +1,417 @@
+"""The plan of a site: every page, its template, its context, and what it depends on.
+
+A page's `deps` is a small value that changes exactly when the page's output would; the server compares
+them between builds and re-renders only the pages whose inputs moved (one proposal edit does not redraw
+every rule page).
+"""
+from __future__ import annotations
+
+import hashlib
+import json
+from dataclasses import dataclass, field
+from functools import lru_cache
+from typing import Any
+
+from markupsafe import Markup
+
+from ..engine.adoption import describe
+from ..engine.replay import Replay, Step
+from ..model import Event, Judgment, Proposal
+from ..redline import redline, render_html, summarize
+from .charts import score_chart
+from .history import GameHistory, Revision, RuleHistory
+from .markdown import render_markdown
+
+CLASS_ORDER = ("immutable", "mutable")
+
+
+@dataclass
+class Page:
+    path: str  # relative to the site root, with forward slashes
+    template: str
+    context: dict[str, Any]
+    deps: Any = None  # None: always render
+    kind: str = "html"
+
+    @property
+    def depth(self) -> int:
+        return self.path.count("/")
+
+    def fingerprint(self) -> str:
+        return hashlib.sha256(repr((self.template, self.deps)).encode("utf-8")).hexdigest()
+
+
+@lru_cache(maxsize=32768)
+def redline_view(old: str, new: str, cite: str) -> tuple[Markup, tuple[str, ...]]:
+    """The redline of two texts as HTML and its summary; cached, since histories repeat across pages."""
+    diff = redline(old, new)
+    return render_html(diff, cite=cite, render_markdown=render_markdown), tuple(summarize(diff))
+
+
+@dataclass
+class GamePlan:
+    replay: Replay
+    history: GameHistory
+    slug: str
+    proposal_pages: dict[int, str] = field(default_factory=dict)  # step index -> page name
+
+    def entry_anchor(self, step: Step) -> str:
+        entry = step.entry
+        if isinstance(entry, Proposal):
+            return f"proposals/{self.proposal_pages[step.index]}.html"
+        if isinstance(entry, Judgment):
+            return f"log.html#judgment-{entry.number}"
+        return f"log.html#entry-{step.index + 1}"
+
+    def rule_page(self, identity: int) -> str:
+        return f"rules/{self.history.page_number[identity]}.html"
+
+
+def _proposal_pages(replay: Replay) -> dict[int, str]:
+    pages: dict[int, str] = {}
+    used: set[str] = set()
+    for step in replay.steps:
+        if isinstance(step.entry, Proposal):
+            name, n = str(step.entry.number), 2
+            while name in used:
+                name, n = f"{step.entry.number}-{n}", n + 1
+            used.add(name)
+            pages[step.index] = name
+    return pages
+
+
+def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str, Any]:
+    """A revision ready for a template: who changed what, the redline, and the summary in words."""
+    step = revision.step
+    cite = f"{from_dir}{plan.entry_anchor(step)}" if step else ""
+    before, after = revision.before, revision.after
+    notes: list[str] = []
+    if before is None and after is not None:
+        html, summary = redline_view("", after.text, cite)
+        kind = "enacted" if step else "initial"
+        summary = ("enacted as rule %d" % after.number,) if step else ()
+    elif after is None:
+        html, summary = redline_view(before.text, "", cite)
+        kind, summary = "repealed", (f"repealed rule {before.number}",)
+    else:
+        html, summary = redline_view(before.text, after.text, cite)
+        kind = "changed"
+        if before.number != after.number:
+            notes.append(f"renumbered {before.number} to {after.number}")
+        if before.rule_class != after.rule_class:
+            notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
+        if before.title != after.title:
+            notes.append(f'retitled "{after.title}"' if after.title else "title removed")
+        if before.text == after.text:
+            summary = ()
+    rule = after or before
+    return {
+        "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite,
+        "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
+        "rule_class": rule.rule_class, "identity": rule.identity,
+        "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
+        "step": step_view(plan, step, from_dir) if step else None,
+        "changes": [c.source.line for c in (after.changes if after else ())],
+    }
+
+
+def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
+    entry = step.entry
+    return {"label": step.label, "date": entry.date.isoformat() if entry.date else "",
+            "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
+            "result": step.result, "number": getattr(entry, "number", None)}
+
+
+def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
+    return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
+            "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
+            "identity": version.identity}
+
+
+def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives") -> list[Page]:
+    pages: list[Page] = []
+    games = []
+    for replay in replays:
+        plan = GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
+        games.append(plan)
+        pages.extend(_game_pages(plan))
+    summaries = [_game_summary(plan) for plan in games]
+    pages.append(Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)))
+    pages.append(Page("404.html", "404.html", {}, deps="404"))
+    pages.append(Page("search-index.js", "search-index.js", {"index": _search_index(games)}, kind="js",
+                      deps=None))
+    sitemap = sorted(p.path for p in pages if p.kind == "html" and p.path != "404.html")
+    pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=tuple(sitemap)))
+    for page in pages:
+        page.context.setdefault("site_title", site_title)
+    return pages
+
+
+def _game_summary(plan: GamePlan) -> dict[str, Any]:
+    replay, game = plan.replay, plan.replay.game
+    return {"slug": plan.slug, "title": game.config.title, "description": game.config.description,
+            "players": list(replay.steps[-1].players if replay.steps else game.config.players),
+            "proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
+            "winner": list(replay.winner), "findings": len(replay.findings),
+            "variant": game.config.variant,
+            "first": replay.steps[0].entry.date.isoformat() if replay.steps and replay.steps[0].entry.date else "",
+            "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
+
+
+def _game_pages(plan: GamePlan) -> list[Page]:
+    replay, history, slug = plan.replay, plan.history, plan.slug
+    game = replay.game
+    base = {"game": {"slug": slug, "title": game.config.title, "description": game.config.description,
+                     "findings": len(replay.findings)}}
+    pages: list[Page] = []
+
+    def add(path: str, template: str, context: dict[str, Any], deps: Any, kind: str = "html") -> None:
+        pages.append(Page(f"{slug}/{path}", template, {**base, **context}, deps=(base["game"], deps), kind=kind))
+
+    in_force = history.in_force()
+    by_class = [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls]) for cls in CLASS_ORDER]
+    rule_deps = tuple((v.identity, v.number, v.rule_class, v.title, v.text) for v in in_force)
+    add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force"}, rule_deps)
+
+    overview = _overview(plan)
+    add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
+
+    for identity, rule_history in history.rules.items():
+        context = _rule_context(plan, rule_history)
+        add(plan.rule_page(identity), "rule.html", context,
+            tuple((v.number, v.rule_class, v.title, v.text, v.start, v.end) for v in rule_history.versions)
+            + (tuple(_step_key(r.step) for r in history.revisions_by_rule[identity] if r.step),))
+    for number, identity in sorted(history.old_numbers().items()):
+        target = history.rules[identity]
+        add(f"rules/{number}.html", "redirect.html",
+            {"number": number, "target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
+             "now": target.last.number, "repealed": target.repealed}, (number, tuple(target.lineage)))
+
+    steps = replay.steps
+    proposal_steps = history.proposal_steps
+    for position, step in enumerate(proposal_steps):
+        previous = proposal_steps[position - 1] if position else None
+        following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
+        context = _proposal_context(plan, step, previous, following)
+        add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", context,
+            (_step_key(step), tuple(_revision_key(r) for r in history.revisions_by_step.get(step.index, ())),
+             previous and previous.entry.title, following and following.entry.title,
+             previous and plan.proposal_pages[previous.index], following and plan.proposal_pages[following.index]))
+
+    rows = [_proposal_row(plan, s, "../") for s in proposal_steps]
+    add("proposals/index.html", "proposals.html", {"rows": rows, "heading": "All proposals"},
+        json.dumps(rows, sort_keys=True))
+    defeated = [_proposal_row(plan, s, "") for s in proposal_steps if s.result in ("defeated", "withdrawn", "invalid")]
+    add("defeated.html", "defeated.html", {"rows": defeated}, json.dumps(defeated, sort_keys=True))
+    repealed = [_repealed_row(plan, h) for h in history.repealed()]
+    add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
+    log_entries = [_log_entry(plan, s) for s in steps]
+    add("log.html", "log.html", {"entries": log_entries, "preamble": render_markdown(game.log.preamble)},
+        (game.log.preamble, tuple(_step_key(s) for s in steps)))
+    scores = _scores_context(plan)
+    add("scores.html", "scores.html", scores, tuple(_step_key(s) for s in steps if s.deltas))
+    report = _check_context(plan)
+    add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
+    players = _players_context(plan)
+    add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
+    add("as-of.html", "as-of.html", {"entries": [step_view(plan, s, "") for s in steps]},
+        tuple(_step_key(s) for s in steps))
+    add("data.js", "data.js", {"data": _game_data(plan)}, rule_deps + (tuple(v for v in replay.versions),), kind="js")
+    feed = _feed_context(plan)
+    add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
+    return pages
+
+
+def _step_key(step: Step | None) -> Any:
+    if step is None:
+        return None
+    return (repr(step.entry), step.result, step.computed_result, tuple(sorted(step.scores.items())), step.winner,
+            step.findings, step.overrides, step.notes, step.deltas, step.next_player, step.circuits)
+
+
+def _revision_key(revision: Revision) -> Any:
+    def version_key(v):
+        return None if v is None else (v.identity, v.number, v.rule_class, v.title, v.text)
+
+    return version_key(revision.before), version_key(revision.after)
+
+
+def _overview(plan: GamePlan) -> dict[str, Any]:
+    replay = plan.replay
+    game = replay.game
+    last = replay.steps[-1] if replay.steps else None
+    config = last.mechanics if last else game.config
+    scores = sorted((last.scores if last else replay.initial_scores).items(), key=lambda kv: (-kv[1], kv[0]))
+    recent = [_proposal_row(plan, s, "") for s in plan.history.proposal_steps[-10:]][::-1]
+    return {
+        "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
+        "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
+        "preamble": str(render_markdown(game.log.preamble)), "recent": recent,
+        "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
+                   "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
+        "mechanics": _mechanics(config), "start": game.config.start.isoformat() if game.config.start else "",
+        "variant": game.config.variant,
+    }
+
+
+def _mechanics(config) -> list[tuple[str, str]]:
+    adoption = config.adoption
+    rows = [("Adoption", describe(adoption.method, adoption.fraction))]
+    if adoption.then:
+        rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
+                     f"circuits" + (f", unless rule {adoption.unless_amended} is amended" if adoption.unless_amended else "")))
+    scoring = config.scoring
+    turn = {"die": f"throw {scoring.die}", "formula": f"formula {scoring.formula}", "none": "no points"}[scoring.turn]
+    rows += [("Each turn", turn), ("Defeat", f"{scoring.defeated:+d} points"),
+             ("Voting against an adopted proposal", f"{scoring.against_adopted:+d} points"),
+             ("Winning score", str(scoring.win)), ("Order of play", config.turns.order),
+             ("Mutable rules at most", str(config.limits.max_mutable) if config.limits.max_mutable else "no cap")]
+    return rows
+
+
+def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
+    revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_rule[rule_history.identity]]
+    last = rule_history.last
+    return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed,
+            "lineage": rule_history.lineage, "revisions": revisions,
+            "original": version_view(rule_history.versions[0], "../", plan),
+            "has_redline": any(r["kind"] != "initial" for r in revisions)}
+
+
+def _votes_view(entry: Proposal) -> dict[str, list[str]] | None:
+    if entry.votes is None:
+        return None
+    return {"for": list(entry.votes.for_), "against": list(entry.votes.against), "abstain": list(entry.votes.abstain)}
+
+
+def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, following: Step | None) -> dict[str, Any]:
+    entry: Proposal = step.entry  # type: ignore[assignment]
+    revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_step.get(step.index, ())]
+    return {
+        "proposal": {"number": entry.number, "title": entry.title, "proposer": entry.proposer,
+                     "date": entry.date.isoformat() if entry.date else "", "votes": _votes_view(entry),
+                     "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
+                     "extra": entry.extra_turn, "notes": list(entry.notes),
+                     "source": str(entry.source)},
+        "step": _step_facts(step),
+        "body": render_markdown(entry.body),
+        "revisions": revisions,
+        "previous": step_view(plan, previous, "../") if previous else None,
+        "next": step_view(plan, following, "../") if following else None,
+        "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
+    }
+
+
+def _step_facts(step: Step) -> dict[str, Any]:
+    return {"result": step.result, "computed": step.computed_result, "method": step.method,
+            "deltas": [(d.player, d.points, d.reason) for d in step.deltas],
+            "scores": sorted(step.scores.items(), key=lambda kv: (-kv[1], kv[0])),
+            "findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "message": f.message} for f in step.findings],
+            "overrides": [{"what": o.what, "computed": o.computed, "set": o.set_to, "where": f"{o.file}:{o.line}"}
+                          for o in step.overrides],
+            "notes": list(step.notes), "winner": list(step.winner), "turn_of": step.turn_of,
+            "expected_player": step.expected_player}
+
+
+def _proposal_row(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
+    entry: Proposal = step.entry  # type: ignore[assignment]
+    return {"number": entry.number, "title": entry.title, "proposer": entry.proposer,
+            "date": entry.date.isoformat() if entry.date else "", "result": step.result or "",
+            "url": f"{from_dir}{plan.entry_anchor(step)}", "findings": len(step.findings)}
+
+
+def _repealed_row(plan: GamePlan, history: RuleHistory) -> dict[str, Any]:
+    last = history.last
+    step = plan.replay.steps[last.end]
+    return {"number": last.number, "title": last.title, "url": plan.rule_page(history.identity),
+            "lineage": history.lineage, "by": step_view(plan, step, "")}
+
+
+def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
+    entry = step.entry
+    view = step_view(plan, step, "")
+    view.update({"anchor": (f"judgment-{entry.number}" if isinstance(entry, Judgment) else f"entry-{step.index + 1}"),
+                 "facts": _step_facts(step), "is_proposal": isinstance(entry, Proposal)})
+    if isinstance(entry, Judgment):
+        view["judge"] = entry.judge
+        view["body"] = render_markdown(entry.body)
+    elif isinstance(entry, Event):
+        view["body"] = render_markdown(entry.body)
+        view["players"] = [("+" if c.joins else "-") + c.player for c in entry.players]
+    else:
+        view["proposer"] = entry.proposer
+    return view
+
+
+def _scores_context(plan: GamePlan) -> dict[str, Any]:
+    replay = plan.replay
+    players = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
+    rows = [{"step": step_view(plan, s, ""), "scores": [s.scores.get(p) for p in players],
+             "deltas": [sum(d.points for d in s.deltas if d.player == p) for p in players]}
+            for s in replay.steps if s.deltas or s.overrides]
+    return {"players": players, "rows": rows, "chart": score_chart(replay)}
+
+
+def _check_context(plan: GamePlan) -> dict[str, Any]:
+    replay = plan.replay
+    proposals = len(plan.history.proposal_steps)
+    return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
+                          "expected": f.expected, "found": f.found} for f in replay.findings],
+            "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
+                           "where": f"{o.file}:{o.line}"} for o in replay.overrides],
+            "proposals": proposals, "entries": len(replay.steps), "winner": list(replay.winner),
+            "snapshots": [s.source.file for s in replay.game.snapshots]}
+
+
+def _players_context(plan: GamePlan) -> dict[str, Any]:
+    replay = plan.replay
+    last = replay.steps[-1] if replay.steps else None
+    names = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
+    stats = {name: {"name": name, "proposed": 0, "adopted": 0, "defeated": 0, "score": 0, "playing": False}
+             for name in names}
+    for step in plan.history.proposal_steps:
+        stat = stats.get(step.entry.proposer)
+        if stat:
+            stat["proposed"] += 1
+            if step.result in ("adopted", "defeated"):
+                stat[step.result] += 1
+    for name in names:
+        stats[name]["score"] = (last.scores if last else replay.initial_scores).get(name, 0)
+        stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
+    order = list(last.players) if last else list(replay.game.config.players)
+    return {"players": [stats[n] for n in names], "order": order}
+
+
+def _game_data(plan: GamePlan) -> dict[str, Any]:
+    """What the as-of and comparison pages need in the browser: every version once, with its span."""
+    replay = plan.replay
+    return {
+        "entries": [[s.label, s.entry.date.isoformat() if s.entry.date else "", plan.entry_anchor(s)] for s in replay.steps],
+        "versions": [[v.identity, v.number, v.rule_class, v.title, v.text, str(render_markdown(v.text)), v.start,
+                      v.end if v.end is not None else -2, plan.rule_page(v.identity)] for v in replay.versions],
+    }
+
+
+def _feed_context(plan: GamePlan) -> dict[str, Any]:
+    steps = plan.history.proposal_steps[-50:][::-1]
+    updated = max((s.entry.date for s in plan.replay.steps if s.entry.date), default=None)
+    return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
+                        for s in steps],
+            "updated": updated.isoformat() if updated else "1970-01-01"}
+
+
+def _search_index(games: list[GamePlan]) -> list[dict[str, str]]:
+    index = []
+    for plan in games:
+        title = plan.replay.game.config.title
+        for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
+            last = rule_history.last
+            index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
+                          + (" (repealed)" if rule_history.repealed else ""),
+                          "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
+        for step in plan.history.proposal_steps:
+            entry = step.entry
+            index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
+                          "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
+                          "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
+    return index

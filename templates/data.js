@@ -1,0 +1,1 @@
+window.NOMIC_GAME = {{ data | tojson_script }};

@@ -1,0 +1,1 @@
+window.NOMIC_SEARCH = {{ index | tojson_script }};
