@@ -13,7 +13,8 @@ from . import __version__
 from .errors import ArchiveError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
-COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new"}
+COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
+                   "preview": "preview", "diff": "diff"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,6 +42,24 @@ def _parser() -> argparse.ArgumentParser:
     new.add_argument("name", type=Path, help="folder of the new game, e.g. content/my-game")
     new.add_argument("--ruleset", default="suber-1982", help="suber-1982 (default), suber-2nd, livejournal or solitaire")
     new.add_argument("--player", action="append", dest="players", default=[], help="a player (repeat for each)")
+
+    serve = commands.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on every save")
+    serve.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game")
+    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
+    serve.add_argument("--open", action="store_true", help="open the site in a web browser")
+    serve.add_argument("-o", "--output", type=Path, help="where to keep the served site (default: a temporary folder)")
+
+    preview = commands.add_parser("preview", help="show what a drafted proposal would do to the rules in force")
+    preview.add_argument("draft", type=Path, help="the draft, a proposal in the log's format")
+    preview.add_argument("--game", type=Path, help="the game folder (default: the draft's folder's game)")
+    preview.add_argument("-o", "--output", type=Path, help="write the preview page here")
+    preview.add_argument("--text", action="store_true", help="print the redline in the terminal instead")
+
+    diff = commands.add_parser("diff", help="compare two rulesets rule by rule")
+    diff.add_argument("old", help="ruleset file, game folder, GAME@312 or GAME@2005-04-02")
+    diff.add_argument("new", help="ruleset file, game folder, GAME@312 or GAME@2005-04-02")
+    diff.add_argument("--format", choices=("text", "html", "json"), default="text")
+    diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     return parser
 
 

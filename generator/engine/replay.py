@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import lru_cache
 
 from ..model import Change, Entry, Event, Game, Judgment, Proposal, Ruleset, Source
 from ..parse.config import Config
@@ -354,11 +355,16 @@ def _turn_score(state: _State, proposal: Proposal, votes, vote_ended_game: bool)
     elif scoring.turn == "formula":
         values = _formula_values(proposal, votes)
         try:
-            points = compile_formula(scoring.formula, SCORING_NAMES).evaluate_int(values, scoring.rounding)
+            points = _compiled(scoring.formula).evaluate_int(values, scoring.rounding)
         except FormulaError as error:
             state.find("formula", proposal.source, f"scoring.formula cannot be computed: {error}")
             return
         state.add(proposal.proposer, points, "formula")
+
+
+@lru_cache(maxsize=64)
+def _compiled(formula: str):
+    return compile_formula(formula, SCORING_NAMES)
 
 
 def _add_die(state: _State, player: str, die) -> None:

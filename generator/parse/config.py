@@ -236,8 +236,12 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
     except tomllib.TOMLDecodeError as error:
         message = str(error)
         m = _TOML_ERROR_POSITION.search(message)
-        line, column = (int(m.group(1)), int(m.group(2))) if m else (0, None)
-        errors.add(file, line, f"not valid TOML: {_TOML_ERROR_POSITION.sub('', message)}", column)
+        if m:
+            line, column = int(m.group(1)), int(m.group(2))
+        else:  # "(at end of document)": point at the last line
+            line, column = max(len(text.splitlines()), 1), None
+        reason = _TOML_ERROR_POSITION.sub("", message).replace(" (at end of document)", " at the end of the file")
+        errors.add(file, line, f"not valid TOML: {reason}", column)
         return Config(title=default_title)
     positions = locate_keys(text)
     config = Config(title=default_title)

@@ -45,7 +45,7 @@ class Page:
 def redline_view(old: str, new: str, cite: str) -> tuple[Markup, tuple[str, ...]]:
     """The redline of two texts as HTML and its summary; cached, since histories repeat across pages."""
     diff = redline(old, new)
-    return render_html(diff, cite=cite, render_markdown=render_markdown), tuple(summarize(diff))
+    return render_html(diff, cite=cite or None, render_markdown=render_markdown), tuple(summarize(diff))
 
 
 @dataclass
@@ -86,10 +86,11 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     cite = f"{from_dir}{plan.entry_anchor(step)}" if step else ""
     before, after = revision.before, revision.after
     notes: list[str] = []
-    if before is None and after is not None:
-        html, summary = redline_view("", after.text, cite)
-        kind = "enacted" if step else "initial"
-        summary = ("enacted as rule %d" % after.number,) if step else ()
+    if before is None and after is not None and step is None:
+        html, summary, kind = render_markdown(after.text), (), "initial"
+    elif before is None and after is not None:
+        html, _ = redline_view("", after.text, cite)
+        kind, summary = "enacted", (f"enacted as rule {after.number}",)
     elif after is None:
         html, summary = redline_view(before.text, "", cite)
         kind, summary = "repealed", (f"repealed rule {before.number}",)
@@ -125,7 +126,7 @@ def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
 def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
     return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
             "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
-            "identity": version.identity}
+            "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}
 
 
 def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives") -> list[Page]:
@@ -331,7 +332,8 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
     entry = step.entry
     view = step_view(plan, step, "")
     view.update({"anchor": (f"judgment-{entry.number}" if isinstance(entry, Judgment) else f"entry-{step.index + 1}"),
-                 "facts": _step_facts(step), "is_proposal": isinstance(entry, Proposal)})
+                 "facts": _step_facts(step), "is_proposal": isinstance(entry, Proposal), "judge": "",
+                 "players": [], "body": ""})
     if isinstance(entry, Judgment):
         view["judge"] = entry.judge
         view["body"] = render_markdown(entry.body)

@@ -2,6 +2,9 @@
 (function () {
   "use strict";
   var root = document.documentElement;
+  Array.prototype.forEach.call(document.querySelectorAll("form.search, form.as-of"), function (form) {
+    form.addEventListener("submit", function (event) { event.preventDefault(); });
+  });
   var toggle = document.getElementById("theme-toggle");
   if (toggle) {
     toggle.addEventListener("click", function () {

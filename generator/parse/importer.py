@@ -1,0 +1,409 @@
+"""A plain-text Nomic ruleset (a mail, a wiki page, a forum post) to rules.md.
+
+The input is plain text, not Markdown, so lines are classified with regular expressions:
+class headings ("Immutable Rules"), rule starts ("101.  text", "101" alone, "Rule 101:"),
+separators ("*", "-"), list items ("- item") and text. Page furniture before the rules and
+chatter after them are dropped; each rule's paragraphs are re-joined and escaped so that
+Markdown renders exactly the source text.
+"""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass, field
+from enum import Enum
+
+DEFAULT_TITLE = "Initial Set of Rules"
+IMMUTABLE = "Immutable Rules"
+MUTABLE = "Mutable Rules"
+
+_CLASS_HEADING = re.compile(r"(?:the\s+)?(im)?mutable\s+rules\s*:?", re.IGNORECASE)
+_RULESET_HEADING = re.compile(
+    r"(?:the\s+)?(?:(?:draft\s+)?initial|starting|current)\s+(?:set\s+of\s+rules|rule\s*set|rules)\s*:?",
+    re.IGNORECASE)
+_RULE_INLINE = re.compile(r"(?:rule\s+)?(\d{1,6})\s*[.:]\s+(\S.*)", re.IGNORECASE)
+_RULE_ALONE = re.compile(r"(?:rule\s+)?(\d{1,6})\s*[.:]?", re.IGNORECASE)
+_SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
+_EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
+_LIST_ITEM = re.compile(r"-\s+(\S.*)")
+_SENTENCE_END = re.compile(r"[.!?:][\"'\u201d\u2019)\]]*$")
+_TITLE_END = re.compile(r"[.:;!?,][\"'\u201d\u2019)\]]*$")
+_FIRST_SENTENCE = re.compile(r"(\S.*?)\.\s+(\S.*)")
+
+MAX_TITLE_LINE_WORDS = 10   # "Silly naming rule" is a title, a wrapped sentence is longer
+MAX_TITLE_SENTENCE_WORDS = 5  # "Two classes of Rules." opens every Solitaire rule
+MIN_REPEATED_WORDS = 4      # shorter lines ("Nomic") repeat by chance, not as page furniture
+WRAPPED_LINE_LENGTH = 40    # lines this long tell whether the text is hard-wrapped
+NO_RULES = ("no numbered rules found (a rule starts with a line like '101. text' or '101' alone); "
+            "use start= and stop= to point at the rules")
+
+
+class RulesetImportError(Exception):
+    """The text could not be read as a ruleset; `line` (1-based, 0 when unknown) says where."""
+
+    def __init__(self, message: str, line: int = 0):
+        super().__init__(message)
+        self.line = line
+
+
+class Kind(Enum):
+    BLANK = "blank"
+    SEPARATOR = "separator"
+    CLASS_HEADING = "class heading"
+    RULE_START = "rule start"
+    LIST_ITEM = "list item"
+    TEXT = "text"
+
+
+@dataclass
+class Line:
+    index: int              # 0-based line in the input
+    kind: Kind
+    raw: str                # without trailing whitespace
+    number: int | None = None
+    rest: str | None = None  # the text after "101." on a rule-start line
+    rule_class: str | None = None
+
+    @property
+    def text(self) -> str:
+        return self.raw.strip()
+
+    @property
+    def content(self) -> str:
+        """The rule text on the line: without its "101." when it starts a rule."""
+        return self.rest if self.rest is not None else self.text
+
+
+@dataclass
+class Block:
+    is_list_item: bool
+    text: str               # whitespace collapsed, not yet escaped
+
+
+@dataclass
+class Rule:
+    number: int
+    rule_class: str
+    lines: list[Line]
+    line: int               # 1-based, for messages
+    number_alone: bool = False  # "101" on its own line: the next line may be a title
+    title: str | None = None
+    blocks: list[Block] = field(default_factory=list)
+
+
+def import_ruleset(text: str, *, title: str | None = None, start: str | None = None,
+                   stop: str | None = None) -> str:
+    """rules.md for the ruleset in `text`; `start`/`stop` name a line where the rules begin / end (exclusive)."""
+    raw_lines = [line.rstrip() for line in text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")]
+    lines = [_classify(index, raw) for index, raw in enumerate(raw_lines)]
+    begin = _region_begin(lines, start)
+    end = _region_end(lines, begin, stop)
+    region = lines[begin:end]
+    layout = Layout.of(region)
+    rules = _collect_rules(region, layout)
+    if not rules:
+        raise RulesetImportError(NO_RULES)
+    for rule in rules:
+        if rule.number_alone:
+            rule.title, rule.lines = _title_line(rule.lines, layout)
+    _check_rules(rules)
+    for rule in rules:
+        rule.blocks = _blocks(rule.lines, layout)
+    _split_title_sentences(rules)
+    return _render(title or DEFAULT_TITLE, rules)
+
+
+def _classify(index: int, raw: str) -> Line:
+    stripped = raw.strip()
+    if not stripped:
+        return Line(index, Kind.BLANK, raw)
+    if _SEPARATOR.fullmatch(stripped):
+        return Line(index, Kind.SEPARATOR, raw)
+    if m := _CLASS_HEADING.fullmatch(stripped):
+        return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE)
+    if m := _RULE_INLINE.fullmatch(stripped):
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2))
+    if m := _RULE_ALONE.fullmatch(stripped):
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)))
+    if _LIST_ITEM.fullmatch(stripped):
+        return Line(index, Kind.LIST_ITEM, raw)
+    return Line(index, Kind.TEXT, raw)
+
+
+def _find(lines: list[Line], needle: str, after: int, option: str) -> int:
+    for line in lines[after:]:
+        if needle in line.raw:
+            return line.index
+    where = " after the start of the rules" if option == "stop" else ""
+    raise RulesetImportError(f"{option} text '{needle}' not found{where}")
+
+
+def _region_begin(lines: list[Line], start: str | None) -> int:
+    """The first line of the rules: `start`, else the first class heading, else after "Initial Ruleset"."""
+    if start is not None:
+        return _find(lines, start, 0, "start")
+    for line in lines:
+        if line.kind is Kind.CLASS_HEADING:
+            return line.index
+    for line in lines:
+        if _RULESET_HEADING.fullmatch(line.text):
+            return line.index + 1
+    # No heading at all: prefer "101. text" over a number alone, which is often page furniture.
+    for wanted in (True, False):
+        for line in lines:
+            if line.kind is Kind.RULE_START and (line.rest is not None) == wanted:
+                return line.index
+    raise RulesetImportError(NO_RULES)
+
+
+def _region_end(lines: list[Line], begin: int, stop: str | None) -> int:
+    """Where trailing chatter starts: `stop`, a signature, a widget, or furniture repeated from before the rules."""
+    end = _find(lines, stop, begin, "stop") if stop is not None else len(lines)
+    seen_before = {_collapse(line.text) for line in lines[:begin] if len(line.text.split()) >= MIN_REPEATED_WORDS}
+    for line in lines[begin:end]:
+        if (line.raw == "--" or _EMBED.fullmatch(line.text)
+                or _collapse(line.text) in seen_before):
+            return line.index
+    return end
+
+
+@dataclass(frozen=True)
+class Layout:
+    """How the text marks paragraphs: one per line, or hard-wrapped with blank lines between, or hard-wrapped
+    with nothing between (then a line ending a sentence well short of the margin ends a paragraph)."""
+
+    wrapped: bool
+    blank_separated: bool
+    width: int              # the right margin of wrapped text
+
+    @classmethod
+    def of(cls, region: list[Line]) -> Layout:
+        # Hard-wrapped text breaks most long lines mid-sentence; one paragraph per line ends them with a full stop.
+        long_lines = [line.text for line in region if line.kind in (Kind.TEXT, Kind.RULE_START, Kind.LIST_ITEM)
+                      and len(line.text) >= WRAPPED_LINE_LENGTH]
+        open_ended = sum(1 for text in long_lines if not _SENTENCE_END.search(text))
+        return cls(wrapped=open_ended * 2 > len(long_lines),
+                   blank_separated=any(line.kind is Kind.BLANK for line in region),
+                   width=max((len(line.raw) for line in region), default=0))
+
+    def fits(self, line: str, next_line: str) -> bool:
+        """Would the next line's first word have fitted on this line? Then the break was not a wrap."""
+        return len(line) + 1 + len(next_line.split()[0]) <= self.width
+
+    def continues(self, previous: Line, line: Line) -> bool:
+        """Does `line` continue the paragraph (or list item) of the line before it?"""
+        if not self.wrapped:
+            return False
+        if self.blank_separated:
+            return True
+        return not (_SENTENCE_END.search(previous.text) and self.fits(previous.raw, line.text))
+
+    def may_start_rule(self, previous: Line | None) -> bool:
+        """In wrapped text a line starting with a number may just continue a sentence ("301, and each...")."""
+        if not self.wrapped or previous is None or previous.kind in (Kind.BLANK, Kind.SEPARATOR, Kind.CLASS_HEADING):
+            return True
+        return bool(_SENTENCE_END.search(previous.text))
+
+
+def _increasing_subsequence(numbers: list[int]) -> set[int]:
+    """Positions of the longest strictly increasing run of rule numbers, the tightest one on a tie."""
+    best: list[tuple[int, int, int]] = []  # (length, -span, previous position) ending at each position
+    for i, number in enumerate(numbers):
+        best.append((1, 0, -1))
+        for j in range(i):
+            if numbers[j] < number:
+                length, span, _ = best[j]
+                candidate = (length + 1, span - (number - numbers[j]), j)
+                if candidate[:2] > best[i][:2]:
+                    best[i] = candidate
+    chosen: set[int] = set()
+    position = max(range(len(numbers)), key=lambda k: best[k][:2], default=-1)
+    while position >= 0:
+        chosen.add(position)
+        position = best[position][2]
+    return chosen
+
+
+def _collect_rules(region: list[Line], layout: Layout) -> list[Rule]:
+    sections: list[tuple[str | None, list[Line]]] = [(None, [])]
+    for line in region:
+        if line.kind is Kind.CLASS_HEADING:
+            sections.append((line.rule_class, []))
+        else:
+            sections[-1][1].append(line)
+    has_headings = len(sections) > 1
+    uses_separators = any(line.kind is Kind.SEPARATOR for line in region)
+    rules: list[Rule] = []
+    for rule_class, lines in sections:
+        candidates = [i for i, line in enumerate(lines) if line.kind is Kind.RULE_START
+                      and layout.may_start_rule(lines[i - 1] if i else None)]
+        accepted = {candidates[k] for k in _increasing_subsequence([lines[i].number for i in candidates])}
+        preamble: list[Line] = []
+        current: Rule | None = None
+        for i, line in enumerate(lines):
+            if i in accepted:
+                # The rule's first line keeps its full width, which tells wrapped lines from paragraph ends.
+                body = [Line(line.index, Kind.TEXT, line.raw, rest=line.rest)] if line.rest is not None else []
+                current = Rule(line.number, rule_class or _conventional_class(line.number), body, line.index + 1,
+                               number_alone=line.rest is None)
+                rules.append(current)
+                continue
+            if line.kind is Kind.RULE_START:  # a number that breaks the sequence is text
+                line = Line(line.index, Kind.TEXT, line.raw)
+            (current.lines if current else preamble).append(line)
+        if not has_headings and uses_separators:
+            rules[:0] = _unnumbered_rules(preamble, numbered=rules)
+    return rules
+
+
+def _conventional_class(number: int) -> str:
+    """Suber's convention when the text names no classes: rules in the 100s are immutable, 200s on mutable."""
+    return IMMUTABLE if number < 200 else MUTABLE
+
+
+def _unnumbered_rules(preamble: list[Line], numbered: list[Rule]) -> list[Rule]:
+    """Solitaire Nomic: its immutable rules are unnumbered paragraphs after "-" lines; number them 1, 2, 3...
+
+    Its own rules give immutable rules numbers under 20 and mutable ones 20 or more, so the numbered rules
+    that follow are mutable. Text before the first separator is an introduction, not a rule.
+    """
+    chunks: list[list[Line]] = [[]]
+    for line in preamble:
+        if line.kind is Kind.SEPARATOR:
+            chunks.append([])
+        else:
+            chunks[-1].append(line)
+    chunks = [chunk for chunk in chunks[1:] if any(line.kind is not Kind.BLANK for line in chunk)]
+    if chunks:
+        for rule in numbered:
+            rule.rule_class = MUTABLE
+    return [Rule(number, IMMUTABLE, chunk, chunk[0].index + 1) for number, chunk in enumerate(chunks, start=1)]
+
+
+def _check_rules(rules: list[Rule]) -> None:
+    first_line: dict[int, int] = {}
+    for rule in rules:
+        if rule.number in first_line:
+            raise RulesetImportError(f"rule {rule.number} appears twice (first at line {first_line[rule.number]})",
+                                     rule.line)
+        first_line[rule.number] = rule.line
+        if not any(line.kind in (Kind.TEXT, Kind.LIST_ITEM) for line in rule.lines):
+            raise RulesetImportError(f"rule {rule.number} has no text", rule.line)
+
+
+def _title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line]]:
+    """A short first line without closing punctuation, followed by more text, is the rule's title."""
+    content = [i for i, line in enumerate(lines) if line.kind is not Kind.BLANK]
+    if len(content) < 2 or lines[content[0]].kind is not Kind.TEXT or lines[content[1]].kind is Kind.SEPARATOR:
+        return None, lines
+    first, following = lines[content[0]], lines[content[1]]
+    if len(first.text.split()) > MAX_TITLE_LINE_WORDS or _TITLE_END.search(first.text):
+        return None, lines
+    if layout.wrapped and not layout.fits(first.raw, following.text):  # a wrapped line would have taken that word
+        return None, lines
+    return _collapse(first.text), lines[content[0] + 1:]
+
+
+def _blocks(lines: list[Line], layout: Layout) -> list[Block]:
+    """Paragraphs and list items, each on one line, whitespace collapsed."""
+    blocks: list[Block] = []
+    previous: Line | None = None
+    for line in lines:
+        if line.kind in (Kind.BLANK, Kind.SEPARATOR):
+            previous = None
+            continue
+        if line.kind is Kind.LIST_ITEM:
+            blocks.append(Block(True, _collapse(line.text[1:])))
+        elif previous is not None and layout.continues(previous, line):
+            blocks[-1].text = _collapse(blocks[-1].text + " " + line.content)
+        else:
+            blocks.append(Block(False, _collapse(line.content)))
+        previous = line
+    return blocks
+
+
+def _split_title_sentences(rules: list[Rule]) -> None:
+    """When every untitled rule opens with a sentence of a few words ("Scoring. The player..."), that is its title.
+
+    A document-wide decision: one rule opening with a long sentence shows the text has no such titles.
+    """
+    untitled = [rule for rule in rules if rule.title is None]
+    splits = []
+    for rule in untitled:
+        first = rule.blocks[0]
+        m = None if first.is_list_item else _FIRST_SENTENCE.fullmatch(first.text)
+        if m is None or len(m.group(1).split()) > MAX_TITLE_SENTENCE_WORDS:
+            return
+        splits.append(m)
+    for rule, m in zip(untitled, splits):
+        rule.title = m.group(1)
+        rule.blocks[0].text = m.group(2)
+
+
+def _render(title: str, rules: list[Rule]) -> str:
+    out = [f"# {_escape_heading(title)}"]
+    for rule_class in (IMMUTABLE, MUTABLE):
+        members = [rule for rule in rules if rule.rule_class == rule_class]
+        if not members:
+            continue
+        out.append(f"\n## {rule_class}")
+        for rule in members:
+            heading = f"{rule.number}. {_escape_heading(rule.title)}" if rule.title else str(rule.number)
+            out.append(f"\n### {heading}")
+            previous: Block | None = None
+            for block in rule.blocks:
+                if previous is not None and not (previous.is_list_item and block.is_list_item):
+                    out.append("")  # a blank line between blocks, none between the items of one list
+                out.append(f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text))
+                previous = block
+    return "\n".join(out) + "\n"
+
+
+def _collapse(text: str) -> str:
+    return " ".join(text.split())
+
+
+# Escapes, each only where Markdown would otherwise read the character as syntax.
+_INLINE_ESCAPES = [
+    (re.compile(r"\\(?=[!-/:-@\[-`{-~])"), r"\\\\"),        # a backslash before punctuation escapes it
+    (re.compile(r"`"), r"\\`"),                               # code spans
+    (re.compile(r"<(?=[A-Za-z/!?])"), r"\\<"),                # autolinks and HTML
+    (re.compile(r"&(?=#\d+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)"), r"\\&"),  # entities
+    (re.compile(r"\[(?=[^\]]*\][(\[:])"), r"\\["),           # links and link definitions
+]
+_DELIMITER_RUN = re.compile(r"\*+|_+")
+_BLOCK_ESCAPES = [
+    (re.compile(r"^(?=#{1,6}(?:\s|$)|>|[-+*](?:\s|$)|-(?:\s*-){2,}\s*$|~{3,})"), "\\\\"),  # headings, quotes, lists, rules, fences
+    (re.compile(r"^(\d{1,9})(?=[.)](?:\s|$))"), r"\1\\"),    # "1. " would start an ordered list
+]
+_CLOSING_HASHES = re.compile(r"(?<=\s)(?=#+$)")
+
+
+def _escape_delimiter_run(m: re.Match[str]) -> str:
+    """Emphasis needs a "*" or "_" run that is not spaced out on both sides ("5 * 3"), and for "_" not
+    inside a word (snake_case)."""
+    text, run = m.string, m.group()
+    before = text[m.start() - 1] if m.start() else " "
+    after = text[m.end()] if m.end() < len(text) else " "
+    if before.isspace() and after.isspace():
+        return run
+    if run[0] == "_" and before.isalnum() and after.isalnum():
+        return run
+    return "".join("\\" + char for char in run)
+
+
+def _escape_inline(text: str) -> str:
+    for pattern, replacement in _INLINE_ESCAPES:
+        text = pattern.sub(replacement, text)
+    return _DELIMITER_RUN.sub(_escape_delimiter_run, text)
+
+
+def _escape_block(text: str) -> str:
+    text = _escape_inline(text)
+    for pattern, replacement in _BLOCK_ESCAPES:
+        text = pattern.sub(replacement, text)
+    return text
+
+
+def _escape_heading(text: str) -> str:
+    """Heading text: inline escapes, and trailing "#"s that would be read as a closing sequence."""
+    return _CLOSING_HASHES.sub("\\\\", _escape_inline(text))

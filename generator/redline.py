@@ -1,0 +1,652 @@
+"""Word-level redlines of rule text: what an amendment struck out and what it added.
+
+`redline(old, new)` compares two rule texts written in Markdown; `render_html`, `render_ansi`
+and `summarize` present the result; `similarity` scores how alike two texts are.
+
+Both texts are first normalized by `split_blocks` (line endings unified, sentinel characters
+removed, blocks split at blank lines). The result then reconstructs them exactly:
+
+- in every `BlockDiff`, the equal and deleted segments join to `old`, the equal and inserted
+  segments join to `new`;
+- the `old` of all blocks but the inserted ones is `split_blocks(old)`, and the `new` of all
+  blocks but the deleted ones is `split_blocks(new)`.
+"""
+from __future__ import annotations
+
+import difflib
+import functools
+import re
+from collections import Counter
+from collections.abc import Callable, Iterable, Iterator, Sequence
+from dataclasses import dataclass
+from typing import Literal
+
+from diff_match_patch import diff_match_patch
+from markdown_it import MarkdownIt
+from markupsafe import Markup
+
+Op = Literal["equal", "insert", "delete"]
+BlockKind = Literal["equal", "changed", "inserted", "deleted"]
+
+# Blocks at least this alike (see `similarity`) are one block edited rather than one removed
+# and another added.
+PAIR_SIMILARITY = 0.5
+# Versions keeping less than this share of the shorter one's words are shown as a rewrite:
+# old struck whole, new inserted whole, rather than confetti.
+REWRITE_SHARE = 0.2
+# `summarize` quotes edits of at most this many words and counts longer ones.
+QUOTE_WORDS = 8
+# `summarize` lists at most this many changes before "and N more changes".
+SUMMARY_ITEMS = 5
+
+
+@dataclass(frozen=True)
+class Segment:
+    op: Op
+    text: str
+
+
+@dataclass(frozen=True)
+class BlockDiff:
+    """One Markdown block: kept as is, edited, or wholly inserted or deleted."""
+
+    kind: BlockKind
+    old: str
+    new: str
+    segments: tuple[Segment, ...]
+
+
+@dataclass(frozen=True)
+class Redline:
+    blocks: tuple[BlockDiff, ...]
+
+    @property
+    def changed(self) -> bool:
+        return any(block.kind != "equal" for block in self.blocks)
+
+
+# --- Words -----------------------------------------------------------------------------------
+
+_COMBINING = "\u0300-\u036f\u1ab0-\u1aff\u1dc0-\u1dff\u20d0-\u20ff\ufe00-\ufe0f\ufe20-\ufe2f"
+# Letters and digits of any script, with combining marks and joiners, but not "_", which is
+# Markdown emphasis.
+_WORD_CHAR = rf"(?:[^\W_]|[{_COMBINING}\u200c\u200d])"
+# Hyphens and apostrophes join words ("rule-change", "101-116", "player's"); ".,:" and an en
+# dash join digits ("3.5", "1,000", "101–116").
+_WORD = rf"{_WORD_CHAR}+(?:(?:[-\u2010\u2011'\u2019]|(?<=\d)[.,:\u2013](?=\d)){_WORD_CHAR}+)*"
+# Any other character is a token of its own, keeping emoji sequences (flags, skin tones,
+# zero-width-joined families) whole.
+_SYMBOL_TAIL = rf"[{_COMBINING}\U0001f3fb-\U0001f3ff\U000e0020-\U000e007f]"
+_SYMBOL = rf"[\U0001f1e6-\U0001f1ff]{{2}}|\S{_SYMBOL_TAIL}*(?:\u200d\S{_SYMBOL_TAIL}*)*"
+_TOKEN = re.compile(rf"(?P<word>{_WORD})|(?P<space>\s+)|(?P<symbol>{_SYMBOL})")
+
+
+def _tokens(text: str) -> list[str]:
+    return [match.group() for match in _TOKEN.finditer(text)]
+
+
+def _words(text: str) -> list[str]:
+    return [match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word"]
+
+
+def _word_bag(text: str) -> Counter[str]:
+    return Counter(word.casefold() for word in _words(text))
+
+
+def _dice(a: Counter[str], b: Counter[str]) -> float:
+    total = a.total() + b.total()
+    return 2 * (a & b).total() / total if total else 1.0
+
+
+def similarity(a: str, b: str) -> float:
+    """Share of words the texts have in common, from 0 (none) to 1 (the same words).
+
+    Words are compared case-insensitively, in any order, counted with repetition (the Dice
+    coefficient). Two texts without words count as alike.
+    """
+    return _dice(_word_bag(a), _word_bag(b))
+
+
+# --- Blocks ----------------------------------------------------------------------------------
+
+# Noncharacters: Unicode reserves them for a program's internal use, so they are removed from
+# player text and mark edits while Markdown is rendered.
+_DEL_OPEN, _DEL_CLOSE, _INS_OPEN, _INS_CLOSE = "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3"
+_SENTINELS = re.compile("([\ufdd0-\ufdd3])")
+
+
+def split_blocks(text: str) -> list[str]:
+    """The Markdown blocks of `text` (runs of lines between blank lines), as `redline` compares them.
+
+    Line endings become "\\n" and sentinel characters are removed; lines are otherwise kept
+    verbatim, since indentation and trailing spaces mean something in Markdown.
+    """
+    text = _SENTINELS.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
+    blocks: list[str] = []
+    lines: list[str] = []
+    for line in text.split("\n"):
+        if line.strip():
+            lines.append(line)
+        elif lines:
+            blocks.append("\n".join(lines))
+            lines = []
+    if lines:
+        blocks.append("\n".join(lines))
+    return blocks
+
+
+def redline(old: str, new: str) -> Redline:
+    """The redline turning `old` into `new`: blocks aligned first, then words inside them."""
+    blocks = tuple(_align_blocks(split_blocks(old), split_blocks(new)))
+    if _is_rewrite(blocks):
+        blocks = tuple(_deleted(block.old) for block in blocks if block.old) + tuple(
+            _inserted(block.new) for block in blocks if block.new
+        )
+    return Redline(blocks)
+
+
+def _equal(text: str) -> BlockDiff:
+    return BlockDiff("equal", text, text, (Segment("equal", text),))
+
+
+def _inserted(text: str) -> BlockDiff:
+    return BlockDiff("inserted", "", text, (Segment("insert", text),))
+
+
+def _deleted(text: str) -> BlockDiff:
+    return BlockDiff("deleted", text, "", (Segment("delete", text),))
+
+
+def _is_rewrite(blocks: Sequence[BlockDiff]) -> bool:
+    kept = sum(len(_words(s.text)) for block in blocks for s in block.segments if s.op == "equal")
+    old_words = sum(len(_words(block.old)) for block in blocks)
+    new_words = sum(len(_words(block.new)) for block in blocks)
+    return kept < REWRITE_SHARE * min(old_words, new_words)
+
+
+def _align_blocks(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
+    # Identical blocks anchor the alignment, so an edit never smears into its neighbours.
+    matcher = difflib.SequenceMatcher(None, old_blocks, new_blocks, autojunk=False)
+    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+        if tag == "equal":
+            yield from (_equal(text) for text in old_blocks[i1:i2])
+        else:
+            yield from _align_region(old_blocks[i1:i2], new_blocks[j1:j2])
+
+
+def _align_region(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
+    """Blocks between two anchors: edited pairs diffed word by word, the rest whole."""
+    old_at = new_at = 0
+    for old_index, new_index in _pair_blocks(old_blocks, new_blocks):
+        yield from (_deleted(text) for text in old_blocks[old_at:old_index])
+        yield from (_inserted(text) for text in new_blocks[new_at:new_index])
+        yield from _diff_pair(old_blocks[old_index], new_blocks[new_index])
+        old_at, new_at = old_index + 1, new_index + 1
+    yield from (_deleted(text) for text in old_blocks[old_at:])
+    yield from (_inserted(text) for text in new_blocks[new_at:])
+
+
+def _pair_blocks(old_blocks: list[str], new_blocks: list[str]) -> list[tuple[int, int]]:
+    """Pairs of similar blocks, in order, with the largest total similarity."""
+    if len(old_blocks) == 1 and len(new_blocks) == 1:
+        # A lone block replaced in place is an edit of it; `_diff_pair` still shows it whole
+        # if little was kept.
+        return [(0, 0)]
+    old_bags = [_word_bag(text) for text in old_blocks]
+    new_bags = [_word_bag(text) for text in new_blocks]
+    scores = [[_dice(a, b) for b in new_bags] for a in old_bags]
+    n, m = len(old_blocks), len(new_blocks)
+    # best[i][j]: the largest total similarity pairing old_blocks[i:] with new_blocks[j:].
+    best = [[0.0] * (m + 1) for _ in range(n + 1)]
+    for i in reversed(range(n)):
+        for j in reversed(range(m)):
+            best[i][j] = max(best[i + 1][j], best[i][j + 1])
+            if scores[i][j] >= PAIR_SIMILARITY:
+                best[i][j] = max(best[i][j], best[i + 1][j + 1] + scores[i][j])
+    pairs: list[tuple[int, int]] = []
+    i = j = 0
+    while i < n and j < m:
+        if scores[i][j] >= PAIR_SIMILARITY and best[i][j] == best[i + 1][j + 1] + scores[i][j]:
+            pairs.append((i, j))
+            i, j = i + 1, j + 1
+        elif best[i][j] == best[i + 1][j]:
+            i += 1
+        else:
+            j += 1
+    return pairs
+
+
+def _diff_pair(old: str, new: str) -> list[BlockDiff]:
+    segments = _diff_words(old, new)
+    kept = sum(len(_words(s.text)) for s in segments if s.op == "equal")
+    if kept < REWRITE_SHARE * min(len(_words(old)), len(_words(new))):
+        return [_deleted(old), _inserted(new)]
+    return [BlockDiff("changed", old, new, segments)]
+
+
+# --- Words inside a block ----------------------------------------------------------------------
+
+# Planes 15 and 16 are private use (65,534 characters each) and hold no surrogates.
+_PRIVATE_USE_PLANES = (0xF0000, 0x100000)
+_PRIVATE_USE_PLANE_SIZE = 0xFFFE
+
+
+def _token_code(token: str, codes: dict[str, str]) -> str:
+    """One character standing for `token` while diff-match-patch compares tokens."""
+    if token.isspace():
+        # Runs of whitespace compare by kind only, so re-spacing does not disturb the word diff,
+        # and diff-match-patch still sees spaces and line breaks when it places edits at
+        # natural boundaries.
+        return "\n" if "\n" in token else " "
+    code = codes.get(token)
+    if code is None:
+        plane, offset = divmod(len(codes), _PRIVATE_USE_PLANE_SIZE)
+        if plane >= len(_PRIVATE_USE_PLANES):
+            raise ValueError("too many distinct words to diff")
+        code = codes[token] = chr(_PRIVATE_USE_PLANES[plane] + offset)
+    return code
+
+
+def _diff_words(old: str, new: str) -> tuple[Segment, ...]:
+    old_tokens, new_tokens = _tokens(old), _tokens(new)
+    codes: dict[str, str] = {}
+    old_codes = "".join(_token_code(token, codes) for token in old_tokens)
+    new_codes = "".join(_token_code(token, codes) for token in new_tokens)
+    dmp = diff_match_patch()
+    dmp.Diff_Timeout = 0  # no deadline: the same texts always give the same diff
+    diffs = dmp.diff_main(old_codes, new_codes, False)
+    dmp.diff_cleanupSemantic(diffs)
+    return _canonical(_decode(diffs, old_tokens, new_tokens))
+
+
+def _decode(
+    diffs: list[tuple[int, str]], old_tokens: list[str], new_tokens: list[str]
+) -> Iterator[Segment]:
+    old_at = new_at = 0
+    for op, codes in diffs:
+        size = len(codes)
+        if op == diff_match_patch.DIFF_EQUAL:
+            for old_token, new_token in zip(
+                old_tokens[old_at : old_at + size], new_tokens[new_at : new_at + size]
+            ):
+                if old_token == new_token:
+                    yield Segment("equal", old_token)
+                else:  # whitespace of the same kind but not the same run
+                    yield Segment("delete", old_token)
+                    yield Segment("insert", new_token)
+            old_at += size
+            new_at += size
+        elif op == diff_match_patch.DIFF_DELETE:
+            yield Segment("delete", "".join(old_tokens[old_at : old_at + size]))
+            old_at += size
+        else:
+            yield Segment("insert", "".join(new_tokens[new_at : new_at + size]))
+            new_at += size
+
+
+@dataclass(frozen=True)
+class _Change:
+    """A maximal run of edits between two equal stretches."""
+
+    deleted: str
+    inserted: str
+
+    @property
+    def is_blank(self) -> bool:
+        return not self.deleted.strip() and not self.inserted.strip()
+
+
+def _runs(segments: Iterable[Segment]) -> Iterator[str | _Change]:
+    """Equal text and changes, in order; deletions and insertions between equals form one change."""
+    deleted = inserted = ""
+    for segment in segments:
+        if segment.op == "equal":
+            if deleted or inserted:
+                yield _Change(deleted, inserted)
+                deleted = inserted = ""
+            yield segment.text
+        elif segment.op == "delete":
+            deleted += segment.text
+        else:
+            inserted += segment.text
+    if deleted or inserted:
+        yield _Change(deleted, inserted)
+
+
+def _canonical(segments: Iterable[Segment]) -> tuple[Segment, ...]:
+    """Merge neighbours of the same kind, each change deletion first, no empty segments."""
+    runs: list[str | _Change] = []
+    for run in _runs(segment for segment in segments if segment.text):
+        if isinstance(run, str) and runs and isinstance(runs[-1], str):
+            runs[-1] += run
+            continue
+        if isinstance(run, _Change) and len(runs) >= 2:
+            space, before = runs[-1], runs[-2]
+            if isinstance(space, str) and space.isspace() and isinstance(before, _Change):
+                # Whitespace between two edits joins them: "one week" -> "an interval" reads as
+                # one deletion and one insertion.
+                del runs[-2:]
+                run = _Change(
+                    before.deleted + space + run.deleted, before.inserted + space + run.inserted
+                )
+        runs.append(run)
+    result: list[Segment] = []
+    for run in runs:
+        if isinstance(run, str):
+            result.append(Segment("equal", run))
+            continue
+        if run.deleted:
+            result.append(Segment("delete", run.deleted))
+        if run.inserted:
+            result.append(Segment("insert", run.inserted))
+    return tuple(result)
+
+
+# --- HTML --------------------------------------------------------------------------------------
+
+_LABELS = {"del": "deleted", "ins": "inserted"}
+# Block syntax opening a line (indentation, quote, list and heading markers): kept outside an
+# edit's markup so that the line keeps its structure.
+_LINE_PREFIX = re.compile(r"(?:[ \t]*(?:>[ \t]?|(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t]+))*[ \t]*")
+# Where edits are cut before rendering: at line breaks (list items, table rows, quote lines),
+# and if that is not enough, at table cell borders too.
+_EDIT_BOUNDARIES = (re.compile(r"(\n)"), re.compile(r"(\n|\|)"))
+_HTML_TAG = re.compile(r"(<[^>]*>)")
+_TAG_NAME = re.compile(r"<(/?)([A-Za-z][A-Za-z0-9-]*)")
+_VOID_ELEMENTS = frozenset(
+    "area base br col embed hr img input link meta source track wbr".split()
+)
+_BLANK_LINE = re.compile(r"\n[^\S\n]*(?=\n)")
+
+
+@functools.cache
+def _commonmark() -> MarkdownIt:
+    return MarkdownIt("commonmark", {"html": False}).enable("table")
+
+
+def _render_commonmark(source: str) -> str:
+    return _commonmark().render(source)
+
+
+def render_html(
+    rl: Redline,
+    *,
+    cite: str | None = None,
+    render_markdown: Callable[[str], str] | None = None,
+) -> Markup:
+    """The redline as HTML: each block rendered from Markdown, edits marked with <del>/<ins>.
+
+    `cite` (the URL of the amending proposal) goes on every <del> and <ins>. `render_markdown`
+    must escape all text and attribute values (`<`, `>`, `&`, `"`) and produce well-formed
+    HTML; the default is CommonMark with tables and raw HTML shown as text.
+    """
+    render = render_markdown or _render_commonmark
+    cite_attr = Markup(' cite="{}"').format(cite) if cite is not None else Markup()
+    parts: list[Markup] = []
+    for block in rl.blocks:
+        if block.kind == "equal":
+            parts.append(Markup(render(block.new)))
+        elif block.kind == "inserted":
+            parts.append(_whole_block("ins", render(block.new), cite_attr))
+        elif block.kind == "deleted":
+            parts.append(_whole_block("del", render(block.old), cite_attr))
+        else:
+            parts.append(_render_changed(block, render, cite_attr))
+    return Markup('<div class="redline">\n{}</div>\n').format(Markup().join(parts))
+
+
+def _edit_open(tag: str, cite_attr: Markup, *, block: bool = False) -> Markup:
+    css_class = Markup(' class="block"') if block else Markup()
+    return Markup('<{}{}{}><span class="visually-hidden">{}: </span>').format(
+        Markup(tag), css_class, cite_attr, _LABELS[tag]
+    )
+
+
+def _whole_block(tag: str, html: str, cite_attr: Markup) -> Markup:
+    # <ins>/<del> may wrap flow content when their parent (the redline <div>) allows it.
+    return Markup("{}\n{}</{}>\n").format(
+        _edit_open(tag, cite_attr, block=True), Markup(html), Markup(tag)
+    )
+
+
+def _render_changed(block: BlockDiff, render: Callable[[str], str], cite_attr: Markup) -> Markup:
+    for boundary in _EDIT_BOUNDARIES:
+        source, edits = _marked_source(block.segments, boundary)
+        html = _replace_sentinels(render(source), edits, cite_attr)
+        if html is not None:
+            return html
+    # An edit cut through inline syntax (a link, emphasis): show the block as a rewrite.
+    return _whole_block("del", render(block.old), cite_attr) + _whole_block(
+        "ins", render(block.new), cite_attr
+    )
+
+
+def _marked_source(segments: Iterable[Segment], boundary: re.Pattern[str]) -> tuple[str, int]:
+    """Markdown of the old and new text together, each edit between sentinels; and their number.
+
+    Edits are cut at `boundary`, so that markup never spans a line break: an edit spanning one
+    could otherwise merge list items, rows or quote lines without unbalancing any HTML.
+    """
+    parts: list[str] = []
+    edits = 0
+
+    def at_line_start() -> bool:
+        return not parts or parts[-1].endswith("\n")
+
+    def emit(text: str) -> None:
+        if text:  # so that parts[-1] is the text just before
+            parts.append(_SENTINELS.sub("", text))
+
+    for run in _runs(segments):
+        if isinstance(run, str):
+            emit(run)
+            continue
+        if run.is_blank:  # only spacing changed: nothing to mark
+            emit(run.inserted)
+            continue
+        for text, opener, closer in (
+            (run.deleted, _DEL_OPEN, _DEL_CLOSE),
+            (run.inserted, _INS_OPEN, _INS_CLOSE),
+        ):
+            for index, piece in enumerate(boundary.split(_SENTINELS.sub("", text))):
+                if index % 2 or not piece.strip():  # a boundary, or spacing
+                    emit(piece)
+                    continue
+                # Surrounding spaces stay unmarked, and so does block syntax opening a line,
+                # unless it is all there is to mark.
+                start = len(piece) - len(piece.lstrip())
+                end = len(piece.rstrip())
+                if at_line_start():
+                    prefix_end = _LINE_PREFIX.match(piece).end()
+                    if prefix_end < end:
+                        start = max(start, prefix_end)
+                emit(piece[:start])
+                parts.append(opener + piece[start:end] + closer)
+                emit(piece[end:])
+                edits += 1
+    # Old and new line breaks side by side may leave a blank line, which would end the block.
+    return _BLANK_LINE.sub("", "".join(parts)), edits
+
+
+def _replace_sentinels(html: str, edits: int, cite_attr: Markup) -> Markup | None:
+    """`html` with sentinels turned into <del>/<ins>, or None if that would not nest properly."""
+    out: list[str] = []
+    open_tags: list[str] = []
+    open_sentinel: str | None = None
+    depth_at_open = 0
+    closed = 0
+    for index, piece in enumerate(_HTML_TAG.split(html)):
+        if index % 2:  # a tag
+            if _SENTINELS.search(piece):  # landed in an attribute
+                return None
+            match = _TAG_NAME.match(piece)
+            if match:
+                name = match.group(2).lower()
+                if match.group(1):
+                    if not open_tags or open_tags[-1] != name:
+                        return None
+                    if open_sentinel is not None and len(open_tags) <= depth_at_open:
+                        return None  # the edit would close an element opened before it
+                    open_tags.pop()
+                elif name not in _VOID_ELEMENTS and not piece.endswith("/>"):
+                    open_tags.append(name)
+            out.append(piece)
+            continue
+        for part in _SENTINELS.split(piece):
+            if part in (_DEL_OPEN, _INS_OPEN):
+                if open_sentinel is not None:
+                    return None
+                open_sentinel, depth_at_open = part, len(open_tags)
+                out.append(_edit_open("del" if part == _DEL_OPEN else "ins", cite_attr))
+            elif part in (_DEL_CLOSE, _INS_CLOSE):
+                expected = _DEL_CLOSE if open_sentinel == _DEL_OPEN else _INS_CLOSE
+                if open_sentinel is None or part != expected or len(open_tags) != depth_at_open:
+                    return None
+                open_sentinel = None
+                closed += 1
+                out.append("</del>" if part == _DEL_CLOSE else "</ins>")
+            else:
+                out.append(part)
+    if open_sentinel is not None or closed != edits:  # some sentinel was dropped or moved
+        return None
+    return Markup("".join(out))
+
+
+# --- Terminal ----------------------------------------------------------------------------------
+
+_ANSI_DELETE, _ANSI_INSERT, _ANSI_RESET = "\x1b[31;9m", "\x1b[32;4m", "\x1b[0m"
+# Control characters in player text could drive the terminal; tabs and line breaks are kept.
+_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
+
+
+def render_ansi(rl: Redline, *, color: bool) -> str:
+    """The redline for a terminal: deletions red and struck, insertions green and underlined;
+    without color, wdiff style: `[-deleted-]` and `{+inserted+}`. Blocks are separated by a
+    blank line."""
+
+    def clean(text: str) -> str:
+        return _CONTROL.sub("\ufffd", text)
+
+    def mark(text: str, op: Op) -> str:
+        if not color:
+            return f"[-{clean(text)}-]" if op == "delete" else f"{{+{clean(text)}+}}"
+        code = _ANSI_DELETE if op == "delete" else _ANSI_INSERT
+        # Styled line by line: pagers such as `less -R` reset styles at each line break.
+        lines = clean(text).split("\n")
+        return "\n".join(f"{code}{line}{_ANSI_RESET}" if line else line for line in lines)
+
+    blocks: list[str] = []
+    for block in rl.blocks:
+        parts: list[str] = []
+        for run in _runs(block.segments):
+            if isinstance(run, str):
+                parts.append(clean(run))
+            elif run.is_blank:
+                parts.append(clean(run.inserted))
+            else:
+                if run.deleted:
+                    parts.append(mark(run.deleted, "delete"))
+                if run.inserted:
+                    parts.append(mark(run.inserted, "insert"))
+        blocks.append("".join(parts))
+    return "\n\n".join(blocks)
+
+
+# --- Summary -----------------------------------------------------------------------------------
+
+_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u2019\u201d]*(?=\s|$)")
+
+
+def summarize(rl: Redline) -> list[str]:
+    """The changes in plain words, in text order, e.g. `replaced "unanimous" with "a majority"`."""
+    if not rl.changed:
+        return ["no change to the text"]
+    if {block.kind for block in rl.blocks} == {"deleted", "inserted"}:
+        return ["rewrote the rule"]
+    items: list[str] = []
+    deleted = inserted = 0
+    for index, block in enumerate(rl.blocks):
+        if block.kind == "deleted":
+            deleted += 1
+        elif block.kind == "inserted":
+            inserted += 1
+        else:
+            if deleted or inserted:
+                items.append(_describe_blocks(deleted, inserted, appended=False))
+                deleted = inserted = 0
+            if block.kind == "changed":
+                items.extend(_describe_edits(block.segments))
+    if deleted or inserted:
+        # Paragraphs added after everything kept were appended.
+        appended = len(rl.blocks) > deleted + inserted
+        items.append(_describe_blocks(deleted, inserted, appended=appended))
+    if not items:
+        return ["changed only spacing and line breaks"]
+    if len(items) > SUMMARY_ITEMS:
+        more = len(items) - SUMMARY_ITEMS
+        items = items[:SUMMARY_ITEMS] + [f"and {more} more change{'s' if more > 1 else ''}"]
+    return items
+
+
+def _count(number: int, noun: str) -> str:
+    return f"a {noun}" if number == 1 else f"{number} {noun}s"
+
+
+def _describe_blocks(deleted: int, inserted: int, *, appended: bool) -> str:
+    if deleted and inserted:
+        if deleted == inserted:
+            return f"replaced {_count(deleted, 'paragraph')}"
+        return f"replaced {_count(deleted, 'paragraph')} with {_count(inserted, 'paragraph')}"
+    if inserted:
+        return f"{'appended' if appended else 'added'} {_count(inserted, 'paragraph')}"
+    return f"removed {_count(deleted, 'paragraph')}"
+
+
+def _describe_edits(segments: Iterable[Segment]) -> Iterator[str]:
+    runs = list(_runs(segments))
+    for index, run in enumerate(runs):
+        if isinstance(run, str) or run.is_blank:
+            continue
+        before = runs[index - 1] if index else ""  # changes alternate with equal text
+        line_start = isinstance(before, str) and (not before or before.endswith("\n"))
+        deleted = _phrase(run.deleted, line_start=line_start)
+        inserted = _phrase(run.inserted, line_start=line_start)
+        if not run.inserted.strip():
+            yield f"deleted {deleted}"
+        elif run.deleted.strip():
+            yield f"replaced {deleted} with {inserted}"
+        elif (
+            index == len(runs) - 1
+            and isinstance(before, str)
+            and (sentences := _appended_sentences(before, run.inserted))
+        ):
+            yield f"appended {_count(sentences, 'sentence')}"
+        else:
+            yield f"inserted {inserted}"
+
+
+def _appended_sentences(before: str, inserted: str) -> int:
+    """How many whole sentences `inserted` adds after the sentence ending `before`, or 0."""
+    if not inserted[0].isspace() or not _sentences(before):
+        return 0
+    return _sentences(inserted)
+
+
+def _sentences(text: str) -> int:
+    """How many sentences `text` holds, if it ends with a full one; else 0."""
+    text = text.strip()
+    ends = list(_SENTENCE_END.finditer(text))
+    return len(ends) if ends and ends[-1].end() == len(text) else 0
+
+
+def _phrase(text: str, *, line_start: bool) -> str:
+    """`text` quoted, without the list or quote markers opening its lines; or its word count."""
+    words = len(_words(text))
+    if words > QUOTE_WORDS:
+        return f"{words} words"
+    lines = text.split("\n")
+    plain = [
+        line[_LINE_PREFIX.match(line).end() :] if index or line_start else line
+        for index, line in enumerate(lines)
+    ]
+    return '"' + " ".join(" ".join(plain).split()) + '"'

@@ -1,0 +1,141 @@
+"""The build command end to end: pages, links, determinism, atomic failure, untrusted text, overrides."""
+from __future__ import annotations
+
+import re
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from tests.helpers import ROOT, broken_links, copy_games, parse_html, tree_digest
+
+
+@pytest.fixture
+def built(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    return site
+
+
+def test_build_writes_every_kind_of_page(built):
+    for page in ["index.html", "404.html", "sitemap.xml", "search-index.js", "static/style.css",
+                 "mini/index.html", "mini/rules/index.html", "mini/rules/301.html", "mini/rules/203.html",
+                 "mini/proposals/index.html", "mini/proposals/301.html", "mini/log.html", "mini/scores.html",
+                 "mini/check.html", "mini/players.html", "mini/repealed.html", "mini/defeated.html",
+                 "mini/as-of.html", "mini/data.js", "mini/feed.xml"]:
+        assert (built / page).is_file(), page
+
+
+def test_every_relative_link_resolves(built):
+    assert broken_links(built) == []
+
+
+def test_rules_in_force_have_stable_anchors(built):
+    ids = parse_html(built / "mini/rules/index.html").ids
+    assert {"rule-101", "rule-201", "rule-301"} <= ids
+    assert "rule-302" not in ids  # repealed by proposal 304
+
+
+def test_old_number_leads_to_the_present_page(built):
+    page = (built / "mini/rules/203.html").read_text()
+    assert 'href="301.html"' in page and "203 → 301" in page
+
+
+def test_amendment_is_a_redline_with_its_proposal_cited(built):
+    page = (built / "mini/rules/301.html").read_text()
+    assert re.search(r'<del cite="../proposals/301.html"><span class="visually-hidden">deleted: </span>'
+                     r"unanimous among the eligible voters</del>", page)
+    assert '<ins cite="../proposals/301.html"><span class="visually-hidden">inserted: </span>a simple majority</ins>' in page
+    assert "renumbered 203 to 301" in page
+    assert 'class="legend"' in page
+
+
+def test_judgment_override_shows_both_values(built):
+    page = (built / "mini/check.html").read_text()
+    assert "judgment 1 sets Bob&#39;s score to <strong>8</strong>; the replay computed 6" in page
+
+
+def test_same_input_gives_byte_identical_output(tmp_path):
+    content = copy_games(tmp_path, "mini", "hostile")
+    assert main(["build", str(content), "-o", str(tmp_path / "a")]) == 0
+    assert main(["build", str(content), "-o", str(tmp_path / "b")]) == 0
+    assert tree_digest(tmp_path / "a") == tree_digest(tmp_path / "b")
+
+
+def test_failed_build_leaves_the_previous_site_intact(tmp_path, capsys):
+    content = copy_games(tmp_path, "mini")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    before = tree_digest(site)
+    capsys.readouterr()
+    (content / "mini/game.toml").write_text('title = "Mini"\nplayers = ["Alice", "Bob", "Carol"\n')
+    assert main(["build", str(content), "-o", str(site)]) == 2
+    assert capsys.readouterr().err == "mini/game.toml:2: not valid TOML: Unclosed array at the end of the file\n"
+    assert tree_digest(site) == before
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]  # no staging folder left behind
+
+
+def test_untrusted_text_never_becomes_markup(tmp_path):
+    content = copy_games(tmp_path, "hostile")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    own_scripts = {"search-index.js", "site.js", "data.js"}
+    for page in site.rglob("*.html"):
+        for tag, attributes in parse_html(page).tags:
+            assert not any(name.startswith("on") for name in attributes), (page, tag, attributes)
+            for name in ("href", "src", "action", "formaction"):
+                value = (attributes.get(name) or "").replace("\t", "").strip().lower()
+                assert not value.startswith(("javascript:", "data:", "vbscript:")), (page, tag, attributes)
+            own_chart = tag == "svg" and page.name == "scores.html" and attributes.get("role") == "img"
+            assert tag not in ("iframe", "img", "svg", "object", "embed", "textarea") or own_chart, (page, tag)
+            if tag == "script" and attributes.get("src"):
+                assert Path(attributes["src"]).name in own_scripts, (page, attributes)
+        text = page.read_text()
+        assert "<script>alert" not in text
+    for script in (site / "search-index.js", site / "hostile/data.js"):
+        assert "</script" not in script.read_text().lower()
+
+
+def test_keeper_templates_override_the_bundled_ones(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    (content / "_templates").mkdir()
+    (content / "_templates/404.html").write_text("custom not found page\n")
+    (content / "_templates/static").mkdir()
+    (content / "_templates/static/style.css").write_text("body { color: teal; }\n")
+    assert main(["build", str(content), "-o", str(tmp_path / "site")]) == 0
+    assert (tmp_path / "site/404.html").read_text() == "custom not found page\n"
+    assert (tmp_path / "site/static/style.css").read_text() == "body { color: teal; }\n"
+
+
+def test_missing_content_is_an_error_not_a_traceback(tmp_path, capsys):
+    assert main(["build", str(tmp_path / "nowhere"), "-o", str(tmp_path / "site")]) == 2
+    assert capsys.readouterr().err.strip() == f"{tmp_path / 'nowhere'}: is not a folder"
+    assert not (tmp_path / "site").exists()
+
+
+@pytest.mark.parametrize("ruleset", ["suber-1982", "suber-2nd", "livejournal", "solitaire"])
+def test_new_game_scaffold_builds_and_checks_clean(tmp_path, ruleset):
+    game = tmp_path / "content" / "my-game"
+    assert main(["new", str(game), "--ruleset", ruleset, "--player", "Ann", "--player", "Bo"]) == 0
+    assert main(["check", str(tmp_path / "content")]) == 0
+    assert main(["build", str(tmp_path / "content"), "-o", str(tmp_path / "site")]) == 0
+    assert (tmp_path / "site/my-game/rules/index.html").is_file()
+
+
+def test_new_refuses_to_overwrite(tmp_path, capsys):
+    game = tmp_path / "g"
+    game.mkdir()
+    (game / "keep.txt").write_text("mine")
+    assert main(["new", str(game)]) == 2
+    assert "already exists and is not empty; nothing was written" in capsys.readouterr().err
+    assert sorted(p.name for p in game.iterdir()) == ["keep.txt"]
+
+
+def test_help_lists_the_commands():
+    result = subprocess.run([sys.executable, "-m", "generator", "--help"], capture_output=True, text=True,
+                            cwd=ROOT, check=True)
+    for command in ("build", "check", "import", "new", "serve", "preview", "diff"):
+        assert re.search(rf"^\s+{command}\s", result.stdout, re.MULTILINE), command
