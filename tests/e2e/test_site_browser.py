@@ -1,0 +1,127 @@
+"""The built site in real headless Chromium, from file:// and over HTTP under a base URL."""
+from __future__ import annotations
+
+import functools
+import http.server
+import threading
+
+import pytest
+
+from generator.cli import main
+from tests.helpers import copy_games
+
+pytestmark = pytest.mark.browser
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory):
+    root = tmp_path_factory.mktemp("browser")
+    content = copy_games(root, "mini", "hostile")
+    assert main(["build", str(content), "-o", str(root / "public" / "site")]) == 0
+    return root / "public" / "site"
+
+
+@pytest.fixture(scope="module")
+def http_base(site):
+    """The site served under a base path (/site/), as a host might publish it."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site.parent))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    yield f"http://127.0.0.1:{server.server_address[1]}/site/"
+    server.shutdown()
+    server.server_close()
+
+
+@pytest.fixture
+def page(browser):
+    context = browser.new_context()
+    page = context.new_page()
+    page.errors = []  # console errors and uncaught exceptions, checked by the tests
+    page.on("console", lambda message: message.type == "error" and page.errors.append(message.text))
+    page.on("pageerror", lambda error: page.errors.append(str(error)))
+    yield page
+    context.close()
+
+
+def _follow_to_rule_history(page, start_url):
+    page.goto(start_url)
+    page.get_by_role("link", name="Mini", exact=True).first.click()
+    page.get_by_role("link", name="Rules", exact=True).click()
+    page.locator("#rule-301").get_by_role("link", name="history").click()
+    assert page.locator("h1").inner_text() == "Rule 301"
+
+
+@pytest.mark.parametrize("scheme", ["file", "http"])
+def test_links_lead_from_the_index_to_a_rule_history_with_a_redline(page, site, http_base, scheme):
+    start = (site / "index.html").as_uri() if scheme == "file" else http_base + "index.html"
+    _follow_to_rule_history(page, start)
+    deleted = page.locator("del", has_text="unanimous among the eligible voters").first
+    inserted = page.locator("ins", has_text="a simple majority").first
+    assert "line-through" in deleted.evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert "underline" in inserted.evaluate("e => getComputedStyle(e).textDecorationLine")
+    red, green, blue = inserted.evaluate(
+        "e => getComputedStyle(e).color.match(/\\d+/g).slice(0, 3).map(Number)")
+    assert red > 150 and green < 80 and blue < 80, (red, green, blue)
+    assert page.locator(".legend").count() == 1
+    # The hidden words that screen readers announce are in the text, but not shown.
+    assert deleted.locator(".visually-hidden").inner_text() == "deleted:"
+    assert page.errors == []
+
+
+def test_search_finds_a_rule_and_opens_it(page, site):
+    page.goto((site / "mini" / "proposals" / "index.html").as_uri())
+    page.fill("#search-box", "simple majority")
+    result = page.locator("#search-results a", has_text="Rule 301")
+    result.first.wait_for(timeout=5000)
+    result.first.click()
+    assert page.locator("h1").inner_text() == "Rule 301"
+    assert page.errors == []
+
+
+def test_rules_as_of_a_past_proposal(page, site):
+    page.goto((site / "mini" / "as-of.html").as_uri())
+    assert page.locator("#as-of-rules #rule-301").count() == 1
+    page.select_option("#as-of-entry", "-1")
+    assert page.locator("#as-of-rules #rule-203").count() == 1
+    assert page.locator("#as-of-rules #rule-301").count() == 0
+    assert "unanimous" in page.locator("#as-of-rules #rule-203").inner_text()
+    assert page.errors == []
+
+
+def test_no_page_logs_a_console_error(page, site):
+    for html in sorted(site.rglob("*.html")):
+        page.goto(html.as_uri())
+        assert page.errors == [], html
+
+
+def test_hostile_text_runs_no_script(page, site):
+    dialogs = []
+    page.on("dialog", lambda dialog: (dialogs.append(dialog.message), dialog.dismiss()))
+    for html in sorted((site / "hostile").rglob("*.html")):
+        page.goto(html.as_uri())
+        page.mouse.move(10, 10)
+    assert dialogs == []
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_rule_history_screenshots(browser, site, artifacts, scheme):
+    context = browser.new_context(color_scheme=scheme, viewport={"width": 1000, "height": 900})
+    page = context.new_page()
+    page.goto((site / "mini" / "rules" / "301.html").as_uri())
+    background = page.evaluate("getComputedStyle(document.body).backgroundColor")
+    dark_background = sum(int(v) for v in background[4:-1].split(",")[:3]) < 200
+    assert dark_background == (scheme == "dark")
+    page.screenshot(path=str(artifacts / f"rule-history-{scheme}.png"), full_page=True)
+    context.close()
+
+
+def test_theme_toggle_switches_and_remembers(browser, site):
+    context = browser.new_context(color_scheme="light")
+    page = context.new_page()
+    page.goto((site / "index.html").as_uri())
+    page.click("#theme-toggle")
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    page.goto((site / "mini" / "index.html").as_uri())
+    assert page.evaluate("document.documentElement.dataset.theme") == "dark"
+    context.close()
