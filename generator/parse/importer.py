@@ -20,11 +20,11 @@ _CLASS_HEADING = re.compile(r"(?:the\s+)?(im)?mutable\s+rules\s*:?", re.IGNORECA
 _RULESET_HEADING = re.compile(
     r"(?:the\s+)?(?:(?:draft\s+)?initial|starting|current)\s+(?:set\s+of\s+rules|rule\s*set|rules)\s*:?",
     re.IGNORECASE)
-_RULE_INLINE = re.compile(r"(?:rule\s+)?(\d{1,6})\s*[.:]\s+(\S.*)", re.IGNORECASE)
-_RULE_ALONE = re.compile(r"(?:rule\s+)?(\d{1,6})\s*[.:]?", re.IGNORECASE)
+_RULE_INLINE = re.compile(r"(?:rule\s+)?0*([1-9]\d{0,5})\s*[.:]\s+(\S.*)", re.IGNORECASE)
+_RULE_ALONE = re.compile(r"(?:rule\s+)?0*([1-9]\d{0,5})\s*[.:]?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
-_LIST_ITEM = re.compile(r"-\s+(\S.*)")
+_LIST_ITEM = re.compile(r"-\s+\S.*")
 _SENTENCE_END = re.compile(r"[.!?:][\"'\u201d\u2019)\]]*$")
 _TITLE_END = re.compile(r"[.:;!?,][\"'\u201d\u2019)\]]*$")
 _FIRST_SENTENCE = re.compile(r"(\S.*?)\.\s+(\S.*)")

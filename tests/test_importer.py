@@ -1,0 +1,274 @@
+"""The plain-text ruleset importer: golden files for the seeds, the traps each seed sets, and escaping."""
+from __future__ import annotations
+
+import re
+from pathlib import Path
+
+import pytest
+from markdown_it import MarkdownIt
+
+import generator
+from generator.errors import ErrorCollector
+from generator.parse.importer import RulesetImportError, import_ruleset
+from generator.parse.rules import parse_ruleset
+
+DATA = Path(__file__).parent / "data"
+SEEDS = sorted((DATA / "seeds").glob("*.txt"))
+BUNDLED_RULESETS = Path(generator.__file__).parent / "rulesets"
+
+SOLITAIRE = "000_ec9ab227089d2a22"
+SUBER_1982 = "001_580860fb29cbbaed"
+LIVEJOURNAL = "002_78c66cb07e8cb7db"
+WIKI = "003_93b7776574ab5021"
+SUBER_2ND = "004_d5bfd86e72428250"
+
+SUBER_CLASSES = {"Immutable Rules": list(range(101, 117)), "Mutable Rules": list(range(201, 214))}
+EXPECTED_CLASSES = {
+    SOLITAIRE: {"Immutable Rules": list(range(1, 13)), "Mutable Rules": [100, 101]},
+    SUBER_1982: SUBER_CLASSES,
+    LIVEJOURNAL: {"Immutable Rules": list(range(101, 116)), "Mutable Rules": list(range(201, 216))},
+    WIKI: {"Immutable Rules": list(range(101, 117)),
+           "Mutable Rules": list(range(201, 214)) + [303, 305, 309, 315, 316, 318, 319, 321, 322, 323]},
+    SUBER_2ND: SUBER_CLASSES,
+}
+BUNDLED = {
+    "suber-1982": (SUBER_1982, "Initial Set of Rules (Suber, 1982)"),
+    "suber-2nd": (SUBER_2ND, "Initial Set of Rules (Suber, second edition)"),
+    "livejournal": (LIVEJOURNAL, "Draft Initial Ruleset (LiveJournal Nomic, 2007)"),
+    "solitaire": (SOLITAIRE, "Solitaire Nomic 1.0: Initial Ruleset"),
+}
+_RULE_HEADING = re.compile(r"### (\d+)(?:\. (.+))?")
+
+
+def seed(stem: str) -> str:
+    return (DATA / "seeds" / f"{stem}.txt").read_text(encoding="utf-8")
+
+
+def imported(stem: str, **options: str) -> str:
+    return import_ruleset(seed(stem), **options)
+
+
+def rule_classes(rules_md: str) -> dict[str, list[int]]:
+    """Rule numbers under each `##` class heading, in order."""
+    classes: dict[str, list[int]] = {}
+    current: list[int] = []
+    for line in rules_md.split("\n"):
+        if line.startswith("## "):
+            current = classes.setdefault(line[3:], [])
+        elif m := _RULE_HEADING.fullmatch(line):
+            current.append(int(m.group(1)))
+    return classes
+
+
+def rule_titles(rules_md: str) -> dict[int, str | None]:
+    return {int(m.group(1)): m.group(2) for line in rules_md.split("\n") if (m := _RULE_HEADING.fullmatch(line))}
+
+
+def rule_blocks(rules_md: str, number: int) -> list[str]:
+    """The Markdown blocks of one rule's text (a list counts as one block)."""
+    body = re.search(rf"^### {number}(?:\. [^\n]*)?\n(.*?)(?=\n\n#|\n*\Z)", rules_md, re.MULTILINE | re.DOTALL)
+    assert body, f"no rule {number}"
+    return body.group(1).split("\n\n")
+
+
+def rendered_texts(rules_md: str) -> list[tuple[str, str]]:
+    """(tag, plain text) of each heading, paragraph and list item as CommonMark renders it.
+
+    Fails on any inline markup (emphasis, links, code, HTML): imported text must render as itself.
+    """
+    tokens = MarkdownIt("commonmark", {"html": False}).enable("table").parse(rules_md)
+    texts = []
+    for index, token in enumerate(tokens):
+        if token.type == "inline":
+            kinds = {child.type for child in token.children or []}
+            assert kinds <= {"text"}, f"markup {kinds} in {token.content!r}"
+            opening = tokens[index - 1]
+            tag = "li" if opening.type == "paragraph_open" and index >= 2 and tokens[index - 2].type == "list_item_open" \
+                else opening.tag
+            texts.append((tag, "".join(child.content for child in token.children or [])))
+        else:
+            assert token.type in {"heading_open", "heading_close", "paragraph_open", "paragraph_close",
+                                  "bullet_list_open", "bullet_list_close", "list_item_open", "list_item_close"}, token
+    return texts
+
+
+@pytest.mark.parametrize("path", SEEDS, ids=lambda path: path.stem)
+def test_import_matches_golden_file(path: Path) -> None:
+    golden = (DATA / "import" / f"{path.stem}.md").read_text(encoding="utf-8")
+    assert import_ruleset(path.read_text(encoding="utf-8")) == golden
+
+
+@pytest.mark.parametrize("stem", sorted(EXPECTED_CLASSES))
+def test_rule_numbers_per_class(stem: str) -> None:
+    assert rule_classes(imported(stem)) == EXPECTED_CLASSES[stem]
+
+
+@pytest.mark.parametrize("path", SEEDS, ids=lambda path: path.stem)
+def test_output_is_a_valid_ruleset_that_renders_as_plain_text(path: Path) -> None:
+    rules_md = import_ruleset(path.read_text(encoding="utf-8"))
+    errors = ErrorCollector()
+    ruleset = parse_ruleset(rules_md, "rules.md", errors)
+    assert errors.errors == []
+    assert [rule.number for rule in ruleset.rules] == [n for numbers in rule_classes(rules_md).values() for n in numbers]
+    rendered_texts(rules_md)
+    assert rules_md.endswith(".\n") and not rules_md.endswith("\n\n")
+    assert "\n\n\n" not in rules_md
+
+
+@pytest.mark.parametrize(("stem", "numbers"), [
+    (SUBER_1982, {108: 2, 211: 3, 213: 2}),
+    (LIVEJOURNAL, {103: 2, 108: 2, 203: 3, 214: 6}),
+    (WIKI, {103: 3, 201: 2, 202: 3, 316: 8}),
+])
+def test_multi_paragraph_rules_keep_their_paragraphs(stem: str, numbers: dict[int, int]) -> None:
+    rules_md = imported(stem)
+    assert {number: len(rule_blocks(rules_md, number)) for number in numbers} == numbers
+
+
+def test_wrapped_line_starting_with_a_number_is_not_a_rule() -> None:
+    rules_md = imported(SUBER_1982)
+    assert "The numbers must begin with 301, and each rule change proposed" in rule_blocks(rules_md, 108)[0]
+    # Even "301." at the start of a wrapped line continues the sentence before it.
+    rules_md = import_ruleset(seed(SUBER_1982).replace("begin with\n301, and each", "begin with\n301. And each"))
+    assert rule_classes(rules_md) == SUBER_CLASSES
+    assert "The numbers must begin with 301. And each rule change" in rule_blocks(rules_md, 108)[0]
+
+
+def test_page_furniture_before_the_rules_is_dropped() -> None:
+    rules_md = imported(SUBER_2ND)
+    assert rule_classes(rules_md) == SUBER_CLASSES  # the lone "101" of "cwbe coordinatez" is no rule
+    assert rule_blocks(rules_md, 101)[0].startswith("All players must always abide")
+    for furniture in ("coordinatez", "63564", "Nomic is a game in which", "edvard gray", "*"):
+        assert furniture not in rules_md
+    rules_md = imported(SUBER_1982)
+    for furniture in ("INITIAL SET OF RULES", "Peter Suber", "Earlham", "israel"):
+        assert furniture not in rules_md
+
+
+def test_trailing_chatter_is_dropped() -> None:
+    rules_md = imported(LIVEJOURNAL)
+    for chatter in ("So, yes.", "[Poll", "Feel free", "the comm will need a name", "Added text is shown"):
+        assert chatter not in rules_md
+    assert rule_blocks(rules_md, 215)[-1] == "This rule takes precedence over every other rule determining the winner."
+    rules_md = imported(SUBER_1982)
+    assert "Bruce Israel" not in rules_md and "--" not in rules_md
+
+
+def test_source_text_is_kept_as_written() -> None:
+    rules_md = imported(LIVEJOURNAL)
+    assert "Each proposal will go to vote oneweekinterval after the beginning" in rules_md
+    assert "defined asthe period" in rules_md and "Sundaybeing four days" in rules_md
+    assert "If they are adpoted, they must guide play" in imported(SUBER_1982)
+
+
+def test_wiki_titles_and_lists() -> None:
+    rules_md = imported(WIKI)
+    titles = rule_titles(rules_md)
+    assert {number: title for number, title in titles.items() if title} == {
+        303: "Silly naming rule", 305: "Time limit with punishment", 309: "Gaming board",
+        315: "The score is what the score is", 316: "Chessoid rules", 318: "Real Men",
+        319: "Last vote updates game", 321: "Smoothie tax", 322: "Nomic:Game 2005-04-02:Proposal 322",
+        323: "Sloth and negativism are sins"}
+    assert rule_blocks(rules_md, 103)[:2] == [
+        "A rule-change is any of the following:",
+        "- the enactment, repeal, or amendment of a mutable rule;\n"
+        "- the enactment, repeal, or amendment of an amendment of a mutable rule; or\n"
+        "- the transmutation of an immutable rule into a mutable rule or vice versa."]
+    assert rule_blocks(rules_md, 303) == ["Every new rule and rule proposal must have one and only one name. "
+                                          "Names are declared before the rule-text with a level 4 heading."]
+
+
+def test_solitaire_numbering_and_titles() -> None:
+    rules_md = imported(SOLITAIRE)
+    assert list(rule_titles(rules_md).items()) == [
+        (1, "Two classes of Rules"), (2, "Objective"), (3, "Life Span"), (4, "Rule Changes"), (5, "Death"),
+        (6, "Actions"), (7, "Transmutation"), (8, "Mutation"), (9, "Subsumption"), (10, "Division"),
+        (11, "Precedence"), (12, "Rule Numbers"), (100, "Scoring"), (101, "Permissibility of the Unprohibited")]
+    assert rule_blocks(rules_md, 1) == [
+        "There shall be two classes of rules: immutable and mutable. Immutable rules shall have numbers less "
+        "than 20 and greater than 0; mutable rules shall have numbers 20 or greater. Immutable rules shall not be "
+        "subject to mutation, death or division."]
+    assert rule_blocks(rules_md, 101) == ["Whatever is not regulated or prohibited by these rules is permitted."]
+    assert "neat trick" not in rules_md and "\n-\n" not in rules_md
+
+
+def test_long_first_sentences_mean_no_titles() -> None:
+    for stem in (SUBER_1982, LIVEJOURNAL, SUBER_2ND):
+        assert not any(rule_titles(imported(stem)).values())
+
+
+@pytest.mark.parametrize("path", SEEDS, ids=lambda path: path.stem)
+def test_bom_and_crlf_give_the_same_output(path: Path) -> None:
+    text = path.read_text(encoding="utf-8")
+    assert import_ruleset("\ufeff" + text.replace("\n", "\r\n")) == import_ruleset(text)
+
+
+def test_title_argument() -> None:
+    assert imported(SUBER_1982).startswith("# Initial Set of Rules\n\n## Immutable Rules\n\n### 101\nAll players")
+    assert imported(SUBER_1982, title="My Game").startswith("# My Game\n\n")
+
+
+def test_stop_option_ends_the_rules() -> None:
+    assert rule_classes(imported(SUBER_1982, stop="Mutable Rules")) == {"Immutable Rules": list(range(101, 117))}
+
+
+def test_start_option_begins_the_rules() -> None:
+    rules_md = imported(SUBER_2ND, start="102. Initially")
+    # Rules before any class heading take the 100s-immutable convention.
+    assert rule_classes(rules_md) == {"Immutable Rules": list(range(102, 117)), "Mutable Rules": list(range(201, 214))}
+
+
+def test_start_and_stop_cut_rules_out_of_a_message() -> None:
+    message = ("Agenda for Friday:\n1. Buy dice.\n2. Print the rules.\n\nOur rules:\n"
+               "101. Be nice to each other.\n102. Vote within a week.\n\nThanks!\nAnn\n")
+    assert rule_classes(import_ruleset(message)) == {"Immutable Rules": [1, 2, 101, 102]}
+    rules_md = import_ruleset(message, start="Our rules", stop="Thanks")
+    assert rules_md == ("# Initial Set of Rules\n\n## Immutable Rules\n\n### 101\nBe nice to each other.\n\n"
+                        "### 102\nVote within a week.\n")
+
+
+def test_missing_start_or_stop_text_is_an_error() -> None:
+    with pytest.raises(RulesetImportError, match="start text 'Nowhere' not found"):
+        imported(SUBER_1982, start="Nowhere")
+    with pytest.raises(RulesetImportError, match="stop text 'Nowhere' not found after the start of the rules"):
+        imported(SUBER_1982, stop="Nowhere")
+
+
+@pytest.mark.parametrize("text", ["", "Just a note.\nNothing numbered here.\n", "Immutable Rules\n\nNone yet.\n"])
+def test_text_without_rules_is_an_error(text: str) -> None:
+    with pytest.raises(RulesetImportError, match="no numbered rules found"):
+        import_ruleset(text)
+
+
+def test_duplicate_rule_is_an_error_with_its_line() -> None:
+    with pytest.raises(RulesetImportError, match=r"rule 101 appears twice \(first at line 2\)") as caught:
+        import_ruleset("Immutable Rules\n101. One.\n\nMutable Rules\n101. Two.\n")
+    assert caught.value.line == 5
+
+
+def test_markdown_syntax_in_the_text_is_escaped() -> None:
+    paragraphs = [
+        "Stars *like this*, _underscores_, `ticks`, <http://example.com>, <b>tags</b>, [a link](http://x) "
+        "and [ref]: here, &amp; entities, a back\\slash and \\* too.",
+        "1. This line is not an ordered list, and the next ones are no markup either.",
+        "+ plus",
+        "* star",
+        "# not a heading",
+        "> not a quote",
+        "~~~ not a fence",
+        "snake_case_name and 5 * 3 stay as they are, with no backslash added.",
+    ]
+    items = ["1. not a nested list", "# nor a heading", "---"]
+    text = ("Immutable Rules\n\n101. " + "\n\n".join(paragraphs) + "\n\n"
+            + "\n".join(f"- {item}" for item in items) + "\n")
+    rules_md = import_ruleset(text, title="Rules #1 *draft* #")
+    assert "snake_case_name and 5 * 3 stay" in rules_md
+    assert rendered_texts(rules_md) == (
+        [("h1", "Rules #1 *draft* #"), ("h2", "Immutable Rules"), ("h3", "101")]
+        + [("p", paragraph) for paragraph in paragraphs] + [("li", item) for item in items])
+
+
+@pytest.mark.parametrize("name", sorted(BUNDLED))
+def test_bundled_ruleset_is_the_import_of_its_seed(name: str) -> None:
+    stem, title = BUNDLED[name]
+    assert (BUNDLED_RULESETS / f"{name}.md").read_text(encoding="utf-8") == imported(stem, title=title)

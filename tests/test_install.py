@@ -1,0 +1,42 @@
+"""A plain (not editable) install builds a site: templates and rulesets ship inside the wheel."""
+from __future__ import annotations
+
+import os
+import shutil
+import subprocess
+import sys
+import venv
+
+import pytest
+
+from tests.helpers import GAMES, ROOT
+
+pytestmark = pytest.mark.slow
+
+
+def test_wheel_install_builds_a_site(tmp_path):
+    source = tmp_path / "source"
+    # Copy the checkout without build output, so the install sees only what git would.
+    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "site", "build", "dist", "*.egg-info",
+                                                                 "__pycache__", ".pytest_cache", "test-artifacts",
+                                                                 ".hypothesis", ".venv"))
+    environment = tmp_path / "venv"
+    venv.create(environment, with_pip=True, system_site_packages=True)
+    python = environment / "bin" / "python"
+    subprocess.run([python, "-m", "pip", "install", "--no-deps", "--quiet", str(source)], check=True)
+    elsewhere = tmp_path / "elsewhere"
+    elsewhere.mkdir()
+    shutil.copytree(GAMES / "mini", elsewhere / "content" / "mini")
+    env = {k: v for k, v in os.environ.items() if k != "PYTHONPATH"}
+    script = environment / "bin" / "nomic-archive"
+    built = subprocess.run([script, "build"], cwd=elsewhere, capture_output=True, text=True, env=env)
+    assert built.returncode == 0, built.stderr
+    assert (elsewhere / "site" / "mini" / "rules" / "301.html").is_file()
+    assert (elsewhere / "site" / "static" / "style.css").is_file()
+    new = subprocess.run([script, "new", "content/fresh", "--ruleset", "suber-2nd"], cwd=elsewhere,
+                         capture_output=True, text=True, env=env)
+    assert new.returncode == 0, new.stderr
+    assert "### 213" in (elsewhere / "content" / "fresh" / "rules.md").read_text()
+    module = subprocess.run([python, "-c", "import generator, sys; print(generator.__file__)"], cwd=elsewhere,
+                            capture_output=True, text=True, env=env, check=True)
+    assert str(environment) in module.stdout  # the installed copy, not the checkout
