@@ -17,9 +17,14 @@ pytestmark = pytest.mark.slow
 def test_wheel_install_builds_a_site(tmp_path):
     source = tmp_path / "source"
     # Copy the checkout without build output, so the install sees only what git would.
-    shutil.copytree(ROOT, source, ignore=shutil.ignore_patterns(".git", "site", "build", "dist", "*.egg-info",
-                                                                 "__pycache__", ".pytest_cache", "test-artifacts",
-                                                                 ".hypothesis", ".venv"))
+    top_level_output = {"site", "build", "dist", "test-artifacts", ".venv"}
+    everywhere = shutil.ignore_patterns(".git", "*.egg-info", "__pycache__", ".pytest_cache", ".hypothesis")
+
+    def ignore(folder, names):
+        skipped = set(everywhere(folder, names))
+        return skipped | (top_level_output & set(names) if folder == str(ROOT) else set())
+
+    shutil.copytree(ROOT, source, ignore=ignore)
     environment = tmp_path / "venv"
     venv.create(environment, with_pip=True, system_site_packages=True)
     python = environment / "bin" / "python"
