@@ -77,14 +77,17 @@ def _parse_file(file: str, text: str, errors: ErrorCollector) -> tuple[str, list
     lines = text.split("\n")
     tokens = markdown().parse(text)
     blocks = [(i, t) for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map is not None]
-    headings = [(i, t) for i, t in blocks if t.type == "heading_open" and t.tag == "h2"]
-    first_line = headings[0][1].map[0] if headings else len(lines)
+    first_heading = next((t for _, t in blocks if t.type == "heading_open" and t.tag == "h2"), None)
+    first_line = first_heading.map[0] if first_heading else len(lines)
     preamble = slice_lines(lines, 0, first_line)
     entries: list[Entry] = []
-    for number, (index, heading) in enumerate(headings):
-        end_line = headings[number + 1][1].map[0] if number + 1 < len(headings) else len(lines)
-        entry_blocks = [(i, t) for i, t in blocks if heading.map[0] < t.map[0] < end_line]
-        entry = _parse_entry(file, lines, tokens, index, heading, entry_blocks, end_line, errors)
+    # Blocks are in document order: each entry takes the run of blocks up to the next heading (linear).
+    heading_positions = [position for position, (_, t) in enumerate(blocks) if t.type == "heading_open" and t.tag == "h2"]
+    for number, position in enumerate(heading_positions):
+        index, heading = blocks[position]
+        following = heading_positions[number + 1] if number + 1 < len(heading_positions) else len(blocks)
+        end_line = blocks[following][1].map[0] if following < len(blocks) else len(lines)
+        entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors)
         if entry is not None:
             entries.append(entry)
     return preamble, entries
