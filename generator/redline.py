@@ -17,7 +17,7 @@ import difflib
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator, Sequence
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass
 from typing import Literal
 
@@ -31,9 +31,12 @@ BlockKind = Literal["equal", "changed", "inserted", "deleted"]
 # Blocks at least this alike (see `similarity`) are one block edited rather than one removed
 # and another added.
 PAIR_SIMILARITY = 0.5
-# Versions keeping less than this share of the shorter one's words are shown as a rewrite:
-# old struck whole, new inserted whole, rather than confetti.
+# Versions keeping less than this share of the shorter one's words (or, in long blocks, of its
+# word pairs) are shown as a rewrite: old struck whole, new inserted whole, rather than confetti.
 REWRITE_SHARE = 0.2
+# Blocks whose shorter version has at least this many words may be found a rewrite by their
+# word pairs, before diffing (see `_too_few_pairs_shared`).
+QUICK_REWRITE_WORDS = 20
 # `summarize` quotes edits of at most this many words and counts longer ones.
 QUOTE_WORDS = 8
 # `summarize` lists at most this many changes before "and N more changes".
@@ -137,12 +140,38 @@ def split_blocks(text: str) -> list[str]:
 
 def redline(old: str, new: str) -> Redline:
     """The redline turning `old` into `new`: blocks aligned first, then words inside them."""
-    blocks = tuple(_align_blocks(split_blocks(old), split_blocks(new)))
-    if _is_rewrite(blocks):
-        blocks = tuple(_deleted(block.old) for block in blocks if block.old) + tuple(
-            _inserted(block.new) for block in blocks if block.new
-        )
+    old_blocks, new_blocks = split_blocks(old), split_blocks(new)
+    blocks = tuple(_align_blocks(old_blocks, new_blocks))
+    old_words = [word for block in old_blocks for word in _words(block)]
+    new_words = [word for block in new_blocks for word in _words(block)]
+    kept = sum(_kept_count(block.segments) for block in blocks)
+    if _too_little_kept(kept, old_words, new_words):
+        return Redline(tuple(map(_deleted, old_blocks)) + tuple(map(_inserted, new_blocks)))
     return Redline(blocks)
+
+
+def _kept_count(segments: Iterable[Segment]) -> int:
+    return sum(len(_words(s.text)) for s in segments if s.op == "equal")
+
+
+def _too_little_kept(kept: int, old_words: list[str], new_words: list[str]) -> bool:
+    """Whether keeping `kept` words is less than a fifth of the shorter version: a rewrite."""
+    return kept < REWRITE_SHARE * min(len(old_words), len(new_words))
+
+
+def _too_few_pairs_shared(old_words: list[str], new_words: list[str]) -> bool:
+    """Whether the versions share less than a fifth of the shorter one's word pairs (neighbours).
+
+    Decided before diffing, which costs the most on unrelated texts; words kept apart from their
+    neighbours would read as confetti anyway. Short texts are cheap to diff, and one new word
+    breaks most of their pairs, so for them the diff alone decides.
+    """
+    shorter = min(len(old_words), len(new_words))
+    if shorter < QUICK_REWRITE_WORDS:
+        return False
+    old_pairs = Counter(zip(old_words, old_words[1:]))
+    new_pairs = Counter(zip(new_words, new_words[1:]))
+    return (old_pairs & new_pairs).total() < REWRITE_SHARE * (shorter - 1)
 
 
 def _equal(text: str) -> BlockDiff:
@@ -155,13 +184,6 @@ def _inserted(text: str) -> BlockDiff:
 
 def _deleted(text: str) -> BlockDiff:
     return BlockDiff("deleted", text, "", (Segment("delete", text),))
-
-
-def _is_rewrite(blocks: Sequence[BlockDiff]) -> bool:
-    kept = sum(len(_words(s.text)) for block in blocks for s in block.segments if s.op == "equal")
-    old_words = sum(len(_words(block.old)) for block in blocks)
-    new_words = sum(len(_words(block.new)) for block in blocks)
-    return kept < REWRITE_SHARE * min(old_words, new_words)
 
 
 def _align_blocks(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
@@ -217,11 +239,13 @@ def _pair_blocks(old_blocks: list[str], new_blocks: list[str]) -> list[tuple[int
 
 
 def _diff_pair(old: str, new: str) -> list[BlockDiff]:
-    segments = _diff_words(old, new)
-    kept = sum(len(_words(s.text)) for s in segments if s.op == "equal")
-    if kept < REWRITE_SHARE * min(len(_words(old)), len(_words(new))):
-        return [_deleted(old), _inserted(new)]
-    return [BlockDiff("changed", old, new, segments)]
+    """Two paired blocks diffed word by word, or shown whole if they keep too little in common."""
+    old_words, new_words = _words(old), _words(new)
+    if not _too_few_pairs_shared(old_words, new_words):
+        segments = _diff_words(old, new)
+        if not _too_little_kept(_kept_count(segments), old_words, new_words):
+            return [BlockDiff("changed", old, new, segments)]
+    return [_deleted(old), _inserted(new)]
 
 
 # --- Words inside a block ----------------------------------------------------------------------
@@ -314,21 +338,26 @@ def _runs(segments: Iterable[Segment]) -> Iterator[str | _Change]:
 
 
 def _canonical(segments: Iterable[Segment]) -> tuple[Segment, ...]:
-    """Merge neighbours of the same kind, each change deletion first, no empty segments."""
+    """Merge neighbours of the same kind, with each change's deletion before its insertion."""
     runs: list[str | _Change] = []
-    for run in _runs(segment for segment in segments if segment.text):
-        if isinstance(run, str) and runs and isinstance(runs[-1], str):
-            runs[-1] += run
+    for run in _runs(segments):
+        last = runs[-1] if runs else None
+        before_last = runs[-2] if len(runs) >= 2 else None
+        if isinstance(run, str) and isinstance(last, str):
+            runs[-1] = last + run
             continue
-        if isinstance(run, _Change) and len(runs) >= 2:
-            space, before = runs[-1], runs[-2]
-            if isinstance(space, str) and space.isspace() and isinstance(before, _Change):
-                # Whitespace between two edits joins them: "one week" -> "an interval" reads as
-                # one deletion and one insertion.
-                del runs[-2:]
-                run = _Change(
-                    before.deleted + space + run.deleted, before.inserted + space + run.inserted
-                )
+        if (
+            isinstance(run, _Change)
+            and isinstance(last, str)
+            and last.isspace()
+            and isinstance(before_last, _Change)
+        ):
+            # Whitespace between two edits joins them: "one week" -> "an interval" reads as
+            # one deletion and one insertion.
+            del runs[-2:]
+            run = _Change(
+                before_last.deleted + last + run.deleted, before_last.inserted + last + run.inserted
+            )
         runs.append(run)
     result: list[Segment] = []
     for run in runs:
@@ -347,7 +376,7 @@ def _canonical(segments: Iterable[Segment]) -> tuple[Segment, ...]:
 _LABELS = {"del": "deleted", "ins": "inserted"}
 # Block syntax opening a line (indentation, quote, list and heading markers): kept outside an
 # edit's markup so that the line keeps its structure.
-_LINE_PREFIX = re.compile(r"(?:[ \t]*(?:>[ \t]?|(?:[-+*]|\d{1,9}[.)]|#{1,6})[ \t]+))*[ \t]*")
+_LINE_PREFIX = re.compile(r"(?:[ \t]*(?:>[ \t]?|(?:[-+*]|\d{1,9}[.)]|#{1,6})(?:[ \t]+|\Z)))*[ \t]*")
 # Where edits are cut before rendering: at line breaks (list items, table rows, quote lines),
 # and if that is not enough, at table cell borders too.
 _EDIT_BOUNDARIES = (re.compile(r"(\n)"), re.compile(r"(\n|\|)"))
@@ -357,6 +386,11 @@ _VOID_ELEMENTS = frozenset(
     "area base br col embed hr img input link meta source track wbr".split()
 )
 _BLANK_LINE = re.compile(r"\n[^\S\n]*(?=\n)")
+
+
+def _line_prefix_length(line: str) -> int:
+    match = _LINE_PREFIX.match(line)
+    return match.end() if match else 0
 
 
 @functools.cache
@@ -435,9 +469,10 @@ def _marked_source(segments: Iterable[Segment], boundary: re.Pattern[str]) -> tu
 
     def emit(text: str) -> None:
         if text:  # so that parts[-1] is the text just before
-            parts.append(_SENTINELS.sub("", text))
+            parts.append(text)
 
-    for run in _runs(segments):
+    # Sentinels in the text itself would be taken for edits (`redline` removes them already).
+    for run in _runs(Segment(s.op, _SENTINELS.sub("", s.text)) for s in segments):
         if isinstance(run, str):
             emit(run)
             continue
@@ -448,18 +483,21 @@ def _marked_source(segments: Iterable[Segment], boundary: re.Pattern[str]) -> tu
             (run.deleted, _DEL_OPEN, _DEL_CLOSE),
             (run.inserted, _INS_OPEN, _INS_CLOSE),
         ):
-            for index, piece in enumerate(boundary.split(_SENTINELS.sub("", text))):
+            for index, piece in enumerate(boundary.split(text)):
                 if index % 2 or not piece.strip():  # a boundary, or spacing
                     emit(piece)
                     continue
-                # Surrounding spaces stay unmarked, and so does block syntax opening a line,
-                # unless it is all there is to mark.
+                # Surrounding spaces stay unmarked, and so does block syntax opening a line: the
+                # rendering follows the new text's structure. A deleted marker alone is marked,
+                # so that it joins its line to the one before, as in the new text.
                 start = len(piece) - len(piece.lstrip())
                 end = len(piece.rstrip())
-                if at_line_start():
-                    prefix_end = _LINE_PREFIX.match(piece).end()
-                    if prefix_end < end:
-                        start = max(start, prefix_end)
+                prefix = _line_prefix_length(piece) if at_line_start() else 0
+                if prefix < end or opener == _INS_OPEN:
+                    start = max(start, prefix)
+                if start >= end:  # an inserted marker alone, as when a list is renumbered
+                    emit(piece)
+                    continue
                 emit(piece[:start])
                 parts.append(opener + piece[start:end] + closer)
                 emit(piece[end:])
@@ -565,7 +603,7 @@ def summarize(rl: Redline) -> list[str]:
         return ["rewrote the rule"]
     items: list[str] = []
     deleted = inserted = 0
-    for index, block in enumerate(rl.blocks):
+    for block in rl.blocks:
         if block.kind == "deleted":
             deleted += 1
         elif block.kind == "inserted":
@@ -646,7 +684,8 @@ def _phrase(text: str, *, line_start: bool) -> str:
         return f"{words} words"
     lines = text.split("\n")
     plain = [
-        line[_LINE_PREFIX.match(line).end() :] if index or line_start else line
+        line[_line_prefix_length(line) :] if index or line_start else line
         for index, line in enumerate(lines)
     ]
-    return '"' + " ".join(" ".join(plain).split()) + '"'
+    # A marker alone (a list split in two) is quoted as it is.
+    return '"' + " ".join((" ".join(plain).split() or text.split())) + '"'
