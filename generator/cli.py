@@ -26,6 +26,8 @@ def _parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the static site from a content folder")
     build.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game (default: content)")
     build.add_argument("-o", "--output", default="site", type=Path, help="site folder to write (default: site)")
+    build.add_argument("--base-url", default="", help="where the site will be published, e.g. https://example.org/"
+                       "nomic/ (used only where a format needs absolute addresses: sitemap.xml and feeds)")
 
     check = commands.add_parser("check", help="replay each game's log and report every discrepancy")
     check.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game")

@@ -139,3 +139,16 @@ def test_help_lists_the_commands():
                             cwd=ROOT, check=True)
     for command in ("build", "check", "import", "new", "serve", "preview", "diff"):
         assert re.search(rf"^\s+{command}\s", result.stdout, re.MULTILINE), command
+
+
+def test_base_url_makes_sitemap_and_feed_absolute_and_nothing_else(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    assert main(["build", str(content), "-o", str(tmp_path / "a"), "--base-url", "https://example.org/nomic"]) == 0
+    assert main(["build", str(content), "-o", str(tmp_path / "b")]) == 0
+    sitemap = (tmp_path / "a/sitemap.xml").read_text()
+    assert "<loc>https://example.org/nomic/mini/rules/301.html</loc>" in sitemap
+    feed = (tmp_path / "a/mini/feed.xml").read_text()
+    assert '<link rel="alternate" href="https://example.org/nomic/mini/proposals/301.html"/>' in feed
+    assert "<loc>mini/rules/301.html</loc>" in (tmp_path / "b/sitemap.xml").read_text()
+    a, b = tree_digest(tmp_path / "a"), tree_digest(tmp_path / "b")
+    assert {path for path in a if a[path] != b[path]} == {"sitemap.xml", "mini/feed.xml"}

@@ -12,13 +12,13 @@ from ..site.render import make_environment, write_pages
 from .check import check_games
 
 
-def build_site(content: Path, output: Path) -> dict:
+def build_site(content: Path, output: Path, *, base_url: str = "") -> dict:
     """Build into a staging folder and swap it in; on any failure the previous site stays untouched."""
     started = time.perf_counter()
     replays = check_games(content)
     overrides = (content / "_templates") if content.is_dir() else None
     env = make_environment(overrides)
-    pages = plan_site(replays)
+    pages = plan_site(replays, base_url=base_url)
     staging = new_staging_folder(output)
     try:
         write_pages(env, pages, staging, overrides=overrides)
@@ -31,7 +31,7 @@ def build_site(content: Path, output: Path) -> dict:
 
 
 def run(args) -> int:
-    summary = build_site(args.content, args.output)
+    summary = build_site(args.content, args.output, base_url=args.base_url)
     findings = f"; {summary['findings']} discrepancies (see each game's check page or run nomic-archive check)" \
         if summary["findings"] else ""
     print(f"built {summary['pages']} pages for {summary['games']} games into {args.output} "

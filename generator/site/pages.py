@@ -129,7 +129,8 @@ def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
             "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}
 
 
-def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives") -> list[Page]:
+def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:
+    """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute."""
     pages: list[Page] = []
     games = []
     for replay in replays:
@@ -143,8 +144,13 @@ def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives") -> l
                       deps=None))
     sitemap = sorted(p.path for p in pages if p.kind == "html" and p.path != "404.html")
     pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=tuple(sitemap)))
+    if base_url and not base_url.endswith("/"):
+        base_url += "/"
     for page in pages:
         page.context.setdefault("site_title", site_title)
+        page.context.setdefault("base_url", base_url)
+        if page.kind == "xml":
+            page.deps = (page.deps, base_url)
     return pages
 
 
