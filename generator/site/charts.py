@@ -58,8 +58,9 @@ def score_chart(replay: Replay, width: int = 760, height: int = 320) -> Chart | 
 
     series = []
     for n, player in enumerate(players):
-        coords = [(x(0), y(replay.initial_scores.get(player, 0)))]
-        coords += [(x(i + 1), y(s.scores.get(player, 0))) for i, s in enumerate(steps)]
+        # A line starts when its player enters the game (players may join later).
+        coords = [(x(0), y(replay.initial_scores[player]))] if player in replay.initial_scores else []
+        coords += [(x(i + 1), y(s.scores[player])) for i, s in enumerate(steps) if player in s.scores]
         final = steps[-1].scores.get(player, 0)
         series.append(Series(player, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)],
                              " ".join(f"{a},{b}" for a, b in coords), coords[-1][0], coords[-1][1], final))
