@@ -199,21 +199,25 @@ def _align_blocks(old_blocks: list[str], new_blocks: list[str]) -> Iterator[Bloc
 def _align_region(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
     """Blocks between two anchors: edited pairs diffed word by word, the rest whole."""
     old_at = new_at = 0
-    for old_index, new_index in _pair_blocks(old_blocks, new_blocks):
-        yield from (_deleted(text) for text in old_blocks[old_at:old_index])
-        yield from (_inserted(text) for text in new_blocks[new_at:new_index])
-        yield from _diff_pair(old_blocks[old_index], new_blocks[new_index])
+    for old_index, new_index in _pair_blocks(old_blocks, new_blocks) + [(len(old_blocks), len(new_blocks))]:
+        yield from _unpaired(old_blocks[old_at:old_index], new_blocks[new_at:new_index])
+        if old_index < len(old_blocks):
+            yield from _diff_pair(old_blocks[old_index], new_blocks[new_index])
         old_at, new_at = old_index + 1, new_index + 1
-    yield from (_deleted(text) for text in old_blocks[old_at:])
-    yield from (_inserted(text) for text in new_blocks[new_at:])
+
+
+def _unpaired(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
+    """Blocks left between two pairs. One old and one new in the same place are an edit of each other
+    (a rewritten paragraph); `_diff_pair` still shows them whole when they keep too little."""
+    if len(old_blocks) == 1 and len(new_blocks) == 1:
+        yield from _diff_pair(old_blocks[0], new_blocks[0])
+        return
+    yield from (_deleted(text) for text in old_blocks)
+    yield from (_inserted(text) for text in new_blocks)
 
 
 def _pair_blocks(old_blocks: list[str], new_blocks: list[str]) -> list[tuple[int, int]]:
     """Pairs of similar blocks, in order, with the largest total similarity."""
-    if len(old_blocks) == 1 and len(new_blocks) == 1:
-        # A lone block replaced in place is an edit of it; `_diff_pair` still shows it whole
-        # if little was kept.
-        return [(0, 0)]
     old_bags = [_word_bag(text) for text in old_blocks]
     new_bags = [_word_bag(text) for text in new_blocks]
     scores = [[_dice(a, b) for b in new_bags] for a in old_bags]

@@ -530,3 +530,16 @@ def test_similarity_is_symmetric_and_bounded(a: str, b: str) -> None:
     assert similarity(a, b) == similarity(b, a)
     assert 0.0 <= similarity(a, b) <= 1.0
     assert similarity(a, a) == 1.0
+
+
+def test_lone_rewritten_paragraph_between_edited_ones_is_diffed_word_by_word():
+    # Seed 002's rule 203: the middle paragraph shares only its opening words, yet it is the same
+    # paragraph edited, and the seed marks it word by word.
+    old = ("Votes last one week.\n\nAn interval is defined as the period from Monday to the following Thursday, "
+           "or from Friday to the following Sunday.\n\nPlayers are notified one week before.")
+    new = "Votes last interval.\n\nAn interval is defined as being four days.\n\nPlayers are notified interval before."
+    blocks = redline(old, new).blocks
+    assert [b.kind for b in blocks] == ["changed", "changed", "changed"]
+    edits = [(s.op, s.text) for s in blocks[1].segments if s.op != "equal"]
+    assert edits == [("delete", "the period from Monday to the following Thursday, or from Friday to the "
+                      "following Sunday"), ("insert", "being four days")]
