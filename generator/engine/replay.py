@@ -301,16 +301,21 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         for effect in proposal.effects:
             _apply_effect(state, effect)
         config = state.config
+        mutable_before = state.book.mutable_count()
         _apply_changes(state, index, proposal.changes, number)
-        if config.limits.max_mutable and state.book.mutable_count() > config.limits.max_mutable:
-            state.find("mutable-cap", proposal.source, f"adopting it leaves {state.book.mutable_count()} mutable "
-                       f"rules; at most {config.limits.max_mutable} are allowed",
-                       expected=f"at most {config.limits.max_mutable}", found=state.book.mutable_count())
+        mutable_after, cap = state.book.mutable_count(), config.limits.max_mutable
+        # Only the adoption that raises the count past the cap breaks it: one breach, one finding.
+        if cap and mutable_after > cap and mutable_after > mutable_before:
+            state.find("mutable-cap", proposal.source, f"adopting it leaves {mutable_after} mutable "
+                       f"rules; at most {cap} are allowed", expected=f"at most {cap}", found=mutable_after)
         if known:
             state.add(proposal.proposer, config.scoring.adopted, "adopted")
-        for voter in (votes.against if votes else ()):
-            if voter in state.players:
-                state.add(voter, config.scoring.against_adopted, "voted against")
+        # Suber 204: the bonus exists once the game's adoption is not unanimous (under unanimity an adopted
+        # proposal with a vote against is a result slip, already reported).
+        if config.adoption.method != "unanimous":
+            for voter in (votes.against if votes else ()):
+                if voter in state.players:
+                    state.add(voter, config.scoring.against_adopted, "voted against")
     elif result == "defeated" and known:
         state.add(proposal.proposer, config.scoring.defeated, "defeated")
 

@@ -198,7 +198,12 @@ class Rulebook:
 def _phrase_pattern(phrase: str) -> re.Pattern[str]:
     """A phrase matches across any run of white space (rule text wraps lines anywhere)."""
     words = phrase.split()
-    return re.compile(r"\s+".join(re.escape(word) for word in words))
+    body = r"\s+".join(re.escape(word) for word in words)
+    # A phrase that starts or ends with a letter or digit must not match inside a longer word
+    # ("vote" is not in "voters").
+    start = r"(?<!\w)" if re.match(r"\w", words[0]) else ""
+    end = r"(?!\w)" if re.search(r"\w$", words[-1]) else ""
+    return re.compile(start + body + end)
 
 
 def replace_once(text: str, old: str, new: str, number: int) -> str:

@@ -189,8 +189,10 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
         return keys
     index, paragraph = blocks[0]
     raw_lines = tokens[index + 1].content.split("\n")
-    first = _KEY.match(raw_lines[0])
-    if not first or first.group(1).lower() not in allowed + ("proposer", "judge", "date"):
+    # The key paragraph is the first one if any of its lines names a known key: a misspelt first key
+    # must be named as such, not make the whole paragraph prose.
+    known = set(allowed) | {"proposer", "judge", "date"}
+    if not any((m := _KEY.match(raw)) and m.group(1).lower() in known for raw in raw_lines):
         return keys
     keys.end_line = paragraph.map[1]
     last_key: str | None = None
