@@ -82,7 +82,7 @@ def test_untrusted_text_never_becomes_markup(tmp_path):
     content = copy_games(tmp_path, "hostile")
     site = tmp_path / "site"
     assert main(["build", str(content), "-o", str(site)]) == 0
-    own_scripts = {"search-index.js", "site.js", "data.js"}
+    own_scripts = {"search-index.js", "site.js", "data.js", "compare.js"}
     for page in site.rglob("*.html"):
         for tag, attributes in parse_html(page).tags:
             assert not any(name.startswith("on") for name in attributes), (page, tag, attributes)

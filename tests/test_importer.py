@@ -271,4 +271,17 @@ def test_markdown_syntax_in_the_text_is_escaped() -> None:
 @pytest.mark.parametrize("name", sorted(BUNDLED))
 def test_bundled_ruleset_is_the_import_of_its_seed(name: str) -> None:
     stem, title = BUNDLED[name]
-    assert (BUNDLED_RULESETS / f"{name}.md").read_text(encoding="utf-8") == imported(stem, title=title)
+    bundled = (BUNDLED_RULESETS / f"{name}.md").read_text(encoding="utf-8")
+    expected = imported(stem, title=title)
+    if name == "livejournal":
+        # The seed's flattened red and struck words ("oneweekinterval") would start every new game garbled:
+        # the bundled draft has its amendments applied, as examples/livejournal-after.md reconstructs them.
+        after = (DATA.parent.parent / "examples" / "livejournal-after.md").read_text(encoding="utf-8")
+        expected = expected.replace(_rule(expected, 203), _rule(after, 203))
+        assert "oneweek" not in bundled
+    assert bundled == expected
+
+
+def _rule(rules_md: str, number: int) -> str:
+    """The text of one rule of a rules.md, heading included."""
+    return re.search(rf"^### {number}\b.*?(?=^##)", rules_md, re.MULTILINE | re.DOTALL).group(0)

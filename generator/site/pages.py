@@ -19,6 +19,7 @@ from ..engine.replay import Replay, Step
 from ..model import Event, Judgment, Proposal
 from ..redline import redline, render_html, summarize
 from .charts import score_chart
+from .compare_pages import compare_pages
 from .history import GameHistory, Revision, RuleHistory
 from .markdown import render_markdown
 
@@ -226,6 +227,7 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("data.js", "data.js", {"data": _game_data(plan)}, rule_deps + (tuple(v for v in replay.versions),), kind="js")
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
+    pages.extend(compare_pages(plan))
     return pages
 
 

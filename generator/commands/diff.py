@@ -1,0 +1,174 @@
+"""`nomic-archive diff OLD NEW`: two rulesets compared rule by rule (exit 0 equal, 1 different, 2 unreadable).
+
+Each side is a ruleset file (rules.md, a snapshot, or plain text that `import` reads), a game folder (its
+rules in force at the end of the log), or a point in a game: `GAME@312` (after proposal 312) or
+`GAME@2005-04-02` (after the last entry dated on or before that day).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import json
+import os
+import re
+import sys
+from collections.abc import Sequence
+from pathlib import Path
+
+from markupsafe import Markup
+
+from ..compare import Comparison, Pair, RuleLike, compare, to_json
+from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..files import write_atomic
+from ..model import Game, Proposal
+from ..parse.game import is_game
+from ..parse.importer import RulesetImportError, import_ruleset
+from ..parse.rules import parse_ruleset
+from ..parse.source import read_text
+from ..redline import render_ansi
+from .check import check_games
+
+_RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the file is rules.md already
+_BOLD, _RESET = "\x1b[1m", "\x1b[0m"
+# Control characters in titles could drive the terminal (rule text is cleaned by render_ansi).
+_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
+INDENT = "    "
+
+
+def run(args) -> int:
+    old, new = load_side(args.old), load_side(args.new)
+    comparison = compare(old, new)
+    if args.format == "json":
+        output = json.dumps(to_json(comparison, old=args.old, new=args.new), indent=2, ensure_ascii=False) + "\n"
+    elif args.format == "html":
+        output = render_page(comparison, args.old, args.new)
+    else:
+        color = args.output is None and sys.stdout.isatty() and not os.environ.get("NO_COLOR")
+        output = render_text(comparison, args.old, args.new, color=color)
+    if args.output:
+        write_atomic(args.output, output)
+    else:
+        sys.stdout.write(output)
+    return 0 if comparison.equal else 1
+
+
+# --- Reading a side ------------------------------------------------------------------------------
+
+
+def load_side(spec: str) -> Sequence[RuleLike]:
+    """The rules a command-line side names; raises ArchiveError (exit 2) when they cannot be read."""
+    path = Path(spec)
+    if not path.exists() and "@" in spec:
+        game, point = spec.rsplit("@", 1)
+        return _game_rules(Path(game), point, spec)
+    if path.is_dir():
+        return _game_rules(path, None, spec)
+    if not path.exists():
+        raise ArchiveError([SourceError(spec, 0, "no such file or game folder")])
+    return _file_rules(path)
+
+
+def _file_rules(path: Path) -> Sequence[RuleLike]:
+    errors = ErrorCollector()
+    name = str(path)
+    text = read_text(path, name, errors)
+    errors.raise_if_any()
+    if not _RULES_MD.search(text):
+        try:
+            text = import_ruleset(text)
+        except RulesetImportError as error:
+            raise ArchiveError([SourceError(name, error.line, str(error))]) from None
+    ruleset = parse_ruleset(text, name, errors)
+    errors.raise_if_any()
+    return ruleset.rules
+
+
+def _game_rules(folder: Path, point: str | None, spec: str) -> Sequence[RuleLike]:
+    if not is_game(folder):
+        raise ArchiveError([SourceError(str(folder), 0, "not a game folder (a game is a folder with game.toml)")])
+    replay = check_games(folder)[0]  # raises for unreadable files and changes that cannot apply
+    index = len(replay.steps) - 1 if point is None else _point_index(replay.game, point, spec)
+    return replay.rules_at(index)
+
+
+def _point_index(game: Game, point: str, spec: str) -> int:
+    """The log entry after which `point` (a proposal number or a date) stands; -1 for the initial set."""
+    entries = game.log.entries
+    if point.isdigit():
+        number = int(point)
+        found = [i for i, entry in enumerate(entries) if isinstance(entry, Proposal) and entry.number == number]
+        if found:
+            return found[-1]
+        numbers = [entry.number for entry in entries if isinstance(entry, Proposal)]
+        files, folder = game.log.files, Path(game.rules.source.file).parent.as_posix()
+        log_file = files[0] if len(files) == 1 else f"{folder}/log" if files else f"{folder}/log.md"
+        where = f"its proposals run from {min(numbers)} to {max(numbers)}" if numbers else "it has no proposals"
+        raise ArchiveError([SourceError(log_file, 0, f"proposal {number} is not in the log ({where})")])
+    try:
+        day = dt.date.fromisoformat(point)
+    except ValueError:
+        raise ArchiveError([SourceError(spec, 0, "after '@' comes a proposal number (GAME@312) "
+                                        "or a date (GAME@2005-04-02)")]) from None
+    dated = [i for i, entry in enumerate(entries) if entry.date is not None and entry.date <= day]
+    return dated[-1] if dated else -1
+
+
+# --- Text ----------------------------------------------------------------------------------------
+
+
+def render_text(comparison: Comparison, old: str, new: str, *, color: bool) -> str:
+    """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last."""
+    lines = [f"--- {_clean(old)}", f"+++ {_clean(new)}", ""]
+    for pair in comparison.differences:
+        header = pair.describe() + (f": {pair.title}" if pair.title else "")
+        lines.append(f"{_BOLD}{_clean(header)}{_RESET}" if color else _clean(header))
+        lines += [f"{INDENT}* {_clean(note)}" for note in pair.notes()]
+        body = _body(pair, color)
+        lines += [f"{INDENT}{line}" if line else "" for line in body.split("\n")] if body else []
+        lines.append("")
+    lines.append(comparison.tally())
+    return "\n".join(lines) + "\n"
+
+
+def _body(pair: Pair, color: bool) -> str:
+    if pair.redline is None or not pair.redline.changed:
+        return ""  # renumbered only: the header says it all
+    return render_ansi(pair.redline, color=color)
+
+
+def _clean(text: str) -> str:
+    return _CONTROL.sub("\ufffd", text)
+
+
+# --- HTML ----------------------------------------------------------------------------------------
+
+# A page of its own, styles inline, so that the file can be mailed or opened anywhere.
+_STANDALONE = """<!doctype html>
+<html lang="en">
+<head>
+<meta charset="utf-8">
+<meta name="viewport" content="width=device-width, initial-scale=1">
+<title>{% block title %}{% endblock %}</title>
+<style>
+{{ css }}</style>
+</head>
+<body>
+<main id="main">
+{% block main %}{% endblock %}
+</main>
+</body>
+</html>
+"""
+
+
+def render_page(comparison: Comparison, old: str, new: str) -> str:
+    # The site's modules (Jinja2 and the page plan) load only when HTML is asked for.
+    from ..site.compare_pages import comparison_view
+    from ..site.render import make_environment, package_templates
+
+    env = make_environment()
+    layout = env.from_string(_STANDALONE)
+    css = (package_templates() / "static" / "style.css").read_text(encoding="utf-8")
+    context = {"before": {"label": old, "url": ""}, "after": {"label": new, "url": ""}, **comparison_view(comparison)}
+    # Markup: the package's own stylesheet, not player text.
+    return env.get_template("compare.html").render(layout=layout, css=Markup(css), **context)
+

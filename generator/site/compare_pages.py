@@ -1,0 +1,105 @@
+"""Comparison pages of a game: what each rule-changing entry did to the whole ruleset, start against now,
+and a page where the reader picks any two points (templates/static/compare.js does that in the browser).
+
+Page names are the entries' own: `compare/301-302.html` is the rules after proposal 301 against the rules
+after proposal 302; `start` is the initial set, `judgment-7` and `entry-12` name other entries as the log
+page anchors them.
+"""
+from __future__ import annotations
+
+import json
+from collections.abc import Callable
+from typing import TYPE_CHECKING, Any
+
+from ..compare import Comparison, Pair, RuleLike, compare
+from ..model import Judgment, Proposal
+from ..redline import render_html
+from .markdown import render_markdown
+
+if TYPE_CHECKING:
+    from .pages import GamePlan, Page
+
+START = -1  # the point before the first entry: the initial set
+
+
+def comparison_view(comparison: Comparison, rule_url: Callable[[RuleLike], str] | None = None) -> dict[str, Any]:
+    """What templates/compare.html shows of a comparison; `rule_url` links each rule to its page."""
+    return {"pairs": [_pair_view(pair, rule_url) for pair in comparison.differences], "tally": comparison.tally()}
+
+
+def _pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[str, Any]:
+    links: list[tuple[str, str]] = []
+    if rule_url is not None:
+        for rule in pair.new + pair.old:  # a rule's page is named by its latest number
+            link = (f"Rule {rule.number}", rule_url(rule))
+            if link[1] not in (url for _, url in links):
+                links.append(link)
+    shows_text = pair.redline is not None and (pair.redline.changed or pair.kind in ("added", "removed"))
+    return {"kind": pair.kind, "heading": pair.describe(), "title": pair.title, "notes": pair.notes(),
+            "summary": pair.summary(), "links": links,
+            "html": render_html(pair.redline, render_markdown=render_markdown) if shows_text else None}
+
+
+def compare_pages(plan: GamePlan) -> list[Page]:
+    """`<game>/compare/<from>-<to>.html` for each entry that changed rules, `start-now.html` and `index.html`."""
+    replay = plan.replay
+    changing = sorted(plan.history.revisions_by_step)  # indices of entries that changed some rule
+    last = len(replay.steps) - 1
+    spans = [(index - 1, index) for index in changing]
+    names = [f"{_point_name(plan, before)}-{_point_name(plan, after)}" for before, after in spans]
+    pages = []
+    for position, ((before, after), name) in enumerate(zip(spans, names)):
+        pager = {"previous": _neighbour(plan, spans, names, position - 1),
+                 "next": _neighbour(plan, spans, names, position + 1)}
+        pages.append(_comparison_page(plan, name, before, after, pager=pager, now=False))
+    pages.append(_comparison_page(plan, "start-now", START, last, pager={"previous": None, "next": None}, now=True))
+    index = {"entries": [_point_view(plan, step.index) for step in replay.steps],
+             "spans": [{"name": f"{name}.html", "before": _point_view(plan, before), "after": _point_view(plan, after)}
+                       for (before, after), name in zip(spans, names)]}
+    pages.append(_page(plan, "index", "compare_index.html", index))
+    return pages
+
+
+def _point_name(plan: GamePlan, index: int) -> str:
+    if index == START:
+        return "start"
+    entry = plan.replay.steps[index].entry
+    if isinstance(entry, Proposal):
+        return plan.proposal_pages[index]
+    if isinstance(entry, Judgment):
+        return f"judgment-{entry.number}"
+    return f"entry-{index + 1}"
+
+
+def _point_view(plan: GamePlan, index: int) -> dict[str, Any]:
+    from .pages import step_view  # here, not at the top: pages.py imports this module to add its pages
+
+    if index == START:
+        return {"label": "at the start of the game", "date": "", "url": "", "title": ""}
+    return step_view(plan, plan.replay.steps[index], "../")
+
+
+def _neighbour(plan: GamePlan, spans: list[tuple[int, int]], names: list[str], position: int) -> dict | None:
+    if not 0 <= position < len(spans):
+        return None
+    return {"url": f"{names[position]}.html", "label": _point_view(plan, spans[position][1])["label"]}
+
+
+def _comparison_page(plan: GamePlan, name: str, before: int, after: int, *, pager: dict, now: bool) -> Page:
+    replay = plan.replay
+    comparison = compare(replay.rules_at(before), replay.rules_at(after))
+    context = {"before": _point_view(plan, before), "after": _point_view(plan, after), "now": now, **pager,
+               **comparison_view(comparison, lambda version: f"../{plan.rule_page(version.identity)}")}
+    return _page(plan, name, "compare.html", context)
+
+
+def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any]) -> Page:
+    from .pages import Page  # as in _point_view
+
+    game = plan.replay.game
+    context = {"game": {"slug": plan.slug, "title": game.config.title, "description": game.config.description,
+                        "findings": len(plan.replay.findings)}, **context}
+    # The context is all the page shows, so it is exactly what the page depends on.
+    deps = json.dumps(context, sort_keys=True, default=str)
+    return Page(f"{plan.slug}/compare/{name}.html", template, context, deps=deps)
+

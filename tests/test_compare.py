@@ -1,0 +1,408 @@
+"""Comparing rulesets (generator/compare.py), the bundled examples, and the site's comparison pages."""
+from __future__ import annotations
+
+import json
+import re
+import threading
+from dataclasses import replace
+from pathlib import Path
+
+import pytest
+
+from generator.commands.check import check_games
+from generator.compare import Comparison, compare, to_json
+from generator.errors import ErrorCollector
+from generator.model import Rule, Source
+from generator.parse.importer import import_ruleset
+from generator.parse.rules import parse_ruleset
+from generator.site.compare_pages import compare_pages
+from generator.site.history import GameHistory
+from generator.site.pages import GamePlan, plan_site
+from generator.site.render import make_environment, write_pages
+from tests.helpers import DATA, ROOT, broken_links
+
+EXAMPLES = ROOT / "examples"
+SEED_LIVEJOURNAL = DATA / "seeds" / "002_78c66cb07e8cb7db.txt"
+
+
+def rule(number: int, text: str, rule_class: str = "mutable", title: str = "") -> Rule:
+    return Rule(number, rule_class, title, text, Source("test.md", number))  # type: ignore[arg-type]
+
+
+def ruleset(path: Path) -> tuple[Rule, ...]:
+    errors = ErrorCollector()
+    rules = parse_ruleset(path.read_text(encoding="utf-8"), path.name, errors).rules
+    errors.raise_if_any()
+    return rules
+
+
+def described(comparison: Comparison) -> list[str]:
+    return [pair.describe() for pair in comparison.differences]
+
+
+ADOPTION = "A rule-change is adopted if and only if the vote is unanimous among the eligible voters."
+ADOPTION_EDITED = "A rule-change is adopted if and only if the vote is a simple majority of the eligible voters."
+TURNS = "Players shall alternate in clockwise order, taking one whole turn apiece."
+WINNER = "The winner is the first player to achieve 100 (positive) points."
+EFFECT = "An adopted rule-change takes full effect at the moment of the completion of the vote that adopted it."
+DEFEAT = "When a proposed rule-change is defeated, the player who proposed it loses 10 points."
+CONSPIRE = "Players may not conspire or consult on the making of future rule-changes unless they are team-mates."
+MAIL = "The first paragraph of this rule does not apply to games by mail or computer, where it cannot be enforced."
+TIMING = "Each vote will last for one interval, which is defined as being four days from the proposal."
+
+
+# --- Matching --------------------------------------------------------------------------------------
+
+
+def test_identical_rulesets_are_equal():
+    rules = [rule(101, TURNS, "immutable"), rule(201, ADOPTION)]
+    comparison = compare(rules, [rule(101, TURNS, "immutable"), rule(201, ADOPTION)])
+    assert comparison.equal
+    assert [pair.kind for pair in comparison.pairs] == ["equal", "equal"]
+    assert comparison.differences == ()
+    assert comparison.tally() == "no differences (2 rules)"
+
+
+def test_against_an_empty_ruleset_every_rule_is_added_or_removed():
+    rules = [rule(101, TURNS), rule(201, ADOPTION)]
+    added = compare([], rules)
+    assert described(added) == ["rule 101 added", "rule 201 added"]
+    assert added.tally() == "2 added"
+    assert not added.equal
+    removed = compare(rules, [])
+    assert described(removed) == ["rule 101 removed", "rule 201 removed"]
+    assert compare([], []).equal
+
+
+def test_same_number_and_similar_text_is_a_change_with_its_redline():
+    comparison = compare([rule(203, ADOPTION)], [rule(203, ADOPTION_EDITED)])
+    (pair,) = comparison.pairs
+    assert pair.kind == "changed" and pair.describe() == "rule 203 changed"
+    assert pair.redline is not None and pair.redline.changed
+    assert pair.summary() == ['replaced "unanimous among" with "a simple majority of"']
+
+
+def test_a_renumbered_rule_is_matched_by_its_text():
+    old = [rule(201, TURNS), rule(203, ADOPTION)]
+    new = [rule(201, TURNS), rule(306, ADOPTION_EDITED)]
+    (pair,) = compare(old, new).differences
+    assert pair.describe() == "rule 203 is now 306"
+    assert pair.kind == "renumbered" and pair.redline.changed
+
+
+def test_renumbered_without_a_change_of_text():
+    (pair,) = compare([rule(203, ADOPTION)], [rule(306, ADOPTION)]).differences
+    assert pair.kind == "renumbered" and not pair.redline.changed and pair.summary() == []
+
+
+def test_the_text_wins_over_the_number():
+    # Suber's 203 (adoption) and the LiveJournal draft's 206, though both sets have a rule 203.
+    old = [rule(203, ADOPTION), rule(208, WINNER)]
+    new = [rule(203, TIMING), rule(206, ADOPTION_EDITED), rule(211, WINNER)]
+    assert described(compare(old, new)) == ["rule 203 is now 206", "rule 203 added", "rule 208 is now 211"]
+
+
+def test_matching_is_greedy_best_first():
+    # Both old rules are alike to new 301; the closer one gets it, the other finds its own match.
+    old = [rule(203, ADOPTION), rule(204, ADOPTION_EDITED)]
+    new = [rule(301, ADOPTION_EDITED), rule(302, ADOPTION)]
+    assert described(compare(old, new)) == ["rule 203 is now 302", "rule 204 is now 301"]
+
+
+def test_an_unmatched_rule_under_its_own_number_is_a_rewrite_in_place():
+    (pair,) = compare([rule(210, CONSPIRE)], [rule(210, TIMING)]).pairs
+    assert pair.kind == "changed"
+    assert pair.similarity is not None and pair.similarity < 0.5
+
+
+def test_unrelated_rules_under_different_numbers_are_removed_and_added():
+    assert described(compare([rule(210, CONSPIRE)], [rule(220, TIMING)])) == ["rule 210 removed", "rule 220 added"]
+
+
+def test_a_rule_split_in_two_keeping_its_number_for_one_half():
+    old = [rule(201, TURNS), rule(210, f"{CONSPIRE}\n\n{MAIL}")]
+    new = [rule(201, TURNS), rule(210, CONSPIRE), rule(230, MAIL)]
+    comparison = compare(old, new)
+    (pair,) = comparison.differences
+    assert pair.kind == "split" and pair.describe() == "rule 210 split into 210 and 230"
+    assert [r.number for r in pair.new] == [210, 230]
+    assert not pair.redline.changed  # the two halves together read as the whole
+    assert comparison.tally() == "1 split; 1 unchanged"
+
+
+def test_a_rule_split_into_two_new_numbers():
+    (pair,) = compare([rule(210, f"{CONSPIRE}\n\n{MAIL}")], [rule(301, CONSPIRE), rule(302, MAIL)]).pairs
+    assert pair.describe() == "rule 210 split into 301 and 302"
+
+
+def test_two_rules_merged_into_one():
+    old = [rule(205, EFFECT), rule(206, DEFEAT), rule(208, WINNER)]
+    new = [rule(205, f"{EFFECT} {DEFEAT}"), rule(208, WINNER)]
+    (pair,) = compare(old, new).differences
+    assert pair.kind == "merged" and pair.describe() == "rules 205 and 206 merged into 205"
+    assert pair.redline.changed  # two paragraphs became one
+
+
+def test_an_edited_rule_beside_an_unrelated_new_rule_is_not_a_split():
+    old = [rule(203, ADOPTION)]
+    new = [rule(203, ADOPTION_EDITED), rule(204, TIMING)]
+    assert described(compare(old, new)) == ["rule 203 changed", "rule 204 added"]
+
+
+def test_changes_of_class_and_title_are_noted():
+    old = [rule(109, ADOPTION, "immutable"), rule(110, TURNS, title="Order"), rule(111, WINNER, title="Win")]
+    new = [rule(109, ADOPTION, "mutable"), rule(110, TURNS, title="Order of play"), rule(111, WINNER)]
+    notes = [pair.notes() for pair in compare(old, new).differences]
+    assert notes == [["transmuted from immutable to mutable"], ['retitled "Order of play" (was "Order")'],
+                     ['title "Win" removed']]
+
+
+def test_the_result_does_not_depend_on_the_order_of_the_input():
+    old = [rule(201, TURNS), rule(203, ADOPTION), rule(210, f"{CONSPIRE}\n\n{MAIL}")]
+    new = [rule(230, MAIL), rule(306, ADOPTION_EDITED), rule(210, CONSPIRE), rule(201, TURNS)]
+    forward = compare(old, new)
+    assert described(forward) == described(compare(old[::-1], new[::-1]))
+    assert described(forward) == ["rule 203 is now 306", "rule 210 split into 210 and 230"]
+
+
+# --- JSON ------------------------------------------------------------------------------------------
+
+
+def test_json_round_trips_and_its_redline_rebuilds_both_texts():
+    old = [rule(201, TURNS), rule(203, ADOPTION), rule(210, CONSPIRE, title="Conspiracy")]
+    new = [rule(201, TURNS), rule(306, ADOPTION_EDITED), rule(220, TIMING)]
+    data = to_json(compare(old, new), old="a.md", new="b.md")
+    assert json.loads(json.dumps(data)) == data
+    assert data["version"] == 1 and data["equal"] is False
+    assert data["counts"] == {"equal": 1, "changed": 0, "renumbered": 1, "split": 0, "merged": 0,
+                              "added": 1, "removed": 1}
+    renumbered = next(p for p in data["pairs"] if p["kind"] == "renumbered")
+    segments = [s for block in renumbered["redline"] for s in block["segments"]]
+    assert "".join(text for op, text in segments if op != "insert") == ADOPTION
+    assert "".join(text for op, text in segments if op != "delete") == ADOPTION_EDITED
+    assert renumbered["description"] == "rule 203 is now 306"
+    removed = next(p for p in data["pairs"] if p["kind"] == "removed")
+    assert removed["old"] == [{"number": 210, "class": "mutable", "title": "Conspiracy", "text": CONSPIRE}]
+    assert removed["similarity"] is None and removed["new"] == []
+
+
+# --- The bundled examples --------------------------------------------------------------------------
+
+
+def _seed_rules() -> tuple[Rule, ...]:
+    errors = ErrorCollector()
+    return parse_ruleset(import_ruleset(SEED_LIVEJOURNAL.read_text(encoding="utf-8")), "seed", errors).rules
+
+
+def _livejournal_comparison() -> Comparison:
+    return compare(ruleset(EXAMPLES / "livejournal-before.md"), ruleset(EXAMPLES / "livejournal-after.md"))
+
+
+def test_livejournal_example_differs_in_rule_203_alone():
+    comparison = _livejournal_comparison()
+    assert described(comparison) == ["rule 203 changed"]
+    assert comparison.counts()["equal"] == 29
+    # Every other rule is the importer's reading of the seed, word for word.
+    after = ruleset(EXAMPLES / "livejournal-after.md")
+    assert [(r.number, r.text) for r in _seed_rules() if r.number != 203] == \
+        [(r.number, r.text) for r in after if r.number != 203]
+
+
+def test_livejournal_example_strikes_and_adds_the_seeds_words():
+    (pair,) = _livejournal_comparison().differences
+    segments = [segment for block in pair.redline.blocks for segment in block.segments]
+    period = "the period from Monday to the following Thursday, or from Friday to the following Sunday"
+    assert [s.text for s in segments if s.op == "delete"] == ["one week", "one week", period, "one week"]
+    assert [s.text for s in segments if s.op == "insert"] == ["interval", "interval", "being four days", "interval"]
+    # The seed lost the spaces around its struck and red words: without whitespace, it is the redline's
+    # text, kept, struck and added, in order.
+    seed_203 = next(r.text for r in _seed_rules() if r.number == 203)
+    assert re.sub(r"\s", "", "".join(s.text for s in segments)) == re.sub(r"\s", "", seed_203)
+
+
+def test_suber_against_livejournal_pairs_rules_across_renumbering():
+    comparison = compare(ruleset(EXAMPLES / "suber-2nd.md"), ruleset(EXAMPLES / "livejournal-after.md"))
+    matched = {(p.old[0].number, p.new[0].number): p.kind for p in comparison.pairs if len(p.old) == len(p.new) == 1}
+    assert matched[(201, 201)] == "changed"  # turn order: clockwise became alphabetical by username
+    assert matched[(203, 206)] == "renumbered"  # adoption: unanimity became a 90% supermajority
+    assert matched[(212, 214)] == "renumbered"  # the Judge
+    assert matched[(208, 211)] == "renumbered"  # the winner: 100 points became 200
+    assert matched[(105, 105)] == "changed"  # rewritten under its own number
+    assert [p.new[0].number for p in comparison.pairs if p.kind == "added"] == [203, 204, 205]
+    assert [p.old[0].number for p in comparison.pairs if p.kind == "removed"] == [111, 210]
+    assert not any(p.kind in ("split", "merged") for p in comparison.pairs)
+
+
+# --- The site's comparison pages -------------------------------------------------------------------
+
+GAME_RULES = f"""# Initial Set
+
+## Immutable Rules
+
+### 101
+{EFFECT}
+
+## Mutable Rules
+
+### 201
+{TURNS}
+
+### 203
+{ADOPTION}
+
+### 205
+{WINNER}
+
+### 206
+{DEFEAT}
+
+### 210
+{CONSPIRE}
+
+{MAIL}
+"""
+
+
+def _proposal(number: int, proposer: str, day: int, body: str, result: str = "adopted") -> str:
+    return (f"## Proposal {number}\nProposer: {proposer}\nDate: 2005-04-0{day}\n"
+            f"Votes: for Ann, Bob\nResult: {result}\n\n{body}\n")
+
+
+GAME_LOG = "\n".join([
+    "# Log\n",
+    _proposal(301, "Ann", 1, f"Amend rule 203 to read:\n\n> {ADOPTION_EDITED}"),
+    _proposal(302, "Bob", 2, f"Amend rule 210 to read:\n\n> {CONSPIRE}\n\nEnact rule:\n\n> {MAIL}"),
+    _proposal(303, "Ann", 2, f"Amend rule 205 to read:\n\n> {WINNER} {DEFEAT}\n\nRepeal rule 206."),
+    _proposal(304, "Bob", 3, "Renumber rule 201 to 220.\n\nTransmute rule 101 to mutable."),
+    _proposal(305, "Ann", 4, f"Enact rule: Timing\n\n> {TIMING}\n\nRepeal rule 302."),
+    _proposal(306, "Bob", 5, "Repeal rule 220.", result="defeated"),
+])
+
+
+def write_game(folder: Path) -> Path:
+    """A small game whose proposals change, split, merge, renumber, transmute, enact and repeal rules."""
+    folder.mkdir(parents=True)
+    (folder / "game.toml").write_text('title = "Splits"\nplayers = ["Ann", "Bob"]\n\n[numbering]\n'
+                                      "amend_renumbers = false\n\n[scoring]\nturn = \"none\"\ndefeated = 0\n",
+                                      encoding="utf-8")
+    (folder / "rules.md").write_text(GAME_RULES, encoding="utf-8")
+    (folder / "log.md").write_text(GAME_LOG, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def game_plan(tmp_path) -> GamePlan:
+    (replay,) = check_games(write_game(tmp_path / "content" / "splits"))
+    plan = GamePlan(replay, GameHistory(replay), replay.game.slug)
+    plan.proposal_pages.update({step.index: str(step.entry.number) for step in replay.steps})
+    return plan
+
+
+def _main_text(html: str) -> str:
+    main = html[html.index("<main"):html.index("</main>")]
+    return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", main)).strip()
+
+
+def test_a_page_for_each_entry_that_changed_rules_and_start_against_now(game_plan):
+    pages = {page.path: page for page in compare_pages(game_plan)}
+    assert list(pages) == ["splits/compare/start-301.html", "splits/compare/301-302.html",
+                           "splits/compare/302-303.html", "splits/compare/303-304.html",
+                           "splits/compare/304-305.html", "splits/compare/start-now.html",
+                           "splits/compare/index.html"]
+    headings = {path: [p["heading"] for p in page.context["pairs"]] for path, page in pages.items()
+                if page.template == "compare.html"}
+    assert headings == {
+        "splits/compare/start-301.html": ["rule 203 changed"],
+        "splits/compare/301-302.html": ["rule 210 split into 210 and 302"],
+        "splits/compare/302-303.html": ["rules 205 and 206 merged into 205"],
+        "splits/compare/303-304.html": ["rule 101 changed", "rule 201 is now 220"],
+        "splits/compare/304-305.html": ["rule 302 removed", "rule 305 added"],
+        "splits/compare/start-now.html": ["rule 101 changed", "rule 201 is now 220", "rule 203 changed",
+                                          "rules 205 and 206 merged into 205", "rule 210 changed",
+                                          "rule 305 added"],
+    }
+    assert pages["splits/compare/303-304.html"].context["pairs"][0]["notes"] == \
+        ["transmuted from immutable to mutable"]
+
+
+def test_comparison_pages_render_with_working_links(game_plan, tmp_path):
+    site = tmp_path / "site"
+    pages = plan_site([game_plan.replay]) + compare_pages(game_plan)
+    for page in pages:
+        page.context.setdefault("site_title", "Nomic archives")
+    write_pages(make_environment(), pages, site)
+    assert broken_links(site) == []
+    text = _main_text((site / "splits/compare/301-302.html").read_text(encoding="utf-8"))
+    assert text.startswith("← What proposal 301 changed Compare any two points What proposal 303 changed →")
+    assert "The rules after proposal 301 (2005-04-01), against the rules after proposal 302 (2005-04-02)." in text
+    assert "1 split; 5 unchanged. " in text and "Rule 210 split into 210 and 302 Rule 210 · Rule 302" in text
+    index = (site / "splits/compare/index.html").read_text(encoding="utf-8")
+    assert '<script src="../data.js"></script>' in index and "static/compare.js" in index
+
+
+def test_comparison_pages_depend_on_what_they_show(game_plan):
+    first = {page.path: page.fingerprint() for page in compare_pages(game_plan)}
+    assert first == {page.path: page.fingerprint() for page in compare_pages(game_plan)}
+    game = game_plan.replay.game
+    renamed = replace(game_plan.replay, game=replace(game, config=game.config.with_value("title", "Renamed")))
+    plan = GamePlan(renamed, game_plan.history, game_plan.slug, game_plan.proposal_pages)
+    assert all(first[page.path] != page.fingerprint() for page in compare_pages(plan))
+
+
+def _in_own_thread(work) -> None:
+    """Run `work` in a thread of its own: Playwright's sync API refuses a thread whose asyncio loop is
+    running, as the browser tests' session-wide Playwright leaves the main thread's."""
+    failures: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            work()
+        except BaseException as error:  # handed to the test's thread below
+            failures.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]
+
+
+@pytest.mark.browser
+def test_the_picker_compares_any_two_points_as_the_python_side_does(game_plan, tmp_path):
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("no chromium at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    site = tmp_path / "site"
+    pages = plan_site([game_plan.replay]) + compare_pages(game_plan)
+    for page in pages:
+        page.context.setdefault("site_title", "Nomic archives")
+    write_pages(make_environment(), pages, site)
+    replay = game_plan.replay
+    points = range(-1, len(replay.steps))
+    errors: list[str] = []
+
+    def check_in_browser() -> None:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            page = browser.new_page()
+            page.on("pageerror", lambda error: errors.append(str(error)))
+            page.goto((site / "splits/compare/index.html").as_uri())
+            for before in points:
+                for after in points:
+                    page.select_option("#compare-before", str(before))
+                    page.select_option("#compare-after", str(after))
+                    shown = page.eval_on_selector_all("#compare-result h3", "hs => hs.map(h => h.textContent)")
+                    tally = page.text_content("#compare-result .tally")
+                    expected = compare(replay.rules_at(before), replay.rules_at(after))
+                    assert shown == [p.describe().capitalize() + (f": {p.title}" if p.title else "")
+                                     for p in expected.differences], (before, after)
+                    assert tally == expected.tally().capitalize() + "."
+            page.select_option("#compare-before", "-1")
+            page.select_option("#compare-after", "0")
+            deleted = page.eval_on_selector_all("#compare-result del", "ds => ds.map(d => d.textContent)")
+            inserted = page.eval_on_selector_all("#compare-result ins", "ds => ds.map(d => d.textContent)")
+            assert deleted == ["deleted: unanimous among"] and inserted == ["inserted: a simple majority of"]
+            browser.close()
+
+    _in_own_thread(check_in_browser)
+    assert errors == []
