@@ -146,8 +146,11 @@ class Comparison:
         return f"{tally}; {counts['equal']} unchanged" if counts["equal"] else tally
 
 
-def compare(old: Sequence[RuleLike], new: Sequence[RuleLike]) -> Comparison:
-    """Match the rules of `old` with those of `new` (see the module's docstring for the order)."""
+def compare(old: Sequence[RuleLike], new: Sequence[RuleLike], *, by_identity: bool = False) -> Comparison:
+    """Match the rules of `old` with those of `new` (see the module's docstring for the order).
+
+    `by_identity`: both sides are points of one game's replay, whose rule versions carry the identity
+    that survives renumbering; the same identity is then the same rule, whatever its text became."""
     new_by_number = {rule.number: rule for rule in new}
     equal = [(rule, new_by_number[rule.number]) for rule in old
              if rule.number in new_by_number and _identical(rule, new_by_number[rule.number])]
@@ -155,6 +158,8 @@ def compare(old: Sequence[RuleLike], new: Sequence[RuleLike]) -> Comparison:
     equal_new = {id(b) for _, b in equal}
     matcher = _Matcher([rule for rule in old if id(rule) not in equal_old],
                        [rule for rule in new if id(rule) not in equal_new])
+    if by_identity:
+        matcher.match_same_identities()
     matcher.match_same_numbers()
     matcher.match_by_similarity()
     groups = matcher.match_groups()
@@ -234,9 +239,16 @@ class _Matcher:
     def pairs(self) -> list[tuple[RuleLike, RuleLike]]:
         return [(a, self.partner_of_old[id(a)]) for a in self.old if id(a) in self.partner_of_old]
 
-    def match_same_numbers(self) -> None:
-        by_number = {b.number: b for b in self.new}
+    def match_same_identities(self) -> None:
+        by_identity = {b.identity: b for b in self.new}  # type: ignore[attr-defined]
         for a in self.old:
+            b = by_identity.get(a.identity)  # type: ignore[attr-defined]
+            if b is not None:
+                self._link(a, b)
+
+    def match_same_numbers(self) -> None:
+        by_number = {b.number: b for b in self.unmatched_new()}
+        for a in self.unmatched_old():
             b = by_number.get(a.number)
             if b is not None and self.similarity(a, b) >= MATCH_SIMILARITY:
                 self._link(a, b)

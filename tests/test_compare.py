@@ -406,3 +406,19 @@ def test_the_picker_compares_any_two_points_as_the_python_side_does(game_plan, t
 
     _in_own_thread(check_in_browser)
     assert errors == []
+
+
+def test_points_of_one_game_pair_rules_by_identity(tmp_path):
+    # suber-1982's rule 105 was transmuted (307) and rewritten (308): the text shares little, but within
+    # one game the replay knows it is the same rule.
+    from generator.engine.replay import replay
+    from generator.parse.game import load_game
+    from tests.helpers import ROOT
+
+    history = replay(load_game(ROOT / "content" / "suber-1982"))
+    start, now = history.rules_at(-1), history.rules_at(len(history.steps) - 1)
+    by_text = {p.old[0].number: [r.number for r in p.new] for p in compare(start, now).pairs if p.old}
+    by_identity = {p.old[0].number: [r.number for r in p.new] for p in compare(start, now, by_identity=True).pairs
+                   if p.old}
+    assert by_identity[105] == [308]
+    assert by_text[105] != [308]

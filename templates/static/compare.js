@@ -44,7 +44,7 @@
   function rulesAt(at) {
     return data.versions.filter(function (v) { return v[6] <= at && (v[7] === -2 || v[7] > at); })
       .map(function (v) {
-        return { number: v[1], ruleClass: v[2], title: v[3], text: v[4], html: v[5], page: v[8] };
+        return { identity: v[0], number: v[1], ruleClass: v[2], title: v[3], text: v[4], html: v[5], page: v[8] };
       })
       .sort(function (a, b) { return a.number - b.number; });
   }
@@ -90,9 +90,15 @@
     function freeOld() { return old.filter(function (a) { return !partnerOfOld.has(a) && !grouped.has(a); }); }
     function freeNew() { return young.filter(function (b) { return !partnerOfNew.has(b) && !grouped.has(b); }); }
 
-    // The same number and similar texts.
-    var youngAt = new Map(young.map(function (b) { return [b.number, b]; }));
+    // Within one game the same identity is the same rule, whatever its number and text became.
+    var youngIdentity = new Map(young.map(function (b) { return [b.identity, b]; }));
     old.forEach(function (a) {
+      var b = youngIdentity.get(a.identity);
+      if (b) link(a, b);
+    });
+    // The same number and similar texts.
+    var youngAt = new Map(freeNew().map(function (b) { return [b.number, b]; }));
+    freeOld().forEach(function (a) {
       var b = youngAt.get(a.number);
       if (b && alike(a, b) >= MATCH_SIMILARITY) link(a, b);
     });
