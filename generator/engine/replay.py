@@ -235,7 +235,7 @@ def _check_date(state: _State, entry: Entry) -> None:
 def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
     if name in state.players:
         return True
-    state.find("player", source, f"{role} {name} is not a player in the game"
+    state.find("player", source, f"{role}: {name} is not a player in the game"
                f" (players: {', '.join(state.players) or 'none'})", found=name)
     return False
 
@@ -322,9 +322,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     vote_ended_game = bool(_winners(state))
     if known:
         _turn_score(state, proposal, votes, vote_ended_game)
-    for award in proposal.points:
-        if _check_player(state, award.player, award.source, "Points go to"):
-            state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
+    _award_points(state, proposal)
     return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, computed=computed,
                     result=result)
 
@@ -413,7 +411,7 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
 def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
     for setting in judgment.settings:
         if setting.what == "score":
-            if _check_player(state, setting.player, setting.source, "Sets: score for"):
+            if _check_player(state, setting.player, setting.source, "Sets: score"):
                 computed = state.scores.get(setting.player, 0)
                 state.overrides.append(Override(setting.source.file, setting.source.line, state.label,
                                                 f"{setting.player}'s score", str(computed), str(setting.value)))
@@ -439,20 +437,18 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
             state.players.append(change.player)
             state.scores.setdefault(change.player, 0)
             state.turns.join(change.player)
-        elif _check_player(state, change.player, change.source, "leaving,"):
+        elif _check_player(state, change.player, change.source, "leaving"):
             state.players.remove(change.player)
             state.turns.leave(change.player)
     turn_of = None
     if event.turn_of:
         turn_of = event.turn_of
-        if _check_player(state, event.turn_of, event.turn_source, "Turn of"):
+        if _check_player(state, event.turn_of, event.turn_source, "Turn"):
             _take_turn(state, event.turn_of, event.turn_source)
             if event.die and state.config.scoring.turn == "die":
                 _add_die(state, event.turn_of, event.die)
     _common_effects(state, index, event)
-    for award in event.points:
-        if _check_player(state, award.player, award.source, "Points go to"):
-            state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
+    _award_points(state, event)
     return _Outcome(turn_of=turn_of)
 
 
@@ -462,9 +458,14 @@ def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
         _apply_effect(state, effect)
     _apply_changes(state, index, entry.changes, None)
     if isinstance(entry, Judgment):
-        for award in entry.points:
-            if _check_player(state, award.player, award.source, "Points go to"):
-                state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
+        _award_points(state, entry)
+
+
+def _award_points(state: _State, entry: Entry) -> None:
+    """`Points:` lines: points a rule paid, to players in the game."""
+    for award in entry.points:
+        if _check_player(state, award.player, award.source, "Points"):
+            state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
 
 
 def _winners(state: _State) -> tuple[str, ...]:

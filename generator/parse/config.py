@@ -194,7 +194,10 @@ def _check_meaning(key: str, value: Any) -> None:
     if key == "adoption.unless_amended" and value is not None and value < 1:
         raise ValueError(f"{key} must be a rule number, not {value}")
     if key == "scoring.die":
-        parse_dice(value)
+        try:
+            parse_dice(value)
+        except ValueError as error:
+            raise ValueError(f"scoring.die: {error}") from None
     if key == "scoring.formula":
         try:
             compile_formula(value, SCORING_NAMES)
@@ -207,6 +210,8 @@ def _check_meaning(key: str, value: Any) -> None:
 
 
 def _show(value: Any) -> str:
+    if isinstance(value, bool):
+        return "true" if value else "false"  # as TOML writes it
     return f'"{value}"' if isinstance(value, str) else repr(value)
 
 

@@ -167,6 +167,10 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         return Judgment(title=(m.group(2) or "").strip(), number=number or 0, judge=judge[0] if judge else "",
                         settings=tuple(_read_settings(file, keys, errors)), **common)
     turn = keys.one("turn")
+    die = keys.one("die")
+    if die and not turn:
+        errors.add(file, die[1], "a Die on an event counts only for a turn: add 'Turn: Name' (the player whose "
+                   "turn it was)")
     return Event(title=(m.group(1) or "").strip(), players=tuple(_read_players(file, keys, errors)),
                  turn_of=turn[0] if turn else None, turn_source=Source(file, turn[1]) if turn else None,
                  die=_read_die(file, keys, errors), **common)

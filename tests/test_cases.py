@@ -1,0 +1,96 @@
+"""Data-driven archives: every folder under tests/cases/*/ is one game that `check` must report exactly.
+
+A case folder holds a game (game.toml, rules.md, log.md or log/*.md, optional snapshots/) and
+`expected.txt`: its first line is `exit: N`, then the exact lines `check` prints, stdout first, then
+stderr. A case may also hold `xfail.txt`: a known engine or parser defect; its text is the reason, and the
+test must fail until the defect is fixed (strict), when the file is to be deleted.
+
+Groups: engine/ (exit 0 or 1: the mechanics), parse/ (exit 2: unreadable input, exact messages),
+broken/ (copies of the bundled games with one thing broken by hand).
+"""
+from __future__ import annotations
+
+import json
+import re
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+
+CASES = Path(__file__).resolve().parent / "cases"
+GROUPS = ("engine", "parse", "broken")
+
+
+def _case_dirs() -> list[Path]:
+    return sorted(p for group in GROUPS if (CASES / group).is_dir()
+                  for p in (CASES / group).iterdir() if p.is_dir())
+
+
+def _params():
+    params = []
+    for case in _case_dirs():
+        marks = []
+        reason_file = case / "xfail.txt"
+        if reason_file.is_file():
+            marks.append(pytest.mark.xfail(strict=True, reason=reason_file.read_text(encoding="utf-8").strip()))
+        params.append(pytest.param(case, marks=marks, id=f"{case.parent.name}/{case.name}"))
+    return params
+
+
+def read_expected(case: Path) -> tuple[int, list[str]]:
+    lines = (case / "expected.txt").read_text(encoding="utf-8").splitlines()
+    assert lines and lines[0].startswith("exit: "), f"{case}/expected.txt must start with 'exit: N'"
+    return int(lines[0].removeprefix("exit: ")), lines[1:]
+
+
+@pytest.mark.parametrize("case", _params())
+def test_case(case: Path, capsys) -> None:
+    expected_exit, expected_lines = read_expected(case)
+    code = main(["check", str(case)])
+    out, err = capsys.readouterr()
+    assert (code, out.splitlines() + err.splitlines()) == (expected_exit, expected_lines)
+
+
+def test_every_case_folder_is_complete() -> None:
+    cases = _case_dirs()
+    assert len(cases) >= 40
+    for case in cases:
+        assert (case / "expected.txt").is_file(), f"{case} has no expected.txt"
+        assert (case / "game.toml").is_file(), f"{case} has no game.toml"
+        exit_code, _ = read_expected(case)
+        if case.parent.name == "parse":
+            assert exit_code == 2, f"{case}: a parse case is unreadable input (exit 2)"
+        else:
+            assert exit_code in (0, 1, 2), case
+
+
+def test_broken_copies_each_report_one_finding() -> None:
+    """A hand-broken copy breaks ONE thing, so check reports exactly one problem (overrides aside)."""
+    located = re.compile(r"^\S+:\d+(:\d+)?: ")
+    for case in (c for c in _case_dirs() if c.parent.name == "broken"):
+        exit_code, lines = read_expected(case)
+        problems = [line for line in lines if located.match(line) and not line.endswith("[judgment]")]
+        assert exit_code in (1, 2) and len(problems) == 1, f"{case}: {lines}"
+        if exit_code == 1:
+            assert lines[-1].endswith(", 1 discrepancy") or ", 1 discrepancy," in lines[-1], lines[-1]
+
+
+def test_json_report_of_a_case(capsys) -> None:
+    case = CASES / "engine" / "judgments"
+    assert main(["check", str(case), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)
+    game = report["games"][0]
+    assert (report["version"], game["game"], game["consistent"], game["findings"]) == (1, "judgments", True, [])
+    assert [(o["line"], o["what"], o["computed"], o["set"]) for o in game["overrides"]] == [
+        (33, "the result of proposal 302", "adopted", "defeated"), (34, "Bob's score", "-6", "10"),
+        (51, "the next player", "Dave", "Alice")]
+    assert game["scores"] == {"Alice": 8, "Bob": 10, "Carol": 2, "Dave": 0}
+
+
+def test_json_report_of_findings(capsys) -> None:
+    case = CASES / "engine" / "formula-scoring"
+    assert main(["check", str(case), "--format", "json"]) == 1
+    finding, = json.loads(capsys.readouterr().out)["games"][0]["findings"]
+    assert finding == {"file": "formula-scoring/log.md", "line": 39, "kind": "score", "entry": "proposal 304",
+                       "message": "Scores says Dan 6; replay gives 7 = 0 + 7 formula", "expected": "7", "found": "6"}

@@ -1,0 +1,609 @@
+"""The engine's parts (adoption, turns, the rulebook) and replay on small games built in memory."""
+from __future__ import annotations
+
+import pytest
+
+from generator.engine.adoption import adopts, describe
+from generator.engine.replay import replay
+from generator.engine.rulebook import ChangeProblem, Rulebook, replace_once
+from generator.engine.turns import TurnTracker, collation_key, ordered
+from generator.errors import ErrorCollector
+from generator.model import Change, Rule, Source, Votes
+from generator.parse.config import Numbering
+from generator.parse.game import _build_game
+
+# --- adoption -------------------------------------------------------------------------------------------
+
+
+def votes(for_: int = 0, against: int = 0, abstain: int = 0) -> Votes:
+    return Votes(tuple(f"F{i}" for i in range(for_)), tuple(f"A{i}" for i in range(against)),
+                 tuple(f"N{i}" for i in range(abstain)))
+
+
+@pytest.mark.parametrize("method, tally, fraction, adopted", [
+    ("unanimous", (3, 0, 0), 0.5, True),
+    ("unanimous", (2, 1, 0), 0.5, False),
+    ("unanimous", (1, 0, 5), 0.5, True),  # abstentions are not votes against
+    ("unanimous", (0, 0, 3), 0.5, False),  # nobody for
+    ("unanimous", (0, 0, 0), 0.5, False),
+    ("majority", (2, 1, 0), 0.5, True),
+    ("majority", (1, 1, 1), 0.5, False),  # a tie is no majority
+    ("majority", (1, 0, 9), 0.5, True),
+    ("majority", (0, 0, 0), 0.5, False),
+    ("fraction", (9, 1, 0), 0.9, True),  # seed 002: nine of ten adopts
+    ("fraction", (4, 1, 0), 0.9, False),  # four of five defeats
+    ("fraction", (9, 1, 40), 0.9, True),  # abstentions ignored
+    ("fraction", (4, 1, 5), 0.9, False),
+    ("fraction", (2, 2, 0), 0.5, True),  # "at least" the share
+    ("fraction", (2, 1, 0), 2 / 3, True),  # the float 0.666... is read as written, not above 2/3
+    ("fraction", (0, 0, 3), 0.5, False),
+    ("fraction", (1, 0, 0), 1.0, True),
+])
+def test_adopts(method, tally, fraction, adopted):
+    assert adopts(method, votes(*tally), fraction) is adopted
+
+
+def test_adopts_unknown_method():
+    with pytest.raises(ValueError):
+        adopts("plurality", votes(1), 0.5)
+
+
+def test_describe():
+    assert [describe("unanimous", 0.5), describe("majority", 0.5), describe("fraction", 0.9),
+            describe("fraction", 2 / 3)] == ["unanimity", "a simple majority", "90% of votes cast",
+                                             "66.6667% of votes cast"]
+
+
+# --- turns ----------------------------------------------------------------------------------------------
+
+def test_orders():
+    players = ["carol", "Bob", "alice", "Dave"]
+    assert ordered(players, "seating", "") == players
+    assert ordered(players, "rotating", "") == players
+    assert ordered(players, "none", "") == players
+    assert ordered(players, "alphabetical", "") == ["alice", "Bob", "carol", "Dave"]
+    assert ordered(["Ann Zed", "Di Young", "Bob Young", "Cy Adams", "Prince"], "surname", "") == \
+        ["Cy Adams", "Prince", "Bob Young", "Di Young", "Ann Zed"]
+
+
+def test_custom_collation():
+    collation = "_0123456789abcdefghijklmnopqrstuvwxyz"
+    assert ordered(["Ann", "9lives", "_x", "bob", "Zed"], "custom", collation) == ["_x", "9lives", "Ann", "bob", "Zed"]
+    assert sorted(["Ann", "9lives", "_x"]) == ["9lives", "Ann", "_x"]  # what code points would give
+    # characters the collation does not list come after those it does, by code point
+    assert ordered(["a-b", "ab", "a_b", "a\u00e9"], "custom", collation) == ["a_b", "ab", "a-b", "a\u00e9"]
+    # shorter first on a common prefix; case-insensitive, with the name itself to break ties
+    assert ordered(["abc", "ab", "AB"], "custom", collation) == ["AB", "ab", "abc"]
+    assert ordered(["a", "b"], "custom", "ba") == ["b", "a"]
+    assert collation_key("ba")("b") < collation_key("ba")("a")
+
+
+def play(tracker: TurnTracker, *players: str) -> list[str | None]:
+    """Take turns by `players`; return who was expected before each."""
+    expected = []
+    for player in players:
+        expected.append(tracker.expected())
+        tracker.take_turn(player)
+    return expected
+
+
+def test_seating_circuits():
+    t = TurnTracker("seating", "", ["A", "B", "C"])
+    assert t.active and t.expected() == "A" and t.circuits == 0
+    assert play(t, "A", "B", "C", "A") == ["A", "B", "C", "A"]
+    assert (t.circuits, t.turns, t.expected()) == (1, 4, "B")
+
+
+def test_a_wrong_player_moves_and_play_goes_on_from_them():
+    t = TurnTracker("seating", "", ["A", "B", "C", "D"])
+    assert play(t, "A", "C", "D", "A", "B") == ["A", "B", "D", "A", "B"]
+    assert t.circuits == 1
+
+
+def test_skipping_to_the_last_seat_completes_the_circuit():
+    t = TurnTracker("seating", "", ["A", "B", "C"])
+    assert t.take_turn("C") is True
+    assert (t.circuits, t.expected()) == (1, "A")
+
+
+def test_rotating():
+    t = TurnTracker("rotating", "", ["A", "B", "C"])
+    assert play(t, "A", "B", "C", "B", "C", "A", "C", "A", "B", "A") == \
+        ["A", "B", "C", "B", "C", "A", "C", "A", "B", "A"]
+    assert t.circuits == 3 and t.order == ["A", "B", "C"]
+
+
+def test_no_turns():
+    t = TurnTracker("none", "", ["A", "B"])
+    assert not t.active
+    assert not TurnTracker("seating", "", []).active
+
+
+def test_set_next():
+    t = TurnTracker("seating", "", ["A", "B", "C"])
+    assert t.set_next("C") and t.expected() == "C"
+    assert not t.set_next("Z") and t.expected() == "C"
+
+
+def test_join_and_leave_keep_who_is_next():
+    t = TurnTracker("seating", "", ["A", "B", "C"])
+    play(t, "A")
+    t.join("E")
+    assert t.order == ["A", "B", "C", "E"] and t.expected() == "B"
+    t.leave("B")  # the player up next leaves: the one after them is next
+    assert t.order == ["A", "C", "E"] and t.expected() == "C"
+    play(t, "C", "E")
+    assert (t.circuits, t.expected()) == (1, "A")
+    t.leave("A")
+    assert t.expected() == "C"
+
+
+def test_join_under_alphabetical_order_sorts_the_newcomer_in():
+    t = TurnTracker("alphabetical", "", ["Bob", "Dan"])
+    play(t, "Bob")
+    t.join("Cat")  # Dan was up next and stays so; Cat sorts in for the next circuit
+    assert t.order == ["Bob", "Cat", "Dan"] and t.expected() == "Dan"
+
+
+# --- rulebook -------------------------------------------------------------------------------------------
+
+SRC = Source("g/log.md", 1)
+
+
+def book() -> Rulebook:
+    return Rulebook.from_rules((
+        Rule(101, "immutable", "", "All players obey.", Source("g/rules.md", 5)),
+        Rule(109, "immutable", "Transmutation", "Unanimity to transmute.", Source("g/rules.md", 8)),
+        Rule(203, "mutable", "", "Adopted if the vote is unanimous\namong the eligible voters.", Source("g/rules.md", 12)),
+        Rule(204, "mutable", "", "Against-voters score 10 points.", Source("g/rules.md", 15)),
+    ))
+
+
+def change(kind: str, rule: int | None = None, **fields) -> Change:
+    return Change(kind, SRC, rule=rule, **fields)
+
+
+NUMBERING = Numbering()
+KEEP_NUMBERS = Numbering(amend_renumbers=False, enact_takes_proposal_number=False)
+
+
+def test_from_rules():
+    b = book()
+    assert sorted(b.current) == [101, 109, 203, 204]
+    assert b.mutable_count() == 2
+    assert b.snapshot()[109] == ("immutable", "Transmutation", "Unanimity to transmute.")
+    assert b.identity_of(203) == 2 and b.identity_of(999) is None
+
+
+def test_amend_takes_the_proposal_number():
+    b = book()
+    assert b.apply(change("amend", 203, text="Majority."), 0, "proposal 301", 301, NUMBERING) == []
+    assert 203 not in b.current and b.snapshot()[301] == ("mutable", "", "Majority.")
+    assert b.identity_of(301) == 2 and 2 in b.amended
+    with pytest.raises(ChangeProblem, match=r"there is no rule 203: it became rule 301 \(proposal 301\)"):
+        b.lookup(203)
+
+
+def test_renumbering_followed_through_a_chain():
+    b = book()
+    b.apply(change("amend", 203, text="One."), 0, "proposal 301", 301, NUMBERING)
+    b.apply(change("append", 301, text="Two."), 1, "proposal 305", 305, NUMBERING)
+    b.apply(change("renumber", 305, new_number=220), 2, "judgment 1", None, NUMBERING)
+    assert b.snapshot()[220][2] == "One.\n\nTwo."
+    for old in (203, 301, 305):
+        with pytest.raises(ChangeProblem) as problem:
+            b.lookup(old)
+        assert "it became rule 220" in str(problem.value) and not problem.value.fatal
+
+
+def test_amend_keeps_its_number_when_the_game_says_so():
+    b = book()
+    b.apply(change("amend", 203, text="Majority."), 0, "proposal 301", 301, KEEP_NUMBERS)
+    assert b.snapshot()[203][2] == "Majority." and 301 not in b.current
+
+
+def test_changes_outside_a_proposal_do_not_renumber():
+    b = book()
+    b.apply(change("amend", 203, text="Majority."), 0, "judgment 1", None, NUMBERING)
+    assert b.snapshot()[203][2] == "Majority."
+
+
+def test_enact():
+    b = book()
+    b.apply(change("enact", text="Quorum.", title="Quorum", rule_class="mutable"), 0, "proposal 301", 301, NUMBERING)
+    assert b.snapshot()[301] == ("mutable", "Quorum", "Quorum.")
+    notes = b.apply(change("enact", 350, text="X.", rule_class="immutable"), 1, "proposal 302", 302, NUMBERING)
+    assert notes == ["enacts rule 350, but an enacted rule takes the proposal's number, 302"]
+    assert b.snapshot()[302][0] == "immutable"
+    b.apply(change("enact", 117, text="Y.", rule_class="mutable"), 2, "proposal 303", 303, KEEP_NUMBERS)
+    assert 117 in b.current
+    with pytest.raises(ChangeProblem, match="a rule 117 already exists"):
+        b.apply(change("enact", 117, text="Z."), 3, "event", None, NUMBERING)
+    with pytest.raises(ChangeProblem, match="an enactment outside a proposal must give the new rule's number"):
+        b.apply(change("enact", text="Z."), 3, "event", None, NUMBERING)
+
+
+def test_repeal_and_the_departure_it_leaves():
+    b = book()
+    assert b.apply(change("repeal", 204), 0, "proposal 301", 301, NUMBERING) == []
+    assert 204 not in b.current and 3 in b.amended
+    with pytest.raises(ChangeProblem, match=r"there is no rule 204: it was repealed \(proposal 301\)"):
+        b.lookup(204)
+    with pytest.raises(ChangeProblem, match=r"^there is no rule 999$"):
+        b.lookup(999)
+    # a number freed by a repeal can be taken again
+    b.apply(change("enact", 204, text="New 204."), 1, "event", None, NUMBERING)
+    assert b.lookup(204).text == "New 204."
+
+
+def test_immutable_rules_must_be_transmuted_first():
+    b = book()
+    assert b.apply(change("amend", 101, text="X."), 0, "proposal 301", 301, NUMBERING) == [
+        "rule 101 is immutable: it must be transmuted before it is amended (Suber 103)"]
+    assert b.apply(change("repeal", 109), 1, "proposal 302", 302, NUMBERING) == [
+        "rule 109 is immutable: it must be transmuted before it is repealed (Suber 103)"]
+
+
+def test_transmute():
+    b = book()
+    assert b.apply(change("transmute", 109, rule_class="mutable"), 0, "proposal 301", 301, NUMBERING) == []
+    assert b.snapshot()[301] == ("mutable", "Transmutation", "Unanimity to transmute.")
+    assert 1 not in b.amended  # a transmutation is no amendment (2nd ed. 203's switch)
+    assert b.apply(change("transmute", 204), 1, "proposal 302", 302, NUMBERING) == []  # no target: the other class
+    assert b.snapshot()[302][0] == "immutable"
+    assert b.apply(change("transmute", 101, rule_class="immutable"), 2, "proposal 303", 303, NUMBERING) == [
+        "rule 101 is already immutable"]
+
+
+def test_two_changes_to_number_one_proposal():
+    b = book()
+    b.apply(change("amend", 203, text="X."), 0, "proposal 301", 301, NUMBERING)
+    assert b.apply(change("amend", 204, text="Y."), 0, "proposal 301", 301, NUMBERING) == [
+        "rule 204 should become rule 301, but a rule 301 already exists; it keeps number 204"]
+    assert b.snapshot()[204][2] == "Y."
+
+
+def test_retitle_and_renumber_onto_a_taken_number():
+    b = book()
+    b.apply(change("retitle", 203, title="Adoption"), 0, "proposal 301", 301, NUMBERING)
+    assert b.snapshot()[203] == ("mutable", "Adoption", b.snapshot()[203][2])  # a retitle keeps the number
+    assert b.apply(change("renumber", 203, new_number=204), 1, "judgment 1", None, NUMBERING) == [
+        "rule 203 should become rule 204, but a rule 204 already exists; it keeps number 203"]
+
+
+def test_replace_once():
+    text = "Adopted if the vote is unanimous\namong the eligible voters."
+    assert replace_once(text, "unanimous among", "a majority of", 203) == \
+        "Adopted if the vote is a majority of the eligible voters."
+    assert replace_once(text, "the eligible ", "", 203) == "Adopted if the vote is unanimous\namong voters."
+    assert replace_once("One two three.", "two", "", 1) == "One three."
+    assert replace_once("One two", "two", "", 1) == "One"
+    with pytest.raises(ChangeProblem, match='"majority" is not in rule 203') as problem:
+        replace_once(text, "majority", "x", 203)
+    assert problem.value.fatal
+    with pytest.raises(ChangeProblem, match='"the" is in rule 203 2 times; quote more words so that it is found once'):
+        replace_once(text, "the", "a", 203)
+
+
+def test_a_phrase_is_not_found_inside_a_longer_word():
+    with pytest.raises(ChangeProblem, match='"vote" is not in rule 203'):
+        replace_once("Counted among the eligible voters.", "vote", "ballot", 203)
+    assert replace_once("Each 10 points; 100 wins.", "10", "20", 204) == "Each 20 points; 100 wins."
+
+
+def test_versions_keep_spans():
+    b = book()
+    b.apply(change("amend", 203, text="One."), 0, "proposal 301", 301, NUMBERING)
+    b.apply(change("retitle", 301, title="T"), 0, "proposal 301", 301, NUMBERING)  # same entry: one version
+    b.apply(change("repeal", 301), 2, "proposal 303", 303, NUMBERING)
+    versions = [v for v in b.finish() if v.identity == 2]
+    assert [(v.number, v.text, v.start, v.end, [c.kind for c in v.changes]) for v in versions] == [
+        (203, "Adopted if the vote is unanimous\namong the eligible voters.", -1, 0, []),
+        (301, "One.", 0, 2, ["amend", "retitle"])]
+
+
+# --- replay ---------------------------------------------------------------------------------------------
+
+RULES = """# Rules
+
+## Immutable Rules
+
+### 101
+All players obey.
+
+### 109
+Unanimity to transmute.
+
+## Mutable Rules
+
+### 201
+Players alternate.
+
+### 203
+A rule-change is adopted if the vote is unanimous.
+
+### 204
+Against-voters score 10 points.
+"""
+
+PLAYERS = 'players = ["Alice", "Bob", "Carol"]\n'
+
+
+def build(log: str, toml: str = PLAYERS, rules: str = RULES, snapshots: dict[str, str] | None = None):
+    texts = {"g/game.toml": toml, "g/rules.md": rules, "g/log.md": log}
+    texts.update({f"g/snapshots/{name}": text for name, text in (snapshots or {}).items()})
+    return _build_game("g", "g", texts, {}, ErrorCollector())
+
+
+def prop(number: int, proposer: str, *keys: str, body: str = "", date: str = "1982-06-03") -> str:
+    """One proposal entry: heading, key lines, then the body (if any) after a blank line; ends with a blank line."""
+    text = "\n".join([f"## Proposal {number}", f"Proposer: {proposer}", f"Date: {date}", *keys]) + "\n"
+    return text + (f"\n{body}\n" if body else "") + "\n"
+
+
+ALL_FOR = "Votes: for Alice, Bob, Carol"
+
+
+def findings(log: str, toml: str = PLAYERS, **kwargs) -> list[str]:
+    return [str(f) for f in replay(build(log, toml, **kwargs)).findings]
+
+
+def test_a_consistent_game_and_its_steps():
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 4", "Scores: Alice 4, Bob 0, Carol 0",
+                body="Amend rule 203 to read:\n\n> Majority.")
+           + prop(302, "Bob", "Votes: for Bob; against Alice, Carol", "Result: defeated", "Die: 2",
+                  "Scores: Bob -8"))
+    r = replay(build(log))
+    assert r.findings == () and r.errors == () and r.overrides == ()
+    first, second = r.steps
+    assert (first.label, first.turn_of, first.expected_player, first.method, first.computed_result, first.result) == \
+        ("proposal 301", "Alice", "Alice", "unanimous", "adopted", "adopted")
+    assert [(d.player, d.points, d.reason) for d in first.deltas] == [("Alice", 4, "die")]
+    assert (first.next_player, first.circuits, first.players) == ("Bob", 0, ("Alice", "Bob", "Carol"))
+    assert [(d.player, d.points, d.reason) for d in second.deltas] == [("Bob", -10, "defeated"), ("Bob", 2, "die")]
+    assert r.final_scores == {"Alice": 4, "Bob": -8, "Carol": 0}
+    assert r.initial_scores == {"Alice": 0, "Bob": 0, "Carol": 0}
+    assert [v.number for v in r.rules_at(-1)] == [101, 109, 201, 203, 204]
+    assert [v.number for v in r.rules_at(0)] == [101, 109, 201, 204, 301]
+    assert r.winner == ()
+
+
+def test_one_result_slip_is_one_finding_and_the_record_governs():
+    log = (prop(301, "Alice", "Votes: for Alice, Bob, Carol", "Result: defeated", "Die: 1", "Scores: Alice -9",
+                body="Repeal rule 204.")
+           + prop(302, "Bob", ALL_FOR, "Result: adopted", "Die: 1", body="Repeal rule 204."))
+    assert findings(log) == ["g/log.md:5: proposal 301: Result says defeated; the votes (3 for, 0 against) give "
+                             "adopted under unanimity"]
+
+
+def test_scores_follow_the_computation():
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 4", "Scores: Alice 5")
+           + prop(302, "Bob", ALL_FOR, "Result: adopted", "Die: 2", "Scores: Alice 4, Bob 2"))
+    assert findings(log) == ["g/log.md:7: proposal 301: Scores says Alice 5; replay gives 4 = 0 + die 4"]
+
+
+def test_result_without_votes_is_kept_and_nothing_recorded_is_a_finding():
+    log = (prop(301, "Alice", "Result: defeated", "Die: 1", "Scores: Alice -9")
+           + prop(302, "Bob", "Die: 1"))
+    assert findings(log) == ["g/log.md:8: proposal 302: no Result and no Votes: the replay cannot tell whether it "
+                             "was adopted"]
+
+
+def test_withdrawn_scores_neither_way():
+    log = prop(301, "Alice", "Votes: none", "Result: withdrawn", "Die: 3", "Scores: Alice 3", body="Repeal rule 204.")
+    r = replay(build(log))
+    assert r.findings == () and 204 in {v.number for v in r.rules_at(0)}
+
+
+def test_voters_checked():
+    log = prop(301, "Alice", "Votes: for Alice, Bob, Alice; against Zed", "Result: defeated", "Die: 1")
+    assert findings(log) == [
+        "g/log.md:4: proposal 301: Alice voted twice (each player has exactly one vote)",
+        "g/log.md:4: proposal 301: voter: Zed is not a player in the game (players: Alice, Bob, Carol)"]
+
+
+def test_scores_naming_a_stranger():
+    log = prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1", "Scores: Alice 1, Zed 0")
+    assert findings(log) == ["g/log.md:7: proposal 301: Scores names Zed, who is not a player"]
+
+
+def test_own_effects_govern_own_score_and_win():
+    toml = PLAYERS + "[scoring]\nwin = 100\n"
+    log = prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 5", "Effect: scoring.adopted = 10",
+               "Effect: scoring.win = 15", "Scores: Alice 15", "Winner: Alice")
+    r = replay(build(log, toml))
+    assert r.findings == ()
+    assert r.steps[0].mechanics.scoring.win == 15
+    assert r.steps[0].notes == ('scoring.adopted becomes 10', 'scoring.win becomes 15')
+    assert r.winner == ("Alice",)
+
+
+def test_a_vote_that_ends_the_game_has_no_die():
+    toml = PLAYERS + "[adoption]\nmethod = \"majority\"\n[scoring]\nwin = 10\n"
+    log = prop(301, "Alice", "Votes: for Alice, Bob; against Carol", "Result: adopted", "Die: 3", "Winner: Carol")
+    assert findings(log, toml) == ["g/log.md:6: proposal 301: the vote ended the game, so no die is thrown"]
+    assert replay(build(log, toml)).final_scores == {"Alice": 0, "Bob": 0, "Carol": 10}
+
+
+def test_a_shared_win():
+    toml = PLAYERS + "[scoring]\nwin = 10\n"
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 4", "Points: Bob +5")
+           + prop(302, "Bob", ALL_FOR, "Result: adopted", "Die: 4", "Points: Alice +6", "Points: Bob +1",
+                  "Points: Carol +9", "Winner: Bob, Alice"))
+    r = replay(build(log, toml))
+    assert r.findings == () and r.winner == ("Alice", "Bob")
+    assert r.steps[0].winner == ()
+
+
+def test_after_the_end_only_judgments():
+    toml = PLAYERS + "[scoring]\nwin = 5\n"
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 5", "Winner: Alice")
+           + "## Judgment 1\nJudge: Bob\nDate: 1982-06-04\n\n"
+           + prop(302, "Bob", ALL_FOR, "Result: adopted", "Die: 1", date="1982-06-05"))
+    assert findings(log, toml) == ["g/log.md:13: proposal 302: the game already ended (proposal 301: won by Alice); "
+                                   "nothing may follow"]
+
+
+def test_winner_claimed_too_early():
+    log = prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 5", "Winner: Alice")
+    assert findings(log) == ["g/log.md:7: proposal 301: Winner says Alice; replay finds no winner yet (the win is 100 "
+                             "points; best is Alice with 5)"]
+
+
+def test_die_ranges():
+    toml = PLAYERS + '[scoring]\ndie = "2d6"\n'
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 12")
+           + prop(302, "Bob", ALL_FOR, "Result: adopted", "Die: 1")
+           + prop(303, "Carol", ALL_FOR, "Result: adopted", "Turn: extra"))
+    assert findings(log, toml) == ["g/log.md:13: proposal 302: Die 1 is outside 2d6 (2..12)"]
+
+
+@pytest.mark.parametrize("rounding, points", [("half-up", 7), ("half-even", 6), ("down", 6), ("ceiling", 7)])
+def test_formula_and_rounding(rounding, points):
+    toml = ('players = ["Ann", "Ben", "Cat", "Dan"]\nnumbering.first_proposal = 304\n'
+            f'[adoption]\nmethod = "fraction"\nfraction = 0.5\n[scoring]\nturn = "formula"\nrounding = "{rounding}"\n')
+    log = prop(304, "Ann", "Votes: for Ann, Ben; against Cat, Dan; abstain Ann", "Result: adopted")
+    r = replay(build(log, toml))
+    assert [(d.player, d.points, d.reason) for d in r.steps[0].deltas if d.player == "Ann"] == [("Ann", points, "formula")]
+
+
+def test_formula_without_votes_scores_nothing_for_the_fraction():
+    toml = PLAYERS + '[scoring]\nturn = "formula"\nformula = "proposal - 300 + votes"\n'
+    r = replay(build(prop(301, "Alice", "Result: adopted"), toml))
+    assert r.findings == () and r.final_scores["Alice"] == 1
+
+
+def test_turn_none_scores_nothing_and_needs_no_die():
+    toml = PLAYERS + '[scoring]\nturn = "none"\n[turns]\norder = "none"\n'
+    log = prop(301, "Carol", ALL_FOR, "Result: adopted") + prop(302, "Carol", ALL_FOR, "Result: adopted")
+    r = replay(build(log, toml))
+    assert r.findings == () and r.final_scores["Carol"] == 0 and r.steps[0].next_player is None
+
+
+def test_switch_to_majority_after_two_circuits_and_its_note():
+    toml = ('players = ["Alice", "Bob"]\n[adoption]\nthen = "majority"\nafter_circuits = 2\nunless_amended = 203\n')
+    moves = ["Alice", "Bob", "Alice", "Bob", "Alice"]
+    log = "".join(prop(301 + i, who, "Votes: for Alice, Bob", "Result: adopted", "Die: 1") for i, who in enumerate(moves))
+    r = replay(build(log, toml))
+    assert [s.mechanics.adoption.method for s in r.steps] == ["unanimous"] * 3 + ["majority"] * 2
+    assert r.steps[3].notes == ("after 2 complete circuits, adoption becomes majority",)
+    assert r.steps[3].circuits == 2
+
+
+def test_no_switch_when_the_rule_was_amended_even_renumbered():
+    toml = ('players = ["Alice", "Bob"]\n[adoption]\nthen = "majority"\nafter_circuits = 1\nunless_amended = 203\n')
+    log = (prop(301, "Alice", "Votes: for Alice, Bob", "Result: adopted", "Die: 1",
+                body='Amend rule 203 by replacing "unanimous" with "unanimous, in writing".')
+           + prop(302, "Bob", "Votes: for Alice, Bob", "Result: adopted", "Die: 1")
+           + prop(303, "Alice", "Votes: for Alice; against Bob", "Result: defeated", "Die: 1"))
+    r = replay(build(log, toml))
+    assert r.findings == ()
+    assert r.steps[1].notes == ("rule 203 was amended before the end of circuit 1: adoption stays unanimous",)
+    assert r.steps[2].method == "unanimous"
+
+
+def test_transmutation_is_judged_by_its_own_method():
+    toml = PLAYERS + '[adoption]\nmethod = "majority"\n'
+    log = (prop(301, "Alice", "Votes: for Alice, Bob; against Carol", "Result: defeated", "Die: 1",
+                body="Transmute rule 109 to mutable.\n\nRepeal rule 204.")
+           + prop(302, "Bob", "Votes: for Alice, Bob; against Carol", "Result: adopted", "Die: 1",
+                  body="Repeal rule 204."))
+    r = replay(build(log, toml))
+    assert r.findings == ()
+    assert [s.method for s in r.steps] == ["unanimous", "majority"]
+
+
+def test_judgment_overrides_and_result_rulings_apply_where_the_proposal_stands():
+    log = (prop(301, "Alice", "Votes: for Alice, Bob; against Carol", "Result: adopted", "Die: 1",
+                body="Repeal rule 204.")
+           + "## Judgment 1: Late vote\nJudge: Bob\nDate: 1982-06-05\nSets: result 301 adopted\n"
+           + "Sets: next-player Carol\nSets: next-player Zed\nSets: score Zed 5\n\n")
+    r = replay(build(log))
+    assert [str(o) for o in r.overrides] == [
+        "g/log.md:13: judgment 1 sets the result of proposal 301 to adopted (computed: defeated)",
+        "g/log.md:14: judgment 1 sets the next player to Carol (computed: Bob)"]
+    assert r.steps[0].result == "adopted" and 204 not in {v.number for v in r.rules_at(0)}
+    assert [str(f) for f in r.findings] == [
+        "g/log.md:15: judgment 1: Sets: next-player Zed, who is not in the order of play",
+        "g/log.md:16: judgment 1: Sets: score: Zed is not a player in the game (players: Alice, Bob, Carol)"]
+
+
+def test_changes_in_judgments_and_events_apply_at_once_without_renumbering():
+    log = ("## Judgment 1\nJudge: Bob\nDate: 1982-06-01\n\nAmend rule 203 to read:\n\n> Majority.\n\n"
+           "## Event: rule 204 lapses\nDate: 1982-06-02\n\nRepeal rule 204.\n\nEnact rule 205: Quorum\n\n> Two.\n\n"
+           "## Event: a keeper's slip\nDate: 1982-06-03\n\nEnact rule: Nameless\n\n> No number.\n")
+    r = replay(build(log))
+    assert {v.number: v.text for v in r.rules_at(1)}[203] == "Majority."
+    assert 204 not in {v.number for v in r.rules_at(1)} and 205 in {v.number for v in r.rules_at(1)}
+    assert [str(f) for f in r.findings] == ["g/log.md:21: event 'a keeper's slip': an enactment outside a proposal "
+                                            "must give the new rule's number"]
+
+
+def test_fatal_change_problems_are_errors_not_findings():
+    r = replay(build(prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1",
+                          body='Amend rule 203 by replacing "majority" with "x".')))
+    assert r.findings == ()
+    assert [str(e) for e in r.errors] == ['g/log.md:8: proposal 301: "majority" is not in rule 203']
+
+
+def test_a_bad_effect_value_is_an_error():
+    r = replay(build(prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1", 'Effect: turns.order = "spiral"')))
+    assert [e.kind for e in r.errors] == ["effect"]
+
+
+def test_event_turn_and_players():
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1")
+           + "## Event: Bob holds\nDate: 1982-06-04\nTurn: Bob\nDie: 6\n\n"
+           + "## Event: changes\nDate: 1982-06-05\nPlayers: +Dave, -Alice, +Bob, -Zed\n\n"
+           + prop(302, "Carol", "Votes: for Bob, Carol, Dave", "Result: adopted", "Die: 2", date="1982-06-06"))
+    r = replay(build(log))
+    assert [str(f) for f in r.findings] == [
+        "g/log.md:15: event 'changes': Bob joins but is already playing",
+        "g/log.md:15: event 'changes': leaving: Zed is not a player in the game (players: Bob, Carol, Dave)"]
+    assert r.steps[1].turn_of == "Bob" and r.steps[1].scores["Bob"] == 6
+    assert r.steps[2].players == ("Bob", "Carol", "Dave")
+    assert r.steps[3].next_player == "Dave"
+
+
+def test_extra_turn_takes_no_turn():
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1")
+           + prop(302, "Alice", ALL_FOR, "Result: adopted", "Turn: extra")
+           + prop(303, "Bob", ALL_FOR, "Result: adopted", "Die: 1"))
+    r = replay(build(log))
+    assert r.findings == () and r.steps[1].turn_of is None and r.steps[1].expected_player is None
+
+
+def test_numbering():
+    log = "".join(prop(n, who, ALL_FOR, "Result: adopted", "Die: 1") for n, who in
+                  [(301, "Alice"), (303, "Bob"), (304, "Carol"), (304, "Alice"), (306, "Bob")])
+    assert [f.split(": ", 2)[2] for f in findings(log)] == [
+        "numbered 303, but the next proposal is 302",
+        "numbered 304, but the next proposal is 305; 304 was already used at g/log.md:15"]
+    toml = PLAYERS + "[numbering]\nfirst_proposal = 1\n"
+    assert findings(prop(1, "Alice", ALL_FOR, "Result: adopted", "Die: 1"), toml) == []
+
+
+def test_snapshot_after_a_missing_proposal():
+    snap = "After: proposal 399\n\n## Mutable Rules\n\n### 201\nPlayers alternate.\n"
+    assert findings(prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1"), snapshots={"s.md": snap}) == [
+        "g/snapshots/s.md:1: the snapshot stands after proposal 399, which is not in the log"]
+
+
+def test_snapshot_by_date_before_the_first_entry_and_class_difference():
+    snap = RULES.replace("### 109\n", "").replace("Unanimity to transmute.\n", "").replace(
+        "## Mutable Rules\n", "## Mutable Rules\n\n### 109\nUnanimity to transmute.\n")
+    snap = "Date: 1982-05-01\n\n" + snap
+    assert findings(prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1"), snapshots={"s.md": snap}) == [
+        "g/snapshots/s.md:13: snapshot on 1982-05-01: rule 109 is mutable in the snapshot, immutable in the replay"]
+
+
+def test_a_renumbered_rule_missing_from_a_snapshot_is_pointed_at():
+    snap = "After: proposal 301\n\n" + RULES.replace("### 203\nA rule-change is adopted if the vote is unanimous.",
+                                                     "### 203\nA rule-change is adopted by majority.")
+    log = prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1",
+               body="Amend rule 203 to read:\n\n> A rule-change is adopted by majority.")
+    assert findings(log, snapshots={"s.md": snap}) == [
+        "g/snapshots/s.md:18: snapshot after proposal 301: rule 203 is in the snapshot but not in the replay; the "
+        "same text is rule 301 in the replay",
+        "g/snapshots/s.md:1: snapshot after proposal 301: rule 301 is in force in the replay but missing from the "
+        "snapshot"]

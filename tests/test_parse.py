@@ -1,0 +1,703 @@
+"""The parsers: game.toml (every setting), rules.md and snapshots, the log (keys, votes, change paragraphs,
+blockquotes), the encodings accepted, and the line number of everything a finding may point at."""
+from __future__ import annotations
+
+import datetime as dt
+
+import pytest
+
+from generator.errors import ArchiveError, ErrorCollector
+from generator.model import Event, Judgment, Proposal, Source
+from generator.parse.config import SETTINGS, Config, locate_keys, parse_config, parse_effect_value
+from generator.parse.game import load_game
+from generator.parse.log import parse_log
+from generator.parse.rules import parse_rule_heading, parse_ruleset
+from generator.parse.source import decode, unquote
+
+TOML = "g/game.toml"
+LOG = "g/log.md"
+RULES = "g/rules.md"
+
+
+def config_of(text: str) -> tuple[Config, list[str]]:
+    errors = ErrorCollector()
+    config = parse_config(text, TOML, errors)
+    return config, [str(e) for e in errors.errors]
+
+
+def entries_of(text: str, file: str = LOG) -> tuple[list, list[str]]:
+    errors = ErrorCollector()
+    _, entries = parse_log([(file, text)], errors)
+    return entries, [str(e) for e in errors.errors]
+
+
+def ruleset_of(text: str, *, snapshot: bool = False, file: str = RULES):
+    errors = ErrorCollector()
+    ruleset = parse_ruleset(text, file, errors, snapshot=snapshot)
+    return ruleset, [str(e) for e in errors.errors]
+
+
+def proposal(body: str = "", keys: str = "", number: int = 301) -> str:
+    return f"## Proposal {number}\nProposer: Alice\nDate: 1982-06-03\n{keys}\n{body}"
+
+
+def one_change(body: str):
+    entries, errors = entries_of(proposal(body))
+    assert errors == []
+    assert len(entries[0].changes) == 1, entries[0].changes
+    return entries[0].changes[0]
+
+
+# --- game.toml ------------------------------------------------------------------------------------------
+
+# One valid, non-default value of every setting, as TOML source and as the parsed value.
+EVERY_SETTING = {
+    "title": ('"A game"', "A game"),
+    "description": ('"By mail"', "By mail"),
+    "start": ("1982-06-01", dt.date(1982, 6, 1)),
+    "players": ('["Alice", " Bob "]', ("Alice", "Bob")),
+    "variant": ('"solitaire"', "solitaire"),
+    "numbering.first_proposal": ("1", 1),
+    "numbering.amend_renumbers": ("false", False),
+    "numbering.enact_takes_proposal_number": ("false", False),
+    "adoption.method": ('"fraction"', "fraction"),
+    "adoption.fraction": ("0.9", 0.9),
+    "adoption.then": ('"majority"', "majority"),
+    "adoption.after_circuits": ("3", 3),
+    "adoption.unless_amended": ("206", 206),
+    "adoption.transmutation": ('"majority"', "majority"),
+    "scoring.turn": ('"formula"', "formula"),
+    "scoring.die": ('"2d6"', "2d6"),
+    "scoring.formula": ('"votes_for * 2 - die"', "votes_for * 2 - die"),
+    "scoring.rounding": ('"half-even"', "half-even"),
+    "scoring.adopted": ("5", 5),
+    "scoring.defeated": ("-5", -5),
+    "scoring.against_adopted": ("0", 0),
+    "scoring.win": ("200", 200),
+    "limits.max_mutable": ("0", 0),
+    "turns.order": ('"custom"', "custom"),
+    "turns.collation": ('"_0123456789abcdefghijklmnopqrstuvwxyz"', "_0123456789abcdefghijklmnopqrstuvwxyz"),
+}
+
+
+def test_every_setting_is_covered_here():
+    assert set(EVERY_SETTING) == set(SETTINGS)
+
+
+def test_every_setting_reads_in_its_section():
+    sections: dict[str, list[str]] = {}
+    for key, (source, _) in EVERY_SETTING.items():
+        section, _, name = key.rpartition(".")
+        sections.setdefault(section, []).append(f"{name} = {source}")
+    text = "\n".join(sections.pop(""))
+    for section, lines in sections.items():
+        text += f"\n\n[{section}]\n" + "\n".join(lines)
+    config, errors = config_of(text)
+    assert errors == []
+    for key, (_, value) in EVERY_SETTING.items():
+        assert config.get(key) == value, key
+        assert config.get(key) != Config().get(key) or key == "turns.collation", f"{key}: pick a non-default value"
+
+
+@pytest.mark.parametrize("key", [k for k in EVERY_SETTING if "." in k])
+def test_every_setting_reads_as_a_dotted_key(key):
+    source, value = EVERY_SETTING[key]
+    extra = 'adoption.fraction = 0.5\n' if key == "adoption.method" else ""
+    config, errors = config_of(f"{key} = {source}\n{extra}")
+    assert errors == [] and config.get(key) == value
+
+
+def test_defaults_are_suber_initial_set():
+    config, errors = config_of('title = "Three lines"\nstart = 1982-06-01\nplayers = ["A", "B", "C"]\n')
+    assert errors == []
+    assert (config.numbering.first_proposal, config.numbering.amend_renumbers,
+            config.numbering.enact_takes_proposal_number) == (301, True, True)
+    assert (config.adoption.method, config.adoption.then, config.adoption.transmutation) == ("unanimous", None, "unanimous")
+    assert (config.scoring.turn, config.scoring.die, config.scoring.defeated, config.scoring.against_adopted,
+            config.scoring.adopted, config.scoring.win) == ("die", "d6", -10, 10, 0, 100)
+    assert config.limits.max_mutable == 25
+    assert config.turns.order == "seating"
+
+
+def test_inline_table_section():
+    config, errors = config_of('scoring = {win = 50, die = "d8"}\n')
+    assert errors == [] and (config.scoring.win, config.scoring.die) == (50, "d8")
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[scoring]\nwin = "100"\n', 'g/game.toml:2: scoring.win must be an integer, not a string ("100")'),
+    ('[scoring]\nwin = true\n', "g/game.toml:2: scoring.win must be an integer, not a boolean (true)"),
+    ('[numbering]\nfirst_proposal = 1.5\n', "g/game.toml:2: numbering.first_proposal must be an integer, not a number (1.5)"),
+    ('[numbering]\namend_renumbers = "yes"\n',
+     'g/game.toml:2: numbering.amend_renumbers must be true or false, not a string ("yes")'),
+    ('[adoption]\nfraction = "0.9"\nmethod = "fraction"\n',
+     'g/game.toml:2: adoption.fraction must be a number, not a string ("0.9")'),
+    ('title = 5\n', "g/game.toml:1: title must be a string, not an integer (5)"),
+    ('players = "Alice"\n', 'g/game.toml:1: players must be a list of names, e.g. ["Alice", "Bob"]'),
+    ('players = ["Alice", ""]\n', 'g/game.toml:1: players must be a list of names, e.g. ["Alice", "Bob"]'),
+    ('players = ["Alice", "Alice "]\n', "g/game.toml:1: players names 'Alice' twice"),
+    ('start = "June 1982"\n', 'g/game.toml:1: start must be a date like 1982-06-01, not "June 1982"'),
+    ('start = 5\n', "g/game.toml:1: start must be a date like 1982-06-01, not 5"),
+])
+def test_wrong_types(text, message):
+    assert config_of(text)[1] == [message]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[turns]\norder = "clockwise"\n', 'g/game.toml:2: turns.order must be one of "seating", "alphabetical", '
+     '"surname", "custom", "rotating", "none", not "clockwise"'),
+    ('[adoption]\nmethod = "Majority"\n', 'g/game.toml:2: adoption.method must be one of "unanimous", "majority", '
+     '"fraction", not "Majority"'),
+    ('[adoption]\nthen = "plurality"\n', 'g/game.toml:2: adoption.then must be one of "unanimous", "majority", '
+     '"fraction", not "plurality"'),
+    ('[scoring]\nturn = 1\n', 'g/game.toml:2: scoring.turn must be one of "die", "formula", "none", not 1'),
+    ('variant = "team"\n', 'g/game.toml:1: variant must be one of "standard", "solitaire", not "team"'),
+    ('[scoring]\nrounding = "up"\n', 'g/game.toml:2: scoring.rounding must be one of "half-up", "half-even", '
+     '"down", "floor", "ceiling", not "up"'),
+])
+def test_bad_choices(text, message):
+    assert config_of(text)[1] == [message]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('[adoption]\nfraction = 1.5\n', "g/game.toml:2: adoption.fraction must be more than 0 and at most 1, not 1.5"),
+    ('[adoption]\nfraction = 0\n', "g/game.toml:2: adoption.fraction must be more than 0 and at most 1, not 0"),
+    ('[scoring]\nwin = 0\n', "g/game.toml:2: scoring.win must be a positive integer, not 0"),
+    ('[numbering]\nfirst_proposal = -3\n', "g/game.toml:2: numbering.first_proposal must be a positive integer, not -3"),
+    ('[limits]\nmax_mutable = -1\n', "g/game.toml:2: limits.max_mutable must not be negative, not -1"),
+    ('[adoption]\nafter_circuits = -1\n', "g/game.toml:2: adoption.after_circuits must not be negative, not -1"),
+    ('[adoption]\nunless_amended = 0\n', "g/game.toml:2: adoption.unless_amended must be a rule number, not 0"),
+    ('[scoring]\ndie = "d1"\n', 'g/game.toml:2: scoring.die: not dice notation: "d1" (expected e.g. "d6" or "2d6": 1 to 100 '
+     'dice of 2 to 1000 sides)'),
+    ('[scoring]\nformula = "proposal ** 2"\n', "g/game.toml:2: scoring.formula: '**' is not allowed"),
+    ('[turns]\ncollation = "abcA"\n', "g/game.toml:2: turns.collation lists a character twice"),
+    ('[adoption]\nmethod = "fraction"\n',
+     'g/game.toml:2: adoption.method is "fraction" but adoption.fraction is not set'),
+])
+def test_values_out_of_range(text, message):
+    assert config_of(text)[1] == [message]
+
+
+def test_optional_settings_may_be_emptied():
+    config, errors = config_of('[adoption]\nthen = ""\nunless_amended = ""\n')
+    assert errors == [] and config.adoption.then is None and config.adoption.unless_amended is None
+
+
+def test_unknown_keys_suggest_the_nearest_setting():
+    assert config_of('[adoption]\nmethd = "majority"\n')[1] == [
+        "g/game.toml:2: unknown setting 'adoption.methd' (did you mean 'adoption.method'?)"]
+    assert config_of('titel = "x"\n')[1] == ["g/game.toml:1: unknown setting 'titel' (did you mean 'title'?)"]
+    assert config_of('colour = "red"\n')[1] == ["g/game.toml:1: unknown setting 'colour'"]
+
+
+def test_a_section_written_as_a_value():
+    assert config_of('adoption = "majority"\n')[1] == ["g/game.toml:1: 'adoption' must be a table: [adoption]"]
+
+
+def test_toml_syntax_errors_name_line_and_column():
+    assert config_of('title = "x"\nplayers = ["A", "B" "C"]\n')[1] == [
+        "g/game.toml:2:21: not valid TOML: Unclosed array"]
+    assert config_of('title = "x"\ntitle = "y"\n')[1] == ["g/game.toml:2:12: not valid TOML: Cannot overwrite a value"]
+
+
+def test_every_problem_in_game_toml_is_reported():
+    _, errors = config_of('[scoring]\nwin = 0\ndie = "x"\n\n[turns]\norder = "up"\n')
+    assert [e.split(":")[1] for e in errors] == ["2", "3", "6"]
+
+
+def test_locate_keys():
+    text = 'title = "x"\n\n[adoption]\n# a comment\nmethod = "majority"\n"fraction" = 0.5\n[ scoring ]\nwin = 5\n'
+    assert locate_keys(text) == {"title": 1, "adoption": 3, "adoption.method": 5, "adoption.fraction": 6,
+                                 "scoring": 7, "scoring.win": 8}
+
+
+def test_with_value_validates_and_copies():
+    config = Config()
+    changed = config.with_value("scoring.win", 200)
+    assert (changed.scoring.win, config.scoring.win) == (200, 100)
+    with pytest.raises(ValueError, match="did you mean 'scoring.win'"):
+        config.with_value("scoring.wins", 200)
+    with pytest.raises(ValueError, match="must be one of"):
+        config.with_value("adoption.method", "plurality")
+
+
+@pytest.mark.parametrize("text, value", [('"majority"', "majority"), ("200", 200), ("0.75", 0.75), ("true", True),
+                                         ('["A", "B"]', ["A", "B"])])
+def test_effect_values_are_toml(text, value):
+    assert parse_effect_value(text) == value
+
+
+def test_effect_value_needs_quotes_for_strings():
+    with pytest.raises(ValueError, match=r'not a TOML value: majority \(strings need quotes: "majority"\)'):
+        parse_effect_value("majority")
+
+
+# --- rules.md and snapshots -----------------------------------------------------------------------------
+
+RULES_TEXT = """# Initial Set of Rules
+
+Some words before the first rule.
+
+## Immutable Rules
+
+### 101
+All players must always abide by all the rules.
+
+### 102. Initial status
+Initially rules in the 100's are immutable.
+
+## Mutable Rules
+
+### 201: Order
+Players alternate.
+
+| a | b |
+|---|---|
+| 1 | 2 |
+
+- a list
+- in a rule
+
+### 202 Two words
+One die.
+"""
+
+
+def test_ruleset_numbers_titles_classes_texts_and_lines():
+    ruleset, errors = ruleset_of(RULES_TEXT)
+    assert errors == []
+    assert ruleset.title == "Initial Set of Rules"
+    assert [(r.number, r.rule_class, r.title, r.source.line) for r in ruleset.rules] == [
+        (101, "immutable", "", 7), (102, "immutable", "Initial status", 10), (201, "mutable", "Order", 15),
+        (202, "mutable", "Two words", 25)]
+    assert ruleset.rules[2].text == "Players alternate.\n\n| a | b |\n|---|---|\n| 1 | 2 |\n\n- a list\n- in a rule"
+    assert ruleset.rules[0].text == "All players must always abide by all the rules."
+
+
+@pytest.mark.parametrize("heading, parsed", [("101", (101, "")), ("102. Initial status", (102, "Initial status")),
+                                             ("103: Title", (103, "Title")), ("104 Title words", (104, "Title words")),
+                                             ("105.", (105, "")), ("0", (None, "")), ("-3", (None, "")),
+                                             ("12a", (None, "")), ("Rule 5", (None, "5"))])
+def test_rule_headings(heading, parsed):
+    assert parse_rule_heading(heading) == parsed
+
+
+def test_rule_appears_twice():
+    _, errors = ruleset_of("## Mutable Rules\n\n### 203\nOne.\n\n### 204\nTwo.\n\n### 203\nThree.\n")
+    assert errors == ["g/rules.md:9: rule 203 appears twice (first at line 3)"]
+
+
+def test_rule_outside_a_class_section_and_a_classless_section():
+    _, errors = ruleset_of("# Title\n\n### 101\nNo class.\n\n## Preamble\n\n### 102\nStill none.\n\n"
+                           "## Mutable rules\n\n### 201\nFine.\n")
+    assert errors == [
+        "g/rules.md:3: rule 101 is outside a class section (put it under '## Immutable Rules' or '## Mutable Rules')",
+        "g/rules.md:6: section 'Preamble' names no class of rules (a level-2 heading must say 'Immutable' or 'Mutable')",
+        "g/rules.md:8: rule 102 is outside a class section (put it under '## Immutable Rules' or '## Mutable Rules')"]
+
+
+def test_rule_number_not_a_positive_integer():
+    _, errors = ruleset_of("## Mutable Rules\n\n### 0\nZero.\n\n### x1\nNo.\n")
+    assert errors == ["g/rules.md:3: rule heading '0' does not start with a positive whole number",
+                      "g/rules.md:6: rule heading 'x1' does not start with a positive whole number"]
+
+
+def test_no_rules_at_all():
+    assert ruleset_of("# Nothing\n\nText.\n")[1] == [
+        "g/rules.md:1: no rules found (a rule is a level-3 heading '### 101' under '## Immutable Rules' or "
+        "'## Mutable Rules')"]
+
+
+def test_snapshot_after_and_date():
+    body = "\n# Rules\n\n## Mutable Rules\n\n### 201\nText.\n"
+    after, errors = ruleset_of("After: proposal 312\n" + body, snapshot=True)
+    assert errors == [] and (after.after_proposal, after.as_of) == (312, None)
+    dated, errors = ruleset_of("date: 2005-04-02\n" + body, snapshot=True)
+    assert errors == [] and (dated.after_proposal, dated.as_of) == (None, dt.date(2005, 4, 2))
+    assert dated.rules[0].source.line == 7
+
+
+def test_snapshot_must_say_where_it_stands():
+    assert ruleset_of("# Rules\n\n## Mutable Rules\n\n### 201\nText.\n", snapshot=True)[1] == [
+        "g/rules.md:1: a snapshot must say where it stands: a line 'After: proposal 312' or 'Date: 2005-04-02' "
+        "before its first heading"]
+    assert ruleset_of("After: proposal twelve\n\n## Mutable Rules\n\n### 201\nText.\n", snapshot=True)[1][0] == \
+        "g/rules.md:1: 'After: proposal twelve' needs a proposal number"
+    assert ruleset_of("Keeper: Bob\nDate: 2005-13-02\n\n## Mutable Rules\n\n### 201\nText.\n", snapshot=True)[1][0] \
+        == "g/rules.md:2: '2005-13-02' is not a date like 2005-04-02"
+
+
+def test_after_line_in_rules_md_is_just_text():
+    ruleset, errors = ruleset_of("After: proposal 312\n\n## Mutable Rules\n\n### 201\nText.\n")
+    assert errors == [] and ruleset.after_proposal is None
+
+
+# --- the log: entries and keys --------------------------------------------------------------------------
+
+LOG_TEXT = """# The log
+
+A preamble.
+
+## Proposal 301: A week to vote
+Proposer: Alice
+Date: 1982-06-03
+Votes: for Alice, Bob; against Carol; abstain Dave
+Result: Adopted.
+Die: 4
+Points: Bob +5 (rule 316)
+Points: Carol -2
+Scores: Alice 4, Bob 5, Carol -2
+Winner: Alice, Bob
+Effect: scoring.win = 200
+Effect: adoption.method = "majority"
+Note: first
+Note: second
+
+Some words.
+
+Amend rule 203 to read:
+
+> New text.
+
+## Judgment 7: Does rule 318 count votes?
+Judge: Carol
+Date: 1982-06-05
+Sets: score Bob 45
+Sets: result 301 defeated
+Sets: next-player Carol Ann
+Points: Dave +1
+
+Repeal rule 204.
+
+## Event: Eve joins
+Date: 1982-06-06
+Players: +Eve, -Dave
+Players: +Frank
+Turn: Bob
+Die: 3
+Scores: Eve 0
+
+## Proposal #302 - Extra
+Proposer: Bob
+Date: 1982-06-07
+Turn: extra
+Votes: none
+Result: withdrawn
+"""
+
+
+def test_every_key_of_every_entry_with_its_line():
+    entries, errors = entries_of(LOG_TEXT)
+    assert errors == []
+    p, j, e, x = entries
+    assert isinstance(p, Proposal) and isinstance(j, Judgment) and isinstance(e, Event) and isinstance(x, Proposal)
+    assert (p.number, p.title, p.source.line, p.proposer, p.proposer_source.line, p.date) == \
+        (301, "A week to vote", 5, "Alice", 6, dt.date(1982, 6, 3))
+    assert (p.votes.for_, p.votes.against, p.votes.abstain, p.votes_source.line) == \
+        (("Alice", "Bob"), ("Carol",), ("Dave",), 8)
+    assert (p.result.result, p.result.source.line) == ("adopted", 9)
+    assert (p.die.total, p.die.source.line) == (4, 10)
+    assert [(a.player, a.points, a.reason, a.source.line) for a in p.points] == [
+        ("Bob", 5, "rule 316", 11), ("Carol", -2, "", 12)]
+    assert (p.scores.scores, p.scores.source.line) == ((("Alice", 4), ("Bob", 5), ("Carol", -2)), 13)
+    assert (p.winner.players, p.winner.source.line) == (("Alice", "Bob"), 14)
+    assert [(f.key, f.value, f.source.line) for f in p.effects] == [
+        ("scoring.win", 200, 15), ("adoption.method", "majority", 16)]
+    assert p.notes == ("first", "second")
+    assert p.extra_turn is False
+    assert (p.changes[0].kind, p.changes[0].source.line, p.changes[0].text) == ("amend", 22, "New text.")
+    assert p.body.startswith("Some words.") and p.body_line == 20
+
+    assert (j.number, j.title, j.judge, j.source.line) == (7, "Does rule 318 count votes?", "Carol", 26)
+    assert [(s.what, s.player, s.value, s.proposal, s.result, s.source.line) for s in j.settings] == [
+        ("score", "Bob", 45, 0, None, 29), ("result", "", 0, 301, "defeated", 30),
+        ("next-player", "Carol Ann", 0, 0, None, 31)]
+    assert [(a.player, a.points, a.source.line) for a in j.points] == [("Dave", 1, 32)]
+    assert (j.changes[0].kind, j.changes[0].rule, j.changes[0].source.line) == ("repeal", 204, 34)
+
+    assert (e.title, e.date, e.source.line) == ("Eve joins", dt.date(1982, 6, 6), 36)
+    assert [(c.player, c.joins, c.source.line) for c in e.players] == [
+        ("Eve", True, 38), ("Dave", False, 38), ("Frank", True, 39)]
+    assert (e.turn_of, e.turn_source.line, e.die.total, e.die.source.line) == ("Bob", 40, 3, 41)
+
+    assert (x.number, x.title, x.extra_turn, x.votes.voters, x.result.result) == (302, "Extra", True, (), "withdrawn")
+
+
+def test_preamble_and_files_in_order():
+    errors = ErrorCollector()
+    preamble, entries = parse_log([("g/log/1.md", "# Title\n\nIntro.\n\n" + proposal()),
+                                   ("g/log/2.md", "# Second file\n\nIgnored.\n\n" + proposal(number=302))], errors)
+    assert errors.errors == []
+    assert preamble == "# Title\n\nIntro."
+    assert [(e.number, e.source.file, e.source.line) for e in entries] == [(301, "g/log/1.md", 5), (302, "g/log/2.md", 5)]
+
+
+@pytest.mark.parametrize("votes, parsed", [
+    ("for Alice, Bob; against Carol; abstain Dave", (("Alice", "Bob"), ("Carol",), ("Dave",))),
+    ("For: Alice ; Against: Carol", (("Alice",), ("Carol",), ())),
+    ("against Carol; for Alice; for Bob", (("Alice", "Bob"), ("Carol",), ())),
+    ("for Ann Marie, _x, 9lives", (("Ann Marie", "_x", "9lives"), (), ())),
+    ("none", ((), (), ())),
+    ("-", ((), (), ())),
+])
+def test_votes_groups(votes, parsed):
+    entries, errors = entries_of(proposal(keys=f"Votes: {votes}"))
+    assert errors == []
+    v = entries[0].votes
+    assert (v.for_, v.against, v.abstain) == parsed
+
+
+def test_votes_group_errors():
+    assert entries_of(proposal(keys="Votes: for Alice; nay Bob"))[1] == [
+        "g/log.md:4: votes group 'nay Bob' must start with 'for', 'against' or 'abstain'"]
+    assert entries_of(proposal(keys="Votes: for Alice; against"))[1] == ["g/log.md:4: votes group 'against' names nobody"]
+
+
+def test_no_votes_line_is_not_votes_none():
+    entries, _ = entries_of(proposal(keys="Result: adopted"))
+    assert entries[0].votes is None and entries[0].votes_source is None
+
+
+def test_a_wrapped_key_value_continues():
+    entries, errors = entries_of(proposal(keys="Votes: for Alice, Bob;\n   against Carol\nScores: Alice 1,\n  Bob 2"))
+    assert errors == []
+    assert entries[0].votes.against == ("Carol",)
+    assert entries[0].scores.scores == (("Alice", 1), ("Bob", 2))
+    assert entries[0].scores.source.line == 6
+
+
+def test_key_lines_only_in_the_first_paragraph():
+    entries, errors = entries_of(proposal(body="Result: defeated\n\nDie: 9\n"))
+    assert errors == [] and entries[0].result is None and entries[0].die is None
+
+
+@pytest.mark.parametrize("keys, message", [
+    ("Vote: for Alice", "g/log.md:4: unknown key 'Vote' on a proposal (did you mean 'Votes'?)"),
+    ("Judge: Bob", "g/log.md:4: unknown key 'Judge' on a proposal"),
+    ("Die: 4\nDie: 5", "g/log.md:5: 'Die' appears twice (first at line 4)"),
+    ("Result: passed", "g/log.md:4: result 'passed' must be adopted, defeated, withdrawn or invalid"),
+    ("Die: 4.5", "g/log.md:4: Die '4.5' must be the total thrown, a whole number"),
+    ("Points: Bob five", "g/log.md:4: cannot read 'Points: Bob five' (write 'Points: Bob +5 (rule 316)')"),
+    ("Scores: Alice four", "g/log.md:4: cannot read score 'Alice four' (write 'Scores: Alice 4, Bob -10')"),
+    ("Effect: scoring.win 200", "g/log.md:4: cannot read 'Effect: scoring.win 200' (write 'Effect: scoring.win = 200')"),
+    ("Effect: scoring.wins = 200", "g/log.md:4: Effect names unknown setting 'scoring.wins' (did you mean 'scoring.win'?)"),
+    ("Turn: Bob", "g/log.md:4: 'Turn: Bob' on a proposal: the only value is 'extra' (a proposal that takes no turn of "
+     "its own)"),
+    ("Votes: for Alice\nResult: defeated\nEffect: scoring.win = 5",
+     "g/log.md:6: an Effect on a defeated proposal: only an adopted proposal changes the mechanics"),
+])
+def test_key_errors(keys, message):
+    assert entries_of(proposal(keys=keys))[1] == [message]
+
+
+def test_required_keys_and_headings():
+    _, errors = entries_of("## Proposal 301\nVotes: for Alice\n\n## Judgment 2\nDate: 1982-06-01\n\n"
+                           "## Event: nothing\nNote: x\n\n## Proposal 3x1\nProposer: A\nDate: 1982-06-01\n\n"
+                           "## Minutes\nText.\n\n## Proposal 303\nProposer: A\nDate: 1982-02-30\n")
+    assert errors == [
+        "g/log.md:1: this proposal has no Date (write 'Date: 1982-06-03')",
+        "g/log.md:1: proposal 301 has no Proposer",
+        "g/log.md:4: judgment 2 has no Judge",
+        "g/log.md:7: this event has no Date (write 'Date: 1982-06-03')",
+        "g/log.md:10: proposal number '3x1' is not a whole number",
+        "g/log.md:14: '## Minutes' is not an entry: a log heading starts with 'Proposal 301', 'Judgment 7' or 'Event:'",
+        "g/log.md:19: '1982-02-30' is not a date like 1982-06-03",
+    ]
+
+
+def test_a_misspelt_first_key_is_named():
+    assert sorted(entries_of("## Proposal 301\nProposr: Alice\nDate: 1982-06-03\n")[1]) == [
+        "g/log.md:1: proposal 301 has no Proposer",
+        "g/log.md:2: unknown key 'Proposr' on a proposal (did you mean 'Proposer'?)",
+    ]
+
+
+@pytest.mark.parametrize("text, message", [
+    ("Sets: score Bob", "g/log.md:4: cannot read 'Sets: score Bob' (write 'Sets: score Bob 45', 'Sets: result 305 "
+     "adopted' or 'Sets: next-player Carol')"),
+    ("Sets: result 305 passed", "g/log.md:4: cannot read 'Sets: result 305 passed' (write 'Sets: score Bob 45', "
+     "'Sets: result 305 adopted' or 'Sets: next-player Carol')"),
+])
+def test_sets_errors(text, message):
+    assert entries_of(f"## Judgment 1\nJudge: Carol\nDate: 1982-06-01\n{text}\n")[1] == [message]
+
+
+def test_players_errors():
+    assert entries_of("## Event: x\nDate: 1982-06-01\nPlayers: Eve\n")[1] == [
+        "g/log.md:3: 'Players: Eve' must be '+Name' (joins) or '-Name' (leaves)"]
+
+
+# --- change paragraphs ----------------------------------------------------------------------------------
+
+@pytest.mark.parametrize("paragraph, expected", [
+    ('Repeal rule 204.', dict(kind="repeal", rule=204)),
+    ('repeal rule 204', dict(kind="repeal", rule=204)),
+    ('Transmute rule 109 to mutable.', dict(kind="transmute", rule=109, rule_class="mutable")),
+    ('Transmute rule 109.', dict(kind="transmute", rule=109, rule_class=None)),
+    ('Renumber rule 305 to 220.', dict(kind="renumber", rule=305, new_number=220)),
+    ('Renumber rule 305 as 220', dict(kind="renumber", rule=305, new_number=220)),
+    ('Retitle rule 203 to "Quorum".', dict(kind="retitle", rule=203, title="Quorum")),
+    ('Retitle rule 203 to \u201cQuorum\u201d.', dict(kind="retitle", rule=203, title="Quorum")),
+    ('Amend rule 203 by replacing "unanimous" with "a majority".',
+     dict(kind="replace", rule=203, edits=(("unanimous", "a majority"),))),
+    ('Amend rule 203 by replacing \u201cunanimous\u201d with \u201ca majority\u201d.',
+     dict(kind="replace", rule=203, edits=(("unanimous", "a majority"),))),
+    ('Amend rule 203 by replacing "a" with "b" and "c" with "d", and "e" with \u201cf\u201d.',
+     dict(kind="replace", rule=203, edits=(("a", "b"), ("c", "d"), ("e", "f")))),
+    ('Amend rule 203 by replacing "a" with "b" and deleting "c" and "d".',
+     dict(kind="replace", rule=203, edits=(("a", "b"), ("c", ""), ("d", "")))),
+    ('Amend rule 203 by deleting "one week".', dict(kind="replace", rule=203, edits=(("one week", ""),))),
+    ('Amend rule 203 by replacing "x" with "".', dict(kind="replace", rule=203, edits=(("x", ""),))),
+    ('Amend rule 203\nby replacing "a\nb" with "c".', dict(kind="replace", rule=203, edits=(("a b", "c"),))),
+])
+def test_change_paragraphs(paragraph, expected):
+    change = one_change(paragraph + "\n")
+    for name, value in expected.items():
+        assert getattr(change, name) == value, name
+    assert change.source.line == 5
+
+
+@pytest.mark.parametrize("paragraph, expected", [
+    ('Enact rule:', dict(kind="enact", rule=None, title="", rule_class="mutable")),
+    ('Enact rule: Quorum', dict(kind="enact", rule=None, title="Quorum", rule_class="mutable")),
+    ('Enact immutable rule 117: "Dice"', dict(kind="enact", rule=117, title="Dice", rule_class="immutable")),
+    ('Enact mutable rule 220', dict(kind="enact", rule=220, title="", rule_class="mutable")),
+    ('Amend rule 203 to read:', dict(kind="amend", rule=203)),
+    ('Amend rule 203 by appending:', dict(kind="append", rule=203)),
+])
+def test_change_paragraphs_with_a_blockquote(paragraph, expected):
+    change = one_change(f"{paragraph}\n\n> The text.\n")
+    for name, value in expected.items():
+        assert getattr(change, name) == value, name
+    assert change.text == "The text."
+
+
+def test_several_changes_in_order_with_their_lines():
+    entries, errors = entries_of(proposal("Repeal rule 204.\n\nWhy: free text.\n\nAmend rule 203 to read:\n\n"
+                                          "> One.\n> Two.\n\nTransmute rule 109.\n"))
+    assert errors == []
+    assert [(c.kind, c.rule, c.source.line) for c in entries[0].changes] == [
+        ("repeal", 204, 5), ("amend", 203, 9), ("transmute", 109, 14)]
+    assert entries[0].changes[1].text == "One.\nTwo."
+
+
+def test_blockquote_with_lists_and_paragraphs_inside():
+    change = one_change("Enact rule: Lists\n\n> Items:\n>\n> - one\n> - two\n>   continued\n>\n> 1. first\n"
+                        ">\n> > nested quote\n>\n> **End.**\n\nNot quoted.\n")
+    assert change.text == "Items:\n\n- one\n- two\n  continued\n\n1. first\n\n> nested quote\n\n**End.**"
+
+
+def test_blockquote_lazy_continuation_and_markers_without_space():
+    change = one_change("Amend rule 203 to read:\n\n>First line\nlazy line\n   > indented marker\n")
+    assert change.text == "First line\nlazy line\nindented marker"
+
+
+def test_unquote():
+    assert unquote(["> a", ">", ">  b", "c", "> "]) == "a\n\n b\nc"
+
+
+@pytest.mark.parametrize("paragraph, message", [
+    ("Amend rule to read:\n\n> x\n", "g/log.md:5: change 'Amend rule to read:' names no rule (write e.g. "
+     "'Repeal rule 204.')"),
+    ("Repeal rules about dice.\n", "g/log.md:5: change 'Repeal rules about dice.' names no rule (write e.g. "
+     "'Repeal rule 204.')"),
+    ("Amend rule 203 to read:\n\nNo quote.\n", "g/log.md:5: 'Amend rule 203 to read:' must be followed by the new "
+     "text as a blockquote (lines starting with '>')"),
+    ("Enact rule: X\n", "g/log.md:5: 'Enact rule: X' must be followed by the new rule's text as a blockquote "
+     "(lines starting with '>')"),
+    ("Amend rule 203 by appending:\n", "g/log.md:5: 'Amend rule 203 by appending:' must be followed by the text to "
+     "append as a blockquote (lines starting with '>')"),
+    ('Amend rule 203 by replacing "x" by "y".\n', "g/log.md:5: cannot read the edits in 'Amend rule 203 by "
+     "replacing \"x\" by \"y\".' (write 'by replacing \"x\" with \"y\" and \"z\" with \"w\".' or 'by deleting \"x\".')"),
+    ('Amend rule 203 by replacing "" with "y".\n', "g/log.md:5: a phrase to replace or delete is empty"),
+    ("Repeal rule 204 and rule 202.\n", "g/log.md:5: cannot read the change 'Repeal rule 204 and rule 202.'; a "
+     "change reads like 'Amend rule 203 to read:'; 'Amend rule 203 by replacing \"x\" with \"y\".'; 'Amend rule 203 "
+     "by deleting \"x\".'; 'Amend rule 203 by appending:'; 'Repeal rule 204.'"),
+])
+def test_change_errors(paragraph, message):
+    assert entries_of(proposal(paragraph))[1] == [message]
+
+
+def test_text_mentioning_rules_is_not_a_change():
+    entries, errors = entries_of(proposal("This amends the spirit of rule 203.\n\nWe repeal nothing.\n"))
+    assert errors == [] and entries[0].changes == ()
+
+
+# --- encodings and whole games --------------------------------------------------------------------------
+
+def test_decode_bom_and_line_ends():
+    errors = ErrorCollector()
+    assert decode("\ufeffa\r\nb\rc\n".encode("utf-8"), "f", errors) == "a\nb\nc\n"
+    assert errors.errors == []
+
+
+def test_decode_not_utf8_names_line_and_column():
+    errors = ErrorCollector()
+    assert decode(b"one\ntwo caf\xe9\n", "g/log.md", errors) is None
+    assert [str(e) for e in errors.errors] == ["g/log.md:2:8: not UTF-8 text (byte 0xe9); save the file as UTF-8"]
+
+
+def write_game(folder, *, toml: str, rules: str, log: str, encode=lambda text: text.encode("utf-8")):
+    folder.mkdir()
+    (folder / "game.toml").write_bytes(encode(toml))
+    (folder / "rules.md").write_bytes(encode(rules))
+    (folder / "log.md").write_bytes(encode(log))
+
+
+def crlf_bom(text: str) -> bytes:
+    return b"\xef\xbb\xbf" + text.replace("\n", "\r\n").encode("utf-8")
+
+
+def test_crlf_and_bom_input_reads_like_lf(tmp_path):
+    log = LOG_TEXT
+    write_game(tmp_path / "plain", toml='players = ["Alice"]\n', rules=RULES_TEXT, log=log)
+    write_game(tmp_path / "dos", toml='players = ["Alice"]\n', rules=RULES_TEXT, log=log, encode=crlf_bom)
+    plain, dos = load_game(tmp_path / "plain"), load_game(tmp_path / "dos")
+    assert dos.config.players == ("Alice",)
+    assert [(r.number, r.title, r.text, r.source.line) for r in dos.rules.rules] == \
+        [(r.number, r.title, r.text, r.source.line) for r in plain.rules.rules]
+    strip = lambda entry: (entry.source.line, entry.body, entry.changes and entry.changes[0].text,
+                           getattr(entry, "votes", None), entry.scores and (entry.scores.scores, entry.scores.source.line))
+    assert [strip(e) for e in dos.log.entries] == [strip(e) for e in plain.log.entries]
+    assert "\r" not in dos.log.entries[0].body
+
+
+def test_crlf_errors_keep_their_lines(tmp_path):
+    write_game(tmp_path / "g", toml='players = ["Alice"]\n\n[scoring]\nwin = 0\n', rules=RULES_TEXT,
+               log="# Log\n\n## Proposal 301\nProposer: Alice\nDate: 1982-06-33\n", encode=crlf_bom)
+    with pytest.raises(ArchiveError) as raised:
+        load_game(tmp_path / "g")
+    assert [str(e) for e in raised.value.errors] == [
+        "g/game.toml:4: scoring.win must be a positive integer, not 0",
+        "g/log.md:5: '1982-06-33' is not a date like 1982-06-03"]
+
+
+def test_load_game_reads_log_folder_in_name_order_and_snapshots(tmp_path):
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "game.toml").write_text('players = ["Alice"]\n')
+    (folder / "rules.md").write_text(RULES_TEXT)
+    (folder / "log").mkdir()
+    (folder / "log" / "10.md").write_text(proposal(number=302))
+    (folder / "log" / "09.md").write_text(proposal(number=301))
+    (folder / "snapshots").mkdir()
+    (folder / "snapshots" / "a.md").write_text("After: proposal 301\n\n## Mutable Rules\n\n### 201\nX.\n")
+    game = load_game(folder)
+    assert game.log.files == ("g/log/09.md", "g/log/10.md")
+    assert [e.number for e in game.log.entries] == [301, 302]
+    assert game.snapshots[0].after_proposal == 301
+    assert game.snapshots[0].rules[0].source == Source("g/snapshots/a.md", 5)
+
+
+def test_missing_files_are_reported(tmp_path):
+    folder = tmp_path / "g"
+    folder.mkdir()
+    (folder / "game.toml").write_text('players = ["Alice"]\n')
+    with pytest.raises(ArchiveError) as raised:
+        load_game(folder)
+    assert [str(e) for e in raised.value.errors] == ["g/rules.md: missing: a game needs game.toml and rules.md"]
+
+
+def test_a_die_on_an_event_needs_a_turn():
+    assert entries_of("## Event: hold\nDate: 1982-06-01\nDie: 4\n")[1] == [
+        "g/log.md:3: a Die on an event counts only for a turn: add 'Turn: Name' (the player whose turn it was)"]
