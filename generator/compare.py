@@ -146,6 +146,9 @@ class Comparison:
         return f"{tally}; {counts['equal']} unchanged" if counts["equal"] else tally
 
 
+MAX_PARTS = 8  # candidate parts per rule when looking for splits and merges
+
+
 def compare(old: Sequence[RuleLike], new: Sequence[RuleLike], *, by_identity: bool = False) -> Comparison:
     """Match the rules of `old` with those of `new` (see the module's docstring for the order).
 
@@ -279,6 +282,8 @@ class _Matcher:
         """(whole, two parts, similarity) for each whole that two rules cover: its partner or free rules."""
         for whole in wholes:
             parts = [part for part in free if alike(whole, part) >= PART_SIMILARITY]
+            # The likeliest parts only: pairs of parts grow with the square of their number.
+            parts = sorted(parts, key=lambda part: (-alike(whole, part), part.number))[:MAX_PARTS]
             if id(whole) in partners:
                 parts = sorted(parts + [partners[id(whole)]], key=lambda rule: rule.number)
             for first, second in combinations(parts, 2):

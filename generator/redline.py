@@ -92,7 +92,9 @@ def _words(text: str) -> list[str]:
     return [match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word"]
 
 
+@functools.lru_cache(maxsize=16384)
 def _word_bag(text: str) -> Counter[str]:
+    """Cached by text: matching compares each rule with many others. Callers must not change it."""
     return Counter(word.casefold() for word in _words(text))
 
 

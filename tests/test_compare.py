@@ -422,3 +422,17 @@ def test_points_of_one_game_pair_rules_by_identity(tmp_path):
                    if p.old}
     assert by_identity[105] == [308]
     assert by_text[105] != [308]
+
+
+def test_sweeping_rules_at_agrees_with_the_replay_at_every_point():
+    from generator.engine.replay import replay
+    from generator.parse.game import load_game
+    from generator.site.history import GameHistory
+    from tests.helpers import ROOT
+
+    for game in ("suber-1982", "wiki-2005", "livejournal-2007"):
+        history = replay(load_game(ROOT / "content" / game))
+        sweep = GameHistory(history)
+        points = list(range(-1, len(history.steps))) + [3, -1, len(history.steps) - 1]  # forward, then back
+        for index in points:
+            assert sweep.rules_at(index) == history.rules_at(index), (game, index)

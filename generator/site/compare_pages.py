@@ -86,8 +86,7 @@ def _neighbour(plan: GamePlan, spans: list[tuple[int, int]], names: list[str], p
 
 
 def _comparison_page(plan: GamePlan, name: str, before: int, after: int, *, pager: dict, now: bool) -> Page:
-    replay = plan.replay
-    comparison = compare(replay.rules_at(before), replay.rules_at(after), by_identity=True)
+    comparison = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
     context = {"before": _point_view(plan, before), "after": _point_view(plan, after), "now": now, **pager,
                **comparison_view(comparison, lambda version: f"../{plan.rule_page(version.identity)}")}
     return _page(plan, name, "compare.html", context)

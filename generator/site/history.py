@@ -73,6 +73,13 @@ class GameHistory:
         for revisions in self.revisions_by_step.values():
             revisions.sort(key=lambda r: (r.after or r.before).number)
         self.page_number = self._page_numbers()
+        self._starting: dict[int, list[RuleVersion]] = {}
+        self._ending: dict[int, list[RuleVersion]] = {}
+        for version in replay.versions:
+            self._starting.setdefault(version.start, []).append(version)
+            if version.end is not None:
+                self._ending.setdefault(version.end, []).append(version)
+        self._cursor, self._live = -2, {}
         self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
 
     def _page_numbers(self) -> dict[int, str]:
@@ -98,6 +105,22 @@ class GameHistory:
                 if str(number) not in taken:
                     redirects.setdefault(number, history.identity)
         return redirects
+
+    def rules_at(self, index: int) -> list[RuleVersion]:
+        """The rules in force just after entry `index` (-1: the initial set), by number.
+
+        A cursor sweeps forward from the last call, so pages asking in log order cost linear time in all
+        (Replay.rules_at scans every version, fine once but quadratic per entry)."""
+        if index < self._cursor:
+            self._cursor, self._live = -2, {}
+        while self._cursor < index:
+            self._cursor += 1
+            for version in self._ending.get(self._cursor, ()):
+                self._live.pop(version.identity, None)
+            for version in self._starting.get(self._cursor, ()):
+                if version.end is None or version.end > self._cursor:
+                    self._live[version.identity] = version
+        return sorted(self._live.values(), key=lambda v: v.number)
 
     def in_force(self) -> list[RuleVersion]:
         return sorted((h.last for h in self.rules.values() if not h.repealed), key=lambda v: v.number)
