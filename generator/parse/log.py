@@ -73,7 +73,7 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector) -> tuple[str
     return preamble, entries
 
 
-def _parse_file(file: str, text: str, errors: ErrorCollector) -> tuple[str, list[Entry]]:
+def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = False) -> tuple[str, list[Entry]]:
     lines = text.split("\n")
     tokens = markdown().parse(text)
     blocks = [(i, t) for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map is not None]
@@ -87,7 +87,8 @@ def _parse_file(file: str, text: str, errors: ErrorCollector) -> tuple[str, list
         index, heading = blocks[position]
         following = heading_positions[number + 1] if number + 1 < len(heading_positions) else len(blocks)
         end_line = blocks[following][1].map[0] if following < len(blocks) else len(lines)
-        entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors)
+        entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors,
+                             draft=draft)
         if entry is not None:
             entries.append(entry)
     return preamble, entries
@@ -95,7 +96,7 @@ def _parse_file(file: str, text: str, errors: ErrorCollector) -> tuple[str, list
 
 def parse_draft(file: str, text: str, errors: ErrorCollector) -> Proposal | None:
     """A drafted proposal (drafts/*.md): one entry in the log's format, its number optional."""
-    _, entries = _parse_file(file, text, errors)
+    _, entries = _parse_file(file, text, errors, draft=True)
     proposals = [e for e in entries if isinstance(e, Proposal)]
     if not proposals:
         errors.add(file, 1, "a draft must hold one '## Proposal: Title' entry")
@@ -104,7 +105,8 @@ def parse_draft(file: str, text: str, errors: ErrorCollector) -> Proposal | None
 
 
 def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, heading: Token,
-                 blocks: list[tuple[int, Token]], end_line: int, errors: ErrorCollector) -> Entry | None:
+                 blocks: list[tuple[int, Token]], end_line: int, errors: ErrorCollector, *,
+                 draft: bool = False) -> Entry | None:
     heading_text = tokens[index + 1].content.strip()
     line = heading.map[0] + 1
     source = Source(file, line)
@@ -114,7 +116,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         kind, allowed = "judgment", JUDGMENT_KEYS
     elif m := _EVENT.match(heading_text):
         kind, allowed = "event", EVENT_KEYS
-    elif heading_text.lower().startswith("proposal") and file.startswith("drafts"):
+    elif heading_text.lower().startswith("proposal") and draft:
         m, kind, allowed = None, "proposal", PROPOSAL_KEYS
     else:
         errors.add(file, line, f"'## {heading_text}' is not an entry: a log heading starts with "
@@ -129,7 +131,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         body_line += 1
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
     changes = _read_changes(file, lines, tokens, body_blocks, errors)
-    date = _read_date(file, keys, kind, source, errors)
+    date = _read_date(file, keys, kind, source, errors, draft=draft)
     common = dict(
         date=date, source=source, body=body, body_line=body_line,
         notes=tuple(value for value, _ in keys.all("note")),
@@ -224,10 +226,11 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
     return keys
 
 
-def _read_date(file: str, keys: _Keys, kind: str, source: Source, errors: ErrorCollector) -> dt.date | None:
+def _read_date(file: str, keys: _Keys, kind: str, source: Source, errors: ErrorCollector, *,
+               draft: bool = False) -> dt.date | None:
     found = keys.one("date")
     if found is None:
-        if not source.file.startswith("drafts"):
+        if not draft:  # a draft is not dated until it is proposed
             errors.add(file, source.line, f"this {kind} has no Date (write 'Date: 1982-06-03')")
         return None
     try:
