@@ -1,0 +1,96 @@
+"""`nomic-archive preview DRAFT.md`: what a drafted proposal would do to the rules in force, as one
+self-contained page or, with --text, as a redline in the terminal.
+
+Exit codes: 0 the draft would apply cleanly, 1 the engine objects to something (the preview still shows),
+2 the game or the draft cannot be read.
+"""
+from __future__ import annotations
+
+import os
+import re
+import sys
+from pathlib import Path
+
+from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..files import write_atomic
+from ..model import Proposal
+from ..parse.game import is_game
+from ..parse.log import parse_draft
+from ..parse.source import read_text
+from ..preview import DraftPreview, preview_draft
+from ..redline import redline, render_ansi
+from ..site.pages import Page
+from ..site.render import make_environment, package_templates, render_page
+from .check import check_games
+
+
+def run(args) -> int:
+    draft_path = Path(os.path.abspath(args.draft))
+    game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
+    (base,) = check_games(game)
+    preview = preview_draft(base, _read_draft(draft_path, game))
+    if args.text:
+        color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
+        print(render_text(preview, color=color))
+    else:
+        output = args.output or draft_path.with_suffix(".html")
+        write_atomic(output, render_standalone(preview, base.game.config.title, game.parent / "_templates"))
+        print(f"wrote {output}", file=sys.stderr)
+    return 1 if preview.objections else 0
+
+
+def _game_of(draft: Path) -> Path:
+    """The game a draft belongs to: GAME/drafts/NAME.md, or a draft kept in the game's own folder."""
+    for folder in (draft.parent.parent, draft.parent):
+        if is_game(folder):
+            return folder
+    raise ArchiveError([SourceError(str(draft), 0, "no game.toml in the folders above this draft; "
+                                    "name the game with --game DIR")])
+
+
+def _read_draft(path: Path, game: Path) -> Proposal:
+    # Named as the game's own files are in errors: relative to the folder that holds the game.
+    name = path.relative_to(game.parent).as_posix() if path.is_relative_to(game.parent) else str(path)
+    errors = ErrorCollector()
+    text = read_text(path, name, errors)
+    draft = parse_draft(name, text, errors) if text is not None else None
+    errors.raise_if_any()
+    return draft
+
+
+def render_text(preview: DraftPreview, *, color: bool) -> str:
+    lines = [f"Draft{': ' + preview.title if preview.title else ''} by {preview.proposer}, "
+             f"would be proposal {preview.number}"]
+    if preview.vote:
+        lines.append(f"With these votes: {preview.vote.result} under {preview.vote.method} ({preview.vote.tally})")
+    lines += [f"Note: {note}" for note in preview.notes]
+    for change in preview.changes:
+        before = change.before_number if change.before_number is not None else change.number
+        renumbered = f" -> rule {change.number}" if before != change.number else ""
+        lines += ["", f"Rule {before}{renumbered}{': ' + change.title if change.title else ''} ({change.kind})"]
+        lines += [f"  {line}" for line in change.summary]
+        lines += ["", render_ansi(redline(change.old_text, change.new_text), color=color)]
+    if not preview.changes:
+        lines += ["", "It changes no rule."]
+    if preview.objections:
+        lines += ["", "Objections:"] + [f"  {o.where}: {o.kind}: {o.message}" for o in preview.objections]
+    return "\n".join(lines)
+
+
+def render_standalone(preview: DraftPreview, game_title: str, overrides: Path) -> str:
+    """The serve page of a draft as one file: no game navigation, the style and script inlined."""
+    env = make_environment(overrides)
+    page = Page(f"{preview.stem}.html", "draft.html", {"preview": preview, "game_title": game_title,
+                                                       "site_title": game_title, "base_url": ""})
+    html = render_page(env, page)
+
+    def asset(name: str) -> str:
+        override = overrides / name
+        text = (override if override.is_file() else package_templates() / name).read_text(encoding="utf-8")
+        return text.replace("</", "<\\/")  # nothing in it may close the element it is inlined in
+
+    html = html.replace('<link rel="stylesheet" href="static/style.css">',
+                        f"<style>\n{asset('static/style.css')}</style>")
+    html = html.replace('<script src="static/site.js"></script>', f"<script>\n{asset('static/site.js')}</script>")
+    # No site around the page: no search index, no favicon file.
+    return re.sub(r'<script src="search-index\.js"></script>\n?|<link rel="icon"[^>]*>\n?', "", html)

@@ -1,0 +1,39 @@
+"""`nomic-archive serve`: build, serve on 127.0.0.1, rebuild what each save affects, reload open pages."""
+from __future__ import annotations
+
+import shutil
+import sys
+import tempfile
+import webbrowser
+from pathlib import Path
+
+from ..errors import ArchiveError, SourceError
+from ..serve import LiveSite, print_result
+
+
+def run(args) -> int:
+    if not args.content.is_dir():
+        raise ArchiveError([SourceError(str(args.content), 0, "is not a folder")])
+    temporary = None if args.output else Path(tempfile.mkdtemp(prefix="nomic-serve-"))
+    out = args.output or temporary
+    live = LiveSite(args.content, out, port=args.port)
+    try:
+        first = live.start()
+        if first.ok:
+            print(f"built {len(first.written)} pages into {out} in {first.seconds:.2f}s", file=sys.stderr)
+        else:
+            print_result(first)
+        url = live.server.url
+        # On stdout, alone on its line: scripts (and the tests) read the port from it when --port is 0.
+        print(f"serving at {url}", flush=True)
+        print("watching for changes; Ctrl-C stops", file=sys.stderr)
+        if args.open:
+            webbrowser.open(url)
+        live.serve_forever()
+    except KeyboardInterrupt:
+        pass
+    finally:
+        live.close()
+        if temporary:
+            shutil.rmtree(temporary, ignore_errors=True)
+    return 0

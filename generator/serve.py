@@ -1,0 +1,555 @@
+"""`nomic-archive serve`: rebuild on every save, only what the save affects, and reload the open pages.
+
+Four parts, each usable alone:
+
+- `SiteBuilder` keeps each game's parsed log and replay between rebuilds and a RenderState of the pages
+  written, so a save re-loads only its own game and re-renders only the pages whose inputs moved. No
+  threads or sockets: the tests drive it directly.
+- `EventHub` carries rebuild outcomes to open pages as server-sent events, and remembers the last
+  problems for pages opened while the site is broken.
+- `SiteServer` serves the site folder on 127.0.0.1, and nothing outside it (`resolve_request`).
+- `LiveSite` wires them to a watchdog observer and a debounced rebuild thread.
+"""
+from __future__ import annotations
+
+import json
+import mimetypes
+import os
+import queue
+import re
+import sys
+import threading
+import time
+import traceback
+from dataclasses import dataclass, field
+from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
+from pathlib import Path
+from typing import Callable, Iterable, NamedTuple
+from urllib.parse import unquote
+
+from jinja2 import TemplateError, TemplateSyntaxError
+from markupsafe import Markup
+from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.observers import Observer
+
+from .commands.check import check_games
+from .engine.replay import Replay
+from .errors import ArchiveError, SourceError
+from .parse.game import game_folders, is_game
+from .preview import DraftPreview, preview_draft
+from .site.pages import Page, plan_site
+from .site.render import RenderState, make_environment, package_templates, write_pages
+
+EVENTS_PATH = "/__nomic/events"
+STATUS_PATH = "/__nomic/status"
+# Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
+QUIET_SECONDS = 0.05
+CONTENT_SUFFIXES = frozenset({".md", ".toml"})
+TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg"})
+KEEPALIVE_SECONDS = 15
+
+# Injected at the end of every page's <body> in serve mode only. The overlay is built from text nodes:
+# file text is shown, never parsed as HTML.
+LIVE_RELOAD = Markup("""<script>
+(function () {
+  "use strict";
+  var overlay = null;
+  function show(problems) {
+    if (overlay) { overlay.remove(); overlay = null; }
+    if (!problems.length) return;
+    overlay = document.createElement("div");
+    overlay.id = "nomic-error-overlay";
+    overlay.setAttribute("role", "alert");
+    overlay.style.cssText = "position:fixed;inset:0;z-index:2147483647;overflow:auto;padding:2rem;" +
+      "background:rgba(24,24,27,.95);color:#fafafa;font:16px/1.5 system-ui,sans-serif;text-align:left";
+    var heading = document.createElement("h2");
+    heading.style.cssText = "margin:0 0 .5rem;color:#fca5a5;font-size:1.4rem";
+    heading.textContent = "The site could not be rebuilt";
+    var hint = document.createElement("p");
+    hint.textContent = "The last good build is still served. Fix the file and this page reloads by itself.";
+    overlay.append(heading, hint);
+    problems.forEach(function (problem) {
+      var item = document.createElement("section");
+      item.className = "nomic-problem";
+      item.style.cssText = "margin:1rem 0;padding:.6rem .9rem;border-left:4px solid #f87171;background:#27272a";
+      var where = document.createElement("code");
+      where.className = "nomic-where";
+      where.style.cssText = "font-weight:700;color:#fde68a";
+      where.textContent = problem.where;
+      var message = document.createElement("div");
+      message.textContent = problem.message;
+      item.append(where, message);
+      if (problem.text) {
+        var line = document.createElement("pre");
+        line.className = "nomic-line";
+        line.style.cssText = "margin:.4rem 0 0;padding:.4rem .6rem;background:#18181b;color:#e4e4e7;" +
+          "white-space:pre-wrap;font:14px ui-monospace,monospace";
+        line.textContent = problem.line + " | " + problem.text;
+        item.append(line);
+      }
+      overlay.append(item);
+    });
+    document.body.append(overlay);
+  }
+  fetch("/__nomic/status", { cache: "no-store" })
+    .then(function (response) { return response.json(); })
+    .then(function (status) { show(status.errors); })
+    .catch(function () { /* the server stopped */ });
+  var events = new EventSource("/__nomic/events");
+  events.addEventListener("reload", function () { location.reload(); });
+  // EventSource also fires "error" (without data) when the connection drops; only ours carry data.
+  events.addEventListener("error", function (event) { if (event.data) show(JSON.parse(event.data)); });
+})();
+</script>
+""")
+
+# Served for a missing page before any build succeeded: just enough for the overlay to show.
+NO_SITE_YET = f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not built</title></head>" \
+              f"<body><h1>No site yet</h1>{LIVE_RELOAD}</body></html>\n"
+
+
+@dataclass
+class RebuildResult:
+    written: list[str] = field(default_factory=list)  # pages rendered, site-relative
+    errors: list[SourceError] = field(default_factory=list)  # non-empty: nothing was written
+    seconds: float = 0.0
+
+    @property
+    def ok(self) -> bool:
+        return not self.errors
+
+
+@dataclass
+class _LoadedGame:
+    replay: Replay
+    drafts: list[DraftPreview]
+
+
+class SiteBuilder:
+    """Builds `content` into `out`, then rebuilds after changes, touching only what they affect."""
+
+    def __init__(self, content: Path, out: Path, *, live_reload: str = LIVE_RELOAD):
+        self.content = Path(os.path.abspath(content))  # so that "serve ." names its game
+        self.out = Path(out)
+        self.live_reload = live_reload
+        self.overrides = self.content / "_templates"
+        self.env = make_environment(self.overrides)
+        self.state = RenderState()
+        self.errors: list[SourceError] = []  # of the last rebuild
+        self._games: dict[str, _LoadedGame] = {}  # by folder name
+        self._broken: dict[str, list[SourceError]] = {}  # games that failed to load, retried every rebuild
+        self._root = self.content.resolve()
+        self._template_roots = (package_templates().resolve(), self.overrides.resolve())
+        self._out = self.out.resolve()
+        # File names in errors are relative to the folder that holds the games.
+        self.base = self.content.parent if is_game(self.content) else self.content
+
+    def build_all(self) -> RebuildResult:
+        """Load every game and render every page."""
+        self._games.clear()
+        self._broken.clear()
+        self.state = RenderState()
+        return self._update(stale=set(), templates_changed=True)
+
+    def rebuild(self, changed: Iterable[Path]) -> RebuildResult:
+        """Rebuild after the files `changed` were written, created, moved or deleted."""
+        stale: set[str] = set()
+        templates_changed = False
+        for path in map(_absolute, changed):
+            if any(path.is_relative_to(root) for root in self._template_roots):
+                templates_changed = True
+            elif path.is_relative_to(self._root):
+                relative = path.relative_to(self._root).parts
+                stale.add(self.content.name if is_game(self.content) or not relative else relative[0])
+        return self._update(stale, templates_changed)
+
+    def affects(self, path: Path, *, directory: bool = False) -> bool:
+        """Whether a change to `path` can change the site (editor backups and swap files cannot)."""
+        path = _absolute(path)
+        if path.is_relative_to(self._out) or path.name.startswith((".", "#")) or path.name.endswith("~"):
+            return False
+        if any(path.is_relative_to(root) for root in self._template_roots):
+            return directory or path.suffix in TEMPLATE_SUFFIXES
+        return path.is_relative_to(self._root) and (directory or path.suffix in CONTENT_SUFFIXES)
+
+    def watched_folders(self) -> list[Path]:
+        """The folders to watch: the content (its _templates included) and the bundled templates."""
+        return [self._root, self._template_roots[0]]
+
+    def problems(self, errors: list[SourceError] | None = None) -> list[dict]:
+        """Errors as the overlay shows them: where, what, and the offending line of the file."""
+        return [{"where": f"{e.file}:{e.line}" if e.line else e.file, "file": e.file, "line": e.line,
+                 "message": e.message, "text": self._line_of(e.file, e.line)}
+                for e in (self.errors if errors is None else errors)]
+
+    def _line_of(self, file: str, line: int) -> str:
+        if line < 1:
+            return ""
+        try:
+            lines = (self.base / file).read_bytes().decode("utf-8-sig", errors="replace").splitlines()
+        except OSError:
+            return ""
+        return lines[line - 1].rstrip()[:500] if line <= len(lines) else ""
+
+    def _update(self, stale: set[str], templates_changed: bool) -> RebuildResult:
+        started = time.perf_counter()
+        written: list[str] = []
+        folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
+        for gone in set(self._games) - set(folders):
+            del self._games[gone]
+        for gone in set(self._broken) - set(folders):
+            del self._broken[gone]
+        for name, folder in folders.items():
+            if name in stale or name in self._broken or name not in self._games:
+                self._load(name, folder)
+        errors = [error for name in sorted(self._broken) for error in self._broken[name]]
+        if not folders:
+            errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
+        if not errors:
+            if templates_changed:
+                self.env = make_environment(self.overrides)
+                self.state.fingerprints.clear()
+            try:
+                written = write_pages(self.env, self._plan(), self.out, self.state, live_reload=self.live_reload,
+                                      overrides=self.overrides)
+            except TemplateError as error:
+                errors.append(_template_error(error))
+        self.errors = errors
+        return RebuildResult(written, errors, time.perf_counter() - started)
+
+    def _load(self, name: str, folder: Path) -> None:
+        try:
+            (replay_,) = check_games(folder)
+        except ArchiveError as error:
+            self._broken[name] = error.errors
+            return
+        self._broken.pop(name, None)
+        self._games[name] = _LoadedGame(replay_, [preview_draft(replay_, draft) for draft in replay_.game.drafts])
+
+    def _plan(self) -> list[Page]:
+        games = [self._games[name] for name in sorted(self._games)]
+        pages = plan_site([game.replay for game in games])
+        site_title = next(p.context["site_title"] for p in pages if p.path == "index.html")
+        for game in games:
+            pages.extend(_draft_pages(game, site_title))
+        return pages
+
+
+def _draft_pages(game: _LoadedGame, site_title: str) -> list[Page]:
+    replay_ = game.replay
+    slug, config = replay_.game.slug, replay_.game.config
+    # What base.html needs of a game, as the game's own pages give it.
+    about = {"slug": slug, "title": config.title, "description": config.description,
+             "findings": len(replay_.findings)}
+    common = {"game": about, "game_title": config.title, "site_title": site_title, "base_url": ""}
+    pages = [Page(f"{slug}/drafts/index.html", "drafts.html", {**common, "drafts": game.drafts},
+                  deps=repr((about, game.drafts)))]
+    for draft in game.drafts:
+        pages.append(Page(f"{slug}/drafts/{draft.stem}.html", "draft.html", {**common, "preview": draft},
+                          deps=repr((about, draft))))
+    return pages
+
+
+def _template_error(error: TemplateError) -> SourceError:
+    if isinstance(error, TemplateSyntaxError):
+        return SourceError(error.filename or error.name or "templates", error.lineno or 0, error.message or str(error))
+    return SourceError("templates", 0, f"{type(error).__name__}: {error}")
+
+
+def _absolute(path: Path) -> Path:
+    """An absolute path with symlinks resolved in its folder (the file itself may be gone)."""
+    path = Path(os.path.abspath(path))
+    return path.parent.resolve() / path.name
+
+
+# --- Events to the open pages ----------------------------------------------------------------------
+
+
+class EventHub:
+    """Server-sent events for every open page, and the last problems for pages opened while broken."""
+
+    def __init__(self) -> None:
+        self._lock = threading.Lock()
+        self._clients: list[queue.SimpleQueue] = []
+        self.problems: list[dict] = []
+        self.closed = threading.Event()
+
+    def subscribe(self) -> queue.SimpleQueue:
+        client: queue.SimpleQueue = queue.SimpleQueue()
+        with self._lock:
+            self._clients.append(client)
+        return client
+
+    def unsubscribe(self, client: queue.SimpleQueue) -> None:
+        with self._lock:
+            if client in self._clients:
+                self._clients.remove(client)
+
+    def publish(self, result: RebuildResult, problems: list[dict]) -> None:
+        """`reload` after a successful rebuild, else `error` with the problems as JSON."""
+        with self._lock:
+            self.problems = problems
+            message = ("reload", "{}") if result.ok else ("error", json.dumps(problems, ensure_ascii=False))
+            for client in self._clients:
+                client.put(message)
+
+    def close(self) -> None:
+        self.closed.set()
+        with self._lock:
+            for client in self._clients:
+                client.put(None)
+
+
+# --- HTTP ------------------------------------------------------------------------------------------
+
+
+class Resolution(NamedTuple):
+    status: int  # 200 a file, 301 a folder without its slash, 403 refused, 404 nothing there
+    path: Path | None = None
+
+
+# Percent-encoded slashes, backslashes and NUL would change how the path splits once decoded.
+_ENCODED_SEPARATOR = re.compile(r"%(?:2f|5c|00)", re.IGNORECASE)
+
+
+def resolve_request(site: Path, request_path: str) -> Resolution:
+    """The file a request path names inside `site`, refusing anything that could leave it."""
+    path = request_path.split("?", 1)[0].split("#", 1)[0]
+    if not path.startswith("/") or path.startswith("//") or _ENCODED_SEPARATOR.search(path):
+        return Resolution(403)
+    decoded = unquote(path, errors="strict")
+    segments = decoded.split("/")[1:]
+    # "..", "C:", backslashes: nothing a static site names, and each could reach outside it.
+    if any(s in (".", "..") or ":" in s or "\\" in s or "\x00" in s for s in segments):
+        return Resolution(403)
+    root = site.resolve()
+    target = root.joinpath(*segments).resolve()
+    if not target.is_relative_to(root):
+        return Resolution(403)  # a symlink leading out
+    if target.is_dir():
+        if not decoded.endswith("/"):
+            return Resolution(301)  # so that the index's relative links resolve from the folder
+        target = (target / "index.html").resolve()
+        if not target.is_relative_to(root):
+            return Resolution(403)
+    return Resolution(200, target) if target.is_file() else Resolution(404)
+
+
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".js": "text/javascript; charset=utf-8", ".xml": "application/xml; charset=utf-8",
+                 ".svg": "image/svg+xml", ".json": "application/json", ".txt": "text/plain; charset=utf-8"}
+LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+
+
+class SiteServer(ThreadingHTTPServer):
+    """Serves `site` on 127.0.0.1 only, with the event stream of `hub`."""
+
+    daemon_threads = True  # open event streams must not hold the process at exit
+
+    def __init__(self, site: Path, hub: EventHub, port: int = 0):
+        self.site = Path(site)
+        self.hub = hub
+        super().__init__(("127.0.0.1", port), SiteRequestHandler)
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.server_address[1]}/"
+
+    def handle_error(self, request, client_address) -> None:
+        if not isinstance(sys.exc_info()[1], ConnectionError):  # a page closed mid-response is normal
+            super().handle_error(request, client_address)
+
+
+class SiteRequestHandler(BaseHTTPRequestHandler):
+    server: SiteServer
+    server_version = "nomic-archive"
+
+    def do_GET(self) -> None:
+        self._respond(body=True)
+
+    def do_HEAD(self) -> None:
+        self._respond(body=False)
+
+    def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
+        pass  # the terminal is for rebuilds and errors, not for every request
+
+    def _respond(self, body: bool) -> None:
+        # Only local names: a page elsewhere cannot read this site by pointing its own name here (DNS rebinding).
+        host = (self.headers.get("Host") or "127.0.0.1").rsplit(":", 1)[0]
+        if host not in LOCAL_HOSTS:
+            return self._send(403, "text/plain; charset=utf-8", b"forbidden\n", body)
+        path = self.path.split("?", 1)[0]
+        if path == EVENTS_PATH:
+            return self._events()
+        if path == STATUS_PATH:
+            status = json.dumps({"errors": self.server.hub.problems}, ensure_ascii=False)
+            return self._send(200, "application/json", status.encode("utf-8"), body)
+        try:
+            resolution = resolve_request(self.server.site, self.path)
+        except UnicodeDecodeError:  # percent-encoded bytes that are not UTF-8
+            resolution = Resolution(404)
+        if resolution.status == 200:
+            content_type = CONTENT_TYPES.get(resolution.path.suffix) or \
+                mimetypes.guess_type(resolution.path.name)[0] or "application/octet-stream"
+            return self._send(200, content_type, resolution.path.read_bytes(), body)
+        if resolution.status == 301:
+            self.send_response(301)
+            self.send_header("Location", path + "/")
+            self.send_header("Content-Length", "0")
+            self.end_headers()
+            return None
+        if resolution.status == 403:
+            return self._send(403, "text/plain; charset=utf-8", b"forbidden\n", body)
+        return self._send(404, "text/html; charset=utf-8", self._not_found_page(), body)
+
+    def _not_found_page(self) -> bytes:
+        page = self.server.site / "404.html"
+        if not page.is_file():
+            return NO_SITE_YET.encode("utf-8")
+        # 404.html links relatively from the site's root; <base> makes that hold at any depth.
+        html = page.read_text(encoding="utf-8")
+        return re.sub(r"<head[^>]*>", lambda m: m.group(0) + '\n<base href="/">', html, count=1).encode("utf-8")
+
+    def _send(self, status: int, content_type: str, data: bytes, body: bool) -> None:
+        self.send_response(status)
+        self.send_header("Content-Type", content_type)
+        self.send_header("Content-Length", str(len(data)))
+        self.send_header("Cache-Control", "no-store")
+        self.send_header("X-Content-Type-Options", "nosniff")
+        self.end_headers()
+        if body:
+            self.wfile.write(data)
+
+    def _events(self) -> None:
+        hub = self.server.hub
+        self.send_response(200)
+        self.send_header("Content-Type", "text/event-stream")
+        self.send_header("Cache-Control", "no-store")
+        self.end_headers()
+        client = hub.subscribe()
+        try:
+            self.wfile.write(b"retry: 1000\n\n")
+            self.wfile.flush()
+            while not hub.closed.is_set():
+                try:
+                    message = client.get(timeout=KEEPALIVE_SECONDS)
+                except queue.Empty:
+                    self.wfile.write(b": keep-alive\n\n")  # also finds out when the page has gone
+                    self.wfile.flush()
+                    continue
+                if message is None:
+                    break
+                event, data = message
+                self.wfile.write(f"event: {event}\ndata: {data}\n\n".encode("utf-8"))
+                self.wfile.flush()
+        except ConnectionError:
+            pass
+        finally:
+            hub.unsubscribe(client)
+
+
+# --- Watching and rebuilding -----------------------------------------------------------------------
+
+
+def print_result(result: RebuildResult) -> None:
+    if result.ok:
+        print(f"rebuilt {len(result.written)} pages in {result.seconds:.2f}s", file=sys.stderr)
+    else:
+        for error in result.errors:
+            print(error, file=sys.stderr)
+        print("the last good site is still served; fix the file and it rebuilds", file=sys.stderr)
+
+
+class RebuildLoop(threading.Thread):
+    """Collects changed paths and rebuilds once they have been quiet for `quiet` seconds."""
+
+    def __init__(self, builder: SiteBuilder, hub: EventHub, *, quiet: float = QUIET_SECONDS,
+                 report: Callable[[RebuildResult], None] = print_result):
+        super().__init__(name="nomic-rebuild", daemon=True)
+        self.builder, self.hub, self.quiet, self.report = builder, hub, quiet, report
+        self._changed: set[Path] = set()
+        self._last_change = 0.0
+        self._wake = threading.Condition()
+        self._stopping = False
+
+    def notify(self, paths: Iterable[Path]) -> None:
+        with self._wake:
+            self._changed.update(paths)
+            self._last_change = time.monotonic()
+            self._wake.notify()
+
+    def stop(self) -> None:
+        with self._wake:
+            self._stopping = True
+            self._wake.notify()
+
+    def run(self) -> None:
+        while True:
+            with self._wake:
+                while not self._changed and not self._stopping:
+                    self._wake.wait()
+                while not self._stopping and (wait := self._last_change + self.quiet - time.monotonic()) > 0:
+                    self._wake.wait(wait)
+                if self._stopping:
+                    return
+                changed, self._changed = self._changed, set()
+            try:
+                result = self.builder.rebuild(changed)
+            except Exception:  # a bug must not end serving: show it and wait for the next save
+                traceback.print_exc()
+                result = RebuildResult(errors=[SourceError("nomic-archive", 0, traceback.format_exc(limit=1))])
+            self.report(result)
+            self.hub.publish(result, self.builder.problems(result.errors))
+
+
+class _ChangeHandler(FileSystemEventHandler):
+    def __init__(self, builder: SiteBuilder, loop: RebuildLoop):
+        self.builder, self.loop = builder, loop
+
+    def on_any_event(self, event: FileSystemEvent) -> None:
+        if event.event_type not in ("created", "modified", "deleted", "moved", "closed"):
+            return
+        if event.is_directory and event.event_type == "modified":
+            return  # a file inside changed, and that has its own event
+        paths = [event.src_path] + ([event.dest_path] if event.event_type == "moved" else [])
+        relevant = [Path(os.fsdecode(p)) for p in paths
+                    if self.builder.affects(Path(os.fsdecode(p)), directory=event.is_directory)]
+        if relevant:
+            self.loop.notify(relevant)
+
+
+class LiveSite:
+    """Everything `serve` runs: the first build, the watcher, the rebuild thread and the HTTP server."""
+
+    def __init__(self, content: Path, out: Path, *, port: int = 0, quiet: float = QUIET_SECONDS,
+                 report: Callable[[RebuildResult], None] = print_result):
+        self.builder = SiteBuilder(content, out)
+        self.hub = EventHub()
+        self.loop = RebuildLoop(self.builder, self.hub, quiet=quiet, report=report)
+        self.observer = Observer()
+        self.server = SiteServer(out, self.hub, port)
+
+    def start(self) -> RebuildResult:
+        """Build everything, then watch and rebuild in the background; serving is `serve_forever`."""
+        result = self.builder.build_all()
+        self.hub.publish(result, self.builder.problems())
+        handler = _ChangeHandler(self.builder, self.loop)
+        for folder in self.builder.watched_folders():
+            if folder.is_dir():
+                self.observer.schedule(handler, str(folder), recursive=True)
+        self.loop.start()
+        self.observer.start()
+        return result
+
+    def serve_forever(self) -> None:
+        self.server.serve_forever(poll_interval=0.2)
+
+    def close(self) -> None:
+        self.observer.stop()
+        self.loop.stop()
+        self.hub.close()
+        self.server.server_close()
+        if self.observer.is_alive():
+            self.observer.join(timeout=2)
+        if self.loop.is_alive():
+            self.loop.join(timeout=5)

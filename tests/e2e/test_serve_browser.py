@@ -1,0 +1,83 @@
+"""`nomic-archive serve` for real: a subprocess, headless Chromium, files saved while the page is open."""
+from __future__ import annotations
+
+import http.client
+import re
+import select
+import signal
+import subprocess
+import sys
+
+import pytest
+
+from tests.helpers import ROOT
+from tests.test_serve import edit, write_game
+
+pytestmark = pytest.mark.browser
+WAIT_MS = 10_000
+HOSTILE = '<img src=x onerror="document.title=\'pwned\'">'
+
+
+@pytest.fixture
+def served(tmp_path):
+    """(url, game folder) of `serve` running on a free port, stopped with Ctrl-C (SIGINT) afterwards."""
+    game = write_game(tmp_path / "content")
+    process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(game.parent), "--port", "0"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 30)
+        line = process.stdout.readline() if ready else ""
+        found = re.match(r"serving at (http://127\.0\.0\.1:\d+/)$", line.strip())
+        assert found, f"no URL printed: {line!r}"
+        yield found.group(1), game
+    finally:
+        process.send_signal(signal.SIGINT)
+        try:
+            code = process.wait(timeout=10)
+        finally:
+            process.kill()
+        errors = process.stderr.read()
+    assert code == 0 and "Traceback" not in errors, errors
+
+
+def test_saves_reload_the_page_and_errors_show_in_an_overlay(browser, served, artifacts):
+    url, game = served
+    page = browser.new_page()
+    page.goto(url + "tiny/rules/201.html")
+    assert "Players take turns in clockwise order." in page.locator("main").inner_text()
+
+    edit(game / "rules.md", "in clockwise order", "in counter-clockwise order")
+    page.wait_for_selector("main :text('counter-clockwise order')", timeout=WAIT_MS)
+
+    edit(game / "log.md", "## Proposal 302: Snacks", f"## Propsal 302: {HOSTILE}")
+    overlay = page.wait_for_selector("#nomic-error-overlay", timeout=WAIT_MS)
+    assert "tiny/log.md:13" in overlay.inner_text()
+    assert page.locator("#nomic-error-overlay .nomic-line").inner_text() == f"13 | ## Propsal 302: {HOSTILE}"
+    assert page.locator("#nomic-error-overlay img").count() == 0 and page.title() != "pwned"
+    page.screenshot(path=str(artifacts / "serve-error-overlay.png"))
+
+    # A page opened while the site is broken shows the overlay too.
+    other = browser.new_page()
+    other.goto(url + "tiny/index.html")
+    other.wait_for_selector("#nomic-error-overlay :text('tiny/log.md:13')", timeout=WAIT_MS)
+
+    edit(game / "log.md", f"## Propsal 302: {HOSTILE}", "## Proposal 302: Snacks")
+    for each in (page, other):
+        each.wait_for_selector("#nomic-error-overlay", state="detached", timeout=WAIT_MS)
+    assert "counter-clockwise order" in page.locator("main").inner_text()
+    page.close()
+    other.close()
+
+
+@pytest.mark.parametrize("raw_path", ["/../etc/passwd", "/%2e%2e/%2e%2e/%2e%2e/etc/passwd",
+                                      "/..%2f..%2f..%2fetc%2fpasswd", "//etc/passwd", "/C:/Windows/win.ini",
+                                      "/tiny/../../../../etc/passwd", "/static/..%5c..%5c..%5cetc%5cpasswd"])
+def test_paths_outside_the_site_are_refused_over_http(served, raw_path):
+    url, _ = served
+    port = int(url.rsplit(":", 1)[1].strip("/"))
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+    connection.putrequest("GET", raw_path, skip_accept_encoding=True)  # sent as written, not normalised
+    connection.endheaders()
+    response = connection.getresponse()
+    body = response.read()
+    assert response.status in (403, 404) and b"root:" not in body

@@ -1,0 +1,366 @@
+"""serve: the rebuild logic without threads, the path safety of the server, and the parts wired together."""
+from __future__ import annotations
+
+import http.client
+import json
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from generator import serve
+from generator.cli import main
+from generator.serve import (EVENTS_PATH, EventHub, LiveSite, RebuildLoop, Resolution, SiteBuilder, SiteServer,
+                             resolve_request)
+from generator.site.render import package_templates
+from tests.helpers import tree_digest
+
+GAME_TOML = """title = "Tiny"
+players = ["Ann", "Ben", "Cat"]
+
+[limits]
+max_mutable = 4
+"""
+
+RULES = """# Initial Set
+
+## Immutable Rules
+
+### 101
+All players must abide by the rules.
+
+### 102
+Initially rules in the 100's are immutable.
+
+## Mutable Rules
+
+### 201
+Players take turns in clockwise order.
+
+### 202
+A proposal is adopted if the vote is unanimous.
+
+### 203
+Each turn the player throws one die.
+"""
+
+LOG = """# Tiny log
+
+## Proposal 301: Majority
+Proposer: Ann
+Date: 2001-01-01
+Votes: for Ann, Ben, Cat
+Result: adopted
+Die: 3
+Scores: Ann 3, Ben 0, Cat 0
+
+Amend rule 202 by replacing "unanimous" with "a majority".
+
+## Proposal 302: Snacks
+Proposer: Ben
+Date: 2001-01-08
+Votes: for Ben; against Ann, Cat
+Result: defeated
+Die: 5
+Scores: Ann 3, Ben -5, Cat 0
+
+Enact rule: Snacks
+
+> Players bring snacks.
+
+## Proposal 303: Quorum
+Proposer: Cat
+Date: 2001-01-15
+Votes: for Ann, Ben, Cat
+Result: adopted
+Die: 2
+Scores: Ann 3, Ben -5, Cat 2
+
+Enact rule: Quorum
+
+> A vote needs two players.
+"""
+
+
+# Planned without deps (generator/site/pages.py), so rendered on every rebuild.
+ALWAYS_RENDERED = {"search-index.js"}
+
+
+def write_game(content: Path, name: str = "tiny") -> Path:
+    """A consistent three-proposal game: the next proposal is 304, Ann's turn, 4 mutable rules of at most 4."""
+    game = content / name
+    game.mkdir(parents=True)
+    (game / "game.toml").write_text(GAME_TOML, encoding="utf-8")
+    (game / "rules.md").write_text(RULES, encoding="utf-8")
+    (game / "log.md").write_text(LOG, encoding="utf-8")
+    return game
+
+
+def edit(path: Path, old: str, new: str) -> Path:
+    text = path.read_text(encoding="utf-8")
+    assert old in text
+    path.write_text(text.replace(old, new, 1), encoding="utf-8")
+    return path
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    return write_game(tmp_path / "content")
+
+
+@pytest.fixture
+def builder(game, tmp_path) -> SiteBuilder:
+    builder = SiteBuilder(game.parent, tmp_path / "site")
+    first = builder.build_all()
+    assert first.ok, first.errors
+    return builder
+
+
+# --- Rebuilding only what a change affects ----------------------------------------------------------
+
+
+def test_a_proposal_edit_rewrites_only_the_pages_that_show_it(builder, game):
+    everything = len(builder.state.fingerprints)
+    result = builder.rebuild([edit(game / "log.md", "> Players bring snacks.", "> Players bring fruit.")])
+    assert result.ok
+    assert "tiny/proposals/302.html" in result.written
+    assert not [p for p in result.written if "/rules/" in p]  # a defeated proposal changed no rule
+    assert len(result.written) < everything / 3
+    assert "fruit" in (builder.out / "tiny/proposals/302.html").read_text()
+
+
+def test_a_rule_edit_rewrites_that_rules_pages_and_not_the_others(builder, game):
+    result = builder.rebuild([edit(game / "rules.md", "clockwise", "counter-clockwise")])
+    assert result.ok
+    assert {"tiny/rules/201.html", "tiny/rules/index.html"} <= set(result.written)
+    assert "tiny/rules/203.html" not in result.written and "tiny/rules/101.html" not in result.written
+    assert "counter-clockwise" in (builder.out / "tiny/rules/201.html").read_text()
+
+
+def test_unchanged_games_are_not_loaded_again(builder, game, monkeypatch):
+    other = write_game(game.parent, "other")
+    assert builder.rebuild([other / "game.toml"]).ok
+    loaded = []
+    real = serve.check_games
+    monkeypatch.setattr(serve, "check_games", lambda folder: loaded.append(folder.name) or real(folder))
+    assert builder.rebuild([edit(other / "rules.md", "clockwise", "any")]).ok
+    assert loaded == ["other"]
+
+
+def test_a_broken_edit_keeps_the_last_site_and_names_the_line(builder, game):
+    before = tree_digest(builder.out)
+    result = builder.rebuild([edit(game / "log.md", "## Proposal 302: Snacks", "## Propsal 302: Snacks")])
+    assert not result.ok and result.written == []
+    assert [f"{e.file}:{e.line}" for e in result.errors] == ["tiny/log.md:13"]
+    assert tree_digest(builder.out) == before
+    problem, = builder.problems()
+    assert problem["where"] == "tiny/log.md:13" and problem["text"] == "## Propsal 302: Snacks"
+
+    fixed = builder.rebuild([edit(game / "log.md", "## Propsal 302: Snacks", "## Proposal 302: Snacks")])
+    assert fixed.ok and builder.problems() == []
+
+
+def test_a_game_broken_earlier_is_retried_when_another_game_changes(builder, game):
+    other = write_game(game.parent, "other")
+    edit(other / "game.toml", 'title = "Tiny"', "title = ")
+    assert not builder.rebuild([other / "game.toml"]).ok
+    edit(other / "game.toml", "title = ", 'title = "Other"')
+    # Only tiny's file is reported changed; other must be loaded again all the same.
+    assert builder.rebuild([game / "log.md"]).ok
+    assert (builder.out / "other/index.html").is_file()
+
+
+def test_a_template_change_rerenders_every_page(builder, game):
+    everything = set(builder.build_all().written)
+    overrides = game.parent / "_templates"
+    overrides.mkdir()
+    original = (package_templates() / "rule.html").read_text(encoding="utf-8")
+    (overrides / "rule.html").write_text(original.replace("<h1>", '<h1 class="overridden">'), encoding="utf-8")
+    result = builder.rebuild([overrides / "rule.html"])
+    assert result.ok and set(result.written) == everything
+    assert 'class="overridden"' in (builder.out / "tiny/rules/201.html").read_text()
+
+
+def test_a_broken_template_is_reported_with_its_line(builder, game):
+    overrides = game.parent / "_templates"
+    overrides.mkdir()
+    (overrides / "rule.html").write_text('{% extends "base.html" %}\n{% block main %}{% if %}{% endblock %}\n')
+    result = builder.rebuild([overrides / "rule.html"])
+    assert not result.ok
+    error, = result.errors
+    assert error.file.endswith("rule.html") and error.line == 2
+
+
+def test_irrelevant_files_do_not_trigger_rebuilds(builder, game):
+    assert builder.affects(game / "log.md") and builder.affects(game / "game.toml")
+    assert builder.affects(package_templates() / "base.html")
+    assert not builder.affects(game / ".log.md.swp") and not builder.affects(game / "log.md~")
+    assert not builder.affects(game / "notes.txt") and not builder.affects(builder.out / "index.html")
+
+
+def test_drafts_get_pages_that_follow_the_rules_they_depend_on(builder, game):
+    drafts = game / "drafts"
+    drafts.mkdir()
+    (drafts / "tidy.md").write_text("## Proposal 304: Tidy\nProposer: Ann\nDate: 2001-02-01\n\nRepeal rule 201.\n")
+    result = builder.rebuild([drafts / "tidy.md"])
+    assert result.ok
+    assert set(result.written) - ALWAYS_RENDERED == {"tiny/drafts/index.html", "tiny/drafts/tidy.html"}
+    assert 'href="tidy.html"' in (builder.out / "tiny/drafts/index.html").read_text()
+    # The draft previews the rules in force, so a rule edit redraws it.
+    assert "tiny/drafts/tidy.html" in builder.rebuild([edit(game / "rules.md", "clockwise", "any")]).written
+    (drafts / "tidy.md").unlink()
+    assert builder.rebuild([drafts / "tidy.md"]).ok
+    assert not (builder.out / "tiny/drafts/tidy.html").exists()
+
+
+# --- Live reload in serve output only ----------------------------------------------------------------
+
+
+def test_the_live_reload_script_is_in_serve_output_only(builder, game, tmp_path):
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "built")]) == 0
+    built = [p for p in (tmp_path / "built").rglob("*") if p.is_file()]
+    assert built and not [p for p in built if b"__nomic" in p.read_bytes()]
+    served = list(builder.out.rglob("*.html"))
+    assert served and all("/__nomic/events" in p.read_text() for p in served)
+
+
+# --- Path safety -------------------------------------------------------------------------------------
+
+
+@pytest.fixture
+def site(builder, tmp_path) -> Path:
+    secret = tmp_path / "secret"
+    secret.mkdir()
+    (secret / "passwd").write_text("root")
+    (builder.out / "escape").symlink_to(secret)
+    (builder.out / "escape.txt").symlink_to(secret / "passwd")
+    return builder.out
+
+
+@pytest.mark.parametrize("request_path", [
+    "/../etc/passwd", "/%2e%2e/", "/%2E%2E/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/tiny%5c..%5c..%5cx",
+    "//etc/passwd", "/C:/", "/C:/Windows/win.ini", "/tiny/../../secret/passwd", "/./index.html",
+    "/escape/passwd", "/escape/", "/escape.txt", "/index.html%00.txt", "etc/passwd", "http://evil/index.html",
+])
+def test_paths_that_could_leave_the_site_are_refused(site, request_path):
+    assert resolve_request(site, request_path).status in (403, 404)
+
+
+def test_paths_inside_the_site_resolve(site):
+    root = site.resolve()
+    assert resolve_request(site, "/") == Resolution(200, root / "index.html")
+    assert resolve_request(site, "/tiny/rules/201.html?x=1#top") == Resolution(200, root / "tiny/rules/201.html")
+    assert resolve_request(site, "/tiny/") == Resolution(200, root / "tiny/index.html")
+    assert resolve_request(site, "/tiny").status == 301  # the folder's relative links need the slash
+    assert resolve_request(site, "/static/").status == 404  # a folder without index.html: no listing
+    assert resolve_request(site, "/nothing.html").status == 404
+
+
+@pytest.fixture
+def server(builder):
+    hub = EventHub()
+    server = SiteServer(builder.out, hub)
+    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
+    thread.start()
+    yield server
+    hub.close()
+    server.shutdown()
+    server.server_close()
+
+
+def get(server: SiteServer, path: str, headers: dict | None = None) -> http.client.HTTPResponse:
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+    connection.request("GET", path, headers=headers or {})
+    return connection.getresponse()
+
+
+def test_the_server_listens_on_loopback_only(server):
+    assert server.server_address[0] == "127.0.0.1"
+
+
+@pytest.mark.parametrize("path, content_type", [
+    ("/index.html", "text/html; charset=utf-8"), ("/static/style.css", "text/css; charset=utf-8"),
+    ("/search-index.js", "text/javascript; charset=utf-8"), ("/sitemap.xml", "application/xml; charset=utf-8"),
+    ("/static/favicon.svg", "image/svg+xml"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
+])
+def test_files_are_served_with_their_content_type(server, path, content_type):
+    response = get(server, path)
+    assert response.status == 200 and response.getheader("Content-Type") == content_type
+
+
+def test_unknown_paths_get_the_sites_404_page_with_a_base(server):
+    response = get(server, "/tiny/rules/no/such/page.html")
+    body = response.read().decode()
+    assert response.status == 404 and '<base href="/">' in body and "Not found" in body
+
+
+def test_requests_for_other_host_names_are_refused(server):
+    assert get(server, "/index.html", {"Host": "attacker.example:80"}).status == 403
+
+
+def test_status_and_events_carry_rebuild_outcomes(server, builder, game):
+    response = get(server, "/__nomic/status")
+    assert json.loads(response.read()) == {"errors": []}
+    connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
+    connection.request("GET", EVENTS_PATH)
+    stream = connection.getresponse()
+    assert stream.getheader("Content-Type") == "text/event-stream"
+    assert stream.fp.readline() == b"retry: 1000\n"
+    stream.fp.readline()
+    result = builder.rebuild([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
+    server.hub.publish(result, builder.problems())
+    assert stream.fp.readline() == b"event: error\n"
+    problems = json.loads(stream.fp.readline().removeprefix(b"data: "))
+    assert problems[0]["where"] == "tiny/log.md:25" and problems[0]["text"] == "## Proposal 303 Quorum!"
+    assert json.loads(get(server, "/__nomic/status").read())["errors"] == problems
+    stream.fp.readline()
+    server.hub.publish(builder.rebuild([edit(game / "log.md", "303 Quorum!", "303: Quorum")]), [])
+    assert stream.fp.readline() == b"event: reload\n"
+
+
+# --- Watching ----------------------------------------------------------------------------------------
+
+
+def test_a_burst_of_changes_is_one_rebuild(builder, game):
+    results = []
+    loop = RebuildLoop(builder, EventHub(), quiet=0.2, report=results.append)
+    loop.start()
+    try:
+        for word in ("fruit", "bread", "cheese"):
+            loop.notify([edit(game / "log.md", "> Players bring", f"> Players bring {word} and")])
+            time.sleep(0.02)
+        deadline = time.monotonic() + 5
+        while not results and time.monotonic() < deadline:
+            time.sleep(0.02)
+        time.sleep(0.3)
+    finally:
+        loop.stop()
+        loop.join()
+    assert len(results) == 1 and results[0].ok
+
+
+def test_a_saved_file_reaches_the_open_pages(game, tmp_path):
+    live = LiveSite(game.parent, tmp_path / "site", report=lambda result: None)
+    try:
+        assert live.start().ok
+        client = live.hub.subscribe()
+        edit(game / "rules.md", "clockwise", "counter-clockwise")
+        assert client.get(timeout=10) == ("reload", "{}")
+        assert "counter-clockwise" in (tmp_path / "site/tiny/rules/201.html").read_text()
+    finally:
+        live.close()
+
+
+def test_serve_refuses_a_missing_content_folder(tmp_path, capsys):
+    assert main(["serve", str(tmp_path / "nothing"), "--port", "0"]) == 2
+    assert "is not a folder" in capsys.readouterr().err
+
+
+def test_symlinked_temp_paths_still_map_to_their_game(game, tmp_path):
+    link = tmp_path / "link"
+    link.symlink_to(game.parent)
+    builder = SiteBuilder(link, tmp_path / "site2")
+    assert builder.build_all().ok
+    written = builder.rebuild([edit(game / "rules.md", "clockwise", "widdershins")]).written
+    assert "tiny/rules/201.html" in written
