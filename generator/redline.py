@@ -626,10 +626,17 @@ def summarize(rl: Redline) -> list[str]:
         items.append(_describe_blocks(deleted, inserted, appended=appended))
     if not items:
         return ["changed only spacing and line breaks"]
+    # The same edit made in several places is said once ("one week" -> "interval" three times in seed 002).
+    repeats = Counter(items)
+    items = [item + _times(repeats[item]) for item in dict.fromkeys(items)]
     if len(items) > SUMMARY_ITEMS:
         more = len(items) - SUMMARY_ITEMS
         items = items[:SUMMARY_ITEMS] + [f"and {more} more change{'s' if more > 1 else ''}"]
     return items
+
+
+def _times(number: int) -> str:
+    return "" if number == 1 else " twice" if number == 2 else f" {number} times"
 
 
 def _count(number: int, noun: str) -> str:

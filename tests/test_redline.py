@@ -460,6 +460,16 @@ def test_summary_lists_at_most_five_changes() -> None:
     assert summary[5:] == ["and 3 more changes"]
 
 
+def test_summary_says_a_repeated_edit_once_with_its_count() -> None:
+    old = "Vote for one week. Wait one week. Then one week more, then a day."
+    new = "Vote for one interval. Wait one interval. Then one interval more, then one interval."
+    assert summarize(redline(old, new)) == ['replaced "week" with "interval" 3 times',
+                                            'replaced "a day" with "one interval"']
+    assert summarize(redline("A rule is short. Every player votes on it. The judge decides.",
+                             "A rule is very short. Every player votes on it. The judge decides very.")) == [
+        'inserted "very" twice']
+
+
 def test_summary_paragraph_counts() -> None:
     assert summarize(redline("A one.\n\nB two.\n\nC three.", "C three.")) == ["removed 2 paragraphs"]
     assert summarize(redline("Keep me.", "New first.\n\nKeep me.")) == ["added a paragraph"]

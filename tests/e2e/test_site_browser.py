@@ -8,7 +8,7 @@ import threading
 import pytest
 
 from generator.cli import main
-from tests.helpers import copy_games
+from tests.helpers import ROOT, copy_games
 
 pytestmark = pytest.mark.browser
 
@@ -125,3 +125,31 @@ def test_theme_toggle_switches_and_remembers(browser, site):
     page.goto((site / "mini" / "index.html").as_uri())
     assert page.evaluate("document.documentElement.dataset.theme") == "dark"
     context.close()
+
+
+@pytest.fixture(scope="module")
+def bundled_site(tmp_path_factory):
+    site = tmp_path_factory.mktemp("bundled") / "site"
+    assert main(["build", str(ROOT / "content"), "-o", str(site)]) == 0
+    return site
+
+
+def test_a_newcomer_reads_how_livejournal_rule_203_came_to_read_as_it_does(page, bundled_site, artifacts):
+    """Issue 5's promise: from site/index.html to seed 002's red and struck words, by clicking."""
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.goto((bundled_site / "index.html").as_uri())
+    page.get_by_role("link", name="ljnomic, 2007", exact=True).first.click()
+    page.get_by_role("link", name="Rules", exact=True).click()
+    # The old number still leads somewhere: its page names the rule's present number.
+    page.goto(page.url.replace("rules/index.html", "rules/203.html"))
+    assert "Rule 203 is now rule 310" in page.locator("main").inner_text()
+    page.get_by_role("link", name="Read its history").click()
+    assert page.locator("h1").inner_text() == "Rule 310"
+    assert "203 → 301 → 310" in page.locator(".lineage").inner_text()
+    change = page.locator("article", has=page.get_by_role("link", name="Proposal 301"))
+    struck = [t.removeprefix("deleted: ") for t in change.locator("del").all_text_contents()]
+    added = [t.removeprefix("inserted: ") for t in change.locator("ins").all_text_contents()]
+    assert struck.count("one week") == 3 and added.count("interval") == 3 and "being four days" in added
+    assert "line-through" in change.locator("del").first.evaluate("e => getComputedStyle(e).textDecorationLine")
+    assert page.errors == []
+    page.screenshot(path=str(artifacts / "livejournal-rule-310.png"), full_page=True)
