@@ -1,12 +1,13 @@
 #!/usr/bin/env python3
 """Edit-to-reload latency of `serve`: from writing a file to the rebuild's `reload` event on the wire.
 
-Usage: serve_latency.py [N ...] [--runs R] [--profile]   (default: N = 2000, R = 5)
+Usage: serve_latency.py [N ...] [--runs R] [--per-file P] [--profile]   (default: N = 2000, R = 5)
 
 Runs the real thing in-process: watchdog, the debounced rebuild thread and the HTTP server on a free port,
 with a server-sent-events client connected. Each run appends a sentence to the last entry of a game's log
 (a proposal edit) and times until `event: reload` arrives. Measured on a copy of the bundled content/
-(when present) and on a synthetic archive of N proposals (bench/synthetic.py). --profile adds a cProfile
+(when present) and on a synthetic archive of N proposals (bench/synthetic.py), its log in one file and,
+with --per-file P, also split into files of P proposals (as large archives are kept). --profile adds a cProfile
 of one rebuild of the largest archive, without threads.
 """
 from __future__ import annotations
@@ -92,19 +93,24 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
     parser.add_argument("sizes", nargs="*", type=int, default=[2000], help="proposals in the synthetic archive")
     parser.add_argument("--runs", type=int, default=5)
+    parser.add_argument("--per-file", type=int, help="also measure the log split into files of this many proposals")
     parser.add_argument("--profile", action="store_true", help="profile one rebuild of the largest archive")
     args = parser.parse_args()
     bundled = HERE.parent / "content"
-    print(f"{'archive':>22} {'pages':>7} {'first build s':>14} {'rebuild ms':>11} {'written':>8} "
+    print(f"{'archive':>28} {'pages':>7} {'first build s':>14} {'rebuild ms':>11} {'written':>8} "
           "edit-to-reload ms: median; each run (its rebuild)")
     with tempfile.TemporaryDirectory() as tmp:
         archives = []
         if bundled.is_dir() and game_folders(bundled):
             archives.append(("bundled content/", shutil.copytree(bundled, Path(tmp) / "bundled")))
-        archives += [(f"synthetic {n}", make_archive(Path(tmp) / f"synthetic-{n}", n)) for n in args.sizes]
+        for n in args.sizes:
+            archives.append((f"synthetic {n}", make_archive(Path(tmp) / f"synthetic-{n}", n)))
+            if args.per_file:
+                archives.append((f"synthetic {n}, {args.per_file}/file",
+                                 make_archive(Path(tmp) / f"split-{n}", n, per_file=args.per_file)))
         for name, content in archives:
             row = measure(content, Path(tmp) / f"site-{content.name}", args.runs)
-            print(f"{name:>22} {row['pages']:>7} {row['first build s']:>14.2f} {row['rebuild ms']:>11} "
+            print(f"{name:>28} {row['pages']:>7} {row['first build s']:>14.2f} {row['rebuild ms']:>11} "
                   f"{row['pages written']:>8} {row['median ms']:>8}; {', '.join(row['runs'])}", flush=True)
         if args.profile:
             profile(archives[-1][1], Path(tmp) / "site-profile")

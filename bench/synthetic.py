@@ -1,5 +1,7 @@
 #!/usr/bin/env python3
-"""Write a large, consistent synthetic game: `synthetic.py N FOLDER` (N proposals, default mechanics).
+"""Write a large, consistent synthetic game: `synthetic.py N FOLDER [PER_FILE]` (N proposals, default
+mechanics; with PER_FILE the log is split into log/NNNN.md files of that many proposals, as large
+archives are kept by year or by month).
 
 Every proposal is adopted unanimously by three players and amends a rule `to read:` (so the rule takes
 the proposal's number), every fifth enacts a rule instead and every seventh repeals the rule enacted five
@@ -16,7 +18,7 @@ WORDS = ("rule player vote proposal amend repeal enact score point turn judge mu
 PLAYERS = ("Alice", "Bob", "Carol")
 
 
-def make_archive(folder: Path, proposals: int, seed: int = 42) -> Path:
+def make_archive(folder: Path, proposals: int, seed: int = 42, per_file: int | None = None) -> Path:
     rng = random.Random(seed)
     game = folder / "synthetic"
     game.mkdir(parents=True, exist_ok=True)
@@ -31,7 +33,11 @@ def make_archive(folder: Path, proposals: int, seed: int = 42) -> Path:
     scores = dict.fromkeys(PLAYERS, 0)
     enacted: dict[int, int] = {}
     log = ["# Synthetic log", ""]
+    parts: list[list[str]] = []
     for i in range(proposals):
+        if per_file and i % per_file == 0 and i:
+            parts.append(log)
+            log = []
         number = 301 + i
         proposer = PLAYERS[i % 3]
         die = rng.randint(1, 6)
@@ -51,9 +57,14 @@ def make_archive(folder: Path, proposals: int, seed: int = 42) -> Path:
         log += [f"## Proposal {number}: Change {number}", f"Proposer: {proposer}", "Date: 2020-01-01",
                 "Votes: for Alice, Bob, Carol", "Result: adopted", f"Die: {die}",
                 "Scores: " + ", ".join(f"{p} {s}" for p, s in scores.items()), "", change, ""]
-    (game / "log.md").write_text("\n".join(log))
+    if per_file:
+        (game / "log").mkdir(exist_ok=True)
+        for position, part in enumerate(parts + [log]):
+            (game / "log" / f"{position:04}.md").write_text("\n".join(part))
+    else:
+        (game / "log.md").write_text("\n".join(log))
     return folder
 
 
 if __name__ == "__main__":
-    make_archive(Path(sys.argv[2]), int(sys.argv[1]))
+    make_archive(Path(sys.argv[2]), int(sys.argv[1]), per_file=int(sys.argv[3]) if len(sys.argv) > 3 else None)

@@ -140,8 +140,12 @@ def split_blocks(text: str) -> list[str]:
     return blocks
 
 
+@functools.lru_cache(maxsize=16384)
 def redline(old: str, new: str) -> Redline:
-    """The redline turning `old` into `new`: blocks aligned first, then words inside them."""
+    """The redline turning `old` into `new`: blocks aligned first, then words inside them.
+
+    Cached by the texts (a Redline is immutable): a rule's revision shows on its page, its proposal's page,
+    comparison pages and every rebuild of `serve`."""
     old_blocks, new_blocks = split_blocks(old), split_blocks(new)
     blocks = tuple(_align_blocks(old_blocks, new_blocks))
     old_words = [word for block in old_blocks for word in _words(block)]

@@ -309,7 +309,7 @@ def test_a_page_for_each_entry_that_changed_rules_and_start_against_now(game_pla
                            "splits/compare/302-303.html", "splits/compare/303-304.html",
                            "splits/compare/304-305.html", "splits/compare/start-now.html",
                            "splits/compare/index.html"]
-    headings = {path: [p["heading"] for p in page.context["pairs"]] for path, page in pages.items()
+    headings = {path: [p["heading"] for p in page.full_context()["pairs"]] for path, page in pages.items()
                 if page.template == "compare.html"}
     assert headings == {
         "splits/compare/start-301.html": ["rule 203 changed"],
@@ -321,7 +321,7 @@ def test_a_page_for_each_entry_that_changed_rules_and_start_against_now(game_pla
                                           "rules 205 and 206 merged into 205", "rule 210 changed",
                                           "rule 305 added"],
     }
-    assert pages["splits/compare/303-304.html"].context["pairs"][0]["notes"] == \
+    assert pages["splits/compare/303-304.html"].full_context()["pairs"][0]["notes"] == \
         ["transmuted from immutable to mutable"]
 
 

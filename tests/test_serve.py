@@ -14,7 +14,7 @@ from generator.cli import main
 from generator.serve import (EVENTS_PATH, EventHub, LiveSite, RebuildLoop, Resolution, SiteBuilder, SiteServer,
                              resolve_request)
 from generator.site.render import package_templates
-from tests.helpers import tree_digest
+from tests.helpers import copy_games, tree_digest
 
 GAME_TOML = """title = "Tiny"
 players = ["Ann", "Ben", "Cat"]
@@ -364,3 +364,33 @@ def test_symlinked_temp_paths_still_map_to_their_game(game, tmp_path):
     assert builder.build_all().ok
     written = builder.rebuild([edit(game / "rules.md", "clockwise", "widdershins")]).written
     assert "tiny/rules/201.html" in written
+
+
+# The edits below touch each kind of input: a change's text, a rule's text, a rule's number, a repeal
+# turned into an amendment, a recorded score. After each, the incremental site must be the site a full
+# build gives; a broken step in between (rule text no longer holding the amended phrase) changes nothing.
+INCREMENTAL_EDITS = [
+    ("log.md", 'with "a simple majority"', 'with "a clear majority"'),
+    ("rules.md", "eligible voters", "eligible players"),  # broken until the next edit
+    ("log.md", '"unanimous among the eligible voters"', '"unanimous among the eligible players"'),
+    ("log.md", "Enact rule: Bonus", "Enact rule 320: Bonus"),
+    ("log.md", "Repeal rule 302.", "Repeal rule 320."),
+    ("log.md", "Repeal rule 320.", "Amend rule 320 to read:\n\n> Each player gets a small bonus."),
+    ("log.md", "Scores: Alice 7, Bob 8, Carol 12", "Scores: Alice 7, Bob 8, Carol 11"),
+]
+
+
+def test_incremental_rebuilds_give_the_site_a_full_build_gives(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    builder = SiteBuilder(content, tmp_path / "incremental", live_reload="")
+    assert builder.build_all().ok
+    for step, (name, old, new) in enumerate(INCREMENTAL_EDITS):
+        before = tree_digest(builder.out)
+        result = builder.rebuild([edit(content / "mini" / name, old, new)])
+        if step == 1:
+            assert [e.line for e in result.errors] == [14] and tree_digest(builder.out) == before
+            continue
+        assert result.ok, (step, result.errors)
+        fresh = SiteBuilder(content, tmp_path / f"full-{step}", live_reload="")
+        assert fresh.build_all().ok
+        assert tree_digest(builder.out) == tree_digest(fresh.out), f"after edit {step}: {new!r}"

@@ -7,12 +7,13 @@ from __future__ import annotations
 
 import datetime as dt
 import difflib
+import functools
 import re
 from dataclasses import dataclass, field
 
 from markdown_it.token import Token
 
-from ..errors import ErrorCollector
+from ..errors import ErrorCollector, SourceError
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
 from .config import parse_effect_value
@@ -66,11 +67,21 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector) -> tuple[str
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
-        file_preamble, file_entries = _parse_file(file, text, errors)
+        file_preamble, file_entries, file_errors = _parse_log_file(file, text)
+        errors.extend(file_errors)
         if position == 0:
             preamble = file_preamble
         entries.extend(file_entries)
     return preamble, entries
+
+
+@functools.lru_cache(maxsize=256)
+def _parse_log_file(file: str, text: str) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+    """One log file, cached by its text (entries are immutable): `serve` re-reads only the file saved, and
+    an archive kept as a file per year re-parses one year."""
+    errors = ErrorCollector()
+    preamble, entries = _parse_file(file, text, errors)
+    return preamble, tuple(entries), tuple(errors.errors)
 
 
 def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = False) -> tuple[str, list[Entry]]:

@@ -12,6 +12,7 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..compare import Comparison, Pair, RuleLike, compare
+from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal
 from ..redline import render_html
 from .markdown import render_markdown
@@ -42,22 +43,38 @@ def _pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[s
 
 def compare_pages(plan: GamePlan) -> list[Page]:
     """`<game>/compare/<from>-<to>.html` for each entry that changed rules, `start-now.html` and `index.html`."""
-    replay = plan.replay
-    changing = sorted(plan.history.revisions_by_step)  # indices of entries that changed some rule
+    replay, history = plan.replay, plan.history
+    changing = sorted(history.revisions_by_step)  # indices of entries that changed some rule
     last = len(replay.steps) - 1
     spans = [(index - 1, index) for index in changing]
     names = [f"{_point_name(plan, before)}-{_point_name(plan, after)}" for before, after in spans]
     pages = []
+    # Between two adjacent points only the rules revised at the later one differ; every other rule is an
+    # equal pair. So those revisions and the number of rules are all an adjacent page depends on.
+    rule_count = sum(1 for version in replay.versions if version.start == START)
     for position, ((before, after), name) in enumerate(zip(spans, names)):
+        revisions = history.revisions_by_step[after]
+        rule_count += sum(r.before is None for r in revisions) - sum(r.after is None for r in revisions)
         pager = {"previous": _neighbour(plan, spans, names, position - 1),
                  "next": _neighbour(plan, spans, names, position + 1)}
-        pages.append(_comparison_page(plan, name, before, after, pager=pager, now=False))
-    pages.append(_comparison_page(plan, "start-now", START, last, pager={"previous": None, "next": None}, now=True))
+        inputs = (rule_count, [(_version_key(plan, r.before), _version_key(plan, r.after)) for r in revisions])
+        pages.append(_comparison_page(plan, name, before, after, inputs, pager=pager, now=False))
+    start_now = [[_version_key(plan, v) for v in history.rules_at(point)] for point in (START, last)]
+    pages.append(_comparison_page(plan, "start-now", START, last, start_now, pager={"previous": None, "next": None},
+                                  now=True))
     index = {"entries": [_point_view(plan, step.index) for step in replay.steps],
              "spans": [{"name": f"{name}.html", "before": _point_view(plan, before), "after": _point_view(plan, after)}
                        for (before, after), name in zip(spans, names)]}
     pages.append(_page(plan, "index", "compare_index.html", index))
     return pages
+
+
+def _version_key(plan: GamePlan, version: RuleVersion | None) -> tuple | None:
+    """What a comparison shows of a version, with the page its link leads to."""
+    if version is None:
+        return None
+    return (version.identity, version.number, version.rule_class, version.title, version.text,
+            plan.rule_page(version.identity))
 
 
 def _point_name(plan: GamePlan, index: int) -> str:
@@ -85,20 +102,25 @@ def _neighbour(plan: GamePlan, spans: list[tuple[int, int]], names: list[str], p
     return {"url": f"{names[position]}.html", "label": _point_view(plan, spans[position][1])["label"]}
 
 
-def _comparison_page(plan: GamePlan, name: str, before: int, after: int, *, pager: dict, now: bool) -> Page:
-    comparison = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
-    context = {"before": _point_view(plan, before), "after": _point_view(plan, after), "now": now, **pager,
-               **comparison_view(comparison, lambda version: f"../{plan.rule_page(version.identity)}")}
-    return _page(plan, name, "compare.html", context)
+def _comparison_page(plan: GamePlan, name: str, before: int, after: int, inputs: Any, *, pager: dict,
+                     now: bool) -> Page:
+    """A comparison page; `inputs` is what the comparison depends on, so that it is drawn only when they move."""
+
+    def comparison() -> dict[str, Any]:
+        found = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
+        return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}")
+
+    context = {"before": _point_view(plan, before), "after": _point_view(plan, after), "now": now, **pager}
+    return _page(plan, name, "compare.html", context, inputs=inputs, lazy=comparison)
 
 
-def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any]) -> Page:
+def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any], *, inputs: Any = None,
+          lazy: Callable[[], dict[str, Any]] | None = None) -> Page:
     from .pages import Page  # as in _point_view
 
     game = plan.replay.game
     context = {"game": {"slug": plan.slug, "title": game.config.title, "description": game.config.description,
                         "findings": len(plan.replay.findings)}, **context}
-    # The context is all the page shows, so it is exactly what the page depends on.
-    deps = json.dumps(context, sort_keys=True, default=str)
-    return Page(f"{plan.slug}/compare/{name}.html", template, context, deps=deps)
-
+    # The context and the lazy part's inputs are all the page shows, so they are what it depends on.
+    deps = json.dumps([context, inputs], sort_keys=True, default=str)
+    return Page(f"{plan.slug}/compare/{name}.html", template, context, deps=deps, lazy=lazy)

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import hashlib
 import json
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -33,6 +34,12 @@ class Page:
     context: dict[str, Any]
     deps: Any = None  # None: always render
     kind: str = "html"
+    # The costly part of the context (redlines, comparisons), built only when the page is rendered: a
+    # rebuild plans every page but renders only those whose deps moved.
+    lazy: Callable[[], dict[str, Any]] | None = None
+
+    def full_context(self) -> dict[str, Any]:
+        return {**self.context, **self.lazy()} if self.lazy else self.context
 
     @property
     def depth(self) -> int:
@@ -55,6 +62,18 @@ class GamePlan:
     history: GameHistory
     slug: str
     proposal_pages: dict[int, str] = field(default_factory=dict)  # step index -> page name
+    _step_keys: dict[int, Any] = field(default_factory=dict)
+
+    def step_key(self, step: Step | None) -> Any:
+        """What pages show of an entry's step, for their deps; computed once, as several pages show each step."""
+        if step is None:
+            return None
+        if step.index not in self._step_keys:
+            self._step_keys[step.index] = repr((step.entry, step.result, step.computed_result,
+                                                tuple(sorted(step.scores.items())), step.winner, step.findings,
+                                                step.overrides, step.notes, step.deltas, step.next_player,
+                                                step.circuits))
+        return self._step_keys[step.index]
 
     def entry_anchor(self, step: Step) -> str:
         entry = step.entry
@@ -173,8 +192,10 @@ def _game_pages(plan: GamePlan) -> list[Page]:
                      "findings": len(replay.findings)}}
     pages: list[Page] = []
 
-    def add(path: str, template: str, context: dict[str, Any], deps: Any, kind: str = "html") -> None:
-        pages.append(Page(f"{slug}/{path}", template, {**base, **context}, deps=(base["game"], deps), kind=kind))
+    def add(path: str, template: str, context: dict[str, Any], deps: Any, kind: str = "html",
+            lazy: Callable[[], dict[str, Any]] | None = None) -> None:
+        pages.append(Page(f"{slug}/{path}", template, {**base, **context}, deps=(base["game"], deps), kind=kind,
+                          lazy=lazy))
 
     in_force = history.in_force()
     by_class = [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls]) for cls in CLASS_ORDER]
@@ -185,10 +206,9 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
 
     for identity, rule_history in history.rules.items():
-        context = _rule_context(plan, rule_history)
-        add(plan.rule_page(identity), "rule.html", context,
-            tuple((v.number, v.rule_class, v.title, v.text, v.start, v.end) for v in rule_history.versions)
-            + (tuple(_step_key(r.step) for r in history.revisions_by_rule[identity] if r.step),))
+        history_deps = (tuple((v.number, v.rule_class, v.title, v.text, v.start, v.end) for v in rule_history.versions)
+                        + (tuple(plan.step_key(r.step) for r in history.revisions_by_rule[identity] if r.step),))
+        add(plan.rule_page(identity), "rule.html", {}, history_deps, lazy=lambda h=rule_history: _rule_context(plan, h))
     for number, identity in sorted(history.old_numbers().items()):
         target = history.rules[identity]
         add(f"rules/{number}.html", "redirect.html",
@@ -200,11 +220,12 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     for position, step in enumerate(proposal_steps):
         previous = proposal_steps[position - 1] if position else None
         following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
-        context = _proposal_context(plan, step, previous, following)
-        add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", context,
-            (_step_key(step), tuple(_revision_key(r) for r in history.revisions_by_step.get(step.index, ())),
-             previous and previous.entry.title, following and following.entry.title,
-             previous and plan.proposal_pages[previous.index], following and plan.proposal_pages[following.index]))
+        proposal_deps = (plan.step_key(step), tuple(_revision_key(r) for r in history.revisions_by_step.get(step.index, ())),
+                         previous and previous.entry.title, following and following.entry.title,
+                         previous and plan.proposal_pages[previous.index],
+                         following and plan.proposal_pages[following.index])
+        add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", {}, proposal_deps,
+            lazy=lambda s=step, p=previous, f=following: _proposal_context(plan, s, p, f))
 
     rows = [_proposal_row(plan, s, "../") for s in proposal_steps]
     add("proposals/index.html", "proposals.html", {"rows": rows, "heading": "All proposals"},
@@ -215,27 +236,20 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
     log_entries = [_log_entry(plan, s) for s in steps]
     add("log.html", "log.html", {"entries": log_entries, "preamble": render_markdown(game.log.preamble)},
-        (game.log.preamble, tuple(_step_key(s) for s in steps)))
+        (game.log.preamble, tuple(plan.step_key(s) for s in steps)))
     scores = _scores_context(plan)
-    add("scores.html", "scores.html", scores, tuple(_step_key(s) for s in steps if s.deltas))
+    add("scores.html", "scores.html", scores, tuple(plan.step_key(s) for s in steps if s.deltas))
     report = _check_context(plan)
     add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     players = _players_context(plan)
     add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
     add("as-of.html", "as-of.html", {"entries": [step_view(plan, s, "") for s in steps]},
-        tuple(_step_key(s) for s in steps))
+        tuple(plan.step_key(s) for s in steps))
     add("data.js", "data.js", {"data": _game_data(plan)}, rule_deps + (tuple(v for v in replay.versions),), kind="js")
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
     pages.extend(compare_pages(plan))
     return pages
-
-
-def _step_key(step: Step | None) -> Any:
-    if step is None:
-        return None
-    return (repr(step.entry), step.result, step.computed_result, tuple(sorted(step.scores.items())), step.winner,
-            step.findings, step.overrides, step.notes, step.deltas, step.next_player, step.circuits)
 
 
 def _revision_key(revision: Revision) -> Any:

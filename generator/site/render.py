@@ -39,7 +39,7 @@ def _json_for_script(value) -> Markup:
 def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
     template = env.get_template(page.template)
     root = "../" * page.depth
-    return template.render(**page.context, root=root, page_path=page.path, live_reload=live_reload)
+    return template.render(**page.full_context(), root=root, page_path=page.path, live_reload=live_reload)
 
 
 def static_files() -> list[tuple[Path, str]]:
