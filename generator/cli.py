@@ -58,8 +58,8 @@ def _parser() -> argparse.ArgumentParser:
     preview.add_argument("--text", action="store_true", help="print the redline in the terminal instead")
 
     diff = commands.add_parser("diff", help="compare two rulesets rule by rule")
-    diff.add_argument("old", help="ruleset file, game folder, GAME@312 or GAME@2005-04-02")
-    diff.add_argument("new", help="ruleset file, game folder, GAME@312 or GAME@2005-04-02")
+    diff.add_argument("old", help="ruleset file, game folder, GAME@312, GAME@2005-04-02 or GAME@start")
+    diff.add_argument("new", help="ruleset file, game folder, GAME@312, GAME@2005-04-02 or GAME@start")
     diff.add_argument("--format", choices=("text", "html", "json"), default="text")
     diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     return parser

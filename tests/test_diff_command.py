@@ -154,6 +154,8 @@ def test_game_points_by_proposal_and_by_date(tmp_path, capsys):
     # Before the first entry: the initial set.
     code, out, _ = diff(capsys, f"{game}@2005-03-31", str(game / "rules.md"))
     assert code == 0
+    assert diff(capsys, f"{game}@start", str(game / "rules.md"))[0] == 0
+    assert diff(capsys, f"{game}@start", f"{game}@301")[0] == 1
     # The folder alone: the rules in force at the end of the log (proposal 306 was defeated).
     assert diff(capsys, f"{game}@305", game)[0] == 0
     code, out, _ = diff(capsys, game / "rules.md", game)
@@ -196,7 +198,8 @@ def test_a_point_that_is_neither_number_nor_date(tmp_path, capsys):
     game = write_game(tmp_path / "splits")
     code, _, err = diff(capsys, f"{game}@tuesday", game)
     assert code == 2
-    assert err == f"{game}@tuesday: after '@' comes a proposal number (GAME@312) or a date (GAME@2005-04-02)\n"
+    assert err == (f"{game}@tuesday: after '@' comes a proposal number (GAME@312), a date (GAME@2005-04-02) "
+                   "or 'start' (GAME@start)\n")
 
 
 def test_missing_file_and_folder_that_is_no_game(tmp_path, capsys):

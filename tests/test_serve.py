@@ -223,6 +223,9 @@ def test_the_live_reload_script_is_in_serve_output_only(builder, game, tmp_path)
     assert built and not [p for p in built if b"__nomic" in p.read_bytes()]
     served = list(builder.out.rglob("*.html"))
     assert served and all("/__nomic/events" in p.read_text() for p in served)
+    # Drafts are reached from every game page in serve, and named nowhere in the built site.
+    assert 'href="../../tiny/drafts/index.html">Drafts</a>' in (builder.out / "tiny/rules/201.html").read_text()
+    assert not [p for p in built if b"drafts/" in p.read_bytes()]
 
 
 # --- Path safety -------------------------------------------------------------------------------------

@@ -1,8 +1,8 @@
 """`nomic-archive diff OLD NEW`: two rulesets compared rule by rule (exit 0 equal, 1 different, 2 unreadable).
 
 Each side is a ruleset file (rules.md, a snapshot, or plain text that `import` reads), a game folder (its
-rules in force at the end of the log), or a point in a game: `GAME@312` (after proposal 312) or
-`GAME@2005-04-02` (after the last entry dated on or before that day).
+rules in force at the end of the log), or a point in a game: `GAME@312` (after proposal 312),
+`GAME@2005-04-02` (after the last entry dated on or before that day) or `GAME@start` (the initial set).
 """
 from __future__ import annotations
 
@@ -91,8 +91,10 @@ def _game_rules(folder: Path, point: str | None, spec: str) -> Sequence[RuleLike
 
 
 def _point_index(game: Game, point: str, spec: str) -> int:
-    """The log entry after which `point` (a proposal number or a date) stands; -1 for the initial set."""
+    """The log entry after which `point` (a proposal number, a date or "start") stands; -1 for the initial set."""
     entries = game.log.entries
+    if point == "start":
+        return -1
     if point.isdigit():
         number = int(point)
         found = [i for i, entry in enumerate(entries) if isinstance(entry, Proposal) and entry.number == number]
@@ -106,8 +108,8 @@ def _point_index(game: Game, point: str, spec: str) -> int:
     try:
         day = dt.date.fromisoformat(point)
     except ValueError:
-        raise ArchiveError([SourceError(spec, 0, "after '@' comes a proposal number (GAME@312) "
-                                        "or a date (GAME@2005-04-02)")]) from None
+        raise ArchiveError([SourceError(spec, 0, "after '@' comes a proposal number (GAME@312), "
+                                        "a date (GAME@2005-04-02) or 'start' (GAME@start)")]) from None
     dated = [i for i, entry in enumerate(entries) if entry.date is not None and entry.date <= day]
     return dated[-1] if dated else -1
 
