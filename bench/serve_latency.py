@@ -61,6 +61,9 @@ def measure(content: Path, out: Path, runs: int) -> dict:
             written = time.perf_counter()
             log.write_text(f"{original.rstrip()}\n\nEdited for the benchmark, run {run}.\n", encoding="utf-8")
             event = stream.readline()
+            while event.startswith(b":"):  # a keep-alive comment, sent while a long rebuild runs
+                stream.readline()
+                event = stream.readline()
             latencies.append(time.perf_counter() - written)
             stream.readline(), stream.readline()  # data: and the blank line
             assert event == b"event: reload\n", (event, results[-1].errors if results else None)

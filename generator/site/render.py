@@ -63,8 +63,8 @@ def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderSta
     seen = set()
     for page in pages:
         seen.add(page.path)
-        fingerprint = page.fingerprint() if page.deps is not None else None
-        if state is not None and fingerprint is not None and state.fingerprints.get(page.path) == fingerprint:
+        fingerprint = page.fingerprint() if state is not None and page.deps is not None else None
+        if fingerprint is not None and state.fingerprints.get(page.path) == fingerprint:
             continue
         html = render_page(env, page, live_reload=live_reload)
         target = out / page.path
@@ -74,7 +74,7 @@ def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderSta
         else:
             write_atomic(target, html)
         written.append(page.path)
-        if state is not None and fingerprint is not None:
+        if fingerprint is not None:
             state.fingerprints[page.path] = fingerprint
     if state is not None:
         for vanished in sorted(set(state.fingerprints) - seen):
