@@ -219,7 +219,7 @@ class SiteBuilder:
 
     def _load(self, name: str, folder: Path) -> None:
         try:
-            (replay_,) = check_games(folder)
+            (replay_,) = check_games(folder, drafts=True)
         except ArchiveError as error:
             self._broken[name] = error.errors
             return

@@ -143,7 +143,7 @@ def test_unchanged_games_are_not_loaded_again(builder, game, monkeypatch):
     assert builder.rebuild([other / "game.toml"]).ok
     loaded = []
     real = serve.check_games
-    monkeypatch.setattr(serve, "check_games", lambda folder: loaded.append(folder.name) or real(folder))
+    monkeypatch.setattr(serve, "check_games", lambda folder, **options: loaded.append(folder.name) or real(folder, **options))
     assert builder.rebuild([edit(other / "rules.md", "clockwise", "any")]).ok
     assert loaded == ["other"]
 
@@ -212,6 +212,19 @@ def test_drafts_get_pages_that_follow_the_rules_they_depend_on(builder, game):
     (drafts / "tidy.md").unlink()
     assert builder.rebuild([drafts / "tidy.md"]).ok
     assert not (builder.out / "tiny/drafts/tidy.html").exists()
+
+
+def test_a_broken_draft_shows_in_serve_but_does_not_stop_build_or_check(builder, game, tmp_path, capsys):
+    (game / "drafts").mkdir()
+    draft = game / "drafts" / "half.md"
+    draft.write_text("## Proposal: Half written\n\nAmend rule by doing something.\n", encoding="utf-8")
+    result = builder.rebuild([draft])
+    assert [str(e) for e in result.errors] == [
+        "tiny/drafts/half.md:1: proposal has no Proposer",
+        "tiny/drafts/half.md:3: change 'Amend rule by doing something.' names no rule (write e.g. 'Repeal rule 204.')"]
+    assert main(["check", str(game)]) == 0
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "built")]) == 0
+    assert "half" not in capsys.readouterr().err
 
 
 # --- Live reload in serve output only ----------------------------------------------------------------

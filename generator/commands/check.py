@@ -11,9 +11,10 @@ from ..parse.game import load_content
 JSON_SCHEMA_VERSION = 1
 
 
-def check_games(content) -> list[Replay]:
-    """Replays of every game; raises ArchiveError when any input cannot be read or applied."""
-    replays = [replay(game) for game in load_content(content)]
+def check_games(content, *, drafts: bool = False) -> list[Replay]:
+    """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
+    cannot be read or applied."""
+    replays = [replay(game) for game in load_content(content, drafts=drafts)]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:

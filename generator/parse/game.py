@@ -23,24 +23,27 @@ def game_folders(content: Path) -> list[Path]:
     return sorted((p for p in content.iterdir() if p.is_dir() and is_game(p)), key=lambda p: p.name)
 
 
-def input_files(folder: Path) -> list[Path]:
-    """Every file of a game that the parser reads, in reading order."""
+def input_files(folder: Path, *, drafts: bool = False) -> list[Path]:
+    """Every file of a game that the parser reads, in reading order; drafts only when asked for."""
     files = [folder / "game.toml", folder / "rules.md"]
     if (folder / "log.md").is_file():
         files.append(folder / "log.md")
     files += sorted((folder / "log").glob("*.md")) if (folder / "log").is_dir() else []
     files += sorted((folder / "snapshots").glob("*.md")) if (folder / "snapshots").is_dir() else []
-    files += sorted((folder / "drafts").glob("*.md")) if (folder / "drafts").is_dir() else []
+    files += sorted((folder / "drafts").glob("*.md")) if drafts and (folder / "drafts").is_dir() else []
     return files
 
 
-def load_game(folder: Path, *, base: Path | None = None) -> Game:
-    """Parse one game; raises ArchiveError with every problem found in all its files."""
+def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False) -> Game:
+    """Parse one game; raises ArchiveError with every problem found in all its files.
+
+    Drafts are read only when asked for (serve): they are not part of the archive, and a half-written one
+    must not stop a keeper's build."""
     errors = ErrorCollector()
     base = base or folder.parent
     texts: dict[str, str] = {}
     hashes: dict[str, str] = {}
-    for path in input_files(folder):
+    for path in input_files(folder, drafts=drafts):
         name = path.relative_to(base).as_posix()
         try:
             data = path.read_bytes()
@@ -83,7 +86,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
                 snapshots=snapshots, drafts=tuple(drafts), inputs=hashes)
 
 
-def load_content(content: Path) -> list[Game]:
+def load_content(content: Path, *, drafts: bool = False) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
     if not content.is_dir():
         raise ArchiveError([_missing(content)])
@@ -93,7 +96,7 @@ def load_content(content: Path) -> list[Game]:
     games, problems = [], []
     for folder in folders:
         try:
-            games.append(load_game(folder))
+            games.append(load_game(folder, drafts=drafts))
         except ArchiveError as error:
             problems.extend(error.errors)
     if problems:
