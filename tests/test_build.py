@@ -141,7 +141,7 @@ def test_help_lists_the_commands():
         assert re.search(rf"^\s+{command}\s", result.stdout, re.MULTILINE), command
 
 
-def test_base_url_makes_sitemap_and_feed_absolute_and_nothing_else(tmp_path):
+def test_base_url_makes_sitemap_feed_and_404_absolute_and_nothing_else(tmp_path):
     content = copy_games(tmp_path, "mini")
     assert main(["build", str(content), "-o", str(tmp_path / "a"), "--base-url", "https://example.org/nomic"]) == 0
     assert main(["build", str(content), "-o", str(tmp_path / "b")]) == 0
@@ -151,4 +151,7 @@ def test_base_url_makes_sitemap_and_feed_absolute_and_nothing_else(tmp_path):
     assert '<link rel="alternate" href="https://example.org/nomic/mini/proposals/301.html"/>' in feed
     assert "<loc>mini/rules/301.html</loc>" in (tmp_path / "b/sitemap.xml").read_text()
     a, b = tree_digest(tmp_path / "a"), tree_digest(tmp_path / "b")
-    assert {path for path in a if a[path] != b[path]} == {"sitemap.xml", "mini/feed.xml"}
+    # A host serves 404.html at any depth: its links resolve from the site's address.
+    assert '<base href="https://example.org/nomic/">' in (tmp_path / "a/404.html").read_text()
+    assert "<base" not in (tmp_path / "b/404.html").read_text()
+    assert {path for path in a if a[path] != b[path]} == {"sitemap.xml", "mini/feed.xml", "404.html"}

@@ -169,7 +169,7 @@ def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base
     for page in pages:
         page.context.setdefault("site_title", site_title)
         page.context.setdefault("base_url", base_url)
-        if page.kind == "xml":
+        if page.kind == "xml" or page.path == "404.html":  # the pages that use the site's address
             page.deps = (page.deps, base_url)
     return pages
 
