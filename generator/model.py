@@ -29,7 +29,8 @@ class Rule:
     rule_class: RuleClass
     title: str
     text: str  # Markdown source, as written
-    source: Source
+    source: Source  # the rule's heading
+    text_line: int = 0  # the line its text starts on (0: not known)
 
 
 @dataclass(frozen=True)

@@ -8,11 +8,12 @@ where that does (scores). A Judge's ruling stands above both (Suber 212 and the 
 from __future__ import annotations
 
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from ..model import Change, Entry, Event, Game, Judgment, Proposal, Ruleset, Source
+from ..model import Change, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
 from ..parse.config import Config
 from .adoption import adopts, describe
 from .dice import parse_dice
@@ -589,8 +590,9 @@ def _compare_snapshot(state: _State, snapshot: Ruleset) -> None:
                                           f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
                                           title, rule.title))
         if _normal(rule.text) != _normal(text):
-            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number}'s text differs: "
-                                          f"{_first_difference(text, rule.text)}", label, _normal(text)[:200],
+            word, difference = _first_difference(text, rule.text)
+            state.findings.append(Finding("snapshot", source.file, _line_of_word(rule, word),
+                                          f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],
                                           _normal(rule.text)[:200]))
     for number in replayed:
         if number not in recorded:
@@ -599,11 +601,21 @@ def _compare_snapshot(state: _State, snapshot: Ruleset) -> None:
                                           label, expected=f"rule {number}", found="absent"))
 
 
-def _first_difference(replayed: str, recorded: str) -> str:
+def _first_difference(replayed: str, recorded: str) -> tuple[int, str]:
+    """The index of the first word that differs, and the difference in words."""
     a, b = replayed.split(), recorded.split()
     i = 0
     while i < min(len(a), len(b)) and a[i] == b[i]:
         i += 1
     shown_a = " ".join(a[i:i + 6]) or "(end)"
     shown_b = " ".join(b[i:i + 6]) or "(end)"
-    return f"at word {i + 1} the snapshot reads \"{shown_b}\", the replay \"{shown_a}\""
+    return i, f"at word {i + 1} the snapshot reads \"{shown_b}\", the replay \"{shown_a}\""
+
+
+def _line_of_word(rule: Rule, word: int) -> int:
+    """The line of the snapshot that holds the rule's `word`-th word (its last line past the end)."""
+    if not rule.text_line:
+        return rule.source.line
+    starts = [match.start() for match in re.finditer(r"\S+", rule.text)]
+    offset = starts[min(word, len(starts) - 1)] if starts else 0
+    return rule.text_line + rule.text.count("\n", 0, offset)

@@ -51,7 +51,9 @@ def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
         if open_rule is not None:
             number, rule_title, rule_class, start = open_rule
             body_start = start + 1
-            rules.append(Rule(number, rule_class, rule_title, slice_lines(lines, body_start, end), Source(file, start + 1)))
+            text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
+            rules.append(Rule(number, rule_class, rule_title, slice_lines(lines, body_start, end), Source(file, start + 1),
+                              text_line=text_start + 1))
             open_rule = None
 
     for index, token in enumerate(tokens):
