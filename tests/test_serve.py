@@ -393,6 +393,9 @@ INCREMENTAL_EDITS = [
     ("log.md", "Repeal rule 302.", "Repeal rule 320."),
     ("log.md", "Repeal rule 320.", "Amend rule 320 to read:\n\n> Each player gets a small bonus."),
     ("log.md", "Scores: Alice 7, Bob 8, Carol 12", "Scores: Alice 7, Bob 8, Carol 11"),
+    ("log.md", "## Proposal 304: Tidy up\nProposer: Alice\nDate: 1982-06-24",
+     "## Proposal 304: Tidy the rules\nProposer: Alice\nDate: 1982-06-25"),
+    ("log.md", "## Judgment 1: Does a bonus pay?", "## Judgment 1: Does the bonus pay?"),
 ]
 
 

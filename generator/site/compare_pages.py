@@ -48,6 +48,7 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     last = len(replay.steps) - 1
     spans = [(index - 1, index) for index in changing]
     names = [f"{_point_name(plan, before)}-{_point_name(plan, after)}" for before, after in spans]
+    views = _PointViews(plan)
     pages = []
     # Between two adjacent points only the rules revised at the later one differ; every other rule is an
     # equal pair. So those revisions and the number of rules are all an adjacent page depends on.
@@ -55,17 +56,22 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     for position, ((before, after), name) in enumerate(zip(spans, names)):
         revisions = history.revisions_by_step[after]
         rule_count += sum(r.before is None for r in revisions) - sum(r.after is None for r in revisions)
-        pager = {"previous": _neighbour(plan, spans, names, position - 1),
-                 "next": _neighbour(plan, spans, names, position + 1)}
+        pager = {"previous": _neighbour(views, spans, names, position - 1),
+                 "next": _neighbour(views, spans, names, position + 1)}
         inputs = (rule_count, [(_version_key(plan, r.before), _version_key(plan, r.after)) for r in revisions])
-        pages.append(_comparison_page(plan, name, before, after, inputs, pager=pager, now=False))
+        pages.append(_comparison_page(plan, views, name, before, after, inputs, pager=pager, now=False))
     start_now = [[_version_key(plan, v) for v in history.rules_at(point)] for point in (START, last)]
-    pages.append(_comparison_page(plan, "start-now", START, last, start_now, pager={"previous": None, "next": None},
-                                  now=True))
-    index = {"entries": [_point_view(plan, step.index) for step in replay.steps],
-             "spans": [{"name": f"{name}.html", "before": _point_view(plan, before), "after": _point_view(plan, after)}
-                       for (before, after), name in zip(spans, names)]}
-    pages.append(_page(plan, "index", "compare_index.html", index))
+    pages.append(_comparison_page(plan, views, "start-now", START, last, start_now,
+                                  pager={"previous": None, "next": None}, now=True))
+
+    def index() -> dict[str, Any]:
+        return {"entries": [views[step.index] for step in replay.steps],
+                "spans": [{"name": f"{name}.html", "before": views[before], "after": views[after]}
+                          for (before, after), name in zip(spans, names)]}
+
+    # The index lists every entry: drawn only when a step it shows moved.
+    pages.append(_page(plan, "index", "compare_index.html", {}, lazy=index,
+                       inputs=[[plan.step_key(step) for step in replay.steps], names]))
     return pages
 
 
@@ -88,35 +94,45 @@ def _point_name(plan: GamePlan, index: int) -> str:
     return f"entry-{index + 1}"
 
 
-def _point_view(plan: GamePlan, index: int) -> dict[str, Any]:
-    from .pages import step_view  # here, not at the top: pages.py imports this module to add its pages
+class _PointViews(dict):
+    """The view of each point, made once: a point shows on its pages, its neighbours' and the index."""
 
-    if index == START:
-        return {"label": "at the start of the game", "date": "", "url": "", "title": ""}
-    return step_view(plan, plan.replay.steps[index], "../")
+    def __init__(self, plan: GamePlan):
+        super().__init__()
+        self.plan = plan
+
+    def __missing__(self, index: int) -> dict[str, Any]:
+        from .pages import step_view  # here, not at the top: pages.py imports this module to add its pages
+
+        if index == START:
+            view = {"label": "at the start of the game", "date": "", "url": "", "title": ""}
+        else:
+            view = step_view(self.plan, self.plan.replay.steps[index], "../")
+        self[index] = view
+        return view
 
 
-def _neighbour(plan: GamePlan, spans: list[tuple[int, int]], names: list[str], position: int) -> dict | None:
+def _neighbour(views: _PointViews, spans: list[tuple[int, int]], names: list[str], position: int) -> dict | None:
     if not 0 <= position < len(spans):
         return None
-    return {"url": f"{names[position]}.html", "label": _point_view(plan, spans[position][1])["label"]}
+    return {"url": f"{names[position]}.html", "label": views[spans[position][1]]["label"]}
 
 
-def _comparison_page(plan: GamePlan, name: str, before: int, after: int, inputs: Any, *, pager: dict,
-                     now: bool) -> Page:
+def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int, after: int, inputs: Any, *,
+                     pager: dict, now: bool) -> Page:
     """A comparison page; `inputs` is what the comparison depends on, so that it is drawn only when they move."""
 
     def comparison() -> dict[str, Any]:
         found = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
         return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}")
 
-    context = {"before": _point_view(plan, before), "after": _point_view(plan, after), "now": now, **pager}
+    context = {"before": views[before], "after": views[after], "now": now, **pager}
     return _page(plan, name, "compare.html", context, inputs=inputs, lazy=comparison)
 
 
 def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any], *, inputs: Any = None,
           lazy: Callable[[], dict[str, Any]] | None = None) -> Page:
-    from .pages import Page  # as in _point_view
+    from .pages import Page  # as in _PointViews
 
     game = plan.replay.game
     context = {"game": {"slug": plan.slug, "title": game.config.title, "description": game.config.description,

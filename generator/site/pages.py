@@ -6,7 +6,6 @@ every rule page).
 """
 from __future__ import annotations
 
-import hashlib
 import json
 from collections.abc import Callable
 from dataclasses import dataclass, field
@@ -45,8 +44,13 @@ class Page:
     def depth(self) -> int:
         return self.path.count("/")
 
-    def fingerprint(self) -> str:
-        return hashlib.sha256(repr((self.template, self.deps)).encode("utf-8")).hexdigest()
+    def fingerprint(self) -> int:
+        """Changes when the deps do. Compared only within one process (serve keeps them in memory), so
+        Python's hash serves, and costs a fraction of hashing the deps' repr."""
+        try:
+            return hash((self.template, self.deps))
+        except TypeError:  # deps holding lists or dicts
+            return hash((self.template, repr(self.deps)))
 
 
 @lru_cache(maxsize=32768)
@@ -227,25 +231,28 @@ def _game_pages(plan: GamePlan) -> list[Page]:
         add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", {}, proposal_deps,
             lazy=lambda s=step, p=previous, f=following: _proposal_context(plan, s, p, f))
 
-    rows = [_proposal_row(plan, s, "../") for s in proposal_steps]
-    add("proposals/index.html", "proposals.html", {"rows": rows, "heading": "All proposals"},
-        json.dumps(rows, sort_keys=True))
-    defeated = [_proposal_row(plan, s, "") for s in proposal_steps if s.result in ("defeated", "withdrawn", "invalid")]
-    add("defeated.html", "defeated.html", {"rows": defeated}, json.dumps(defeated, sort_keys=True))
+    # The pages that list every entry are the costly ones to draw: their contexts are lazy, and their deps
+    # are the steps' keys (computed once per step) and what else they show.
+    every_step = tuple(plan.step_key(s) for s in steps)
+    listed = tuple((plan.step_key(s), plan.proposal_pages[s.index]) for s in proposal_steps)
+    add("proposals/index.html", "proposals.html", {"heading": "All proposals"}, listed,
+        lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in proposal_steps]})
+    add("defeated.html", "defeated.html", {}, listed, lazy=lambda: {"rows": [
+        _proposal_row(plan, s, "") for s in proposal_steps if s.result in ("defeated", "withdrawn", "invalid")]})
     repealed = [_repealed_row(plan, h) for h in history.repealed()]
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
-    log_entries = [_log_entry(plan, s) for s in steps]
-    add("log.html", "log.html", {"entries": log_entries, "preamble": render_markdown(game.log.preamble)},
-        (game.log.preamble, tuple(plan.step_key(s) for s in steps)))
-    scores = _scores_context(plan)
-    add("scores.html", "scores.html", scores, tuple(plan.step_key(s) for s in steps if s.deltas))
+    add("log.html", "log.html", {}, (game.log.preamble, every_step),
+        lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_markdown(game.log.preamble)})
+    add("scores.html", "scores.html", {}, (tuple(sorted(replay.initial_scores.items())), every_step),
+        lazy=lambda: _scores_context(plan))
     report = _check_context(plan)
     add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     players = _players_context(plan)
     add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
-    add("as-of.html", "as-of.html", {"entries": [step_view(plan, s, "") for s in steps]},
-        tuple(plan.step_key(s) for s in steps))
-    add("data.js", "data.js", {"data": _game_data(plan)}, rule_deps + (tuple(v for v in replay.versions),), kind="js")
+    add("as-of.html", "as-of.html", {}, every_step, lazy=lambda: {"entries": [step_view(plan, s, "") for s in steps]})
+    versions = tuple((v.identity, v.number, v.rule_class, v.title, v.text, v.start, v.end, plan.rule_page(v.identity))
+                     for v in replay.versions)
+    add("data.js", "data.js", {}, (versions, every_step), kind="js", lazy=lambda: {"data": _game_data(plan)})
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
     pages.extend(compare_pages(plan))

@@ -51,7 +51,7 @@ def static_files() -> list[tuple[Path, str]]:
 class RenderState:
     """Fingerprints of the pages last written, so a rebuild writes only what changed."""
 
-    fingerprints: dict[str, str] = field(default_factory=dict)
+    fingerprints: dict[str, int] = field(default_factory=dict)
 
 
 def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderState | None = None,
