@@ -71,7 +71,7 @@ def compare_pages(plan: GamePlan) -> list[Page]:
 
     # The index lists every entry: drawn only when a step it shows moved.
     pages.append(_page(plan, "index", "compare_index.html", {}, lazy=index,
-                       inputs=[[plan.step_key(step) for step in replay.steps], names]))
+                       inputs=[[plan.listed_key(step) for step in replay.steps], names]))
     return pages
 
 

@@ -79,6 +79,13 @@ class GamePlan:
                                                 step.circuits))
         return self._step_keys[step.index]
 
+    def listed_key(self, step: Step) -> Any:
+        """What the pages that list entries show of one (its label, date, title, result, link, findings): a
+        change to its text or votes alone leaves them as they are."""
+        entry = step.entry
+        return (step.label, entry.date, entry.title, entry.kind, getattr(entry, "number", None),
+                getattr(entry, "proposer", None), step.result, len(step.findings), self.entry_anchor(step))
+
     def entry_anchor(self, step: Step) -> str:
         entry = step.entry
         if isinstance(entry, Proposal):
@@ -196,9 +203,11 @@ def _game_pages(plan: GamePlan) -> list[Page]:
                      "findings": len(replay.findings)}}
     pages: list[Page] = []
 
+    game_key = tuple(sorted(base["game"].items()))  # hashable, as fingerprints need
+
     def add(path: str, template: str, context: dict[str, Any], deps: Any, kind: str = "html",
             lazy: Callable[[], dict[str, Any]] | None = None) -> None:
-        pages.append(Page(f"{slug}/{path}", template, {**base, **context}, deps=(base["game"], deps), kind=kind,
+        pages.append(Page(f"{slug}/{path}", template, {**base, **context}, deps=(game_key, deps), kind=kind,
                           lazy=lazy))
 
     in_force = history.in_force()
@@ -234,7 +243,8 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     # The pages that list every entry are the costly ones to draw: their contexts are lazy, and their deps
     # are the steps' keys (computed once per step) and what else they show.
     every_step = tuple(plan.step_key(s) for s in steps)
-    listed = tuple((plan.step_key(s), plan.proposal_pages[s.index]) for s in proposal_steps)
+    every_listed = tuple(plan.listed_key(s) for s in steps)
+    listed = tuple(plan.listed_key(s) for s in proposal_steps)
     add("proposals/index.html", "proposals.html", {"heading": "All proposals"}, listed,
         lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in proposal_steps]})
     add("defeated.html", "defeated.html", {}, listed, lazy=lambda: {"rows": [
@@ -243,16 +253,17 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
     add("log.html", "log.html", {}, (game.log.preamble, every_step),
         lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_markdown(game.log.preamble)})
-    add("scores.html", "scores.html", {}, (tuple(sorted(replay.initial_scores.items())), every_step),
-        lazy=lambda: _scores_context(plan))
+    scores_deps = (tuple(sorted(replay.initial_scores.items())), steps[-1].mechanics.scoring.win if steps else None,
+                   tuple((plan.listed_key(s), tuple(sorted(s.scores.items())), s.deltas, s.overrides) for s in steps))
+    add("scores.html", "scores.html", {}, scores_deps, lazy=lambda: _scores_context(plan))
     report = _check_context(plan)
     add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     players = _players_context(plan)
     add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
-    add("as-of.html", "as-of.html", {}, every_step, lazy=lambda: {"entries": [step_view(plan, s, "") for s in steps]})
+    add("as-of.html", "as-of.html", {}, every_listed, lazy=lambda: {"entries": [step_view(plan, s, "") for s in steps]})
     versions = tuple((v.identity, v.number, v.rule_class, v.title, v.text, v.start, v.end, plan.rule_page(v.identity))
                      for v in replay.versions)
-    add("data.js", "data.js", {}, (versions, every_step), kind="js", lazy=lambda: {"data": _game_data(plan)})
+    add("data.js", "data.js", {}, (versions, every_listed), kind="js", lazy=lambda: {"data": _game_data(plan)})
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
     pages.extend(compare_pages(plan))
