@@ -3,6 +3,11 @@ from __future__ import annotations
 
 import http.client
 import json
+import re
+import select
+import signal
+import subprocess
+import sys
 import threading
 import time
 from pathlib import Path
@@ -14,7 +19,7 @@ from generator.cli import main
 from generator.serve import (EVENTS_PATH, EventHub, LiveSite, RebuildLoop, Resolution, SiteBuilder, SiteServer,
                              resolve_request)
 from generator.site.render import package_templates
-from tests.helpers import copy_games, tree_digest
+from tests.helpers import ROOT, copy_games, tree_digest
 
 GAME_TOML = """title = "Tiny"
 players = ["Ann", "Ben", "Cat"]
@@ -413,3 +418,20 @@ def test_incremental_rebuilds_give_the_site_a_full_build_gives(tmp_path):
         fresh = SiteBuilder(content, tmp_path / f"full-{step}", live_reload="")
         assert fresh.build_all().ok
         assert tree_digest(builder.out) == tree_digest(fresh.out), f"after edit {step}: {new!r}"
+
+
+@pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
+def test_serve_stops_cleanly_and_removes_its_temporary_site(game, stop):
+    process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(game.parent), "--port", "0"],
+                               cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        ready, _, _ = select.select([process.stdout], [], [], 30)
+        assert ready and process.stdout.readline().startswith("serving at http://127.0.0.1:")
+        process.send_signal(stop)
+        code = process.wait(timeout=10)
+    finally:
+        process.kill()
+    errors = process.stderr.read()
+    site = re.search(r"built \d+ pages into (\S+) in", errors).group(1)
+    assert code == 0 and "Traceback" not in errors, errors
+    assert not Path(site).exists()

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import shutil
+import signal
 import sys
 import tempfile
 import webbrowser
@@ -11,12 +12,17 @@ from ..errors import ArchiveError, SourceError
 from ..serve import LiveSite, print_result
 
 
+def _stop(signum, frame) -> None:
+    raise KeyboardInterrupt  # a service manager's SIGTERM stops serving as cleanly as Ctrl-C
+
+
 def run(args) -> int:
     if not args.content.is_dir():
         raise ArchiveError([SourceError(str(args.content), 0, "is not a folder")])
     temporary = None if args.output else Path(tempfile.mkdtemp(prefix="nomic-serve-"))
     out = args.output or temporary
     live = LiveSite(args.content, out, port=args.port)
+    signal.signal(signal.SIGTERM, _stop)
     try:
         first = live.start()
         if first.ok:
