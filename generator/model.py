@@ -7,7 +7,10 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
-from typing import Literal, Union
+from typing import TYPE_CHECKING, Literal, Union
+
+if TYPE_CHECKING:  # the schema lives with its parser; the model only names it
+    from .parse.config import Config
 
 RuleClass = Literal["immutable", "mutable"]
 Result = Literal["adopted", "defeated", "withdrawn", "invalid"]
@@ -205,7 +208,7 @@ class Log:
 @dataclass(frozen=True)
 class Game:
     slug: str  # the folder name
-    config: "Config"  # noqa: F821 - generator.parse.config.Config (kept there with its schema)
+    config: Config
     rules: Ruleset
     log: Log
     snapshots: tuple[Ruleset, ...] = ()

@@ -2,7 +2,6 @@
 from __future__ import annotations
 
 import json
-import sys
 
 from ..engine.replay import Replay, replay
 from ..errors import ArchiveError, SourceError
