@@ -401,6 +401,10 @@ INCREMENTAL_EDITS = [
     ("log.md", "## Proposal 304: Tidy up\nProposer: Alice\nDate: 1982-06-24",
      "## Proposal 304: Tidy the rules\nProposer: Alice\nDate: 1982-06-25"),
     ("log.md", "## Judgment 1: Does a bonus pay?", "## Judgment 1: Does the bonus pay?"),
+    # A later proposal renumbers the rule 302 enacted, and nothing else about 302 changes: 302's page must
+    # link to the rule's new page.
+    ("log.md", "Amend rule 320 to read:\n\n> Each player gets a small bonus.", "Repeal rule 302."),
+    ("log.md", "Repeal rule 302.", "Amend rule 302 to read:\n\n> Each player gets a small bonus."),
 ]
 
 

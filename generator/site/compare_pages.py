@@ -12,7 +12,6 @@ from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
 from ..compare import Comparison, Pair, RuleLike, compare
-from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal
 from ..redline import render_html
 from .markdown import render_markdown
@@ -58,9 +57,9 @@ def compare_pages(plan: GamePlan) -> list[Page]:
         rule_count += sum(r.before is None for r in revisions) - sum(r.after is None for r in revisions)
         pager = {"previous": _neighbour(views, spans, names, position - 1),
                  "next": _neighbour(views, spans, names, position + 1)}
-        inputs = (rule_count, [(_version_key(plan, r.before), _version_key(plan, r.after)) for r in revisions])
+        inputs = (rule_count, [(plan.version_key(r.before), plan.version_key(r.after)) for r in revisions])
         pages.append(_comparison_page(plan, views, name, before, after, inputs, pager=pager, now=False))
-    start_now = [[_version_key(plan, v) for v in history.rules_at(point)] for point in (START, last)]
+    start_now = [[plan.version_key(v) for v in history.rules_at(point)] for point in (START, last)]
     pages.append(_comparison_page(plan, views, "start-now", START, last, start_now,
                                   pager={"previous": None, "next": None}, now=True))
 
@@ -73,14 +72,6 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     pages.append(_page(plan, "index", "compare_index.html", {}, lazy=index,
                        inputs=[[plan.listed_key(step) for step in replay.steps], names]))
     return pages
-
-
-def _version_key(plan: GamePlan, version: RuleVersion | None) -> tuple | None:
-    """What a comparison shows of a version, with the page its link leads to."""
-    if version is None:
-        return None
-    return (version.identity, version.number, version.rule_class, version.title, version.text,
-            plan.rule_page(version.identity))
 
 
 def _point_name(plan: GamePlan, index: int) -> str:

@@ -16,6 +16,7 @@ from markupsafe import Markup
 
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
+from ..engine.rulebook import RuleVersion
 from ..model import Event, Judgment, Proposal
 from ..redline import redline, render_html, summarize
 from .charts import score_chart
@@ -76,7 +77,7 @@ class GamePlan:
             self._step_keys[step.index] = repr((step.entry, step.result, step.computed_result,
                                                 tuple(sorted(step.scores.items())), step.winner, step.findings,
                                                 step.overrides, step.notes, step.deltas, step.next_player,
-                                                step.circuits))
+                                                step.circuits, self.entry_anchor(step)))
         return self._step_keys[step.index]
 
     def listed_key(self, step: Step) -> Any:
@@ -85,6 +86,14 @@ class GamePlan:
         entry = step.entry
         return (step.label, entry.date, entry.title, entry.kind, getattr(entry, "number", None),
                 getattr(entry, "proposer", None), step.result, len(step.findings), self.entry_anchor(step))
+
+    def version_key(self, version: RuleVersion | None) -> tuple | None:
+        """What pages show of a rule version, for their deps, with the page its links lead to (which a
+        later renumbering moves)."""
+        if version is None:
+            return None
+        return (version.identity, version.number, version.rule_class, version.title, version.text,
+                self.rule_page(version.identity))
 
     def entry_anchor(self, step: Step) -> str:
         entry = step.entry
@@ -212,8 +221,8 @@ def _game_pages(plan: GamePlan) -> list[Page]:
 
     in_force = history.in_force()
     by_class = [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls]) for cls in CLASS_ORDER]
-    rule_deps = tuple((v.identity, v.number, v.rule_class, v.title, v.text) for v in in_force)
-    add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force"}, rule_deps)
+    add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force"},
+        tuple(plan.version_key(v) for v in in_force))
 
     overview = _overview(plan)
     add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
@@ -233,15 +242,15 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     for position, step in enumerate(proposal_steps):
         previous = proposal_steps[position - 1] if position else None
         following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
-        proposal_deps = (plan.step_key(step), tuple(_revision_key(r) for r in history.revisions_by_step.get(step.index, ())),
-                         previous and previous.entry.title, following and following.entry.title,
-                         previous and plan.proposal_pages[previous.index],
-                         following and plan.proposal_pages[following.index])
+        revisions = history.revisions_by_step.get(step.index, ())
+        proposal_deps = (plan.step_key(step), tuple((plan.version_key(r.before), plan.version_key(r.after))
+                                                    for r in revisions),
+                         previous and plan.listed_key(previous), following and plan.listed_key(following))
         add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", {}, proposal_deps,
             lazy=lambda s=step, p=previous, f=following: _proposal_context(plan, s, p, f))
 
     # The pages that list every entry are the costly ones to draw: their contexts are lazy, and their deps
-    # are the steps' keys (computed once per step) and what else they show.
+    # are what they show of each step (all of it for the log, its listing for the others).
     every_step = tuple(plan.step_key(s) for s in steps)
     every_listed = tuple(plan.listed_key(s) for s in steps)
     listed = tuple(plan.listed_key(s) for s in proposal_steps)
@@ -261,20 +270,12 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     players = _players_context(plan)
     add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
     add("as-of.html", "as-of.html", {}, every_listed, lazy=lambda: {"entries": [step_view(plan, s, "") for s in steps]})
-    versions = tuple((v.identity, v.number, v.rule_class, v.title, v.text, v.start, v.end, plan.rule_page(v.identity))
-                     for v in replay.versions)
+    versions = tuple((plan.version_key(v), v.start, v.end) for v in replay.versions)
     add("data.js", "data.js", {}, (versions, every_listed), kind="js", lazy=lambda: {"data": _game_data(plan)})
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
     pages.extend(compare_pages(plan))
     return pages
-
-
-def _revision_key(revision: Revision) -> Any:
-    def version_key(v):
-        return None if v is None else (v.identity, v.number, v.rule_class, v.title, v.text)
-
-    return version_key(revision.before), version_key(revision.after)
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:
