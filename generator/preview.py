@@ -74,20 +74,10 @@ class DraftPreview:
     body: Markup
 
 
-def next_proposal_number(replay_: Replay) -> int:
-    """The number the next proposal takes, by the engine's rule: one more than the last, after a slip the
-    larger of the expected number and the written one plus one."""
-    expected = replay_.game.config.numbering.first_proposal
-    for step in replay_.steps:
-        if isinstance(step.entry, Proposal):
-            expected = max(expected + 1, step.entry.number + 1)
-    return expected
-
-
 def preview_draft(base: Replay, draft: Proposal) -> DraftPreview:
     """The draft replayed as the next proposal of `base`'s game, adopted whatever its votes say."""
     game = base.game
-    number = next_proposal_number(base)
+    number = base.next_proposal
     # Adopted, so that its changes apply and can be shown; claims about after the vote are dropped.
     hypothetical = dataclasses.replace(draft, number=number, result=ResultClaim(draft.source, "adopted"),
                                        scores=None, winner=None)

@@ -108,6 +108,7 @@ class Replay:
     errors: tuple[Finding, ...]  # changes that cannot apply as written: the input is unreadable (exit 2)
     overrides: tuple[Override, ...]
     initial_scores: dict[str, int]
+    next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
 
     @property
     def final_scores(self) -> dict[str, int]:
@@ -202,7 +203,8 @@ def replay(game: Game) -> Replay:
                           findings=tuple(state.findings[findings_before:]),
                           overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes)))
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(state.findings),
-                  errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores)
+                  errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
+                  next_proposal=state.expected_number)
 
 
 @dataclass(frozen=True)
