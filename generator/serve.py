@@ -37,7 +37,7 @@ from .engine.replay import Replay
 from .errors import ArchiveError, SourceError
 from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
-from .site.pages import Page, plan_site
+from .site.pages import Page, game_view, plan_site
 from .site.render import RenderState, make_environment, package_templates, write_pages
 
 EVENTS_PATH = "/__nomic/events"
@@ -236,12 +236,9 @@ class SiteBuilder:
 
 
 def _draft_pages(game: _LoadedGame, site_title: str) -> list[Page]:
-    replay_ = game.replay
-    slug, config = replay_.game.slug, replay_.game.config
-    # What base.html needs of a game, as the game's own pages give it.
-    about = {"slug": slug, "title": config.title, "description": config.description,
-             "findings": len(replay_.findings)}
-    common = {"game": about, "game_title": config.title, "site_title": site_title, "base_url": ""}
+    about = game_view(game.replay)
+    slug = about["slug"]
+    common = {"game": about, "game_title": about["title"], "site_title": site_title, "base_url": ""}
     pages = [Page(f"{slug}/drafts/index.html", "drafts.html", {**common, "drafts": game.drafts},
                   deps=repr((about, game.drafts)))]
     for draft in game.drafts:

@@ -123,11 +123,9 @@ def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int,
 
 def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any], *, inputs: Any = None,
           lazy: Callable[[], dict[str, Any]] | None = None) -> Page:
-    from .pages import Page  # as in _PointViews
+    from .pages import Page, game_view  # as in _PointViews
 
-    game = plan.replay.game
-    context = {"game": {"slug": plan.slug, "title": game.config.title, "description": game.config.description,
-                        "findings": len(plan.replay.findings)}, **context}
+    context = {"game": game_view(plan.replay), **context}
     # The context and the lazy part's inputs are all the page shows, so they are what it depends on.
     deps = json.dumps([context, inputs], sort_keys=True, default=str)
     return Page(f"{plan.slug}/compare/{name}.html", template, context, deps=deps, lazy=lazy)

@@ -156,6 +156,13 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     }
 
 
+def game_view(replay: Replay) -> dict[str, Any]:
+    """What base.html shows of the game a page belongs to (its navigation)."""
+    config = replay.game.config
+    return {"slug": replay.game.slug, "title": config.title, "description": config.description,
+            "findings": len(replay.findings)}
+
+
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
     entry = step.entry
     return {"label": step.label, "date": entry.date.isoformat() if entry.date else "",
@@ -196,11 +203,10 @@ def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base
 
 def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
-    return {"slug": plan.slug, "title": game.config.title, "description": game.config.description,
+    return {**game_view(replay),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
             "proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
-            "winner": list(replay.winner), "findings": len(replay.findings),
-            "variant": game.config.variant,
+            "winner": list(replay.winner), "variant": game.config.variant,
             "first": replay.steps[0].entry.date.isoformat() if replay.steps and replay.steps[0].entry.date else "",
             "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
 
@@ -208,8 +214,7 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
 def _game_pages(plan: GamePlan) -> list[Page]:
     replay, history, slug = plan.replay, plan.history, plan.slug
     game = replay.game
-    base = {"game": {"slug": slug, "title": game.config.title, "description": game.config.description,
-                     "findings": len(replay.findings)}}
+    base = {"game": game_view(replay)}
     pages: list[Page] = []
 
     game_key = tuple(sorted(base["game"].items()))  # hashable, as fingerprints need
