@@ -17,7 +17,7 @@ from .engine.replay import Replay, replay
 from .model import Proposal, ResultClaim
 from .site.history import GameHistory
 from .site.markdown import render_markdown
-from .site.pages import redline_view
+from .site.pages import class_and_title_notes, redline_view
 
 # Findings about what a keeper records after the vote (the die, the result, the date, claims): a draft has
 # none of these yet, so they are not objections to it.
@@ -136,10 +136,7 @@ def _changes(base: Replay, extended: Replay, index: int) -> list[RuleChange]:
             summary = summary if before.text != after.text else ()
             if before.number != after.number:
                 summary += (f"rule {before.number} would become rule {after.number}",)
-            if before.rule_class != after.rule_class:
-                summary += (f"transmuted from {before.rule_class} to {after.rule_class}",)
-            if before.title != after.title:
-                summary += (f'retitled "{after.title}"' if after.title else "title removed",)
+            summary += tuple(class_and_title_notes(before, after))
         page = pages.get(rule.identity)
         changes.append(RuleChange(kind=kind, number=rule.number, before_number=before.number if before else None,
                                   title=rule.title, rule_class=rule.rule_class,

@@ -120,6 +120,16 @@ def _proposal_pages(replay: Replay) -> dict[int, str]:
     return pages
 
 
+def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
+    """A change to a rule's class or title, in words (the redline shows only its text)."""
+    notes = []
+    if before.rule_class != after.rule_class:
+        notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
+    if before.title != after.title:
+        notes.append(f'retitled "{after.title}"' if after.title else "title removed")
+    return notes
+
+
 def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str, Any]:
     """A revision ready for a template: who changed what, the redline, and the summary in words."""
     step = revision.step
@@ -139,10 +149,7 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         kind = "changed"
         if before.number != after.number:
             notes.append(f"renumbered {before.number} to {after.number}")
-        if before.rule_class != after.rule_class:
-            notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
-        if before.title != after.title:
-            notes.append(f'retitled "{after.title}"' if after.title else "title removed")
+        notes += class_and_title_notes(before, after)
         if before.text == after.text:
             summary = ()
     rule = after or before
