@@ -1,37 +1,155 @@
-"""Writing without ever leaving a half-written file or site behind."""
+"""Writing without ever leaving a half-written file or site behind, and without touching a keeper's files.
+
+A keeper's archive is the one copy of a game's history: an output folder is checked before anything is
+written (`check_site_folder`), a site is replaced only when it carries the marker a build leaves in it,
+and every file and folder made gets the modes the umask allows, as any other program's would.
+"""
 from __future__ import annotations
 
 import os
 import shutil
+import signal
 import tempfile
+from contextlib import contextmanager
+from functools import lru_cache
 from pathlib import Path
+
+from .errors import ArchiveError, SourceError
+
+# Left in the root of every site a build writes: proof that the folder is ours to replace.
+SITE_MARKER = ".nomic-archive-site"
+SITE_MARKER_TEXT = ("This folder is a site built by nomic-archive (https://pypi.org/project/nomic-archive/).\n"
+                    "The next build replaces the whole folder. Keep nothing else here.\n")
+
+
+@lru_cache(maxsize=1)
+def umask() -> int:
+    """The process's umask (read once: reading it means setting it, briefly)."""
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def file_mode() -> int:
+    return 0o666 & ~umask()
+
+
+def folder_mode() -> int:
+    return 0o777 & ~umask()
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it into place."""
+    """Write to a temporary file beside `path`, then rename it into place (mode as the umask allows)."""
     path.parent.mkdir(parents=True, exist_ok=True)
     fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
     try:
         with os.fdopen(fd, "wb") as handle:
             handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+        os.chmod(temporary, file_mode())  # mkstemp makes 0600: a web server could not read the file
         os.replace(temporary, path)
     except BaseException:
         Path(temporary).unlink(missing_ok=True)
         raise
 
 
+def _real(path: Path) -> Path:
+    return Path(os.path.realpath(path))
+
+
+def _is_game(folder: Path) -> bool:
+    return (folder / "game.toml").is_file()
+
+
+def _holds_games(folder: Path) -> bool:
+    """A game, or a folder with a game among its sub-folders (a content folder)."""
+    if _is_game(folder):
+        return True
+    try:
+        return any(child.is_dir() and _is_game(child) for child in folder.iterdir())
+    except OSError:
+        return False
+
+
+def check_site_folder(output: Path, content: Path | None) -> None:
+    """Refuse, before anything is written, an output folder whose replacement could lose a keeper's files.
+
+    Refused: the content folder itself, a folder that holds it or any game, a folder inside it, an existing
+    file, and an existing folder that is neither empty nor a site this program built (it has SITE_MARKER).
+    Raises ArchiveError (exit 2) saying how to proceed."""
+    name = str(output)
+    out = _real(output)
+
+    def refuse(message: str) -> None:
+        raise ArchiveError([SourceError(name, 0, message + "; nothing was written")])
+
+    if content is not None:
+        archive = _real(content)
+        if out == archive:
+            refuse(f"is the content folder ({content}): building there would replace the archive with its "
+                   "site; choose another output folder, e.g. -o site")
+        if archive.is_relative_to(out):
+            refuse(f"holds the content folder ({content}): building there would replace the archive with its "
+                   "site; choose a folder beside it, e.g. -o site")
+        if out.is_relative_to(archive):
+            refuse(f"lies inside the content folder ({content}): the site would be mixed with the archive; "
+                   "choose a folder outside it, e.g. -o site")
+    if output.is_symlink() and not out.exists():
+        refuse("is a symbolic link to nothing; name a real folder")
+    if out.exists() and not out.is_dir():
+        refuse("is a file, not a folder; choose a folder for the site")
+    if out.is_dir():
+        if _holds_games(out):
+            refuse("holds a game (a folder with game.toml): building there would replace it")
+        if not (out / SITE_MARKER).is_file() and _has_entries(out):
+            refuse(f"exists and is not a site built by nomic-archive (it has no {SITE_MARKER} file), so it is "
+                   "not replaced; choose another output folder, or empty or remove this one yourself")
+
+
+def _has_entries(folder: Path) -> bool:
+    with os.scandir(folder) as entries:
+        return any(True for _ in entries)
+
+
 def new_staging_folder(target: Path) -> Path:
     """An empty folder beside `target` (same file system, so the final swap is a rename)."""
     target.parent.mkdir(parents=True, exist_ok=True)
-    return Path(tempfile.mkdtemp(prefix=f".{target.name}.building.", dir=target.parent))
+    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.building.", dir=target.parent))
+    os.chmod(staging, folder_mode())  # mkdtemp makes 0700: a web server could not enter the site
+    return staging
+
+
+def mark_site(folder: Path) -> None:
+    write_atomic(folder / SITE_MARKER, SITE_MARKER_TEXT)
+
+
+@contextmanager
+def _signals_held():
+    """Hold Ctrl-C and SIGTERM back for a moment, so that a swap is not cut between its two renames."""
+    held = {signal.SIGINT, signal.SIGTERM}
+    try:
+        previous = signal.pthread_sigmask(signal.SIG_BLOCK, held)
+    except (AttributeError, ValueError, OSError):  # not on this platform, or not the main thread
+        yield
+        return
+    try:
+        yield
+    finally:
+        signal.pthread_sigmask(signal.SIG_SETMASK, previous)
 
 
 def swap_in(staging: Path, target: Path) -> None:
-    """Replace `target` with the completed `staging` folder; the old one is removed only after the swap."""
+    """Replace `target` with the completed `staging` folder; the old one is removed only after the swap.
+
+    The caller has checked `target` with check_site_folder: it is absent, empty or a previous site."""
     if not target.exists():
         os.replace(staging, target)
         return
     retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-    os.replace(target, retired / "site")
-    os.replace(staging, target)
+    with _signals_held():
+        os.replace(target, retired / "site")
+        try:
+            os.replace(staging, target)
+        except BaseException:
+            os.replace(retired / "site", target)  # put the previous site back
+            raise
     shutil.rmtree(retired, ignore_errors=True)

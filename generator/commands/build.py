@@ -6,15 +6,18 @@ import sys
 import time
 from pathlib import Path
 
-from ..files import new_staging_folder, swap_in
+from ..files import check_site_folder, mark_site, new_staging_folder, swap_in
 from ..site.pages import plan_site
 from ..site.render import make_environment, write_pages
 from .check import check_games
 
 
 def build_site(content: Path, output: Path, *, base_url: str = "") -> dict:
-    """Build into a staging folder and swap it in; on any failure the previous site stays untouched."""
+    """Build into a staging folder and swap it in; on any failure the previous site stays untouched.
+
+    The output folder is checked first: a build never replaces anything but a site it made."""
     started = time.perf_counter()
+    check_site_folder(output, content)
     replays = check_games(content)
     overrides = (content / "_templates") if content.is_dir() else None
     env = make_environment(overrides)
@@ -22,6 +25,7 @@ def build_site(content: Path, output: Path, *, base_url: str = "") -> dict:
     staging = new_staging_folder(output)
     try:
         write_pages(env, pages, staging, overrides=overrides)
+        mark_site(staging)
         swap_in(staging, output)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

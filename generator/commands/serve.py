@@ -9,6 +9,7 @@ import webbrowser
 from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
+from ..files import check_site_folder, mark_site
 from ..serve import LiveSite, print_result
 
 
@@ -19,6 +20,9 @@ def _stop(signum, frame) -> None:
 def run(args) -> int:
     if not args.content.is_dir():
         raise ArchiveError([SourceError(str(args.content), 0, "is not a folder")])
+    if args.output:
+        check_site_folder(args.output, args.content)  # serve writes there as it goes: the same guard as build
+        mark_site(args.output)
     temporary = None if args.output else Path(tempfile.mkdtemp(prefix="nomic-serve-"))
     out = args.output or temporary
     live = LiveSite(args.content, out, port=args.port)
