@@ -17,7 +17,7 @@ from .engine.replay import Replay, replay
 from .model import Proposal, ResultClaim
 from .site.history import GameHistory
 from .site.markdown import render_markdown
-from .site.pages import class_and_title_notes, redline_view
+from .site.views import class_and_title_notes, redline_view
 
 # Findings about what a keeper records after the vote (the die, the result, the date, claims): a draft has
 # none of these yet, so they are not objections to it.

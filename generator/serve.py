@@ -37,7 +37,8 @@ from .engine.replay import Replay
 from .errors import ArchiveError, SourceError
 from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
-from .site.pages import Page, game_view, plan_site
+from .site.pages import plan_site
+from .site.views import Page, game_view
 from .site.render import RenderState, make_environment, package_templates, write_pages
 
 EVENTS_PATH = "/__nomic/events"

@@ -17,7 +17,8 @@ from generator.parse.importer import import_ruleset
 from generator.parse.rules import parse_ruleset
 from generator.site.compare_pages import compare_pages
 from generator.site.history import GameHistory
-from generator.site.pages import GamePlan, plan_site
+from generator.site.pages import plan_site
+from generator.site.views import GamePlan
 from generator.site.render import make_environment, write_pages
 from tests.helpers import DATA, ROOT, broken_links
 

@@ -1,6 +1,6 @@
 import pytest
 
-from generator.engine.dice import Dice, parse_dice
+from generator.model.dice import Dice, parse_dice
 
 
 @pytest.mark.parametrize(

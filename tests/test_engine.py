@@ -9,7 +9,7 @@ from generator.engine.rulebook import ChangeProblem, Rulebook, replace_once
 from generator.engine.turns import TurnTracker, collation_key, ordered
 from generator.errors import ErrorCollector
 from generator.model import Change, Rule, Source, Votes
-from generator.parse.config import Numbering
+from generator.model.config import Numbering
 from generator.parse.game import _build_game
 
 # --- adoption -------------------------------------------------------------------------------------------

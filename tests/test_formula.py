@@ -7,7 +7,7 @@ import pytest
 from hypothesis import given
 from hypothesis import strategies as st
 
-from generator.engine.formula import (
+from generator.model.formula import (
     MAX_TEXT_LENGTH,
     ROUNDING_MODES,
     SCORING_NAMES,

@@ -8,7 +8,8 @@ import pytest
 
 from generator.errors import ArchiveError, ErrorCollector
 from generator.model import Event, Judgment, Proposal, Source
-from generator.parse.config import SETTINGS, Config, locate_keys, parse_config, parse_effect_value
+from generator.model.config import SETTINGS, Config
+from generator.parse.config import locate_keys, parse_config, parse_effect_value
 from generator.parse.game import load_game
 from generator.parse.log import parse_log
 from generator.parse.rules import parse_rule_heading, parse_ruleset

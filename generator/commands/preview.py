@@ -19,7 +19,7 @@ from ..parse.log import parse_draft
 from ..parse.source import read_text
 from ..preview import DraftPreview, preview_draft
 from ..redline import redline, render_ansi
-from ..site.pages import Page
+from ..site.views import Page
 from ..site.render import make_environment, package_templates, render_page
 from .check import check_games
 

@@ -14,10 +14,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..model import Change, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
-from ..parse.config import Config
+from ..model.config import Config
+from ..model.dice import parse_dice
+from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import adopts, describe
-from .dice import parse_dice
-from .formula import SCORING_NAMES, FormulaError, compile_formula
 from .rulebook import ChangeProblem, RuleVersion, Rulebook
 from .turns import TurnTracker
 

@@ -1,219 +1,12 @@
-"""game.toml: the typed schema of a game's metadata and mechanics, with the Suber Initial Set as defaults.
-
-Each setting is declared once (type, default, allowed values) beside its section, as MkDocs declares its
-config options. The same validation serves game.toml and the `Effect:` lines of the log.
-"""
+"""game.toml to the model's Config: TOML read with every problem tied to its line (tomllib keeps none)."""
 from __future__ import annotations
 
-import dataclasses
-import datetime as dt
 import re
 import tomllib
-from dataclasses import dataclass, field
 from typing import Any
 
-from ..engine.dice import parse_dice
-from ..engine.formula import ROUNDING_MODES, SCORING_NAMES, FormulaError, compile_formula
 from ..errors import ErrorCollector
-
-METHODS = ("unanimous", "majority", "fraction")
-ORDERS = ("seating", "alphabetical", "surname", "custom", "rotating", "none")
-VARIANTS = ("standard", "solitaire")
-
-
-def _option(default: Any, *, choices: tuple[str, ...] = (), optional: bool = False, help: str = "") -> Any:
-    return field(default=default, metadata={"choices": choices, "optional": optional, "help": help})
-
-
-@dataclass(frozen=True)
-class Numbering:
-    first_proposal: int = _option(301, help="the first proposal's number (Suber 108)")
-    amend_renumbers: bool = _option(True, help="an amended or transmuted rule takes the proposal's number")
-    enact_takes_proposal_number: bool = _option(True, help="an enacted rule takes the proposal's number")
-
-
-@dataclass(frozen=True)
-class Adoption:
-    method: str = _option("unanimous", choices=METHODS)
-    fraction: float = _option(0.5, help="share of votes cast needed when method is fraction")
-    then: str | None = _option(None, choices=METHODS, optional=True)
-    after_circuits: int = _option(2)
-    unless_amended: int | None = _option(None, optional=True)
-    transmutation: str = _option("unanimous", choices=METHODS)
-
-
-@dataclass(frozen=True)
-class Scoring:
-    turn: str = _option("die", choices=("die", "formula", "none"))
-    die: str = _option("d6")
-    formula: str = _option("round((proposal - 291) * for_fraction)")
-    rounding: str = _option("half-up", choices=ROUNDING_MODES)
-    adopted: int = _option(0)
-    defeated: int = _option(-10)
-    against_adopted: int = _option(10)
-    win: int = _option(100)
-
-
-@dataclass(frozen=True)
-class Limits:
-    max_mutable: int = _option(25, help="0: no cap")
-
-
-@dataclass(frozen=True)
-class Turns:
-    order: str = _option("seating", choices=ORDERS)
-    collation: str = _option("_0123456789abcdefghijklmnopqrstuvwxyz")
-
-
-@dataclass(frozen=True)
-class Config:
-    title: str = _option("")
-    description: str = _option("")
-    start: dt.date | None = _option(None, optional=True)
-    players: tuple[str, ...] = _option(())
-    variant: str = _option("standard", choices=VARIANTS)
-    numbering: Numbering = field(default_factory=Numbering)
-    adoption: Adoption = field(default_factory=Adoption)
-    scoring: Scoring = field(default_factory=Scoring)
-    limits: Limits = field(default_factory=Limits)
-    turns: Turns = field(default_factory=Turns)
-
-    def get(self, key: str) -> Any:
-        section, _, name = key.rpartition(".")
-        return getattr(getattr(self, section) if section else self, name)
-
-    def with_value(self, key: str, value: Any) -> "Config":
-        """A copy with one validated setting changed; raises ValueError with a person's message."""
-        spec = _SCHEMA.get(key)
-        if spec is None:
-            raise ValueError(_unknown_key_message(key))
-        checked = _check_value(key, spec, value)
-        section, _, name = key.rpartition(".")
-        if not section:
-            return dataclasses.replace(self, **{name: checked})
-        return dataclasses.replace(self, **{section: dataclasses.replace(getattr(self, section), **{name: checked})})
-
-
-SECTIONS = {f.name: f.type for f in dataclasses.fields(Config) if f.name in
-            ("numbering", "adoption", "scoring", "limits", "turns")}
-_SECTION_CLASSES = {"numbering": Numbering, "adoption": Adoption, "scoring": Scoring, "limits": Limits, "turns": Turns}
-
-
-def _schema() -> dict[str, dataclasses.Field]:
-    schema: dict[str, dataclasses.Field] = {}
-    for f in dataclasses.fields(Config):
-        if f.name in _SECTION_CLASSES:
-            for sub in dataclasses.fields(_SECTION_CLASSES[f.name]):
-                schema[f"{f.name}.{sub.name}"] = sub
-        else:
-            schema[f.name] = f
-    return schema
-
-
-_SCHEMA = _schema()
-SETTINGS: tuple[str, ...] = tuple(_SCHEMA)
-
-
-def _unknown_key_message(key: str) -> str:
-    import difflib
-
-    close = difflib.get_close_matches(key, SETTINGS, n=1)
-    hint = f" (did you mean '{close[0]}'?)" if close else ""
-    return f"unknown setting '{key}'{hint}"
-
-
-def _type_name(value: Any) -> str:
-    if isinstance(value, bool):
-        return "a boolean"
-    if isinstance(value, int):
-        return "an integer"
-    if isinstance(value, float):
-        return "a number"
-    if isinstance(value, str):
-        return "a string"
-    if isinstance(value, list):
-        return "a list"
-    if isinstance(value, dict):
-        return "a table"
-    return type(value).__name__
-
-
-def _check_value(key: str, spec: dataclasses.Field, value: Any) -> Any:
-    """Validate one value against its declared type and choices; returns the value to store."""
-    declared = spec.type if isinstance(spec.type, str) else str(spec.type)
-    meta = spec.metadata
-    if value is None or (meta.get("optional") and value == ""):
-        if meta.get("optional"):
-            return None
-        raise ValueError(f"{key} needs a value")
-    if meta.get("choices"):
-        if not isinstance(value, str) or value not in meta["choices"]:
-            allowed = ", ".join(f'"{c}"' for c in meta["choices"])
-            raise ValueError(f"{key} must be one of {allowed}, not {_show(value)}")
-    if declared.startswith("int"):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{key} must be an integer, not {_type_name(value)} ({_show(value)})")
-    elif declared == "bool":
-        if not isinstance(value, bool):
-            raise ValueError(f"{key} must be true or false, not {_type_name(value)} ({_show(value)})")
-    elif declared == "float":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{key} must be a number, not {_type_name(value)} ({_show(value)})")
-    elif declared.startswith("str"):
-        if not isinstance(value, str):
-            raise ValueError(f"{key} must be a string, not {_type_name(value)} ({_show(value)})")
-    elif declared.startswith("tuple"):
-        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise ValueError(f"{key} must be a list of names, e.g. [\"Alice\", \"Bob\"]")
-        value = tuple(v.strip() for v in value)
-        if len(set(value)) != len(value):
-            twice = next(v for v in value if value.count(v) > 1)
-            raise ValueError(f"{key} names '{twice}' twice")
-    elif declared.startswith("dt.date"):
-        if isinstance(value, str):
-            try:
-                value = dt.date.fromisoformat(value)
-            except ValueError:
-                raise ValueError(f"{key} must be a date like 1982-06-01, not {_show(value)}") from None
-        if isinstance(value, dt.datetime):
-            value = value.date()
-        if not isinstance(value, dt.date):
-            raise ValueError(f"{key} must be a date like 1982-06-01, not {_show(value)}")
-    _check_meaning(key, value)
-    return value
-
-
-def _check_meaning(key: str, value: Any) -> None:
-    """Range checks and the little languages (dice, formula, collation)."""
-    if key == "adoption.fraction" and not 0 < value <= 1:
-        raise ValueError(f"adoption.fraction must be more than 0 and at most 1, not {value}")
-    if key in ("numbering.first_proposal", "scoring.win") and value < 1:
-        raise ValueError(f"{key} must be a positive integer, not {value}")
-    if key in ("limits.max_mutable", "adoption.after_circuits") and value < 0:
-        raise ValueError(f"{key} must not be negative, not {value}")
-    if key == "adoption.unless_amended" and value is not None and value < 1:
-        raise ValueError(f"{key} must be a rule number, not {value}")
-    if key == "scoring.die":
-        try:
-            parse_dice(value)
-        except ValueError as error:
-            raise ValueError(f"scoring.die: {error}") from None
-    if key == "scoring.formula":
-        try:
-            compile_formula(value, SCORING_NAMES)
-        except FormulaError as error:
-            raise ValueError(f"scoring.formula: {error}") from None
-    if key == "turns.collation":
-        lowered = value.lower()
-        if len(set(lowered)) != len(lowered):
-            raise ValueError("turns.collation lists a character twice")
-
-
-def _show(value: Any) -> str:
-    if isinstance(value, bool):
-        return "true" if value else "false"  # as TOML writes it
-    return f'"{value}"' if isinstance(value, str) else repr(value)
-
+from ..model.config import SECTION_CLASSES, Config
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _KEY_LINE = re.compile(r"""^\s*("[^"]*"|[A-Za-z0-9_.-]+)\s*=""")
@@ -252,7 +45,7 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
     config = Config(title=default_title)
     for key, value in _flatten(data):
         line = positions.get(key, positions.get(key.rpartition(".")[0], 1))
-        if key in _SECTION_CLASSES:
+        if key in SECTION_CLASSES:
             errors.add(file, line, f"'{key}' must be a table: [{key}]")
             continue
         try:
@@ -267,7 +60,7 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
 def _flatten(data: dict[str, Any]) -> list[tuple[str, Any]]:
     items: list[tuple[str, Any]] = []
     for key, value in data.items():
-        if isinstance(value, dict) and key in _SECTION_CLASSES:
+        if isinstance(value, dict) and key in SECTION_CLASSES:
             items.extend((f"{key}.{sub}", subvalue) for sub, subvalue in value.items())
         else:
             items.append((key, value))

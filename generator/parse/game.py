@@ -6,7 +6,8 @@ from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector
 from ..model import Game, Log, Proposal, Ruleset, Source
-from .config import Config, parse_config
+from ..model.config import Config
+from .config import parse_config
 from .log import parse_draft, parse_log
 from .rules import parse_ruleset
 from .source import decode

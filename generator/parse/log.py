@@ -16,6 +16,7 @@ from markdown_it.token import Token
 from ..errors import ErrorCollector, SourceError
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
+from ..model.config import SETTINGS
 from .config import parse_effect_value
 from .source import markdown, slice_lines, unquote
 
@@ -341,8 +342,6 @@ def _read_winner(file: str, keys: _Keys) -> WinnerClaim | None:
 
 
 def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect]:
-    from .config import SETTINGS
-
     effects = []
     for text, line in keys.all("effect"):
         key, equals, value_text = text.partition("=")

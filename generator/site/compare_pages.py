@@ -9,15 +9,13 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Any
+from typing import Any
 
 from ..compare import Comparison, Pair, RuleLike, compare
 from ..model import Judgment, Proposal
 from ..redline import render_html
 from .markdown import render_markdown
-
-if TYPE_CHECKING:
-    from .pages import GamePlan, Page
+from .views import GamePlan, Page, game_view, step_view
 
 START = -1  # the point before the first entry: the initial set
 
@@ -93,8 +91,6 @@ class _PointViews(dict):
         self.plan = plan
 
     def __missing__(self, index: int) -> dict[str, Any]:
-        from .pages import step_view  # here, not at the top: pages.py imports this module to add its pages
-
         if index == START:
             view = {"label": "at the start of the game", "date": "", "url": "", "title": ""}
         else:
@@ -123,8 +119,6 @@ def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int,
 
 def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any], *, inputs: Any = None,
           lazy: Callable[[], dict[str, Any]] | None = None) -> Page:
-    from .pages import Page, game_view  # as in _PointViews
-
     context = {"game": game_view(plan.replay), **context}
     # The context and the lazy part's inputs are all the page shows, so they are what it depends on.
     deps = json.dumps([context, inputs], sort_keys=True, default=str)

@@ -8,103 +8,18 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable
-from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
-
-from markupsafe import Markup
 
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
-from ..engine.rulebook import RuleVersion
 from ..model import Event, Judgment, Proposal
-from ..redline import redline, render_html, summarize
 from .charts import score_chart
 from .compare_pages import compare_pages
-from .history import GameHistory, Revision, RuleHistory
+from .history import GameHistory, RuleHistory
 from .markdown import render_markdown
+from .views import GamePlan, Page, game_view, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
-
-
-@dataclass
-class Page:
-    path: str  # relative to the site root, with forward slashes
-    template: str
-    context: dict[str, Any]
-    deps: Any = None  # None: always render
-    kind: str = "html"
-    # The costly part of the context (redlines, comparisons), built only when the page is rendered: a
-    # rebuild plans every page but renders only those whose deps moved.
-    lazy: Callable[[], dict[str, Any]] | None = None
-
-    def full_context(self) -> dict[str, Any]:
-        return {**self.context, **self.lazy()} if self.lazy else self.context
-
-    @property
-    def depth(self) -> int:
-        return self.path.count("/")
-
-    def fingerprint(self) -> int:
-        """Changes when the deps do. Compared only within one process (serve keeps them in memory), so
-        Python's hash serves, and costs a fraction of hashing the deps' repr."""
-        try:
-            return hash((self.template, self.deps))
-        except TypeError:  # deps holding lists or dicts
-            return hash((self.template, repr(self.deps)))
-
-
-@lru_cache(maxsize=32768)
-def redline_view(old: str, new: str, cite: str) -> tuple[Markup, tuple[str, ...]]:
-    """The redline of two texts as HTML and its summary; cached, since histories repeat across pages."""
-    diff = redline(old, new)
-    return render_html(diff, cite=cite or None, render_markdown=render_markdown), tuple(summarize(diff))
-
-
-@dataclass
-class GamePlan:
-    replay: Replay
-    history: GameHistory
-    slug: str
-    proposal_pages: dict[int, str] = field(default_factory=dict)  # step index -> page name
-    _step_keys: dict[int, Any] = field(default_factory=dict)
-
-    def step_key(self, step: Step | None) -> Any:
-        """What pages show of an entry's step, for their deps; computed once, as several pages show each step."""
-        if step is None:
-            return None
-        if step.index not in self._step_keys:
-            self._step_keys[step.index] = repr((step.entry, step.result, step.computed_result,
-                                                tuple(sorted(step.scores.items())), step.winner, step.findings,
-                                                step.overrides, step.notes, step.deltas, step.next_player,
-                                                step.circuits, self.entry_anchor(step)))
-        return self._step_keys[step.index]
-
-    def listed_key(self, step: Step) -> Any:
-        """What the pages that list entries show of one (its label, date, title, result, link, findings): a
-        change to its text or votes alone leaves them as they are."""
-        entry = step.entry
-        return (step.label, entry.date, entry.title, entry.kind, getattr(entry, "number", None),
-                getattr(entry, "proposer", None), step.result, len(step.findings), self.entry_anchor(step))
-
-    def version_key(self, version: RuleVersion | None) -> tuple | None:
-        """What pages show of a rule version, for their deps, with the page its links lead to (which a
-        later renumbering moves)."""
-        if version is None:
-            return None
-        return (version.identity, version.number, version.rule_class, version.title, version.text,
-                self.rule_page(version.identity))
-
-    def entry_anchor(self, step: Step) -> str:
-        entry = step.entry
-        if isinstance(entry, Proposal):
-            return f"proposals/{self.proposal_pages[step.index]}.html"
-        if isinstance(entry, Judgment):
-            return f"log.html#judgment-{entry.number}"
-        return f"log.html#entry-{step.index + 1}"
-
-    def rule_page(self, identity: int) -> str:
-        return f"rules/{self.history.page_number[identity]}.html"
 
 
 def _proposal_pages(replay: Replay) -> dict[int, str]:
@@ -118,69 +33,6 @@ def _proposal_pages(replay: Replay) -> dict[int, str]:
             used.add(name)
             pages[step.index] = name
     return pages
-
-
-def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
-    """A change to a rule's class or title, in words (the redline shows only its text)."""
-    notes = []
-    if before.rule_class != after.rule_class:
-        notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
-    if before.title != after.title:
-        notes.append(f'retitled "{after.title}"' if after.title else "title removed")
-    return notes
-
-
-def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str, Any]:
-    """A revision ready for a template: who changed what, the redline, and the summary in words."""
-    step = revision.step
-    cite = f"{from_dir}{plan.entry_anchor(step)}" if step else ""
-    before, after = revision.before, revision.after
-    notes: list[str] = []
-    if before is None and after is not None and step is None:
-        html, summary, kind = render_markdown(after.text), (), "initial"
-    elif before is None and after is not None:
-        html, _ = redline_view("", after.text, cite)
-        kind, summary = "enacted", (f"enacted as rule {after.number}",)
-    elif after is None:
-        html, summary = redline_view(before.text, "", cite)
-        kind, summary = "repealed", (f"repealed rule {before.number}",)
-    else:
-        html, summary = redline_view(before.text, after.text, cite)
-        kind = "changed"
-        if before.number != after.number:
-            notes.append(f"renumbered {before.number} to {after.number}")
-        notes += class_and_title_notes(before, after)
-        if before.text == after.text:
-            summary = ()
-    rule = after or before
-    return {
-        "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite,
-        "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
-        "rule_class": rule.rule_class, "identity": rule.identity,
-        "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
-        "step": step_view(plan, step, from_dir) if step else None,
-        "changes": [c.source.line for c in (after.changes if after else ())],
-    }
-
-
-def game_view(replay: Replay) -> dict[str, Any]:
-    """What base.html shows of the game a page belongs to (its navigation)."""
-    config = replay.game.config
-    return {"slug": replay.game.slug, "title": config.title, "description": config.description,
-            "findings": len(replay.findings)}
-
-
-def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
-    entry = step.entry
-    return {"label": step.label, "date": entry.date.isoformat() if entry.date else "",
-            "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
-            "result": step.result, "number": getattr(entry, "number", None)}
-
-
-def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
-    return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
-            "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
-            "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}
 
 
 def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:

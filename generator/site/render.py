@@ -9,7 +9,7 @@ from pathlib import Path
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
-from .pages import Page
+from .views import Page
 
 
 def package_templates() -> Path:

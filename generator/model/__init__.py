@@ -9,8 +9,8 @@ import datetime as dt
 from dataclasses import dataclass, field
 from typing import TYPE_CHECKING, Literal, Union
 
-if TYPE_CHECKING:  # the schema lives with its parser; the model only names it
-    from .parse.config import Config
+if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type checkers only
+    from .config import Config
 
 RuleClass = Literal["immutable", "mutable"]
 Result = Literal["adopted", "defeated", "withdrawn", "invalid"]
