@@ -14,7 +14,7 @@ from .errors import ArchiveError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
-                   "preview": "preview", "diff": "diff"}
+                   "preview": "preview", "diff": "diff", "synth": "synth"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,6 +62,13 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", help="ruleset file, game folder, GAME@312, GAME@2005-04-02 or GAME@start")
     diff.add_argument("--format", choices=("text", "html", "json"), default="text")
     diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+
+    synth = commands.add_parser("synth", help="write a large synthetic game that checks clean (for benchmarks)")
+    synth.add_argument("out", type=Path, help="the game folder to write; it must be new or empty")
+    synth.add_argument("--proposals", type=int, required=True, help="how many proposals the log holds")
+    synth.add_argument("--players", type=int, default=3, help="players at the start (default: 3; one more joins)")
+    synth.add_argument("--seed", type=int, default=42, help="the same seed gives the same files (default: 42)")
+    synth.add_argument("--per-file", type=int, help="split the log into log/NNNN.md files of this many proposals")
     return parser
 
 

@@ -1,0 +1,340 @@
+#!/usr/bin/env python3
+"""Everything the scale targets name, measured in one run on one machine, against the floor.
+
+Usage: scale.py [--sizes 1000 10000] [--huge] [--repeat 3] [--per-file 500] [--keep DIR]
+
+For each size, `nomic-archive synth` writes a game (its log in one file, and split into files of
+--per-file proposals), then, in this order and in the same run:
+
+- floor: ../shared/bench/floor.py (markdown-it-py and one Jinja2 template, one page per proposal) over the
+  game's proposals cut into one Markdown file each;
+- build: `nomic-archive build` into a new folder with an empty cache (cold), then again with nothing
+  changed (warm); `check` with the cache the build left, and with an empty one;
+- serve: `serve` in a process of its own with a server-sent-events client, timing from writing a file to
+  the `reload` event: a word added to a proposal in the middle of the log, a sentence added to it (every
+  later entry of that file moves down two lines), its title changed (the lists that show it change), and a
+  word added to a rule's text in rules.md; each with the log in one file and split;
+- peak RSS of build and serve (the largest process, workers included), the largest total of scripts one
+  page loads before the reader asks for anything, and the site's files.
+
+Times are wall-clock medians of --repeat runs; ratios are against the floor measured in the same run. The
+machine's load average is printed with the figures, since 2 cores are shared. --huge adds 50,000.
+"""
+from __future__ import annotations
+
+import argparse
+import json
+import os
+import re
+import shutil
+import statistics
+import subprocess
+import sys
+import tempfile
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+HERE = Path(__file__).resolve().parent
+ROOT = HERE.parent
+FLOOR = ROOT.parent / "shared" / "bench" / "floor.py"
+if not FLOOR.is_file():  # a worktree under /work/wt/: the shared folder is two levels up
+    FLOOR = ROOT.parent.parent / "shared" / "bench" / "floor.py"
+TIMEOUT = 300
+CACHE_ENV = "NOMIC_ARCHIVE_CACHE_DIR"
+
+
+@dataclass
+class Run:
+    seconds: float
+    cpu: float  # user + system, the process and the children it waited for
+    peak_mb: float  # the largest resident set of the process or any child
+
+
+def run(command: list[str], *, env: dict | None = None, cwd: Path | None = None) -> Run:
+    started = time.perf_counter()
+    process = subprocess.Popen(command, stdout=subprocess.DEVNULL, stderr=subprocess.PIPE, env=env, cwd=cwd)
+    _, status, usage = os.wait4(process.pid, 0)
+    seconds = time.perf_counter() - started
+    errors = process.stderr.read().decode()
+    process.stderr.close()
+    code = os.waitstatus_to_exitcode(status)
+    if code not in (0, 1):
+        raise SystemExit(f"{' '.join(command)} exited {code}:\n{errors}")
+    return Run(seconds, usage.ru_utime + usage.ru_stime, usage.ru_maxrss / 1024)
+
+
+def generator(*args: str) -> list[str]:
+    return [sys.executable, "-m", "generator", *args]
+
+
+def environment(cache: Path) -> dict:
+    return {**os.environ, "PYTHONPATH": str(ROOT), CACHE_ENV: str(cache)}
+
+
+def median_run(runs: list[Run]) -> Run:
+    return Run(statistics.median(r.seconds for r in runs), statistics.median(r.cpu for r in runs),
+               max(r.peak_mb for r in runs))
+
+
+# --- The floor ----------------------------------------------------------------------------------
+
+
+def floor_pages(game: Path, out: Path) -> int:
+    """One Markdown file per proposal, cut from the game's log, for the floor to render."""
+    out.mkdir(parents=True)
+    logs = [game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md"))
+    count = 0
+    for log in logs:
+        for chunk in re.split(r"(?m)^(?=## Proposal )", log.read_text(encoding="utf-8"))[1:]:
+            (out / f"p{count:06d}.md").write_text(chunk, encoding="utf-8")
+            count += 1
+    return count
+
+
+def measure_floor(game: Path, tmp: Path, repeat: int) -> Run:
+    source = tmp / "floor-src"
+    floor_pages(game, source)
+    runs = []
+    for attempt in range(repeat):
+        target = tmp / f"floor-out-{attempt}"
+        runs.append(run([sys.executable, str(FLOOR), str(source), str(target)]))
+        shutil.rmtree(target)
+    shutil.rmtree(source)
+    return median_run(runs)
+
+
+# --- Build and check ----------------------------------------------------------------------------
+
+
+def measure_build(game: Path, tmp: Path, repeat: int) -> dict:
+    cold, warm, check_warm, check_cold = [], [], [], []
+    site = tmp / "site"
+    for attempt in range(repeat):
+        cache = tmp / f"cache-{attempt}"
+        if site.exists():
+            shutil.rmtree(site)
+        cold.append(run(generator("build", str(game), "-o", str(site)), env=environment(cache)))
+        warm.append(run(generator("build", str(game), "-o", str(site)), env=environment(cache)))
+        check_warm.append(run(generator("check", str(game)), env=environment(cache)))
+        check_cold.append(run(generator("check", str(game)), env=environment(tmp / f"empty-cache-{attempt}")))
+        if attempt + 1 < repeat:
+            shutil.rmtree(cache)
+    files = sum(1 for p in site.rglob("*") if p.is_file())
+    size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
+    script, page = largest_script(site)
+    return {"cold": median_run(cold), "warm": median_run(warm), "check": median_run(check_warm),
+            "check cold": median_run(check_cold), "files": files, "site MB": size / 2**20,
+            "script KB": script / 1024, "script page": page, "cache": tmp / f"cache-{repeat - 1}"}
+
+
+_SCRIPT = re.compile(r"<script\b[^>]*\bsrc=\"([^\"]+)\"")
+
+
+def largest_script(site: Path) -> tuple[int, str]:
+    """The most bytes of script any one page loads as it opens (its <script src> files, summed)."""
+    sizes: dict[Path, int] = {}
+    largest, where = 0, ""
+    for page in site.rglob("*.html"):
+        total = 0
+        for source in set(_SCRIPT.findall(page.read_text(encoding="utf-8"))):
+            target = (page.parent / source).resolve()
+            if target not in sizes:
+                sizes[target] = target.stat().st_size if target.is_file() else 0
+            total += sizes[target]
+        if total > largest:
+            largest, where = total, page.relative_to(site).as_posix()
+    return largest, where
+
+
+# --- Serve --------------------------------------------------------------------------------------
+
+
+def middle_proposal(game: Path) -> tuple[Path, str, str]:
+    """The log file holding the proposal nearest the middle whose body opens with a sentence of prose (not
+    a change), that proposal's heading, and the sentence."""
+    logs = [game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md"))
+    entries = [(log, chunk) for log in logs
+               for chunk in re.split(r"(?m)^(?=## )", log.read_text(encoding="utf-8")) if chunk.startswith("## Proposal")]
+    middle = len(entries) // 2
+    for log, chunk in sorted(entries[middle // 2:], key=lambda item: abs(entries.index(item) - middle)):
+        paragraphs = chunk.split("\n\n")
+        if len(paragraphs) > 2 and not re.match(r"(Amend|Enact|Repeal|Transmute|Renumber|Retitle) ", paragraphs[1]):
+            return log, chunk.split("\n", 1)[0], paragraphs[1]
+    raise SystemExit("no proposal with prose in the synthetic log")
+
+
+def serve_edits(game: Path) -> list[dict]:
+    """The edits timed in serve, each as a file and a text replaced there (and back, run after run)."""
+    log, heading, sentence = middle_proposal(game)
+    number = heading.split()[2].rstrip(":")
+    rules = game / "rules.md"
+    rule = re.search(r"(?m)^### 101.*\n(\S+ \S+)", rules.read_text(encoding="utf-8")).group(1)
+    return [
+        {"name": f"proposal {number}: a word", "file": str(log), "old": sentence, "new": sentence + " Edited."},
+        {"name": f"proposal {number}: a sentence", "file": str(log), "old": sentence,
+         "new": sentence + "\n\nA sentence added for the benchmark."},
+        {"name": f"proposal {number}: its title", "file": str(log), "old": heading, "new": heading + " (edited)"},
+        {"name": "rule 101's text", "file": str(rules), "old": rule, "new": rule + " edited"},
+    ]
+
+
+def measure_serve(game: Path, tmp: Path, cache: Path, repeat: int) -> dict:
+    spec = tmp / "serve.json"
+    spec.write_text(json.dumps({"game": str(game), "out": str(tmp / "served"), "repeat": repeat,
+                                "edits": serve_edits(game)}), encoding="utf-8")
+    process = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--serve-child", str(spec)],
+                             env=environment(cache), capture_output=True, text=True, timeout=TIMEOUT * 4)
+    if process.returncode:
+        raise SystemExit(f"serve measurement failed:\n{process.stderr}")
+    return json.loads(process.stdout.splitlines()[-1])
+
+
+def serve_child(spec_path: Path) -> None:
+    """Run in a process of its own: serve the game, make each edit `repeat` times, print the latencies."""
+    import http.client
+    import resource
+    import threading
+
+    sys.path.insert(0, str(ROOT))
+    from generator.serve import EVENTS_PATH, LiveSite, RebuildResult
+
+    spec = json.loads(spec_path.read_text(encoding="utf-8"))
+    results: list[RebuildResult] = []
+    live = LiveSite(Path(spec["game"]), Path(spec["out"]), report=results.append)
+    started = time.perf_counter()
+    first = live.start()
+    first_build = time.perf_counter() - started
+    assert first.ok, first.errors
+    server = live.server
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    events = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=TIMEOUT)
+    events.request("GET", EVENTS_PATH)
+    response = events.getresponse()  # kept: its fp closes with it
+    stream = response.fp
+    stream.readline(), stream.readline()  # retry: and the blank line
+    timings: dict[str, list] = {}
+    try:
+        for edit in spec["edits"]:
+            path = Path(edit["file"])
+            original = path.read_text(encoding="utf-8")
+            assert original.count(edit["old"]) >= 1, edit
+            edited = original.replace(edit["old"], edit["new"], 1)
+            rows = timings[edit["name"]] = []
+            for attempt in range(spec["repeat"] * 2):  # edit, undo, edit, ...: each write is timed
+                time.sleep(0.3)  # let the watcher settle
+                before = len(results)
+                written = time.perf_counter()
+                path.write_text(edited if attempt % 2 == 0 else original, encoding="utf-8")
+                event = stream.readline()
+                while event.startswith(b":"):  # keep-alive while a long rebuild runs
+                    stream.readline()
+                    event = stream.readline()
+                latency = time.perf_counter() - written
+                stream.readline(), stream.readline()
+                assert event == b"event: reload\n", (event, results[-1].errors if results else None)
+                result = results[-1] if len(results) > before else None
+                rows.append([latency * 1000, result.seconds * 1000 if result else None,
+                             len(result.written) if result else None])
+    finally:
+        events.close()
+        server.shutdown()
+        live.close()
+    own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
+    children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
+    print(json.dumps({"first build s": first_build, "pages": len(first.written), "edits": timings,
+                      "peak MB": max(own, children) / 1024}))
+
+
+# --- The table ----------------------------------------------------------------------------------
+
+
+def load() -> str:
+    return "load " + " ".join(f"{value:.2f}" for value in os.getloadavg())
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.splitlines()[0])
+    parser.add_argument("--sizes", nargs="*", type=int, default=[1000, 10000])
+    parser.add_argument("--huge", action="store_true", help="also measure 50,000 proposals")
+    parser.add_argument("--repeat", type=int, default=3)
+    parser.add_argument("--per-file", type=int, default=500)
+    parser.add_argument("--no-serve", action="store_true", help="skip the serve measurements")
+    parser.add_argument("--keep", type=Path, help="keep the games, sites and caches in this folder")
+    parser.add_argument("--serve-child", type=Path, help=argparse.SUPPRESS)
+    args = parser.parse_args()
+    if args.serve_child:
+        return serve_child(args.serve_child)
+    sizes = args.sizes + ([50000] if args.huge and 50000 not in args.sizes else [])
+    print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, {load()}", flush=True)
+    rows = []
+    with tempfile.TemporaryDirectory(dir=args.keep) as scratch:
+        for n in sizes:
+            tmp = Path(scratch) / f"n{n}"
+            one, split = tmp / "one" / "game", tmp / "split" / "game"
+            subprocess.run(generator("synth", str(one), "--proposals", str(n)), check=True,
+                           stdout=subprocess.DEVNULL, env=environment(tmp / "unused"))
+            subprocess.run(generator("synth", str(split), "--proposals", str(n), "--per-file", str(args.per_file)),
+                           check=True, stdout=subprocess.DEVNULL, env=environment(tmp / "unused"))
+            floor = measure_floor(one, tmp, args.repeat)
+            print(f"{n}: floor {floor.seconds:.2f} s ({load()})", flush=True)
+            built = measure_build(one, tmp / "one", args.repeat)
+            print(f"{n}: build {built['cold'].seconds:.2f} s, warm {built['warm'].seconds:.2f} s, "
+                  f"check {built['check'].seconds:.2f} s (cold cache {built['check cold'].seconds:.2f} s), "
+                  f"{built['files']} files, {built['site MB']:.0f} MB ({load()})", flush=True)
+            row = {"n": n, "floor": floor, **built}
+            if not args.no_serve:
+                for layout, game in (("one file", one), (f"{args.per_file}/file", split)):
+                    cache = built["cache"] if game is one else tmp / "split-cache"
+                    if game is split:
+                        run(generator("build", str(game), "-o", str(tmp / "split-site")), env=environment(cache))
+                    served = measure_serve(game, tmp / ("one" if game is one else "split"), cache, args.repeat)
+                    row[layout] = served
+                    for name, timing in served["edits"].items():
+                        latencies = [t[0] for t in timing]
+                        print(f"{n}, {layout}: {name}: median {statistics.median(latencies):.0f} ms; runs "
+                              + ", ".join(f"{t[0]:.0f} ({t[1]:.0f}, {t[2]} written)" if t[1] is not None
+                                          else f"{t[0]:.0f}" for t in timing), flush=True)
+                    print(f"{n}, {layout}: serve started in {served['first build s']:.2f} s, peak "
+                          f"{served['peak MB']:.0f} MB ({load()})", flush=True)
+            rows.append(row)
+    print()
+    print_table(rows)
+
+
+def print_table(rows: list[dict]) -> None:
+    print("| proposals | floor | build | warm build | check (cold cache) | peak RSS build | files | largest script |")
+    print("|---|---|---|---|---|---|---|---|")
+    for row in rows:
+        floor = row["floor"].seconds
+
+        def ratio(run: Run) -> str:
+            return f"{run.seconds:.2f} s, {run.seconds / floor:.2f}×"
+        print(f"| {row['n']:,} | {floor:.2f} s | {ratio(row['cold'])} | {ratio(row['warm'])} | "
+              f"{ratio(row['check'])} ({row['check cold'].seconds / floor:.2f}×) | "
+              f"{max(row['cold'].peak_mb, row['warm'].peak_mb):.0f} MB | {row['files']:,} | "
+              f"{row['script KB']:.0f} KB ({row['script page']}) |")
+    serve_rows = [row for row in rows if any(isinstance(v, dict) and "edits" in v for v in row.values())]
+    if serve_rows:
+        print()
+        print("| proposals | log | edit | median edit to reload | serve start | peak RSS serve |")
+        print("|---|---|---|---|---|---|")
+        for row in serve_rows:
+            for layout, served in row.items():
+                if not (isinstance(served, dict) and "edits" in served):
+                    continue
+                for name, timing in served["edits"].items():
+                    print(f"| {row['n']:,} | {layout} | {name} | {statistics.median(t[0] for t in timing):.0f} ms | "
+                          f"{served['first build s']:.2f} s | {served['peak MB']:.0f} MB |")
+    if len(rows) > 1:
+        small, large = rows[-2], rows[-1]
+        growth = large["n"] / small["n"]
+        print()
+        print(f"{small['n']:,} → {large['n']:,} proposals ({growth:.0f}× as many): build time "
+              f"{large['cold'].seconds / small['cold'].seconds:.2f}×, build memory "
+              f"{large['cold'].peak_mb / small['cold'].peak_mb:.2f}×, floor "
+              f"{large['floor'].seconds / small['floor'].seconds:.2f}×")
+
+
+if __name__ == "__main__":
+    main()
