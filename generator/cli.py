@@ -13,6 +13,8 @@ from . import __version__
 from .errors import ArchiveError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+CACHE_HELP = ("where to keep what the next run can reuse (default: $NOMIC_ARCHIVE_CACHE_DIR, else the user's "
+              "cache folder); safe to delete")
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
                    "preview": "preview", "diff": "diff", "synth": "synth"}
 
@@ -26,12 +28,15 @@ def _parser() -> argparse.ArgumentParser:
     build = commands.add_parser("build", help="build the static site from a content folder")
     build.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game (default: content)")
     build.add_argument("-o", "--output", default="site", type=Path, help="site folder to write (default: site)")
+    build.add_argument("--cache-dir", type=Path, help=CACHE_HELP)
+    build.add_argument("--jobs", type=int, help="processes drawing pages (default: one per core available)")
     build.add_argument("--base-url", default="", help="where the site will be published, e.g. https://example.org/"
                        "nomic/ (used only where a format needs absolute addresses: sitemap.xml and feeds)")
 
     check = commands.add_parser("check", help="replay each game's log and report every discrepancy")
     check.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game")
     check.add_argument("--format", choices=("text", "json"), default="text")
+    check.add_argument("--cache-dir", type=Path, help=CACHE_HELP)
 
     imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md")
     imp.add_argument("file", type=Path, help="the plain-text ruleset")
@@ -50,6 +55,7 @@ def _parser() -> argparse.ArgumentParser:
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
     serve.add_argument("-o", "--output", type=Path, help="where to keep the served site (default: a temporary folder)")
+    serve.add_argument("--cache-dir", type=Path, help=CACHE_HELP)
 
     preview = commands.add_parser("preview", help="show what a drafted proposal would do to the rules in force")
     preview.add_argument("draft", type=Path, help="the draft, a proposal in the log's format")

@@ -702,3 +702,94 @@ def test_missing_files_are_reported(tmp_path):
 def test_a_die_on_an_event_needs_a_turn():
     assert entries_of("## Event: hold\nDate: 1982-06-01\nDie: 4\n")[1] == [
         "g/log.md:3: a Die on an event counts only for a turn: add 'Turn: Name' (the player whose turn it was)"]
+
+
+# --- Entry by entry: each entry's parse is kept by its text and moved to its line --------------------------
+
+# Logs whose cut into entries only Markdown can confirm: fences (of both kinds, nested, unclosed, inside a
+# list or a quote), setext headings in an entry and in the preamble, indented and empty headings, repeated
+# keys (whose message names a line), a last entry without a final newline.
+TRICKY_LOGS = [
+    "# T\n\n## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n```\n## Proposal 302: in code\n```\n\n"
+    "## Proposal 303: B\nProposer: B\nDate: 2001-01-02\n",
+    "Intro\n-----\n\n## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\nSetext\n------\n\n## Proposal 302: B\nProposer: A\n"
+    "Date: 2001-01-01\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n- x\n\n  ```\n## Proposal 302: B\n  ```\nProposer: A\n"
+    "Date: 2001-01-01\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n````\n```\n## Proposal 302: B\n````\n## Proposal 303: C\n"
+    "Proposer: A\nDate: 2001-01-01\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n~~~\n## Proposal 302: B\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n   ## Proposal 302: B\nProposer: B\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n##\n## Proposal 302\nProposer: B\nDate: 2001-01-01\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n> ```\n> x\n## Proposal 302: B\nProposer: B\n"
+    "Date: 2001-01-01\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n``` not`fence\n## Proposal 302: B\nProposer: B\n"
+    "Date: 2001-01-01\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n- a\n  ```\n## Proposal 302: B\nProposer: B\n"
+    "Date: 2001-01-01\n```\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\nVotes: for A\nVotes: for B\n\n## Proposal 302: B\n"
+    "Proposer: B\nDate: 2001-01-01\nVotes: for A\nVotes: for B\n",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n## Proposal 302: B\nProposer: A\nDate: 2001-01-01",
+    "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n\n\n",
+]
+
+
+@pytest.mark.parametrize("text", TRICKY_LOGS)
+def test_a_log_parsed_entry_by_entry_is_the_log_parsed_whole(text):
+    from generator.parse import log
+
+    for shifted in (text, "\n\n\n" + text):  # and again, every entry three lines down
+        log._entries.clear()
+        assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)
+        assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)  # from the kept parses
+
+
+def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkeypatch):
+    from generator.parse import log
+
+    second = proposal(body="\nAmend rule 201 to read:\n\n> New text.\n", keys="Votes: for Alice", number=302)
+    first = proposal(number=301)
+    before, _ = entries_of(first + "\n" + second)
+    parsed = []
+    real = log._parse_chunk
+    monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[1][:16]) or real(*args, **kw))
+    after, errors = entries_of(first + "\nThree\n\nmore lines.\n" + second)  # three lines more
+    assert errors == [] and parsed == ["## Proposal 301\n"]  # only the edited entry is parsed again
+    moved = after[1]
+    assert (moved.source.line, moved.votes_source.line, moved.changes[0].source.line, moved.body_line) == \
+        (before[1].source.line + 3, before[1].votes_source.line + 3, before[1].changes[0].source.line + 3,
+         before[1].body_line + 3)
+
+
+def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_replaced(tmp_path, monkeypatch):
+    from generator.cache import Cache
+    from generator.parse import log
+
+    text = "".join(proposal(body=f"\nAmend rule 201 by appending:\n\n> Point {n}.\n", number=n) + "\n"
+                   for n in range(301, 311))
+    parsed = []
+    real = log._parse_chunk
+    monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[2]) or real(*args, **kw))
+
+    def run(source: str):
+        log._entries.clear()  # a new process: nothing kept in memory
+        cache = Cache(tmp_path / "cache", tmp_path)
+        try:
+            return log.parse_log_file(LOG, source, cache)
+        finally:
+            cache.close()
+
+    fresh = run(text)
+    assert len(parsed) == 10 and fresh == log._parse_whole(LOG, text)
+    parsed.clear()
+    assert run(text) == fresh and parsed == []  # the file as it was
+    assert run("\n" + text) == log._parse_whole(LOG, "\n" + text) and parsed == []  # each entry, moved a line
+    edited = text.replace("Point 305.", "Point five.")
+    assert run(edited) == log._parse_whole(LOG, edited) and len(parsed) == 1  # only the edited entry
+    probe = Cache(tmp_path / "cache", tmp_path)
+    probe.close()
+    probe.path.write_bytes(b"not a database")
+    parsed.clear()
+    assert run(text) == fresh and len(parsed) == 10  # parsed again, silently
+    assert run(text) == fresh and len(parsed) == 10  # and kept again

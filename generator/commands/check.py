@@ -1,19 +1,22 @@
 """`nomic-archive check`: replay every game and report each discrepancy with its file:line."""
 from __future__ import annotations
 
+import gc
 import json
 
+from ..cache import Cache, open_cache
 from ..engine.replay import Replay, replay
 from ..errors import ArchiveError, SourceError
+from ..parallel import available_cores
 from ..parse.game import load_content
 
 JSON_SCHEMA_VERSION = 1
 
 
-def check_games(content, *, drafts: bool = False) -> list[Replay]:
+def check_games(content, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1) -> list[Replay]:
     """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
-    cannot be read or applied."""
-    replays = [replay(game) for game in load_content(content, drafts=drafts)]
+    cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs)."""
+    replays = [replay(game) for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:
@@ -22,7 +25,13 @@ def check_games(content, *, drafts: bool = False) -> list[Replay]:
 
 
 def run(args) -> int:
-    replays = check_games(args.content)
+    cache = open_cache(args.cache_dir, args.content)
+    gc.disable()  # parsing and replaying make many objects and no cycles: the collector would only slow them
+    try:
+        replays = check_games(args.content, cache=cache, jobs=available_cores())
+    finally:
+        gc.enable()
+        cache.close()
     if args.format == "json":
         print(json.dumps(report_json(replays), indent=2, sort_keys=True))
     else:

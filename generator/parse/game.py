@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 from pathlib import Path
 
+from ..cache import Cache
 from ..errors import ArchiveError, ErrorCollector
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config
@@ -35,11 +36,13 @@ def input_files(folder: Path, *, drafts: bool = False) -> list[Path]:
     return files
 
 
-def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False) -> Game:
+def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, cache: Cache | None = None,
+              jobs: int = 1) -> Game:
     """Parse one game; raises ArchiveError with every problem found in all its files.
 
     Drafts are read only when asked for (serve): they are not part of the archive, and a half-written one
-    must not stop a keeper's build."""
+    must not stop a keeper's build. With a cache, log entries parsed by an earlier run are read from it; with
+    `jobs` > 1, a long log is parsed on that many cores."""
     errors = ErrorCollector()
     base = base or folder.parent
     texts: dict[str, str] = {}
@@ -58,11 +61,11 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False) -
         text = decode(data, name, errors)
         if text is not None:
             texts[name] = text
-    return _build_game(folder.name, folder.relative_to(base).as_posix(), texts, hashes, errors)
+    return _build_game(folder.name, folder.relative_to(base).as_posix(), texts, hashes, errors, cache, jobs)
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str, str],
-                errors: ErrorCollector) -> Game:
+                errors: ErrorCollector, cache: Cache | None = None, jobs: int = 1) -> Game:
     def under(sub: str) -> list[str]:
         return sorted(name for name in texts if name.startswith(f"{prefix}/{sub}/"))
 
@@ -75,7 +78,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
              else Ruleset("", (), Source(rules_name, 0)))
     log_files = [f"{prefix}/log.md"] if f"{prefix}/log.md" in texts else []
     log_files += under("log")
-    preamble, entries = parse_log([(name, texts[name]) for name in log_files], errors)
+    preamble, entries = parse_log([(name, texts[name]) for name in log_files], errors, cache=cache, jobs=jobs)
     snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True) for name in under("snapshots"))
     drafts: list[Proposal] = []
     for name in under("drafts"):
@@ -87,7 +90,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
                 snapshots=snapshots, drafts=tuple(drafts), inputs=hashes)
 
 
-def load_content(content: Path, *, drafts: bool = False) -> list[Game]:
+def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
     if not content.is_dir():
         raise ArchiveError([_missing(content)])
@@ -97,7 +100,7 @@ def load_content(content: Path, *, drafts: bool = False) -> list[Game]:
     games, problems = [], []
     for folder in folders:
         try:
-            games.append(load_game(folder, drafts=drafts))
+            games.append(load_game(folder, drafts=drafts, cache=cache, jobs=jobs))
         except ArchiveError as error:
             problems.extend(error.errors)
     if problems:

@@ -5,18 +5,25 @@ paragraphs ("Amend rule 203 to read:" and a blockquote) are recognised. Every va
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 import datetime as dt
 import difflib
 import functools
+import pickle
 import re
+from collections import OrderedDict
 from dataclasses import dataclass, field
 
+from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
+from ..cache import Cache, digest
 from ..errors import ErrorCollector, SourceError
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
 from ..model.config import SETTINGS
+from ..parallel import run_shares
 from .config import parse_effect_value
 from .source import markdown, slice_lines, unquote
 
@@ -63,12 +70,15 @@ class _Keys:
         return self.values.get(key, [])
 
 
-def parse_log(files: list[tuple[str, str]], errors: ErrorCollector) -> tuple[str, list[Entry]]:
-    """Entries from each (file, text) in order; the first file's text before any entry is the preamble."""
+def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, cache: Cache | None = None,
+              jobs: int = 1) -> tuple[str, list[Entry]]:
+    """Entries from each (file, text) in order; the first file's text before any entry is the preamble.
+    With a cache, entries parsed by an earlier run are read from it (see `parse_log_file`); with `jobs` > 1,
+    a long file's entries are parsed on that many cores."""
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
-        file_preamble, file_entries, file_errors = _parse_log_file(file, text)
+        file_preamble, file_entries, file_errors = parse_log_file(file, text, cache, jobs=jobs)
         errors.extend(file_errors)
         if position == 0:
             preamble = file_preamble
@@ -76,10 +86,240 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector) -> tuple[str
     return preamble, entries
 
 
-@functools.lru_cache(maxsize=256)
-def _parse_log_file(file: str, text: str) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
-    """One log file, cached by its text (entries are immutable): `serve` re-reads only the file saved, and
-    an archive kept as a file per year re-parses one year."""
+# Where an entry may start: a level-2 heading at the start of a line (setext headings and headings
+# indented by one to three spaces are rare; a file holding one is parsed whole), and the fence lines
+# of top-level code blocks, inside which nothing starts.
+_ENTRY_LINE = re.compile(r"^(?:##(?:[ \t]|$)|( {0,3})(`{3,}|~{3,})(.*))", re.MULTILINE)
+# The parses of single entries, by (file, text): an entry moved by an edit above it is not parsed again.
+_ENTRY_CACHE_SIZE = 200_000
+_entries: OrderedDict[tuple[str, str], tuple[Entry, int]] = OrderedDict()
+# Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
+PARSER_LAYOUT = "log-1"
+
+
+def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
+    """The text before the first entry, and each entry's text with the (0-based) line it starts on."""
+    starts: list[tuple[int, int]] = []  # (offset, line) of each heading
+    fence: tuple[str, int] | None = None  # the open fence's character and length
+    line = last = 0
+    for match in _ENTRY_LINE.finditer(text):
+        marker = match.group(2)
+        if marker is None:
+            if fence is None:
+                line += text.count("\n", last, match.start())
+                last = match.start()
+                starts.append((match.start(), line))
+        elif fence is None:
+            if not (marker[0] == "`" and "`" in match.group(3)):  # a backtick fence's info has no backtick
+                fence = (marker[0], len(marker))
+        elif marker[0] == fence[0] and len(marker) >= fence[1] and not match.group(3).strip():
+            fence = None
+    if not starts:
+        return text, []
+    ends = [offset for offset, _ in starts[1:]] + [len(text)]
+    return text[:starts[0][0]], [(first, text[offset:end]) for (offset, first), end in zip(starts, ends)]
+
+
+def parse_log_file(file: str, text: str, cache: Cache | None = None, *, jobs: int = 1
+                   ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+    """One log file, entry by entry: each entry's parse is kept (in memory, and in `cache` between runs)
+    by its text, and moved to its line, so a save re-parses only the entries it changed. A file whose cut
+    into entries the Markdown parser would not confirm (a setext heading, an unusual fence) is parsed whole.
+    An unchanged file comes from the cache in one piece."""
+    whole_key = digest(PARSER_LAYOUT, "file", file, text)
+    if cache and (stored := _unpickled(cache.get(whole_key))) is not None:
+        return stored
+    parsed = _parse_entries(file, text, cache, jobs)
+    if cache:
+        cache.put(whole_key, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
+    return parsed
+
+
+def _parse_entries(file: str, text: str, cache: Cache | None, jobs: int
+                   ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+    preamble_text, chunks = split_entries(text)
+    if _headings(preamble_text):
+        return _parse_whole(file, text)
+    missing: list[int] = []
+    found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
+    for position, (first, chunk) in enumerate(chunks):
+        kept = _entries.get((file, chunk))
+        if kept is not None:
+            _entries.move_to_end((file, chunk))
+            found.append((_moved(file, chunk, kept, first), ()))
+        else:
+            found.append(None)
+            missing.append(position)
+    stored = _read_stored(file, [chunks[p][1] for p in missing], cache) if missing and cache else {}
+    for position in missing:
+        first, chunk = chunks[position]
+        if chunk in stored:
+            found[position] = (_moved(file, chunk, stored[chunk], first), ())
+    fresh = [p for p in missing if chunks[p][1] not in stored]
+    for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, jobs)):
+        if not whole:
+            return _parse_whole(file, text)
+        first, chunk = chunks[position]
+        found[position] = (entry, entry_errors)
+        if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
+            _remember(file, chunk, entry, first)
+            if cache:
+                cache.put(_entry_key(file, chunk), pickle.dumps((entry, first), pickle.HIGHEST_PROTOCOL))
+    entries: list[Entry] = []
+    errors: list[SourceError] = []
+    for entry, entry_errors in found:
+        if entry is not None:
+            entries.append(entry)
+        errors.extend(entry_errors)
+    return slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1), tuple(entries), tuple(errors)
+
+
+# Fewer entries than this are parsed faster in one process than the fork and the pickling back cost.
+PARALLEL_ENTRIES = 2000
+
+
+def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int], jobs: int
+                  ) -> list[tuple[Entry | None, tuple[SourceError, ...], bool]]:
+    """The parse of each chunk at `positions`, in order; on `jobs` cores when there are many."""
+    last = len(chunks) - 1
+
+    def parse(share: int, shares: int = 1) -> list:
+        return [_parse_chunk(file, chunks[p][1], chunks[p][0], last=p == last) for p in positions[share::shares]]
+
+    shares = min(jobs, max(1, len(positions) // (PARALLEL_ENTRIES // 2)))
+    if shares <= 1:
+        return parse(0)
+    parts = run_shares(lambda share: parse(share, shares), shares)
+    results: list = [None] * len(positions)
+    for share, part in enumerate(parts):
+        results[share::shares] = part
+    return results
+
+
+def _moved(file: str, chunk: str, kept: tuple[Entry, int], first: int) -> Entry:
+    """A kept entry at line `first`: as kept when it has not moved, else with its lines moved."""
+    entry, at = kept
+    if at != first:
+        entry = shift_lines(entry, first - at)
+    _remember(file, chunk, entry, first)
+    return entry
+
+
+def _remember(file: str, chunk: str, entry: Entry, first: int) -> None:
+    _entries[(file, chunk)] = (entry, first)
+    if len(_entries) > _ENTRY_CACHE_SIZE:
+        _entries.popitem(last=False)
+
+
+def _entry_key(file: str, chunk: str) -> bytes:
+    return digest(PARSER_LAYOUT, file, chunk)
+
+
+def _unpickled(data: bytes | None):
+    if data is None:
+        return None
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001 - a damaged record is a miss: parsed again
+        return None
+
+
+def _read_stored(file: str, chunks: list[str], cache: Cache) -> dict[str, tuple[Entry, int]]:
+    """Entries an earlier run parsed, by their text, each with the line it stood on then."""
+    keys = {_entry_key(file, chunk): chunk for chunk in chunks}
+    stored = {}
+    for key, data in cache.get_many(list(keys)).items():
+        kept = _unpickled(data)
+        if kept is not None:
+            stored[keys[key]] = kept
+    return stored
+
+
+def _headings(text: str) -> bool:
+    """Whether Markdown finds a level-2 heading in `text` (the preamble must hold none)."""
+    return any(t.type == "heading_open" and t.tag == "h2" and t.level == 0 for t in _block_markdown().parse(text))
+
+
+def _parse_chunk(file: str, chunk: str, first: int, *, last: bool
+                 ) -> tuple[Entry | None, tuple[SourceError, ...], bool]:
+    """One entry's text, starting at line `first` (0-based) of its file. The third value is False when the
+    Markdown parser would not have cut the file here: a second level-2 heading in the text (setext), or a
+    code fence still open at its end."""
+    lines = _OffsetLines(chunk.split("\n"), first)
+    tokens = _block_markdown().parse(chunk if last else chunk + "\n")
+    line_max = chunk.count("\n") + (0 if chunk.endswith("\n") else 1) + (0 if last else 1)
+    blocks = []
+    for i, token in enumerate(tokens):
+        if token.map is None:
+            continue
+        if token.type == "fence" and not last and token.map[1] >= line_max:
+            return None, (), False
+        token.map = [token.map[0] + first, token.map[1] + first]
+        if token.level == 0 and token.nesting >= 0:
+            blocks.append((i, token))
+    headings = [b for b in blocks if b[1].type == "heading_open" and b[1].tag == "h2"]
+    if len(headings) != 1 or blocks[0] is not headings[0]:
+        return None, (), False
+    errors = ErrorCollector()
+    index, heading = blocks[0]
+    end_line = first + list.__len__(lines) - (0 if last else 1)  # the next entry's heading, or the file's end
+    entry = _parse_entry(file, lines, tokens, index, heading, blocks[1:], end_line, errors)
+    return entry, tuple(errors.errors), True
+
+
+class _OffsetLines(list):
+    """A part of a file's lines, indexed by the file's line numbers (0-based)."""
+
+    def __init__(self, lines: list[str], offset: int):
+        super().__init__(lines)
+        self.offset = offset
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return list.__getitem__(self, slice(index.start - self.offset, index.stop - self.offset))
+        return list.__getitem__(self, index - self.offset)
+
+    def __len__(self) -> int:
+        return list.__len__(self) + self.offset
+
+
+def shift_lines(value, delta: int):
+    """A parsed item with every line it holds moved by `delta` (Sources, and an entry's body_line)."""
+    if delta == 0:
+        return value
+    if isinstance(value, Source):
+        return Source(value.file, value.line + delta)
+    if isinstance(value, tuple):
+        return tuple(shift_lines(item, delta) for item in value)
+    if not dataclasses.is_dataclass(value):
+        return value
+    moved = copy.copy(value)
+    for name in _line_fields(type(value)):
+        item = getattr(value, name)
+        if item is not None:
+            object.__setattr__(moved, name, item + delta if name == "body_line" else shift_lines(item, delta))
+    return moved
+
+
+@functools.cache
+def _line_fields(kind: type) -> tuple[str, ...]:
+    """The fields of a model class that can hold a line: Sources, other model items, tuples of them."""
+    return tuple(f.name for f in dataclasses.fields(kind)
+                 if f.name == "body_line" or any(word in str(f.type) for word in _HOLDS_LINES))
+
+
+_HOLDS_LINES = ("Source", "Change", "Effect", "PointAward", "Claim", "DieRoll", "Setting", "PlayerChange")
+
+
+@functools.cache
+def _block_markdown() -> MarkdownIt:
+    """The archive dialect (parse/source.py) without inline parsing: the log reads blocks and their text."""
+    return MarkdownIt("commonmark", {"html": False}).enable("table").disable(["inline", "text_join"])
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_whole(file: str, text: str) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+    """A log file parsed in one piece, cached by its text (entries are immutable)."""
     errors = ErrorCollector()
     preamble, entries = _parse_file(file, text, errors)
     return preamble, tuple(entries), tuple(errors.errors)
@@ -139,7 +379,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     body_start = keys.end_line if keys.end_line else heading.map[1]
     body = slice_lines(lines, body_start, end_line)
     body_line = body_start + 1
-    while body_line <= len(lines) and not lines[body_line - 1].strip():
+    while body_line <= end_line and not lines[body_line - 1].strip():
         body_line += 1
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
     changes = _read_changes(file, lines, tokens, body_blocks, errors)

@@ -1,0 +1,250 @@
+"""The cache kept between runs: parsed log entries, Markdown, redlines and rendered pages, each under a
+stable digest (sha256) of everything that made it, and each site's manifest of the pages it holds.
+
+It lives outside the site and the content (the user's cache folder, `--cache-dir`, or the environment
+variable NOMIC_ARCHIVE_CACHE_DIR), one SQLite file per content folder, and is only ever a cache: deleting it
+costs one slow build, and one that cannot be read (corrupt, locked, from another version) is replaced
+silently. Records no run has used for a few runs are dropped when the file grows past what one run uses.
+"""
+from __future__ import annotations
+
+import hashlib
+import os
+import sqlite3
+import sys
+from pathlib import Path
+
+CACHE_ENV = "NOMIC_ARCHIVE_CACHE_DIR"
+# Bumped whenever what a digest stands for changes (a parser, the page plan, a template's inputs): every
+# record of an older layout is then a miss, and the file is started afresh.
+LAYOUT = 1
+# Records are written in batches: one transaction per batch keeps the write lock short for other processes.
+BATCH_BYTES = 8 << 20
+# Records unused by this many of the latest runs may be dropped, once the file holds more than
+# KEEP_FACTOR times what one run used.
+KEEP_RUNS = 4
+KEEP_FACTOR = 3
+
+
+def default_cache_dir() -> Path:
+    """NOMIC_ARCHIVE_CACHE_DIR, else the platform's cache folder for this program."""
+    configured = os.environ.get(CACHE_ENV)
+    if configured:
+        return Path(configured)
+    if sys.platform == "win32":
+        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
+    elif sys.platform == "darwin":
+        base = Path.home() / "Library" / "Caches"
+    else:
+        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
+    return base / "nomic-archive"
+
+
+def digest(*parts: str | bytes) -> bytes:
+    """A stable key for the parts, in order (each length-prefixed, so ("ab", "c") differs from ("a", "bc"))."""
+    h = hashlib.sha256()
+    for part in parts:
+        data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part
+        h.update(len(data).to_bytes(8, "little"))
+        h.update(data)
+    return h.digest()[:20]
+
+
+class Cache:
+    """Values by key for one content folder. `Cache(None)` keeps nothing (every get misses)."""
+
+    def __init__(self, folder: Path | None, project: Path | None = None):
+        self.path: Path | None = None
+        self._db: sqlite3.Connection | None = None
+        self._pending: list[tuple[bytes, bytes, int]] = []
+        self._pending_bytes = 0
+        self._used: set[bytes] = set()
+        self._used_bytes = 0
+        if folder is None:
+            return
+        name = digest(str(Path(project or ".").resolve())).hex()[:24]
+        self.path = Path(folder) / f"{name}.sqlite"
+        self._db = self._open()
+
+    # --- Opening, and starting afresh when the file cannot be used -----------------------------
+
+    def _open(self) -> sqlite3.Connection | None:
+        for attempt in range(2):
+            try:
+                self.path.parent.mkdir(parents=True, exist_ok=True)
+                db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
+                db.execute("PRAGMA journal_mode=WAL")
+                db.execute("PRAGMA synchronous=OFF")  # a cache: a crash may lose records, never correctness
+                db.executescript(
+                    "CREATE TABLE IF NOT EXISTS meta (name TEXT PRIMARY KEY, value INTEGER);"
+                    "CREATE TABLE IF NOT EXISTS records (key BLOB PRIMARY KEY, value BLOB NOT NULL, "
+                    "size INTEGER NOT NULL, run INTEGER NOT NULL);"
+                    "CREATE TABLE IF NOT EXISTS manifests (site TEXT PRIMARY KEY, value BLOB NOT NULL);")
+                layout = db.execute("SELECT value FROM meta WHERE name = 'layout'").fetchone()
+                if layout is not None and layout[0] != LAYOUT:
+                    raise sqlite3.DatabaseError("an older layout")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('layout', ?)", (LAYOUT,))
+                db.execute("INSERT OR IGNORE INTO meta VALUES ('run', 0)")
+                db.execute("UPDATE meta SET value = value + 1 WHERE name = 'run'")
+                self.run = db.execute("SELECT value FROM meta WHERE name = 'run'").fetchone()[0]
+                return db
+            except (sqlite3.Error, OSError):
+                if attempt == 0:
+                    self._remove_files()
+        return None
+
+    def _remove_files(self) -> None:
+        for suffix in ("", "-wal", "-shm"):
+            try:
+                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
+            except OSError:
+                pass
+
+    def _failed(self) -> None:
+        """Something went wrong underneath: carry on without a cache (it is rebuilt next run)."""
+        try:
+            if self._db is not None:
+                self._db.close()
+        except sqlite3.Error:
+            pass
+        self._db = None
+        self._pending.clear()
+
+    @property
+    def enabled(self) -> bool:
+        return self._db is not None
+
+    # --- Records ---------------------------------------------------------------------------------
+
+    def get(self, key: bytes) -> bytes | None:
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT value FROM records WHERE key = ?", (key,)).fetchone()
+        except sqlite3.Error:
+            self._failed()
+            return None
+        if row is None:
+            return None
+        self._mark(key, len(row[0]))
+        return row[0]
+
+    def get_many(self, keys: list[bytes]) -> dict[bytes, bytes]:
+        """The values found among `keys`, read in batches."""
+        found: dict[bytes, bytes] = {}
+        if self._db is None:
+            return found
+        unique = list(dict.fromkeys(keys))
+        try:
+            for start in range(0, len(unique), 500):
+                batch = unique[start:start + 500]
+                rows = self._db.execute(f"SELECT key, value FROM records WHERE key IN ({','.join('?' * len(batch))})",
+                                        batch).fetchall()
+                for key, value in rows:
+                    found[key] = value
+                    self._mark(key, len(value))
+        except sqlite3.Error:
+            self._failed()
+            return {}
+        return found
+
+    def has_many(self, keys: list[bytes]) -> set[bytes]:
+        """Which of `keys` are stored (without reading their values)."""
+        present: set[bytes] = set()
+        if self._db is None:
+            return present
+        unique = list(dict.fromkeys(keys))
+        try:
+            for start in range(0, len(unique), 500):
+                batch = unique[start:start + 500]
+                present.update(key for (key,) in self._db.execute(
+                    f"SELECT key FROM records WHERE key IN ({','.join('?' * len(batch))})", batch))
+        except sqlite3.Error:
+            self._failed()
+            return set()
+        return present
+
+    def _mark(self, key: bytes, size: int) -> None:
+        if key not in self._used:
+            self._used.add(key)
+            self._used_bytes += size
+
+    def put(self, key: bytes, value: bytes) -> None:
+        if self._db is None:
+            return
+        self._pending.append((key, value, len(value)))
+        self._pending_bytes += len(value)
+        self._mark(key, len(value))
+        if self._pending_bytes >= BATCH_BYTES:
+            self.flush()
+
+    def flush(self) -> None:
+        if self._db is None or not self._pending:
+            return
+        rows = [(key, value, size, self.run) for key, value, size in self._pending]
+        self._pending, self._pending_bytes = [], 0
+        try:
+            with self._transaction():
+                self._db.executemany("INSERT OR REPLACE INTO records VALUES (?, ?, ?, ?)", rows)
+        except sqlite3.Error:
+            self._failed()
+
+    def _transaction(self):
+        db = self._db
+
+        class _Transaction:
+            def __enter__(self):
+                db.execute("BEGIN IMMEDIATE")
+
+            def __exit__(self, kind, error, trace):
+                db.execute("COMMIT" if kind is None else "ROLLBACK")
+        return _Transaction()
+
+    # --- Manifests: what each site folder holds ----------------------------------------------------
+
+    def manifest(self, site: Path) -> bytes | None:
+        if self._db is None:
+            return None
+        try:
+            row = self._db.execute("SELECT value FROM manifests WHERE site = ?", (str(site.resolve()),)).fetchone()
+        except sqlite3.Error:
+            self._failed()
+            return None
+        return row[0] if row else None
+
+    def set_manifest(self, site: Path, value: bytes | None) -> None:
+        if self._db is None:
+            return
+        try:
+            if value is None:
+                self._db.execute("DELETE FROM manifests WHERE site = ?", (str(site.resolve()),))
+            else:
+                self._db.execute("INSERT OR REPLACE INTO manifests VALUES (?, ?)", (str(site.resolve()), value))
+        except sqlite3.Error:
+            self._failed()
+
+    # --- Closing: mark what this run used, drop what no recent run did ------------------------------
+
+    def close(self) -> None:
+        """Write what is pending, note which records this run used, and drop old ones if the file grew."""
+        if self._db is None:
+            return
+        self.flush()
+        try:
+            with self._transaction():
+                used = [(self.run, key) for key in self._used]
+                self._db.executemany("UPDATE records SET run = ? WHERE key = ? AND run < ?",
+                                     [(run, key, run) for run, key in used])
+                total = self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0]
+                if total > KEEP_FACTOR * max(self._used_bytes, 1 << 20):
+                    self._db.execute("DELETE FROM records WHERE run <= ?", (self.run - KEEP_RUNS,))
+        except sqlite3.Error:
+            self._failed()
+            return
+        self._db.close()
+        self._db = None
+
+
+def open_cache(folder: Path | None, project: Path, *, enabled: bool = True) -> Cache:
+    """The cache for a content folder: in `folder`, else the default; none when disabled."""
+    return Cache(folder or default_cache_dir(), project) if enabled else Cache(None)

@@ -1,0 +1,45 @@
+"""Work split across the cores: the parent does one share and forked workers the others.
+
+Forking shares everything the parent built (the parsed game, the replay, the plan) without pickling it;
+only each share's result travels back. Callers fork only where no other thread runs (a thread holding a lock
+at the fork would leave it held in the child forever).
+"""
+from __future__ import annotations
+
+import multiprocessing
+import os
+from collections.abc import Callable
+from concurrent.futures import ProcessPoolExecutor
+from typing import TypeVar
+
+Result = TypeVar("Result")
+
+# The work of the forked workers: set just before they start, so that nothing but its result is pickled.
+_WORK: Callable | None = None
+
+
+def available_cores() -> int:
+    try:
+        return len(os.sched_getaffinity(0))
+    except AttributeError:  # not on every platform
+        return os.cpu_count() or 1
+
+
+def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
+    """[work(0), work(1), ...]: share 0 here, each other share in a forked worker, all at once."""
+    global _WORK
+    if shares <= 1:
+        return [work(0)]
+    _WORK = work
+    try:
+        with ProcessPoolExecutor(shares - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+            futures = [pool.submit(_share, share) for share in range(1, shares)]
+            results = [work(0)]
+            results += [future.result() for future in futures]
+    finally:
+        _WORK = None
+    return results
+
+
+def _share(share: int):
+    return _WORK(share)
