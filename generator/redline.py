@@ -23,7 +23,7 @@ from typing import Literal
 
 from diff_match_patch import diff_match_patch
 from markdown_it import MarkdownIt
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 Op = Literal["equal", "insert", "delete"]
 BlockKind = Literal["equal", "changed", "inserted", "deleted"]
@@ -84,12 +84,24 @@ _SYMBOL = rf"[\U0001f1e6-\U0001f1ff]{{2}}|\S{_SYMBOL_TAIL}*(?:\u200d\S{_SYMBOL_T
 _TOKEN = re.compile(rf"(?P<word>{_WORD})|(?P<space>\s+)|(?P<symbol>{_SYMBOL})")
 
 
+# The same tokens for text in ASCII (most rule text), where a far simpler pattern finds them.
+_ASCII_WORD = r"[A-Za-z0-9]+(?:(?:[-']|(?<=\d)[.,:](?=\d))[A-Za-z0-9]+)*"
+_ASCII_WORDS = re.compile(_ASCII_WORD)
+_ASCII_TOKENS = re.compile(rf"{_ASCII_WORD}|\s+|\S")
+
+
 def _tokens(text: str) -> list[str]:
+    if text.isascii():
+        return _ASCII_TOKENS.findall(text)
     return [match.group() for match in _TOKEN.finditer(text)]
 
 
-def _words(text: str) -> list[str]:
-    return [match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word"]
+@functools.lru_cache(maxsize=8192)
+def _words(text: str) -> tuple[str, ...]:
+    """The words of `text`, cached by the text: a redline counts the words of each block several times."""
+    if text.isascii():
+        return tuple(_ASCII_WORDS.findall(text))
+    return tuple(match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word")
 
 
 @functools.lru_cache(maxsize=16384)
@@ -140,7 +152,7 @@ def split_blocks(text: str) -> list[str]:
     return blocks
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=2048)
 def redline(old: str, new: str) -> Redline:
     """The redline turning `old` into `new`: blocks aligned first, then words inside them.
 
@@ -425,7 +437,7 @@ def render_html(
     HTML; the default is CommonMark with tables and raw HTML shown as text.
     """
     render = render_markdown or _render_commonmark
-    cite_attr = Markup(' cite="{}"').format(cite) if cite is not None else Markup()
+    cite_attr = Markup(f' cite="{escape(cite)}"') if cite is not None else Markup()
     parts: list[Markup] = []
     for block in rl.blocks:
         if block.kind == "equal":
@@ -436,21 +448,21 @@ def render_html(
             parts.append(_whole_block("del", render(block.old), cite_attr))
         else:
             parts.append(_render_changed(block, render, cite_attr))
-    return Markup('<div class="redline">\n{}</div>\n').format(Markup().join(parts))
+    return Markup('<div class="redline">\n' + "".join(parts) + "</div>\n")
 
 
+@functools.lru_cache(maxsize=256)
 def _edit_open(tag: str, cite_attr: Markup, *, block: bool = False) -> Markup:
-    css_class = Markup(' class="block"') if block else Markup()
-    return Markup('<{}{}{}><span class="visually-hidden">{}: </span>').format(
-        Markup(tag), css_class, cite_attr, _LABELS[tag]
-    )
+    # `tag` is "del" or "ins" and `cite_attr` is escaped already: plain concatenation is safe (and far
+    # quicker than Markup.format, which a long redline calls for every edit).
+    css_class = ' class="block"' if block else ""
+    return Markup(f'<{tag}{css_class}{cite_attr}><span class="visually-hidden">{_LABELS[tag]}: </span>')
 
 
 def _whole_block(tag: str, html: str, cite_attr: Markup) -> Markup:
-    # <ins>/<del> may wrap flow content when their parent (the redline <div>) allows it.
-    return Markup("{}\n{}</{}>\n").format(
-        _edit_open(tag, cite_attr, block=True), Markup(html), Markup(tag)
-    )
+    # <ins>/<del> may wrap flow content when their parent (the redline <div>) allows it. `html` is the
+    # rendering of Markdown, which escapes everything.
+    return Markup(f"{_edit_open(tag, cite_attr, block=True)}\n{html}</{tag}>\n")
 
 
 def _render_changed(block: BlockDiff, render: Callable[[str], str], cite_attr: Markup) -> Markup:

@@ -2,6 +2,8 @@
 from __future__ import annotations
 
 import pytest
+from hypothesis import assume, given, settings
+from hypothesis import strategies as st
 
 from generator.engine.adoption import adopts, describe
 from generator.engine.replay import replay
@@ -607,3 +609,26 @@ def test_a_renumbered_rule_missing_from_a_snapshot_is_pointed_at():
         "same text is rule 301 in the replay",
         "g/snapshots/s.md:1: snapshot after proposal 301: rule 301 is in force in the replay but missing from the "
         "snapshot"]
+
+
+def _phrase_regex(phrase: str):
+    """The rule a quoted phrase follows, as a regular expression: its words across any white space, and
+    not inside a longer word."""
+    import re
+
+    words = phrase.split()
+    start = r"(?<!\w)" if re.match(r"\w", words[0]) else ""
+    end = r"(?!\w)" if re.search(r"\w$", words[-1]) else ""
+    return re.compile(start + r"\s+".join(re.escape(word) for word in words) + end)
+
+
+PHRASE_TEXT = "a-b  c_d\n\te é1 ü vote voters ,.; \u00a0x\u2003y"
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet=PHRASE_TEXT, max_size=40), st.text(alphabet=PHRASE_TEXT, min_size=1, max_size=8))
+def test_phrases_are_found_where_the_regular_expression_finds_them(text, phrase):
+    from generator.engine.rulebook import phrase_spans
+
+    assume(phrase.strip())
+    assert phrase_spans(text, phrase) == [m.span() for m in _phrase_regex(phrase).finditer(text)]

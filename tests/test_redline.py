@@ -553,3 +553,12 @@ def test_lone_rewritten_paragraph_between_edited_ones_is_diffed_word_by_word():
     edits = [(s.op, s.text) for s in blocks[1].segments if s.op != "equal"]
     assert edits == [("delete", "the period from Monday to the following Thursday, or from Friday to the "
                       "following Sunday"), ("insert", "being four days")]
+
+
+@settings(max_examples=300)
+@given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
+def test_ascii_text_splits_into_the_same_tokens_by_the_quick_pattern(text: str) -> None:
+    from generator import redline as module
+
+    assert module._tokens(text) == [m.group() for m in module._TOKEN.finditer(text)]
+    assert module._words(text) == tuple(m.group() for m in module._TOKEN.finditer(text) if m.lastgroup == "word")

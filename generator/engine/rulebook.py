@@ -3,7 +3,6 @@ renumbering, and every version of every rule kept with the span of log entries i
 """
 from __future__ import annotations
 
-import re
 from dataclasses import dataclass, field
 
 from ..model import Change, Rule, Source
@@ -195,29 +194,59 @@ class Rulebook:
         return notes
 
 
-def _phrase_pattern(phrase: str) -> re.Pattern[str]:
-    """A phrase matches across any run of white space (rule text wraps lines anywhere)."""
+def phrase_spans(text: str, phrase: str) -> list[tuple[int, int]]:
+    """Where `phrase` occurs in `text`, its words matching across any run of white space (rule text wraps
+    lines anywhere); a phrase that starts or ends with a letter or digit does not match inside a longer word
+    ("vote" is not in "voters"). Non-overlapping, left to right: what the regular expression
+    `(?<!\\w)word1\\s+word2(?!\\w)` finds, without compiling one for every phrase (a long log quotes
+    thousands)."""
     words = phrase.split()
-    body = r"\s+".join(re.escape(word) for word in words)
-    # A phrase that starts or ends with a letter or digit must not match inside a longer word
-    # ("vote" is not in "voters").
-    start = r"(?<!\w)" if re.match(r"\w", words[0]) else ""
-    end = r"(?!\w)" if re.search(r"\w$", words[-1]) else ""
-    return re.compile(start + body + end)
+    first, rest = words[0], words[1:]
+    bound_start, bound_end = _is_word(first[0]), _is_word(words[-1][-1])
+    spans = []
+    at = text.find(first)
+    while at != -1:
+        end = None
+        if not (bound_start and at and _is_word(text[at - 1])):
+            end = _rest_of_phrase(text, at + len(first), rest)
+            if end is not None and bound_end and end < len(text) and _is_word(text[end]):
+                end = None
+        if end is None:
+            at = text.find(first, at + 1)
+        else:
+            spans.append((at, end))
+            at = text.find(first, end)
+    return spans
+
+
+def _is_word(char: str) -> bool:
+    return char.isalnum() or char == "_"  # the regular expression's \w
+
+
+def _rest_of_phrase(text: str, at: int, words: list[str]) -> int | None:
+    """The end of `words` in `text` from `at`, each after a run of white space; None if they are not there."""
+    for word in words:
+        if at >= len(text) or not text[at].isspace():
+            return None
+        while at < len(text) and text[at].isspace():
+            at += 1
+        if not text.startswith(word, at):
+            return None
+        at += len(word)
+    return at
 
 
 def replace_once(text: str, old: str, new: str, number: int) -> str:
-    matches = list(_phrase_pattern(old).finditer(text))
-    if not matches:
+    spans = phrase_spans(text, old)
+    if not spans:
         raise ChangeProblem("phrase", f'"{old}" is not in rule {number}', fatal=True)
-    if len(matches) > 1:
-        raise ChangeProblem("phrase", f'"{old}" is in rule {number} {len(matches)} times; quote more words '
+    if len(spans) > 1:
+        raise ChangeProblem("phrase", f'"{old}" is in rule {number} {len(spans)} times; quote more words '
                             "so that it is found once", fatal=True)
-    match = matches[0]
+    start, end = spans[0]
     if new:
-        return text[: match.start()] + new + text[match.end():]
+        return text[:start] + new + text[end:]
     # A deletion also takes one space next to the phrase, so no double space is left behind.
-    start, end = match.start(), match.end()
     if end < len(text) and text[end] == " ":
         end += 1
     elif start > 0 and text[start - 1] == " ":
