@@ -304,41 +304,30 @@ def _main_text(html: str) -> str:
     return re.sub(r"\s+", " ", re.sub(r"<[^>]+>", "", main)).strip()
 
 
-def test_a_page_for_each_entry_that_changed_rules_and_start_against_now(game_plan):
+def test_start_against_now_and_the_picker_and_no_page_repeating_a_proposals(game_plan):
     pages = {page.path: page for page in compare_pages(game_plan)}
-    assert list(pages) == ["splits/compare/start-301.html", "splits/compare/301-302.html",
-                           "splits/compare/302-303.html", "splits/compare/303-304.html",
-                           "splits/compare/304-305.html", "splits/compare/start-now.html",
-                           "splits/compare/index.html"]
-    headings = {path: [p["heading"] for p in page.full_context()["pairs"]] for path, page in pages.items()
-                if page.template == "compare.html"}
-    assert headings == {
-        "splits/compare/start-301.html": ["rule 203 changed"],
-        "splits/compare/301-302.html": ["rule 210 split into 210 and 302"],
-        "splits/compare/302-303.html": ["rules 205 and 206 merged into 205"],
-        "splits/compare/303-304.html": ["rule 101 changed", "rule 201 is now 220"],
-        "splits/compare/304-305.html": ["rule 302 removed", "rule 305 added"],
-        "splits/compare/start-now.html": ["rule 101 changed", "rule 201 is now 220", "rule 203 changed",
-                                          "rules 205 and 206 merged into 205", "rule 210 changed",
-                                          "rule 305 added"],
-    }
-    assert pages["splits/compare/303-304.html"].full_context()["pairs"][0]["notes"] == \
-        ["transmuted from immutable to mutable"]
+    assert list(pages) == ["splits/compare/start-now.html", "splits/compare/index.html"]
+    assert [p["heading"] for p in pages["splits/compare/start-now.html"].full_context()["pairs"]] == [
+        "rule 101 changed", "rule 201 is now 220", "rule 203 changed", "rules 205 and 206 merged into 205",
+        "rule 210 changed", "rule 305 added"]
+    # What one proposal changed is on its page, the class change included.
+    proposal = next(p for p in plan_site([game_plan.replay]) if p.path == "splits/proposals/304.html")
+    assert [r["summary"] for r in proposal.full_context()["revisions"]] == [
+        ["transmuted from immutable to mutable"], ["renumbered 201 to 220"]]
 
 
 def test_comparison_pages_render_with_working_links(game_plan, tmp_path):
     site = tmp_path / "site"
-    pages = plan_site([game_plan.replay]) + compare_pages(game_plan)
-    for page in pages:
-        page.context.setdefault("site_title", "Nomic archives")
+    pages = plan_site([game_plan.replay])
     write_pages(make_environment(), pages, site)
     assert broken_links(site) == []
-    text = _main_text((site / "splits/compare/301-302.html").read_text(encoding="utf-8"))
-    assert text.startswith("← What proposal 301 changed Compare any two points What proposal 303 changed →")
-    assert "The rules after proposal 301 (2005-04-01), against the rules after proposal 302 (2005-04-02)." in text
-    assert "1 split; 5 unchanged. " in text and "Rule 210 split into 210 and 302 Rule 210 · Rule 302" in text
+    text = _main_text((site / "splits/compare/start-now.html").read_text(encoding="utf-8"))
+    assert text.startswith("The rules now against the initial set The rules at the start of the game, against the "
+                           "rules now, after proposal 306 (2005-04-05).")
+    assert "Rules 205 and 206 merged into 205 Rule 205 · Rule 206" in text
     index = (site / "splits/compare/index.html").read_text(encoding="utf-8")
     assert '<script src="../data.js"></script>' in index and "static/compare.js" in index
+    assert 'href="start-now.html"' in index and 'href="../proposals/index.html"' in index
 
 
 def test_comparison_pages_depend_on_what_they_show(game_plan):
@@ -374,10 +363,7 @@ def test_the_picker_compares_any_two_points_as_the_python_side_does(game_plan, t
         pytest.skip("no chromium at /usr/bin/chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     site = tmp_path / "site"
-    pages = plan_site([game_plan.replay]) + compare_pages(game_plan)
-    for page in pages:
-        page.context.setdefault("site_title", "Nomic archives")
-    write_pages(make_environment(), pages, site)
+    write_pages(make_environment(), plan_site([game_plan.replay]), site)
     replay = game_plan.replay
     points = range(-1, len(replay.steps))
     errors: list[str] = []

@@ -1,9 +1,6 @@
-"""Comparison pages of a game: what each rule-changing entry did to the whole ruleset, start against now,
-and a page where the reader picks any two points (templates/static/compare.js does that in the browser).
-
-Page names are the entries' own: `compare/301-302.html` is the rules after proposal 301 against the rules
-after proposal 302; `start` is the initial set, `judgment-7` and `entry-12` name other entries as the log
-page anchors them.
+"""Comparison pages of a game: the rules now against the initial set, and a page where the reader picks any
+two points (templates/static/compare.js does that in the browser). What a single entry changed is on that
+entry's page, so no page repeats it.
 """
 from __future__ import annotations
 
@@ -12,7 +9,6 @@ from collections.abc import Callable
 from typing import Any
 
 from ..compare import Comparison, Pair, RuleLike, compare
-from ..model import Judgment, Proposal
 from ..redline import render_html
 from .markdown import render_markdown
 from .views import GamePlan, Page, game_view, step_view
@@ -39,48 +35,21 @@ def _pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[s
 
 
 def compare_pages(plan: GamePlan) -> list[Page]:
-    """`<game>/compare/<from>-<to>.html` for each entry that changed rules, `start-now.html` and `index.html`."""
+    """`<game>/compare/start-now.html` and `index.html`, where the reader picks any two points. What each
+    entry changed is on the entry's own page (a proposal's page, or its place in the log)."""
     replay, history = plan.replay, plan.history
-    changing = sorted(history.revisions_by_step)  # indices of entries that changed some rule
     last = len(replay.steps) - 1
-    spans = [(index - 1, index) for index in changing]
-    names = [f"{_point_name(plan, before)}-{_point_name(plan, after)}" for before, after in spans]
     views = _PointViews(plan)
-    pages = []
-    # Between two adjacent points only the rules revised at the later one differ; every other rule is an
-    # equal pair. So those revisions and the number of rules are all an adjacent page depends on.
-    rule_count = sum(1 for version in replay.versions if version.start == START)
-    for position, ((before, after), name) in enumerate(zip(spans, names)):
-        revisions = history.revisions_by_step[after]
-        rule_count += sum(r.before is None for r in revisions) - sum(r.after is None for r in revisions)
-        pager = {"previous": _neighbour(views, spans, names, position - 1),
-                 "next": _neighbour(views, spans, names, position + 1)}
-        inputs = (rule_count, [(plan.version_key(r.before), plan.version_key(r.after)) for r in revisions])
-        pages.append(_comparison_page(plan, views, name, before, after, inputs, pager=pager, now=False))
     start_now = [[plan.version_key(v) for v in history.rules_at(point)] for point in (START, last)]
-    pages.append(_comparison_page(plan, views, "start-now", START, last, start_now,
-                                  pager={"previous": None, "next": None}, now=True))
+    pages = [_comparison_page(plan, views, "start-now", START, last, start_now)]
 
     def index() -> dict[str, Any]:
-        return {"entries": [views[step.index] for step in replay.steps],
-                "spans": [{"name": f"{name}.html", "before": views[before], "after": views[after]}
-                          for (before, after), name in zip(spans, names)]}
+        return {"entries": [views[step.index] for step in replay.steps]}
 
     # The index lists every entry: drawn only when a step it shows moved.
     pages.append(_page(plan, "index", "compare_index.html", {}, lazy=index,
-                       inputs=[[plan.listed_key(step) for step in replay.steps], names]))
+                       inputs=[plan.listed_key(step) for step in replay.steps]))
     return pages
-
-
-def _point_name(plan: GamePlan, index: int) -> str:
-    if index == START:
-        return "start"
-    entry = plan.replay.steps[index].entry
-    if isinstance(entry, Proposal):
-        return plan.proposal_pages[index]
-    if isinstance(entry, Judgment):
-        return f"judgment-{entry.number}"
-    return f"entry-{index + 1}"
 
 
 class _PointViews(dict):
@@ -99,21 +68,14 @@ class _PointViews(dict):
         return view
 
 
-def _neighbour(views: _PointViews, spans: list[tuple[int, int]], names: list[str], position: int) -> dict | None:
-    if not 0 <= position < len(spans):
-        return None
-    return {"url": f"{names[position]}.html", "label": views[spans[position][1]]["label"]}
-
-
-def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int, after: int, inputs: Any, *,
-                     pager: dict, now: bool) -> Page:
+def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int, after: int, inputs: Any) -> Page:
     """A comparison page; `inputs` is what the comparison depends on, so that it is drawn only when they move."""
 
     def comparison() -> dict[str, Any]:
         found = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
         return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}")
 
-    context = {"before": views[before], "after": views[after], "now": now, **pager}
+    context = {"before": views[before], "after": views[after], "now": True, "previous": None, "next": None}
     return _page(plan, name, "compare.html", context, inputs=inputs, lazy=comparison)
 
 

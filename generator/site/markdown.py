@@ -26,10 +26,15 @@ def _renderer() -> MarkdownIt:
 _MD = _renderer()
 
 
-@lru_cache(maxsize=65536)
+def markdown_to_html(text: str) -> Markup:
+    """HTML of a Markdown text that shows on one page (a proposal's own text): not worth keeping."""
+    return Markup(_MD.render(text))
+
+
+@lru_cache(maxsize=16384)
 def render_markdown(text: str) -> Markup:
     """HTML of a Markdown text; cached by the text itself, since rule versions repeat across pages."""
-    return Markup(_MD.render(text))
+    return markdown_to_html(text)
 
 
 @lru_cache(maxsize=65536)

@@ -1,7 +1,16 @@
-"""Pages to files: Jinja2 with autoescape, templates a keeper may override, output written atomically."""
+"""Pages to files: Jinja2 with autoescape, templates a keeper may override, output written atomically.
+
+Two ways to write: `write_pages` (serve) keeps each page's fingerprint in memory and rewrites the pages whose
+deps moved; `build_pages` (build) keeps a manifest of each page's digest in the cache, so that a build with
+nothing changed renders and writes nothing, and a build after an edit replaces only the pages it changed.
+Both render on every core available (forked workers, each drawing a share of the pages) when there are many
+pages to draw.
+"""
 from __future__ import annotations
 
 import json
+import os
+import pickle
 import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -9,7 +18,15 @@ from pathlib import Path
 from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
 from markupsafe import Markup
 
+from ..cache import Cache, digest
+from ..files import SITE_MARKER, file_mode, mark_site, new_staging_folder, swap_in, write_atomic
+from ..parallel import run_shares
 from .views import Page
+
+# Bumped when what a page's digest stands for changes in a way its deps and the templates do not show.
+PAGE_LAYOUT = "pages-1"
+# Below this many pages to draw, forking workers costs more than it saves.
+PARALLEL_FROM = 400
 
 
 def package_templates() -> Path:
@@ -22,9 +39,13 @@ def make_environment(overrides: Path | None = None) -> Environment:
     folders = [str(overrides)] if overrides and overrides.is_dir() else []
     env = Environment(loader=ChoiceLoader([FileSystemLoader(folders), FileSystemLoader(str(package_templates()))]),
                       autoescape=select_autoescape(("html", "xml", "js"), default_for_string=True),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True)
+                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                      # A template changed while serving gets a new environment (serve.py): no need to look at
+                      # every template's file again each time a page asks for it.
+                      auto_reload=False)
     env.filters["tojson_script"] = _json_for_script
     env.filters["signed"] = lambda n: f"{n:+d}"
+    env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
     return env
 
 
@@ -39,12 +60,91 @@ def _json_for_script(value) -> Markup:
 def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
     template = env.get_template(page.template)
     root = "../" * page.depth
-    return template.render(**page.full_context(), root=root, page_path=page.path, live_reload=live_reload)
+    context = page.full_context()
+    if page.kind == "html" and not page.stub:
+        context = {**context, "header": _header(env, context, root, live_reload)}
+    return template.render(**context, root=root, page_path=page.path, live_reload=live_reload)
 
 
-def static_files() -> list[tuple[Path, str]]:
+def _header(env: Environment, context: dict, root: str, live_reload: str) -> Markup:
+    """The site's header and navigation, the same on every page of a game at one depth: drawn once."""
+    game = context.get("game")
+    key = (root, bool(live_reload), context.get("site_title"), tuple(sorted(game.items())) if game else None)
+    headers = env.nomic_headers
+    if key not in headers:
+        values = {"root": root, "live_reload": live_reload, "site_title": context.get("site_title", "")}
+        if game is not None:
+            values["game"] = game
+        headers[key] = Markup(env.get_template("_header.html").render(**values))
+    return headers[key]
+
+
+def static_files(overrides: Path | None = None) -> list[tuple[Path, str]]:
+    """The static files (style, scripts, icon) and their names in the site, a keeper's override first."""
     folder = package_templates() / "static"
-    return sorted((p, f"static/{p.relative_to(folder).as_posix()}") for p in folder.rglob("*") if p.is_file())
+    files = []
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        name = f"static/{path.relative_to(folder).as_posix()}"
+        override = overrides / name if overrides else None
+        files.append((override if override and override.is_file() else path, name))
+    return files
+
+
+def _copy_static(out: Path, overrides: Path | None) -> None:
+    for source, name in static_files(overrides):
+        target = out / name
+        target.parent.mkdir(parents=True, exist_ok=True)
+        shutil.copyfile(source, target)
+
+
+# --- Drawing pages, on every core -----------------------------------------------------------------
+
+def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: str = "", atomic: bool,
+               jobs: int = 1) -> dict[str, tuple[int, int]]:
+    """Render `pages` into `out`; returns each page's size and modification time. With `jobs` > 1 and
+    enough pages, forked workers each draw a share (the same files, byte for byte), pages of one affinity
+    together."""
+    jobs = min(jobs, max(1, len(pages) // (PARALLEL_FROM // 2)))
+    shares: list[list[tuple[int, int, Page]]] = [[] for _ in range(jobs)]
+    for position, page in enumerate(pages):
+        affinity = page.affinity if page.affinity is not None else -1
+        shares[(affinity if affinity >= 0 else position) % jobs].append((affinity, position, page))
+    # Pages of one affinity one after another: what they share is still in the caches.
+    ordered = [[page for _, _, page in sorted(share, key=lambda item: item[:2])] for share in shares]
+    written: dict[str, tuple[int, int]] = {}
+    for part in run_shares(lambda share: _render_share(env, ordered[share], out, live_reload, atomic), jobs):
+        written.update(part)
+    return written
+
+
+def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: str,
+                  atomic: bool) -> dict[str, tuple[int, int]]:
+    written = {}
+    folders: set[Path] = set()
+    mode = file_mode()
+    for page in pages:
+        data = render_page(env, page, live_reload=live_reload).encode("utf-8")
+        target = out / page.path
+        if atomic:
+            write_atomic(target, data)
+            stat = target.stat()
+        else:  # a new file in a staging folder: nothing to replace, so written directly
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
+            handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+            try:
+                view = memoryview(data)
+                while view:
+                    view = view[os.write(handle, view):]
+                stat = os.fstat(handle)
+            finally:
+                os.close(handle)
+        written[page.path] = (stat.st_size, stat.st_mtime_ns)
+    return written
+
+
+# --- serve: fingerprints in memory ----------------------------------------------------------------
 
 
 @dataclass
@@ -55,34 +155,140 @@ class RenderState:
 
 
 def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderState | None = None,
-                *, live_reload: str = "", overrides: Path | None = None) -> list[str]:
-    """Render pages into `out`; with a state, skip unchanged pages and delete vanished ones. Returns paths written."""
-    from ..files import write_atomic
-
-    written = []
-    seen = set()
+                *, live_reload: str = "", overrides: Path | None = None, vanished: bool = True,
+                jobs: int = 1) -> list[str]:
+    """Render pages into `out`; with a state, skip unchanged pages and (unless `vanished` is False: the
+    pages given are only part of the site) delete pages no longer planned. Returns the paths written."""
+    todo = []
+    fingerprints = {}
     for page in pages:
-        seen.add(page.path)
         fingerprint = page.fingerprint() if state is not None and page.deps is not None else None
         if fingerprint is not None and state.fingerprints.get(page.path) == fingerprint:
             continue
-        html = render_page(env, page, live_reload=live_reload)
-        target = out / page.path
-        if state is None:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            target.write_text(html, encoding="utf-8")
-        else:
-            write_atomic(target, html)
-        written.append(page.path)
-        if fingerprint is not None:
-            state.fingerprints[page.path] = fingerprint
+        todo.append(page)
+        fingerprints[page.path] = fingerprint
+    written = render_all(env, todo, out, live_reload=live_reload, atomic=state is not None, jobs=jobs)
     if state is not None:
-        for vanished in sorted(set(state.fingerprints) - seen):
-            (out / vanished).unlink(missing_ok=True)
-            del state.fingerprints[vanished]
-    for source, name in static_files():
-        override = overrides / name if overrides else None
-        target = out / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(override if override and override.is_file() else source, target)
-    return written
+        for path, fingerprint in fingerprints.items():
+            if fingerprint is not None:
+                state.fingerprints[path] = fingerprint
+        if vanished:
+            for path in sorted(set(state.fingerprints) - {page.path for page in pages}):
+                (out / path).unlink(missing_ok=True)
+                del state.fingerprints[path]
+    _copy_static(out, overrides)
+    return [page.path for page in todo if page.path in written]
+
+
+# --- build: digests in a manifest kept in the cache -----------------------------------------------
+
+
+def templates_digest(overrides: Path | None) -> bytes:
+    """A digest of every template and static file (a keeper's overrides included): any change redraws all."""
+    parts: list[bytes | str] = [PAGE_LAYOUT]
+    for folder in (package_templates(), overrides):
+        if folder and folder.is_dir():
+            for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+                parts += [path.relative_to(folder).as_posix(), path.read_bytes()]
+        parts.append("|")
+    return digest(*parts)
+
+
+@dataclass
+class BuildResult:
+    pages: int
+    written: int
+
+
+def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cache, overrides: Path | None,
+                jobs: int = 1) -> BuildResult:
+    """Write the site into `output` (checked by the caller: absent, empty or a site a build made).
+
+    Without a usable manifest, the whole site is drawn in a staging folder and swapped in. With one, only
+    the pages whose digest moved (or whose file is not as the manifest left it) are drawn, in a staging
+    folder first, then moved into place, and pages no longer planned are removed; with nothing changed,
+    nothing is drawn or written. Either way a failure while drawing leaves the site as it was."""
+    salt = templates_digest(overrides)
+    keys = {page.path: page.key(salt) for page in pages}
+    statics = {name: digest(source.read_bytes()) for source, name in static_files(overrides)}
+    known = _read_manifest(cache, output) if (output / SITE_MARKER).is_file() else None
+    if known is not None:
+        present = _site_files(output)
+
+        def unchanged(path: str, key: bytes) -> bool:
+            entry = known.get(path)
+            return entry is not None and entry[0] == key and present.get(path) == entry[1:]
+        todo = [page for page in pages if not unchanged(page.path, keys[page.path])]
+        stale = sorted(set(present) - set(keys) - set(statics) - {SITE_MARKER})
+        if not todo and not stale and all(unchanged(name, key) for name, key in statics.items()):
+            return BuildResult(len(pages), 0)
+    else:
+        todo = pages
+    staging = new_staging_folder(output)
+    try:
+        written = render_all(env, todo, staging, atomic=False, jobs=jobs)
+        if known is None:
+            _copy_static(staging, overrides)
+            mark_site(staging)
+            swap_in(staging, output)
+        else:
+            for path in written:
+                target = output / path
+                target.parent.mkdir(parents=True, exist_ok=True)
+                os.replace(staging / path, target)
+            shutil.rmtree(staging, ignore_errors=True)
+            for source, name in static_files(overrides):
+                if not unchanged(name, statics[name]):
+                    write_atomic(output / name, source.read_bytes())
+            _remove(output, stale)
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise
+    entries = {}
+    for path, key in keys.items():  # a rename keeps the modification time: the staged file's is the site's
+        entries[path] = (key, *written[path]) if path in written else known[path]
+    for path, key in statics.items():
+        stat = (output / path).stat()
+        entries[path] = (key, stat.st_size, stat.st_mtime_ns)
+    cache.set_manifest(output, pickle.dumps(entries, pickle.HIGHEST_PROTOCOL))
+    return BuildResult(len(pages), len(written))
+
+
+def _site_files(site: Path) -> dict[str, tuple[int, int]]:
+    """Every file in the site (symbolic links included, not followed) with its size and modification time."""
+    files: dict[str, tuple[int, int]] = {}
+    folders = [(site, "")]
+    while folders:
+        folder, prefix = folders.pop()
+        with os.scandir(folder) as entries:
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False):
+                    folders.append((Path(entry.path), f"{prefix}{entry.name}/"))
+                else:
+                    stat = entry.stat(follow_symlinks=False)
+                    files[prefix + entry.name] = (stat.st_size, stat.st_mtime_ns)
+    return files
+
+
+def _remove(site: Path, paths: list[str]) -> None:
+    """Remove files a build no longer makes, and the folders they leave empty (as a new build would)."""
+    folders = set()
+    for path in paths:
+        (site / path).unlink(missing_ok=True)
+        folders.update(parent for parent in (site / path).parents if parent != site and parent.is_relative_to(site))
+    for folder in sorted(folders, key=lambda f: len(f.parts), reverse=True):
+        try:
+            folder.rmdir()
+        except OSError:  # not empty
+            pass
+
+
+def _read_manifest(cache: Cache, output: Path) -> dict[str, tuple[bytes, int, int]] | None:
+    data = cache.manifest(output)
+    if data is None:
+        return None
+    try:
+        manifest = pickle.loads(data)
+    except Exception:  # noqa: BLE001 - a damaged manifest: build the whole site again
+        return None
+    return manifest if isinstance(manifest, dict) else None

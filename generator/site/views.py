@@ -11,12 +11,19 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..cache import digest
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Judgment, Proposal
+from ..model import Entry, Judgment, Proposal
 from ..redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
+
+
+# Long lists are cut into parts, so that an edit redraws one part: the log (whose entries show the most),
+# and the tables of proposals and of scores.
+LOG_PART = 200
+TABLE_PART = 500
 
 
 @dataclass
@@ -29,6 +36,11 @@ class Page:
     # The costly part of the context (redlines, comparisons), built only when the page is rendered: a
     # rebuild plans every page but renders only those whose deps moved.
     lazy: Callable[[], dict[str, Any]] | None = None
+    # A small page without the site's header (a redirect from an old rule number).
+    stub: bool = False
+    # Pages of one affinity (a rule's page, the pages of the proposals that changed it) are drawn by one
+    # worker, so that the redlines they share are computed once. None: any worker.
+    affinity: int | None = None
 
     def full_context(self) -> dict[str, Any]:
         return {**self.context, **self.lazy()} if self.lazy else self.context
@@ -38,15 +50,39 @@ class Page:
         return self.path.count("/")
 
     def fingerprint(self) -> int:
-        """Changes when the deps do. Compared only within one process (serve keeps them in memory), so
-        Python's hash serves, and costs a fraction of hashing the deps' repr."""
+        """Changes when the deps do, within one process (serve keeps them in memory): Python's hash serves,
+        and costs a fraction of hashing the deps' repr."""
         try:
             return hash((self.template, self.deps))
         except TypeError:  # deps holding lists or dicts
             return hash((self.template, repr(self.deps)))
 
+    def key(self, salt: bytes) -> bytes:
+        """A stable digest of everything the page shows (`salt`: the templates' digest), for the manifest a
+        site keeps between builds. Deps hold no sets, so their repr is the same in every process."""
+        return digest(salt, self.path, self.template, self.kind, repr(self.deps))
 
-@lru_cache(maxsize=32768)
+
+def parts(count: int, size: int) -> list[range]:
+    """A list of `count` items cut into parts of `size` (one part, maybe empty, when it is short)."""
+    return [range(start, min(start + size, count)) for start in range(0, count, size)] or [range(0)]
+
+
+def part_name(stem: str, part: int, suffix: str = ".html") -> str:
+    """`log.html` for the first part of the log, `log-2.html` for the second, ..."""
+    return f"{stem}{suffix}" if part == 0 else f"{stem}-{part + 1}{suffix}"
+
+
+def pager(stem: str, ranges: list[range], current: int, label: Callable[[int], str]) -> list[dict[str, Any]]:
+    """Links to every part of a list, each named by its first and last item, the current one marked."""
+    if len(ranges) < 2:
+        return []
+    return [{"url": part_name(stem, part), "current": part == current,
+             "label": f"{label(span[0])} – {label(span[-1])}" if len(span) > 1 else label(span[0])}
+            for part, span in enumerate(ranges)]
+
+
+@lru_cache(maxsize=8192)
 def redline_view(old: str, new: str, cite: str) -> tuple[Markup, tuple[str, ...]]:
     """The redline of two texts as HTML and its summary; cached, since histories repeat across pages."""
     diff = redline(old, new)
@@ -59,44 +95,94 @@ class GamePlan:
     history: GameHistory
     slug: str
     proposal_pages: dict[int, str] = field(default_factory=dict)  # step index -> page name
-    _step_keys: dict[int, Any] = field(default_factory=dict)
+    # Keys are computed once each: a step shows on its page, its neighbours', a part of the log and lists.
+    _step_keys: dict[int, bytes] = field(default_factory=dict)
+    _listed_keys: dict[int, tuple] = field(default_factory=dict)
+    _version_keys: dict[tuple[int, int], bytes] = field(default_factory=dict)
 
-    def step_key(self, step: Step | None) -> Any:
-        """What pages show of an entry's step, for their deps; computed once, as several pages show each step."""
+    def step_key(self, step: Step | None) -> bytes | None:
+        """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an
+        edit above it moves it without changing its pages) and what the replay made of it."""
         if step is None:
             return None
-        if step.index not in self._step_keys:
-            self._step_keys[step.index] = repr((step.entry, step.result, step.computed_result,
-                                                tuple(sorted(step.scores.items())), step.winner, step.findings,
-                                                step.overrides, step.notes, step.deltas, step.next_player,
-                                                step.circuits, self.entry_anchor(step)))
-        return self._step_keys[step.index]
+        key = self._step_keys.get(step.index)
+        if key is None:
+            key = self._step_keys[step.index] = digest(repr((entry_key(step.entry), step_facts_key(step),
+                                                              self.entry_anchor(step))))
+        return key
 
-    def listed_key(self, step: Step) -> Any:
+    def listed_key(self, step: Step) -> tuple:
         """What the pages that list entries show of one (its label, date, title, result, link, findings): a
         change to its text or votes alone leaves them as they are."""
-        entry = step.entry
-        return (step.label, entry.date, entry.title, entry.kind, getattr(entry, "number", None),
-                getattr(entry, "proposer", None), step.result, len(step.findings), self.entry_anchor(step))
+        key = self._listed_keys.get(step.index)
+        if key is None:
+            entry = step.entry
+            key = self._listed_keys[step.index] = (
+                step.label, entry.date.isoformat() if entry.date else "", entry.title, entry.kind,
+                getattr(entry, "number", None), getattr(entry, "proposer", None), step.result, len(step.findings),
+                self.entry_anchor(step))
+        return key
 
-    def version_key(self, version: RuleVersion | None) -> tuple | None:
-        """What pages show of a rule version, for their deps, with the page its links lead to (which a
-        later renumbering moves)."""
+    def version_key(self, version: RuleVersion | None) -> bytes | None:
+        """A digest of what pages show of a rule version, with the page its links lead to (which a later
+        renumbering moves)."""
         if version is None:
             return None
-        return (version.identity, version.number, version.rule_class, version.title, version.text,
-                self.rule_page(version.identity))
+        key = self._version_keys.get((version.identity, version.start))
+        if key is None:
+            key = self._version_keys[(version.identity, version.start)] = digest(repr((
+                version.identity, version.number, version.rule_class, version.title, version.text,
+                self.rule_page(version.identity))))
+        return key
 
     def entry_anchor(self, step: Step) -> str:
         entry = step.entry
         if isinstance(entry, Proposal):
             return f"proposals/{self.proposal_pages[step.index]}.html"
-        if isinstance(entry, Judgment):
-            return f"log.html#judgment-{entry.number}"
-        return f"log.html#entry-{step.index + 1}"
+        return f"{self.log_page(step.index)}#{log_anchor(step)}"
+
+    def log_page(self, index: int) -> str:
+        """The part of the log that shows entry `index`."""
+        return part_name("log", index // LOG_PART)
 
     def rule_page(self, identity: int) -> str:
         return f"rules/{self.history.page_number[identity]}.html"
+
+
+def log_anchor(step: Step) -> str:
+    entry = step.entry
+    return f"judgment-{entry.number}" if isinstance(entry, Judgment) else f"entry-{step.index + 1}"
+
+
+def entry_key(entry: Entry) -> tuple:
+    """What pages show of an entry as written: every field but the lines (the file shows, not the line)."""
+    votes = entry.votes if isinstance(entry, Proposal) else None
+    return (entry.kind, entry.title, getattr(entry, "number", None), getattr(entry, "proposer", None), entry.date,
+            votes and (votes.for_, votes.against, votes.abstain), getattr(entry, "result", None) and entry.result.result,
+            getattr(entry, "die", None) and entry.die.total, getattr(entry, "extra_turn", None), entry.notes,
+            entry.source.file, entry.body, getattr(entry, "judge", None),
+            tuple((c.player, c.joins) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None))
+
+
+def step_facts_key(step: Step) -> tuple:
+    """What pages show of what the replay made of an entry (see `step_facts`)."""
+    return (step.label, step.result, step.computed_result, step.method,
+            tuple((d.player, d.points, d.reason) for d in step.deltas), tuple(sorted(step.scores.items())),
+            tuple((f.kind, f.file, f.line, f.message) for f in step.findings),
+            tuple((o.what, o.computed, o.set_to, o.judgment) for o in step.overrides), step.notes, step.winner,
+            step.turn_of, step.expected_player)
+
+
+def step_facts(step: Step) -> dict[str, Any]:
+    """What the replay made of an entry, as the proposal page and the log show it."""
+    return {"result": step.result, "computed": step.computed_result, "method": step.method,
+            "deltas": [(d.player, d.points, d.reason) for d in step.deltas],
+            "scores": sorted(step.scores.items(), key=lambda kv: (-kv[1], kv[0])),
+            "findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "message": f.message} for f in step.findings],
+            "overrides": [{"what": o.what, "computed": o.computed, "set": o.set_to, "by": o.judgment}
+                          for o in step.overrides],
+            "notes": list(step.notes), "winner": list(step.winner), "turn_of": step.turn_of,
+            "expected_player": step.expected_player}
 
 
 def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
@@ -138,7 +224,6 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "rule_class": rule.rule_class, "identity": rule.identity,
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
-        "changes": [c.source.line for c in (after.changes if after else ())],
     }
 
 
