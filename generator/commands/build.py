@@ -6,7 +6,7 @@ import sys
 import time
 from pathlib import Path
 
-from ..files import check_site_folder, mark_site, new_staging_folder, swap_in
+from ..files import check_site_folder, new_staging_folder, swap_in, writing
 from ..site.pages import plan_site
 from ..site.render import make_environment, write_pages
 from .check import check_games
@@ -24,8 +24,8 @@ def build_site(content: Path, output: Path, *, base_url: str = "") -> dict:
     pages = plan_site(replays, base_url=base_url)
     staging = new_staging_folder(output)
     try:
-        write_pages(env, pages, staging, overrides=overrides)
-        mark_site(staging)
+        with writing(output):
+            write_pages(env, pages, staging, overrides=overrides)
         swap_in(staging, output)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
