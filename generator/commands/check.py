@@ -6,6 +6,7 @@ import json
 from ..engine.replay import Replay, replay
 from ..errors import ArchiveError, SourceError
 from ..parse.game import load_content
+from ..terminal import one_line
 
 JSON_SCHEMA_VERSION = 1
 
@@ -45,12 +46,13 @@ def report_json(replays: list[Replay]) -> dict:
 
 
 def report_text(replays: list[Replay]) -> str:
+    """One line per finding and override (player text in them escaped), then one per game."""
     lines = []
     for r in replays:
         for finding in r.findings:
-            lines.append(str(finding))
+            lines.append(one_line(str(finding)))
         for override in r.overrides:
-            lines.append(f"{override} [judgment]")
+            lines.append(one_line(f"{override} [judgment]"))
     for r in replays:
         proposals = sum(1 for s in r.steps if s.entry.kind == "proposal")
         verdict = "consistent" if not r.findings else f"{len(r.findings)} discrepanc{'y' if len(r.findings) == 1 else 'ies'}"

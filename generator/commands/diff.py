@@ -25,12 +25,11 @@ from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.rules import parse_ruleset
 from ..parse.source import read_text
 from ..redline import render_ansi
+from ..terminal import one_line
 from .check import check_games
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the file is rules.md already
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
-# Control characters in titles could drive the terminal (rule text is cleaned by render_ansi).
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 INDENT = "    "
 
 
@@ -118,12 +117,13 @@ def _point_index(game: Game, point: str, spec: str) -> int:
 
 
 def render_text(comparison: Comparison, old: str, new: str, *, color: bool) -> str:
-    """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last."""
-    lines = [f"--- {_clean(old)}", f"+++ {_clean(new)}", ""]
+    """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last.
+    Headers and notes quote titles, which could drive the terminal (render_ansi cleans the rule text)."""
+    lines = [f"--- {one_line(old)}", f"+++ {one_line(new)}", ""]
     for pair in comparison.differences:
         header = pair.describe() + (f": {pair.title}" if pair.title else "")
-        lines.append(f"{_BOLD}{_clean(header)}{_RESET}" if color else _clean(header))
-        lines += [f"{INDENT}* {_clean(note)}" for note in pair.notes()]
+        lines.append(f"{_BOLD}{one_line(header)}{_RESET}" if color else one_line(header))
+        lines += [f"{INDENT}* {one_line(note)}" for note in pair.notes()]
         body = _body(pair, color)
         lines += [f"{INDENT}{line}" if line else "" for line in body.split("\n")] if body else []
         lines.append("")
@@ -135,10 +135,6 @@ def _body(pair: Pair, color: bool) -> str:
     if pair.redline is None or not pair.redline.changed:
         return ""  # renumbered only: the header says it all
     return render_ansi(pair.redline, color=color)
-
-
-def _clean(text: str) -> str:
-    return _CONTROL.sub("\ufffd", text)
 
 
 # --- HTML ----------------------------------------------------------------------------------------
