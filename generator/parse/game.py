@@ -114,11 +114,11 @@ def address_problems(folders: list[Path]) -> list[SourceError]:
     for folder in folders:
         address = url_segment(folder.name)
         if address in RESERVED:
-            problems.append(SourceError(str(folder), 0, f"a game's folder cannot be named '{address}': the site's "
+            problems.append(SourceError(folder.name, 0, f"a game's folder cannot be named '{address}': the site's "
                                         "own files use that name; rename the folder"))
         elif address in first:
-            problems.append(SourceError(str(folder), 0, f"its address on the site would be '{address}', as "
-                                        f"{first[address]}'s is; rename one of the folders"))
+            problems.append(SourceError(folder.name, 0, f"its address on the site would be '{address}', as "
+                                        f"{first[address].name}'s is; rename one of the folders"))
         else:
             first[address] = folder
     return problems

@@ -40,25 +40,26 @@ def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | No
     out of `root` is not followed (a log linked to /etc/passwd must not be published), and nothing past
     `limit` is read."""
     if root is not None and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
-        errors.add(file, 0, f"is a symbolic link leading outside {root} (to {os.path.realpath(path)}); "
-                   "only files inside the content folder are read")
+        errors.add(file, 0, f"is a symbolic link leading out of the content folder (to {os.path.realpath(path)}); "
+                   "only files inside it are read")
         return None
     try:
-        # Non-blocking, so that a FIFO put in place after a check cannot hang the open; checked again below.
+        # Non-blocking, so that a FIFO cannot hang the open (nothing is read from one: see below).
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        errors.add(file, 0, missing)
+        errors.add(file, 0, f"is a symbolic link to nothing ({os.readlink(path)})" if os.path.islink(path) else missing)
         return None
     except OSError as error:
         errors.add(file, 0, f"cannot read: {error.strerror}")
         return None
+    mode, size = (info := os.fstat(fd)).st_mode, info.st_size
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        errors.add(file, 0, f"is {_kind_of(mode)}, not a file; nothing was read from it")
+        return None
     with os.fdopen(fd, "rb") as handle:
-        mode, size = (info := os.fstat(fd)).st_mode, info.st_size
-        if not stat.S_ISREG(mode):
-            errors.add(file, 0, f"is {_kind_of(mode)}, not a regular file; nothing was read from it")
-            return None
         if size > limit:
-            errors.add(file, 0, _too_large(size, limit))
+            errors.add(file, 0, _too_large(size, limit, file))
             return None
         try:
             data = handle.read(limit + 1)
@@ -66,14 +67,14 @@ def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | No
             errors.add(file, 0, f"cannot read: {error.strerror}")
             return None
     if len(data) > limit:  # it grew while being read
-        errors.add(file, 0, _too_large(len(data), limit))
+        errors.add(file, 0, _too_large(len(data), limit, file))
         return None
     return data
 
 
 def _kind_of(mode: int) -> str:
     if stat.S_ISDIR(mode):
-        return "a folder where a file belongs"
+        return "a folder"
     if stat.S_ISFIFO(mode):
         return "a FIFO (named pipe)"
     if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
@@ -83,9 +84,10 @@ def _kind_of(mode: int) -> str:
     return "not a file"
 
 
-def _too_large(size: int, limit: int) -> str:
-    return (f"is {_size(size)}; a file of an archive may hold at most {_size(limit)} (split a long log into "
-            "log/*.md, which are read in name order)")
+def _too_large(size: int, limit: int, file: str) -> str:
+    is_log = file.endswith("log.md") or "/log/" in file
+    hint = " (split a long log into log/*.md, which are read in name order)" if is_log else ""
+    return f"is {_size(size)}; such a file may hold at most {_size(limit)}{hint}"
 
 
 def _size(size: int) -> str:
