@@ -10,8 +10,9 @@ from ..limits import MAX_DIGITS, MAX_NESTING, MAX_TOML_BYTES, MAX_TOML_LINE_CHAR
 from ..model.config import SECTION_CLASSES, Config
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
-# What tomllib must not be given: brackets nested past its recursion limit, and integers of thousands of
-# digits (int() refuses them). Comments and strings are matched whole, so that what they hold does not count.
+# What tomllib must not be given: brackets nested past its recursion limit, dotted keys of many parts (it
+# takes the square of their length), and integers of thousands of digits (int() refuses them). Comments and
+# strings are matched whole, so that what they hold does not count; a dot between digits is a number's.
 _TOML_SHAPE = re.compile(r'''
     \#[^\n]*
   | """(?:[^"\\]|\\.|"(?!""))*(?:"""|\Z)
@@ -21,6 +22,8 @@ _TOML_SHAPE = re.compile(r'''
   | (?P<open>[\[{])
   | (?P<close>[\]}])
   | (?<![A-Za-z0-9_])(?P<number>[0-9][0-9_]*)
+  | (?P<dot>(?<![0-9])\.|\.(?![0-9]))
+  | (?P<newline>\n)
 ''', re.VERBOSE | re.DOTALL)
 _KEY_LINE = re.compile(r"""^\s*("[^"]*"|[A-Za-z0-9_.-]+)\s*=""")
 _TABLE_LINE = re.compile(r"""^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]""")
@@ -51,14 +54,16 @@ def toml_problem(text: str) -> tuple[int, str] | None:
         if len(line) > MAX_TOML_LINE_CHARS:
             return number, (f"line is {len(line):,} characters long; a line of TOML may hold at most "
                             f"{MAX_TOML_LINE_CHARS:,}")
-    depth = 0
+    depth = dots = 0
     for token in _TOML_SHAPE.finditer(text):
-        if token.group("open"):
-            depth += 1
-            if depth > MAX_NESTING:
+        if token.group("open") or token.group("dot"):
+            depth, dots = (depth + 1, dots) if token.group("open") else (depth, dots + 1)
+            if depth > MAX_NESTING or dots > MAX_NESTING:
                 return _line_at(text, token.start()), f"values nested more than {MAX_NESTING} deep"
         elif token.group("close"):
             depth = max(depth - 1, 0)
+        elif token.group("newline"):
+            dots = 0
         elif token.group("number") and len(token.group("number").replace("_", "").lstrip("0")) > MAX_DIGITS:
             return _line_at(text, token.start()), f"number too large (at most {MAX_DIGITS} digits)"
     return None
@@ -102,7 +107,8 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
         return Config(title=default_title)
     positions = locate_keys(text)
     if (deep := _too_deep(data)) is not None:
-        errors.add(file, positions.get(deep, 1), f"'{deep}': values nested more than {MAX_NESTING} deep")
+        line = min((at for key, at in positions.items() if key == deep or key.startswith(f"{deep}.")), default=1)
+        errors.add(file, line, f"'{deep}': values nested more than {MAX_NESTING} deep")
         return Config(title=default_title)
     config = Config(title=default_title)
     for key, value in _flatten(data):
