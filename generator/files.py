@@ -90,6 +90,14 @@ def check_site_folder(output: Path, content: Path | None) -> None:
     file, an existing folder that is neither empty nor a site this program built (it has SITE_MARKER), and a
     place whose folder is a file or cannot take new files.
     Raises ArchiveError (exit 2) saying how to proceed."""
+    try:
+        _check_site_folder(output, content)
+    except OSError as error:  # a name the file system refuses to look up (too long, a loop)
+        raise ArchiveError([SourceError(str(output), 0, f"cannot be used: {error.strerror}; nothing was written")]) \
+            from None
+
+
+def _check_site_folder(output: Path, content: Path | None) -> None:
     name = str(output)
     out = _real(output)
 

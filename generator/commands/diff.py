@@ -23,7 +23,7 @@ from ..model import Game, Proposal
 from ..parse.game import is_game
 from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.rules import parse_ruleset
-from ..parse.source import read_text
+from ..parse.source import read_int, read_text
 from ..redline import render_ansi
 from ..terminal import one_line
 from .check import check_games
@@ -56,12 +56,13 @@ def run(args) -> int:
 def load_side(spec: str) -> Sequence[RuleLike]:
     """The rules a command-line side names; raises ArchiveError (exit 2) when they cannot be read."""
     path = Path(spec)
-    if not path.exists() and "@" in spec:
+    exists = os.path.lexists(spec)  # not Path.exists(): it raises for a name too long to be a file's
+    if not exists and "@" in spec:
         game, point = spec.rsplit("@", 1)
         return _game_rules(Path(game), point, spec)
-    if path.is_dir():
+    if os.path.isdir(spec):
         return _game_rules(path, None, spec)
-    if not path.exists():
+    if not exists:
         raise ArchiveError([SourceError(spec, 0, "no such file or game folder")])
     return _file_rules(path)
 
@@ -94,8 +95,11 @@ def _point_index(game: Game, point: str, spec: str) -> int:
     entries = game.log.entries
     if point == "start":
         return -1
-    if point.isdigit():
-        number = int(point)
+    if point.isascii() and point.isdigit():
+        try:
+            number = read_int(point)
+        except ValueError as error:
+            raise ArchiveError([SourceError(spec, 0, f"after '@': {error}")]) from None
         found = [i for i, entry in enumerate(entries) if isinstance(entry, Proposal) and entry.number == number]
         if found:
             return found[-1]

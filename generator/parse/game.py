@@ -89,7 +89,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
 
 def load_content(content: Path, *, drafts: bool = False) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
-    if not content.is_dir():
+    if not os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
         raise ArchiveError([SourceError(str(content), 0, "is not a folder")])
     try:
         folders = game_folders(content)
