@@ -21,7 +21,7 @@ import difflib
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
@@ -105,8 +105,10 @@ def _tokens(text: str) -> list[str]:
     return [match.group() for match in _TOKEN.finditer(text)]
 
 
-def _words(text: str) -> list[str]:
-    return [match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word"]
+@functools.lru_cache(maxsize=256)
+def _words(text: str) -> tuple[str, ...]:
+    """Cached: one redline asks for the words of each block several times (a rule at the cap holds 15,000)."""
+    return tuple(match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word")
 
 
 @functools.lru_cache(maxsize=16384)
@@ -187,12 +189,12 @@ def _kept_count(segments: Iterable[Segment]) -> int:
     return sum(len(_words(s.text)) for s in segments if s.op == "equal")
 
 
-def _too_little_kept(kept: int, old_words: list[str], new_words: list[str]) -> bool:
+def _too_little_kept(kept: int, old_words: Sequence[str], new_words: Sequence[str]) -> bool:
     """Whether keeping `kept` words is less than a fifth of the shorter version: a rewrite."""
     return kept < REWRITE_SHARE * min(len(old_words), len(new_words))
 
 
-def _too_few_pairs_shared(old_words: list[str], new_words: list[str]) -> bool:
+def _too_few_pairs_shared(old_words: Sequence[str], new_words: Sequence[str]) -> bool:
     """Whether the versions share less than a fifth of the shorter one's word pairs (neighbours).
 
     Decided before diffing, which costs the most on unrelated texts; words kept apart from their
@@ -422,14 +424,21 @@ def _decode(
     for op, codes in diffs:
         size = len(codes)
         if op == diff_match_patch.DIFF_EQUAL:
+            same: list[str] = []  # joined once: adding token by token would copy the run again each time
             for old_token, new_token in zip(
                 old_tokens[old_at : old_at + size], new_tokens[new_at : new_at + size]
             ):
                 if old_token == new_token:
-                    yield Segment("equal", old_token)
-                else:  # whitespace of the same kind but not the same run
-                    yield Segment("delete", old_token)
-                    yield Segment("insert", new_token)
+                    same.append(old_token)
+                    continue
+                if same:
+                    yield Segment("equal", "".join(same))
+                    same = []
+                # whitespace of the same kind but not the same run
+                yield Segment("delete", old_token)
+                yield Segment("insert", new_token)
+            if same:
+                yield Segment("equal", "".join(same))
             old_at += size
             new_at += size
         elif op == diff_match_patch.DIFF_DELETE:
