@@ -486,6 +486,14 @@ def test_key_lines_only_in_the_first_paragraph():
      "its own)"),
     ("Votes: for Alice\nResult: defeated\nEffect: scoring.win = 5",
      "g/log.md:6: an Effect on a defeated proposal: only an adopted proposal changes the mechanics"),
+    ('Effect: players = ["Ann"]', "g/log.md:4: Effect: players cannot be changed by an Effect: players join and "
+     "leave by an event: 'Players: +Eve' or 'Players: -Dave'"),
+    ('Effect: title = "New"', "g/log.md:4: Effect: title cannot be changed by an Effect: the title names the "
+     "archive, not a rule of play: change it in game.toml"),
+    ("Effect: start = 1990-01-01", "g/log.md:4: Effect: start cannot be changed by an Effect: the game began once: "
+     "an Effect cannot move its start"),
+    ('Effect: variant = "solitaire"', "g/log.md:4: Effect: variant cannot be changed by an Effect: the variant "
+     "decides how the whole log is read: it cannot change mid-game"),
 ])
 def test_key_errors(keys, message):
     assert entries_of(proposal(keys=keys))[1] == [message]

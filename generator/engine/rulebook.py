@@ -61,6 +61,7 @@ class Rulebook:
     versions: list[RuleVersion] = field(default_factory=list)
     departures: dict[int, Departure] = field(default_factory=dict)
     amended: set[int] = field(default_factory=set)  # identities amended or repealed at least once
+    by_identity: dict[int, _Current] = field(default_factory=dict)  # the rules in force
     _next_identity: int = 0
 
     @classmethod
@@ -73,6 +74,11 @@ class Rulebook:
     def identity_of(self, number: int) -> int | None:
         rule = self.current.get(number)
         return rule.identity if rule else None
+
+    def number_of(self, identity: int | None) -> int | None:
+        """The present number of a rule in force (None: repealed, or no rule)."""
+        rule = self.by_identity.get(identity) if identity is not None else None
+        return rule.number if rule else None
 
     def mutable_count(self) -> int:
         return sum(1 for rule in self.current.values() if rule.rule_class == "mutable")
@@ -88,7 +94,8 @@ class Rulebook:
 
     def _create(self, number: int, rule_class: str, title: str, text: str, step: int, changes: list[Change],
                 source: Source) -> None:
-        self.current[number] = _Current(self._next_identity, number, rule_class, title, text, step, changes, source)
+        rule = _Current(self._next_identity, number, rule_class, title, text, step, changes, source)
+        self.current[number] = self.by_identity[rule.identity] = rule
         self.departures.pop(number, None)
         self._next_identity += 1
 
@@ -119,10 +126,7 @@ class Rulebook:
 
     def _now(self, gone: Departure) -> int | None:
         """The present number of a renumbered rule, following it through later renumberings."""
-        for number, rule in self.current.items():
-            if rule.identity == gone.identity:
-                return number
-        return gone.now
+        return self.number_of(gone.identity) or gone.now
 
     def apply(self, change: Change, step: int, entry_label: str, proposal_number: int | None,
               numbering) -> list[str]:
@@ -153,6 +157,7 @@ class Rulebook:
         if change.kind == "repeal":
             self.versions.append(self._freeze(rule, step))
             del self.current[rule.number]
+            del self.by_identity[rule.identity]
             self.departures[rule.number] = Departure(rule.identity, "repealed", entry_label)
             self.amended.add(rule.identity)
             return notes

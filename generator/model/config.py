@@ -109,6 +109,15 @@ def _schema() -> dict[str, dataclasses.Field]:
 _SCHEMA = _schema()
 SETTINGS: tuple[str, ...] = tuple(_SCHEMA)
 
+# Settings that describe the game rather than its mechanics: an `Effect:` may not change them, and says why.
+NOT_BY_EFFECT = {
+    "title": "the title names the archive, not a rule of play: change it in game.toml",
+    "description": "the description is the archive's, not a rule of play: change it in game.toml",
+    "start": "the game began once: an Effect cannot move its start",
+    "players": "players join and leave by an event: 'Players: +Eve' or 'Players: -Dave'",
+    "variant": "the variant decides how the whole log is read: it cannot change mid-game",
+}
+
 
 def _unknown_key_message(key: str) -> str:
     import difflib

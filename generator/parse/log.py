@@ -16,7 +16,7 @@ from markdown_it.token import Token
 from ..errors import ErrorCollector, SourceError
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
-from ..model.config import SETTINGS
+from ..model.config import NOT_BY_EFFECT, SETTINGS
 from .config import parse_effect_value
 from .source import markdown, slice_lines, unquote
 
@@ -353,6 +353,9 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
             close = difflib.get_close_matches(key, SETTINGS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
+            continue
+        if key in NOT_BY_EFFECT:
+            errors.add(file, line, f"Effect: {key} cannot be changed by an Effect: {NOT_BY_EFFECT[key]}")
             continue
         try:
             effects.append(Effect(key, parse_effect_value(value_text.strip()), Source(file, line)))
