@@ -18,7 +18,7 @@ from ..model import Change, Entry, Event, Game, Judgment, Proposal, Rule, Rulese
 from ..model.config import Config
 from ..model.dice import parse_dice
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
-from .adoption import adopts, describe
+from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, RuleVersion, Rulebook
 from .turns import TurnTracker
 
@@ -87,6 +87,7 @@ class Step:
     turn_of: str | None  # whose turn the entry used (None: it took no turn)
     expected_player: str | None  # whose turn it was by the order of play
     method: str | None  # adoption method the vote was judged by
+    decision: Decision | None  # the vote judged: tallies, what the method asked, the result it gives
     computed_result: str | None
     result: str | None  # the result the replay went on with
     deltas: tuple[ScoreDelta, ...]
@@ -212,6 +213,7 @@ def replay(game: Game) -> Replay:
             _compare_snapshot(state, snapshot)
         steps.append(Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
                           expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
+                          decision=outcome.decision,
                           computed_result=outcome.computed, result=outcome.result, deltas=tuple(state.deltas),
                           scores=dict(state.scores), players=tuple(state.players),
                           next_player=state.turns.expected() if state.turns.active else None,
@@ -229,6 +231,7 @@ def replay(game: Game) -> Replay:
 class _Outcome:
     turn_of: str | None = None
     method: str | None = None
+    decision: Decision | None = None
     computed: str | None = None
     result: str | None = None
 
@@ -308,12 +311,13 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
 
     method = config.adoption.transmutation if any(c.kind == "transmute" for c in proposal.changes) \
         else config.adoption.method
-    computed = None
+    computed = decision = None
     votes = proposal.votes
     if votes is not None and proposal.votes_source is not None:
         _check_votes(state, proposal)
         if votes.voters:
-            computed = "adopted" if adopts(method, votes, config.adoption.fraction) else "defeated"
+            decision = decide(method, votes, config.adoption.fraction)
+            computed = decision.result
     recorded = proposal.result.result if proposal.result else None
     result = recorded or computed
     ruling = rulings.get(number)
@@ -322,9 +326,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         state.overrides.append(Override(source.file, source.line, judgment, f"the result of proposal {number}",
                                         computed or recorded or "unrecorded", result_set))
         result = result_set
-    elif computed and recorded in ("adopted", "defeated") and computed != recorded:
-        state.find("result", proposal.result.source, f"Result says {recorded}; the votes ({_tally(votes)}) "
-                   f"give {computed} under {describe(method, config.adoption.fraction)}",
+    elif decision and recorded in ("adopted", "defeated", "failed-quorum") and computed != recorded:
+        state.find("result", proposal.result.source, f"Result says {recorded}; {_gives(decision)}",
                    expected=computed, found=recorded)
     if result is None:
         state.find("result", proposal.source, "no Result and no Votes: the replay cannot tell whether it was adopted")
@@ -357,8 +360,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     if known:
         _turn_score(state, proposal, votes, vote_ended_game)
     _award_points(state, proposal)
-    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, computed=computed,
-                    result=result)
+    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, decision=decision,
+                    computed=computed, result=result)
 
 
 def _check_number(state: _State, proposal: Proposal) -> None:
@@ -378,9 +381,17 @@ def _check_number(state: _State, proposal: Proposal) -> None:
     state.seen_numbers.setdefault(number, proposal.source)
 
 
-def _tally(votes) -> str:
-    return f"{len(votes.for_)} for, {len(votes.against)} against" + \
-        (f", {len(votes.abstain)} abstaining" if votes.abstain else "")
+def _gives(decision: Decision) -> str:
+    """`the votes (3 for, 0 against) give adopted under unanimity` (v1's words); `F 12, A 9 at index 3.0 give
+    defeated`; `8 ballots, quorum 9, give failed-quorum`."""
+    if decision.result == "failed-quorum":
+        return f"{decision.ballots} ballots, quorum {decision.quorum}, give failed-quorum"
+    if decision.method == "index":
+        return f"{decision.tally()} at index {decimal_text(decision.index)} give {decision.result}"
+    under = describe(decision.method, float(decision.fraction or 0))
+    if decision.weighted:
+        return f"{decision.tally()} give {decision.result} under {under}"
+    return f"the votes ({decision.tally()}) give {decision.result} under {under}"
 
 
 def _check_votes(state: _State, proposal: Proposal) -> None:

@@ -71,10 +71,51 @@ class Votes:
     for_: tuple[str, ...] = ()
     against: tuple[str, ...] = ()
     abstain: tuple[str, ...] = ()
+    # Format 1.1: each ballot's strength (`Alice x3`), parallel to the names; empty: every ballot is 1.
+    strengths: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
+    present: bool = False  # the third group was written `present` (it means what `abstain` means)
 
     @property
     def voters(self) -> tuple[str, ...]:
         return self.for_ + self.against + self.abstain
+
+    @property
+    def weighted(self) -> bool:
+        return self.strengths is not None and any(s != 1 for group in self.strengths for s in group)
+
+    def _group(self, position: int, names: tuple[str, ...]) -> tuple[int, ...]:
+        return self.strengths[position] if self.strengths is not None else (1,) * len(names)
+
+    @property
+    def for_strengths(self) -> tuple[int, ...]:
+        return self._group(0, self.for_)
+
+    @property
+    def against_strengths(self) -> tuple[int, ...]:
+        return self._group(1, self.against)
+
+    @property
+    def abstain_strengths(self) -> tuple[int, ...]:
+        return self._group(2, self.abstain)
+
+    @property
+    def strength_for(self) -> int:
+        return sum(self.for_strengths)
+
+    @property
+    def strength_against(self) -> int:
+        return sum(self.against_strengths)
+
+    @property
+    def strength_abstain(self) -> int:
+        return sum(self.abstain_strengths)
+
+    def ballots(self) -> list[tuple[str, str, int]]:
+        """(name, how, strength) for every ballot, in the order written."""
+        return ([(n, "for", s) for n, s in zip(self.for_, self.for_strengths)]
+                + [(n, "against", s) for n, s in zip(self.against, self.against_strengths)]
+                + [(n, "present" if self.present else "abstain", s)
+                   for n, s in zip(self.abstain, self.abstain_strengths)])
 
 
 @dataclass(frozen=True)

@@ -12,6 +12,9 @@ from typing import Any
 
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
+from ..engine.turns import ordered
+from ..model.dice import dice_in_words
+from ..model.formula import SCORING_NAMES, compile_formula
 from ..model import Event, Judgment, Proposal
 from .charts import score_chart
 from .compare_pages import compare_pages
@@ -155,24 +158,58 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
         "preamble": str(render_markdown(game.log.preamble)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
-        "mechanics": _mechanics(config), "start": game.config.start.isoformat() if game.config.start else "",
+        "mechanics": _mechanics(config, replay), "start": game.config.start.isoformat() if game.config.start else "",
         "variant": game.config.variant,
     }
 
 
-def _mechanics(config) -> list[tuple[str, str]]:
+def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
+    """The mechanics in force at the end of the log, in a player's words (rules by their present number)."""
     adoption = config.adoption
     rows = [("Adoption", describe(adoption.method, adoption.fraction))]
-    if adoption.then:
-        rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
-                     f"circuits" + (f", unless rule {adoption.unless_amended} is amended" if adoption.unless_amended else "")))
+    if adoption.then and adoption.then != adoption.method:
+        circuits = replay.steps[-1].circuits if replay.steps else 0
+        named = adoption.unless_amended
+        rule = (f"rule {replay.switch_rule}" if replay.switch_rule is not None
+                else f"rule {named} (since repealed)" if named else "")
+        if circuits >= adoption.after_circuits:
+            rows.append(("Then", f"stays {describe(adoption.method, adoption.fraction)}: {rule} was amended before "
+                         f"circuit {adoption.after_circuits} was complete"))
+        else:
+            rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
+                         f"circuits" + (f", unless {rule} is amended" if rule else "")))
+    if adoption.transmutation != adoption.method:
+        rows.append(("Transmuting a rule", describe(adoption.transmutation, adoption.fraction)))
     scoring = config.scoring
-    turn = {"die": f"throw {scoring.die}", "formula": f"formula {scoring.formula}", "none": "no points"}[scoring.turn]
-    rows += [("Each turn", turn), ("Defeat", f"{scoring.defeated:+d} points"),
-             ("Voting against an adopted proposal", f"{scoring.against_adopted:+d} points"),
-             ("Winning score", str(scoring.win)), ("Order of play", config.turns.order),
-             ("Mutable rules at most", str(config.limits.max_mutable) if config.limits.max_mutable else "no cap")]
+    if scoring.turn == "die":
+        rows.append(("Each turn", f"{dice_in_words(scoring.die)}, {scoring.die}"))
+    elif scoring.turn == "formula":
+        rows.append(("Each turn", compile_formula(scoring.formula, SCORING_NAMES).in_words()
+                     + (f" ({ROUNDING_WORDS[scoring.rounding]})" if "round(" in scoring.formula else "")))
+    if scoring.adopted:
+        rows.append(("Adoption pays the proposer", _points(scoring.adopted)))
+    if scoring.defeated:
+        rows.append(("Defeat", _points(scoring.defeated)))
+    if scoring.against_adopted:
+        rows.append(("Voting against an adopted proposal", _points(scoring.against_adopted)))
+    if scoring.turn != "none" or scoring.adopted or scoring.defeated or scoring.against_adopted:
+        rows.append(("Winning score", f"{scoring.win} points"))
+    if config.turns.order != "none":
+        rows.append(("Order of play", ORDER_WORDS[config.turns.order]))
+    if config.limits.max_mutable:
+        rows.append(("Mutable rules at most", str(config.limits.max_mutable)))
     return rows
+
+
+ORDER_WORDS = {"seating": "as the players sit", "alphabetical": "alphabetical", "surname": "by surname",
+               "custom": "by the game's collation of names", "rotating": "as the players sit, each circuit starting "
+               "one seat later"}
+ROUNDING_WORDS = {"half-up": "halves rounded up", "half-even": "halves rounded to even", "down": "rounded toward zero",
+                  "floor": "rounded down", "ceiling": "rounded up"}
+
+
+def _points(points: int) -> str:
+    return f"{points:+d} point{'' if abs(points) == 1 else 's'}"
 
 
 def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
@@ -210,6 +247,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
 
 def _step_facts(step: Step) -> dict[str, Any]:
     return {"result": step.result, "computed": step.computed_result, "method": step.method,
+            "why": step.decision.why() if step.decision else None,
             "deltas": [(d.player, d.points, d.reason) for d in step.deltas],
             "scores": sorted(step.scores.items(), key=lambda kv: (-kv[1], kv[0])),
             "findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "message": f.message} for f in step.findings],
@@ -260,10 +298,15 @@ def _scores_context(plan: GamePlan) -> dict[str, Any]:
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
+    """The verification report: each finding links to its entry's page (or log anchor), and one that stems
+    from an earlier slip links to that slip's entry."""
     replay = plan.replay
     proposals = len(plan.history.proposal_steps)
+    url_of = {id(f): plan.entry_anchor(s) for s in replay.steps for f in s.findings}
+    url_at = {f"{f.file}:{f.line}": url_of[id(f)] for f in replay.findings if id(f) in url_of}
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found} for f in replay.findings],
+                          "expected": f.expected, "found": f.found, "url": url_of.get(id(f)), "cause": f.cause,
+                          "cause_url": url_at.get(f.cause or "")} for f in replay.findings],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "where": f"{o.file}:{o.line}"} for o in replay.overrides],
             "proposals": proposals, "entries": len(replay.steps), "winner": list(replay.winner),
@@ -285,8 +328,11 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     for name in names:
         stats[name]["score"] = (last.scores if last else replay.initial_scores).get(name, 0)
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
-    order = list(last.players) if last else list(replay.game.config.players)
-    return {"players": [stats[n] for n in names], "order": order}
+    # The order the engine follows at the end of the log (none: a game without turns).
+    order = list(last.order) if last else ordered(list(replay.game.config.players), replay.game.config.turns.order,
+                                                  replay.game.config.turns.collation)
+    return {"players": [stats[n] for n in names], "order": order if replay.game.config.turns.order != "none" or last
+            else []}
 
 
 def _game_data(plan: GamePlan) -> dict[str, Any]:
