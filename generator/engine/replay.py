@@ -8,6 +8,7 @@ where that does (scores). A Judge's ruling stands above both (Suber 212 and the 
 from __future__ import annotations
 
 import copy
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass, field
@@ -15,7 +16,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..model import Change, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
-from ..model.config import Config
+from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import Decision, decide, decimal_text, describe
@@ -150,6 +151,8 @@ class _State:
     next_numbers: tuple[int, ...]
     switch_identity: int | None = None  # the rule (by identity) whose amendment stops the switch
     seen_numbers: dict[int, Source] = field(default_factory=dict)
+    # Format 1.1, numbering.in_order = false: (number, step index, source) of each proposal numbered so.
+    unordered: list[tuple[int, int, Source]] = field(default_factory=list)
     winner: tuple[str, ...] = ()
     ended_at: str = ""
     switched: bool = False
@@ -166,6 +169,7 @@ class _State:
     notes: list[str] = field(default_factory=list)
     deltas: list[ScoreDelta] = field(default_factory=list)
     label: str = ""
+    source: Source | None = None  # the heading of the entry being replayed
 
     def find(self, kind: str, source: Source, message: str, expected: object = None, found: object = None,
              cause: Source | None = None) -> None:
@@ -192,9 +196,10 @@ def replay(game: Game) -> Replay:
     snapshot_points = _snapshot_points(game, state)
     for snapshot in snapshot_points.get(-1, []):
         _compare_snapshot(state, snapshot)
+    before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
     steps: list[Step] = []
     for index, entry in enumerate(game.log.entries):
-        state.label = entry_label(entry)
+        state.label, state.source = entry_label(entry), entry.source
         state.deltas, state.notes = [], []
         findings_before, overrides_before = len(state.findings), len(state.overrides)
         _check_date(state, entry)
@@ -221,7 +226,9 @@ def replay(game: Game) -> Replay:
                           circuits=state.turns.circuits, mechanics=state.config, winner=state.winner,
                           findings=tuple(state.findings[findings_before:]),
                           overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes)))
-    return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(state.findings),
+    _missing_numbers(state, steps)
+    findings = before_entries + [f for step in steps for f in step.findings]
+    return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
                   next_proposal=max(state.next_numbers),
                   switch_rule=state.book.number_of(state.switch_identity))
@@ -300,7 +307,11 @@ def _order_phrase(order: str) -> str:
 def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
     config = state.config
     number = proposal.number
-    _check_number(state, proposal)
+    if config.numbering.in_order:
+        _check_number(state, proposal)
+    else:
+        _check_number_unordered(state, index, proposal)
+    _check_decision_keys(state, proposal)
 
     proposer_source = proposal.proposer_source or proposal.source
     known = _check_player(state, proposal.proposer, proposer_source, "proposer")
@@ -316,7 +327,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     if votes is not None and proposal.votes_source is not None:
         _check_votes(state, proposal)
         if votes.voters:
-            decision = decide(method, votes, config.adoption.fraction)
+            decision = decide(method, votes, config.adoption.fraction, index=_index_of(config, proposal),
+                              quorum=proposal.quorum if proposal.quorum is not None else config.adoption.quorum)
             computed = decision.result
     recorded = proposal.result.result if proposal.result else None
     result = recorded or computed
@@ -339,7 +351,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         cap = config.limits.max_mutable
         # Counting walks every rule: only where there is a cap (without one, 10,000 proposals made it quadratic).
         mutable_before = state.book.mutable_count() if cap else 0
-        _apply_changes(state, index, proposal.changes, number)
+        _apply_changes(state, index, proposal.changes, number, _power_of(config, proposal))
         mutable_after = state.book.mutable_count() if cap else 0
         # Only the adoption that raises the count past the cap breaks it: one breach, one finding.
         if cap and mutable_after > cap and mutable_after > mutable_before:
@@ -353,7 +365,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
             for voter in (votes.against if votes else ()):
                 if voter in state.players:
                     state.add(voter, config.scoring.against_adopted, "voted against")
-    elif result == "defeated" and known:
+    elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
         state.add(proposal.proposer, config.scoring.defeated, "defeated")
 
     vote_ended_game = bool(_winners(state))
@@ -362,6 +374,80 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     _award_points(state, proposal)
     return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, decision=decision,
                     computed=computed, result=result)
+
+
+def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> None:
+    """Numbering in the order of resolution (format 1.1, section 4): a number used twice, or below the first,
+    is a finding here; the numbers missing below the highest are found after the last entry."""
+    number, first = proposal.number, state.config.numbering.first_proposal
+    repeat = state.seen_numbers.get(number)
+    if repeat:
+        state.find("proposal-number", proposal.source, f"numbered {number}, which {repeat} already used",
+                   expected="a number not used before", found=number)
+    elif number < first:
+        state.find("proposal-number", proposal.source, f"numbered {number}, below the first proposal, {first}",
+                   expected=f"{first} or more", found=number)
+    state.unordered.append((number, index, proposal.source))
+    state.seen_numbers.setdefault(number, proposal.source)
+    state.next_numbers = (max(max(state.next_numbers), number + 1),)
+
+
+def _missing_numbers(state: _State, steps: list[Step]) -> None:
+    """Each number from first_proposal to the highest used that no proposal took: one finding, at the first
+    entry (in the log's order) numbered above it."""
+    if not state.unordered:
+        return
+    first = state.config.numbering.first_proposal
+    used = {number for number, _, _ in state.unordered}
+    missing = [n for n in range(first, max(used)) if n not in used]
+    # The first entry numbered above each missing number: walk numbers downward keeping the earliest position.
+    by_number = sorted(state.unordered, key=lambda item: -item[0])
+    earliest: tuple[int, Source] | None = None
+    position = 0
+    for gap in reversed(missing):
+        while position < len(by_number) and by_number[position][0] > gap:
+            _, where, source = by_number[position]
+            if earliest is None or where < earliest[0]:
+                earliest = (where, source)
+            position += 1
+        where, source = earliest
+        step = steps[where]
+        finding = Finding("proposal-number", source.file, source.line, f"proposal {gap} is missing: every number "
+                          f"from {first} to {max(used)} must appear", step.label, expected=str(gap), found="none")
+        steps[where] = dataclasses.replace(step, findings=step.findings + (finding,))
+
+
+def _index_of(config: Config, proposal: Proposal):
+    """The adoption index of a decision (format 1.1): its `Index:` line, else adoption.index."""
+    return proposal.index if proposal.index is not None else config.adoption.index
+
+
+def _check_decision_keys(state: _State, proposal: Proposal) -> None:
+    """`Index:` needs the index method in force, `Power:` needs rules with powers: else the archive cannot be
+    read as written (exit 2)."""
+    config = state.config
+    if proposal.index is not None and config.adoption.method != "index":
+        source = proposal.source_of("index")
+        state.errors.append(Finding("index", source.file, source.line, f"'Index:' needs adoption.method = \"index\" "
+                                    f"(the method in force is {config.adoption.method})", state.label))
+    if proposal.power is not None and not config.rules.power:
+        source = proposal.source_of("power")
+        state.errors.append(Finding("power", source.file, source.line, "'Power:' needs rules.power = true in "
+                                    "game.toml", state.label))
+
+
+def _power_of(config: Config, proposal: Proposal):
+    """The power an adopted proposal takes effect with (format 1.1, section 5): the least of its index (under
+    the index method), its `Power:` line and rules.power_cap; None when it is not checked."""
+    rules = config.rules
+    if not rules.power:
+        return None
+    candidates = [p for p in (_index_of(config, proposal) if config.adoption.method == "index" else None,
+                              proposal.power, rules.power_cap) if p is not None]
+    if not candidates:
+        return None
+    power = min(candidates)
+    return None if rules.power_exempt is not None and power >= rules.power_exempt else power
 
 
 def _check_number(state: _State, proposal: Proposal) -> None:
@@ -454,6 +540,8 @@ def _apply_effect(state: _State, effect) -> None:
     """An adopted setting takes hold at once, everywhere the engine reads it (the turn order from the next
     circuit: the tracker follows the config after each entry)."""
     try:
+        if effect.key in POWER_KEYS and not state.config.rules.power:
+            raise ValueError(f"{effect.key} means something only with rules.power = true")
         state.config = state.config.with_value(effect.key, effect.value)
     except ValueError as error:
         state.errors.append(Finding("effect", effect.source.file, effect.source.line, str(error), state.label))
@@ -467,15 +555,45 @@ def _apply_effect(state: _State, effect) -> None:
         state.switched = False
 
 
-def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None) -> None:
+def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None,
+                   power=None) -> None:
+    """Apply change paragraphs in order. `power`: the power the proposal takes effect with, where checked: a
+    change beyond it is a finding, and is applied all the same (the replay follows the record)."""
+    rules = state.config.rules
     for change in changes:
+        if power is not None:
+            _check_power(state, change, power, proposal_number)
         try:
-            for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering):
+            for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering,
+                                         rules.power_default if rules.power else None):
                 kind = "immutable" if "immutable" in note else "rule-number"
                 state.find(kind, change.source, note)
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source.file, change.source.line, str(problem), state.label))
+
+
+def _check_power(state: _State, change: Change, power, proposal_number: int | None) -> None:
+    shown = decimal_text(power)
+    label = f"proposal {proposal_number}"
+    if change.kind == "enact":
+        enacted = change.power if change.power is not None else state.config.rules.power_default
+        if enacted > power:
+            number = proposal_number if state.config.numbering.enact_takes_proposal_number else change.rule
+            state.find("power", state.source, f"{label} enacts {f'rule {number}' if number else 'a rule'} "
+                       f"(power {decimal_text(enacted)}) with power {shown}", expected=f"at most {shown}",
+                       found=decimal_text(enacted))
+        return
+    rule = state.book.current.get(change.rule) if change.rule is not None else None
+    if rule is None or rule.power is None:
+        return  # a missing rule is its own finding when the change applies
+    if rule.power > power:
+        state.find("power", state.source, f"{label} changes rule {rule.number} (power {decimal_text(rule.power)}) "
+                   f"with power {shown}", expected=f"at most {shown}", found=decimal_text(rule.power))
+    elif change.kind == "power" and change.power > power:
+        state.find("power", state.source, f"{label} sets the power of rule {rule.number} to "
+                   f"{decimal_text(change.power)} with power {shown}", expected=f"at most {shown}",
+                   found=decimal_text(change.power))
 
 
 def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
@@ -684,6 +802,11 @@ def _compare_snapshot(state: _State, snapshot: Ruleset) -> None:
                                           expected="absent", found=f"rule {number}"))
             continue
         rule_class, title, text = replayed[number]
+        power = state.book.current[number].power
+        if rule.power is not None and power is not None and rule.power != power:
+            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} has power "
+                                          f"{decimal_text(rule.power)} in the snapshot, {decimal_text(power)} in the "
+                                          "replay", label, decimal_text(power), decimal_text(rule.power)))
         if rule.rule_class != rule_class:
             state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} is {rule.rule_class} "
                                           f"in the snapshot, {rule_class} in the replay", label, rule_class,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..model import Change, Rule, Source
 
@@ -22,6 +23,7 @@ class RuleVersion:
     end: int | None
     changes: tuple[Change, ...]  # the change paragraphs that made it from the previous version
     source: Source  # where its text was written
+    power: Fraction | None = None  # format 1.1, with rules.power
 
 
 @dataclass
@@ -34,6 +36,7 @@ class _Current:
     start: int
     changes: list[Change]
     source: Source
+    power: Fraction | None = None
 
 
 @dataclass
@@ -68,7 +71,7 @@ class Rulebook:
     def from_rules(cls, rules: tuple[Rule, ...]) -> "Rulebook":
         book = cls()
         for rule in rules:
-            book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source)
+            book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source, rule.power)
         return book
 
     def identity_of(self, number: int) -> int | None:
@@ -93,15 +96,15 @@ class Rulebook:
         return tuple(sorted(self.versions + open_versions, key=lambda v: (v.start, v.identity)))
 
     def _create(self, number: int, rule_class: str, title: str, text: str, step: int, changes: list[Change],
-                source: Source) -> None:
-        rule = _Current(self._next_identity, number, rule_class, title, text, step, changes, source)
+                source: Source, power: Fraction | None = None) -> None:
+        rule = _Current(self._next_identity, number, rule_class, title, text, step, changes, source, power)
         self.current[number] = self.by_identity[rule.identity] = rule
         self.departures.pop(number, None)
         self._next_identity += 1
 
     def _freeze(self, rule: _Current, end: int | None) -> RuleVersion:
         return RuleVersion(rule.identity, rule.number, rule.rule_class, rule.title, rule.text, rule.start, end,
-                           tuple(rule.changes), rule.source)
+                           tuple(rule.changes), rule.source, rule.power)
 
     def _begin_change(self, rule: _Current, step: int, change: Change) -> None:
         """Close the version in force before this entry (once per entry) and start a new one."""
@@ -129,8 +132,9 @@ class Rulebook:
         return self.number_of(gone.identity) or gone.now
 
     def apply(self, change: Change, step: int, entry_label: str, proposal_number: int | None,
-              numbering) -> list[str]:
+              numbering, power_default: Fraction | None = None) -> list[str]:
         """Apply one change; returns notes of discrepancies that did not stop it (e.g. a number already taken).
+        `power_default`: the power of an enactment that names none, where rules carry a power.
 
         Raises ChangeProblem when the change cannot apply at all.
         """
@@ -147,7 +151,7 @@ class Rulebook:
             if number in self.current:
                 raise ChangeProblem("rule-number", f"cannot enact rule {number}: a rule {number} already exists")
             self._create(number, change.rule_class or "mutable", change.title, change.text, step, [change],
-                         change.source)
+                         change.source, change.power if change.power is not None else power_default)
             return notes
         assert change.rule is not None
         rule = self.lookup(change.rule)
@@ -179,6 +183,8 @@ class Rulebook:
             rule.rule_class = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
         if change.kind == "retitle":
             rule.title = change.title
+        if change.kind == "power":
+            rule.power = change.power
         if change.kind in ("amend", "replace", "append"):
             self.amended.add(rule.identity)
         target_number = None

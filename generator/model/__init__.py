@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, Union
 
 if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type checkers only
     from .config import Config
 
 RuleClass = Literal["immutable", "mutable"]
-Result = Literal["adopted", "defeated", "withdrawn", "invalid"]
-RESULTS: tuple[str, ...] = ("adopted", "defeated", "withdrawn", "invalid")
+Result = Literal["adopted", "defeated", "withdrawn", "invalid", "failed-quorum"]
+RESULTS: tuple[str, ...] = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum")
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Rule:
     text: str  # Markdown source, as written
     source: Source  # the rule's heading
     text_line: int = 0  # the line its text starts on (0: not known)
+    power: Fraction | None = None  # format 1.1, with rules.power: its `Power:` line
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Ruleset:
         return {rule.number: rule for rule in self.rules}
 
 
-ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle"]
+ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle", "power"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class Change:
     rule_class: RuleClass | None = None  # enact/transmute
     edits: tuple[tuple[str, str], ...] = ()  # replace: (old, new) pairs; a deletion has new ""
     new_number: int | None = None  # renumber
+    power: Fraction | None = None  # enact with a power, or a change of power (format 1.1)
 
 
 @dataclass(frozen=True)
@@ -188,10 +191,18 @@ class Proposal(EntryCommon):
     result: ResultClaim | None = None
     die: DieRoll | None = None
     extra_turn: bool = False
+    # Format 1.1: the decision's adoption index, quorum and the power it takes effect with, each with its line.
+    index: Fraction | None = None
+    quorum: int | None = None
+    power: Fraction | None = None
+    decision_sources: tuple[tuple[str, Source], ...] = ()  # ("index" | "quorum" | "power", where written)
 
     @property
     def kind(self) -> str:
         return "proposal"
+
+    def source_of(self, key: str) -> Source:
+        return next((source for name, source in self.decision_sources if name == key), self.source)
 
 
 @dataclass(frozen=True)
