@@ -700,3 +700,43 @@ def test_an_effect_on_the_switch_rule_names_the_rule_numbered_so_then():
            + prop(302, "Bob", ALL_FOR, "Result: adopted", "Die: 1", "Effect: adoption.unless_amended = 301"))
     r = replay(build(log, toml))
     assert r.findings == () and r.switch_rule == 301
+
+
+# --- format 1.1: weighted ballots, index, quorum ---------------------------------------------------------
+
+def weighted(for_: tuple[int, ...] = (), against: tuple[int, ...] = (), present: tuple[int, ...] = ()) -> Votes:
+    names = lambda prefix, group: tuple(f"{prefix}{i}" for i in range(len(group)))  # noqa: E731
+    return Votes(names("F", for_), names("A", against), names("P", present), (for_, against, present), True)
+
+
+@pytest.mark.parametrize("index, tally, quorum, result, why", [
+    ("1.5", ((6, 5, 6, 6), (6, 5, 6), ()), 0, "defeated", "F 23 < 1.5 × A 17"),
+    ("3.0", ((6, 6), (5, 4), ()), 0, "defeated", "F 12 < 3.0 × A 9"),
+    ("2.0", ((6, 6), (6,), ()), 0, "adopted", "F 12 ≥ 2.0 × A 6"),  # F = I × A exactly
+    ("1.7", ((17,), (10,), ()), 0, "adopted", "F 17 ≥ 1.7 × A 10"),  # 1.7 is seventeen tenths, not a float
+    ("1.7", ((16,), (10,), ()), 0, "defeated", "F 16 < 1.7 × A 10"),
+    ("1.0", ((6,), (6,), ()), 0, "defeated", "F 6 ≤ A 6"),  # F = A
+    ("0.5", ((6,), (6,), ()), 0, "defeated", "F 6 ≤ A 6"),  # F > A is needed whatever the index
+    ("3.0", ((1,), (), ()), 0, "adopted", "F 1 ≥ 3.0 × A 0"),  # A = 0
+    ("1.0", ((), (), (3, 3)), 0, "defeated", "F 0 ≤ A 0"),  # F = A = 0, all PRESENT
+    ("1.0", ((5,), (0,), (2,)), 3, "adopted", "F 5 ≥ 1.0 × A 0"),  # strength 0 counts toward the quorum
+    ("1.0", ((5,), (0,), ()), 3, "failed-quorum", "2 ballots, quorum 3"),
+])
+def test_decide_by_index_exactly(index, tally, quorum, result, why):
+    from fractions import Fraction
+
+    from generator.engine.adoption import decide
+    decision = decide("index", weighted(*tally), index=Fraction(index), quorum=quorum)
+    assert (decision.result, decision.why()) == (result, why)
+
+
+@pytest.mark.parametrize("method, tally, adopted", [
+    ("majority", ((3,), (2, 0), ()), True),
+    ("majority", ((2,), (2,), ()), False),
+    ("unanimous", ((3, 0), (0,), ()), True),  # a strength-0 ballot against does not stop unanimity
+    ("unanimous", ((0,), (), ()), False),  # nor does a strength-0 ballot for make it
+    ("fraction", ((9,), (1,), (40,)), True),
+])
+def test_v1_methods_weigh_strengths(method, tally, adopted):
+    from generator.engine.adoption import decide
+    assert (decide(method, weighted(*tally), 0.9 if method == "fraction" else 0.5).result == "adopted") is adopted

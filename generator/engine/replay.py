@@ -398,7 +398,7 @@ def _missing_numbers(state: _State, steps: list[Step]) -> None:
     if not state.unordered:
         return
     first = state.config.numbering.first_proposal
-    used = {number for number, _, _ in state.unordered}
+    used = set(state.seen_numbers)  # in either order: a log may change its numbering mid-game
     missing = [n for n in range(first, max(used)) if n not in used]
     # The first entry numbered above each missing number: walk numbers downward keeping the earliest position.
     by_number = sorted(state.unordered, key=lambda item: -item[0])

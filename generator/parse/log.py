@@ -45,6 +45,9 @@ _RETITLE = re.compile(r"^retitle\s+rule\s+(\d+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\
 # Format 1.1, with rules.power: an enactment with a power, and a change of a rule's power.
 _POWER_CHANGE_START = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s+[0-9]|change\s+the\s+power\s+of\s+rule\b)",
                                  re.IGNORECASE)
+# With rules.power, any enactment that names a power is read as one, so that a bad power is an error.
+_POWER_CHANGE_START_LOOSE = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s|change\s+the\s+power\s+of\s+rule\b)",
+                                       re.IGNORECASE)
 _ENACT_POWER = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?power\s+(\S+)\s+rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$",
                           re.IGNORECASE)
 _SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+(\d+)\s+to\s+(\S+?)\s*\.?$", re.IGNORECASE)
@@ -469,7 +472,7 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
         if token.type != "paragraph_open":
             continue
         text = " ".join(part.strip() for part in tokens[index + 1].content.split("\n"))
-        power_change = _POWER_CHANGE_START.match(text)
+        power_change = (_POWER_CHANGE_START if not power else _POWER_CHANGE_START_LOOSE).match(text)
         if power_change and not power:
             if text.lower().startswith("enact"):  # never prose: it would silently enact nothing
                 errors.add(file, token.map[0] + 1, f"'{_shorten(text)}' gives a power, but the game's rules have "
@@ -514,7 +517,7 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
                        "'Change the power of rule 2692 to 2.0.'")
             return None
         return Change("power", source, rule=int(m.group(1)), power=power)
-    if _POWER_CHANGE_START.match(text):
+    if _POWER_CHANGE_START_LOOSE.match(text):
         errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; write 'Enact power 1.5 rule "
                    "2699: Title' or 'Change the power of rule 2692 to 2.0.'")
         return None
