@@ -20,7 +20,7 @@ from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import render_markdown
-from .views import GamePlan, Page, game_view, revision_view, step_view, version_view
+from .views import GamePlan, Page, game_view, power_text, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
 
@@ -88,8 +88,16 @@ def _game_pages(plan: GamePlan) -> list[Page]:
 
     in_force = history.in_force()
     by_class = [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls]) for cls in CLASS_ORDER]
-    add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force"},
-        tuple(plan.version_key(v) for v in in_force))
+    in_force_key = tuple((plan.version_key(v), v.power) for v in in_force)
+    powered = any(v.power is not None for v in in_force)
+    # by_power: None where rules have no power (no switch between the two views)
+    add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force",
+                                            "by_power": False if powered else None}, in_force_key)
+    if powered:  # format 1.1: the same rules grouped by power, the highest first
+        powers = sorted({v.power for v in in_force if v.power is not None}, reverse=True)
+        by_power = [(power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p]) for p in powers]
+        add("rules/by-power.html", "rules.html", {"classes": by_power, "heading": "Rules in force by power",
+                                                   "by_power": True}, in_force_key)
 
     overview = _overview(plan)
     add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
@@ -129,9 +137,10 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
     add("log.html", "log.html", {}, (game.log.preamble, every_step),
         lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_markdown(game.log.preamble)})
-    scores_deps = (tuple(sorted(replay.initial_scores.items())), steps[-1].mechanics.scoring.win if steps else None,
-                   tuple((plan.listed_key(s), tuple(sorted(s.scores.items())), s.deltas, s.overrides) for s in steps))
-    add("scores.html", "scores.html", {}, scores_deps, lazy=lambda: _scores_context(plan))
+    if base["game"]["scores"]:  # a game decided by votes alone has no scores page
+        scores_deps = (tuple(sorted(replay.initial_scores.items())), steps[-1].mechanics.scoring.win if steps else None,
+                       tuple((plan.listed_key(s), tuple(sorted(s.scores.items())), s.deltas, s.overrides) for s in steps))
+        add("scores.html", "scores.html", {}, scores_deps, lazy=lambda: _scores_context(plan))
     report = _check_context(plan)
     add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     players = _players_context(plan)
@@ -166,7 +175,13 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
 def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
     """The mechanics in force at the end of the log, in a player's words (rules by their present number)."""
     adoption = config.adoption
-    rows = [("Adoption", describe(adoption.method, adoption.fraction))]
+    if adoption.method == "index":
+        rows = [("Adoption", f"more strength for than against, and at least the index times it (index "
+                             f"{power_text(adoption.index)} unless the proposal gives one)")]
+    else:
+        rows = [("Adoption", describe(adoption.method, adoption.fraction))]
+    if adoption.quorum:
+        rows.append(("Quorum", f"{adoption.quorum} ballots unless the proposal gives another"))
     if adoption.then and adoption.then != adoption.method:
         circuits = replay.steps[-1].circuits if replay.steps else 0
         named = adoption.unless_amended
@@ -178,7 +193,8 @@ def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
         else:
             rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
                          f"circuits" + (f", unless {rule} is amended" if rule else "")))
-    if adoption.transmutation != adoption.method:
+    if adoption.transmutation != adoption.method and any(v.rule_class == "immutable" for v in replay.rules_at(
+            len(replay.steps) - 1)):
         rows.append(("Transmuting a rule", describe(adoption.transmutation, adoption.fraction)))
     scoring = config.scoring
     if scoring.turn == "die":
@@ -198,6 +214,16 @@ def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
         rows.append(("Order of play", ORDER_WORDS[config.turns.order]))
     if config.limits.max_mutable:
         rows.append(("Mutable rules at most", str(config.limits.max_mutable)))
+    if not config.numbering.in_order:
+        rows.append(("Proposals", "listed in the order they took effect, not by number"))
+    rules = config.rules
+    if rules.power:
+        limits = [w for w in ("its index" if adoption.method == "index" else "", "its Power line",
+                              f"{power_text(rules.power_cap)}" if rules.power_cap is not None else "") if w]
+        rows.append(("Rule power", f"a proposal changes only rules of at most its power (the least of "
+                     f"{', '.join(limits[:-1]) + ' and ' if len(limits) > 1 else ''}{limits[-1]})"
+                     + (f"; from power {power_text(rules.power_exempt)} on, any rule"
+                        if rules.power_exempt is not None else "")))
     return rows
 
 
@@ -221,10 +247,22 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
 
 
-def _votes_view(entry: Proposal) -> dict[str, list[str]] | None:
+def _votes_view(entry: Proposal) -> dict[str, Any] | None:
     if entry.votes is None:
         return None
-    return {"for": list(entry.votes.for_), "against": list(entry.votes.against), "abstain": list(entry.votes.abstain)}
+    votes = entry.votes
+    return {"for": list(votes.for_), "against": list(votes.against), "abstain": list(votes.abstain),
+            "present": votes.present, "ballots": votes.ballots() if votes.strengths is not None else []}
+
+
+def _decision_view(step: Step) -> dict[str, Any] | None:
+    """What a proposal's page shows of its vote under format 1.1: F, A, the ballots, the index and the quorum."""
+    decision = step.decision
+    if decision is None or not (decision.weighted or decision.method == "index" or decision.quorum):
+        return None
+    return {"for": decision.for_, "against": decision.against, "ballots": decision.ballots,
+            "index": power_text(decision.index), "quorum": decision.quorum, "why": decision.why(),
+            "result": decision.result}
 
 
 def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, following: Step | None) -> dict[str, Any]:
@@ -237,6 +275,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "extra": entry.extra_turn, "notes": list(entry.notes),
                      "source": str(entry.source)},
         "step": _step_facts(step),
+        "decision": _decision_view(step),
         "body": render_markdown(entry.body),
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
