@@ -89,6 +89,7 @@ class Step:
     expected_player: str | None  # whose turn it was by the order of play
     method: str | None  # adoption method the vote was judged by
     decision: Decision | None  # the vote judged: tallies, what the method asked, the result it gives
+    power: Fraction | None  # format 1.1: the power an adopted proposal took effect with, where checked
     computed_result: str | None
     result: str | None  # the result the replay went on with
     deltas: tuple[ScoreDelta, ...]
@@ -218,7 +219,7 @@ def replay(game: Game) -> Replay:
             _compare_snapshot(state, snapshot)
         steps.append(Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
                           expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
-                          decision=outcome.decision,
+                          decision=outcome.decision, power=outcome.power,
                           computed_result=outcome.computed, result=outcome.result, deltas=tuple(state.deltas),
                           scores=dict(state.scores), players=tuple(state.players),
                           next_player=state.turns.expected() if state.turns.active else None,
@@ -239,6 +240,7 @@ class _Outcome:
     turn_of: str | None = None
     method: str | None = None
     decision: Decision | None = None
+    power: Fraction | None = None
     computed: str | None = None
     result: str | None = None
 
@@ -322,7 +324,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
 
     method = config.adoption.transmutation if any(c.kind == "transmute" for c in proposal.changes) \
         else config.adoption.method
-    computed = decision = None
+    computed = decision = power = None
     votes = proposal.votes
     if votes is not None and proposal.votes_source is not None:
         _check_votes(state, proposal)
@@ -351,7 +353,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         cap = config.limits.max_mutable
         # Counting walks every rule: only where there is a cap (without one, 10,000 proposals made it quadratic).
         mutable_before = state.book.mutable_count() if cap else 0
-        _apply_changes(state, index, proposal.changes, number, _power_of(config, proposal))
+        power = _power_of(config, proposal)
+        _apply_changes(state, index, proposal.changes, number, power)
         mutable_after = state.book.mutable_count() if cap else 0
         # Only the adoption that raises the count past the cap breaks it: one breach, one finding.
         if cap and mutable_after > cap and mutable_after > mutable_before:
@@ -372,7 +375,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     if known:
         _turn_score(state, proposal, votes, vote_ended_game)
     _award_points(state, proposal)
-    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, decision=decision,
+    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, decision=decision, power=power,
                     computed=computed, result=result)
 
 

@@ -132,7 +132,7 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("proposals/index.html", "proposals.html", {"heading": "All proposals"}, listed,
         lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in proposal_steps]})
     add("defeated.html", "defeated.html", {}, listed, lazy=lambda: {"rows": [
-        _proposal_row(plan, s, "") for s in proposal_steps if s.result in ("defeated", "withdrawn", "invalid")]})
+        _proposal_row(plan, s, "") for s in proposal_steps if s.result in ("defeated", "withdrawn", "invalid", "failed-quorum")]})
     repealed = [_repealed_row(plan, h) for h in history.repealed()]
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
     add("log.html", "log.html", {}, (game.log.preamble, every_step),
@@ -262,7 +262,7 @@ def _decision_view(step: Step) -> dict[str, Any] | None:
         return None
     return {"for": decision.for_, "against": decision.against, "ballots": decision.ballots,
             "index": power_text(decision.index), "quorum": decision.quorum, "why": decision.why(),
-            "result": decision.result}
+            "result": decision.result, "power": power_text(step.power)}
 
 
 def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, following: Step | None) -> dict[str, Any]:
