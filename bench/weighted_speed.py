@@ -10,22 +10,14 @@ memory of `check` and of `build` for each N, and the ballots the archive holds.
 from __future__ import annotations
 
 import re
-import resource
-import subprocess
 import sys
 import tempfile
-import time
 from pathlib import Path
 
 HERE = Path(__file__).resolve().parent
 sys.path.insert(0, str(HERE.parent))
+from bench.build_speed import timed  # noqa: E402
 from bench.synthetic import make_weighted_archive  # noqa: E402
-
-
-def timed(command: list[str]) -> tuple[float, int]:
-    started = time.perf_counter()
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-    return time.perf_counter() - started, resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
 
 
 def main() -> None:

@@ -34,7 +34,9 @@ REPEATABLE = {"points", "effect", "note", "sets", "players"}
 
 _CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b",
                            re.IGNORECASE)
-_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)
+# `power P` (format 1.1) reaches here only where rules carry a power: elsewhere it is an error before.
+_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?(?:power\s+(\S+)\s+)?rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$",
+                    re.IGNORECASE)
 _REPEAL = re.compile(r"^repeal\s+rule\s+(\d+)\s*\.?$", re.IGNORECASE)
 _AMEND_READ = re.compile(r"^amend\s+rule\s+(\d+)\s+to\s+read\s*:?$", re.IGNORECASE)
 _AMEND_APPEND = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+appending\s*:?$", re.IGNORECASE)
@@ -48,8 +50,6 @@ _POWER_CHANGE_START = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s+[0-
 # With rules.power, any enactment that names a power is read as one, so that a bad power is an error.
 _POWER_CHANGE_START_LOOSE = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s|change\s+the\s+power\s+of\s+rule\b)",
                                        re.IGNORECASE)
-_ENACT_POWER = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?power\s+(\S+)\s+rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$",
-                          re.IGNORECASE)
 _SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+(\d+)\s+to\s+(\S+?)\s*\.?$", re.IGNORECASE)
 _QUOTED = re.compile(r"\s*(?:\"([^\"]*)\"|\u201c([^\u201d]*)\u201d)")
 
@@ -499,34 +499,23 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
             return False
         return True
 
-    if m := _ENACT_POWER.match(text):
+    if m := _SET_POWER.match(text):
+        power = _read_power(m.group(2), text, "Change the power of rule 2692 to 2.0.", source, errors)
+        return Change("power", source, rule=int(m.group(1)), power=power) if power is not None else None
+    if m := _ENACT.match(text):
         if not needs_quote("the new rule's text"):
             return None
-        power = read_decimal(m.group(2))
-        if power is None:
-            errors.add(source.file, source.line, f"the power in '{_shorten(text)}' must be a decimal, like "
-                       "'Enact power 1.5 rule 2699: Title'")
+        power = _read_power(m.group(2), text, "Enact power 1.5 rule 2699: Title", source, errors) if m.group(2) else None
+        if m.group(2) and power is None:
             return None
+        rule_class = (m.group(1) or "mutable").lower()
         return Change("enact", source, rule=int(m.group(3)) if m.group(3) else None, text=quoted or "",
-                      title=(m.group(4) or "").strip().strip("\"\u201c\u201d"),
-                      rule_class=(m.group(1) or "mutable").lower(), power=power)  # type: ignore[arg-type]
-    if m := _SET_POWER.match(text):
-        power = read_decimal(m.group(2))
-        if power is None:
-            errors.add(source.file, source.line, f"the power in '{_shorten(text)}' must be a decimal, like "
-                       "'Change the power of rule 2692 to 2.0.'")
-            return None
-        return Change("power", source, rule=int(m.group(1)), power=power)
+                      title=(m.group(4) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class,  # type: ignore[arg-type]
+                      power=power)
     if _POWER_CHANGE_START_LOOSE.match(text):
         errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; write 'Enact power 1.5 rule "
                    "2699: Title' or 'Change the power of rule 2692 to 2.0.'")
         return None
-    if m := _ENACT.match(text):
-        if not needs_quote("the new rule's text"):
-            return None
-        rule_class = (m.group(1) or "mutable").lower()
-        return Change("enact", source, rule=int(m.group(2)) if m.group(2) else None, text=quoted or "",
-                      title=(m.group(3) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class)  # type: ignore[arg-type]
     if m := _REPEAL.match(text):
         return Change("repeal", source, rule=int(m.group(1)))
     if m := _AMEND_READ.match(text):
@@ -557,6 +546,14 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
         errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; a change reads like "
                    + "; ".join(f"'{example}'" for example in CHANGE_EXAMPLES[:5]))
     return None
+
+
+def _read_power(written: str, text: str, example: str, source: Source, errors: ErrorCollector) -> Fraction | None:
+    """The power a change paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
+    power = read_decimal(written)
+    if power is None:
+        errors.add(source.file, source.line, f"the power in '{_shorten(text)}' must be a decimal, like '{example}'")
+    return power
 
 
 def _shorten(text: str, limit: int = 60) -> str:
