@@ -88,7 +88,7 @@ def _game_pages(plan: GamePlan) -> list[Page]:
 
     in_force = history.in_force()
     by_class = [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls]) for cls in CLASS_ORDER]
-    in_force_key = tuple((plan.version_key(v), v.power) for v in in_force)
+    in_force_key = tuple(plan.version_key(v) for v in in_force)
     powered = any(v.power is not None for v in in_force)
     # by_power: None where rules have no power (no switch between the two views)
     add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force",
@@ -103,7 +103,8 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
 
     for identity, rule_history in history.rules.items():
-        history_deps = (tuple((v.number, v.rule_class, v.title, v.text, v.start, v.end) for v in rule_history.versions)
+        history_deps = (tuple((v.number, v.rule_class, v.title, v.text, v.power, v.start, v.end)
+                              for v in rule_history.versions)
                         + (tuple(plan.step_key(r.step) for r in history.revisions_by_rule[identity] if r.step),))
         add(plan.rule_page(identity), "rule.html", {}, history_deps, lazy=lambda h=rule_history: _rule_context(plan, h))
     for number, identity in sorted(history.old_numbers().items()):

@@ -70,7 +70,8 @@ class GamePlan:
             self._step_keys[step.index] = repr((step.entry, step.result, step.computed_result,
                                                 tuple(sorted(step.scores.items())), step.winner, step.findings,
                                                 step.overrides, step.notes, step.deltas, step.next_player,
-                                                step.circuits, self.entry_anchor(step)))
+                                                step.circuits, step.decision, step.power, step.order,
+                                                self.entry_anchor(step)))
         return self._step_keys[step.index]
 
     def listed_key(self, step: Step) -> Any:
@@ -85,7 +86,7 @@ class GamePlan:
         later renumbering moves)."""
         if version is None:
             return None
-        return (version.identity, version.number, version.rule_class, version.title, version.text,
+        return (version.identity, version.number, version.rule_class, version.title, version.text, version.power,
                 self.rule_page(version.identity))
 
     def entry_anchor(self, step: Step) -> str:
