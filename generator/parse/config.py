@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_NESTING, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
-from ..model.config import SECTION_CLASSES, Config
+from ..model.config import POWER_KEYS, SECTION_CLASSES, Config
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 # What tomllib must not be given: brackets nested past its recursion limit, dotted keys of many parts (it
@@ -120,6 +120,9 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
             config = config.with_value(key, value)
         except ValueError as error:
             errors.add(file, line, str(error))
+    for key in POWER_KEYS:
+        if key in positions and not config.rules.power:
+            errors.add(file, positions[key], f"{key} means something only with rules.power = true")
     if config.adoption.method == "fraction" and "adoption.fraction" not in positions:
         errors.add(file, positions.get("adoption.method", 1), "adoption.method is \"fraction\" but adoption.fraction is not set")
     return config

@@ -124,8 +124,8 @@ class NumberTooLarge(ValueError):
 def read_int(text: str, *, signed: bool = False) -> int:
     """A whole number in ASCII digits (after one '+' or '-' when `signed`), at most MAX_DIGITS of them.
 
-    Raises NumberTooLarge past the cap, ValueError when it is not such a number. `isdigit()` alone lets through digits that int() refuses ('²'),
-    and int() refuses thousands of digits (or takes its time over them)."""
+    Raises NumberTooLarge past the cap, ValueError when it is not such a number. `isdigit()` alone lets
+    through digits that int() refuses ('²'), and int() refuses thousands of digits (or takes its time)."""
     sign, digits = (text[0], text[1:]) if signed and text[:1] in ("+", "-") else ("", text)
     if not (digits.isascii() and digits.isdigit()):
         raise ValueError("not a whole number")
