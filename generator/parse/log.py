@@ -484,7 +484,8 @@ def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setti
                 settings.append(Setting("score", source, player=" ".join(words[1:-1]),
                                         value=read_int(words[-1], signed=True)))
             elif what == "result" and len(words) == 3 and words[2].lower() in RESULTS:
-                settings.append(Setting("result", source, proposal=read_int(words[1]), result=words[2].lower()))  # type: ignore[arg-type]
+                settings.append(Setting("result", source, proposal=read_int(words[1]),
+                                        result=words[2].lower()))  # type: ignore[arg-type]
             elif what == "next-player" and len(words) >= 2:
                 settings.append(Setting("next-player", source, player=" ".join(words[1:])))
             else:
