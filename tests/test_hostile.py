@@ -23,8 +23,7 @@ from generator.redline import redline, render_ansi, render_html, split_blocks, s
 from generator.site.views import Page
 from generator.terminal import for_terminal, one_line
 from tests.helpers import ROOT, copy_games, tree_digest
-from tests.test_serve import edit, get, server, write_game  # noqa: F401  (server is a fixture)
-from tests.test_serve import builder, game  # noqa: F401  (fixtures)
+from tests.test_serve import edit, get, write_game
 
 # --- Reading ---------------------------------------------------------------------------------------
 
@@ -267,7 +266,7 @@ def test_a_page_path_that_is_not_plain_segments_is_a_bug(path):
         Page(path, "index.html", {})
 
 
-def test_a_draft_named_like_a_link_gets_a_plain_page(builder, game):  # noqa: F811
+def test_a_draft_named_like_a_link_gets_a_plain_page(builder, game):
     (game / "drafts").mkdir()
     (game / "drafts" / "javascript:alert(1).md").write_text(
         "## Proposal: Idea\nProposer: Ann\n\nRepeal rule 203.\n", encoding="utf-8")
@@ -280,14 +279,14 @@ def test_a_draft_named_like_a_link_gets_a_plain_page(builder, game):  # noqa: F8
 # --- serve -----------------------------------------------------------------------------------------
 
 
-def test_an_overlong_path_segment_is_a_404(server):  # noqa: F811
+def test_an_overlong_path_segment_is_a_404(server):
     response = get(server, "/" + "a" * 300 + "/index.html")
     assert response.status == 404
     response = get(server, "/" + "/".join(["b" * 200] * 30))
     assert response.status == 404
 
 
-def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeypatch):  # noqa: F811
+def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeypatch):
     other = write_game(game.parent, "other")
     assert builder.rebuild([other / "game.toml"]).ok
     real = serve.check_games
@@ -308,7 +307,7 @@ def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeyp
     assert fixed.ok and "fruit" in (builder.out / "tiny/proposals/302.html").read_text(encoding="utf-8")
 
 
-def test_a_save_with_a_superscript_shows_its_line_in_the_overlay(builder, game):  # noqa: F811
+def test_a_save_with_a_superscript_shows_its_line_in_the_overlay(builder, game):
     result = builder.rebuild([edit(game / "log.md", "Die: 5", "Die: \u00b2")])
     (problem,) = builder.problems(result.errors)
     assert problem["where"] == "tiny/log.md:18" and "must be the total thrown" in problem["message"]
