@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 from urllib.parse import unquote
 
-from jinja2 import TemplateError, TemplateSyntaxError
+from jinja2 import TemplateError
 from markupsafe import Markup
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
@@ -39,7 +39,7 @@ from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
 from .site.pages import plan_site
 from .site.views import Page, game_view
-from .site.render import RenderState, make_environment, package_templates, write_pages
+from .site.render import RenderState, make_environment, package_templates, template_problem, write_pages
 
 EVENTS_PATH = "/__nomic/events"
 STATUS_PATH = "/__nomic/status"
@@ -214,7 +214,7 @@ class SiteBuilder:
                 written = write_pages(self.env, self._plan(), self.out, self.state, live_reload=self.live_reload,
                                       overrides=self.overrides)
             except TemplateError as error:
-                errors.append(_template_error(error))
+                errors.append(template_problem(error))
         self.errors = errors
         return RebuildResult(written, errors, time.perf_counter() - started)
 
@@ -254,12 +254,6 @@ def _draft_pages(game: _LoadedGame, site_title: str) -> list[Page]:
         pages.append(Page(f"{slug}/drafts/{draft.stem}.html", "draft.html", {**common, "preview": draft},
                           deps=repr((about, draft))))
     return pages
-
-
-def _template_error(error: TemplateError) -> SourceError:
-    if isinstance(error, TemplateSyntaxError):
-        return SourceError(error.filename or error.name or "templates", error.lineno or 0, error.message or str(error))
-    return SourceError("templates", 0, f"{type(error).__name__}: {error}")
 
 
 def _absolute(path: Path) -> Path:

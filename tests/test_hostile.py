@@ -349,3 +349,17 @@ def test_command_line_mistakes_are_exit_2_not_bugs(tmp_path, capsys, arguments, 
     (content / "afile").write_text("x")
     assert main([a.format(tmp=content) for a in arguments]) == 2
     assert capsys.readouterr().err == one_line(message.format(tmp=content)) + "\n"
+
+
+@pytest.mark.parametrize("template, message", [
+    ("{% block main %}{% if %}{% endblock %}", "Expected an expression, got 'end of statement block'"),
+    ("{% block main %}{{ nosuch.thing }}{% endblock %}", "UndefinedError: 'nosuch' is undefined"),
+])
+def test_a_broken_template_override_is_its_file_and_line_exit_2(tmp_path, capsys, monkeypatch, template, message):
+    content = copy_games(tmp_path, "mini")
+    (content / "_templates").mkdir()
+    (content / "_templates" / "index.html").write_text('{% extends "base.html" %}\n' + template + "\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "content", "-o", "site"]) == 2
+    assert capsys.readouterr().err == f"content/_templates/index.html:2: {message}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
