@@ -40,8 +40,8 @@ def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | No
     out of `root` is not followed (a log linked to /etc/passwd must not be published), and nothing past
     `limit` is read."""
     if root is not None and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
-        errors.add(file, 0, f"is a symbolic link leading out of the content folder (to {os.path.realpath(path)}); "
-                   "only files inside it are read")
+        errors.add(file, 0, f"leads out of the content folder through a symbolic link (to "
+                   f"{os.path.realpath(path)}); only files inside it are read")
         return None
     try:
         # Non-blocking, so that a FIFO cannot hang the open (nothing is read from one: see below).
