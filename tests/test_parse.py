@@ -78,6 +78,11 @@ EVERY_SETTING = {
     "limits.max_mutable": ("0", 0),
     "turns.order": ('"custom"', "custom"),
     "turns.collation": ('"_0123456789abcdefghijklmnopqrstuvwxyz"', "_0123456789abcdefghijklmnopqrstuvwxyz"),
+    "solitaire.tick": ('"before"', "before"),
+    "solitaire.subsumer_cap": ("false", False),
+    "solitaire.divide_initial": ("false", False),
+    "solitaire.words": ('"letters"', "letters"),
+    "solitaire.actions": ('"immutable"', "immutable"),
 }
 
 
@@ -104,6 +109,7 @@ def test_every_setting_reads_in_its_section():
 def test_every_setting_reads_as_a_dotted_key(key):
     source, value = EVERY_SETTING[key]
     extra = 'adoption.fraction = 0.5\n' if key == "adoption.method" else ""
+    extra += 'variant = "solitaire"\n' if key.startswith("solitaire.") else ""
     config, errors = config_of(f"{key} = {source}\n{extra}")
     assert errors == [] and config.get(key) == value
 
@@ -153,6 +159,8 @@ def test_wrong_types(text, message):
      '"fraction", not "plurality"'),
     ('[scoring]\nturn = 1\n', 'g/game.toml:2: scoring.turn must be one of "die", "formula", "none", not 1'),
     ('variant = "team"\n', 'g/game.toml:1: variant must be one of "standard", "solitaire", not "team"'),
+    ('variant = "solitaire"\n[solitaire]\ntick = "during"\n',
+     'g/game.toml:3: solitaire.tick must be one of "after", "before", not "during"'),
     ('[scoring]\nrounding = "up"\n', 'g/game.toml:2: scoring.rounding must be one of "half-up", "half-even", '
      '"down", "floor", "ceiling", not "up"'),
 ])
@@ -174,6 +182,8 @@ def test_bad_choices(text, message):
     ('[turns]\ncollation = "abcA"\n', "g/game.toml:2: turns.collation lists a character twice"),
     ('[adoption]\nmethod = "fraction"\n',
      'g/game.toml:2: adoption.method is "fraction" but adoption.fraction is not set'),
+    ('title = "x"\n[solitaire]\ntick = "before"\n',
+     'g/game.toml:2: [solitaire] applies only to a game with variant = "solitaire"'),
 ])
 def test_values_out_of_range(text, message):
     assert config_of(text)[1] == [message]
