@@ -146,7 +146,7 @@ def game_view(replay: Replay) -> dict[str, Any]:
     """What base.html shows of the game a page belongs to (its navigation)."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
-            "findings": len(replay.findings)}
+            "findings": len(replay.findings), "variant": config.variant}
 
 
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
