@@ -44,7 +44,7 @@ class LiveRule:
     body: str  # "Title. Text" when the rule has a title
     span: int | None  # turns left to live; None for an immutable rule
     titled: bool  # the body starts with a title sentence
-    initial: bool  # one of the rules the game began with
+    first_mutable: bool  # one of the mutable rules the game began with (100 and 101)
 
     @property
     def mutable(self) -> bool:
@@ -156,7 +156,7 @@ def initial_position(game: Game) -> tuple[Setup, Position, list[str]]:
         title = rule.title.strip().rstrip(".")
         mutable = rule.rule_class == "mutable"
         rules.append(LiveRule(identity, rule.number, rule.rule_class, f"{title}. {text}" if title else text,
-                              LIFE_SPAN if mutable else None, bool(title), True))
+                              LIFE_SPAN if mutable else None, bool(title), mutable))
         if title.casefold() in CLAUSES:
             clauses.setdefault(title.casefold(), (identity, rule.number))
     if "objective" not in clauses:
@@ -281,7 +281,7 @@ class _Turn:
         if not rule.mutable:
             self.illegal("two classes of rules", f"immutable rules are not subject to division, and rule "
                          f"{rule.number} is immutable")
-        elif rule.initial and not self.setup.options.divide_initial:
+        elif rule.first_mutable and not self.setup.options.divide_initial:
             self.illegal("division", f"rule {rule.number} is one of the mutable rules the game began with, which "
                          "this game does not divide (solitaire.divide_initial = false)")
         assert action.number is not None
