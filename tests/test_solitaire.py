@@ -214,6 +214,16 @@ def test_shuffle_is_deterministic_and_its_game_checks_clean(game, tmp_path, caps
     assert main(["check", str(first)]) == 0
     assert "consistent, won by Solo" in capsys.readouterr().out
     assert "renumbered at random first (`--shuffle 7`): 1 → " in (first / "log.md").read_text()
+    assert (first / "game.toml").read_text().startswith('title = "Solitaire Nomic 1.0 (shuffled: 7)"\n')
+
+
+def test_a_shuffled_game_without_a_title_gets_one_and_keeps_the_rest(tmp_path):
+    from generator.commands.solve import retitled
+
+    toml = tmp_path / "game.toml"
+    toml.write_text('variant = "solitaire"\n\n[solitaire]\ntick = "after"\n')
+    assert retitled(toml, 'A "new" one') == ('title = "A \\"new\\" one"\nvariant = "solitaire"\n\n'
+                                            '[solitaire]\ntick = "after"\n')
 
 
 def test_shuffle_deals_the_same_numbers_differently_for_another_seed():

@@ -6,6 +6,8 @@ equal); 3 the search stopped at --max-states before it could decide; 2 the input
 from __future__ import annotations
 
 import dataclasses
+import json
+import re
 import sys
 import time
 from pathlib import Path
@@ -25,7 +27,8 @@ def run(args) -> int:
     mapping: dict[int, int] = {}
     if args.shuffle is not None:
         shuffled, mapping = shuffle_immutable(game.rules, args.shuffle)
-        game = dataclasses.replace(game, rules=shuffled)
+        game = dataclasses.replace(game, rules=shuffled, config=game.config.with_value(
+            "title", f"{game.config.title} (shuffled: {args.shuffle})"))  # both games may stand on one site
     _check_output(args.output, folder=args.shuffle is not None)
     setup, position, problems = initial_position(game)
     if problems:
@@ -49,7 +52,7 @@ def run(args) -> int:
         sys.stdout.write(log)
     elif args.shuffle is not None:
         args.output.mkdir(parents=True, exist_ok=True)
-        write_atomic(args.output / "game.toml", (args.game / "game.toml").read_text(encoding="utf-8"))
+        write_atomic(args.output / "game.toml", retitled(args.game / "game.toml", game.config.title))
         write_atomic(args.output / "rules.md", ruleset_markdown(game.rules))
         write_atomic(args.output / "log.md", log)
     else:
@@ -130,6 +133,18 @@ def _narrate(turn: PlayedTurn) -> str:
         said += f" {_upper_first(' and '.join(died))} " \
                 f"{'die' if len(died) > 1 else 'dies'}: {'their' if len(died) > 1 else 'its'} life span ran out."
     return said
+
+
+def retitled(path: Path, new_title: str) -> str:
+    """A game.toml's text with a new title, the rest as the keeper wrote it."""
+    text = path.read_text(encoding="utf-8")
+    title = f"title = {json.dumps(new_title)}"
+    line = re.compile(r"^title\s*=.*$", re.MULTILINE)
+    table = re.search(r"^\s*\[", text, re.MULTILINE)  # the title is a top-level key, before any table
+    found = line.search(text)
+    if found and (table is None or found.start() < table.start()):
+        return text[:found.start()] + title + text[found.end():]
+    return f"{title}\n{text}"
 
 
 def _upper_first(text: str) -> str:
