@@ -336,3 +336,18 @@ def test_check_reports_a_solitaire_game_in_json_as_any_other(capsys):
                       "findings": [{"file": "transmute-not-greatest/log.md", "line": 4, "kind": "action",
                                     "entry": "turn 1", "message": "rule 7: 5 is not the greatest immutable rule; "
                                     "12 is", "expected": None, "found": None}]}
+
+
+def test_diff_compares_a_solitaire_game_turn_by_turn(capsys):
+    assert main(["diff", f"{BUNDLED}@start", f"{BUNDLED}@14"]) == 1
+    out = capsys.readouterr().out
+    assert "rule 12 removed: Rule Numbers" in out and "rules 2 and 4 merged into 30: Objective" in out
+    assert main(["diff", f"{BUNDLED}@12", f"{BUNDLED}@40"]) == 2
+    assert capsys.readouterr().err.strip() == "solitaire/log.md: turn 40 is not in the log (its turns run from 1 to 16)"
+
+
+def test_preview_says_a_solitaire_game_has_no_proposals(tmp_path, capsys):
+    draft = tmp_path / "draft.md"
+    draft.write_text("## Proposal: More\nProposer: Solo\n")
+    assert main(["preview", str(draft), "--game", str(BUNDLED)]) == 2
+    assert "a solitaire game has no proposals to preview" in capsys.readouterr().err

@@ -447,6 +447,10 @@ class SolitaireReplay:
     def next_turn(self) -> int:
         return self.steps[-1].entry.number + 1 if self.steps else 1
 
+    def rules_at(self, index: int) -> tuple[LiveRule, ...]:
+        """The rules just after turn `index` (-1: at the start), by number, as `diff` compares them."""
+        return self.steps[index].rules if index >= 0 else self.initial.rules
+
     @property
     def division_due(self) -> bool:
         """Whether the next action must be a division (rule 6), as the rules stand now."""
