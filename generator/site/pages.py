@@ -19,22 +19,13 @@ from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import render_markdown
 from .solitaire_pages import solitaire_site
-from .views import GamePlan, Page, game_view, revision_view, step_view, version_view
+from .views import GamePlan, Page, game_view, page_names, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
 
 
 def _proposal_pages(replay: Replay) -> dict[int, str]:
-    pages: dict[int, str] = {}
-    used: set[str] = set()
-    for step in replay.steps:
-        if isinstance(step.entry, Proposal):
-            name, n = str(step.entry.number), 2
-            while name in used:
-                name, n = f"{step.entry.number}-{n}", n + 1
-            used.add(name)
-            pages[step.index] = name
-    return pages
+    return page_names((step.index, step.entry.number) for step in replay.steps if isinstance(step.entry, Proposal))
 
 
 def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:

@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine.solitaire import Death, LiveRule, SolitaireReplay, TurnStep
 from .markdown import render_markdown
-from .views import Page, game_view, redline_view
+from .views import Page, game_view, page_names, redline_view
 
 # Rule text starts with its number ("21. Precedence. ..."), and a subsumed rule's text starts a paragraph so;
 # Markdown would read each as an ordered list, so the full stop is escaped for display.
@@ -30,7 +30,7 @@ def solitaire_site(replay: SolitaireReplay) -> tuple[list[Page], dict[str, Any],
     slug = replay.game.slug
     base = {"game": game_view(replay)}
     game_key = tuple(sorted(base["game"].items()))
-    names = _turn_pages(replay)
+    names = page_names((step.index, step.entry.number) for step in replay.steps)
     pages: list[Page] = []
 
     def add(path: str, template: str, context: dict[str, Any], deps: Any) -> None:
@@ -63,19 +63,6 @@ def solitaire_site(replay: SolitaireReplay) -> tuple[list[Page], dict[str, Any],
                "first": _date(replay.steps[0]) if replay.steps else "",
                "last": _date(replay.steps[-1]) if replay.steps else ""}
     return pages, summary, _search_entries(replay, names)
-
-
-def _turn_pages(replay: SolitaireReplay) -> dict[int, str]:
-    """Each step's page name: its turn number, made unique where a log repeats one."""
-    names: dict[int, str] = {}
-    used: set[str] = set()
-    for step in replay.steps:
-        name, n = str(step.entry.number), 2
-        while name in used:
-            name, n = f"{step.entry.number}-{n}", n + 1
-        used.add(name)
-        names[step.index] = name
-    return names
 
 
 def _date(step: TurnStep) -> str:

@@ -4,7 +4,7 @@ comparison pages (compare_pages.py) build on these; neither imports the other's 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -44,6 +44,20 @@ class Page:
             return hash((self.template, self.deps))
         except TypeError:  # deps holding lists or dicts
             return hash((self.template, repr(self.deps)))
+
+
+def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
+    """A page name for each (step index, entry number): the number, made unique where a log repeats one
+    (305, 305-2, ...)."""
+    names: dict[int, str] = {}
+    used: set[str] = set()
+    for index, number in numbered:
+        name, n = str(number), 2
+        while name in used:
+            name, n = f"{number}-{n}", n + 1
+        used.add(name)
+        names[index] = name
+    return names
 
 
 @lru_cache(maxsize=32768)
