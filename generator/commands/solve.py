@@ -32,8 +32,7 @@ def run(args) -> int:
     _check_output(args.output, folder=args.shuffle is not None)
     setup, position, problems = initial_position(game)
     if problems:
-        raise ArchiveError([SourceError(problem.partition(": ")[0], 0, problem.partition(": ")[2])
-                            for problem in problems])
+        raise ArchiveError(problems)
     started = time.perf_counter()
     answer = search(Puzzle.of(setup, position), max_moves=args.max_moves, max_states=args.max_states)
     seconds = time.perf_counter() - started

@@ -13,6 +13,7 @@ import dataclasses
 import re
 from dataclasses import dataclass
 
+from ..errors import SourceError
 from ..model import Game
 from ..model.config import Solitaire
 from ..model.solitaire import Action, Turn
@@ -146,7 +147,7 @@ def is_won(setup: Setup, position: Position) -> bool:
 
 # --- Setting up and playing ----------------------------------------------------------------------
 
-def initial_position(game: Game) -> tuple[Setup, Position, list[str]]:
+def initial_position(game: Game) -> tuple[Setup, Position, list[SourceError]]:
     """The setup and the position before the first turn, and any problem that makes the game unplayable."""
     problems = []
     rules = []
@@ -160,11 +161,11 @@ def initial_position(game: Game) -> tuple[Setup, Position, list[str]]:
         if title.casefold() in CLAUSES:
             clauses.setdefault(title.casefold(), (identity, rule.number))
     if "objective" not in clauses:
-        problems.append(f"{game.rules.source.file}: a solitaire game needs the Objective rule (seed 000's rule 2: "
-                        "'### 2. Objective')")
+        problems.append(SourceError(game.rules.source.file, 0, "a solitaire game needs the Objective rule (seed "
+                                    "000's rule 2: '### 2. Objective')"))
     players = game.config.players
     if len(players) > 1:
-        problems.append(f"{game.slug}/game.toml: a solitaire game has one player, not {len(players)}")
+        problems.append(SourceError(f"{game.slug}/game.toml", 0, f"a solitaire game has one player, not {len(players)}"))
     setup = Setup(game.config.solitaire, players[0] if players else "Player", clauses,
                   clauses.get("objective", (-1, 0))[0])
     return setup, Position(tuple(sorted(rules, key=lambda r: r.number)), len(rules)), problems
@@ -463,7 +464,7 @@ def replay_solitaire(game: Game) -> SolitaireReplay:
     initial = position
     steps: list[TurnStep] = []
     findings: list[Finding] = []
-    errors = [Finding("unplayable", problem.partition(": ")[0], 0, problem.partition(": ")[2]) for problem in problems]
+    errors = [Finding("unplayable", problem.file, problem.line, problem.message) for problem in problems]
     if errors:
         return SolitaireReplay(game, setup, initial, (), (), tuple(errors), None)
     numbers: dict[int, int] = {rule.number: rule.identity for rule in position.rules}  # the last rule to bear each
