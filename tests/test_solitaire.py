@@ -335,7 +335,7 @@ def test_check_reports_a_solitaire_game_in_json_as_any_other(capsys):
                       "scores": {"Solo": 10}, "winner": [],
                       "findings": [{"file": "transmute-not-greatest/log.md", "line": 4, "kind": "action",
                                     "entry": "turn 1", "message": "rule 7: 5 is not the greatest immutable rule; "
-                                    "12 is", "expected": None, "found": None}]}
+                                    "12 is", "expected": None, "found": None, "cause": None}]}
 
 
 def test_diff_compares_a_solitaire_game_turn_by_turn(capsys):

@@ -56,7 +56,7 @@ def solitaire_site(replay: SolitaireReplay) -> tuple[list[Page], dict[str, Any],
                                                                                     names), repr((step, links)))
     timeline = timeline_chart(replay)
     add("timeline.html", "solitaire/timeline.html", {"chart": timeline}, repr(timeline))
-    report = _check_context(replay)
+    report = _check_context(replay, names)
     add("check.html", "solitaire/check.html", report, repr(report))
     summary = {**base["game"], "players": [replay.setup.player], "turns": len(replay.steps), "proposals": 0,
                "rules": len(replay.rules), "winner": list(replay.winner), "variant": "solitaire",
@@ -191,9 +191,10 @@ def _changes(step: TurnStep, cite: str) -> list[dict[str, Any]]:
     return changes
 
 
-def _check_context(replay: SolitaireReplay) -> dict[str, Any]:
+def _check_context(replay: SolitaireReplay, names: dict[int, str]) -> dict[str, Any]:
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found} for f in replay.findings],
+                          "expected": f.expected, "found": f.found, "url": f"turns/{names[step.index]}.html",
+                          "cause": None, "cause_url": None} for step in replay.steps for f in step.findings],
             "turns": len(replay.steps), "won_at": replay.won_at}
 
 
