@@ -190,10 +190,14 @@ def test_the_search_is_bounded_by_states(game, capsys):
     assert err.startswith("sol: no win found before the search reached 3 states") and "raise --max-states" in err
 
 
-def test_the_lower_bound_never_overestimates(game):
+@pytest.mark.parametrize("seed", [None, "3", "7"])  # the Objective as rule 2, the greatest, the lowest
+def test_the_lower_bound_never_overestimates(seed):
     """A* finds a shortest win only with an admissible bound: along a shortest win, the turns left from each
     position are its true distance (each tail of a shortest path is shortest), and the bound must not pass it."""
-    setup, position, _ = initial_position(load_game(game))
+    game = load_game(BUNDLED)
+    if seed:
+        game = dataclasses.replace(game, rules=shuffle_immutable(game.rules, seed)[0])
+    setup, position, _ = initial_position(game)
     puzzle = Puzzle.of(setup, position)
     answer = search(puzzle, max_moves=40, max_states=10_000)
     state = puzzle.start

@@ -165,7 +165,8 @@ def initial_position(game: Game) -> tuple[Setup, Position, list[SourceError]]:
                                     "000's rule 2: '### 2. Objective')"))
     players = game.config.players
     if len(players) > 1:
-        problems.append(SourceError(f"{game.slug}/game.toml", 0, f"a solitaire game has one player, not {len(players)}"))
+        problems.append(SourceError(f"{game.slug}/game.toml", 0,
+                                    f"a solitaire game has one player, not {len(players)}"))
     setup = Setup(game.config.solitaire, players[0] if players else "Player", clauses,
                   clauses.get("objective", (-1, 0))[0])
     return setup, Position(tuple(sorted(rules, key=lambda r: r.number)), len(rules)), problems
