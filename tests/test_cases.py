@@ -6,9 +6,11 @@ stderr. A case may also hold `xfail.txt`: a known engine or parser defect; its t
 test must fail until the defect is fixed (strict), when the file is to be deleted.
 
 Groups: engine/ (exit 0 or 1: the mechanics), parse/ (exit 2: unreadable input, exact messages),
-broken/ (copies of the bundled games with one thing broken by hand), hostile/ (archives broken as a careless
-or hostile player would: files that are not files, sizes past the caps, numbers past int(), patterns that
-backtracked, escape codes, folder names that would be links; nothing may crash, hang or be published).
+broken/ (copies of the bundled games with one thing broken by hand), solitaire/ (Solitaire Nomic: each
+action legal and illegal, life spans, forced division, claims; the finding names the clause it breaks),
+hostile/ (archives broken as a careless or hostile player would: files that are not files, sizes past the
+caps, numbers past int(), patterns that backtracked, escape codes, folder names that would be links; nothing
+may crash, hang or be published).
 
 A hostile case is checked in a copy, and may hold `recipe.txt` for what git cannot hold, one step a line,
 paths relative to the game:
@@ -34,7 +36,7 @@ from generator.model.config import NOT_BY_EFFECT, SETTINGS
 from tests.helpers import parse_html
 
 CASES = Path(__file__).resolve().parent / "cases"
-GROUPS = ("engine", "parse", "broken", "hostile")
+GROUPS = ("engine", "parse", "broken", "solitaire", "hostile")
 
 
 def _case_dirs() -> list[Path]:

@@ -12,6 +12,7 @@ from typing import Any
 
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
+from ..engine.solitaire import SolitaireReplay
 from ..engine.turns import ordered
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
@@ -20,37 +21,33 @@ from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import render_markdown
-from .views import GamePlan, Page, game_view, power_text, revision_view, step_view, version_view
+from .solitaire_pages import solitaire_site
+from .views import GamePlan, Page, game_view, page_names, power_text, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
 
 
 def _proposal_pages(replay: Replay) -> dict[int, str]:
-    pages: dict[int, str] = {}
-    used: set[str] = set()
-    for step in replay.steps:
-        if isinstance(step.entry, Proposal):
-            name, n = str(step.entry.number), 2
-            while name in used:
-                name, n = f"{step.entry.number}-{n}", n + 1
-            used.add(name)
-            pages[step.index] = name
-    return pages
+    return page_names((step.index, step.entry.number) for step in replay.steps if isinstance(step.entry, Proposal))
 
 
-def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:
+def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:
     """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute."""
     pages: list[Page] = []
-    games = []
+    summaries: list[dict[str, Any]] = []
+    search: list[dict[str, str]] = []
     for replay in replays:
-        plan = GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
-        games.append(plan)
-        pages.extend(_game_pages(plan))
-    summaries = [_game_summary(plan) for plan in games]
+        if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
+            game_pages, summary, entries = solitaire_site(replay)
+        else:
+            plan = GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
+            game_pages, summary, entries = _game_pages(plan), _game_summary(plan), _search_entries(plan)
+        pages.extend(game_pages)
+        summaries.append(summary)
+        search.extend(entries)
     pages.append(Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)))
     pages.append(Page("404.html", "404.html", {}, deps="404"))
-    pages.append(Page("search-index.js", "search-index.js", {"index": _search_index(games)}, kind="js",
-                      deps=None))
+    pages.append(Page("search-index.js", "search-index.js", {"index": search}, kind="js", deps=None))
     sitemap = sorted(p.path for p in pages if p.kind == "html" and p.path != "404.html")
     pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=tuple(sitemap)))
     if base_url and not base_url.endswith("/"):
@@ -393,18 +390,17 @@ def _feed_context(plan: GamePlan) -> dict[str, Any]:
             "updated": updated.isoformat() if updated else "1970-01-01"}
 
 
-def _search_index(games: list[GamePlan]) -> list[dict[str, str]]:
+def _search_entries(plan: GamePlan) -> list[dict[str, str]]:
     index = []
-    for plan in games:
-        title = plan.replay.game.config.title
-        for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
-            last = rule_history.last
-            index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
-                          + (" (repealed)" if rule_history.repealed else ""),
-                          "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
-        for step in plan.history.proposal_steps:
-            entry = step.entry
-            index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
-                          "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
-                          "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
+    title = plan.replay.game.config.title
+    for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
+        last = rule_history.last
+        index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
+                      + (" (repealed)" if rule_history.repealed else ""),
+                      "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
+    for step in plan.history.proposal_steps:
+        entry = step.entry
+        index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
+                      "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
+                      "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
     return index
