@@ -123,6 +123,6 @@ def main(argv: list[str] | None = None) -> int:
 
 def _inputs(args: argparse.Namespace) -> str:
     """What the command was reading, as the user named it."""
-    named = [str(getattr(args, name)) for name in ("content", "file", "draft", "name", "old", "new")
+    named = [str(getattr(args, name)) for name in ("content", "file", "draft", "name", "old", "new", "game")
              if getattr(args, name, None) is not None]
     return " and ".join(named) or "nomic-archive"
