@@ -1,22 +1,29 @@
 """The command line: parse arguments, call one command, map what happened to an exit code.
 
-Exit codes: 0 all good, 1 discrepancies found (or, for diff, the rulesets differ), 2 the input could not be read.
+Exit codes: 0 all good, 1 discrepancies found (or, for diff, the rulesets differ), 2 the input could not be read
+(or an output could not be written), 3 a bug in nomic-archive (one line naming the input; please report it),
+130 interrupted (Ctrl-C), 141 the reader of the output stopped early (`check | head`), as for any program a
+closed pipe stops. Set NOMIC_ARCHIVE_TRACEBACK=1 to see the traceback of a bug.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from pathlib import Path
 
 from . import __version__
 from .errors import ArchiveError
+from .terminal import one_line
 
-EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_PIPE_CLOSED = 128 + signal.SIGINT, 128 + 13  # 13: SIGPIPE, which Windows lacks
 CACHE_HELP = ("where to keep what the next run can reuse (default: $NOMIC_ARCHIVE_CACHE_DIR, else the user's "
               "cache folder); safe to delete")
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
-                   "preview": "preview", "diff": "diff", "synth": "synth"}
+                   "preview": "preview", "diff": "diff", "solve": "solve", "synth": "synth"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -41,6 +48,7 @@ def _parser() -> argparse.ArgumentParser:
     imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md")
     imp.add_argument("file", type=Path, help="the plain-text ruleset")
     imp.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    imp.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     imp.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
     imp.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
     imp.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
@@ -69,13 +77,31 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("--format", choices=("text", "html", "json"), default="text")
     diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
 
+    solve = commands.add_parser("solve", help="find the shortest win of a Solitaire Nomic game, as a log")
+    solve.add_argument("game", type=Path, help="the game folder (variant = \"solitaire\")")
+    solve.add_argument("--max-moves", type=_positive, default=60, metavar="N",
+                       help="longest win to look for (default: 60)")
+    solve.add_argument("--max-states", type=_positive, default=1_000_000, metavar="N",
+                       help="positions to expand before giving up, exit 3 (default: 1000000)")
+    solve.add_argument("--shuffle", metavar="SEED", help="renumber the immutable rules at random first, the same "
+                       "way for the same SEED (any word or number)")
+    solve.add_argument("-o", "--output", type=Path, help="write the log to this new file (with --shuffle: a new "
+                       "folder, which gets the shuffled game: game.toml, rules.md and log.md)")
+
     synth = commands.add_parser("synth", help="write a large synthetic game that checks clean (for benchmarks)")
     synth.add_argument("out", type=Path, help="the game folder to write; it must be new or empty")
     synth.add_argument("--proposals", type=int, required=True, help="how many proposals the log holds")
     synth.add_argument("--players", type=int, default=3, help="players at the start (default: 3; one more joins)")
     synth.add_argument("--seed", type=int, default=42, help="the same seed gives the same files (default: 42)")
     synth.add_argument("--per-file", type=int, help="split the log into log/NNNN.md files of this many proposals")
+    synth.add_argument("--weighted", action="store_true", help="a format 1.1 game of weighted decisions (Agora's kind)")
     return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not '{text}'")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -87,10 +113,30 @@ def main(argv: list[str] | None = None) -> int:
     # Each command lives in its own module, imported only when used (start-up stays quick).
     module = importlib.import_module(f".commands.{COMMAND_MODULES[args.command]}", __package__)
     try:
-        return module.run(args)
+        code = module.run(args)
+        sys.stdout.flush()  # here, where a reader that has gone is caught, rather than at exit
+        return code
     except ArchiveError as error:
         for problem in error.errors:
             print(problem, file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader has gone: say nothing more, and point stdout at nothing so that the flush at exit is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
+    except Exception as error:  # the last resort: a crash must never pass for "discrepancies found"
+        if os.environ.get("NOMIC_ARCHIVE_TRACEBACK"):
+            raise
+        print(one_line(f"{_inputs(args)}: unexpected error ({type(error).__name__}: {error}); this is a bug in "
+                       f"nomic-archive {__version__}: please report it with the input that caused it"),
+              file=sys.stderr)
+        return EXIT_BUG
+
+
+def _inputs(args: argparse.Namespace) -> str:
+    """What the command was reading, as the user named it."""
+    named = [str(getattr(args, name)) for name in ("content", "file", "draft", "name", "old", "new", "game")
+             if getattr(args, name, None) is not None]
+    return " and ".join(named) or "nomic-archive"

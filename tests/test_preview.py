@@ -1,7 +1,10 @@
 """preview: a draft against the rules in force, its numbers, votes and objections, as a page and as text."""
 from __future__ import annotations
 
+import os
+import stat
 import sys
+import tempfile
 
 import pytest
 
@@ -10,6 +13,7 @@ from generator.commands.check import check_games
 from generator.errors import ErrorCollector
 from generator.parse.log import parse_draft
 from generator.preview import preview_draft
+from tests.helpers import tree_digest
 from tests.test_serve import write_game
 
 HEAD = "## Proposal: {title}\nProposer: Ann\nDate: 2001-02-01\n{votes}\n"
@@ -122,15 +126,36 @@ def draft(game):
     return path
 
 
-def test_the_command_writes_one_self_contained_page_beside_the_draft(draft, capsys):
+def test_the_command_writes_one_self_contained_page_outside_the_archive(draft, game, tmp_path, capsys,
+                                                                          monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    before = tree_digest(game)
     assert main(["preview", str(draft)]) == 1  # an objection: rule 999
-    page = draft.with_suffix(".html").read_text(encoding="utf-8")
+    assert tree_digest(game) == before  # nothing written beside the draft, nothing in the archive
+    (written,) = (tmp_path / "tmp").glob("nomic-preview-*/kind.html")
+    page = written.read_text(encoding="utf-8")
     assert "<style>" in page and 'href="static/style.css"' not in page and "search-index.js" not in page
     assert "__nomic" not in page
     assert "Proposal 304" in page and "there is no rule 999" in page and "tiny/drafts/kind.md:8" in page
     assert "<del" in page and "<ins" in page and 'class="legend"' in page
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert str(draft.with_suffix(".html")) in capsys.readouterr().err
+    assert capsys.readouterr().err == f"wrote {written}\n"
+    assert stat.S_IMODE(written.stat().st_mode) == 0o666 & ~_umask()
+    assert stat.S_IMODE(written.parent.stat().st_mode) == 0o777 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_the_command_refuses_an_output_inside_the_archive(draft, game, capsys):
+    before = tree_digest(game.parent)
+    assert main(["preview", str(draft), "-o", str(game / "drafts" / "kind.html")]) == 2
+    assert "lies inside the content folder" in capsys.readouterr().err
+    assert tree_digest(game.parent) == before
 
 
 def test_the_command_takes_a_draft_from_anywhere_with_game_and_output(game, tmp_path):
@@ -173,3 +198,22 @@ def test_an_unnumbered_draft_in_a_game_loads(game, capsys):
     (game / "drafts" / "idea.md").write_text(draft_text("Repeal rule 203.", title="Idea"), encoding="utf-8")
     assert main(["preview", str(game / "drafts" / "idea.md"), "--text"]) == 0, capsys.readouterr().err
     assert "Draft: Idea by Ann, would be proposal 304" in capsys.readouterr().out
+
+
+def test_a_draft_in_a_game_with_powers_is_power_checked(tmp_path):
+    import shutil
+
+    from generator.commands.preview import _read_draft
+    from generator.engine.replay import replay as replay_game
+    from generator.parse.game import load_game
+    from generator.preview import preview_draft
+    from tests.helpers import ROOT
+
+    game = tmp_path / "bureau-2024"
+    shutil.copytree(ROOT / "content" / "bureau-2024", game)
+    draft = tmp_path / "d.md"
+    draft.write_text("## Proposal: Counting\nProposer: Brook\nIndex: 1.0\n\nChange the power of rule 1020 to 1.0.\n\n"
+                     "Amend rule 1003 by appending:\n\n> Ballots are counted by the Clerk.\n", encoding="utf-8")
+    result = preview_draft(replay_game(load_game(game)), _read_draft(draft, game, power=True))
+    assert [o.message for o in result.objections] == ["proposal 510 changes rule 1003 (power 2.0) with power 1.0"]
+    assert [c.summary for c in result.changes] == [("appended a paragraph",), ("power 0.5 → 1.0",)]

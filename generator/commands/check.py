@@ -5,10 +5,12 @@ import gc
 import json
 
 from ..cache import Cache, open_cache
-from ..engine.replay import Replay, replay
+from ..engine import replay_game
+from ..engine.replay import Replay
 from ..errors import ArchiveError, SourceError
 from ..parallel import available_cores
 from ..parse.game import load_content
+from ..terminal import one_line
 
 JSON_SCHEMA_VERSION = 1
 
@@ -16,7 +18,7 @@ JSON_SCHEMA_VERSION = 1
 def check_games(content, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1) -> list[Replay]:
     """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
     cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs)."""
-    replays = [replay(game) for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
+    replays = [replay_game(game) for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:
@@ -54,15 +56,17 @@ def report_json(replays: list[Replay]) -> dict:
 
 
 def report_text(replays: list[Replay]) -> str:
+    """One line per finding and override (player text in them escaped), then one per game."""
     lines = []
     for r in replays:
         for finding in r.findings:
-            lines.append(str(finding))
+            lines.append(one_line(str(finding)))
         for override in r.overrides:
-            lines.append(f"{override} [judgment]")
+            lines.append(one_line(f"{override} [judgment]"))
     for r in replays:
-        proposals = sum(1 for s in r.steps if s.entry.kind == "proposal")
+        noun = "turn" if r.game.config.variant == "solitaire" else "proposal"
+        count = sum(1 for s in r.steps if s.entry.kind == noun)
         verdict = "consistent" if not r.findings else f"{len(r.findings)} discrepanc{'y' if len(r.findings) == 1 else 'ies'}"
         winner = f", won by {', '.join(r.winner)}" if r.winner else ""
-        lines.append(f"{r.game.slug}: {proposals} proposals, {verdict}{winner}")
+        lines.append(f"{r.game.slug}: {count} {noun}{'' if count == 1 else 's'}, {verdict}{winner}")
     return "\n".join(lines)

@@ -5,7 +5,8 @@ The game does what real games do, in proportions a long game shows: most proposa
 append, repeal, transmute, renumber or retitle; about one in eight is defeated and a few are withdrawn; the
 adoption method is a majority, so voting against an adopted proposal pays; turns are scored by the die,
 and for stretches by a formula an Effect switches on; now and then a judgment sets a score, an event pays
-points, a player joins, and one snapshot records the rules halfway.
+points, a player joins, and one snapshot records the rules halfway. With --weighted, a game of format 1.1
+instead: weighted ballots, adoption indices, quorums, rule powers, resolution out of order (Agora's kind).
 
 The generator keeps its own account of the game (the rules' texts, whose turn it is, every score) and
 writes each claim from it, so `check` finding nothing is a test of the replay. The same arguments give
@@ -18,6 +19,7 @@ import json
 import random
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from pathlib import Path
 
 from ..engine.rulebook import ChangeProblem, replace_once
@@ -417,6 +419,70 @@ def _snapshot(game: _Game, number: int) -> str:
     return "\n".join(lines)
 
 
+# --- Weighted decisions (format 1.1) ---------------------------------------------------------------
+
+
+def synthesize_weighted(folder: Path, proposals: int, *, seed: int = 42) -> Path:
+    """A consistent format 1.1 game in Agora's manner: twelve voters with strengths 1 to 15, each proposal at an
+    adoption index of 1.0 to 3.0 with a quorum of five ballots, rules with powers amended only by proposals of
+    enough power, batches of ten resolved with one pair swapped (the log in order of resolution). Results
+    follow the index exactly, failed quorums included."""
+    rng = random.Random(seed)
+    voters = [f"voter{i:02}" for i in range(12)]
+    strength = {v: rng.randint(1, 15) for v in voters}
+    files = {"game.toml": (
+        'title = "Synthetic weighted decisions"\nplayers = [' + ", ".join(f'"{v}"' for v in voters) + "]\n"
+        "[numbering]\nfirst_proposal = 1001\nin_order = false\namend_renumbers = false\n"
+        'enact_takes_proposal_number = false\n[adoption]\nmethod = "index"\nquorum = 5\n'
+        '[scoring]\nturn = "none"\ndefeated = 0\nagainst_adopted = 0\n[turns]\norder = "none"\n'
+        "[limits]\nmax_mutable = 0\n[rules]\npower = true\npower_cap = 3.0\n")}
+    powers = {n: rng.choice(("1.0", "1.5", "2.0", "3.0")) for n in range(1000, 1040)}
+    rules = ["# Rules", "", "## Mutable Rules", ""]
+    rules += [f"### {n}\nPower: {p}\n\n{_words(rng, 60)}.\n" for n, p in powers.items()]
+    files["rules.md"] = "\n".join(rules)
+    entries = []
+    next_rule = 2000
+    for i in range(proposals):
+        number = 1001 + i
+        index = rng.choice(("1.0", "1.5", "2.0", "3.0"))
+        ballots: dict[str, list[str]] = {"for": [], "against": [], "present": []}
+        for voter in voters:
+            choice = rng.choices(("for", "against", "present", None), weights=(5, 3, 1, 3))[0]
+            if choice:
+                ballots[choice].append(voter)
+        total = {group: sum(strength[v] for v in names) for group, names in ballots.items()}
+        count = sum(len(names) for names in ballots.values())
+        if count < 5:
+            result = "failed-quorum"
+        elif total["for"] > total["against"] and total["for"] >= Fraction(index) * total["against"]:
+            result = "adopted"
+        else:
+            result = "defeated"
+        votes = "; ".join(f"{group} " + ", ".join(f"{v} x{strength[v]}" for v in names)
+                          for group, names in ballots.items() if names)
+        fitting = [n for n, p in powers.items() if Fraction(p) <= Fraction(index)]
+        if i % 4 == 3:
+            change = f"Enact power 1.0 rule {next_rule}: Rule {next_rule}\n\n> {_words(rng, 40)}."
+            if result == "adopted":
+                powers[next_rule] = "1.0"
+            next_rule += 1
+        else:
+            change = f"Amend rule {rng.choice(fitting)} to read:\n\n> {_words(rng, 60)}."
+        entries.append("\n".join([f"## Proposal {number}: Decision {number}", f"Proposer: {voters[i % 12]}",
+                                  f"Date: {2020 + i // 3650}-01-01", f"Index: {index}", f"Votes: {votes or 'none'}",
+                                  f"Result: {result}", "", change, ""]))
+    for batch in range(0, len(entries) - 1, 10):  # one pair in each batch of ten resolved out of order
+        entries[batch], entries[batch + 1] = entries[batch + 1], entries[batch]
+    files["log.md"] = "# Synthetic weighted log\n\n" + "\n".join(entries)
+    for name, text in files.items():
+        write_atomic(folder / name, text)
+    return folder
+
+
+def _words(rng: random.Random, count: int) -> str:
+    return " ".join(WORDS[rng.randrange(len(WORDS))] for _ in range(count))
+
+
 # --- The command ---------------------------------------------------------------------------------
 
 
@@ -431,9 +497,14 @@ def run(args) -> int:
             problems.append(SourceError(name, 0, f"must be at least {least} (got {value})"))
     if args.players > len(PLAYER_NAMES):
         problems.append(SourceError("--players", 0, f"at most {len(PLAYER_NAMES)} (got {args.players})"))
+    if args.weighted and args.per_file:
+        problems.append(SourceError("--per-file", 0, "a --weighted game keeps its log in one file"))
     if problems:
         raise ArchiveError(problems)
-    synthesize(folder, args.proposals, players=args.players, seed=args.seed, per_file=args.per_file)
+    if args.weighted:
+        synthesize_weighted(folder, args.proposals, seed=args.seed)
+    else:
+        synthesize(folder, args.proposals, players=args.players, seed=args.seed, per_file=args.per_file)
     print(f"wrote a synthetic game of {args.proposals} proposals into {folder}; "
           f"check it with: nomic-archive check {folder}")
     return 0

@@ -13,46 +13,73 @@ import functools
 import pickle
 import re
 from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass, field
+from fractions import Fraction
+from typing import Any, NamedTuple
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ..cache import Cache, digest
 from ..errors import ErrorCollector, SourceError
+from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
-from ..model.config import SETTINGS
+from ..model.config import NOT_BY_EFFECT, SETTINGS
 from ..parallel import run_shares
 from .config import parse_effect_value
-from .source import markdown, slice_lines, unquote
+from .source import NumberTooLarge, markdown, read_int, shorten, slice_lines, unquote
 
 _PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _EVENT = re.compile(r"^Event(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
 
-PROPOSAL_KEYS = ("proposer", "date", "votes", "result", "die", "points", "scores", "winner", "effect", "note", "turn")
+PROPOSAL_KEYS = ("proposer", "date", "votes", "result", "die", "points", "scores", "winner", "effect", "note", "turn",
+                 "index", "quorum", "power")
 JUDGMENT_KEYS = ("judge", "date", "sets", "points", "scores", "winner", "effect", "note")
 EVENT_KEYS = ("date", "players", "points", "scores", "winner", "effect", "note", "turn", "die")
 REPEATABLE = {"points", "effect", "note", "sets", "players"}
 
 _CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b",
                            re.IGNORECASE)
-_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)
-_REPEAL = re.compile(r"^repeal\s+rule\s+(\d+)\s*\.?$", re.IGNORECASE)
-_AMEND_READ = re.compile(r"^amend\s+rule\s+(\d+)\s+to\s+read\s*:?$", re.IGNORECASE)
-_AMEND_APPEND = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+appending\s*:?$", re.IGNORECASE)
-_AMEND_EDIT = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+(?=replacing|deleting)(.*)$", re.IGNORECASE | re.DOTALL)
-_TRANSMUTE = re.compile(r"^transmute\s+rule\s+(\d+)(?:\s+to\s+(immutable|mutable))?\s*\.?$", re.IGNORECASE)
-_RENUMBER = re.compile(r"^renumber\s+rule\s+(\d+)\s+(?:to|as)\s+(\d+)\s*\.?$", re.IGNORECASE)
-_RETITLE = re.compile(r"^retitle\s+rule\s+(\d+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$", re.IGNORECASE)
+# Every pattern that reads a line runs in time linear in it: rule numbers are ASCII digits (read_int caps
+# them), and no lazy part is followed by optional white space before the end (that backtracks: a 40 KB line
+# took 20 s); a title is read greedily and stripped.
+# `power P` (format 1.1) reaches here only where rules carry a power: elsewhere it is an error before.
+_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?(?:power\s+(\S+)\s+)?rule(?:\s+([0-9]+))?\s*(?::(.*))?$",
+                    re.IGNORECASE)
+_REPEAL = re.compile(r"^repeal\s+rule\s+([0-9]+)\s*\.?$", re.IGNORECASE)
+_AMEND_READ = re.compile(r"^amend\s+rule\s+([0-9]+)\s+to\s+read\s*:?$", re.IGNORECASE)
+_AMEND_APPEND = re.compile(r"^amend\s+rule\s+([0-9]+)\s+by\s+appending\s*:?$", re.IGNORECASE)
+_AMEND_EDIT = re.compile(r"^amend\s+rule\s+([0-9]+)\s+by\s+(?=replacing|deleting)(.*)$", re.IGNORECASE | re.DOTALL)
+_TRANSMUTE = re.compile(r"^transmute\s+rule\s+([0-9]+)(?:\s+to\s+(immutable|mutable))?\s*\.?$", re.IGNORECASE)
+_RENUMBER = re.compile(r"^renumber\s+rule\s+([0-9]+)\s+(?:to|as)\s+([0-9]+)\s*\.?$", re.IGNORECASE)
+_RETITLE = re.compile(r"^retitle\s+rule\s+([0-9]+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$", re.IGNORECASE)
+# Format 1.1, with rules.power: an enactment with a power, and a change of a rule's power.
+_POWER_CHANGE_START = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s+[0-9]|change\s+the\s+power\s+of\s+rule\b)",
+                                 re.IGNORECASE)
+# With rules.power, any enactment that names a power is read as one, so that a bad power is an error.
+_POWER_CHANGE_START_LOOSE = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s|change\s+the\s+power\s+of\s+rule\b)",
+                                       re.IGNORECASE)
+_SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+([0-9]+)\s+to\s+(\S+?)\s*\.?$", re.IGNORECASE)
 _QUOTED = re.compile(r"\s*(?:\"([^\"]*)\"|\u201c([^\u201d]*)\u201d)")
+_EDIT_VERB = re.compile(r"(replacing|deleting)\s+", re.IGNORECASE)
+_EDIT_WITH = re.compile(r"with\s*", re.IGNORECASE)
+_EDIT_SEPARATOR = re.compile(r"(?:,\s*and|,|and)\s*", re.IGNORECASE)
+_SPACES = re.compile(r"\s*")
 
 CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" with "y".',
                    'Amend rule 203 by deleting "x".', 'Amend rule 203 by appending:', 'Repeal rule 204.',
                    'Enact rule: Title', 'Transmute rule 109 to mutable.', 'Renumber rule 305 to 220.',
                    'Retitle rule 203 to "Quorum".')
+
+
+# Reads one entry: (file, lines, tokens, index of its heading token, the heading, its blocks, the line after
+# it, errors) -> the entry, or None when its heading is not one.
+EntryReader = Callable[[str, list[str], list[Token], int, Token, list[tuple[int, Token]], int, ErrorCollector],
+                       Any]
 
 
 @dataclass
@@ -70,20 +97,38 @@ class _Keys:
         return self.values.get(key, [])
 
 
-def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, cache: Cache | None = None,
+def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bool = False,
+              read_entry: EntryReader | None = None, cache: Cache | None = None,
               jobs: int = 1) -> tuple[str, list[Entry]]:
     """Entries from each (file, text) in order; the first file's text before any entry is the preamble.
-    With a cache, entries parsed by an earlier run are read from it (see `parse_log_file`); with `jobs` > 1,
-    a long file's entries are parsed on that many cores."""
+    `power`: the game's rules carry a power (format 1.1), so `Change the power of rule N to P.` is a change.
+    `read_entry` reads one entry of another kind of log (a solitaire game's turns) with the same headings,
+    key paragraphs and bodies; by default, proposals, judgments and events. With a cache, entries parsed by
+    an earlier run are read from it (see `parse_log_file`); with `jobs` > 1, a long file's entries are
+    parsed on that many cores."""
+    dialect = Dialect(power, read_entry)
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
-        file_preamble, file_entries, file_errors = parse_log_file(file, text, cache, jobs=jobs)
+        file_preamble, file_entries, file_errors = parse_log_file(file, text, dialect, cache, jobs=jobs)
         errors.extend(file_errors)
         if position == 0:
             preamble = file_preamble
         entries.extend(file_entries)
     return preamble, entries
+
+
+class Dialect(NamedTuple):
+    """How a log's entries read: with rules' powers (format 1.1) or not, and by which reader (None: proposals,
+    judgments and events)."""
+
+    power: bool = False
+    read_entry: EntryReader | None = None
+
+    @property
+    def name(self) -> str:
+        reader = self.read_entry
+        return f"{self.power}:{reader.__module__}.{reader.__qualname__}" if reader else f"{self.power}"
 
 
 # Where an entry may start: a level-2 heading at the start of a line (setext headings and headings
@@ -92,7 +137,7 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, cache: Ca
 _ENTRY_LINE = re.compile(r"^(?:##(?:[ \t]|$)|( {0,3})(`{3,}|~{3,})(.*))", re.MULTILINE)
 # The parses of single entries, by (file, text): an entry moved by an edit above it is not parsed again.
 _ENTRY_CACHE_SIZE = 200_000
-_entries: OrderedDict[tuple[str, str], tuple[Entry, int]] = OrderedDict()
+_entries: OrderedDict[tuple[str, str, Dialect], tuple[Entry, int]] = OrderedDict()
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
 PARSER_LAYOUT = "log-1"
 
@@ -120,51 +165,51 @@ def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
     return text[:starts[0][0]], [(first, text[offset:end]) for (offset, first), end in zip(starts, ends)]
 
 
-def parse_log_file(file: str, text: str, cache: Cache | None = None, *, jobs: int = 1
-                   ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Cache | None = None, *,
+                   jobs: int = 1) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
     """One log file, entry by entry: each entry's parse is kept (in memory, and in `cache` between runs)
     by its text, and moved to its line, so a save re-parses only the entries it changed. A file whose cut
     into entries the Markdown parser would not confirm (a setext heading, an unusual fence) is parsed whole.
     An unchanged file comes from the cache in one piece."""
-    whole_key = digest(PARSER_LAYOUT, "file", file, text)
+    whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text)
     if cache and (stored := _unpickled(cache.get(whole_key))) is not None:
         return stored
-    parsed = _parse_entries(file, text, cache, jobs)
+    parsed = _parse_entries(file, text, dialect, cache, jobs)
     if cache:
         cache.put(whole_key, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
     return parsed
 
 
-def _parse_entries(file: str, text: str, cache: Cache | None, jobs: int
+def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, jobs: int
                    ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
     preamble_text, chunks = split_entries(text)
     if _headings(preamble_text):
-        return _parse_whole(file, text)
+        return _parse_whole(file, text, dialect)
     missing: list[int] = []
     found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
     for position, (first, chunk) in enumerate(chunks):
-        kept = _entries.get((file, chunk))
+        kept = _entries.get((file, chunk, dialect))
         if kept is not None:
-            _entries.move_to_end((file, chunk))
-            found.append((_moved(file, chunk, kept, first), ()))
+            _entries.move_to_end((file, chunk, dialect))
+            found.append((_moved(file, chunk, dialect, kept, first), ()))
         else:
             found.append(None)
             missing.append(position)
-    stored = _read_stored(file, [chunks[p][1] for p in missing], cache) if missing and cache else {}
+    stored = _read_stored(file, [chunks[p][1] for p in missing], dialect, cache) if missing and cache else {}
     for position in missing:
         first, chunk = chunks[position]
         if chunk in stored:
-            found[position] = (_moved(file, chunk, stored[chunk], first), ())
+            found[position] = (_moved(file, chunk, dialect, stored[chunk], first), ())
     fresh = [p for p in missing if chunks[p][1] not in stored]
-    for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, jobs)):
+    for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
         if not whole:
-            return _parse_whole(file, text)
+            return _parse_whole(file, text, dialect)
         first, chunk = chunks[position]
         found[position] = (entry, entry_errors)
         if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
-            _remember(file, chunk, entry, first)
+            _remember(file, chunk, dialect, entry, first)
             if cache:
-                cache.put(_entry_key(file, chunk), pickle.dumps((entry, first), pickle.HIGHEST_PROTOCOL))
+                cache.put(_entry_key(file, chunk, dialect), pickle.dumps((entry, first), pickle.HIGHEST_PROTOCOL))
     entries: list[Entry] = []
     errors: list[SourceError] = []
     for entry, entry_errors in found:
@@ -178,13 +223,14 @@ def _parse_entries(file: str, text: str, cache: Cache | None, jobs: int
 PARALLEL_ENTRIES = 2000
 
 
-def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int], jobs: int
+def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int], dialect: Dialect, jobs: int
                   ) -> list[tuple[Entry | None, tuple[SourceError, ...], bool]]:
     """The parse of each chunk at `positions`, in order; on `jobs` cores when there are many."""
     last = len(chunks) - 1
 
     def parse(share: int, shares: int = 1) -> list:
-        return [_parse_chunk(file, chunks[p][1], chunks[p][0], last=p == last) for p in positions[share::shares]]
+        return [_parse_chunk(file, chunks[p][1], chunks[p][0], dialect, last=p == last)
+                for p in positions[share::shares]]
 
     shares = min(jobs, max(1, len(positions) // (PARALLEL_ENTRIES // 2)))
     if shares <= 1:
@@ -196,23 +242,23 @@ def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int]
     return results
 
 
-def _moved(file: str, chunk: str, kept: tuple[Entry, int], first: int) -> Entry:
+def _moved(file: str, chunk: str, dialect: Dialect, kept: tuple[Entry, int], first: int) -> Entry:
     """A kept entry at line `first`: as kept when it has not moved, else with its lines moved."""
     entry, at = kept
     if at != first:
         entry = shift_lines(entry, first - at)
-    _remember(file, chunk, entry, first)
+    _remember(file, chunk, dialect, entry, first)
     return entry
 
 
-def _remember(file: str, chunk: str, entry: Entry, first: int) -> None:
-    _entries[(file, chunk)] = (entry, first)
+def _remember(file: str, chunk: str, dialect: Dialect, entry: Entry, first: int) -> None:
+    _entries[(file, chunk, dialect)] = (entry, first)
     if len(_entries) > _ENTRY_CACHE_SIZE:
         _entries.popitem(last=False)
 
 
-def _entry_key(file: str, chunk: str) -> bytes:
-    return digest(PARSER_LAYOUT, file, chunk)
+def _entry_key(file: str, chunk: str, dialect: Dialect) -> bytes:
+    return digest(PARSER_LAYOUT, dialect.name, file, chunk)
 
 
 def _unpickled(data: bytes | None):
@@ -224,9 +270,9 @@ def _unpickled(data: bytes | None):
         return None
 
 
-def _read_stored(file: str, chunks: list[str], cache: Cache) -> dict[str, tuple[Entry, int]]:
+def _read_stored(file: str, chunks: list[str], dialect: Dialect, cache: Cache) -> dict[str, tuple[Entry, int]]:
     """Entries an earlier run parsed, by their text, each with the line it stood on then."""
-    keys = {_entry_key(file, chunk): chunk for chunk in chunks}
+    keys = {_entry_key(file, chunk, dialect): chunk for chunk in chunks}
     stored = {}
     for key, data in cache.get_many(list(keys)).items():
         kept = _unpickled(data)
@@ -240,7 +286,7 @@ def _headings(text: str) -> bool:
     return any(t.type == "heading_open" and t.tag == "h2" and t.level == 0 for t in _block_markdown().parse(text))
 
 
-def _parse_chunk(file: str, chunk: str, first: int, *, last: bool
+def _parse_chunk(file: str, chunk: str, first: int, dialect: Dialect, *, last: bool
                  ) -> tuple[Entry | None, tuple[SourceError, ...], bool]:
     """One entry's text, starting at line `first` (0-based) of its file. The third value is False when the
     Markdown parser would not have cut the file here: a second level-2 heading in the text (setext), or a
@@ -263,7 +309,10 @@ def _parse_chunk(file: str, chunk: str, first: int, *, last: bool
     errors = ErrorCollector()
     index, heading = blocks[0]
     end_line = first + list.__len__(lines) - (0 if last else 1)  # the next entry's heading, or the file's end
-    entry = _parse_entry(file, lines, tokens, index, heading, blocks[1:], end_line, errors)
+    if dialect.read_entry is not None:
+        entry = dialect.read_entry(file, lines, tokens, index, heading, blocks[1:], end_line, errors)
+    else:
+        entry = _parse_entry(file, lines, tokens, index, heading, blocks[1:], end_line, errors, power=dialect.power)
     return entry, tuple(errors.errors), True
 
 
@@ -294,21 +343,18 @@ def shift_lines(value, delta: int):
     if not dataclasses.is_dataclass(value):
         return value
     moved = copy.copy(value)
-    for name in _line_fields(type(value)):
+    for name in _fields(type(value)):
         item = getattr(value, name)
-        if item is not None:
-            object.__setattr__(moved, name, item + delta if name == "body_line" else shift_lines(item, delta))
+        if name == "body_line":
+            object.__setattr__(moved, name, item + delta)
+        elif isinstance(item, (Source, tuple)) or dataclasses.is_dataclass(item):
+            object.__setattr__(moved, name, shift_lines(item, delta))
     return moved
 
 
 @functools.cache
-def _line_fields(kind: type) -> tuple[str, ...]:
-    """The fields of a model class that can hold a line: Sources, other model items, tuples of them."""
-    return tuple(f.name for f in dataclasses.fields(kind)
-                 if f.name == "body_line" or any(word in str(f.type) for word in _HOLDS_LINES))
-
-
-_HOLDS_LINES = ("Source", "Change", "Effect", "PointAward", "Claim", "DieRoll", "Setting", "PlayerChange")
+def _fields(kind: type) -> tuple[str, ...]:
+    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 @functools.cache
@@ -318,14 +364,16 @@ def _block_markdown() -> MarkdownIt:
 
 
 @functools.lru_cache(maxsize=64)
-def _parse_whole(file: str, text: str) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+def _parse_whole(file: str, text: str, dialect: Dialect = Dialect()
+                 ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
     """A log file parsed in one piece, cached by its text (entries are immutable)."""
     errors = ErrorCollector()
-    preamble, entries = _parse_file(file, text, errors)
+    preamble, entries = _parse_file(file, text, errors, power=dialect.power, read_entry=dialect.read_entry)
     return preamble, tuple(entries), tuple(errors.errors)
 
 
-def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = False) -> tuple[str, list[Entry]]:
+def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = False,
+                power: bool = False, read_entry: EntryReader | None = None) -> tuple[str, list[Entry]]:
     lines = text.split("\n")
     tokens = markdown().parse(text)
     blocks = [(i, t) for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map is not None]
@@ -339,16 +387,19 @@ def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = F
         index, heading = blocks[position]
         following = heading_positions[number + 1] if number + 1 < len(heading_positions) else len(blocks)
         end_line = blocks[following][1].map[0] if following < len(blocks) else len(lines)
-        entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors,
-                             draft=draft)
+        if read_entry is not None:
+            entry = read_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors)
+        else:
+            entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line,
+                                 errors, draft=draft, power=power)
         if entry is not None:
             entries.append(entry)
     return preamble, entries
 
 
-def parse_draft(file: str, text: str, errors: ErrorCollector) -> Proposal | None:
+def parse_draft(file: str, text: str, errors: ErrorCollector, *, power: bool = False) -> Proposal | None:
     """A drafted proposal (drafts/*.md): one entry in the log's format, its number optional."""
-    _, entries = _parse_file(file, text, errors, draft=True)
+    _, entries = _parse_file(file, text, errors, draft=True, power=power)
     proposals = [e for e in entries if isinstance(e, Proposal)]
     if not proposals:
         errors.add(file, 1, "a draft must hold one '## Proposal: Title' entry")
@@ -358,7 +409,7 @@ def parse_draft(file: str, text: str, errors: ErrorCollector) -> Proposal | None
 
 def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, heading: Token,
                  blocks: list[tuple[int, Token]], end_line: int, errors: ErrorCollector, *,
-                 draft: bool = False) -> Entry | None:
+                 draft: bool = False, power: bool = False) -> Entry | None:
     heading_text = tokens[index + 1].content.strip()
     line = heading.map[0] + 1
     source = Source(file, line)
@@ -376,13 +427,9 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         return None
 
     keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
-    body_start = keys.end_line if keys.end_line else heading.map[1]
-    body = slice_lines(lines, body_start, end_line)
-    body_line = body_start + 1
-    while body_line <= end_line and not lines[body_line - 1].strip():
-        body_line += 1
+    body, body_start, body_line = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
-    changes = _read_changes(file, lines, tokens, body_blocks, errors)
+    changes = _read_changes(file, lines, tokens, body_blocks, errors, power)
     date = _read_date(file, keys, kind, source, errors, draft=draft)
     common = dict(
         date=date, source=source, body=body, body_line=body_line,
@@ -408,7 +455,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         if result and result.result != "adopted" and common["effects"]:
             errors.add(file, common["effects"][0].source.line,
                        f"an Effect on a {result.result} proposal: only an adopted proposal changes the mechanics")
-        return Proposal(title=title, number=number or 0,
+        return Proposal(title=title, number=number or 0, **_read_decision_keys(file, keys, errors),
                         proposer=proposer[0] if proposer else "",
                         proposer_source=Source(file, proposer[1]) if proposer else None,
                         votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
@@ -430,14 +477,27 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
                  die=_read_die(file, keys, errors), **common)
 
 
+def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int, int]:
+    """The free Markdown after an entry's key paragraph: its text, its first line (0-based) and the line of
+    its first non-blank line (1-based, for rendering with positions)."""
+    body_start = keys.end_line if keys.end_line else heading.map[1]
+    body_line = body_start + 1
+    while body_line <= end_line and not lines[body_line - 1].strip():
+        body_line += 1
+    return slice_lines(lines, body_start, end_line), body_start, body_line
+
+
 def _read_number(file: str, line: int, text: str | None, what: str, errors: ErrorCollector,
                  optional: bool = False) -> int | None:
     if text is None:
         return None
-    if not text.isdigit():
-        errors.add(file, line, f"{what} number '{text}' is not a whole number")
-        return None
-    return int(text)
+    try:
+        return read_int(text)
+    except NumberTooLarge as error:
+        errors.add(file, line, f"{what} number '{shorten(text)}': {error}")
+    except ValueError:
+        errors.add(file, line, f"{what} number '{shorten(text)}' is not a whole number")
+    return None
 
 
 def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], allowed: tuple[str, ...],
@@ -454,13 +514,13 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
         return keys
     keys.end_line = paragraph.map[1]
     last_key: str | None = None
+    wrapped: dict[tuple[str, int], list[str]] = {}  # joined once at the end: joining per line costs the square
     for offset, raw in enumerate(raw_lines):
         line = paragraph.map[0] + offset + 1
         m = _KEY.match(raw)
         if not m:
             if last_key is not None:  # a wrapped value continues the key above it
-                value, value_line = keys.values[last_key][-1]
-                keys.values[last_key][-1] = (f"{value} {raw.strip()}".strip(), value_line)
+                wrapped.setdefault((last_key, len(keys.values[last_key]) - 1), []).append(raw.strip())
             continue
         key, value = m.group(1).lower(), m.group(2).strip()
         if key not in allowed:
@@ -475,6 +535,9 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
             continue
         keys.values.setdefault(key, []).append((value, line))
         last_key = key
+    for (key, index), parts in wrapped.items():
+        value, value_line = keys.values[key][index]
+        keys.values[key][index] = (" ".join(part for part in (value, *parts) if part), value_line)
     return keys
 
 
@@ -504,7 +567,8 @@ def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes |
     source = Source(file, line)
     if text.lower() in ("none", "-", ""):
         return Votes(), source
-    groups: dict[str, list[str]] = {"for": [], "against": [], "abstain": []}
+    groups: dict[str, list[str]] = {"for": [], "against": [], "abstain": [], "present": []}
+    strengths: dict[str, list[int]] = {word: [] for word in groups}
     for part in text.split(";"):
         part = part.strip()
         if not part:
@@ -512,22 +576,80 @@ def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes |
         word, _, names = part.partition(" ")
         word = word.rstrip(":").lower()
         if word not in groups:
-            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against' or 'abstain'")
+            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against', 'abstain' or 'present'")
             continue
         listed = split_names(names.lstrip(":"))
         if not listed:
             errors.add(file, line, f"votes group '{word}' names nobody")
-        groups[word].extend(listed)
-    return Votes(tuple(groups["for"]), tuple(groups["against"]), tuple(groups["abstain"])), source
+        for name in listed:
+            voter, strength = _read_ballot(file, line, name, errors)
+            groups[word].append(voter)
+            strengths[word].append(strength)
+    if groups["abstain"] and groups["present"]:
+        errors.add(file, line, "'abstain' and 'present' mean the same: write one of them in a Votes line, not both")
+    present = bool(groups["present"])
+    third = "present" if present else "abstain"
+    weighted = any(s != 1 for group in strengths.values() for s in group)
+    return Votes(tuple(groups["for"]), tuple(groups["against"]), tuple(groups[third]),
+                 (tuple(strengths["for"]), tuple(strengths["against"]), tuple(strengths[third])) if weighted else None,
+                 present), source
+
+
+_STRENGTH = re.compile(r"^(.*\S) [x\u00d7]([0-9]{1,9})$")
+_STRENGTH_LIKE = re.compile(r"^(.*\S) [x\u00d7]([-+]?[0-9][^ ]*)$")
+
+
+def _read_ballot(file: str, line: int, text: str, errors: ErrorCollector) -> tuple[str, int]:
+    """`snail x6` (or `snail ×6`) -> ("snail", 6); a name without a strength has strength 1 (format 1.1)."""
+    if m := _STRENGTH.match(text):
+        return m.group(1), int(m.group(2))
+    if m := _STRENGTH_LIKE.match(text):
+        errors.add(file, line, f"the strength in '{text}' must be a whole number of 0 or more, like '{m.group(1)} x3' "
+                   "(a name that itself ends in a space, x and digits cannot be written)")
+        return m.group(1), 0
+    return text, 1
+
+
+_DECIMAL = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9})?$")
+
+
+def read_decimal(text: str) -> Fraction | None:
+    """An exact decimal (`1.5`, `3`, `0.25`) as a Fraction; None when it is not one."""
+    text = text.strip()
+    return Fraction(text) if _DECIMAL.match(text) else None
+
+
+def _read_decision_keys(file: str, keys: _Keys, errors: ErrorCollector) -> dict:
+    """`Index:`, `Quorum:` and `Power:` on a proposal (format 1.1); whether each is allowed depends on the
+    mechanics in force at the entry, which the engine checks."""
+    found: dict = {"decision_sources": ()}
+    sources = []
+    for key, what in (("index", "a decimal more than 0, like 'Index: 1.5'"),
+                      ("power", "a decimal of 0 or more, like 'Power: 1.0'")):
+        if value := keys.one(key):
+            number = read_decimal(value[0])
+            if number is None or (key == "index" and number <= 0):
+                errors.add(file, value[1], f"{key.capitalize()} '{value[0]}' must be {what}")
+            else:
+                found[key] = number
+                sources.append((key, Source(file, value[1])))
+    if value := keys.one("quorum"):
+        if re.fullmatch(r"[0-9]{1,9}", value[0].strip()):
+            found["quorum"] = int(value[0])
+            sources.append(("quorum", Source(file, value[1])))
+        else:
+            errors.add(file, value[1], f"Quorum '{value[0]}' must be a whole number of ballots, like 'Quorum: 5'")
+    found["decision_sources"] = tuple(sources)
+    return found
 
 
 def _read_result(file: str, keys: _Keys, errors: ErrorCollector) -> ResultClaim | None:
     found = keys.one("result")
     if found is None:
         return None
-    value = found[0].lower().rstrip(".")
+    value = " ".join(found[0].lower().rstrip(".").split()).replace("failed quorum", "failed-quorum")
     if value not in RESULTS:
-        errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn or invalid")
+        errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn, invalid or failed-quorum")
         return None
     return ResultClaim(Source(file, found[1]), value)  # type: ignore[arg-type]
 
@@ -537,25 +659,44 @@ def _read_die(file: str, keys: _Keys, errors: ErrorCollector) -> DieRoll | None:
     if found is None:
         return None
     text = found[0].strip()
-    if not re.fullmatch(r"-?\d+", text):
-        errors.add(file, found[1], f"Die '{text}' must be the total thrown, a whole number")
-        return None
-    return DieRoll(int(text), Source(file, found[1]))
+    try:
+        if text.startswith("+"):
+            raise ValueError("a die total has no plus sign")
+        return DieRoll(read_int(text, signed=True), Source(file, found[1]))
+    except NumberTooLarge as error:
+        errors.add(file, found[1], f"Die '{shorten(text)}': {error}")
+    except ValueError:
+        errors.add(file, found[1], f"Die '{shorten(text)}' must be the total thrown, a whole number")
+    return None
 
 
-_POINTS = re.compile(r"^(.+?)\s+([+-]\s*\d+)\s*(?:\((.*)\))?\s*$")
-_SCORE = re.compile(r"^(.+?)\s+(-?\d+)$")
+# An amount after white space, possessive and looked for left to right: each character is read once.
+_AMOUNT = re.compile(r"(?<=\s)([+-])\s*+([0-9]++)\s*+(?=\(|$)")
+
+
+def _split_points(text: str) -> tuple[str, str, str] | None:
+    """`Bob +5 (rule 316)` -> ("Bob", "+5", "rule 316"): the first amount after the name that only a reason in
+    parentheses follows; None when there is none."""
+    text = text.strip()
+    for m in _AMOUNT.finditer(text):
+        if m.end() == len(text) or text.endswith(")"):
+            reason = text[m.end() + 1:-1] if m.end() < len(text) else ""
+            return text[:m.start()].strip(), m.group(1) + m.group(2), reason.strip()
+    return None
 
 
 def _read_points(file: str, keys: _Keys, errors: ErrorCollector) -> list[PointAward]:
     awards = []
     for text, line in keys.all("points"):
-        m = _POINTS.match(text)
-        if not m:
-            errors.add(file, line, f"cannot read 'Points: {text}' (write 'Points: Bob +5 (rule 316)')")
+        parts = _split_points(text)
+        if parts is None:
+            errors.add(file, line, f"cannot read 'Points: {shorten(text)}' (write 'Points: Bob +5 (rule 316)')")
             continue
-        awards.append(PointAward(m.group(1).strip(), int(m.group(2).replace(" ", "")), (m.group(3) or "").strip(),
-                                 Source(file, line)))
+        name, amount, reason = parts
+        try:
+            awards.append(PointAward(name, read_int(amount, signed=True), reason, Source(file, line)))
+        except NumberTooLarge as error:
+            errors.add(file, line, f"Points for {shorten(name)}: {error}")
     return awards
 
 
@@ -566,11 +707,15 @@ def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim 
     text, line = found
     scores = []
     for item in split_names(text):
-        m = _SCORE.match(item)
-        if not m:
-            errors.add(file, line, f"cannot read score '{item}' (write 'Scores: Alice 4, Bob -10')")
-            continue
-        scores.append((m.group(1).strip(), int(m.group(2))))
+        name_and_number = item.rsplit(None, 1)  # not a pattern: a lazy name before spaces backtracks
+        try:
+            if len(name_and_number) < 2 or name_and_number[1].startswith("+"):
+                raise ValueError("not a score")
+            scores.append((name_and_number[0], read_int(name_and_number[1], signed=True)))
+        except NumberTooLarge as error:
+            errors.add(file, line, f"score '{shorten(item)}': {error}")
+        except ValueError:
+            errors.add(file, line, f"cannot read score '{shorten(item)}' (write 'Scores: Alice 4, Bob -10')")
     return ScoresClaim(Source(file, line), tuple(scores))
 
 
@@ -594,6 +739,9 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
             continue
+        if key in NOT_BY_EFFECT:
+            errors.add(file, line, f"Effect: {key} cannot be changed by an Effect: {NOT_BY_EFFECT[key]}")
+            continue
         try:
             effects.append(Effect(key, parse_effect_value(value_text.strip()), Source(file, line)))
         except ValueError as error:
@@ -607,14 +755,21 @@ def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setti
         source = Source(file, line)
         words = text.split()
         what = words[0].lower() if words else ""
-        if what == "score" and len(words) >= 3 and re.fullmatch(r"-?\d+", words[-1]):
-            settings.append(Setting("score", source, player=" ".join(words[1:-1]), value=int(words[-1])))
-        elif what == "result" and len(words) == 3 and words[1].isdigit() and words[2].lower() in RESULTS:
-            settings.append(Setting("result", source, proposal=int(words[1]), result=words[2].lower()))  # type: ignore[arg-type]
-        elif what == "next-player" and len(words) >= 2:
-            settings.append(Setting("next-player", source, player=" ".join(words[1:])))
-        else:
-            errors.add(file, line, f"cannot read 'Sets: {text}' (write 'Sets: score Bob 45', "
+        try:
+            if what == "score" and len(words) >= 3 and words[-1][:1] != "+":
+                settings.append(Setting("score", source, player=" ".join(words[1:-1]),
+                                        value=read_int(words[-1], signed=True)))
+            elif what == "result" and len(words) == 3 and words[2].lower() in RESULTS:
+                settings.append(Setting("result", source, proposal=read_int(words[1]),
+                                        result=words[2].lower()))  # type: ignore[arg-type]
+            elif what == "next-player" and len(words) >= 2:
+                settings.append(Setting("next-player", source, player=" ".join(words[1:])))
+            else:
+                raise ValueError("not a setting")
+        except NumberTooLarge as error:
+            errors.add(file, line, f"'Sets: {shorten(text)}': {error}")
+        except ValueError:
+            errors.add(file, line, f"cannot read 'Sets: {shorten(text)}' (write 'Sets: score Bob 45', "
                        "'Sets: result 305 adopted' or 'Sets: next-player Carol')")
     return settings
 
@@ -631,102 +786,129 @@ def _read_players(file: str, keys: _Keys, errors: ErrorCollector) -> list[Player
 
 
 def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list[tuple[int, Token]],
-                  errors: ErrorCollector) -> list[Change]:
+                  errors: ErrorCollector, power: bool = False) -> list[Change]:
     changes = []
     for position, (index, token) in enumerate(blocks):
         if token.type != "paragraph_open":
             continue
         text = " ".join(part.strip() for part in tokens[index + 1].content.split("\n"))
-        if not _CHANGE_START.match(text):
+        power_change = (_POWER_CHANGE_START if not power else _POWER_CHANGE_START_LOOSE).match(text)
+        if power_change and not power:
+            if text.lower().startswith("enact"):  # never prose: it would silently enact nothing
+                errors.add(file, token.map[0] + 1, f"'{shorten(text)}' gives a power, but the game's rules have "
+                           "none: set [rules] power = true in game.toml")
+            continue
+        if not _CHANGE_START.match(text) and not power_change:
             continue
         source = Source(file, token.map[0] + 1)
         following = blocks[position + 1][1] if position + 1 < len(blocks) else None
         quoted = None
         if following is not None and following.type == "blockquote_open":
             quoted = unquote(lines[following.map[0]:following.map[1]])
-        change = _read_change(text, quoted, source, errors)
+            if len(quoted) > MAX_RULE_CHARS:
+                errors.add(file, following.map[0] + 1, f"the quoted text is {len(quoted):,} characters long; a "
+                           f"rule's text may hold at most {MAX_RULE_CHARS:,}")
+                continue
+        try:
+            change = _read_change(text, quoted, source, errors)
+        except NumberTooLarge as error:
+            errors.add(file, source.line, f"'{shorten(text)}': rule {error}")
+            continue
         if change is not None:
             changes.append(change)
     return changes
 
 
 def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector) -> Change | None:
+    """One change paragraph; raises NumberTooLarge for a rule number past the cap."""
     def needs_quote(what: str) -> bool:
         if quoted is None or not quoted.strip():
-            errors.add(source.file, source.line, f"'{text}' must be followed by {what} as a blockquote "
+            errors.add(source.file, source.line, f"'{shorten(text, 200)}' must be followed by {what} as a blockquote "
                        "(lines starting with '>')")
             return False
         return True
 
+    if m := _SET_POWER.match(text):
+        power = _read_power(m.group(2), text, "Change the power of rule 2692 to 2.0.", source, errors)
+        return Change("power", source, rule=read_int(m.group(1)), power=power) if power is not None else None
     if m := _ENACT.match(text):
         if not needs_quote("the new rule's text"):
             return None
+        power = _read_power(m.group(2), text, "Enact power 1.5 rule 2699: Title", source, errors) if m.group(2) else None
+        if m.group(2) and power is None:
+            return None
         rule_class = (m.group(1) or "mutable").lower()
-        return Change("enact", source, rule=int(m.group(2)) if m.group(2) else None, text=quoted or "",
-                      title=(m.group(3) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class)  # type: ignore[arg-type]
+        return Change("enact", source, rule=read_int(m.group(3)) if m.group(3) else None, text=quoted or "",
+                      title=(m.group(4) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class,  # type: ignore[arg-type]
+                      power=power)
+    if _POWER_CHANGE_START_LOOSE.match(text):
+        errors.add(source.file, source.line, f"cannot read the change '{shorten(text)}'; write 'Enact power 1.5 rule "
+                   "2699: Title' or 'Change the power of rule 2692 to 2.0.'")
+        return None
     if m := _REPEAL.match(text):
-        return Change("repeal", source, rule=int(m.group(1)))
+        return Change("repeal", source, rule=read_int(m.group(1)))
     if m := _AMEND_READ.match(text):
-        return Change("amend", source, rule=int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
+        return Change("amend", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
     if m := _AMEND_APPEND.match(text):
-        return Change("append", source, rule=int(m.group(1)), text=quoted or "") if needs_quote("the text to append") else None
+        return Change("append", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the text to append") else None
     if m := _AMEND_EDIT.match(text):
         edits = _read_edits(m.group(2))
         if edits is None:
-            errors.add(source.file, source.line, f"cannot read the edits in '{text}' (write 'by replacing \"x\" with "
+            errors.add(source.file, source.line, f"cannot read the edits in '{shorten(text, 200)}' (write 'by replacing \"x\" with "
                        "\"y\" and \"z\" with \"w\".' or 'by deleting \"x\".')")
             return None
         empty = [old for old, _ in edits if not old.strip()]
         if empty:
             errors.add(source.file, source.line, "a phrase to replace or delete is empty")
             return None
-        return Change("replace", source, rule=int(m.group(1)), edits=tuple(edits))
+        return Change("replace", source, rule=read_int(m.group(1)), edits=tuple(edits))
     if m := _TRANSMUTE.match(text):
         target = m.group(2).lower() if m.group(2) else None
-        return Change("transmute", source, rule=int(m.group(1)), rule_class=target)  # type: ignore[arg-type]
+        return Change("transmute", source, rule=read_int(m.group(1)), rule_class=target)  # type: ignore[arg-type]
     if m := _RENUMBER.match(text):
-        return Change("renumber", source, rule=int(m.group(1)), new_number=int(m.group(2)))
+        return Change("renumber", source, rule=read_int(m.group(1)), new_number=read_int(m.group(2)))
     if m := _RETITLE.match(text):
-        return Change("retitle", source, rule=int(m.group(1)), title=m.group(2))
+        return Change("retitle", source, rule=read_int(m.group(1)), title=m.group(2))
     if not re.search(r"\brules?\s+\d+", text, re.IGNORECASE) and not text.lower().startswith("enact"):
-        errors.add(source.file, source.line, f"change '{_shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
+        errors.add(source.file, source.line, f"change '{shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
     else:
-        errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; a change reads like "
+        errors.add(source.file, source.line, f"cannot read the change '{shorten(text)}'; a change reads like "
                    + "; ".join(f"'{example}'" for example in CHANGE_EXAMPLES[:5]))
     return None
 
 
-def _shorten(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+def _read_power(written: str, text: str, example: str, source: Source, errors: ErrorCollector) -> Fraction | None:
+    """The power a change paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
+    power = read_decimal(written)
+    if power is None:
+        errors.add(source.file, source.line, f"the power in '{shorten(text)}' must be a decimal, like '{example}'")
+    return power
 
 
 def _read_edits(text: str) -> list[tuple[str, str]] | None:
     """`replacing "a" with "b" and deleting "c".` -> [("a", "b"), ("c", "")]; None when it cannot be read."""
     edits: list[tuple[str, str]] = []
-    rest = text.strip().rstrip(".").strip()
-    mode = "replacing"
-    while rest:
-        verb = re.match(r"(replacing|deleting)\s+", rest, re.IGNORECASE)
-        if verb:
-            mode = verb.group(1).lower()
-            rest = rest[verb.end():]
-        old = _QUOTED.match(rest)
+    text = text.strip().rstrip(".").strip()
+    at, mode = 0, "replacing"  # read from a position, never by slicing off the rest (that costs the square)
+    while at < len(text):
+        if verb := _EDIT_VERB.match(text, at):
+            mode, at = verb.group(1).lower(), verb.end()
+        old = _QUOTED.match(text, at)
         if not old:
             return None
-        rest = rest[old.end():].lstrip()
+        at = _SPACES.match(text, old.end()).end()
         old_text = old.group(1) if old.group(1) is not None else old.group(2)
         if mode == "replacing":
-            with_word = re.match(r"with\s*", rest, re.IGNORECASE)
-            new = _QUOTED.match(rest[with_word.end():]) if with_word else None
+            with_word = _EDIT_WITH.match(text, at)
+            new = _QUOTED.match(text, with_word.end()) if with_word else None
             if not new:
                 return None
-            rest = rest[with_word.end() + new.end():].lstrip()
+            at = _SPACES.match(text, new.end()).end()
             edits.append((old_text, new.group(1) if new.group(1) is not None else new.group(2)))
         else:
             edits.append((old_text, ""))
-        separator = re.match(r"(,\s*and|,|and)\s*", rest, re.IGNORECASE)
-        if separator:
-            rest = rest[separator.end():]
-        elif rest:
+        if separator := _EDIT_SEPARATOR.match(text, at):
+            at = separator.end()
+        elif at < len(text):
             return None
     return edits or None

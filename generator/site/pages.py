@@ -14,16 +14,21 @@ from typing import Any
 
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
+from ..engine.solitaire import SolitaireReplay
+from ..engine.turns import ordered
 from ..model import Event, Judgment, Proposal
+from ..model.dice import dice_in_words
+from ..model.formula import SCORING_NAMES, compile_formula
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import markdown_to_html, render_markdown
-from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, pager, part_name, parts,
-                    revision_view, step_facts, step_view, version_view)
+from .solitaire_pages import solitaire_site
+from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, page_names, pager, part_name, parts,
+                    power_text, revision_view, step_facts, step_view, version_view)
 
 CLASS_ORDER = ("immutable", "mutable")
-DEFEATED = ("defeated", "withdrawn", "invalid")
+DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 
 
 @dataclass
@@ -39,38 +44,51 @@ class Touched:
 
 
 def _proposal_pages(replay: Replay) -> dict[int, str]:
-    pages: dict[int, str] = {}
-    used: set[str] = set()
-    for step in replay.steps:
-        if isinstance(step.entry, Proposal):
-            name, n = str(step.entry.number), 2
-            while name in used:
-                name, n = f"{step.entry.number}-{n}", n + 1
-            used.add(name)
-            pages[step.index] = name
-    return pages
+    return page_names((step.index, step.entry.number) for step in replay.steps if isinstance(step.entry, Proposal))
 
 
 def game_plan(replay: Replay) -> GamePlan:
     return GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
 
 
-def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:
+def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = "Nomic archives",
+              base_url: str = "") -> list[Page]:
     """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute."""
-    games = [game_plan(replay) for replay in replays]
-    pages = [page for plan in games for page in plan_game(plan)]
+    games: list[GamePlan | SolitaireGame] = []
+    pages: list[Page] = []
+    for replay in replays:
+        if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
+            game_pages, summary, entries = solitaire_site(replay)
+            games.append(SolitaireGame(replay.game.slug, summary, entries))
+        else:
+            plan = game_plan(replay)
+            games.append(plan)
+            game_pages = plan_game(plan)
+        pages.extend(game_pages)
     return pages + site_pages(games, pages, site_title=site_title, base_url=base_url)
 
 
-def site_pages(games: list[GamePlan], game_pages: list[Page], *, site_title: str, base_url: str) -> list[Page]:
+@dataclass
+class SolitaireGame:
+    """What the pages above the games take of a solitaire game (its pages are solitaire_pages.py's)."""
+
+    slug: str
+    summary: dict[str, Any]
+    search: list[dict[str, str]]
+
+
+def site_pages(games: list[GamePlan | SolitaireGame], game_pages: list[Page], *, site_title: str,
+               base_url: str) -> list[Page]:
     """The pages above the games (index, 404, search index, sitemap), and the site's title and address on
     every page of `game_pages` too."""
-    summaries = [_game_summary(plan) for plan in games]
+    summaries = [g.summary if isinstance(g, SolitaireGame) else _game_summary(g) for g in games]
     pages = [Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)),
              Page("404.html", "404.html", {}, deps="404")]
-    entries = tuple((plan.slug, plan.replay.game.config.title, tuple(_search_key(plan))) for plan in games)
+    entries = tuple((g.slug, json.dumps(g.search, sort_keys=True)) if isinstance(g, SolitaireGame)
+                    else (g.slug, g.replay.game.config.title, tuple(_search_key(g))) for g in games)
     pages.append(Page("search-index.js", "search-index.js", {}, kind="js", deps=entries,
-                      lazy=lambda: {"index": _search_index(games)}))
+                      lazy=lambda: {"index": [entry for g in games for entry in (
+                          g.search if isinstance(g, SolitaireGame) else _search_entries(g))]}))
     sitemap = tuple(sorted(p.path for p in game_pages + pages if p.kind == "html" and not p.stub
                            and p.path != "404.html"))
     pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=sitemap))
@@ -154,10 +172,18 @@ def _overview_pages(pages: _Pages, *, rules: bool) -> None:
     history = plan.history
     if rules:
         in_force = history.in_force()
-        pages.add("rules/index.html", "rules.html", {"heading": "Rules in force"},
-                  tuple(plan.version_key(v) for v in in_force),
-                  lazy=lambda: {"classes": [(cls, [version_view(v, "../", plan) for v in in_force
-                                                   if v.rule_class == cls]) for cls in CLASS_ORDER]})
+        in_force_key = tuple(plan.version_key(v) for v in in_force)
+        powered = any(v.power is not None for v in in_force)
+        # by_power: None where rules have no power (no switch between the two views)
+        pages.add("rules/index.html", "rules.html", {"heading": "Rules in force", "by_power": False if powered else None},
+                  in_force_key, lazy=lambda: {"classes": [(cls, [version_view(v, "../", plan) for v in in_force
+                                                                  if v.rule_class == cls]) for cls in CLASS_ORDER]})
+        if powered:  # format 1.1: the same rules grouped by power, the highest first
+            powers = sorted({v.power for v in in_force if v.power is not None}, reverse=True)
+            pages.add("rules/by-power.html", "rules.html", {"heading": "Rules in force by power", "by_power": True},
+                      in_force_key, lazy=lambda: {"classes": [
+                          (power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
+                          for p in powers]})
         repealed = [_repealed_row(plan, h) for h in history.repealed()]
         pages.add("repealed.html", "repealed.html", {"rules": repealed},
                   json.dumps(repealed, sort_keys=True, default=str))
@@ -240,7 +266,8 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
                   (tuple(plan.listed_key(s) for s in chosen), json.dumps(navigation)),
                   lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "../") for s in chosen]})
 
-    if scores:  # the chart of the whole game, then the table of every entry that changed a score
+    if scores and pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
+        # (a game decided by votes alone has no scores page)
         scored = [s for s in steps if s.deltas or s.overrides]
         players = sorted({p for s in steps for p in s.scores} | set(replay.initial_scores))
         score_ranges = parts(len(scored), TABLE_PART)
@@ -289,24 +316,75 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
         "preamble": str(render_markdown(game.log.preamble)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
-        "mechanics": _mechanics(config), "start": game.config.start.isoformat() if game.config.start else "",
+        "mechanics": _mechanics(config, replay), "start": game.config.start.isoformat() if game.config.start else "",
         "variant": game.config.variant,
     }
 
 
-def _mechanics(config) -> list[tuple[str, str]]:
+def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
+    """The mechanics in force at the end of the log, in a player's words (rules by their present number)."""
     adoption = config.adoption
-    rows = [("Adoption", describe(adoption.method, adoption.fraction))]
-    if adoption.then:
-        rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
-                     f"circuits" + (f", unless rule {adoption.unless_amended} is amended" if adoption.unless_amended else "")))
+    if adoption.method == "index":
+        rows = [("Adoption", f"more strength for than against, and at least the index times it (index "
+                             f"{power_text(adoption.index)} unless the proposal gives one)")]
+    else:
+        rows = [("Adoption", describe(adoption.method, adoption.fraction))]
+    if adoption.quorum:
+        rows.append(("Quorum", f"{adoption.quorum} ballots unless the proposal gives another"))
+    if adoption.then and adoption.then != adoption.method:
+        circuits = replay.steps[-1].circuits if replay.steps else 0
+        named = adoption.unless_amended
+        rule = (f"rule {replay.switch_rule}" if replay.switch_rule is not None
+                else f"rule {named} (since repealed)" if named else "")
+        if circuits >= adoption.after_circuits:
+            rows.append(("Then", f"stays {describe(adoption.method, adoption.fraction)}: {rule} was amended before "
+                         f"circuit {adoption.after_circuits} was complete"))
+        else:
+            rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
+                         f"circuits" + (f", unless {rule} is amended" if rule else "")))
+    if adoption.transmutation != adoption.method and any(v.rule_class == "immutable" for v in replay.rules_at(
+            len(replay.steps) - 1)):
+        rows.append(("Transmuting a rule", describe(adoption.transmutation, adoption.fraction)))
     scoring = config.scoring
-    turn = {"die": f"throw {scoring.die}", "formula": f"formula {scoring.formula}", "none": "no points"}[scoring.turn]
-    rows += [("Each turn", turn), ("Defeat", f"{scoring.defeated:+d} points"),
-             ("Voting against an adopted proposal", f"{scoring.against_adopted:+d} points"),
-             ("Winning score", str(scoring.win)), ("Order of play", config.turns.order),
-             ("Mutable rules at most", str(config.limits.max_mutable) if config.limits.max_mutable else "no cap")]
+    if scoring.turn == "die":
+        rows.append(("Each turn", f"{dice_in_words(scoring.die)}, {scoring.die}"))
+    elif scoring.turn == "formula":
+        rows.append(("Each turn", compile_formula(scoring.formula, SCORING_NAMES).in_words()
+                     + (f" ({ROUNDING_WORDS[scoring.rounding]})" if "round(" in scoring.formula else "")))
+    if scoring.adopted:
+        rows.append(("Adoption pays the proposer", _points(scoring.adopted)))
+    if scoring.defeated:
+        rows.append(("Defeat", _points(scoring.defeated)))
+    if scoring.against_adopted:
+        rows.append(("Voting against an adopted proposal", _points(scoring.against_adopted)))
+    if scoring.turn != "none" or scoring.adopted or scoring.defeated or scoring.against_adopted:
+        rows.append(("Winning score", f"{scoring.win} points"))
+    if config.turns.order != "none":
+        rows.append(("Order of play", ORDER_WORDS[config.turns.order]))
+    if config.limits.max_mutable:
+        rows.append(("Mutable rules at most", str(config.limits.max_mutable)))
+    if not config.numbering.in_order:
+        rows.append(("Proposals", "listed in the order they took effect, not by number"))
+    rules = config.rules
+    if rules.power:
+        limits = [w for w in ("its index" if adoption.method == "index" else "", "its Power line",
+                              f"{power_text(rules.power_cap)}" if rules.power_cap is not None else "") if w]
+        rows.append(("Rule power", f"a proposal changes only rules of at most its power (the least of "
+                     f"{', '.join(limits[:-1]) + ' and ' if len(limits) > 1 else ''}{limits[-1]})"
+                     + (f"; from power {power_text(rules.power_exempt)} on, any rule"
+                        if rules.power_exempt is not None else "")))
     return rows
+
+
+ORDER_WORDS = {"seating": "as the players sit", "alphabetical": "alphabetical", "surname": "by surname",
+               "custom": "by the game's collation of names", "rotating": "as the players sit, each circuit starting "
+               "one seat later"}
+ROUNDING_WORDS = {"half-up": "halves rounded up", "half-even": "halves rounded to even", "down": "rounded toward zero",
+                  "floor": "rounded down", "ceiling": "rounded up"}
+
+
+def _points(points: int) -> str:
+    return f"{points:+d} point{'' if abs(points) == 1 else 's'}"
 
 
 def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
@@ -318,10 +396,22 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
 
 
-def _votes_view(entry: Proposal) -> dict[str, list[str]] | None:
+def _votes_view(entry: Proposal) -> dict[str, Any] | None:
     if entry.votes is None:
         return None
-    return {"for": list(entry.votes.for_), "against": list(entry.votes.against), "abstain": list(entry.votes.abstain)}
+    votes = entry.votes
+    return {"for": list(votes.for_), "against": list(votes.against), "abstain": list(votes.abstain),
+            "present": votes.present, "ballots": votes.ballots() if votes.strengths is not None else []}
+
+
+def _decision_view(step: Step) -> dict[str, Any] | None:
+    """What a proposal's page shows of its vote under format 1.1: F, A, the ballots, the index and the quorum."""
+    decision = step.decision
+    if decision is None or not (decision.weighted or decision.method == "index" or decision.quorum):
+        return None
+    return {"for": decision.for_, "against": decision.against, "ballots": decision.ballots,
+            "index": power_text(decision.index), "quorum": decision.quorum, "why": decision.why(),
+            "result": decision.result, "power": power_text(step.power)}
 
 
 def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, following: Step | None) -> dict[str, Any]:
@@ -333,6 +423,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
                      "extra": entry.extra_turn, "notes": list(entry.notes), "file": entry.source.file},
         "step": step_facts(step),
+        "decision": _decision_view(step),
         "body": markdown_to_html(entry.body),
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
@@ -380,10 +471,15 @@ def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], firs
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
+    """The verification report: each finding links to its entry's page (or log anchor), and one that stems
+    from an earlier slip links to that slip's entry."""
     replay = plan.replay
     proposals = len(plan.history.proposal_steps)
+    url_of = {id(f): plan.entry_anchor(s) for s in replay.steps for f in s.findings}
+    url_at = {f"{f.file}:{f.line}": url_of[id(f)] for f in replay.findings if id(f) in url_of}
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found} for f in replay.findings],
+                          "expected": f.expected, "found": f.found, "url": url_of.get(id(f)), "cause": f.cause,
+                          "cause_url": url_at.get(f.cause or "")} for f in replay.findings],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "where": f"{o.file}:{o.line}"} for o in replay.overrides],
             "proposals": proposals, "entries": len(replay.steps), "winner": list(replay.winner),
@@ -405,8 +501,11 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     for name in names:
         stats[name]["score"] = (last.scores if last else replay.initial_scores).get(name, 0)
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
-    order = list(last.players) if last else list(replay.game.config.players)
-    return {"players": [stats[n] for n in names], "order": order}
+    # The order the engine follows at the end of the log (none: a game without turns).
+    order = list(last.order) if last else ordered(list(replay.game.config.players), replay.game.config.turns.order,
+                                                  replay.game.config.turns.collation)
+    return {"players": [stats[n] for n in names], "order": order if replay.game.config.turns.order != "none" or last
+            else []}
 
 
 def _game_data(plan: GamePlan) -> dict[str, Any]:
@@ -437,18 +536,17 @@ def _search_key(plan: GamePlan) -> Iterable:
             plan.entry_anchor(step)
 
 
-def _search_index(games: list[GamePlan]) -> list[dict[str, str]]:
+def _search_entries(plan: GamePlan) -> list[dict[str, str]]:
     index = []
-    for plan in games:
-        title = plan.replay.game.config.title
-        for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
-            last = rule_history.last
-            index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
-                          + (" (repealed)" if rule_history.repealed else ""),
-                          "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
-        for step in plan.history.proposal_steps:
-            entry = step.entry
-            index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
-                          "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
-                          "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
+    title = plan.replay.game.config.title
+    for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
+        last = rule_history.last
+        index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
+                      + (" (repealed)" if rule_history.repealed else ""),
+                      "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
+    for step in plan.history.proposal_steps:
+        entry = step.entry
+        index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
+                      "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
+                      "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
     return index

@@ -12,14 +12,17 @@ import json
 import os
 import pickle
 import shutil
+import traceback
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError,
+                    select_autoescape)
 from markupsafe import Markup
 
 from ..cache import Cache, digest
-from ..files import SITE_MARKER, file_mode, mark_site, new_staging_folder, swap_in, write_atomic
+from ..errors import ArchiveError, SourceError
+from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..parallel import run_shares
 from .views import Page
 
@@ -47,6 +50,17 @@ def make_environment(overrides: Path | None = None) -> Environment:
     env.filters["signed"] = lambda n: f"{n:+d}"
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
     return env
+
+
+def template_problem(error: TemplateError) -> SourceError:
+    """A template's error at its file and line, as a keeper who overrides templates must see it: a syntax error
+    names them; an error while rendering has them in its traceback (Jinja2 rewrites it to template lines)."""
+    if isinstance(error, TemplateSyntaxError):
+        return SourceError(error.filename or error.name or "templates", error.lineno or 0, error.message or str(error))
+    frames = [(frame.f_code.co_filename, line) for frame, line in traceback.walk_tb(error.__traceback__)]
+    in_template = [(file, line) for file, line in frames if file.endswith((".html", ".xml", ".js"))]
+    file, line = in_template[-1] if in_template else ("templates", 0)
+    return SourceError(file, line, f"{type(error).__name__}: {error}")
 
 
 def _json_for_script(value) -> Markup:
@@ -123,7 +137,10 @@ def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: s
     folders: set[Path] = set()
     mode = file_mode()
     for page in pages:
-        data = render_page(env, page, live_reload=live_reload).encode("utf-8")
+        try:
+            data = render_page(env, page, live_reload=live_reload).encode("utf-8")
+        except TemplateError as error:  # in a keeper's override: their file and line (found here, in the
+            raise ArchiveError([template_problem(error)]) from None  # process whose traceback names them)
         target = out / page.path
         if atomic:
             write_atomic(target, data)
@@ -226,21 +243,21 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
         todo = pages
     staging = new_staging_folder(output)
     try:
-        written = render_all(env, todo, staging, atomic=False, jobs=jobs)
-        if known is None:
-            _copy_static(staging, overrides)
-            mark_site(staging)
-            swap_in(staging, output)
-        else:
-            for path in written:
-                target = output / path
-                target.parent.mkdir(parents=True, exist_ok=True)
-                os.replace(staging / path, target)
-            shutil.rmtree(staging, ignore_errors=True)
-            for source, name in static_files(overrides):
-                if not unchanged(name, statics[name]):
-                    write_atomic(output / name, source.read_bytes())
-            _remove(output, stale)
+        with writing(output):
+            written = render_all(env, todo, staging, atomic=False, jobs=jobs)
+            if known is None:
+                _copy_static(staging, overrides)
+                swap_in(staging, output)
+            else:
+                for path in written:
+                    target = output / path
+                    target.parent.mkdir(parents=True, exist_ok=True)
+                    os.replace(staging / path, target)
+                shutil.rmtree(staging, ignore_errors=True)
+                for source, name in static_files(overrides):
+                    if not unchanged(name, statics[name]):
+                        write_atomic(output / name, source.read_bytes())
+                _remove(output, stale)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

@@ -4,7 +4,7 @@ comparison pages (compare_pages.py) build on these; neither imports the other's 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -12,13 +12,14 @@ from typing import Any
 from markupsafe import Markup
 
 from ..cache import digest
+from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..model import Entry, Judgment, Proposal
+from ..model.urls import is_url_segment
 from ..redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
-
 
 # Long lists are cut into parts, so that an edit redraws one part: the log (whose entries show the most),
 # and the tables of proposals and of scores.
@@ -41,6 +42,12 @@ class Page:
     # Pages of one affinity (a rule's page, the pages of the proposals that changed it) are drawn by one
     # worker, so that the redlines they share are computed once. None: any worker.
     affinity: int | None = None
+
+    def __post_init__(self) -> None:
+        # Every link the templates build names a page by its path (after `root`, or from a page beside it),
+        # so plain segments there keep every href a relative link: never `javascript:`, never out of the site.
+        if not all(is_url_segment(segment) for segment in self.path.split("/")):
+            raise ValueError(f"page path {self.path!r} is not made of plain URL segments")
 
     def full_context(self) -> dict[str, Any]:
         return {**self.context, **self.lazy()} if self.lazy else self.context
@@ -80,6 +87,20 @@ def pager(stem: str, ranges: list[range], current: int, label: Callable[[int], s
     return [{"url": part_name(stem, part), "current": part == current,
              "label": f"{label(span[0])} – {label(span[-1])}" if len(span) > 1 else label(span[0])}
             for part, span in enumerate(ranges)]
+
+
+def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
+    """A page name for each (step index, entry number): the number, made unique where a log repeats one
+    (305, 305-2, ...)."""
+    names: dict[int, str] = {}
+    used: set[str] = set()
+    for index, number in numbered:
+        name, n = str(number), 2
+        while name in used:
+            name, n = f"{number}-{n}", n + 1
+        used.add(name)
+        names[index] = name
+    return names
 
 
 @lru_cache(maxsize=8192)
@@ -131,7 +152,7 @@ class GamePlan:
         key = self._version_keys.get((version.identity, version.start))
         if key is None:
             key = self._version_keys[(version.identity, version.start)] = digest(repr((
-                version.identity, version.number, version.rule_class, version.title, version.text,
+                version.identity, version.number, version.rule_class, version.title, version.text, version.power,
                 self.rule_page(version.identity))))
         return key
 
@@ -156,9 +177,9 @@ def log_anchor(step: Step) -> str:
 
 def entry_key(entry: Entry) -> tuple:
     """What pages show of an entry as written: every field but the lines (the file shows, not the line)."""
-    votes = entry.votes if isinstance(entry, Proposal) else None
     return (entry.kind, entry.title, getattr(entry, "number", None), getattr(entry, "proposer", None), entry.date,
-            votes and (votes.for_, votes.against, votes.abstain), getattr(entry, "result", None) and entry.result.result,
+            repr(getattr(entry, "votes", None)), getattr(entry, "result", None) and entry.result.result,
+            getattr(entry, "index", None), getattr(entry, "quorum", None), getattr(entry, "power", None),
             getattr(entry, "die", None) and entry.die.total, getattr(entry, "extra_turn", None), entry.notes,
             entry.source.file, entry.body, getattr(entry, "judge", None),
             tuple((c.player, c.joins) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None))
@@ -170,12 +191,13 @@ def step_facts_key(step: Step) -> tuple:
             tuple((d.player, d.points, d.reason) for d in step.deltas), tuple(sorted(step.scores.items())),
             tuple((f.kind, f.file, f.line, f.message) for f in step.findings),
             tuple((o.what, o.computed, o.set_to, o.judgment) for o in step.overrides), step.notes, step.winner,
-            step.turn_of, step.expected_player)
+            step.turn_of, step.expected_player, repr(step.decision), step.power)
 
 
 def step_facts(step: Step) -> dict[str, Any]:
     """What the replay made of an entry, as the proposal page and the log show it."""
     return {"result": step.result, "computed": step.computed_result, "method": step.method,
+            "why": step.decision.why() if step.decision else None,
             "deltas": [(d.player, d.points, d.reason) for d in step.deltas],
             "scores": sorted(step.scores.items(), key=lambda kv: (-kv[1], kv[0])),
             "findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "message": f.message} for f in step.findings],
@@ -186,13 +208,20 @@ def step_facts(step: Step) -> dict[str, Any]:
 
 
 def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
-    """A change to a rule's class or title, in words (the redline shows only its text)."""
+    """A change to a rule's class, title or power, in words (the redline shows only its text)."""
     notes = []
     if before.rule_class != after.rule_class:
         notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
     if before.title != after.title:
         notes.append(f'retitled "{after.title}"' if after.title else "title removed")
+    if before.power != after.power and after.power is not None:
+        notes.append(f"power {power_text(before.power)} → {power_text(after.power)}")
     return notes
+
+
+def power_text(power) -> str | None:
+    """A rule's power as a keeper writes it (1.5, 3.0); None where rules carry no power."""
+    return decimal_text(power) if power is not None else None
 
 
 def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str, Any]:
@@ -202,10 +231,12 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     before, after = revision.before, revision.after
     notes: list[str] = []
     if before is None and after is not None and step is None:
-        html, summary, kind = render_markdown(after.text), (), "initial"
+        html, kind = render_markdown(after.text), "initial"
+        summary = (f"power {power_text(after.power)}",) if after.power is not None else ()
     elif before is None and after is not None:
         html, _ = redline_view("", after.text, cite)
-        kind, summary = "enacted", (f"enacted as rule {after.number}",)
+        kind, summary = "enacted", (f"enacted as rule {after.number}"
+                                    + (f", power {power_text(after.power)}" if after.power is not None else ""),)
     elif after is None:
         html, summary = redline_view(before.text, "", cite)
         kind, summary = "repealed", (f"repealed rule {before.number}",)
@@ -221,7 +252,7 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     return {
         "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite,
         "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
-        "rule_class": rule.rule_class, "identity": rule.identity,
+        "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
     }
@@ -231,7 +262,18 @@ def game_view(replay: Replay) -> dict[str, Any]:
     """What base.html shows of the game a page belongs to (its navigation)."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
-            "findings": len(replay.findings)}
+            "findings": len(replay.findings), "scores": keeps_scores(replay), "variant": config.variant}
+
+
+def keeps_scores(replay: Replay) -> bool:
+    """Whether the game has scores to show: its mechanics pay points, or some entry paid some (a game
+    decided by votes alone, as Agora's, has none, and gets no empty scores page). A solitaire game's rule 100
+    pays its points."""
+    if replay.game.config.variant == "solitaire":
+        return True
+    scoring = (replay.steps[-1].mechanics if replay.steps else replay.game.config).scoring
+    return (scoring.turn != "none" or bool(scoring.adopted or scoring.defeated or scoring.against_adopted)
+            or any(step.deltas for step in replay.steps))
 
 
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
@@ -243,5 +285,6 @@ def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
 
 def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
     return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
+            "power": power_text(version.power),
             "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
             "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}
