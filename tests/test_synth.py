@@ -61,3 +61,13 @@ def test_synth_reports_every_bad_option_at_once(tmp_path, capsys):
         "--per-file: must be at least 1 (got 0)", "--players: must be at least 2 (got 1)",
         "--proposals: must be at least 1 (got 0)"]
     assert not (tmp_path / "g").exists()
+
+
+def test_a_weighted_synthetic_game_checks_clean(tmp_path, capsys):
+    game = tmp_path / "weighted"
+    assert main(["synth", str(game), "--proposals", "300", "--weighted"]) == 0
+    log = (game / "log.md").read_text(encoding="utf-8")
+    assert "Index: " in log and " x" in log and "Result: defeated" in log and "Enact power 1.0 rule" in log
+    capsys.readouterr()
+    assert main(["check", str(game)]) == 0
+    assert capsys.readouterr().out.splitlines()[-1] == "weighted: 300 proposals, consistent"
