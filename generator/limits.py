@@ -6,7 +6,10 @@ message naming the file (and line), before any parser sees it.
 """
 from __future__ import annotations
 
-MAX_FILE_BYTES = 4 * 1024 * 1024  # a Markdown file (rules, a log file, a snapshot, a draft, an import)
+MAX_FILE_BYTES = 4 * 1024 * 1024  # a Markdown file (rules, a snapshot, a draft, an import)
+# A log file: a long game's whole log may be one file (10,000 of Agora's proposals take far more than 4 MB), and
+# it is parsed entry by entry, in time and memory linear in it.
+MAX_LOG_BYTES = 32 * 1024 * 1024
 MAX_TOML_BYTES = 64 * 1024  # game.toml
 MAX_LINE_CHARS = 20_000  # a line of a Markdown or plain-text file
 MAX_TOML_LINE_CHARS = 4_000  # a line of game.toml (tomllib's dotted keys cost the square of a line)

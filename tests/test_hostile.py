@@ -72,10 +72,10 @@ def test_signed_numbers_and_the_cap():
 def test_the_caps_are_listed_for_keepers():
     """docs/format.md names every cap with its value, so that a keeper can look it up."""
     doc = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
-    for name in ("MAX_FILE_BYTES", "MAX_TOML_BYTES", "MAX_LINE_CHARS", "MAX_TOML_LINE_CHARS", "MAX_RULE_CHARS",
-                 "MAX_DIGITS", "MAX_NESTING"):
+    for name in ("MAX_FILE_BYTES", "MAX_LOG_BYTES", "MAX_TOML_BYTES", "MAX_LINE_CHARS", "MAX_TOML_LINE_CHARS",
+                 "MAX_RULE_CHARS", "MAX_DIGITS", "MAX_NESTING"):
         value = getattr(limits, name)
-        shown = {"MAX_FILE_BYTES": "4 MB", "MAX_TOML_BYTES": "64 KB"}.get(name, f"{value:,}")
+        shown = {"MAX_FILE_BYTES": "4 MB", "MAX_LOG_BYTES": "32 MB", "MAX_TOML_BYTES": "64 KB"}.get(name, f"{value:,}")
         assert shown in doc and name in doc, name
 
 

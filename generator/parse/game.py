@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..cache import Cache
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
+from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config
 from ..model.urls import RESERVED, url_segment
@@ -56,8 +56,9 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
     for path in input_files(folder, drafts=drafts):
         name = path.relative_to(base).as_posix()
         toml = path.name == "game.toml"
+        log = path.parent.name == "log" or path == folder / "log.md"
         text = read_text(path, name, errors, root=base, missing="missing: a game needs game.toml and rules.md",
-                         limit=MAX_TOML_BYTES if toml else MAX_FILE_BYTES,
+                         limit=MAX_TOML_BYTES if toml else MAX_LOG_BYTES if log else MAX_FILE_BYTES,
                          line_limit=MAX_TOML_LINE_CHARS if toml else MAX_LINE_CHARS)
         if text is not None:
             texts[name] = text
