@@ -12,6 +12,7 @@ Four parts, each usable alone:
 """
 from __future__ import annotations
 
+import gc
 import json
 import mimetypes
 import os
@@ -37,8 +38,10 @@ from .engine.replay import Replay
 from .errors import ArchiveError, SourceError
 from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
-from .site.pages import plan_site
-from .site.views import Page, game_view
+from .engine.solitaire import SolitaireReplay
+from .site.pages import SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, touched_by
+from .site.solitaire_pages import solitaire_site
+from .site.views import GamePlan, Page, game_view
 from .site.render import RenderState, make_environment, package_templates, template_problem, write_pages
 
 EVENTS_PATH = "/__nomic/events"
@@ -122,8 +125,12 @@ class RebuildResult:
 
 @dataclass
 class _LoadedGame:
-    replay: Replay
+    replay: Replay | SolitaireReplay
     drafts: list[DraftPreview]
+    plan: GamePlan | SolitaireGame | None = None  # what its pages were last planned from
+    paths: frozenset[str] = frozenset()  # its pages, as last planned in full
+    sitemap: tuple[str, ...] = ()  # those the sitemap lists
+    draft_paths: frozenset[str] = frozenset()  # its drafts' pages, planned whenever it is loaded
 
 
 class SiteBuilder:
@@ -196,54 +203,99 @@ class SiteBuilder:
         started = time.perf_counter()
         written: list[str] = []
         folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
-        for gone in set(self._games) - set(folders):
-            del self._games[gone]
-        for gone in set(self._broken) - set(folders):
-            del self._broken[gone]
-        for name, folder in folders.items():
-            if name in stale or name in self._broken or name not in self._games:
-                self._load(name, folder)
-        errors = [error for name in sorted(self._broken) for error in self._broken[name]]
-        if not folders:
-            errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
-        if not errors:
-            if templates_changed:
-                self.env = make_environment(self.overrides)
-                self.state.fingerprints.clear()
-            try:
-                written = write_pages(self.env, self._plan(), self.out, self.state, live_reload=self.live_reload,
-                                      overrides=self.overrides)
-            except TemplateError as error:
-                errors.append(template_problem(error))
-            except ArchiveError as error:  # a template's error, found while drawing a page
-                errors.extend(error.errors)
+        gone = set(self._games) - set(folders)
+        for name in gone:
+            del self._games[name]
+        for name in set(self._broken) - set(folders):
+            del self._broken[name]
+        loaded = set()
+        # Parsing, replaying and planning make many objects and no cycles; what outlives a rebuild is frozen
+        # after it (see below), so that the collector never walks the whole site again.
+        gc.disable()
+        try:
+            for name, folder in folders.items():
+                if name in stale or name in self._broken or name not in self._games:
+                    if self._load(name, folder):
+                        loaded.add(name)
+            errors = [error for name in sorted(self._broken) for error in self._broken[name]]
+            if not folders:
+                errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
+            if not errors:
+                if templates_changed:
+                    self.env = make_environment(self.overrides)
+                    self.state.fingerprints.clear()
+                everything = templates_changed or bool(gone) or any(game.plan is None for game in self._games.values())
+                try:
+                    pages, removed = self._plan(loaded, everything)
+                    written = write_pages(self.env, pages, self.out, self.state, live_reload=self.live_reload,
+                                          overrides=self.overrides, remove=removed)
+                except TemplateError as error:
+                    errors.append(template_problem(error))
+                except ArchiveError as error:  # a template's error, found while drawing a page
+                    errors.extend(error.errors)
+        finally:
+            gc.enable()
+            gc.freeze()
         self.errors = errors
         return RebuildResult(written, errors, time.perf_counter() - started)
 
-    def _load(self, name: str, folder: Path) -> None:
-        """Parse and replay one game. A game that fails, even by a bug, stays broken and is retried at every
-        rebuild, so its errors show (and nothing is rebuilt from its stale replay) until it is fixed."""
+    def _load(self, name: str, folder: Path) -> bool:
+        """Parse and replay one game (resuming its last replay, see engine/replay.py); whether it loaded. A game
+        that fails, even by a bug, stays broken and is retried at every rebuild, so its errors show (and nothing
+        is rebuilt from its stale replay) until it is fixed."""
+        previous = self._games.get(name)
         try:
-            (replay_,) = check_games(folder, drafts=True)
+            (replay_,) = check_games(folder, drafts=True, previous=previous.replay if previous else None,
+                                     checkpoints=True)
             loaded = _LoadedGame(replay_, [preview_draft(replay_, draft) for draft in replay_.game.drafts])
         except ArchiveError as error:
             self._broken[name] = error.errors
-            return
+            return False
         except Exception as error:  # a bug: shown like any problem, naming the game, until the next good load
             where = folder.relative_to(self.base).as_posix() if folder.is_relative_to(self.base) else str(folder)
             self._broken[name] = [SourceError(where, 0, f"unexpected error ({type(error).__name__}: {error}); "
                                               "this is a bug in nomic-archive: please report it with this game")]
-            return
+            return False
         self._broken.pop(name, None)
+        if previous is not None:  # planned again from what it was planned from last
+            loaded.plan, loaded.paths, loaded.sitemap = previous.plan, previous.paths, previous.sitemap
+            loaded.draft_paths = previous.draft_paths
         self._games[name] = loaded
+        return True
 
-    def _plan(self) -> list[Page]:
+    def _plan(self, loaded: set[str], everything: bool) -> tuple[list[Page], set[str]]:
+        """The pages to draw, and the paths of pages no longer planned. A game loaded again is planned in
+        full, or (when its pages are the same pages) only the pages its edit feeds (pages.touched_by); a game
+        not loaded again is not planned at all; the pages above the games, always."""
+        pages: list[Page] = []
+        removed: set[str] = set()
         games = [self._games[name] for name in sorted(self._games)]
-        pages = plan_site([game.replay for game in games])
-        site_title = next(p.context["site_title"] for p in pages if p.path == "index.html")
-        for game in games:
-            pages.extend(_draft_pages(game, site_title))
-        return pages
+        for name, game in sorted(self._games.items()):
+            if not everything and name not in loaded:
+                continue
+            if isinstance(game.replay, SolitaireReplay):
+                game_pages, summary, entries = solitaire_site(game.replay)
+                plan, touched = SolitaireGame(game.replay.game.slug, summary, entries), None
+            else:
+                previous = game.plan if isinstance(game.plan, GamePlan) and not everything else None
+                plan = game_plan(game.replay, previous)
+                touched = touched_by(previous, plan) if previous is not None else None
+                if touched is not None:
+                    plan.inherit(previous, touched.steps, touched.rules)
+                game_pages = plan_game(plan, touched)
+            drafts = _draft_pages(game, SITE_TITLE)
+            draft_paths = frozenset(page.path for page in drafts)
+            removed |= game.draft_paths - draft_paths
+            game.draft_paths = draft_paths
+            if touched is None:
+                paths = frozenset(page.path for page in game_pages)
+                removed |= game.paths - paths
+                game.paths, game.sitemap = paths, tuple(sitemap_paths(game_pages))
+            game.plan = plan
+            pages += game_pages + drafts
+        pages += site_pages([game.plan for game in games], pages, site_title=SITE_TITLE, base_url="",
+                            sitemap=[path for game in games for path in game.sitemap])
+        return pages, removed
 
 
 def _draft_pages(game: _LoadedGame, site_title: str) -> list[Page]:

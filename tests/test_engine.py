@@ -1,6 +1,8 @@
 """The engine's parts (adoption, turns, the rulebook) and replay on small games built in memory."""
 from __future__ import annotations
 
+import sys
+
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
@@ -765,3 +767,69 @@ def test_phrases_are_found_where_the_regular_expression_finds_them(text, phrase)
 
     assume(phrase.strip())
     assert phrase_spans(text, phrase) == [m.span() for m in _phrase_regex(phrase).finditer(text)]
+
+
+# --- Resuming a replay from a checkpoint (serve) ----------------------------------------------------------
+
+
+def _synthetic_log(tmp_path, proposals: int = 240, per_file: int | None = None):
+    from generator.cli import main
+    from generator.parse.game import load_game
+
+    folder = tmp_path / "game"
+    args = ["synth", str(folder), "--proposals", str(proposals)] + (["--per-file", str(per_file)] if per_file else [])
+    assert main(args) == 0
+    return folder, load_game
+
+
+# Edits of each kind, as (old, new) in the middle proposal's text: prose only (the fold converges at once),
+# a vote that flips the result (every later score moves), an amendment's text (later versions move), lines
+# added (every later entry of the file moves down), and a Judge's ruling (the replay starts over).
+RESUME_EDITS = [
+    ("Votes: ", "Note: edited.\nVotes: "),
+    ("Result: adopted", "Result: defeated"),
+    ("\n\n> ", "\n\n> Newly, "),
+    ("Proposer: ", "Note: one line more\nProposer: "),
+    ("Sets: score ", "Sets: result 301 adopted\nSets: score "),
+]
+
+
+@pytest.mark.parametrize("old, new", RESUME_EDITS)
+@pytest.mark.parametrize("per_file", [None, 60])
+def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_path, monkeypatch, old, new, per_file):
+    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
+    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
+    folder, load_game = _synthetic_log(tmp_path, per_file=per_file)
+    previous = replay(load_game(folder), checkpoints=True)
+    assert len(previous.checkpoints) > 4
+    log = sorted(folder.glob("log/*.md"))[1] if per_file else folder / "log.md"
+    text = log.read_text(encoding="utf-8")
+    middle = text.index("## Proposal", len(text) // 2)
+    at = text.index(old, middle)
+    log.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
+    game = load_game(folder)
+    resumed, fresh = replay(game, previous=previous, checkpoints=True), replay(game)
+    assert resumed == fresh
+    again = replay(load_game(folder), previous=resumed, checkpoints=True)  # from the resumed one's checkpoints
+    assert again == fresh
+    log.write_text(text, encoding="utf-8")
+    assert replay(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
+
+
+def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch):
+    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
+    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
+    folder, load_game = _synthetic_log(tmp_path)
+    previous = replay(load_game(folder), checkpoints=True)
+    text = (folder / "log.md").read_text(encoding="utf-8")
+    at = text.index("\n", text.index("## Proposal", len(text) // 2))
+    (folder / "log.md").write_text(text[:at] + ", edited" + text[at:], encoding="utf-8")  # its title, no line more
+    fresh = replay(load_game(folder))
+    folded = []
+    real = engine._fold_entry
+    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
+    resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+    assert resumed == fresh
+    assert len(set(folded)) <= 17  # from the checkpoint before the edit to the edited entry
+    kept = [i for i, (a, b) in enumerate(zip(resumed.steps, previous.steps)) if a is b]
+    assert len(kept) > len(previous.steps) - 40  # the other steps are the previous replay's own

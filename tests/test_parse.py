@@ -6,6 +6,8 @@ import datetime as dt
 from fractions import Fraction
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.errors import ArchiveError, ErrorCollector
 from generator.model import Event, Judgment, Proposal, Source
@@ -820,3 +822,13 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     parsed.clear()
     assert run(text) == fresh and len(parsed) == 10  # parsed again, silently
     assert run(text) == fresh and len(parsed) == 10  # and kept again
+
+
+@settings(max_examples=400, deadline=None)
+@given(st.text(alphabet="ab\n", max_size=60), st.integers(min_value=1, max_value=12))
+def test_a_long_line_is_found_however_the_file_is_looked_at(text, limit):
+    from generator.parse.source import check_line_lengths
+
+    errors = ErrorCollector()
+    assert check_line_lengths(text, "f", errors, limit) == (max(map(len, text.split("\n"))) <= limit)
+    assert bool(errors.errors) != (max(map(len, text.split("\n"))) <= limit)

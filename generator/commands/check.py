@@ -15,10 +15,14 @@ from ..terminal import one_line
 JSON_SCHEMA_VERSION = 1
 
 
-def check_games(content, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1) -> list[Replay]:
+def check_games(content, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
+                previous: Replay | None = None, checkpoints: bool = False) -> list[Replay]:
     """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
-    cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs)."""
-    replays = [replay_game(game) for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
+    cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs).
+    `previous` and `checkpoints`: an earlier replay of the one game `content` names, to resume from, and
+    whether to keep checkpoints to resume this one from (see replay_game)."""
+    replays = [replay_game(game, previous=previous, checkpoints=checkpoints)
+               for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:

@@ -6,7 +6,12 @@ from .replay import Replay, replay
 from .solitaire import SolitaireReplay, replay_solitaire
 
 
-def replay_game(game: Game) -> Replay | SolitaireReplay:
+def replay_game(game: Game, *, previous: Replay | SolitaireReplay | None = None,
+                checkpoints: bool = False) -> Replay | SolitaireReplay:
     """A standard game's Replay or a solitaire game's SolitaireReplay; both offer what the check reports read
-    (game, steps, findings, errors, overrides, final_scores, winner)."""
-    return replay_solitaire(game) if game.config.variant == "solitaire" else replay(game)
+    (game, steps, findings, errors, overrides, final_scores, winner). A standard game's replay keeps
+    `checkpoints` when asked, and resumes from `previous` (an earlier replay of the same game) when it has them
+    (as serve does: see replay)."""
+    if game.config.variant == "solitaire":
+        return replay_solitaire(game)
+    return replay(game, previous=previous if isinstance(previous, Replay) else None, checkpoints=checkpoints)

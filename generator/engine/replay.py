@@ -116,6 +116,9 @@ class Replay:
     initial_scores: dict[str, int]
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
     switch_rule: int | None = None  # the present number of the rule whose amendment stops the switch
+    # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
+    # replay of an edited log resumes from the last one before the edit (see `replay`).
+    checkpoints: tuple[tuple[int, "_State"], ...] = field(default=(), compare=False, repr=False)
 
     @property
     def final_scores(self) -> dict[str, int]:
@@ -183,8 +186,56 @@ class _State:
             self.scores[player] = self.scores.get(player, 0) + points
             self.deltas.append(ScoreDelta(player, points, reason))
 
+    def copy(self) -> "_State":
+        """An independent copy, to resume the fold from (a checkpoint); what is immutable is shared."""
+        return dataclasses.replace(
+            self, book=self.book.copy(), turns=self.turns.copy(), scores=dict(self.scores), players=list(self.players),
+            seen_numbers=dict(self.seen_numbers), unordered=list(self.unordered), strangers=set(self.strangers),
+            score_slips=dict(self.score_slips), findings=list(self.findings), errors=list(self.errors),
+            overrides=list(self.overrides), notes=[], deltas=[])
 
-def replay(game: Game) -> Replay:
+    def same_as(self, other: "_State") -> bool:
+        """Whether the fold goes on from both states alike (all they carry from one entry to the next)."""
+        return all(getattr(self, name) == getattr(other, name) for name in _CARRIED)
+
+
+# What the fold carries from one entry to the next (the rest of _State is the entry's own, or the game).
+_CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "switched", "overlooked_win",
+            "last_date", "stranger_turn", "scores", "players", "strangers", "score_slips", "turns", "seen_numbers",
+            "unordered", "findings", "errors", "overrides", "book")
+# Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
+CHECKPOINTS = 32
+CHECKPOINT_MIN_SPACING = 128
+
+
+def replay(game: Game, *, previous: Replay | None = None, checkpoints: bool = False) -> Replay:
+    """The replay of a game. With `checkpoints`, the fold's state is kept every few hundred entries; given the
+    `previous` replay of the same game (kept so, as serve keeps it), a replay of an edited log resumes from the
+    last checkpoint before the first entry that changed, and stops as soon as its state after the changed
+    entries is the one the previous replay had there: the rest is the previous replay's (the same entries
+    from the same state give the same steps). The result is what a replay from the start gives."""
+    if previous is not None and previous.checkpoints:
+        resumed = _resume(game, previous)
+        if resumed is not None:
+            return resumed
+    state = _initial_state(game)
+    initial_scores = dict(state.scores)
+    rulings, points = _result_rulings(game), _snapshot_points(game, state.findings)
+    for snapshot in points.get(-1, []):
+        _compare_snapshot(state, snapshot)
+    before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
+    entries = game.log.entries
+    spacing = _checkpoint_spacing(len(entries)) if checkpoints else 0
+    kept: list[tuple[int, _State]] = []
+    steps: list[Step] = []
+    for index, entry in enumerate(entries):
+        if spacing and index % spacing == 0:
+            kept.append((index, _checkpoint(state)))
+        steps.append(_fold_entry(state, index, entry, rulings, points))
+    return _finish(game, state, steps, before_entries, initial_scores, tuple(kept))
+
+
+def _initial_state(game: Game) -> _State:
     config = game.config
     players = list(config.players)
     state = _State(game=game, config=config, book=Rulebook.from_rules(game.rules.rules),
@@ -192,47 +243,106 @@ def replay(game: Game) -> Replay:
                    scores={p: 0 for p in players}, players=players,
                    next_numbers=(config.numbering.first_proposal,))
     state.switch_identity = _switch_identity(state)
-    initial_scores = dict(state.scores)
-    result_rulings = _result_rulings(game)
-    snapshot_points = _snapshot_points(game, state)
-    for snapshot in snapshot_points.get(-1, []):
+    return state
+
+
+def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
+    """One step of the fold: the game just after `entry`, `state` moved on to it."""
+    state.label, state.source = entry_label(entry), entry.source
+    state.deltas, state.notes = [], []
+    findings_before, overrides_before = len(state.findings), len(state.overrides)
+    _check_date(state, entry)
+    if state.winner and not isinstance(entry, Judgment):
+        state.find("after-end", entry.source, f"the game already ended ({state.ended_at}: won by "
+                   f"{', '.join(state.winner)}); nothing may follow")
+    expected_player = state.turns.expected() if state.turns.active else None
+    outcome = (_proposal(state, index, entry, rulings) if isinstance(entry, Proposal)
+               else _judgment(state, index, entry) if isinstance(entry, Judgment)
+               else _event(state, index, entry))
+    newly_won = _check_win(state, entry)
+    _check_claims(state, entry, newly_won)
+    _maybe_switch(state)
+    state.turns.follow(state.config.turns.order, state.config.turns.collation)
+    for snapshot in points.get(index, []):
         _compare_snapshot(state, snapshot)
-    before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
-    steps: list[Step] = []
-    for index, entry in enumerate(game.log.entries):
-        state.label, state.source = entry_label(entry), entry.source
-        state.deltas, state.notes = [], []
-        findings_before, overrides_before = len(state.findings), len(state.overrides)
-        _check_date(state, entry)
-        if state.winner and not isinstance(entry, Judgment):
-            state.find("after-end", entry.source, f"the game already ended ({state.ended_at}: won by "
-                       f"{', '.join(state.winner)}); nothing may follow")
-        expected_player = state.turns.expected() if state.turns.active else None
-        outcome = (_proposal(state, index, entry, result_rulings) if isinstance(entry, Proposal)
-                   else _judgment(state, index, entry) if isinstance(entry, Judgment)
-                   else _event(state, index, entry))
-        newly_won = _check_win(state, entry)
-        _check_claims(state, entry, newly_won)
-        _maybe_switch(state)
-        state.turns.follow(state.config.turns.order, state.config.turns.collation)
-        for snapshot in snapshot_points.get(index, []):
-            _compare_snapshot(state, snapshot)
-        steps.append(Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
-                          expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
-                          decision=outcome.decision, power=outcome.power,
-                          computed_result=outcome.computed, result=outcome.result, deltas=tuple(state.deltas),
-                          scores=dict(state.scores), players=tuple(state.players),
-                          next_player=state.turns.expected() if state.turns.active else None,
-                          order=tuple(state.turns.order) if state.turns.active else (),
-                          circuits=state.turns.circuits, mechanics=state.config, winner=state.winner,
-                          findings=tuple(state.findings[findings_before:]),
-                          overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes)))
+    return Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
+                expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
+                decision=outcome.decision, power=outcome.power,
+                computed_result=outcome.computed, result=outcome.result, deltas=tuple(state.deltas),
+                scores=dict(state.scores), players=tuple(state.players),
+                next_player=state.turns.expected() if state.turns.active else None,
+                order=tuple(state.turns.order) if state.turns.active else (),
+                circuits=state.turns.circuits, mechanics=state.config, winner=state.winner,
+                findings=tuple(state.findings[findings_before:]),
+                overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes))
+
+
+def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[Finding],
+            initial_scores: dict[str, int], checkpoints: tuple[tuple[int, _State], ...]) -> Replay:
     _missing_numbers(state, steps)
     findings = before_entries + [f for step in steps for f in step.findings]
+    # A replay that numbered proposals in resolution order adds findings at the end, after the fold: it is
+    # not resumed (see _resume), so it keeps no checkpoints.
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
-                  next_proposal=max(state.next_numbers),
-                  switch_rule=state.book.number_of(state.switch_identity))
+                  next_proposal=max(state.next_numbers), switch_rule=state.book.number_of(state.switch_identity),
+                  checkpoints=checkpoints if not state.unordered else ())
+
+
+def _checkpoint_spacing(entries: int) -> int:
+    return max(CHECKPOINT_MIN_SPACING, -(-entries // CHECKPOINTS))
+
+
+def _checkpoint(state: _State) -> _State:
+    kept = state.copy()
+    kept.game = None  # set again when the fold resumes: a checkpoint must not keep an old game alive
+    return kept
+
+
+def _resume(game: Game, previous: Replay) -> Replay | None:
+    """The replay of `game` from `previous`'s checkpoints (see `replay`); None when it must start over: the
+    rules, the mechanics, the snapshots or the Judges' result rulings changed, or entries came or went."""
+    old_game = previous.game
+    entries, old_entries = game.log.entries, old_game.log.entries
+    if (len(entries) != len(old_entries) or game.config != old_game.config or game.rules != old_game.rules
+            or game.snapshots != old_game.snapshots):
+        return None
+    changed = [i for i, (entry, old) in enumerate(zip(entries, old_entries)) if entry is not old]
+    if not changed:
+        return dataclasses.replace(previous, game=game)
+    rulings = _result_rulings(game)
+    points, old_points = _snapshot_points(game, []), _snapshot_points(old_game, [])
+    if rulings != _result_rulings(old_game) or points != old_points:
+        return None
+    first, last = changed[0], changed[-1]
+    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
+    state = kept.copy()
+    state.game = game
+    steps = list(previous.steps[:start])
+    for index in range(start, first):  # the same entries from the same state: the same steps
+        _fold_entry(state, index, entries[index], rulings, points)
+        steps.append(previous.steps[index])
+    old_state = state.copy()
+    old_state.game = old_game
+    spacing = _checkpoint_spacing(len(entries))
+    checkpoints = [c for c in previous.checkpoints if c[0] <= first]
+    for index in range(first, last + 1):
+        if index % spacing == 0 and index > first:
+            checkpoints.append((index, _checkpoint(state)))
+        steps.append(_fold_entry(state, index, entries[index], rulings, points))
+        _fold_entry(old_state, index, old_entries[index], rulings, old_points)
+    before_entries = list(previous.findings[:len(previous.findings) - sum(len(s.findings) for s in previous.steps)])
+    if state.same_as(old_state):  # the fold goes on as before: the rest is the previous replay's
+        steps += previous.steps[last + 1:]
+        checkpoints += [c for c in previous.checkpoints if c[0] > last]
+        findings = before_entries + [f for step in steps for f in step.findings]
+        return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
+                                   checkpoints=tuple(checkpoints))
+    for index in range(last + 1, len(entries)):
+        if index % spacing == 0:
+            checkpoints.append((index, _checkpoint(state)))
+        steps.append(_fold_entry(state, index, entries[index], rulings, points))
+    return _finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
 
 
 @dataclass(frozen=True)
@@ -764,8 +874,9 @@ def _maybe_switch(state: _State) -> None:
     state.notes.append(f"after {adoption.after_circuits} complete circuits, adoption becomes {adoption.then}")
 
 
-def _snapshot_points(game: Game, state: _State) -> dict[int, list[Ruleset]]:
-    """The entry after which each snapshot must equal the replay (-1: before the first entry)."""
+def _snapshot_points(game: Game, findings: list[Finding]) -> dict[int, list[Ruleset]]:
+    """The entry after which each snapshot must equal the replay (-1: before the first entry); a snapshot
+    that stands nowhere is a finding, added to `findings`."""
     points: dict[int, list[Ruleset]] = {}
     entries = game.log.entries
     for snapshot in game.snapshots:
@@ -773,9 +884,9 @@ def _snapshot_points(game: Game, state: _State) -> dict[int, list[Ruleset]]:
             where = next((i for i, e in enumerate(entries) if isinstance(e, Proposal)
                           and e.number == snapshot.after_proposal), None)
             if where is None:
-                state.findings.append(Finding("snapshot", snapshot.source.file, snapshot.source.line,
-                                              f"the snapshot stands after proposal {snapshot.after_proposal}, "
-                                              "which is not in the log"))
+                findings.append(Finding("snapshot", snapshot.source.file, snapshot.source.line,
+                                        f"the snapshot stands after proposal {snapshot.after_proposal}, "
+                                        "which is not in the log"))
                 continue
         else:
             where = -1

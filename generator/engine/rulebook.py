@@ -3,6 +3,7 @@ renumbering, and every version of every rule kept with the span of log entries i
 """
 from __future__ import annotations
 
+import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
@@ -65,6 +66,12 @@ class Rulebook:
     amended: set[int] = field(default_factory=set)  # identities amended or repealed at least once
     by_identity: dict[int, _Current] = field(default_factory=dict)  # the rules in force
     _next_identity: int = 0
+
+    def copy(self) -> "Rulebook":
+        """An independent copy (a replay's checkpoint): the rules in force change, their versions do not."""
+        current = {number: dataclasses.replace(rule, changes=list(rule.changes)) for number, rule in self.current.items()}
+        return Rulebook(current, list(self.versions), dict(self.departures), set(self.amended),
+                        {rule.identity: rule for rule in current.values()}, self._next_identity)
 
     @classmethod
     def from_rules(cls, rules: tuple[Rule, ...]) -> "Rulebook":

@@ -6,6 +6,7 @@ count of circuits goes on (FORMAT.md, "Mechanics").
 """
 from __future__ import annotations
 
+import copy
 from dataclasses import dataclass, field
 
 
@@ -49,6 +50,12 @@ class TurnTracker:
 
     def __post_init__(self) -> None:
         self._order = self._circuit_order()
+
+    def copy(self) -> "TurnTracker":
+        """An independent copy (a replay's checkpoint)."""
+        twin = copy.copy(self)
+        twin.seating, twin._order = list(self.seating), list(self._order)
+        return twin
 
     def _circuit_order(self) -> list[str]:
         base = ordered(self.seating, self.order_kind, self.collation)

@@ -2,10 +2,11 @@
 from __future__ import annotations
 
 import datetime as dt
+import functools
 import re
 from fractions import Fraction
 
-from ..errors import ErrorCollector
+from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
 from .source import NumberTooLarge, markdown, read_int, shorten, slice_lines
@@ -62,7 +63,20 @@ def _read_power_line(lines: list[str], first: int, end: int, number: int, file: 
 
 def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool = False,
                   power: bool = False) -> Ruleset:
-    """`power` (format 1.1, rules.power): each rule's body starts with a `Power:` line, which is not text."""
+    """`power` (format 1.1, rules.power): each rule's body starts with a `Power:` line, which is not text.
+    Cached by the text (a Ruleset is immutable): `serve` re-reads a game's rules and snapshots at every save."""
+    ruleset, found = _parse_ruleset(text, file, snapshot, power)
+    errors.extend(list(found))
+    return ruleset
+
+
+@functools.lru_cache(maxsize=64)
+def _parse_ruleset(text: str, file: str, snapshot: bool, power: bool) -> tuple[Ruleset, tuple[SourceError, ...]]:
+    errors = ErrorCollector()
+    return _read_ruleset(text, file, errors, snapshot=snapshot, power=power), tuple(errors.errors)
+
+
+def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool, power: bool) -> Ruleset:
     lines = text.split("\n")
     tokens = markdown().parse(text)
     title = ""

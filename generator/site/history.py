@@ -47,7 +47,12 @@ class RuleHistory:
 
 
 class GameHistory:
-    def __init__(self, replay: Replay):
+    def __init__(self, replay: Replay, previous: GameHistory | None = None):
+        """`previous`: the history of an earlier replay of the game; when this replay resumed it with the same
+        versions (replay's `previous`), its indices are taken over, only the steps that changed put in."""
+        if previous is not None and previous.replay.versions is replay.versions:
+            self._take_over(previous, replay)
+            return
         self.replay = replay
         self.rules: dict[int, RuleHistory] = {}
         for version in replay.versions:
@@ -81,6 +86,23 @@ class GameHistory:
                 self._ending.setdefault(version.end, []).append(version)
         self._cursor, self._live = -2, {}
         self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
+        self._old_numbers: dict[int, int] | None = None
+
+    def _take_over(self, previous: GameHistory, replay: Replay) -> None:
+        self.__dict__.update(previous.__dict__)
+        self.replay = replay
+        self._cursor, self._live = -2, {}
+        steps = replay.steps
+        changed = {i for i, (old, new) in enumerate(zip(previous.replay.steps, steps)) if old is not new}
+        self.proposal_steps = [steps[s.index] for s in previous.proposal_steps] if changed else previous.proposal_steps
+        self.revisions_by_step = dict(previous.revisions_by_step)
+        self.revisions_by_rule = dict(previous.revisions_by_rule)
+        for index in changed & previous.revisions_by_step.keys():
+            moved = {id(r): Revision(r.before, r.after, steps[index]) for r in previous.revisions_by_step[index]}
+            self.revisions_by_step[index] = list(moved.values())
+            for revision in previous.revisions_by_step[index]:
+                identity = (revision.after or revision.before).identity
+                self.revisions_by_rule[identity] = [moved.get(id(r), r) for r in self.revisions_by_rule[identity]]
 
     def _page_numbers(self) -> dict[int, str]:
         """The page name of each rule: its present (or last) number; a repealed rule whose number another
@@ -98,6 +120,11 @@ class GameHistory:
 
     def old_numbers(self) -> dict[int, int]:
         """Every number a rule once had that names no page of its own: number -> the rule's identity."""
+        if self._old_numbers is None:
+            self._old_numbers = self._find_old_numbers()
+        return self._old_numbers
+
+    def _find_old_numbers(self) -> dict[int, int]:
         taken = set(self.page_number.values())
         redirects: dict[int, int] = {}
         for history in self.rules.values():

@@ -10,8 +10,10 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from functools import lru_cache
 from typing import Any
 
+from ..cache import digest
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
 from ..engine.solitaire import SolitaireReplay
@@ -23,10 +25,12 @@ from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import markdown_to_html, render_markdown
+from .render import ScriptJson, script_json
 from .solitaire_pages import solitaire_site
 from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, page_names, pager, part_name, parts,
                     power_text, revision_view, step_facts, step_view, version_view)
 
+SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
 DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 
@@ -41,17 +45,48 @@ class Touched:
     rules: set[int] = field(default_factory=set)
     listed: bool = False
     scores: bool = False
+    players: bool = False  # who plays, or their order
 
 
-def _proposal_pages(replay: Replay) -> dict[int, str]:
-    return page_names((step.index, step.entry.number) for step in replay.steps if isinstance(step.entry, Proposal))
+def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
+    """What changed from one plan of a game to the next (see `Touched`); None when pages came or went or
+    everything moved (entries added or removed, pages renamed, the game's header changed)."""
+    old_steps, new_steps = old.replay.steps, new.replay.steps
+    old_history, new_history = old.history, new.history
+    if (len(old_steps) != len(new_steps) or old.proposal_pages != new.proposal_pages
+            or old_history.page_number != new_history.page_number or game_view(old.replay) != game_view(new.replay)
+            or old_history.old_numbers() != new_history.old_numbers()):
+        return None
+    touched = Touched()
+    for index, (before, after) in enumerate(zip(old_steps, new_steps)):
+        if before is not after and before != after and old.step_key(before) != new.step_key(after):
+            touched.steps.add(index)
+            touched.listed = touched.listed or old.listed_key(before) != new.listed_key(after)
+            touched.scores = touched.scores or before.scores != after.scores or before.deltas != after.deltas
+            touched.players = touched.players or before.players != after.players or before.order != after.order
+    if old.replay.versions is not new.replay.versions:
+        for identity, rule in new_history.rules.items():
+            if _version_texts(rule) != _version_texts(old_history.rules[identity]):
+                touched.rules.add(identity)
+    return touched
 
 
-def game_plan(replay: Replay) -> GamePlan:
-    return GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
+def _version_texts(rule: RuleHistory) -> tuple:
+    return tuple((v.number, v.rule_class, v.title, v.text, v.power, v.start, v.end) for v in rule.versions)
 
 
-def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = "Nomic archives",
+def game_plan(replay: Replay, previous: GamePlan | None = None) -> GamePlan:
+    """The plan of a game; `previous`, the plan of an earlier replay of it, lends it what did not change."""
+    history = GameHistory(replay, previous.history if previous is not None else None)
+    numbered = [(step.index, step.entry.number) for step in history.proposal_steps]
+    if previous is not None and numbered == [(s.index, s.entry.number) for s in previous.history.proposal_steps]:
+        names = previous.proposal_pages
+    else:
+        names = page_names(numbered)
+    return GamePlan(replay, history, replay.game.slug, names)
+
+
+def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE_TITLE,
               base_url: str = "") -> list[Page]:
     """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute."""
     games: list[GamePlan | SolitaireGame] = []
@@ -68,6 +103,11 @@ def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = "Nom
     return pages + site_pages(games, pages, site_title=site_title, base_url=base_url)
 
 
+def sitemap_paths(pages: list[Page]) -> list[str]:
+    """The pages of a game that a sitemap lists: its HTML pages, not the stubs of old rule numbers."""
+    return [p.path for p in pages if p.kind == "html" and not p.stub]
+
+
 @dataclass
 class SolitaireGame:
     """What the pages above the games take of a solitaire game (its pages are solitaire_pages.py's)."""
@@ -78,20 +118,19 @@ class SolitaireGame:
 
 
 def site_pages(games: list[GamePlan | SolitaireGame], game_pages: list[Page], *, site_title: str,
-               base_url: str) -> list[Page]:
+               base_url: str, sitemap: Iterable[str] | None = None) -> list[Page]:
     """The pages above the games (index, 404, search index, sitemap), and the site's title and address on
-    every page of `game_pages` too."""
+    every page of `game_pages` too. `sitemap`: the games' pages it lists, when `game_pages` are not all of
+    them (see `sitemap_paths`)."""
     summaries = [g.summary if isinstance(g, SolitaireGame) else _game_summary(g) for g in games]
     pages = [Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)),
              Page("404.html", "404.html", {}, deps="404")]
-    entries = tuple((g.slug, json.dumps(g.search, sort_keys=True)) if isinstance(g, SolitaireGame)
-                    else (g.slug, g.replay.game.config.title, tuple(_search_key(g))) for g in games)
-    pages.append(Page("search-index.js", "search-index.js", {}, kind="js", deps=entries,
-                      lazy=lambda: {"index": [entry for g in games for entry in (
-                          g.search if isinstance(g, SolitaireGame) else _search_entries(g))]}))
-    sitemap = tuple(sorted(p.path for p in game_pages + pages if p.kind == "html" and not p.stub
-                           and p.path != "404.html"))
-    pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=sitemap))
+    # Its deps are its JSON, joined from pieces each kept by what it shows: one edit writes one piece.
+    index = ScriptJson.array(piece for g in games for piece in (
+        (script_json(entry) for entry in g.search) if isinstance(g, SolitaireGame) else _search_pieces(g)))
+    pages.append(Page("search-index.js", "search-index.js", {"index": index}, kind="js", deps=digest(index)))
+    listed = tuple(sorted(sitemap_paths(game_pages) if sitemap is None else sitemap) + ["index.html"])
+    pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": listed}, kind="xml", deps=listed))
     if base_url and not base_url.endswith("/"):
         base_url += "/"
     for page in game_pages + pages:
@@ -133,7 +172,7 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     history = plan.history
     position_of = {step.index: position for position, step in enumerate(history.proposal_steps)}
     if touched is None:
-        _overview_pages(pages, rules=True)
+        _overview_pages(pages, rules=True, players=True)
         for identity in history.rules:
             _rule_page(pages, history.rules[identity])
         _redirect_pages(pages)
@@ -152,7 +191,8 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     rules = set(touched.rules)
     if touched.listed:  # a rule's history names the entries that changed it
         rules |= {(r.after or r.before).identity for i in touched.steps for r in history.revisions_by_step.get(i, ())}
-    _overview_pages(pages, rules=bool(touched.rules) or touched.listed)
+    _overview_pages(pages, rules=bool(touched.rules) or touched.listed,
+                    players=touched.listed or touched.scores or touched.players)
     for identity in sorted(rules):
         _rule_page(pages, history.rules[identity])
     for position in sorted(proposals):
@@ -166,8 +206,9 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     return pages
 
 
-def _overview_pages(pages: _Pages, *, rules: bool) -> None:
-    """The pages that sum up the game; those about its rules only when `rules` (they may have moved)."""
+def _overview_pages(pages: _Pages, *, rules: bool, players: bool) -> None:
+    """The pages that sum up the game; those about its rules only when `rules`, and about its players only
+    when `players` (they may have moved)."""
     plan = pages.plan
     history = plan.history
     if rules:
@@ -191,8 +232,9 @@ def _overview_pages(pages: _Pages, *, rules: bool) -> None:
     pages.add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
     report = _check_context(plan)
     pages.add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
-    players = _players_context(plan)
-    pages.add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
+    if players:
+        about = _players_context(plan)
+        pages.add("players.html", "players.html", about, json.dumps(about, sort_keys=True))
     feed = _feed_context(plan)
     pages.add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
 
@@ -508,14 +550,26 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
             else []}
 
 
-def _game_data(plan: GamePlan) -> dict[str, Any]:
+def _game_data(plan: GamePlan) -> ScriptJson:
     """What the as-of and comparison pages need in the browser: every version once, with its span."""
     replay = plan.replay
-    return {
-        "entries": [[s.label, s.entry.date.isoformat() if s.entry.date else "", plan.entry_anchor(s)] for s in replay.steps],
-        "versions": [[v.identity, v.number, v.rule_class, v.title, v.text, str(render_markdown(v.text)), v.start,
-                      v.end if v.end is not None else -2, plan.rule_page(v.identity)] for v in replay.versions],
-    }
+    return ScriptJson.object({
+        "entries": ScriptJson.array(_json_piece((s.label, s.entry.date.isoformat() if s.entry.date else "",
+                                                 plan.entry_anchor(s))) for s in replay.steps),
+        "versions": ScriptJson.array(_version_piece(v.identity, v.number, v.rule_class, v.title, v.text, v.start,
+                                                    v.end if v.end is not None else -2, plan.rule_page(v.identity))
+                                     for v in replay.versions)})
+
+
+@lru_cache(maxsize=65536)
+def _json_piece(item: tuple) -> str:
+    return script_json(list(item))
+
+
+@lru_cache(maxsize=65536)
+def _version_piece(identity: int, number: int, rule_class: str, title: str, text: str, start: int, end: int,
+                   page: str) -> str:
+    return script_json([identity, number, rule_class, title, text, str(render_markdown(text)), start, end, page])
 
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
@@ -526,27 +580,32 @@ def _feed_context(plan: GamePlan) -> dict[str, Any]:
             "updated": updated.isoformat() if updated else "1970-01-01"}
 
 
-def _search_key(plan: GamePlan) -> Iterable:
-    """What the search index shows of a game (see `_search_index`)."""
-    for identity, rule_history in plan.history.rules.items():
-        yield identity, rule_history.last.number, rule_history.last.title, rule_history.last.text, \
-            rule_history.repealed, plan.rule_page(identity)
-    for step in plan.history.proposal_steps:
-        yield step.entry.number, step.entry.title, step.entry.proposer, step.result, step.entry.body, \
-            plan.entry_anchor(step)
-
-
-def _search_entries(plan: GamePlan) -> list[dict[str, str]]:
-    index = []
+def _search_pieces(plan: GamePlan) -> Iterable[str]:
+    """Each rule and each proposal of a game as the search index shows it, as JSON (see `_search_piece`);
+    kept in the plan, and taken over by the next plan of the game where an edit did not touch them."""
     title = plan.replay.game.config.title
+    pieces = plan.search_pieces
     for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
-        last = rule_history.last
-        index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
-                      + (" (repealed)" if rule_history.repealed else ""),
-                      "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
+        piece = pieces.get(("rule", identity))
+        if piece is None:
+            last = rule_history.last
+            piece = pieces[("rule", identity)] = _search_piece(
+                "Rule", last.number, last.title, " (repealed)" if rule_history.repealed else "", title,
+                f"{plan.slug}/{plan.rule_page(identity)}", "", last.text, 600)
+        yield piece
     for step in plan.history.proposal_steps:
-        entry = step.entry
-        index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
-                      "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
-                      "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
-    return index
+        piece = pieces.get(("step", step.index))
+        if piece is None:
+            entry = step.entry
+            piece = pieces[("step", step.index)] = _search_piece(
+                "Proposal", entry.number, entry.title, "", title, f"{plan.slug}/{plan.entry_anchor(step)}",
+                f"{entry.proposer} {step.result or ''} ", entry.body, 400)
+        yield piece
+
+
+def _search_piece(kind: str, number: int, title: str, tag: str, game: str, url: str, lead: str, text: str,
+                  length: int) -> str:
+    """One item of the search index: its title, game, address and the start of its text, as JSON, kept by
+    what it shows (one edit writes one item's JSON again)."""
+    return script_json({"t": f"{kind} {number}" + (f": {title}" if title else "") + tag, "g": game, "u": url,
+                        "x": lead + " ".join(text.split())[:length]})

@@ -13,6 +13,7 @@ import os
 import pickle
 import shutil
 import traceback
+from collections.abc import Iterable
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -65,10 +66,29 @@ def template_problem(error: TemplateError) -> SourceError:
 
 def _json_for_script(value) -> Markup:
     """JSON safe inside <script> or a .js file: no way for text to close the script."""
+    return Markup(value if isinstance(value, ScriptJson) else script_json(value))
+
+
+def script_json(value) -> str:
+    """The JSON of `value` as `tojson_script` writes it (keys sorted, compact, `<`, `>`, `&` and the line
+    separators escaped): each character escaped alone, so JSON joined from such pieces is the same text."""
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return Markup(text)
+    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+
+
+class ScriptJson(str):
+    """JSON already written by `script_json`, piece by piece: `tojson_script` takes it as it is. The data of
+    a long game (every rule version, every entry) is joined from pieces kept by what each shows, so an edit
+    writes the JSON of what it changed and joins the rest."""
+
+    @classmethod
+    def array(cls, pieces) -> "ScriptJson":
+        return cls("[" + ",".join(pieces) + "]")
+
+    @classmethod
+    def object(cls, members: dict[str, str]) -> "ScriptJson":
+        return cls("{" + ",".join(f"{script_json(key)}:{members[key]}" for key in sorted(members)) + "}")
 
 
 def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
@@ -172,10 +192,10 @@ class RenderState:
 
 
 def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderState | None = None,
-                *, live_reload: str = "", overrides: Path | None = None, vanished: bool = True,
+                *, live_reload: str = "", overrides: Path | None = None, remove: Iterable[str] = (),
                 jobs: int = 1) -> list[str]:
-    """Render pages into `out`; with a state, skip unchanged pages and (unless `vanished` is False: the
-    pages given are only part of the site) delete pages no longer planned. Returns the paths written."""
+    """Render pages into `out`; with a state, skip the pages whose fingerprint is the one last written, and
+    delete the pages at `remove` (planned no more). Returns the paths written."""
     todo = []
     fingerprints = {}
     for page in pages:
@@ -189,10 +209,11 @@ def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderSta
         for path, fingerprint in fingerprints.items():
             if fingerprint is not None:
                 state.fingerprints[path] = fingerprint
-        if vanished:
-            for path in sorted(set(state.fingerprints) - {page.path for page in pages}):
-                (out / path).unlink(missing_ok=True)
-                del state.fingerprints[path]
+            else:
+                state.fingerprints.pop(path, None)
+        for path in sorted(remove):
+            (out / path).unlink(missing_ok=True)
+            state.fingerprints.pop(path, None)
     _copy_static(out, overrides)
     return [page.path for page in todo if page.path in written]
 
