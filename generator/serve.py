@@ -35,10 +35,11 @@ from watchdog.observers import Observer
 
 from .commands.check import check_games
 from .engine.replay import Replay
+from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError
+from .parallel import available_cores
 from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
-from .engine.solitaire import SolitaireReplay
 from .site.pages import SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, touched_by
 from .site.solitaire_pages import solitaire_site
 from .site.views import GamePlan, Page, game_view
@@ -152,12 +153,13 @@ class SiteBuilder:
         # File names in errors are relative to the folder that holds the games.
         self.base = self.content.parent if is_game(self.content) else self.content
 
-    def build_all(self) -> RebuildResult:
-        """Load every game and render every page."""
+    def build_all(self, *, jobs: int = 1) -> RebuildResult:
+        """Load every game and render every page, on `jobs` processes (forked: only before any other thread
+        runs, as LiveSite.start calls it)."""
         self._games.clear()
         self._broken.clear()
         self.state = RenderState()
-        return self._update(stale=set(), templates_changed=True)
+        return self._update(stale=set(), templates_changed=True, jobs=jobs)
 
     def rebuild(self, changed: Iterable[Path]) -> RebuildResult:
         """Rebuild after the files `changed` were written, created, moved or deleted."""
@@ -199,7 +201,7 @@ class SiteBuilder:
             return ""
         return lines[line - 1].rstrip()[:500] if line <= len(lines) else ""
 
-    def _update(self, stale: set[str], templates_changed: bool) -> RebuildResult:
+    def _update(self, stale: set[str], templates_changed: bool, jobs: int = 1) -> RebuildResult:
         started = time.perf_counter()
         written: list[str] = []
         folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
@@ -228,7 +230,7 @@ class SiteBuilder:
                 try:
                     pages, removed = self._plan(loaded, everything)
                     written = write_pages(self.env, pages, self.out, self.state, live_reload=self.live_reload,
-                                          overrides=self.overrides, remove=removed)
+                                          overrides=self.overrides, remove=removed, jobs=jobs)
                 except TemplateError as error:
                     errors.append(template_problem(error))
                 except ArchiveError as error:  # a template's error, found while drawing a page
@@ -596,7 +598,7 @@ class LiveSite:
 
     def start(self) -> RebuildResult:
         """Build everything, then watch and rebuild in the background; serving is `serve_forever`."""
-        result = self.builder.build_all()
+        result = self.builder.build_all(jobs=available_cores())  # no other thread runs yet: workers may fork
         self.hub.publish(result, self.builder.problems())
         handler = _ChangeHandler(self.builder, self.loop)
         for folder in self.builder.watched_folders():

@@ -322,17 +322,22 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
     for index in range(start, first):  # the same entries from the same state: the same steps
         _fold_entry(state, index, entries[index], rulings, points)
         steps.append(previous.steps[index])
-    old_state = state.copy()
-    old_state.game = old_game
+    # The previous replay's state after the changed entries, to compare with: only when entries follow them
+    # (a change that moves every later entry of its file down, in a log of one file, reaches its end).
+    old_state = None
+    if last + 1 < len(entries):
+        old_state = state.copy()
+        old_state.game = old_game
     spacing = _checkpoint_spacing(len(entries))
     checkpoints = [c for c in previous.checkpoints if c[0] <= first]
     for index in range(first, last + 1):
         if index % spacing == 0 and index > first:
             checkpoints.append((index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entries[index], rulings, points))
-        _fold_entry(old_state, index, old_entries[index], rulings, old_points)
+        if old_state is not None:
+            _fold_entry(old_state, index, old_entries[index], rulings, old_points)
     before_entries = list(previous.findings[:len(previous.findings) - sum(len(s.findings) for s in previous.steps)])
-    if state.same_as(old_state):  # the fold goes on as before: the rest is the previous replay's
+    if old_state is not None and state.same_as(old_state):  # the fold goes on as before: the rest is the previous
         steps += previous.steps[last + 1:]
         checkpoints += [c for c in previous.checkpoints if c[0] > last]
         findings = before_entries + [f for step in steps for f in step.findings]

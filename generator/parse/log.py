@@ -5,7 +5,6 @@ paragraphs ("Amend rule 203 to read:" and a blockquote) are recognised. Every va
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 import datetime as dt
 import difflib
@@ -341,27 +340,32 @@ class _OffsetLines(list):
 
 def shift_lines(value, delta: int):
     """A parsed item with every line it holds moved by `delta` (Sources, and an entry's body_line)."""
-    if delta == 0:
-        return value
-    if isinstance(value, Source):
+    return _shifted(value, delta) if delta else value
+
+
+# Values that hold no line: returned as they are (looked up by type, the quickest test there is).
+_PLAIN = frozenset({str, int, bool, float, type(None), Fraction, dt.date})
+
+
+def _shifted(value, delta: int):
+    kind = type(value)
+    if kind is Source:
         return Source(value.file, value.line + delta)
-    if isinstance(value, tuple):
-        return tuple(shift_lines(item, delta) for item in value)
-    if not dataclasses.is_dataclass(value):
+    if kind in _PLAIN:
         return value
-    moved = copy.copy(value)
-    for name in _fields(type(value)):
-        item = getattr(value, name)
+    if kind is tuple:
+        return tuple(item if type(item) in _PLAIN else _shifted(item, delta) for item in value)
+    if not dataclasses.is_dataclass(kind):
+        return value
+    fields = dict(value.__dict__)
+    for name, item in fields.items():
         if name == "body_line":
-            object.__setattr__(moved, name, item + delta)
-        elif isinstance(item, (Source, tuple)) or dataclasses.is_dataclass(item):
-            object.__setattr__(moved, name, shift_lines(item, delta))
+            fields[name] = item + delta
+        elif type(item) not in _PLAIN:
+            fields[name] = _shifted(item, delta)
+    moved = object.__new__(kind)  # a frozen dataclass: its fields set as pickle sets them
+    moved.__dict__.update(fields)
     return moved
-
-
-@functools.cache
-def _fields(kind: type) -> tuple[str, ...]:
-    return tuple(f.name for f in dataclasses.fields(kind))
 
 
 @functools.cache

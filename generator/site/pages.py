@@ -27,8 +27,8 @@ from .history import GameHistory, RuleHistory
 from .markdown import markdown_to_html, render_markdown
 from .render import ScriptJson, script_json
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, page_names, pager, part_name, parts,
-                    power_text, revision_view, step_facts, step_view, version_view)
+from .views import (LOG_PART, TABLE_PART, GamePlan, Page, entry_key, game_view, log_anchor, page_names, pager,
+                    part_name, parts, power_text, revision_view, step_facts, step_facts_key, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
@@ -59,7 +59,9 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
         return None
     touched = Touched()
     for index, (before, after) in enumerate(zip(old_steps, new_steps)):
-        if before is not after and before != after and old.step_key(before) != new.step_key(after):
+        # An entry moved by an edit above it is another object, but the same to its pages (they show no lines).
+        if before is not after and before != after and (entry_key(before.entry), step_facts_key(before)) != (
+                entry_key(after.entry), step_facts_key(after)):
             touched.steps.add(index)
             touched.listed = touched.listed or old.listed_key(before) != new.listed_key(after)
             touched.scores = touched.scores or before.scores != after.scores or before.deltas != after.deltas

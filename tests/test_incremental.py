@@ -1,0 +1,184 @@
+"""Incremental builds are full builds, byte for byte: serve after each kind of edit, build with its cache (the
+pages that moved, drawn and put in place) after each kind of edit, each with the long lists in several
+parts; a deleted or corrupt cache is rebuilt silently."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.cache import CACHE_ENV
+from generator.cli import main
+from generator.serve import SiteBuilder
+from generator.site import pages as planner
+from generator.site import views
+from tests.helpers import tree_digest
+
+
+@pytest.fixture
+def small_parts(monkeypatch):
+    """Parts of 40 log entries and 30 table rows, so that a game of 120 proposals has several of each."""
+    for module in (planner, views):
+        monkeypatch.setattr(module, "LOG_PART", 40)
+        monkeypatch.setattr(module, "TABLE_PART", 30)
+
+
+@pytest.fixture
+def game(tmp_path, small_parts) -> Path:
+    folder = tmp_path / "content" / "long"
+    assert main(["synth", str(folder), "--proposals", "120", "--seed", "5"]) == 0
+    return folder
+
+
+def _middle(text: str, what: str = "## Proposal") -> int:
+    return text.index(what, len(text) // 2)
+
+
+def _prose_of_a_proposal(game: Path) -> list[Path]:
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    heading = _middle(text)
+    prose = re.compile(r"\n\n(?!Amend|Enact|Repeal|Transmute|Renumber|Retitle)([A-Z][^\n]*\.)\n").search(text, heading)
+    log.write_text(text[:prose.end(1)] + " Edited." + text[prose.end(1):], encoding="utf-8")
+    return [log]
+
+
+def _votes_of_a_proposal(game: Path) -> list[Path]:
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    at = text.index("Votes: for Alice, Bob, Carol", _middle(text))
+    log.write_text(text[:at] + "Votes: for Alice; against Bob, Carol" + text[at + 28:], encoding="utf-8")
+    return [log]
+
+
+def _an_amendments_text(game: Path) -> list[Path]:
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    at = text.index(" to read:\n\n> ", _middle(text)) + len(" to read:\n\n> ")
+    log.write_text(text[:at] + "Newly, " + text[at:], encoding="utf-8")
+    return [log]
+
+
+def _a_rule_in_rules_md(game: Path) -> list[Path]:
+    rules = game / "rules.md"
+    text = rules.read_text(encoding="utf-8")
+    at = text.index("\n", text.index("### 203")) + 1
+    rules.write_text(text[:at] + "Foremost, " + text[at:], encoding="utf-8")
+    return [rules]
+
+
+def _an_entry_inserted(game: Path) -> list[Path]:
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    at = _middle(text)
+    date = re.search(r"Date: (\S+)", text[at:]).group(1)
+    log.write_text(text[:at] + f"## Event: A note from the keepers\nDate: {date}\n\nA word about the game.\n\n"
+                   + text[at:], encoding="utf-8")
+    return [log]
+
+
+def _an_entry_deleted(game: Path) -> list[Path]:
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    start = text.index("## Event: A note from the keepers")
+    log.write_text(text[:start] + text[text.index("## ", start + 3):], encoding="utf-8")
+    return [log]
+
+
+def _the_log_split_in_two(game: Path) -> list[Path]:
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    at = _middle(text)
+    (game / "log").mkdir()
+    (game / "log" / "1.md").write_text(text[:at], encoding="utf-8")
+    (game / "log" / "2.md").write_text(text[at:], encoding="utf-8")
+    log.unlink()
+    return [log, game / "log" / "1.md", game / "log" / "2.md"]
+
+
+def _a_proposal_in_the_second_file(game: Path) -> list[Path]:
+    log = game / "log" / "2.md"
+    text = log.read_text(encoding="utf-8")
+    at = text.index("\n", _middle(text))
+    log.write_text(text[:at] + ", retitled" + text[at:], encoding="utf-8")
+    return [log]
+
+
+def _game_toml(game: Path) -> list[Path]:
+    toml = game / "game.toml"
+    toml.write_text(toml.read_text(encoding="utf-8").replace("win = 1000000000", "win = 900000000"),
+                    encoding="utf-8")
+    return [toml]
+
+
+EDITS = [_prose_of_a_proposal, _votes_of_a_proposal, _an_amendments_text, _a_rule_in_rules_md,
+         _an_entry_inserted, _an_entry_deleted, _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
+
+
+def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, tmp_path):
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    for step, edit in enumerate(EDITS):
+        result = builder.rebuild(edit(game))
+        assert result.ok, (edit.__name__, result.errors)
+        fresh = SiteBuilder(game.parent, tmp_path / f"fresh-{step}", live_reload="")
+        assert fresh.build_all().ok
+        assert tree_digest(builder.out) == tree_digest(fresh.out), edit.__name__
+        shutil.rmtree(fresh.out)
+
+
+def test_build_after_each_kind_of_edit_rewrites_what_moved_and_gives_the_full_build(game, tmp_path, capsys):
+    site = tmp_path / "site"
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+    for step, edit in enumerate(EDITS):
+        before = {p: p.stat().st_mtime_ns for p in site.rglob("*") if p.is_file()}
+        edit(game)
+        assert main(["build", str(game.parent), "-o", str(site)]) == 0
+        written = int(re.search(r"\((\d+) written", capsys.readouterr().err).group(1))
+        fresh = tmp_path / f"fresh-{step}"
+        assert main(["build", str(game.parent), "-o", str(fresh), "--cache-dir", str(tmp_path / "empty")]) == 0
+        assert tree_digest(site) == tree_digest(fresh), edit.__name__
+        untouched = [p for p, mtime in before.items() if p.exists() and p.stat().st_mtime_ns == mtime]
+        assert written < len(before) and len(untouched) >= len(before) - written - 1, edit.__name__
+        shutil.rmtree(fresh)
+
+
+def test_a_build_puts_back_a_page_changed_or_removed_by_hand(game, tmp_path):
+    site = tmp_path / "site"
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    built = tree_digest(site)
+    (site / "long/proposals/330.html").write_text("changed by hand", encoding="utf-8")
+    (site / "long/rules/index.html").unlink()
+    (site / "long/stray.html").write_text("not the build's", encoding="utf-8")
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    assert tree_digest(site) == built
+
+
+@pytest.mark.parametrize("damage", ["deleted", "corrupt"])
+def test_a_deleted_or_corrupt_cache_is_rebuilt_silently(game, tmp_path, monkeypatch, capsys, damage):
+    cache = tmp_path / "cache"
+    monkeypatch.setenv(CACHE_ENV, str(cache))
+    site = tmp_path / "site"
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    built = tree_digest(site)
+    assert main(["check", str(game)]) == 0
+    capsys.readouterr()
+    for file in cache.iterdir():
+        if damage == "deleted":
+            file.unlink()
+        else:
+            file.write_bytes(b"\x00not a database\x00" * 100)
+    _prose_of_a_proposal(game)
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    assert main(["check", str(game)]) == 0
+    err = capsys.readouterr().err
+    assert "Traceback" not in err and "cache" not in err
+    fresh = tmp_path / "fresh"
+    assert main(["build", str(game.parent), "-o", str(fresh)]) == 0
+    assert tree_digest(site) == tree_digest(fresh) != built
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err  # and kept again
