@@ -11,9 +11,10 @@ For each size, `nomic-archive synth` writes a game (its log in one file, and spl
 - build: `nomic-archive build` into a new folder with an empty cache (cold), then again with nothing
   changed (warm); `check` with the cache the build left, and with an empty one;
 - serve: `serve` in a process of its own with a server-sent-events client, timing from writing a file to
-  the `reload` event: a word added to a proposal in the middle of the log, a sentence added to it (every
-  later entry of that file moves down two lines), its title changed (the lists that show it change), and a
-  word added to a rule's text in rules.md; each with the log in one file and split;
+  the `reload` event: a word added to a proposal 60% of the way through the log, a sentence added to it
+  (every later entry of that file moves down two lines), its title changed (the lists that show it change),
+  a word added to the rule text it amends, and a word added to a rule of rules.md (the game's snapshot then
+  differs: a discrepancy, which every page's header counts); each with the log in one file and split;
 - peak RSS of build and serve (the largest process, workers included), the largest total of scripts one
   page loads before the reader asks for anything, and the site's files.
 
@@ -150,23 +151,25 @@ def largest_script(site: Path) -> tuple[int, str]:
 # --- Serve --------------------------------------------------------------------------------------
 
 
-def middle_proposal(game: Path) -> tuple[Path, str, str]:
-    """The log file holding the proposal nearest the middle whose body opens with a sentence of prose (not
-    a change), that proposal's heading, and the sentence."""
+def proposal_at(game: Path, share: float) -> tuple[Path, str, str, str]:
+    """The log file holding the proposal nearest `share` of the way through the log that opens with a
+    sentence of prose and amends a rule to read anew; its heading, the sentence, and the first line of the
+    new text. Past the middle, so that no edit reaches the synthetic game's snapshot (taken halfway)."""
     logs = [game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md"))
     entries = [(log, chunk) for log in logs
                for chunk in re.split(r"(?m)^(?=## )", log.read_text(encoding="utf-8")) if chunk.startswith("## Proposal")]
-    middle = len(entries) // 2
-    for log, chunk in sorted(entries[middle // 2:], key=lambda item: abs(entries.index(item) - middle)):
+    target = int(len(entries) * share)
+    for log, chunk in sorted(entries[target // 2:], key=lambda item: abs(entries.index(item) - target)):
         paragraphs = chunk.split("\n\n")
-        if len(paragraphs) > 2 and not re.match(r"(Amend|Enact|Repeal|Transmute|Renumber|Retitle) ", paragraphs[1]):
-            return log, chunk.split("\n", 1)[0], paragraphs[1]
-    raise SystemExit("no proposal with prose in the synthetic log")
+        if (len(paragraphs) > 3 and not re.match(r"(Amend|Enact|Repeal|Transmute|Renumber|Retitle) ", paragraphs[1])
+                and " to read:" in paragraphs[2] and paragraphs[3].startswith("> ")):
+            return log, chunk.split("\n", 1)[0], paragraphs[1], paragraphs[3].split("\n", 1)[0]
+    raise SystemExit("no proposal with prose and an amendment in the synthetic log")
 
 
 def serve_edits(game: Path) -> list[dict]:
     """The edits timed in serve, each as a file and a text replaced there (and back, run after run)."""
-    log, heading, sentence = middle_proposal(game)
+    log, heading, sentence, quoted = proposal_at(game, 0.6)
     number = heading.split()[2].rstrip(":")
     rules = game / "rules.md"
     rule = re.search(r"(?m)^### 101.*\n(\S+ \S+)", rules.read_text(encoding="utf-8")).group(1)
@@ -175,7 +178,9 @@ def serve_edits(game: Path) -> list[dict]:
         {"name": f"proposal {number}: a sentence", "file": str(log), "old": sentence,
          "new": sentence + "\n\nA sentence added for the benchmark."},
         {"name": f"proposal {number}: its title", "file": str(log), "old": heading, "new": heading + " (edited)"},
-        {"name": "rule 101's text", "file": str(rules), "old": rule, "new": rule + " edited"},
+        {"name": f"proposal {number}: the rule text it enacts", "file": str(log), "old": quoted,
+         "new": "> Newly, " + quoted[2:]},
+        {"name": "rules.md: a word of rule 101", "file": str(rules), "old": rule, "new": rule + " edited"},
     ]
 
 

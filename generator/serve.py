@@ -48,7 +48,7 @@ from .site.render import RenderState, make_environment, package_templates, templ
 EVENTS_PATH = "/__nomic/events"
 STATUS_PATH = "/__nomic/status"
 # Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
-QUIET_SECONDS = 0.05
+QUIET_SECONDS = 0.025
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
 TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg"})
 KEEPALIVE_SECONDS = 15

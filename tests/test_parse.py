@@ -770,6 +770,7 @@ def test_a_log_parsed_entry_by_entry_is_the_log_parsed_whole(text):
 
     for shifted in (text, "\n\n\n" + text):  # and again, every entry three lines down
         log._entries.clear()
+        log._files.clear()
         assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)
         assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)  # from the kept parses
 
@@ -803,6 +804,7 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
 
     def run(source: str):
         log._entries.clear()  # a new process: nothing kept in memory
+        log._files.clear()
         cache = Cache(tmp_path / "cache", tmp_path)
         try:
             return log.parse_log_file(LOG, source, cache=cache)

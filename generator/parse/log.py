@@ -139,6 +139,8 @@ _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 # The parses of single entries, by (file, text): an entry moved by an edit above it is not parsed again.
 _ENTRY_CACHE_SIZE = 200_000
 _entries: OrderedDict[tuple[str, str, Dialect], tuple[Entry, int]] = OrderedDict()
+# The last parse of each log file, by (file, dialect): the same text again is the same parse.
+_files: dict[tuple[str, Dialect], tuple[str, tuple]] = {}
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
 PARSER_LAYOUT = "log-1"
 
@@ -174,12 +176,17 @@ def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Ca
     by its text, and moved to its line, so a save re-parses only the entries it changed. A file whose cut
     into entries the Markdown parser would not confirm (a setext heading, an unusual fence) is parsed whole.
     An unchanged file comes from the cache in one piece."""
+    last = _files.get((file, dialect))
+    if last is not None and last[0] == text:  # serve reads every log file at each save; one changed
+        return last[1]
     whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text)
     if cache and (stored := _unpickled(cache.get(whole_key))) is not None:
-        return stored
-    parsed = _parse_entries(file, text, dialect, cache, jobs)
-    if cache:
-        cache.put(whole_key, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
+        parsed = stored
+    else:
+        parsed = _parse_entries(file, text, dialect, cache, jobs)
+        if cache:
+            cache.put(whole_key, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
+    _files[(file, dialect)] = (text, parsed)
     return parsed
 
 

@@ -145,7 +145,7 @@ def site_pages(games: list[GamePlan | SolitaireGame], game_pages: list[Page], *,
 
 def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
-    return {**game_view(replay),
+    return {**game_view(replay), "findings": len(replay.findings),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
             "proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
             "winner": list(replay.winner), "variant": game.config.variant,

@@ -58,7 +58,7 @@ def solitaire_site(replay: SolitaireReplay) -> tuple[list[Page], dict[str, Any],
     add("timeline.html", "solitaire/timeline.html", {"chart": timeline}, repr(timeline))
     report = _check_context(replay, names)
     add("check.html", "solitaire/check.html", report, repr(report))
-    summary = {**base["game"], "players": [replay.setup.player], "turns": len(replay.steps), "proposals": 0,
+    summary = {**base["game"], "findings": len(replay.findings), "players": [replay.setup.player], "turns": len(replay.steps), "proposals": 0,
                "rules": len(replay.rules), "winner": list(replay.winner), "variant": "solitaire",
                "first": _date(replay.steps[0]) if replay.steps else "",
                "last": _date(replay.steps[-1]) if replay.steps else ""}

@@ -270,10 +270,12 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
 
 
 def game_view(replay: Replay) -> dict[str, Any]:
-    """What base.html shows of the game a page belongs to (its navigation)."""
+    """What every page's header shows of the game it belongs to (its navigation): a change here redraws every
+    page of the game, so nothing an ordinary edit moves (the count of discrepancies is on the game's home and
+    verification pages, and on the site's index)."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
-            "findings": len(replay.findings), "scores": keeps_scores(replay), "variant": config.variant}
+            "scores": keeps_scores(replay), "variant": config.variant}
 
 
 def keeps_scores(replay: Replay) -> bool:
