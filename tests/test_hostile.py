@@ -8,6 +8,7 @@ import re
 import shutil
 import subprocess
 import sys
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
@@ -18,7 +19,7 @@ from generator.errors import ErrorCollector, SourceError
 from generator.files import SITE_MARKER, new_staging_folder
 from generator.model.urls import is_url_segment, url_segment
 from generator.parse.game import load_content
-from generator.parse.source import NumberTooLarge, read_bytes, read_int
+from generator.parse.source import NumberTooLarge, read_bytes, read_decimal, read_int
 from generator.redline import redline, render_ansi, render_html, split_blocks, summarize
 from generator.site.views import Page
 from generator.terminal import for_terminal, one_line
@@ -67,6 +68,31 @@ def test_signed_numbers_and_the_cap():
         read_int("1" * 13)
     with pytest.raises(NumberTooLarge):
         read_int("9" * 5000)
+
+
+@pytest.mark.parametrize("text, value", [("3", Fraction(3)), ("1.5", Fraction(3, 2)), ("0.25", Fraction(1, 4)),
+                                         ("007.500", Fraction(15, 2)), ("999999999999.999999999999",
+                                                                        Fraction(10**24 - 1, 10**12)),
+                                         ("1." + "0" * 5000, Fraction(1))])
+def test_decimals_are_exact_within_the_caps(text, value):
+    assert read_decimal(text) == value
+
+
+@pytest.mark.parametrize("text", ["", ".5", "1.", "1.5.0", "-1", "+1", "1e3", "1/3", "1_0", " 1", "1,5", "١.5",
+                                  "1.٥", "½", "inf", "nan"])
+def test_anything_else_is_not_a_decimal(text):
+    with pytest.raises(ValueError) as raised:
+        read_decimal(text)
+    assert not isinstance(raised.value, NumberTooLarge)
+
+
+def test_decimals_past_the_caps():
+    with pytest.raises(NumberTooLarge, match=r"number too large \(at most 12 digits\)"):
+        read_decimal("1" * 13 + ".5")
+    with pytest.raises(NumberTooLarge, match=r"number too precise \(at most 12 digits after the point\)"):
+        read_decimal("0." + "1" * 13)
+    with pytest.raises(NumberTooLarge):
+        read_decimal("0." + "9" * 5000)  # more digits than int() reads
 
 
 def test_the_caps_are_listed_for_keepers():

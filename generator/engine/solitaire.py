@@ -17,6 +17,7 @@ from ..errors import SourceError
 from ..model import Game
 from ..model.config import Solitaire
 from ..model.solitaire import Action, Turn
+from ..parse.source import NumberTooLarge, read_int, shorten
 from .replay import Finding
 
 LIFE_SPAN = 8  # rule 3: 8 turns from creation or transmutation, and never more
@@ -30,7 +31,7 @@ CLAUSES = {"two classes of rules": 1, "objective": 2, "life span": 3, "actions":
            "mutation": 8, "subsumption": 9, "division": 10, "rule numbers": 12, "scoring": 100}
 ACTION_CLAUSE = {"transmute": "transmutation", "mutate": "mutation", "subsume": "subsumption", "divide": "division"}
 
-_NUMBER_HEAD = re.compile(r"(\d{1,9})\.(?:[ \t]+|\n|$)")
+_NUMBER_HEAD = re.compile(r"([0-9]+)\.(?:[ \t]+|\n|$)")  # ASCII digits, read by read_int
 _TITLE = re.compile(r"([^\n]*?)\.(?:[ \t]+|\n|$)")
 _WORDS = {"spaces": re.compile(r"\S+"), "letters": re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")}
 
@@ -253,7 +254,12 @@ class _Turn:
             self.illegal("rule numbers", "a rule starts with its number and a full stop; this mutation would "
                          f"leave \"{' '.join(new_text.split()[:3])}\"")
             return False
-        number = int(head.group(1))
+        try:
+            number = read_int(head.group(1))
+        except NumberTooLarge as error:
+            self.illegal("rule numbers", f"this mutation would renumber rule {rule.number} as "
+                         f"{shorten(head.group(1))}: {error}")
+            return False
         if number != rule.number and not self.new_number("mutation", number, mutable=rule.mutable):
             return False
         self.rules[rule.identity] = dataclasses.replace(rule, number=number, body=new_text[head.end():])
