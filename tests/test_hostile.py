@@ -195,17 +195,35 @@ def test_check_into_a_closed_pipe_ends_quietly(tmp_path):
 # --- Outputs ---------------------------------------------------------------------------------------
 
 
-def test_import_never_replaces_a_file_unless_forced(tmp_path, capsys):
+def _single_file_commands(tmp_path: Path) -> dict[str, list[str]]:
+    """Each command that writes one file at -o, with inputs that work."""
+    game = copy_games(tmp_path, "mini") / "mini"
     source = tmp_path / "rules.txt"
     source.write_text("Immutable Rules\n\n101. All players must abide by the rules.\n", encoding="utf-8")
-    keepers = tmp_path / "rules.md"
+    draft = tmp_path / "idea.md"
+    draft.write_text("## Proposal: Idea\nProposer: Alice\n\nRepeal rule 201.\n", encoding="utf-8")
+    return {"import": ["import", str(source)], "diff": ["diff", str(game / "rules.md"), str(game)],
+            "preview": ["preview", str(draft), "--game", str(game)]}
+
+
+@pytest.mark.parametrize("command", ["import", "diff", "preview"])
+def test_a_single_file_output_never_replaces_a_file_unless_forced(command, tmp_path, capsys):
+    arguments = _single_file_commands(tmp_path)[command]
+    keepers = tmp_path / "keepers.md"
     keepers.write_text("the keeper's only copy\n", encoding="utf-8")
-    assert main(["import", str(source), "-o", str(keepers)]) == 2
-    assert "exists, and import does not replace a file" in capsys.readouterr().err
-    assert keepers.read_text(encoding="utf-8") == "the keeper's only copy\n"
-    assert main(["import", str(source), "-o", str(keepers), "--force"]) == 0
-    assert "### 101" in keepers.read_text(encoding="utf-8")
-    assert main(["import", str(source), "-o", str(tmp_path / "new.md")]) == 0
+    dangling = tmp_path / "dangling.md"
+    dangling.symlink_to(tmp_path / "nowhere")
+    before = tree_digest(tmp_path)
+    for taken in (keepers, dangling):
+        assert main([*arguments, "-o", str(taken)]) == 2
+        assert capsys.readouterr().err == (
+            f"{taken}: exists, and {command} does not replace a file (it may be a keeper's only copy): choose "
+            "another name, or add --force to replace it; nothing was written\n")
+    assert tree_digest(tmp_path) == before
+    assert main([*arguments, "-o", str(keepers), "--force"]) in (0, 1)
+    assert keepers.read_text(encoding="utf-8") not in ("", "the keeper's only copy\n")
+    assert main([*arguments, "-o", str(tmp_path / "new.md")]) in (0, 1)
+    assert (tmp_path / "new.md").read_text(encoding="utf-8") == keepers.read_text(encoding="utf-8")
 
 
 def test_an_output_under_a_file_is_refused_before_anything_is_written(tmp_path, capsys, monkeypatch):
