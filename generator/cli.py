@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import ArchiveError
+from .errors import ArchiveError, bug_message
 from .terminal import one_line
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
@@ -117,9 +117,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # the last resort: a crash must never pass for "discrepancies found"
         if os.environ.get("NOMIC_ARCHIVE_TRACEBACK"):
             raise
-        print(one_line(f"{_inputs(args)}: unexpected error ({type(error).__name__}: {error}); this is a bug in "
-                       f"nomic-archive {__version__}: please report it with the input that caused it"),
-              file=sys.stderr)
+        print(one_line(f"{_inputs(args)}: {bug_message(error)}"), file=sys.stderr)
         return EXIT_BUG
 
 

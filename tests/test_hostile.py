@@ -8,12 +8,13 @@ import re
 import shutil
 import subprocess
 import sys
+import time
 from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from generator import limits, redline as redline_module, serve
+from generator import __version__, limits, redline as redline_module, serve
 from generator.cli import main
 from generator.errors import ErrorCollector, SourceError
 from generator.files import SITE_MARKER, new_staging_folder
@@ -343,12 +344,38 @@ def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeyp
     monkeypatch.setattr(serve, "check_games", crash_on_tiny)
     result = builder.rebuild([edit(game / "log.md", "Players bring snacks.", "Players bring crash.")])
     assert [str(e) for e in result.errors] == [
-        "tiny: unexpected error (RuntimeError: boom); this is a bug in nomic-archive: please report it with this game"]
+        f"tiny: unexpected error (RuntimeError: boom); this is a bug in nomic-archive {__version__}: please report it "
+        "with this game"]
     # An unrelated save does not make the error vanish while tiny's stale pages are served.
     again = builder.rebuild([edit(other / "rules.md", "clockwise", "any")])
     assert not again.ok and again.errors == result.errors
     fixed = builder.rebuild([edit(game / "log.md", "Players bring crash.", "Players bring fruit.")])
     assert fixed.ok and "fruit" in (builder.out / "tiny/proposals/302.html").read_text(encoding="utf-8")
+
+
+def test_a_crash_while_planning_is_one_line_in_the_overlay_and_a_traceback_on_the_terminal(builder, game, capsys,
+                                                                                           monkeypatch):
+    def broken(replays):
+        raise RuntimeError("a bug\nwith a second line")
+
+    monkeypatch.setattr(serve, "plan_site", broken)
+    hub, results = serve.EventHub(), []
+    loop = serve.RebuildLoop(builder, hub, quiet=0.01, report=results.append)
+    loop.start()
+    try:
+        loop.notify([edit(game / "rules.md", "clockwise", "any")])
+        deadline = time.monotonic() + 10
+        while not results and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        loop.stop()
+        loop.join()
+    assert hub.problems == [{
+        "where": f"rebuilding {builder.content}", "file": f"rebuilding {builder.content}", "line": 0, "text": "",
+        "message": f"unexpected error (RuntimeError: a bug\\nwith a second line); this is a bug in nomic-archive "
+                   f"{__version__}: please report it with the content folder"}]
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "in broken" in err  # for whoever reports it
 
 
 def test_a_save_with_a_superscript_shows_its_line_in_the_overlay(builder, game):
