@@ -19,6 +19,7 @@ from ..model.config import Solitaire
 from ..model.solitaire import Action, Turn
 from ..parse.source import NumberTooLarge, read_int, shorten
 from .replay import Finding
+from .rulebook import growth_problem
 
 LIFE_SPAN = 8  # rule 3: 8 turns from creation or transmutation, and never more
 FIRST_MUTABLE_NUMBER = 20  # rule 1
@@ -260,6 +261,9 @@ class _Turn:
             self.illegal("rule numbers", f"this mutation would renumber rule {rule.number} as "
                          f"{shorten(head.group(1))}: {error}")
             return False
+        if too_long := growth_problem(rule.number, new_text, "mutation"):
+            self.problems.append(too_long)
+            return False
         if number != rule.number and not self.new_number("mutation", number, mutable=rule.mutable):
             return False
         self.rules[rule.identity] = dataclasses.replace(rule, number=number, body=new_text[head.end():])
@@ -280,7 +284,11 @@ class _Turn:
         span = rule.span
         if span is not None:
             span = subsumer_span(span, other.span or 0, self.setup.options)
-        self.rules[rule.identity] = dataclasses.replace(rule, body=f"{rule.body}\n\n{other.full_text}", span=span)
+        subsumer = dataclasses.replace(rule, body=f"{rule.body}\n\n{other.full_text}", span=span)
+        if too_long := growth_problem(rule.number, subsumer.full_text, "subsumption"):
+            self.problems.append(too_long)
+            return False
+        self.rules[rule.identity] = subsumer
         del self.rules[other.identity]
         self.deaths.append(Death(other, f"subsumed into rule {rule.number}"))
         return True
