@@ -18,7 +18,7 @@ from ..model import Game
 from ..model.config import Solitaire
 from ..model.solitaire import Action, Turn
 from ..parse.source import NumberTooLarge, read_int, shorten
-from .replay import Finding
+from .replay import Finding, Outcome
 from .rulebook import growth_problem
 
 LIFE_SPAN = 8  # rule 3: 8 turns from creation or transmutation, and never more
@@ -427,7 +427,7 @@ class TurnStep:
 
 
 @dataclass(frozen=True)
-class SolitaireReplay:
+class SolitaireReplay(Outcome):
     """A solitaire game replayed; offers what the check reports read of a standard replay."""
 
     game: Game
@@ -442,14 +442,6 @@ class SolitaireReplay:
     @property
     def initial_scores(self) -> dict[str, int]:
         return {self.setup.player: 0}
-
-    @property
-    def final_scores(self) -> dict[str, int]:
-        return self.steps[-1].scores if self.steps else self.initial_scores
-
-    @property
-    def winner(self) -> tuple[str, ...]:
-        return self.steps[-1].winner if self.steps else ()
 
     @property
     def rules(self) -> tuple[LiveRule, ...]:
