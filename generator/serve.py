@@ -404,9 +404,8 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
         page = self.server.site / "404.html"
         if not page.is_file():
             return NO_SITE_YET.encode("utf-8")
-        # 404.html links relatively from the site's root; <base> makes that hold at any depth.
-        html = page.read_text(encoding="utf-8")
-        return re.sub(r"<head[^>]*>", lambda m: m.group(0) + '\n<base href="/">', html, count=1).encode("utf-8")
+        # 404.html links from the host's root ("/static/style.css"), which is where serve puts the site.
+        return page.read_bytes()
 
     def _send(self, status: int, content_type: str, data: bytes, body: bool) -> None:
         self.send_response(status)

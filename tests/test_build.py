@@ -21,7 +21,7 @@ def built(tmp_path):
 
 
 def test_build_writes_every_kind_of_page(built):
-    for page in ["index.html", "404.html", "sitemap.xml", "search-index.js", "static/style.css",
+    for page in ["index.html", "404.html", "search-index.js", "static/style.css",
                  "mini/index.html", "mini/rules/index.html", "mini/rules/301.html", "mini/rules/203.html",
                  "mini/proposals/index.html", "mini/proposals/301.html", "mini/log.html", "mini/scores.html",
                  "mini/check.html", "mini/players.html", "mini/repealed.html", "mini/defeated.html",
@@ -142,6 +142,8 @@ def test_help_lists_the_commands():
 
 
 def test_base_url_makes_sitemap_feed_and_404_absolute_and_nothing_else(tmp_path):
+    """Without --base-url there is no sitemap (its <loc>s must be absolute), and 404.html links from the
+    host's root; with it, from the site's address. Either way not from the missing page's folder."""
     content = copy_games(tmp_path, "mini")
     assert main(["build", str(content), "-o", str(tmp_path / "a"), "--base-url", "https://example.org/nomic"]) == 0
     assert main(["build", str(content), "-o", str(tmp_path / "b")]) == 0
@@ -149,9 +151,12 @@ def test_base_url_makes_sitemap_feed_and_404_absolute_and_nothing_else(tmp_path)
     assert "<loc>https://example.org/nomic/mini/rules/301.html</loc>" in sitemap
     feed = (tmp_path / "a/mini/feed.xml").read_text()
     assert '<link rel="alternate" href="https://example.org/nomic/mini/proposals/301.html"/>' in feed
-    assert "<loc>mini/rules/301.html</loc>" in (tmp_path / "b/sitemap.xml").read_text()
+    assert not (tmp_path / "b/sitemap.xml").exists()
     a, b = tree_digest(tmp_path / "a"), tree_digest(tmp_path / "b")
-    # A host serves 404.html at any depth: its links resolve from the site's address.
-    assert '<base href="https://example.org/nomic/">' in (tmp_path / "a/404.html").read_text()
-    assert "<base" not in (tmp_path / "b/404.html").read_text()
-    assert {path for path in a if a[path] != b[path]} == {"sitemap.xml", "mini/feed.xml", "404.html"}
+    with_base, without = (tmp_path / "a/404.html").read_text(), (tmp_path / "b/404.html").read_text()
+    assert '<link rel="stylesheet" href="https://example.org/nomic/static/style.css">' in with_base
+    assert '<a href="https://example.org/nomic/index.html">Back to the games</a>' in with_base
+    assert '<link rel="stylesheet" href="/static/style.css">' in without and "<base" not in with_base + without
+    assert '<a class="skip" href="#main">' in with_base  # no <base>: the skip link stays on the page
+    assert set(a) - set(b) == {"sitemap.xml"} and set(b) <= set(a)
+    assert {path for path in b if a[path] != b[path]} == {"mini/feed.xml", "404.html"}

@@ -302,7 +302,7 @@ def test_the_server_listens_on_loopback_only(server):
 
 @pytest.mark.parametrize("path, content_type", [
     ("/index.html", "text/html; charset=utf-8"), ("/static/style.css", "text/css; charset=utf-8"),
-    ("/search-index.js", "text/javascript; charset=utf-8"), ("/sitemap.xml", "application/xml; charset=utf-8"),
+    ("/search-index.js", "text/javascript; charset=utf-8"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
     ("/static/favicon.svg", "image/svg+xml"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
 ])
 def test_files_are_served_with_their_content_type(server, path, content_type):
@@ -310,10 +310,11 @@ def test_files_are_served_with_their_content_type(server, path, content_type):
     assert response.status == 200 and response.getheader("Content-Type") == content_type
 
 
-def test_unknown_paths_get_the_sites_404_page_with_a_base(server):
+def test_unknown_paths_get_the_sites_404_page_linking_from_the_root(server):
     response = get(server, "/tiny/rules/no/such/page.html")
     body = response.read().decode()
-    assert response.status == 404 and '<base href="/">' in body and "Not found" in body
+    assert response.status == 404 and "Not found" in body
+    assert '<link rel="stylesheet" href="/static/style.css">' in body and '<a href="/index.html">' in body
 
 
 def test_requests_for_other_host_names_are_refused(server):

@@ -45,13 +45,16 @@ def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base
         pages.extend(_game_pages(plan))
     summaries = [_game_summary(plan) for plan in games]
     pages.append(Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)))
-    pages.append(Page("404.html", "404.html", {}, deps="404"))
     pages.append(Page("search-index.js", "search-index.js", {"index": _search_index(games)}, kind="js",
                       deps=None))
-    sitemap = sorted(p.path for p in pages if p.kind == "html" and p.path != "404.html")
-    pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=tuple(sitemap)))
     if base_url and not base_url.endswith("/"):
         base_url += "/"
+    if base_url:  # a sitemap's <loc>s must be absolute: without the site's address there is none
+        sitemap = sorted(p.path for p in pages if p.kind == "html")
+        pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=tuple(sitemap)))
+    # A host serves 404.html at any missing address, at any depth: its links start from the site's
+    # address, or from the host's root without one.
+    pages.append(Page("404.html", "404.html", {"root": base_url or "/"}, deps="404"))
     for page in pages:
         page.context.setdefault("site_title", site_title)
         page.context.setdefault("base_url", base_url)
