@@ -24,7 +24,7 @@ from ..parse.game import is_game
 from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.rules import parse_ruleset
 from ..parse.source import read_text
-from ..redline import render_ansi
+from ..redline import ansi_key, render_ansi
 from .check import check_games
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the file is rules.md already
@@ -120,6 +120,8 @@ def _point_index(game: Game, point: str, spec: str) -> int:
 def render_text(comparison: Comparison, old: str, new: str, *, color: bool) -> str:
     """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last."""
     lines = [f"--- {_clean(old)}", f"+++ {_clean(new)}", ""]
+    if any(_body(pair, color) for pair in comparison.differences):
+        lines += [ansi_key(color=color), ""]
     for pair in comparison.differences:
         header = pair.describe() + (f": {pair.title}" if pair.title else "")
         lines.append(f"{_BOLD}{_clean(header)}{_RESET}" if color else _clean(header))

@@ -18,7 +18,7 @@ from ..parse.game import is_game
 from ..parse.log import parse_draft
 from ..parse.source import read_text
 from ..preview import DraftPreview, preview_draft
-from ..redline import redline, render_ansi
+from ..redline import ansi_key, redline, render_ansi
 from ..site.views import Page
 from ..site.render import make_environment, package_templates, render_page
 from .check import check_games
@@ -64,6 +64,8 @@ def render_text(preview: DraftPreview, *, color: bool) -> str:
     if preview.vote:
         lines.append(f"With these votes: {preview.vote.result} under {preview.vote.method} ({preview.vote.tally})")
     lines += [f"Note: {note}" for note in preview.notes]
+    if preview.changes:
+        lines += ["", ansi_key(color=color)]
     for change in preview.changes:
         before = change.before_number if change.before_number is not None else change.number
         renumbered = f" -> rule {change.number}" if before != change.number else ""
