@@ -16,7 +16,9 @@ from ..model import Event, Judgment, Proposal
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import render_markdown
+from .points import points_pages
+from .search import games_page, search_pages
+from .markdown import render_markdown, render_prose
 from .views import GamePlan, Page, game_view, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
@@ -45,8 +47,7 @@ def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base
         pages.extend(_game_pages(plan))
     summaries = [_game_summary(plan) for plan in games]
     pages.append(Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)))
-    pages.append(Page("search-index.js", "search-index.js", {"index": _search_index(games)}, kind="js",
-                      deps=None))
+    pages.append(games_page(games))
     if base_url and not base_url.endswith("/"):
         base_url += "/"
     if base_url:  # a sitemap's <loc>s must be absolute: without the site's address there is none
@@ -119,7 +120,6 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     # The pages that list every entry are the costly ones to draw: their contexts are lazy, and their deps
     # are what they show of each step (all of it for the log, its listing for the others).
     every_step = tuple(plan.step_key(s) for s in steps)
-    every_listed = tuple(plan.listed_key(s) for s in steps)
     listed = tuple(plan.listed_key(s) for s in proposal_steps)
     add("proposals/index.html", "proposals.html", {"heading": "All proposals"}, listed,
         lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in proposal_steps]})
@@ -128,7 +128,7 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     repealed = [_repealed_row(plan, h) for h in history.repealed()]
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
     add("log.html", "log.html", {}, (game.log.preamble, every_step),
-        lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_markdown(game.log.preamble)})
+        lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_prose(game.log.preamble, 2)})
     scores_deps = (tuple(sorted(replay.initial_scores.items())), steps[-1].mechanics.scoring.win if steps else None,
                    tuple((plan.listed_key(s), tuple(sorted(s.scores.items())), s.deltas, s.overrides) for s in steps))
     add("scores.html", "scores.html", {}, scores_deps, lazy=lambda: _scores_context(plan))
@@ -136,12 +136,12 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     players = _players_context(plan)
     add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
-    add("as-of.html", "as-of.html", {}, every_listed, lazy=lambda: {"entries": [step_view(plan, s, "") for s in steps]})
-    versions = tuple((plan.version_key(v), v.start, v.end) for v in replay.versions)
-    add("data.js", "data.js", {}, (versions, every_listed), kind="js", lazy=lambda: {"data": _game_data(plan)})
+    add("as-of.html", "as-of.html", {}, None)
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
     pages.extend(compare_pages(plan))
+    pages.extend(search_pages(plan, game_key))
+    pages.extend(points_pages(plan, game_key))
     return pages
 
 
@@ -155,7 +155,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     return {
         "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
-        "preamble": str(render_markdown(game.log.preamble)), "recent": recent,
+        "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
         "mechanics": _mechanics(config), "start": game.config.start.isoformat() if game.config.start else "",
@@ -181,7 +181,8 @@ def _mechanics(config) -> list[tuple[str, str]]:
 def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_rule[rule_history.identity]]
     last = rule_history.last
-    return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed,
+    repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
+    return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
             "lineage": rule_history.lineage, "revisions": revisions,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
@@ -244,12 +245,13 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
                  "players": [], "body": ""})
     if isinstance(entry, Judgment):
         view["judge"] = entry.judge
-        view["body"] = render_markdown(entry.body)
+        view["body"] = render_prose(entry.body, 3)
     elif isinstance(entry, Event):
-        view["body"] = render_markdown(entry.body)
+        view["body"] = render_prose(entry.body, 3)
         view["players"] = [("+" if c.joins else "-") + c.player for c in entry.players]
-    else:
+    else:  # a proposal: its text with the keeper's commentary, as events and judgments show theirs
         view["proposer"] = entry.proposer
+        view["body"] = render_prose(entry.body, 3)
     return view
 
 
@@ -292,36 +294,9 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     return {"players": [stats[n] for n in names], "order": order}
 
 
-def _game_data(plan: GamePlan) -> dict[str, Any]:
-    """What the as-of and comparison pages need in the browser: every version once, with its span."""
-    replay = plan.replay
-    return {
-        "entries": [[s.label, s.entry.date.isoformat() if s.entry.date else "", plan.entry_anchor(s)] for s in replay.steps],
-        "versions": [[v.identity, v.number, v.rule_class, v.title, v.text, str(render_markdown(v.text)), v.start,
-                      v.end if v.end is not None else -2, plan.rule_page(v.identity)] for v in replay.versions],
-    }
-
-
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
     steps = plan.history.proposal_steps[-50:][::-1]
     updated = max((s.entry.date for s in plan.replay.steps if s.entry.date), default=None)
     return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
                         for s in steps],
             "updated": updated.isoformat() if updated else "1970-01-01"}
-
-
-def _search_index(games: list[GamePlan]) -> list[dict[str, str]]:
-    index = []
-    for plan in games:
-        title = plan.replay.game.config.title
-        for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
-            last = rule_history.last
-            index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
-                          + (" (repealed)" if rule_history.repealed else ""),
-                          "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
-        for step in plan.history.proposal_steps:
-            entry = step.entry
-            index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
-                          "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
-                          "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
-    return index

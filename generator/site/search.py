@@ -1,0 +1,103 @@
+"""The search index, in pieces the browser loads only when a reader searches, and only those a query needs.
+
+Per game, under `<game>/search/`:
+- `index.js`: the manifest, a few hundred bytes: the first word of each term piece and the number of
+  documents and documents per piece;
+- `terms-N.js`: a run of the game's words in sorted order, each with the documents that have it in their
+  title and in their text, and the documents whose rule or proposal number it is;
+- `docs-N.js`: `DOCS_PER_PIECE` documents (kind, number, title, address, plain text).
+
+A query loads the manifest, the term pieces holding its words (by prefix), then the document pieces of the
+dozen best results: what it loads grows with what is asked, not with the archive. `search/games.js` at the
+root names the games, for a search widened to all of them. Every piece is a script that files its data
+under its own path in `window.NOMIC_DATA` (scripts load from file://, where fetch does not).
+"""
+from __future__ import annotations
+
+import re
+import unicodedata
+from collections import defaultdict
+from typing import Any
+
+from .markdown import plain_text
+from .views import GamePlan, Page
+
+DOCS_PER_PIECE = 100
+TERM_PIECE_POSTINGS = 6000  # postings (document ids) per term piece: some 30 KB
+TEXT_CHARS = 2000  # of a document's text kept for the words around a match
+_WORD = re.compile(r"[^\W_]+")
+
+
+def normalize(text: str) -> str:
+    """Lower case without accents, as templates/static/site.js normalizes a query."""
+    decomposed = unicodedata.normalize("NFKD", text.lower())
+    return "".join(ch for ch in decomposed if not unicodedata.category(ch).startswith("M"))
+
+
+def words(text: str) -> list[str]:
+    return _WORD.findall(normalize(text))
+
+
+def _documents(plan: GamePlan) -> list[dict[str, Any]]:
+    history = plan.history
+    documents = []
+    for identity, rule in sorted(history.rules.items(), key=lambda kv: (kv[1].repealed, kv[1].last.number)):
+        last = rule.last
+        was = [n for n in rule.lineage if n != last.number]
+        documents.append({
+            "kind": "rule", "numbers": [last.number], "old_numbers": was,
+            "title": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
+                     + (f" (was {', '.join(map(str, was))})" if was else "") + (" (repealed)" if rule.repealed else ""),
+            "url": plan.rule_page(identity), "text": plain_text(last.text)})
+    for step in history.proposal_steps:
+        entry = step.entry
+        documents.append({
+            "kind": "proposal", "numbers": [entry.number], "old_numbers": [],
+            "title": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
+            "url": plan.entry_anchor(step),
+            "text": f"{entry.proposer}, {step.result or 'no result'}. {plain_text(entry.body)}"})
+    return documents
+
+
+def search_pages(plan: GamePlan, game_key: Any) -> list[Page]:
+    """The pieces of one game's index as pages (kind "js"), each with what it shows as its deps."""
+    documents = _documents(plan)
+    postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
+    for doc_id, doc in enumerate(documents):
+        title_words = set(words(doc["title"]))
+        for word in title_words:
+            postings[word][0].append(doc_id)
+        for word in set(words(doc["text"])) - title_words:
+            postings[word][1].append(doc_id)
+        for number in doc["numbers"]:  # exact numbers rank first: this document is rule or proposal N
+            postings[str(number)][2].append(doc_id)
+    pieces: list[dict[str, list]] = [{}]
+    size = 0
+    for word in sorted(postings):
+        listed = postings[word]
+        if size and size + sum(map(len, listed)) > TERM_PIECE_POSTINGS:
+            pieces.append({})
+            size = 0
+        pieces[-1][word] = list(listed)
+        size += sum(map(len, listed)) + 1
+    folder = f"{plan.slug}/search"
+    pages = []
+    for n, piece in enumerate(pieces):
+        pages.append(_data_page(f"{folder}/terms-{n}.js", piece, game_key))
+    for n in range(0, max(len(documents), 1), DOCS_PER_PIECE):
+        docs = [[d["kind"], d["title"], d["url"], d["text"][:TEXT_CHARS]] for d in documents[n:n + DOCS_PER_PIECE]]
+        pages.append(_data_page(f"{folder}/docs-{n // DOCS_PER_PIECE}.js", docs, game_key))
+    manifest = {"terms": [next(iter(piece), "") for piece in pieces], "documents": len(documents),
+                "per": DOCS_PER_PIECE, "title": plan.replay.game.config.title}
+    pages.append(_data_page(f"{folder}/index.js", manifest, game_key))
+    return pages
+
+
+def games_page(plans: list[GamePlan]) -> Page:
+    games = [[plan.slug, plan.replay.game.config.title] for plan in plans]
+    return _data_page("search/games.js", games, None)
+
+
+def _data_page(path: str, data: Any, game_key: Any) -> Page:
+    """A script that files `data` under its own path: templates/data-piece.js."""
+    return Page(path, "data-piece.js", {"key": path, "data": data}, deps=(game_key, repr(data)), kind="js")
