@@ -233,8 +233,15 @@
 
   var legend = document.getElementById("compare-legend");
 
-  function render(pairs, articles) {
+  function render(points, pairs, articles) {
     target.textContent = "";
+    var meta = element("p", "meta");
+    meta.appendChild(document.createTextNode("The rules "));
+    meta.appendChild(NOMIC.describePoint(points[0], "../"));
+    meta.appendChild(document.createTextNode(", against the rules "));
+    meta.appendChild(NOMIC.describePoint(points[1], "../"));
+    meta.appendChild(document.createTextNode("."));
+    target.appendChild(meta);
     var holder = element("div", "comparison");
     holder.appendChild(element("p", "tally", capitalize(tally(pairs)) + "."));
     var differences = pairs.filter(function (pair) { return pair.kind !== "equal"; });
@@ -269,7 +276,7 @@
             Object.assign(texts, data.texts);
           });
           unequal.forEach(function (r) { r.text = texts[r.identity][r.ordinal]; });
-          render(compare(oldRules, newRules), articles);
+          render(points, compare(oldRules, newRules), articles);
         });
       });
     }).catch(function (error) { NOMIC.showProblem(target, error); })
