@@ -68,7 +68,17 @@ LIVE_RELOAD = Markup("""<script>
     heading.textContent = "The site could not be rebuilt";
     var hint = document.createElement("p");
     hint.textContent = "The last good build is still served. Fix the file and this page reloads by itself.";
-    overlay.append(heading, hint);
+    // Dismissed with its button or Escape, to read the last good page; the next save shows it again.
+    var close = document.createElement("button");
+    close.type = "button";
+    close.id = "nomic-error-close";
+    close.textContent = "Hide (Esc)";
+    close.style.cssText = "float:right;min-height:44px;padding:0 1rem;font:inherit;color:#18181b;" +
+      "background:#fafafa;border:0;border-radius:4px;cursor:pointer";
+    close.addEventListener("click", hide);
+    overlay.setAttribute("aria-labelledby", "nomic-error-heading");
+    heading.id = "nomic-error-heading";
+    overlay.append(close, heading, hint);
     problems.forEach(function (problem) {
       var item = document.createElement("section");
       item.className = "nomic-problem";
@@ -91,7 +101,12 @@ LIVE_RELOAD = Markup("""<script>
       overlay.append(item);
     });
     document.body.append(overlay);
+    close.focus();
   }
+  function hide() {
+    if (overlay) { overlay.remove(); overlay = null; }
+  }
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
   fetch("/__nomic/status", { cache: "no-store" })
     .then(function (response) { return response.json(); })
     .then(function (status) { show(status.errors); })
