@@ -19,7 +19,7 @@ from .history import GameHistory, RuleHistory
 from .points import points_pages
 from .search import games_page, search_pages
 from .markdown import render_markdown, render_prose
-from .views import GamePlan, Page, game_view, revision_view, step_view, version_view
+from .views import GamePlan, Page, game_view, point_name, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
 
@@ -209,6 +209,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
+        "points": (point_name(plan, step.index - 1), point_name(plan, step.index)),
     }
 
 

@@ -4,7 +4,7 @@ Per game, under `<game>/search/`:
 - `index.js`: the manifest, a few hundred bytes: the first word of each term piece and the number of
   documents and documents per piece;
 - `terms-N.js`: a run of the game's words in sorted order, each with the documents that have it in their
-  title and in their text, and the documents whose rule or proposal number it is;
+  title and in their text, the documents whose rule or proposal number it is, and the rules that had it;
 - `docs-N.js`: `DOCS_PER_PIECE` documents (kind, number, title, address, plain text).
 
 A query loads the manifest, the term pieces holding its words (by prefix), then the document pieces of the
@@ -62,7 +62,7 @@ def _documents(plan: GamePlan) -> list[dict[str, Any]]:
 def search_pages(plan: GamePlan, game_key: Any) -> list[Page]:
     """The pieces of one game's index as pages (kind "js"), each with what it shows as its deps."""
     documents = _documents(plan)
-    postings: dict[str, tuple[list[int], list[int], list[int]]] = defaultdict(lambda: ([], [], []))
+    postings: dict[str, tuple[list[int], ...]] = defaultdict(lambda: ([], [], [], []))
     for doc_id, doc in enumerate(documents):
         title_words = set(words(doc["title"]))
         for word in title_words:
@@ -71,6 +71,8 @@ def search_pages(plan: GamePlan, game_key: Any) -> list[Page]:
             postings[word][1].append(doc_id)
         for number in doc["numbers"]:  # exact numbers rank first: this document is rule or proposal N
             postings[str(number)][2].append(doc_id)
+        for number in doc["old_numbers"]:  # then the rule that was N
+            postings[str(number)][3].append(doc_id)
     pieces: list[dict[str, list]] = [{}]
     size = 0
     for word in sorted(postings):

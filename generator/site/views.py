@@ -132,8 +132,12 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         if before.text == after.text:
             summary = ()
     rule = after or before
+    ended = after.end if after is not None else None
     return {
         "anchor": revision_anchor(plan, step),
+        # The span the version was in force: until the entry that changed it next (None: still in force).
+        "until": step_view(plan, plan.replay.steps[ended], from_dir) if ended is not None else None,
+        "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
         "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite,
         "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
         "rule_class": rule.rule_class, "identity": rule.identity,

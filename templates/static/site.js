@@ -64,7 +64,8 @@
   }
 
   /* Scores of one game's documents for the query: every word must be found. A document that is rule or
-     proposal N comes first for "N", then matches in titles, then in text; whole words above prefixes. */
+     proposal N comes first for "N", then the rule that was numbered N, then matches in titles, then in
+     text; whole words above prefixes. */
   function scoreGame(game, words) {
     return NOMIC.load(root, game + "/search/index.js").then(function (manifest) {
       var wanted = {};
@@ -82,6 +83,7 @@
               lists[0].forEach(function (id) { found[id] = Math.max(found[id] || 0, whole ? 30 : 20); });
               lists[1].forEach(function (id) { found[id] = Math.max(found[id] || 0, whole ? 3 : 2); });
               if (whole) lists[2].forEach(function (id) { found[id] = (found[id] || 0) + 1000; });
+              if (whole) lists[3].forEach(function (id) { found[id] = (found[id] || 0) + 500; });
             });
           });
           if (scores === null) { scores = found; return; }
