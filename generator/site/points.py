@@ -6,12 +6,13 @@
 - `<game>/points/N.js`: the entries `N * PER_PIECE` onwards (name, label, title, date, address) and every
   rule version in force at one of them, with its rendered text. A point's rules are the versions whose
   span covers it; a piece holds one ruleset and the changes made within it, not the archive.
-- `<game>/compare/rules/N.js`: the rules whose identity // RULES_PER_PIECE is N, each with its versions'
-  texts and the comparisons the build drew of them, each
-  an article as the comparison pages show it: every version against the next, the first against the
-  last (what start-now.html shows), and each version added and removed whole. The compare picker shows
-  these, so its redlines are the static pages' own; a pair the build did not draw (a rule changed several
-  times between two points in the middle of its life) is shown as its successive changes.
+- `<game>/compare/rules/N.js` and `<identity>-M.js`: the comparisons the build drew of each rule's
+  versions, each an article as the comparison pages show it: every version against the one before, the
+  first against the last (what start-now.html shows), and each version added and removed whole; with
+  the texts, for matching rules across numbers as compare.py does (`_rules_pieces` says which file).
+  The compare picker shows these, so its redlines are the static pages' own; a pair the build did not
+  draw (a rule changed several times between two points in the middle of its life) is shown as its
+  successive changes.
 """
 from __future__ import annotations
 
@@ -27,8 +28,10 @@ from .history import RuleHistory
 from .markdown import render_markdown
 from .views import GamePlan, Page, point_name, step_view
 
-PER_PIECE = 500
+PER_PIECE = 100
 RULES_PER_PIECE = 16  # rules' comparisons per file: fewer files, each small
+SHORT_HISTORY = 4  # versions of a rule kept whole in its bucket's file; longer histories go in blocks
+BLOCK = 32  # versions per block of a long history
 
 
 def _digest(text: str) -> str:
@@ -65,7 +68,7 @@ def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
     for identity, history in sorted(plan.history.rules.items()):
         buckets.setdefault(identity // RULES_PER_PIECE, []).append(history)
     for bucket, histories in sorted(buckets.items()):
-        pages.append(_rules_piece(plan, bucket, histories, game_key))
+        pages.extend(_rules_pieces(plan, bucket, histories, game_key))
     return pages
 
 
@@ -80,38 +83,64 @@ def _entry(plan: GamePlan, index: int) -> list[str]:
 
 def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
     """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
-    digest of its blocks (what a redline compares)]."""
+    digest of its blocks (what a redline compares), how many versions the rule has]."""
     return [version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
             -2 if version.end is None else version.end, f"{plan.history.page_number[version.identity]}.html",
-            str(render_markdown(version.text)), _digest(version.text), _digest("\n\n".join(split_blocks(version.text)))]
+            str(render_markdown(version.text)), _digest(version.text), _digest("\n\n".join(split_blocks(version.text))),
+            len(plan.history.rules[version.identity].versions)]
 
 
-def _rules_piece(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> Page:
-    path = f"{plan.slug}/compare/rules/{bucket}.js"
+def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> list[Page]:
+    """The bucket's file, and a file per block of versions for each rule with a long history.
+
+    A version's entry (its text, the article of the change that made it, the articles of it added and
+    removed whole) lives in the bucket when its rule has at most SHORT_HISTORY versions, else in the
+    block of BLOCK versions that holds it; the bucket also holds each rule's first and last texts and
+    the article of the first against the last, all that comparing with the start or with now needs."""
 
     def rule_url(version) -> str:
         return f"../{plan.rule_page(version.identity)}"
 
-    def articles() -> dict[str, Any]:
-        drawn: list[tuple[str, dict[str, Any]]] = []
-        texts = {}
-        for history in histories:
-            versions, identity = history.versions, history.identity
-            texts[str(identity)] = [v.text for v in versions]
-            pairs = [(n - 1, n) for n in range(1, len(versions))]
-            if len(versions) > 2:
-                pairs.append((0, len(versions) - 1))
-            for old, new in pairs:
-                a, b = versions[old], versions[new]
-                kind = "changed" if a.number == b.number else "renumbered"
-                pair = Pair(kind, (a,), (b,), None, redline(a.text, b.text))
-                drawn.append((f"{identity}:{old}-{new}", pair_view(pair, rule_url)))
-            for n, version in enumerate(versions):
-                added = Pair("added", (), (version,), None, redline("", version.text))
-                removed = Pair("removed", (version,), (), None, redline(version.text, ""))
-                drawn.append((f"{identity}:added-{n}", pair_view(added, rule_url)))
-                drawn.append((f"{identity}:removed-{n}", pair_view(removed, rule_url)))
-        return {"articles": drawn, "texts": texts}
+    def entry(history: RuleHistory, n: int) -> dict[str, Any]:
+        version = history.versions[n]
+        made = {"text": version.text,
+                "added": pair_view(Pair("added", (), (version,), None, redline("", version.text)), rule_url),
+                "removed": pair_view(Pair("removed", (version,), (), None, redline(version.text, "")), rule_url)}
+        if n:
+            made["into"] = _changed(history.versions[n - 1], version, rule_url)
+        return made
 
-    deps = (game_key, tuple(plan.version_key(v) for history in histories for v in history.versions))
-    return Page(path, "compare-piece.js", {"key": path}, deps=deps, kind="js", lazy=articles)
+    def bucket_context() -> dict[str, Any]:
+        rules = {}
+        for history in histories:
+            versions = history.versions
+            if len(versions) <= SHORT_HISTORY:
+                rules[history.identity] = {"entries": {n: entry(history, n) for n in range(len(versions))}}
+                if len(versions) > 2:
+                    rules[history.identity]["whole"] = _changed(versions[0], versions[-1], rule_url)
+            else:
+                rules[history.identity] = {"ends": {0: versions[0].text, len(versions) - 1: versions[-1].text},
+                                           "whole": _changed(versions[0], versions[-1], rule_url)}
+        return {"rules": rules}
+
+    folder = f"{plan.slug}/compare/rules"
+    path = f"{folder}/{bucket}.js"
+    pages = [Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context,
+                  deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)))]
+    for history in histories:
+        if len(history.versions) <= SHORT_HISTORY:
+            continue
+        for first in range(0, len(history.versions), BLOCK):
+            numbers = range(first, min(first + BLOCK, len(history.versions)))
+            block_path = f"{folder}/{history.identity}-{first // BLOCK}.js"
+            shown = history.versions[max(0, first - 1):numbers[-1] + 1]
+            pages.append(Page(block_path, "compare-piece.js", {"key": block_path}, kind="js",
+                              deps=(game_key, tuple(plan.version_key(v) for v in shown)),
+                              lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
+                                  "entries": {n: entry(h, n) for n in ns}}}}))
+    return pages
+
+
+def _changed(before: RuleVersion, after: RuleVersion, rule_url) -> dict[str, Any]:
+    kind = "changed" if before.number == after.number else "renumbered"
+    return pair_view(Pair(kind, (before,), (after,), None, redline(before.text, after.text)), rule_url)

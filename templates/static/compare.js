@@ -201,39 +201,72 @@
 
   function rule(version) {
     return { identity: version[0], ordinal: version[1], number: version[2], ruleClass: version[3],
-             title: version[4], page: version[7], digest: version[9], blocks: version[10], text: "" };
+             title: version[4], page: version[7], digest: version[9], blocks: version[10], count: version[11],
+             text: "" };
   }
 
-  function piece(identity) {
-    return NOMIC.load(root, game + "/compare/rules/" + Math.floor(identity / RULES_PER_PIECE) + ".js");
+  /* Which file holds what the build drew of a rule's version (generator/site/points.py, _rules_pieces):
+     the rule's bucket for a short history, else the block of versions holding it. */
+  var SHORT_HISTORY = 4, BLOCK = 32;
+  function bucketFile(identity) { return game + "/compare/rules/" + Math.floor(identity / RULES_PER_PIECE) + ".js"; }
+  function entryFile(identity, ordinal, count) {
+    return count <= SHORT_HISTORY ? bucketFile(identity)
+      : game + "/compare/rules/" + identity + "-" + Math.floor(ordinal / BLOCK) + ".js";
+  }
+  function textFile(r) {
+    return r.ordinal === 0 || r.ordinal === r.count - 1 ? bucketFile(r.identity) : entryFile(r.identity, r.ordinal, r.count);
   }
 
-  /* The HTML of an article the build drew, by its name in the rule's piece ("7:0-2", "7:added-1"). */
-  function article(articles, name) { return articles[name]; }
+  /* The files' rules merged: {identity: {entries: {ordinal: {text, added, removed, into}}, ends, whole}}. */
+  var known = {};
+  function loadAll(files) {
+    return Promise.all(Object.keys(files).map(function (file) { return NOMIC.load(root, file); })).then(function (loaded) {
+      loaded.forEach(function (data) {
+        Object.keys(data).forEach(function (identity) {
+          var into = known[identity] = known[identity] || { entries: {}, ends: {} };
+          var rule = data[identity];
+          Object.assign(into.entries, rule.entries || {});
+          Object.assign(into.ends, rule.ends || {});
+          if (rule.whole) into.whole = rule.whole;
+        });
+      });
+    });
+  }
+  function textOf(r) {
+    var rule = known[r.identity], entry = rule.entries[r.ordinal];
+    return entry ? entry.text : rule.ends[r.ordinal];
+  }
 
-  /* What the build drew for a pair: one article, or for a rule changed several times between points in
-     the middle of its life (a pair no page shows), each of its changes in turn. */
-  function drawn(pair, articles) {
+  /* What the build drew for a pair, as [file, how to take it from `known`] steps: one article, or for a
+     rule changed several times between points in the middle of its life (a pair no page shows), each of
+     its changes in turn; rules matched by their texts (other rules, a split, a merge) are shown whole. */
+  function plan(pair) {
     var a = pair.old[0], b = pair.new[0];
-    if (pair.kind === "added") return [article(articles, b.identity + ":added-" + b.ordinal)];
-    if (pair.kind === "removed") return [article(articles, a.identity + ":removed-" + a.ordinal)];
+    function entry(r, what) { return { file: entryFile(r.identity, r.ordinal, r.count), identity: r.identity, ordinal: r.ordinal, what: what }; }
+    if (pair.kind === "added") return [entry(b, "added")];
+    if (pair.kind === "removed") return [entry(a, "removed")];
     if (pair.old.length === 1 && pair.new.length === 1 && a.identity === b.identity) {
-      var whole = article(articles, a.identity + ":" + a.ordinal + "-" + b.ordinal);
-      if (whole) return [whole];
-      var steps = [];
-      for (var n = a.ordinal + 1; n <= b.ordinal; n++) steps.push(article(articles, a.identity + ":" + (n - 1) + "-" + n));
-      return [{ note: describe(pair) + ", in " + steps.length + " changes; each is shown as the build drew it" }]
-        .concat(steps);
+      if (b.ordinal === a.ordinal + 1) return [entry(b, "into")];
+      if (a.ordinal === 0 && b.ordinal === b.count - 1) return [{ file: bucketFile(a.identity), identity: a.identity, what: "whole" }];
+      var steps = [{ note: describe(pair) + ", in " + (b.ordinal - a.ordinal) + " changes, each as the build drew it" }];
+      for (var n = a.ordinal + 1; n <= b.ordinal; n++) {
+        steps.push(entry({ identity: a.identity, ordinal: n, count: a.count }, "into"));
+      }
+      return steps;
     }
-    // Matched by their texts (other rules, a split or a merge): each side as the build drew it.
     return [{ note: describe(pair) + " (matched by their texts): the rules before and after" }]
-      .concat(pair.old.map(function (r) { return article(articles, r.identity + ":removed-" + r.ordinal); }))
-      .concat(pair.new.map(function (r) { return article(articles, r.identity + ":added-" + r.ordinal); }));
+      .concat(pair.old.map(function (r) { return entry(r, "removed"); }))
+      .concat(pair.new.map(function (r) { return entry(r, "added"); }));
+  }
+
+  function html(step) {
+    var rule = known[step.identity];
+    return step.what === "whole" ? rule.whole : rule.entries[step.ordinal][step.what];
   }
 
   var legend = document.getElementById("compare-legend");
 
-  function render(points, pairs, articles) {
+  function render(points, pairs, plans) {
     target.textContent = "";
     var meta = element("p", "meta");
     meta.appendChild(document.createTextNode("The rules "));
@@ -244,13 +277,12 @@
     target.appendChild(meta);
     var holder = element("div", "comparison");
     holder.appendChild(element("p", "tally", capitalize(tally(pairs)) + "."));
-    var differences = pairs.filter(function (pair) { return pair.kind !== "equal"; });
-    if (differences.length && legend) holder.appendChild(legend.content.cloneNode(true));
-    differences.forEach(function (pair) {
-      drawn(pair, articles).forEach(function (part) {
-        if (part.note) { holder.appendChild(element("p", "meta", part.note + ":")); return; }
+    if (plans.length && legend) holder.appendChild(legend.content.cloneNode(true));
+    plans.forEach(function (steps) {
+      steps.forEach(function (step) {
+        if (step.note) { holder.appendChild(element("p", "meta", step.note + ":")); return; }
         var box = document.createElement("div");
-        box.innerHTML = part; /* drawn and escaped at build time */
+        box.innerHTML = html(step); /* drawn and escaped at build time */
         while (box.firstChild) holder.appendChild(box.firstChild);
       });
     });
@@ -267,16 +299,15 @@
         var unequal = oldRules.filter(function (a) { var b = newAt.get(a.number); return !(b && identical(a, b)); });
         var oldAt = new Map(oldRules.map(function (a) { return [a.number, a]; }));
         unequal = unequal.concat(newRules.filter(function (b) { var a = oldAt.get(b.number); return !(a && identical(a, b)); }));
-        var buckets = {};
-        unequal.forEach(function (r) { buckets[Math.floor(r.identity / RULES_PER_PIECE)] = r.identity; });
-        return Promise.all(Object.keys(buckets).map(function (b) { return piece(buckets[b]); })).then(function (loaded) {
-          var articles = {}, texts = {};
-          loaded.forEach(function (data) {
-            Object.assign(articles, data.articles);
-            Object.assign(texts, data.texts);
-          });
-          unequal.forEach(function (r) { r.text = texts[r.identity][r.ordinal]; });
-          render(points, compare(oldRules, newRules), articles);
+        var files = {};
+        unequal.forEach(function (r) { files[textFile(r)] = true; });
+        return loadAll(files).then(function () {
+          unequal.forEach(function (r) { r.text = textOf(r); });
+          var pairs = compare(oldRules, newRules);
+          var plans = pairs.filter(function (pair) { return pair.kind !== "equal"; }).map(plan);
+          var more = {};
+          plans.forEach(function (steps) { steps.forEach(function (step) { if (step.file) more[step.file] = true; }); });
+          return loadAll(more).then(function () { render(points, pairs, plans); });
         });
       });
     }).catch(function (error) { NOMIC.showProblem(target, error); })
