@@ -33,7 +33,7 @@ def floor_pages(game: Path, out: Path) -> None:
 def timed(command: list[str]) -> tuple[float, int]:
     started = time.perf_counter()
     before = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    subprocess.run(command, check=True, stdout=subprocess.DEVNULL)
+    subprocess.run(command, check=True, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     peak = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
     return time.perf_counter() - started, max(peak, before)
 

@@ -66,5 +66,71 @@ def make_archive(folder: Path, proposals: int, seed: int = 42, per_file: int | N
     return folder
 
 
+
+
+def make_weighted_archive(folder: Path, proposals: int, seed: int = 42) -> Path:
+    """A consistent format 1.1 game in Agora's manner (`synthetic.py --weighted N FOLDER`): twelve voters with
+    strengths 1 to 15, each proposal at an adoption index of 1.0 to 3.0 with a quorum of five ballots, rules
+    with powers amended only by proposals of enough power, batches of ten resolved with one pair swapped
+    (the log in order of resolution). Results follow the index exactly, failed quorums included."""
+    from fractions import Fraction
+
+    rng = random.Random(seed)
+    game = folder / "weighted"
+    game.mkdir(parents=True, exist_ok=True)
+    voters = [f"voter{i:02}" for i in range(12)]
+    strength = {v: rng.randint(1, 15) for v in voters}
+    (game / "game.toml").write_text(
+        'title = "Synthetic weighted decisions"\nplayers = [' + ", ".join(f'"{v}"' for v in voters) + "]\n"
+        "[numbering]\nfirst_proposal = 1001\nin_order = false\namend_renumbers = false\n"
+        'enact_takes_proposal_number = false\n[adoption]\nmethod = "index"\nquorum = 5\n'
+        '[scoring]\nturn = "none"\ndefeated = 0\nagainst_adopted = 0\n[turns]\norder = "none"\n'
+        "[limits]\nmax_mutable = 0\n[rules]\npower = true\npower_cap = 3.0\n")
+    powers = {n: rng.choice(("1.0", "1.5", "2.0", "3.0")) for n in range(1000, 1040)}
+    rules = ["# Rules", "", "## Mutable Rules", ""]
+    rules += [f"### {n}\nPower: {p}\n\n{' '.join(rng.choice(WORDS) for _ in range(60))}.\n" for n, p in powers.items()]
+    (game / "rules.md").write_text("\n".join(rules))
+    entries = []
+    next_rule = 2000
+    for i in range(proposals):
+        number = 1001 + i
+        index = rng.choice(("1.0", "1.5", "2.0", "3.0"))
+        ballots = {"for": [], "against": [], "present": []}
+        for voter in voters:
+            choice = rng.choices(("for", "against", "present", None), weights=(5, 3, 1, 3))[0]
+            if choice:
+                ballots[choice].append(voter)
+        total = {group: sum(strength[v] for v in names) for group, names in ballots.items()}
+        count = sum(len(names) for names in ballots.values())
+        if count < 5:
+            result = "failed-quorum"
+        elif total["for"] > total["against"] and total["for"] >= Fraction(index) * total["against"]:
+            result = "adopted"
+        else:
+            result = "defeated"
+        votes = "; ".join(f"{group} " + ", ".join(f"{v} x{strength[v]}" for v in names)
+                          for group, names in ballots.items() if names)
+        fitting = [n for n, p in powers.items() if Fraction(p) <= Fraction(index)]
+        if i % 4 == 3:
+            change = (f"Enact power 1.0 rule {next_rule}: Rule {next_rule}\n\n"
+                      f"> {' '.join(rng.choice(WORDS) for _ in range(40))}.")
+            if result == "adopted":
+                powers[next_rule] = "1.0"
+            next_rule += 1
+        else:
+            change = (f"Amend rule {rng.choice(fitting)} to read:\n\n"
+                      f"> {' '.join(rng.choice(WORDS) for _ in range(60))}.")
+        entries.append("\n".join([f"## Proposal {number}: Decision {number}", f"Proposer: {voters[i % 12]}",
+                                  f"Date: {2020 + i // 3650}-01-01", f"Index: {index}", f"Votes: {votes or 'none'}",
+                                  f"Result: {result}", "", change, ""]))
+    for batch in range(0, len(entries) - 1, 10):  # one pair in each batch of ten resolved out of order
+        entries[batch], entries[batch + 1] = entries[batch + 1], entries[batch]
+    (game / "log.md").write_text("# Synthetic weighted log\n\n" + "\n".join(entries))
+    return folder
+
+
 if __name__ == "__main__":
-    make_archive(Path(sys.argv[2]), int(sys.argv[1]), per_file=int(sys.argv[3]) if len(sys.argv) > 3 else None)
+    if sys.argv[1] == "--weighted":
+        make_weighted_archive(Path(sys.argv[3]), int(sys.argv[2]))
+    else:
+        make_archive(Path(sys.argv[2]), int(sys.argv[1]), per_file=int(sys.argv[3]) if len(sys.argv) > 3 else None)

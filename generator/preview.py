@@ -95,11 +95,8 @@ def preview_draft(base: Replay, draft: Proposal) -> DraftPreview:
 
     notes = list(step.notes)
     vote = None
-    if draft.votes is not None and draft.votes.voters and step.computed_result:
-        votes = draft.votes
-        vote = VoteOutcome(step.computed_result, describe(step.method, adoption.fraction),
-                           f"{len(votes.for_)} for, {len(votes.against)} against"
-                           + (f", {len(votes.abstain)} abstaining" if votes.abstain else ""))
+    if draft.votes is not None and draft.votes.voters and step.decision:
+        vote = VoteOutcome(step.decision.result, describe(step.method, adoption.fraction), step.decision.tally())
     if any(c.kind == "transmute" for c in draft.changes):
         needs = describe(adoption.transmutation, adoption.fraction)
         if adoption.transmutation != adoption.method:

@@ -12,11 +12,13 @@ from __future__ import annotations
 
 import json
 import re
+import shutil
 from pathlib import Path
 
 import pytest
 
 from generator.cli import main
+from generator.model.config import NOT_BY_EFFECT, SETTINGS
 
 CASES = Path(__file__).resolve().parent / "cases"
 GROUPS = ("engine", "parse", "broken")
@@ -93,4 +95,25 @@ def test_json_report_of_findings(capsys) -> None:
     assert main(["check", str(case), "--format", "json"]) == 1
     finding, = json.loads(capsys.readouterr().out)["games"][0]["findings"]
     assert finding == {"file": "formula-scoring/log.md", "line": 39, "kind": "score", "entry": "proposal 304",
-                       "message": "Scores says Dan 6; replay gives 7 = 0 + 7 formula", "expected": "7", "found": "6"}
+                       "message": "Scores says Dan 6; replay gives 7 = 0 + 7 formula", "expected": "7", "found": "6",
+                       "cause": None}
+
+
+@pytest.mark.parametrize("case", sorted((CASES / "engine").glob("effect-*")), ids=lambda p: p.name)
+def test_each_effect_case_depends_on_its_effect(case: Path, tmp_path: Path, capsys) -> None:
+    """Without its Effect lines the same log checks differently: the case tests the Effect, not the defaults."""
+    copy = tmp_path / case.name
+    shutil.copytree(case, copy)
+    for log in copy.glob("log*.md"):
+        log.write_text("".join(line for line in log.read_text(encoding="utf-8").splitlines(keepends=True)
+                               if not line.startswith("Effect:")), encoding="utf-8")
+    main(["check", str(copy)])
+    out, err = capsys.readouterr()
+    assert out.splitlines() + err.splitlines() != read_expected(case)[1]
+
+
+def test_there_is_an_effect_case_for_every_mechanic() -> None:
+    keys = {line.partition("=")[0].removeprefix("Effect:").strip()
+            for case in (CASES / "engine").glob("effect-*") for line in (case / "log.md").read_text().splitlines()
+            if line.startswith("Effect:")}
+    assert keys == set(SETTINGS) - set(NOT_BY_EFFECT)

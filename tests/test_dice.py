@@ -61,3 +61,9 @@ def test_ranges() -> None:
 def test_constructor_checks_ranges(count: int, sides: int) -> None:
     with pytest.raises(ValueError):
         Dice(count, sides)
+
+
+def test_dice_in_words():
+    from generator.model.dice import dice_in_words
+    assert [dice_in_words(t) for t in ("d6", "2d6", "d20", "3d8", "d100")] == [
+        "a die", "two dice", "a twenty-sided die", "three eight-sided dice", "a 100-sided die"]

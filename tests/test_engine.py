@@ -498,7 +498,8 @@ def test_no_switch_when_the_rule_was_amended_even_renumbered():
            + prop(303, "Alice", "Votes: for Alice; against Bob", "Result: defeated", "Die: 1"))
     r = replay(build(log, toml))
     assert r.findings == ()
-    assert r.steps[1].notes == ("rule 203 was amended before the end of circuit 1: adoption stays unanimous",)
+    assert r.steps[1].notes == ("rule 301 (numbered 203 when named) was amended before the end of circuit 1: "
+                                "adoption stays unanimous",)
     assert r.steps[2].method == "unanimous"
 
 
@@ -607,3 +608,135 @@ def test_a_renumbered_rule_missing_from_a_snapshot_is_pointed_at():
         "same text is rule 301 in the replay",
         "g/snapshots/s.md:1: snapshot after proposal 301: rule 301 is in force in the replay but missing from the "
         "snapshot"]
+
+
+# --- one slip, one finding ------------------------------------------------------------------------------
+
+def _game(*entries: tuple) -> str:
+    """Proposals in seating order (Alice, Bob, Carol, ...) from (number, keys...) tuples."""
+    return "".join(prop(number, proposer, *keys, date=f"1982-06-{day + 1:02}")
+                   for day, (number, proposer, *keys) in enumerate(entries))
+
+
+def _adopted(number: int, proposer: str, die: int, *more: str, votes: str = ALL_FOR) -> tuple:
+    return (number, proposer, votes, "Result: adopted", f"Die: {die}", *more)
+
+
+ONE_SLIP = {
+    "a reused number": (_game(_adopted(301, "Alice", 1), _adopted(302, "Bob", 1), _adopted(302, "Carol", 1),
+                              _adopted(303, "Alice", 1), _adopted(304, "Bob", 1), _adopted(305, "Carol", 1)),
+                        "proposal-number"),
+    "a skipped number, the keepers going on from it": (
+        _game(_adopted(301, "Alice", 1), _adopted(303, "Bob", 1), _adopted(304, "Carol", 1), _adopted(305, "Alice", 1)),
+        "proposal-number"),
+    "a skipped number, the keepers going back to the count": (
+        _game(_adopted(301, "Alice", 1), _adopted(303, "Bob", 1), _adopted(303, "Carol", 1), _adopted(304, "Alice", 1)),
+        "proposal-number"),
+    "a wrong result": (_game((301, "Alice", ALL_FOR, "Result: defeated", "Die: 1", "Scores: Alice -9"),
+                             _adopted(302, "Bob", 1, "Scores: Alice -9, Bob 1")), "result"),
+    "the wrong player moving": (_game(_adopted(301, "Alice", 1), _adopted(302, "Carol", 1), _adopted(303, "Alice", 1),
+                                      _adopted(304, "Bob", 1), _adopted(305, "Carol", 1)), "turn"),
+    "a wrong score the keepers carry on": (
+        _game(_adopted(301, "Alice", 4, "Scores: Alice 5"), _adopted(302, "Bob", 2, "Scores: Alice 5, Bob 2"),
+              _adopted(303, "Carol", 1, "Scores: Alice 5, Bob 2, Carol 1"), _adopted(304, "Alice", 3, "Scores: Alice 8")),
+        "score"),
+    "a wrong score the keepers correct": (
+        _game(_adopted(301, "Alice", 4, "Scores: Alice 5"), _adopted(302, "Bob", 2, "Scores: Alice 4, Bob 2"),
+              _adopted(303, "Carol", 1, "Scores: Alice 4, Bob 2, Carol 1")), "score"),
+    "a win the log does not record, and play going on": (
+        _game(_adopted(301, "Alice", 6), _adopted(302, "Bob", 1), _adopted(303, "Carol", 1),
+              _adopted(304, "Alice", 1, "Scores: Alice 7")), "winner", PLAYERS + "[scoring]\nwin = 5\n"),
+    "a stranger proposing": (_game(_adopted(301, "Alice", 1), _adopted(302, "Bbo", 1, votes="Votes: for Alice, Bbo, Carol"),
+                                   _adopted(303, "Carol", 1), _adopted(304, "Alice", 1), _adopted(305, "Bbo", 1)),
+                             "player"),
+    "a die outside its range": (_game(_adopted(301, "Alice", 7), _adopted(302, "Bob", 1, "Scores: Alice 7, Bob 1")),
+                                "die"),
+}
+
+
+@pytest.mark.parametrize("log, kind, toml", [(case + (PLAYERS,))[:3] for case in ONE_SLIP.values()],
+                         ids=ONE_SLIP.keys())
+def test_one_slip_is_one_finding(log, kind, toml):
+    found = replay(build(log, toml)).findings
+    assert [f.kind for f in found] == [kind], [str(f) for f in found]
+
+
+@pytest.mark.parametrize("dates", [
+    ["1982-06-01", "2982-06-08", "1982-06-15", "1982-06-22"],  # a typo too late: found at the entry after it
+    ["1982-06-01", "1982-06-08", "1982-05-15", "1982-06-22"],  # one entry dated too early
+])
+def test_one_date_out_of_place_is_one_finding(dates):
+    log = "".join(prop(301 + i, who, ALL_FOR, "Result: adopted", "Die: 1", date=date)
+                  for i, (who, date) in enumerate(zip(["Alice", "Bob", "Carol", "Alice"], dates)))
+    assert [(f.kind, f.entry) for f in replay(build(log)).findings] == [("date", "proposal 303")]
+
+
+def test_a_second_score_slip_names_the_first():
+    log = _game(_adopted(301, "Alice", 4, "Scores: Alice 5"), _adopted(302, "Bob", 2, "Scores: Alice 9"))
+    first, second = replay(build(log)).findings
+    assert (second.cause, second.message) == (
+        "g/log.md:7", "Scores says Alice 9; replay gives 4 (unchanged) (the log's figure has differed since g/log.md:7)")
+
+
+def test_the_replay_follows_a_score_the_keepers_carried_on():
+    log = _game(_adopted(301, "Alice", 4, "Scores: Alice 5"), _adopted(302, "Bob", 2, "Scores: Alice 5, Bob 2"))
+    r = replay(build(log))
+    assert r.final_scores["Alice"] == 5
+    assert [(d.player, d.points, d.reason) for d in r.steps[1].deltas] == [
+        ("Bob", 2, "die"), ("Alice", 1, "as the log has it since g/log.md:7")]
+
+
+def test_an_order_adopted_mid_circuit_waits_for_the_next():
+    log = _game(_adopted(301, "Alice", 1, 'Effect: turns.order = "rotating"'), _adopted(302, "Bob", 1),
+                _adopted(303, "Carol", 1), _adopted(304, "Bob", 1))
+    r = replay(build(log))
+    assert r.findings == ()
+    assert [s.order for s in r.steps] == [("Alice", "Bob", "Carol")] * 2 + [("Bob", "Carol", "Alice")] * 2
+
+
+def test_an_effect_on_the_switch_rule_names_the_rule_numbered_so_then():
+    toml = PLAYERS + '[adoption]\nthen = "majority"\nafter_circuits = 5\n'
+    log = (prop(301, "Alice", ALL_FOR, "Result: adopted", "Die: 1", body="Amend rule 203 to read:\n\n> Unanimity.")
+           + prop(302, "Bob", ALL_FOR, "Result: adopted", "Die: 1", "Effect: adoption.unless_amended = 301"))
+    r = replay(build(log, toml))
+    assert r.findings == () and r.switch_rule == 301
+
+
+# --- format 1.1: weighted ballots, index, quorum ---------------------------------------------------------
+
+def weighted(for_: tuple[int, ...] = (), against: tuple[int, ...] = (), present: tuple[int, ...] = ()) -> Votes:
+    names = lambda prefix, group: tuple(f"{prefix}{i}" for i in range(len(group)))  # noqa: E731
+    return Votes(names("F", for_), names("A", against), names("P", present), (for_, against, present), True)
+
+
+@pytest.mark.parametrize("index, tally, quorum, result, why", [
+    ("1.5", ((6, 5, 6, 6), (6, 5, 6), ()), 0, "defeated", "F 23 < 1.5 × A 17"),
+    ("3.0", ((6, 6), (5, 4), ()), 0, "defeated", "F 12 < 3.0 × A 9"),
+    ("2.0", ((6, 6), (6,), ()), 0, "adopted", "F 12 ≥ 2.0 × A 6"),  # F = I × A exactly
+    ("1.7", ((17,), (10,), ()), 0, "adopted", "F 17 ≥ 1.7 × A 10"),  # 1.7 is seventeen tenths, not a float
+    ("1.7", ((16,), (10,), ()), 0, "defeated", "F 16 < 1.7 × A 10"),
+    ("1.0", ((6,), (6,), ()), 0, "defeated", "F 6 ≤ A 6"),  # F = A
+    ("0.5", ((6,), (6,), ()), 0, "defeated", "F 6 ≤ A 6"),  # F > A is needed whatever the index
+    ("3.0", ((1,), (), ()), 0, "adopted", "F 1 ≥ 3.0 × A 0"),  # A = 0
+    ("1.0", ((), (), (3, 3)), 0, "defeated", "F 0 ≤ A 0"),  # F = A = 0, all PRESENT
+    ("1.0", ((5,), (0,), (2,)), 3, "adopted", "F 5 ≥ 1.0 × A 0"),  # strength 0 counts toward the quorum
+    ("1.0", ((5,), (0,), ()), 3, "failed-quorum", "2 ballots, quorum 3"),
+])
+def test_decide_by_index_exactly(index, tally, quorum, result, why):
+    from fractions import Fraction
+
+    from generator.engine.adoption import decide
+    decision = decide("index", weighted(*tally), index=Fraction(index), quorum=quorum)
+    assert (decision.result, decision.why()) == (result, why)
+
+
+@pytest.mark.parametrize("method, tally, adopted", [
+    ("majority", ((3,), (2, 0), ()), True),
+    ("majority", ((2,), (2,), ()), False),
+    ("unanimous", ((3, 0), (0,), ()), True),  # a strength-0 ballot against does not stop unanimity
+    ("unanimous", ((0,), (), ()), False),  # nor does a strength-0 ballot for make it
+    ("fraction", ((9,), (1,), (40,)), True),
+])
+def test_v1_methods_weigh_strengths(method, tally, adopted):
+    from generator.engine.adoption import decide
+    assert (decide(method, weighted(*tally), 0.9 if method == "fraction" else 0.5).result == "adopted") is adopted

@@ -419,3 +419,18 @@ def test_agrees_with_python(expr: Expr) -> None:
     result = compile_formula(text, frozenset({"x"})).evaluate({"x": 3})
     assert result == expected
     assert type(result) is (int if expected.denominator == 1 else Fraction)
+
+
+@pytest.mark.parametrize("text, words", [
+    ("round((proposal - 291) * for_fraction)", "proposal number minus 291, times the share of votes for, rounded"),
+    ("votes_for", "votes for"),
+    ("die + 2 * votes_against", "the die plus 2 times votes against"),
+    ("proposal - (votes - 1)", "proposal number minus (votes cast minus 1)"),
+    ("floor(votes / 2)", "votes cast divided by 2, rounded down"),
+    ("ceil(die)", "the die rounded up"),
+    ("max(1, 2, die)", "the greatest of 1, 2 and the die"),
+    ("min(die, 3)", "the least of the die and 3"),
+    ("abs(-die) * 0.5", "the size of minus the die times 0.5"),
+])
+def test_in_words(text, words):
+    assert compile_formula(text, SCORING_NAMES).in_words() == words

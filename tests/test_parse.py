@@ -3,12 +3,13 @@ blockquotes), the encodings accepted, and the line number of everything a findin
 from __future__ import annotations
 
 import datetime as dt
+from fractions import Fraction
 
 import pytest
 
 from generator.errors import ArchiveError, ErrorCollector
 from generator.model import Event, Judgment, Proposal, Source
-from generator.model.config import SETTINGS, Config
+from generator.model.config import POWER_KEYS, SETTINGS, Config
 from generator.parse.config import locate_keys, parse_config, parse_effect_value
 from generator.parse.game import load_game
 from generator.parse.log import parse_log
@@ -78,6 +79,13 @@ EVERY_SETTING = {
     "limits.max_mutable": ("0", 0),
     "turns.order": ('"custom"', "custom"),
     "turns.collation": ('"_0123456789abcdefghijklmnopqrstuvwxyz"', "_0123456789abcdefghijklmnopqrstuvwxyz"),
+    "numbering.in_order": ("false", False),
+    "adoption.index": ("1.7", Fraction(17, 10)),  # exact: seventeen tenths, not the float nearest 1.7
+    "adoption.quorum": ("5", 5),
+    "rules.power": ("true", True),
+    "rules.power_default": ("0.5", Fraction(1, 2)),
+    "rules.power_cap": ("4", Fraction(4)),
+    "rules.power_exempt": ("3.0", Fraction(3)),
 }
 
 
@@ -104,6 +112,7 @@ def test_every_setting_reads_in_its_section():
 def test_every_setting_reads_as_a_dotted_key(key):
     source, value = EVERY_SETTING[key]
     extra = 'adoption.fraction = 0.5\n' if key == "adoption.method" else ""
+    extra += "rules.power = true\n" if key in POWER_KEYS else ""
     config, errors = config_of(f"{key} = {source}\n{extra}")
     assert errors == [] and config.get(key) == value
 
@@ -148,9 +157,9 @@ def test_wrong_types(text, message):
     ('[turns]\norder = "clockwise"\n', 'g/game.toml:2: turns.order must be one of "seating", "alphabetical", '
      '"surname", "custom", "rotating", "none", not "clockwise"'),
     ('[adoption]\nmethod = "Majority"\n', 'g/game.toml:2: adoption.method must be one of "unanimous", "majority", '
-     '"fraction", not "Majority"'),
+     '"fraction", "index", not "Majority"'),
     ('[adoption]\nthen = "plurality"\n', 'g/game.toml:2: adoption.then must be one of "unanimous", "majority", '
-     '"fraction", not "plurality"'),
+     '"fraction", "index", not "plurality"'),
     ('[scoring]\nturn = 1\n', 'g/game.toml:2: scoring.turn must be one of "die", "formula", "none", not 1'),
     ('variant = "team"\n', 'g/game.toml:1: variant must be one of "standard", "solitaire", not "team"'),
     ('[scoring]\nrounding = "up"\n', 'g/game.toml:2: scoring.rounding must be one of "half-up", "half-even", '
@@ -450,7 +459,7 @@ def test_votes_groups(votes, parsed):
 
 def test_votes_group_errors():
     assert entries_of(proposal(keys="Votes: for Alice; nay Bob"))[1] == [
-        "g/log.md:4: votes group 'nay Bob' must start with 'for', 'against' or 'abstain'"]
+        "g/log.md:4: votes group 'nay Bob' must start with 'for', 'against', 'abstain' or 'present'"]
     assert entries_of(proposal(keys="Votes: for Alice; against"))[1] == ["g/log.md:4: votes group 'against' names nobody"]
 
 
@@ -476,7 +485,7 @@ def test_key_lines_only_in_the_first_paragraph():
     ("Vote: for Alice", "g/log.md:4: unknown key 'Vote' on a proposal (did you mean 'Votes'?)"),
     ("Judge: Bob", "g/log.md:4: unknown key 'Judge' on a proposal"),
     ("Die: 4\nDie: 5", "g/log.md:5: 'Die' appears twice (first at line 4)"),
-    ("Result: passed", "g/log.md:4: result 'passed' must be adopted, defeated, withdrawn or invalid"),
+    ("Result: passed", "g/log.md:4: result 'passed' must be adopted, defeated, withdrawn, invalid or failed-quorum"),
     ("Die: 4.5", "g/log.md:4: Die '4.5' must be the total thrown, a whole number"),
     ("Points: Bob five", "g/log.md:4: cannot read 'Points: Bob five' (write 'Points: Bob +5 (rule 316)')"),
     ("Scores: Alice four", "g/log.md:4: cannot read score 'Alice four' (write 'Scores: Alice 4, Bob -10')"),
@@ -486,6 +495,14 @@ def test_key_lines_only_in_the_first_paragraph():
      "its own)"),
     ("Votes: for Alice\nResult: defeated\nEffect: scoring.win = 5",
      "g/log.md:6: an Effect on a defeated proposal: only an adopted proposal changes the mechanics"),
+    ('Effect: players = ["Ann"]', "g/log.md:4: Effect: players cannot be changed by an Effect: players join and "
+     "leave by an event: 'Players: +Eve' or 'Players: -Dave'"),
+    ('Effect: title = "New"', "g/log.md:4: Effect: title cannot be changed by an Effect: the title names the "
+     "archive, not a rule of play: change it in game.toml"),
+    ("Effect: start = 1990-01-01", "g/log.md:4: Effect: start cannot be changed by an Effect: the game began once: "
+     "an Effect cannot move its start"),
+    ('Effect: variant = "solitaire"', "g/log.md:4: Effect: variant cannot be changed by an Effect: the variant "
+     "decides how the whole log is read: it cannot change mid-game"),
 ])
 def test_key_errors(keys, message):
     assert entries_of(proposal(keys=keys))[1] == [message]

@@ -173,3 +173,22 @@ def test_an_unnumbered_draft_in_a_game_loads(game, capsys):
     (game / "drafts" / "idea.md").write_text(draft_text("Repeal rule 203.", title="Idea"), encoding="utf-8")
     assert main(["preview", str(game / "drafts" / "idea.md"), "--text"]) == 0, capsys.readouterr().err
     assert "Draft: Idea by Ann, would be proposal 304" in capsys.readouterr().out
+
+
+def test_a_draft_in_a_game_with_powers_is_power_checked(tmp_path):
+    import shutil
+
+    from generator.commands.preview import _read_draft
+    from generator.engine.replay import replay as replay_game
+    from generator.parse.game import load_game
+    from generator.preview import preview_draft
+    from tests.helpers import ROOT
+
+    game = tmp_path / "bureau-2024"
+    shutil.copytree(ROOT / "content" / "bureau-2024", game)
+    draft = tmp_path / "d.md"
+    draft.write_text("## Proposal: Counting\nProposer: Brook\nIndex: 1.0\n\nChange the power of rule 1020 to 1.0.\n\n"
+                     "Amend rule 1003 by appending:\n\n> Ballots are counted by the Clerk.\n", encoding="utf-8")
+    result = preview_draft(replay_game(load_game(game)), _read_draft(draft, game, power=True))
+    assert [o.message for o in result.objections] == ["proposal 510 changes rule 1003 (power 2.0) with power 1.0"]
+    assert [c.summary for c in result.changes] == [("appended a paragraph",), ("power 0.5 → 1.0",)]

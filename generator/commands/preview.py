@@ -28,7 +28,7 @@ def run(args) -> int:
     draft_path = Path(os.path.abspath(args.draft))
     game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
     (base,) = check_games(game)
-    preview = preview_draft(base, _read_draft(draft_path, game))
+    preview = preview_draft(base, _read_draft(draft_path, game, power=base.game.config.rules.power))
     if args.text:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
         print(render_text(preview, color=color))
@@ -48,12 +48,12 @@ def _game_of(draft: Path) -> Path:
                                     "name the game with --game DIR")])
 
 
-def _read_draft(path: Path, game: Path) -> Proposal:
+def _read_draft(path: Path, game: Path, *, power: bool) -> Proposal:
     # Named as the game's own files are in errors: relative to the folder that holds the game.
     name = path.relative_to(game.parent).as_posix() if path.is_relative_to(game.parent) else str(path)
     errors = ErrorCollector()
     text = read_text(path, name, errors)
-    draft = parse_draft(name, text, errors) if text is not None else None
+    draft = parse_draft(name, text, errors, power=power) if text is not None else None
     errors.raise_if_any()
     return draft
 

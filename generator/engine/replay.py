@@ -7,6 +7,8 @@ where that does (scores). A Judge's ruling stands above both (Suber 212 and the 
 """
 from __future__ import annotations
 
+import copy
+import dataclasses
 import datetime as dt
 import re
 from dataclasses import dataclass, field
@@ -14,10 +16,10 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..model import Change, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
-from ..model.config import Config
+from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
-from .adoption import adopts, describe
+from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, RuleVersion, Rulebook
 from .turns import TurnTracker
 
@@ -33,6 +35,7 @@ class Finding:
     entry: str = ""  # "proposal 305", "judgment 7", "event 'Eve joins'"
     expected: str | None = None  # what the replay computed
     found: str | None = None  # what the log says
+    cause: str | None = None  # "file:line" of the earlier slip this one stems from, where one does
 
     def __str__(self) -> str:
         prefix = f"{self.entry}: " if self.entry else ""
@@ -40,7 +43,7 @@ class Finding:
 
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "kind": self.kind, "entry": self.entry,
-                "message": self.message, "expected": self.expected, "found": self.found}
+                "message": self.message, "expected": self.expected, "found": self.found, "cause": self.cause}
 
 
 @dataclass(frozen=True)
@@ -85,12 +88,15 @@ class Step:
     turn_of: str | None  # whose turn the entry used (None: it took no turn)
     expected_player: str | None  # whose turn it was by the order of play
     method: str | None  # adoption method the vote was judged by
+    decision: Decision | None  # the vote judged: tallies, what the method asked, the result it gives
+    power: Fraction | None  # format 1.1: the power an adopted proposal took effect with, where checked
     computed_result: str | None
     result: str | None  # the result the replay went on with
     deltas: tuple[ScoreDelta, ...]
     scores: dict[str, int]
     players: tuple[str, ...]
     next_player: str | None
+    order: tuple[str, ...]  # the order of play the engine follows for the current circuit
     circuits: int
     mechanics: Config
     winner: tuple[str, ...]  # the game's winner once decided
@@ -109,6 +115,7 @@ class Replay:
     overrides: tuple[Override, ...]
     initial_scores: dict[str, int]
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
+    switch_rule: int | None = None  # the present number of the rule whose amendment stops the switch
 
     @property
     def final_scores(self) -> dict[str, int]:
@@ -140,22 +147,36 @@ class _State:
     turns: TurnTracker
     scores: dict[str, int]
     players: list[str]
-    expected_number: int
+    # The numbers the next proposal may take: the true count, and after a slip also the number that
+    # continues from what the keepers wrote (FORMAT.md: one slip is one finding).
+    next_numbers: tuple[int, ...]
+    switch_identity: int | None = None  # the rule (by identity) whose amendment stops the switch
     seen_numbers: dict[int, Source] = field(default_factory=dict)
+    # Format 1.1, numbering.in_order = false: (number, step index, source) of each proposal numbered so.
+    unordered: list[tuple[int, int, Source]] = field(default_factory=list)
     winner: tuple[str, ...] = ()
     ended_at: str = ""
     switched: bool = False
+    overlooked_win: bool = False  # the replay found a win the log did not record, and play went on
     last_date: dt.date | None = None
+    strangers: set[str] = field(default_factory=set)  # names reported as not in the game
+    stranger_turn: bool = False  # a stranger moved last: the turn they took may or may not count
+    # player -> (the log's score minus the replay's, where the log first differed): after a score slip the
+    # next Scores may continue from either, and the replay follows whichever it does.
+    score_slips: dict[str, tuple[int, Source]] = field(default_factory=dict)
     findings: list[Finding] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
     overrides: list[Override] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     deltas: list[ScoreDelta] = field(default_factory=list)
     label: str = ""
+    source: Source | None = None  # the heading of the entry being replayed
 
-    def find(self, kind: str, source: Source, message: str, expected: object = None, found: object = None) -> None:
+    def find(self, kind: str, source: Source, message: str, expected: object = None, found: object = None,
+             cause: Source | None = None) -> None:
         self.findings.append(Finding(kind, source.file, source.line, message, self.label,
-                                     None if expected is None else str(expected), None if found is None else str(found)))
+                                     None if expected is None else str(expected), None if found is None else str(found),
+                                     str(cause) if cause else None))
 
     def add(self, player: str, points: int, reason: str) -> None:
         if points:
@@ -169,16 +190,17 @@ def replay(game: Game) -> Replay:
     state = _State(game=game, config=config, book=Rulebook.from_rules(game.rules.rules),
                    turns=TurnTracker(config.turns.order, config.turns.collation, list(players)),
                    scores={p: 0 for p in players}, players=players,
-                   expected_number=config.numbering.first_proposal)
+                   next_numbers=(config.numbering.first_proposal,))
+    state.switch_identity = _switch_identity(state)
     initial_scores = dict(state.scores)
-    switch_rule = state.book.identity_of(config.adoption.unless_amended) if config.adoption.unless_amended else None
     result_rulings = _result_rulings(game)
     snapshot_points = _snapshot_points(game, state)
     for snapshot in snapshot_points.get(-1, []):
         _compare_snapshot(state, snapshot)
+    before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
     steps: list[Step] = []
     for index, entry in enumerate(game.log.entries):
-        state.label = entry_label(entry)
+        state.label, state.source = entry_label(entry), entry.source
         state.deltas, state.notes = [], []
         findings_before, overrides_before = len(state.findings), len(state.overrides)
         _check_date(state, entry)
@@ -191,26 +213,34 @@ def replay(game: Game) -> Replay:
                    else _event(state, index, entry))
         newly_won = _check_win(state, entry)
         _check_claims(state, entry, newly_won)
-        _maybe_switch(state, switch_rule)
+        _maybe_switch(state)
+        state.turns.follow(state.config.turns.order, state.config.turns.collation)
         for snapshot in snapshot_points.get(index, []):
             _compare_snapshot(state, snapshot)
         steps.append(Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
                           expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
+                          decision=outcome.decision, power=outcome.power,
                           computed_result=outcome.computed, result=outcome.result, deltas=tuple(state.deltas),
                           scores=dict(state.scores), players=tuple(state.players),
                           next_player=state.turns.expected() if state.turns.active else None,
+                          order=tuple(state.turns.order) if state.turns.active else (),
                           circuits=state.turns.circuits, mechanics=state.config, winner=state.winner,
                           findings=tuple(state.findings[findings_before:]),
                           overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes)))
-    return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(state.findings),
+    _missing_numbers(state, steps)
+    findings = before_entries + [f for step in steps for f in step.findings]
+    return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
-                  next_proposal=state.expected_number)
+                  next_proposal=max(state.next_numbers),
+                  switch_rule=state.book.number_of(state.switch_identity))
 
 
 @dataclass(frozen=True)
 class _Outcome:
     turn_of: str | None = None
     method: str | None = None
+    decision: Decision | None = None
+    power: Fraction | None = None
     computed: str | None = None
     result: str | None = None
 
@@ -232,59 +262,76 @@ def _check_date(state: _State, entry: Entry) -> None:
     if state.last_date and entry.date < state.last_date:
         state.find("date", entry.source, f"dated {entry.date}, before the entry above it ({state.last_date})",
                    expected=f"{state.last_date} or later", found=entry.date)
-    state.last_date = max(entry.date, state.last_date or entry.date)
+    # The next entry is compared with this one as written: one date out of place is one finding, whether it
+    # is this one (too early) or the one above it (too late).
+    state.last_date = entry.date
 
 
 def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
+    """Whether `name` plays; a stranger is reported once (the first time the log names them)."""
     if name in state.players:
         return True
-    state.find("player", source, f"{role}: {name} is not a player in the game"
-               f" (players: {', '.join(state.players) or 'none'})", found=name)
+    if name not in state.strangers:
+        state.strangers.add(name)
+        state.find("player", source, f"{role}: {name} is not a player in the game"
+                   f" (players: {', '.join(state.players) or 'none'})", found=name)
     return False
 
 
-def _take_turn(state: _State, player: str, source: Source) -> None:
+def _take_turn(state: _State, player: str, source: Source, known: bool = True) -> None:
+    """A turn taken by `player`. A stranger (already reported) takes no turn, but the player after them may
+    be the one who was due or the one after (the record may have counted the stranger's turn as theirs),
+    so that one slip stays one finding."""
     if not state.turns.active:
         return
     expected = state.turns.expected()
+    if not known:
+        state.stranger_turn = True
+        return
+    if state.stranger_turn and expected is not None and player != expected:
+        following = copy.deepcopy(state.turns)
+        following.take_turn(expected)
+        if following.expected() == player:
+            state.turns = following
+            expected = player
+    state.stranger_turn = False
     if expected is not None and player != expected:
         state.find("turn", source, f"it was {expected}'s turn, not {player}'s "
-                   f"({_order_phrase(state.config)})", expected=expected, found=player)
+                   f"({_order_phrase(state.turns.order_kind)})", expected=expected, found=player)
     state.turns.take_turn(player)
 
 
-def _order_phrase(config: Config) -> str:
+def _order_phrase(order: str) -> str:
     return {"seating": "in seating order", "alphabetical": "in alphabetical order", "surname": "in order of surname",
-            "custom": "in the game's collation order", "rotating": "in rotating order"}.get(config.turns.order, "")
+            "custom": "in the game's collation order", "rotating": "in rotating order"}.get(order, "")
 
 
 def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
     config = state.config
     number = proposal.number
-    if number != state.expected_number:
-        repeat = state.seen_numbers.get(number)
-        why = f"; {number} was already used at {repeat}" if repeat else ""
-        state.find("proposal-number", proposal.source, f"numbered {number}, but the next proposal is "
-                   f"{state.expected_number}{why}", expected=state.expected_number, found=number)
-    state.expected_number = max(state.expected_number + 1, number + 1)
-    state.seen_numbers.setdefault(number, proposal.source)
+    if config.numbering.in_order:
+        _check_number(state, proposal)
+    else:
+        _check_number_unordered(state, index, proposal)
+    _check_decision_keys(state, proposal)
 
     proposer_source = proposal.proposer_source or proposal.source
     known = _check_player(state, proposal.proposer, proposer_source, "proposer")
     turn_of = None
     if not proposal.extra_turn:
         turn_of = proposal.proposer
-        if known:
-            _take_turn(state, proposal.proposer, proposer_source)
+        _take_turn(state, proposal.proposer, proposer_source, known)
 
     method = config.adoption.transmutation if any(c.kind == "transmute" for c in proposal.changes) \
         else config.adoption.method
-    computed = None
+    computed = decision = power = None
     votes = proposal.votes
     if votes is not None and proposal.votes_source is not None:
         _check_votes(state, proposal)
         if votes.voters:
-            computed = "adopted" if adopts(method, votes, config.adoption.fraction) else "defeated"
+            decision = decide(method, votes, config.adoption.fraction, index=_index_of(config, proposal),
+                              quorum=proposal.quorum if proposal.quorum is not None else config.adoption.quorum)
+            computed = decision.result
     recorded = proposal.result.result if proposal.result else None
     result = recorded or computed
     ruling = rulings.get(number)
@@ -293,9 +340,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         state.overrides.append(Override(source.file, source.line, judgment, f"the result of proposal {number}",
                                         computed or recorded or "unrecorded", result_set))
         result = result_set
-    elif computed and recorded in ("adopted", "defeated") and computed != recorded:
-        state.find("result", proposal.result.source, f"Result says {recorded}; the votes ({_tally(votes)}) "
-                   f"give {computed} under {describe(method, config.adoption.fraction)}",
+    elif decision and recorded in ("adopted", "defeated", "failed-quorum") and computed != recorded:
+        state.find("result", proposal.result.source, f"Result says {recorded}; {_gives(decision)}",
                    expected=computed, found=recorded)
     if result is None:
         state.find("result", proposal.source, "no Result and no Votes: the replay cannot tell whether it was adopted")
@@ -307,7 +353,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         cap = config.limits.max_mutable
         # Counting walks every rule: only where there is a cap (without one, 10,000 proposals made it quadratic).
         mutable_before = state.book.mutable_count() if cap else 0
-        _apply_changes(state, index, proposal.changes, number)
+        power = _power_of(config, proposal)
+        _apply_changes(state, index, proposal.changes, number, power)
         mutable_after = state.book.mutable_count() if cap else 0
         # Only the adoption that raises the count past the cap breaks it: one breach, one finding.
         if cap and mutable_after > cap and mutable_after > mutable_before:
@@ -321,20 +368,119 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
             for voter in (votes.against if votes else ()):
                 if voter in state.players:
                     state.add(voter, config.scoring.against_adopted, "voted against")
-    elif result == "defeated" and known:
+    elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
         state.add(proposal.proposer, config.scoring.defeated, "defeated")
 
     vote_ended_game = bool(_winners(state))
     if known:
         _turn_score(state, proposal, votes, vote_ended_game)
     _award_points(state, proposal)
-    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, computed=computed,
-                    result=result)
+    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, decision=decision, power=power,
+                    computed=computed, result=result)
 
 
-def _tally(votes) -> str:
-    return f"{len(votes.for_)} for, {len(votes.against)} against" + \
-        (f", {len(votes.abstain)} abstaining" if votes.abstain else "")
+def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> None:
+    """Numbering in the order of resolution (format 1.1, section 4): a number used twice, or below the first,
+    is a finding here; the numbers missing below the highest are found after the last entry."""
+    number, first = proposal.number, state.config.numbering.first_proposal
+    repeat = state.seen_numbers.get(number)
+    if repeat:
+        state.find("proposal-number", proposal.source, f"numbered {number}, which {repeat} already used",
+                   expected="a number not used before", found=number)
+    elif number < first:
+        state.find("proposal-number", proposal.source, f"numbered {number}, below the first proposal, {first}",
+                   expected=f"{first} or more", found=number)
+    state.unordered.append((number, index, proposal.source))
+    state.seen_numbers.setdefault(number, proposal.source)
+    state.next_numbers = (max(max(state.next_numbers), number + 1),)
+
+
+def _missing_numbers(state: _State, steps: list[Step]) -> None:
+    """Each number from first_proposal to the highest used that no proposal took: one finding, at the first
+    entry (in the log's order) numbered above it."""
+    if not state.unordered:
+        return
+    first = state.config.numbering.first_proposal
+    used = set(state.seen_numbers)  # in either order: a log may change its numbering mid-game
+    missing = [n for n in range(first, max(used)) if n not in used]
+    # The first entry numbered above each missing number: walk numbers downward keeping the earliest position.
+    by_number = sorted(state.unordered, key=lambda item: -item[0])
+    earliest: tuple[int, Source] | None = None
+    position = 0
+    for gap in reversed(missing):
+        while position < len(by_number) and by_number[position][0] > gap:
+            _, where, source = by_number[position]
+            if earliest is None or where < earliest[0]:
+                earliest = (where, source)
+            position += 1
+        where, source = earliest
+        step = steps[where]
+        finding = Finding("proposal-number", source.file, source.line, f"proposal {gap} is missing: every number "
+                          f"from {first} to {max(used)} must appear", step.label, expected=str(gap), found="none")
+        steps[where] = dataclasses.replace(step, findings=step.findings + (finding,))
+
+
+def _index_of(config: Config, proposal: Proposal):
+    """The adoption index of a decision (format 1.1): its `Index:` line, else adoption.index."""
+    return proposal.index if proposal.index is not None else config.adoption.index
+
+
+def _check_decision_keys(state: _State, proposal: Proposal) -> None:
+    """`Index:` needs the index method in force, `Power:` needs rules with powers: else the archive cannot be
+    read as written (exit 2)."""
+    config = state.config
+    if proposal.index is not None and config.adoption.method != "index":
+        source = proposal.source_of("index")
+        state.errors.append(Finding("index", source.file, source.line, f"'Index:' needs adoption.method = \"index\" "
+                                    f"(the method in force is {config.adoption.method})", state.label))
+    if proposal.power is not None and not config.rules.power:
+        source = proposal.source_of("power")
+        state.errors.append(Finding("power", source.file, source.line, "'Power:' needs rules.power = true in "
+                                    "game.toml", state.label))
+
+
+def _power_of(config: Config, proposal: Proposal):
+    """The power an adopted proposal takes effect with (format 1.1, section 5): the least of its index (under
+    the index method), its `Power:` line and rules.power_cap; None when it is not checked."""
+    rules = config.rules
+    if not rules.power:
+        return None
+    candidates = [p for p in (_index_of(config, proposal) if config.adoption.method == "index" else None,
+                              proposal.power, rules.power_cap) if p is not None]
+    if not candidates:
+        return None
+    power = min(candidates)
+    return None if rules.power_exempt is not None and power >= rules.power_exempt else power
+
+
+def _check_number(state: _State, proposal: Proposal) -> None:
+    """Numbering in the order of the log (FORMAT.md): after a proposal written N where E was expected, the
+    next may be N+1 or E+1, and the count follows whichever it is."""
+    number = proposal.number
+    candidates = state.next_numbers
+    if number in candidates:
+        state.next_numbers = (number + 1,)
+    else:
+        repeat = state.seen_numbers.get(number)
+        why = f"; {number} was already used at {repeat}" if repeat else ""
+        shown = " or ".join(str(n) for n in candidates)
+        state.find("proposal-number", proposal.source, f"numbered {number}, but the next proposal is {shown}{why}",
+                   expected=shown, found=number)
+        state.next_numbers = (candidates[0] + 1, number + 1) if number != candidates[0] else (number + 1,)
+    state.seen_numbers.setdefault(number, proposal.source)
+
+
+def _gives(decision: Decision) -> str:
+    """`the votes (3 for, 0 against) give adopted under unanimity` (v1's words); `F 12, A 9 at index 3.0 give
+    defeated`; `8 ballots, quorum 9, give failed-quorum`."""
+    if decision.result == "failed-quorum":
+        return f"{decision.ballots} ballots, quorum {decision.quorum}, give failed-quorum"
+    if decision.method == "index":
+        return f"{decision.tally()} at index {decimal_text(decision.index)} give {decision.result}"
+    under = describe(decision.method, float(decision.fraction or 0))
+    if decision.weighted:
+        return f"{decision.tally()} give {decision.result} under {under}"
+    return f"the votes ({decision.tally()}) give {decision.result} under {under}"
 
 
 def _check_votes(state: _State, proposal: Proposal) -> None:
@@ -394,23 +540,63 @@ def _formula_values(proposal: Proposal, votes) -> dict[str, object]:
 
 
 def _apply_effect(state: _State, effect) -> None:
+    """An adopted setting takes hold at once, everywhere the engine reads it (the turn order from the next
+    circuit: the tracker follows the config after each entry)."""
     try:
+        if effect.key in POWER_KEYS and not state.config.rules.power:
+            raise ValueError(f"{effect.key} means something only with rules.power = true")
         state.config = state.config.with_value(effect.key, effect.value)
     except ValueError as error:
         state.errors.append(Finding("effect", effect.source.file, effect.source.line, str(error), state.label))
         return
     state.notes.append(f"{effect.key} becomes {effect.value!r}".replace("'", '"'))
+    if effect.key == "numbering.first_proposal":  # the numbering starts again from the value
+        state.next_numbers = (state.config.numbering.first_proposal,)
+    elif effect.key == "adoption.unless_amended":  # names the rule numbered so now
+        state.switch_identity = _switch_identity(state)
+    elif effect.key == "adoption.then":  # a new switch, to be made when its circuits are complete
+        state.switched = False
 
 
-def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None) -> None:
+def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None,
+                   power=None) -> None:
+    """Apply change paragraphs in order. `power`: the power the proposal takes effect with, where checked: a
+    change beyond it is a finding, and is applied all the same (the replay follows the record)."""
+    rules = state.config.rules
     for change in changes:
+        if power is not None:
+            _check_power(state, change, power, proposal_number)
         try:
-            for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering):
+            for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering,
+                                         rules.power_default if rules.power else None):
                 kind = "immutable" if "immutable" in note else "rule-number"
                 state.find(kind, change.source, note)
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source.file, change.source.line, str(problem), state.label))
+
+
+def _check_power(state: _State, change: Change, power, proposal_number: int | None) -> None:
+    shown = decimal_text(power)
+    label = f"proposal {proposal_number}"
+    if change.kind == "enact":
+        enacted = change.power if change.power is not None else state.config.rules.power_default
+        if enacted > power:
+            number = proposal_number if state.config.numbering.enact_takes_proposal_number else change.rule
+            state.find("power", state.source, f"{label} enacts {f'rule {number}' if number else 'a rule'} "
+                       f"(power {decimal_text(enacted)}) with power {shown}", expected=f"at most {shown}",
+                       found=decimal_text(enacted))
+        return
+    rule = state.book.current.get(change.rule) if change.rule is not None else None
+    if rule is None or rule.power is None:
+        return  # a missing rule is its own finding when the change applies
+    if rule.power > power:
+        state.find("power", state.source, f"{label} changes rule {rule.number} (power {decimal_text(rule.power)}) "
+                   f"with power {shown}", expected=f"at most {shown}", found=decimal_text(rule.power))
+    elif change.kind == "power" and change.power > power:
+        state.find("power", state.source, f"{label} sets the power of rule {rule.number} to "
+                   f"{decimal_text(change.power)} with power {shown}", expected=f"at most {shown}",
+                   found=decimal_text(change.power))
 
 
 def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
@@ -421,6 +607,7 @@ def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
                 state.overrides.append(Override(setting.source.file, setting.source.line, state.label,
                                                 f"{setting.player}'s score", str(computed), str(setting.value)))
                 state.add(setting.player, setting.value - computed, f"set by {state.label}")
+                state.score_slips.pop(setting.player, None)
         elif setting.what == "next-player":
             computed = state.turns.expected() or "nobody"
             if state.turns.set_next(setting.player):
@@ -440,6 +627,7 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
                 state.find("player", change.source, f"{change.player} joins but is already playing")
                 continue
             state.players.append(change.player)
+            state.strangers.discard(change.player)
             state.scores.setdefault(change.player, 0)
             state.turns.join(change.player)
         elif _check_player(state, change.player, change.source, "leaving"):
@@ -448,10 +636,10 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
     turn_of = None
     if event.turn_of:
         turn_of = event.turn_of
-        if _check_player(state, event.turn_of, event.turn_source, "Turn"):
-            _take_turn(state, event.turn_of, event.turn_source)
-            if event.die and state.config.scoring.turn == "die":
-                _add_die(state, event.turn_of, event.die)
+        known = _check_player(state, event.turn_of, event.turn_source, "Turn")
+        _take_turn(state, event.turn_of, event.turn_source, known)
+        if known and event.die and state.config.scoring.turn == "die":
+            _add_die(state, event.turn_of, event.die)
     _common_effects(state, index, event)
     _award_points(state, event)
     return _Outcome(turn_of=turn_of)
@@ -474,7 +662,7 @@ def _award_points(state: _State, entry: Entry) -> None:
 
 
 def _winners(state: _State) -> tuple[str, ...]:
-    if state.winner:
+    if state.winner or state.overlooked_win:
         return ()
     win = state.config.scoring.win
     reached = {p: s for p, s in state.scores.items() if s >= win and p in state.players}
@@ -496,14 +684,17 @@ def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> No
     if entry.scores:
         for player, claimed in entry.scores.scores:
             if player not in state.scores:
-                state.find("scores", entry.scores.source, f"Scores names {player}, who is not a player", found=player)
+                if player not in state.strangers:
+                    state.strangers.add(player)
+                    state.find("scores", entry.scores.source, f"Scores names {player}, who is not a player",
+                               found=player)
                 continue
-            computed = state.scores[player]
-            if claimed != computed:
-                state.find("score", entry.scores.source, f"Scores says {player} {claimed}; replay gives "
-                           f"{_explain(state, player, computed)}", expected=computed, found=claimed)
+            _check_score(state, entry.scores.source, player, claimed)
     claimed_winner = tuple(sorted(entry.winner.players)) if entry.winner else None
-    if claimed_winner is not None and claimed_winner != newly_won:
+    if claimed_winner is not None and state.overlooked_win and _reached_win(state, claimed_winner):
+        # After a win the log did not record, the record decides when the game ends.
+        state.winner, state.ended_at = claimed_winner, state.label
+    elif claimed_winner is not None and claimed_winner != newly_won:
         if newly_won:
             computed = ", ".join(newly_won)
         elif state.winner:
@@ -518,6 +709,29 @@ def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> No
         state.find("winner", entry.source, f"the replay finds that {', '.join(newly_won)} won here ({scores}; the "
                    f"win is {state.config.scoring.win}), but the log records no Winner",
                    expected=", ".join(newly_won), found="none")
+        if entry is not state.game.log.entries[-1]:  # play went on: the replay follows the record
+            state.winner, state.ended_at, state.overlooked_win = (), "", True
+
+
+def _reached_win(state: _State, players: tuple[str, ...]) -> bool:
+    return all(p in state.players and state.scores.get(p, 0) >= state.config.scoring.win for p in players)
+
+
+def _check_score(state: _State, source: Source, player: str, claimed: int) -> None:
+    """One Scores item. After a slip the log may go on from its own figure or from the replay's: the replay
+    follows whichever it does, so one slip is one finding."""
+    computed = state.scores[player]
+    slip = state.score_slips.pop(player, None)
+    if claimed == computed:
+        return
+    if slip and claimed == computed + slip[0]:
+        state.add(player, slip[0], f"as the log has it since {slip[1]}")
+        return
+    since = f" (the log's figure has differed since {slip[1]})" if slip else ""
+    state.find("score", source, f"Scores says {player} {claimed}; replay gives "
+               f"{_explain(state, player, computed)}{since}", expected=computed, found=claimed,
+               cause=slip[1] if slip else None)
+    state.score_slips[player] = (claimed - computed, slip[1] if slip else source)
 
 
 def _explain(state: _State, player: str, computed: int) -> str:
@@ -528,14 +742,22 @@ def _explain(state: _State, player: str, computed: int) -> str:
     return f"{computed} = {before} " + " ".join(d.explain() for d in own)
 
 
-def _maybe_switch(state: _State, switch_rule: int | None) -> None:
+def _switch_identity(state: _State) -> int | None:
+    number = state.config.adoption.unless_amended
+    return state.book.identity_of(number) if number else None
+
+
+def _maybe_switch(state: _State) -> None:
     """The automatic change of adoption method after enough complete circuits (2nd ed. rule 203)."""
     adoption = state.config.adoption
     if state.switched or adoption.then is None or state.turns.circuits < adoption.after_circuits:
         return
     state.switched = True
-    if switch_rule is not None and switch_rule in state.book.amended:
-        state.notes.append(f"rule {adoption.unless_amended} was amended before the end of circuit "
+    if state.switch_identity is not None and state.switch_identity in state.book.amended:
+        now = state.book.number_of(state.switch_identity)
+        named = (f"rule {adoption.unless_amended} (since repealed)" if now is None else f"rule {now}"
+                 + (f" (numbered {adoption.unless_amended} when named)" if now != adoption.unless_amended else ""))
+        state.notes.append(f"{named} was amended before the end of circuit "
                            f"{adoption.after_circuits}: adoption stays {adoption.method}")
         return
     state.config = state.config.with_value("adoption.method", adoption.then)
@@ -583,6 +805,11 @@ def _compare_snapshot(state: _State, snapshot: Ruleset) -> None:
                                           expected="absent", found=f"rule {number}"))
             continue
         rule_class, title, text = replayed[number]
+        power = state.book.current[number].power
+        if rule.power is not None and power is not None and rule.power != power:
+            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} has power "
+                                          f"{decimal_text(rule.power)} in the snapshot, {decimal_text(power)} in the "
+                                          "replay", label, decimal_text(power), decimal_text(rule.power)))
         if rule.rule_class != rule_class:
             state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} is {rule.rule_class} "
                                           f"in the snapshot, {rule_class} in the replay", label, rule_class,

@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from ..model import Change, Rule, Source
 
@@ -22,6 +23,7 @@ class RuleVersion:
     end: int | None
     changes: tuple[Change, ...]  # the change paragraphs that made it from the previous version
     source: Source  # where its text was written
+    power: Fraction | None = None  # format 1.1, with rules.power
 
 
 @dataclass
@@ -34,6 +36,7 @@ class _Current:
     start: int
     changes: list[Change]
     source: Source
+    power: Fraction | None = None
 
 
 @dataclass
@@ -61,18 +64,24 @@ class Rulebook:
     versions: list[RuleVersion] = field(default_factory=list)
     departures: dict[int, Departure] = field(default_factory=dict)
     amended: set[int] = field(default_factory=set)  # identities amended or repealed at least once
+    by_identity: dict[int, _Current] = field(default_factory=dict)  # the rules in force
     _next_identity: int = 0
 
     @classmethod
     def from_rules(cls, rules: tuple[Rule, ...]) -> "Rulebook":
         book = cls()
         for rule in rules:
-            book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source)
+            book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source, rule.power)
         return book
 
     def identity_of(self, number: int) -> int | None:
         rule = self.current.get(number)
         return rule.identity if rule else None
+
+    def number_of(self, identity: int | None) -> int | None:
+        """The present number of a rule in force (None: repealed, or no rule)."""
+        rule = self.by_identity.get(identity) if identity is not None else None
+        return rule.number if rule else None
 
     def mutable_count(self) -> int:
         return sum(1 for rule in self.current.values() if rule.rule_class == "mutable")
@@ -87,14 +96,15 @@ class Rulebook:
         return tuple(sorted(self.versions + open_versions, key=lambda v: (v.start, v.identity)))
 
     def _create(self, number: int, rule_class: str, title: str, text: str, step: int, changes: list[Change],
-                source: Source) -> None:
-        self.current[number] = _Current(self._next_identity, number, rule_class, title, text, step, changes, source)
+                source: Source, power: Fraction | None = None) -> None:
+        rule = _Current(self._next_identity, number, rule_class, title, text, step, changes, source, power)
+        self.current[number] = self.by_identity[rule.identity] = rule
         self.departures.pop(number, None)
         self._next_identity += 1
 
     def _freeze(self, rule: _Current, end: int | None) -> RuleVersion:
         return RuleVersion(rule.identity, rule.number, rule.rule_class, rule.title, rule.text, rule.start, end,
-                           tuple(rule.changes), rule.source)
+                           tuple(rule.changes), rule.source, rule.power)
 
     def _begin_change(self, rule: _Current, step: int, change: Change) -> None:
         """Close the version in force before this entry (once per entry) and start a new one."""
@@ -119,14 +129,12 @@ class Rulebook:
 
     def _now(self, gone: Departure) -> int | None:
         """The present number of a renumbered rule, following it through later renumberings."""
-        for number, rule in self.current.items():
-            if rule.identity == gone.identity:
-                return number
-        return gone.now
+        return self.number_of(gone.identity) or gone.now
 
     def apply(self, change: Change, step: int, entry_label: str, proposal_number: int | None,
-              numbering) -> list[str]:
+              numbering, power_default: Fraction | None = None) -> list[str]:
         """Apply one change; returns notes of discrepancies that did not stop it (e.g. a number already taken).
+        `power_default`: the power of an enactment that names none, where rules carry a power.
 
         Raises ChangeProblem when the change cannot apply at all.
         """
@@ -143,7 +151,7 @@ class Rulebook:
             if number in self.current:
                 raise ChangeProblem("rule-number", f"cannot enact rule {number}: a rule {number} already exists")
             self._create(number, change.rule_class or "mutable", change.title, change.text, step, [change],
-                         change.source)
+                         change.source, change.power if change.power is not None else power_default)
             return notes
         assert change.rule is not None
         rule = self.lookup(change.rule)
@@ -153,6 +161,7 @@ class Rulebook:
         if change.kind == "repeal":
             self.versions.append(self._freeze(rule, step))
             del self.current[rule.number]
+            del self.by_identity[rule.identity]
             self.departures[rule.number] = Departure(rule.identity, "repealed", entry_label)
             self.amended.add(rule.identity)
             return notes
@@ -174,6 +183,8 @@ class Rulebook:
             rule.rule_class = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
         if change.kind == "retitle":
             rule.title = change.title
+        if change.kind == "power":
+            rule.power = change.power
         if change.kind in ("amend", "replace", "append"):
             self.amended.add(rule.identity)
         target_number = None

@@ -1,6 +1,8 @@
 """Whose turn it is: the order of play and the count of complete circuits.
 
 A slip in the log (the wrong player moving) is one finding: play goes on from the player who moved.
+A change to the order or the collation (an adopted `Effect:`) takes hold from the next circuit, and the
+count of circuits goes on (FORMAT.md, "Mechanics").
 """
 from __future__ import annotations
 
@@ -42,6 +44,8 @@ class TurnTracker:
     circuits: int = 0  # complete circuits so far
     turns: int = 0
     _order: list[str] = field(default_factory=list)
+    # An order or collation adopted mid-circuit, waiting for the circuit to complete.
+    pending: tuple[str, str] | None = None
 
     def __post_init__(self) -> None:
         self._order = self._circuit_order()
@@ -66,6 +70,20 @@ class TurnTracker:
             return None
         return self._order[self.position % len(self._order)]
 
+    def follow(self, order_kind: str, collation: str) -> None:
+        """The order and collation in force now: they govern from the next circuit, or at once when no
+        circuit is under way (no turns yet in this one, or no order of play at all)."""
+        if (order_kind, collation) == (self.order_kind, self.collation):
+            self.pending = None
+            return
+        if self.position == 0 or not self.active:
+            self.pending = None
+            self.order_kind, self.collation = order_kind, collation
+            self._order = self._circuit_order()
+            self.position = 0
+        else:
+            self.pending = (order_kind, collation)
+
     def take_turn(self, player: str) -> bool:
         """Record a turn by `player`; True when a circuit completed with it."""
         self.turns += 1
@@ -76,6 +94,8 @@ class TurnTracker:
         if self.position >= len(self._order):
             self.circuits += 1
             self.position = 0
+            if self.pending:
+                (self.order_kind, self.collation), self.pending = self.pending, None
             self._order = self._circuit_order()
             return True
         return False

@@ -7,14 +7,15 @@ from __future__ import annotations
 
 import datetime as dt
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, Union
 
 if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type checkers only
     from .config import Config
 
 RuleClass = Literal["immutable", "mutable"]
-Result = Literal["adopted", "defeated", "withdrawn", "invalid"]
-RESULTS: tuple[str, ...] = ("adopted", "defeated", "withdrawn", "invalid")
+Result = Literal["adopted", "defeated", "withdrawn", "invalid", "failed-quorum"]
+RESULTS: tuple[str, ...] = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum")
 
 
 @dataclass(frozen=True)
@@ -34,6 +35,7 @@ class Rule:
     text: str  # Markdown source, as written
     source: Source  # the rule's heading
     text_line: int = 0  # the line its text starts on (0: not known)
+    power: Fraction | None = None  # format 1.1, with rules.power: its `Power:` line
 
 
 @dataclass(frozen=True)
@@ -49,7 +51,7 @@ class Ruleset:
         return {rule.number: rule for rule in self.rules}
 
 
-ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle"]
+ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle", "power"]
 
 
 @dataclass(frozen=True)
@@ -64,6 +66,7 @@ class Change:
     rule_class: RuleClass | None = None  # enact/transmute
     edits: tuple[tuple[str, str], ...] = ()  # replace: (old, new) pairs; a deletion has new ""
     new_number: int | None = None  # renumber
+    power: Fraction | None = None  # enact with a power, or a change of power (format 1.1)
 
 
 @dataclass(frozen=True)
@@ -71,10 +74,51 @@ class Votes:
     for_: tuple[str, ...] = ()
     against: tuple[str, ...] = ()
     abstain: tuple[str, ...] = ()
+    # Format 1.1: each ballot's strength (`Alice x3`), parallel to the names; empty: every ballot is 1.
+    strengths: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
+    present: bool = False  # the third group was written `present` (it means what `abstain` means)
 
     @property
     def voters(self) -> tuple[str, ...]:
         return self.for_ + self.against + self.abstain
+
+    @property
+    def weighted(self) -> bool:
+        return self.strengths is not None and any(s != 1 for group in self.strengths for s in group)
+
+    def _group(self, position: int, names: tuple[str, ...]) -> tuple[int, ...]:
+        return self.strengths[position] if self.strengths is not None else (1,) * len(names)
+
+    @property
+    def for_strengths(self) -> tuple[int, ...]:
+        return self._group(0, self.for_)
+
+    @property
+    def against_strengths(self) -> tuple[int, ...]:
+        return self._group(1, self.against)
+
+    @property
+    def abstain_strengths(self) -> tuple[int, ...]:
+        return self._group(2, self.abstain)
+
+    @property
+    def strength_for(self) -> int:
+        return sum(self.for_strengths)
+
+    @property
+    def strength_against(self) -> int:
+        return sum(self.against_strengths)
+
+    @property
+    def strength_abstain(self) -> int:
+        return sum(self.abstain_strengths)
+
+    def ballots(self) -> list[tuple[str, str, int]]:
+        """(name, how, strength) for every ballot, in the order written."""
+        return ([(n, "for", s) for n, s in zip(self.for_, self.for_strengths)]
+                + [(n, "against", s) for n, s in zip(self.against, self.against_strengths)]
+                + [(n, "present" if self.present else "abstain", s)
+                   for n, s in zip(self.abstain, self.abstain_strengths)])
 
 
 @dataclass(frozen=True)
@@ -147,10 +191,18 @@ class Proposal(EntryCommon):
     result: ResultClaim | None = None
     die: DieRoll | None = None
     extra_turn: bool = False
+    # Format 1.1: the decision's adoption index, quorum and the power it takes effect with, each with its line.
+    index: Fraction | None = None
+    quorum: int | None = None
+    power: Fraction | None = None
+    decision_sources: tuple[tuple[str, Source], ...] = ()  # ("index" | "quorum" | "power", where written)
 
     @property
     def kind(self) -> str:
         return "proposal"
+
+    def source_of(self, key: str) -> Source:
+        return next((source for name, source in self.decision_sources if name == key), self.source)
 
 
 @dataclass(frozen=True)

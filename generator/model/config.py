@@ -8,13 +8,15 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 from typing import Any
 
 from .dice import parse_dice
 from .formula import ROUNDING_MODES, SCORING_NAMES, FormulaError, compile_formula
 
-METHODS = ("unanimous", "majority", "fraction")
+METHODS = ("unanimous", "majority", "fraction", "index")
 ORDERS = ("seating", "alphabetical", "surname", "custom", "rotating", "none")
 VARIANTS = ("standard", "solitaire")
 
@@ -28,6 +30,7 @@ class Numbering:
     first_proposal: int = _option(301, help="the first proposal's number (Suber 108)")
     amend_renumbers: bool = _option(True, help="an amended or transmuted rule takes the proposal's number")
     enact_takes_proposal_number: bool = _option(True, help="an enacted rule takes the proposal's number")
+    in_order: bool = _option(True, help="false: the log is in order of resolution (format 1.1)")
 
 
 @dataclass(frozen=True)
@@ -38,6 +41,8 @@ class Adoption:
     after_circuits: int = _option(2)
     unless_amended: int | None = _option(None, optional=True)
     transmutation: str = _option("unanimous", choices=METHODS)
+    index: Fraction = _option(Fraction(1), help="the adoption index of a proposal without an Index line (1.1)")
+    quorum: int = _option(0, help="the ballots a decision needs; 0: none (1.1)")
 
 
 @dataclass(frozen=True)
@@ -58,6 +63,17 @@ class Limits:
 
 
 @dataclass(frozen=True)
+class Rules:
+    """Rule power (format 1.1, Agora's R1688): each rule carries a power that limits what may change it."""
+
+    power: bool = _option(False, help="rules carry a power (a 'Power:' line in rulesets)")
+    power_default: Fraction = _option(Fraction(1), help="the power of an enactment that names none")
+    power_cap: Fraction | None = _option(None, optional=True, help="a proposal's power is at most this")
+    power_exempt: Fraction | None = _option(None, optional=True,
+                                            help="a proposal of at least this power is not power-checked")
+
+
+@dataclass(frozen=True)
 class Turns:
     order: str = _option("seating", choices=ORDERS)
     collation: str = _option("_0123456789abcdefghijklmnopqrstuvwxyz")
@@ -75,6 +91,7 @@ class Config:
     scoring: Scoring = field(default_factory=Scoring)
     limits: Limits = field(default_factory=Limits)
     turns: Turns = field(default_factory=Turns)
+    rules: Rules = field(default_factory=Rules)
 
     def get(self, key: str) -> Any:
         section, _, name = key.rpartition(".")
@@ -92,7 +109,8 @@ class Config:
         return dataclasses.replace(self, **{section: dataclasses.replace(getattr(self, section), **{name: checked})})
 
 
-SECTION_CLASSES = {"numbering": Numbering, "adoption": Adoption, "scoring": Scoring, "limits": Limits, "turns": Turns}
+SECTION_CLASSES = {"numbering": Numbering, "adoption": Adoption, "scoring": Scoring, "limits": Limits, "turns": Turns,
+                   "rules": Rules}
 
 
 def _schema() -> dict[str, dataclasses.Field]:
@@ -108,6 +126,20 @@ def _schema() -> dict[str, dataclasses.Field]:
 
 _SCHEMA = _schema()
 SETTINGS: tuple[str, ...] = tuple(_SCHEMA)
+
+# Settings that describe the game rather than its mechanics: an `Effect:` may not change them, and says why.
+NOT_BY_EFFECT = {
+    "title": "the title names the archive, not a rule of play: change it in game.toml",
+    "description": "the description is the archive's, not a rule of play: change it in game.toml",
+    "start": "the game began once: an Effect cannot move its start",
+    "players": "players join and leave by an event: 'Players: +Eve' or 'Players: -Dave'",
+    "variant": "the variant decides how the whole log is read: it cannot change mid-game",
+    "rules.power": "it decides how rules.md and the snapshots are read: set it in game.toml",
+}
+_STRENGTH_SUFFIX = re.compile(r" [x\u00d7][0-9]+$")
+
+# The rules.* keys that mean something only while rules.power is true.
+POWER_KEYS = ("rules.power_default", "rules.power_cap", "rules.power_exempt")
 
 
 def _unknown_key_message(key: str) -> str:
@@ -152,6 +184,10 @@ def _check_value(key: str, spec: dataclasses.Field, value: Any) -> Any:
     elif declared == "bool":
         if not isinstance(value, bool):
             raise ValueError(f"{key} must be true or false, not {_type_name(value)} ({_show(value)})")
+    elif declared.startswith("Fraction"):
+        if isinstance(value, bool) or not isinstance(value, (int, float)):
+            raise ValueError(f"{key} must be a decimal number, not {_type_name(value)} ({_show(value)})")
+        value = Fraction(str(value))  # exact: 1.7 is seventeen tenths, as written (repr is the shortest decimal)
     elif declared == "float":
         if isinstance(value, bool) or not isinstance(value, (int, float)):
             raise ValueError(f"{key} must be a number, not {_type_name(value)} ({_show(value)})")
@@ -185,7 +221,11 @@ def _check_meaning(key: str, value: Any) -> None:
         raise ValueError(f"adoption.fraction must be more than 0 and at most 1, not {value}")
     if key in ("numbering.first_proposal", "scoring.win") and value < 1:
         raise ValueError(f"{key} must be a positive integer, not {value}")
-    if key in ("limits.max_mutable", "adoption.after_circuits") and value < 0:
+    if key in ("adoption.index", "rules.power_cap", "rules.power_exempt") and value is not None and value <= 0:
+        raise ValueError(f"{key} must be more than 0, not {_show(value)}")
+    if key == "rules.power_default" and value < 0:
+        raise ValueError(f"{key} must not be negative, not {_show(value)}")
+    if key in ("limits.max_mutable", "adoption.after_circuits", "adoption.quorum") and value < 0:
         raise ValueError(f"{key} must not be negative, not {value}")
     if key == "adoption.unless_amended" and value is not None and value < 1:
         raise ValueError(f"{key} must be a rule number, not {value}")
@@ -199,6 +239,11 @@ def _check_meaning(key: str, value: Any) -> None:
             compile_formula(value, SCORING_NAMES)
         except FormulaError as error:
             raise ValueError(f"scoring.formula: {error}") from None
+    if key == "players":
+        for name in value:
+            if _STRENGTH_SUFFIX.search(name):
+                raise ValueError(f"player '{name}' ends in a space, x and digits, which a Votes line reads as the "
+                                 "strength of a ballot (format 1.1): such a name cannot be written; rename the player")
     if key == "turns.collation":
         lowered = value.lower()
         if len(set(lowered)) != len(lowered):
@@ -208,4 +253,6 @@ def _check_meaning(key: str, value: Any) -> None:
 def _show(value: Any) -> str:
     if isinstance(value, bool):
         return "true" if value else "false"  # as TOML writes it
+    if isinstance(value, Fraction):
+        return f"{float(value):g}"
     return f'"{value}"' if isinstance(value, str) else repr(value)

@@ -41,6 +41,19 @@ class Dice:
     def __str__(self) -> str:
         return f"d{self.sides}" if self.count == 1 else f"{self.count}d{self.sides}"
 
+    def in_words(self) -> str:
+        """"a die" (d6), "two dice" (2d6), "a twenty-sided die" (d20), "3 eight-sided dice" (3d8)."""
+        count = "a" if self.count == 1 else _SMALL.get(self.count, str(self.count))
+        kind = "" if self.sides == 6 else f"{_SMALL.get(self.sides, str(self.sides))}-sided "
+        return f"{count} {kind}{'die' if self.count == 1 else 'dice'}"
+
+
+_SMALL = {2: "two", 3: "three", 4: "four", 5: "five", 6: "six", 8: "eight", 10: "ten", 12: "twelve", 20: "twenty"}
+
+
+def dice_in_words(text: str) -> str:
+    return parse_dice(text).in_words()
+
 
 def parse_dice(text: str) -> Dice:
     """Read "d6", "D6", "1d6", "2d6", "3d10", ... (surrounding whitespace is ignored).

@@ -128,6 +128,7 @@ class _Binary:
     left: _Node
     right: _Node
     column: int
+    operator: type[ast.operator] = ast.Add  # for words
 
     def evaluate(self, env: _Env) -> Fraction:
         left = self.left.evaluate(env)
@@ -159,6 +160,7 @@ _FUNCTIONS: dict[str, _FunctionSpec] = {
 class _Call:
     spec: _FunctionSpec
     args: tuple[_Node, ...]
+    name: str = ""  # for words
 
     def evaluate(self, env: _Env) -> Fraction:
         # No bounds check: none of the functions can leave the bounds of its arguments.
@@ -195,6 +197,58 @@ class Formula:
         """Like :meth:`evaluate`, rounding a non-integer result with the `rounding` mode."""
         result = self.evaluate(values, rounding)
         return result if isinstance(result, int) else round_fraction(result, rounding)
+
+    def in_words(self) -> str:
+        """The formula as a player says it: ``round((proposal - 291) * for_fraction)`` is "proposal number
+        minus 291, times the share of votes for, rounded"."""
+        return _words(self._root)
+
+
+# --- in words ---------------------------------------------------------------------------
+
+NAME_WORDS = {"proposal": "proposal number", "votes_for": "votes for", "votes_against": "votes against",
+              "abstentions": "abstentions", "votes": "votes cast", "for_fraction": "the share of votes for",
+              "die": "the die", "ballots": "ballots"}
+_OPERATOR_WORDS = {ast.Add: ("plus", 1), ast.Sub: ("minus", 1), ast.Mult: ("times", 2), ast.Div: ("divided by", 2),
+                   ast.FloorDiv: ("divided by, rounded down,", 2), ast.Mod: ("modulo", 2)}
+_CALL_WORDS = {"round": "rounded", "floor": "rounded down", "ceil": "rounded up"}
+
+
+def _precedence(node: _Node) -> int:
+    if isinstance(node, _Binary):
+        return _OPERATOR_WORDS[node.operator][1]
+    return 3
+
+
+def _words(node: _Node) -> str:
+    if isinstance(node, _Number):
+        value = node.value
+        return str(value.numerator) if value.denominator == 1 else f"{float(value):g}"
+    if isinstance(node, _Variable):
+        return NAME_WORDS.get(node.name, node.name)
+    if isinstance(node, _Negate):
+        return f"minus {_words(node.operand)}"
+    if isinstance(node, _Binary):
+        word, precedence = _OPERATOR_WORDS[node.operator]
+        left = _words(node.left)
+        # A lower-precedence left side is said first and closed with a comma: "a plus b, times c".
+        if _precedence(node.left) < precedence:
+            left += ","
+        right = _words(node.right)
+        # A right side that would group differently said aloud keeps its parentheses: "a minus (b plus c)".
+        if _precedence(node.right) < precedence or (_precedence(node.right) == precedence
+                                                    and node.operator in (ast.Sub, ast.Div, ast.FloorDiv, ast.Mod)):
+            right = f"({right})"
+        return f"{left} {word} {right}"
+    if node.name in _CALL_WORDS:
+        inner = _words(node.args[0])
+        return f"{inner}, {_CALL_WORDS[node.name]}" if isinstance(node.args[0], _Binary) else \
+            f"{inner} {_CALL_WORDS[node.name]}"
+    if node.name == "abs":
+        return f"the size of {_words(node.args[0])}"
+    listed = [_words(arg) for arg in node.args]
+    least = "the least" if node.name == "min" else "the greatest"
+    return f"{least} of {', '.join(listed[:-1])} and {listed[-1]}"
 
 
 def _input_value(name: str, values: Mapping[str, Number]) -> Fraction:
@@ -370,7 +424,7 @@ class _Compiler:
             self.check_operator(node.op, node)
             operation = _BINARY_OPERATIONS[type(node.op)]
             left, right = self.compile(node.left), self.compile(node.right)
-            return _Binary(operation, left, right, self.locate.node(node))
+            return _Binary(operation, left, right, self.locate.node(node), type(node.op))
         if isinstance(node, ast.Call):
             return self.call(node)
         if isinstance(node, ast.Compare):
@@ -424,4 +478,4 @@ class _Compiler:
             raise self.error(f"{name}() takes at least 2 arguments ({given} given)", node)
         if not spec.variadic and given != 1:
             raise self.error(f"{name}() takes exactly 1 argument ({given} given)", node)
-        return _Call(spec, tuple(self.compile(arg) for arg in node.args))
+        return _Call(spec, tuple(self.compile(arg) for arg in node.args), name)

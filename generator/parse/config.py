@@ -6,7 +6,7 @@ import tomllib
 from typing import Any
 
 from ..errors import ErrorCollector
-from ..model.config import SECTION_CLASSES, Config
+from ..model.config import POWER_KEYS, SECTION_CLASSES, Config
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 _KEY_LINE = re.compile(r"""^\s*("[^"]*"|[A-Za-z0-9_.-]+)\s*=""")
@@ -52,6 +52,9 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
             config = config.with_value(key, value)
         except ValueError as error:
             errors.add(file, line, str(error))
+    for key in POWER_KEYS:
+        if key in positions and not config.rules.power:
+            errors.add(file, positions[key], f"{key} means something only with rules.power = true")
     if config.adoption.method == "fraction" and "adoption.fraction" not in positions:
         errors.add(file, positions.get("adoption.method", 1), "adoption.method is \"fraction\" but adoption.fraction is not set")
     return config

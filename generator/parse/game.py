@@ -71,15 +71,17 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
               if toml_name in texts else Config(title=slug))
     if not config.title:
         config = config.with_value("title", slug)
-    rules = (parse_ruleset(texts[rules_name], rules_name, errors) if rules_name in texts
+    power = config.rules.power  # format 1.1: rulesets carry `Power:` lines, the log may change powers
+    rules = (parse_ruleset(texts[rules_name], rules_name, errors, power=power) if rules_name in texts
              else Ruleset("", (), Source(rules_name, 0)))
     log_files = [f"{prefix}/log.md"] if f"{prefix}/log.md" in texts else []
     log_files += under("log")
-    preamble, entries = parse_log([(name, texts[name]) for name in log_files], errors)
-    snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True) for name in under("snapshots"))
+    preamble, entries = parse_log([(name, texts[name]) for name in log_files], errors, power=power)
+    snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True, power=power)
+                      for name in under("snapshots"))
     drafts: list[Proposal] = []
     for name in under("drafts"):
-        draft = parse_draft(name, texts[name], errors)
+        draft = parse_draft(name, texts[name], errors, power=power)
         if draft is not None:
             drafts.append(draft)
     errors.raise_if_any()

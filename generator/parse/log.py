@@ -10,13 +10,14 @@ import difflib
 import functools
 import re
 from dataclasses import dataclass, field
+from fractions import Fraction
 
 from markdown_it.token import Token
 
 from ..errors import ErrorCollector, SourceError
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
-from ..model.config import SETTINGS
+from ..model.config import NOT_BY_EFFECT, SETTINGS
 from .config import parse_effect_value
 from .source import markdown, slice_lines, unquote
 
@@ -25,14 +26,17 @@ _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$
 _EVENT = re.compile(r"^Event(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
 
-PROPOSAL_KEYS = ("proposer", "date", "votes", "result", "die", "points", "scores", "winner", "effect", "note", "turn")
+PROPOSAL_KEYS = ("proposer", "date", "votes", "result", "die", "points", "scores", "winner", "effect", "note", "turn",
+                 "index", "quorum", "power")
 JUDGMENT_KEYS = ("judge", "date", "sets", "points", "scores", "winner", "effect", "note")
 EVENT_KEYS = ("date", "players", "points", "scores", "winner", "effect", "note", "turn", "die")
 REPEATABLE = {"points", "effect", "note", "sets", "players"}
 
 _CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b",
                            re.IGNORECASE)
-_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$", re.IGNORECASE)
+# `power P` (format 1.1) reaches here only where rules carry a power: elsewhere it is an error before.
+_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?(?:power\s+(\S+)\s+)?rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$",
+                    re.IGNORECASE)
 _REPEAL = re.compile(r"^repeal\s+rule\s+(\d+)\s*\.?$", re.IGNORECASE)
 _AMEND_READ = re.compile(r"^amend\s+rule\s+(\d+)\s+to\s+read\s*:?$", re.IGNORECASE)
 _AMEND_APPEND = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+appending\s*:?$", re.IGNORECASE)
@@ -40,6 +44,13 @@ _AMEND_EDIT = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+(?=replacing|deleting)(.
 _TRANSMUTE = re.compile(r"^transmute\s+rule\s+(\d+)(?:\s+to\s+(immutable|mutable))?\s*\.?$", re.IGNORECASE)
 _RENUMBER = re.compile(r"^renumber\s+rule\s+(\d+)\s+(?:to|as)\s+(\d+)\s*\.?$", re.IGNORECASE)
 _RETITLE = re.compile(r"^retitle\s+rule\s+(\d+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$", re.IGNORECASE)
+# Format 1.1, with rules.power: an enactment with a power, and a change of a rule's power.
+_POWER_CHANGE_START = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s+[0-9]|change\s+the\s+power\s+of\s+rule\b)",
+                                 re.IGNORECASE)
+# With rules.power, any enactment that names a power is read as one, so that a bad power is an error.
+_POWER_CHANGE_START_LOOSE = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s|change\s+the\s+power\s+of\s+rule\b)",
+                                       re.IGNORECASE)
+_SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+(\d+)\s+to\s+(\S+?)\s*\.?$", re.IGNORECASE)
 _QUOTED = re.compile(r"\s*(?:\"([^\"]*)\"|\u201c([^\u201d]*)\u201d)")
 
 CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" with "y".',
@@ -63,12 +74,13 @@ class _Keys:
         return self.values.get(key, [])
 
 
-def parse_log(files: list[tuple[str, str]], errors: ErrorCollector) -> tuple[str, list[Entry]]:
-    """Entries from each (file, text) in order; the first file's text before any entry is the preamble."""
+def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bool = False) -> tuple[str, list[Entry]]:
+    """Entries from each (file, text) in order; the first file's text before any entry is the preamble.
+    `power`: the game's rules carry a power (format 1.1), so `Change the power of rule N to P.` is a change."""
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
-        file_preamble, file_entries, file_errors = _parse_log_file(file, text)
+        file_preamble, file_entries, file_errors = _parse_log_file(file, text, power)
         errors.extend(file_errors)
         if position == 0:
             preamble = file_preamble
@@ -77,15 +89,16 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector) -> tuple[str
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_log_file(file: str, text: str) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+def _parse_log_file(file: str, text: str, power: bool = False) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
     """One log file, cached by its text (entries are immutable): `serve` re-reads only the file saved, and
     an archive kept as a file per year re-parses one year."""
     errors = ErrorCollector()
-    preamble, entries = _parse_file(file, text, errors)
+    preamble, entries = _parse_file(file, text, errors, power=power)
     return preamble, tuple(entries), tuple(errors.errors)
 
 
-def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = False) -> tuple[str, list[Entry]]:
+def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = False,
+                power: bool = False) -> tuple[str, list[Entry]]:
     lines = text.split("\n")
     tokens = markdown().parse(text)
     blocks = [(i, t) for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map is not None]
@@ -100,15 +113,15 @@ def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = F
         following = heading_positions[number + 1] if number + 1 < len(heading_positions) else len(blocks)
         end_line = blocks[following][1].map[0] if following < len(blocks) else len(lines)
         entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors,
-                             draft=draft)
+                             draft=draft, power=power)
         if entry is not None:
             entries.append(entry)
     return preamble, entries
 
 
-def parse_draft(file: str, text: str, errors: ErrorCollector) -> Proposal | None:
+def parse_draft(file: str, text: str, errors: ErrorCollector, *, power: bool = False) -> Proposal | None:
     """A drafted proposal (drafts/*.md): one entry in the log's format, its number optional."""
-    _, entries = _parse_file(file, text, errors, draft=True)
+    _, entries = _parse_file(file, text, errors, draft=True, power=power)
     proposals = [e for e in entries if isinstance(e, Proposal)]
     if not proposals:
         errors.add(file, 1, "a draft must hold one '## Proposal: Title' entry")
@@ -118,7 +131,7 @@ def parse_draft(file: str, text: str, errors: ErrorCollector) -> Proposal | None
 
 def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, heading: Token,
                  blocks: list[tuple[int, Token]], end_line: int, errors: ErrorCollector, *,
-                 draft: bool = False) -> Entry | None:
+                 draft: bool = False, power: bool = False) -> Entry | None:
     heading_text = tokens[index + 1].content.strip()
     line = heading.map[0] + 1
     source = Source(file, line)
@@ -142,7 +155,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     while body_line <= len(lines) and not lines[body_line - 1].strip():
         body_line += 1
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
-    changes = _read_changes(file, lines, tokens, body_blocks, errors)
+    changes = _read_changes(file, lines, tokens, body_blocks, errors, power)
     date = _read_date(file, keys, kind, source, errors, draft=draft)
     common = dict(
         date=date, source=source, body=body, body_line=body_line,
@@ -168,7 +181,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         if result and result.result != "adopted" and common["effects"]:
             errors.add(file, common["effects"][0].source.line,
                        f"an Effect on a {result.result} proposal: only an adopted proposal changes the mechanics")
-        return Proposal(title=title, number=number or 0,
+        return Proposal(title=title, number=number or 0, **_read_decision_keys(file, keys, errors),
                         proposer=proposer[0] if proposer else "",
                         proposer_source=Source(file, proposer[1]) if proposer else None,
                         votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
@@ -264,7 +277,8 @@ def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes |
     source = Source(file, line)
     if text.lower() in ("none", "-", ""):
         return Votes(), source
-    groups: dict[str, list[str]] = {"for": [], "against": [], "abstain": []}
+    groups: dict[str, list[str]] = {"for": [], "against": [], "abstain": [], "present": []}
+    strengths: dict[str, list[int]] = {word: [] for word in groups}
     for part in text.split(";"):
         part = part.strip()
         if not part:
@@ -272,22 +286,80 @@ def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes |
         word, _, names = part.partition(" ")
         word = word.rstrip(":").lower()
         if word not in groups:
-            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against' or 'abstain'")
+            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against', 'abstain' or 'present'")
             continue
         listed = split_names(names.lstrip(":"))
         if not listed:
             errors.add(file, line, f"votes group '{word}' names nobody")
-        groups[word].extend(listed)
-    return Votes(tuple(groups["for"]), tuple(groups["against"]), tuple(groups["abstain"])), source
+        for name in listed:
+            voter, strength = _read_ballot(file, line, name, errors)
+            groups[word].append(voter)
+            strengths[word].append(strength)
+    if groups["abstain"] and groups["present"]:
+        errors.add(file, line, "'abstain' and 'present' mean the same: write one of them in a Votes line, not both")
+    present = bool(groups["present"])
+    third = "present" if present else "abstain"
+    weighted = any(s != 1 for group in strengths.values() for s in group)
+    return Votes(tuple(groups["for"]), tuple(groups["against"]), tuple(groups[third]),
+                 (tuple(strengths["for"]), tuple(strengths["against"]), tuple(strengths[third])) if weighted else None,
+                 present), source
+
+
+_STRENGTH = re.compile(r"^(.*\S) [x\u00d7]([0-9]{1,9})$")
+_STRENGTH_LIKE = re.compile(r"^(.*\S) [x\u00d7]([-+]?[0-9][^ ]*)$")
+
+
+def _read_ballot(file: str, line: int, text: str, errors: ErrorCollector) -> tuple[str, int]:
+    """`snail x6` (or `snail ×6`) -> ("snail", 6); a name without a strength has strength 1 (format 1.1)."""
+    if m := _STRENGTH.match(text):
+        return m.group(1), int(m.group(2))
+    if m := _STRENGTH_LIKE.match(text):
+        errors.add(file, line, f"the strength in '{text}' must be a whole number of 0 or more, like '{m.group(1)} x3' "
+                   "(a name that itself ends in a space, x and digits cannot be written)")
+        return m.group(1), 0
+    return text, 1
+
+
+_DECIMAL = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9})?$")
+
+
+def read_decimal(text: str) -> Fraction | None:
+    """An exact decimal (`1.5`, `3`, `0.25`) as a Fraction; None when it is not one."""
+    text = text.strip()
+    return Fraction(text) if _DECIMAL.match(text) else None
+
+
+def _read_decision_keys(file: str, keys: _Keys, errors: ErrorCollector) -> dict:
+    """`Index:`, `Quorum:` and `Power:` on a proposal (format 1.1); whether each is allowed depends on the
+    mechanics in force at the entry, which the engine checks."""
+    found: dict = {"decision_sources": ()}
+    sources = []
+    for key, what in (("index", "a decimal more than 0, like 'Index: 1.5'"),
+                      ("power", "a decimal of 0 or more, like 'Power: 1.0'")):
+        if value := keys.one(key):
+            number = read_decimal(value[0])
+            if number is None or (key == "index" and number <= 0):
+                errors.add(file, value[1], f"{key.capitalize()} '{value[0]}' must be {what}")
+            else:
+                found[key] = number
+                sources.append((key, Source(file, value[1])))
+    if value := keys.one("quorum"):
+        if re.fullmatch(r"[0-9]{1,9}", value[0].strip()):
+            found["quorum"] = int(value[0])
+            sources.append(("quorum", Source(file, value[1])))
+        else:
+            errors.add(file, value[1], f"Quorum '{value[0]}' must be a whole number of ballots, like 'Quorum: 5'")
+    found["decision_sources"] = tuple(sources)
+    return found
 
 
 def _read_result(file: str, keys: _Keys, errors: ErrorCollector) -> ResultClaim | None:
     found = keys.one("result")
     if found is None:
         return None
-    value = found[0].lower().rstrip(".")
+    value = " ".join(found[0].lower().rstrip(".").split()).replace("failed quorum", "failed-quorum")
     if value not in RESULTS:
-        errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn or invalid")
+        errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn, invalid or failed-quorum")
         return None
     return ResultClaim(Source(file, found[1]), value)  # type: ignore[arg-type]
 
@@ -354,6 +426,9 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
             continue
+        if key in NOT_BY_EFFECT:
+            errors.add(file, line, f"Effect: {key} cannot be changed by an Effect: {NOT_BY_EFFECT[key]}")
+            continue
         try:
             effects.append(Effect(key, parse_effect_value(value_text.strip()), Source(file, line)))
         except ValueError as error:
@@ -391,13 +466,19 @@ def _read_players(file: str, keys: _Keys, errors: ErrorCollector) -> list[Player
 
 
 def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list[tuple[int, Token]],
-                  errors: ErrorCollector) -> list[Change]:
+                  errors: ErrorCollector, power: bool = False) -> list[Change]:
     changes = []
     for position, (index, token) in enumerate(blocks):
         if token.type != "paragraph_open":
             continue
         text = " ".join(part.strip() for part in tokens[index + 1].content.split("\n"))
-        if not _CHANGE_START.match(text):
+        power_change = (_POWER_CHANGE_START if not power else _POWER_CHANGE_START_LOOSE).match(text)
+        if power_change and not power:
+            if text.lower().startswith("enact"):  # never prose: it would silently enact nothing
+                errors.add(file, token.map[0] + 1, f"'{_shorten(text)}' gives a power, but the game's rules have "
+                           "none: set [rules] power = true in game.toml")
+            continue
+        if not _CHANGE_START.match(text) and not power_change:
             continue
         source = Source(file, token.map[0] + 1)
         following = blocks[position + 1][1] if position + 1 < len(blocks) else None
@@ -418,12 +499,23 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
             return False
         return True
 
+    if m := _SET_POWER.match(text):
+        power = _read_power(m.group(2), text, "Change the power of rule 2692 to 2.0.", source, errors)
+        return Change("power", source, rule=int(m.group(1)), power=power) if power is not None else None
     if m := _ENACT.match(text):
         if not needs_quote("the new rule's text"):
             return None
+        power = _read_power(m.group(2), text, "Enact power 1.5 rule 2699: Title", source, errors) if m.group(2) else None
+        if m.group(2) and power is None:
+            return None
         rule_class = (m.group(1) or "mutable").lower()
-        return Change("enact", source, rule=int(m.group(2)) if m.group(2) else None, text=quoted or "",
-                      title=(m.group(3) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class)  # type: ignore[arg-type]
+        return Change("enact", source, rule=int(m.group(3)) if m.group(3) else None, text=quoted or "",
+                      title=(m.group(4) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class,  # type: ignore[arg-type]
+                      power=power)
+    if _POWER_CHANGE_START_LOOSE.match(text):
+        errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; write 'Enact power 1.5 rule "
+                   "2699: Title' or 'Change the power of rule 2692 to 2.0.'")
+        return None
     if m := _REPEAL.match(text):
         return Change("repeal", source, rule=int(m.group(1)))
     if m := _AMEND_READ.match(text):
@@ -454,6 +546,14 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
         errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; a change reads like "
                    + "; ".join(f"'{example}'" for example in CHANGE_EXAMPLES[:5]))
     return None
+
+
+def _read_power(written: str, text: str, example: str, source: Source, errors: ErrorCollector) -> Fraction | None:
+    """The power a change paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
+    power = read_decimal(written)
+    if power is None:
+        errors.add(source.file, source.line, f"the power in '{_shorten(text)}' must be a decimal, like '{example}'")
+    return power
 
 
 def _shorten(text: str, limit: int = 60) -> str:

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
+from fractions import Fraction
 
 from ..errors import ErrorCollector
 from ..model import Rule, RuleClass, Ruleset, Source
@@ -34,7 +35,27 @@ def parse_rule_heading(text: str) -> tuple[int | None, str]:
     return int(head), title
 
 
-def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool = False) -> Ruleset:
+_POWER_LINE = re.compile(r"^Power:\s*(.*?)\s*$", re.IGNORECASE)
+_DECIMAL = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9})?$")
+
+
+def _read_power_line(lines: list[str], first: int, end: int, number: int, file: str, heading_line: int,
+                     errors: ErrorCollector) -> tuple[Fraction | None, int]:
+    """The `Power: 1.5` line that opens a rule's body (format 1.1); returns the power and where the text starts."""
+    m = _POWER_LINE.match(lines[first]) if first < end else None
+    if not m:
+        errors.add(file, heading_line, f"rule {number} has no power: with rules.power = true its first line must be "
+                   "'Power: 1.0' (any decimal)")
+        return None, first
+    if not _DECIMAL.match(m.group(1)):
+        errors.add(file, first + 1, f"rule {number}'s power '{m.group(1)}' must be a decimal, like 'Power: 1.5'")
+        return None, first + 1
+    return Fraction(m.group(1)), first + 1
+
+
+def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool = False,
+                  power: bool = False) -> Ruleset:
+    """`power` (format 1.1, rules.power): each rule's body starts with a `Power:` line, which is not text."""
     lines = text.split("\n")
     tokens = markdown().parse(text)
     title = ""
@@ -52,8 +73,12 @@ def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
             number, rule_title, rule_class, start = open_rule
             body_start = start + 1
             text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
+            rule_power = None
+            if power:
+                rule_power, body_start = _read_power_line(lines, text_start, end, number, file, start + 1, errors)
+                text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
             rules.append(Rule(number, rule_class, rule_title, slice_lines(lines, body_start, end), Source(file, start + 1),
-                              text_line=text_start + 1))
+                              text_line=text_start + 1, power=rule_power))
             open_rule = None
 
     for index, token in enumerate(tokens):

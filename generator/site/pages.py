@@ -12,14 +12,17 @@ from typing import Any
 
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
+from ..engine.turns import ordered
+from ..model.dice import dice_in_words
+from ..model.formula import SCORING_NAMES, compile_formula
 from ..model import Event, Judgment, Proposal
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
+from .markdown import render_markdown, render_prose
 from .points import points_pages
 from .search import games_page, search_pages
-from .markdown import render_markdown, render_prose
-from .views import GamePlan, Page, game_view, point_name, revision_view, step_view, version_view
+from .views import GamePlan, Page, game_view, point_name, power_text, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
 
@@ -89,14 +92,23 @@ def _game_pages(plan: GamePlan) -> list[Page]:
 
     in_force = history.in_force()
     by_class = [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls]) for cls in CLASS_ORDER]
-    add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force"},
-        tuple(plan.version_key(v) for v in in_force))
+    in_force_key = tuple(plan.version_key(v) for v in in_force)
+    powered = any(v.power is not None for v in in_force)
+    # by_power: None where rules have no power (no switch between the two views)
+    add("rules/index.html", "rules.html", {"classes": by_class, "heading": "Rules in force",
+                                            "by_power": False if powered else None}, in_force_key)
+    if powered:  # format 1.1: the same rules grouped by power, the highest first
+        powers = sorted({v.power for v in in_force if v.power is not None}, reverse=True)
+        by_power = [(power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p]) for p in powers]
+        add("rules/by-power.html", "rules.html", {"classes": by_power, "heading": "Rules in force by power",
+                                                   "by_power": True}, in_force_key)
 
     overview = _overview(plan)
     add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
 
     for identity, rule_history in history.rules.items():
-        history_deps = (tuple((v.number, v.rule_class, v.title, v.text, v.start, v.end) for v in rule_history.versions)
+        history_deps = (tuple((v.number, v.rule_class, v.title, v.text, v.power, v.start, v.end)
+                              for v in rule_history.versions)
                         + (tuple(plan.step_key(r.step) for r in history.revisions_by_rule[identity] if r.step),))
         add(plan.rule_page(identity), "rule.html", {}, history_deps, lazy=lambda h=rule_history: _rule_context(plan, h))
     for number, identity in sorted(history.old_numbers().items()):
@@ -124,14 +136,15 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("proposals/index.html", "proposals.html", {"heading": "All proposals"}, listed,
         lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in proposal_steps]})
     add("defeated.html", "defeated.html", {}, listed, lazy=lambda: {"rows": [
-        _proposal_row(plan, s, "") for s in proposal_steps if s.result in ("defeated", "withdrawn", "invalid")]})
+        _proposal_row(plan, s, "") for s in proposal_steps if s.result in ("defeated", "withdrawn", "invalid", "failed-quorum")]})
     repealed = [_repealed_row(plan, h) for h in history.repealed()]
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
     add("log.html", "log.html", {}, (game.log.preamble, every_step),
         lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_prose(game.log.preamble, 2)})
-    scores_deps = (tuple(sorted(replay.initial_scores.items())), steps[-1].mechanics.scoring.win if steps else None,
-                   tuple((plan.listed_key(s), tuple(sorted(s.scores.items())), s.deltas, s.overrides) for s in steps))
-    add("scores.html", "scores.html", {}, scores_deps, lazy=lambda: _scores_context(plan))
+    if base["game"]["scores"]:  # a game decided by votes alone has no scores page
+        scores_deps = (tuple(sorted(replay.initial_scores.items())), steps[-1].mechanics.scoring.win if steps else None,
+                       tuple((plan.listed_key(s), tuple(sorted(s.scores.items())), s.deltas, s.overrides) for s in steps))
+        add("scores.html", "scores.html", {}, scores_deps, lazy=lambda: _scores_context(plan))
     report = _check_context(plan)
     add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     players = _players_context(plan)
@@ -158,24 +171,75 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
         "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
-        "mechanics": _mechanics(config), "start": game.config.start.isoformat() if game.config.start else "",
+        "mechanics": _mechanics(config, replay), "start": game.config.start.isoformat() if game.config.start else "",
         "variant": game.config.variant,
     }
 
 
-def _mechanics(config) -> list[tuple[str, str]]:
+def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
+    """The mechanics in force at the end of the log, in a player's words (rules by their present number)."""
     adoption = config.adoption
-    rows = [("Adoption", describe(adoption.method, adoption.fraction))]
-    if adoption.then:
-        rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
-                     f"circuits" + (f", unless rule {adoption.unless_amended} is amended" if adoption.unless_amended else "")))
+    if adoption.method == "index":
+        rows = [("Adoption", f"more strength for than against, and at least the index times it (index "
+                             f"{power_text(adoption.index)} unless the proposal gives one)")]
+    else:
+        rows = [("Adoption", describe(adoption.method, adoption.fraction))]
+    if adoption.quorum:
+        rows.append(("Quorum", f"{adoption.quorum} ballots unless the proposal gives another"))
+    if adoption.then and adoption.then != adoption.method:
+        circuits = replay.steps[-1].circuits if replay.steps else 0
+        named = adoption.unless_amended
+        rule = (f"rule {replay.switch_rule}" if replay.switch_rule is not None
+                else f"rule {named} (since repealed)" if named else "")
+        if circuits >= adoption.after_circuits:
+            rows.append(("Then", f"stays {describe(adoption.method, adoption.fraction)}: {rule} was amended before "
+                         f"circuit {adoption.after_circuits} was complete"))
+        else:
+            rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
+                         f"circuits" + (f", unless {rule} is amended" if rule else "")))
+    if adoption.transmutation != adoption.method and any(v.rule_class == "immutable" for v in replay.rules_at(
+            len(replay.steps) - 1)):
+        rows.append(("Transmuting a rule", describe(adoption.transmutation, adoption.fraction)))
     scoring = config.scoring
-    turn = {"die": f"throw {scoring.die}", "formula": f"formula {scoring.formula}", "none": "no points"}[scoring.turn]
-    rows += [("Each turn", turn), ("Defeat", f"{scoring.defeated:+d} points"),
-             ("Voting against an adopted proposal", f"{scoring.against_adopted:+d} points"),
-             ("Winning score", str(scoring.win)), ("Order of play", config.turns.order),
-             ("Mutable rules at most", str(config.limits.max_mutable) if config.limits.max_mutable else "no cap")]
+    if scoring.turn == "die":
+        rows.append(("Each turn", f"{dice_in_words(scoring.die)}, {scoring.die}"))
+    elif scoring.turn == "formula":
+        rows.append(("Each turn", compile_formula(scoring.formula, SCORING_NAMES).in_words()
+                     + (f" ({ROUNDING_WORDS[scoring.rounding]})" if "round(" in scoring.formula else "")))
+    if scoring.adopted:
+        rows.append(("Adoption pays the proposer", _points(scoring.adopted)))
+    if scoring.defeated:
+        rows.append(("Defeat", _points(scoring.defeated)))
+    if scoring.against_adopted:
+        rows.append(("Voting against an adopted proposal", _points(scoring.against_adopted)))
+    if scoring.turn != "none" or scoring.adopted or scoring.defeated or scoring.against_adopted:
+        rows.append(("Winning score", f"{scoring.win} points"))
+    if config.turns.order != "none":
+        rows.append(("Order of play", ORDER_WORDS[config.turns.order]))
+    if config.limits.max_mutable:
+        rows.append(("Mutable rules at most", str(config.limits.max_mutable)))
+    if not config.numbering.in_order:
+        rows.append(("Proposals", "listed in the order they took effect, not by number"))
+    rules = config.rules
+    if rules.power:
+        limits = [w for w in ("its index" if adoption.method == "index" else "", "its Power line",
+                              f"{power_text(rules.power_cap)}" if rules.power_cap is not None else "") if w]
+        rows.append(("Rule power", f"a proposal changes only rules of at most its power (the least of "
+                     f"{', '.join(limits[:-1]) + ' and ' if len(limits) > 1 else ''}{limits[-1]})"
+                     + (f"; from power {power_text(rules.power_exempt)} on, any rule"
+                        if rules.power_exempt is not None else "")))
     return rows
+
+
+ORDER_WORDS = {"seating": "as the players sit", "alphabetical": "alphabetical", "surname": "by surname",
+               "custom": "by the game's collation of names", "rotating": "as the players sit, each circuit starting "
+               "one seat later"}
+ROUNDING_WORDS = {"half-up": "halves rounded up", "half-even": "halves rounded to even", "down": "rounded toward zero",
+                  "floor": "rounded down", "ceiling": "rounded up"}
+
+
+def _points(points: int) -> str:
+    return f"{points:+d} point{'' if abs(points) == 1 else 's'}"
 
 
 def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
@@ -188,10 +252,22 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
 
 
-def _votes_view(entry: Proposal) -> dict[str, list[str]] | None:
+def _votes_view(entry: Proposal) -> dict[str, Any] | None:
     if entry.votes is None:
         return None
-    return {"for": list(entry.votes.for_), "against": list(entry.votes.against), "abstain": list(entry.votes.abstain)}
+    votes = entry.votes
+    return {"for": list(votes.for_), "against": list(votes.against), "abstain": list(votes.abstain),
+            "present": votes.present, "ballots": votes.ballots() if votes.strengths is not None else []}
+
+
+def _decision_view(step: Step) -> dict[str, Any] | None:
+    """What a proposal's page shows of its vote under format 1.1: F, A, the ballots, the index and the quorum."""
+    decision = step.decision
+    if decision is None or not (decision.weighted or decision.method == "index" or decision.quorum):
+        return None
+    return {"for": decision.for_, "against": decision.against, "ballots": decision.ballots,
+            "index": power_text(decision.index), "quorum": decision.quorum, "why": decision.why(),
+            "result": decision.result, "power": power_text(step.power)}
 
 
 def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, following: Step | None) -> dict[str, Any]:
@@ -204,6 +280,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "extra": entry.extra_turn, "notes": list(entry.notes),
                      "source": str(entry.source)},
         "step": _step_facts(step),
+        "decision": _decision_view(step),
         "body": render_markdown(entry.body),
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
@@ -215,6 +292,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
 
 def _step_facts(step: Step) -> dict[str, Any]:
     return {"result": step.result, "computed": step.computed_result, "method": step.method,
+            "why": step.decision.why() if step.decision else None,
             "deltas": [(d.player, d.points, d.reason) for d in step.deltas],
             "scores": sorted(step.scores.items(), key=lambda kv: (-kv[1], kv[0])),
             "findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "message": f.message} for f in step.findings],
@@ -266,10 +344,15 @@ def _scores_context(plan: GamePlan) -> dict[str, Any]:
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
+    """The verification report: each finding links to its entry's page (or log anchor), and one that stems
+    from an earlier slip links to that slip's entry."""
     replay = plan.replay
     proposals = len(plan.history.proposal_steps)
+    url_of = {id(f): plan.entry_anchor(s) for s in replay.steps for f in s.findings}
+    url_at = {f"{f.file}:{f.line}": url_of[id(f)] for f in replay.findings if id(f) in url_of}
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found} for f in replay.findings],
+                          "expected": f.expected, "found": f.found, "url": url_of.get(id(f)), "cause": f.cause,
+                          "cause_url": url_at.get(f.cause or "")} for f in replay.findings],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "where": f"{o.file}:{o.line}"} for o in replay.overrides],
             "proposals": proposals, "entries": len(replay.steps), "winner": list(replay.winner),
@@ -291,8 +374,11 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     for name in names:
         stats[name]["score"] = (last.scores if last else replay.initial_scores).get(name, 0)
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
-    order = list(last.players) if last else list(replay.game.config.players)
-    return {"players": [stats[n] for n in names], "order": order}
+    # The order the engine follows at the end of the log (none: a game without turns).
+    order = list(last.order) if last else ordered(list(replay.game.config.players), replay.game.config.turns.order,
+                                                  replay.game.config.turns.collation)
+    return {"players": [stats[n] for n in names], "order": order if replay.game.config.turns.order != "none" or last
+            else []}
 
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:

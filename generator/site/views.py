@@ -11,6 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
+from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal
@@ -69,7 +70,8 @@ class GamePlan:
             self._step_keys[step.index] = repr((step.entry, step.result, step.computed_result,
                                                 tuple(sorted(step.scores.items())), step.winner, step.findings,
                                                 step.overrides, step.notes, step.deltas, step.next_player,
-                                                step.circuits, self.entry_anchor(step)))
+                                                step.circuits, step.decision, step.power, step.order,
+                                                self.entry_anchor(step)))
         return self._step_keys[step.index]
 
     def listed_key(self, step: Step) -> Any:
@@ -84,7 +86,7 @@ class GamePlan:
         later renumbering moves)."""
         if version is None:
             return None
-        return (version.identity, version.number, version.rule_class, version.title, version.text,
+        return (version.identity, version.number, version.rule_class, version.title, version.text, version.power,
                 self.rule_page(version.identity))
 
     def entry_anchor(self, step: Step) -> str:
@@ -100,13 +102,20 @@ class GamePlan:
 
 
 def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
-    """A change to a rule's class or title, in words (the redline shows only its text)."""
+    """A change to a rule's class, title or power, in words (the redline shows only its text)."""
     notes = []
     if before.rule_class != after.rule_class:
         notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
     if before.title != after.title:
         notes.append(f'retitled "{after.title}"' if after.title else "title removed")
+    if before.power != after.power and after.power is not None:
+        notes.append(f"power {power_text(before.power)} → {power_text(after.power)}")
     return notes
+
+
+def power_text(power) -> str | None:
+    """A rule's power as a keeper writes it (1.5, 3.0); None where rules carry no power."""
+    return decimal_text(power) if power is not None else None
 
 
 def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str, Any]:
@@ -116,10 +125,12 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     before, after = revision.before, revision.after
     notes: list[str] = []
     if before is None and after is not None and step is None:
-        html, summary, kind = render_markdown(after.text), (), "initial"
+        html, kind = render_markdown(after.text), "initial"
+        summary = (f"power {power_text(after.power)}",) if after.power is not None else ()
     elif before is None and after is not None:
         html, _ = redline_view("", after.text, cite)
-        kind, summary = "enacted", (f"enacted as rule {after.number}",)
+        kind, summary = "enacted", (f"enacted as rule {after.number}"
+                                    + (f", power {power_text(after.power)}" if after.power is not None else ""),)
     elif after is None:
         html, summary = redline_view(before.text, "", cite)
         kind, summary = "repealed", (f"repealed rule {before.number}",)
@@ -140,7 +151,7 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
         "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite,
         "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
-        "rule_class": rule.rule_class, "identity": rule.identity,
+        "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
         "changes": [c.source.line for c in (after.changes if after else ())],
@@ -173,7 +184,15 @@ def game_view(replay: Replay) -> dict[str, Any]:
     """What base.html shows of the game a page belongs to (its navigation)."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
-            "findings": len(replay.findings)}
+            "findings": len(replay.findings), "scores": keeps_scores(replay)}
+
+
+def keeps_scores(replay: Replay) -> bool:
+    """Whether the game has scores to show: its mechanics pay points, or some entry paid some (a game
+    decided by votes alone, as Agora's, has none, and gets no empty scores page)."""
+    scoring = (replay.steps[-1].mechanics if replay.steps else replay.game.config).scoring
+    return (scoring.turn != "none" or bool(scoring.adopted or scoring.defeated or scoring.against_adopted)
+            or any(step.deltas for step in replay.steps))
 
 
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
@@ -185,5 +204,6 @@ def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
 
 def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
     return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
+            "power": power_text(version.power),
             "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
             "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}
