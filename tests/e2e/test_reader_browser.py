@@ -64,7 +64,10 @@ def test_no_page_scrolls_sideways_on_a_phone_and_axe_finds_nothing_serious(site,
         width = phone.evaluate("document.documentElement.scrollWidth")
         if width > PHONE["width"]:
             sideways.append(f"{relative}: {width} px wide")
-        for violation in axe.run(phone).response["violations"]:
+        ours = len(phone.errors)
+        violations = axe.run(phone).response["violations"]
+        del phone.errors[ours:]  # axe-core's own requests for the stylesheets, refused from file://
+        for violation in violations:
             where = f"{relative}: {violation['id']} ({len(violation['nodes'])}) {violation['nodes'][0]['html'][:120]}"
             if violation["impact"] in ("serious", "critical"):
                 serious.append(where)
