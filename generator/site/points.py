@@ -51,16 +51,20 @@ def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
         last = min(first + PER_PIECE, len(steps)) - 1
         low = -1 if first == 0 else first  # the first piece holds the start too
         entries = [_entry(plan, step.index) for step in steps[first:last + 1]]
-        live = plan.history.rules_at(low) + [v for i in range(low + 1, last + 1) for v in starting.get(i, ())]
-        versions = [_version(plan, v, ordinal[id(v)]) for v in sorted(live, key=lambda v: (v.start, v.identity))]
+        live = sorted(plan.history.rules_at(low) + [v for i in range(low + 1, last + 1) for v in starting.get(i, ())],
+                      key=lambda v: (v.start, v.identity))
         dates = [e[3] for e in entries if e[3]]
         proposals = [step.entry.number for step in steps[first:last + 1] if isinstance(step.entry, Proposal)]
         judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
         summary.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
-        data = {"first": first, "entries": entries, "versions": versions}
-        pages.append(Page(f"{folder}/{first // PER_PIECE}.js", "data-piece.js",
-                          {"key": f"{folder}/{first // PER_PIECE}.js", "data": data}, kind="js",
-                          deps=repr(data)))
+        path = f"{folder}/{first // PER_PIECE}.js"
+        # The rendered rules are the costly part: drawn only when what the piece shows moved.
+        deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[id(v)],
+                                                   len(plan.history.rules[v.identity].versions)) for v in live))
+        pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
+                          lazy=lambda first=first, entries=entries, live=live: {"data": {
+                              "first": first, "entries": entries,
+                              "versions": [_version(plan, v, ordinal[id(v)]) for v in live]}}))
     manifest = {"count": len(steps), "per": PER_PIECE, "pieces": summary}
     pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                       kind="js", deps=repr(manifest)))

@@ -101,5 +101,14 @@ def games_page(plans: list[GamePlan]) -> Page:
 
 
 def _data_page(path: str, data: Any, game_key: Any) -> Page:
-    """A script that files `data` under its own path: templates/data-piece.js."""
-    return Page(path, "data-piece.js", {"key": path, "data": data}, deps=(game_key, repr(data)), kind="js")
+    """A script that files `data` under its own path: templates/data-piece.js; its deps are the data
+    made hashable (a fingerprint hashes it), cheaper than its repr."""
+    return Page(path, "data-piece.js", {"key": path, "data": data}, deps=(game_key, _frozen(data)), kind="js")
+
+
+def _frozen(value: Any) -> Any:
+    if isinstance(value, dict):
+        return tuple((key, _frozen(item)) for key, item in value.items())
+    if isinstance(value, list):
+        return tuple(_frozen(item) for item in value)
+    return value
