@@ -279,3 +279,14 @@ def test_screenshots_of_the_chart_and_a_rule_page_on_a_phone(browser, site, arti
         page.goto((site / "livejournal-2007" / "rules" / "310.html").as_uri())
         page.screenshot(path=str(artifacts / f"rule-310-390-{scheme}.png"), full_page=True)
         context.close()
+
+
+def test_the_header_has_one_height_on_every_game(browser, site):
+    for width in (1280, 390):
+        page = browser.new_page(viewport={"width": width, "height": 800})
+        heights = set()
+        for log in sorted(site.glob("*/log.html")):
+            page.goto(log.as_uri())
+            heights.add(page.evaluate("document.querySelector('header.site').getBoundingClientRect().height"))
+        page.close()
+        assert len(heights) == 1, (width, heights)
