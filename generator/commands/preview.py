@@ -94,5 +94,5 @@ def render_standalone(preview: DraftPreview, game_title: str, overrides: Path) -
     html = html.replace('<link rel="stylesheet" href="static/style.css">',
                         f"<style>\n{asset('static/style.css')}</style>")
     html = html.replace('<script src="static/site.js"></script>', f"<script>\n{asset('static/site.js')}</script>")
-    # No site around the page: no search index, no favicon file.
-    return re.sub(r'<script src="search-index\.js"></script>\n?|<link rel="icon"[^>]*>\n?', "", html)
+    # No site around the page: no favicon file (search says it has no index, as there is no site).
+    return re.sub(r'<link rel="icon"[^>]*>\n?', "", html)
