@@ -14,7 +14,7 @@ from .errors import ArchiveError
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
-                   "preview": "preview", "diff": "diff"}
+                   "preview": "preview", "diff": "diff", "solve": "solve"}
 
 
 def _parser() -> argparse.ArgumentParser:
@@ -62,7 +62,24 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", help="ruleset file, game folder, GAME@312, GAME@2005-04-02 or GAME@start")
     diff.add_argument("--format", choices=("text", "html", "json"), default="text")
     diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+
+    solve = commands.add_parser("solve", help="find the shortest win of a Solitaire Nomic game, as a log")
+    solve.add_argument("game", type=Path, help="the game folder (variant = \"solitaire\")")
+    solve.add_argument("--max-moves", type=_positive, default=60, metavar="N",
+                       help="longest win to look for (default: 60)")
+    solve.add_argument("--max-states", type=_positive, default=1_000_000, metavar="N",
+                       help="positions to expand before giving up, exit 3 (default: 1000000)")
+    solve.add_argument("--shuffle", metavar="SEED", help="renumber the immutable rules at random first, the same "
+                       "way for the same SEED (any word or number)")
+    solve.add_argument("-o", "--output", type=Path, help="write the log to this new file (with --shuffle: a new "
+                       "folder, which gets the shuffled game: game.toml, rules.md and log.md)")
     return parser
+
+
+def _positive(text: str) -> int:
+    if not text.isdigit() or int(text) < 1:
+        raise argparse.ArgumentTypeError(f"must be a positive whole number, not '{text}'")
+    return int(text)
 
 
 def main(argv: list[str] | None = None) -> int:

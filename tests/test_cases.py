@@ -6,7 +6,8 @@ stderr. A case may also hold `xfail.txt`: a known engine or parser defect; its t
 test must fail until the defect is fixed (strict), when the file is to be deleted.
 
 Groups: engine/ (exit 0 or 1: the mechanics), parse/ (exit 2: unreadable input, exact messages),
-broken/ (copies of the bundled games with one thing broken by hand).
+broken/ (copies of the bundled games with one thing broken by hand), solitaire/ (Solitaire Nomic: each
+action legal and illegal, life spans, forced division, claims; the finding names the clause it breaks).
 """
 from __future__ import annotations
 
@@ -21,7 +22,7 @@ from generator.cli import main
 from generator.model.config import NOT_BY_EFFECT, SETTINGS
 
 CASES = Path(__file__).resolve().parent / "cases"
-GROUPS = ("engine", "parse", "broken")
+GROUPS = ("engine", "parse", "broken", "solitaire")
 
 
 def _case_dirs() -> list[Path]:

@@ -24,6 +24,9 @@ KEY_PAGES = [
     "livejournal-2007/rules/310.html",
     "livejournal-2007/rules/203.html",
     "livejournal-2007/proposals/301.html",
+    "solitaire/index.html",
+    "solitaire/turns/14.html",
+    "solitaire/timeline.html",
 ]
 
 

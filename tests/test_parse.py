@@ -86,6 +86,11 @@ EVERY_SETTING = {
     "rules.power_default": ("0.5", Fraction(1, 2)),
     "rules.power_cap": ("4", Fraction(4)),
     "rules.power_exempt": ("3.0", Fraction(3)),
+    "solitaire.tick": ('"before"', "before"),
+    "solitaire.subsumer_cap": ("false", False),
+    "solitaire.divide_initial": ("false", False),
+    "solitaire.words": ('"letters"', "letters"),
+    "solitaire.actions": ('"immutable"', "immutable"),
 }
 
 
@@ -113,6 +118,7 @@ def test_every_setting_reads_as_a_dotted_key(key):
     source, value = EVERY_SETTING[key]
     extra = 'adoption.fraction = 0.5\n' if key == "adoption.method" else ""
     extra += "rules.power = true\n" if key in POWER_KEYS else ""
+    extra += 'variant = "solitaire"\n' if key.startswith("solitaire.") else ""
     config, errors = config_of(f"{key} = {source}\n{extra}")
     assert errors == [] and config.get(key) == value
 
@@ -162,6 +168,8 @@ def test_wrong_types(text, message):
      '"fraction", "index", not "plurality"'),
     ('[scoring]\nturn = 1\n', 'g/game.toml:2: scoring.turn must be one of "die", "formula", "none", not 1'),
     ('variant = "team"\n', 'g/game.toml:1: variant must be one of "standard", "solitaire", not "team"'),
+    ('variant = "solitaire"\n[solitaire]\ntick = "during"\n',
+     'g/game.toml:3: solitaire.tick must be one of "after", "before", not "during"'),
     ('[scoring]\nrounding = "up"\n', 'g/game.toml:2: scoring.rounding must be one of "half-up", "half-even", '
      '"down", "floor", "ceiling", not "up"'),
 ])
@@ -183,6 +191,8 @@ def test_bad_choices(text, message):
     ('[turns]\ncollation = "abcA"\n', "g/game.toml:2: turns.collation lists a character twice"),
     ('[adoption]\nmethod = "fraction"\n',
      'g/game.toml:2: adoption.method is "fraction" but adoption.fraction is not set'),
+    ('title = "x"\n[solitaire]\ntick = "before"\n',
+     'g/game.toml:2: [solitaire] applies only to a game with variant = "solitaire"'),
 ])
 def test_values_out_of_range(text, message):
     assert config_of(text)[1] == [message]

@@ -3,7 +3,8 @@ from __future__ import annotations
 
 import json
 
-from ..engine.replay import Replay, replay
+from ..engine import replay_game
+from ..engine.replay import Replay
 from ..errors import ArchiveError, SourceError
 from ..parse.game import load_content
 
@@ -13,7 +14,7 @@ JSON_SCHEMA_VERSION = 1
 def check_games(content, *, drafts: bool = False) -> list[Replay]:
     """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
     cannot be read or applied."""
-    replays = [replay(game) for game in load_content(content, drafts=drafts)]
+    replays = [replay_game(game) for game in load_content(content, drafts=drafts)]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:
@@ -52,8 +53,9 @@ def report_text(replays: list[Replay]) -> str:
         for override in r.overrides:
             lines.append(f"{override} [judgment]")
     for r in replays:
-        proposals = sum(1 for s in r.steps if s.entry.kind == "proposal")
+        noun = "turn" if r.game.config.variant == "solitaire" else "proposal"
+        count = sum(1 for s in r.steps if s.entry.kind == noun)
         verdict = "consistent" if not r.findings else f"{len(r.findings)} discrepanc{'y' if len(r.findings) == 1 else 'ies'}"
         winner = f", won by {', '.join(r.winner)}" if r.winner else ""
-        lines.append(f"{r.game.slug}: {proposals} proposals, {verdict}{winner}")
+        lines.append(f"{r.game.slug}: {count} {noun}{'' if count == 1 else 's'}, {verdict}{winner}")
     return "\n".join(lines)

@@ -19,7 +19,7 @@ from markupsafe import Markup
 from ..compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import write_atomic
-from ..model import Game, Proposal
+from ..model import Game
 from ..parse.game import is_game
 from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.rules import parse_ruleset
@@ -97,14 +97,15 @@ def _point_index(game: Game, point: str, spec: str) -> int:
         return -1
     if point.isdigit():
         number = int(point)
-        found = [i for i, entry in enumerate(entries) if isinstance(entry, Proposal) and entry.number == number]
+        kind = "turn" if game.config.variant == "solitaire" else "proposal"  # GAME@16: after turn 16
+        found = [i for i, entry in enumerate(entries) if entry.kind == kind and entry.number == number]
         if found:
             return found[-1]
-        numbers = [entry.number for entry in entries if isinstance(entry, Proposal)]
+        numbers = [entry.number for entry in entries if entry.kind == kind]
         files, folder = game.log.files, Path(game.rules.source.file).parent.as_posix()
         log_file = files[0] if len(files) == 1 else f"{folder}/log" if files else f"{folder}/log.md"
-        where = f"its proposals run from {min(numbers)} to {max(numbers)}" if numbers else "it has no proposals"
-        raise ArchiveError([SourceError(log_file, 0, f"proposal {number} is not in the log ({where})")])
+        where = f"its {kind}s run from {min(numbers)} to {max(numbers)}" if numbers else f"it has no {kind}s"
+        raise ArchiveError([SourceError(log_file, 0, f"{kind} {number} is not in the log ({where})")])
     try:
         day = dt.date.fromisoformat(point)
     except ValueError:

@@ -10,6 +10,25 @@ from ..errors import ArchiveError, SourceError
 from ..files import write_atomic
 
 RULESETS = ("suber-1982", "suber-2nd", "livejournal", "solitaire")
+SOLITAIRE_LOG = """# {title}: the log
+
+One entry per turn, in order: a heading `## Turn N` and one `Action:` line. For example:
+
+    ## Turn 1
+    Action: transmute 12 to 20
+    Scores: {player} 10
+
+The four actions (rules 7 to 10):
+
+    transmute 12 to 20                      the greatest immutable rule becomes mutable rule 20
+    mutate 20: "old words" -> "new words"   up to 4 consecutive words, or two apart:
+                                            mutate 20: "a" -> "b" and "c" -> "d"
+    subsume 22 into 21                      rule 21 appends rule 22's text; rule 22 dies
+    divide 21 as 23                         rule 23 is a duplicate of rule 21
+
+`Date:`, `Scores:` and `Winner:` lines are optional; free text may follow them. `nomic-archive check {folder}`
+replays every turn and names any illegal action; `nomic-archive solve {folder}` prints the shortest win.
+"""
 
 
 def bundled(name: str, suffix: str) -> str:
@@ -23,13 +42,19 @@ def run(args) -> int:
                                         f"(bundled: {', '.join(RULESETS)})")])
     if folder.exists() and any(folder.iterdir()):
         raise ArchiveError([SourceError(str(folder), 0, "already exists and is not empty; nothing was written")])
-    players = args.players or (["Player"] if args.ruleset == "solitaire" else ["Alice", "Bob", "Carol"])
+    solitaire = args.ruleset == "solitaire"
+    if solitaire and len(args.players) > 1:
+        raise ArchiveError([SourceError("--player", 0, f"a solitaire game has one player, not {len(args.players)}; "
+                                        "nothing was written")])
+    players = args.players or (["Player"] if solitaire else ["Alice", "Bob", "Carol"])
     title = folder.name.replace("-", " ").replace("_", " ").title()
     header = (f"title = {json.dumps(title)}\nstart = {dt.date.today().isoformat()}\n"
               f"players = [{', '.join(json.dumps(p) for p in players)}]    # in seating order\n")
     write_atomic(folder / "game.toml", header + bundled(args.ruleset, ".toml"))
     write_atomic(folder / "rules.md", bundled(args.ruleset, ".md"))
-    if args.ruleset != "solitaire":
+    if solitaire:
+        write_atomic(folder / "log.md", SOLITAIRE_LOG.format(title=title, player=players[0], folder=folder))
+    else:
         write_atomic(folder / "log.md", f"# {title}: the log\n\nProposals, judgments and events, in order. "
                      "Add each as a level-2 heading, e.g.\n\n"
                      "    ## Proposal 301: A week to vote\n    Proposer: Alice\n    Date: "

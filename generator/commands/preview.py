@@ -28,6 +28,9 @@ def run(args) -> int:
     draft_path = Path(os.path.abspath(args.draft))
     game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
     (base,) = check_games(game)
+    if base.game.config.variant == "solitaire":  # a solitaire turn is played, not drafted and voted on
+        raise ArchiveError([SourceError(str(draft_path), 0, "a solitaire game has no proposals to preview: play the "
+                                        "turn in its log, and nomic-archive check names any clause it breaks")])
     preview = preview_draft(base, _read_draft(draft_path, game, power=base.game.config.rules.power))
     if args.text:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org

@@ -19,6 +19,9 @@ from .formula import ROUNDING_MODES, SCORING_NAMES, FormulaError, compile_formul
 METHODS = ("unanimous", "majority", "fraction", "index")
 ORDERS = ("seating", "alphabetical", "surname", "custom", "rotating", "none")
 VARIANTS = ("standard", "solitaire")
+TICKS = ("after", "before")
+WORDS = ("spaces", "letters")
+ACTION_SOURCES = ("fixed", "immutable")
 
 
 def _option(default: Any, *, choices: tuple[str, ...] = (), optional: bool = False, help: str = "") -> Any:
@@ -80,6 +83,18 @@ class Turns:
 
 
 @dataclass(frozen=True)
+class Solitaire:
+    """Where seed 000 is ambiguous, the reading the engine and the solver follow (docs/format.md)."""
+
+    tick: str = _option("after", choices=TICKS, help="life spans run down after each turn's action, or before it")
+    subsumer_cap: bool = _option(True, help="a subsumer's life span is capped at 8 too (rule 3's last sentence)")
+    divide_initial: bool = _option(True, help="the mutable rules the game began with (100, 101) may be divided")
+    words: str = _option("spaces", choices=WORDS, help="a word is a run of non-spaces, or of letters and digits")
+    actions: str = _option("fixed", choices=ACTION_SOURCES,
+                           help="an action stays available once its rule is transmuted, or only while it is immutable")
+
+
+@dataclass(frozen=True)
 class Config:
     title: str = _option("")
     description: str = _option("")
@@ -92,6 +107,7 @@ class Config:
     limits: Limits = field(default_factory=Limits)
     turns: Turns = field(default_factory=Turns)
     rules: Rules = field(default_factory=Rules)
+    solitaire: Solitaire = field(default_factory=Solitaire)
 
     def get(self, key: str) -> Any:
         section, _, name = key.rpartition(".")
@@ -110,7 +126,7 @@ class Config:
 
 
 SECTION_CLASSES = {"numbering": Numbering, "adoption": Adoption, "scoring": Scoring, "limits": Limits, "turns": Turns,
-                   "rules": Rules}
+                   "rules": Rules, "solitaire": Solitaire}
 
 
 def _schema() -> dict[str, dataclasses.Field]:
@@ -135,6 +151,8 @@ NOT_BY_EFFECT = {
     "players": "players join and leave by an event: 'Players: +Eve' or 'Players: -Dave'",
     "variant": "the variant decides how the whole log is read: it cannot change mid-game",
     "rules.power": "it decides how rules.md and the snapshots are read: set it in game.toml",
+    **{f"solitaire.{f.name}": "a reading of Solitaire Nomic, whose log has no Effects: set it in game.toml"
+       for f in dataclasses.fields(Solitaire)},
 }
 _STRENGTH_SUFFIX = re.compile(r" [x\u00d7][0-9]+$")
 

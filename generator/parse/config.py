@@ -57,6 +57,8 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
             errors.add(file, positions[key], f"{key} means something only with rules.power = true")
     if config.adoption.method == "fraction" and "adoption.fraction" not in positions:
         errors.add(file, positions.get("adoption.method", 1), "adoption.method is \"fraction\" but adoption.fraction is not set")
+    if config.variant != "solitaire" and isinstance(data.get("solitaire"), dict):
+        errors.add(file, positions.get("solitaire", 1), "[solitaire] applies only to a game with variant = \"solitaire\"")
     return config
 
 

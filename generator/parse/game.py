@@ -10,6 +10,7 @@ from ..model.config import Config
 from .config import parse_config
 from .log import parse_draft, parse_log
 from .rules import parse_ruleset
+from .solitaire import read_turn
 from .source import decode
 
 
@@ -76,11 +77,16 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
              else Ruleset("", (), Source(rules_name, 0)))
     log_files = [f"{prefix}/log.md"] if f"{prefix}/log.md" in texts else []
     log_files += under("log")
-    preamble, entries = parse_log([(name, texts[name]) for name in log_files], errors, power=power)
+    solitaire = config.variant == "solitaire"
+    preamble, entries = parse_log([(name, texts[name]) for name in log_files], errors, power=power,
+                                  read_entry=read_turn if solitaire else None)
+    if solitaire and under("snapshots"):
+        errors.add(under("snapshots")[0], 1, "a solitaire game has no snapshots: each turn's page shows the "
+                   "rules after it")
     snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True, power=power)
                       for name in under("snapshots"))
     drafts: list[Proposal] = []
-    for name in under("drafts"):
+    for name in under("drafts") if not solitaire else ():  # a solitaire turn is played, not drafted
         draft = parse_draft(name, texts[name], errors, power=power)
         if draft is not None:
             drafts.append(draft)

@@ -9,8 +9,10 @@ import datetime as dt
 import difflib
 import functools
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
+from typing import Any
 
 from markdown_it.token import Token
 
@@ -59,6 +61,12 @@ CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" w
                    'Retitle rule 203 to "Quorum".')
 
 
+# Reads one entry: (file, lines, tokens, index of its heading token, the heading, its blocks, the line after
+# it, errors) -> the entry, or None when its heading is not one.
+EntryReader = Callable[[str, list[str], list[Token], int, Token, list[tuple[int, Token]], int, ErrorCollector],
+                       Any]
+
+
 @dataclass
 class _Keys:
     """The key paragraph of one entry: each value with its line."""
@@ -74,13 +82,16 @@ class _Keys:
         return self.values.get(key, [])
 
 
-def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bool = False) -> tuple[str, list[Entry]]:
+def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bool = False,
+              read_entry: EntryReader | None = None) -> tuple[str, list[Entry]]:
     """Entries from each (file, text) in order; the first file's text before any entry is the preamble.
-    `power`: the game's rules carry a power (format 1.1), so `Change the power of rule N to P.` is a change."""
+    `power`: the game's rules carry a power (format 1.1), so `Change the power of rule N to P.` is a change.
+    `read_entry` reads one entry of another kind of log (a solitaire game's turns) with the same headings,
+    key paragraphs and bodies; by default, proposals, judgments and events."""
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
-        file_preamble, file_entries, file_errors = _parse_log_file(file, text, power)
+        file_preamble, file_entries, file_errors = _parse_log_file(file, text, power, read_entry)
         errors.extend(file_errors)
         if position == 0:
             preamble = file_preamble
@@ -89,16 +100,17 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bo
 
 
 @functools.lru_cache(maxsize=256)
-def _parse_log_file(file: str, text: str, power: bool = False) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+def _parse_log_file(file: str, text: str, power: bool = False, read_entry: EntryReader | None = None
+                    ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
     """One log file, cached by its text (entries are immutable): `serve` re-reads only the file saved, and
     an archive kept as a file per year re-parses one year."""
     errors = ErrorCollector()
-    preamble, entries = _parse_file(file, text, errors, power=power)
+    preamble, entries = _parse_file(file, text, errors, power=power, read_entry=read_entry)
     return preamble, tuple(entries), tuple(errors.errors)
 
 
 def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = False,
-                power: bool = False) -> tuple[str, list[Entry]]:
+                power: bool = False, read_entry: EntryReader | None = None) -> tuple[str, list[Entry]]:
     lines = text.split("\n")
     tokens = markdown().parse(text)
     blocks = [(i, t) for i, t in enumerate(tokens) if t.level == 0 and t.nesting >= 0 and t.map is not None]
@@ -112,8 +124,11 @@ def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = F
         index, heading = blocks[position]
         following = heading_positions[number + 1] if number + 1 < len(heading_positions) else len(blocks)
         end_line = blocks[following][1].map[0] if following < len(blocks) else len(lines)
-        entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors,
-                             draft=draft, power=power)
+        if read_entry is not None:
+            entry = read_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line, errors)
+        else:
+            entry = _parse_entry(file, lines, tokens, index, heading, blocks[position + 1:following], end_line,
+                                 errors, draft=draft, power=power)
         if entry is not None:
             entries.append(entry)
     return preamble, entries
@@ -149,11 +164,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         return None
 
     keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
-    body_start = keys.end_line if keys.end_line else heading.map[1]
-    body = slice_lines(lines, body_start, end_line)
-    body_line = body_start + 1
-    while body_line <= len(lines) and not lines[body_line - 1].strip():
-        body_line += 1
+    body, body_start, body_line = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
     changes = _read_changes(file, lines, tokens, body_blocks, errors, power)
     date = _read_date(file, keys, kind, source, errors, draft=draft)
@@ -201,6 +212,16 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     return Event(title=(m.group(1) or "").strip(), players=tuple(_read_players(file, keys, errors)),
                  turn_of=turn[0] if turn else None, turn_source=Source(file, turn[1]) if turn else None,
                  die=_read_die(file, keys, errors), **common)
+
+
+def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int, int]:
+    """The free Markdown after an entry's key paragraph: its text, its first line (0-based) and the line of
+    its first non-blank line (1-based, for rendering with positions)."""
+    body_start = keys.end_line if keys.end_line else heading.map[1]
+    body_line = body_start + 1
+    while body_line <= len(lines) and not lines[body_line - 1].strip():
+        body_line += 1
+    return slice_lines(lines, body_start, end_line), body_start, body_line
 
 
 def _read_number(file: str, line: int, text: str | None, what: str, errors: ErrorCollector,

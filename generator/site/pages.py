@@ -12,6 +12,7 @@ from typing import Any
 
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
+from ..engine.solitaire import SolitaireReplay
 from ..engine.turns import ordered
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
@@ -21,34 +22,33 @@ from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import render_markdown, render_prose
 from .points import points_pages
-from .search import games_page, search_pages
-from .views import GamePlan, Page, game_view, point_name, power_text, revision_view, step_view, version_view
+from .search import documents_from_entries, games_page, plan_documents, search_pages
+from .solitaire_pages import solitaire_site
+from .views import GamePlan, Page, game_view, page_names, point_name, power_text, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
 
 
 def _proposal_pages(replay: Replay) -> dict[int, str]:
-    pages: dict[int, str] = {}
-    used: set[str] = set()
-    for step in replay.steps:
-        if isinstance(step.entry, Proposal):
-            name, n = str(step.entry.number), 2
-            while name in used:
-                name, n = f"{step.entry.number}-{n}", n + 1
-            used.add(name)
-            pages[step.index] = name
-    return pages
+    return page_names((step.index, step.entry.number) for step in replay.steps if isinstance(step.entry, Proposal))
 
 
-def plan_site(replays: list[Replay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:
+def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = "Nomic archives", base_url: str = "") -> list[Page]:
     """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute."""
     pages: list[Page] = []
-    games = []
+    summaries: list[dict[str, Any]] = []
+    games: list[tuple[str, str]] = []
     for replay in replays:
-        plan = GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
-        games.append(plan)
-        pages.extend(_game_pages(plan))
-    summaries = [_game_summary(plan) for plan in games]
+        if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
+            game_pages, summary, entries = solitaire_site(replay)
+            documents = documents_from_entries(replay.game.slug, entries)
+        else:
+            plan = GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
+            game_pages, summary, documents = _game_pages(plan), _game_summary(plan), plan_documents(plan)
+        pages.extend(game_pages)
+        summaries.append(summary)
+        pages.extend(search_pages(replay.game.slug, replay.game.config.title, documents))
+        games.append((replay.game.slug, replay.game.config.title))
     pages.append(Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)))
     pages.append(games_page(games))
     if base_url and not base_url.endswith("/"):
@@ -153,7 +153,6 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
     pages.extend(compare_pages(plan))
-    pages.extend(search_pages(plan, game_key))
     pages.extend(points_pages(plan, game_key))
     return pages
 

@@ -38,7 +38,8 @@ def words(text: str) -> list[str]:
     return _WORD.findall(normalize(text))
 
 
-def _documents(plan: GamePlan) -> list[dict[str, Any]]:
+def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
+    """A game's rules (by their present number, repealed last) and proposals, as the index lists them."""
     history = plan.history
     documents = []
     for identity, rule in sorted(history.rules.items(), key=lambda kv: (kv[1].repealed, kv[1].last.number)):
@@ -59,9 +60,23 @@ def _documents(plan: GamePlan) -> list[dict[str, Any]]:
     return documents
 
 
-def search_pages(plan: GamePlan, game_key: Any) -> list[Page]:
+_NUMBERED = re.compile(r"(?:Rule|Turn|Proposal) (\d+)")
+
+
+def documents_from_entries(slug: str, entries: list[dict[str, str]]) -> list[dict[str, Any]]:
+    """Documents from entries as a game of another kind lists them (solitaire_pages: title, address from
+    the site's root, text); the number its title opens with ("Rule 12", "Turn 3") ranks first."""
+    documents = []
+    for entry in entries:
+        number = _NUMBERED.match(entry["t"])
+        documents.append({"kind": entry["t"].split(" ", 1)[0].lower(), "title": entry["t"], "old_numbers": [],
+                          "numbers": [int(number.group(1))] if number else [],
+                          "url": entry["u"].removeprefix(f"{slug}/"), "text": entry["x"]})
+    return documents
+
+
+def search_pages(slug: str, title: str, documents: list[dict[str, Any]]) -> list[Page]:
     """The pieces of one game's index as pages (kind "js"), each with what it shows as its deps."""
-    documents = _documents(plan)
     postings: dict[str, tuple[list[int], ...]] = defaultdict(lambda: ([], [], [], []))
     for doc_id, doc in enumerate(documents):
         title_words = set(words(doc["title"]))
@@ -82,28 +97,28 @@ def search_pages(plan: GamePlan, game_key: Any) -> list[Page]:
             size = 0
         pieces[-1][word] = list(listed)
         size += sum(map(len, listed)) + 1
-    folder = f"{plan.slug}/search"
+    folder = f"{slug}/search"
     pages = []
     for n, piece in enumerate(pieces):
-        pages.append(_data_page(f"{folder}/terms-{n}.js", piece, game_key))
+        pages.append(_data_page(f"{folder}/terms-{n}.js", piece))
     for n in range(0, max(len(documents), 1), DOCS_PER_PIECE):
         docs = [[d["kind"], d["title"], d["url"], d["text"][:TEXT_CHARS]] for d in documents[n:n + DOCS_PER_PIECE]]
-        pages.append(_data_page(f"{folder}/docs-{n // DOCS_PER_PIECE}.js", docs, game_key))
+        pages.append(_data_page(f"{folder}/docs-{n // DOCS_PER_PIECE}.js", docs))
     manifest = {"terms": [next(iter(piece), "") for piece in pieces], "documents": len(documents),
-                "per": DOCS_PER_PIECE, "title": plan.replay.game.config.title}
-    pages.append(_data_page(f"{folder}/index.js", manifest, game_key))
+                "per": DOCS_PER_PIECE, "title": title}
+    pages.append(_data_page(f"{folder}/index.js", manifest))
     return pages
 
 
-def games_page(plans: list[GamePlan]) -> Page:
-    games = [[plan.slug, plan.replay.game.config.title] for plan in plans]
-    return _data_page("search/games.js", games, None)
+def games_page(games: list[tuple[str, str]]) -> Page:
+    """The games (slug, title) a search widened to all of them looks in."""
+    return _data_page("search/games.js", [list(game) for game in games])
 
 
-def _data_page(path: str, data: Any, game_key: Any) -> Page:
+def _data_page(path: str, data: Any) -> Page:
     """A script that files `data` under its own path: templates/data-piece.js; its deps are the data
     made hashable (a fingerprint hashes it), cheaper than its repr."""
-    return Page(path, "data-piece.js", {"key": path, "data": data}, deps=(game_key, _frozen(data)), kind="js")
+    return Page(path, "data-piece.js", {"key": path, "data": data}, deps=_frozen(data), kind="js")
 
 
 def _frozen(value: Any) -> Any:

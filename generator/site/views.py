@@ -4,7 +4,7 @@ comparison pages (compare_pages.py) build on these; neither imports the other's 
 """
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -45,6 +45,20 @@ class Page:
             return hash((self.template, self.deps))
         except TypeError:  # deps holding lists or dicts
             return hash((self.template, repr(self.deps)))
+
+
+def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
+    """A page name for each (step index, entry number): the number, made unique where a log repeats one
+    (305, 305-2, ...)."""
+    names: dict[int, str] = {}
+    used: set[str] = set()
+    for index, number in numbered:
+        name, n = str(number), 2
+        while name in used:
+            name, n = f"{number}-{n}", n + 1
+        used.add(name)
+        names[index] = name
+    return names
 
 
 @lru_cache(maxsize=32768)
@@ -184,12 +198,15 @@ def game_view(replay: Replay) -> dict[str, Any]:
     """What base.html shows of the game a page belongs to (its navigation)."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
-            "findings": len(replay.findings), "scores": keeps_scores(replay)}
+            "findings": len(replay.findings), "scores": keeps_scores(replay), "variant": config.variant}
 
 
 def keeps_scores(replay: Replay) -> bool:
     """Whether the game has scores to show: its mechanics pay points, or some entry paid some (a game
-    decided by votes alone, as Agora's, has none, and gets no empty scores page)."""
+    decided by votes alone, as Agora's, has none, and gets no empty scores page). A solitaire game's rule 100
+    pays its points."""
+    if replay.game.config.variant == "solitaire":
+        return True
     scoring = (replay.steps[-1].mechanics if replay.steps else replay.game.config).scoring
     return (scoring.turn != "none" or bool(scoring.adopted or scoring.defeated or scoring.against_adopted)
             or any(step.deltas for step in replay.steps))

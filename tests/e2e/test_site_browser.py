@@ -154,3 +154,23 @@ def test_a_newcomer_reads_how_livejournal_rule_203_came_to_read_as_it_does(page,
     assert "line-through" in change.locator("del").first.evaluate("e => getComputedStyle(e).textDecorationLine")
     assert page.errors == []
     page.screenshot(path=str(artifacts / "livejournal-rule-310.png"), full_page=True)
+
+
+def test_a_newcomer_follows_the_solitaire_game_from_its_home_to_a_turns_redline(page, bundled_site, artifacts):
+    """Issue 14: the shortest win, its timeline drawn without scripts, and a subsumption's struck rule."""
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.goto((bundled_site / "index.html").as_uri())
+    page.get_by_role("link", name="Solitaire Nomic 1.0", exact=True).first.click()
+    assert "Won by Solo at turn 16" in page.locator("main").inner_text()
+    page.get_by_role("link", name="Timeline", exact=True).first.click()
+    chart = page.locator("figure.timeline svg")
+    assert chart.bounding_box()["height"] > 300 and chart.locator("rect").count() == 14
+    page.screenshot(path=str(artifacts / "solitaire-timeline.png"), full_page=True)
+    page.get_by_role("link", name="Turns", exact=True).first.click()
+    page.get_by_role("link", name="14", exact=True).click()
+    assert page.locator("h1").inner_text() == "Turn 14"
+    struck = page.locator("article", has=page.get_by_role("link", name="Rule 28")).locator("del")
+    assert "Rules may not be changed" in struck.first.inner_text()
+    for html in sorted((bundled_site / "solitaire").rglob("*.html")):
+        page.goto(html.as_uri())
+    assert page.errors == []
