@@ -1,18 +1,25 @@
 """The command line: parse arguments, call one command, map what happened to an exit code.
 
-Exit codes: 0 all good, 1 discrepancies found (or, for diff, the rulesets differ), 2 the input could not be read.
+Exit codes: 0 all good, 1 discrepancies found (or, for diff, the rulesets differ), 2 the input could not be read
+(or an output could not be written), 3 a bug in nomic-archive (one line naming the input; please report it),
+130 interrupted (Ctrl-C), 141 the reader of the output stopped early (`check | head`), as for any program a
+closed pipe stops. Set NOMIC_ARCHIVE_TRACEBACK=1 to see the traceback of a bug.
 """
 from __future__ import annotations
 
 import argparse
 import importlib
+import os
+import signal
 import sys
 from pathlib import Path
 
 from . import __version__
 from .errors import ArchiveError
+from .terminal import one_line
 
-EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE = 0, 1, 2
+EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
+EXIT_INTERRUPTED, EXIT_PIPE_CLOSED = 128 + signal.SIGINT, 128 + 13  # 13: SIGPIPE, which Windows lacks
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
                    "preview": "preview", "diff": "diff", "solve": "solve"}
 
@@ -36,6 +43,7 @@ def _parser() -> argparse.ArgumentParser:
     imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md")
     imp.add_argument("file", type=Path, help="the plain-text ruleset")
     imp.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    imp.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     imp.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
     imp.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
     imp.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
@@ -91,10 +99,30 @@ def main(argv: list[str] | None = None) -> int:
     # Each command lives in its own module, imported only when used (start-up stays quick).
     module = importlib.import_module(f".commands.{COMMAND_MODULES[args.command]}", __package__)
     try:
-        return module.run(args)
+        code = module.run(args)
+        sys.stdout.flush()  # here, where a reader that has gone is caught, rather than at exit
+        return code
     except ArchiveError as error:
         for problem in error.errors:
             print(problem, file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
-        return 130
+        return EXIT_INTERRUPTED
+    except BrokenPipeError:
+        # The reader has gone: say nothing more, and point stdout at nothing so that the flush at exit is quiet.
+        os.dup2(os.open(os.devnull, os.O_WRONLY), sys.stdout.fileno())
+        return EXIT_PIPE_CLOSED
+    except Exception as error:  # the last resort: a crash must never pass for "discrepancies found"
+        if os.environ.get("NOMIC_ARCHIVE_TRACEBACK"):
+            raise
+        print(one_line(f"{_inputs(args)}: unexpected error ({type(error).__name__}: {error}); this is a bug in "
+                       f"nomic-archive {__version__}: please report it with the input that caused it"),
+              file=sys.stderr)
+        return EXIT_BUG
+
+
+def _inputs(args: argparse.Namespace) -> str:
+    """What the command was reading, as the user named it."""
+    named = [str(getattr(args, name)) for name in ("content", "file", "draft", "name", "old", "new", "game")
+             if getattr(args, name, None) is not None]
+    return " and ".join(named) or "nomic-archive"

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from .terminal import one_line
+
 
 @dataclass(frozen=True, order=True)
 class SourceError:
@@ -17,10 +19,11 @@ class SourceError:
     column: int | None = None
 
     def __str__(self) -> str:
+        """`file:line: message` on one line, whatever the message quotes of player text (or a file's name)."""
         where = f"{self.file}:{self.line}" if self.line else self.file
         if self.column:
             where += f":{self.column}"
-        return f"{where}: {self.message}"
+        return one_line(f"{where}: {self.message}")
 
 
 class ArchiveError(Exception):

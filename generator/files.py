@@ -10,6 +10,7 @@ import os
 import shutil
 import signal
 import tempfile
+from collections.abc import Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -38,18 +39,30 @@ def folder_mode() -> int:
     return 0o777 & ~umask()
 
 
+@contextmanager
+def writing(path: Path) -> Iterator[None]:
+    """What the system refuses while writing `path` (a read-only folder, a full disk, a file where a folder
+    must be) becomes `path: cannot write: reason`, exit 2, not a traceback."""
+    try:
+        yield
+    except OSError as error:
+        reason = error.strerror or str(error)
+        raise ArchiveError([SourceError(str(path), 0, f"cannot write: {reason}")]) from None
+
+
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write to a temporary file beside `path`, then rename it into place (mode as the umask allows)."""
-    path.parent.mkdir(parents=True, exist_ok=True)
-    fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
-    try:
-        with os.fdopen(fd, "wb") as handle:
-            handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-        os.chmod(temporary, file_mode())  # mkstemp makes 0600: a web server could not read the file
-        os.replace(temporary, path)
-    except BaseException:
-        Path(temporary).unlink(missing_ok=True)
-        raise
+    with writing(path):
+        path.parent.mkdir(parents=True, exist_ok=True)
+        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        try:
+            with os.fdopen(fd, "wb") as handle:
+                handle.write(data.encode("utf-8") if isinstance(data, str) else data)
+            os.chmod(temporary, file_mode())  # mkstemp makes 0600: a web server could not read the file
+            os.replace(temporary, path)
+        except BaseException:
+            Path(temporary).unlink(missing_ok=True)
+            raise
 
 
 def _real(path: Path) -> Path:
@@ -74,8 +87,17 @@ def check_site_folder(output: Path, content: Path | None) -> None:
     """Refuse, before anything is written, an output folder whose replacement could lose a keeper's files.
 
     Refused: the content folder itself, a folder that holds it or any game, a folder inside it, an existing
-    file, and an existing folder that is neither empty nor a site this program built (it has SITE_MARKER).
+    file, an existing folder that is neither empty nor a site this program built (it has SITE_MARKER), and a
+    place whose folder is a file or cannot take new files.
     Raises ArchiveError (exit 2) saying how to proceed."""
+    try:
+        _check_site_folder(output, content)
+    except OSError as error:  # a name the file system refuses to look up (too long, a loop)
+        raise ArchiveError([SourceError(str(output), 0, f"cannot be used: {error.strerror}; nothing was written")]) \
+            from None
+
+
+def _check_site_folder(output: Path, content: Path | None) -> None:
     name = str(output)
     out = _real(output)
 
@@ -95,6 +117,12 @@ def check_site_folder(output: Path, content: Path | None) -> None:
                    "choose a folder outside it, e.g. -o site")
     if output.is_symlink() and not out.exists():
         refuse("is a symbolic link to nothing; name a real folder")
+    # The site is made beside the output folder and renamed into place: its folder must take new entries.
+    existing = next(folder for folder in out.parents if folder.exists())
+    if not existing.is_dir():
+        refuse(f"cannot be written: {existing} is a file, not a folder")
+    if not os.access(existing, os.W_OK | os.X_OK):
+        refuse(f"cannot be written: {existing} does not let you add files to it")
     if out.exists() and not out.is_dir():
         refuse("is a file, not a folder; choose a folder for the site")
     if out.is_dir():
@@ -111,15 +139,45 @@ def _has_entries(folder: Path) -> bool:
 
 
 def new_staging_folder(target: Path) -> Path:
-    """An empty folder beside `target` (same file system, so the final swap is a rename)."""
-    target.parent.mkdir(parents=True, exist_ok=True)
-    staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.building.", dir=target.parent))
-    os.chmod(staging, folder_mode())  # mkdtemp makes 0700: a web server could not enter the site
+    """A folder beside `target` (same file system, so the final swap is a rename), marked as a site from the
+    start: if a crash leaves it behind, the next build knows it for its own (see remove_leftovers)."""
+    with writing(target):
+        target.parent.mkdir(parents=True, exist_ok=True)
+        remove_leftovers(target)
+        staging = Path(tempfile.mkdtemp(prefix=f".{target.name}.building.{os.getpid()}.", dir=target.parent))
+        os.chmod(staging, folder_mode())  # mkdtemp makes 0700: a web server could not enter the site
+    mark_site(staging)
     return staging
 
 
 def mark_site(folder: Path) -> None:
     write_atomic(folder / SITE_MARKER, SITE_MARKER_TEXT)
+
+
+def remove_leftovers(target: Path) -> None:
+    """Remove what a build killed mid-way left beside `target`: its staging folder, or the previous site it
+    had moved aside (`.NAME.old.PID.*/site`, when the kill came between the two renames of the swap).
+
+    Only folders of a process that has ended (a build running beside this one keeps its own), and only
+    when they carry the site marker or are empty: never anything a person made."""
+    for kind in ("building", "old"):
+        for folder in target.parent.glob(f".{target.name}.{kind}.*.*"):
+            pid = folder.name.removeprefix(f".{target.name}.{kind}.").split(".")[0]
+            if folder.is_symlink() or not folder.is_dir() or not pid.isdecimal() or _running(int(pid)):
+                continue
+            site = folder / "site" if kind == "old" else folder
+            if (site / SITE_MARKER).is_file() or not _has_entries(folder):
+                shutil.rmtree(folder, ignore_errors=True)
+
+
+def _running(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)  # no signal sent: only asks whether the process exists
+    except ProcessLookupError:
+        return False
+    except (PermissionError, OverflowError, OSError):
+        return True  # another user's process, or no way to tell: leave its folder alone
+    return True
 
 
 @contextmanager
@@ -141,15 +199,16 @@ def swap_in(staging: Path, target: Path) -> None:
     """Replace `target` with the completed `staging` folder; the old one is removed only after the swap.
 
     The caller has checked `target` with check_site_folder: it is absent, empty or a previous site."""
-    if not target.exists():
-        os.replace(staging, target)
-        return
-    retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.", dir=target.parent))
-    with _signals_held():
-        os.replace(target, retired / "site")
-        try:
+    with writing(target):
+        if not target.exists():
             os.replace(staging, target)
-        except BaseException:
-            os.replace(retired / "site", target)  # put the previous site back
-            raise
+            return
+        retired = Path(tempfile.mkdtemp(prefix=f".{target.name}.old.{os.getpid()}.", dir=target.parent))
+        with _signals_held():
+            os.replace(target, retired / "site")
+            try:
+                os.replace(staging, target)
+            except BaseException:
+                os.replace(retired / "site", target)  # put the previous site back
+                raise
     shutil.rmtree(retired, ignore_errors=True)

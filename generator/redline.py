@@ -3,6 +3,10 @@
 `redline(old, new)` compares two rule texts written in Markdown; `render_html`, `render_ansi`
 and `summarize` present the result; `similarity` scores how alike two texts are.
 
+A redline is bounded in time and size, the same on every machine: past MAX_REDLINE_CHARS, or when the
+diff needs more than MAX_DIFF_WORK steps, or more distinct words than it has codes for, the rule is shown
+rewritten (old text struck, new text added) with a note saying why.
+
 Both texts are first normalized by `split_blocks` (line endings unified, sentinel characters
 removed, blocks split at blank lines). The result then reconstructs them exactly:
 
@@ -17,13 +21,16 @@ import difflib
 import functools
 import re
 from collections import Counter
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
 from typing import Literal
 
 from diff_match_patch import diff_match_patch
 from markdown_it import MarkdownIt
 from markupsafe import Markup
+
+from .limits import MAX_RULE_CHARS
+from .terminal import for_terminal
 
 Op = Literal["equal", "insert", "delete"]
 BlockKind = Literal["equal", "changed", "inserted", "deleted"]
@@ -41,6 +48,15 @@ QUICK_REWRITE_WORDS = 20
 QUOTE_WORDS = 8
 # `summarize` lists at most this many changes before "and N more changes".
 SUMMARY_ITEMS = 5
+# Past these bounds a redline shows the rule rewritten, with a note. Both versions together: two rules at the cap.
+MAX_REDLINE_CHARS = 2 * MAX_RULE_CHARS
+# Work of diff-match-patch's search over one redline (blocks and words), in diagonals scanned: a few tenths of
+# a second of pure Python. An amendment of a few hundred scattered edits stays well within it.
+MAX_DIFF_WORK = 300_000
+# Block pairs scored to pair a region's paragraphs at their best; larger regions pair nearby paragraphs only.
+MAX_PAIR_SCORES = 10_000
+# How far ahead, in paragraphs, a paragraph looks for its pair in such a region.
+PAIR_WINDOW = 4
 
 
 @dataclass(frozen=True)
@@ -62,6 +78,7 @@ class BlockDiff:
 @dataclass(frozen=True)
 class Redline:
     blocks: tuple[BlockDiff, ...]
+    note: str = ""  # why the rule is shown rewritten rather than word by word (a bound was passed)
 
     @property
     def changed(self) -> bool:
@@ -88,8 +105,10 @@ def _tokens(text: str) -> list[str]:
     return [match.group() for match in _TOKEN.finditer(text)]
 
 
-def _words(text: str) -> list[str]:
-    return [match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word"]
+@functools.lru_cache(maxsize=256)
+def _words(text: str) -> tuple[str, ...]:
+    """Cached: one redline asks for the words of each block several times (a rule at the cap holds 15,000)."""
+    return tuple(match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word")
 
 
 @functools.lru_cache(maxsize=16384)
@@ -147,25 +166,35 @@ def redline(old: str, new: str) -> Redline:
     Cached by the texts (a Redline is immutable): a rule's revision shows on its page, its proposal's page,
     comparison pages and every rebuild of `serve`."""
     old_blocks, new_blocks = split_blocks(old), split_blocks(new)
-    blocks = tuple(_align_blocks(old_blocks, new_blocks))
+    if len(old) + len(new) > MAX_REDLINE_CHARS:
+        return _rewritten(old_blocks, new_blocks, f"shown whole: the two versions together are longer than "
+                          f"{MAX_REDLINE_CHARS:,} characters, more than a redline compares")
+    try:
+        blocks = tuple(_align_blocks(old_blocks, new_blocks, _DiffBudget(MAX_DIFF_WORK)))
+    except _Unbounded as bound:
+        return _rewritten(old_blocks, new_blocks, str(bound))
     old_words = [word for block in old_blocks for word in _words(block)]
     new_words = [word for block in new_blocks for word in _words(block)]
     kept = sum(_kept_count(block.segments) for block in blocks)
     if _too_little_kept(kept, old_words, new_words):
-        return Redline(tuple(map(_deleted, old_blocks)) + tuple(map(_inserted, new_blocks)))
+        return _rewritten(old_blocks, new_blocks)
     return Redline(blocks)
+
+
+def _rewritten(old_blocks: list[str], new_blocks: list[str], note: str = "") -> Redline:
+    return Redline(tuple(map(_deleted, old_blocks)) + tuple(map(_inserted, new_blocks)), note)
 
 
 def _kept_count(segments: Iterable[Segment]) -> int:
     return sum(len(_words(s.text)) for s in segments if s.op == "equal")
 
 
-def _too_little_kept(kept: int, old_words: list[str], new_words: list[str]) -> bool:
+def _too_little_kept(kept: int, old_words: Sequence[str], new_words: Sequence[str]) -> bool:
     """Whether keeping `kept` words is less than a fifth of the shorter version: a rewrite."""
     return kept < REWRITE_SHARE * min(len(old_words), len(new_words))
 
 
-def _too_few_pairs_shared(old_words: list[str], new_words: list[str]) -> bool:
+def _too_few_pairs_shared(old_words: Sequence[str], new_words: Sequence[str]) -> bool:
     """Whether the versions share less than a fifth of the shorter one's word pairs (neighbours).
 
     Decided before diffing, which costs the most on unrelated texts; words kept apart from their
@@ -192,40 +221,67 @@ def _deleted(text: str) -> BlockDiff:
     return BlockDiff("deleted", text, "", (Segment("delete", text),))
 
 
-def _align_blocks(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
+def _align_blocks(old_blocks: list[str], new_blocks: list[str], budget: _DiffBudget) -> Iterator[BlockDiff]:
     # Identical blocks anchor the alignment, so an edit never smears into its neighbours.
-    matcher = difflib.SequenceMatcher(None, old_blocks, new_blocks, autojunk=False)
-    for tag, i1, i2, j1, j2 in matcher.get_opcodes():
+    for tag, i1, i2, j1, j2 in _block_opcodes(old_blocks, new_blocks, budget):
         if tag == "equal":
             yield from (_equal(text) for text in old_blocks[i1:i2])
         else:
-            yield from _align_region(old_blocks[i1:i2], new_blocks[j1:j2])
+            yield from _align_region(old_blocks[i1:i2], new_blocks[j1:j2], budget)
 
 
-def _align_region(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
+def _block_opcodes(old_blocks: list[str], new_blocks: list[str],
+                   budget: _DiffBudget) -> list[tuple[str, int, int, int, int]]:
+    """Runs of equal blocks and the regions between them, as difflib's opcodes. difflib's matcher, whose
+    longest-match-first choice reads well, takes the square of the number of blocks (minutes for a few
+    thousand paragraphs): past MAX_PAIR_SCORES the blocks are diffed as words are, one code each, within
+    the budget."""
+    if len(old_blocks) * len(new_blocks) <= MAX_PAIR_SCORES:
+        return difflib.SequenceMatcher(None, old_blocks, new_blocks, autojunk=False).get_opcodes()
+    codes: dict[str, str] = {}
+    old_codes = "".join(_token_code(block, codes) for block in old_blocks)
+    new_codes = "".join(_token_code(block, codes) for block in new_blocks)
+    opcodes: list[tuple[str, int, int, int, int]] = []
+    i = j = 0
+    for op, run in _diff_codes(old_codes, new_codes, budget):
+        di = len(run) if op != diff_match_patch.DIFF_INSERT else 0
+        dj = len(run) if op != diff_match_patch.DIFF_DELETE else 0
+        tag = "equal" if op == diff_match_patch.DIFF_EQUAL else "replace"
+        if opcodes and tag == "replace" and opcodes[-1][0] == "replace":  # one region between two equal runs
+            opcodes[-1] = ("replace", opcodes[-1][1], i + di, opcodes[-1][3], j + dj)
+        else:
+            opcodes.append((tag, i, i + di, j, j + dj))
+        i, j = i + di, j + dj
+    return opcodes
+
+
+def _align_region(old_blocks: list[str], new_blocks: list[str], budget: _DiffBudget) -> Iterator[BlockDiff]:
     """Blocks between two anchors: edited pairs diffed word by word, the rest whole."""
     old_at = new_at = 0
     for old_index, new_index in _pair_blocks(old_blocks, new_blocks) + [(len(old_blocks), len(new_blocks))]:
-        yield from _unpaired(old_blocks[old_at:old_index], new_blocks[new_at:new_index])
+        yield from _unpaired(old_blocks[old_at:old_index], new_blocks[new_at:new_index], budget)
         if old_index < len(old_blocks):
-            yield from _diff_pair(old_blocks[old_index], new_blocks[new_index])
+            yield from _diff_pair(old_blocks[old_index], new_blocks[new_index], budget)
         old_at, new_at = old_index + 1, new_index + 1
 
 
-def _unpaired(old_blocks: list[str], new_blocks: list[str]) -> Iterator[BlockDiff]:
+def _unpaired(old_blocks: list[str], new_blocks: list[str], budget: _DiffBudget) -> Iterator[BlockDiff]:
     """Blocks left between two pairs. One old and one new in the same place are an edit of each other
     (a rewritten paragraph); `_diff_pair` still shows them whole when they keep too little."""
     if len(old_blocks) == 1 and len(new_blocks) == 1:
-        yield from _diff_pair(old_blocks[0], new_blocks[0])
+        yield from _diff_pair(old_blocks[0], new_blocks[0], budget)
         return
     yield from (_deleted(text) for text in old_blocks)
     yield from (_inserted(text) for text in new_blocks)
 
 
 def _pair_blocks(old_blocks: list[str], new_blocks: list[str]) -> list[tuple[int, int]]:
-    """Pairs of similar blocks, in order, with the largest total similarity."""
+    """Pairs of similar blocks, in order: with the largest total similarity when the region is small, else
+    each paragraph paired with the nearest similar one a few ahead (linear in the region's size)."""
     old_bags = [_word_bag(text) for text in old_blocks]
     new_bags = [_word_bag(text) for text in new_blocks]
+    if len(old_bags) * len(new_bags) > MAX_PAIR_SCORES:
+        return _nearby_pairs(old_bags, new_bags)
     scores = [[_dice(a, b) for b in new_bags] for a in old_bags]
     n, m = len(old_blocks), len(new_blocks)
     # best[i][j]: the largest total similarity pairing old_blocks[i:] with new_blocks[j:].
@@ -248,11 +304,33 @@ def _pair_blocks(old_blocks: list[str], new_blocks: list[str]) -> list[tuple[int
     return pairs
 
 
-def _diff_pair(old: str, new: str) -> list[BlockDiff]:
+def _nearby_pairs(old_bags: list[Counter[str]], new_bags: list[Counter[str]]) -> list[tuple[int, int]]:
+    """Pairs found walking both regions in order, each paragraph compared with the next PAIR_WINDOW of the
+    other side only: the nearest similar pair is taken (the more similar on a tie), and what it skips is
+    left unpaired."""
+    pairs: list[tuple[int, int]] = []
+    i = j = 0
+    while i < len(old_bags) and j < len(new_bags):
+        best: tuple[int, float, int, int] | None = None  # (distance, -similarity, i, j)
+        for old_index in range(i, min(i + PAIR_WINDOW, len(old_bags))):
+            for new_index in range(j, min(j + PAIR_WINDOW, len(new_bags))):
+                score = _dice(old_bags[old_index], new_bags[new_index])
+                candidate = (old_index - i + new_index - j, -score, old_index, new_index)
+                if score >= PAIR_SIMILARITY and (best is None or candidate < best):
+                    best = candidate
+        if best is None:
+            i, j = i + 1, j + 1
+        else:
+            pairs.append((best[2], best[3]))
+            i, j = best[2] + 1, best[3] + 1
+    return pairs
+
+
+def _diff_pair(old: str, new: str, budget: _DiffBudget) -> list[BlockDiff]:
     """Two paired blocks diffed word by word, or shown whole if they keep too little in common."""
     old_words, new_words = _words(old), _words(new)
     if not _too_few_pairs_shared(old_words, new_words):
-        segments = _diff_words(old, new)
+        segments = _diff_words(old, new, budget)
         if not _too_little_kept(_kept_count(segments), old_words, new_words):
             return [BlockDiff("changed", old, new, segments)]
     return [_deleted(old), _inserted(new)]
@@ -263,6 +341,53 @@ def _diff_pair(old: str, new: str) -> list[BlockDiff]:
 # Planes 15 and 16 are private use (65,534 characters each) and hold no surrogates.
 _PRIVATE_USE_PLANES = (0xF0000, 0x100000)
 _PRIVATE_USE_PLANE_SIZE = 0xFFFE
+
+
+class _Unbounded(Exception):
+    """A redline past one of its bounds; the message is the note saying which."""
+
+
+class _DiffBudget:
+    """Stands in for diff-match-patch's deadline, to bound its work the same way on every machine.
+
+    The library asks `time.time() > deadline` once per step of its search, and Python answers a float
+    compared with another object by asking the object (`__lt__`). Step d of a search scans 2(d + 1)
+    diagonals, and the budget is charged so; a search also sets up arrays as long as its texts, charged when
+    it starts (`_BoundedDiff.diff_bisect`). Past the budget it raises _Unbounded, and the redline is shown
+    whole: a deadline in seconds would make the same texts diff differently on a slower machine."""
+
+    def __init__(self, work: int):
+        self.left = work
+        self.step = 0
+
+    def charge(self, work: int) -> None:
+        self.left -= work
+        if self.left < 0:
+            raise _Unbounded("shown whole: the versions differ in too many places to compare word by word")
+
+    def start_search(self, size: int) -> None:
+        self.step = 0
+        self.charge(size)
+
+    def __lt__(self, now: float) -> bool:
+        self.step += 1
+        self.charge(2 * self.step)
+        return False  # the deadline is never reached: the budget raises instead
+
+
+class _BoundedDiff(diff_match_patch):
+    def __init__(self) -> None:
+        super().__init__()
+        self.Diff_Timeout = 0  # no shortcut that depends on the clock (the half-match heuristic)
+
+    def diff_bisect(self, text1: str, text2: str, deadline: _DiffBudget) -> list[tuple[int, str]]:
+        deadline.start_search(len(text1) + len(text2))
+        return super().diff_bisect(text1, text2, deadline)
+
+
+def _diff_codes(old_codes: str, new_codes: str, budget: _DiffBudget) -> list[tuple[int, str]]:
+    """diff-match-patch over strings of codes, within `budget`."""
+    return _BoundedDiff().diff_main(old_codes, new_codes, False, budget)  # type: ignore[arg-type]
 
 
 def _token_code(token: str, codes: dict[str, str]) -> str:
@@ -276,20 +401,19 @@ def _token_code(token: str, codes: dict[str, str]) -> str:
     if code is None:
         plane, offset = divmod(len(codes), _PRIVATE_USE_PLANE_SIZE)
         if plane >= len(_PRIVATE_USE_PLANES):
-            raise ValueError("too many distinct words to diff")
+            raise _Unbounded(f"shown whole: the versions hold more than {len(codes):,} distinct words, more "
+                             "than a redline tells apart")
         code = codes[token] = chr(_PRIVATE_USE_PLANES[plane] + offset)
     return code
 
 
-def _diff_words(old: str, new: str) -> tuple[Segment, ...]:
+def _diff_words(old: str, new: str, budget: _DiffBudget) -> tuple[Segment, ...]:
     old_tokens, new_tokens = _tokens(old), _tokens(new)
     codes: dict[str, str] = {}
     old_codes = "".join(_token_code(token, codes) for token in old_tokens)
     new_codes = "".join(_token_code(token, codes) for token in new_tokens)
-    dmp = diff_match_patch()
-    dmp.Diff_Timeout = 0  # no deadline: the same texts always give the same diff
-    diffs = dmp.diff_main(old_codes, new_codes, False)
-    dmp.diff_cleanupSemantic(diffs)
+    diffs = _diff_codes(old_codes, new_codes, budget)
+    diff_match_patch().diff_cleanupSemantic(diffs)
     return _canonical(_decode(diffs, old_tokens, new_tokens))
 
 
@@ -300,14 +424,21 @@ def _decode(
     for op, codes in diffs:
         size = len(codes)
         if op == diff_match_patch.DIFF_EQUAL:
+            same: list[str] = []  # joined once: adding token by token would copy the run again each time
             for old_token, new_token in zip(
                 old_tokens[old_at : old_at + size], new_tokens[new_at : new_at + size]
             ):
                 if old_token == new_token:
-                    yield Segment("equal", old_token)
-                else:  # whitespace of the same kind but not the same run
-                    yield Segment("delete", old_token)
-                    yield Segment("insert", new_token)
+                    same.append(old_token)
+                    continue
+                if same:
+                    yield Segment("equal", "".join(same))
+                    same = []
+                # whitespace of the same kind but not the same run
+                yield Segment("delete", old_token)
+                yield Segment("insert", new_token)
+            if same:
+                yield Segment("equal", "".join(same))
             old_at += size
             new_at += size
         elif op == diff_match_patch.DIFF_DELETE:
@@ -426,7 +557,7 @@ def render_html(
     """
     render = render_markdown or _render_commonmark
     cite_attr = Markup(' cite="{}"').format(cite) if cite is not None else Markup()
-    parts: list[Markup] = []
+    parts: list[Markup] = [Markup('<p class="redline-note">{}</p>\n').format(_sentence(rl.note))] if rl.note else []
     for block in rl.blocks:
         if block.kind == "equal":
             parts.append(Markup(render(block.new)))
@@ -564,8 +695,6 @@ def _replace_sentinels(html: str, edits: int, cite_attr: Markup) -> Markup | Non
 
 # The site's convention, and the seeds': added text red and underlined, removed text struck through.
 _ANSI_DELETE, _ANSI_INSERT, _ANSI_RESET = "\x1b[9m", "\x1b[31;4m", "\x1b[0m"
-# Control characters in player text could drive the terminal; tabs and line breaks are kept.
-_CONTROL = re.compile(r"[\x00-\x08\x0b-\x1f\x7f-\x9f]")
 
 
 def render_ansi(rl: Redline, *, color: bool) -> str:
@@ -573,8 +702,7 @@ def render_ansi(rl: Redline, *, color: bool) -> str:
     the site); without color, wdiff style: `[-deleted-]` and `{+inserted+}`. Blocks are separated
     by a blank line. Print `ansi_key` with it."""
 
-    def clean(text: str) -> str:
-        return _CONTROL.sub("\ufffd", text)
+    clean = for_terminal  # player text must not drive the terminal; tabs and line breaks are kept
 
     def mark(text: str, op: Op) -> str:
         if not color:
@@ -598,7 +726,11 @@ def render_ansi(rl: Redline, *, color: bool) -> str:
                 if run.inserted:
                     parts.append(mark(run.inserted, "insert"))
         blocks.append("".join(parts))
-    return "\n\n".join(blocks)
+    return "\n\n".join(([_sentence(rl.note)] if rl.note else []) + blocks)
+
+
+def _sentence(phrase: str) -> str:
+    return phrase[:1].upper() + phrase[1:] + "."
 
 
 def ansi_key(*, color: bool) -> str:
@@ -611,13 +743,16 @@ def ansi_key(*, color: bool) -> str:
 
 # --- Summary -----------------------------------------------------------------------------------
 
-_SENTENCE_END = re.compile(r"[.!?\u2026]+[\"')\]\u2019\u201d]*(?=\s|$)")
+# From the first mark of a run only, never backtracking: a run of dots must not be read once per dot.
+_SENTENCE_END = re.compile(r"(?<![.!?\u2026])[.!?\u2026]++[\"')\]\u2019\u201d]*+(?=\s|$)")
 
 
 def summarize(rl: Redline) -> list[str]:
     """The changes in plain words, in text order, e.g. `replaced "unanimous" with "a majority"`."""
     if not rl.changed:
         return ["no change to the text"]
+    if rl.note:
+        return [rl.note]
     if {block.kind for block in rl.blocks} == {"deleted", "inserted"}:
         return ["rewrote the rule"]
     items: list[str] = []

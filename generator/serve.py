@@ -27,7 +27,7 @@ from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 from urllib.parse import unquote
 
-from jinja2 import TemplateError, TemplateSyntaxError
+from jinja2 import TemplateError
 from markupsafe import Markup
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
@@ -39,7 +39,7 @@ from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
 from .site.pages import plan_site
 from .site.views import Page, game_view
-from .site.render import RenderState, make_environment, package_templates, write_pages
+from .site.render import RenderState, make_environment, package_templates, template_problem, write_pages
 
 EVENTS_PATH = "/__nomic/events"
 STATUS_PATH = "/__nomic/status"
@@ -229,18 +229,26 @@ class SiteBuilder:
                 written = write_pages(self.env, self._plan(), self.out, self.state, live_reload=self.live_reload,
                                       overrides=self.overrides)
             except TemplateError as error:
-                errors.append(_template_error(error))
+                errors.append(template_problem(error))
         self.errors = errors
         return RebuildResult(written, errors, time.perf_counter() - started)
 
     def _load(self, name: str, folder: Path) -> None:
+        """Parse and replay one game. A game that fails, even by a bug, stays broken and is retried at every
+        rebuild, so its errors show (and nothing is rebuilt from its stale replay) until it is fixed."""
         try:
             (replay_,) = check_games(folder, drafts=True)
+            loaded = _LoadedGame(replay_, [preview_draft(replay_, draft) for draft in replay_.game.drafts])
         except ArchiveError as error:
             self._broken[name] = error.errors
             return
+        except Exception as error:  # a bug: shown like any problem, naming the game, until the next good load
+            where = folder.relative_to(self.base).as_posix() if folder.is_relative_to(self.base) else str(folder)
+            self._broken[name] = [SourceError(where, 0, f"unexpected error ({type(error).__name__}: {error}); "
+                                              "this is a bug in nomic-archive: please report it with this game")]
+            return
         self._broken.pop(name, None)
-        self._games[name] = _LoadedGame(replay_, [preview_draft(replay_, draft) for draft in replay_.game.drafts])
+        self._games[name] = loaded
 
     def _plan(self) -> list[Page]:
         games = [self._games[name] for name in sorted(self._games)]
@@ -261,12 +269,6 @@ def _draft_pages(game: _LoadedGame, site_title: str) -> list[Page]:
         pages.append(Page(f"{slug}/drafts/{draft.stem}.html", "draft.html", {**common, "preview": draft},
                           deps=repr((about, draft))))
     return pages
-
-
-def _template_error(error: TemplateError) -> SourceError:
-    if isinstance(error, TemplateSyntaxError):
-        return SourceError(error.filename or error.name or "templates", error.lineno or 0, error.message or str(error))
-    return SourceError("templates", 0, f"{type(error).__name__}: {error}")
 
 
 def _absolute(path: Path) -> Path:
@@ -323,6 +325,8 @@ class Resolution(NamedTuple):
 
 # Percent-encoded slashes, backslashes and NUL would change how the path splits once decoded.
 _ENCODED_SEPARATOR = re.compile(r"%(?:2f|5c|00)", re.IGNORECASE)
+# No file system names a file longer (in bytes); asking it about one is an error, not "not found".
+MAX_SEGMENT_BYTES = 255
 
 
 def resolve_request(site: Path, request_path: str) -> Resolution:
@@ -335,17 +339,22 @@ def resolve_request(site: Path, request_path: str) -> Resolution:
     # "..", "C:", backslashes: nothing a static site names, and each could reach outside it.
     if any(s in (".", "..") or ":" in s or "\\" in s or "\x00" in s for s in segments):
         return Resolution(403)
-    root = site.resolve()
-    target = root.joinpath(*segments).resolve()
-    if not target.is_relative_to(root):
-        return Resolution(403)  # a symlink leading out
-    if target.is_dir():
-        if not decoded.endswith("/"):
-            return Resolution(301)  # so that the index's relative links resolve from the folder
-        target = (target / "index.html").resolve()
+    if any(len(s.encode("utf-8", "surrogateescape")) > MAX_SEGMENT_BYTES for s in segments):
+        return Resolution(404)
+    try:
+        root = site.resolve()
+        target = root.joinpath(*segments).resolve()
         if not target.is_relative_to(root):
-            return Resolution(403)
-    return Resolution(200, target) if target.is_file() else Resolution(404)
+            return Resolution(403)  # a symlink leading out
+        if target.is_dir():
+            if not decoded.endswith("/"):
+                return Resolution(301)  # so that the index's relative links resolve from the folder
+            target = (target / "index.html").resolve()
+            if not target.is_relative_to(root):
+                return Resolution(403)
+        return Resolution(200, target) if target.is_file() else Resolution(404)
+    except OSError:  # a path the file system refuses to look up (too long, a loop): nothing served there
+        return Resolution(404)
 
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
@@ -404,7 +413,11 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
         if resolution.status == 200:
             content_type = CONTENT_TYPES.get(resolution.path.suffix) or \
                 mimetypes.guess_type(resolution.path.name)[0] or "application/octet-stream"
-            return self._send(200, content_type, resolution.path.read_bytes(), body)
+            try:
+                data = resolution.path.read_bytes()
+            except OSError:  # removed by a rebuild since it was found
+                return self._send(404, "text/html; charset=utf-8", self._not_found_page(), body)
+            return self._send(200, content_type, data, body)
         if resolution.status == 301:
             self.send_response(301)
             self.send_header("Location", path + "/")

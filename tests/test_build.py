@@ -137,7 +137,7 @@ def test_new_refuses_to_overwrite(tmp_path, capsys):
     game.mkdir()
     (game / "keep.txt").write_text("mine")
     assert main(["new", str(game)]) == 2
-    assert "already exists and is not empty; nothing was written" in capsys.readouterr().err
+    assert "already exists and is not an empty folder; nothing was written" in capsys.readouterr().err
     assert sorted(p.name for p in game.iterdir()) == ["keep.txt"]
 
 

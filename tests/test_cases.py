@@ -7,11 +7,24 @@ test must fail until the defect is fixed (strict), when the file is to be delete
 
 Groups: engine/ (exit 0 or 1: the mechanics), parse/ (exit 2: unreadable input, exact messages),
 broken/ (copies of the bundled games with one thing broken by hand), solitaire/ (Solitaire Nomic: each
-action legal and illegal, life spans, forced division, claims; the finding names the clause it breaks).
+action legal and illegal, life spans, forced division, claims; the finding names the clause it breaks),
+hostile/ (archives broken as a careless or hostile player would: files that are not files, sizes past the
+caps, numbers past int(), patterns that backtracked, escape codes, folder names that would be links; nothing
+may crash, hang or be published).
+
+A hostile case is checked in a copy, and may hold `recipe.txt` for what git cannot hold, one step a line,
+paths relative to the game:
+
+    name NEW-NAME                 the game's folder is called so
+    symlink PATH TARGET           PATH becomes a symbolic link to TARGET (as `ln -s TARGET PATH`)
+    fifo PATH                     PATH becomes a FIFO
+    folder PATH                   PATH becomes an empty folder
+    append PATH COUNT "TEXT"      TEXT (a JSON string) appended COUNT times
 """
 from __future__ import annotations
 
 import json
+import os
 import re
 import shutil
 from pathlib import Path
@@ -20,9 +33,10 @@ import pytest
 
 from generator.cli import main
 from generator.model.config import NOT_BY_EFFECT, SETTINGS
+from tests.helpers import parse_html
 
 CASES = Path(__file__).resolve().parent / "cases"
-GROUPS = ("engine", "parse", "broken", "solitaire")
+GROUPS = ("engine", "parse", "broken", "solitaire", "hostile")
 
 
 def _case_dirs() -> list[Path]:
@@ -47,12 +61,69 @@ def read_expected(case: Path) -> tuple[int, list[str]]:
     return int(lines[0].removeprefix("exit: ")), lines[1:]
 
 
+def materialize(case: Path, where: Path) -> Path:
+    """The game a case folder describes: the folder itself, or for a hostile case a copy under `where` with
+    its recipe applied."""
+    if case.parent.name != "hostile":
+        return case
+    recipe = case / "recipe.txt"
+    steps = [line.split(" ", 1) for line in recipe.read_text(encoding="utf-8").splitlines()] if recipe.is_file() else []
+    name = next((argument for step, argument in steps if step == "name"), case.name)
+    game = where / name
+    shutil.copytree(case, game, ignore=shutil.ignore_patterns("expected.txt", "recipe.txt"))
+    for step, argument in steps:
+        if step == "name":
+            continue
+        path_text, _, rest = argument.partition(" ")
+        path = game / path_text
+        path.parent.mkdir(parents=True, exist_ok=True)
+        if step != "append" and os.path.lexists(path):
+            shutil.rmtree(path) if path.is_dir() and not path.is_symlink() else path.unlink()
+        if step == "symlink":
+            path.symlink_to(rest)
+        elif step == "fifo":
+            os.mkfifo(path)
+        elif step == "folder":
+            path.mkdir()
+        elif step == "append":
+            count, _, text = rest.partition(" ")
+            with path.open("a", encoding="utf-8", newline="") as handle:
+                handle.write(json.loads(text) * int(count))
+        else:
+            raise ValueError(f"{recipe}: unknown step {step!r}")
+    return game
+
+
 @pytest.mark.parametrize("case", _params())
-def test_case(case: Path, capsys) -> None:
+def test_case(case: Path, capsys, tmp_path) -> None:
     expected_exit, expected_lines = read_expected(case)
-    code = main(["check", str(case)])
+    code = main(["check", str(materialize(case, tmp_path))])
     out, err = capsys.readouterr()
     assert (code, out.splitlines() + err.splitlines()) == (expected_exit, expected_lines)
+
+
+@pytest.mark.parametrize("case", [p for p in _params() if p.values[0].parent.name == "hostile"])
+def test_a_hostile_case_is_built_or_refused_with_nothing_leaked(case: Path, capsys, tmp_path) -> None:
+    """build reads what check reads: refused as check refuses it (nothing written), else built, and then no
+    page holds what was refused or a link that is not a plain relative or web address."""
+    expected_exit, expected_lines = read_expected(case)
+    content = tmp_path / "content"
+    content.mkdir()
+    game = materialize(case, content)
+    site = tmp_path / "site"
+    code = main(["build", str(game), "-o", str(site)])
+    err = capsys.readouterr().err
+    if expected_exit == 2:
+        assert code == 2 and err.splitlines() == expected_lines and not site.exists()
+        return
+    assert code == 0, err
+    pages = list(site.rglob("*.html"))
+    assert pages and not any("root:x:0:0" in page.read_text(encoding="utf-8") for page in pages)
+    for page in pages:
+        for _, attributes in parse_html(page).tags:
+            for name in ("href", "src"):
+                url = attributes.get(name) or ""
+                assert ":" not in url.split("/")[0] or url.startswith(("http:", "https:", "mailto:")), (page, url)
 
 
 def test_every_case_folder_is_complete() -> None:
@@ -64,8 +135,13 @@ def test_every_case_folder_is_complete() -> None:
         exit_code, _ = read_expected(case)
         if case.parent.name == "parse":
             assert exit_code == 2, f"{case}: a parse case is unreadable input (exit 2)"
+
         else:
             assert exit_code in (0, 1, 2), case
+
+
+def test_the_hostile_corpus_is_large() -> None:
+    assert len([case for case in _case_dirs() if case.parent.name == "hostile"]) >= 40
 
 
 def test_broken_copies_each_report_one_finding() -> None:

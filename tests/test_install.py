@@ -3,8 +3,12 @@ from __future__ import annotations
 
 import os
 import shutil
+import site
 import subprocess
+import sysconfig
 import venv
+
+from pathlib import Path
 
 import pytest
 
@@ -25,7 +29,14 @@ def test_wheel_install_builds_a_site(tmp_path):
 
     shutil.copytree(ROOT, source, ignore=ignore)
     environment = tmp_path / "venv"
-    venv.create(environment, with_pip=True, system_site_packages=True)
+    venv.create(environment, with_pip=True)
+    # The wheel goes in without its dependencies (no download); the environment running the tests has them.
+    # Not the system's site packages: they are the base Python's, which lack them when the tests run in a
+    # virtual environment (as after the README's `pip install '.[test]'` in a fresh venv). The new venv is
+    # pointed at this environment's instead, after its own: the installed copy of the package comes first.
+    ours = site.getsitepackages()
+    new_site = sysconfig.get_paths(vars={"base": str(environment), "platbase": str(environment)})["purelib"]
+    (Path(new_site) / "_tests_environment.pth").write_text("\n".join(ours) + "\n", encoding="utf-8")
     python = environment / "bin" / "python"
     subprocess.run([python, "-m", "pip", "install", "--no-deps", "--quiet", str(source)], check=True)
     elsewhere = tmp_path / "elsewhere"

@@ -1,7 +1,10 @@
 """preview: a draft against the rules in force, its numbers, votes and objections, as a page and as text."""
 from __future__ import annotations
 
+import os
+import stat
 import sys
+import tempfile
 
 import pytest
 
@@ -10,6 +13,7 @@ from generator.commands.check import check_games
 from generator.errors import ErrorCollector
 from generator.parse.log import parse_draft
 from generator.preview import preview_draft
+from tests.helpers import tree_digest
 from tests.test_serve import write_game
 
 HEAD = "## Proposal: {title}\nProposer: Ann\nDate: 2001-02-01\n{votes}\n"
@@ -122,15 +126,36 @@ def draft(game):
     return path
 
 
-def test_the_command_writes_one_self_contained_page_beside_the_draft(draft, capsys):
+def test_the_command_writes_one_self_contained_page_outside_the_archive(draft, game, tmp_path, capsys,
+                                                                          monkeypatch):
+    monkeypatch.setattr(tempfile, "tempdir", str(tmp_path / "tmp"))
+    (tmp_path / "tmp").mkdir()
+    before = tree_digest(game)
     assert main(["preview", str(draft)]) == 1  # an objection: rule 999
-    page = draft.with_suffix(".html").read_text(encoding="utf-8")
+    assert tree_digest(game) == before  # nothing written beside the draft, nothing in the archive
+    (written,) = (tmp_path / "tmp").glob("nomic-preview-*/kind.html")
+    page = written.read_text(encoding="utf-8")
     assert "<style>" in page and 'href="static/style.css"' not in page and "search-index.js" not in page
     assert "__nomic" not in page
     assert "Proposal 304" in page and "there is no rule 999" in page and "tiny/drafts/kind.md:8" in page
     assert "<del" in page and "<ins" in page and 'class="legend"' in page
     assert "<script>alert(1)" not in page and "&lt;script&gt;alert(1)&lt;/script&gt;" in page
-    assert str(draft.with_suffix(".html")) in capsys.readouterr().err
+    assert capsys.readouterr().err == f"wrote {written}\n"
+    assert stat.S_IMODE(written.stat().st_mode) == 0o666 & ~_umask()
+    assert stat.S_IMODE(written.parent.stat().st_mode) == 0o777 & ~_umask()
+
+
+def _umask() -> int:
+    mask = os.umask(0o022)
+    os.umask(mask)
+    return mask
+
+
+def test_the_command_refuses_an_output_inside_the_archive(draft, game, capsys):
+    before = tree_digest(game.parent)
+    assert main(["preview", str(draft), "-o", str(game / "drafts" / "kind.html")]) == 2
+    assert "lies inside the content folder" in capsys.readouterr().err
+    assert tree_digest(game.parent) == before
 
 
 def test_the_command_takes_a_draft_from_anywhere_with_game_and_output(game, tmp_path):

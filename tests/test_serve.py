@@ -8,7 +8,6 @@ import select
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
@@ -103,19 +102,6 @@ def edit(path: Path, old: str, new: str) -> Path:
     assert old in text
     path.write_text(text.replace(old, new, 1), encoding="utf-8")
     return path
-
-
-@pytest.fixture
-def game(tmp_path) -> Path:
-    return write_game(tmp_path / "content")
-
-
-@pytest.fixture
-def builder(game, tmp_path) -> SiteBuilder:
-    builder = SiteBuilder(game.parent, tmp_path / "site")
-    first = builder.build_all()
-    assert first.ok, first.errors
-    return builder
 
 
 # --- Rebuilding only what a change affects ----------------------------------------------------------
@@ -273,18 +259,6 @@ def test_paths_inside_the_site_resolve(site):
     assert resolve_request(site, "/tiny").status == 301  # the folder's relative links need the slash
     assert resolve_request(site, "/static/").status == 404  # a folder without index.html: no listing
     assert resolve_request(site, "/nothing.html").status == 404
-
-
-@pytest.fixture
-def server(builder):
-    hub = EventHub()
-    server = SiteServer(builder.out, hub)
-    thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
-    thread.start()
-    yield server
-    hub.close()
-    server.shutdown()
-    server.server_close()
 
 
 def get(server: SiteServer, path: str, headers: dict | None = None) -> http.client.HTTPResponse:

@@ -6,9 +6,12 @@ import sys
 import time
 from pathlib import Path
 
-from ..files import check_site_folder, mark_site, new_staging_folder, swap_in
+from jinja2 import TemplateError
+
+from ..errors import ArchiveError
+from ..files import check_site_folder, new_staging_folder, swap_in, writing
 from ..site.pages import plan_site
-from ..site.render import make_environment, write_pages
+from ..site.render import make_environment, template_problem, write_pages
 from .check import check_games
 
 
@@ -24,9 +27,12 @@ def build_site(content: Path, output: Path, *, base_url: str = "") -> dict:
     pages = plan_site(replays, base_url=base_url)
     staging = new_staging_folder(output)
     try:
-        write_pages(env, pages, staging, overrides=overrides)
-        mark_site(staging)
+        with writing(output):
+            write_pages(env, pages, staging, overrides=overrides)
         swap_in(staging, output)
+    except TemplateError as error:  # in a keeper's override of a template: their file, their line
+        shutil.rmtree(staging, ignore_errors=True)
+        raise ArchiveError([template_problem(error)]) from None
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise

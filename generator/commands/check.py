@@ -7,6 +7,7 @@ from ..engine import replay_game
 from ..engine.replay import Replay
 from ..errors import ArchiveError, SourceError
 from ..parse.game import load_content
+from ..terminal import one_line
 
 JSON_SCHEMA_VERSION = 1
 
@@ -46,12 +47,13 @@ def report_json(replays: list[Replay]) -> dict:
 
 
 def report_text(replays: list[Replay]) -> str:
+    """One line per finding and override (player text in them escaped), then one per game."""
     lines = []
     for r in replays:
         for finding in r.findings:
-            lines.append(str(finding))
+            lines.append(one_line(str(finding)))
         for override in r.overrides:
-            lines.append(f"{override} [judgment]")
+            lines.append(one_line(f"{override} [judgment]"))
     for r in replays:
         noun = "turn" if r.game.config.variant == "solitaire" else "proposal"
         count = sum(1 for s in r.steps if s.entry.kind == noun)

@@ -23,14 +23,13 @@ from ..model import Game
 from ..parse.game import is_game
 from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.rules import parse_ruleset
-from ..parse.source import read_text
+from ..parse.source import read_int, read_text
 from ..redline import ansi_key, render_ansi
+from ..terminal import one_line
 from .check import check_games
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the file is rules.md already
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
-# Control characters in titles could drive the terminal (rule text is cleaned by render_ansi).
-_CONTROL = re.compile(r"[\x00-\x1f\x7f-\x9f]")
 INDENT = "    "
 
 
@@ -57,12 +56,13 @@ def run(args) -> int:
 def load_side(spec: str) -> Sequence[RuleLike]:
     """The rules a command-line side names; raises ArchiveError (exit 2) when they cannot be read."""
     path = Path(spec)
-    if not path.exists() and "@" in spec:
+    exists = os.path.lexists(spec)  # not Path.exists(): it raises for a name too long to be a file's
+    if not exists and "@" in spec:
         game, point = spec.rsplit("@", 1)
         return _game_rules(Path(game), point, spec)
-    if path.is_dir():
+    if os.path.isdir(spec):
         return _game_rules(path, None, spec)
-    if not path.exists():
+    if not exists:
         raise ArchiveError([SourceError(spec, 0, "no such file or game folder")])
     return _file_rules(path)
 
@@ -95,8 +95,11 @@ def _point_index(game: Game, point: str, spec: str) -> int:
     entries = game.log.entries
     if point == "start":
         return -1
-    if point.isdigit():
-        number = int(point)
+    if point.isascii() and point.isdigit():
+        try:
+            number = read_int(point)
+        except ValueError as error:
+            raise ArchiveError([SourceError(spec, 0, f"after '@': {error}")]) from None
         kind = "turn" if game.config.variant == "solitaire" else "proposal"  # GAME@16: after turn 16
         found = [i for i, entry in enumerate(entries) if entry.kind == kind and entry.number == number]
         if found:
@@ -119,14 +122,15 @@ def _point_index(game: Game, point: str, spec: str) -> int:
 
 
 def render_text(comparison: Comparison, old: str, new: str, *, color: bool) -> str:
-    """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last."""
-    lines = [f"--- {_clean(old)}", f"+++ {_clean(new)}", ""]
+    """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last.
+    Headers and notes quote titles, which could drive the terminal (render_ansi cleans the rule text)."""
+    lines = [f"--- {one_line(old)}", f"+++ {one_line(new)}", ""]
     if any(_body(pair, color) for pair in comparison.differences):
         lines += [ansi_key(color=color), ""]
     for pair in comparison.differences:
         header = pair.describe() + (f": {pair.title}" if pair.title else "")
-        lines.append(f"{_BOLD}{_clean(header)}{_RESET}" if color else _clean(header))
-        lines += [f"{INDENT}* {_clean(note)}" for note in pair.notes()]
+        lines.append(f"{_BOLD}{one_line(header)}{_RESET}" if color else one_line(header))
+        lines += [f"{INDENT}* {one_line(note)}" for note in pair.notes()]
         body = _body(pair, color)
         lines += [f"{INDENT}{line}" if line else "" for line in body.split("\n")] if body else []
         lines.append("")
@@ -138,10 +142,6 @@ def _body(pair: Pair, color: bool) -> str:
     if pair.redline is None or not pair.redline.changed:
         return ""  # renumbered only: the header says it all
     return render_ansi(pair.redline, color=color)
-
-
-def _clean(text: str) -> str:
-    return _CONTROL.sub("\ufffd", text)
 
 
 # --- HTML ----------------------------------------------------------------------------------------

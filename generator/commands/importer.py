@@ -1,6 +1,9 @@
-"""`nomic-archive import FILE`: a plain-text ruleset (a mail, a wiki page, a forum post) to rules.md."""
+"""`nomic-archive import FILE`: a plain-text ruleset (a mail, a wiki page, a forum post) to rules.md.
+
+`-o` never replaces an existing file unless `--force` says so: rules.md may be a keeper's only copy."""
 from __future__ import annotations
 
+import os
 import sys
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
@@ -10,6 +13,10 @@ from ..parse.source import read_text
 
 
 def run(args) -> int:
+    if args.output and os.path.lexists(args.output) and not args.force:
+        raise ArchiveError([SourceError(str(args.output), 0, "exists, and import does not replace a file (it may be "
+                                        "a keeper's only copy of the rules): choose another name, or add --force "
+                                        "to replace it; nothing was written")])
     errors = ErrorCollector()
     text = read_text(args.file, str(args.file), errors)
     errors.raise_if_any()

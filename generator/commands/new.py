@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import os
 from importlib import resources
 from pathlib import Path
 
@@ -40,8 +41,9 @@ def run(args) -> int:
     if args.ruleset not in RULESETS:
         raise ArchiveError([SourceError("--ruleset", 0, f"unknown ruleset '{args.ruleset}' "
                                         f"(bundled: {', '.join(RULESETS)})")])
-    if folder.exists() and any(folder.iterdir()):
-        raise ArchiveError([SourceError(str(folder), 0, "already exists and is not empty; nothing was written")])
+    if os.path.lexists(folder) and (not os.path.isdir(folder) or any(folder.iterdir())):
+        raise ArchiveError([SourceError(str(folder), 0, "already exists and is not an empty folder; nothing was "
+                                        "written")])
     solitaire = args.ruleset == "solitaire"
     if solitaire and len(args.players) > 1:
         raise ArchiveError([SourceError("--player", 0, f"a solitaire game has one player, not {len(args.players)}; "

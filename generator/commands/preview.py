@@ -1,6 +1,9 @@
 """`nomic-archive preview DRAFT.md`: what a drafted proposal would do to the rules in force, as one
 self-contained page or, with --text, as a redline in the terminal.
 
+The page is never written into the archive: by default it goes to a new folder in the system's temporary
+folder (its path is printed), and `-o` inside the content folder is refused.
+
 Exit codes: 0 the draft would apply cleanly, 1 the engine objects to something (the preview still shows),
 2 the game or the draft cannot be read.
 """
@@ -9,10 +12,11 @@ from __future__ import annotations
 import os
 import re
 import sys
+import tempfile
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import write_atomic
+from ..files import folder_mode, write_atomic, writing
 from ..model import Proposal
 from ..parse.game import is_game
 from ..parse.log import parse_draft
@@ -21,12 +25,15 @@ from ..preview import DraftPreview, preview_draft
 from ..redline import ansi_key, redline, render_ansi
 from ..site.views import Page
 from ..site.render import make_environment, package_templates, render_page
+from ..terminal import one_line
 from .check import check_games
 
 
 def run(args) -> int:
     draft_path = Path(os.path.abspath(args.draft))
     game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
+    if args.output and not args.text:
+        _refuse_inside(args.output, game.parent)
     (base,) = check_games(game)
     if base.game.config.variant == "solitaire":  # a solitaire turn is played, not drafted and voted on
         raise ArchiveError([SourceError(str(draft_path), 0, "a solitaire game has no proposals to preview: play the "
@@ -36,10 +43,26 @@ def run(args) -> int:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
         print(render_text(preview, color=color))
     else:
-        output = args.output or draft_path.with_suffix(".html")
+        output = args.output or _temporary_page(preview.stem)
         write_atomic(output, render_standalone(preview, base.game.config.title, game.parent / "_templates"))
         print(f"wrote {output}", file=sys.stderr)
     return 1 if preview.objections else 0
+
+
+def _refuse_inside(output: Path, content: Path) -> None:
+    """A preview is not part of the archive: never written among a keeper's files."""
+    if Path(os.path.realpath(output)).is_relative_to(os.path.realpath(content)):
+        raise ArchiveError([SourceError(str(output), 0, f"lies inside the content folder ({content}): a preview "
+                                        "is not part of the archive; write it elsewhere, or leave -o out to "
+                                        "write it to a temporary folder; nothing was written")])
+
+
+def _temporary_page(stem: str) -> Path:
+    """A new folder of its own in the system's temporary folder (modes as the umask allows, as for -o)."""
+    with writing(Path(tempfile.gettempdir())):
+        folder = Path(tempfile.mkdtemp(prefix="nomic-preview-"))
+        os.chmod(folder, folder_mode())
+    return folder / f"{stem}.html"
 
 
 def _game_of(draft: Path) -> Path:
@@ -62,23 +85,26 @@ def _read_draft(path: Path, game: Path, *, power: bool) -> Proposal:
 
 
 def render_text(preview: DraftPreview, *, color: bool) -> str:
-    lines = [f"Draft{': ' + preview.title if preview.title else ''} by {preview.proposer}, "
-             f"would be proposal {preview.number}"]
+    """The preview for a terminal: titles, names and messages on one line each (player text in them escaped),
+    the redlines cleaned by render_ansi."""
+    lines = [one_line(f"Draft{': ' + preview.title if preview.title else ''} by {preview.proposer}, "
+                      f"would be proposal {preview.number}")]
     if preview.vote:
         lines.append(f"With these votes: {preview.vote.result} under {preview.vote.method} ({preview.vote.tally})")
-    lines += [f"Note: {note}" for note in preview.notes]
+    lines += [one_line(f"Note: {note}") for note in preview.notes]
     if preview.changes:
         lines += ["", ansi_key(color=color)]
     for change in preview.changes:
         before = change.before_number if change.before_number is not None else change.number
         renumbered = f" -> rule {change.number}" if before != change.number else ""
-        lines += ["", f"Rule {before}{renumbered}{': ' + change.title if change.title else ''} ({change.kind})"]
-        lines += [f"  {line}" for line in change.summary]
+        title = f": {change.title}" if change.title else ""
+        lines += ["", one_line(f"Rule {before}{renumbered}{title} ({change.kind})")]
+        lines += [one_line(f"  {line}") for line in change.summary]
         lines += ["", render_ansi(redline(change.old_text, change.new_text), color=color)]
     if not preview.changes:
         lines += ["", "It changes no rule."]
     if preview.objections:
-        lines += ["", "Objections:"] + [f"  {o.where}: {o.kind}: {o.message}" for o in preview.objections]
+        lines += ["", "Objections:"] + [one_line(f"  {o.where}: {o.kind}: {o.message}") for o in preview.objections]
     return "\n".join(lines)
 
 

@@ -1,6 +1,7 @@
 """`nomic-archive serve`: build, serve on 127.0.0.1, rebuild what each save affects, reload open pages."""
 from __future__ import annotations
 
+import os
 import shutil
 import signal
 import sys
@@ -18,14 +19,20 @@ def _stop(signum, frame) -> None:
 
 
 def run(args) -> int:
-    if not args.content.is_dir():
+    if not os.path.isdir(args.content):
         raise ArchiveError([SourceError(str(args.content), 0, "is not a folder")])
     if args.output:
         check_site_folder(args.output, args.content)  # serve writes there as it goes: the same guard as build
         mark_site(args.output)
     temporary = None if args.output else Path(tempfile.mkdtemp(prefix="nomic-serve-"))
     out = args.output or temporary
-    live = LiveSite(args.content, out, port=args.port)
+    try:
+        live = LiveSite(args.content, out, port=args.port)
+    except (OSError, OverflowError) as error:  # the port is taken, or is no port
+        if temporary:
+            shutil.rmtree(temporary, ignore_errors=True)
+        reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
+        raise ArchiveError([SourceError(f"127.0.0.1:{args.port}", 0, f"cannot serve there: {reason}")]) from None
     signal.signal(signal.SIGTERM, _stop)
     try:
         first = live.start()

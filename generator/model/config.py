@@ -13,6 +13,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
 
+from ..limits import MAX_DIGITS
 from .dice import parse_dice
 from .formula import ROUNDING_MODES, SCORING_NAMES, FormulaError, compile_formula
 
@@ -199,6 +200,8 @@ def _check_value(key: str, spec: dataclasses.Field, value: Any) -> Any:
     if declared.startswith("int"):
         if isinstance(value, bool) or not isinstance(value, int):
             raise ValueError(f"{key} must be an integer, not {_type_name(value)} ({_show(value)})")
+        if abs(value) >= 10**MAX_DIGITS:  # the engine's arithmetic stays within numbers a game can reach
+            raise ValueError(f"{key}: number too large (at most {MAX_DIGITS} digits)")
     elif declared == "bool":
         if not isinstance(value, bool):
             raise ValueError(f"{key} must be true or false, not {_type_name(value)} ({_show(value)})")

@@ -6,9 +6,25 @@ import tomllib
 from typing import Any
 
 from ..errors import ErrorCollector
+from ..limits import MAX_DIGITS, MAX_NESTING, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.config import POWER_KEYS, SECTION_CLASSES, Config
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+# What tomllib must not be given: brackets nested past its recursion limit, dotted keys of many parts (it
+# takes the square of their length), and integers of thousands of digits (int() refuses them). Comments and
+# strings are matched whole, so that what they hold does not count; a dot between digits is a number's.
+_TOML_SHAPE = re.compile(r'''
+    \#[^\n]*
+  | """(?:[^"\\]|\\.|"(?!""))*(?:"""|\Z)
+  | \'\'\'(?:[^']|'(?!''))*(?:\'\'\'|\Z)
+  | "(?:[^"\\\n]|\\.)*"?
+  | '[^'\n]*'?
+  | (?P<open>[\[{])
+  | (?P<close>[\]}])
+  | (?<![A-Za-z0-9_])(?P<number>[0-9][0-9_]*)
+  | (?P<dot>(?<![0-9])\.|\.(?![0-9]))
+  | (?P<newline>\n)
+''', re.VERBOSE | re.DOTALL)
 _KEY_LINE = re.compile(r"""^\s*("[^"]*"|[A-Za-z0-9_.-]+)\s*=""")
 _TABLE_LINE = re.compile(r"""^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]""")
 
@@ -27,8 +43,56 @@ def locate_keys(text: str) -> dict[str, int]:
     return lines
 
 
+def toml_problem(text: str) -> tuple[int, str] | None:
+    """The first line (1-based) of a TOML text that is too long, nests values too deep or writes a number with
+    too many digits, and what is wrong; None when there is none. Checked before tomllib sees the text: it
+    takes the square of a line's length over dotted keys, recurses once per bracket, and int() refuses
+    numbers of more than 4,300 digits."""
+    if len(text) > MAX_TOML_BYTES:
+        return 1, f"is {len(text):,} characters long; game.toml may hold at most {MAX_TOML_BYTES:,}"
+    for number, line in enumerate(text.split("\n"), start=1):
+        if len(line) > MAX_TOML_LINE_CHARS:
+            return number, (f"line is {len(line):,} characters long; a line of TOML may hold at most "
+                            f"{MAX_TOML_LINE_CHARS:,}")
+    depth = dots = 0
+    for token in _TOML_SHAPE.finditer(text):
+        if token.group("open") or token.group("dot"):
+            depth, dots = (depth + 1, dots) if token.group("open") else (depth, dots + 1)
+            if depth > MAX_NESTING or dots > MAX_NESTING:
+                return _line_at(text, token.start()), f"values nested more than {MAX_NESTING} deep"
+        elif token.group("close"):
+            depth = max(depth - 1, 0)
+        elif token.group("newline"):
+            dots = 0
+        elif token.group("number") and len(token.group("number").replace("_", "").lstrip("0")) > MAX_DIGITS:
+            return _line_at(text, token.start()), f"number too large (at most {MAX_DIGITS} digits)"
+    return None
+
+
+def _line_at(text: str, position: int) -> int:
+    return text.count("\n", 0, position) + 1
+
+
+def _too_deep(data: dict[str, Any]) -> str | None:
+    """The first key whose value nests tables or arrays more than MAX_NESTING deep, as dotted keys
+    (`a.b.c… = 1`) can (brackets were checked before parsing); None when all are shallower."""
+    stack: list[tuple[str, Any, int]] = [(key, value, 1) for key, value in reversed(data.items())]
+    while stack:
+        key, value, depth = stack.pop()
+        if depth > MAX_NESTING:
+            return key
+        if isinstance(value, dict):
+            stack.extend((key, item, depth + 1) for item in value.values())
+        elif isinstance(value, list):
+            stack.extend((key, item, depth + 1) for item in value)
+    return None
+
+
 def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title: str = "") -> Config:
     """Read game.toml; problems go to `errors` (each with its line) and defaults stand in for bad values."""
+    if problem := toml_problem(text):
+        errors.add(file, *problem)
+        return Config(title=default_title)
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -42,6 +106,10 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
         errors.add(file, line, f"not valid TOML: {reason}", column)
         return Config(title=default_title)
     positions = locate_keys(text)
+    if (deep := _too_deep(data)) is not None:
+        line = min((at for key, at in positions.items() if key == deep or key.startswith(f"{deep}.")), default=1)
+        errors.add(file, line, f"'{deep}': values nested more than {MAX_NESTING} deep")
+        return Config(title=default_title)
     config = Config(title=default_title)
     for key, value in _flatten(data):
         line = positions.get(key, positions.get(key.rpartition(".")[0], 1))
@@ -74,7 +142,13 @@ def _flatten(data: dict[str, Any]) -> list[tuple[str, Any]]:
 
 def parse_effect_value(text: str) -> Any:
     """The TOML value of an `Effect: key = value` line; raises ValueError in a person's words."""
+    line = f"value = {text}"
+    if problem := toml_problem(line):
+        raise ValueError(problem[1])
     try:
-        return tomllib.loads(f"value = {text}")["value"]
+        data = tomllib.loads(line)
     except tomllib.TOMLDecodeError:
         raise ValueError(f"not a TOML value: {text} (strings need quotes: \"majority\")") from None
+    if _too_deep(data) is not None:
+        raise ValueError(f"values nested more than {MAX_NESTING} deep")
+    return data["value"]

@@ -2,20 +2,24 @@
 from __future__ import annotations
 
 import hashlib
+import os
 from pathlib import Path
 
-from ..errors import ArchiveError, ErrorCollector
+from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config
+from ..model.urls import RESERVED, url_segment
 from .config import parse_config
 from .log import parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
-from .source import decode
+from .source import read_text
 
 
 def is_game(folder: Path) -> bool:
-    return (folder / "game.toml").is_file()
+    """A folder with a game.toml (whatever that is: one that is not a file is reported when read)."""
+    return os.path.lexists(folder / "game.toml")
 
 
 def game_folders(content: Path) -> list[Path]:
@@ -26,13 +30,14 @@ def game_folders(content: Path) -> list[Path]:
 
 
 def input_files(folder: Path, *, drafts: bool = False) -> list[Path]:
-    """Every file of a game that the parser reads, in reading order; drafts only when asked for."""
+    """Every file of a game that the parser reads, in reading order; drafts only when asked for.
+
+    Whatever stands where a file is read (a folder named log.md, a FIFO in log/) is listed, to be reported."""
     files = [folder / "game.toml", folder / "rules.md"]
-    if (folder / "log.md").is_file():
+    if os.path.lexists(folder / "log.md"):
         files.append(folder / "log.md")
-    files += sorted((folder / "log").glob("*.md")) if (folder / "log").is_dir() else []
-    files += sorted((folder / "snapshots").glob("*.md")) if (folder / "snapshots").is_dir() else []
-    files += sorted((folder / "drafts").glob("*.md")) if drafts and (folder / "drafts").is_dir() else []
+    for sub in ("log", "snapshots") + (("drafts",) if drafts else ()):
+        files += sorted((folder / sub).glob("*.md")) if (folder / sub).is_dir() else []
     return files
 
 
@@ -47,19 +52,14 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False) -
     hashes: dict[str, str] = {}
     for path in input_files(folder, drafts=drafts):
         name = path.relative_to(base).as_posix()
-        try:
-            data = path.read_bytes()
-        except FileNotFoundError:
-            errors.add(name, 0, "missing: a game needs game.toml and rules.md")
-            continue
-        except OSError as error:
-            errors.add(name, 0, f"cannot read: {error.strerror}")
-            continue
-        hashes[name] = hashlib.sha256(data).hexdigest()
-        text = decode(data, name, errors)
+        toml = path.name == "game.toml"
+        text = read_text(path, name, errors, root=base, missing="missing: a game needs game.toml and rules.md",
+                         limit=MAX_TOML_BYTES if toml else MAX_FILE_BYTES,
+                         line_limit=MAX_TOML_LINE_CHARS if toml else MAX_LINE_CHARS)
         if text is not None:
             texts[name] = text
-    return _build_game(folder.name, folder.relative_to(base).as_posix(), texts, hashes, errors)
+            hashes[name] = hashlib.sha256(text.encode("utf-8")).hexdigest()
+    return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, hashes, errors)
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str, str],
@@ -97,12 +97,15 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
 
 def load_content(content: Path, *, drafts: bool = False) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
-    if not content.is_dir():
-        raise ArchiveError([_missing(content)])
-    folders = game_folders(content)
+    if not os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
+        raise ArchiveError([SourceError(str(content), 0, "is not a folder")])
+    try:
+        folders = game_folders(content)
+    except OSError as error:
+        raise ArchiveError([SourceError(str(content), 0, f"cannot read: {error.strerror}")]) from None
     if not folders:
-        raise ArchiveError([_missing(content, "holds no game (a game is a folder with game.toml)")])
-    games, problems = [], []
+        raise ArchiveError([SourceError(str(content), 0, "holds no game (a game is a folder with game.toml)")])
+    games, problems = [], address_problems(folders)
     for folder in folders:
         try:
             games.append(load_game(folder, drafts=drafts))
@@ -113,7 +116,17 @@ def load_content(content: Path, *, drafts: bool = False) -> list[Game]:
     return games
 
 
-def _missing(path: Path, what: str = "is not a folder"):
-    from ..errors import SourceError
-
-    return SourceError(str(path), 0, what)
+def address_problems(folders: list[Path]) -> list[SourceError]:
+    """Games whose addresses on the site would be the same, or would be one of the site's own files."""
+    problems, first = [], {}
+    for folder in folders:
+        address = url_segment(folder.name)
+        if address in RESERVED:
+            problems.append(SourceError(folder.name, 0, f"a game's folder cannot be named '{address}': the site's "
+                                        "own files use that name; rename the folder"))
+        elif address in first:
+            problems.append(SourceError(folder.name, 0, f"its address on the site would be '{address}', as "
+                                        f"{first[address].name}'s is; rename one of the folders"))
+        else:
+            first[address] = folder
+    return problems

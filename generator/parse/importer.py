@@ -20,8 +20,8 @@ _CLASS_HEADING = re.compile(r"(?:the\s+)?(im)?mutable\s+rules\s*:?", re.IGNORECA
 _RULESET_HEADING = re.compile(
     r"(?:the\s+)?(?:(?:draft\s+)?initial|starting|current)\s+(?:set\s+of\s+rules|rule\s*set|rules)\s*:?",
     re.IGNORECASE)
-_RULE_INLINE = re.compile(r"(?:rule\s+)?0*([1-9]\d{0,5})\s*[.:]\s+(\S.*)", re.IGNORECASE)
-_RULE_ALONE = re.compile(r"(?:rule\s+)?0*([1-9]\d{0,5})\s*[.:]?", re.IGNORECASE)
+_RULE_INLINE = re.compile(r"(?:rule\s+)?0*([1-9][0-9]{0,5})\s*[.:]\s+(\S.*)", re.IGNORECASE)
+_RULE_ALONE = re.compile(r"(?:rule\s+)?0*([1-9][0-9]{0,5})\s*[.:]?", re.IGNORECASE)
 _SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
 _LIST_ITEM = re.compile(r"-\s+\S.*")
@@ -205,21 +205,36 @@ class Layout:
 
 
 def _increasing_subsequence(numbers: list[int]) -> set[int]:
-    """Positions of the longest strictly increasing run of rule numbers, the tightest one on a tie."""
-    best: list[tuple[int, int, int]] = []  # (length, -span, previous position) ending at each position
+    """Positions of the longest strictly increasing run of rule numbers, the tightest one on a tie.
+
+    The best run ending at each position extends the best one (longest, then starting at the highest number,
+    then the earliest) that ends before it at a smaller number. A Fenwick tree of maxima over the numbers'
+    ranks finds that one in log time, so a text of many thousand numbered lines stays quick."""
+    ranks = {value: rank for rank, value in enumerate(sorted(set(numbers)), start=1)}
+    tree: list[tuple[int, int, int] | None] = [None] * (len(ranks) + 1)  # (length, first number, -position)
+    best: list[tuple[int, int]] = []  # (length, first number - last number) of the run ending at each position
+    previous: list[int] = []
     for i, number in enumerate(numbers):
-        best.append((1, 0, -1))
-        for j in range(i):
-            if numbers[j] < number:
-                length, span, _ = best[j]
-                candidate = (length + 1, span - (number - numbers[j]), j)
-                if candidate[:2] > best[i][:2]:
-                    best[i] = candidate
+        found: tuple[int, int, int] | None = None
+        rank = ranks[number] - 1  # runs ending at a smaller number
+        while rank > 0:
+            if tree[rank] is not None and (found is None or tree[rank] > found):
+                found = tree[rank]
+            rank -= rank & -rank
+        length, first, before = (found[0] + 1, found[1], -found[2]) if found else (1, number, -1)
+        best.append((length, first - number))
+        previous.append(before)
+        entry = (length, first, -i)
+        rank = ranks[number]
+        while rank < len(tree):
+            if tree[rank] is None or entry > tree[rank]:
+                tree[rank] = entry
+            rank += rank & -rank
     chosen: set[int] = set()
-    position = max(range(len(numbers)), key=lambda k: best[k][:2], default=-1)
+    position = max(range(len(numbers)), key=best.__getitem__, default=-1)
     while position >= 0:
         chosen.add(position)
-        position = best[position][2]
+        position = previous[position]
     return chosen
 
 
@@ -305,20 +320,20 @@ def _title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Lin
 
 def _blocks(lines: list[Line], layout: Layout) -> list[Block]:
     """Paragraphs and list items, each on one line, whitespace collapsed."""
-    blocks: list[Block] = []
+    pieces: list[tuple[bool, list[str]]] = []  # each block's lines, joined once (joining per line costs the square)
     previous: Line | None = None
     for line in lines:
         if line.kind in (Kind.BLANK, Kind.SEPARATOR):
             previous = None
             continue
         if line.kind is Kind.LIST_ITEM:
-            blocks.append(Block(True, _collapse(line.text[1:])))
+            pieces.append((True, [line.text[1:]]))
         elif previous is not None and layout.continues(previous, line):
-            blocks[-1].text = _collapse(blocks[-1].text + " " + line.content)
+            pieces[-1][1].append(line.content)
         else:
-            blocks.append(Block(False, _collapse(line.content)))
+            pieces.append((False, [line.content]))
         previous = line
-    return blocks
+    return [Block(is_list_item, _collapse(" ".join(parts))) for is_list_item, parts in pieces]
 
 
 def _split_title_sentences(rules: list[Rule]) -> None:
@@ -368,7 +383,7 @@ _INLINE_ESCAPES = [
     (re.compile(r"`"), r"\\`"),                               # code spans
     (re.compile(r"<(?=[A-Za-z/!?])"), r"\\<"),                # autolinks and HTML
     (re.compile(r"&(?=#\d+;|#[xX][0-9a-fA-F]+;|[A-Za-z][A-Za-z0-9]*;)"), r"\\&"),  # entities
-    (re.compile(r"\[(?=[^\]]*\][(\[:])"), r"\\["),           # links and link definitions
+    # (links and link definitions: see _escape_link_openings)
 ]
 _DELIMITER_RUN = re.compile(r"\*+|_+")
 _BLOCK_ESCAPES = [
@@ -391,10 +406,27 @@ def _escape_delimiter_run(m: re.Match[str]) -> str:
     return "".join("\\" + char for char in run)
 
 
+def _escape_link_openings(text: str) -> str:
+    """A backslash before each "[" whose next "]" is followed by "(", "[" or ":" (a link or link definition).
+
+    In one pass from the end, remembering whether the nearest "]" opens a link's target: a lookahead from
+    every "[" would read to the next "]" each time, the square of a line of brackets."""
+    out: list[str] = []
+    closes_link = False  # whether the nearest "]" after this point is followed by one of "([:"
+    for index in range(len(text) - 1, -1, -1):
+        char = text[index]
+        if char == "]":
+            closes_link = text[index + 1:index + 2] in ("(", "[", ":")
+        out.append(char)
+        if char == "[" and closes_link:
+            out.append("\\")  # before it, once the text is turned back round
+    return "".join(reversed(out))
+
+
 def _escape_inline(text: str) -> str:
     for pattern, replacement in _INLINE_ESCAPES:
         text = pattern.sub(replacement, text)
-    return _DELIMITER_RUN.sub(_escape_delimiter_run, text)
+    return _DELIMITER_RUN.sub(_escape_delimiter_run, _escape_link_openings(text))
 
 
 def _escape_block(text: str) -> str:

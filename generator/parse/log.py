@@ -17,11 +17,12 @@ from typing import Any
 from markdown_it.token import Token
 
 from ..errors import ErrorCollector, SourceError
+from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
 from ..model.config import NOT_BY_EFFECT, SETTINGS
 from .config import parse_effect_value
-from .source import markdown, slice_lines, unquote
+from .source import NumberTooLarge, markdown, read_int, shorten, slice_lines, unquote
 
 _PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
@@ -36,24 +37,31 @@ REPEATABLE = {"points", "effect", "note", "sets", "players"}
 
 _CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b",
                            re.IGNORECASE)
+# Every pattern that reads a line runs in time linear in it: rule numbers are ASCII digits (read_int caps
+# them), and no lazy part is followed by optional white space before the end (that backtracks: a 40 KB line
+# took 20 s); a title is read greedily and stripped.
 # `power P` (format 1.1) reaches here only where rules carry a power: elsewhere it is an error before.
-_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?(?:power\s+(\S+)\s+)?rule(?:\s+(\d+))?\s*(?::\s*(.*?))?\s*$",
+_ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?(?:power\s+(\S+)\s+)?rule(?:\s+([0-9]+))?\s*(?::(.*))?$",
                     re.IGNORECASE)
-_REPEAL = re.compile(r"^repeal\s+rule\s+(\d+)\s*\.?$", re.IGNORECASE)
-_AMEND_READ = re.compile(r"^amend\s+rule\s+(\d+)\s+to\s+read\s*:?$", re.IGNORECASE)
-_AMEND_APPEND = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+appending\s*:?$", re.IGNORECASE)
-_AMEND_EDIT = re.compile(r"^amend\s+rule\s+(\d+)\s+by\s+(?=replacing|deleting)(.*)$", re.IGNORECASE | re.DOTALL)
-_TRANSMUTE = re.compile(r"^transmute\s+rule\s+(\d+)(?:\s+to\s+(immutable|mutable))?\s*\.?$", re.IGNORECASE)
-_RENUMBER = re.compile(r"^renumber\s+rule\s+(\d+)\s+(?:to|as)\s+(\d+)\s*\.?$", re.IGNORECASE)
-_RETITLE = re.compile(r"^retitle\s+rule\s+(\d+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$", re.IGNORECASE)
+_REPEAL = re.compile(r"^repeal\s+rule\s+([0-9]+)\s*\.?$", re.IGNORECASE)
+_AMEND_READ = re.compile(r"^amend\s+rule\s+([0-9]+)\s+to\s+read\s*:?$", re.IGNORECASE)
+_AMEND_APPEND = re.compile(r"^amend\s+rule\s+([0-9]+)\s+by\s+appending\s*:?$", re.IGNORECASE)
+_AMEND_EDIT = re.compile(r"^amend\s+rule\s+([0-9]+)\s+by\s+(?=replacing|deleting)(.*)$", re.IGNORECASE | re.DOTALL)
+_TRANSMUTE = re.compile(r"^transmute\s+rule\s+([0-9]+)(?:\s+to\s+(immutable|mutable))?\s*\.?$", re.IGNORECASE)
+_RENUMBER = re.compile(r"^renumber\s+rule\s+([0-9]+)\s+(?:to|as)\s+([0-9]+)\s*\.?$", re.IGNORECASE)
+_RETITLE = re.compile(r"^retitle\s+rule\s+([0-9]+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$", re.IGNORECASE)
 # Format 1.1, with rules.power: an enactment with a power, and a change of a rule's power.
 _POWER_CHANGE_START = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s+[0-9]|change\s+the\s+power\s+of\s+rule\b)",
                                  re.IGNORECASE)
 # With rules.power, any enactment that names a power is read as one, so that a bad power is an error.
 _POWER_CHANGE_START_LOOSE = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s|change\s+the\s+power\s+of\s+rule\b)",
                                        re.IGNORECASE)
-_SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+(\d+)\s+to\s+(\S+?)\s*\.?$", re.IGNORECASE)
+_SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+([0-9]+)\s+to\s+(\S+?)\s*\.?$", re.IGNORECASE)
 _QUOTED = re.compile(r"\s*(?:\"([^\"]*)\"|\u201c([^\u201d]*)\u201d)")
+_EDIT_VERB = re.compile(r"(replacing|deleting)\s+", re.IGNORECASE)
+_EDIT_WITH = re.compile(r"with\s*", re.IGNORECASE)
+_EDIT_SEPARATOR = re.compile(r"(?:,\s*and|,|and)\s*", re.IGNORECASE)
+_SPACES = re.compile(r"\s*")
 
 CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" with "y".',
                    'Amend rule 203 by deleting "x".', 'Amend rule 203 by appending:', 'Repeal rule 204.',
@@ -228,10 +236,13 @@ def _read_number(file: str, line: int, text: str | None, what: str, errors: Erro
                  optional: bool = False) -> int | None:
     if text is None:
         return None
-    if not text.isdigit():
-        errors.add(file, line, f"{what} number '{text}' is not a whole number")
-        return None
-    return int(text)
+    try:
+        return read_int(text)
+    except NumberTooLarge as error:
+        errors.add(file, line, f"{what} number '{shorten(text)}': {error}")
+    except ValueError:
+        errors.add(file, line, f"{what} number '{shorten(text)}' is not a whole number")
+    return None
 
 
 def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], allowed: tuple[str, ...],
@@ -248,13 +259,13 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
         return keys
     keys.end_line = paragraph.map[1]
     last_key: str | None = None
+    wrapped: dict[tuple[str, int], list[str]] = {}  # joined once at the end: joining per line costs the square
     for offset, raw in enumerate(raw_lines):
         line = paragraph.map[0] + offset + 1
         m = _KEY.match(raw)
         if not m:
             if last_key is not None:  # a wrapped value continues the key above it
-                value, value_line = keys.values[last_key][-1]
-                keys.values[last_key][-1] = (f"{value} {raw.strip()}".strip(), value_line)
+                wrapped.setdefault((last_key, len(keys.values[last_key]) - 1), []).append(raw.strip())
             continue
         key, value = m.group(1).lower(), m.group(2).strip()
         if key not in allowed:
@@ -269,6 +280,9 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
             continue
         keys.values.setdefault(key, []).append((value, line))
         last_key = key
+    for (key, index), parts in wrapped.items():
+        value, value_line = keys.values[key][index]
+        keys.values[key][index] = (" ".join(part for part in (value, *parts) if part), value_line)
     return keys
 
 
@@ -390,25 +404,44 @@ def _read_die(file: str, keys: _Keys, errors: ErrorCollector) -> DieRoll | None:
     if found is None:
         return None
     text = found[0].strip()
-    if not re.fullmatch(r"-?\d+", text):
-        errors.add(file, found[1], f"Die '{text}' must be the total thrown, a whole number")
-        return None
-    return DieRoll(int(text), Source(file, found[1]))
+    try:
+        if text.startswith("+"):
+            raise ValueError("a die total has no plus sign")
+        return DieRoll(read_int(text, signed=True), Source(file, found[1]))
+    except NumberTooLarge as error:
+        errors.add(file, found[1], f"Die '{shorten(text)}': {error}")
+    except ValueError:
+        errors.add(file, found[1], f"Die '{shorten(text)}' must be the total thrown, a whole number")
+    return None
 
 
-_POINTS = re.compile(r"^(.+?)\s+([+-]\s*\d+)\s*(?:\((.*)\))?\s*$")
-_SCORE = re.compile(r"^(.+?)\s+(-?\d+)$")
+# An amount after white space, possessive and looked for left to right: each character is read once.
+_AMOUNT = re.compile(r"(?<=\s)([+-])\s*+([0-9]++)\s*+(?=\(|$)")
+
+
+def _split_points(text: str) -> tuple[str, str, str] | None:
+    """`Bob +5 (rule 316)` -> ("Bob", "+5", "rule 316"): the first amount after the name that only a reason in
+    parentheses follows; None when there is none."""
+    text = text.strip()
+    for m in _AMOUNT.finditer(text):
+        if m.end() == len(text) or text.endswith(")"):
+            reason = text[m.end() + 1:-1] if m.end() < len(text) else ""
+            return text[:m.start()].strip(), m.group(1) + m.group(2), reason.strip()
+    return None
 
 
 def _read_points(file: str, keys: _Keys, errors: ErrorCollector) -> list[PointAward]:
     awards = []
     for text, line in keys.all("points"):
-        m = _POINTS.match(text)
-        if not m:
-            errors.add(file, line, f"cannot read 'Points: {text}' (write 'Points: Bob +5 (rule 316)')")
+        parts = _split_points(text)
+        if parts is None:
+            errors.add(file, line, f"cannot read 'Points: {shorten(text)}' (write 'Points: Bob +5 (rule 316)')")
             continue
-        awards.append(PointAward(m.group(1).strip(), int(m.group(2).replace(" ", "")), (m.group(3) or "").strip(),
-                                 Source(file, line)))
+        name, amount, reason = parts
+        try:
+            awards.append(PointAward(name, read_int(amount, signed=True), reason, Source(file, line)))
+        except NumberTooLarge as error:
+            errors.add(file, line, f"Points for {shorten(name)}: {error}")
     return awards
 
 
@@ -419,11 +452,15 @@ def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim 
     text, line = found
     scores = []
     for item in split_names(text):
-        m = _SCORE.match(item)
-        if not m:
-            errors.add(file, line, f"cannot read score '{item}' (write 'Scores: Alice 4, Bob -10')")
-            continue
-        scores.append((m.group(1).strip(), int(m.group(2))))
+        name_and_number = item.rsplit(None, 1)  # not a pattern: a lazy name before spaces backtracks
+        try:
+            if len(name_and_number) < 2 or name_and_number[1].startswith("+"):
+                raise ValueError("not a score")
+            scores.append((name_and_number[0], read_int(name_and_number[1], signed=True)))
+        except NumberTooLarge as error:
+            errors.add(file, line, f"score '{shorten(item)}': {error}")
+        except ValueError:
+            errors.add(file, line, f"cannot read score '{shorten(item)}' (write 'Scores: Alice 4, Bob -10')")
     return ScoresClaim(Source(file, line), tuple(scores))
 
 
@@ -463,14 +500,21 @@ def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setti
         source = Source(file, line)
         words = text.split()
         what = words[0].lower() if words else ""
-        if what == "score" and len(words) >= 3 and re.fullmatch(r"-?\d+", words[-1]):
-            settings.append(Setting("score", source, player=" ".join(words[1:-1]), value=int(words[-1])))
-        elif what == "result" and len(words) == 3 and words[1].isdigit() and words[2].lower() in RESULTS:
-            settings.append(Setting("result", source, proposal=int(words[1]), result=words[2].lower()))  # type: ignore[arg-type]
-        elif what == "next-player" and len(words) >= 2:
-            settings.append(Setting("next-player", source, player=" ".join(words[1:])))
-        else:
-            errors.add(file, line, f"cannot read 'Sets: {text}' (write 'Sets: score Bob 45', "
+        try:
+            if what == "score" and len(words) >= 3 and words[-1][:1] != "+":
+                settings.append(Setting("score", source, player=" ".join(words[1:-1]),
+                                        value=read_int(words[-1], signed=True)))
+            elif what == "result" and len(words) == 3 and words[2].lower() in RESULTS:
+                settings.append(Setting("result", source, proposal=read_int(words[1]),
+                                        result=words[2].lower()))  # type: ignore[arg-type]
+            elif what == "next-player" and len(words) >= 2:
+                settings.append(Setting("next-player", source, player=" ".join(words[1:])))
+            else:
+                raise ValueError("not a setting")
+        except NumberTooLarge as error:
+            errors.add(file, line, f"'Sets: {shorten(text)}': {error}")
+        except ValueError:
+            errors.add(file, line, f"cannot read 'Sets: {shorten(text)}' (write 'Sets: score Bob 45', "
                        "'Sets: result 305 adopted' or 'Sets: next-player Carol')")
     return settings
 
@@ -496,7 +540,7 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
         power_change = (_POWER_CHANGE_START if not power else _POWER_CHANGE_START_LOOSE).match(text)
         if power_change and not power:
             if text.lower().startswith("enact"):  # never prose: it would silently enact nothing
-                errors.add(file, token.map[0] + 1, f"'{_shorten(text)}' gives a power, but the game's rules have "
+                errors.add(file, token.map[0] + 1, f"'{shorten(text)}' gives a power, but the game's rules have "
                            "none: set [rules] power = true in game.toml")
             continue
         if not _CHANGE_START.match(text) and not power_change:
@@ -506,23 +550,32 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
         quoted = None
         if following is not None and following.type == "blockquote_open":
             quoted = unquote(lines[following.map[0]:following.map[1]])
-        change = _read_change(text, quoted, source, errors)
+            if len(quoted) > MAX_RULE_CHARS:
+                errors.add(file, following.map[0] + 1, f"the quoted text is {len(quoted):,} characters long; a "
+                           f"rule's text may hold at most {MAX_RULE_CHARS:,}")
+                continue
+        try:
+            change = _read_change(text, quoted, source, errors)
+        except NumberTooLarge as error:
+            errors.add(file, source.line, f"'{shorten(text)}': rule {error}")
+            continue
         if change is not None:
             changes.append(change)
     return changes
 
 
 def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector) -> Change | None:
+    """One change paragraph; raises NumberTooLarge for a rule number past the cap."""
     def needs_quote(what: str) -> bool:
         if quoted is None or not quoted.strip():
-            errors.add(source.file, source.line, f"'{text}' must be followed by {what} as a blockquote "
+            errors.add(source.file, source.line, f"'{shorten(text, 200)}' must be followed by {what} as a blockquote "
                        "(lines starting with '>')")
             return False
         return True
 
     if m := _SET_POWER.match(text):
         power = _read_power(m.group(2), text, "Change the power of rule 2692 to 2.0.", source, errors)
-        return Change("power", source, rule=int(m.group(1)), power=power) if power is not None else None
+        return Change("power", source, rule=read_int(m.group(1)), power=power) if power is not None else None
     if m := _ENACT.match(text):
         if not needs_quote("the new rule's text"):
             return None
@@ -530,41 +583,41 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
         if m.group(2) and power is None:
             return None
         rule_class = (m.group(1) or "mutable").lower()
-        return Change("enact", source, rule=int(m.group(3)) if m.group(3) else None, text=quoted or "",
+        return Change("enact", source, rule=read_int(m.group(3)) if m.group(3) else None, text=quoted or "",
                       title=(m.group(4) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class,  # type: ignore[arg-type]
                       power=power)
     if _POWER_CHANGE_START_LOOSE.match(text):
-        errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; write 'Enact power 1.5 rule "
+        errors.add(source.file, source.line, f"cannot read the change '{shorten(text)}'; write 'Enact power 1.5 rule "
                    "2699: Title' or 'Change the power of rule 2692 to 2.0.'")
         return None
     if m := _REPEAL.match(text):
-        return Change("repeal", source, rule=int(m.group(1)))
+        return Change("repeal", source, rule=read_int(m.group(1)))
     if m := _AMEND_READ.match(text):
-        return Change("amend", source, rule=int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
+        return Change("amend", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
     if m := _AMEND_APPEND.match(text):
-        return Change("append", source, rule=int(m.group(1)), text=quoted or "") if needs_quote("the text to append") else None
+        return Change("append", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the text to append") else None
     if m := _AMEND_EDIT.match(text):
         edits = _read_edits(m.group(2))
         if edits is None:
-            errors.add(source.file, source.line, f"cannot read the edits in '{text}' (write 'by replacing \"x\" with "
+            errors.add(source.file, source.line, f"cannot read the edits in '{shorten(text, 200)}' (write 'by replacing \"x\" with "
                        "\"y\" and \"z\" with \"w\".' or 'by deleting \"x\".')")
             return None
         empty = [old for old, _ in edits if not old.strip()]
         if empty:
             errors.add(source.file, source.line, "a phrase to replace or delete is empty")
             return None
-        return Change("replace", source, rule=int(m.group(1)), edits=tuple(edits))
+        return Change("replace", source, rule=read_int(m.group(1)), edits=tuple(edits))
     if m := _TRANSMUTE.match(text):
         target = m.group(2).lower() if m.group(2) else None
-        return Change("transmute", source, rule=int(m.group(1)), rule_class=target)  # type: ignore[arg-type]
+        return Change("transmute", source, rule=read_int(m.group(1)), rule_class=target)  # type: ignore[arg-type]
     if m := _RENUMBER.match(text):
-        return Change("renumber", source, rule=int(m.group(1)), new_number=int(m.group(2)))
+        return Change("renumber", source, rule=read_int(m.group(1)), new_number=read_int(m.group(2)))
     if m := _RETITLE.match(text):
-        return Change("retitle", source, rule=int(m.group(1)), title=m.group(2))
+        return Change("retitle", source, rule=read_int(m.group(1)), title=m.group(2))
     if not re.search(r"\brules?\s+\d+", text, re.IGNORECASE) and not text.lower().startswith("enact"):
-        errors.add(source.file, source.line, f"change '{_shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
+        errors.add(source.file, source.line, f"change '{shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
     else:
-        errors.add(source.file, source.line, f"cannot read the change '{_shorten(text)}'; a change reads like "
+        errors.add(source.file, source.line, f"cannot read the change '{shorten(text)}'; a change reads like "
                    + "; ".join(f"'{example}'" for example in CHANGE_EXAMPLES[:5]))
     return None
 
@@ -573,41 +626,34 @@ def _read_power(written: str, text: str, example: str, source: Source, errors: E
     """The power a change paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
     power = read_decimal(written)
     if power is None:
-        errors.add(source.file, source.line, f"the power in '{_shorten(text)}' must be a decimal, like '{example}'")
+        errors.add(source.file, source.line, f"the power in '{shorten(text)}' must be a decimal, like '{example}'")
     return power
-
-
-def _shorten(text: str, limit: int = 60) -> str:
-    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def _read_edits(text: str) -> list[tuple[str, str]] | None:
     """`replacing "a" with "b" and deleting "c".` -> [("a", "b"), ("c", "")]; None when it cannot be read."""
     edits: list[tuple[str, str]] = []
-    rest = text.strip().rstrip(".").strip()
-    mode = "replacing"
-    while rest:
-        verb = re.match(r"(replacing|deleting)\s+", rest, re.IGNORECASE)
-        if verb:
-            mode = verb.group(1).lower()
-            rest = rest[verb.end():]
-        old = _QUOTED.match(rest)
+    text = text.strip().rstrip(".").strip()
+    at, mode = 0, "replacing"  # read from a position, never by slicing off the rest (that costs the square)
+    while at < len(text):
+        if verb := _EDIT_VERB.match(text, at):
+            mode, at = verb.group(1).lower(), verb.end()
+        old = _QUOTED.match(text, at)
         if not old:
             return None
-        rest = rest[old.end():].lstrip()
+        at = _SPACES.match(text, old.end()).end()
         old_text = old.group(1) if old.group(1) is not None else old.group(2)
         if mode == "replacing":
-            with_word = re.match(r"with\s*", rest, re.IGNORECASE)
-            new = _QUOTED.match(rest[with_word.end():]) if with_word else None
+            with_word = _EDIT_WITH.match(text, at)
+            new = _QUOTED.match(text, with_word.end()) if with_word else None
             if not new:
                 return None
-            rest = rest[with_word.end() + new.end():].lstrip()
+            at = _SPACES.match(text, new.end()).end()
             edits.append((old_text, new.group(1) if new.group(1) is not None else new.group(2)))
         else:
             edits.append((old_text, ""))
-        separator = re.match(r"(,\s*and|,|and)\s*", rest, re.IGNORECASE)
-        if separator:
-            rest = rest[separator.end():]
-        elif rest:
+        if separator := _EDIT_SEPARATOR.match(text, at):
+            at = separator.end()
+        elif at < len(text):
             return None
     return edits or None

@@ -6,8 +6,9 @@ import re
 from fractions import Fraction
 
 from ..errors import ErrorCollector
+from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
-from .source import markdown, slice_lines
+from .source import NumberTooLarge, markdown, read_int, shorten, slice_lines
 
 _RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
 _SNAPSHOT_AFTER = re.compile(r"^After:\s*proposal\s+(\S+)\s*$", re.IGNORECASE)
@@ -24,18 +25,23 @@ def heading_class(text: str) -> RuleClass | None:
 
 
 def parse_rule_heading(text: str) -> tuple[int | None, str]:
-    """`101`, `102. Initial status`, `103: Title` -> (number, title); number None when it is not a positive integer."""
+    """`101`, `102. Initial status`, `103: Title` -> (number, title); number None when it is not a positive
+    integer. Raises NumberTooLarge for a number past the cap."""
     m = _RULE_HEADING.match(text.strip())
     if not m:
         return None, ""
     head = m.group(1).rstrip(".:")
     title = (m.group(2) or m.group(3) or "").strip()
-    if not head.isdigit() or int(head) < 1:
+    try:
+        number = read_int(head)
+    except NumberTooLarge:
+        raise
+    except ValueError:
         return None, title
-    return int(head), title
+    return (number, title) if number >= 1 else (None, title)
 
 
-_POWER_LINE = re.compile(r"^Power:\s*(.*?)\s*$", re.IGNORECASE)
+_POWER_LINE = re.compile(r"^Power:(.*)$", re.IGNORECASE)  # the value stripped after: a lazy one backtracks
 _DECIMAL = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9})?$")
 
 
@@ -47,10 +53,11 @@ def _read_power_line(lines: list[str], first: int, end: int, number: int, file: 
         errors.add(file, heading_line, f"rule {number} has no power: with rules.power = true its first line must be "
                    "'Power: 1.0' (any decimal)")
         return None, first
-    if not _DECIMAL.match(m.group(1)):
-        errors.add(file, first + 1, f"rule {number}'s power '{m.group(1)}' must be a decimal, like 'Power: 1.5'")
+    value = m.group(1).strip()
+    if not _DECIMAL.match(value):
+        errors.add(file, first + 1, f"rule {number}'s power '{shorten(value)}' must be a decimal, like 'Power: 1.5'")
         return None, first + 1
-    return Fraction(m.group(1)), first + 1
+    return Fraction(value), first + 1
 
 
 def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool = False,
@@ -77,8 +84,13 @@ def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
             if power:
                 rule_power, body_start = _read_power_line(lines, text_start, end, number, file, start + 1, errors)
                 text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
-            rules.append(Rule(number, rule_class, rule_title, slice_lines(lines, body_start, end), Source(file, start + 1),
-                              text_line=text_start + 1, power=rule_power))
+            text = slice_lines(lines, body_start, end)
+            if len(text) > MAX_RULE_CHARS:
+                errors.add(file, start + 1, f"rule {number}'s text is {len(text):,} characters long; a rule's text "
+                           f"may hold at most {MAX_RULE_CHARS:,}")
+            else:
+                rules.append(Rule(number, rule_class, rule_title, text, Source(file, start + 1),
+                                  text_line=text_start + 1, power=rule_power))
             open_rule = None
 
     for index, token in enumerate(tokens):
@@ -99,7 +111,11 @@ def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
                                "(a level-2 heading must say 'Immutable' or 'Mutable')")
             elif token.tag == "h3":
                 close(line)
-                number, rule_title = parse_rule_heading(heading_text)
+                try:
+                    number, rule_title = parse_rule_heading(heading_text)
+                except NumberTooLarge as error:
+                    errors.add(file, line + 1, f"rule heading '{shorten(heading_text)}': {error}")
+                    continue
                 if number is None:
                     errors.add(file, line + 1, f"rule heading '{heading_text}' does not start with a positive whole number")
                     continue
@@ -116,10 +132,12 @@ def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
             for offset, raw in enumerate(tokens[index + 1].content.split("\n")):
                 line_number = token.map[0] + offset + 1
                 if m := _SNAPSHOT_AFTER.match(raw.strip()):
-                    if m.group(1).isdigit():
-                        after_proposal = int(m.group(1))
-                    else:
-                        errors.add(file, line_number, f"'After: proposal {m.group(1)}' needs a proposal number")
+                    try:
+                        after_proposal = read_int(m.group(1))
+                    except NumberTooLarge as error:
+                        errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}': {error}")
+                    except ValueError:
+                        errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}' needs a proposal number")
                 elif m := _SNAPSHOT_DATE.match(raw.strip()):
                     try:
                         as_of = dt.date.fromisoformat(m.group(1))

@@ -13,11 +13,12 @@ from ..errors import ErrorCollector
 from ..model import Source
 from ..model.solitaire import Action, Turn
 from .log import _read_date, _read_keys, _read_scores, _read_winner, entry_body
+from .source import NumberTooLarge, read_int, shorten
 
 _TURN = re.compile(r"^Turn\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 TURN_KEYS = ("action", "date", "scores", "winner", "note")
 
-_NUMBER = r"(?:rule\s+)?(\d{1,9})"
+_NUMBER = r"(?:rule\s+)?([0-9]{1,9})"  # ASCII digits: \d would take other scripts' digits too
 _TRANSMUTE = re.compile(rf"^transmute\s+{_NUMBER}\s+(?:to|as)\s+{_NUMBER}\s*\.?$", re.IGNORECASE)
 _SUBSUME = re.compile(rf"^subsume\s+{_NUMBER}\s+into\s+{_NUMBER}\s*\.?$", re.IGNORECASE)
 _DIVIDE = re.compile(rf"^divide\s+{_NUMBER}\s+as\s+{_NUMBER}\s*\.?$", re.IGNORECASE)
@@ -41,8 +42,14 @@ def read_turn(file: str, lines: list[str], tokens: list[Token], index: int, head
         errors.add(file, line, f"'## {heading_text}' is not a turn: the headings of a solitaire log are "
                    "'## Turn 1', '## Turn 2', ...")
         return None
-    number = int(m.group(1)) if m.group(1).isdigit() and len(m.group(1)) <= 9 else None
-    if number is None or number < 1:
+    number: int | None = None
+    try:
+        number = read_int(m.group(1))
+    except NumberTooLarge as error:
+        errors.add(file, line, f"turn number '{shorten(m.group(1))}': {error}")
+    except ValueError:  # '²' passes isdigit() but not int()
+        errors.add(file, line, f"turn number '{shorten(m.group(1))}' is not a positive whole number")
+    if number is not None and number < 1:
         errors.add(file, line, f"turn number '{m.group(1)}' is not a positive whole number")
     keys = _read_keys(file, tokens, blocks, TURN_KEYS, "turn", errors)
     body, _, body_line = entry_body(lines, heading, keys, end_line)

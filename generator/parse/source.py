@@ -1,6 +1,9 @@
-"""Reading archive files: UTF-8 (a BOM and CRLF accepted), and the Markdown tokens with their lines."""
+"""Reading archive files: only regular files, within the caps, as UTF-8 (a BOM and CRLF accepted); numbers
+read with limits; and the Markdown tokens with their lines."""
 from __future__ import annotations
 
+import os
+import stat
 from functools import lru_cache
 from pathlib import Path
 
@@ -8,6 +11,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
 from ..errors import ErrorCollector
+from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LINE_CHARS
 
 
 @lru_cache(maxsize=1)
@@ -28,13 +32,112 @@ def decode(data: bytes, file: str, errors: ErrorCollector) -> str | None:
     return text.replace("\r\n", "\n").replace("\r", "\n")
 
 
-def read_text(path: Path, file: str, errors: ErrorCollector) -> str | None:
+def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | None = None,
+               limit: int = MAX_FILE_BYTES, missing: str = "no such file") -> bytes | None:
+    """The bytes of a regular file, or None with an error saying why it was not read.
+
+    Nothing but a regular file is opened (a FIFO would block, /dev/zero never ends), a symbolic link leading
+    out of `root` is not followed (a log linked to /etc/passwd must not be published), and nothing past
+    `limit` is read."""
+    if root is not None and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
+        errors.add(file, 0, f"leads out of the content folder through a symbolic link (to "
+                   f"{os.path.realpath(path)}); only files inside it are read")
+        return None
     try:
-        data = path.read_bytes()
+        # Non-blocking, so that a FIFO cannot hang the open (nothing is read from one: see below).
+        fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
+    except FileNotFoundError:
+        errors.add(file, 0, f"is a symbolic link to nothing ({os.readlink(path)})" if os.path.islink(path) else missing)
+        return None
     except OSError as error:
         errors.add(file, 0, f"cannot read: {error.strerror}")
         return None
-    return decode(data, file, errors)
+    mode, size = (info := os.fstat(fd)).st_mode, info.st_size
+    if not stat.S_ISREG(mode):
+        os.close(fd)
+        errors.add(file, 0, f"is {_kind_of(mode)}, not a file; nothing was read from it")
+        return None
+    with os.fdopen(fd, "rb") as handle:
+        if size > limit:
+            errors.add(file, 0, _too_large(size, limit, file))
+            return None
+        try:
+            data = handle.read(limit + 1)
+        except OSError as error:
+            errors.add(file, 0, f"cannot read: {error.strerror}")
+            return None
+    if len(data) > limit:  # it grew while being read
+        errors.add(file, 0, _too_large(len(data), limit, file))
+        return None
+    return data
+
+
+def _kind_of(mode: int) -> str:
+    if stat.S_ISDIR(mode):
+        return "a folder"
+    if stat.S_ISFIFO(mode):
+        return "a FIFO (named pipe)"
+    if stat.S_ISCHR(mode) or stat.S_ISBLK(mode):
+        return "a device"
+    if stat.S_ISSOCK(mode):
+        return "a socket"
+    return "not a file"
+
+
+def _too_large(size: int, limit: int, file: str) -> str:
+    is_log = file.endswith("log.md") or "/log/" in file
+    hint = " (split a long log into log/*.md, which are read in name order)" if is_log else ""
+    return f"is {_size(size)}; such a file may hold at most {_size(limit)}{hint}"
+
+
+def _size(size: int) -> str:
+    return f"{size:,} bytes" if size < 1024 * 1024 else f"{size / (1024 * 1024):.1f} MB"
+
+
+def check_line_lengths(text: str, file: str, errors: ErrorCollector, limit: int = MAX_LINE_CHARS) -> bool:
+    """Whether every line is at most `limit` characters; if not, an error at the first longer one."""
+    if len(text) <= limit:
+        return True
+    for number, line in enumerate(text.split("\n"), start=1):
+        if len(line) > limit:
+            errors.add(file, number, f"line is {len(line):,} characters long; a line may hold at most {limit:,} "
+                       "(is this a text file?)")
+            return False
+    return True
+
+
+def read_text(path: Path, file: str, errors: ErrorCollector, *, root: Path | None = None,
+              limit: int = MAX_FILE_BYTES, line_limit: int = MAX_LINE_CHARS,
+              missing: str = "no such file") -> str | None:
+    """A text file within the caps (see read_bytes), decoded; None, with the errors, when it cannot be read."""
+    data = read_bytes(path, file, errors, root=root, limit=limit, missing=missing)
+    text = decode(data, file, errors) if data is not None else None
+    if text is None or not check_line_lengths(text, file, errors, line_limit):
+        return None
+    return text
+
+
+class NumberTooLarge(ValueError):
+    """A number with more digits than an archive needs (see read_int)."""
+
+
+def read_int(text: str, *, signed: bool = False) -> int:
+    """A whole number in ASCII digits (after one '+' or '-' when `signed`), at most MAX_DIGITS of them.
+
+    Raises NumberTooLarge past the cap, ValueError when it is not such a number. `isdigit()` alone lets
+    through digits that int() refuses ('²'), and int() refuses thousands of digits (or takes its time)."""
+    sign, digits = (text[0], text[1:]) if signed and text[:1] in ("+", "-") else ("", text)
+    if not (digits.isascii() and digits.isdigit()):
+        raise ValueError("not a whole number")
+    digits = digits.lstrip("0") or "0"
+    if len(digits) > MAX_DIGITS:
+        raise NumberTooLarge(f"number too large (at most {MAX_DIGITS} digits)")
+    return int(sign + digits)
+
+
+def shorten(text: str, limit: int = 60) -> str:
+    """Player text quoted in a message: its start, at most `limit` characters."""
+    return text if len(text) <= limit else text[: limit - 1] + "\u2026"
 
 
 def top_level_blocks(text: str) -> list[Token]:

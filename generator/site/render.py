@@ -6,9 +6,13 @@ import shutil
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from jinja2 import ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, select_autoescape
+import traceback
+
+from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError,
+                    select_autoescape)
 from markupsafe import Markup
 
+from ..errors import SourceError
 from .views import Page
 
 
@@ -26,6 +30,17 @@ def make_environment(overrides: Path | None = None) -> Environment:
     env.filters["tojson_script"] = _json_for_script
     env.filters["signed"] = lambda n: f"{n:+d}"
     return env
+
+
+def template_problem(error: TemplateError) -> SourceError:
+    """A template's error at its file and line, as a keeper who overrides templates must see it: a syntax error
+    names them; an error while rendering has them in its traceback (Jinja2 rewrites it to template lines)."""
+    if isinstance(error, TemplateSyntaxError):
+        return SourceError(error.filename or error.name or "templates", error.lineno or 0, error.message or str(error))
+    frames = [(frame.f_code.co_filename, line) for frame, line in traceback.walk_tb(error.__traceback__)]
+    in_template = [(file, line) for file, line in frames if file.endswith((".html", ".xml", ".js"))]
+    file, line = in_template[-1] if in_template else ("templates", 0)
+    return SourceError(file, line, f"{type(error).__name__}: {error}")
 
 
 def _json_for_script(value) -> Markup:

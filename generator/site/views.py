@@ -15,6 +15,7 @@ from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal
+from ..model.urls import is_url_segment
 from ..redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
@@ -30,6 +31,12 @@ class Page:
     # The costly part of the context (redlines, comparisons), built only when the page is rendered: a
     # rebuild plans every page but renders only those whose deps moved.
     lazy: Callable[[], dict[str, Any]] | None = None
+
+    def __post_init__(self) -> None:
+        # Every link the templates build names a page by its path (after `root`, or from a page beside it),
+        # so plain segments there keep every href a relative link: never `javascript:`, never out of the site.
+        if not all(is_url_segment(segment) for segment in self.path.split("/")):
+            raise ValueError(f"page path {self.path!r} is not made of plain URL segments")
 
     def full_context(self) -> dict[str, Any]:
         return {**self.context, **self.lazy()} if self.lazy else self.context

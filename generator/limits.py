@@ -1,0 +1,15 @@
+"""The caps on what the program reads, defined once (docs/format.md lists them for keepers).
+
+Archives are typed by hand by many players, some of them hostile. Each cap sits far above anything a real
+archive holds and far below what would make a run hang or eat memory; an input past one is refused with a
+message naming the file (and line), before any parser sees it.
+"""
+from __future__ import annotations
+
+MAX_FILE_BYTES = 4 * 1024 * 1024  # a Markdown file (rules, a log file, a snapshot, a draft, an import)
+MAX_TOML_BYTES = 64 * 1024  # game.toml
+MAX_LINE_CHARS = 20_000  # a line of a Markdown or plain-text file
+MAX_TOML_LINE_CHARS = 4_000  # a line of game.toml (tomllib's dotted keys cost the square of a line)
+MAX_RULE_CHARS = 100_000  # a rule's text, in rules.md, a snapshot, or a change's blockquote
+MAX_DIGITS = 12  # a number in an archive (scores, dice, proposal and rule numbers, game.toml integers)
+MAX_NESTING = 32  # arrays and inline tables inside one another, in game.toml and `Effect:` values

@@ -1,0 +1,365 @@
+"""Broken and hostile archives, beyond the case corpus (tests/cases/hostile): reading only regular files,
+the caps, the bounded redline, the last-resort handler and the closed pipe, outputs that never replace a
+keeper's file, addresses made of folder names, serve's paths and crashes, and the terminal."""
+from __future__ import annotations
+
+import os
+import re
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+from generator import limits, redline as redline_module, serve
+from generator.cli import main
+from generator.errors import ErrorCollector, SourceError
+from generator.files import SITE_MARKER, new_staging_folder
+from generator.model.urls import is_url_segment, url_segment
+from generator.parse.game import load_content
+from generator.parse.source import NumberTooLarge, read_bytes, read_int
+from generator.redline import redline, render_ansi, render_html, split_blocks, summarize
+from generator.site.views import Page
+from generator.terminal import for_terminal, one_line
+from tests.helpers import ROOT, copy_games, tree_digest
+from tests.test_serve import edit, get, write_game
+
+# --- Reading ---------------------------------------------------------------------------------------
+
+
+def test_a_device_is_never_read(tmp_path):
+    errors = ErrorCollector()
+    assert read_bytes(Path("/dev/zero"), "rules.md", errors) is None
+    assert [str(e) for e in errors.errors] == ["rules.md: is a device, not a file; nothing was read from it"]
+
+
+def test_a_fifo_is_reported_without_blocking(tmp_path):
+    os.mkfifo(tmp_path / "rules.md")  # nobody writes to it: opening it to read would wait for ever
+    errors = ErrorCollector()
+    assert read_bytes(tmp_path / "rules.md", "rules.md", errors, root=tmp_path) is None
+    assert "is a FIFO (named pipe), not a file" in str(errors.errors[0])
+
+
+def test_a_file_past_its_cap_is_not_read(tmp_path):
+    (tmp_path / "log.md").write_bytes(b"x" * 101)
+    errors = ErrorCollector()
+    assert read_bytes(tmp_path / "log.md", "g/log.md", errors, limit=100) is None
+    assert str(errors.errors[0]) == ("g/log.md: is 101 bytes; such a file may hold at most 100 bytes (split a long "
+                                     "log into log/*.md, which are read in name order)")
+
+
+@pytest.mark.parametrize("text, value", [("0", 0), ("301", 301), ("000000000000000000007", 7),
+                                         ("999999999999", 999_999_999_999)])
+def test_numbers_are_ascii_digits_within_the_cap(text, value):
+    assert read_int(text) == value
+
+
+@pytest.mark.parametrize("text", ["", "\u00b2", "3\u00b9", "\u0664", "\uff14", "1.5", "+1", "-1", " 1", "1e3"])
+def test_anything_else_is_not_a_whole_number(text):
+    with pytest.raises(ValueError, match="not a whole number"):
+        read_int(text)
+
+
+def test_signed_numbers_and_the_cap():
+    assert (read_int("-12", signed=True), read_int("+12", signed=True)) == (-12, 12)
+    with pytest.raises(NumberTooLarge, match=r"number too large \(at most 12 digits\)"):
+        read_int("1" * 13)
+    with pytest.raises(NumberTooLarge):
+        read_int("9" * 5000)
+
+
+def test_the_caps_are_listed_for_keepers():
+    """docs/format.md names every cap with its value, so that a keeper can look it up."""
+    doc = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
+    for name in ("MAX_FILE_BYTES", "MAX_TOML_BYTES", "MAX_LINE_CHARS", "MAX_TOML_LINE_CHARS", "MAX_RULE_CHARS",
+                 "MAX_DIGITS", "MAX_NESTING"):
+        value = getattr(limits, name)
+        shown = {"MAX_FILE_BYTES": "4 MB", "MAX_TOML_BYTES": "64 KB"}.get(name, f"{value:,}")
+        assert shown in doc and name in doc, name
+
+
+# --- The redline's bounds --------------------------------------------------------------------------
+
+
+def _reconstructs(rl, old: str, new: str) -> bool:
+    return ([b.old for b in rl.blocks if b.kind != "inserted"] == split_blocks(old)
+            and [b.new for b in rl.blocks if b.kind != "deleted"] == split_blocks(new))
+
+
+def test_past_the_work_budget_the_rule_is_shown_rewritten_with_a_note(monkeypatch):
+    monkeypatch.setattr(redline_module, "MAX_DIFF_WORK", 50)
+    old = " ".join(f"w{i}" for i in range(400))
+    new = " ".join(f"w{i}" if i % 4 else "changed" for i in range(400))
+    redline.cache_clear()
+    rl = redline(old, new)
+    redline.cache_clear()
+    assert rl.note == "shown whole: the versions differ in too many places to compare word by word"
+    assert [b.kind for b in rl.blocks] == ["deleted", "inserted"] and _reconstructs(rl, old, new)
+    assert summarize(rl) == [rl.note]
+    assert '<p class="redline-note">Shown whole: the versions differ' in render_html(rl)
+    assert render_ansi(rl, color=False).startswith("Shown whole: the versions differ in too many places")
+
+
+def test_the_same_texts_give_the_same_redline_whatever_the_clock():
+    old = " ".join(f"w{i % 50}" for i in range(3000))
+    new = " ".join(f"w{i % 50}" if i % 7 else "x" for i in range(3000))
+    redline.cache_clear()
+    first = redline(old, new)
+    redline.cache_clear()
+    assert redline(old, new) == first and _reconstructs(first, old, new)
+
+
+def test_texts_past_the_size_bound_are_not_compared():
+    old = "a " * (limits.MAX_RULE_CHARS // 2 + 1)
+    rl = redline(old, old + "b")
+    assert rl.note.startswith("shown whole: the two versions together are longer than 200,000 characters")
+
+
+def test_more_distinct_words_than_codes_is_a_rewrite_not_a_crash(monkeypatch):
+    monkeypatch.setattr(redline_module, "_PRIVATE_USE_PLANE_SIZE", 10)
+    redline.cache_clear()
+    old, new = " ".join(f"a{i}" for i in range(25)), " ".join(f"a{i}" for i in range(24)) + " b"  # 26 > 2 * 10
+    rl = redline(old, new)
+    redline.cache_clear()
+    assert "distinct words" in rl.note and _reconstructs(rl, old, new)
+
+
+def test_many_paragraphs_are_paired_nearby_and_aligned_within_the_budget():
+    paragraphs = [f"Paragraph {i} says something about rule {i} and its players." for i in range(400)]
+    edited = [p.replace("players", "voters") if i % 3 == 0 else p for i, p in enumerate(paragraphs)]
+    old, new = "\n\n".join(paragraphs), "\n\n".join(edited[:200] + ["A new one."] + edited[200:])
+    redline.cache_clear()
+    rl = redline(old, new)
+    assert rl.note == "" and _reconstructs(rl, old, new)
+    assert [b.kind for b in rl.blocks].count("changed") == 134
+    assert [b.kind for b in rl.blocks].count("inserted") == 1
+
+
+# --- The command line ------------------------------------------------------------------------------
+
+
+def test_an_unexpected_error_is_one_line_naming_the_input_and_exit_3(tmp_path, capsys, monkeypatch):
+    from generator.commands import check
+
+    def broken(content, **options):
+        raise KeyError("a bug\nwith a second line")
+
+    monkeypatch.setattr(check, "check_games", broken)
+    monkeypatch.delenv("NOMIC_ARCHIVE_TRACEBACK", raising=False)
+    assert main(["check", str(tmp_path / "content")]) == 3
+    out, err = capsys.readouterr()
+    assert out == "" and err.count("\n") == 1
+    assert err.startswith(f"{tmp_path / 'content'}: unexpected error (KeyError: 'a bug\\nwith a second line'); "
+                          "this is a bug in nomic-archive")
+    assert "please report it" in err
+
+
+def test_check_into_a_closed_pipe_ends_quietly(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    for name in ("a", "b", "c", "d"):  # enough output to outlast the reader
+        shutil.copytree(content / "mini", content / name)
+    env = {**os.environ, "PYTHONPATH": str(ROOT)}
+    done = subprocess.run(f"{sys.executable} -m generator check {content} | head -c 1 >/dev/null; "
+                          "echo ${PIPESTATUS[0]} >&2", shell=True, executable="/bin/bash", capture_output=True,
+                          text=True, env=env)
+    assert done.stderr.strip() in ("0", "1", "141"), done.stderr  # no traceback, no "Exception ignored"
+
+
+# --- Outputs ---------------------------------------------------------------------------------------
+
+
+def test_import_never_replaces_a_file_unless_forced(tmp_path, capsys):
+    source = tmp_path / "rules.txt"
+    source.write_text("Immutable Rules\n\n101. All players must abide by the rules.\n", encoding="utf-8")
+    keepers = tmp_path / "rules.md"
+    keepers.write_text("the keeper's only copy\n", encoding="utf-8")
+    assert main(["import", str(source), "-o", str(keepers)]) == 2
+    assert "exists, and import does not replace a file" in capsys.readouterr().err
+    assert keepers.read_text(encoding="utf-8") == "the keeper's only copy\n"
+    assert main(["import", str(source), "-o", str(keepers), "--force"]) == 0
+    assert "### 101" in keepers.read_text(encoding="utf-8")
+    assert main(["import", str(source), "-o", str(tmp_path / "new.md")]) == 0
+
+
+def test_an_output_under_a_file_is_refused_before_anything_is_written(tmp_path, capsys, monkeypatch):
+    content = copy_games(tmp_path, "mini")
+    (tmp_path / "NOTES.txt").write_text("notes\n")
+    before = tree_digest(tmp_path)
+    assert main(["build", str(content), "-o", str(tmp_path / "NOTES.txt" / "site")]) == 2
+    err = capsys.readouterr().err
+    assert err == f"{tmp_path / 'NOTES.txt' / 'site'}: cannot be written: {tmp_path / 'NOTES.txt'} is a file, " \
+                  "not a folder; nothing was written\n"
+    assert tree_digest(tmp_path) == before
+
+
+@pytest.mark.skipif(os.geteuid() == 0, reason="root may write into any folder")
+def test_an_unwritable_output_is_refused(tmp_path, capsys):
+    content = copy_games(tmp_path, "mini")
+    locked = tmp_path / "locked"
+    locked.mkdir()
+    locked.chmod(0o500)
+    try:
+        assert main(["build", str(content), "-o", str(locked / "site")]) == 2
+        assert "does not let you add files to it" in capsys.readouterr().err
+    finally:
+        locked.chmod(0o700)
+
+
+def test_a_failed_write_is_cannot_write_exit_2(tmp_path, capsys, monkeypatch):
+    """Past the checks, what the system refuses (a full disk, a read-only mount) is reported, not raised."""
+    content = copy_games(tmp_path, "mini")
+
+    def full(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    monkeypatch.setattr("generator.site.render.shutil.copyfile", full)
+    assert main(["build", str(content), "-o", str(tmp_path / "site")]) == 2
+    assert capsys.readouterr().err == f"{tmp_path / 'site'}: cannot write: No space left on device\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
+
+
+def test_what_a_killed_build_left_is_removed_but_not_a_running_builds(tmp_path):
+    target = tmp_path / "site"
+    dead = tmp_path / ".site.building.999999999.abc"  # no such process
+    dead.mkdir()
+    (dead / SITE_MARKER).write_text("x")
+    retired = tmp_path / ".site.old.999999999.def"
+    (retired / "site").mkdir(parents=True)
+    (retired / "site" / SITE_MARKER).write_text("x")
+    running = tmp_path / f".site.building.{os.getpid()}.ghi"  # this process: a build in progress
+    running.mkdir()
+    (running / SITE_MARKER).write_text("x")
+    unmarked = tmp_path / ".site.building.999999999.jkl"  # not ours to judge
+    unmarked.mkdir()
+    (unmarked / "notes.txt").write_text("a person's file")
+    staging = new_staging_folder(target)
+    assert (staging / SITE_MARKER).is_file()
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, unmarked.name, staging.name])
+
+
+# --- Addresses -------------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("name, address", [
+    ("suber-1982", "suber-1982"), ("javascript:alert(document.domain)", "javascript-alert-document.domain"),
+    ("My Game", "My-Game"), ("..", "game"), (".hidden", "hidden"), ("a?b#c", "a-b-c"), ("Nómic", "Nomic"),
+    ("日本", "game"), ("%2e%2e", "2e-2e"), ("x" * 300, "x" * 100)])
+def test_folder_names_become_plain_url_segments(name, address):
+    assert url_segment(name) == address and is_url_segment(address)
+
+
+def test_two_folders_with_one_address_are_refused(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    shutil.copytree(content / "mini", content / "My Game")
+    shutil.copytree(content / "mini", content / "My:Game")
+    with pytest.raises(Exception) as raised:
+        load_content(content)
+    assert [str(e) for e in raised.value.errors] == [
+        "My:Game: its address on the site would be 'My-Game', as My Game's is; rename one of the folders"]
+
+
+@pytest.mark.parametrize("path", ["javascript:alert(1)/index.html", "../x.html", "a b/index.html", "x/.hidden",
+                                  "//evil.example/x"])
+def test_a_page_path_that_is_not_plain_segments_is_a_bug(path):
+    with pytest.raises(ValueError, match="not made of plain URL segments"):
+        Page(path, "index.html", {})
+
+
+def test_a_draft_named_like_a_link_gets_a_plain_page(builder, game):
+    (game / "drafts").mkdir()
+    (game / "drafts" / "javascript:alert(1).md").write_text(
+        "## Proposal: Idea\nProposer: Ann\n\nRepeal rule 203.\n", encoding="utf-8")
+    result = builder.rebuild([game / "drafts" / "javascript:alert(1).md"])
+    assert result.ok, result.errors
+    index = (builder.out / "tiny" / "drafts" / "index.html").read_text(encoding="utf-8")
+    assert 'href="javascript-alert-1.html"' in index and "javascript:" not in index
+
+
+# --- serve -----------------------------------------------------------------------------------------
+
+
+def test_an_overlong_path_segment_is_a_404(server):
+    response = get(server, "/" + "a" * 300 + "/index.html")
+    assert response.status == 404
+    response = get(server, "/" + "/".join(["b" * 200] * 30))
+    assert response.status == 404
+
+
+def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeypatch):
+    other = write_game(game.parent, "other")
+    assert builder.rebuild([other / "game.toml"]).ok
+    real = serve.check_games
+
+    def crash_on_tiny(folder, **options):
+        if folder.name == "tiny" and "crash" in (folder / "log.md").read_text(encoding="utf-8"):
+            raise RuntimeError("boom")
+        return real(folder, **options)
+
+    monkeypatch.setattr(serve, "check_games", crash_on_tiny)
+    result = builder.rebuild([edit(game / "log.md", "Players bring snacks.", "Players bring crash.")])
+    assert [str(e) for e in result.errors] == [
+        "tiny: unexpected error (RuntimeError: boom); this is a bug in nomic-archive: please report it with this game"]
+    # An unrelated save does not make the error vanish while tiny's stale pages are served.
+    again = builder.rebuild([edit(other / "rules.md", "clockwise", "any")])
+    assert not again.ok and again.errors == result.errors
+    fixed = builder.rebuild([edit(game / "log.md", "Players bring crash.", "Players bring fruit.")])
+    assert fixed.ok and "fruit" in (builder.out / "tiny/proposals/302.html").read_text(encoding="utf-8")
+
+
+def test_a_save_with_a_superscript_shows_its_line_in_the_overlay(builder, game):
+    result = builder.rebuild([edit(game / "log.md", "Die: 5", "Die: \u00b2")])
+    (problem,) = builder.problems(result.errors)
+    assert problem["where"] == "tiny/log.md:18" and "must be the total thrown" in problem["message"]
+
+
+# --- The terminal ----------------------------------------------------------------------------------
+
+
+def test_messages_stay_on_one_line_and_drive_nothing():
+    assert one_line("a\nb\r\nc\u2028d\x1b[2J\u202e") == "a\\nb\\nc\\nd\ufffd[2J\ufffd"
+    assert for_terminal("a\n\tb\x1b[31m\x07") == "a\n\tb\ufffd[31m\ufffd"
+    long = one_line("start " + "x" * 5000 + " (write 'Points: Bob +5')")
+    assert len(long) == 1000 and long.startswith("start ") and long.endswith("(write 'Points: Bob +5')")
+    error = SourceError("g/log.md", 3, "'## A\nB' is not an entry")
+    assert str(error) == "g/log.md:3: '## A\\nB' is not an entry"
+
+
+def test_preview_text_escapes_player_text(tmp_path, capsys):
+    game = write_game(tmp_path / "content")
+    (game / "drafts").mkdir()
+    draft = game / "drafts" / "d.md"
+    draft.write_text("## Proposal: Be \x1b[2J kind\nProposer: Ann\n\nRepeal rule 203.\n", encoding="utf-8")
+    main(["preview", str(draft), "--text"])
+    out = capsys.readouterr().out
+    assert "\x1b" not in out and "Be \ufffd[2J kind" in out
+    assert re.search(r"^Draft: Be \ufffd\[2J kind by Ann, would be proposal 304$", out, re.MULTILINE)
+
+
+@pytest.mark.parametrize("arguments, message", [
+    (["new", "{tmp}/afile"], "{tmp}/afile: already exists and is not an empty folder; nothing was written"),
+    (["serve", "{tmp}", "--port", "99999"], "127.0.0.1:99999: cannot serve there: bind(): port must be 0-65535."),
+    (["diff", "{tmp}/mini@\u00b3", "{tmp}/mini"], "{tmp}/mini@\u00b3: after '@' comes a proposal number (GAME@312), "
+     "a date (GAME@2005-04-02) or 'start' (GAME@start)"),
+    (["diff", "{tmp}/mini@" + "9" * 5000, "{tmp}/mini"],
+     "{tmp}/mini@" + "9" * 5000 + ": after '@': number too large (at most 12 digits)"),
+], ids=["new-on-a-file", "no-such-port", "superscript-point", "5000-digit-point"])
+def test_command_line_mistakes_are_exit_2_not_bugs(tmp_path, capsys, arguments, message):
+    content = copy_games(tmp_path, "mini")
+    (content / "afile").write_text("x")
+    assert main([a.format(tmp=content) for a in arguments]) == 2
+    assert capsys.readouterr().err == one_line(message.format(tmp=content)) + "\n"
+
+
+@pytest.mark.parametrize("template, message", [
+    ("{% block main %}{% if %}{% endblock %}", "Expected an expression, got 'end of statement block'"),
+    ("{% block main %}{{ nosuch.thing }}{% endblock %}", "UndefinedError: 'nosuch' is undefined"),
+])
+def test_a_broken_template_override_is_its_file_and_line_exit_2(tmp_path, capsys, monkeypatch, template, message):
+    content = copy_games(tmp_path, "mini")
+    (content / "_templates").mkdir()
+    (content / "_templates" / "index.html").write_text('{% extends "base.html" %}\n' + template + "\n")
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "content", "-o", "site"]) == 2
+    assert capsys.readouterr().err == f"content/_templates/index.html:2: {message}\n"
+    assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
