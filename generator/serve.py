@@ -68,7 +68,17 @@ LIVE_RELOAD = Markup("""<script>
     heading.textContent = "The site could not be rebuilt";
     var hint = document.createElement("p");
     hint.textContent = "The last good build is still served. Fix the file and this page reloads by itself.";
-    overlay.append(heading, hint);
+    // Dismissed with its button or Escape, to read the last good page; the next save shows it again.
+    var close = document.createElement("button");
+    close.type = "button";
+    close.id = "nomic-error-close";
+    close.textContent = "Hide (Esc)";
+    close.style.cssText = "float:right;min-height:44px;padding:0 1rem;font:inherit;color:#18181b;" +
+      "background:#fafafa;border:0;border-radius:4px;cursor:pointer";
+    close.addEventListener("click", hide);
+    overlay.setAttribute("aria-labelledby", "nomic-error-heading");
+    heading.id = "nomic-error-heading";
+    overlay.append(close, heading, hint);
     problems.forEach(function (problem) {
       var item = document.createElement("section");
       item.className = "nomic-problem";
@@ -91,7 +101,12 @@ LIVE_RELOAD = Markup("""<script>
       overlay.append(item);
     });
     document.body.append(overlay);
+    close.focus();
   }
+  function hide() {
+    if (overlay) { overlay.remove(); overlay = null; }
+  }
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
   fetch("/__nomic/status", { cache: "no-store" })
     .then(function (response) { return response.json(); })
     .then(function (status) { show(status.errors); })
@@ -416,9 +431,8 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
         page = self.server.site / "404.html"
         if not page.is_file():
             return NO_SITE_YET.encode("utf-8")
-        # 404.html links relatively from the site's root; <base> makes that hold at any depth.
-        html = page.read_text(encoding="utf-8")
-        return re.sub(r"<head[^>]*>", lambda m: m.group(0) + '\n<base href="/">', html, count=1).encode("utf-8")
+        # 404.html links from the host's root ("/static/style.css"), which is where serve puts the site.
+        return page.read_bytes()
 
     def _send(self, status: int, content_type: str, data: bytes, body: bool) -> None:
         self.send_response(status)

@@ -24,7 +24,7 @@ from ..parse.game import is_game
 from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.rules import parse_ruleset
 from ..parse.source import read_int, read_text
-from ..redline import render_ansi
+from ..redline import ansi_key, render_ansi
 from ..terminal import one_line
 from .check import check_games
 
@@ -127,6 +127,8 @@ def render_text(comparison: Comparison, old: str, new: str, *, color: bool) -> s
     """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last.
     Headers and notes quote titles, which could drive the terminal (render_ansi cleans the rule text)."""
     lines = [f"--- {one_line(old)}", f"+++ {one_line(new)}", ""]
+    if any(_body(pair, color) for pair in comparison.differences):
+        lines += [ansi_key(color=color), ""]
     for pair in comparison.differences:
         header = pair.describe() + (f": {pair.title}" if pair.title else "")
         lines.append(f"{_BOLD}{one_line(header)}{_RESET}" if color else one_line(header))

@@ -12,20 +12,20 @@ from collections.abc import Callable
 from typing import Any
 
 from ..compare import Comparison, Pair, RuleLike, compare
-from ..model import Judgment, Proposal
 from ..redline import render_html
 from .markdown import render_markdown
-from .views import GamePlan, Page, game_view, step_view
+from .views import GamePlan, Page, game_view, point_name, step_view
 
 START = -1  # the point before the first entry: the initial set
 
 
 def comparison_view(comparison: Comparison, rule_url: Callable[[RuleLike], str] | None = None) -> dict[str, Any]:
     """What templates/compare.html shows of a comparison; `rule_url` links each rule to its page."""
-    return {"pairs": [_pair_view(pair, rule_url) for pair in comparison.differences], "tally": comparison.tally()}
+    return {"pairs": [pair_view(pair, rule_url) for pair in comparison.differences], "tally": comparison.tally()}
 
 
-def _pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[str, Any]:
+def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[str, Any]:
+    """One pair as templates/_pair.html shows it, on the comparison pages and in the picker's pieces."""
     links: list[tuple[str, str]] = []
     if rule_url is not None:
         for rule in pair.new + pair.old:  # a rule's page is named by its latest number
@@ -44,7 +44,7 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     changing = sorted(history.revisions_by_step)  # indices of entries that changed some rule
     last = len(replay.steps) - 1
     spans = [(index - 1, index) for index in changing]
-    names = [f"{_point_name(plan, before)}-{_point_name(plan, after)}" for before, after in spans]
+    names = [f"{point_name(plan, before)}-{point_name(plan, after)}" for before, after in spans]
     views = _PointViews(plan)
     pages = []
     # Between two adjacent points only the rules revised at the later one differ; every other rule is an
@@ -62,25 +62,13 @@ def compare_pages(plan: GamePlan) -> list[Page]:
                                   pager={"previous": None, "next": None}, now=True))
 
     def index() -> dict[str, Any]:
-        return {"entries": [views[step.index] for step in replay.steps],
-                "spans": [{"name": f"{name}.html", "before": views[before], "after": views[after]}
+        return {"spans": [{"name": f"{name}.html", "before": views[before], "after": views[after]}
                           for (before, after), name in zip(spans, names)]}
 
     # The index lists every entry: drawn only when a step it shows moved.
     pages.append(_page(plan, "index", "compare_index.html", {}, lazy=index,
                        inputs=[[plan.listed_key(step) for step in replay.steps], names]))
     return pages
-
-
-def _point_name(plan: GamePlan, index: int) -> str:
-    if index == START:
-        return "start"
-    entry = plan.replay.steps[index].entry
-    if isinstance(entry, Proposal):
-        return plan.proposal_pages[index]
-    if isinstance(entry, Judgment):
-        return f"judgment-{entry.number}"
-    return f"entry-{index + 1}"
 
 
 class _PointViews(dict):

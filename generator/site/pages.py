@@ -20,9 +20,11 @@ from ..model import Event, Judgment, Proposal
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import render_markdown
+from .markdown import render_markdown, render_prose
+from .points import points_pages
+from .search import documents_from_entries, games_page, plan_documents, search_pages
 from .solitaire_pages import solitaire_site
-from .views import GamePlan, Page, game_view, page_names, power_text, revision_view, step_view, version_view
+from .views import GamePlan, Page, game_view, page_names, point_name, power_text, revision_view, step_view, version_view
 
 CLASS_ORDER = ("immutable", "mutable")
 
@@ -35,23 +37,28 @@ def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = "Nom
     """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute."""
     pages: list[Page] = []
     summaries: list[dict[str, Any]] = []
-    search: list[dict[str, str]] = []
+    games: list[tuple[str, str]] = []
     for replay in replays:
         if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
             game_pages, summary, entries = solitaire_site(replay)
+            documents = documents_from_entries(replay.game.slug, entries)
         else:
             plan = GamePlan(replay, GameHistory(replay), replay.game.slug, _proposal_pages(replay))
-            game_pages, summary, entries = _game_pages(plan), _game_summary(plan), _search_entries(plan)
+            game_pages, summary, documents = _game_pages(plan), _game_summary(plan), plan_documents(plan)
         pages.extend(game_pages)
         summaries.append(summary)
-        search.extend(entries)
+        pages.extend(search_pages(replay.game.slug, replay.game.config.title, documents))
+        games.append((replay.game.slug, replay.game.config.title))
     pages.append(Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)))
-    pages.append(Page("404.html", "404.html", {}, deps="404"))
-    pages.append(Page("search-index.js", "search-index.js", {"index": search}, kind="js", deps=None))
-    sitemap = sorted(p.path for p in pages if p.kind == "html" and p.path != "404.html")
-    pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=tuple(sitemap)))
+    pages.append(games_page(games))
     if base_url and not base_url.endswith("/"):
         base_url += "/"
+    if base_url:  # a sitemap's <loc>s must be absolute: without the site's address there is none
+        sitemap = sorted(p.path for p in pages if p.kind == "html")
+        pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": sitemap}, kind="xml", deps=tuple(sitemap)))
+    # A host serves 404.html at any missing address, at any depth: its links start from the site's
+    # address, or from the host's root without one.
+    pages.append(Page("404.html", "404.html", {"root": base_url or "/"}, deps="404"))
     for page in pages:
         page.context.setdefault("site_title", site_title)
         page.context.setdefault("base_url", base_url)
@@ -125,7 +132,6 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     # The pages that list every entry are the costly ones to draw: their contexts are lazy, and their deps
     # are what they show of each step (all of it for the log, its listing for the others).
     every_step = tuple(plan.step_key(s) for s in steps)
-    every_listed = tuple(plan.listed_key(s) for s in steps)
     listed = tuple(plan.listed_key(s) for s in proposal_steps)
     add("proposals/index.html", "proposals.html", {"heading": "All proposals"}, listed,
         lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in proposal_steps]})
@@ -134,7 +140,7 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     repealed = [_repealed_row(plan, h) for h in history.repealed()]
     add("repealed.html", "repealed.html", {"rules": repealed}, json.dumps(repealed, sort_keys=True, default=str))
     add("log.html", "log.html", {}, (game.log.preamble, every_step),
-        lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_markdown(game.log.preamble)})
+        lazy=lambda: {"entries": [_log_entry(plan, s) for s in steps], "preamble": render_prose(game.log.preamble, 2)})
     if base["game"]["scores"]:  # a game decided by votes alone has no scores page
         scores_deps = (tuple(sorted(replay.initial_scores.items())), steps[-1].mechanics.scoring.win if steps else None,
                        tuple((plan.listed_key(s), tuple(sorted(s.scores.items())), s.deltas, s.overrides) for s in steps))
@@ -143,12 +149,11 @@ def _game_pages(plan: GamePlan) -> list[Page]:
     add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     players = _players_context(plan)
     add("players.html", "players.html", players, json.dumps(players, sort_keys=True))
-    add("as-of.html", "as-of.html", {}, every_listed, lazy=lambda: {"entries": [step_view(plan, s, "") for s in steps]})
-    versions = tuple((plan.version_key(v), v.start, v.end) for v in replay.versions)
-    add("data.js", "data.js", {}, (versions, every_listed), kind="js", lazy=lambda: {"data": _game_data(plan)})
+    add("as-of.html", "as-of.html", {}, None)
     feed = _feed_context(plan)
     add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
     pages.extend(compare_pages(plan))
+    pages.extend(points_pages(plan, game_key))
     return pages
 
 
@@ -162,7 +167,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     return {
         "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
-        "preamble": str(render_markdown(game.log.preamble)), "recent": recent,
+        "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
         "mechanics": _mechanics(config, replay), "start": game.config.start.isoformat() if game.config.start else "",
@@ -239,7 +244,8 @@ def _points(points: int) -> str:
 def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_rule[rule_history.identity]]
     last = rule_history.last
-    return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed,
+    repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
+    return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
             "lineage": rule_history.lineage, "revisions": revisions,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
@@ -279,6 +285,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
+        "points": (point_name(plan, step.index - 1), point_name(plan, step.index)),
     }
 
 
@@ -316,12 +323,13 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
                  "players": [], "body": ""})
     if isinstance(entry, Judgment):
         view["judge"] = entry.judge
-        view["body"] = render_markdown(entry.body)
+        view["body"] = render_prose(entry.body, 3)
     elif isinstance(entry, Event):
-        view["body"] = render_markdown(entry.body)
+        view["body"] = render_prose(entry.body, 3)
         view["players"] = [("+" if c.joins else "-") + c.player for c in entry.players]
-    else:
+    else:  # a proposal: its text with the keeper's commentary, as events and judgments show theirs
         view["proposer"] = entry.proposer
+        view["body"] = render_prose(entry.body, 3)
     return view
 
 
@@ -372,35 +380,9 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
             else []}
 
 
-def _game_data(plan: GamePlan) -> dict[str, Any]:
-    """What the as-of and comparison pages need in the browser: every version once, with its span."""
-    replay = plan.replay
-    return {
-        "entries": [[s.label, s.entry.date.isoformat() if s.entry.date else "", plan.entry_anchor(s)] for s in replay.steps],
-        "versions": [[v.identity, v.number, v.rule_class, v.title, v.text, str(render_markdown(v.text)), v.start,
-                      v.end if v.end is not None else -2, plan.rule_page(v.identity)] for v in replay.versions],
-    }
-
-
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
     steps = plan.history.proposal_steps[-50:][::-1]
     updated = max((s.entry.date for s in plan.replay.steps if s.entry.date), default=None)
     return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
                         for s in steps],
             "updated": updated.isoformat() if updated else "1970-01-01"}
-
-
-def _search_entries(plan: GamePlan) -> list[dict[str, str]]:
-    index = []
-    title = plan.replay.game.config.title
-    for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
-        last = rule_history.last
-        index.append({"t": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
-                      + (" (repealed)" if rule_history.repealed else ""),
-                      "g": title, "u": f"{plan.slug}/{plan.rule_page(identity)}", "x": " ".join(last.text.split())[:600]})
-    for step in plan.history.proposal_steps:
-        entry = step.entry
-        index.append({"t": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
-                      "g": title, "u": f"{plan.slug}/{plan.entry_anchor(step)}",
-                      "x": f"{entry.proposer} {step.result or ''} " + " ".join(entry.body.split())[:400]})
-    return index

@@ -53,8 +53,9 @@ def _json_for_script(value) -> Markup:
 
 def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
     template = env.get_template(page.template)
-    root = "../" * page.depth
-    return template.render(**page.full_context(), root=root, page_path=page.path, live_reload=live_reload)
+    # Links are relative to the page's folder unless the page says where the site's root is (404.html).
+    context = {"root": "../" * page.depth, **page.full_context()}
+    return template.render(**context, page_path=page.path, live_reload=live_reload)
 
 
 def static_files() -> list[tuple[Path, str]]:

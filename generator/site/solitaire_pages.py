@@ -185,7 +185,8 @@ def _changes(step: TurnStep, cite: str) -> list[dict[str, Any]]:
                     f": it gains half of rule {gave.number}'s {gave.span} turns to live, less the turn that passes"
                     if gave is not None and gave.span is not None else ""))
             rule = new
-        changes.append({"kind": "changed", "identity": identity, "html": html, "summary": notes,
+        changes.append({"kind": "changed", "identity": identity, "anchor": f"change-{identity}", "html": html,
+                        "summary": notes,
                         "step": {"url": f"#rule-{rule.number}" if new else "", "label": f"rule {rule.number}",
                                  "title": rule.title, "date": ""}})
     return changes

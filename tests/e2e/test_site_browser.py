@@ -72,7 +72,7 @@ def test_links_lead_from_the_index_to_a_rule_history_with_a_redline(page, site, 
 def test_search_finds_a_rule_and_opens_it(page, site):
     page.goto((site / "mini" / "proposals" / "index.html").as_uri())
     page.fill("#search-box", "simple majority")
-    result = page.locator("#search-results a", has_text="Rule 301")
+    result = page.locator("#search-results a", has_text="Rule 301")  # found by its text
     result.first.wait_for(timeout=5000)
     result.first.click()
     assert page.locator("h1").inner_text() == "Rule 301"
@@ -81,16 +81,17 @@ def test_search_finds_a_rule_and_opens_it(page, site):
 
 def test_rules_as_of_a_past_proposal(page, site):
     page.goto((site / "mini" / "as-of.html").as_uri())
-    assert page.locator("#as-of-rules #rule-301").count() == 1
-    page.select_option("#as-of-entry", "-1")
-    assert page.locator("#as-of-rules #rule-203").count() == 1
-    assert page.locator("#as-of-rules #rule-301").count() == 0
-    assert "unanimous" in page.locator("#as-of-rules #rule-203").inner_text()
+    page.wait_for_selector("#as-of-result #rule-301")
+    page.goto((site / "mini" / "as-of.html").as_uri() + "?at=start")
+    page.wait_for_selector("#as-of-result #rule-203")
+    assert page.locator("#as-of-result #rule-301").count() == 0
+    assert "unanimous" in page.locator("#as-of-result #rule-203").inner_text()
     assert page.errors == []
 
 
 def test_no_page_logs_a_console_error(page, site):
-    for html in sorted(site.rglob("*.html")):
+    # 404.html links from the host's root, as a host serves it: test_reader_browser.py opens it on one.
+    for html in sorted(p for p in site.rglob("*.html") if p.name != "404.html"):
         page.goto(html.as_uri())
         assert page.errors == [], html
 
