@@ -165,7 +165,16 @@ def test_a_newcomer_follows_the_solitaire_game_from_its_home_to_a_turns_redline(
     page.get_by_role("link", name="Timeline", exact=True).first.click()
     chart = page.locator("figure.timeline svg")
     assert chart.bounding_box()["height"] > 300 and chart.locator("rect").count() == 14
+    # Every label inside the drawing (none cut off at the left, no × past the right), text at page size.
+    boxes = chart.evaluate("""svg => [...svg.querySelectorAll('text')].map(t => {
+        const b = t.getBBox(); return [t.textContent, b.x, b.x + b.width]; })""")
+    width = chart.evaluate("svg => svg.viewBox.baseVal.width")
+    assert [text for text, x1, x2 in boxes if x1 < 0 or x2 > width] == []
+    assert chart.evaluate("svg => svg.getBoundingClientRect().width") == width  # drawn at 1:1
     page.screenshot(path=str(artifacts / "solitaire-timeline.png"), full_page=True)
+    page.set_viewport_size({"width": 390, "height": 900})  # a phone: the drawing scrolls inside its region
+    assert page.evaluate("document.documentElement.scrollWidth") == 390
+    page.set_viewport_size({"width": 1000, "height": 900})
     page.get_by_role("link", name="Turns", exact=True).first.click()
     page.get_by_role("link", name="14", exact=True).click()
     assert page.locator("h1").inner_text() == "Turn 14"
