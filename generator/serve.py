@@ -34,7 +34,7 @@ from watchdog.observers import Observer
 
 from .commands.check import check_games
 from .engine.replay import Replay
-from .errors import ArchiveError, SourceError
+from .errors import ArchiveError, SourceError, bug_message
 from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
 from .site.pages import plan_site
@@ -244,8 +244,7 @@ class SiteBuilder:
             return
         except Exception as error:  # a bug: shown like any problem, naming the game, until the next good load
             where = folder.relative_to(self.base).as_posix() if folder.is_relative_to(self.base) else str(folder)
-            self._broken[name] = [SourceError(where, 0, f"unexpected error ({type(error).__name__}: {error}); "
-                                              "this is a bug in nomic-archive: please report it with this game")]
+            self._broken[name] = [SourceError(where, 0, bug_message(error, "this game"))]
             return
         self._broken.pop(name, None)
         self._games[name] = loaded
@@ -520,9 +519,10 @@ class RebuildLoop(threading.Thread):
                 changed, self._changed = self._changed, set()
             try:
                 result = self.builder.rebuild(changed)
-            except Exception:  # a bug must not end serving: show it and wait for the next save
-                traceback.print_exc()
-                result = RebuildResult(errors=[SourceError("nomic-archive", 0, traceback.format_exc(limit=1))])
+            except Exception as error:  # a bug must not end serving: say so, and wait for the next save
+                traceback.print_exc()  # for the terminal only: the overlay is for keepers
+                where = f"rebuilding {self.builder.content}"
+                result = RebuildResult(errors=[SourceError(where, 0, bug_message(error, "the content folder"))])
             self.report(result)
             self.hub.publish(result, self.builder.problems(result.errors))
 

@@ -202,6 +202,33 @@ def test_drafts_get_pages_that_follow_the_rules_they_depend_on(builder, game):
     assert not (builder.out / "tiny/drafts/tidy.html").exists()
 
 
+def test_drafts_whose_pages_would_share_a_name_are_refused_naming_both_files(builder, game):
+    drafts = game / "drafts"
+    drafts.mkdir()
+    text = "## Proposal: {}\nProposer: Ann\n\nRepeal rule {}.\n"
+    (drafts / "Idee.md").write_text(text.format("Plain", 201), encoding="utf-8")
+    assert builder.rebuild([drafts / "Idee.md"]).ok
+    page = (builder.out / "tiny/drafts/Idee.html").read_text(encoding="utf-8")
+    (drafts / "Id\u00e9e.md").write_text(text.format("Accented", 202), encoding="utf-8")  # slugged to Idee too
+    (drafts / "index.md").write_text(text.format("List", 203), encoding="utf-8")
+    result = builder.rebuild([drafts / "Id\u00e9e.md", drafts / "index.md"])
+    assert [str(e) for e in result.errors] == [
+        "tiny/drafts/Id\u00e9e.md: its page on the site would be drafts/Idee.html, as tiny/drafts/Idee.md's is; "
+        "rename one of the files",
+        "tiny/drafts/index.md: its page on the site would be drafts/index.html, the list of drafts; rename the file"]
+    assert [(p["where"], p["message"].split(";")[0]) for p in builder.problems()] == [
+        ("tiny/drafts/Id\u00e9e.md", "its page on the site would be drafts/Idee.html, as tiny/drafts/Idee.md's is"),
+        ("tiny/drafts/index.md", "its page on the site would be drafts/index.html, the list of drafts")]
+    assert result.written == [] and (builder.out / "tiny/drafts/Idee.html").read_text(encoding="utf-8") == page
+    (drafts / "Id\u00e9e.md").rename(drafts / "Idee-2.md")
+    (drafts / "index.md").rename(drafts / "list.md")
+    result = builder.rebuild([drafts / "Id\u00e9e.md", drafts / "Idee-2.md", drafts / "index.md", drafts / "list.md"])
+    assert result.ok, result.errors
+    listed = (builder.out / "tiny/drafts/index.html").read_text(encoding="utf-8")
+    assert all(f'href="{name}.html"' in listed for name in ("Idee", "Idee-2", "list"))
+    assert "Accented" in (builder.out / "tiny/drafts/Idee-2.html").read_text(encoding="utf-8")
+
+
 def test_a_broken_draft_shows_in_serve_but_does_not_stop_build_or_check(builder, game, tmp_path, capsys):
     (game / "drafts").mkdir()
     draft = game / "drafts" / "half.md"

@@ -18,7 +18,7 @@ from markupsafe import Markup
 
 from ..compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import write_atomic
+from ..files import refuse_to_replace, write_atomic
 from ..model import Game
 from ..parse.game import is_game
 from ..parse.importer import RulesetImportError, import_ruleset
@@ -34,6 +34,8 @@ INDENT = "    "
 
 
 def run(args) -> int:
+    if args.output:
+        refuse_to_replace(args.output, "diff", force=args.force)
     old, new = load_side(args.old), load_side(args.new)
     comparison = compare(old, new)
     if args.format == "json":

@@ -16,7 +16,7 @@ import tempfile
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import folder_mode, write_atomic, writing
+from ..files import folder_mode, refuse_to_replace, write_atomic, writing
 from ..model import Proposal
 from ..parse.game import is_game
 from ..parse.log import parse_draft
@@ -34,6 +34,7 @@ def run(args) -> int:
     game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
     if args.output and not args.text:
         _refuse_inside(args.output, game.parent)
+        refuse_to_replace(args.output, "preview", force=args.force)
     (base,) = check_games(game)
     if base.game.config.variant == "solitaire":  # a solitaire turn is played, not drafted and voted on
         raise ArchiveError([SourceError(str(draft_path), 0, "a solitaire game has no proposals to preview: play the "

@@ -105,8 +105,21 @@ class Step:
     notes: tuple[str, ...]  # what the replay did of its own accord ("adoption becomes majority ...")
 
 
+class Outcome:
+    """The scores and the winner after a replay's last step, as the check reports read them of either variant
+    (Replay, SolitaireReplay): each has `steps` (with `scores` and `winner`) and `initial_scores`."""
+
+    @property
+    def final_scores(self) -> dict[str, int]:
+        return self.steps[-1].scores if self.steps else self.initial_scores
+
+    @property
+    def winner(self) -> tuple[str, ...]:
+        return self.steps[-1].winner if self.steps else ()
+
+
 @dataclass(frozen=True)
-class Replay:
+class Replay(Outcome):
     game: Game
     steps: tuple[Step, ...]
     versions: tuple[RuleVersion, ...]
@@ -116,14 +129,6 @@ class Replay:
     initial_scores: dict[str, int]
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
     switch_rule: int | None = None  # the present number of the rule whose amendment stops the switch
-
-    @property
-    def final_scores(self) -> dict[str, int]:
-        return self.steps[-1].scores if self.steps else self.initial_scores
-
-    @property
-    def winner(self) -> tuple[str, ...]:
-        return self.steps[-1].winner if self.steps else ()
 
     def rules_at(self, index: int) -> list[RuleVersion]:
         """The rules in force just after entry `index` (-1: the initial set), by number."""
