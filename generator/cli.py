@@ -15,7 +15,7 @@ import sys
 from pathlib import Path
 
 from . import __version__
-from .errors import ArchiveError
+from .errors import ArchiveError, bug_message
 from .terminal import one_line
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
@@ -69,6 +69,7 @@ def _parser() -> argparse.ArgumentParser:
     preview.add_argument("draft", type=Path, help="the draft, a proposal in the log's format")
     preview.add_argument("--game", type=Path, help="the game folder (default: the draft's folder's game)")
     preview.add_argument("-o", "--output", type=Path, help="write the preview page here")
+    preview.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     preview.add_argument("--text", action="store_true", help="print the redline in the terminal instead")
 
     diff = commands.add_parser("diff", help="compare two rulesets rule by rule")
@@ -76,6 +77,7 @@ def _parser() -> argparse.ArgumentParser:
     diff.add_argument("new", help="ruleset file, game folder, GAME@312, GAME@2005-04-02 or GAME@start")
     diff.add_argument("--format", choices=("text", "html", "json"), default="text")
     diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    diff.add_argument("--force", action="store_true", help="replace the -o file if it exists")
 
     solve = commands.add_parser("solve", help="find the shortest win of a Solitaire Nomic game, as a log")
     solve.add_argument("game", type=Path, help="the game folder (variant = \"solitaire\")")
@@ -129,9 +131,7 @@ def main(argv: list[str] | None = None) -> int:
     except Exception as error:  # the last resort: a crash must never pass for "discrepancies found"
         if os.environ.get("NOMIC_ARCHIVE_TRACEBACK"):
             raise
-        print(one_line(f"{_inputs(args)}: unexpected error ({type(error).__name__}: {error}); this is a bug in "
-                       f"nomic-archive {__version__}: please report it with the input that caused it"),
-              file=sys.stderr)
+        print(one_line(f"{_inputs(args)}: {bug_message(error)}"), file=sys.stderr)
         return EXIT_BUG
 
 

@@ -98,6 +98,12 @@ class Pair:
             "removed": f"rule {old} removed",
         }[self.kind]
 
+    @property
+    def amended(self) -> bool:
+        """Whether the text, title or class changed (a renumbered rule may keep all three)."""
+        return (bool(self.redline and self.redline.changed) or len(self.old) != len(self.new)
+                or any((a.rule_class, a.title) != (b.rule_class, b.title) for a, b in zip(self.old, self.new)))
+
     def notes(self) -> list[str]:
         """Changes of class and title, which the redline of the text does not show."""
         if len(self.old) != 1 or len(self.new) != 1:
@@ -138,11 +144,15 @@ class Comparison:
         return {kind: sum(1 for pair in self.pairs if pair.kind == kind) for kind in KINDS}
 
     def tally(self) -> str:
-        """One line: "7 changed, 15 renumbered, 3 added, 2 removed; 5 unchanged", or "no differences"."""
+        """One line: "7 changed, 2 renumbered and changed, 13 renumbered, 3 added; 5 unchanged", or "no
+        differences". A rule renumbered whose text, title or class changed too is counted as both."""
         counts = self.counts()
         if self.equal:
             return f"no differences ({counts['equal']} rule{'' if counts['equal'] == 1 else 's'})"
-        tally = ", ".join(f"{counts[kind]} {kind}" for kind in KINDS[1:] if counts[kind])
+        amended = sum(1 for pair in self.pairs if pair.kind == "renumbered" and pair.amended)
+        words = {kind: [(counts[kind], kind)] for kind in KINDS}
+        words["renumbered"] = [(amended, "renumbered and changed"), (counts["renumbered"] - amended, "renumbered")]
+        tally = ", ".join(f"{count} {word}" for kind in KINDS[1:] for count, word in words[kind] if count)
         return f"{tally}; {counts['equal']} unchanged" if counts["equal"] else tally
 
 

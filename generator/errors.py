@@ -6,6 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from . import __version__
 from .terminal import one_line
 
 
@@ -24,6 +25,14 @@ class SourceError:
         if self.column:
             where += f":{self.column}"
         return one_line(f"{where}: {self.message}")
+
+
+def bug_message(error: Exception, evidence: str = "the input that caused it") -> str:
+    """What a crash says, on one line, wherever it surfaces (exit 3 on the command line, serve's overlay): what
+    went wrong, that it is the program's fault, not the archive's, and what to send with a report. The
+    traceback is for the terminal only (NOMIC_ARCHIVE_TRACEBACK=1, or serve's own output)."""
+    return one_line(f"unexpected error ({type(error).__name__}: {error}); this is a bug in nomic-archive "
+                    f"{__version__}: please report it with {evidence}")
 
 
 class ArchiveError(Exception):

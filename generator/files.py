@@ -50,6 +50,15 @@ def writing(path: Path) -> Iterator[None]:
         raise ArchiveError([SourceError(str(path), 0, f"cannot write: {reason}")]) from None
 
 
+def refuse_to_replace(output: Path, command: str, *, force: bool) -> None:
+    """The `-o FILE` of a command that writes one file, checked before any work: a file already there may be a
+    keeper's only copy of something, so it is replaced only when `--force` says so. Raises ArchiveError (exit 2)."""
+    if os.path.lexists(output) and not force:  # lexists: a link, even to nothing, is not replaced either
+        raise ArchiveError([SourceError(str(output), 0, f"exists, and {command} does not replace a file (it may be "
+                                        "a keeper's only copy): choose another name, or add --force to replace it; "
+                                        "nothing was written")])
+
+
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write to a temporary file beside `path`, then rename it into place (mode as the umask allows)."""
     with writing(path):

@@ -15,7 +15,7 @@ from markupsafe import Markup
 from .engine.adoption import describe
 from .engine.replay import Replay, replay
 from .model import Proposal, ResultClaim
-from .model.urls import url_segment
+from .model.urls import draft_page_name
 from .site.history import GameHistory
 from .site.markdown import render_markdown
 from .site.views import class_and_title_notes, redline_view
@@ -110,7 +110,7 @@ def preview_draft(base: Replay, draft: Proposal) -> DraftPreview:
         notes.append(f"drafted as proposal {draft.number}, but the next proposal is {number}")
 
     return DraftPreview(
-        source=draft.source.file, stem=url_segment(draft.source.file.rsplit("/", 1)[-1].removesuffix(".md")),
+        source=draft.source.file, stem=draft_page_name(draft.source.file),
         title=draft.title, proposer=draft.proposer, number=number, drafted_number=draft.number or None,
         changes=tuple(_changes(base, extended, index)),
         objections=tuple(sorted(objections, key=lambda o: (o.file, o.line))), vote=vote,

@@ -703,13 +703,14 @@ def _replace_sentinels(html: str, edits: int, cite_attr: Markup) -> Markup | Non
 
 # --- Terminal ----------------------------------------------------------------------------------
 
-_ANSI_DELETE, _ANSI_INSERT, _ANSI_RESET = "\x1b[31;9m", "\x1b[32;4m", "\x1b[0m"
+# The site's convention, and the seeds': added text red and underlined, removed text struck through.
+_ANSI_DELETE, _ANSI_INSERT, _ANSI_RESET = "\x1b[9m", "\x1b[31;4m", "\x1b[0m"
 
 
 def render_ansi(rl: Redline, *, color: bool) -> str:
-    """The redline for a terminal: deletions red and struck, insertions green and underlined;
-    without color, wdiff style: `[-deleted-]` and `{+inserted+}`. Blocks are separated by a
-    blank line."""
+    """The redline for a terminal: insertions red and underlined, deletions struck through (as on
+    the site); without color, wdiff style: `[-deleted-]` and `{+inserted+}`. Blocks are separated
+    by a blank line. Print `ansi_key` with it."""
 
     clean = for_terminal  # player text must not drive the terminal; tabs and line breaks are kept
 
@@ -740,6 +741,14 @@ def render_ansi(rl: Redline, *, color: bool) -> str:
 
 def _sentence(phrase: str) -> str:
     return phrase[:1].upper() + phrase[1:] + "."
+
+
+def ansi_key(*, color: bool) -> str:
+    """The line that says how `render_ansi` marks changes, in its own marks."""
+    if not color:
+        return "Key: {+added text+} [-removed text-]"
+    return (f"Key: {_ANSI_INSERT}added text is red and underlined{_ANSI_RESET}; "
+            f"{_ANSI_DELETE}removed text is struck through{_ANSI_RESET}")
 
 
 # --- Summary -----------------------------------------------------------------------------------

@@ -36,12 +36,12 @@ from watchdog.observers import Observer
 from .commands.check import check_games
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
-from .errors import ArchiveError, SourceError
+from .errors import ArchiveError, SourceError, bug_message
 from .parallel import available_cores
 from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
-from .site.pages import SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, touched_by
-from .site.solitaire_pages import solitaire_site
+from .site.pages import (SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, solitaire_game,
+                          touched_by)
 from .site.views import GamePlan, Page, game_view
 from .site.render import RenderState, make_environment, package_templates, template_problem, write_pages
 
@@ -72,7 +72,17 @@ LIVE_RELOAD = Markup("""<script>
     heading.textContent = "The site could not be rebuilt";
     var hint = document.createElement("p");
     hint.textContent = "The last good build is still served. Fix the file and this page reloads by itself.";
-    overlay.append(heading, hint);
+    // Dismissed with its button or Escape, to read the last good page; the next save shows it again.
+    var close = document.createElement("button");
+    close.type = "button";
+    close.id = "nomic-error-close";
+    close.textContent = "Hide (Esc)";
+    close.style.cssText = "float:right;min-height:44px;padding:0 1rem;font:inherit;color:#18181b;" +
+      "background:#fafafa;border:0;border-radius:4px;cursor:pointer";
+    close.addEventListener("click", hide);
+    overlay.setAttribute("aria-labelledby", "nomic-error-heading");
+    heading.id = "nomic-error-heading";
+    overlay.append(close, heading, hint);
     problems.forEach(function (problem) {
       var item = document.createElement("section");
       item.className = "nomic-problem";
@@ -95,7 +105,12 @@ LIVE_RELOAD = Markup("""<script>
       overlay.append(item);
     });
     document.body.append(overlay);
+    close.focus();
   }
+  function hide() {
+    if (overlay) { overlay.remove(); overlay = null; }
+  }
+  document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
   fetch("/__nomic/status", { cache: "no-store" })
     .then(function (response) { return response.json(); })
     .then(function (status) { show(status.errors); })
@@ -255,8 +270,7 @@ class SiteBuilder:
             return False
         except Exception as error:  # a bug: shown like any problem, naming the game, until the next good load
             where = folder.relative_to(self.base).as_posix() if folder.is_relative_to(self.base) else str(folder)
-            self._broken[name] = [SourceError(where, 0, f"unexpected error ({type(error).__name__}: {error}); "
-                                              "this is a bug in nomic-archive: please report it with this game")]
+            self._broken[name] = [SourceError(where, 0, bug_message(error, "this game"))]
             return False
         self._broken.pop(name, None)
         if previous is not None:  # planned again from what it was planned from last
@@ -276,8 +290,8 @@ class SiteBuilder:
             if not everything and name not in loaded:
                 continue
             if isinstance(game.replay, SolitaireReplay):
-                game_pages, summary, entries = solitaire_site(game.replay)
-                plan, touched = SolitaireGame(game.replay.game.slug, summary, entries), None
+                plan, touched = solitaire_game(game.replay), None
+                game_pages = plan.pages
             else:
                 previous = game.plan if isinstance(game.plan, GamePlan) and not everything else None
                 plan = game_plan(game.replay, previous)
@@ -473,9 +487,8 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
         page = self.server.site / "404.html"
         if not page.is_file():
             return NO_SITE_YET.encode("utf-8")
-        # 404.html links relatively from the site's root; <base> makes that hold at any depth.
-        html = page.read_text(encoding="utf-8")
-        return re.sub(r"<head[^>]*>", lambda m: m.group(0) + '\n<base href="/">', html, count=1).encode("utf-8")
+        # 404.html links from the host's root ("/static/style.css"), which is where serve puts the site.
+        return page.read_bytes()
 
     def _send(self, status: int, content_type: str, data: bytes, body: bool) -> None:
         self.send_response(status)
@@ -562,9 +575,10 @@ class RebuildLoop(threading.Thread):
                 changed, self._changed = self._changed, set()
             try:
                 result = self.builder.rebuild(changed)
-            except Exception:  # a bug must not end serving: show it and wait for the next save
-                traceback.print_exc()
-                result = RebuildResult(errors=[SourceError("nomic-archive", 0, traceback.format_exc(limit=1))])
+            except Exception as error:  # a bug must not end serving: say so, and wait for the next save
+                traceback.print_exc()  # for the terminal only: the overlay is for keepers
+                where = f"rebuilding {self.builder.content}"
+                result = RebuildResult(errors=[SourceError(where, 0, bug_message(error, "the content folder"))])
             self.report(result)
             self.hub.publish(result, self.builder.problems(result.errors))
 

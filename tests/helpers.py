@@ -45,7 +45,8 @@ def parse_html(path: Path) -> _Collector:
 
 
 def broken_links(site: Path) -> list[str]:
-    """Every relative href/src in every page that names no file (or no anchor) in the site."""
+    """Every relative href/src in every page that names no file (or no anchor) in the site; a path from the
+    root ("/static/style.css", as 404.html links) is taken from the site's root."""
     problems = []
     parsed = {p: parse_html(p) for p in site.rglob("*.html")}
     for page, collector in parsed.items():
@@ -55,7 +56,8 @@ def broken_links(site: Path) -> list[str]:
                 if not url or url.startswith(("http:", "https:", "mailto:")):
                     continue
                 parts = urlsplit(url)
-                target = (page.parent / unquote(parts.path)).resolve() if parts.path else page
+                folder = site if parts.path.startswith("/") else page.parent
+                target = (folder / unquote(parts.path).lstrip("/")).resolve() if parts.path else page
                 if not target.is_file():
                     problems.append(f"{page.relative_to(site)}: {name}={url} (no file)")
                 elif parts.fragment and target.suffix == ".html":

@@ -47,6 +47,18 @@ def test_key_page_matches_golden(bundled_site, page):
     assert built == golden.read_text(encoding="utf-8")
 
 
-def test_bundled_games_check_clean(capsys):
-    assert main(["check", str(ROOT / "content")]) == 0
-    assert "discrepanc" not in capsys.readouterr().out
+def test_bundled_games_check_clean_but_the_example_of_slips(capsys):
+    for game in sorted(p for p in (ROOT / "content").iterdir() if (p / "game.toml").is_file()):
+        assert main(["check", str(game)]) == (1 if game.name == "slips-example" else 0), game.name
+        out = capsys.readouterr().out
+        assert ("discrepanc" in out) == (game.name == "slips-example"), out
+
+
+def test_the_readme_shows_the_slips_as_check_prints_them(capsys, monkeypatch):
+    """The README's sample of `check` is the bundled example's output, exactly."""
+    monkeypatch.chdir(ROOT)
+    assert main(["check", "content/slips-example"]) == 1
+    printed = capsys.readouterr().out
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    shown = readme.split("    $ nomic-archive check content/slips-example\n", 1)[1].split("\n\n", 1)[0]
+    assert printed == "\n".join(line.removeprefix("    ") for line in shown.split("\n")) + "\n"

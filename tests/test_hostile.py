@@ -8,17 +8,19 @@ import re
 import shutil
 import subprocess
 import sys
+import time
+from fractions import Fraction
 from pathlib import Path
 
 import pytest
 
-from generator import limits, redline as redline_module, serve
+from generator import __version__, limits, redline as redline_module, serve
 from generator.cli import main
 from generator.errors import ErrorCollector, SourceError
 from generator.files import SITE_MARKER, new_staging_folder
 from generator.model.urls import is_url_segment, url_segment
 from generator.parse.game import load_content
-from generator.parse.source import NumberTooLarge, read_bytes, read_int
+from generator.parse.source import NumberTooLarge, read_bytes, read_decimal, read_int
 from generator.redline import redline, render_ansi, render_html, split_blocks, summarize
 from generator.site.views import Page
 from generator.terminal import for_terminal, one_line
@@ -67,6 +69,31 @@ def test_signed_numbers_and_the_cap():
         read_int("1" * 13)
     with pytest.raises(NumberTooLarge):
         read_int("9" * 5000)
+
+
+@pytest.mark.parametrize("text, value", [("3", Fraction(3)), ("1.5", Fraction(3, 2)), ("0.25", Fraction(1, 4)),
+                                         ("007.500", Fraction(15, 2)), ("999999999999.999999999999",
+                                                                        Fraction(10**24 - 1, 10**12)),
+                                         ("1." + "0" * 5000, Fraction(1))])
+def test_decimals_are_exact_within_the_caps(text, value):
+    assert read_decimal(text) == value
+
+
+@pytest.mark.parametrize("text", ["", ".5", "1.", "1.5.0", "-1", "+1", "1e3", "1/3", "1_0", " 1", "1,5", "١.5",
+                                  "1.٥", "½", "inf", "nan"])
+def test_anything_else_is_not_a_decimal(text):
+    with pytest.raises(ValueError) as raised:
+        read_decimal(text)
+    assert not isinstance(raised.value, NumberTooLarge)
+
+
+def test_decimals_past_the_caps():
+    with pytest.raises(NumberTooLarge, match=r"number too large \(at most 12 digits\)"):
+        read_decimal("1" * 13 + ".5")
+    with pytest.raises(NumberTooLarge, match=r"number too precise \(at most 12 digits after the point\)"):
+        read_decimal("0." + "1" * 13)
+    with pytest.raises(NumberTooLarge):
+        read_decimal("0." + "9" * 5000)  # more digits than int() reads
 
 
 def test_the_caps_are_listed_for_keepers():
@@ -169,17 +196,35 @@ def test_check_into_a_closed_pipe_ends_quietly(tmp_path):
 # --- Outputs ---------------------------------------------------------------------------------------
 
 
-def test_import_never_replaces_a_file_unless_forced(tmp_path, capsys):
+def _single_file_commands(tmp_path: Path) -> dict[str, list[str]]:
+    """Each command that writes one file at -o, with inputs that work."""
+    game = copy_games(tmp_path, "mini") / "mini"
     source = tmp_path / "rules.txt"
     source.write_text("Immutable Rules\n\n101. All players must abide by the rules.\n", encoding="utf-8")
-    keepers = tmp_path / "rules.md"
+    draft = tmp_path / "idea.md"
+    draft.write_text("## Proposal: Idea\nProposer: Alice\n\nRepeal rule 201.\n", encoding="utf-8")
+    return {"import": ["import", str(source)], "diff": ["diff", str(game / "rules.md"), str(game)],
+            "preview": ["preview", str(draft), "--game", str(game)]}
+
+
+@pytest.mark.parametrize("command", ["import", "diff", "preview"])
+def test_a_single_file_output_never_replaces_a_file_unless_forced(command, tmp_path, capsys):
+    arguments = _single_file_commands(tmp_path)[command]
+    keepers = tmp_path / "keepers.md"
     keepers.write_text("the keeper's only copy\n", encoding="utf-8")
-    assert main(["import", str(source), "-o", str(keepers)]) == 2
-    assert "exists, and import does not replace a file" in capsys.readouterr().err
-    assert keepers.read_text(encoding="utf-8") == "the keeper's only copy\n"
-    assert main(["import", str(source), "-o", str(keepers), "--force"]) == 0
-    assert "### 101" in keepers.read_text(encoding="utf-8")
-    assert main(["import", str(source), "-o", str(tmp_path / "new.md")]) == 0
+    dangling = tmp_path / "dangling.md"
+    dangling.symlink_to(tmp_path / "nowhere")
+    before = tree_digest(tmp_path)
+    for taken in (keepers, dangling):
+        assert main([*arguments, "-o", str(taken)]) == 2
+        assert capsys.readouterr().err == (
+            f"{taken}: exists, and {command} does not replace a file (it may be a keeper's only copy): choose "
+            "another name, or add --force to replace it; nothing was written\n")
+    assert tree_digest(tmp_path) == before
+    assert main([*arguments, "-o", str(keepers), "--force"]) in (0, 1)
+    assert keepers.read_text(encoding="utf-8") not in ("", "the keeper's only copy\n")
+    assert main([*arguments, "-o", str(tmp_path / "new.md")]) in (0, 1)
+    assert (tmp_path / "new.md").read_text(encoding="utf-8") == keepers.read_text(encoding="utf-8")
 
 
 def test_an_output_under_a_file_is_refused_before_anything_is_written(tmp_path, capsys, monkeypatch):
@@ -299,12 +344,38 @@ def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeyp
     monkeypatch.setattr(serve, "check_games", crash_on_tiny)
     result = builder.rebuild([edit(game / "log.md", "Players bring snacks.", "Players bring crash.")])
     assert [str(e) for e in result.errors] == [
-        "tiny: unexpected error (RuntimeError: boom); this is a bug in nomic-archive: please report it with this game"]
+        f"tiny: unexpected error (RuntimeError: boom); this is a bug in nomic-archive {__version__}: please report it "
+        "with this game"]
     # An unrelated save does not make the error vanish while tiny's stale pages are served.
     again = builder.rebuild([edit(other / "rules.md", "clockwise", "any")])
     assert not again.ok and again.errors == result.errors
     fixed = builder.rebuild([edit(game / "log.md", "Players bring crash.", "Players bring fruit.")])
     assert fixed.ok and "fruit" in (builder.out / "tiny/proposals/302.html").read_text(encoding="utf-8")
+
+
+def test_a_crash_while_planning_is_one_line_in_the_overlay_and_a_traceback_on_the_terminal(builder, game, capsys,
+                                                                                           monkeypatch):
+    def broken(*args):
+        raise RuntimeError("a bug\nwith a second line")
+
+    monkeypatch.setattr(serve, "game_plan", broken)
+    hub, results = serve.EventHub(), []
+    loop = serve.RebuildLoop(builder, hub, quiet=0.01, report=results.append)
+    loop.start()
+    try:
+        loop.notify([edit(game / "rules.md", "clockwise", "any")])
+        deadline = time.monotonic() + 10
+        while not results and time.monotonic() < deadline:
+            time.sleep(0.02)
+    finally:
+        loop.stop()
+        loop.join()
+    assert hub.problems == [{
+        "where": f"rebuilding {builder.content}", "file": f"rebuilding {builder.content}", "line": 0, "text": "",
+        "message": f"unexpected error (RuntimeError: a bug\\nwith a second line); this is a bug in nomic-archive "
+                   f"{__version__}: please report it with the content folder"}]
+    err = capsys.readouterr().err
+    assert "Traceback (most recent call last)" in err and "in broken" in err  # for whoever reports it
 
 
 def test_a_save_with_a_superscript_shows_its_line_in_the_overlay(builder, game):

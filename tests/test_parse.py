@@ -475,6 +475,18 @@ def test_votes_group_errors():
     assert entries_of(proposal(keys="Votes: for Alice; against"))[1] == ["g/log.md:4: votes group 'against' names nobody"]
 
 
+def test_decision_numbers_and_strengths_are_read_at_the_caps():
+    """Index, Power, Quorum and ballot strengths are read by read_decimal and read_int: twelve digits either side
+    of the point, leading zeros and trailing zeros after the point aside."""
+    keys = ("Votes: for Alice x999999999999, Bob \u00d7007; against Carol x0\nIndex: 999999999999.000000000000000\n"
+            "Quorum: 000000000000000000000000000005\nPower: 0.100000000000000000000000000000")
+    entries, errors = entries_of(proposal(keys=keys))
+    assert errors == []
+    p = entries[0]
+    assert (p.index, p.quorum, p.power) == (Fraction(999_999_999_999), 5, Fraction(1, 10))
+    assert (p.votes.for_, p.votes.for_strengths, p.votes.against_strengths) == (("Alice", "Bob"), (999_999_999_999, 7), (0,))
+
+
 def test_no_votes_line_is_not_votes_none():
     entries, _ = entries_of(proposal(keys="Result: adopted"))
     assert entries[0].votes is None and entries[0].votes_source is None

@@ -19,6 +19,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.redline import (
+    ansi_key,
     BlockDiff,
     Redline,
     Segment,
@@ -434,13 +435,13 @@ def test_render_ansi_with_and_without_color() -> None:
     rl = redline("Votes must be unanimous.\n\nOld.", "Votes must be a majority.")
     assert render_ansi(rl, color=False) == "Votes must be [-unanimous-]{+a majority+}.\n\n[-Old.-]"
     assert render_ansi(rl, color=True) == (
-        "Votes must be \x1b[31;9munanimous\x1b[0m\x1b[32;4ma majority\x1b[0m.\n\n\x1b[31;9mOld.\x1b[0m"
+        "Votes must be \x1b[9munanimous\x1b[0m\x1b[31;4ma majority\x1b[0m.\n\n\x1b[9mOld.\x1b[0m"
     )
 
 
 def test_render_ansi_styles_each_line_and_neutralizes_control_characters() -> None:
     rl = redline("- a", "- a\n- b\x1b[2J")
-    assert render_ansi(rl, color=True) == "- a\n\x1b[32;4m- b\ufffd[2J\x1b[0m"
+    assert render_ansi(rl, color=True) == "- a\n\x1b[31;4m- b\ufffd[2J\x1b[0m"
 
 
 # --- Summary ------------------------------------------------------------------------------------
@@ -562,3 +563,13 @@ def test_ascii_text_splits_into_the_same_tokens_by_the_quick_pattern(text: str) 
 
     assert module._tokens(text) == [m.group() for m in module._TOKEN.finditer(text)]
     assert module._words(text) == tuple(m.group() for m in module._TOKEN.finditer(text) if m.lastgroup == "word")
+
+
+def test_the_terminal_follows_the_sites_convention_and_says_so_in_a_key():
+    """Added text red and underlined, removed text struck through, as on the site and in the seeds."""
+    rl = redline("Votes must be unanimous.", "Votes must be a majority.")
+    coloured = render_ansi(rl, color=True)
+    assert "\x1b[31;4ma majority\x1b[0m" in coloured and "\x1b[9munanimous\x1b[0m" in coloured
+    assert ansi_key(color=True) == ("Key: \x1b[31;4madded text is red and underlined\x1b[0m; "
+                                    "\x1b[9mremoved text is struck through\x1b[0m")
+    assert ansi_key(color=False) == "Key: {+added text+} [-removed text-]"

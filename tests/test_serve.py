@@ -87,10 +87,6 @@ Enact rule: Quorum
 """
 
 
-# Planned without deps (generator/site/pages.py), so rendered on every rebuild.
-ALWAYS_RENDERED = {"search-index.js"}
-
-
 def write_game(content: Path, name: str = "tiny") -> Path:
     """A consistent three-proposal game: the next proposal is 304, Ann's turn, 4 mutable rules of at most 4."""
     game = content / name
@@ -196,13 +192,41 @@ def test_drafts_get_pages_that_follow_the_rules_they_depend_on(builder, game):
     (drafts / "tidy.md").write_text("## Proposal 304: Tidy\nProposer: Ann\nDate: 2001-02-01\n\nRepeal rule 201.\n")
     result = builder.rebuild([drafts / "tidy.md"])
     assert result.ok
-    assert set(result.written) - ALWAYS_RENDERED == {"tiny/drafts/index.html", "tiny/drafts/tidy.html"}
+    # Every page has deps (the search pieces too): a draft's save writes its two pages and nothing else.
+    assert set(result.written) == {"tiny/drafts/index.html", "tiny/drafts/tidy.html"}
     assert 'href="tidy.html"' in (builder.out / "tiny/drafts/index.html").read_text()
     # The draft previews the rules in force, so a rule edit redraws it.
     assert "tiny/drafts/tidy.html" in builder.rebuild([edit(game / "rules.md", "clockwise", "any")]).written
     (drafts / "tidy.md").unlink()
     assert builder.rebuild([drafts / "tidy.md"]).ok
     assert not (builder.out / "tiny/drafts/tidy.html").exists()
+
+
+def test_drafts_whose_pages_would_share_a_name_are_refused_naming_both_files(builder, game):
+    drafts = game / "drafts"
+    drafts.mkdir()
+    text = "## Proposal: {}\nProposer: Ann\n\nRepeal rule {}.\n"
+    (drafts / "Idee.md").write_text(text.format("Plain", 201), encoding="utf-8")
+    assert builder.rebuild([drafts / "Idee.md"]).ok
+    page = (builder.out / "tiny/drafts/Idee.html").read_text(encoding="utf-8")
+    (drafts / "Id\u00e9e.md").write_text(text.format("Accented", 202), encoding="utf-8")  # slugged to Idee too
+    (drafts / "index.md").write_text(text.format("List", 203), encoding="utf-8")
+    result = builder.rebuild([drafts / "Id\u00e9e.md", drafts / "index.md"])
+    assert [str(e) for e in result.errors] == [
+        "tiny/drafts/Id\u00e9e.md: its page on the site would be drafts/Idee.html, as tiny/drafts/Idee.md's is; "
+        "rename one of the files",
+        "tiny/drafts/index.md: its page on the site would be drafts/index.html, the list of drafts; rename the file"]
+    assert [(p["where"], p["message"].split(";")[0]) for p in builder.problems()] == [
+        ("tiny/drafts/Id\u00e9e.md", "its page on the site would be drafts/Idee.html, as tiny/drafts/Idee.md's is"),
+        ("tiny/drafts/index.md", "its page on the site would be drafts/index.html, the list of drafts")]
+    assert result.written == [] and (builder.out / "tiny/drafts/Idee.html").read_text(encoding="utf-8") == page
+    (drafts / "Id\u00e9e.md").rename(drafts / "Idee-2.md")
+    (drafts / "index.md").rename(drafts / "list.md")
+    result = builder.rebuild([drafts / "Id\u00e9e.md", drafts / "Idee-2.md", drafts / "index.md", drafts / "list.md"])
+    assert result.ok, result.errors
+    listed = (builder.out / "tiny/drafts/index.html").read_text(encoding="utf-8")
+    assert all(f'href="{name}.html"' in listed for name in ("Idee", "Idee-2", "list"))
+    assert "Accented" in (builder.out / "tiny/drafts/Idee-2.html").read_text(encoding="utf-8")
 
 
 def test_a_broken_draft_shows_in_serve_but_does_not_stop_build_or_check(builder, game, tmp_path, capsys):
@@ -276,7 +300,7 @@ def test_the_server_listens_on_loopback_only(server):
 
 @pytest.mark.parametrize("path, content_type", [
     ("/index.html", "text/html; charset=utf-8"), ("/static/style.css", "text/css; charset=utf-8"),
-    ("/search-index.js", "text/javascript; charset=utf-8"), ("/sitemap.xml", "application/xml; charset=utf-8"),
+    ("/search/games.js", "text/javascript; charset=utf-8"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
     ("/static/favicon.svg", "image/svg+xml"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
 ])
 def test_files_are_served_with_their_content_type(server, path, content_type):
@@ -284,10 +308,11 @@ def test_files_are_served_with_their_content_type(server, path, content_type):
     assert response.status == 200 and response.getheader("Content-Type") == content_type
 
 
-def test_unknown_paths_get_the_sites_404_page_with_a_base(server):
+def test_unknown_paths_get_the_sites_404_page_linking_from_the_root(server):
     response = get(server, "/tiny/rules/no/such/page.html")
     body = response.read().decode()
-    assert response.status == 404 and '<base href="/">' in body and "Not found" in body
+    assert response.status == 404 and "Not found" in body
+    assert '<link rel="stylesheet" href="/static/style.css">' in body and '<a href="/index.html">' in body
 
 
 def test_requests_for_other_host_names_are_refused(server):

@@ -18,13 +18,13 @@ from markupsafe import Markup
 
 from ..compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import write_atomic
+from ..files import refuse_to_replace, write_atomic
 from ..model import Game
 from ..parse.game import is_game
 from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.rules import parse_ruleset
 from ..parse.source import read_int, read_text
-from ..redline import render_ansi
+from ..redline import ansi_key, render_ansi
 from ..terminal import one_line
 from .check import check_games
 
@@ -34,6 +34,8 @@ INDENT = "    "
 
 
 def run(args) -> int:
+    if args.output:
+        refuse_to_replace(args.output, "diff", force=args.force)
     old, new = load_side(args.old), load_side(args.new)
     comparison = compare(old, new)
     if args.format == "json":
@@ -125,6 +127,8 @@ def render_text(comparison: Comparison, old: str, new: str, *, color: bool) -> s
     """A header per difference (`rule 203 is now 306`), its notes and redline indented below, a tally last.
     Headers and notes quote titles, which could drive the terminal (render_ansi cleans the rule text)."""
     lines = [f"--- {one_line(old)}", f"+++ {one_line(new)}", ""]
+    if any(_body(pair, color) for pair in comparison.differences):
+        lines += [ansi_key(color=color), ""]
     for pair in comparison.differences:
         header = pair.describe() + (f": {pair.title}" if pair.title else "")
         lines.append(f"{_BOLD}{one_line(header)}{_RESET}" if color else one_line(header))

@@ -3,20 +3,17 @@
 `-o` never replaces an existing file unless `--force` says so: rules.md may be a keeper's only copy."""
 from __future__ import annotations
 
-import os
 import sys
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import write_atomic
+from ..files import refuse_to_replace, write_atomic
 from ..parse.importer import RulesetImportError, import_ruleset
 from ..parse.source import read_text
 
 
 def run(args) -> int:
-    if args.output and os.path.lexists(args.output) and not args.force:
-        raise ArchiveError([SourceError(str(args.output), 0, "exists, and import does not replace a file (it may be "
-                                        "a keeper's only copy of the rules): choose another name, or add --force "
-                                        "to replace it; nothing was written")])
+    if args.output:
+        refuse_to_replace(args.output, "import", force=args.force)
     errors = ErrorCollector()
     text = read_text(args.file, str(args.file), errors)
     errors.raise_if_any()

@@ -16,13 +16,13 @@ import tempfile
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import folder_mode, write_atomic, writing
+from ..files import folder_mode, refuse_to_replace, write_atomic, writing
 from ..model import Proposal
 from ..parse.game import is_game
 from ..parse.log import parse_draft
 from ..parse.source import read_text
 from ..preview import DraftPreview, preview_draft
-from ..redline import redline, render_ansi
+from ..redline import ansi_key, redline, render_ansi
 from ..site.views import Page
 from ..site.render import make_environment, package_templates, render_page
 from ..terminal import one_line
@@ -34,6 +34,7 @@ def run(args) -> int:
     game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
     if args.output and not args.text:
         _refuse_inside(args.output, game.parent)
+        refuse_to_replace(args.output, "preview", force=args.force)
     (base,) = check_games(game)
     if base.game.config.variant == "solitaire":  # a solitaire turn is played, not drafted and voted on
         raise ArchiveError([SourceError(str(draft_path), 0, "a solitaire game has no proposals to preview: play the "
@@ -92,6 +93,8 @@ def render_text(preview: DraftPreview, *, color: bool) -> str:
     if preview.vote:
         lines.append(f"With these votes: {preview.vote.result} under {preview.vote.method} ({preview.vote.tally})")
     lines += [one_line(f"Note: {note}") for note in preview.notes]
+    if preview.changes:
+        lines += ["", ansi_key(color=color)]
     for change in preview.changes:
         before = change.before_number if change.before_number is not None else change.number
         renumbered = f" -> rule {change.number}" if before != change.number else ""
@@ -121,5 +124,5 @@ def render_standalone(preview: DraftPreview, game_title: str, overrides: Path) -
     html = html.replace('<link rel="stylesheet" href="static/style.css">',
                         f"<style>\n{asset('static/style.css')}</style>")
     html = html.replace('<script src="static/site.js"></script>', f"<script>\n{asset('static/site.js')}</script>")
-    # No site around the page: no search index, no favicon file.
-    return re.sub(r'<script src="search-index\.js"></script>\n?|<link rel="icon"[^>]*>\n?', "", html)
+    # No site around the page: no favicon file (search says it has no index, as there is no site).
+    return re.sub(r'<link rel="icon"[^>]*>\n?', "", html)

@@ -105,8 +105,21 @@ class Step:
     notes: tuple[str, ...]  # what the replay did of its own accord ("adoption becomes majority ...")
 
 
+class Outcome:
+    """The scores and the winner after a replay's last step, as the check reports read them of either variant
+    (Replay, SolitaireReplay): each has `steps` (with `scores` and `winner`) and `initial_scores`."""
+
+    @property
+    def final_scores(self) -> dict[str, int]:
+        return self.steps[-1].scores if self.steps else self.initial_scores
+
+    @property
+    def winner(self) -> tuple[str, ...]:
+        return self.steps[-1].winner if self.steps else ()
+
+
 @dataclass(frozen=True)
-class Replay:
+class Replay(Outcome):
     game: Game
     steps: tuple[Step, ...]
     versions: tuple[RuleVersion, ...]
@@ -119,14 +132,6 @@ class Replay:
     # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`).
     checkpoints: tuple[tuple[int, "_State"], ...] = field(default=(), compare=False, repr=False)
-
-    @property
-    def final_scores(self) -> dict[str, int]:
-        return self.steps[-1].scores if self.steps else self.initial_scores
-
-    @property
-    def winner(self) -> tuple[str, ...]:
-        return self.steps[-1].winner if self.steps else ()
 
     def rules_at(self, index: int) -> list[RuleVersion]:
         """The rules in force just after entry `index` (-1: the initial set), by number."""

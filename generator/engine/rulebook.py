@@ -7,6 +7,7 @@ import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
 
+from ..limits import MAX_RULE_CHARS
 from ..model import Change, Rule, Source
 
 
@@ -179,6 +180,8 @@ class Rulebook:
         elif change.kind == "replace":
             for old, new in change.edits:
                 new_text = replace_once(new_text, old, new, rule.number)
+        if too_long := growth_problem(rule.number, new_text, "change"):
+            raise ChangeProblem("rule-length", too_long, fatal=True)
         elif change.kind == "transmute":
             target = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
             if target == rule.rule_class:
@@ -210,6 +213,15 @@ class Rulebook:
                 self.current[target_number] = rule
                 self.departures.pop(target_number, None)
         return notes
+
+
+def growth_problem(number: int, text: str, what: str) -> str | None:
+    """Why a change may not leave rule `number` with `text`: it would pass the cap that parsing holds written
+    rule text to (appends and edits add up, and a solitaire subsumption doubles a rule); None when it may."""
+    if len(text) <= MAX_RULE_CHARS:
+        return None
+    return (f"this {what} would make rule {number}'s text {len(text):,} characters long; a rule's text may hold at "
+            f"most {MAX_RULE_CHARS:,}")
 
 
 def phrase_spans(text: str, phrase: str) -> list[tuple[int, int]]:

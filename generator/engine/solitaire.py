@@ -17,7 +17,9 @@ from ..errors import SourceError
 from ..model import Game
 from ..model.config import Solitaire
 from ..model.solitaire import Action, Turn
-from .replay import Finding
+from ..parse.source import NumberTooLarge, read_int, shorten
+from .replay import Finding, Outcome
+from .rulebook import growth_problem
 
 LIFE_SPAN = 8  # rule 3: 8 turns from creation or transmutation, and never more
 FIRST_MUTABLE_NUMBER = 20  # rule 1
@@ -30,7 +32,7 @@ CLAUSES = {"two classes of rules": 1, "objective": 2, "life span": 3, "actions":
            "mutation": 8, "subsumption": 9, "division": 10, "rule numbers": 12, "scoring": 100}
 ACTION_CLAUSE = {"transmute": "transmutation", "mutate": "mutation", "subsume": "subsumption", "divide": "division"}
 
-_NUMBER_HEAD = re.compile(r"(\d{1,9})\.(?:[ \t]+|\n|$)")
+_NUMBER_HEAD = re.compile(r"([0-9]+)\.(?:[ \t]+|\n|$)")  # ASCII digits, read by read_int
 _TITLE = re.compile(r"([^\n]*?)\.(?:[ \t]+|\n|$)")
 _WORDS = {"spaces": re.compile(r"\S+"), "letters": re.compile(r"[^\W_]+(?:['\u2019-][^\W_]+)*")}
 
@@ -253,7 +255,15 @@ class _Turn:
             self.illegal("rule numbers", "a rule starts with its number and a full stop; this mutation would "
                          f"leave \"{' '.join(new_text.split()[:3])}\"")
             return False
-        number = int(head.group(1))
+        try:
+            number = read_int(head.group(1))
+        except NumberTooLarge as error:
+            self.illegal("rule numbers", f"this mutation would renumber rule {rule.number} as "
+                         f"{shorten(head.group(1))}: {error}")
+            return False
+        if too_long := growth_problem(rule.number, new_text, "mutation"):
+            self.problems.append(too_long)
+            return False
         if number != rule.number and not self.new_number("mutation", number, mutable=rule.mutable):
             return False
         self.rules[rule.identity] = dataclasses.replace(rule, number=number, body=new_text[head.end():])
@@ -274,7 +284,11 @@ class _Turn:
         span = rule.span
         if span is not None:
             span = subsumer_span(span, other.span or 0, self.setup.options)
-        self.rules[rule.identity] = dataclasses.replace(rule, body=f"{rule.body}\n\n{other.full_text}", span=span)
+        subsumer = dataclasses.replace(rule, body=f"{rule.body}\n\n{other.full_text}", span=span)
+        if too_long := growth_problem(rule.number, subsumer.full_text, "subsumption"):
+            self.problems.append(too_long)
+            return False
+        self.rules[rule.identity] = subsumer
         del self.rules[other.identity]
         self.deaths.append(Death(other, f"subsumed into rule {rule.number}"))
         return True
@@ -413,7 +427,7 @@ class TurnStep:
 
 
 @dataclass(frozen=True)
-class SolitaireReplay:
+class SolitaireReplay(Outcome):
     """A solitaire game replayed; offers what the check reports read of a standard replay."""
 
     game: Game
@@ -428,14 +442,6 @@ class SolitaireReplay:
     @property
     def initial_scores(self) -> dict[str, int]:
         return {self.setup.player: 0}
-
-    @property
-    def final_scores(self) -> dict[str, int]:
-        return self.steps[-1].scores if self.steps else self.initial_scores
-
-    @property
-    def winner(self) -> tuple[str, ...]:
-        return self.steps[-1].winner if self.steps else ()
 
     @property
     def rules(self) -> tuple[LiveRule, ...]:

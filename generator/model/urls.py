@@ -31,3 +31,8 @@ def url_segment(name: str) -> str:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     slug = _UNSAFE_RUN.sub("-", ascii_name)[:MAX_SEGMENT_CHARS].strip(".-")
     return slug or "game"
+
+
+def draft_page_name(file: str) -> str:
+    """The name of a draft's page (before `.html`): its file's name without `.md`, as a URL segment."""
+    return url_segment(file.rsplit("/", 1)[-1].removesuffix(".md"))

@@ -10,7 +10,7 @@ from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config
-from ..model.urls import RESERVED, url_segment
+from ..model.urls import RESERVED, draft_page_name, url_segment
 from .config import parse_config
 from .log import parse_draft, parse_log
 from .rules import parse_ruleset
@@ -91,6 +91,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
     snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True, power=power)
                       for name in under("snapshots"))
     drafts: list[Proposal] = []
+    errors.extend(draft_page_problems(under("drafts")) if not solitaire else [])
     for name in under("drafts") if not solitaire else ():  # a solitaire turn is played, not drafted
         draft = parse_draft(name, texts[name], errors, power=power)
         if draft is not None:
@@ -134,4 +135,21 @@ def address_problems(folders: list[Path]) -> list[SourceError]:
                                         f"{first[address].name}'s is; rename one of the folders"))
         else:
             first[address] = folder
+    return problems
+
+
+def draft_page_problems(names: list[str]) -> list[SourceError]:
+    """Drafts whose pages would have one name (`Idée.md` and `Idee.md` are both drafts/Idee.html), or the name
+    of the list of drafts (drafts/index.html): one page would silently replace the other in serve."""
+    problems, first = [], {}
+    for name in names:
+        page = draft_page_name(name)
+        if page == "index":
+            problems.append(SourceError(name, 0, "its page on the site would be drafts/index.html, the list of "
+                                        "drafts; rename the file"))
+        elif page in first:
+            problems.append(SourceError(name, 0, f"its page on the site would be drafts/{page}.html, as "
+                                        f"{first[page]}'s is; rename one of the files"))
+        else:
+            first[page] = name
     return problems

@@ -28,7 +28,7 @@ from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, P
 from ..model.config import NOT_BY_EFFECT, SETTINGS
 from ..parallel import run_shares
 from .config import parse_effect_value
-from .source import NumberTooLarge, markdown, read_int, shorten, slice_lines, unquote
+from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines, unquote
 
 _PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
@@ -613,50 +613,45 @@ def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes |
                  present), source
 
 
-_STRENGTH = re.compile(r"^(.*\S) [x\u00d7]([0-9]{1,9})$")
-_STRENGTH_LIKE = re.compile(r"^(.*\S) [x\u00d7]([-+]?[0-9][^ ]*)$")
+# Anything like a strength after the name (`x6`, `x1.5`, `x-2`), so that a malformed one is an error.
+_STRENGTH = re.compile(r"^(.*\S) [x\u00d7]([-+]?[0-9][^ ]*)$")
 
 
 def _read_ballot(file: str, line: int, text: str, errors: ErrorCollector) -> tuple[str, int]:
     """`snail x6` (or `snail ×6`) -> ("snail", 6); a name without a strength has strength 1 (format 1.1)."""
-    if m := _STRENGTH.match(text):
-        return m.group(1), int(m.group(2))
-    if m := _STRENGTH_LIKE.match(text):
+    if not (m := _STRENGTH.match(text)):
+        return text, 1
+    try:
+        return m.group(1), read_int(m.group(2))
+    except NumberTooLarge as error:
+        errors.add(file, line, f"the strength in '{shorten(text)}': {error}")
+    except ValueError:
         errors.add(file, line, f"the strength in '{text}' must be a whole number of 0 or more, like '{m.group(1)} x3' "
                    "(a name that itself ends in a space, x and digits cannot be written)")
-        return m.group(1), 0
-    return text, 1
-
-
-_DECIMAL = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9})?$")
-
-
-def read_decimal(text: str) -> Fraction | None:
-    """An exact decimal (`1.5`, `3`, `0.25`) as a Fraction; None when it is not one."""
-    text = text.strip()
-    return Fraction(text) if _DECIMAL.match(text) else None
+    return m.group(1), 0
 
 
 def _read_decision_keys(file: str, keys: _Keys, errors: ErrorCollector) -> dict:
     """`Index:`, `Quorum:` and `Power:` on a proposal (format 1.1); whether each is allowed depends on the
     mechanics in force at the entry, which the engine checks."""
-    found: dict = {"decision_sources": ()}
+    found: dict = {}
     sources = []
-    for key, what in (("index", "a decimal more than 0, like 'Index: 1.5'"),
-                      ("power", "a decimal of 0 or more, like 'Power: 1.0'")):
+    for key, read, what in (("index", read_decimal, "a decimal more than 0, like 'Index: 1.5'"),
+                            ("power", read_decimal, "a decimal of 0 or more, like 'Power: 1.0'"),
+                            ("quorum", read_int, "a whole number of ballots, like 'Quorum: 5'")):
         if value := keys.one(key):
-            number = read_decimal(value[0])
+            try:
+                number = read(value[0].strip())
+            except NumberTooLarge as error:
+                errors.add(file, value[1], f"{key.capitalize()} '{shorten(value[0])}': {error}")
+                continue
+            except ValueError:
+                number = None
             if number is None or (key == "index" and number <= 0):
                 errors.add(file, value[1], f"{key.capitalize()} '{value[0]}' must be {what}")
             else:
                 found[key] = number
                 sources.append((key, Source(file, value[1])))
-    if value := keys.one("quorum"):
-        if re.fullmatch(r"[0-9]{1,9}", value[0].strip()):
-            found["quorum"] = int(value[0])
-            sources.append(("quorum", Source(file, value[1])))
-        else:
-            errors.add(file, value[1], f"Quorum '{value[0]}' must be a whole number of ballots, like 'Quorum: 5'")
     found["decision_sources"] = tuple(sources)
     return found
 
@@ -897,10 +892,13 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
 
 def _read_power(written: str, text: str, example: str, source: Source, errors: ErrorCollector) -> Fraction | None:
     """The power a change paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
-    power = read_decimal(written)
-    if power is None:
+    try:
+        return read_decimal(written)
+    except NumberTooLarge as error:
+        errors.add(source.file, source.line, f"the power in '{shorten(text)}': {error}")
+    except ValueError:
         errors.add(source.file, source.line, f"the power in '{shorten(text)}' must be a decimal, like '{example}'")
-    return power
+    return None
 
 
 def _read_edits(text: str) -> list[tuple[str, str]] | None:

@@ -9,7 +9,7 @@ from fractions import Fraction
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
-from .source import NumberTooLarge, markdown, read_int, shorten, slice_lines
+from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines
 
 _RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
 _SNAPSHOT_AFTER = re.compile(r"^After:\s*proposal\s+(\S+)\s*$", re.IGNORECASE)
@@ -43,7 +43,6 @@ def parse_rule_heading(text: str) -> tuple[int | None, str]:
 
 
 _POWER_LINE = re.compile(r"^Power:(.*)$", re.IGNORECASE)  # the value stripped after: a lazy one backtracks
-_DECIMAL = re.compile(r"^[0-9]{1,9}(?:\.[0-9]{1,9})?$")
 
 
 def _read_power_line(lines: list[str], first: int, end: int, number: int, file: str, heading_line: int,
@@ -55,10 +54,13 @@ def _read_power_line(lines: list[str], first: int, end: int, number: int, file: 
                    "'Power: 1.0' (any decimal)")
         return None, first
     value = m.group(1).strip()
-    if not _DECIMAL.match(value):
+    try:
+        return read_decimal(value), first + 1
+    except NumberTooLarge as error:
+        errors.add(file, first + 1, f"rule {number}'s power '{shorten(value)}': {error}")
+    except ValueError:
         errors.add(file, first + 1, f"rule {number}'s power '{shorten(value)}' must be a decimal, like 'Power: 1.5'")
-        return None, first + 1
-    return Fraction(value), first + 1
+    return None, first + 1
 
 
 def parse_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool = False,

@@ -18,7 +18,7 @@ from .source import NumberTooLarge, read_int, shorten
 _TURN = re.compile(r"^Turn\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 TURN_KEYS = ("action", "date", "scores", "winner", "note")
 
-_NUMBER = r"(?:rule\s+)?([0-9]{1,9})"  # ASCII digits: \d would take other scripts' digits too
+_NUMBER = r"(?:rule\s+)?([0-9]+)"  # ASCII digits (\d would take other scripts' digits too), read by read_int
 _TRANSMUTE = re.compile(rf"^transmute\s+{_NUMBER}\s+(?:to|as)\s+{_NUMBER}\s*\.?$", re.IGNORECASE)
 _SUBSUME = re.compile(rf"^subsume\s+{_NUMBER}\s+into\s+{_NUMBER}\s*\.?$", re.IGNORECASE)
 _DIVIDE = re.compile(rf"^divide\s+{_NUMBER}\s+as\s+{_NUMBER}\s*\.?$", re.IGNORECASE)
@@ -68,12 +68,21 @@ def read_turn(file: str, lines: list[str], tokens: list[Token], index: int, head
 def read_action(text: str, source: Source, errors: ErrorCollector) -> Action | None:
     """The `Action:` value; every malformed action is an error at its line."""
     text = text.strip()
+    try:
+        return _read_action(text, source, errors)
+    except NumberTooLarge as error:
+        errors.add(source.file, source.line, f"'Action: {shorten(text)}': {error}")
+        return None
+
+
+def _read_action(text: str, source: Source, errors: ErrorCollector) -> Action | None:
+    """Raises NumberTooLarge for a rule number past the cap."""
     if m := _TRANSMUTE.match(text):
-        return Action("transmute", source, text, rule=int(m.group(1)), number=int(m.group(2)))
+        return Action("transmute", source, text, rule=read_int(m.group(1)), number=read_int(m.group(2)))
     if m := _SUBSUME.match(text):
-        return Action("subsume", source, text, rule=int(m.group(2)), subsumed=int(m.group(1)))
+        return Action("subsume", source, text, rule=read_int(m.group(2)), subsumed=read_int(m.group(1)))
     if m := _DIVIDE.match(text):
-        return Action("divide", source, text, rule=int(m.group(1)), number=int(m.group(2)))
+        return Action("divide", source, text, rule=read_int(m.group(1)), number=read_int(m.group(2)))
     if m := _MUTATE.match(text):
         edits = _read_edits(m.group(2))
         if edits is None:
@@ -84,7 +93,7 @@ def read_action(text: str, source: Source, errors: ErrorCollector) -> Action | N
             errors.add(source.file, source.line, "a mutation must quote the words it replaces (to insert words, "
                        "quote a neighbour: '\"rules\" -> \"rules and\"')")
             return None
-        return Action("mutate", source, text, rule=int(m.group(1)), edits=edits)
+        return Action("mutate", source, text, rule=read_int(m.group(1)), edits=edits)
     errors.add(source.file, source.line, f"cannot read the action '{text}'; an action reads like "
                + ", ".join(f"'{example}'" for example in ACTION_EXAMPLES))
     return None

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
 
@@ -123,7 +124,7 @@ def read_text(path: Path, file: str, errors: ErrorCollector, *, root: Path | Non
 
 
 class NumberTooLarge(ValueError):
-    """A number with more digits than an archive needs (see read_int)."""
+    """A number with more digits than an archive needs (see read_int and read_decimal)."""
 
 
 def read_int(text: str, *, signed: bool = False) -> int:
@@ -138,6 +139,22 @@ def read_int(text: str, *, signed: bool = False) -> int:
     if len(digits) > MAX_DIGITS:
         raise NumberTooLarge(f"number too large (at most {MAX_DIGITS} digits)")
     return int(sign + digits)
+
+
+def read_decimal(text: str) -> Fraction:
+    """An exact decimal in ASCII digits (`3`, `1.5`, `0.25`) as a Fraction: a whole number as read_int reads
+    it, then at most MAX_DIGITS digits after the point.
+
+    Raises NumberTooLarge past either cap, ValueError when it is not such a number. Fraction() alone would
+    take '1e9', '-1', '1/3' and ' 1_0', and int() refuses the thousands of digits of a long fraction."""
+    whole, point, decimals = text.partition(".")
+    if point and not (decimals.isascii() and decimals.isdigit()):
+        raise ValueError("not a decimal")
+    number = read_int(whole)
+    decimals = decimals.rstrip("0")
+    if len(decimals) > MAX_DIGITS:
+        raise NumberTooLarge(f"number too precise (at most {MAX_DIGITS} digits after the point)")
+    return number + Fraction(int(decimals or "0"), 10 ** len(decimals))
 
 
 def shorten(text: str, limit: int = 60) -> str:

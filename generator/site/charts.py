@@ -1,14 +1,22 @@
-"""The scores-over-turns chart, drawn at build time as SVG so it reads without JavaScript."""
+"""The scores-over-turns chart, drawn at build time as SVG so it reads without JavaScript.
+
+Drawn twice, for a wide screen and for a phone (CSS shows one), so that its text is about the page's
+size at both instead of shrinking with the picture. Labels are placed so that they never overlap or leave
+the picture: the names at the lines' ends are spread apart and the margin is as wide as the longest;
+the phone's picture ends its lines with the scores alone, and the legend under both names every line.
+"""
 from __future__ import annotations
 
 from dataclasses import dataclass
 
 from ..engine.replay import Replay
+from ..model import Proposal
 
 # Colours that stay apart in light and dark modes; each line also has its own dash pattern, so the chart
 # does not rely on colour alone.
 PALETTE = ("#1f77b4", "#d62728", "#2ca02c", "#9467bd", "#ff7f0e", "#8c564b", "#e377c2", "#17becf")
 DASHES = ("", "6 3", "2 3", "8 3 2 3", "1 2", "10 4", "4 4", "3 6")
+CHAR_WIDTH = 0.62  # of the font size: a generous average advance of system-ui's digits and letters
 
 
 @dataclass(frozen=True)
@@ -17,37 +25,70 @@ class Series:
     color: str
     dash: str
     points: str  # SVG polyline points
-    last_x: float
-    last_y: float
+    label: str
+    label_x: float
+    label_y: float  # the label's baseline, moved apart from the others
+    end_y: float  # where the line ends, which a leader joins to the label when it moved
     final: int
 
 
 @dataclass(frozen=True)
-class Chart:
+class Layout:
     width: int
     height: int
+    font: int
+    left: int
+    right: int  # x of the plot's right edge
+    top: int
+    bottom: int  # y of the x axis
     series: tuple[Series, ...]
     y_ticks: tuple[tuple[float, int], ...]
     x_ticks: tuple[tuple[float, str], ...]
+    x_title: str
     win_y: float | None
+    win_label_y: float | None
+
+
+@dataclass(frozen=True)
+class Chart:
+    wide: Layout
+    narrow: Layout
+    legend: tuple[tuple[str, str, str, int], ...]  # player, colour, dash, final score
     win: int
-    left: int
-    bottom: int
 
 
-def score_chart(replay: Replay, width: int = 760, height: int = 320) -> Chart | None:
+def _text_width(text: str, font: int) -> float:
+    return len(text) * font * CHAR_WIDTH
+
+
+def score_chart(replay: Replay) -> Chart | None:
     steps = [s for s in replay.steps if s.deltas or s is replay.steps[-1]]
     if not steps:
         return None
     players = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
-    left, right, top, bottom = 48, 90, 16, 36
-    values = [v for s in steps for v in s.scores.values()] + [0]
     win = replay.steps[-1].mechanics.scoring.win
+    wide = _layout(replay, steps, players, win, width=760, height=340, font=13, names=True)
+    narrow = _layout(replay, steps, players, win, width=360, height=300, font=13, names=False)
+    legend = tuple((p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], steps[-1].scores.get(p, 0))
+                   for n, p in enumerate(players))
+    return Chart(wide, narrow, legend, win)
+
+
+def _layout(replay: Replay, steps, players: list[str], win: int, *, width: int, height: int, font: int,
+            names: bool) -> Layout:
+    finals = {p: steps[-1].scores.get(p, 0) for p in players}
+    labels = {p: f"{p} {finals[p]}" if names else str(finals[p]) for p in players}
+    values = [v for s in steps for v in s.scores.values()] + [0] + list(replay.initial_scores.values())
     low, high = min(values), max(max(values), 1)
     if win <= high * 1.5:
         high = max(high, win)
+    win_label = f"win {win}"
+    label_room = max([_text_width(t, font) for t in labels.values()] + [_text_width(win_label, font)])
+    top, left = font, int(_text_width(str(min(low, -10)), font) + 10)
+    right = width - int(label_room) - 10
+    bottom = height - 2 * font - 14
     span = max(high - low, 1)
-    plot_w, plot_h = width - left - right, height - top - bottom
+    plot_w, plot_h = right - left, bottom - top
     count = len(steps)
 
     def x(position: int) -> float:
@@ -56,21 +97,79 @@ def score_chart(replay: Replay, width: int = 760, height: int = 320) -> Chart | 
     def y(value: int) -> float:
         return round(top + plot_h * (high - value) / span, 1)
 
-    series = []
-    for n, player in enumerate(players):
+    ends = {}
+    lines = {}
+    for player in players:
         # A line starts when its player enters the game (players may join later).
         coords = [(x(0), y(replay.initial_scores[player]))] if player in replay.initial_scores else []
         coords += [(x(i + 1), y(s.scores[player])) for i, s in enumerate(steps) if player in s.scores]
-        final = steps[-1].scores.get(player, 0)
-        series.append(Series(player, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)],
-                             " ".join(f"{a},{b}" for a, b in coords), coords[-1][0], coords[-1][1], final))
+        lines[player] = _thin(coords, plot_w)
+        ends[player] = coords[-1][1] if coords else y(0)
+    win_y = y(win) if low <= win <= high else None
+    wanted = {p: ends[p] + font * 0.35 for p in players}
+    if win_y is not None:
+        wanted[""] = win_y + font * 0.35  # the win line's label takes its place among the names
+    placed = _spread(wanted, gap=font + 2, low=top + font * 0.7, high=bottom + font * 0.35)
+    series = tuple(Series(p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)],
+                          " ".join(f"{a},{b}" for a, b in lines[p]), labels[p], right + 8, placed[p], ends[p],
+                          finals[p]) for n, p in enumerate(players))
     tick_step = _nice_step(span)
     first_tick = (low // tick_step) * tick_step
     y_ticks = tuple((y(v), v) for v in range(first_tick, high + 1, tick_step) if low <= v <= high)
-    label_every = max(1, count // 8)
-    x_ticks = tuple((x(i + 1), _short(s.label)) for i, s in enumerate(steps) if i % label_every == 0)
-    return Chart(width, height, tuple(series), y_ticks, x_ticks, y(win) if low <= win <= high else None, win,
-                 left, height - bottom)
+    x_ticks, x_title = _x_ticks(steps, x, plot_w, font)
+    return Layout(width, height, font, left, right, top, bottom, series, y_ticks, x_ticks, x_title, win_y,
+                  placed.get(""))
+
+
+def _thin(coords: list[tuple[float, float]], plot_w: float) -> list[tuple[float, float]]:
+    """At most about two points per unit of width, keeping each column's lowest and highest and the last:
+    a long game draws the same line in a fraction of the bytes."""
+    if len(coords) <= 2 * plot_w:
+        return coords
+    kept: list[tuple[float, float]] = []
+    column: list[tuple[float, float]] = []
+    for point in coords:
+        if column and int(point[0]) != int(column[0][0]):
+            kept += sorted({min(column, key=lambda p: p[1]), max(column, key=lambda p: p[1]), column[-1]})
+            column = []
+        column.append(point)
+    kept += sorted({min(column, key=lambda p: p[1]), max(column, key=lambda p: p[1]), column[-1]})
+    return kept
+
+
+def _spread(wanted: dict[str, float], *, gap: float, low: float, high: float) -> dict[str, float]:
+    """Label baselines as near their lines' ends as can be with at least `gap` between them, within [low, high]."""
+    order = sorted(wanted, key=lambda p: (wanted[p], p))
+    placed: dict[str, float] = {}
+    previous = low - gap
+    for player in order:
+        placed[player] = max(wanted[player], previous + gap)
+        previous = placed[player]
+    # Pushed past the bottom: shift the run up, keeping the gaps.
+    overflow = previous - high
+    if overflow > 0:
+        ceiling = high
+        for player in reversed(order):
+            placed[player] = min(placed[player], ceiling)
+            ceiling = placed[player] - gap
+    return {p: round(v, 1) for p, v in placed.items()}
+
+
+def _x_ticks(steps, x, plot_w: float, font: int) -> tuple[tuple[tuple[float, str], ...], str]:
+    """Ticks at entries, named by proposal number (or by date when the chart's entries are not proposals),
+    as many as fit side by side."""
+    proposals = [(i, s) for i, s in enumerate(steps) if isinstance(s.entry, Proposal)]
+    if len(proposals) * 2 >= len(steps):
+        marks, title = [(i, str(s.entry.number)) for i, s in proposals], "proposal"
+    else:
+        marks, title = [(i, s.entry.date.isoformat()) for i, s in enumerate(steps) if s.entry.date], "date"
+    if not marks:
+        return (), ""
+    widest = max(_text_width(label, font) for _, label in marks) + font
+    room = max(1, int(plot_w // widest))
+    every = -(-len(marks) // room)
+    chosen = marks[::every]
+    return tuple((x(i + 1), label) for i, label in chosen), title
 
 
 def _nice_step(span: int) -> int:
@@ -78,7 +177,3 @@ def _nice_step(span: int) -> int:
         if span / step <= 8:
             return step
     return 10 ** len(str(span))
-
-
-def _short(label: str) -> str:
-    return label.replace("proposal ", "").replace("judgment ", "J").replace("event ", "")[:12]

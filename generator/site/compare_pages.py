@@ -1,6 +1,10 @@
 """Comparison pages of a game: the rules now against the initial set, and a page where the reader picks any
-two points (templates/static/compare.js does that in the browser). What a single entry changed is on that
-entry's page, so no page repeats it.
+two points (templates/static/compare.js does that in the browser, from points.py's pieces). What a single
+entry changed is on that entry's page, so no page repeats it; `comparison_page` draws the comparison of any
+two points as start-now.html draws its own (the picker's tests compare with it).
+
+Points are named as URLs name them: `start` is the initial set, `301` a proposal, `judgment-7` and
+`entry-12` other entries as the log anchors them.
 """
 from __future__ import annotations
 
@@ -11,17 +15,18 @@ from typing import Any
 from ..compare import Comparison, Pair, RuleLike, compare
 from ..redline import render_html
 from .markdown import render_markdown
-from .views import GamePlan, Page, game_view, step_view
+from .views import GamePlan, Page, game_view, point_name, step_view
 
 START = -1  # the point before the first entry: the initial set
 
 
 def comparison_view(comparison: Comparison, rule_url: Callable[[RuleLike], str] | None = None) -> dict[str, Any]:
     """What templates/compare.html shows of a comparison; `rule_url` links each rule to its page."""
-    return {"pairs": [_pair_view(pair, rule_url) for pair in comparison.differences], "tally": comparison.tally()}
+    return {"pairs": [pair_view(pair, rule_url) for pair in comparison.differences], "tally": comparison.tally()}
 
 
-def _pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[str, Any]:
+def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[str, Any]:
+    """One pair as templates/_pair.html shows it, on the comparison pages and in the picker's pieces."""
     links: list[tuple[str, str]] = []
     if rule_url is not None:
         for rule in pair.new + pair.old:  # a rule's page is named by its latest number
@@ -43,13 +48,16 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     start_now = [[plan.version_key(v) for v in history.rules_at(point)] for point in (START, last)]
     pages = [_comparison_page(plan, views, "start-now", START, last, start_now)]
 
-    def index() -> dict[str, Any]:
-        return {"entries": [views[step.index] for step in replay.steps]}
-
-    # The index lists every entry: drawn only when a step it shows moved.
-    pages.append(_page(plan, "index", "compare_index.html", {}, lazy=index,
-                       inputs=[plan.listed_key(step) for step in replay.steps]))
+    # The picker draws in the browser from the points and compare/rules pieces (points.py).
+    pages.append(_page(plan, "index", "compare_index.html", {}))
     return pages
+
+
+def comparison_page(plan: GamePlan, before: int, after: int) -> Page:
+    """The comparison of the rules after entry `before` with the rules after `after` (-1: the initial set),
+    as compare/start-now.html draws them; named by the two points (the picker shows the same)."""
+    return _comparison_page(plan, _PointViews(plan), f"{point_name(plan, before)}-{point_name(plan, after)}",
+                            before, after, None)
 
 
 class _PointViews(dict):
@@ -75,7 +83,8 @@ def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int,
         found = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
         return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}")
 
-    context = {"before": views[before], "after": views[after], "now": True, "previous": None, "next": None}
+    now = before == START and after == len(plan.replay.steps) - 1
+    context = {"before": views[before], "after": views[after], "now": now, "previous": None, "next": None}
     return _page(plan, name, "compare.html", context, inputs=inputs, lazy=comparison)
 
 

@@ -37,6 +37,35 @@ def render_markdown(text: str) -> Markup:
     return markdown_to_html(text)
 
 
+@lru_cache(maxsize=256)
+def render_prose(text: str, top: int) -> Markup:
+    """A keeper's prose placed under a page's headings: its headings demoted so that the first level is
+    `top` (a preamble's `# Title` becomes an h2 under the page's one h1), their order kept."""
+    tokens = _MD.parse(text)
+    levels = [int(t.tag[1]) for t in tokens if t.type in ("heading_open", "heading_close")]
+    shift = max(0, top - min(levels)) if levels else 0
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(6, int(token.tag[1]) + shift)}"
+    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
+
+
 @lru_cache(maxsize=65536)
 def render_inline(text: str) -> Markup:
     return Markup(_MD.renderInline(text))
+
+
+@lru_cache(maxsize=65536)
+def plain_text(text: str) -> str:
+    """The words of a Markdown text without its markup, for search snippets: blocks and lines joined by spaces."""
+    parts: list[str] = []
+    for token in _MD.parse(text):
+        for child in token.children or ():
+            if child.type in ("text", "code_inline"):
+                parts.append(child.content)
+            elif child.type in ("softbreak", "hardbreak"):
+                parts.append(" ")
+        if token.type in ("paragraph_close", "heading_close", "list_item_close", "code_block", "fence",
+                          "th_close", "td_close"):
+            parts.append(token.content if token.type in ("code_block", "fence") else " ")
+    return " ".join("".join(parts).split())

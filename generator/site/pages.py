@@ -10,10 +10,8 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from functools import lru_cache
 from typing import Any
 
-from ..cache import digest
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
 from ..engine.solitaire import SolitaireReplay
@@ -24,11 +22,13 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import markdown_to_html, render_markdown
-from .render import ScriptJson, script_json
+from .markdown import markdown_to_html, render_prose
+from .points import points_pages
+from .search import documents_from_entries, games_page, plan_documents, search_pages
 from .solitaire_pages import solitaire_site
 from .views import (LOG_PART, TABLE_PART, GamePlan, Page, entry_key, game_view, log_anchor, page_names, pager,
-                    part_name, parts, power_text, revision_view, step_facts, step_facts_key, step_view, version_view)
+                    part_name, parts, point_name, power_text, revision_view, step_facts, step_facts_key, step_view,
+                    version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
@@ -50,11 +50,11 @@ class Touched:
 
 def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
     """What changed from one plan of a game to the next (see `Touched`); None when pages came or went or
-    everything moved (entries added or removed, pages renamed, the game's header changed)."""
+    everything moved (entries added or removed, pages renamed, the game's header or settings changed)."""
     old_steps, new_steps = old.replay.steps, new.replay.steps
     old_history, new_history = old.history, new.history
     if (len(old_steps) != len(new_steps) or old.proposal_pages != new.proposal_pages
-            or old_history.page_number != new_history.page_number or game_view(old.replay) != game_view(new.replay)
+            or old.replay.game.config != new.replay.game.config or old_history.page_number != new_history.page_number or game_view(old.replay) != game_view(new.replay)
             or old_history.old_numbers() != new_history.old_numbers()):
         return None
     touched = Touched()
@@ -66,6 +66,8 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
             touched.listed = touched.listed or old.listed_key(before) != new.listed_key(after)
             touched.scores = touched.scores or before.scores != after.scores or before.deltas != after.deltas
             touched.players = touched.players or before.players != after.players or before.order != after.order
+    if old_steps and old_steps[-1].mechanics.scoring != new_steps[-1].mechanics.scoring:
+        touched.scores = True  # the chart draws the score that wins
     if old.replay.versions is not new.replay.versions:
         for identity, rule in new_history.rules.items():
             if _version_texts(rule) != _version_texts(old_history.rules[identity]):
@@ -95,14 +97,22 @@ def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE
     pages: list[Page] = []
     for replay in replays:
         if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
-            game_pages, summary, entries = solitaire_site(replay)
-            games.append(SolitaireGame(replay.game.slug, summary, entries))
+            game = solitaire_game(replay)
+            games.append(game)
+            pages.extend(game.pages)
         else:
             plan = game_plan(replay)
             games.append(plan)
-            game_pages = plan_game(plan)
-        pages.extend(game_pages)
+            pages.extend(plan_game(plan))
     return pages + site_pages(games, pages, site_title=site_title, base_url=base_url)
+
+
+def solitaire_game(replay: SolitaireReplay) -> SolitaireGame:
+    """A solitaire game's pages (solitaire_pages.py's, and its search index) and its summary."""
+    game_pages, summary, entries = solitaire_site(replay)
+    slug, title = replay.game.slug, replay.game.config.title
+    pages = game_pages + search_pages(slug, title, documents_from_entries(slug, entries))
+    return SolitaireGame(slug, summary, pages)
 
 
 def sitemap_paths(pages: list[Page]) -> list[str]:
@@ -112,29 +122,30 @@ def sitemap_paths(pages: list[Page]) -> list[str]:
 
 @dataclass
 class SolitaireGame:
-    """What the pages above the games take of a solitaire game (its pages are solitaire_pages.py's)."""
+    """A solitaire game as the site takes it: its pages (solitaire_pages.py's) and its summary."""
 
     slug: str
     summary: dict[str, Any]
-    search: list[dict[str, str]]
+    pages: list[Page]
 
 
 def site_pages(games: list[GamePlan | SolitaireGame], game_pages: list[Page], *, site_title: str,
                base_url: str, sitemap: Iterable[str] | None = None) -> list[Page]:
-    """The pages above the games (index, 404, search index, sitemap), and the site's title and address on
-    every page of `game_pages` too. `sitemap`: the games' pages it lists, when `game_pages` are not all of
-    them (see `sitemap_paths`)."""
+    """The pages above the games (index, 404, the list of games a widened search looks in, the sitemap when
+    the site's address is known), and the site's title and address on every page of `game_pages` too.
+    `sitemap`: the games' pages it lists, when `game_pages` are not all of them (see `sitemap_paths`)."""
     summaries = [g.summary if isinstance(g, SolitaireGame) else _game_summary(g) for g in games]
     pages = [Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)),
-             Page("404.html", "404.html", {}, deps="404")]
-    # Its deps are its JSON, joined from pieces each kept by what it shows: one edit writes one piece.
-    index = ScriptJson.array(piece for g in games for piece in (
-        (script_json(entry) for entry in g.search) if isinstance(g, SolitaireGame) else _search_pieces(g)))
-    pages.append(Page("search-index.js", "search-index.js", {"index": index}, kind="js", deps=digest(index)))
-    listed = tuple(sorted(sitemap_paths(game_pages) if sitemap is None else sitemap) + ["index.html"])
-    pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": listed}, kind="xml", deps=listed))
+             games_page([(g.slug, g.summary["title"] if isinstance(g, SolitaireGame) else g.replay.game.config.title)
+                         for g in games])]
     if base_url and not base_url.endswith("/"):
         base_url += "/"
+    if base_url:  # a sitemap's <loc>s must be absolute: without the site's address there is none
+        listed = tuple(sorted(sitemap_paths(game_pages) if sitemap is None else sitemap) + ["index.html"])
+        pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": listed}, kind="xml", deps=listed))
+    # A host serves 404.html at any missing address, at any depth: its links start from the site's
+    # address, or from the host's root without one.
+    pages.append(Page("404.html", "404.html", {"root": base_url or "/"}, deps="404"))
     for page in game_pages + pages:
         page.context.setdefault("site_title", site_title)
         page.context.setdefault("base_url", base_url)
@@ -181,7 +192,10 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
         for position in range(len(history.proposal_steps)):
             _proposal_page(pages, position)
         _list_pages(pages, None, None, everything=True)
+        pages.add("as-of.html", "as-of.html", {}, "as-of")  # it draws in the browser from the points pieces
         pages.extend(compare_pages(plan))
+        pages.extend(points_pages(plan, pages.game_key))
+        pages.extend(_search_pages(plan))
         return pages
     # The steps whose pages show something that moved: the touched ones, those whose revisions changed
     # a touched rule, and (when the listing of a touched one moved) the neighbours that link to it.
@@ -205,7 +219,14 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
                 scores=touched.scores or touched.listed, scored_steps=touched.steps)
     if touched.listed or touched.rules:
         pages.extend(compare_pages(plan))
+        pages.extend(points_pages(plan, pages.game_key))
+    if touched.steps or touched.rules:
+        pages.extend(_search_pages(plan))
     return pages
+
+
+def _search_pages(plan: GamePlan) -> list[Page]:
+    return search_pages(plan.slug, plan.replay.game.config.title, plan_documents(plan))
 
 
 def _overview_pages(pages: _Pages, *, rules: bool, players: bool) -> None:
@@ -297,7 +318,7 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
                    json.dumps(navigation)),
                   lazy=lambda chosen=chosen, first=part == 0: {
                       "entries": [_log_entry(plan, s) for s in chosen],
-                      "preamble": render_markdown(replay.game.log.preamble) if first else ""})
+                      "preamble": render_prose(replay.game.log.preamble, 2) if first else ""})
 
     table_ranges = parts(len(proposal_steps), TABLE_PART)
     for part, span in enumerate(table_ranges):
@@ -340,11 +361,6 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
     defeated = [s for s in proposal_steps if s.result in DEFEATED]
     pages.add("defeated.html", "defeated.html", {}, tuple(plan.listed_key(s) for s in defeated),
               lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in defeated]})
-    every_listed = tuple(plan.listed_key(s) for s in steps)
-    pages.add("as-of.html", "as-of.html", {}, every_listed,
-              lazy=lambda: {"entries": [step_view(plan, s, "") for s in steps]})
-    versions = tuple((plan.version_key(v), v.start, v.end) for v in replay.versions)
-    pages.add("data.js", "data.js", {}, (versions, every_listed), kind="js", lazy=lambda: {"data": _game_data(plan)})
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:
@@ -357,7 +373,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     return {
         "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
-        "preamble": str(render_markdown(game.log.preamble)), "recent": recent,
+        "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
         "mechanics": _mechanics(config, replay), "start": game.config.start.isoformat() if game.config.start else "",
@@ -434,7 +450,8 @@ def _points(points: int) -> str:
 def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_rule[rule_history.identity]]
     last = rule_history.last
-    return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed,
+    repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
+    return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
             "lineage": rule_history.lineage, "revisions": revisions,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
@@ -473,6 +490,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
+        "points": (point_name(plan, step.index - 1), point_name(plan, step.index)),
     }
 
 
@@ -497,12 +515,11 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
                  "judge": "", "players": [], "body": "", "revisions": []})
     if isinstance(entry, Judgment):
         view["judge"] = entry.judge
-        view["body"] = markdown_to_html(entry.body)
     elif isinstance(entry, Event):
-        view["body"] = markdown_to_html(entry.body)
         view["players"] = [("+" if c.joins else "-") + c.player for c in entry.players]
-    else:
+    else:  # a proposal: its text with the keeper's commentary, as events and judgments show theirs
         view["proposer"] = entry.proposer
+    view["body"] = render_prose(entry.body, 3)
     if not isinstance(entry, Proposal):  # what a judgment or event changed shows here: it has no page of its own
         view["revisions"] = [revision_view(plan, r, "") for r in plan.history.revisions_by_step.get(step.index, ())]
     return view
@@ -552,62 +569,9 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
             else []}
 
 
-def _game_data(plan: GamePlan) -> ScriptJson:
-    """What the as-of and comparison pages need in the browser: every version once, with its span."""
-    replay = plan.replay
-    return ScriptJson.object({
-        "entries": ScriptJson.array(_json_piece((s.label, s.entry.date.isoformat() if s.entry.date else "",
-                                                 plan.entry_anchor(s))) for s in replay.steps),
-        "versions": ScriptJson.array(_version_piece(v.identity, v.number, v.rule_class, v.title, v.text, v.start,
-                                                    v.end if v.end is not None else -2, plan.rule_page(v.identity))
-                                     for v in replay.versions)})
-
-
-@lru_cache(maxsize=65536)
-def _json_piece(item: tuple) -> str:
-    return script_json(list(item))
-
-
-@lru_cache(maxsize=65536)
-def _version_piece(identity: int, number: int, rule_class: str, title: str, text: str, start: int, end: int,
-                   page: str) -> str:
-    return script_json([identity, number, rule_class, title, text, str(render_markdown(text)), start, end, page])
-
-
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
     steps = plan.history.proposal_steps[-50:][::-1]
     updated = max((s.entry.date for s in plan.replay.steps if s.entry.date), default=None)
     return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
                         for s in steps],
             "updated": updated.isoformat() if updated else "1970-01-01"}
-
-
-def _search_pieces(plan: GamePlan) -> Iterable[str]:
-    """Each rule and each proposal of a game as the search index shows it, as JSON (see `_search_piece`);
-    kept in the plan, and taken over by the next plan of the game where an edit did not touch them."""
-    title = plan.replay.game.config.title
-    pieces = plan.search_pieces
-    for identity, rule_history in sorted(plan.history.rules.items(), key=lambda kv: kv[1].last.number):
-        piece = pieces.get(("rule", identity))
-        if piece is None:
-            last = rule_history.last
-            piece = pieces[("rule", identity)] = _search_piece(
-                "Rule", last.number, last.title, " (repealed)" if rule_history.repealed else "", title,
-                f"{plan.slug}/{plan.rule_page(identity)}", "", last.text, 600)
-        yield piece
-    for step in plan.history.proposal_steps:
-        piece = pieces.get(("step", step.index))
-        if piece is None:
-            entry = step.entry
-            piece = pieces[("step", step.index)] = _search_piece(
-                "Proposal", entry.number, entry.title, "", title, f"{plan.slug}/{plan.entry_anchor(step)}",
-                f"{entry.proposer} {step.result or ''} ", entry.body, 400)
-        yield piece
-
-
-def _search_piece(kind: str, number: int, title: str, tag: str, game: str, url: str, lead: str, text: str,
-                  length: int) -> str:
-    """One item of the search index: its title, game, address and the start of its text, as JSON, kept by
-    what it shows (one edit writes one item's JSON again)."""
-    return script_json({"t": f"{kind} {number}" + (f": {title}" if title else "") + tag, "g": game, "u": url,
-                        "x": lead + " ".join(text.split())[:length]})

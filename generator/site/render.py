@@ -66,38 +66,19 @@ def template_problem(error: TemplateError) -> SourceError:
 
 def _json_for_script(value) -> Markup:
     """JSON safe inside <script> or a .js file: no way for text to close the script."""
-    return Markup(value if isinstance(value, ScriptJson) else script_json(value))
-
-
-def script_json(value) -> str:
-    """The JSON of `value` as `tojson_script` writes it (keys sorted, compact, `<`, `>`, `&` and the line
-    separators escaped): each character escaped alone, so JSON joined from such pieces is the same text."""
     text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
     text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    return text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-
-
-class ScriptJson(str):
-    """JSON already written by `script_json`, piece by piece: `tojson_script` takes it as it is. The data of
-    a long game (every rule version, every entry) is joined from pieces kept by what each shows, so an edit
-    writes the JSON of what it changed and joins the rest."""
-
-    @classmethod
-    def array(cls, pieces) -> "ScriptJson":
-        return cls("[" + ",".join(pieces) + "]")
-
-    @classmethod
-    def object(cls, members: dict[str, str]) -> "ScriptJson":
-        return cls("{" + ",".join(f"{script_json(key)}:{members[key]}" for key in sorted(members)) + "}")
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return Markup(text)
 
 
 def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
     template = env.get_template(page.template)
-    root = "../" * page.depth
-    context = page.full_context()
+    # Links are relative to the page's folder unless the page says where the site's root is (404.html).
+    context = {"root": "../" * page.depth, **page.full_context()}
     if page.kind == "html" and not page.stub:
-        context = {**context, "header": _header(env, context, root, live_reload)}
-    return template.render(**context, root=root, page_path=page.path, live_reload=live_reload)
+        context["header"] = _header(env, context, context["root"], live_reload)
+    return template.render(**context, page_path=page.path, live_reload=live_reload)
 
 
 def _header(env: Environment, context: dict, root: str, live_reload: str) -> Markup:

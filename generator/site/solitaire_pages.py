@@ -18,7 +18,9 @@ from .views import Page, game_view, page_names, redline_view
 # Markdown would read each as an ordered list, so the full stop is escaped for display.
 _NUMBERED_LINE = re.compile(r"(?m)^([ \t]{0,3}\d{1,9})\.")
 
-ROW, LEFT, PLOT, TOP = 22, 230, 520, 28  # the timeline's geometry, in SVG units
+ROW, WIDTH, TOP = 22, 760, 28  # the timeline's geometry, in SVG units (drawn at 1:1, text at FONT_SIZE)
+FONT_SIZE, CHAR_WIDTH = 13, 7.4  # CHAR_WIDTH: a generous average advance of the sans-serif at that size
+LABEL_CHARS = 34
 
 
 def display_markdown(text: str) -> str:
@@ -55,7 +57,7 @@ def solitaire_site(replay: SolitaireReplay) -> tuple[list[Page], dict[str, Any],
         add(f"turns/{names[step.index]}.html", "solitaire/turn.html", _turn_context(replay, step, previous, following,
                                                                                     names), repr((step, links)))
     timeline = timeline_chart(replay)
-    add("timeline.html", "solitaire/timeline.html", {"chart": timeline}, repr(timeline))
+    add("timeline.html", "solitaire/timeline.html", {"chart": timeline, "font_size": FONT_SIZE}, repr(timeline))
     report = _check_context(replay, names)
     add("check.html", "solitaire/check.html", report, repr(report))
     summary = {**base["game"], "findings": len(replay.findings), "players": [replay.setup.player], "turns": len(replay.steps), "proposals": 0,
@@ -185,7 +187,8 @@ def _changes(step: TurnStep, cite: str) -> list[dict[str, Any]]:
                     f": it gains half of rule {gave.number}'s {gave.span} turns to live, less the turn that passes"
                     if gave is not None and gave.span is not None else ""))
             rule = new
-        changes.append({"kind": "changed", "identity": identity, "html": html, "summary": notes,
+        changes.append({"kind": "changed", "identity": identity, "anchor": f"change-{identity}", "html": html,
+                        "summary": notes,
                         "step": {"url": f"#rule-{rule.number}" if new else "", "label": f"rule {rule.number}",
                                  "title": rule.title, "date": ""}})
     return changes
@@ -247,9 +250,6 @@ def timeline_chart(replay: SolitaireReplay) -> Timeline:
     """Each rule as a lane over the turns: thin while immutable, thick while mutable, ended where it died."""
     count = len(replay.steps)
 
-    def x(position: int) -> float:
-        return round(LEFT + PLOT * position / max(count, 1), 1)
-
     # Each rule's life: the positions (0: the start, i: after the i-th turn) where it is in each class.
     lives: dict[int, dict[str, Any]] = {}
     for rule in replay.initial.rules:
@@ -265,6 +265,17 @@ def timeline_chart(replay: SolitaireReplay) -> Timeline:
                 life["classes"].append((position, rule.rule_class))
         for death in step.deaths:
             lives[death.rule.identity]["end"] = (position, step.label, death.cause)
+    def name(life: dict[str, Any]) -> str:
+        numbers = " → ".join(str(n) for n in life["numbers"])
+        return f"{numbers} {life['first'].title}"[:LABEL_CHARS].rstrip() if life["first"].title else numbers
+
+    # The labels stand left of the plot, as wide as the longest, so that none is cut off.
+    left = 16 + round(CHAR_WIDTH * max((len(name(life)) for life in lives.values()), default=0))
+    plot = WIDTH - left - 30  # the rest, but room for a death's × at the end
+
+    def x(position: int) -> float:
+        return round(left + plot * position / max(count, 1), 1)
+
     lanes = []
     for row, (identity, life) in enumerate(sorted(lives.items(), key=lambda kv: (kv[1].get("born", 0), kv[0]))):
         end = life["end"]
@@ -274,18 +285,17 @@ def timeline_chart(replay: SolitaireReplay) -> Timeline:
             bars.append(Bar(x(start), x(max(following[0], start)), rule_class))
         first: LiveRule = life["first"]
         numbers = " → ".join(str(n) for n in life["numbers"])
-        name = f"{numbers}{f' {first.title}' if first.title else ''}"
         born = f"made at turn {replay.steps[life['born'] - 1].entry.number}, " if "born" in life else ""
         changes = [f"mutable from {replay.steps[p - 1].label}" for p, cls in life["classes"] if p and cls == "mutable"]
         ended = f"died at {end[1]} ({end[2]})" if end else "stands"
         story = f"Rule {numbers}" + (f" ({first.title})" if first.title else "") + ": " + born + \
             ", ".join([("mutable" if life["classes"][0][1] == "mutable" else "immutable") + " at first"] + changes
                       + [ended]) + "."
-        lanes.append(Lane(TOP + row * ROW, name[:34], tuple(bars), x(end[0]) if end else None, ended if end else "",
+        lanes.append(Lane(TOP + row * ROW, name(life), tuple(bars), x(end[0]) if end else None, ended if end else "",
                           story, identity == replay.setup.objective))
     every = max(1, count // 12)
     ticks = ((x(0), "start"),) + tuple((x(i + 1), str(s.entry.number)) for i, s in enumerate(replay.steps)
                                        if (i + 1) % every == 0 or i + 1 == count)
     won = replay.winning_step
-    return Timeline(LEFT + PLOT + 30, TOP + len(lanes) * ROW + 24, LEFT, TOP, tuple(lanes), ticks,
+    return Timeline(WIDTH, TOP + len(lanes) * ROW + 24, left, TOP, tuple(lanes), ticks,
                     x(won.index + 1) if won else None, count)

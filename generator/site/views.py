@@ -260,13 +260,40 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         if before.text == after.text:
             summary = ()
     rule = after or before
+    ended = after.end if after is not None else None
     return {
+        "anchor": revision_anchor(plan, step),
+        # The span the version was in force: until the entry that changed it next (None: still in force).
+        "until": step_view(plan, plan.replay.steps[ended], from_dir) if ended is not None else None,
+        "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
         "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite,
         "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
     }
+
+
+def point_name(plan: GamePlan, index: int) -> str:
+    """A point of the game as URLs and comparison pages name it: `start` (the initial set), a proposal's
+    page name (`301`, `301-2` for a reused number), `judgment-7`, `entry-12` (the log's anchors)."""
+    if index == -1:
+        return "start"
+    entry = plan.replay.steps[index].entry
+    if isinstance(entry, Proposal):
+        return plan.proposal_pages[index]
+    if isinstance(entry, Judgment):
+        return f"judgment-{entry.number}"
+    return f"entry-{index + 1}"
+
+
+def revision_anchor(plan: GamePlan, step: Step | None) -> str:
+    """The id of a revision on its rule's page, named by the entry that made it (`proposal-301`), so
+    that the entry's pages link straight to it."""
+    if step is None:
+        return "initial"
+    name = point_name(plan, step.index)
+    return f"proposal-{name}" if isinstance(step.entry, Proposal) else name
 
 
 def game_view(replay: Replay) -> dict[str, Any]:

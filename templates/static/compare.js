@@ -1,30 +1,26 @@
 /* nomic-archive: compare the rules at any two points of a game, in the browser.
-   Reads window.NOMIC_GAME (data.js, loaded by a script tag: no fetch, so it works from file://).
-   Matches rules as generator/compare.py does (same steps, thresholds and wording) and diffs their words
-   like generator/redline.py, more simply: a longest common subsequence over word tokens.
-   The DOM is built with textContent; only rule HTML rendered and escaped at build time uses innerHTML. */
+   The points come from the URL (?from=start&to=2005-04-02) or the form, and are resolved by static/points.js.
+   Rules are matched as generator/compare.py matches them (same steps, thresholds and order); each pair is
+   then shown with the article the build drew for it (generator/site/points.py), so that the redlines,
+   summaries and headings are the comparison pages' own. The redlines are never computed here. */
 (function () {
   "use strict";
-  var data = window.NOMIC_GAME;
+  var NOMIC = window.NOMIC;
+  var form = document.querySelector("form.compare-form");
   var target = document.getElementById("compare-result");
-  var beforeSelect = document.getElementById("compare-before");
-  var afterSelect = document.getElementById("compare-after");
-  if (!data || !target || !beforeSelect || !afterSelect) return;
-  var base = target.getAttribute("data-base") || "";
+  if (!NOMIC || !form || !target || !NOMIC.resolvePoint) return;
+  var root = form.getAttribute("data-root") || "";
+  var game = form.getAttribute("data-game");
+  var RULES_PER_PIECE = 16;  // generator/site/points.py
 
   // The thresholds of generator/compare.py and generator/redline.py (the reasons are given there).
   var MATCH_SIMILARITY = 0.5, GROUP_SIMILARITY = 0.7, GROUP_GAIN = 0.1, PART_SIMILARITY = 0.3;
-  var REWRITE_SHARE = 0.2;
-  var PART_SEPARATOR = "\n\n";
-  // Beyond this many cells the word table would be slow: the texts are shown whole, old and new.
-  var MAX_TABLE = 4000000;
+  var PART_SEPARATOR = "\n\n", MAX_PARTS = 8;
   var KINDS = ["equal", "changed", "renumbered", "split", "merged", "added", "removed"];
 
   var WORD_CHAR = "[\\p{L}\\p{N}\\p{M}\\u200c\\u200d]";
   var WORD = WORD_CHAR + "+(?:(?:['\\u2019\\u2010\\u2011-]|(?<=\\p{N})[.,:\\u2013](?=\\p{N}))" + WORD_CHAR + "+)*";
   var WORDS = new RegExp(WORD, "gu");
-  var TOKENS = new RegExp(WORD + "|\\s+|[^]", "gu");
-  var BLANK_LINE = /\n[^\S\n]*\n\s*/;
 
   function words(text) { return text.match(WORDS) || []; }
 
@@ -41,14 +37,6 @@
     return 2 * shared / (x.length + y.length);
   }
 
-  function rulesAt(at) {
-    return data.versions.filter(function (v) { return v[6] <= at && (v[7] === -2 || v[7] > at); })
-      .map(function (v) {
-        return { identity: v[0], number: v[1], ruleClass: v[2], title: v[3], text: v[4], html: v[5], page: v[8] };
-      })
-      .sort(function (a, b) { return a.number - b.number; });
-  }
-
   function byNumber(a, b) { return a.number - b.number; }
   function numbers(rules) { return rules.map(function (rule) { return rule.number; }); }
   function lexical(x, y) {
@@ -56,7 +44,7 @@
     return x.length - y.length;
   }
   function identical(a, b) {
-    return a.number === b.number && a.ruleClass === b.ruleClass && a.title === b.title && a.text === b.text;
+    return a.number === b.number && a.ruleClass === b.ruleClass && a.title === b.title && a.digest === b.digest;
   }
   function joined(rules) { return rules.map(function (rule) { return rule.text; }).join(PART_SEPARATOR); }
 
@@ -114,7 +102,9 @@
     var groups = [];
     function groupCandidates(wholes, free, partners, score, split) {
       wholes.forEach(function (whole) {
-        var parts = free.filter(function (part) { return score(whole, part) >= PART_SIMILARITY; });
+        var parts = free.filter(function (part) { return score(whole, part) >= PART_SIMILARITY; })
+          .sort(function (x, y) { return score(whole, y) - score(whole, x) || x.number - y.number; })
+          .slice(0, MAX_PARTS);
         if (partners.has(whole)) parts = parts.concat([partners.get(whole)]).sort(byNumber);
         for (var i = 0; i < parts.length; i++) {
           for (var j = i + 1; j < parts.length; j++) {
@@ -173,96 +163,6 @@
     }[pair.kind];
   }
 
-  function notes(pair) {
-    if (pair.old.length !== 1 || pair.new.length !== 1) return [];
-    var a = pair.old[0], b = pair.new[0], out = [];
-    if (a.ruleClass !== b.ruleClass) out.push("transmuted from " + a.ruleClass + " to " + b.ruleClass);
-    if (a.title !== b.title) {
-      if (!a.title) out.push("titled \"" + b.title + "\"");
-      else if (!b.title) out.push("title \"" + a.title + "\" removed");
-      else out.push("retitled \"" + b.title + "\" (was \"" + a.title + "\")");
-    }
-    return out;
-  }
-
-  /* Word tokens of the old and new text: [["equal"|"delete"|"insert", text], ...], or null when the
-     texts keep too little in common to be read as an edit (then they are shown whole). */
-  function diffWords(oldText, newText) {
-    var a = oldText.match(TOKENS) || [], b = newText.match(TOKENS) || [];
-    // Runs of whitespace compare by kind, so re-spacing does not disturb the diff.
-    function key(token) { return /^\s+$/.test(token) ? (token.indexOf("\n") >= 0 ? "\n" : " ") : token; }
-    var ka = a.map(key), kb = b.map(key);
-    var start = 0;
-    while (start < a.length && start < b.length && ka[start] === kb[start]) start++;
-    var endA = a.length, endB = b.length;
-    while (endA > start && endB > start && ka[endA - 1] === kb[endB - 1]) { endA--; endB--; }
-    var n = endA - start, m = endB - start;
-    if ((n + 1) * (m + 1) > MAX_TABLE) return null;
-    // lengths[i * (m + 1) + j]: the longest common subsequence of a[start + i:] and b[start + j:].
-    var lengths = new Uint32Array((n + 1) * (m + 1));
-    for (var i = n - 1; i >= 0; i--) {
-      for (var j = m - 1; j >= 0; j--) {
-        lengths[i * (m + 1) + j] = ka[start + i] === kb[start + j]
-          ? lengths[(i + 1) * (m + 1) + j + 1] + 1
-          : Math.max(lengths[(i + 1) * (m + 1) + j], lengths[i * (m + 1) + j + 1]);
-      }
-    }
-    var ops = b.slice(0, start).map(function (t) { return ["equal", t]; });
-    i = 0; j = 0;
-    while (i < n || j < m) {
-      if (i < n && j < m && ka[start + i] === kb[start + j]) {
-        ops.push(["equal", b[start + j]]); i++; j++;
-      } else if (j < m && (i === n || lengths[i * (m + 1) + j + 1] >= lengths[(i + 1) * (m + 1) + j])) {
-        ops.push(["insert", b[start + j]]); j++;
-      } else {
-        ops.push(["delete", a[start + i]]); i++;
-      }
-    }
-    ops = ops.concat(b.slice(endB).map(function (t) { return ["equal", t]; }));
-    var segments = canonical(ops);
-    var kept = 0;
-    segments.forEach(function (s) { if (s[0] === "equal") kept += words(s[1]).length; });
-    if (kept < REWRITE_SHARE * Math.min(words(oldText).length, words(newText).length)) return null;
-    return segments;
-  }
-
-  /* The token operations as segments: neighbours of one kind merged, each deletion before its insertion,
-     and an equal stretch between two changes absorbed when it is no longer (in tokens) than the larger
-     side of either change, as diff-match-patch's semantic cleanup does for generator/redline.py: so
-     "one week" -> "interval" reads as one deletion and one insertion, not as confetti of common words. */
-  function canonical(ops) {
-    var runs = [];  // {equal: true, text, size} and {del, ins, dels, inss} (changes), sizes in tokens
-    ops.forEach(function (op) {
-      var last = runs[runs.length - 1];
-      if (op[0] === "equal") {
-        if (last && last.equal) { last.text += op[1]; last.size += 1; }
-        else runs.push({ equal: true, text: op[1], size: 1 });
-        return;
-      }
-      if (!last || last.equal) { last = { del: "", ins: "", dels: 0, inss: 0 }; runs.push(last); }
-      if (op[0] === "delete") { last.del += op[1]; last.dels += 1; } else { last.ins += op[1]; last.inss += 1; }
-    });
-    for (var i = 1; i + 1 < runs.length;) {
-      var before = runs[i - 1], kept = runs[i], after = runs[i + 1];
-      if (kept.equal && !before.equal && !after.equal &&
-          kept.size <= Math.max(before.dels, before.inss) && kept.size <= Math.max(after.dels, after.inss)) {
-        runs.splice(i - 1, 3, {
-          del: before.del + kept.text + after.del, ins: before.ins + kept.text + after.ins,
-          dels: before.dels + kept.size + after.dels, inss: before.inss + kept.size + after.inss
-        });
-        i = Math.max(1, i - 2);  // the grown change may now absorb the stretch before it
-      } else {
-        i++;
-      }
-    }
-    var segments = [];
-    runs.forEach(function (run) {
-      if (run.equal) { segments.push(["equal", run.text]); return; }
-      if (run.del) segments.push(["delete", run.del]);
-      if (run.ins) segments.push(["insert", run.ins]);
-    });
-    return segments;
-  }
 
   function element(tag, className, text) {
     var node = document.createElement(tag);
@@ -271,103 +171,154 @@
     return node;
   }
 
-  /* <del>/<ins> as generator/redline.py writes them: a hidden label for screen readers first. */
-  function edit(tag, block) {
-    var node = element(tag, block ? "block" : "");
-    node.appendChild(element("span", "visually-hidden", (tag === "del" ? "deleted" : "inserted") + ": "));
-    return node;
-  }
+  function capitalize(text) { return text.charAt(0).toUpperCase() + text.slice(1).toLowerCase(); }
 
-  function wholeRule(tag, rules) {
-    var node = edit(tag, true);
-    rules.forEach(function (rule) {
-      var text = element("div");
-      text.innerHTML = rule.html; /* rendered and escaped at build time */
-      node.appendChild(text);
-    });
-    return node;
-  }
-
-  function redline(pair) {
-    var holder = element("div", "redline");
-    if (pair.kind === "added") { holder.appendChild(wholeRule("ins", pair.new)); return holder; }
-    if (pair.kind === "removed") { holder.appendChild(wholeRule("del", pair.old)); return holder; }
-    var oldText = joined(pair.old), newText = joined(pair.new);
-    if (oldText === newText) return null;
-    var segments = diffWords(oldText, newText);
-    if (!segments) {
-      holder.appendChild(wholeRule("del", pair.old));
-      holder.appendChild(wholeRule("ins", pair.new));
-      return holder;
-    }
-    var paragraph = null;
-    segments.forEach(function (segment) {
-      segment[1].split(BLANK_LINE).forEach(function (piece, index) {
-        if (index > 0 || !paragraph) {
-          paragraph = element("p");
-          paragraph.style.whiteSpace = "pre-line";  // line breaks inside a paragraph (lists) stay visible
-          holder.appendChild(paragraph);
-        }
-        if (!piece) return;
-        if (segment[0] === "equal") { paragraph.appendChild(document.createTextNode(piece)); return; }
-        var node = edit(segment[0] === "delete" ? "del" : "ins", false);
-        node.appendChild(document.createTextNode(piece));
-        paragraph.appendChild(node);
-      });
-    });
-    return holder;
-  }
-
-  function pairArticle(pair) {
-    var article = element("article", "revision compare-" + pair.kind);
-    var title = pair.new.concat(pair.old).map(function (rule) { return rule.title; }).filter(Boolean)[0];
-    article.appendChild(element("h3", "", describe(pair) + (title ? ": " + title : "")));
-    var links = element("p", "meta"), seen = new Set();
-    pair.new.concat(pair.old).forEach(function (rule) {
-      if (seen.has(rule.page)) return;
-      if (seen.size) links.appendChild(document.createTextNode(" \u00b7 "));
-      seen.add(rule.page);
-      var a = element("a", "", "Rule " + rule.number);
-      a.href = base + rule.page;
-      links.appendChild(a);
-    });
-    article.appendChild(links);
-    var lines = notes(pair);
-    if (lines.length) {
-      var list = element("ul", "summary");
-      lines.forEach(function (line) { list.appendChild(element("li", "", line)); });
-      article.appendChild(list);
-    }
-    var body = redline(pair);
-    if (body) {
-      var text = element("div", "rule-text redline");
-      text.appendChild(body);
-      article.appendChild(text);
-    }
-    return article;
-  }
-
+  /* One line, as Comparison.tally() words it. */
   function tally(pairs) {
     var counts = {};
     KINDS.forEach(function (kind) { counts[kind] = 0; });
     pairs.forEach(function (pair) { counts[pair.kind] += 1; });
     if (counts.equal === pairs.length) {
-      return "No differences (" + pairs.length + " rule" + (pairs.length === 1 ? "" : "s") + ").";
+      return "no differences (" + pairs.length + " rule" + (pairs.length === 1 ? "" : "s") + ")";
     }
-    var parts = KINDS.slice(1).filter(function (kind) { return counts[kind]; })
-      .map(function (kind) { return counts[kind] + " " + kind; });
-    return parts.join(", ") + (counts.equal ? "; " + counts.equal + " unchanged" : "") + ".";
+    var amended = pairs.filter(function (pair) {
+      if (pair.kind !== "renumbered") return false;
+      var a = pair.old[0], b = pair.new[0];
+      return a.blocks !== b.blocks || a.ruleClass !== b.ruleClass || a.title !== b.title;
+    }).length;
+    var words = [];
+    KINDS.slice(1).forEach(function (kind) {
+      if (kind === "renumbered") {
+        if (amended) words.push(amended + " renumbered and changed");
+        if (counts.renumbered - amended) words.push((counts.renumbered - amended) + " renumbered");
+      } else if (counts[kind]) {
+        words.push(counts[kind] + " " + kind);
+      }
+    });
+    var line = words.join(", ");
+    return counts.equal ? line + "; " + counts.equal + " unchanged" : line;
+  }
+
+  function rule(version) {
+    return { identity: version[0], ordinal: version[1], number: version[2], ruleClass: version[3],
+             title: version[4], page: version[7], digest: version[9], blocks: version[10], count: version[11],
+             text: "" };
+  }
+
+  /* Which file holds what the build drew of a rule's version (generator/site/points.py, _rules_pieces):
+     the rule's bucket for a short history, else the block of versions holding it. */
+  var SHORT_HISTORY = 4, BLOCK = 32;
+  function bucketFile(identity) { return game + "/compare/rules/" + Math.floor(identity / RULES_PER_PIECE) + ".js"; }
+  function entryFile(identity, ordinal, count) {
+    return count <= SHORT_HISTORY ? bucketFile(identity)
+      : game + "/compare/rules/" + identity + "-" + Math.floor(ordinal / BLOCK) + ".js";
+  }
+  function textFile(r) {
+    return r.ordinal === 0 || r.ordinal === r.count - 1 ? bucketFile(r.identity) : entryFile(r.identity, r.ordinal, r.count);
+  }
+
+  /* The files' rules merged: {identity: {entries: {ordinal: {text, added, removed, into}}, ends, whole}}. */
+  var known = {};
+  function loadAll(files) {
+    return Promise.all(Object.keys(files).map(function (file) { return NOMIC.load(root, file); })).then(function (loaded) {
+      loaded.forEach(function (data) {
+        Object.keys(data).forEach(function (identity) {
+          var into = known[identity] = known[identity] || { entries: {}, ends: {} };
+          var rule = data[identity];
+          Object.assign(into.entries, rule.entries || {});
+          Object.assign(into.ends, rule.ends || {});
+          if (rule.whole) into.whole = rule.whole;
+        });
+      });
+    });
+  }
+  function textOf(r) {
+    var rule = known[r.identity], entry = rule.entries[r.ordinal];
+    return entry ? entry.text : rule.ends[r.ordinal];
+  }
+
+  /* What the build drew for a pair, as [file, how to take it from `known`] steps: one article, or for a
+     rule changed several times between points in the middle of its life (a pair no page shows), each of
+     its changes in turn; rules matched by their texts (other rules, a split, a merge) are shown whole. */
+  function plan(pair) {
+    var a = pair.old[0], b = pair.new[0];
+    function entry(r, what) { return { file: entryFile(r.identity, r.ordinal, r.count), identity: r.identity, ordinal: r.ordinal, what: what }; }
+    if (pair.kind === "added") return [entry(b, "added")];
+    if (pair.kind === "removed") return [entry(a, "removed")];
+    if (pair.old.length === 1 && pair.new.length === 1 && a.identity === b.identity) {
+      if (b.ordinal === a.ordinal + 1) return [entry(b, "into")];
+      if (a.ordinal === 0 && b.ordinal === b.count - 1) return [{ file: bucketFile(a.identity), identity: a.identity, what: "whole" }];
+      var steps = [{ note: describe(pair) + ", in " + (b.ordinal - a.ordinal) + " changes, each as the build drew it" }];
+      for (var n = a.ordinal + 1; n <= b.ordinal; n++) {
+        steps.push(entry({ identity: a.identity, ordinal: n, count: a.count }, "into"));
+      }
+      return steps;
+    }
+    return [{ note: describe(pair) + " (matched by their texts): the rules before and after" }]
+      .concat(pair.old.map(function (r) { return entry(r, "removed"); }))
+      .concat(pair.new.map(function (r) { return entry(r, "added"); }));
+  }
+
+  function html(step) {
+    var rule = known[step.identity];
+    return step.what === "whole" ? rule.whole : rule.entries[step.ordinal][step.what];
+  }
+
+  var legend = document.getElementById("compare-legend");
+
+  function render(points, pairs, plans) {
+    target.textContent = "";
+    var meta = element("p", "meta");
+    meta.appendChild(document.createTextNode("The rules "));
+    meta.appendChild(NOMIC.describePoint(points[0], "../"));
+    meta.appendChild(document.createTextNode(", against the rules "));
+    meta.appendChild(NOMIC.describePoint(points[1], "../"));
+    meta.appendChild(document.createTextNode("."));
+    target.appendChild(meta);
+    var holder = element("div", "comparison");
+    holder.appendChild(element("p", "tally", capitalize(tally(pairs)) + "."));
+    if (plans.length && legend) holder.appendChild(legend.content.cloneNode(true));
+    plans.forEach(function (steps) {
+      steps.forEach(function (step) {
+        if (step.note) { holder.appendChild(element("p", "meta", step.note + ":")); return; }
+        var box = document.createElement("div");
+        box.innerHTML = html(step); /* drawn and escaped at build time */
+        while (box.firstChild) holder.appendChild(box.firstChild);
+      });
+    });
+    target.appendChild(holder);
   }
 
   function show() {
-    var pairs = compare(rulesAt(parseInt(beforeSelect.value, 10)), rulesAt(parseInt(afterSelect.value, 10)));
-    target.textContent = "";
-    target.appendChild(element("p", "tally", tally(pairs)));
-    pairs.forEach(function (pair) { if (pair.kind !== "equal") target.appendChild(pairArticle(pair)); });
+    var values = NOMIC.pointParams(["from", "to"]);
+    target.setAttribute("aria-busy", "true");
+    Promise.all([NOMIC.resolvePoint(values.from), NOMIC.resolvePoint(values.to)]).then(function (points) {
+      return Promise.all([NOMIC.rulesAt(points[0].index), NOMIC.rulesAt(points[1].index)]).then(function (sides) {
+        var oldRules = sides[0].map(rule), newRules = sides[1].map(rule);
+        var newAt = new Map(newRules.map(function (b) { return [b.number, b]; }));
+        var unequal = oldRules.filter(function (a) { var b = newAt.get(a.number); return !(b && identical(a, b)); });
+        var oldAt = new Map(oldRules.map(function (a) { return [a.number, a]; }));
+        unequal = unequal.concat(newRules.filter(function (b) { var a = oldAt.get(b.number); return !(a && identical(a, b)); }));
+        var files = {};
+        unequal.forEach(function (r) { files[textFile(r)] = true; });
+        return loadAll(files).then(function () {
+          unequal.forEach(function (r) { r.text = textOf(r); });
+          var pairs = compare(oldRules, newRules);
+          var plans = pairs.filter(function (pair) { return pair.kind !== "equal"; }).map(plan);
+          var more = {};
+          plans.forEach(function (steps) { steps.forEach(function (step) { if (step.file) more[step.file] = true; }); });
+          return loadAll(more).then(function () { render(points, pairs, plans); });
+        });
+      });
+    }).catch(function (error) { NOMIC.showProblem(target, error); })
+      .then(function () { target.removeAttribute("aria-busy"); });
   }
 
-  beforeSelect.form.addEventListener("submit", function (event) { event.preventDefault(); });
-  beforeSelect.addEventListener("change", show);
-  afterSelect.addEventListener("change", show);
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    NOMIC.pushPoints(["from", "to"]);
+    show();
+  });
+  window.addEventListener("popstate", show);
   show();
 }());

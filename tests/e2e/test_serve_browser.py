@@ -56,6 +56,16 @@ def test_saves_reload_the_page_and_errors_show_in_an_overlay(browser, served, ar
     assert page.locator("#nomic-error-overlay img").count() == 0 and page.title() != "pwned"
     page.screenshot(path=str(artifacts / "serve-error-overlay.png"))
 
+    # The overlay can be put away to read the last good page, with Escape or its button.
+    page.keyboard.press("Escape")
+    assert page.locator("#nomic-error-overlay").count() == 0
+    page.reload()
+    page.wait_for_selector("#nomic-error-overlay", timeout=WAIT_MS)
+    page.click("#nomic-error-close")
+    assert page.locator("#nomic-error-overlay").count() == 0
+    page.reload()
+    page.wait_for_selector("#nomic-error-overlay", timeout=WAIT_MS)
+
     # A page opened while the site is broken shows the overlay too.
     other = browser.new_page()
     other.goto(url + "tiny/index.html")

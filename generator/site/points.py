@@ -1,0 +1,150 @@
+"""The data behind "rules as of" and "compare" in the browser, in pieces loaded only when a reader asks.
+
+- `<game>/points/index.js`: the manifest: how many entries, how many per piece, and for each piece the
+  range of its dates, proposal numbers and judgment numbers, so that a point named in a URL (`312`,
+  `judgment-1`, `2005-04-02`) is found by loading one piece or two.
+- `<game>/points/N.js`: the entries `N * PER_PIECE` onwards (name, label, title, date, address) and every
+  rule version in force at one of them, with its rendered text. A point's rules are the versions whose
+  span covers it; a piece holds one ruleset and the changes made within it, not the archive.
+- `<game>/compare/rules/N.js` and `<identity>-M.js`: the comparisons the build drew of each rule's
+  versions, each an article as the comparison pages show it: every version against the one before, the
+  first against the last (what start-now.html shows), and each version added and removed whole; with
+  the texts, for matching rules across numbers as compare.py does (`_rules_pieces` says which file).
+  The compare picker shows these, so its redlines are the static pages' own; a pair the build did not
+  draw (a rule changed several times between two points in the middle of its life) is shown as its
+  successive changes.
+"""
+from __future__ import annotations
+
+import hashlib
+from typing import Any
+
+from ..compare import Pair
+from ..engine.rulebook import RuleVersion
+from ..model import Proposal
+from ..redline import redline, split_blocks
+from .compare_pages import pair_view
+from .history import RuleHistory
+from .markdown import render_markdown
+from .views import GamePlan, Page, point_name, step_view
+
+PER_PIECE = 100
+RULES_PER_PIECE = 16  # rules' comparisons per file: fewer files, each small
+SHORT_HISTORY = 4  # versions of a rule kept whole in its bucket's file; longer histories go in blocks
+BLOCK = 32  # versions per block of a long history
+
+
+def _digest(text: str) -> str:
+    return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
+
+
+def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
+    replay = plan.replay
+    steps = replay.steps
+    folder = f"{plan.slug}/points"
+    ordinal = {id(v): n for h in plan.history.rules.values() for n, v in enumerate(h.versions)}
+    starting: dict[int, list[RuleVersion]] = {}
+    for version in replay.versions:
+        starting.setdefault(version.start, []).append(version)
+    pages, summary = [], []
+    for first in range(0, max(len(steps), 1), PER_PIECE):
+        last = min(first + PER_PIECE, len(steps)) - 1
+        low = -1 if first == 0 else first  # the first piece holds the start too
+        entries = [_entry(plan, step.index) for step in steps[first:last + 1]]
+        live = sorted(plan.history.rules_at(low) + [v for i in range(low + 1, last + 1) for v in starting.get(i, ())],
+                      key=lambda v: (v.start, v.identity))
+        dates = [e[3] for e in entries if e[3]]
+        proposals = [step.entry.number for step in steps[first:last + 1] if isinstance(step.entry, Proposal)]
+        judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
+        summary.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
+        path = f"{folder}/{first // PER_PIECE}.js"
+        # The rendered rules are the costly part: drawn only when what the piece shows moved.
+        deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[id(v)],
+                                                   len(plan.history.rules[v.identity].versions)) for v in live))
+        pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
+                          lazy=lambda first=first, entries=entries, live=live: {"data": {
+                              "first": first, "entries": entries,
+                              "versions": [_version(plan, v, ordinal[id(v)]) for v in live]}}))
+    manifest = {"count": len(steps), "per": PER_PIECE, "pieces": summary}
+    pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
+                      kind="js", deps=repr(manifest)))
+    buckets: dict[int, list[RuleHistory]] = {}
+    for identity, history in sorted(plan.history.rules.items()):
+        buckets.setdefault(identity // RULES_PER_PIECE, []).append(history)
+    for bucket, histories in sorted(buckets.items()):
+        pages.extend(_rules_pieces(plan, bucket, histories, game_key))
+    return pages
+
+
+def _span(numbers: list[int]) -> list[int] | None:
+    return [min(numbers), max(numbers)] if numbers else None
+
+
+def _entry(plan: GamePlan, index: int) -> list[str]:
+    view = step_view(plan, plan.replay.steps[index], "")
+    return [point_name(plan, index), view["label"], view["title"], view["date"], view["url"]]
+
+
+def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
+    """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
+    digest of its blocks (what a redline compares), how many versions the rule has]."""
+    return [version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
+            -2 if version.end is None else version.end, f"{plan.history.page_number[version.identity]}.html",
+            str(render_markdown(version.text)), _digest(version.text), _digest("\n\n".join(split_blocks(version.text))),
+            len(plan.history.rules[version.identity].versions)]
+
+
+def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> list[Page]:
+    """The bucket's file, and a file per block of versions for each rule with a long history.
+
+    A version's entry (its text, the article of the change that made it, the articles of it added and
+    removed whole) lives in the bucket when its rule has at most SHORT_HISTORY versions, else in the
+    block of BLOCK versions that holds it; the bucket also holds each rule's first and last texts and
+    the article of the first against the last, all that comparing with the start or with now needs."""
+
+    def rule_url(version) -> str:
+        return f"../{plan.rule_page(version.identity)}"
+
+    def entry(history: RuleHistory, n: int) -> dict[str, Any]:
+        version = history.versions[n]
+        made = {"text": version.text,
+                "added": pair_view(Pair("added", (), (version,), None, redline("", version.text)), rule_url),
+                "removed": pair_view(Pair("removed", (version,), (), None, redline(version.text, "")), rule_url)}
+        if n:
+            made["into"] = _changed(history.versions[n - 1], version, rule_url)
+        return made
+
+    def bucket_context() -> dict[str, Any]:
+        rules = {}
+        for history in histories:
+            versions = history.versions
+            if len(versions) <= SHORT_HISTORY:
+                rules[history.identity] = {"entries": {n: entry(history, n) for n in range(len(versions))}}
+                if len(versions) > 2:
+                    rules[history.identity]["whole"] = _changed(versions[0], versions[-1], rule_url)
+            else:
+                rules[history.identity] = {"ends": {0: versions[0].text, len(versions) - 1: versions[-1].text},
+                                           "whole": _changed(versions[0], versions[-1], rule_url)}
+        return {"rules": rules}
+
+    folder = f"{plan.slug}/compare/rules"
+    path = f"{folder}/{bucket}.js"
+    pages = [Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context,
+                  deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)))]
+    for history in histories:
+        if len(history.versions) <= SHORT_HISTORY:
+            continue
+        for first in range(0, len(history.versions), BLOCK):
+            numbers = range(first, min(first + BLOCK, len(history.versions)))
+            block_path = f"{folder}/{history.identity}-{first // BLOCK}.js"
+            shown = history.versions[max(0, first - 1):numbers[-1] + 1]
+            pages.append(Page(block_path, "compare-piece.js", {"key": block_path}, kind="js",
+                              deps=(game_key, tuple(plan.version_key(v) for v in shown)),
+                              lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
+                                  "entries": {n: entry(h, n) for n in ns}}}}))
+    return pages
+
+
+def _changed(before: RuleVersion, after: RuleVersion, rule_url) -> dict[str, Any]:
+    kind = "changed" if before.number == after.number else "renumbered"
+    return pair_view(Pair(kind, (before,), (after,), None, redline(before.text, after.text)), rule_url)

@@ -1,1 +1,0 @@
-window.NOMIC_GAME = {{ data | tojson_script }};

@@ -1,1 +1,0 @@
-window.NOMIC_SEARCH = {{ index | tojson_script }};

@@ -1,0 +1,174 @@
+/* nomic-archive: points of a game in the browser, for "rules as of" and "compare" (static/compare.js).
+   A point is named as in URLs and comparison pages: start, now, a proposal's page name (312, 312-2),
+   judgment-N, entry-N, or a date (after the last entry dated on or before it, as `diff GAME@date`).
+   Its data comes in pieces (generator/site/points.py) loaded through NOMIC.load from site.js. */
+(function () {
+  "use strict";
+  var NOMIC = window.NOMIC;
+  var form = document.querySelector("form.point-form");
+  if (!NOMIC || !form) return;
+  var root = form.getAttribute("data-root") || "";
+  var game = form.getAttribute("data-game");
+
+  function piece(n) { return NOMIC.load(root, game + "/points/" + n + ".js"); }
+
+  /* The piece numbers worth looking in for a point, newest first where several may hold it. */
+  function candidates(manifest, name) {
+    var all = manifest.pieces.map(function (_, i) { return i; });
+    var date = /^\d{4}-\d{2}-\d{2}$/.test(name), judgment = /^judgment-(\d+)$/.exec(name);
+    var proposal = /^(\d+)(?:-\d+)?$/.exec(name);
+    return all.filter(function (i) {
+      var p = manifest.pieces[i];
+      if (date) return p[0] && p[0] <= name;
+      if (judgment) return p[3] && p[3][0] <= +judgment[1] && +judgment[1] <= p[3][1];
+      if (proposal) return p[2] && p[2][0] <= +proposal[1] && +proposal[1] <= p[2][1];
+      return false;
+    }).reverse();
+  }
+
+  /* A promise of {index, entry} for a point's name, or a rejection saying what is wrong. */
+  NOMIC.resolvePoint = function (text) {
+    var name = text.trim().toLowerCase().replace(/^proposal\s+/, "");
+    return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
+      var last = manifest.count - 1;
+      if (name === "start") return { index: -1, name: "start" };
+      if (name === "now" || name === "") return last < 0 ? { index: -1, name: "start" } : at(manifest, last);
+      var entry = /^entry-(\d+)$/.exec(name);
+      if (entry && +entry[1] >= 1 && +entry[1] <= manifest.count) return at(manifest, +entry[1] - 1);
+      var date = /^\d{4}-\d{2}-\d{2}$/.test(name);
+      var look = candidates(manifest, name);
+      var next = function () {
+        if (!look.length) {
+          if (date) return { index: -1, name: name };  // before the first dated entry: the initial set
+          throw new Error("No entry is named \u201c" + text.trim() + "\u201d in this game.");
+        }
+        var n = look.shift();
+        return piece(n).then(function (data) {
+          for (var i = data.entries.length - 1; i >= 0; i--) {
+            var e = data.entries[i];
+            if (date ? e[3] && e[3] <= name : e[0] === name) {
+              return { index: data.first + i, name: date ? name : e[0], entry: e };
+            }
+          }
+          return next();
+        });
+      };
+      return next();
+    });
+  };
+
+  function at(manifest, index) {
+    return piece(Math.floor(index / manifest.per)).then(function (data) {
+      var e = data.entries[index - data.first];
+      return { index: index, name: e[0], entry: e };
+    });
+  }
+
+  /* The versions in force after entry `index` (-1: the start), by number. */
+  NOMIC.rulesAt = function (index) {
+    return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
+      return piece(Math.max(0, Math.floor(index / manifest.per)));
+    }).then(function (data) {
+      return data.versions.filter(function (v) { return v[5] <= index && (v[6] === -2 || v[6] > index); })
+        .sort(function (a, b) { return a[2] - b[2]; });
+    });
+  };
+
+  /* "after <a>proposal 312</a>: Title (date)", or "at the start of the game", as DOM. */
+  NOMIC.describePoint = function (point, prefix) {
+    var span = document.createElement("span");
+    if (point.index === -1) {
+      span.textContent = point.name === "start" ? "at the start of the game" : "on " + point.name +
+        ", before the first entry (the initial set)";
+      return span;
+    }
+    var e = point.entry;
+    span.appendChild(document.createTextNode("after "));
+    var a = document.createElement("a");
+    a.href = prefix + e[4];
+    a.textContent = e[1];
+    span.appendChild(a);
+    span.appendChild(document.createTextNode((e[2] ? ": " + e[2] : "") + (e[3] ? " (" + e[3] + ")" : "")));
+    return span;
+  };
+
+  /* The form's fields from the URL (?at=312, or #at=312), and back when a view is picked. */
+  NOMIC.pointParams = function (names) {
+    var params = new URLSearchParams(location.search);
+    var hash = new URLSearchParams(location.hash.replace(/^#/, ""));
+    var values = {};
+    names.forEach(function (n) {
+      var field = form.elements[n];
+      field.value = params.get(n) || hash.get(n) || field.defaultValue;
+      values[n] = field.value;
+    });
+    return values;
+  };
+  NOMIC.pushPoints = function (names) {
+    var params = new URLSearchParams();
+    names.forEach(function (n) { params.set(n, form.elements[n].value.trim()); });
+    var url = "?" + params.toString();
+    if (url !== location.search) history.pushState(null, "", url);
+  };
+
+  NOMIC.showProblem = function (target, error) {
+    target.textContent = "";
+    var p = document.createElement("p");
+    p.className = "problem";
+    p.setAttribute("role", "alert");
+    p.textContent = error.message;
+    target.appendChild(p);
+  };
+
+  var target = document.getElementById("as-of-result");
+  if (!target) return;
+
+  function element(tag, className, text) {
+    var node = document.createElement(tag);
+    if (className) node.className = className;
+    if (text !== undefined) node.textContent = text;
+    return node;
+  }
+
+  function show() {
+    var values = NOMIC.pointParams(["at"]);
+    NOMIC.resolvePoint(values.at).then(function (point) {
+      return NOMIC.rulesAt(point.index).then(function (rules) {
+        target.textContent = "";
+        var heading = element("p", "as-of-point");
+        heading.appendChild(document.createTextNode("The rules "));
+        heading.appendChild(NOMIC.describePoint(point, ""));
+        heading.appendChild(document.createTextNode(": " + rules.length + " rule" + (rules.length === 1 ? "" : "s") + "."));
+        target.appendChild(heading);
+        ["immutable", "mutable"].forEach(function (cls) {
+          var some = rules.filter(function (v) { return v[3] === cls; });
+          if (!some.length) return;
+          var section = element("section", "rule-class");
+          section.appendChild(element("h2", "", cls.charAt(0).toUpperCase() + cls.slice(1) + " Rules"));
+          some.forEach(function (v) {
+            var article = element("article", "rule");
+            article.id = "rule-" + v[2];
+            var h3 = element("h3");
+            var link = element("a", "", String(v[2]) + (v[4] ? ". " + v[4] : ""));
+            link.href = "rules/" + v[7];
+            h3.appendChild(link);
+            var text = element("div", "rule-text");
+            text.innerHTML = v[8]; /* rendered and escaped at build time */
+            article.appendChild(h3);
+            article.appendChild(text);
+            section.appendChild(article);
+          });
+          target.appendChild(section);
+        });
+      });
+    }).catch(function (error) { NOMIC.showProblem(target, error); });
+  }
+
+  form.addEventListener("submit", function (event) {
+    event.preventDefault();
+    NOMIC.pushPoints(["at"]);
+    show();
+  });
+  window.addEventListener("popstate", show);
+  show();
+}());
