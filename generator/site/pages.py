@@ -24,7 +24,7 @@ from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import markdown_to_html, render_prose
 from .points import points_pages
-from .search import documents_from_entries, games_page, plan_documents, search_pages
+from .search import SearchIndex, documents_from_entries, games_page, plan_documents, search_pages
 from .solitaire_pages import solitaire_site
 from .views import (LOG_PART, TABLE_PART, GamePlan, Page, entry_key, game_view, log_anchor, page_names, pager,
                     part_name, parts, point_name, power_text, revision_view, step_facts, step_facts_key, step_view,
@@ -87,7 +87,9 @@ def game_plan(replay: Replay, previous: GamePlan | None = None) -> GamePlan:
         names = previous.proposal_pages
     else:
         names = page_names(numbered)
-    return GamePlan(replay, history, replay.game.slug, names)
+    plan = GamePlan(replay, history, replay.game.slug, names)
+    plan.search_index = previous.search_index if previous is not None else None
+    return plan
 
 
 def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE_TITLE,
@@ -226,7 +228,9 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
 
 
 def _search_pages(plan: GamePlan) -> list[Page]:
-    return search_pages(plan.slug, plan.replay.game.config.title, plan_documents(plan))
+    plan.search_index = SearchIndex.of(plan.slug, plan.replay.game.config.title, plan_documents(plan),
+                                       plan.search_index)
+    return plan.search_index.pages
 
 
 def _overview_pages(pages: _Pages, *, rules: bool, players: bool) -> None:

@@ -129,8 +129,11 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
 
     folder = f"{plan.slug}/compare/rules"
     path = f"{folder}/{bucket}.js"
+    # A rule's comparisons are its page's redlines again (redline() caches them): drawn by the worker that
+    # drew its page, right after it (see render_all).
     pages = [Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context,
-                  deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)))]
+                  deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)),
+                  affinity=histories[0].identity)]
     for history in histories:
         if len(history.versions) <= SHORT_HISTORY:
             continue
@@ -140,7 +143,7 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
             shown = history.versions[max(0, first - 1):numbers[-1] + 1]
             pages.append(Page(block_path, "compare-piece.js", {"key": block_path}, kind="js",
                               deps=(game_key, tuple(plan.version_key(v) for v in shown)),
-                              lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
+                              affinity=history.identity, lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
                                   "entries": {n: entry(h, n) for n in ns}}}}))
     return pages
 

@@ -120,8 +120,10 @@ class GamePlan:
     _step_keys: dict[int, bytes] = field(default_factory=dict)
     _listed_keys: dict[int, tuple] = field(default_factory=dict)
     _version_keys: dict[tuple[int, int], bytes] = field(default_factory=dict)
-    # What the search index shows of each rule ("rule", identity) and proposal ("step", index), as JSON.
-    search_pieces: dict[tuple[str, int], str] = field(default_factory=dict)
+    # The search index's document of each rule ("rule", identity) and proposal ("step", index), and the
+    # index last planned (search.SearchIndex), which the next plan patches.
+    search_documents: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    search_index: Any = None
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
@@ -129,8 +131,8 @@ class GamePlan:
         self._step_keys = {i: k for i, k in previous._step_keys.items() if i not in steps} | self._step_keys
         self._listed_keys = {i: k for i, k in previous._listed_keys.items() if i not in steps} | self._listed_keys
         self._version_keys = {v: k for v, k in previous._version_keys.items() if v[0] not in rules} | self._version_keys
-        self.search_pieces = {key: piece for key, piece in previous.search_pieces.items()
-                              if (key[1] not in steps if key[0] == "step" else key[1] not in rules)}
+        self.search_documents = {key: document for key, document in previous.search_documents.items()
+                                 if (key[1] not in steps if key[0] == "step" else key[1] not in rules)}
 
     def step_key(self, step: Step | None) -> bytes | None:
         """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an

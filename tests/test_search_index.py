@@ -1,0 +1,67 @@
+"""The search index kept between plans (serve): patched after an edit, it is the index made afresh."""
+from __future__ import annotations
+
+from unittest.mock import patch
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+
+from generator.site import search
+from generator.site.search import SearchIndex, normalize
+
+WORDS = ["rule", "vote", "Vote", "points", "café", "naïve", "judge", "203", "301", "dice"]
+
+
+def _document(kind: str, number: int, title: list[str], text: list[str], old: list[int]) -> dict:
+    return {"kind": kind, "numbers": [number], "old_numbers": old, "title": " ".join(title),
+            "url": f"{kind}s/{number}.html", "text": " ".join(text)}
+
+
+documents = st.lists(st.builds(_document, st.sampled_from(["rule", "proposal"]), st.integers(100, 400),
+                               st.lists(st.sampled_from(WORDS), max_size=3), st.lists(st.sampled_from(WORDS),
+                                                                                      max_size=8),
+                               st.lists(st.integers(100, 400), max_size=2)), max_size=30)
+
+
+def _shown(index: SearchIndex) -> list[tuple[str, str, object]]:
+    return [(page.path, page.deps, page.context["data"]) for page in index.pages]
+
+
+one = documents.filter(bool).map(lambda found: found[0])
+edits = st.lists(st.tuples(st.sampled_from(["replace", "insert", "remove", "append"]), st.integers(0, 40), one),
+                 max_size=6)
+
+
+@settings(max_examples=200, deadline=None)
+@given(first=documents, changes=edits, postings_per_piece=st.integers(1, 40))
+def test_an_index_patched_after_edits_is_the_index_made_afresh(first, changes, postings_per_piece):
+    # Small pieces, so that edits move words from one piece to the next.
+    with patch.object(search, "TERM_PIECE_POSTINGS", postings_per_piece), patch.object(search, "DOCS_PER_PIECE", 4):
+        _edit_and_compare(first, changes)
+
+
+def _edit_and_compare(first, changes) -> None:
+    index = SearchIndex.of("g", "G", first)
+    current = list(first)
+    for op, position, document in changes:
+        at = position % len(current) if current else 0
+        if op == "replace" and current:
+            current[at] = document
+        elif op == "remove" and current:
+            del current[at]
+        elif op == "insert":
+            current.insert(at, document)
+        else:
+            current.append(document)
+        index = SearchIndex.of("g", "G", list(current), index)
+        assert _shown(index) == _shown(SearchIndex.of("g", "G", list(current)))
+
+
+def test_ascii_is_normalized_as_any_text():
+    import unicodedata
+
+    for text in ("Rule 203", "VOTE", "x-y_z", ""):
+        slow = "".join(ch for ch in unicodedata.normalize("NFKD", text.lower())
+                       if not unicodedata.category(ch).startswith("M"))
+        assert normalize(text) == slow
+    assert normalize("Café") == "cafe"
