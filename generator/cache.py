@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import hashlib
 import os
+import pickle
 import sqlite3
 import sys
 from pathlib import Path
@@ -48,6 +49,17 @@ def digest(*parts: str | bytes) -> bytes:
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.digest()[:20]
+
+
+def unpickled(data: bytes | None):
+    """A record's value, or None when there is none or it cannot be read (damaged, from another version):
+    a miss, made again."""
+    if data is None:
+        return None
+    try:
+        return pickle.loads(data)
+    except Exception:  # noqa: BLE001 - any damage is a miss
+        return None
 
 
 class Cache:

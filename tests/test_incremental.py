@@ -13,6 +13,7 @@ from generator.cache import CACHE_ENV
 from generator.cli import main
 from generator.serve import SiteBuilder
 from generator.site import pages as planner
+from generator.site import search
 from generator.site import views
 from tests.helpers import tree_digest
 
@@ -182,3 +183,20 @@ def test_a_deleted_or_corrupt_cache_is_rebuilt_silently(game, tmp_path, monkeypa
     assert tree_digest(site) == tree_digest(fresh) != built
     assert main(["build", str(game.parent), "-o", str(site)]) == 0
     assert "(0 written, the rest unchanged)" in capsys.readouterr().err  # and kept again
+
+
+def test_a_build_takes_the_search_index_from_the_cache_until_a_document_changes(game, tmp_path, monkeypatch):
+    kept, empty = tmp_path / "kept", tmp_path / "empty"
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "first"), "--cache-dir", str(kept)]) == 0
+    with monkeypatch.context() as patched:  # a second build into a new folder indexes nothing: it is all kept
+        patched.setattr(search, "search_pages", lambda *args: pytest.fail("indexed again"))
+        assert main(["build", str(game.parent), "-o", str(tmp_path / "second"), "--cache-dir", str(kept)]) == 0
+    assert tree_digest(tmp_path / "second") == tree_digest(tmp_path / "first")
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    heading = re.compile(r"## Proposal \d+: ").search(text, _middle(text))
+    log.write_text(text[:heading.end()] + "Retitled " + text[heading.end():], encoding="utf-8")
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "first"), "--cache-dir", str(kept)]) == 0
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "fresh"), "--cache-dir", str(empty)]) == 0
+    assert tree_digest(tmp_path / "first") == tree_digest(tmp_path / "fresh")
+    assert "Retitled" in "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "first/long/search").glob("docs-*"))

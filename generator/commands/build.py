@@ -33,7 +33,7 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
         replays = check_games(content, cache=cache, jobs=jobs)
         overrides = (content / "_templates") if content.is_dir() else None
         env = make_environment(overrides)
-        pages = plan_site(replays, base_url=base_url)
+        pages = plan_site(replays, base_url=base_url, store=cache)
         gc.freeze()
         result = build_pages(env, pages, output, cache=cache, overrides=overrides, jobs=jobs)
     finally:

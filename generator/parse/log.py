@@ -20,7 +20,7 @@ from typing import Any, NamedTuple
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..cache import Cache, digest
+from ..cache import Cache, digest, unpickled
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
@@ -180,7 +180,7 @@ def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Ca
     if last is not None and last[0] == text:  # serve reads every log file at each save; one changed
         return last[1]
     whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text)
-    if cache and (stored := _unpickled(cache.get(whole_key))) is not None:
+    if cache and (stored := unpickled(cache.get(whole_key))) is not None:
         parsed = stored
     else:
         parsed = _parse_entries(file, text, dialect, cache, jobs)
@@ -274,21 +274,12 @@ def _entry_key(file: str, chunk: str, dialect: Dialect) -> bytes:
     return digest(PARSER_LAYOUT, dialect.name, file, chunk)
 
 
-def _unpickled(data: bytes | None):
-    if data is None:
-        return None
-    try:
-        return pickle.loads(data)
-    except Exception:  # noqa: BLE001 - a damaged record is a miss: parsed again
-        return None
-
-
 def _read_stored(file: str, chunks: list[str], dialect: Dialect, cache: Cache) -> dict[str, tuple[Entry, int]]:
     """Entries an earlier run parsed, by their text, each with the line it stood on then."""
     keys = {_entry_key(file, chunk, dialect): chunk for chunk in chunks}
     stored = {}
     for key, data in cache.get_many(list(keys)).items():
-        kept = _unpickled(data)
+        kept = unpickled(data)
         if kept is not None:
             stored[keys[key]] = kept
     return stored

@@ -12,6 +12,7 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from ..cache import Cache
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
 from ..engine.solitaire import SolitaireReplay
@@ -24,7 +25,8 @@ from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import markdown_to_html, render_prose
 from .points import points_pages
-from .search import SearchIndex, documents_from_entries, games_page, plan_documents, search_pages
+from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
+                     stored_search_pages)
 from .solitaire_pages import solitaire_site
 from .views import (LOG_PART, TABLE_PART, GamePlan, Page, entry_key, game_view, log_anchor, page_names, pager,
                     part_name, parts, point_name, power_text, revision_view, step_facts, step_facts_key, step_view,
@@ -93,8 +95,9 @@ def game_plan(replay: Replay, previous: GamePlan | None = None) -> GamePlan:
 
 
 def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE_TITLE,
-              base_url: str = "") -> list[Page]:
-    """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute."""
+              base_url: str = "", store: Cache | None = None) -> list[Page]:
+    """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute; `store`, the
+    cache a build keeps, lends what an earlier build planned from the same inputs (the search index)."""
     games: list[GamePlan | SolitaireGame] = []
     pages: list[Page] = []
     for replay in replays:
@@ -104,6 +107,7 @@ def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE
             pages.extend(game.pages)
         else:
             plan = game_plan(replay)
+            plan.store = store
             games.append(plan)
             pages.extend(plan_game(plan))
     return pages + site_pages(games, pages, site_title=site_title, base_url=base_url)
@@ -228,6 +232,8 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
 
 
 def _search_pages(plan: GamePlan) -> list[Page]:
+    if plan.store is not None:
+        return stored_search_pages(plan, plan.store)
     plan.search_index = SearchIndex.of(plan.slug, plan.replay.game.config.title, plan_documents(plan),
                                        plan.search_index)
     return plan.search_index.pages

@@ -21,7 +21,7 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
                     select_autoescape)
 from markupsafe import Markup
 
-from ..cache import Cache, digest
+from ..cache import Cache, digest, unpickled
 from ..errors import ArchiveError, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..parallel import run_shares
@@ -303,11 +303,5 @@ def _remove(site: Path, paths: list[str]) -> None:
 
 
 def _read_manifest(cache: Cache, output: Path) -> dict[str, tuple[bytes, int, int]] | None:
-    data = cache.manifest(output)
-    if data is None:
-        return None
-    try:
-        manifest = pickle.loads(data)
-    except Exception:  # noqa: BLE001 - a damaged manifest: build the whole site again
-        return None
+    manifest = unpickled(cache.manifest(output))  # damaged: the whole site is built again
     return manifest if isinstance(manifest, dict) else None

@@ -16,11 +16,13 @@ from __future__ import annotations
 
 import bisect
 import hashlib
+import pickle
 import re
 import unicodedata
 from collections import defaultdict
 from typing import Any
 
+from ..cache import Cache, digest, unpickled
 from .markdown import plain_text
 from .views import GamePlan, Page
 
@@ -28,6 +30,8 @@ DOCS_PER_PIECE = 100
 TERM_PIECE_POSTINGS = 6000  # postings (document ids) per term piece: some 30 KB
 TEXT_CHARS = 2000  # of a document's text kept for the words around a match
 _WORD = re.compile(r"[^\W_]+")
+# Bumped when the index's pieces change in a way their documents do not show (kept in the cache by them).
+SEARCH_LAYOUT = "search-1"
 
 
 def normalize(text: str) -> str:
@@ -46,30 +50,52 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     """A game's rules (by their present number, repealed last) and proposals, as the index lists them. A
     document an edit did not touch is the one planned last time (GamePlan.inherit keeps them), the same
     object: SearchIndex finds what changed by identity first."""
-    history, made = plan.history, plan.search_documents
+    made = plan.search_documents
     documents = []
-    for identity, rule in sorted(history.rules.items(), key=lambda kv: (kv[1].repealed, kv[1].last.number)):
-        document = made.get(("rule", identity))
+    for key, fields, prefix, markdown in _document_sources(plan):
+        document = made.get(key)
         if document is None:
-            last = rule.last
-            was = [n for n in rule.lineage if n != last.number]
-            document = made[("rule", identity)] = {
-                "kind": "rule", "numbers": [last.number], "old_numbers": was,
-                "title": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
-                         + (f" (was {', '.join(map(str, was))})" if was else "") + (" (repealed)" if rule.repealed else ""),
-                "url": plan.rule_page(identity), "text": plain_text(last.text)}
-        documents.append(document)
-    for step in history.proposal_steps:
-        document = made.get(("step", step.index))
-        if document is None:
-            entry = step.entry
-            document = made[("step", step.index)] = {
-                "kind": "proposal", "numbers": [entry.number], "old_numbers": [],
-                "title": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
-                "url": plan.entry_anchor(step),
-                "text": f"{entry.proposer}, {step.result or 'no result'}. {plain_text(entry.body)}"}
+            document = made[key] = {**fields, "text": prefix + plain_text(markdown)}
         documents.append(document)
     return documents
+
+
+def _document_sources(plan: GamePlan):
+    """Each document's key in GamePlan.search_documents, its fields but the text, and its text as the plain
+    words of `markdown` after `prefix`: all a document is made of, read without parsing any Markdown."""
+    history = plan.history
+    for identity, rule in sorted(history.rules.items(), key=lambda kv: (kv[1].repealed, kv[1].last.number)):
+        last = rule.last
+        was = [n for n in rule.lineage if n != last.number]
+        yield ("rule", identity), {
+            "kind": "rule", "numbers": [last.number], "old_numbers": was,
+            "title": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
+                     + (f" (was {', '.join(map(str, was))})" if was else "") + (" (repealed)" if rule.repealed else ""),
+            "url": plan.rule_page(identity)}, "", last.text
+    for step in history.proposal_steps:
+        entry = step.entry
+        yield ("step", step.index), {
+            "kind": "proposal", "numbers": [entry.number], "old_numbers": [],
+            "title": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
+            "url": plan.entry_anchor(step)}, f"{entry.proposer}, {step.result or 'no result'}. ", entry.body
+
+
+def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
+    """A game's index pages as `search_pages` makes them, kept in the cache by a digest of what its documents
+    are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
+    indexes them (seconds at 10,000 proposals)."""
+    title = plan.replay.game.config.title
+    parts: list[str] = [SEARCH_LAYOUT, plan.slug, title]
+    for _, fields, prefix, markdown in _document_sources(plan):
+        parts += [repr(sorted(fields.items())), prefix, markdown]
+    key = digest(*parts)
+    kept = unpickled(store.get(key))
+    if isinstance(kept, list):
+        return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js", deps=deps)
+                for path, deps, data in kept]
+    pages = search_pages(plan.slug, title, plan_documents(plan))
+    store.put(key, pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL))
+    return pages
 
 
 _NUMBERED = re.compile(r"(?:Rule|Turn|Proposal) (\d+)")

@@ -11,7 +11,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..cache import digest
+from ..cache import Cache, digest
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
@@ -124,6 +124,7 @@ class GamePlan:
     # index last planned (search.SearchIndex), which the next plan patches.
     search_documents: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     search_index: Any = None
+    store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
