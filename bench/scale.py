@@ -9,7 +9,8 @@ For each size, `nomic-archive synth` writes a game (its log in one file, and spl
 - floor: ../shared/bench/floor.py (markdown-it-py and one Jinja2 template, one page per proposal) over the
   game's proposals cut into one Markdown file each;
 - build: `nomic-archive build` into a new folder with an empty cache (cold), then again with nothing
-  changed (warm); `check` with the cache the build left, and with an empty one;
+  changed (warm), then after a word added to one proposal; `check` with the cache the build left, and
+  with an empty one;
 - serve: `serve` in a process of its own with a server-sent-events client, timing from writing a file to
   the `reload` event: a word added to a proposal 60% of the way through the log, a sentence added to it
   (every later entry of that file moves down two lines), its title changed (the lists that show it change),
@@ -109,14 +110,22 @@ def measure_floor(game: Path, tmp: Path, repeat: int) -> Run:
 
 
 def measure_build(game: Path, tmp: Path, repeat: int) -> dict:
-    cold, warm, check_warm, check_cold = [], [], [], []
+    cold, warm, edited, check_warm, check_cold = [], [], [], [], []
     site = tmp / "site"
+    log, _, sentence, _ = proposal_at(game, 0.6)
+    original = log.read_text(encoding="utf-8")
     for attempt in range(repeat):
         cache = tmp / f"cache-{attempt}"
         if site.exists():
             shutil.rmtree(site)
         cold.append(run(generator("build", str(game), "-o", str(site)), env=environment(cache)))
         warm.append(run(generator("build", str(game), "-o", str(site)), env=environment(cache)))
+        log.write_text(original.replace(sentence, sentence + " Edited.", 1), encoding="utf-8")
+        try:  # a word added to one proposal: its pages drawn again, the rest taken as they are
+            edited.append(run(generator("build", str(game), "-o", str(site)), env=environment(cache)))
+        finally:
+            log.write_text(original, encoding="utf-8")
+        run(generator("build", str(game), "-o", str(site)), env=environment(cache))
         check_warm.append(run(generator("check", str(game)), env=environment(cache)))
         check_cold.append(run(generator("check", str(game)), env=environment(tmp / f"empty-cache-{attempt}")))
         if attempt + 1 < repeat:
@@ -124,7 +133,8 @@ def measure_build(game: Path, tmp: Path, repeat: int) -> dict:
     files = sum(1 for p in site.rglob("*") if p.is_file())
     size = sum(p.stat().st_size for p in site.rglob("*") if p.is_file())
     script, page = largest_script(site)
-    return {"cold": median_run(cold), "warm": median_run(warm), "check": median_run(check_warm),
+    return {"cold": median_run(cold), "warm": median_run(warm), "edited": median_run(edited),
+            "check": median_run(check_warm),
             "check cold": median_run(check_cold), "files": files, "site MB": size / 2**20,
             "script KB": script / 1024, "script page": page, "cache": tmp / f"cache-{repeat - 1}"}
 
@@ -285,6 +295,7 @@ def main() -> None:
             print(f"{n}: floor {floor.seconds:.2f} s ({load()})", flush=True)
             built = measure_build(one, tmp / "one", args.repeat)
             print(f"{n}: build {built['cold'].seconds:.2f} s, warm {built['warm'].seconds:.2f} s, "
+                  f"after an edit {built['edited'].seconds:.2f} s, "
                   f"check {built['check'].seconds:.2f} s (cold cache {built['check cold'].seconds:.2f} s), "
                   f"{built['files']} files, {built['site MB']:.0f} MB ({load()})", flush=True)
             row = {"n": n, "floor": floor, **built}
@@ -308,16 +319,17 @@ def main() -> None:
 
 
 def print_table(rows: list[dict]) -> None:
-    print("| proposals | floor | build | warm build | check (cold cache) | peak RSS build | files | largest script |")
-    print("|---|---|---|---|---|---|---|---|")
+    print("| proposals | floor | build | warm build | build after an edit | check (cold cache) | peak RSS build | files "
+          "| largest script |")
+    print("|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         floor = row["floor"].seconds
 
         def ratio(run: Run) -> str:
             return f"{run.seconds:.2f} s, {run.seconds / floor:.2f}×"
-        print(f"| {row['n']:,} | {floor:.2f} s | {ratio(row['cold'])} | {ratio(row['warm'])} | "
+        print(f"| {row['n']:,} | {floor:.2f} s | {ratio(row['cold'])} | {ratio(row['warm'])} | {ratio(row['edited'])} | "
               f"{ratio(row['check'])} ({row['check cold'].seconds / floor:.2f}×) | "
-              f"{max(row['cold'].peak_mb, row['warm'].peak_mb):.0f} MB | {row['files']:,} | "
+              f"{max(row['cold'].peak_mb, row['warm'].peak_mb, row['edited'].peak_mb):.0f} MB | {row['files']:,} | "
               f"{row['script KB']:.0f} KB ({row['script page']}) |")
     serve_rows = [row for row in rows if any(isinstance(v, dict) and "edits" in v for v in row.values())]
     if serve_rows:

@@ -8,6 +8,7 @@ silently. Records no run has used for a few runs are dropped when the file grows
 """
 from __future__ import annotations
 
+import functools
 import hashlib
 import os
 import pickle
@@ -49,6 +50,16 @@ def digest(*parts: str | bytes) -> bytes:
         h.update(len(data).to_bytes(8, "little"))
         h.update(data)
     return h.digest()[:20]
+
+
+@functools.cache
+def program_digest() -> bytes:
+    """A digest of this program's own code: what it makes of the same inputs changes when that does."""
+    package = Path(__file__).resolve().parent
+    parts: list[str | bytes] = [str(LAYOUT)]
+    for path in sorted(package.rglob("*.py")):
+        parts += [path.relative_to(package).as_posix(), path.read_bytes()]
+    return digest(*parts)
 
 
 def unpickled(data: bytes | None):
@@ -248,7 +259,8 @@ class Cache:
                 self._db.executemany("UPDATE records SET run = ? WHERE key = ? AND run < ?",
                                      [(run, key, run) for run, key in used])
                 total = self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0]
-                if total > KEEP_FACTOR * max(self._used_bytes, 1 << 20):
+                # A run that used no record (a build with nothing to do) says nothing of what is still needed.
+                if self._used and total > KEEP_FACTOR * max(self._used_bytes, 1 << 20):
                     self._db.execute("DELETE FROM records WHERE run <= ?", (self.run - KEEP_RUNS,))
         except sqlite3.Error:
             self._failed()

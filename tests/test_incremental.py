@@ -11,6 +11,7 @@ import pytest
 
 from generator.cache import CACHE_ENV
 from generator.cli import main
+from generator.commands import build as build_command
 from generator.serve import SiteBuilder
 from generator.site import pages as planner
 from generator.site import search
@@ -200,3 +201,40 @@ def test_a_build_takes_the_search_index_from_the_cache_until_a_document_changes(
     assert main(["build", str(game.parent), "-o", str(tmp_path / "fresh"), "--cache-dir", str(empty)]) == 0
     assert tree_digest(tmp_path / "first") == tree_digest(tmp_path / "fresh")
     assert "Retitled" in "".join(p.read_text(encoding="utf-8") for p in (tmp_path / "first/long/search").glob("docs-*"))
+
+
+def test_a_build_with_nothing_changed_reads_no_game_and_writes_nothing(game, tmp_path, monkeypatch, capsys):
+    site = tmp_path / "site"
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    built = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
+    with monkeypatch.context() as patched:
+        patched.setattr(build_command, "check_games", lambda *args, **kwargs: pytest.fail("parsed again"))
+        assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+    assert {p: p.stat().st_mtime_ns for p in site.rglob("*")} == built
+    # Anything the site is made of, changed, and the build looks again: an option, a template, a page by hand.
+    for change in ("base-url", "template", "page"):
+        if change == "template":
+            (game.parent / "_templates").mkdir()
+            (game.parent / "_templates" / "feed.xml").write_text("<feed/>\n", encoding="utf-8")
+        elif change == "page":
+            (site / "long/rules/index.html").write_text("changed by hand", encoding="utf-8")
+        options = ["--base-url", "https://example.org/"] if change == "base-url" else []
+        assert main(["build", str(game.parent), "-o", str(site), *options]) == 0
+        fresh = tmp_path / f"fresh-{change}"
+        assert main(["build", str(game.parent), "-o", str(fresh), "--cache-dir", str(tmp_path / "empty"), *options]) == 0
+        assert tree_digest(site) == tree_digest(fresh), change
+        shutil.rmtree(fresh)
+
+
+def test_a_game_file_that_cannot_be_read_after_a_build_is_reported_not_skipped(game, tmp_path, capsys):
+    site = tmp_path / "site"
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    built = tree_digest(site)
+    rules = game / "rules.md"
+    rules.unlink()
+    rules.symlink_to("/etc/passwd")
+    capsys.readouterr()
+    assert main(["build", str(game.parent), "-o", str(site)]) == 2
+    assert "long/rules.md: leads out of the content folder through a symbolic link" in capsys.readouterr().err
+    assert tree_digest(site) == built

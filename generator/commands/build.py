@@ -6,11 +6,12 @@ import sys
 import time
 from pathlib import Path
 
-from ..cache import open_cache
+from ..cache import digest, open_cache, program_digest
 from ..files import check_site_folder
 from ..parallel import available_cores
 from ..site.pages import plan_site
-from ..site.render import build_pages, make_environment
+from ..parse.game import inputs_digest
+from ..site.render import build_pages, make_environment, templates_digest, unchanged_site
 from .check import check_games
 
 
@@ -24,6 +25,14 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
     started = time.perf_counter()
     check_site_folder(output, content)
     cache = open_cache(cache_dir, content)
+    overrides = (content / "_templates") if content.is_dir() else None
+    games = inputs_digest(content)
+    # Everything the site is made of: the games' files, the templates, the options, and this program.
+    inputs = digest(program_digest(), templates_digest(overrides), base_url, games) if games else None
+    said = unchanged_site(cache, output, inputs) if inputs else None
+    if said is not None:  # made from the same inputs and untouched since: nothing to parse, draw or write
+        cache.close()
+        return {**said, "written": 0, "seconds": time.perf_counter() - started}
     # Parsing, replaying and planning make millions of objects that live to the end and form no cycles:
     # the collector would walk them again and again for nothing. Frozen, forked workers share them without
     # copying; drawing pages makes no cycles either, so the collector stays off in this short-lived process.
@@ -31,16 +40,16 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
     try:
         jobs = jobs or available_cores()
         replays = check_games(content, cache=cache, jobs=jobs)
-        overrides = (content / "_templates") if content.is_dir() else None
         env = make_environment(overrides)
         pages = plan_site(replays, base_url=base_url, store=cache)
         gc.freeze()
-        result = build_pages(env, pages, output, cache=cache, overrides=overrides, jobs=jobs)
+        summary = {"games": len(replays), "pages": len(pages), "findings": sum(len(r.findings) for r in replays)}
+        result = build_pages(env, pages, output, cache=cache, overrides=overrides, jobs=jobs,
+                             inputs=(inputs, summary) if inputs else None)
     finally:
         gc.enable()
         cache.close()
-    return {"games": len(replays), "pages": len(pages), "written": result.written,
-            "findings": sum(len(r.findings) for r in replays), "seconds": time.perf_counter() - started}
+    return {**summary, "written": result.written, "seconds": time.perf_counter() - started}
 
 
 def run(args) -> int:

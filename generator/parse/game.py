@@ -5,7 +5,7 @@ import hashlib
 import os
 from pathlib import Path
 
-from ..cache import Cache
+from ..cache import Cache, digest
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
@@ -15,7 +15,7 @@ from .config import parse_config
 from .log import parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
-from .source import read_text
+from .source import read_bytes, read_text
 
 
 def is_game(folder: Path) -> bool:
@@ -40,6 +40,25 @@ def input_files(folder: Path, *, drafts: bool = False) -> list[Path]:
     for sub in ("log", "snapshots") + (("drafts",) if drafts else ()):
         files += sorted((folder / sub).glob("*.md")) if (folder / sub).is_dir() else []
     return files
+
+
+def inputs_digest(content: Path) -> bytes | None:
+    """A digest of every file the parser reads under `content` (drafts aside), by name and bytes: the same
+    digest, the same games. None when something there would not be read as it stands (a FIFO, a link out of
+    the folder, a missing file): parsing says what."""
+    errors = ErrorCollector()
+    parts: list[str | bytes] = []
+    try:
+        folders = game_folders(content)
+    except OSError:
+        return None
+    for folder in folders:
+        for path in input_files(folder):
+            data = read_bytes(path, path.name, errors, root=folder.parent, limit=MAX_LOG_BYTES)
+            if data is None:
+                return None
+            parts += [path.relative_to(folder.parent).as_posix(), data]
+    return digest(*parts) if folders else None
 
 
 def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, cache: Cache | None = None,

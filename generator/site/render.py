@@ -14,6 +14,7 @@ import pickle
 import shutil
 import traceback
 from collections.abc import Iterable
+from typing import Any
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -220,17 +221,19 @@ class BuildResult:
 
 
 def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cache, overrides: Path | None,
-                jobs: int = 1) -> BuildResult:
+                jobs: int = 1, inputs: tuple[bytes, Any] | None = None) -> BuildResult:
     """Write the site into `output` (checked by the caller: absent, empty or a site a build made).
 
     Without a usable manifest, the whole site is drawn in a staging folder and swapped in. With one, only
     the pages whose digest moved (or whose file is not as the manifest left it) are drawn, in a staging
     folder first, then moved into place, and pages no longer planned are removed; with nothing changed,
-    nothing is drawn or written. Either way a failure while drawing leaves the site as it was."""
+    nothing is drawn or written. Either way a failure while drawing leaves the site as it was. `inputs`: a
+    digest of everything the site was made from and what to say of it, kept with the manifest (see
+    `unchanged_site`)."""
     salt = templates_digest(overrides)
     keys = {page.path: page.key(salt) for page in pages}
     statics = {name: digest(source.read_bytes()) for source, name in static_files(overrides)}
-    known = _read_manifest(cache, output) if (output / SITE_MARKER).is_file() else None
+    known = _read_manifest(cache, output)
     if known is not None:
         present = _site_files(output)
 
@@ -240,6 +243,7 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
         todo = [page for page in pages if not unchanged(page.path, keys[page.path])]
         stale = sorted(set(present) - set(keys) - set(statics) - {SITE_MARKER})
         if not todo and not stale and all(unchanged(name, key) for name, key in statics.items()):
+            _write_manifest(cache, output, known, inputs)
             return BuildResult(len(pages), 0)
     else:
         todo = pages
@@ -269,8 +273,23 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     for path, key in statics.items():
         stat = (output / path).stat()
         entries[path] = (key, stat.st_size, stat.st_mtime_ns)
-    cache.set_manifest(output, pickle.dumps(entries, pickle.HIGHEST_PROTOCOL))
+    _write_manifest(cache, output, entries, inputs)
     return BuildResult(len(pages), len(written))
+
+
+def unchanged_site(cache: Cache, output: Path, inputs: bytes) -> Any:
+    """What the last build into `output` said of its site, when it was made from the same `inputs` and every
+    file in it is as that build left it (none added, removed or touched): then there is nothing to do, not
+    even to parse. Else None."""
+    record = _read_record(cache, output)
+    if record is None or record[1] is None or record[1][0] != inputs:
+        return None
+    known = record[0]
+    present = _site_files(output)
+    present.pop(SITE_MARKER, None)
+    if present.keys() != known.keys() or any(present[path] != entry[1:] for path, entry in known.items()):
+        return None
+    return record[1][1]
 
 
 def _site_files(site: Path) -> dict[str, tuple[int, int]]:
@@ -302,6 +321,26 @@ def _remove(site: Path, paths: list[str]) -> None:
             pass
 
 
+# A manifest: (MANIFEST_FORMAT, {path: (digest, size, mtime)}, (inputs digest, summary) or None).
+MANIFEST_FORMAT = 2
+
+
+def _write_manifest(cache: Cache, output: Path, entries: dict, inputs: tuple[bytes, Any] | None) -> None:
+    cache.set_manifest(output, pickle.dumps((MANIFEST_FORMAT, entries, inputs), pickle.HIGHEST_PROTOCOL))
+
+
+def _read_record(cache: Cache, output: Path) -> tuple[dict[str, tuple[bytes, int, int]], Any] | None:
+    """The manifest of the site at `output` and the inputs it was made from; None when there is none that can
+    be used (damaged, from another version, or the folder is no site a build made): build it all again."""
+    if not (output / SITE_MARKER).is_file():
+        return None
+    record = unpickled(cache.manifest(output))
+    if not (isinstance(record, tuple) and len(record) == 3 and record[0] == MANIFEST_FORMAT
+            and isinstance(record[1], dict)):
+        return None
+    return record[1], record[2]
+
+
 def _read_manifest(cache: Cache, output: Path) -> dict[str, tuple[bytes, int, int]] | None:
-    manifest = unpickled(cache.manifest(output))  # damaged: the whole site is built again
-    return manifest if isinstance(manifest, dict) else None
+    record = _read_record(cache, output)
+    return record[0] if record is not None else None
