@@ -43,7 +43,8 @@ from .preview import DraftPreview, preview_draft
 from .site.pages import (SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, solitaire_game,
                           touched_by)
 from .site.views import GamePlan, Page, game_view
-from .site.render import RenderState, make_environment, package_templates, template_problem, write_pages
+from .site.render import (RenderState, forget_drawn, make_environment, package_templates, template_problem,
+                          write_pages)
 
 EVENTS_PATH = "/__nomic/events"
 STATUS_PATH = "/__nomic/status"
@@ -174,7 +175,9 @@ class SiteBuilder:
         self._games.clear()
         self._broken.clear()
         self.state = RenderState()
-        return self._update(stale=set(), templates_changed=True, jobs=jobs)
+        result = self._update(stale=set(), templates_changed=True, jobs=jobs)
+        forget_drawn()  # the whole site's HTML and redlines: an edit redraws a few pages
+        return result
 
     def rebuild(self, changed: Iterable[Path]) -> RebuildResult:
         """Rebuild after the files `changed` were written, created, moved or deleted."""
