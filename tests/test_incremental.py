@@ -14,6 +14,7 @@ from generator.cli import main
 from generator.commands import build as build_command
 from generator.serve import SiteBuilder
 from generator.site import pages as planner
+from generator.site import points
 from generator.site import search
 from generator.site import views
 from tests.helpers import tree_digest
@@ -21,10 +22,13 @@ from tests.helpers import tree_digest
 
 @pytest.fixture
 def small_parts(monkeypatch):
-    """Parts of 40 log entries and 30 table rows, so that a game of 120 proposals has several of each."""
+    """Parts of 40 log entries and 30 table rows, points pieces of 16 entries and rules' comparisons in buckets
+    of 4, so that a game of 120 proposals has several of each."""
     for module in (planner, views):
         monkeypatch.setattr(module, "LOG_PART", 40)
         monkeypatch.setattr(module, "TABLE_PART", 30)
+    monkeypatch.setattr(points, "PER_PIECE", 16)
+    monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
 
 
 @pytest.fixture
@@ -52,6 +56,14 @@ def _votes_of_a_proposal(game: Path) -> list[Path]:
     text = log.read_text(encoding="utf-8")
     at = text.index("Votes: for Alice, Bob, Carol", _middle(text))
     log.write_text(text[:at] + "Votes: for Alice; against Bob, Carol" + text[at + 28:], encoding="utf-8")
+    return [log]
+
+
+def _a_proposals_title(game: Path) -> list[Path]:
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    heading = re.compile(r"## Proposal \d+: ").search(text, _middle(text))
+    log.write_text(text[:heading.end()] + "Retitled " + text[heading.end():], encoding="utf-8")
     return [log]
 
 
@@ -115,7 +127,7 @@ def _game_toml(game: Path) -> list[Path]:
     return [toml]
 
 
-EDITS = [_prose_of_a_proposal, _votes_of_a_proposal, _an_amendments_text, _a_rule_in_rules_md,
+EDITS = [_prose_of_a_proposal, _votes_of_a_proposal, _a_proposals_title, _an_amendments_text, _a_rule_in_rules_md,
          _an_entry_inserted, _an_entry_deleted, _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
 
 
@@ -193,10 +205,7 @@ def test_a_build_takes_the_search_index_from_the_cache_until_a_document_changes(
         patched.setattr(search, "search_pages", lambda *args: pytest.fail("indexed again"))
         assert main(["build", str(game.parent), "-o", str(tmp_path / "second"), "--cache-dir", str(kept)]) == 0
     assert tree_digest(tmp_path / "second") == tree_digest(tmp_path / "first")
-    log = game / "log.md"
-    text = log.read_text(encoding="utf-8")
-    heading = re.compile(r"## Proposal \d+: ").search(text, _middle(text))
-    log.write_text(text[:heading.end()] + "Retitled " + text[heading.end():], encoding="utf-8")
+    _a_proposals_title(game)
     assert main(["build", str(game.parent), "-o", str(tmp_path / "first"), "--cache-dir", str(kept)]) == 0
     assert main(["build", str(game.parent), "-o", str(tmp_path / "fresh"), "--cache-dir", str(empty)]) == 0
     assert tree_digest(tmp_path / "first") == tree_digest(tmp_path / "fresh")

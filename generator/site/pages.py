@@ -48,6 +48,8 @@ class Touched:
     listed: bool = False
     scores: bool = False
     players: bool = False  # who plays, or their order
+    # When the versions of the touched rules were in force, in the old replay and the new: (start, end).
+    rule_spans: set[tuple[int, int | None]] = field(default_factory=set)
 
 
 def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
@@ -74,6 +76,7 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
         for identity, rule in new_history.rules.items():
             if _version_texts(rule) != _version_texts(old_history.rules[identity]):
                 touched.rules.add(identity)
+                touched.rule_spans |= {(v.start, v.end) for v in rule.versions + old_history.rules[identity].versions}
     return touched
 
 
@@ -225,7 +228,7 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
                 scores=touched.scores or touched.listed, scored_steps=touched.steps)
     if touched.listed or touched.rules:
         pages.extend(compare_pages(plan))
-        pages.extend(points_pages(plan, pages.game_key))
+        pages.extend(points_pages(plan, pages.game_key, touched))
     if touched.steps or touched.rules:
         pages.extend(_search_pages(plan))
     return pages

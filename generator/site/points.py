@@ -38,7 +38,10 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
+def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Page]:
+    """The pieces; with `touched` (pages.Touched: what an edit changed), only those that show something it
+    moved: the points pieces holding a touched entry or a version of a touched rule, old or new, the
+    manifest when what lists entries moved, and the comparisons of the touched rules."""
     replay = plan.replay
     steps = replay.steps
     folder = f"{plan.slug}/points"
@@ -46,17 +49,15 @@ def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
     starting: dict[int, list[RuleVersion]] = {}
     for version in replay.versions:
         starting.setdefault(version.start, []).append(version)
-    pages, summary = [], []
-    for first in range(0, max(len(steps), 1), PER_PIECE):
+    firsts = range(0, max(len(steps), 1), PER_PIECE)
+    wanted = set(firsts) if touched is None else _pieces_touched(firsts, len(steps), touched)
+    pages, listed = [], {}
+    for first in sorted(wanted):
         last = min(first + PER_PIECE, len(steps)) - 1
         low = -1 if first == 0 else first  # the first piece holds the start too
-        entries = [_entry(plan, step.index) for step in steps[first:last + 1]]
+        entries = listed[first] = [_entry(plan, step.index) for step in steps[first:last + 1]]
         live = sorted(plan.history.rules_at(low) + [v for i in range(low + 1, last + 1) for v in starting.get(i, ())],
                       key=lambda v: (v.start, v.identity))
-        dates = [e[3] for e in entries if e[3]]
-        proposals = [step.entry.number for step in steps[first:last + 1] if isinstance(step.entry, Proposal)]
-        judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
-        summary.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
         path = f"{folder}/{first // PER_PIECE}.js"
         # The rendered rules are the costly part: drawn only when what the piece shows moved.
         deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[id(v)],
@@ -65,15 +66,43 @@ def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
                           lazy=lambda first=first, entries=entries, live=live: {"data": {
                               "first": first, "entries": entries,
                               "versions": [_version(plan, v, ordinal[id(v)]) for v in live]}}))
-    manifest = {"count": len(steps), "per": PER_PIECE, "pieces": summary}
-    pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
-                      kind="js", deps=repr(manifest)))
+    if touched is None or touched.listed:
+        pages.append(_manifest(plan, folder, firsts, listed))
     buckets: dict[int, list[RuleHistory]] = {}
     for identity, history in sorted(plan.history.rules.items()):
         buckets.setdefault(identity // RULES_PER_PIECE, []).append(history)
-    for bucket, histories in sorted(buckets.items()):
-        pages.extend(_rules_pieces(plan, bucket, histories, game_key))
+    shown = set(buckets) if touched is None else {identity // RULES_PER_PIECE for identity in touched.rules}
+    for bucket in sorted(shown & set(buckets)):
+        pages.extend(_rules_pieces(plan, bucket, buckets[bucket], game_key))
     return pages
+
+
+def _pieces_touched(firsts: range, count: int, touched: Any) -> set[int]:
+    """The points pieces (by their first entry) showing a touched entry, or a version of a touched rule (in
+    force just after entry `start` up to, not including, entry `end`) that the old or new replay had."""
+    wanted = {index - index % PER_PIECE for index in touched.steps}
+    for first in firsts:
+        low, last = (-1 if first == 0 else first), min(first + PER_PIECE, count) - 1
+        if any(start <= last and (end is None or end > low) for start, end in touched.rule_spans):
+            wanted.add(first)
+    return wanted & set(firsts)
+
+
+def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list]) -> Page:
+    """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers
+    (`listed`: the entries of the pieces already drawn up)."""
+    steps = plan.replay.steps
+    summary = []
+    for first in firsts:
+        chosen = steps[first:first + PER_PIECE]
+        entries = listed.get(first) or [_entry(plan, step.index) for step in chosen]
+        dates = [e[3] for e in entries if e[3]]
+        proposals = [step.entry.number for step in chosen if isinstance(step.entry, Proposal)]
+        judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
+        summary.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
+    manifest = {"count": len(steps), "per": PER_PIECE, "pieces": summary}
+    return Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
+                kind="js", deps=repr(manifest))
 
 
 def _span(numbers: list[int]) -> list[int] | None:
@@ -81,8 +110,12 @@ def _span(numbers: list[int]) -> list[int] | None:
 
 
 def _entry(plan: GamePlan, index: int) -> list[str]:
-    view = step_view(plan, plan.replay.steps[index], "")
-    return [point_name(plan, index), view["label"], view["title"], view["date"], view["url"]]
+    entry = plan.point_entries.get(index)
+    if entry is None:
+        view = step_view(plan, plan.replay.steps[index], "")
+        entry = plan.point_entries[index] = [point_name(plan, index), view["label"], view["title"], view["date"],
+                                             view["url"]]
+    return entry
 
 
 def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:

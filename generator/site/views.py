@@ -123,6 +123,8 @@ class GamePlan:
     # The search index's document of each rule ("rule", identity) and proposal ("step", index), and the
     # index last planned (search.SearchIndex), which the next plan patches.
     search_documents: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
+    # What the browser's points pieces list of each entry (points.py), by step index.
+    point_entries: dict[int, list[str]] = field(default_factory=dict)
     search_index: Any = None
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
 
@@ -132,6 +134,7 @@ class GamePlan:
         self._step_keys = {i: k for i, k in previous._step_keys.items() if i not in steps} | self._step_keys
         self._listed_keys = {i: k for i, k in previous._listed_keys.items() if i not in steps} | self._listed_keys
         self._version_keys = {v: k for v, k in previous._version_keys.items() if v[0] not in rules} | self._version_keys
+        self.point_entries = {i: e for i, e in previous.point_entries.items() if i not in steps} | self.point_entries
         self.search_documents = {key: document for key, document in previous.search_documents.items()
                                  if (key[1] not in steps if key[0] == "step" else key[1] not in rules)}
 
