@@ -171,22 +171,6 @@ class Cache:
             return {}
         return found
 
-    def has_many(self, keys: list[bytes]) -> set[bytes]:
-        """Which of `keys` are stored (without reading their values)."""
-        present: set[bytes] = set()
-        if self._db is None:
-            return present
-        unique = list(dict.fromkeys(keys))
-        try:
-            for start in range(0, len(unique), 500):
-                batch = unique[start:start + 500]
-                present.update(key for (key,) in self._db.execute(
-                    f"SELECT key FROM records WHERE key IN ({','.join('?' * len(batch))})", batch))
-        except sqlite3.Error:
-            self._failed()
-            return set()
-        return present
-
     def _mark(self, key: bytes, size: int) -> None:
         if key not in self._used:
             self._used.add(key)
