@@ -19,7 +19,7 @@ import hashlib
 import pickle
 import re
 import unicodedata
-from collections import defaultdict
+from collections import Counter, defaultdict
 from typing import Any
 
 from ..cache import Cache, digest, unpickled
@@ -52,30 +52,37 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     object: SearchIndex finds what changed by identity first."""
     made = plan.search_documents
     documents = []
-    for key, fields, prefix, markdown in _document_sources(plan):
+    for key in _document_keys(plan):
         document = made.get(key)
         if document is None:
+            fields, prefix, markdown = _document_source(plan, key)
             document = made[key] = {**fields, "text": prefix + plain_text(markdown)}
         documents.append(document)
     return documents
 
 
-def _document_sources(plan: GamePlan):
-    """Each document's key in GamePlan.search_documents, its fields but the text, and its text as the plain
-    words of `markdown` after `prefix`: all a document is made of, read without parsing any Markdown."""
+def _document_keys(plan: GamePlan) -> list[tuple[str, int]]:
+    """The documents' keys in GamePlan.search_documents, in the index's order."""
     history = plan.history
-    for identity, rule in sorted(history.rules.items(), key=lambda kv: (kv[1].repealed, kv[1].last.number)):
+    rules = sorted(history.rules.items(), key=lambda kv: (kv[1].repealed, kv[1].last.number))
+    return [("rule", identity) for identity, _ in rules] + [("step", step.index) for step in history.proposal_steps]
+
+
+def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, Any], str, str]:
+    """A document's fields but its text, and its text as the plain words of `markdown` after `prefix`: all it
+    is made of, read without parsing any Markdown."""
+    kind, which = key
+    if kind == "rule":
+        rule = plan.history.rules[which]
         last = rule.last
         was = [n for n in rule.lineage if n != last.number]
-        yield ("rule", identity), {
-            "kind": "rule", "numbers": [last.number], "old_numbers": was,
-            "title": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
-                     + (f" (was {', '.join(map(str, was))})" if was else "") + (" (repealed)" if rule.repealed else ""),
-            "url": plan.rule_page(identity)}, "", last.text
-    for step in history.proposal_steps:
-        entry = step.entry
-        yield ("step", step.index), {
-            "kind": "proposal", "numbers": [entry.number], "old_numbers": [],
+        return {"kind": "rule", "numbers": [last.number], "old_numbers": was,
+                "title": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
+                         + (f" (was {', '.join(map(str, was))})" if was else "") + (" (repealed)" if rule.repealed else ""),
+                "url": plan.rule_page(which)}, "", last.text
+    step = plan.replay.steps[which]
+    entry = step.entry
+    return {"kind": "proposal", "numbers": [entry.number], "old_numbers": [],
             "title": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
             "url": plan.entry_anchor(step)}, f"{entry.proposer}, {step.result or 'no result'}. ", entry.body
 
@@ -86,7 +93,8 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     indexes them (seconds at 10,000 proposals)."""
     title = plan.replay.game.config.title
     parts: list[str] = [SEARCH_LAYOUT, plan.slug, title]
-    for _, fields, prefix, markdown in _document_sources(plan):
+    for key in _document_keys(plan):
+        fields, prefix, markdown = _document_source(plan, key)
         parts += [repr(sorted(fields.items())), prefix, markdown]
     key = digest(*parts)
     kept = unpickled(store.get(key))
@@ -168,18 +176,21 @@ class SearchIndex:
         postings, sizes, old = dict(previous.postings), dict(previous.sizes), previous.documents
         copied: set[str] = set()
         for doc_id in moved:
-            gone = _postings_of(old[doc_id]) if doc_id < len(old) else []
-            come = _postings_of(documents[doc_id]) if doc_id < len(documents) else []
-            for word, slot in gone:
+            # Only the postings a document leaves or joins move: most of an edited text's words stay.
+            gone = Counter(_postings_of(old[doc_id]) if doc_id < len(old) else [])
+            come = Counter(_postings_of(documents[doc_id]) if doc_id < len(documents) else [])
+            for (word, slot), times in (gone - come).items():
                 if word not in copied:
                     postings[word] = tuple(map(list, postings[word]))
                     copied.add(word)
-                postings[word][slot].remove(doc_id)
-            for word, slot in come:
+                for _ in range(times):
+                    postings[word][slot].remove(doc_id)
+            for (word, slot), times in (come - gone).items():
                 if word not in copied:
                     postings[word] = tuple(map(list, postings.get(word, ([], [], [], []))))
                     copied.add(word)
-                bisect.insort(postings[word][slot], doc_id)
+                for _ in range(times):
+                    bisect.insort(postings[word][slot], doc_id)
         words = previous.words
         for word in copied:
             sizes[word] = sum(map(len, postings[word]))
