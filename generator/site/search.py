@@ -92,16 +92,17 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
     indexes them (seconds at 10,000 proposals)."""
     title = plan.replay.game.config.title
+    sources = [_document_source(plan, key) for key in _document_keys(plan)]
     parts: list[str] = [SEARCH_LAYOUT, plan.slug, title]
-    for key in _document_keys(plan):
-        fields, prefix, markdown = _document_source(plan, key)
+    for fields, prefix, markdown in sources:
         parts += [repr(sorted(fields.items())), prefix, markdown]
     key = digest(*parts)
     kept = unpickled(store.get(key))
     if isinstance(kept, list):
         return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js", deps=deps)
                 for path, deps, data in kept]
-    pages = search_pages(plan.slug, title, plan_documents(plan))
+    documents = [{**fields, "text": prefix + plain_text(markdown)} for fields, prefix, markdown in sources]
+    pages = search_pages(plan.slug, title, documents)
     store.put(key, pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL))
     return pages
 
