@@ -239,9 +239,8 @@ class Cache:
         self.flush()
         try:
             with self._transaction():
-                used = [(self.run, key) for key in self._used]
                 self._db.executemany("UPDATE records SET run = ? WHERE key = ? AND run < ?",
-                                     [(run, key, run) for run, key in used])
+                                     [(self.run, key, self.run) for key in self._used])
                 total = self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0]
                 # A run that used no record (a build with nothing to do) says nothing of what is still needed.
                 if self._used and total > KEEP_FACTOR * max(self._used_bytes, 1 << 20):

@@ -55,8 +55,7 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     for key in _document_keys(plan):
         document = made.get(key)
         if document is None:
-            fields, prefix, markdown = _document_source(plan, key)
-            document = made[key] = {**fields, "text": prefix + plain_text(markdown)}
+            document = made[key] = _document(_document_source(plan, key))
         documents.append(document)
     return documents
 
@@ -87,6 +86,12 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
             "url": plan.entry_anchor(step)}, f"{entry.proposer}, {step.result or 'no result'}. ", entry.body
 
 
+def _document(source: tuple[dict[str, Any], str, str]) -> dict[str, Any]:
+    """A document made from what `_document_source` reads: its text is the plain words of the Markdown."""
+    fields, prefix, markdown = source
+    return {**fields, "text": prefix + plain_text(markdown)}
+
+
 def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     """A game's index pages as `search_pages` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
@@ -101,7 +106,7 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     if isinstance(kept, list):
         return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js", deps=deps)
                 for path, deps, data in kept]
-    documents = [{**fields, "text": prefix + plain_text(markdown)} for fields, prefix, markdown in sources]
+    documents = [_document(source) for source in sources]
     pages = search_pages(plan.slug, title, documents)
     store.put(key, pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL))
     return pages
