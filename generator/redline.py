@@ -185,6 +185,8 @@ def redline(old: str, new: str) -> Redline:
     if len(old) + len(new) > MAX_REDLINE_CHARS:
         return _rewritten(old_blocks, new_blocks, f"shown whole: the two versions together are longer than "
                           f"{MAX_REDLINE_CHARS:,} characters, more than a redline compares")
+    if not old_blocks or not new_blocks:  # a text added or removed whole: nothing to align
+        return _rewritten(old_blocks, new_blocks)
     try:
         blocks = tuple(_align_blocks(old_blocks, new_blocks, _DiffBudget(MAX_DIFF_WORK)))
     except _Unbounded as bound:
