@@ -33,6 +33,7 @@ from markupsafe import Markup
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
+from .allocator import give_memory_back
 from .commands.check import check_games
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
@@ -607,6 +608,7 @@ class LiveSite:
 
     def __init__(self, content: Path, out: Path, *, port: int = 0, quiet: float = QUIET_SECONDS,
                  report: Callable[[RebuildResult], None] = print_result):
+        give_memory_back()  # serve lives long and rebuilds in a thread of its own: see allocator.py
         self.builder = SiteBuilder(content, out)
         self.hub = EventHub()
         self.loop = RebuildLoop(self.builder, self.hub, quiet=quiet, report=report)

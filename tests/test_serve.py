@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import serve
+from generator import allocator, serve
 from generator.cli import main
 from generator.serve import (EVENTS_PATH, EventHub, LiveSite, RebuildLoop, Resolution, SiteBuilder, SiteServer,
                              resolve_request)
@@ -368,6 +368,22 @@ def test_a_saved_file_reaches_the_open_pages(game, tmp_path):
         edit(game / "rules.md", "clockwise", "counter-clockwise")
         assert client.get(timeout=10) == ("reload", "{}")
         assert "counter-clockwise" in (tmp_path / "site/tiny/rules/201.html").read_text()
+    finally:
+        live.close()
+
+
+def test_serve_runs_where_the_allocator_cannot_be_tuned(game, tmp_path, monkeypatch):
+    class WithoutMallopt:  # a C library without mallopt (macOS's)
+        def __init__(self, name):
+            pass
+    monkeypatch.setattr(allocator.ctypes, "CDLL", WithoutMallopt)
+    assert allocator.give_memory_back() is False
+    live = LiveSite(game.parent, tmp_path / "site", report=lambda result: None)
+    try:
+        assert live.start().ok
+        client = live.hub.subscribe()
+        edit(game / "rules.md", "clockwise", "counter-clockwise")
+        assert client.get(timeout=10) == ("reload", "{}")
     finally:
         live.close()
 
