@@ -5,8 +5,8 @@ a rebuild frees out of the system's reach: each thread that allocates gets an ar
 rebuilds in its own thread, so the first build's memory and every rebuild's sit in different arenas, and
 neither reuses the other's free space), and each large block freed raises the size from which blocks are
 mapped on their own (up to 32 MB), so the next large texts and tables are carved from the arenas, which
-then only grow. At 10,000 proposals, serve's peak resident memory grew by some 55 MB over ten edits so (274 MB
-after the first build, 330 MB after the edits; 285 MB with the settings below).
+then only grow. At 10,000 proposals, serve's peak resident memory grew by some 55 MB over ten edits so
+(274 MB after the first build, 330 MB after the edits; 285 MB with the settings below).
 """
 from __future__ import annotations
 
