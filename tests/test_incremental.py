@@ -60,11 +60,38 @@ def _votes_of_a_proposal(game: Path) -> list[Path]:
 
 
 def _a_proposals_title(game: Path) -> list[Path]:
+    text = (game / "log.md").read_text(encoding="utf-8")
+    return _retitle(game, re.compile(r"## Proposal \d+: ").search(text, _middle(text)))
+
+
+def _retitle(game: Path, heading: re.Match) -> list[Path]:
     log = game / "log.md"
     text = log.read_text(encoding="utf-8")
-    heading = re.compile(r"## Proposal \d+: ").search(text, _middle(text))
     log.write_text(text[:heading.end()] + "Retitled " + text[heading.end():], encoding="utf-8")
     return [log]
+
+
+def _the_last_entrys_title(game: Path) -> list[Path]:
+    """The last entry shows on the game's page, in the feed and on the comparison of the start with now."""
+    *_, last = re.finditer(r"(?m)^## \w+( \d+)?: ", (game / "log.md").read_text(encoding="utf-8"))
+    return _retitle(game, last)
+
+
+def _a_defeated_proposals_title(game: Path) -> list[Path]:
+    """A defeated proposal is on the list of those defeated."""
+    text = (game / "log.md").read_text(encoding="utf-8")
+    return _retitle(game, re.compile(r"## Proposal \d+: (?=[^\n]*\n(?:[^#\n][^\n]*\n)*Result: defeated)").search(
+        text, _middle(text)))
+
+
+def _a_repealing_proposals_title(game: Path) -> list[Path]:
+    """The proposal that repealed a rule is on the list of repealed rules."""
+    text = (game / "log.md").read_text(encoding="utf-8")
+    return _retitle(game, re.compile(r"## Proposal \d+: (?=Repeal of)").search(text, _middle(text)))
+
+
+def _an_events_title(game: Path) -> list[Path]:
+    return _retitle(game, re.compile(r"## Event: ").search((game / "log.md").read_text(encoding="utf-8")))
 
 
 def _an_amendments_text(game: Path) -> list[Path]:
@@ -127,8 +154,10 @@ def _game_toml(game: Path) -> list[Path]:
     return [toml]
 
 
-EDITS = [_prose_of_a_proposal, _votes_of_a_proposal, _a_proposals_title, _an_amendments_text, _a_rule_in_rules_md,
-         _an_entry_inserted, _an_entry_deleted, _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
+EDITS = [_prose_of_a_proposal, _votes_of_a_proposal, _a_proposals_title, _the_last_entrys_title,
+         _a_defeated_proposals_title, _a_repealing_proposals_title, _an_events_title, _an_amendments_text,
+         _a_rule_in_rules_md, _an_entry_inserted, _an_entry_deleted, _the_log_split_in_two,
+         _a_proposal_in_the_second_file, _game_toml]
 
 
 def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, tmp_path):

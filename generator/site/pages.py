@@ -35,6 +35,7 @@ from .views import (LOG_PART, TABLE_PART, GamePlan, Page, entry_key, game_view, 
 SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
 DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
+FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
 
 
 @dataclass
@@ -48,6 +49,10 @@ class Touched:
     listed: bool = False
     scores: bool = False
     players: bool = False  # who plays, or their order
+    labels: bool = False  # an entry's label ("event 'Dana joins'"), which the pagers of the long lists show
+    # The touched steps differ in their entries' titles alone: the pages to draw again are those that show
+    # one of those titles (the pages of the lists that hold them), not every page that lists entries.
+    only_titles: bool = False
     # When the versions of the touched rules were in force, in the old replay and the new: (start, end).
     rule_spans: set[tuple[int, int | None]] = field(default_factory=set)
 
@@ -62,14 +67,18 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
             or old_history.old_numbers() != new_history.old_numbers()):
         return None
     touched = Touched()
+    only_titles = True
     for index, (before, after) in enumerate(zip(old_steps, new_steps)):
         # An entry moved by an edit above it is another object, but the same to its pages (they show no lines).
-        if before is not after and before != after and (entry_key(before.entry), step_facts_key(before)) != (
-                entry_key(after.entry), step_facts_key(after)):
+        if before is not after and before != after and (
+                (old_key := (entry_key(before.entry), step_facts_key(before)))
+                != (new_key := (entry_key(after.entry), step_facts_key(after)))):
             touched.steps.add(index)
+            only_titles = only_titles and _untitled(old_key) == _untitled(new_key)
             touched.listed = touched.listed or old.listed_key(before) != new.listed_key(after)
             touched.scores = touched.scores or before.scores != after.scores or before.deltas != after.deltas
             touched.players = touched.players or before.players != after.players or before.order != after.order
+            touched.labels = touched.labels or before.label != after.label
     if old_steps and old_steps[-1].mechanics.scoring != new_steps[-1].mechanics.scoring:
         touched.scores = True  # the chart draws the score that wins
     if old.replay.versions is not new.replay.versions:
@@ -77,7 +86,14 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
             if _version_texts(rule) != _version_texts(old_history.rules[identity]):
                 touched.rules.add(identity)
                 touched.rule_spans |= {(v.start, v.end) for v in rule.versions + old_history.rules[identity].versions}
+    touched.only_titles = bool(touched.steps) and only_titles
     return touched
+
+
+def _untitled(key: tuple) -> tuple:
+    """(entry_key, step_facts_key) of a step without its entry's title."""
+    entry, facts = key
+    return entry[:1] + entry[2:], facts
 
 
 def _version_texts(rule: RuleHistory) -> tuple:
@@ -194,7 +210,7 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     history = plan.history
     position_of = {step.index: position for position, step in enumerate(history.proposal_steps)}
     if touched is None:
-        _overview_pages(pages, rules=True, players=True)
+        _overview_pages(pages)
         for identity in history.rules:
             _rule_page(pages, history.rules[identity])
         _redirect_pages(pages)
@@ -216,18 +232,28 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     rules = set(touched.rules)
     if touched.listed:  # a rule's history names the entries that changed it
         rules |= {(r.after or r.before).identity for i in touched.steps for r in history.revisions_by_step.get(i, ())}
-    _overview_pages(pages, rules=bool(touched.rules) or touched.listed,
-                    players=touched.listed or touched.scores or touched.players)
+    # Whether an entry's listing moved in more than its title (its result, date, findings...), which the
+    # pages that count or sum entries show, or only titles, which only the lists holding those entries show.
+    relisted = touched.listed and not touched.only_titles
+    titled = touched.steps if touched.listed else set()
+    recent = {s.index for s in history.proposal_steps[-FEED_ENTRIES:]}
+    _overview_pages(pages, rules=bool(touched.rules) or relisted,
+                    summary=not touched.only_titles or bool(titled & recent),
+                    players=relisted or touched.scores or touched.players)
     for identity in sorted(rules):
         _rule_page(pages, history.rules[identity])
     for position in sorted(proposals):
         _proposal_page(pages, position)
-    log_parts = {i // LOG_PART for i in touched.steps | {i for i in revising if i not in position_of}}
+    # Every part's pager names the first and last entries of every part: a label moved, every part with it.
+    log_parts = None if touched.labels else {i // LOG_PART for i in touched.steps | {i for i in revising
+                                                                                    if i not in position_of}}
     table_parts = {position_of[i] // TABLE_PART for i in touched.steps if i in position_of} if touched.listed else set()
-    _list_pages(pages, log_parts, table_parts, everything=touched.listed or bool(touched.rules),
-                scores=touched.scores or touched.listed, scored_steps=touched.steps)
+    _list_pages(pages, log_parts, table_parts, everything=relisted or bool(touched.rules),
+                scores=touched.scores or touched.listed, scored_steps=None if touched.labels else touched.steps,
+                chart=not touched.only_titles or touched.scores, defeated=titled)
+    if relisted or touched.rules or len(plan.replay.steps) - 1 in titled:
+        pages.extend(compare_pages(plan))  # start-now shows the last entry's title
     if touched.listed or touched.rules:
-        pages.extend(compare_pages(plan))
         pages.extend(points_pages(plan, pages.game_key, touched))
     if touched.steps or touched.rules:
         pages.extend(_search_pages(plan))
@@ -242,9 +268,10 @@ def _search_pages(plan: GamePlan) -> list[Page]:
     return plan.search_index.pages
 
 
-def _overview_pages(pages: _Pages, *, rules: bool, players: bool) -> None:
-    """The pages that sum up the game; those about its rules only when `rules`, and about its players only
-    when `players` (they may have moved)."""
+def _overview_pages(pages: _Pages, *, rules: bool = True, summary: bool = True, players: bool = True) -> None:
+    """The pages that sum up the game: those about its rules only when `rules`, its page and feed (the latest
+    proposals) only when `summary`, its players only when `players` (they may have moved); the verification
+    report always."""
     plan = pages.plan
     history = plan.history
     if rules:
@@ -264,15 +291,17 @@ def _overview_pages(pages: _Pages, *, rules: bool, players: bool) -> None:
         repealed = [_repealed_row(plan, h) for h in history.repealed()]
         pages.add("repealed.html", "repealed.html", {"rules": repealed},
                   json.dumps(repealed, sort_keys=True, default=str))
-    overview = _overview(plan)
-    pages.add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
+    if summary:
+        overview = _overview(plan)
+        pages.add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
     report = _check_context(plan)
     pages.add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
     if players:
         about = _players_context(plan)
         pages.add("players.html", "players.html", about, json.dumps(about, sort_keys=True))
-    feed = _feed_context(plan)
-    pages.add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
+    if summary:
+        feed = _feed_context(plan)
+        pages.add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
 
 
 def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
@@ -309,10 +338,13 @@ def _proposal_page(pages: _Pages, position: int) -> None:
 
 
 def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int] | None, *, everything: bool,
-                scores: bool = True, scored_steps: set[int] | None = None) -> None:
+                scores: bool = True, scored_steps: set[int] | None = None, chart: bool = True,
+                defeated: set[int] = frozenset()) -> None:
     """The pages that list every entry, each long list cut into parts; only the parts named (None: all), and
-    the lists of every entry only when `everything` (their listing of some entry moved). Each part's deps are
-    what it shows of each step: all of it for the log, its listing elsewhere."""
+    the lists of every entry only when `everything` (their listing of some entry moved) or when they list one
+    of the steps `defeated` names. The scores' parts: those of `scored_steps` (None: all), and the first, which
+    holds the chart, when `chart`. Each part's deps are what it shows of each step: all of it for the log, its
+    listing elsewhere."""
     plan = pages.plan
     replay, history = plan.replay, plan.history
     steps, proposal_steps = replay.steps, history.proposal_steps
@@ -352,7 +384,7 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
         wanted = None
         if scored_steps is not None:
             positions = {s.index: position for position, s in enumerate(scored)}
-            wanted = {0} | {positions[i] // TABLE_PART for i in scored_steps if i in positions}
+            wanted = ({0} if chart else set()) | {positions[i] // TABLE_PART for i in scored_steps if i in positions}
         for part, span in enumerate(score_ranges):
             if wanted is not None and part not in wanted:
                 continue
@@ -369,11 +401,11 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
                       (tuple(players), rows_key, chart_key, json.dumps(navigation)),
                       lazy=lambda chosen=chosen, first=part == 0: _scores_context(plan, players, chosen, first))
 
-    if not everything:
+    if not everything and not any(steps[i].result in DEFEATED for i in defeated):
         return
-    defeated = [s for s in proposal_steps if s.result in DEFEATED]
-    pages.add("defeated.html", "defeated.html", {}, tuple(plan.listed_key(s) for s in defeated),
-              lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in defeated]})
+    listed = [s for s in proposal_steps if s.result in DEFEATED]
+    pages.add("defeated.html", "defeated.html", {}, tuple(plan.listed_key(s) for s in listed),
+              lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in listed]})
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:
@@ -583,7 +615,7 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
 
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
-    steps = plan.history.proposal_steps[-50:][::-1]
+    steps = plan.history.proposal_steps[-FEED_ENTRIES:][::-1]
     updated = max((s.entry.date for s in plan.replay.steps if s.entry.date), default=None)
     return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
                         for s in steps],
