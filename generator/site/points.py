@@ -41,7 +41,7 @@ def _digest(text: str) -> str:
 def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Page]:
     """The pieces; with `touched` (pages.Touched: what an edit changed), only those that show something it
     moved: the points pieces holding a touched entry or a version of a touched rule, old or new, the
-    manifest when what lists entries moved, and the comparisons of the touched rules."""
+    manifest when what lists entries moved (not only their titles), and the comparisons of the touched rules."""
     replay = plan.replay
     steps = replay.steps
     folder = f"{plan.slug}/points"
@@ -66,7 +66,7 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
                           lazy=lambda first=first, entries=entries, live=live: {"data": {
                               "first": first, "entries": entries,
                               "versions": [_version(plan, v, ordinal[id(v)]) for v in live]}}))
-    if touched is None or touched.listed:
+    if touched is None or (touched.listed and not touched.only_titles):  # it shows no titles
         pages.append(_manifest(plan, folder, firsts, listed))
     buckets: dict[int, list[RuleHistory]] = {}
     for identity, history in sorted(plan.history.rules.items()):
