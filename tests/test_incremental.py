@@ -22,12 +22,13 @@ from tests.helpers import tree_digest
 
 @pytest.fixture
 def small_parts(monkeypatch):
-    """Parts of 40 log entries and 30 table rows, points pieces of 16 entries and rules' comparisons in buckets
-    of 4, so that a game of 120 proposals has several of each."""
+    """Parts of 40 log entries and 30 table rows, points pieces of 16 entries with a keyframe every third, and
+    rules' comparisons in buckets of 4, so that a game of 120 proposals has several of each."""
     for module in (planner, views):
         monkeypatch.setattr(module, "LOG_PART", 40)
         monkeypatch.setattr(module, "TABLE_PART", 30)
     monkeypatch.setattr(points, "PER_PIECE", 16)
+    monkeypatch.setattr(points, "KEYFRAME", 3)
     monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
 
 
