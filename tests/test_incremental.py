@@ -60,6 +60,29 @@ def _votes_of_a_proposal(game: Path) -> list[Path]:
     return [log]
 
 
+def _slips_late_in_the_log(game: Path) -> list[Path]:
+    """Dana's score one more in the last two Scores lines: a finding, then a delta that names its line."""
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    end = len(text)
+    for _ in range(2):
+        at = end = text.rindex("Scores: ", 0, end)
+        claimed = re.search(r"Dana (-?\d+)", text[at:text.index("\n", at)])
+        text = text[:at + claimed.start(1)] + str(int(claimed.group(1)) + 1) + text[at + claimed.end(1):]
+    log.write_text(text, encoding="utf-8")
+    return [log]
+
+
+def _a_sentence_added_to_a_proposal(game: Path) -> list[Path]:
+    """Two lines more in a proposal's prose, before its changes: its places below them, and every later entry's,
+    move down (and the findings naming them)."""
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    prose = re.compile(r"\n\n(?!Amend|Enact|Repeal|Transmute|Renumber|Retitle)([A-Z][^\n]*\.)\n").search(text, _middle(text))
+    log.write_text(text[:prose.end(1)] + "\n\nA sentence added." + text[prose.end(1):], encoding="utf-8")
+    return [log]
+
+
 def _a_proposals_title(game: Path) -> list[Path]:
     log = game / "log.md"
     text = log.read_text(encoding="utf-8")
@@ -128,7 +151,8 @@ def _game_toml(game: Path) -> list[Path]:
     return [toml]
 
 
-EDITS = [_prose_of_a_proposal, _votes_of_a_proposal, _a_proposals_title, _an_amendments_text, _a_rule_in_rules_md,
+EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_proposal, _votes_of_a_proposal,
+         _a_proposals_title, _an_amendments_text, _a_rule_in_rules_md,
          _an_entry_inserted, _an_entry_deleted, _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
 
 
