@@ -10,12 +10,13 @@
   before it and the pieces between (at most KEYFRAME files). A ruleset in every piece would make the
   pieces grow as the square of the log (each holding the whole ruleset of its time, which grows with it).
 - `<game>/compare/rules/N.js` and `<identity>-M.js`: the comparisons the build drew of each rule's
-  versions, each an article as the comparison pages show it: every version against the one before, the
-  first against the last (what start-now.html shows), and each version added and removed whole; with
-  the texts, for matching rules across numbers as compare.py does (`_rules_pieces` says which file).
-  The compare picker shows these, so its redlines are the static pages' own; a pair the build did not
-  draw (a rule changed several times between two points in the middle of its life) is shown as its
-  successive changes.
+  versions, each an article as the comparison pages show it: every version against the one before, and the
+  first against the last (what start-now.html shows); each version's Markdown blocks, drawn, from which
+  the picker draws it added or removed whole as the pages do (a rule added or removed is not worth a
+  redline: its blocks, marked); with the texts, for matching rules across numbers as compare.py does
+  (`_rules_pieces` says which file). The picker shows these, so its redlines are the static pages' own;
+  a pair the build did not draw (a rule changed several times between two points in the middle of its
+  life) is shown as its successive changes.
 """
 from __future__ import annotations
 
@@ -142,8 +143,7 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
 def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> list[Page]:
     """The bucket's file, and a file per block of versions for each rule with a long history.
 
-    A version's entry (its text, the article of the change that made it, the articles of it added and
-    removed whole) lives in the bucket when its rule has at most SHORT_HISTORY versions, else in the
+    A version's entry (its text, its blocks drawn, the article of the change that made it) lives in the bucket when its rule has at most SHORT_HISTORY versions, else in the
     block of BLOCK versions that holds it; the bucket also holds each rule's first and last texts and
     the article of the first against the last, all that comparing with the start or with now needs."""
 
@@ -152,9 +152,8 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
 
     def entry(history: RuleHistory, n: int) -> dict[str, Any]:
         version = history.versions[n]
-        made = {"text": version.text,
-                "added": pair_view(Pair("added", (), (version,), None, redline("", version.text)), rule_url),
-                "removed": pair_view(Pair("removed", (version,), (), None, redline(version.text, "")), rule_url)}
+        made: dict[str, Any] = {"text": version.text,
+                                "blocks": [str(render_markdown(block)) for block in split_blocks(version.text)]}
         if n:
             made["into"] = _changed(history.versions[n - 1], version, rule_url)
         return made
