@@ -844,9 +844,11 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     real = log._parse_chunk
     monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[2]) or real(*args, **kw))
 
-    def run(source: str):
-        log._entries.clear()  # a new process: nothing kept in memory
-        log._files.clear()
+    def run(source: str, *, new_process: bool = True):
+        if new_process:  # nothing kept in memory
+            log._entries.clear()
+            log._files.clear()
+            log._last_parse.clear()
         cache = Cache(tmp_path / "cache", tmp_path)
         try:
             return log.parse_log_file(LOG, source, cache=cache)
@@ -860,6 +862,14 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     assert run("\n" + text) == log._parse_whole(LOG, "\n" + text) and parsed == []  # each entry, moved a line
     edited = text.replace("Point 305.", "Point five.")
     assert run(edited) == log._parse_whole(LOG, edited) and len(parsed) == 1  # only the edited entry
+    # The file read whole from the cache, then an edit that moves the entries below it (serve's first save):
+    # they are the entries read, moved.
+    parsed.clear()
+    _, read, _ = run(text)
+    lines_added = text.replace("Point 305.", "Point 305.\n\nTwo lines more.")
+    _, moved, _ = run(lines_added, new_process=False)
+    assert len(parsed) == 1 and all(a is b for a, b in zip(read[5:], moved[5:]))
+    assert moved == log._parse_whole(LOG, lines_added)[1]
     probe = Cache(tmp_path / "cache", tmp_path)
     probe.close()
     probe.path.write_bytes(b"not a database")
