@@ -60,6 +60,11 @@ class Source:
             self._follows = place  # a place edited again and again is found in one step next time
         return place
 
+    @property
+    def anchor(self) -> LineAnchor | None:
+        """What this place is held relative to (None: its line is the file's)."""
+        return self._now()._anchor
+
     def anchor_to(self, anchor: LineAnchor) -> None:
         """Hold this place relative to `anchor` (the parser, once, as it reads an entry)."""
         self._offset, self._anchor = self.line - anchor.first, anchor

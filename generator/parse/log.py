@@ -198,7 +198,7 @@ def _keep_entries(file: str, dialect: Dialect, text: str, parsed: tuple[str, tup
     so that the next edit of the file parses only the entries it changed."""
     _, entries, errors = parsed
     _, chunks = split_entries(text)
-    at_line = {entry.source.line: entry for entry in entries if _anchor_of(entry) is not None}
+    at_line = {entry.source.line: entry for entry in entries if entry.source.anchor is not None}
     if errors or len(at_line) != len(chunks):
         _last_parse.pop((file, dialect), None)
         return
@@ -257,14 +257,14 @@ def _place(entry: Entry, first: int, placed: set[int]) -> Entry:
     if id(entry) in placed:
         entry = pickle.loads(pickle.dumps(entry, pickle.HIGHEST_PROTOCOL))
     placed.add(id(entry))
-    anchor = _anchor_of(entry)
+    anchor = entry.source.anchor
     if anchor is not None:
         anchor.first = first
     return entry
 
 
 def _follow_edited_entries(file: str, dialect: Dialect, chunks: list[tuple[int, str]],
-                 found: list[tuple[Entry | None, tuple[SourceError, ...]] | None], placed: set[int]) -> None:
+                           found: list[tuple[Entry | None, tuple[SourceError, ...]] | None], placed: set[int]) -> None:
     """Where an edit replaced an entry (the file cut into as many entries as before, this one's text changed),
     the old entry's places move to the new one's (model.Source.follow): what the last replay found of
     the old entry (a rule version, a finding naming its line) names the lines of the file as it is now, and
@@ -284,10 +284,6 @@ def _follow_edited_entries(file: str, dialect: Dialect, chunks: list[tuple[int, 
         if len(old_places) == len(new_places):
             for was, now in zip(old_places, new_places):
                 was.follow(now)
-
-
-def _anchor_of(entry: Entry) -> LineAnchor | None:
-    return entry.source._anchor
 
 
 def _anchored(entry: Entry, first: int) -> Entry:
