@@ -92,7 +92,7 @@ def preview_draft(base: Replay, draft: Proposal) -> DraftPreview:
     adoption = mechanics.adoption
     # The replay is a fold, so the errors before the draft are the base replay's; the rest are the draft's.
     problems = [f for f in step.findings if f.kind not in RECORD_KINDS] + list(extended.errors[len(base.errors):])
-    objections = [Objection(f.kind, f.file, f.line, f.message) for f in problems]
+    objections = [Objection(f.kind, f.file, f.line, str(f.message)) for f in problems]
 
     notes = list(step.notes)
     vote = None

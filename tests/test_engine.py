@@ -678,7 +678,7 @@ def test_one_date_out_of_place_is_one_finding(dates):
 def test_a_second_score_slip_names_the_first():
     log = _game(_adopted(301, "Alice", 4, "Scores: Alice 5"), _adopted(302, "Bob", 2, "Scores: Alice 9"))
     first, second = replay(build(log)).findings
-    assert (second.cause, second.message) == (
+    assert (str(second.cause), second.message) == (
         "g/log.md:7", "Scores says Alice 9; replay gives 4 (unchanged) (the log's figure has differed since g/log.md:7)")
 
 
@@ -816,14 +816,16 @@ def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_pat
     assert replay(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
 
-def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch):
+@pytest.mark.parametrize("old, new", [("\n", ", edited\n"),  # its title: no line more
+                                      ("\nProposer: ", "\nNote: two lines more,\nNote: above the later entries.\nProposer: ")])
+def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch, old, new):
     engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
     monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
     folder, load_game = _synthetic_log(tmp_path)
     previous = replay(load_game(folder), checkpoints=True)
     text = (folder / "log.md").read_text(encoding="utf-8")
-    at = text.index("\n", text.index("## Proposal", len(text) // 2))
-    (folder / "log.md").write_text(text[:at] + ", edited" + text[at:], encoding="utf-8")  # its title, no line more
+    at = text.index("## Proposal", len(text) // 2)
+    (folder / "log.md").write_text(text[:at] + text[at:].replace(old, new, 1), encoding="utf-8")
     fresh = replay(load_game(folder))
     folded = []
     real = engine._fold_entry

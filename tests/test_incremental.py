@@ -22,12 +22,13 @@ from tests.helpers import tree_digest
 
 @pytest.fixture
 def small_parts(monkeypatch):
-    """Parts of 40 log entries and 30 table rows, points pieces of 16 entries and rules' comparisons in buckets
-    of 4, so that a game of 120 proposals has several of each."""
+    """Parts of 40 log entries and 30 table rows, points pieces of 16 entries with a keyframe every third, and
+    rules' comparisons in buckets of 4, so that a game of 120 proposals has several of each."""
     for module in (planner, views):
         monkeypatch.setattr(module, "LOG_PART", 40)
         monkeypatch.setattr(module, "TABLE_PART", 30)
     monkeypatch.setattr(points, "PER_PIECE", 16)
+    monkeypatch.setattr(points, "KEYFRAME", 3)
     monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
 
 
@@ -56,6 +57,29 @@ def _votes_of_a_proposal(game: Path) -> list[Path]:
     text = log.read_text(encoding="utf-8")
     at = text.index("Votes: for Alice, Bob, Carol", _middle(text))
     log.write_text(text[:at] + "Votes: for Alice; against Bob, Carol" + text[at + 28:], encoding="utf-8")
+    return [log]
+
+
+def _slips_late_in_the_log(game: Path) -> list[Path]:
+    """Dana's score one more in the last two Scores lines: a finding, then a delta that names its line."""
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    end = len(text)
+    for _ in range(2):
+        at = end = text.rindex("Scores: ", 0, end)
+        claimed = re.search(r"Dana (-?\d+)", text[at:text.index("\n", at)])
+        text = text[:at + claimed.start(1)] + str(int(claimed.group(1)) + 1) + text[at + claimed.end(1):]
+    log.write_text(text, encoding="utf-8")
+    return [log]
+
+
+def _a_sentence_added_to_a_proposal(game: Path) -> list[Path]:
+    """Two lines more in a proposal's prose, before its changes: its places below them, and every later entry's,
+    move down (and the findings naming them)."""
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    prose = re.compile(r"\n\n(?!Amend|Enact|Repeal|Transmute|Renumber|Retitle)([A-Z][^\n]*\.)\n").search(text, _middle(text))
+    log.write_text(text[:prose.end(1)] + "\n\nA sentence added." + text[prose.end(1):], encoding="utf-8")
     return [log]
 
 
@@ -154,10 +178,10 @@ def _game_toml(game: Path) -> list[Path]:
     return [toml]
 
 
-EDITS = [_prose_of_a_proposal, _votes_of_a_proposal, _a_proposals_title, _the_last_entrys_title,
-         _a_defeated_proposals_title, _a_repealing_proposals_title, _an_events_title, _an_amendments_text,
-         _a_rule_in_rules_md, _an_entry_inserted, _an_entry_deleted, _the_log_split_in_two,
-         _a_proposal_in_the_second_file, _game_toml]
+EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_proposal, _votes_of_a_proposal,
+         _a_proposals_title, _the_last_entrys_title, _a_defeated_proposals_title, _a_repealing_proposals_title,
+         _an_events_title, _an_amendments_text, _a_rule_in_rules_md, _an_entry_inserted, _an_entry_deleted,
+         _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
 
 
 def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, tmp_path):

@@ -428,7 +428,7 @@ def test_every_key_of_every_entry_with_its_line():
     assert p.notes == ("first", "second")
     assert p.extra_turn is False
     assert (p.changes[0].kind, p.changes[0].source.line, p.changes[0].text) == ("amend", 22, "New text.")
-    assert p.body.startswith("Some words.") and p.body_line == 20
+    assert p.body.startswith("Some words.") and p.body_source.line == 20
 
     assert (j.number, j.title, j.judge, j.source.line) == (7, "Does rule 318 count votes?", "Carol", 26)
     assert [(s.what, s.player, s.value, s.proposal, s.result, s.source.line) for s in j.settings] == [
@@ -793,15 +793,45 @@ def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkey
     second = proposal(body="\nAmend rule 201 to read:\n\n> New text.\n", keys="Votes: for Alice", number=302)
     first = proposal(number=301)
     before, _ = entries_of(first + "\n" + second)
+
+    def lines(entry):
+        return entry.source.line, entry.votes_source.line, entry.changes[0].source.line, entry.body_source.line
+
+    was = lines(before[1])
     parsed = []
     real = log._parse_chunk
     monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[1][:16]) or real(*args, **kw))
     after, errors = entries_of(first + "\nThree\n\nmore lines.\n" + second)  # three lines more
     assert errors == [] and parsed == ["## Proposal 301\n"]  # only the edited entry is parsed again
-    moved = after[1]
-    assert (moved.source.line, moved.votes_source.line, moved.changes[0].source.line, moved.body_line) == \
-        (before[1].source.line + 3, before[1].votes_source.line + 3, before[1].changes[0].source.line + 3,
-         before[1].body_line + 3)
+    assert after[1] is before[1]  # the same entry, moved: the replay sees one entry changed
+    assert lines(after[1]) == tuple(line + 3 for line in was)
+    assert after[1] == log._parse_whole(LOG, first + "\nThree\n\nmore lines.\n" + second)[1][1]
+
+
+def test_an_entry_written_twice_is_two_entries_each_at_its_own_lines():
+    twice = proposal(body="\nAmend rule 201 to read:\n\n> Again.\n", number=301) + "\n"
+    text = twice + twice
+    for edited in (text, "Preamble.\n\n" + text, "Preamble.\n\n" + twice + "\n\n" + twice):
+        entries, _ = entries_of(edited)
+        assert entries[0] is not entries[1]
+        assert [e.changes[0].source.line for e in entries] == [
+            n for n, line in enumerate(edited.split("\n"), 1) if line.startswith("Amend")]
+
+
+def test_the_places_of_an_edited_entry_follow_it_and_what_named_them_names_the_new_lines():
+    """What an earlier parse gave of an entry an edit replaced (a replay's findings and versions hold its
+    Sources) names the lines of the file as it is now, edit after edit."""
+    first = proposal(body="\nSome words.\n\nAmend rule 201 to read:\n\n> New text.\n", number=301)
+    second = proposal(number=302, keys="Votes: for Alice")
+    before, _ = entries_of(first + "\n" + second)
+    change, votes = before[0].changes[0].source, before[1].votes_source
+    lines = change.line, votes.line
+    edited, _ = entries_of(first.replace("Some words.", "Some words.\n\nTwo lines more.") + "\n" + second)
+    assert edited[0] is not before[0] and edited[1] is before[1]
+    assert (change.line, votes.line) == (lines[0] + 2, lines[1] + 2) == (edited[0].changes[0].source.line,
+                                                                        edited[1].votes_source.line)
+    entries_of(first + "\n" + second)  # and back
+    assert (change.line, votes.line) == lines
 
 
 def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_replaced(tmp_path, monkeypatch):
@@ -814,9 +844,11 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     real = log._parse_chunk
     monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[2]) or real(*args, **kw))
 
-    def run(source: str):
-        log._entries.clear()  # a new process: nothing kept in memory
-        log._files.clear()
+    def run(source: str, *, new_process: bool = True):
+        if new_process:  # nothing kept in memory
+            log._entries.clear()
+            log._files.clear()
+            log._last_parse.clear()
         cache = Cache(tmp_path / "cache", tmp_path)
         try:
             return log.parse_log_file(LOG, source, cache=cache)
@@ -830,6 +862,14 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     assert run("\n" + text) == log._parse_whole(LOG, "\n" + text) and parsed == []  # each entry, moved a line
     edited = text.replace("Point 305.", "Point five.")
     assert run(edited) == log._parse_whole(LOG, edited) and len(parsed) == 1  # only the edited entry
+    # The file read whole from the cache, then an edit that moves the entries below it (serve's first save):
+    # they are the entries read, moved.
+    parsed.clear()
+    _, read, _ = run(text)
+    lines_added = text.replace("Point 305.", "Point 305.\n\nTwo lines more.")
+    _, moved, _ = run(lines_added, new_process=False)
+    assert len(parsed) == 1 and all(a is b for a, b in zip(read[5:], moved[5:]))
+    assert moved == log._parse_whole(LOG, lines_added)[1]
     probe = Cache(tmp_path / "cache", tmp_path)
     probe.close()
     probe.path.write_bytes(b"not a database")

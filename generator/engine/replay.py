@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 
-from ..model import Change, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
+from ..model import Change, Cited, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
 from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
@@ -24,18 +24,31 @@ from .rulebook import ChangeProblem, RuleVersion, Rulebook
 from .turns import TurnTracker
 
 
+class _Placed:
+    """Where a finding or an override is: its Source, read when asked (a Source follows its entry)."""
+
+    source: Source
+
+    @property
+    def file(self) -> str:
+        return self.source.file
+
+    @property
+    def line(self) -> int:
+        return self.source.line
+
+
 @dataclass(frozen=True)
-class Finding:
+class Finding(_Placed):
     """A discrepancy between the log and the replay: what the log says and what the replay computed."""
 
     kind: str
-    file: str
-    line: int
-    message: str
+    source: Source
+    message: str | Cited  # Cited where it names another place
     entry: str = ""  # "proposal 305", "judgment 7", "event 'Eve joins'"
     expected: str | None = None  # what the replay computed
     found: str | None = None  # what the log says
-    cause: str | None = None  # "file:line" of the earlier slip this one stems from, where one does
+    cause: Source | None = None  # the earlier slip this one stems from, where one does
 
     def __str__(self) -> str:
         prefix = f"{self.entry}: " if self.entry else ""
@@ -43,15 +56,15 @@ class Finding:
 
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "kind": self.kind, "entry": self.entry,
-                "message": self.message, "expected": self.expected, "found": self.found, "cause": self.cause}
+                "message": str(self.message), "expected": self.expected, "found": self.found,
+                "cause": str(self.cause) if self.cause else None}
 
 
 @dataclass(frozen=True)
-class Override:
+class Override(_Placed):
     """A judgment that set a fact: the report shows what was computed and what the Judge set."""
 
-    file: str
-    line: int
+    source: Source
     judgment: str
     what: str
     computed: str
@@ -69,13 +82,13 @@ class Override:
 class ScoreDelta:
     player: str
     points: int
-    reason: str  # "die", "formula", "adopted", "defeated", "voted against", "points (rule 316)", ...
+    reason: str | Cited  # "die", "formula", "adopted", "defeated", "voted against", "points (rule 316)", ...
 
-    def explain(self) -> str:
+    def explain(self) -> str | Cited:
         sign = "+" if self.points >= 0 else "-"
         if self.reason == "die":
             return f"{sign} die {abs(self.points)}"
-        return f"{sign} {abs(self.points)} {self.reason}"
+        return Cited(f"{sign} {abs(self.points)} ", self.reason)
 
 
 @dataclass(frozen=True)
@@ -180,13 +193,12 @@ class _State:
     label: str = ""
     source: Source | None = None  # the heading of the entry being replayed
 
-    def find(self, kind: str, source: Source, message: str, expected: object = None, found: object = None,
+    def find(self, kind: str, source: Source, message: str | Cited, expected: object = None, found: object = None,
              cause: Source | None = None) -> None:
-        self.findings.append(Finding(kind, source.file, source.line, message, self.label,
-                                     None if expected is None else str(expected), None if found is None else str(found),
-                                     str(cause) if cause else None))
+        self.findings.append(Finding(kind, source, message, self.label, None if expected is None else str(expected),
+                                     None if found is None else str(found), cause))
 
-    def add(self, player: str, points: int, reason: str) -> None:
+    def add(self, player: str, points: int, reason: str | Cited) -> None:
         if points:
             self.scores[player] = self.scores.get(player, 0) + points
             self.deltas.append(ScoreDelta(player, points, reason))
@@ -457,7 +469,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     ruling = rulings.get(number)
     if ruling:
         result_set, judgment, source = ruling
-        state.overrides.append(Override(source.file, source.line, judgment, f"the result of proposal {number}",
+        state.overrides.append(Override(source, judgment, f"the result of proposal {number}",
                                         computed or recorded or "unrecorded", result_set))
         result = result_set
     elif decision and recorded in ("adopted", "defeated", "failed-quorum") and computed != recorded:
@@ -505,7 +517,7 @@ def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> No
     number, first = proposal.number, state.config.numbering.first_proposal
     repeat = state.seen_numbers.get(number)
     if repeat:
-        state.find("proposal-number", proposal.source, f"numbered {number}, which {repeat} already used",
+        state.find("proposal-number", proposal.source, Cited(f"numbered {number}, which ", repeat, " already used"),
                    expected="a number not used before", found=number)
     elif number < first:
         state.find("proposal-number", proposal.source, f"numbered {number}, below the first proposal, {first}",
@@ -535,7 +547,7 @@ def _missing_numbers(state: _State, steps: list[Step]) -> None:
             position += 1
         where, source = earliest
         step = steps[where]
-        finding = Finding("proposal-number", source.file, source.line, f"proposal {gap} is missing: every number "
+        finding = Finding("proposal-number", source, f"proposal {gap} is missing: every number "
                           f"from {first} to {max(used)} must appear", step.label, expected=str(gap), found="none")
         steps[where] = dataclasses.replace(step, findings=step.findings + (finding,))
 
@@ -551,11 +563,11 @@ def _check_decision_keys(state: _State, proposal: Proposal) -> None:
     config = state.config
     if proposal.index is not None and config.adoption.method != "index":
         source = proposal.source_of("index")
-        state.errors.append(Finding("index", source.file, source.line, f"'Index:' needs adoption.method = \"index\" "
+        state.errors.append(Finding("index", source, f"'Index:' needs adoption.method = \"index\" "
                                     f"(the method in force is {config.adoption.method})", state.label))
     if proposal.power is not None and not config.rules.power:
         source = proposal.source_of("power")
-        state.errors.append(Finding("power", source.file, source.line, "'Power:' needs rules.power = true in "
+        state.errors.append(Finding("power", source, "'Power:' needs rules.power = true in "
                                     "game.toml", state.label))
 
 
@@ -582,9 +594,9 @@ def _check_number(state: _State, proposal: Proposal) -> None:
         state.next_numbers = (number + 1,)
     else:
         repeat = state.seen_numbers.get(number)
-        why = f"; {number} was already used at {repeat}" if repeat else ""
+        why = Cited(f"; {number} was already used at ", repeat) if repeat else ""
         shown = " or ".join(str(n) for n in candidates)
-        state.find("proposal-number", proposal.source, f"numbered {number}, but the next proposal is {shown}{why}",
+        state.find("proposal-number", proposal.source, Cited(f"numbered {number}, but the next proposal is {shown}", why),
                    expected=shown, found=number)
         state.next_numbers = (candidates[0] + 1, number + 1) if number != candidates[0] else (number + 1,)
     state.seen_numbers.setdefault(number, proposal.source)
@@ -667,7 +679,7 @@ def _apply_effect(state: _State, effect) -> None:
             raise ValueError(f"{effect.key} means something only with rules.power = true")
         state.config = state.config.with_value(effect.key, effect.value)
     except ValueError as error:
-        state.errors.append(Finding("effect", effect.source.file, effect.source.line, str(error), state.label))
+        state.errors.append(Finding("effect", effect.source, str(error), state.label))
         return
     state.notes.append(f"{effect.key} becomes {effect.value!r}".replace("'", '"'))
     if effect.key == "numbering.first_proposal":  # the numbering starts again from the value
@@ -693,7 +705,7 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
                 state.find(kind, change.source, note)
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
-            target.append(Finding(problem.kind, change.source.file, change.source.line, str(problem), state.label))
+            target.append(Finding(problem.kind, change.source, str(problem), state.label))
 
 
 def _check_power(state: _State, change: Change, power, proposal_number: int | None) -> None:
@@ -724,14 +736,14 @@ def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
         if setting.what == "score":
             if _check_player(state, setting.player, setting.source, "Sets: score"):
                 computed = state.scores.get(setting.player, 0)
-                state.overrides.append(Override(setting.source.file, setting.source.line, state.label,
+                state.overrides.append(Override(setting.source, state.label,
                                                 f"{setting.player}'s score", str(computed), str(setting.value)))
                 state.add(setting.player, setting.value - computed, f"set by {state.label}")
                 state.score_slips.pop(setting.player, None)
         elif setting.what == "next-player":
             computed = state.turns.expected() or "nobody"
             if state.turns.set_next(setting.player):
-                state.overrides.append(Override(setting.source.file, setting.source.line, state.label,
+                state.overrides.append(Override(setting.source, state.label,
                                                 "the next player", computed, setting.player))
             else:
                 state.find("player", setting.source, f"Sets: next-player {setting.player}, who is not in the order "
@@ -845,21 +857,21 @@ def _check_score(state: _State, source: Source, player: str, claimed: int) -> No
     if claimed == computed:
         return
     if slip and claimed == computed + slip[0]:
-        state.add(player, slip[0], f"as the log has it since {slip[1]}")
+        state.add(player, slip[0], Cited("as the log has it since ", slip[1]))
         return
-    since = f" (the log's figure has differed since {slip[1]})" if slip else ""
-    state.find("score", source, f"Scores says {player} {claimed}; replay gives "
-               f"{_explain(state, player, computed)}{since}", expected=computed, found=claimed,
+    since = Cited(" (the log's figure has differed since ", slip[1], ")") if slip else ""
+    state.find("score", source, Cited(f"Scores says {player} {claimed}; replay gives ", _explain(state, player, computed),
+                                      since), expected=computed, found=claimed,
                cause=slip[1] if slip else None)
     state.score_slips[player] = (claimed - computed, slip[1] if slip else source)
 
 
-def _explain(state: _State, player: str, computed: int) -> str:
+def _explain(state: _State, player: str, computed: int) -> str | Cited:
     own = [d for d in state.deltas if d.player == player]
     if not own:
         return f"{computed} (unchanged)"
     before = computed - sum(d.points for d in own)
-    return f"{computed} = {before} " + " ".join(d.explain() for d in own)
+    return Cited(f"{computed} = {before}", *(part for d in own for part in (" ", d.explain())))
 
 
 def _switch_identity(state: _State) -> int | None:
@@ -894,7 +906,7 @@ def _snapshot_points(game: Game, findings: list[Finding]) -> dict[int, list[Rule
             where = next((i for i, e in enumerate(entries) if isinstance(e, Proposal)
                           and e.number == snapshot.after_proposal), None)
             if where is None:
-                findings.append(Finding("snapshot", snapshot.source.file, snapshot.source.line,
+                findings.append(Finding("snapshot", snapshot.source,
                                         f"the snapshot stands after proposal {snapshot.after_proposal}, "
                                         "which is not in the log"))
                 continue
@@ -921,32 +933,32 @@ def _compare_snapshot(state: _State, snapshot: Ruleset) -> None:
         if number not in replayed:
             twin = next((n for n, (_, _, text) in replayed.items() if _normal(text) == _normal(rule.text)), None)
             hint = f"; the same text is rule {twin} in the replay" if twin else ""
-            state.findings.append(Finding("snapshot", source.file, source.line,
+            state.findings.append(Finding("snapshot", source,
                                           f"rule {number} is in the snapshot but not in the replay{hint}", label,
                                           expected="absent", found=f"rule {number}"))
             continue
         rule_class, title, text = replayed[number]
         power = state.book.current[number].power
         if rule.power is not None and power is not None and rule.power != power:
-            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} has power "
+            state.findings.append(Finding("snapshot", source, f"rule {number} has power "
                                           f"{decimal_text(rule.power)} in the snapshot, {decimal_text(power)} in the "
                                           "replay", label, decimal_text(power), decimal_text(rule.power)))
         if rule.rule_class != rule_class:
-            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} is {rule.rule_class} "
+            state.findings.append(Finding("snapshot", source, f"rule {number} is {rule.rule_class} "
                                           f"in the snapshot, {rule_class} in the replay", label, rule_class,
                                           rule.rule_class))
         if rule.title and rule.title != title:
-            state.findings.append(Finding("snapshot", source.file, source.line, f"rule {number} is titled "
+            state.findings.append(Finding("snapshot", source, f"rule {number} is titled "
                                           f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
                                           title, rule.title))
         if _normal(rule.text) != _normal(text):
             word, difference = _first_difference(text, rule.text)
-            state.findings.append(Finding("snapshot", source.file, _line_of_word(rule, word),
+            state.findings.append(Finding("snapshot", Source(source.file, _line_of_word(rule, word)),
                                           f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],
                                           _normal(rule.text)[:200]))
     for number in replayed:
         if number not in recorded:
-            state.findings.append(Finding("snapshot", snapshot.source.file, snapshot.source.line,
+            state.findings.append(Finding("snapshot", snapshot.source,
                                           f"rule {number} is in force in the replay but missing from the snapshot",
                                           label, expected=f"rule {number}", found="absent"))
 

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass
 
 from ..errors import SourceError
-from ..model import Game
+from ..model import Game, Source
 from ..model.config import Solitaire
 from ..model.solitaire import Action, Turn
 from ..parse.source import NumberTooLarge, read_int, shorten
@@ -471,7 +471,7 @@ def replay_solitaire(game: Game) -> SolitaireReplay:
     initial = position
     steps: list[TurnStep] = []
     findings: list[Finding] = []
-    errors = [Finding("unplayable", problem.file, problem.line, problem.message) for problem in problems]
+    errors = [Finding("unplayable", Source(problem.file, problem.line), problem.message) for problem in problems]
     if errors:
         return SolitaireReplay(game, setup, initial, (), (), tuple(errors), None)
     numbers: dict[int, int] = {rule.number: rule.identity for rule in position.rules}  # the last rule to bear each
@@ -481,27 +481,27 @@ def replay_solitaire(game: Game) -> SolitaireReplay:
         label = f"turn {turn.number}"
         found: list[Finding] = []
 
-        def finding(kind: str, line: int, message: str, expected_value: str | None = None,
+        def finding(kind: str, source: Source, message: str, expected_value: str | None = None,
                     found_value: str | None = None) -> None:
-            found.append(Finding(kind, turn.source.file, line, message, label, expected_value, found_value))
+            found.append(Finding(kind, source, message, label, expected_value, found_value))
 
         if turn.number != expected:
-            finding("turn", turn.source.line, f"expected turn {expected} here" + (
+            finding("turn", turn.source, f"expected turn {expected} here" + (
                 f", after turn {steps[-1].entry.number}" if steps else ""), str(expected), str(turn.number))
         expected = turn.number + 1
         if won_at is not None:
-            finding("after-end", turn.source.line, f"the game was won at turn {won_at}; no turn follows a win")
+            finding("after-end", turn.source, f"the game was won at turn {won_at}; no turn follows a win")
         if turn.date and last_date and turn.date < last_date:
-            finding("date", turn.source.line, f"dated {turn.date}, before the turn above it ({last_date})")
+            finding("date", turn.source, f"dated {turn.date}, before the turn above it ({last_date})")
         last_date = turn.date or last_date
         before = position.rules
         played = play(setup, position, turn.action)
-        line = turn.action.source.line
+        where = turn.action.source
         for kind, message in played.violations:
             if kind == "no-such-rule":
                 message += _whereabouts(int(message.rsplit(" ", 1)[1]), numbers, position, steps)
-            finding(kind, line, message)
-        errors += [Finding("action", turn.source.file, line, problem, label) for problem in played.problems]
+            finding(kind, where, message)
+        errors += [Finding("action", where, problem, label) for problem in played.problems]
         position = played.position
         numbers.update({rule.number: rule.identity for rule in position.rules})
         if won_at is None and is_won(setup, position):
@@ -536,12 +536,12 @@ def _check_claims(turn: Turn, setup: Setup, position: Position, played: Played, 
     if turn.scores is not None:
         for name, value in turn.scores.scores:
             if name != setup.player:
-                finding("score", turn.scores.source.line, f"Scores names {name}; the player is {setup.player}",
+                finding("score", turn.scores.source, f"Scores names {name}; the player is {setup.player}",
                         None, name)
             elif value != position.score:
                 why = "rule 100" if played.points else "no points: the action was not applied" if not played.applied \
                     else "no points: the Scoring rule is gone"
-                finding("score", turn.scores.source.line, f"Scores says {name} {value}; replay gives {position.score} "
+                finding("score", turn.scores.source, f"Scores says {name} {value}; replay gives {position.score} "
                         f"= {position.score - played.points} + {played.points} ({why})", str(position.score), str(value))
     won_now = won_at == turn.number
     if turn.winner is not None:
@@ -550,13 +550,13 @@ def _check_claims(turn: Turn, setup: Setup, position: Position, played: Played, 
             others = [rule.number for rule in position.rules if rule.identity != setup.objective]
             why = (f"{_rules_phrase(others)} besides the Objective" if len(others) < len(position.rules)
                    else "the Objective is gone")
-            finding("winner", turn.winner.source.line, f"Winner says {claimed}; the game is not won: {why}", "",
+            finding("winner", turn.winner.source, f"Winner says {claimed}; the game is not won: {why}", "",
                     claimed)
         elif won_now and tuple(turn.winner.players) != (setup.player,):
-            finding("winner", turn.winner.source.line, f"Winner says {claimed}; the winner is {setup.player}",
+            finding("winner", turn.winner.source, f"Winner says {claimed}; the winner is {setup.player}",
                     setup.player, claimed)
     elif won_now:
-        finding("winner", turn.source.line, f"only the Objective (rule {position.rules[0].number}) remains: "
+        finding("winner", turn.source, f"only the Objective (rule {position.rules[0].number}) remains: "
                 f"{setup.player} wins, but the turn records no Winner", setup.player, "")
 
 

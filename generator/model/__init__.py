@@ -1,7 +1,8 @@
 """The archive as plain data: what the parser produces and the engine replays.
 
 Every item keeps the file and line it came from, so any finding can point a person at the text to fix.
-Frozen dataclasses: the model is shared by the engine, the site and the server, and none may change it.
+Frozen dataclasses: the model is shared by the engine, the site and the server, and none may change it. One
+exception, made by the parser alone: where a log entry stands in its file (see Source).
 """
 from __future__ import annotations
 
@@ -18,13 +19,96 @@ Result = Literal["adopted", "defeated", "withdrawn", "invalid", "failed-quorum"]
 RESULTS: tuple[str, ...] = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum")
 
 
-@dataclass(frozen=True)
+class LineAnchor:
+    """The line a log entry's text starts on in its file (0-based), shared by every Source inside the entry."""
+
+    __slots__ = ("first",)
+
+    def __init__(self, first: int) -> None:
+        self.first = first
+
+
 class Source:
-    file: str  # path relative to the content folder, as shown to people
-    line: int  # 1-based
+    """A place in the archive: a file (its path relative to the content folder, as shown to people) and a
+    1-based line.
+
+    A Source inside a log entry is held relative to the entry's LineAnchor, which the parser moves when lines
+    are added or removed above the entry: the entry stays the same object, so an edit is one entry that
+    changed, not every entry below it, and every finding, rule version or message that points into the entry
+    follows it. When an edit replaces an entry, the parser also moves the old entry's Sources to the places
+    that took them (`follow`), so that what points at them names the lines of the file as it is now."""
+
+    __slots__ = ("file", "_offset", "_anchor", "_follows")
+
+    def __init__(self, file: str, line: int) -> None:
+        self.file = file
+        self._offset = line
+        self._anchor: LineAnchor | None = None
+        self._follows: Source | None = None
+
+    @property
+    def line(self) -> int:
+        place = self._now()
+        return place._offset + place._anchor.first if place._anchor is not None else place._offset
+
+    def _now(self) -> Source:
+        """The place this one stands at now: itself, or the end of the places it follows."""
+        place = self
+        while place._follows is not None:
+            place = place._follows
+        if self._follows is not None:
+            self._follows = place  # a place edited again and again is found in one step next time
+        return place
+
+    @property
+    def anchor(self) -> LineAnchor | None:
+        """What this place is held relative to (None: its line is the file's)."""
+        return self._now()._anchor
+
+    def anchor_to(self, anchor: LineAnchor) -> None:
+        """Hold this place relative to `anchor` (the parser, once, as it reads an entry)."""
+        self._offset, self._anchor = self.line - anchor.first, anchor
+
+    def follow(self, other: Source) -> None:
+        """Stand where `other` stands from now on, and move with it, and with whatever `other` follows in
+        turn (the parser: a place in an entry an edit replaced follows its new place)."""
+        self._follows = other
+
+    def __eq__(self, other: object) -> bool:
+        if not isinstance(other, Source):
+            return NotImplemented
+        return self.file == other.file and self.line == other.line
+
+    def __hash__(self) -> int:
+        return hash((self.file, self.line))
+
+    def __repr__(self) -> str:
+        return f"Source({self.file!r}, {self.line})"
 
     def __str__(self) -> str:
         return f"{self.file}:{self.line}"
+
+
+class Cited:
+    """Words that name places (Sources), spelled out when read, so that they name the lines where the places
+    are now (see Source). Compares, hashes and prints as its text."""
+
+    __slots__ = ("parts",)
+
+    def __init__(self, *parts: str | Source) -> None:
+        self.parts = parts
+
+    def __str__(self) -> str:
+        return "".join(map(str, self.parts))
+
+    def __eq__(self, other: object) -> bool:
+        return str(self) == str(other) if isinstance(other, (str, Cited)) else NotImplemented
+
+    def __hash__(self) -> int:
+        return hash(str(self))
+
+    def __repr__(self) -> str:
+        return repr(str(self))
 
 
 @dataclass(frozen=True)
@@ -172,7 +256,7 @@ class EntryCommon:
     date: dt.date | None
     source: Source  # the entry's heading
     body: str  # the free Markdown after the key lines, change paragraphs included
-    body_line: int  # line of the body's first line in the file (for rendering with positions)
+    body_source: Source  # the body's first line
     notes: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
     effects: tuple[Effect, ...] = ()

@@ -12,7 +12,7 @@ import functools
 import pickle
 import re
 from collections import OrderedDict
-from collections.abc import Callable
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any, NamedTuple
@@ -24,7 +24,7 @@ from ..cache import Cache, digest, unpickled
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
-                     ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
+                     LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
 from ..model.config import NOT_BY_EFFECT, SETTINGS
 from ..parallel import run_shares
 from .config import parse_effect_value
@@ -138,11 +138,13 @@ _HEADING_LINE = re.compile(r"\n##(?=[ \t\n]|$)")
 _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 # The parses of single entries, by (file, text): an entry moved by an edit above it is not parsed again.
 _ENTRY_CACHE_SIZE = 200_000
-_entries: OrderedDict[tuple[str, str, Dialect], tuple[Entry, int]] = OrderedDict()
+_entries: OrderedDict[tuple[str, str, Dialect], Entry] = OrderedDict()
 # The last parse of each log file, by (file, dialect): the same text again is the same parse.
 _files: dict[tuple[str, Dialect], tuple[str, tuple]] = {}
+# The entry each text of a log file's last parse gave (None: not an entry), by (file, dialect).
+_last_parse: dict[tuple[str, Dialect], list[tuple[str, Entry | None]]] = {}
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-1"
+PARSER_LAYOUT = "log-2"
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -182,6 +184,7 @@ def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Ca
     whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text)
     if cache and (stored := unpickled(cache.get(whole_key))) is not None:
         parsed = stored
+        _keep_entries(file, dialect, text, parsed)
     else:
         parsed = _parse_entries(file, text, dialect, cache, jobs)
         if cache:
@@ -190,21 +193,34 @@ def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Ca
     return parsed
 
 
+def _keep_entries(file: str, dialect: Dialect, text: str, parsed: tuple[str, tuple[Entry, ...], tuple]) -> None:
+    """The entries of a file's parse read whole from the cache, kept as `_parse_entries` keeps those it parses,
+    so that the next edit of the file parses only the entries it changed."""
+    _, entries, errors = parsed
+    _, chunks = split_entries(text)
+    at_line = {entry.source.line: entry for entry in entries if entry.source.anchor is not None}
+    if errors or len(at_line) != len(chunks):
+        _last_parse.pop((file, dialect), None)
+        return
+    _last_parse[(file, dialect)] = [(chunk, at_line.get(first + 1)) for first, chunk in chunks]
+    for chunk, entry in _last_parse[(file, dialect)]:
+        _remember(file, chunk, dialect, entry)
+
+
 def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, jobs: int
                    ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
     preamble_text, chunks = split_entries(text)
     if _headings(preamble_text):
+        _last_parse.pop((file, dialect), None)
         return _parse_whole(file, text, dialect)
+    placed: set[int] = set()  # the entries placed in this parse, by id: a text written twice is two entries
     missing: list[int] = []
     found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
     for position, (first, chunk) in enumerate(chunks):
         kept = _entries.get((file, chunk, dialect))
         if kept is not None:
-            if kept[1] == first:  # where it was
-                _entries.move_to_end((file, chunk, dialect))
-                found.append((kept[0], ()))
-            else:
-                found.append((_moved(file, chunk, dialect, kept, first), ()))
+            _entries.move_to_end((file, chunk, dialect))
+            found.append((_place(kept, first, placed), ()))
         else:
             found.append(None)
             missing.append(position)
@@ -212,17 +228,20 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
     for position in missing:
         first, chunk = chunks[position]
         if chunk in stored:
-            found[position] = (_moved(file, chunk, dialect, stored[chunk], first), ())
+            found[position] = (_place(stored[chunk], first, placed), ())
+            _remember(file, chunk, dialect, found[position][0])
     fresh = [p for p in missing if chunks[p][1] not in stored]
     for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
         if not whole:
+            _last_parse.pop((file, dialect), None)
             return _parse_whole(file, text, dialect)
         first, chunk = chunks[position]
         found[position] = (entry, entry_errors)
         if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
-            _remember(file, chunk, dialect, entry, first)
+            _remember(file, chunk, dialect, entry)
             if cache:
-                cache.put(_entry_key(file, chunk, dialect), pickle.dumps((entry, first), pickle.HIGHEST_PROTOCOL))
+                cache.put(_entry_key(file, chunk, dialect), pickle.dumps(entry, pickle.HIGHEST_PROTOCOL))
+    _follow_edited_entries(file, dialect, chunks, found, placed)
     entries: list[Entry] = []
     errors: list[SourceError] = []
     for entry, entry_errors in found:
@@ -230,6 +249,49 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
             entries.append(entry)
         errors.extend(entry_errors)
     return slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1), tuple(entries), tuple(errors)
+
+
+def _place(entry: Entry, first: int, placed: set[int]) -> Entry:
+    """A kept entry at line `first` of its file: the same object, moved there (see model.Source); a copy when
+    this parse placed it already (the same text written twice)."""
+    if id(entry) in placed:
+        entry = pickle.loads(pickle.dumps(entry, pickle.HIGHEST_PROTOCOL))
+    placed.add(id(entry))
+    anchor = entry.source.anchor
+    if anchor is not None:
+        anchor.first = first
+    return entry
+
+
+def _follow_edited_entries(file: str, dialect: Dialect, chunks: list[tuple[int, str]],
+                           found: list[tuple[Entry | None, tuple[SourceError, ...]] | None], placed: set[int]) -> None:
+    """Where an edit replaced an entry (the file cut into as many entries as before, this one's text changed),
+    the old entry's places move to the new one's (model.Source.follow): what the last replay found of
+    the old entry (a rule version, a finding naming its line) names the lines of the file as it is now, and
+    the replay can tell that nothing but the text it edited changed. The old entry is forgotten: its places
+    are not its own any more."""
+    last = _last_parse.get((file, dialect))
+    _last_parse[(file, dialect)] = [(chunk, item[0] if item else None) for (_, chunk), item in zip(chunks, found)]
+    if last is None or len(last) != len(chunks):
+        return
+    for (old_chunk, old), (_, chunk), item in zip(last, chunks, found):
+        new = item[0] if item else None
+        if old is None or new is None or old is new or id(old) in placed or item[1]:
+            continue
+        if _entries.get((file, old_chunk, dialect)) is old:
+            del _entries[(file, old_chunk, dialect)]
+        old_places, new_places = list(_sources_in(old)), list(_sources_in(new))
+        if len(old_places) == len(new_places):
+            for was, now in zip(old_places, new_places):
+                was.follow(now)
+
+
+def _anchored(entry: Entry, first: int) -> Entry:
+    """A freshly parsed entry with its places held relative to line `first`, where its text starts."""
+    anchor = LineAnchor(first)
+    for source in _sources_in(entry):
+        source.anchor_to(anchor)
+    return entry
 
 
 # Fewer entries than this are parsed faster in one process than the fork and the pickling back cost.
@@ -255,17 +317,8 @@ def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int]
     return results
 
 
-def _moved(file: str, chunk: str, dialect: Dialect, kept: tuple[Entry, int], first: int) -> Entry:
-    """A kept entry at line `first`: as kept when it has not moved, else with its lines moved."""
-    entry, at = kept
-    if at != first:
-        entry = shift_lines(entry, first - at)
-    _remember(file, chunk, dialect, entry, first)
-    return entry
-
-
-def _remember(file: str, chunk: str, dialect: Dialect, entry: Entry, first: int) -> None:
-    _entries[(file, chunk, dialect)] = (entry, first)
+def _remember(file: str, chunk: str, dialect: Dialect, entry: Entry) -> None:
+    _entries[(file, chunk, dialect)] = entry
     if len(_entries) > _ENTRY_CACHE_SIZE:
         _entries.popitem(last=False)
 
@@ -274,8 +327,8 @@ def _entry_key(file: str, chunk: str, dialect: Dialect) -> bytes:
     return digest(PARSER_LAYOUT, dialect.name, file, chunk)
 
 
-def _read_stored(file: str, chunks: list[str], dialect: Dialect, cache: Cache) -> dict[str, tuple[Entry, int]]:
-    """Entries an earlier run parsed, by their text, each with the line it stood on then."""
+def _read_stored(file: str, chunks: list[str], dialect: Dialect, cache: Cache) -> dict[str, Entry]:
+    """Entries an earlier run parsed, by their text."""
     keys = {_entry_key(file, chunk, dialect): chunk for chunk in chunks}
     stored = {}
     for key, data in cache.get_many(list(keys)).items():
@@ -317,7 +370,7 @@ def _parse_chunk(file: str, chunk: str, first: int, dialect: Dialect, *, last: b
         entry = dialect.read_entry(file, lines, tokens, index, heading, blocks[1:], end_line, errors)
     else:
         entry = _parse_entry(file, lines, tokens, index, heading, blocks[1:], end_line, errors, power=dialect.power)
-    return entry, tuple(errors.errors), True
+    return entry and _anchored(entry, first), tuple(errors.errors), True
 
 
 class _OffsetLines(list):
@@ -336,34 +389,23 @@ class _OffsetLines(list):
         return list.__len__(self) + self.offset
 
 
-def shift_lines(value, delta: int):
-    """A parsed item with every line it holds moved by `delta` (Sources, and an entry's body_line)."""
-    return _shifted(value, delta) if delta else value
-
-
-# Values that hold no line: returned as they are (looked up by type, the quickest test there is).
+# Values that hold no place: passed over (looked up by type, the quickest test there is).
 _PLAIN = frozenset({str, int, bool, float, type(None), Fraction, dt.date})
 
 
-def _shifted(value, delta: int):
+def _sources_in(value) -> Iterator[Source]:
+    """Every Source a parsed item holds, in the order of its fields."""
     kind = type(value)
     if kind is Source:
-        return Source(value.file, value.line + delta)
-    if kind in _PLAIN:
-        return value
-    if kind is tuple:
-        return tuple(item if type(item) in _PLAIN else _shifted(item, delta) for item in value)
-    if not dataclasses.is_dataclass(kind):
-        return value
-    fields = dict(value.__dict__)
-    for name, item in fields.items():
-        if name == "body_line":
-            fields[name] = item + delta
-        elif type(item) not in _PLAIN:
-            fields[name] = _shifted(item, delta)
-    moved = object.__new__(kind)  # a frozen dataclass: its fields set as pickle sets them
-    moved.__dict__.update(fields)
-    return moved
+        yield value
+    elif kind is tuple:
+        for item in value:
+            if type(item) not in _PLAIN:
+                yield from _sources_in(item)
+    elif dataclasses.is_dataclass(kind):
+        for item in value.__dict__.values():
+            if type(item) not in _PLAIN:
+                yield from _sources_in(item)
 
 
 @functools.cache
@@ -441,7 +483,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     changes = _read_changes(file, lines, tokens, body_blocks, errors, power)
     date = _read_date(file, keys, kind, source, errors, draft=draft)
     common = dict(
-        date=date, source=source, body=body, body_line=body_line,
+        date=date, source=source, body=body, body_source=Source(file, body_line),
         notes=tuple(value for value, _ in keys.all("note")),
         changes=tuple(changes),
         effects=tuple(_read_effects(file, keys, errors)),

@@ -67,7 +67,9 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
             or old_history.old_numbers() != new_history.old_numbers()):
         return None
     touched = Touched()
-    only_titles = True
+    # Steps the same but for the lines their findings name: an edit above moved them.
+    touched.steps |= {index for index, cited in new.cited.items() if old.cited.get(index) != cited}
+    only_titles = not touched.steps  # (a title changed moves no line)
     for index, (before, after) in enumerate(zip(old_steps, new_steps)):
         # An entry moved by an edit above it is another object, but the same to its pages (they show no lines).
         if before is not after and before != after and (
@@ -584,8 +586,9 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
     url_of = {id(f): plan.entry_anchor(s) for s in replay.steps for f in s.findings}
     url_at = {f"{f.file}:{f.line}": url_of[id(f)] for f in replay.findings if id(f) in url_of}
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found, "url": url_of.get(id(f)), "cause": f.cause,
-                          "cause_url": url_at.get(f.cause or "")} for f in replay.findings],
+                          "expected": f.expected, "found": f.found, "url": url_of.get(id(f)),
+                          "cause": f.cause and str(f.cause), "cause_url": url_at.get(str(f.cause))}
+                         for f in replay.findings],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "where": f"{o.file}:{o.line}"} for o in replay.overrides],
             "proposals": proposals, "entries": len(replay.steps), "winner": list(replay.winner),

@@ -3,16 +3,20 @@
 - `<game>/points/index.js`: the manifest: how many entries, how many per piece, and for each piece the
   range of its dates, proposal numbers and judgment numbers, so that a point named in a URL (`312`,
   `judgment-1`, `2005-04-02`) is found by loading one piece or two.
-- `<game>/points/N.js`: the entries `N * PER_PIECE` onwards (name, label, title, date, address) and every
-  rule version in force at one of them, with its rendered text. A point's rules are the versions whose
-  span covers it; a piece holds one ruleset and the changes made within it, not the archive.
+- `<game>/points/N.js`: the entries `N * PER_PIECE` onwards (name, label, title, date, address) and rule
+  versions with their rendered text: every piece holds the versions that came into force at one of its
+  entries, and every KEYFRAME-th piece (a keyframe, piece 0 the first) also every version in force at its
+  first entry. A point's rules are the versions whose span covers it, found in its piece, the keyframe
+  before it and the pieces between (at most KEYFRAME files). A ruleset in every piece would make the
+  pieces grow as the square of the log (each holding the whole ruleset of its time, which grows with it).
 - `<game>/compare/rules/N.js` and `<identity>-M.js`: the comparisons the build drew of each rule's
-  versions, each an article as the comparison pages show it: every version against the one before, the
-  first against the last (what start-now.html shows), and each version added and removed whole; with
-  the texts, for matching rules across numbers as compare.py does (`_rules_pieces` says which file).
-  The compare picker shows these, so its redlines are the static pages' own; a pair the build did not
-  draw (a rule changed several times between two points in the middle of its life) is shown as its
-  successive changes.
+  versions, each an article as the comparison pages show it: every version against the one before, and the
+  first against the last (what start-now.html shows); each version's Markdown blocks, drawn, from which
+  the picker draws it added or removed whole as the pages do (a rule added or removed is not worth a
+  redline: its blocks, marked); with the texts, for matching rules across numbers as compare.py does
+  (`_rules_pieces` says which file). The picker shows these, so its redlines are the static pages' own;
+  a pair the build did not draw (a rule changed several times between two points in the middle of its
+  life) is shown as its successive changes.
 """
 from __future__ import annotations
 
@@ -29,6 +33,7 @@ from .markdown import render_markdown
 from .views import GamePlan, Page, point_name, step_view
 
 PER_PIECE = 100
+KEYFRAME = 10  # every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
 RULES_PER_PIECE = 16  # rules' comparisons per file: fewer files, each small
 SHORT_HISTORY = 4  # versions of a rule kept whole in its bucket's file; longer histories go in blocks
 BLOCK = 32  # versions per block of a long history
@@ -56,7 +61,9 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
         last = min(first + PER_PIECE, len(steps)) - 1
         low = -1 if first == 0 else first  # the first piece holds the start too
         entries = listed[first] = [_entry(plan, step.index) for step in steps[first:last + 1]]
-        live = sorted(plan.history.rules_at(low) + [v for i in range(low + 1, last + 1) for v in starting.get(i, ())],
+        # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
+        held, since = (plan.history.rules_at(low), low + 1) if _is_keyframe(first) else ([], first)
+        live = sorted(held + [v for i in range(since, last + 1) for v in starting.get(i, ())],
                       key=lambda v: (v.start, v.identity))
         path = f"{folder}/{first // PER_PIECE}.js"
         # The rendered rules are the costly part: drawn only when what the piece shows moved.
@@ -79,13 +86,19 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
 
 def _pieces_touched(firsts: range, count: int, touched: Any) -> set[int]:
     """The points pieces (by their first entry) showing a touched entry, or a version of a touched rule (in
-    force just after entry `start` up to, not including, entry `end`) that the old or new replay had."""
+    force just after entry `start` up to, not including, entry `end`) that the old or new replay had: the
+    piece where the version came into force, and the keyframes it was in force at."""
     wanted = {index - index % PER_PIECE for index in touched.steps}
-    for first in firsts:
+    wanted |= {max(start, 0) - max(start, 0) % PER_PIECE for start, _ in touched.rule_spans}  # where each began
+    for first in firsts[::KEYFRAME]:
         low, last = (-1 if first == 0 else first), min(first + PER_PIECE, count) - 1
         if any(start <= last and (end is None or end > low) for start, end in touched.rule_spans):
             wanted.add(first)
     return wanted & set(firsts)
+
+
+def _is_keyframe(first: int) -> bool:
+    return first % (PER_PIECE * KEYFRAME) == 0
 
 
 def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list]) -> Page:
@@ -100,7 +113,7 @@ def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list
         proposals = [step.entry.number for step in chosen if isinstance(step.entry, Proposal)]
         judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
         summary.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
-    manifest = {"count": len(steps), "per": PER_PIECE, "pieces": summary}
+    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": KEYFRAME, "pieces": summary}
     return Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                 kind="js", deps=repr(manifest))
 
@@ -130,8 +143,7 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
 def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> list[Page]:
     """The bucket's file, and a file per block of versions for each rule with a long history.
 
-    A version's entry (its text, the article of the change that made it, the articles of it added and
-    removed whole) lives in the bucket when its rule has at most SHORT_HISTORY versions, else in the
+    A version's entry (its text, its blocks drawn, the article of the change that made it) lives in the bucket when its rule has at most SHORT_HISTORY versions, else in the
     block of BLOCK versions that holds it; the bucket also holds each rule's first and last texts and
     the article of the first against the last, all that comparing with the start or with now needs."""
 
@@ -140,9 +152,8 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
 
     def entry(history: RuleHistory, n: int) -> dict[str, Any]:
         version = history.versions[n]
-        made = {"text": version.text,
-                "added": pair_view(Pair("added", (), (version,), None, redline("", version.text)), rule_url),
-                "removed": pair_view(Pair("removed", (version,), (), None, redline(version.text, "")), rule_url)}
+        made: dict[str, Any] = {"text": version.text,
+                                "blocks": [str(render_markdown(block)) for block in split_blocks(version.text)]}
         if n:
             made["into"] = _changed(history.versions[n - 1], version, rule_url)
         return made

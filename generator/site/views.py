@@ -15,7 +15,7 @@ from ..cache import Cache, digest
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Entry, Judgment, Proposal
+from ..model import Cited, Entry, Judgment, Proposal
 from ..model.urls import is_url_segment
 from ..redline import redline, render_html, summarize
 from .history import GameHistory, Revision
@@ -127,6 +127,13 @@ class GamePlan:
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     search_index: Any = None
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
+    # What the pages of each step say of lines (its findings' places, words citing places), as they were when
+    # planned: a line added above an entry moves them without making its step another (see model.Source).
+    cited: dict[int, tuple] = field(default_factory=dict)
+
+    def __post_init__(self) -> None:
+        self.cited = {step.index: cited_key(step) for step in self.replay.steps
+                      if step.findings or any(type(delta.reason) is Cited for delta in step.deltas)}
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
@@ -209,6 +216,12 @@ def step_facts_key(step: Step) -> tuple:
             tuple((f.kind, f.file, f.line, f.message) for f in step.findings),
             tuple((o.what, o.computed, o.set_to, o.judgment) for o in step.overrides), step.notes, step.winner,
             step.turn_of, step.expected_player, repr(step.decision), step.power)
+
+
+def cited_key(step: Step) -> tuple:
+    """The lines a step's pages name, as they are now (see GamePlan.cited)."""
+    return (tuple((f.line, str(f.message), str(f.cause)) for f in step.findings),
+            tuple(str(d.reason) for d in step.deltas if isinstance(d.reason, Cited)))
 
 
 def step_facts(step: Step) -> dict[str, Any]:

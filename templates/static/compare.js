@@ -217,7 +217,7 @@
     return r.ordinal === 0 || r.ordinal === r.count - 1 ? bucketFile(r.identity) : entryFile(r.identity, r.ordinal, r.count);
   }
 
-  /* The files' rules merged: {identity: {entries: {ordinal: {text, added, removed, into}}, ends, whole}}. */
+  /* The files' rules merged: {identity: {entries: {ordinal: {text, blocks, into}}, ends, whole}}. */
   var known = {};
   function loadAll(files) {
     return Promise.all(Object.keys(files).map(function (file) { return NOMIC.load(root, file); })).then(function (loaded) {
@@ -242,7 +242,7 @@
      its changes in turn; rules matched by their texts (other rules, a split, a merge) are shown whole. */
   function plan(pair) {
     var a = pair.old[0], b = pair.new[0];
-    function entry(r, what) { return { file: entryFile(r.identity, r.ordinal, r.count), identity: r.identity, ordinal: r.ordinal, what: what }; }
+    function entry(r, what) { return { file: entryFile(r.identity, r.ordinal, r.count), identity: r.identity, ordinal: r.ordinal, what: what, rule: r }; }
     if (pair.kind === "added") return [entry(b, "added")];
     if (pair.kind === "removed") return [entry(a, "removed")];
     if (pair.old.length === 1 && pair.new.length === 1 && a.identity === b.identity) {
@@ -264,6 +264,28 @@
     return step.what === "whole" ? rule.whole : rule.entries[step.ordinal][step.what];
   }
 
+  /* A rule added or removed whole, as the build draws one (templates/_pair.html): its Markdown blocks, drawn
+     and escaped at build time, each marked inserted or deleted as generator/redline.py marks them. */
+  function whole(step) {
+    var r = step.rule, kind = step.what, tag = kind === "added" ? "ins" : "del";
+    var article = element("article", "revision compare-" + kind);
+    article.appendChild(element("h2", null, "Rule " + r.number + " " + kind + (r.title ? ": " + r.title : "")));
+    var meta = element("p", "meta"), link = element("a", null, "Rule " + r.number);
+    link.href = "../rules/" + r.page;
+    meta.appendChild(link);
+    article.appendChild(meta);
+    var text = element("div", "rule-text redline"), redline = element("div", "redline");
+    known[step.identity].entries[step.ordinal].blocks.forEach(function (block) {
+      var mark = element(tag, "block");
+      mark.appendChild(element("span", "visually-hidden", (tag === "ins" ? "inserted" : "deleted") + ": "));
+      mark.insertAdjacentHTML("beforeend", block); /* drawn and escaped at build time */
+      redline.appendChild(mark);
+    });
+    text.appendChild(redline);
+    article.appendChild(text);
+    return article;
+  }
+
   var legend = document.getElementById("compare-legend");
 
   function render(points, pairs, plans) {
@@ -281,6 +303,7 @@
     plans.forEach(function (steps) {
       steps.forEach(function (step) {
         if (step.note) { holder.appendChild(element("p", "meta", step.note + ":")); return; }
+        if (step.what === "added" || step.what === "removed") { holder.appendChild(whole(step)); return; }
         var box = document.createElement("div");
         box.innerHTML = html(step); /* drawn and escaped at build time */
         while (box.firstChild) holder.appendChild(box.firstChild);

@@ -64,12 +64,17 @@
     });
   }
 
-  /* The versions in force after entry `index` (-1: the start), by number. */
+  /* The versions in force after entry `index` (-1: the start), by number: from the keyframe before the
+     point's piece (the ruleset in force at its first entry) and the versions that came into force in it
+     and in the pieces up to the point's. */
   NOMIC.rulesAt = function (index) {
     return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
-      return piece(Math.max(0, Math.floor(index / manifest.per)));
-    }).then(function (data) {
-      return data.versions.filter(function (v) { return v[5] <= index && (v[6] === -2 || v[6] > index); })
+      var last = Math.max(0, Math.floor(index / manifest.per)), pieces = [];
+      for (var n = last - last % manifest.keyframe; n <= last; n++) pieces.push(piece(n));
+      return Promise.all(pieces);
+    }).then(function (pieces) {
+      var versions = [].concat.apply([], pieces.map(function (data) { return data.versions; }));
+      return versions.filter(function (v) { return v[5] <= index && (v[6] === -2 || v[6] > index); })
         .sort(function (a, b) { return a[2] - b[2]; });
     });
   };

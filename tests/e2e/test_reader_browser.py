@@ -133,6 +133,27 @@ def test_rules_as_of_a_point_comes_from_the_url_and_survives_a_reload(site, phon
     assert phone.errors == []
 
 
+def test_rules_as_of_any_point_of_a_long_game_are_the_replays_own(phone, tmp_path, monkeypatch):
+    """Points pieces of 4 entries with a keyframe every third piece, so that the rules as of a point come
+    from a keyframe and the pieces after it: every point shows the rules the replay had in force there."""
+    from generator.site import points
+    monkeypatch.setattr(points, "PER_PIECE", 4)
+    monkeypatch.setattr(points, "KEYFRAME", 3)
+    game = tmp_path / "content" / "long"
+    assert main(["synth", str(game), "--proposals", "40", "--seed", "3"]) == 0
+    site = tmp_path / "site"
+    assert main(["build", str(game.parent), "-o", str(site), "--cache-dir", str(tmp_path / "cache")]) == 0
+    (replay,) = check_games(game.parent)
+    points_shown = 0
+    for index in [-1, 0, 3, 4, 11, 12, 13, 25, len(replay.steps) - 1]:
+        phone.goto((site / "long" / "as-of.html").as_uri() + f"?at={'start' if index < 0 else f'entry-{index + 1}'}")
+        phone.wait_for_selector("#as-of-result article", timeout=WAIT_MS)
+        shown = phone.eval_on_selector_all("#as-of-result article[id^=rule-]", "els => els.map(e => +e.id.slice(5))")
+        assert sorted(shown) == [v.number for v in replay.rules_at(index)], index  # shown by class, then number
+        points_shown += 1
+    assert points_shown == 9 and phone.errors == []
+
+
 def test_compare_points_come_from_the_url_or_the_hash_and_survive_a_reload(site, phone):
     index = (site / "livejournal-2007" / "compare" / "index.html").as_uri()
     phone.goto(index + "#from=start&to=301")
