@@ -360,7 +360,18 @@ def test_a_burst_of_changes_is_one_rebuild(builder, game):
     assert len(results) == 1 and results[0].ok
 
 
-def test_a_saved_file_reaches_the_open_pages(game, tmp_path):
+class _WithoutMallopt:
+    """A C library without mallopt (macOS's): serve runs with the allocator's defaults."""
+
+    def __init__(self, name):
+        pass
+
+
+@pytest.mark.parametrize("mallopt", [True, False], ids=["with mallopt", "without"])
+def test_a_saved_file_reaches_the_open_pages(game, tmp_path, monkeypatch, mallopt):
+    if not mallopt:
+        monkeypatch.setattr(allocator.ctypes, "CDLL", _WithoutMallopt)
+        assert allocator.give_memory_back() is False
     live = LiveSite(game.parent, tmp_path / "site", report=lambda result: None)
     try:
         assert live.start().ok
@@ -368,22 +379,6 @@ def test_a_saved_file_reaches_the_open_pages(game, tmp_path):
         edit(game / "rules.md", "clockwise", "counter-clockwise")
         assert client.get(timeout=10) == ("reload", "{}")
         assert "counter-clockwise" in (tmp_path / "site/tiny/rules/201.html").read_text()
-    finally:
-        live.close()
-
-
-def test_serve_runs_where_the_allocator_cannot_be_tuned(game, tmp_path, monkeypatch):
-    class WithoutMallopt:  # a C library without mallopt (macOS's)
-        def __init__(self, name):
-            pass
-    monkeypatch.setattr(allocator.ctypes, "CDLL", WithoutMallopt)
-    assert allocator.give_memory_back() is False
-    live = LiveSite(game.parent, tmp_path / "site", report=lambda result: None)
-    try:
-        assert live.start().ok
-        client = live.hub.subscribe()
-        edit(game / "rules.md", "clockwise", "counter-clockwise")
-        assert client.get(timeout=10) == ("reload", "{}")
     finally:
         live.close()
 
