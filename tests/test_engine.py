@@ -816,6 +816,39 @@ def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_pat
     assert replay(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
 
+def test_a_rule_text_no_later_entry_names_is_replayed_alone(tmp_path, monkeypatch):
+    """An amendment's new text edited, of a rule no later entry changes: the replay folds the edited entry and
+    takes the rest from the previous one, with the new text in the versions; and the same again once undone.
+    A text a later entry amends is replayed to the end (the other test above)."""
+    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
+    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
+    folder, load_game = _synthetic_log(tmp_path)
+    log = folder / "log.md"
+    text = log.read_text(encoding="utf-8")
+    previous = replay(load_game(folder), checkpoints=True)
+    # The last text of a rule, written whole by one amendment in the middle of the log; no later change names it.
+    version = next(v for v in previous.versions if v.end is None and 100 < v.start < 200 and len(v.changes) == 1
+                   and v.changes[0].kind == "amend" and not any(
+                       v.number in (c.rule, c.new_number) for e in previous.game.log.entries[v.start + 1:]
+                       for c in e.changes))
+    lines = text.split("\n")
+    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote two lines below "Amend rule N to read:"
+    assert lines[quoted].startswith("> ")
+    at = sum(len(line) + 1 for line in lines[:quoted]) + 2
+    folded = []
+    real = engine._fold_entry
+    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
+    for edited in (text[:at] + "Newly, " + text[at:], text):
+        log.write_text(edited, encoding="utf-8")
+        folded.clear()
+        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        assert len(set(folded)) <= 17 and len(previous.steps) > 100  # from a checkpoint to the edited entry
+        assert resumed == replay(load_game(folder))
+        assert [v.text.startswith("Newly, ") for v in resumed.versions if v.identity == version.identity
+                and v.end is None] == [edited is not text]
+        previous = resumed
+
+
 @pytest.mark.parametrize("old, new", [("\n", ", edited\n"),  # its title: no line more
                                       ("\nProposer: ", "\nNote: two lines more,\nNote: above the later entries.\nProposer: ")])
 def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch, old, new):

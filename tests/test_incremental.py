@@ -126,6 +126,24 @@ def _an_amendments_text(game: Path) -> list[Path]:
     return [log]
 
 
+def _a_last_rule_text(game: Path) -> list[Path]:
+    """The text of a rule no later entry changes, written whole by an amendment: the replay takes the rest of
+    the log from the previous one, with the new text (engine.replay._untouched)."""
+    from generator.commands.check import check_games
+
+    (replay,) = check_games(game)
+    version = next(v for v in reversed(replay.versions) if v.end is None and len(v.changes) == 1
+                   and v.changes[0].kind == "amend" and v.start < len(replay.steps) - 10 and not any(
+                       v.number in (c.rule, c.new_number) for e in replay.game.log.entries[v.start + 1:]
+                       for c in e.changes))
+    log = game / "log.md"
+    lines = log.read_text(encoding="utf-8").split("\n")
+    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote two lines below "Amend rule N to read:"
+    lines[quoted] = "> Lastly, " + lines[quoted][2:]
+    log.write_text("\n".join(lines), encoding="utf-8")
+    return [log]
+
+
 def _a_rule_in_rules_md(game: Path) -> list[Path]:
     rules = game / "rules.md"
     text = rules.read_text(encoding="utf-8")
@@ -180,7 +198,7 @@ def _game_toml(game: Path) -> list[Path]:
 
 EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_proposal, _votes_of_a_proposal,
          _a_proposals_title, _the_last_entrys_title, _a_defeated_proposals_title, _a_repealing_proposals_title,
-         _an_events_title, _an_amendments_text, _a_rule_in_rules_md, _an_entry_inserted, _an_entry_deleted,
+         _an_events_title, _an_amendments_text, _a_last_rule_text, _a_rule_in_rules_md, _an_entry_inserted, _an_entry_deleted,
          _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
 
 

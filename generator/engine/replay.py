@@ -360,11 +360,50 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
         findings = before_entries + [f for step in steps for f in step.findings]
         return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
                                    checkpoints=tuple(checkpoints))
+    # A rule text changed that no later entry or snapshot reads: the rest is the previous replay's, with that
+    # text. The checkpoints after the edit, which hold the old text, are let go.
+    if old_state is not None and all(point <= last for point in points):
+        texts = _new_texts(state, old_state)
+        if texts is not None and _untouched(state.book, texts, entries[last + 1:]):
+            steps += previous.steps[last + 1:]
+            findings = before_entries + [f for step in steps for f in step.findings]
+            return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
+                                       versions=_with_new_texts(previous.versions, state.book, texts, last),
+                                       checkpoints=tuple(checkpoints))
     for index in range(last + 1, len(entries)):
         if index % spacing == 0:
             checkpoints.append((index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entries[index], rulings, points))
     return _finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
+
+
+# A rule text the edit changed that no later entry names (below): the rest of the fold is the previous one's
+# but for that text, since nothing else in the fold reads a rule's text (numbers, classes, titles and powers
+# decide), bar the snapshots, which `_resume` checks apart.
+
+def _new_texts(state: _State, old: _State) -> set[int] | None:
+    """The rules in force, by identity, whose texts alone tell `state` from `old` (see
+    Rulebook.text_differences); None when anything else differs."""
+    if not all(getattr(state, name) == getattr(old, name) for name in _CARRIED if name != "book"):
+        return None
+    return state.book.text_differences(old.book) or None
+
+
+def _untouched(book: Rulebook, identities: set[int], entries: tuple[Entry, ...]) -> bool:
+    """Whether no entry names, in a change, the number of one of these rules (so that none reads its text,
+    renumbers it or ends it: each keeps its number and its text to the end)."""
+    numbers = {book.number_of(identity) for identity in identities}
+    return not any(change.rule in numbers or change.new_number in numbers for entry in entries
+                   for change in entry.changes)
+
+
+def _with_new_texts(versions: tuple[RuleVersion, ...], book: Rulebook, identities: set[int], last: int
+                    ) -> tuple[RuleVersion, ...]:
+    """The previous replay's versions with the new texts: those closed up to entry `last` as the new fold
+    closed them, the rules of `identities` in force to the end with their new texts, the rest as they were."""
+    kept = [v for v in versions if (v.end is None and v.identity not in identities) or (v.end or 0) > last]
+    now = [v for v in book.finish() if v.end is None and v.identity in identities]
+    return tuple(sorted(book.versions + now + kept, key=lambda v: (v.start, v.identity)))
 
 
 @dataclass(frozen=True)
