@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal, Protocol
 
-from .redline import Redline, redline, similarity, summarize
+from .redline import Redline, redline, similarity, similarity_bound, summarize
 
 PairKind = Literal["equal", "changed", "renumbered", "added", "removed", "split", "merged"]
 KINDS: tuple[PairKind, ...] = ("equal", "changed", "renumbered", "split", "merged", "added", "removed")
@@ -267,7 +267,8 @@ class _Matcher:
                 self._link(a, b)
 
     def match_by_similarity(self) -> None:
-        candidates = [(self.similarity(a, b), a, b) for a in self.unmatched_old() for b in self.unmatched_new()]
+        candidates = [(self.similarity(a, b), a, b) for a in self.unmatched_old() for b in self.unmatched_new()
+                      if similarity_bound(a.text, b.text) >= MATCH_SIMILARITY]
         candidates = [c for c in candidates if c[0] >= MATCH_SIMILARITY]
         # Best first; ties go to the lowest numbers, so the result never depends on input order.
         for _, a, b in sorted(candidates, key=lambda c: (-c[0], c[1].number, c[2].number)):
@@ -291,7 +292,8 @@ class _Matcher:
                           alike: Callable[[RuleLike, RuleLike], float]) -> Iterator[tuple]:
         """(whole, two parts, similarity) for each whole that two rules cover: its partner or free rules."""
         for whole in wholes:
-            parts = [part for part in free if alike(whole, part) >= PART_SIMILARITY]
+            parts = [part for part in free
+                     if similarity_bound(whole.text, part.text) >= PART_SIMILARITY and alike(whole, part) >= PART_SIMILARITY]
             # The likeliest parts only: pairs of parts grow with the square of their number.
             parts = sorted(parts, key=lambda part: (-alike(whole, part), part.number))[:MAX_PARTS]
             if id(whole) in partners:

@@ -129,7 +129,17 @@ def _word_bag(text: str) -> Counter[str]:
 
 def _dice(a: Counter[str], b: Counter[str]) -> float:
     total = a.total() + b.total()
-    return 2 * (a & b).total() / total if total else 1.0
+    if not total:
+        return 1.0
+    if len(a) > len(b):  # the words of the smaller bag looked up in the larger (quicker than building a & b)
+        a, b = b, a
+    return 2 * sum(min(count, b[word]) for word, count in a.items() if word in b) / total
+
+
+def similarity_bound(a: str, b: str) -> float:
+    """The most `similarity(a, b)` can be, from the numbers of words alone: a quick test before comparing."""
+    shorter, longer = sorted((len(_words(a)), len(_words(b))))
+    return 2 * shorter / (shorter + longer) if longer else 1.0
 
 
 def similarity(a: str, b: str) -> float:
