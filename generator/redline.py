@@ -142,8 +142,10 @@ def similarity_bound(a: str, b: str) -> float:
     return 2 * shorter / (shorter + longer) if longer else 1.0
 
 
+@functools.lru_cache(maxsize=65536)
 def similarity(a: str, b: str) -> float:
-    """Share of words the texts have in common, from 0 (none) to 1 (the same words).
+    """Share of words the texts have in common, from 0 (none) to 1 (the same words). Cached by the texts:
+    serve compares the rules of the start with those of now again after an edit that changed one of them.
 
     Words are compared case-insensitively, in any order, counted with repetition (the Dice
     coefficient). Two texts without words count as alike.
