@@ -849,6 +849,37 @@ def test_a_rule_text_no_later_entry_names_is_replayed_alone(tmp_path, monkeypatc
         previous = resumed
 
 
+def test_a_rule_text_named_again_later_is_replayed_to_the_checkpoint_after_the_last_entry_naming_it(
+        tmp_path, monkeypatch):
+    """An amendment's new text edited, of a rule a later entry amends by phrases and no entry after that
+    names: the fold goes on to the first checkpoint past that entry, where the previous replay's state is
+    known and differs only in the text, and takes the rest from the previous replay."""
+    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
+    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
+    folder, load_game = _synthetic_log(tmp_path)
+    log = folder / "log.md"
+    text = log.read_text(encoding="utf-8")
+    previous = replay(load_game(folder), checkpoints=True)
+    entries = previous.game.log.entries
+    named = engine._last_named(entries)
+    version = next(v for v in previous.versions if 60 < v.start < 150 and len(v.changes) == 1
+                   and v.changes[0].kind == "amend" and v.start + 20 < named.get(v.number, 0) < 200
+                   and all(c.kind == "replace" for e in entries[v.start + 1:] for c in e.changes if c.rule == v.number))
+    lines = text.split("\n")
+    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote two lines below "Amend rule N to read:"
+    lines[quoted] = "> Newly, " + lines[quoted][2:]
+    log.write_text("\n".join(lines), encoding="utf-8")
+    folded = []
+    real = engine._fold_entry
+    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
+    resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+    spacing = engine._checkpoint_spacing(len(entries))
+    # The last entry that changed the rule, under any of its numbers:
+    changed = max(max(v.start, v.end or 0) for v in previous.versions if v.identity == version.identity)
+    assert changed < max(folded) < changed + spacing < len(entries) - 1  # past it to a checkpoint, not to the end
+    assert resumed == replay(load_game(folder))
+
+
 @pytest.mark.parametrize("old, new", [("\n", ", edited\n"),  # its title: no line more
                                       ("\nProposer: ", "\nNote: two lines more,\nNote: above the later entries.\nProposer: ")])
 def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch, old, new):

@@ -354,23 +354,25 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
         if old_state is not None:
             _fold_entry(old_state, index, old_entries[index], rulings, old_points)
     before_entries = list(previous.findings[:len(previous.findings) - sum(len(s.findings) for s in previous.steps)])
-    if old_state is not None and state.same_as(old_state):  # the fold goes on as before: the rest is the previous
-        steps += previous.steps[last + 1:]
-        checkpoints += [c for c in previous.checkpoints if c[0] > last]
-        findings = before_entries + [f for step in steps for f in step.findings]
-        return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
-                                   checkpoints=tuple(checkpoints))
-    # A rule text changed that no later entry or snapshot reads: the rest is the previous replay's, with that
-    # text. The checkpoints after the edit, which hold the old text, are let go.
-    if old_state is not None and all(point <= last for point in points):
-        texts = _new_texts(state, old_state)
-        if texts is not None and _untouched(state.book, texts, entries[last + 1:]):
-            steps += previous.steps[last + 1:]
-            findings = before_entries + [f for step in steps for f in step.findings]
-            return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
-                                       versions=_with_new_texts(previous.versions, state.book, texts, last),
-                                       checkpoints=tuple(checkpoints))
+    # Where the previous replay's state is known (just after the edited entries, and at its checkpoints), the
+    # fold may end: when the state is the same, the rest is the previous replay's; when it differs only in rule
+    # texts that no later change names and no later snapshot shows, the rest is the previous replay's too,
+    # with those texts (the checkpoints after that point, holding the old texts, are let go).
+    named = _last_named(entries)
+    known = dict(previous.checkpoints)
     for index in range(last + 1, len(entries)):
+        old = old_state if index == last + 1 else known.get(index) if index % spacing == 0 else None
+        texts = _new_texts(state, old) if old is not None else None
+        if texts is not None and (not texts or all(point < index for point in points) and all(
+                named.get(state.book.number_of(identity), -1) < index for identity in texts)):
+            steps += previous.steps[index:]
+            findings = before_entries + [f for step in steps for f in step.findings]
+            if texts:
+                return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
+                                           versions=_with_new_texts(previous.versions, state.book, texts, index),
+                                           checkpoints=tuple(checkpoints))
+            return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
+                                       checkpoints=tuple(checkpoints + [c for c in previous.checkpoints if c[0] >= index]))
         if index % spacing == 0:
             checkpoints.append((index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entries[index], rulings, points))
@@ -383,25 +385,24 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
 
 def _new_texts(state: _State, old: _State) -> set[int] | None:
     """The rules in force, by identity, whose texts alone tell `state` from `old` (see
-    Rulebook.text_differences); None when anything else differs."""
+    Rulebook.text_differences; none: the same state); None when anything else differs."""
     if not all(getattr(state, name) == getattr(old, name) for name in _CARRIED if name != "book"):
         return None
-    return state.book.text_differences(old.book) or None
+    return state.book.text_differences(old.book)
 
 
-def _untouched(book: Rulebook, identities: set[int], entries: tuple[Entry, ...]) -> bool:
-    """Whether no entry names, in a change, the number of one of these rules (so that none reads its text,
-    renumbers it or ends it: each keeps its number and its text to the end)."""
-    numbers = {book.number_of(identity) for identity in identities}
-    return not any(change.rule in numbers or change.new_number in numbers for entry in entries
-                   for change in entry.changes)
+def _last_named(entries: tuple[Entry, ...]) -> dict[int, int]:
+    """For each rule number a change names (the rule it changes, or the number it gives one), the last entry
+    naming it: after that, no entry reads the text of the rule so numbered, renumbers it or ends it."""
+    return {number: index for index, entry in enumerate(entries) for change in entry.changes
+            for number in (change.rule, change.new_number) if number is not None}
 
 
-def _with_new_texts(versions: tuple[RuleVersion, ...], book: Rulebook, identities: set[int], last: int
+def _with_new_texts(versions: tuple[RuleVersion, ...], book: Rulebook, identities: set[int], index: int
                     ) -> tuple[RuleVersion, ...]:
-    """The previous replay's versions with the new texts: those closed up to entry `last` as the new fold
+    """The previous replay's versions with the new texts: those closed before entry `index` as the new fold
     closed them, the rules of `identities` in force to the end with their new texts, the rest as they were."""
-    kept = [v for v in versions if (v.end is None and v.identity not in identities) or (v.end or 0) > last]
+    kept = [v for v in versions if (v.end is None and v.identity not in identities) or (v.end or 0) >= index]
     now = [v for v in book.finish() if v.end is None and v.identity in identities]
     return tuple(sorted(book.versions + now + kept, key=lambda v: (v.start, v.identity)))
 

@@ -98,22 +98,25 @@ class Rulebook:
         return {n: (r.rule_class, r.title, r.text) for n, r in sorted(self.current.items())}
 
     def text_differences(self, other: Rulebook) -> set[int] | None:
-        """The identities of the rules in force whose texts (and the change paragraphs that made them) tell this
-        book from `other`, the rest of the two being the same; also the versions the two closed may differ
-        so, for those rules. An empty set: the same book. None: they differ otherwise."""
+        """The identities of the rules whose texts (and the change paragraphs that made them) tell this book
+        from `other`, in the rules in force or in the versions closed, the rest of the two being the same. An
+        empty set: the same book. None: they differ otherwise."""
         if (self.current.keys() != other.current.keys() or self.departures != other.departures
                 or self.amended != other.amended or self._next_identity != other._next_identity
                 or len(self.versions) != len(other.versions)):
             return None
-        differing = {rule.identity for number, rule in self.current.items() if rule != other.current[number]}
+        differing = set()
         for number, rule in self.current.items():
             was = other.current[number]
-            if rule.identity in differing and dataclasses.replace(rule, text=was.text, changes=was.changes) != was:
-                return None
+            if rule is not was and rule != was:
+                if dataclasses.replace(rule, text=was.text, changes=was.changes) != was:
+                    return None
+                differing.add(rule.identity)
         for version, was in zip(self.versions, other.versions):
-            if version != was and (version.identity not in differing
-                                   or dataclasses.replace(version, text=was.text, changes=was.changes) != was):
-                return None
+            if version is not was and version != was:
+                if dataclasses.replace(version, text=was.text, changes=was.changes) != was:
+                    return None
+                differing.add(version.identity)
         return differing
 
     def finish(self) -> tuple[RuleVersion, ...]:
