@@ -816,29 +816,41 @@ def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_pat
     assert replay(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
 
+def _replayed_with_checkpoints(tmp_path, monkeypatch):
+    """The replay module, a synthetic game of 240 proposals, and its replay with a checkpoint every 16 entries;
+    `folded`, the entries the fold goes through from then on."""
+    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
+    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
+    folder, load_game = _synthetic_log(tmp_path)
+    previous = replay(load_game(folder), checkpoints=True)
+    folded = []
+    real = engine._fold_entry
+    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
+    return engine, folder, load_game, previous, folded
+
+
+def _newly(text: str, version) -> str:
+    """The log with "Newly, " opening the text that `version`'s one amendment wrote."""
+    lines = text.split("\n")
+    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote two lines below "Amend rule N to read:"
+    assert lines[quoted].startswith("> ")
+    lines[quoted] = "> Newly, " + lines[quoted][2:]
+    return "\n".join(lines)
+
+
 def test_a_rule_text_no_later_entry_names_is_replayed_alone(tmp_path, monkeypatch):
     """An amendment's new text edited, of a rule no later entry changes: the replay folds the edited entry and
     takes the rest from the previous one, with the new text in the versions; and the same again once undone.
     A text a later entry amends is replayed to the end (the other test above)."""
-    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
-    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
-    folder, load_game = _synthetic_log(tmp_path)
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
     text = log.read_text(encoding="utf-8")
-    previous = replay(load_game(folder), checkpoints=True)
     # The last text of a rule, written whole by one amendment in the middle of the log; no later change names it.
     version = next(v for v in previous.versions if v.end is None and 100 < v.start < 200 and len(v.changes) == 1
                    and v.changes[0].kind == "amend" and not any(
                        v.number in (c.rule, c.new_number) for e in previous.game.log.entries[v.start + 1:]
                        for c in e.changes))
-    lines = text.split("\n")
-    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote two lines below "Amend rule N to read:"
-    assert lines[quoted].startswith("> ")
-    at = sum(len(line) + 1 for line in lines[:quoted]) + 2
-    folded = []
-    real = engine._fold_entry
-    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
-    for edited in (text[:at] + "Newly, " + text[at:], text):
+    for edited in (_newly(text, version), text):
         log.write_text(edited, encoding="utf-8")
         folded.clear()
         resumed = replay(load_game(folder), previous=previous, checkpoints=True)
@@ -854,24 +866,15 @@ def test_a_rule_text_named_again_later_is_replayed_to_the_checkpoint_after_the_l
     """An amendment's new text edited, of a rule a later entry amends by phrases and no entry after that
     names: the fold goes on to the first checkpoint past that entry, where the previous replay's state is
     known and differs only in the text, and takes the rest from the previous replay."""
-    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
-    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
-    folder, load_game = _synthetic_log(tmp_path)
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
-    text = log.read_text(encoding="utf-8")
-    previous = replay(load_game(folder), checkpoints=True)
     entries = previous.game.log.entries
     named = engine._last_named(entries)
     version = next(v for v in previous.versions if 60 < v.start < 150 and len(v.changes) == 1
                    and v.changes[0].kind == "amend" and v.start + 20 < named.get(v.number, 0) < 200
                    and all(c.kind == "replace" for e in entries[v.start + 1:] for c in e.changes if c.rule == v.number))
-    lines = text.split("\n")
-    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote two lines below "Amend rule N to read:"
-    lines[quoted] = "> Newly, " + lines[quoted][2:]
-    log.write_text("\n".join(lines), encoding="utf-8")
-    folded = []
-    real = engine._fold_entry
-    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
+    log.write_text(_newly(log.read_text(encoding="utf-8"), version), encoding="utf-8")
+    folded.clear()
     resumed = replay(load_game(folder), previous=previous, checkpoints=True)
     spacing = engine._checkpoint_spacing(len(entries))
     # The last entry that changed the rule, under any of its numbers:
