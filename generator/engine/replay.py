@@ -211,9 +211,13 @@ class _State:
             score_slips=dict(self.score_slips), findings=list(self.findings), errors=list(self.errors),
             overrides=list(self.overrides), notes=[], deltas=[])
 
-    def same_as(self, other: "_State") -> bool:
-        """Whether the fold goes on from both states alike (all they carry from one entry to the next)."""
-        return all(getattr(self, name) == getattr(other, name) for name in _CARRIED)
+    def text_differences(self, other: "_State") -> set[int] | None:
+        """The rules, by identity, whose texts alone tell this state from `other` (Rulebook.text_differences;
+        none: the fold goes on from both alike); None when anything else they carry from one entry to the
+        next differs."""
+        if not all(getattr(self, name) == getattr(other, name) for name in _CARRIED if name != "book"):
+            return None
+        return self.book.text_differences(other.book)
 
 
 # What the fold carries from one entry to the next (the rest of _State is the entry's own, or the game).
@@ -362,17 +366,17 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
     known = dict(previous.checkpoints)
     for index in range(last + 1, len(entries)):
         old = old_state if index == last + 1 else known.get(index) if index % spacing == 0 else None
-        texts = _new_texts(state, old) if old is not None else None
+        texts = state.text_differences(old) if old is not None else None
         if texts is not None and (not texts or all(point < index for point in points) and all(
                 named.get(state.book.number_of(identity), -1) < index for identity in texts)):
             steps += previous.steps[index:]
             findings = before_entries + [f for step in steps for f in step.findings]
-            if texts:
-                return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
-                                           versions=_with_new_texts(previous.versions, state.book, texts, index),
-                                           checkpoints=tuple(checkpoints))
+            if texts:  # the previous checkpoints from here on hold the old texts
+                versions, later = _with_new_texts(previous.versions, state.book, texts, index), []
+            else:
+                versions, later = previous.versions, [c for c in previous.checkpoints if c[0] >= index]
             return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
-                                       checkpoints=tuple(checkpoints + [c for c in previous.checkpoints if c[0] >= index]))
+                                       versions=versions, checkpoints=tuple(checkpoints + later))
         if index % spacing == 0:
             checkpoints.append((index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entries[index], rulings, points))
@@ -382,14 +386,6 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
 # A rule text the edit changed that no later entry names (below): the rest of the fold is the previous one's
 # but for that text, since nothing else in the fold reads a rule's text (numbers, classes, titles and powers
 # decide), bar the snapshots, which `_resume` checks apart.
-
-def _new_texts(state: _State, old: _State) -> set[int] | None:
-    """The rules in force, by identity, whose texts alone tell `state` from `old` (see
-    Rulebook.text_differences; none: the same state); None when anything else differs."""
-    if not all(getattr(state, name) == getattr(old, name) for name in _CARRIED if name != "book"):
-        return None
-    return state.book.text_differences(old.book)
-
 
 def _last_named(entries: tuple[Entry, ...]) -> dict[int, int]:
     """For each rule number a change names (the rule it changes, or the number it gives one), the last entry
