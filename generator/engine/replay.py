@@ -398,7 +398,7 @@ def _with_new_texts(versions: tuple[RuleVersion, ...], book: Rulebook, identitie
                     ) -> tuple[RuleVersion, ...]:
     """The previous replay's versions with the new texts: those closed before entry `index` as the new fold
     closed them, the rules of `identities` in force to the end with their new texts, the rest as they were."""
-    kept = [v for v in versions if (v.end is None and v.identity not in identities) or (v.end or 0) >= index]
+    kept = [v for v in versions if v.identity not in identities if v.end is None or v.end >= index]
     now = [v for v in book.finish() if v.end is None and v.identity in identities]
     return tuple(sorted(book.versions + now + kept, key=lambda v: (v.start, v.identity)))
 

@@ -143,9 +143,10 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
 def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> list[Page]:
     """The bucket's file, and a file per block of versions for each rule with a long history.
 
-    A version's entry (its text, its blocks drawn, the article of the change that made it) lives in the bucket when its rule has at most SHORT_HISTORY versions, else in the
-    block of BLOCK versions that holds it; the bucket also holds each rule's first and last texts and
-    the article of the first against the last, all that comparing with the start or with now needs."""
+    A version's entry (its text, its blocks drawn, the article of the change that made it) lives in the
+    bucket when its rule has at most SHORT_HISTORY versions, else in the block of BLOCK versions that holds
+    it; the bucket also holds each rule's first and last texts and the article of the first against the
+    last, all that comparing with the start or with now needs."""
 
     def rule_url(version) -> str:
         return f"../{plan.rule_page(version.identity)}"

@@ -129,11 +129,11 @@ class GamePlan:
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
     # What the pages of each step say of lines (its findings' places, words citing places), as they were when
     # planned: a line added above an entry moves them without making its step another (see model.Source).
-    cited: dict[int, tuple] = field(default_factory=dict)
+    cited: dict[int, tuple] = field(init=False)
 
     def __post_init__(self) -> None:
         self.cited = {step.index: cited_key(step) for step in self.replay.steps
-                      if step.findings or any(type(delta.reason) is Cited for delta in step.deltas)}
+                      if step.findings or any(isinstance(delta.reason, Cited) for delta in step.deltas)}
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
