@@ -6,7 +6,7 @@ import datetime as dt
 from fractions import Fraction
 
 import pytest
-from hypothesis import given, settings
+from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
 from generator.errors import ArchiveError, ErrorCollector
@@ -773,6 +773,10 @@ TRICKY_LOGS = [
     "Proposer: B\nDate: 2001-01-01\nVotes: for A\nVotes: for B\n",
     "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n## Proposal 302: B\nProposer: A\nDate: 2001-01-01",
     "## Proposal 301: A\nProposer: A\nDate: 2001-01-01\n\n\n\n",
+    # A fence in a list item of the preamble, closed by the list's end; the next one hides the heading:
+    "Intro\n\n- a\n  ```\n```\n## Proposal 302: B\nProposer: B\nDate: 2001-01-01\n```\n",
+    # No heading where the file is cut, one where Markdown reads it (a list item's fence hid it from the cut):
+    "word ## Proposal 301: A\n\n- x\n\n  ```\n## Proposal 302: B\n  ```\nProposer: A\nDate: 2001-01-01\n",
 ]
 
 
@@ -785,6 +789,36 @@ def test_a_log_parsed_entry_by_entry_is_the_log_parsed_whole(text):
         log._files.clear()
         assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)
         assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)  # from the kept parses
+
+
+# What an edit may write into a log: headings (entries come, go and join), fences left open or closed, keys,
+# newlines, words; each edit writes one at some place, or deletes some text.
+LOG_EDITS = ["## Proposal 309: New\nProposer: B\nDate: 2001-01-03\n", "\n## Proposal 310\n", "##", "\n", "```\n",
+             "\n```\n", "~~~", "Proposer: C\n", "word ", "Setext\n---\n", "   ## indented\n", ""]
+
+
+@settings(max_examples=300, deadline=None)
+# The last entry, parsed as the file's end, is followed by a new one (its parse ends a line earlier), or a
+# code block left open at the file's end hides the heading written after it:
+@example(LOG_TEXT, [(1.0, 0, LOG_EDITS[0])])
+@example(TRICKY_LOGS[0], [(0.0, 0, "```\n"), (1.0, 0, LOG_EDITS[0])])
+@given(st.sampled_from(TRICKY_LOGS + [LOG_TEXT]),
+       st.lists(st.tuples(st.floats(0, 1), st.integers(0, 30), st.sampled_from(LOG_EDITS)), min_size=1, max_size=6))
+def test_a_log_edited_again_and_again_is_cut_and_parsed_as_the_log_parsed_whole(text, edits):
+    """Serve cuts again only the text an edit changed (log._cut): after each edit of a series, the entries are
+    those of the log parsed whole, and the cut is the one of the whole text."""
+    from generator.parse import log
+
+    log._entries.clear()
+    log._files.clear()
+    log._last_parse.clear()
+    log.parse_log_file(LOG, text)
+    for where, deleted, written in edits:
+        at = int(where * len(text))
+        text = text[:at] + written + text[at + (0 if written else deleted):]
+        if (last := log._last_parse.get((LOG, log.Dialect()))) is not None:
+            assert log._cut(LOG, log.Dialect(), text)[:2] == log.split_entries(text), last
+        assert log.parse_log_file(LOG, text) == log._parse_whole(LOG, text)
 
 
 def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkeypatch):

@@ -136,19 +136,27 @@ class Dialect(NamedTuple):
 # expression engine then looks for its first characters as a string, many times faster than for `^`.
 _HEADING_LINE = re.compile(r"\n##(?=[ \t\n]|$)")
 _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
-# The parses of single entries, by (file, text): an entry moved by an edit above it is not parsed again.
+# The parses of single entries, by (file, text, dialect, whether it ends the file: the file's end is the end of
+# its last entry): an entry moved by an edit above it is not parsed again.
 _ENTRY_CACHE_SIZE = 200_000
-_entries: OrderedDict[tuple[str, str, Dialect], Entry] = OrderedDict()
+_entries: OrderedDict[tuple[str, str, Dialect, bool], Entry] = OrderedDict()
 # The last parse of each log file, by (file, dialect): the same text again is the same parse.
 _files: dict[tuple[str, Dialect], tuple[str, tuple]] = {}
-# The entry each text of a log file's last parse gave (None: not an entry), by (file, dialect).
-_last_parse: dict[tuple[str, Dialect], list[tuple[str, Entry | None]]] = {}
+# Each text of a log file's last parse, with its first line and the entry it gave (None: none, or one with
+# errors), by (file, dialect).
+_last_parse: dict[tuple[str, Dialect], list[tuple[int, str, Entry | None]]] = {}
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-2"
+PARSER_LAYOUT = "log-3"
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
     """The text before the first entry, and each entry's text with the (0-based) line it starts on."""
+    preamble, chunks, _ = _split(text)
+    return preamble, chunks
+
+
+def _split(text: str) -> tuple[str, list[tuple[int, str]], bool]:
+    """split_entries(text), and whether a code block is still open at its end."""
     lined = "\n" + text  # every line, the first included, after a newline; positions are one on
     marks = sorted([(m.start(), None, "") for m in _HEADING_LINE.finditer(lined)]
                    + [(m.start(), m.group(1), m.group(2)) for m in _FENCE_LINE.finditer(lined)])
@@ -167,9 +175,10 @@ def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
         elif marker[0] == fence[0] and len(marker) >= fence[1] and not rest.strip():
             fence = None
     if not starts:
-        return text, []
+        return text, [], fence is not None
     ends = [offset for offset, _ in starts[1:]] + [len(text)]
-    return text[:starts[0][0]], [(first, text[offset:end]) for (offset, first), end in zip(starts, ends)]
+    chunks = [(first, text[offset:end]) for (offset, first), end in zip(starts, ends)]
+    return text[:starts[0][0]], chunks, fence is not None
 
 
 def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Cache | None = None, *,
@@ -202,45 +211,45 @@ def _keep_entries(file: str, dialect: Dialect, text: str, parsed: tuple[str, tup
     if errors or len(at_line) != len(chunks):
         _last_parse.pop((file, dialect), None)
         return
-    _last_parse[(file, dialect)] = [(chunk, at_line.get(first + 1)) for first, chunk in chunks]
-    for chunk, entry in _last_parse[(file, dialect)]:
-        _remember(file, chunk, dialect, entry)
+    _last_parse[(file, dialect)] = [(first, chunk, at_line.get(first + 1)) for first, chunk in chunks]
+    for position, (_, chunk, entry) in enumerate(_last_parse[(file, dialect)]):
+        _remember((file, chunk, dialect, position == len(chunks) - 1), entry)
 
 
 def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, jobs: int
                    ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
-    preamble_text, chunks = split_entries(text)
-    if _headings(preamble_text):
+    preamble_text, chunks, known = _cut(file, dialect, text)
+    if not _preamble_confirmed(preamble_text, entries_follow=bool(chunks)):
         _last_parse.pop((file, dialect), None)
         return _parse_whole(file, text, dialect)
     placed: set[int] = set()  # the entries placed in this parse, by id: a text written twice is two entries
     missing: list[int] = []
     found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
-    for position, (first, chunk) in enumerate(chunks):
-        kept = _entries.get((file, chunk, dialect))
+    keys = [(file, chunk, dialect, position == len(chunks) - 1) for position, (_, chunk) in enumerate(chunks)]
+    for position, (first, _) in enumerate(chunks):
+        kept = known.get(position)
+        if kept is None and (kept := _entries.get(keys[position])) is not None:
+            _entries.move_to_end(keys[position])
         if kept is not None:
-            _entries.move_to_end((file, chunk, dialect))
             found.append((_place(kept, first, placed), ()))
         else:
             found.append(None)
             missing.append(position)
-    stored = _read_stored(file, [chunks[p][1] for p in missing], dialect, cache) if missing and cache else {}
+    stored = _read_stored([keys[p] for p in missing], cache) if missing and cache else {}
     for position in missing:
-        first, chunk = chunks[position]
-        if chunk in stored:
-            found[position] = (_place(stored[chunk], first, placed), ())
-            _remember(file, chunk, dialect, found[position][0])
-    fresh = [p for p in missing if chunks[p][1] not in stored]
+        if keys[position] in stored:
+            found[position] = (_place(stored[keys[position]], chunks[position][0], placed), ())
+            _remember(keys[position], found[position][0])
+    fresh = [p for p in missing if keys[p] not in stored]
     for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
         if not whole:
             _last_parse.pop((file, dialect), None)
             return _parse_whole(file, text, dialect)
-        first, chunk = chunks[position]
         found[position] = (entry, entry_errors)
         if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
-            _remember(file, chunk, dialect, entry)
+            _remember(keys[position], entry)
             if cache:
-                cache.put(_entry_key(file, chunk, dialect), pickle.dumps(entry, pickle.HIGHEST_PROTOCOL))
+                cache.put(_entry_key(keys[position]), pickle.dumps(entry, pickle.HIGHEST_PROTOCOL))
     _follow_edited_entries(file, dialect, chunks, found, placed)
     entries: list[Entry] = []
     errors: list[SourceError] = []
@@ -249,6 +258,57 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
             entries.append(entry)
         errors.extend(entry_errors)
     return slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1), tuple(entries), tuple(errors)
+
+
+def _cut(file: str, dialect: Dialect, text: str) -> tuple[str, list[tuple[int, str]], dict[int, Entry]]:
+    """split_entries(text), and the entries of the file's last parse that an edit left as they were (by their
+    position in this cut): where the last parse's texts still begin and end the file, only the text between
+    them is cut again. A long log in one file is cut at each save in the time its edit takes."""
+    last, old = _last_parse.get((file, dialect)), _files.get((file, dialect))
+    if not last or old is None:
+        return *split_entries(text), {}
+    old_text = old[0]
+    preamble_length = len(old_text) - sum(len(chunk) for _, chunk, _ in last)
+    if text[:preamble_length] != old_text[:preamble_length]:
+        return *split_entries(text), {}
+    before, start = 0, preamble_length  # the texts that still begin the file, and where they end
+    while before < len(last) and text.startswith(last[before][1], start):
+        start += len(last[before][1])
+        before += 1
+    if before == len(last):  # a code block may be open at the end of the last: it is cut again with what follows
+        before -= 1
+        start -= len(last[before][1])
+    after, end = len(last), len(text)  # the same at its end, from the last: the first of them, and where it starts
+    while after > before and text.endswith(last[after - 1][1], start, end):
+        end -= len(last[after - 1][1])
+        after -= 1
+    # The text between is cut alone: it must start with a heading and end with a line's end (an edit may have
+    # run a text on past its end, or joined a heading to it: it is cut again with that text), and leave no code
+    # block open over the texts after it.
+    while True:
+        if end and end < len(text) and text[end - 1] != "\n":
+            end += len(last[after][1])
+            after += 1
+            continue
+        lead, middle, fence_open = _split(text[start:end])
+        if not lead and not fence_open:
+            break
+        if lead and before:
+            before -= 1
+            start -= len(last[before][1])
+        else:
+            return *split_entries(text), {}
+    line = text.count("\n", 0, start)
+    moved = text.count("\n", 0, end) - last[after][0] if after < len(last) else 0
+    chunks = ([(first, chunk) for first, chunk, _ in last[:before]] + [(line + first, chunk) for first, chunk in middle]
+              + [(first + moved, chunk) for first, chunk, _ in last[after:]])
+    # (An entry parsed as the file's last is known only where it still is the last, and the reverse.)
+    known = {position: entry for position, (_, _, entry) in enumerate(last[:before])
+             if entry is not None and (position == len(last) - 1) == (position == len(chunks) - 1)}
+    shift = before + len(middle) - after
+    known.update((position + shift, entry) for position, (_, _, entry) in enumerate(last[after:], after)
+                 if entry is not None and (position == len(last) - 1) == (position + shift == len(chunks) - 1))
+    return old_text[:preamble_length], chunks, known
 
 
 def _place(entry: Entry, first: int, placed: set[int]) -> Entry:
@@ -271,15 +331,17 @@ def _follow_edited_entries(file: str, dialect: Dialect, chunks: list[tuple[int, 
     the replay can tell that nothing but the text it edited changed. The old entry is forgotten: its places
     are not its own any more."""
     last = _last_parse.get((file, dialect))
-    _last_parse[(file, dialect)] = [(chunk, item[0] if item else None) for (_, chunk), item in zip(chunks, found)]
+    _last_parse[(file, dialect)] = [(first, chunk, None if item is None or item[1] else item[0])
+                                    for (first, chunk), item in zip(chunks, found)]
     if last is None or len(last) != len(chunks):
         return
-    for (old_chunk, old), (_, chunk), item in zip(last, chunks, found):
+    for position, ((_, old_chunk, old), item) in enumerate(zip(last, found)):
         new = item[0] if item else None
         if old is None or new is None or old is new or id(old) in placed or item[1]:
             continue
-        if _entries.get((file, old_chunk, dialect)) is old:
-            del _entries[(file, old_chunk, dialect)]
+        key = (file, old_chunk, dialect, position == len(last) - 1)
+        if _entries.get(key) is old:
+            del _entries[key]
         old_places, new_places = list(_sources_in(old)), list(_sources_in(new))
         if len(old_places) == len(new_places):
             for was, now in zip(old_places, new_places):
@@ -317,30 +379,37 @@ def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int]
     return results
 
 
-def _remember(file: str, chunk: str, dialect: Dialect, entry: Entry) -> None:
-    _entries[(file, chunk, dialect)] = entry
+def _remember(key: tuple[str, str, Dialect, bool], entry: Entry) -> None:
+    _entries[key] = entry
     if len(_entries) > _ENTRY_CACHE_SIZE:
         _entries.popitem(last=False)
 
 
-def _entry_key(file: str, chunk: str, dialect: Dialect) -> bytes:
-    return digest(PARSER_LAYOUT, dialect.name, file, chunk)
+def _entry_key(key: tuple[str, str, Dialect, bool]) -> bytes:
+    """The cache's key of an entry's parse, kept in memory under `key` (see _entries)."""
+    file, chunk, dialect, last = key
+    return digest(PARSER_LAYOUT, dialect.name, file, chunk, "last" if last else "")
 
 
-def _read_stored(file: str, chunks: list[str], dialect: Dialect, cache: Cache) -> dict[str, Entry]:
-    """Entries an earlier run parsed, by their text."""
-    keys = {_entry_key(file, chunk, dialect): chunk for chunk in chunks}
+def _read_stored(keys: list[tuple[str, str, Dialect, bool]], cache: Cache) -> dict[tuple, Entry]:
+    """Entries an earlier run parsed, by their key in memory."""
+    by_digest = {_entry_key(key): key for key in keys}
     stored = {}
-    for key, data in cache.get_many(list(keys)).items():
+    for digested, data in cache.get_many(list(by_digest)).items():
         kept = unpickled(data)
         if kept is not None:
-            stored[keys[key]] = kept
+            stored[by_digest[digested]] = kept
     return stored
 
 
-def _headings(text: str) -> bool:
-    """Whether Markdown finds a level-2 heading in `text` (the preamble must hold none)."""
-    return any(t.type == "heading_open" and t.tag == "h2" and t.level == 0 for t in _block_markdown().parse(text))
+def _preamble_confirmed(preamble: str, *, entries_follow: bool) -> bool:
+    """Whether Markdown finds no entry in `preamble` (no level-2 heading), and, when `entries_follow`, would
+    end it where the first entry starts (no code block still open at its end: a fence inside a list item, which
+    the list's end closes, is not one)."""
+    lines = preamble.count("\n") + (0 if preamble.endswith("\n") else 1) + 1  # the entry's heading, after it
+    return not any(t.type == "heading_open" and t.tag == "h2" and t.level == 0
+                   or entries_follow and t.type == "fence" and t.level == 0 and t.map[1] >= lines
+                   for t in _block_markdown().parse(preamble + "\n"))
 
 
 def _parse_chunk(file: str, chunk: str, first: int, dialect: Dialect, *, last: bool
