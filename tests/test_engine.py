@@ -840,8 +840,7 @@ def _newly(text: str, version) -> str:
 
 def test_a_rule_text_no_later_entry_names_is_replayed_alone(tmp_path, monkeypatch):
     """An amendment's new text edited, of a rule no later entry changes: the replay folds the edited entry and
-    takes the rest from the previous one, with the new text in the versions; and the same again once undone.
-    A text a later entry amends is replayed to the end (the other test above)."""
+    takes the rest from the previous one, with the new text in the versions; and the same again once undone."""
     engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
     text = log.read_text(encoding="utf-8")
@@ -861,26 +860,83 @@ def test_a_rule_text_no_later_entry_names_is_replayed_alone(tmp_path, monkeypatc
         previous = resumed
 
 
-def test_a_rule_text_named_again_later_is_replayed_to_the_checkpoint_after_the_last_entry_naming_it(
-        tmp_path, monkeypatch):
-    """An amendment's new text edited, of a rule a later entry amends by phrases and no entry after that
-    names: the fold goes on to the first checkpoint past that entry, where the previous replay's state is
-    known and differs only in the text, and takes the rest from the previous replay."""
+def _kept_states(replayed):
+    """What a replay's checkpoints hold that a later replay reads: the rules, their versions, the findings."""
+    return [(index, state.book, state.findings) for index, state in replayed.checkpoints]
+
+
+def _amended_later_by_phrases(previous):
+    """A version written whole by one amendment in the first half of the log, of a rule later entries change by
+    phrases (under whatever number it then has)."""
+    return next(v for v in previous.versions if 60 < v.start < 120 and len(v.changes) == 1
+                and v.changes[0].kind == "amend" and any(
+                    later.identity == v.identity and later.start > v.start + 20
+                    and any(c.kind == "replace" for c in later.changes) for later in previous.versions))
+
+
+def test_a_rule_text_amended_again_later_is_carried_through_the_later_changes(tmp_path, monkeypatch):
+    """An amendment's text edited, of a rule later entries change by phrases: the fold goes through the edited
+    entry only; the later versions are the previous replay's with the new text carried through the same
+    phrases, the snapshot is compared again, and the checkpoints hold the new texts (a later edit resumes from
+    them). All of it is what a replay from the start gives; and the same once the edit is undone."""
     engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
-    entries = previous.game.log.entries
-    named = engine._last_named(entries)
-    version = next(v for v in previous.versions if 60 < v.start < 150 and len(v.changes) == 1
-                   and v.changes[0].kind == "amend" and v.start + 20 < named.get(v.number, 0) < 200
-                   and all(c.kind == "replace" for e in entries[v.start + 1:] for c in e.changes if c.rule == v.number))
-    log.write_text(_newly(log.read_text(encoding="utf-8"), version), encoding="utf-8")
+    text = log.read_text(encoding="utf-8")
+    version = _amended_later_by_phrases(previous)
+    spacing = engine._checkpoint_spacing(len(previous.steps))
+    for edited in (_newly(text, version), text):
+        log.write_text(edited, encoding="utf-8")
+        folded.clear()
+        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        assert folded and max(folded) == version.start and len(set(folded)) <= spacing + 1
+        fresh = replay(load_game(folder), checkpoints=True)
+        assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
+        later = [v for v in resumed.versions if v.identity == version.identity and v.start > version.start]
+        assert len(later) > 1 and all(v.text.startswith("Newly, ") == (edited is not text) for v in later
+                                      if not any(c.kind == "amend" for c in v.changes))
+        previous = resumed
+
+
+def test_a_rule_text_a_later_phrase_is_no_longer_found_in_is_replayed_to_the_end(tmp_path, monkeypatch):
+    """An amendment's text edited so that a later change's phrase is not in it: only a replay says what follows
+    (the change cannot apply), and the resumed replay is the one from the start."""
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
+    log = folder / "log.md"
+    version = _amended_later_by_phrases(previous)
+    lines = log.read_text(encoding="utf-8").split("\n")
+    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote's first line
+    end = next(i for i in range(quoted, len(lines)) if not lines[i].startswith(">"))
+    lines[quoted:end] = ["> Nothing a later phrase quotes."]
+    log.write_text("\n".join(lines), encoding="utf-8")
     folded.clear()
     resumed = replay(load_game(folder), previous=previous, checkpoints=True)
-    spacing = engine._checkpoint_spacing(len(entries))
-    # The last entry that changed the rule, under any of its numbers:
-    changed = max(max(v.start, v.end or 0) for v in previous.versions if v.identity == version.identity)
-    assert changed < max(folded) < changed + spacing < len(entries) - 1  # past it to a checkpoint, not to the end
-    assert resumed == replay(load_game(folder))
+    fresh = replay(load_game(folder))
+    assert resumed == fresh and fresh.errors and max(folded) == len(fresh.steps) - 1
+
+
+def test_an_initial_rule_text_is_carried_through_the_log_without_replaying_it(tmp_path, monkeypatch):
+    """A word added to a rule of rules.md that later entries amend: no entry is folded again; the versions carry
+    the new text, the snapshot halfway through the log is compared again (and now differs from the replay),
+    the checkpoints hold the new texts; all of it as a replay from the start gives, and again once undone."""
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
+    rules = folder / "rules.md"
+    text = rules.read_text(encoding="utf-8")
+    snapshot = previous.game.snapshots[0]
+    at = next(i for i, e in enumerate(previous.game.log.entries) if getattr(e, "number", None) == snapshot.after_proposal)
+    # An initial rule still in force, with its first text, where the snapshot stands.
+    version = next(v for v in previous.rules_at(at) if v.start == -1)
+    first_line = version.text.split("\n")[0]
+    assert text.count(first_line) == 1
+    for edited in (text.replace(first_line, "Newly " + first_line), text):
+        rules.write_text(edited, encoding="utf-8")
+        folded.clear()
+        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        assert folded == []
+        fresh = replay(load_game(folder), checkpoints=True)
+        assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
+        differs = [f for f in resumed.findings if f.kind == "snapshot" and f"rule {version.number}'s text" in str(f)]
+        assert len(differs) == (edited is not text)
+        previous = resumed
 
 
 @pytest.mark.parametrize("old, new", [("\n", ", edited\n"),  # its title: no line more

@@ -20,7 +20,7 @@ from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import Decision, decide, decimal_text, describe
-from .rulebook import ChangeProblem, RuleVersion, Rulebook
+from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook
 from .turns import TurnTracker
 
 
@@ -243,7 +243,7 @@ def replay(game: Game, *, previous: Replay | None = None, checkpoints: bool = Fa
     initial_scores = dict(state.scores)
     rulings, points = _result_rulings(game), _snapshot_points(game, state.findings)
     for snapshot in points.get(-1, []):
-        _compare_snapshot(state, snapshot)
+        _compare_snapshot(state.findings, state.book.current, snapshot)
     before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
     entries = game.log.entries
     spacing = _checkpoint_spacing(len(entries)) if checkpoints else 0
@@ -285,7 +285,7 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
     _maybe_switch(state)
     state.turns.follow(state.config.turns.order, state.config.turns.collation)
     for snapshot in points.get(index, []):
-        _compare_snapshot(state, snapshot)
+        _compare_snapshot(state.findings, state.book.current, snapshot)
     return Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
                 expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
                 decision=outcome.decision, power=outcome.power,
@@ -325,10 +325,11 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
     rules, the mechanics, the snapshots or the Judges' result rulings changed, or entries came or went."""
     old_game = previous.game
     entries, old_entries = game.log.entries, old_game.log.entries
-    if (len(entries) != len(old_entries) or game.config != old_game.config or game.rules != old_game.rules
-            or game.snapshots != old_game.snapshots):
+    if len(entries) != len(old_entries) or game.config != old_game.config or game.snapshots != old_game.snapshots:
         return None
     changed = [i for i, (entry, old) in enumerate(zip(entries, old_entries)) if entry is not old]
+    if game.rules != old_game.rules:
+        return None if changed else _with_initial_texts(game, previous)
     if not changed:
         return dataclasses.replace(previous, game=game)
     rulings = _result_rulings(game)
@@ -357,50 +358,96 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
         steps.append(_fold_entry(state, index, entries[index], rulings, points))
         if old_state is not None:
             _fold_entry(old_state, index, old_entries[index], rulings, old_points)
-    before_entries = list(previous.findings[:len(previous.findings) - sum(len(s.findings) for s in previous.steps)])
+    before_entries = _before_entries(previous)
     # Where the previous replay's state is known (just after the edited entries, and at its checkpoints), the
     # fold may end: when the state is the same, the rest is the previous replay's; when it differs only in rule
-    # texts that no later change names and no later snapshot shows, the rest is the previous replay's too,
-    # with those texts (the checkpoints after that point, holding the old texts, are let go).
-    named = _last_named(entries)
+    # texts, the rest is the previous replay's too, with those texts carried through the later changes.
     known = dict(previous.checkpoints)
     for index in range(last + 1, len(entries)):
         old = old_state if index == last + 1 else known.get(index) if index % spacing == 0 else None
         texts = state.text_differences(old) if old is not None else None
-        if texts is not None and (not texts or all(point < index for point in points) and all(
-                named.get(state.book.number_of(identity), -1) < index for identity in texts)):
-            steps += previous.steps[index:]
-            findings = before_entries + [f for step in steps for f in step.findings]
-            if texts:  # the previous checkpoints from here on hold the old texts
-                versions, later = _with_new_texts(previous.versions, state.book, texts, index), []
-            else:
-                versions, later = previous.versions, [c for c in previous.checkpoints if c[0] >= index]
-            return dataclasses.replace(previous, game=game, steps=tuple(steps), findings=tuple(findings),
-                                       versions=versions, checkpoints=tuple(checkpoints + later))
+        if texts is not None:
+            if not texts:
+                steps += previous.steps[index:]
+                return dataclasses.replace(
+                    previous, game=game, steps=tuple(steps), findings=_all_findings(before_entries, steps),
+                    checkpoints=tuple(checkpoints + [c for c in previous.checkpoints if c[0] >= index]))
+            followed = _texts_followed(game, previous, state.book, texts, index, steps, before_entries, checkpoints,
+                                       points)
+            if followed is not None:
+                return followed
         if index % spacing == 0:
             checkpoints.append((index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entries[index], rulings, points))
     return _finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
 
 
-# A rule text the edit changed that no later entry names (below): the rest of the fold is the previous one's
-# but for that text, since nothing else in the fold reads a rule's text (numbers, classes, titles and powers
-# decide), bar the snapshots, which `_resume` checks apart.
+# Rule texts that differ from the previous replay's, all else being the same (below): nothing in the fold reads
+# a rule's text but the changes to that rule, which write its next text from it, and the snapshots, which
+# compare it. Numbers, classes, titles and powers decide everything else. So the rest of the fold is the
+# previous one's with the new texts carried through the same changes, and the snapshots compared again.
 
-def _last_named(entries: tuple[Entry, ...]) -> dict[int, int]:
-    """For each rule number a change names (the rule it changes, or the number it gives one), the last entry
-    naming it: after that, no entry reads the text of the rule so numbered, renumbers it or ends it."""
-    return {number: index for index, entry in enumerate(entries) for change in entry.changes
-            for number in (change.rule, change.new_number) if number is not None}
+def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
+    """The replay of `game`, whose initial rules differ from `previous`'s only in their texts (or places), the
+    log being the same; None when it must start over."""
+    rules, old_rules = game.rules.rules, previous.game.rules.rules
+    if len(rules) != len(old_rules) or any((r.number, r.rule_class, r.title, r.power)
+                                           != (o.number, o.rule_class, o.title, o.power)
+                                           for r, o in zip(rules, old_rules)):
+        return None
+    book = Rulebook.from_rules(rules)
+    differing = {book.identity_of(rule.number) for rule, old in zip(rules, old_rules) if rule != old}
+    before_entries: list[Finding] = []
+    points = _snapshot_points(game, before_entries)
+    for snapshot in points.get(-1, []):
+        _compare_snapshot(before_entries, book.current, snapshot)
+    return _texts_followed(game, previous, book, differing, 0, [], before_entries, [], points)
 
 
-def _with_new_texts(versions: tuple[RuleVersion, ...], book: Rulebook, identities: set[int], index: int
-                    ) -> tuple[RuleVersion, ...]:
-    """The previous replay's versions with the new texts: those closed before entry `index` as the new fold
-    closed them, the rules of `identities` in force to the end with their new texts, the rest as they were."""
-    kept = [v for v in versions if v.identity not in identities if v.end is None or v.end >= index]
-    now = [v for v in book.finish() if v.end is None and v.identity in identities]
-    return tuple(sorted(book.versions + now + kept, key=lambda v: (v.start, v.identity)))
+def _texts_followed(game: Game, previous: Replay, book: Rulebook, identities: set[int], index: int,
+                    steps: list[Step], before_entries: list[Finding], checkpoints: list[tuple[int, _State]],
+                    points: dict[int, list[Ruleset]]) -> Replay | None:
+    """The replay of `game`, whose fold reached entry `index` with `book`, the state being the one `previous`
+    had there but for the texts of the rules of `identities`: `steps` and `checkpoints` as far as that, the rest
+    of them `previous`'s, the versions with the new texts (Rulebook.follow_texts), the snapshots after `index`
+    compared again. None when a new text changes more than texts (or the previous replay stopped at a change
+    it could not apply: with the new text, it might)."""
+    versions = None if previous.errors else book.follow_texts(previous.versions, identities, index)
+    if versions is None:
+        return None
+    steps = steps + list(previous.steps[index:])
+    # The first point after which a finding differs from the previous replay's (-1: before the first entry).
+    findings_moved = -1 if before_entries != _before_entries(previous) else None
+    for point, snapshots in sorted(points.items()):
+        if point >= index:
+            in_force = {v.number: v for v in versions if v.start <= point and (v.end is None or v.end > point)}
+            step = steps[point]
+            compared = [f for f in step.findings if f.kind != "snapshot"]
+            for snapshot in snapshots:
+                _compare_snapshot(compared, in_force, snapshot)
+            if tuple(compared) != step.findings:
+                steps[point] = dataclasses.replace(step, findings=tuple(compared))
+                findings_moved = point if findings_moved is None else findings_moved
+    # The previous checkpoints after `index` hold the old texts (and, past a snapshot compared again, the old
+    # findings): they take the new ones.
+    new_versions = {(v.identity, v.start): v for v in versions if v.identity in identities}
+    for at, kept in previous.checkpoints:
+        if at >= index:
+            findings = (list(_all_findings(before_entries, steps[:at])) if findings_moved is not None
+                        and findings_moved < at else kept.findings)
+            checkpoints.append((at, dataclasses.replace(kept, book=kept.book.with_versions(new_versions),
+                                                        findings=findings)))
+    return dataclasses.replace(previous, game=game, steps=tuple(steps), versions=tuple(versions),
+                               findings=_all_findings(before_entries, steps), checkpoints=tuple(checkpoints))
+
+
+def _before_entries(replay: Replay) -> list[Finding]:
+    """The findings of a replay that no entry made (snapshots before the first entry, or standing nowhere)."""
+    return list(replay.findings[:len(replay.findings) - sum(len(step.findings) for step in replay.steps)])
+
+
+def _all_findings(before_entries: list[Finding], steps: list[Step]) -> tuple[Finding, ...]:
+    return tuple(before_entries + [f for step in steps for f in step.findings])
 
 
 @dataclass(frozen=True)
@@ -959,42 +1006,44 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
-def _compare_snapshot(state: _State, snapshot: Ruleset) -> None:
-    replayed = state.book.snapshot()
+def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion | CurrentRule],
+                      snapshot: Ruleset) -> None:
+    """The differences between `snapshot` and the rules in force in the replay (by number), added to `findings`."""
+    replayed = dict(sorted(in_force.items()))
     recorded = snapshot.by_number()
     where = f"after proposal {snapshot.after_proposal}" if snapshot.after_proposal else f"on {snapshot.as_of}"
     label = f"snapshot {where}"
     for number, rule in recorded.items():
         source = rule.source
         if number not in replayed:
-            twin = next((n for n, (_, _, text) in replayed.items() if _normal(text) == _normal(rule.text)), None)
+            twin = next((n for n, now in replayed.items() if _normal(now.text) == _normal(rule.text)), None)
             hint = f"; the same text is rule {twin} in the replay" if twin else ""
-            state.findings.append(Finding("snapshot", source,
+            findings.append(Finding("snapshot", source,
                                           f"rule {number} is in the snapshot but not in the replay{hint}", label,
                                           expected="absent", found=f"rule {number}"))
             continue
-        rule_class, title, text = replayed[number]
-        power = state.book.current[number].power
+        now = replayed[number]
+        rule_class, title, text, power = now.rule_class, now.title, now.text, now.power
         if rule.power is not None and power is not None and rule.power != power:
-            state.findings.append(Finding("snapshot", source, f"rule {number} has power "
+            findings.append(Finding("snapshot", source, f"rule {number} has power "
                                           f"{decimal_text(rule.power)} in the snapshot, {decimal_text(power)} in the "
                                           "replay", label, decimal_text(power), decimal_text(rule.power)))
         if rule.rule_class != rule_class:
-            state.findings.append(Finding("snapshot", source, f"rule {number} is {rule.rule_class} "
+            findings.append(Finding("snapshot", source, f"rule {number} is {rule.rule_class} "
                                           f"in the snapshot, {rule_class} in the replay", label, rule_class,
                                           rule.rule_class))
         if rule.title and rule.title != title:
-            state.findings.append(Finding("snapshot", source, f"rule {number} is titled "
+            findings.append(Finding("snapshot", source, f"rule {number} is titled "
                                           f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
                                           title, rule.title))
         if _normal(rule.text) != _normal(text):
             word, difference = _first_difference(text, rule.text)
-            state.findings.append(Finding("snapshot", Source(source.file, _line_of_word(rule, word)),
+            findings.append(Finding("snapshot", Source(source.file, _line_of_word(rule, word)),
                                           f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],
                                           _normal(rule.text)[:200]))
     for number in replayed:
         if number not in recorded:
-            state.findings.append(Finding("snapshot", snapshot.source,
+            findings.append(Finding("snapshot", snapshot.source,
                                           f"rule {number} is in force in the replay but missing from the snapshot",
                                           label, expected=f"rule {number}", found="absent"))
 

@@ -28,7 +28,9 @@ class RuleVersion:
 
 
 @dataclass
-class _Current:
+class CurrentRule:
+    """A rule in force during the fold: its version still open."""
+
     identity: int
     number: int
     rule_class: str
@@ -61,11 +63,11 @@ class ChangeProblem(Exception):
 
 @dataclass
 class Rulebook:
-    current: dict[int, _Current] = field(default_factory=dict)  # by number
+    current: dict[int, CurrentRule] = field(default_factory=dict)  # by number
     versions: list[RuleVersion] = field(default_factory=list)
     departures: dict[int, Departure] = field(default_factory=dict)
     amended: set[int] = field(default_factory=set)  # identities amended or repealed at least once
-    by_identity: dict[int, _Current] = field(default_factory=dict)  # the rules in force
+    by_identity: dict[int, CurrentRule] = field(default_factory=dict)  # the rules in force
     _next_identity: int = 0
 
     def copy(self) -> "Rulebook":
@@ -119,6 +121,53 @@ class Rulebook:
                 differing.add(version.identity)
         return differing
 
+    def follow_texts(self, versions: tuple[RuleVersion, ...], identities: set[int], index: int
+                     ) -> list[RuleVersion] | None:
+        """The `versions` of a replay whose book, before entry `index`, told from this one only by the texts (and
+        the change paragraphs and places that wrote them) of the rules of `identities`, the later changes being
+        the same: as that replay made them, but for those rules' texts, this book's carried through the same
+        changes, in the same order. None when a later change would not apply to a new text (a phrase no longer
+        found once, a text grown past the cap): only a replay says what then follows."""
+        closed = {(v.identity, v.start): v for v in self.versions if v.identity in identities}
+        texts: dict[int, str] = {}  # identity -> its new text, while it differs from the one the replay had
+        followed = []
+        for version in versions:
+            identity = version.identity
+            if identity not in identities:
+                followed.append(version)
+            elif version.end is not None and version.end < index:  # closed before `index`: this book's
+                followed.append(closed[identity, version.start])
+            elif version.start < index:  # in force before `index`: this book's, closed where it was
+                rule = self.by_identity[identity]
+                followed.append(self._freeze(rule, version.end))
+                texts[identity] = rule.text
+            elif identity in texts:
+                try:
+                    text = texts[identity]
+                    for change in version.changes:
+                        text = changed_text(text, change, version.number)
+                except ChangeProblem:
+                    return None
+                if text == version.text:  # an amendment wrote the whole text: from here on, the same
+                    del texts[identity]
+                    followed.append(version)
+                else:
+                    texts[identity] = text
+                    followed.append(dataclasses.replace(version, text=text))
+            else:
+                followed.append(version)
+        return followed
+
+    def with_versions(self, versions: dict[tuple[int, int], RuleVersion]) -> Rulebook:
+        """This book with the texts, change paragraphs and places of `versions` (by identity and start) in place
+        of those of its versions, closed or in force, that share their identity and start."""
+        current = {number: rule if (version := versions.get((rule.identity, rule.start))) is None
+                   else dataclasses.replace(rule, text=version.text, changes=list(version.changes), source=version.source)
+                   for number, rule in self.current.items()}
+        closed = [versions.get((v.identity, v.start), v) for v in self.versions]
+        return Rulebook(current, closed, self.departures, self.amended,
+                        {rule.identity: rule for rule in current.values()}, self._next_identity)
+
     def finish(self) -> tuple[RuleVersion, ...]:
         """Every version, the ones still in force closed with end None, in order of creation."""
         open_versions = [self._freeze(rule, None) for rule in self.current.values()]
@@ -126,16 +175,16 @@ class Rulebook:
 
     def _create(self, number: int, rule_class: str, title: str, text: str, step: int, changes: list[Change],
                 source: Source, power: Fraction | None = None) -> None:
-        rule = _Current(self._next_identity, number, rule_class, title, text, step, changes, source, power)
+        rule = CurrentRule(self._next_identity, number, rule_class, title, text, step, changes, source, power)
         self.current[number] = self.by_identity[rule.identity] = rule
         self.departures.pop(number, None)
         self._next_identity += 1
 
-    def _freeze(self, rule: _Current, end: int | None) -> RuleVersion:
+    def _freeze(self, rule: CurrentRule, end: int | None) -> RuleVersion:
         return RuleVersion(rule.identity, rule.number, rule.rule_class, rule.title, rule.text, rule.start, end,
                            tuple(rule.changes), rule.source, rule.power)
 
-    def _begin_change(self, rule: _Current, step: int, change: Change) -> None:
+    def _begin_change(self, rule: CurrentRule, step: int, change: Change) -> None:
         """Close the version in force before this entry (once per entry) and start a new one."""
         if rule.start != step:
             self.versions.append(self._freeze(rule, step))
@@ -144,7 +193,7 @@ class Rulebook:
         rule.changes.append(change)
         rule.source = change.source
 
-    def lookup(self, number: int) -> _Current:
+    def lookup(self, number: int) -> CurrentRule:
         rule = self.current.get(number)
         if rule is not None:
             return rule
@@ -194,17 +243,8 @@ class Rulebook:
             self.departures[rule.number] = Departure(rule.identity, "repealed", entry_label)
             self.amended.add(rule.identity)
             return notes
-        new_text = rule.text
-        if change.kind == "amend":
-            new_text = change.text
-        elif change.kind == "append":
-            new_text = f"{rule.text.rstrip()}\n\n{change.text}" if rule.text.strip() else change.text
-        elif change.kind == "replace":
-            for old, new in change.edits:
-                new_text = replace_once(new_text, old, new, rule.number)
-        if too_long := growth_problem(rule.number, new_text, "change"):
-            raise ChangeProblem("rule-length", too_long, fatal=True)
-        elif change.kind == "transmute":
+        new_text = changed_text(rule.text, change, rule.number)
+        if change.kind == "transmute":
             target = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
             if target == rule.rule_class:
                 notes.append(f"rule {rule.number} is already {target}")
@@ -235,6 +275,22 @@ class Rulebook:
                 self.current[target_number] = rule
                 self.departures.pop(target_number, None)
         return notes
+
+
+def changed_text(text: str, change: Change, number: int) -> str:
+    """The text of rule `number` after `change` (the same for a change of its class, title, number or power).
+
+    Raises ChangeProblem (fatal) when the change cannot apply to this text."""
+    if change.kind == "amend":
+        text = change.text
+    elif change.kind == "append":
+        text = f"{text.rstrip()}\n\n{change.text}" if text.strip() else change.text
+    elif change.kind == "replace":
+        for old, new in change.edits:
+            text = replace_once(text, old, new, number)
+    if too_long := growth_problem(number, text, "change"):
+        raise ChangeProblem("rule-length", too_long, fatal=True)
+    return text
 
 
 def growth_problem(number: int, text: str, what: str) -> str | None:
