@@ -95,10 +95,6 @@ class Rulebook:
     def mutable_count(self) -> int:
         return sum(1 for rule in self.current.values() if rule.rule_class == "mutable")
 
-    def snapshot(self) -> dict[int, tuple[str, str, str]]:
-        """number -> (class, title, text) of the rules in force now."""
-        return {n: (r.rule_class, r.title, r.text) for n, r in sorted(self.current.items())}
-
     def text_differences(self, other: Rulebook) -> set[int] | None:
         """The identities of the rules whose texts (and the change paragraphs that made them) tell this book
         from `other`, in the rules in force or in the versions closed, the rest of the two being the same. An
