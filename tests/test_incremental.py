@@ -128,7 +128,7 @@ def _an_amendments_text(game: Path) -> list[Path]:
 
 def _a_last_rule_text(game: Path) -> list[Path]:
     """The text of a rule no later entry changes, written whole by an amendment: the replay takes the rest of
-    the log from the previous one, with the new text (engine.replay._untouched)."""
+    the log from the previous one, with the new text (engine.replay._texts_followed)."""
     from generator.commands.check import check_games
 
     (replay,) = check_games(game)
@@ -200,6 +200,28 @@ EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_pr
          _a_proposals_title, _the_last_entrys_title, _a_defeated_proposals_title, _a_repealing_proposals_title,
          _an_events_title, _an_amendments_text, _a_last_rule_text, _a_rule_in_rules_md, _an_entry_inserted, _an_entry_deleted,
          _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
+
+
+@pytest.mark.parametrize("edit", [_a_last_rule_text, _a_rule_in_rules_md])
+def test_a_history_taken_over_with_new_rule_texts_is_the_history_built_afresh(game, edit):
+    """serve's next plan takes over the last one's indices of the replay (site/history.py), putting in only the
+    rules whose versions have new texts: they are what indexing the new replay from nothing gives."""
+    from generator.commands.check import check_games
+    from generator.site.history import GameHistory
+
+    (previous,) = check_games(game, checkpoints=True)
+    earlier = GameHistory(previous)
+    earlier.rules_at(len(previous.steps) // 2)  # its cursor moved: the new history starts its own
+    edit(game)
+    (replay,) = check_games(game, previous=previous, checkpoints=True)
+    taken, fresh = GameHistory(replay, earlier), GameHistory(replay)
+    changed = [i for i, rule in taken.rules.items() if rule is not earlier.rules[i]]
+    assert 0 < len(changed) < len(taken.rules) // 10  # taken over, bar the rules the edit reached
+    assert taken.rules == fresh.rules and taken.page_number == fresh.page_number
+    assert taken.revisions_by_rule == fresh.revisions_by_rule and taken.revisions_by_step == fresh.revisions_by_step
+    assert taken.proposal_steps == fresh.proposal_steps and taken.old_numbers() == fresh.old_numbers()
+    for index in range(-1, len(replay.steps), 7):
+        assert taken.rules_at(index) == fresh.rules_at(index) == replay.rules_at(index)
 
 
 def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, tmp_path):

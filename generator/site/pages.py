@@ -85,9 +85,10 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
         touched.scores = True  # the chart draws the score that wins
     if old.replay.versions is not new.replay.versions:
         for identity, rule in new_history.rules.items():
-            if _version_texts(rule) != _version_texts(old_history.rules[identity]):
+            was = old_history.rules[identity]  # the same object where the history was taken over unchanged
+            if rule is not was and _version_texts(rule) != _version_texts(was):
                 touched.rules.add(identity)
-                touched.rule_spans |= {(v.start, v.end) for v in rule.versions + old_history.rules[identity].versions}
+                touched.rule_spans |= {(v.start, v.end) for v in rule.versions + was.versions}
     touched.only_titles = bool(touched.steps) and only_titles
     return touched
 
