@@ -342,7 +342,7 @@ PLAYERS = 'players = ["Alice", "Bob", "Carol"]\n'
 def build(log: str, toml: str = PLAYERS, rules: str = RULES, snapshots: dict[str, str] | None = None):
     texts = {"g/game.toml": toml, "g/rules.md": rules, "g/log.md": log}
     texts.update({f"g/snapshots/{name}": text for name, text in (snapshots or {}).items()})
-    return _build_game("g", "g", texts, {}, ErrorCollector())
+    return _build_game("g", "g", texts, ErrorCollector())
 
 
 def prop(number: int, proposer: str, *keys: str, body: str = "", date: str = "1982-06-03") -> str:

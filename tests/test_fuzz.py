@@ -136,7 +136,7 @@ def test_a_whole_game_is_read_and_replayed_or_refused(toml: str, rules: str, log
              "g/rules.md": "## Mutable Rules\n\n### 203\nA rule-change is adopted if unanimous.\n\n" + rules,
              "g/log.md": log}
     try:
-        game = _build_game("g", "g", texts, {}, ErrorCollector())
+        game = _build_game("g", "g", texts, ErrorCollector())
     except ArchiveError as error:
         assert all("\n" not in str(problem) for problem in error.errors)
         return

@@ -29,7 +29,7 @@ def page_context(replayed, path: str) -> dict:
 
 
 def game(log: str, toml: str) -> object:
-    return replay(_build_game("g", "g", {"g/game.toml": toml, "g/rules.md": RULES, "g/log.md": log}, {},
+    return replay(_build_game("g", "g", {"g/game.toml": toml, "g/rules.md": RULES, "g/log.md": log},
                               ErrorCollector()))
 
 

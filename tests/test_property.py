@@ -166,7 +166,7 @@ def render(plan: Plan, *, flip: int | None = None, number_of: dict[int, int] | N
 
 
 def check(rendered: Rendered):
-    game = _build_game("g", "g", dict(rendered.texts), {}, ErrorCollector())
+    game = _build_game("g", "g", dict(rendered.texts), ErrorCollector())
     result = replay(game)
     assert result.errors == ()
     return result
@@ -257,7 +257,7 @@ def test_a_v1_archive_means_the_same_with_v11_syntax_at_its_defaults(plan, data)
     i = data.draw(st.integers(0, len(plan.ballots) - 1))
     rendered = render(plan, flip=i) if data.draw(st.booleans()) else render(plan)
     v1 = check(rendered)
-    v11 = replay(_build_game("g", "g", _with_explicit_v11_defaults(rendered), {}, ErrorCollector()))
+    v11 = replay(_build_game("g", "g", _with_explicit_v11_defaults(rendered), ErrorCollector()))
     assert v11.errors == ()
     assert [str(f) for f in v11.findings] == [str(f) for f in v1.findings]
     assert [(s.result, s.computed_result, s.scores, s.decision and s.decision.why()) for s in v11.steps] == \

@@ -7,7 +7,7 @@ exception, made by the parser alone: where a log entry stands in its file (see S
 from __future__ import annotations
 
 import datetime as dt
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from fractions import Fraction
 from typing import TYPE_CHECKING, Literal, Union
 
@@ -349,5 +349,3 @@ class Game:
     log: Log
     snapshots: tuple[Ruleset, ...] = ()
     drafts: tuple[Proposal, ...] = ()
-    # Content hash of every input file, by its relative path: what pages depend on.
-    inputs: dict[str, str] = field(default_factory=dict, compare=False)

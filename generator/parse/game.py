@@ -1,7 +1,6 @@
 """A game folder (game.toml, rules.md, the log, snapshots, drafts) or a content folder of games to the model."""
 from __future__ import annotations
 
-import hashlib
 import os
 from pathlib import Path
 
@@ -71,7 +70,6 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
     errors = ErrorCollector()
     base = base or folder.parent
     texts: dict[str, str] = {}
-    hashes: dict[str, str] = {}
     for path in input_files(folder, drafts=drafts):
         name = path.relative_to(base).as_posix()
         toml = path.name == "game.toml"
@@ -81,13 +79,11 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
                          line_limit=MAX_TOML_LINE_CHARS if toml else MAX_LINE_CHARS)
         if text is not None:
             texts[name] = text
-            hashes[name] = hashlib.sha256(text.encode("utf-8")).hexdigest()
-    return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, hashes, errors, cache,
-                       jobs)
+    return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs)
 
 
-def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str, str],
-                errors: ErrorCollector, cache: Cache | None = None, jobs: int = 1) -> Game:
+def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorCollector, cache: Cache | None = None,
+                jobs: int = 1) -> Game:
     def under(sub: str) -> list[str]:
         return sorted(name for name in texts if name.startswith(f"{prefix}/{sub}/"))
 
@@ -117,7 +113,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], hashes: dict[str,
             drafts.append(draft)
     errors.raise_if_any()
     return Game(slug=slug, config=config, rules=rules, log=Log(preamble, tuple(entries), tuple(log_files)),
-                snapshots=snapshots, drafts=tuple(drafts), inputs=hashes)
+                snapshots=snapshots, drafts=tuple(drafts))
 
 
 def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1) -> list[Game]:

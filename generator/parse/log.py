@@ -190,7 +190,7 @@ def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Ca
     last = _files.get((file, dialect))
     if last is not None and last[0] == text:  # serve reads every log file at each save; one changed
         return last[1]
-    whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text)
+    whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text) if cache else b""
     if cache and (stored := unpickled(cache.get(whole_key))) is not None:
         parsed = stored
         _keep_entries(file, dialect, text, parsed)
