@@ -27,7 +27,7 @@ from dataclasses import dataclass
 from itertools import combinations
 from typing import Literal, Protocol
 
-from .redline import Redline, redline, similarity, similarity_bound, summarize
+from .redline import Redline, redline, similarity, similarity_bound, summarize, word_count
 
 PairKind = Literal["equal", "changed", "renumbered", "added", "removed", "split", "merged"]
 KINDS: tuple[PairKind, ...] = ("equal", "changed", "renumbered", "split", "merged", "added", "removed")
@@ -215,16 +215,13 @@ class _Matcher:
     def __init__(self, old: list[RuleLike], new: list[RuleLike]):
         self.old = sorted(old, key=lambda rule: rule.number)
         self.new = sorted(new, key=lambda rule: rule.number)
-        self._scores: dict[tuple[int, int], float] = {}
+        self._words = {id(rule): word_count(rule.text) for rule in self.old + self.new}  # for similarity_bound
         self.partner_of_old: dict[int, RuleLike] = {}  # id(old rule) -> new rule
         self.partner_of_new: dict[int, RuleLike] = {}  # id(new rule) -> old rule
         self.grouped: set[int] = set()  # ids of rules in a split or merge
 
     def similarity(self, a: RuleLike, b: RuleLike) -> float:
-        key = (id(a), id(b))
-        if key not in self._scores:
-            self._scores[key] = similarity(a.text, b.text)
-        return self._scores[key]
+        return similarity(a.text, b.text)  # cached by the texts (redline.similarity)
 
     def _link(self, a: RuleLike, b: RuleLike) -> None:
         self.partner_of_old[id(a)] = b
@@ -266,9 +263,15 @@ class _Matcher:
             if b is not None and self.similarity(a, b) >= MATCH_SIMILARITY:
                 self._link(a, b)
 
+    def _may_be_alike(self, rule: RuleLike, others: list[RuleLike], least: float) -> list[RuleLike]:
+        """The rules of `others` whose numbers of words let them be at least `least` alike with `rule`."""
+        words, count = self._words[id(rule)], self._words
+        return [other for other in others if similarity_bound(words, count[id(other)]) >= least]
+
     def match_by_similarity(self) -> None:
-        candidates = [(self.similarity(a, b), a, b) for a in self.unmatched_old() for b in self.unmatched_new()
-                      if similarity_bound(a.text, b.text) >= MATCH_SIMILARITY]
+        new = self.unmatched_new()
+        candidates = [(self.similarity(a, b), a, b) for a in self.unmatched_old()
+                      for b in self._may_be_alike(a, new, MATCH_SIMILARITY)]
         candidates = [c for c in candidates if c[0] >= MATCH_SIMILARITY]
         # Best first; ties go to the lowest numbers, so the result never depends on input order.
         for _, a, b in sorted(candidates, key=lambda c: (-c[0], c[1].number, c[2].number)):
@@ -292,8 +295,8 @@ class _Matcher:
                           alike: Callable[[RuleLike, RuleLike], float]) -> Iterator[tuple]:
         """(whole, two parts, similarity) for each whole that two rules cover: its partner or free rules."""
         for whole in wholes:
-            parts = [part for part in free
-                     if similarity_bound(whole.text, part.text) >= PART_SIMILARITY and alike(whole, part) >= PART_SIMILARITY]
+            parts = [part for part in self._may_be_alike(whole, free, PART_SIMILARITY)
+                     if alike(whole, part) >= PART_SIMILARITY]
             # The likeliest parts only: pairs of parts grow with the square of their number.
             parts = sorted(parts, key=lambda part: (-alike(whole, part), part.number))[:MAX_PARTS]
             if id(whole) in partners:

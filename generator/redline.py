@@ -136,9 +136,13 @@ def _dice(a: Counter[str], b: Counter[str]) -> float:
     return 2 * sum(min(count, b[word]) for word, count in a.items() if word in b) / total
 
 
-def similarity_bound(a: str, b: str) -> float:
-    """The most `similarity(a, b)` can be, from the numbers of words alone: a quick test before comparing."""
-    shorter, longer = sorted((len(_words(a)), len(_words(b))))
+def word_count(text: str) -> int:
+    return len(_words(text))
+
+
+def similarity_bound(words_a: int, words_b: int) -> float:
+    """The most the similarity of two texts of these numbers of words can be: a quick test before comparing."""
+    shorter, longer = (words_a, words_b) if words_a <= words_b else (words_b, words_a)
     return 2 * shorter / (shorter + longer) if longer else 1.0
 
 

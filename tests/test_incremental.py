@@ -220,7 +220,7 @@ def test_a_history_taken_over_with_new_rule_texts_is_the_history_built_afresh(ga
     assert taken.rules == fresh.rules and taken.page_number == fresh.page_number
     assert taken.revisions_by_rule == fresh.revisions_by_rule and taken.revisions_by_step == fresh.revisions_by_step
     assert taken.proposal_steps == fresh.proposal_steps and taken.old_numbers() == fresh.old_numbers()
-    for index in range(-1, len(replay.steps), 7):
+    for index in [*range(-1, len(replay.steps), 7), len(replay.steps) - 1]:
         assert taken.rules_at(index) == fresh.rules_at(index) == replay.rules_at(index)
 
 

@@ -149,7 +149,10 @@ class GameHistory:
         """The rules in force just after entry `index` (-1: the initial set), by number.
 
         A cursor sweeps forward from the last call, so pages asking in log order cost linear time in all
-        (Replay.rules_at scans every version, fine once but quadratic per entry)."""
+        (Replay.rules_at scans every version, fine once but quadratic per entry). After the last entry: the rules
+        in force, without a sweep."""
+        if index >= len(self.replay.steps) - 1:
+            return self.in_force()
         if index < self._cursor:
             self._cursor, self._live = -2, {}
         while self._cursor < index:
