@@ -22,11 +22,12 @@ from tests.helpers import tree_digest
 
 @pytest.fixture
 def small_parts(monkeypatch):
-    """Parts of 40 log entries and 30 table rows, points pieces of 16 entries with a keyframe every third, and
-    rules' comparisons in buckets of 4, so that a game of 120 proposals has several of each."""
+    """Parts of 40 log entries and 10 table rows, points pieces of 16 entries with a keyframe every third, and
+    rules' comparisons in buckets of 4, so that a game of 120 proposals has several of each (its 13 defeated
+    proposals two parts)."""
     for module in (planner, views):
         monkeypatch.setattr(module, "LOG_PART", 40)
-        monkeypatch.setattr(module, "TABLE_PART", 30)
+        monkeypatch.setattr(module, "TABLE_PART", 10)
     monkeypatch.setattr(points, "PER_PIECE", 16)
     monkeypatch.setattr(points, "KEYFRAME", 3)
     monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
@@ -227,6 +228,7 @@ def test_a_history_taken_over_with_new_rule_texts_is_the_history_built_afresh(ga
 def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, tmp_path):
     builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
     assert builder.build_all().ok
+    assert (builder.out / "long" / "defeated-2.html").is_file()  # each long list in parts
     for step, edit in enumerate(EDITS):
         result = builder.rebuild(edit(game))
         assert result.ok, (edit.__name__, result.errors)

@@ -344,8 +344,8 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
                 scores: bool = True, scored_steps: set[int] | None = None, chart: bool = True,
                 defeated: set[int] = frozenset()) -> None:
     """The pages that list every entry, each long list cut into parts; only the parts named (None: all), and
-    the lists of every entry only when `everything` (their listing of some entry moved) or when they list one
-    of the steps `defeated` names. The scores' parts: those of `scored_steps` (None: all), and the first, which
+    the parts of the defeated proposals all when `everything` (their listing of some entry moved), else those
+    listing a step `defeated` names. The scores' parts: those of `scored_steps` (None: all), and the first, which
     holds the chart, when `chart`. Each part's deps are what it shows of each step: all of it for the log, its
     listing elsewhere."""
     plan = pages.plan
@@ -407,8 +407,19 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
     if not everything and not any(steps[i].result in DEFEATED for i in defeated):
         return
     listed = [s for s in proposal_steps if s.result in DEFEATED]
-    pages.add("defeated.html", "defeated.html", {}, tuple(plan.listed_key(s) for s in listed),
-              lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in listed]})
+    defeated_ranges = parts(len(listed), TABLE_PART)
+    wanted = None
+    if not everything:
+        positions = {s.index: position for position, s in enumerate(listed)}
+        wanted = {positions[i] // TABLE_PART for i in defeated if i in positions}
+    for part, span in enumerate(defeated_ranges):
+        if wanted is not None and part not in wanted:
+            continue
+        chosen = listed[span.start:span.stop]
+        navigation = pager("defeated", defeated_ranges, part, lambda i: str(listed[i].entry.number))
+        pages.add(part_name("defeated", part), "defeated.html", {"pager": navigation},
+                  (tuple(plan.listed_key(s) for s in chosen), json.dumps(navigation)),
+                  lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:
