@@ -165,10 +165,12 @@ class Rulebook:
     def with_versions(self, versions: dict[tuple[int, int], RuleVersion]) -> Rulebook:
         """This book with the texts, change paragraphs and places of `versions` (by identity and start) in place
         of those of its versions, closed or in force, that share their identity and start."""
-        current = {number: rule if (version := versions.get((rule.identity, rule.start))) is None
+        identities = {identity for identity, _ in versions}
+        current = {number: rule if rule.identity not in identities
+                   or (version := versions.get((rule.identity, rule.start))) is None
                    else dataclasses.replace(rule, text=version.text, changes=list(version.changes), source=version.source)
                    for number, rule in self.current.items()}
-        closed = [versions.get((v.identity, v.start), v) for v in self.versions]
+        closed = [v if v.identity not in identities else versions.get((v.identity, v.start), v) for v in self.versions]
         return Rulebook(current, closed, self.departures, self.amended,
                         {rule.identity: rule for rule in current.values()}, self._next_identity)
 
