@@ -24,6 +24,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Iterator, Sequence
 from dataclasses import dataclass
+from functools import lru_cache
 from itertools import combinations
 from typing import Literal, Protocol
 
@@ -215,7 +216,6 @@ class _Matcher:
     def __init__(self, old: list[RuleLike], new: list[RuleLike]):
         self.old = sorted(old, key=lambda rule: rule.number)
         self.new = sorted(new, key=lambda rule: rule.number)
-        self._words = {id(rule): word_count(rule.text) for rule in self.old + self.new}  # for similarity_bound
         self.partner_of_old: dict[int, RuleLike] = {}  # id(old rule) -> new rule
         self.partner_of_new: dict[int, RuleLike] = {}  # id(new rule) -> old rule
         self.grouped: set[int] = set()  # ids of rules in a split or merge
@@ -263,16 +263,11 @@ class _Matcher:
             if b is not None and self.similarity(a, b) >= MATCH_SIMILARITY:
                 self._link(a, b)
 
-    def _may_be_alike(self, rule: RuleLike, others: list[RuleLike], least: float) -> list[RuleLike]:
-        """The rules of `others` whose numbers of words let them be at least `least` alike with `rule`."""
-        words, count = self._words[id(rule)], self._words
-        return [other for other in others if similarity_bound(words, count[id(other)]) >= least]
-
     def match_by_similarity(self) -> None:
         new = self.unmatched_new()
-        candidates = [(self.similarity(a, b), a, b) for a in self.unmatched_old()
-                      for b in self._may_be_alike(a, new, MATCH_SIMILARITY)]
-        candidates = [c for c in candidates if c[0] >= MATCH_SIMILARITY]
+        texts = tuple(b.text for b in new)
+        candidates = [(score, a, new[position]) for a in self.unmatched_old()
+                      for position, score in _alike(a.text, texts, MATCH_SIMILARITY)]
         # Best first; ties go to the lowest numbers, so the result never depends on input order.
         for _, a, b in sorted(candidates, key=lambda c: (-c[0], c[1].number, c[2].number)):
             if self._free(a, self.partner_of_old) and self._free(b, self.partner_of_new):
@@ -294,11 +289,11 @@ class _Matcher:
     def _group_candidates(self, wholes: list[RuleLike], free: list[RuleLike], partners: dict[int, RuleLike],
                           alike: Callable[[RuleLike, RuleLike], float]) -> Iterator[tuple]:
         """(whole, two parts, similarity) for each whole that two rules cover: its partner or free rules."""
+        texts = tuple(part.text for part in free)
         for whole in wholes:
-            parts = [part for part in self._may_be_alike(whole, free, PART_SIMILARITY)
-                     if alike(whole, part) >= PART_SIMILARITY]
+            scored = [(score, free[position]) for position, score in _alike(whole.text, texts, PART_SIMILARITY)]
             # The likeliest parts only: pairs of parts grow with the square of their number.
-            parts = sorted(parts, key=lambda part: (-alike(whole, part), part.number))[:MAX_PARTS]
+            parts = [part for _, part in sorted(scored, key=lambda c: (-c[0], c[1].number))[:MAX_PARTS]]
             if id(whole) in partners:
                 parts = sorted(parts + [partners[id(whole)]], key=lambda rule: rule.number)
             for first, second in combinations(parts, 2):
@@ -326,6 +321,15 @@ class _Matcher:
         for a in self.unmatched_old():
             if a.number in by_number:
                 self._link(a, by_number[a.number])
+
+
+@lru_cache(maxsize=16384)
+def _alike(text: str, others: tuple[str, ...], least: float) -> tuple[tuple[int, float], ...]:
+    """(position, similarity) of each of `others` at least `least` alike with `text`. Cached by the texts: serve
+    compares the rules of the start with those of now again after an edit that changed one or two of them."""
+    words = word_count(text)
+    return tuple((position, score) for position, other in enumerate(others)
+                 if similarity_bound(words, word_count(other)) >= least and (score := similarity(text, other)) >= least)
 
 
 # --- JSON --------------------------------------------------------------------------------------
