@@ -431,10 +431,13 @@ def _texts_followed(game: Game, previous: Replay, book: Rulebook, identities: se
     # The previous checkpoints after `index` hold the old texts (and, past a snapshot compared again, the old
     # findings): they take the new ones.
     new_versions = {(v.identity, v.start): v for v in versions if v.identity in identities}
+    found, counted = list(before_entries), 0  # the findings before the checkpoint, counted so far to step `counted`
     for at, kept in previous.checkpoints:
         if at >= index:
-            findings = (list(_all_findings(before_entries, steps[:at])) if findings_moved is not None
-                        and findings_moved < at else kept.findings)
+            findings = kept.findings
+            if findings_moved is not None and findings_moved < at:
+                found += [f for step in steps[counted:at] for f in step.findings]
+                counted, findings = at, list(found)
             checkpoints.append((at, dataclasses.replace(kept, book=kept.book.with_versions(new_versions),
                                                         findings=findings)))
     return dataclasses.replace(previous, game=game, steps=tuple(steps), versions=tuple(versions),

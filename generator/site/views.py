@@ -137,13 +137,19 @@ class GamePlan:
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
-        rules other than `steps` and `rules`, the ones an edit changed."""
-        self._step_keys = {i: k for i, k in previous._step_keys.items() if i not in steps} | self._step_keys
-        self._listed_keys = {i: k for i, k in previous._listed_keys.items() if i not in steps} | self._listed_keys
-        self._version_keys = {v: k for v, k in previous._version_keys.items() if v[0] not in rules} | self._version_keys
-        self.point_entries = {i: e for i, e in previous.point_entries.items() if i not in steps} | self.point_entries
-        self.search_documents = {key: document for key, document in previous.search_documents.items()
-                                 if (key[1] not in steps if key[0] == "step" else key[1] not in rules)}
+        rules other than `steps` and `rules`, the ones an edit changed (copied whole, the few changed taken out:
+        a long game's keys are many)."""
+        versions = {(identity, v.start) for identity in rules
+                    for history in (previous.history.rules.get(identity), self.history.rules.get(identity))
+                    if history is not None for v in history.versions}
+        documents = {("step", i) for i in steps} | {("rule", identity) for identity in rules}
+        for name, changed in (("_step_keys", steps), ("_listed_keys", steps), ("point_entries", steps),
+                              ("_version_keys", versions), ("search_documents", documents)):
+            kept = dict(getattr(previous, name))
+            for key in changed:
+                kept.pop(key, None)
+            kept.update(getattr(self, name))
+            setattr(self, name, kept)
 
     def step_key(self, step: Step | None) -> bytes | None:
         """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an
