@@ -79,6 +79,8 @@ class GameHistory:
         self._cursor, self._live = -2, {}
         self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
         self._old_numbers: dict[int, int] | None = None
+        # Each version's place in its rule's history, by (identity, start): new texts leave it where it was.
+        self.ordinal = {(v.identity, v.start): n for h in self.rules.values() for n, v in enumerate(h.versions)}
 
     def _take_over(self, previous: GameHistory, replay: Replay, replaced: dict[int, dict[int, RuleVersion]]) -> None:
         """`previous`'s indices, with the versions `replaced` (by identity, then start) and the steps that changed
@@ -144,6 +146,10 @@ class GameHistory:
                 if str(number) not in taken:
                     redirects.setdefault(number, history.identity)
         return redirects
+
+    def starting(self, index: int) -> list[RuleVersion]:
+        """The versions that came into force just after entry `index` (-1: the initial set)."""
+        return self._starting.get(index, [])
 
     def rules_at(self, index: int) -> list[RuleVersion]:
         """The rules in force just after entry `index` (-1: the initial set), by number.

@@ -50,10 +50,8 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
     replay = plan.replay
     steps = replay.steps
     folder = f"{plan.slug}/points"
-    ordinal = {id(v): n for h in plan.history.rules.values() for n, v in enumerate(h.versions)}
-    starting: dict[int, list[RuleVersion]] = {}
-    for version in replay.versions:
-        starting.setdefault(version.start, []).append(version)
+    history = plan.history
+    ordinal = history.ordinal
     firsts = range(0, max(len(steps), 1), PER_PIECE)
     wanted = set(firsts) if touched is None else _pieces_touched(firsts, len(steps), touched)
     pages, listed = [], {}
@@ -62,22 +60,22 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
         low = -1 if first == 0 else first  # the first piece holds the start too
         entries = listed[first] = [_entry(plan, step.index) for step in steps[first:last + 1]]
         # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
-        held, since = (plan.history.rules_at(low), low + 1) if _is_keyframe(first) else ([], first)
-        live = sorted(held + [v for i in range(since, last + 1) for v in starting.get(i, ())],
+        held, since = (history.rules_at(low), low + 1) if _is_keyframe(first) else ([], first)
+        live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
                       key=lambda v: (v.start, v.identity))
         path = f"{folder}/{first // PER_PIECE}.js"
         # The rendered rules are the costly part: drawn only when what the piece shows moved.
-        deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[id(v)],
-                                                   len(plan.history.rules[v.identity].versions)) for v in live))
+        deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[v.identity, v.start],
+                                                   len(history.rules[v.identity].versions)) for v in live))
         pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
                           lazy=lambda first=first, entries=entries, live=live: {"data": {
                               "first": first, "entries": entries,
-                              "versions": [_version(plan, v, ordinal[id(v)]) for v in live]}}))
+                              "versions": [_version(plan, v, ordinal[v.identity, v.start]) for v in live]}}))
     if touched is None or (touched.listed and not touched.only_titles):  # it shows no titles
         pages.append(_manifest(plan, folder, firsts, listed))
     buckets: dict[int, list[RuleHistory]] = {}
-    for identity, history in sorted(plan.history.rules.items()):
-        buckets.setdefault(identity // RULES_PER_PIECE, []).append(history)
+    for identity, rule in sorted(history.rules.items()):
+        buckets.setdefault(identity // RULES_PER_PIECE, []).append(rule)
     shown = set(buckets) if touched is None else {identity // RULES_PER_PIECE for identity in touched.rules}
     for bucket in sorted(shown & set(buckets)):
         pages.extend(_rules_pieces(plan, bucket, buckets[bucket], game_key))
