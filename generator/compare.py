@@ -81,6 +81,11 @@ class Pair:
     redline: Redline | None
 
     @property
+    def texts(self) -> tuple[str, str]:
+        """The old text and the new, each rule's parts joined as `redline` compared them."""
+        return _joined(self.old), _joined(self.new)
+
+    @property
     def title(self) -> str:
         """The rule's title as it now reads, else as it read."""
         return next((rule.title for rule in self.new + self.old if rule.title), "")

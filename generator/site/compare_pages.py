@@ -13,9 +13,7 @@ from collections.abc import Callable
 from typing import Any
 
 from ..compare import Comparison, Pair, RuleLike, compare
-from ..redline import render_html
-from .markdown import render_markdown
-from .views import GamePlan, Page, game_view, point_name, step_view
+from .views import GamePlan, Page, game_view, point_name, redline_view, step_view
 
 START = -1  # the point before the first entry: the initial set
 
@@ -36,7 +34,7 @@ def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[st
     shows_text = pair.redline is not None and (pair.redline.changed or pair.kind in ("added", "removed"))
     return {"kind": pair.kind, "heading": pair.describe(), "title": pair.title, "notes": pair.notes(),
             "summary": pair.summary(), "links": links,
-            "html": render_html(pair.redline, render_markdown=render_markdown) if shows_text else None}
+            "html": redline_view(*pair.texts, "")[0] if shows_text else None}  # drawn once per pair of texts
 
 
 def compare_pages(plan: GamePlan) -> list[Page]:

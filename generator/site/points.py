@@ -131,11 +131,17 @@ def _entry(plan: GamePlan, index: int) -> list[str]:
 
 def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
     """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
-    digest of its blocks (what a redline compares), how many versions the rule has]."""
-    return [version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
+    digest of its blocks (what a redline compares), how many versions the rule has]; made once per plan (a
+    version in force long is in many keyframes), and taken over by the next plan unless its rule changed."""
+    key = (version.identity, version.start)
+    made = plan.point_versions.get(key)
+    if made is None:
+        made = plan.point_versions[key] = [
+            version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
             -2 if version.end is None else version.end, f"{plan.history.page_number[version.identity]}.html",
-            str(render_markdown(version.text)), _digest(version.text), _digest("\n\n".join(split_blocks(version.text))),
-            len(plan.history.rules[version.identity].versions)]
+            str(render_markdown(version.text)), _digest(version.text),
+            _digest("\n\n".join(split_blocks(version.text))), len(plan.history.rules[version.identity].versions)]
+    return made
 
 
 def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> list[Page]:

@@ -24,7 +24,7 @@ from .markdown import render_markdown
 # Long lists are cut into parts, so that an edit redraws one part: the log (whose entries show the most),
 # and the tables of proposals and of scores.
 LOG_PART = 200
-TABLE_PART = 500
+TABLE_PART = 250
 
 
 @dataclass
@@ -123,8 +123,10 @@ class GamePlan:
     # The search index's document of each rule ("rule", identity) and proposal ("step", index), and the
     # index last planned (search.SearchIndex), which the next plan patches.
     search_documents: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
-    # What the browser's points pieces list of each entry (points.py), by step index.
+    # What the browser's points pieces list of each entry, by step index, and of each rule version, by
+    # (identity, start) (points.py).
     point_entries: dict[int, list[str]] = field(default_factory=dict)
+    point_versions: dict[tuple[int, int], list[Any]] = field(default_factory=dict)
     search_index: Any = None
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
     # What the pages of each step say of lines (its findings' places, words citing places), as they were when
@@ -144,7 +146,8 @@ class GamePlan:
                     if history is not None for v in history.versions}
         documents = {("step", i) for i in steps} | {("rule", identity) for identity in rules}
         for name, changed in (("_step_keys", steps), ("_listed_keys", steps), ("point_entries", steps),
-                              ("_version_keys", versions), ("search_documents", documents)):
+                              ("_version_keys", versions), ("point_versions", versions),
+                              ("search_documents", documents)):
             kept = dict(getattr(previous, name))
             for key in changed:
                 kept.pop(key, None)
