@@ -15,6 +15,7 @@ from typing import Any
 from ..cache import Cache
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
+from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
 from ..engine.turns import ordered
 from ..model import Event, Judgment, Proposal
@@ -253,7 +254,7 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     table_parts = {position_of[i] // TABLE_PART for i in touched.steps if i in position_of} if touched.listed else set()
     _list_pages(pages, log_parts, table_parts, everything=relisted or bool(touched.rules),
                 scores=touched.scores or touched.listed, scored_steps=None if touched.labels else touched.steps,
-                chart=not touched.only_titles or touched.scores, defeated=titled)
+                chart=touched.scores or touched.labels, defeated=titled)
     if relisted or touched.rules or len(plan.replay.steps) - 1 in titled:
         pages.extend(compare_pages(plan))  # start-now shows the last entry's title
     if touched.listed or touched.rules:
@@ -382,7 +383,7 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
     if scores and pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
         # (a game decided by votes alone has no scores page)
         scored = [s for s in steps if s.deltas or s.overrides]
-        players = sorted({p for s in steps for p in s.scores} | set(replay.initial_scores))
+        players = sorted(set(replay.initial_scores).union(*(s.scores for s in steps)))
         score_ranges = parts(len(scored), TABLE_PART)
         wanted = None
         if scored_steps is not None:
@@ -435,13 +436,14 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
         "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
-        "mechanics": _mechanics(config, replay), "start": game.config.start.isoformat() if game.config.start else "",
+        "mechanics": _mechanics(config, replay, plan.history.in_force()), "start": game.config.start.isoformat() if game.config.start else "",
         "variant": game.config.variant,
     }
 
 
-def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
-    """The mechanics in force at the end of the log, in a player's words (rules by their present number)."""
+def _mechanics(config, replay: Replay, in_force: list[RuleVersion]) -> list[tuple[str, str]]:
+    """The mechanics in force at the end of the log, in a player's words (rules by their present number;
+    `in_force`: the rules in force then)."""
     adoption = config.adoption
     if adoption.method == "index":
         rows = [("Adoption", f"more strength for than against, and at least the index times it (index "
@@ -461,8 +463,7 @@ def _mechanics(config, replay: Replay) -> list[tuple[str, str]]:
         else:
             rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
                          f"circuits" + (f", unless {rule} is amended" if rule else "")))
-    if adoption.transmutation != adoption.method and any(v.rule_class == "immutable" for v in replay.rules_at(
-            len(replay.steps) - 1)):
+    if adoption.transmutation != adoption.method and any(v.rule_class == "immutable" for v in in_force):
         rows.append(("Transmuting a rule", describe(adoption.transmutation, adoption.fraction)))
     scoring = config.scoring
     if scoring.turn == "die":
@@ -610,7 +611,7 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
 def _players_context(plan: GamePlan) -> dict[str, Any]:
     replay = plan.replay
     last = replay.steps[-1] if replay.steps else None
-    names = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
+    names = sorted(set(replay.initial_scores).union(*(s.scores for s in replay.steps)))
     stats = {name: {"name": name, "proposed": 0, "adopted": 0, "defeated": 0, "score": 0, "playing": False}
              for name in names}
     for step in plan.history.proposal_steps:
