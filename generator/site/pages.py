@@ -107,11 +107,12 @@ def _version_texts(rule: RuleHistory) -> tuple:
 def game_plan(replay: Replay, previous: GamePlan | None = None) -> GamePlan:
     """The plan of a game; `previous`, the plan of an earlier replay of it, lends it what did not change."""
     history = GameHistory(replay, previous.history if previous is not None else None)
-    numbered = [(step.index, step.entry.number) for step in history.proposal_steps]
-    if previous is not None and numbered == [(s.index, s.entry.number) for s in previous.history.proposal_steps]:
-        names = previous.proposal_pages
+    steps = history.proposal_steps
+    if previous is not None and len(steps) == len(was := previous.history.proposal_steps) and all(
+            a is b or (a.index, a.entry.number) == (b.index, b.entry.number) for a, b in zip(steps, was)):
+        names = previous.proposal_pages  # the same proposals, numbered the same
     else:
-        names = page_names(numbered)
+        names = page_names((step.index, step.entry.number) for step in steps)
     plan = GamePlan(replay, history, replay.game.slug, names)
     plan.search_index = previous.search_index if previous is not None else None
     return plan
