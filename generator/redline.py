@@ -20,6 +20,7 @@ from __future__ import annotations
 import difflib
 import functools
 import re
+import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
@@ -115,16 +116,17 @@ def _tokens(text: str) -> list[str]:
 
 @functools.lru_cache(maxsize=8192)
 def _words(text: str) -> tuple[str, ...]:
-    """The words of `text`, cached by the text: a redline counts the words of each block several times."""
+    """The words of `text`, cached by the text: a redline counts the words of each block several times. Each
+    word is interned: thousands of cached texts share a few thousand words."""
     if text.isascii():
-        return tuple(_ASCII_WORDS.findall(text))
-    return tuple(match.group() for match in _TOKEN.finditer(text) if match.lastgroup == "word")
+        return tuple(map(sys.intern, _ASCII_WORDS.findall(text)))
+    return tuple(sys.intern(match.group()) for match in _TOKEN.finditer(text) if match.lastgroup == "word")
 
 
-@functools.lru_cache(maxsize=16384)
+@functools.lru_cache(maxsize=8192)
 def _word_bag(text: str) -> Counter[str]:
     """Cached by text: matching compares each rule with many others. Callers must not change it."""
-    return Counter(word.casefold() for word in _words(text))
+    return Counter(sys.intern(word.casefold()) for word in _words(text))
 
 
 def _dice(a: Counter[str], b: Counter[str]) -> float:

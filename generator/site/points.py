@@ -139,7 +139,7 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
         made = plan.point_versions[key] = [
             version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
             -2 if version.end is None else version.end, f"{plan.history.page_number[version.identity]}.html",
-            str(render_markdown(version.text)), _digest(version.text),
+            render_markdown(version.text), _digest(version.text),
             _digest("\n\n".join(split_blocks(version.text))), len(plan.history.rules[version.identity].versions)]
     return made
 
