@@ -168,7 +168,8 @@ class Rulebook:
         identities = {identity for identity, _ in versions}
         current = {number: rule if rule.identity not in identities
                    or (version := versions.get((rule.identity, rule.start))) is None
-                   else dataclasses.replace(rule, text=version.text, changes=list(version.changes), source=version.source)
+                   else dataclasses.replace(rule, text=version.text, changes=list(version.changes),
+                                            source=version.source)
                    for number, rule in self.current.items()}
         closed = [v if v.identity not in identities else versions.get((v.identity, v.start), v) for v in self.versions]
         return Rulebook(current, closed, self.departures, self.amended,

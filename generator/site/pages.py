@@ -384,7 +384,8 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
     if scores and pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
         # (a game decided by votes alone has no scores page)
         scored = [s for s in steps if s.deltas or s.overrides]
-        players = sorted(set(replay.initial_scores).union(*(s.scores for s in steps)))
+        # A step's scores name every player scored so far (scores gain players, never lose one).
+        players = sorted(set(replay.initial_scores) | set(steps[-1].scores if steps else ()))
         score_ranges = parts(len(scored), TABLE_PART)
         wanted = None
         if scored_steps is not None:
@@ -612,7 +613,7 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
 def _players_context(plan: GamePlan) -> dict[str, Any]:
     replay = plan.replay
     last = replay.steps[-1] if replay.steps else None
-    names = sorted(set(replay.initial_scores).union(*(s.scores for s in replay.steps)))
+    names = sorted(set(replay.initial_scores) | set(last.scores if last else ()))  # (see _list_pages)
     stats = {name: {"name": name, "proposed": 0, "adopted": 0, "defeated": 0, "score": 0, "playing": False}
              for name in names}
     for step in plan.history.proposal_steps:
