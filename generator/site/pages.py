@@ -25,7 +25,7 @@ from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import markdown_to_html, render_prose
-from .points import points_pages
+from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
@@ -315,7 +315,7 @@ def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
             plan.rule_page(rule_history.identity),
             tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[rule_history.identity] if r.step))
     pages.add(plan.rule_page(rule_history.identity), "rule.html", {}, deps,
-              lazy=lambda: _rule_context(plan, rule_history), affinity=rule_history.identity)
+              lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(rule_history.identity))
 
 
 def _redirect_pages(pages: _Pages) -> None:
@@ -339,7 +339,7 @@ def _proposal_page(pages: _Pages, position: int) -> None:
             previous and plan.listed_key(previous), following and plan.listed_key(following))
     pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", {}, deps,
               lazy=lambda: _proposal_context(plan, step, previous, following),
-              affinity=(revisions[0].after or revisions[0].before).identity if revisions else None)
+              affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
 
 
 def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int] | None, *, everything: bool,

@@ -75,11 +75,17 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
         pages.append(_manifest(plan, folder, firsts, listed))
     buckets: dict[int, list[RuleHistory]] = {}
     for identity, rule in sorted(history.rules.items()):
-        buckets.setdefault(identity // RULES_PER_PIECE, []).append(rule)
-    shown = set(buckets) if touched is None else {identity // RULES_PER_PIECE for identity in touched.rules}
+        buckets.setdefault(bucket_of(identity), []).append(rule)
+    shown = set(buckets) if touched is None else {bucket_of(identity) for identity in touched.rules}
     for bucket in sorted(shown & set(buckets)):
         pages.extend(_rules_pieces(plan, bucket, buckets[bucket], game_key))
     return pages
+
+
+def bucket_of(identity: int) -> int:
+    """The rules' comparisons file that holds a rule's; also the affinity of the rule's pages (Page.affinity):
+    one worker draws the rule's page, its proposals' and its bucket, each redline computed once."""
+    return identity // RULES_PER_PIECE
 
 
 def _pieces_touched(firsts: range, count: int, touched: Any) -> set[int]:
@@ -178,11 +184,11 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
 
     folder = f"{plan.slug}/compare/rules"
     path = f"{folder}/{bucket}.js"
-    # A rule's comparisons are its page's redlines again (redline() caches them): drawn by the worker that
+    # A rule's comparisons are its page's redlines again (redline_view caches them): drawn by the worker that
     # drew its page, right after it (see render_all).
     pages = [Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context,
                   deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)),
-                  affinity=histories[0].identity)]
+                  affinity=bucket)]
     for history in histories:
         if len(history.versions) <= SHORT_HISTORY:
             continue
@@ -192,7 +198,7 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
             shown = history.versions[max(0, first - 1):numbers[-1] + 1]
             pages.append(Page(block_path, "compare-piece.js", {"key": block_path}, kind="js",
                               deps=(game_key, tuple(plan.version_key(v) for v in shown)),
-                              affinity=history.identity, lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
+                              affinity=bucket, lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
                                   "entries": {n: entry(h, n) for n in ns}}}}))
     return pages
 

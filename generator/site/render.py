@@ -28,7 +28,7 @@ from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_a
 from ..parallel import run_shares
 from ..redline import forget_redlines
 from .markdown import plain_text, render_inline, render_markdown
-from .views import Page, redline_view
+from .views import Page, redline_drawn
 
 # Bumped when what a page's digest stands for changes in a way its deps and the templates do not show.
 PAGE_LAYOUT = "pages-1"
@@ -170,7 +170,7 @@ def forget_drawn() -> None:
     serve's first build, the whole site's worth (some 50 MB at 10,000 proposals), of which an edit redraws a
     few pages."""
     forget_redlines()
-    for memo in (render_markdown, render_inline, plain_text, redline_view):
+    for memo in (render_markdown, render_inline, plain_text, redline_drawn):
         memo.cache_clear()
 
 

@@ -9,7 +9,7 @@ from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
 
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from ..cache import Cache, digest
 from ..engine.adoption import decimal_text
@@ -39,8 +39,8 @@ class Page:
     lazy: Callable[[], dict[str, Any]] | None = None
     # A small page without the site's header (a redirect from an old rule number).
     stub: bool = False
-    # Pages of one affinity (a rule's page, the pages of the proposals that changed it) are drawn by one
-    # worker, so that the redlines they share are computed once. None: any worker.
+    # Pages of one affinity (the pages of a few rules, of the proposals that changed them, their comparisons:
+    # points.bucket_of) are drawn by one worker, so that the redlines they share are computed once. None: any.
     affinity: int | None = None
 
     def __post_init__(self) -> None:
@@ -103,11 +103,23 @@ def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
     return names
 
 
-@lru_cache(maxsize=8192)
+# Stands for the cite of a redline's edits while its HTML is kept: a noncharacter, inside an attribute whose
+# quotes rendered text never holds (Markdown escapes them).
+_CITE = "\ufdd4"
+
+
 def redline_view(old: str, new: str, cite: str) -> tuple[Markup, tuple[str, ...]]:
-    """The redline of two texts as HTML and its summary; cached, since histories repeat across pages."""
+    """The redline of two texts as HTML, its edits citing `cite` (none when empty), and its summary."""
+    html, summary = redline_drawn(old, new)
+    return Markup(html.replace(f' cite="{_CITE}"', f' cite="{escape(cite)}"' if cite else "")), summary
+
+
+@lru_cache(maxsize=8192)
+def redline_drawn(old: str, new: str) -> tuple[str, tuple[str, ...]]:
+    """The redline of two texts drawn once, whatever page cites it: a rule's page, its proposal's page and
+    the picker's comparisons show it, each citing the proposal from where it stands."""
     diff = redline(old, new)
-    return render_html(diff, cite=cite or None, render_markdown=render_markdown), tuple(summarize(diff))
+    return str(render_html(diff, cite=_CITE, render_markdown=render_markdown)), tuple(summarize(diff))
 
 
 @dataclass
