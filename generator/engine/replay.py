@@ -1022,33 +1022,33 @@ def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion |
             twin = next((n for n, now in replayed.items() if _normal(now.text) == _normal(rule.text)), None)
             hint = f"; the same text is rule {twin} in the replay" if twin else ""
             findings.append(Finding("snapshot", source,
-                                          f"rule {number} is in the snapshot but not in the replay{hint}", label,
-                                          expected="absent", found=f"rule {number}"))
+                                    f"rule {number} is in the snapshot but not in the replay{hint}", label,
+                                    expected="absent", found=f"rule {number}"))
             continue
         now = replayed[number]
         rule_class, title, text, power = now.rule_class, now.title, now.text, now.power
         if rule.power is not None and power is not None and rule.power != power:
             findings.append(Finding("snapshot", source, f"rule {number} has power "
-                                          f"{decimal_text(rule.power)} in the snapshot, {decimal_text(power)} in the "
-                                          "replay", label, decimal_text(power), decimal_text(rule.power)))
+                                    f"{decimal_text(rule.power)} in the snapshot, {decimal_text(power)} in the "
+                                    "replay", label, decimal_text(power), decimal_text(rule.power)))
         if rule.rule_class != rule_class:
             findings.append(Finding("snapshot", source, f"rule {number} is {rule.rule_class} "
-                                          f"in the snapshot, {rule_class} in the replay", label, rule_class,
-                                          rule.rule_class))
+                                    f"in the snapshot, {rule_class} in the replay", label, rule_class,
+                                    rule.rule_class))
         if rule.title and rule.title != title:
             findings.append(Finding("snapshot", source, f"rule {number} is titled "
-                                          f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
-                                          title, rule.title))
+                                    f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
+                                    title, rule.title))
         if _normal(rule.text) != _normal(text):
             word, difference = _first_difference(text, rule.text)
             findings.append(Finding("snapshot", Source(source.file, _line_of_word(rule, word)),
-                                          f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],
-                                          _normal(rule.text)[:200]))
+                                    f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],
+                                    _normal(rule.text)[:200]))
     for number in replayed:
         if number not in recorded:
             findings.append(Finding("snapshot", snapshot.source,
-                                          f"rule {number} is in force in the replay but missing from the snapshot",
-                                          label, expected=f"rule {number}", found="absent"))
+                                    f"rule {number} is in force in the replay but missing from the snapshot",
+                                    label, expected=f"rule {number}", found="absent"))
 
 
 def _first_difference(replayed: str, recorded: str) -> tuple[int, str]:
