@@ -164,7 +164,8 @@ class Rulebook:
 
     def with_versions(self, versions: dict[tuple[int, int], RuleVersion]) -> Rulebook:
         """This book with the texts, change paragraphs and places of `versions` (by identity and start) in place
-        of those of its versions, closed or in force, that share their identity and start."""
+        of those of its versions, closed or in force, that share their identity and start. Its departures and
+        amended rules are this book's own objects: the result, like a checkpoint, is copied before a fold."""
         identities = {identity for identity, _ in versions}
         current = {number: rule if rule.identity not in identities
                    or (version := versions.get((rule.identity, rule.start))) is None
