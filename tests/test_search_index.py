@@ -1,13 +1,18 @@
 """The search index kept between plans (serve): patched after an edit, it is the index made afresh."""
 from __future__ import annotations
 
+from pathlib import Path
 from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
 
+from generator.cache import open_cache
+from generator.commands.check import check_games
 from generator.site import search
+from generator.site.pages import plan_site
 from generator.site.search import SearchIndex, normalize
+from tests.helpers import copy_games
 
 WORDS = ["rule", "vote", "Vote", "points", "café", "naïve", "judge", "203", "301", "dice"]
 
@@ -55,6 +60,17 @@ def _edit_and_compare(first, changes) -> None:
             current.append(document)
         index = SearchIndex.of("g", "G", list(current), index)
         assert _shown(index) == _shown(SearchIndex.of("g", "G", list(current)))
+
+
+def test_a_build_reads_the_documents_on_several_cores_as_on_one(tmp_path):
+    """A build (with its cache) reads the documents' words in forked shares: the same pieces as in one."""
+    replays = check_games(copy_games(tmp_path, "mini"))
+
+    def pieces(jobs: int, cache: Path) -> list:
+        return [(p.path, p.deps, p.context["data"]) for p in plan_site(replays, store=open_cache(cache, tmp_path),
+                                                                       jobs=jobs) if "/search/" in p.path]
+    with patch.object(search, "PARALLEL_DOCUMENTS", 1):
+        assert pieces(2, tmp_path / "two") == pieces(1, tmp_path / "one") != []
 
 
 def test_ascii_is_normalized_as_any_text():

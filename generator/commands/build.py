@@ -41,7 +41,7 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
         jobs = jobs or available_cores()
         replays = check_games(content, cache=cache, jobs=jobs)
         env = make_environment(overrides)
-        pages = plan_site(replays, base_url=base_url, store=cache)
+        pages = plan_site(replays, base_url=base_url, store=cache, jobs=jobs)
         gc.freeze()
         summary = {"games": len(replays), "pages": len(pages), "findings": sum(len(r.findings) for r in replays)}
         result = build_pages(env, pages, output, cache=cache, overrides=overrides, jobs=jobs,

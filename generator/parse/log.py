@@ -26,7 +26,7 @@ from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
 from ..model.config import NOT_BY_EFFECT, SETTINGS
-from ..parallel import run_shares
+from ..parallel import map_shares
 from .config import parse_effect_value
 from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines, unquote
 
@@ -364,19 +364,8 @@ def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int]
                   ) -> list[tuple[Entry | None, tuple[SourceError, ...], bool]]:
     """The parse of each chunk at `positions`, in order; on `jobs` cores when there are many."""
     last = len(chunks) - 1
-
-    def parse(share: int, shares: int = 1) -> list:
-        return [_parse_chunk(file, chunks[p][1], chunks[p][0], dialect, last=p == last)
-                for p in positions[share::shares]]
-
-    shares = min(jobs, max(1, len(positions) // (PARALLEL_ENTRIES // 2)))
-    if shares <= 1:
-        return parse(0)
-    parts = run_shares(lambda share: parse(share, shares), shares)
-    results: list = [None] * len(positions)
-    for share, part in enumerate(parts):
-        results[share::shares] = part
-    return results
+    return map_shares(lambda p: _parse_chunk(file, chunks[p][1], chunks[p][0], dialect, last=p == last),
+                      positions, jobs, PARALLEL_ENTRIES // 2)
 
 
 def _remember(key: tuple[str, str, Dialect, bool], entry: Entry) -> None:

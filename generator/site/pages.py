@@ -119,9 +119,10 @@ def game_plan(replay: Replay, previous: GamePlan | None = None) -> GamePlan:
 
 
 def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE_TITLE,
-              base_url: str = "", store: Cache | None = None) -> list[Page]:
+              base_url: str = "", store: Cache | None = None, jobs: int = 1) -> list[Page]:
     """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute; `store`, the
-    cache a build keeps, lends what an earlier build planned from the same inputs (the search index)."""
+    cache a build keeps, lends what an earlier build planned from the same inputs (the search index); `jobs`:
+    the cores to plan on (forking: only where no other thread runs)."""
     games: list[GamePlan | SolitaireGame] = []
     pages: list[Page] = []
     for replay in replays:
@@ -131,7 +132,7 @@ def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE
             pages.extend(game.pages)
         else:
             plan = game_plan(replay)
-            plan.store = store
+            plan.store, plan.jobs = store, jobs
             games.append(plan)
             pages.extend(plan_game(plan))
     return pages + site_pages(games, pages, site_title=site_title, base_url=base_url)

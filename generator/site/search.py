@@ -23,6 +23,7 @@ from collections import Counter, defaultdict
 from typing import Any
 
 from ..cache import Cache, digest, unpickled
+from ..parallel import map_shares
 from .markdown import plain_text
 from .views import GamePlan, Page
 
@@ -32,6 +33,7 @@ TEXT_CHARS = 2000  # of a document's text kept for the words around a match
 _WORD = re.compile(r"[^\W_]+")
 # Bumped when the index's pieces change in a way their documents do not show (kept in the cache by them).
 SEARCH_LAYOUT = "search-1"
+PARALLEL_DOCUMENTS = 1000  # documents per core at least: fewer are read quicker than a fork costs
 
 
 def normalize(text: str) -> str:
@@ -95,7 +97,7 @@ def _document(source: tuple[dict[str, Any], str, str]) -> dict[str, Any]:
 def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     """A game's index pages as `search_pages` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
-    indexes them (seconds at 10,000 proposals)."""
+    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores."""
     title = plan.replay.game.config.title
     sources = [_document_source(plan, key) for key in _document_keys(plan)]
     parts: list[str] = [SEARCH_LAYOUT, plan.slug, title]
@@ -106,7 +108,7 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     if isinstance(kept, list):
         return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js", deps=deps)
                 for path, deps, data in kept]
-    documents = [_document(source) for source in sources]
+    documents = map_shares(_document, sources, plan.jobs, PARALLEL_DOCUMENTS)
     pages = search_pages(plan.slug, title, documents)
     store.put(key, pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL))
     return pages

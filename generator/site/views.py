@@ -141,6 +141,7 @@ class GamePlan:
     point_versions: dict[tuple[int, int], list[Any]] = field(default_factory=dict)
     search_index: Any = None
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
+    jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
     # What the pages of each step say of lines (its findings' places, words citing places), as they were when
     # planned: a line added above an entry moves them without making its step another (see model.Source).
     cited: dict[int, tuple] = field(init=False)
