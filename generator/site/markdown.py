@@ -1,10 +1,12 @@
 """Rule text and log prose to HTML. Players write it, so raw HTML is off and links are checked."""
 from __future__ import annotations
 
+import re
 from functools import lru_cache
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
+from markdown_it.token import Token
 from markupsafe import Markup
 
 SAFE_SCHEMES = {"http", "https", "mailto"}
@@ -41,13 +43,20 @@ def render_markdown(text: str) -> Markup:
 def render_prose(text: str, top: int) -> Markup:
     """A keeper's prose placed under a page's headings: its headings demoted so that the first level is
     `top` (a preamble's `# Title` becomes an h2 under the page's one h1), their order kept."""
-    tokens = _MD.parse(text)
-    levels = [int(t.tag[1]) for t in tokens if t.type in ("heading_open", "heading_close")]
+    return demote_headings(markdown_to_html(text), top)
+
+
+_HEADING_TAG = re.compile(r"<(/?)h([1-6])>")
+
+
+def demote_headings(html: Markup, top: int) -> Markup:
+    """`html` (drawn here) with its headings moved down so that the first level is `top`, none past h6. Raw
+    HTML is off, so a heading's tags are the only `<hN>` in it (a player's are escaped)."""
+    levels = [int(match[1]) for match in _HEADING_TAG.findall(html)]
     shift = max(0, top - min(levels)) if levels else 0
-    for token in tokens:
-        if token.type in ("heading_open", "heading_close"):
-            token.tag = f"h{min(6, int(token.tag[1]) + shift)}"
-    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
+    if not shift:
+        return html
+    return Markup(_HEADING_TAG.sub(lambda m: f"<{m[1]}h{min(6, int(m[2]) + shift)}>", html))
 
 
 @lru_cache(maxsize=65536)
@@ -58,8 +67,18 @@ def render_inline(text: str) -> Markup:
 @lru_cache(maxsize=65536)
 def plain_text(text: str) -> str:
     """The words of a Markdown text without its markup, for search snippets: blocks and lines joined by spaces."""
+    return _plain_words(_MD.parse(text))
+
+
+def words_and_html(text: str) -> tuple[str, Markup]:
+    """plain_text(text) and markdown_to_html(text) from one parse: a build reads each proposal for both."""
+    tokens = _MD.parse(text)
+    return _plain_words(tokens), Markup(_MD.renderer.render(tokens, _MD.options, {}))
+
+
+def _plain_words(tokens: list[Token]) -> str:
     parts: list[str] = []
-    for token in _MD.parse(text):
+    for token in tokens:
         for child in token.children or ():
             if child.type in ("text", "code_inline"):
                 parts.append(child.content)

@@ -12,6 +12,8 @@ from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from typing import Any
 
+from markupsafe import Markup
+
 from ..cache import Cache
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
@@ -24,7 +26,7 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import markdown_to_html, render_prose
+from .markdown import demote_headings, markdown_to_html, render_prose
 from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
@@ -548,7 +550,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "extra": entry.extra_turn, "notes": list(entry.notes), "file": entry.source.file},
         "step": step_facts(step),
         "decision": _decision_view(step),
-        "body": markdown_to_html(entry.body),
+        "body": _body_html(plan, step),
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
@@ -582,10 +584,15 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
         view["players"] = [("+" if c.joins else "-") + c.player for c in entry.players]
     else:  # a proposal: its text with the keeper's commentary, as events and judgments show theirs
         view["proposer"] = entry.proposer
-    view["body"] = render_prose(entry.body, 3)
+    view["body"] = demote_headings(_body_html(plan, step), 3)
     if not isinstance(entry, Proposal):  # what a judgment or event changed shows here: it has no page of its own
         view["revisions"] = [revision_view(plan, r, "") for r in plan.history.revisions_by_step.get(step.index, ())]
     return view
+
+
+def _body_html(plan: GamePlan, step: Step) -> Markup:
+    html = plan.body_html.get(step.index)
+    return html if html is not None else markdown_to_html(step.entry.body)
 
 
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:

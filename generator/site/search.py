@@ -22,9 +22,11 @@ import unicodedata
 from collections import Counter, defaultdict
 from typing import Any
 
+from markupsafe import Markup
+
 from ..cache import Cache, digest, unpickled
 from ..parallel import map_shares
-from .markdown import plain_text
+from .markdown import plain_text, words_and_html
 from .views import GamePlan, Page
 
 DOCS_PER_PIECE = 100
@@ -94,12 +96,21 @@ def _document(source: tuple[dict[str, Any], str, str]) -> dict[str, Any]:
     return {**fields, "text": prefix + plain_text(markdown)}
 
 
+def _document_and_html(source: tuple[dict[str, Any], str, str]) -> tuple[dict[str, Any], Markup | None]:
+    """`_document(source)`, and a proposal's text drawn from the same parse (its page and the log show it)."""
+    fields, prefix, markdown = source
+    words, html = words_and_html(markdown)
+    return {**fields, "text": prefix + words}, html if fields["kind"] == "proposal" else None
+
+
 def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     """A game's index pages as `search_pages` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
-    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores."""
+    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores, and the
+    proposals' texts drawn from the same parse (GamePlan.body_html)."""
     title = plan.replay.game.config.title
-    sources = [_document_source(plan, key) for key in _document_keys(plan)]
+    keys = _document_keys(plan)
+    sources = [_document_source(plan, key) for key in keys]
     parts: list[str] = [SEARCH_LAYOUT, plan.slug, title]
     for fields, prefix, markdown in sources:
         parts += [repr(sorted(fields.items())), prefix, markdown]
@@ -108,7 +119,9 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     if isinstance(kept, list):
         return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js", deps=deps)
                 for path, deps, data in kept]
-    documents = map_shares(_document, sources, plan.jobs, PARALLEL_DOCUMENTS)
+    read = map_shares(_document_and_html, sources, plan.jobs, PARALLEL_DOCUMENTS)
+    documents = [document for document, _ in read]
+    plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read) if kind == "step"}
     pages = search_pages(plan.slug, title, documents)
     store.put(key, pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL))
     return pages

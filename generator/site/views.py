@@ -140,6 +140,9 @@ class GamePlan:
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], list[Any]] = field(default_factory=dict)
     search_index: Any = None
+    # Proposals' texts drawn, by step index, when a build read them for the search index (one parse for both);
+    # those missing are drawn with their pages.
+    body_html: dict[int, Markup] = field(default_factory=dict)
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
     jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
     # What the pages of each step say of lines (its findings' places, words citing places), as they were when

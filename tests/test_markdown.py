@@ -1,0 +1,41 @@
+"""Markdown drawn in one pass for several uses is what each use would draw alone."""
+from __future__ import annotations
+
+from hypothesis import given, settings
+from hypothesis import strategies as st
+from markupsafe import Markup
+
+from generator.site.markdown import _MD, markdown_to_html, plain_text, render_prose, words_and_html
+
+LINES = ["# Title", "## Part", "###### Deep", "Setext", "===", "---", "text <h1>raw</h1> and `<h2>`", "```",
+         "<h3>", "> # quoted heading", "- item", "  ## in a list", "    # indented code", "", "", "plain words",
+         "[a](javascript:alert(1))", "| a | b |", "|---|---|", "| 1 | 2 |"]
+texts = st.lists(st.sampled_from(LINES), max_size=12).map("\n".join)
+
+
+def _demoted_by_tokens(text: str, top: int) -> Markup:
+    """What render_prose drew before it moved the HTML's tags: the heading tokens' tags moved."""
+    tokens = _MD.parse(text)
+    levels = [int(t.tag[1]) for t in tokens if t.type in ("heading_open", "heading_close")]
+    shift = max(0, top - min(levels)) if levels else 0
+    for token in tokens:
+        if token.type in ("heading_open", "heading_close"):
+            token.tag = f"h{min(6, int(token.tag[1]) + shift)}"
+    return Markup(_MD.renderer.render(tokens, _MD.options, {}))
+
+
+@settings(max_examples=300, deadline=None)
+@given(text=texts, top=st.integers(1, 6))
+def test_prose_headings_are_demoted_as_their_tokens_would_be(text, top):
+    assert render_prose(text, top) == _demoted_by_tokens(text, top)
+
+
+@settings(max_examples=200, deadline=None)
+@given(text=texts)
+def test_words_and_html_from_one_parse_are_those_of_two(text):
+    assert words_and_html(text) == (plain_text(text), markdown_to_html(text))
+
+
+def test_a_players_heading_tags_stay_escaped_when_headings_move():
+    html = render_prose("# Top\n\nSee <h1>this</h1>.", 3)
+    assert "<h3>Top</h3>" in html and "&lt;h1&gt;this&lt;/h1&gt;" in html
