@@ -1,6 +1,7 @@
 """The build command end to end: pages, links, determinism, atomic failure, untrusted text, overrides."""
 from __future__ import annotations
 
+import os
 import re
 import subprocess
 import sys
@@ -46,6 +47,21 @@ def test_rules_in_force_have_stable_anchors(built):
 def test_old_number_leads_to_the_present_page(built):
     page = (built / "mini/rules/203.html").read_text()
     assert 'href="301.html"' in page and "203 → 301" in page
+
+
+def test_the_stubs_of_a_rules_old_numbers_are_one_file(tmp_path, monkeypatch):
+    site = tmp_path / "site"
+    assert main(["build", str(ROOT / "content"), "-o", str(site)]) == 0
+    old = [site / "livejournal-2007/rules/203.html", site / "livejournal-2007/rules/301.html"]
+    assert "numbered 203 → 301 → 310" in old[0].read_text() and os.path.samefile(*old)
+
+    def refuse(source, target):
+        raise PermissionError(1, "Operation not permitted")
+    monkeypatch.setattr(os, "link", refuse)  # a file system without links: each written whole, the same bytes
+    copy = tmp_path / "copy"
+    assert main(["build", str(ROOT / "content"), "-o", str(copy)]) == 0
+    assert tree_digest(copy) == tree_digest(site)
+    assert not os.path.samefile(copy / "livejournal-2007/rules/203.html", copy / "livejournal-2007/rules/301.html")
 
 
 def test_amendment_is_a_redline_with_its_proposal_cited(built):

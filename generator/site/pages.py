@@ -322,13 +322,15 @@ def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
 
 
 def _redirect_pages(pages: _Pages) -> None:
-    """A small page for each number a rule once had: it sends the reader to the rule's page."""
+    """A small page for each number a rule once had: it sends the reader to the rule's page. The pages of one
+    rule's old numbers say the same (the numbers are in its lineage), so they are one file (see render_all)."""
     history = pages.plan.history
     for number, identity in sorted(history.old_numbers().items()):
         target = history.rules[identity]
-        context = {"number": number, "target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
+        context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
                    "now": target.last.number, "repealed": target.repealed}
-        pages.add(f"rules/{number}.html", "redirect.html", context, tuple(sorted(context.items())), stub=True)
+        pages.add(f"rules/{number}.html", "redirect.html", context, tuple(sorted(context.items())), stub=True,
+                  affinity=bucket_of(identity))
 
 
 def _proposal_page(pages: _Pages, position: int) -> None:

@@ -157,6 +157,7 @@ def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: s
     written = {}
     folders: set[Path] = set()
     mode = file_mode()
+    stubs: dict[bytes, Path] = {}  # each stub's bytes, and the file this share wrote them to
     for page in pages:
         try:
             data = render_page(env, page, live_reload=live_reload).encode("utf-8")
@@ -170,16 +171,37 @@ def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: s
             if target.parent not in folders:
                 target.parent.mkdir(parents=True, exist_ok=True)
                 folders.add(target.parent)
-            handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
-            try:
-                view = memoryview(data)
-                while view:
-                    view = view[os.write(handle, view):]
-                stat = os.fstat(handle)
-            finally:
-                os.close(handle)
+            stat = _linked(stubs.get(data), target) if page.stub else None
+            if stat is None:
+                stat = _write_new(target, data, mode)
+                if page.stub:
+                    stubs.setdefault(data, target)
         written[page.path] = (stat.st_size, stat.st_mtime_ns)
     return written
+
+
+def _write_new(target: Path, data: bytes, mode: int) -> os.stat_result:
+    handle = os.open(target, os.O_WRONLY | os.O_CREAT | os.O_EXCL, mode)
+    try:
+        view = memoryview(data)
+        while view:
+            view = view[os.write(handle, view):]
+        return os.fstat(handle)
+    finally:
+        os.close(handle)
+
+
+def _linked(source: Path | None, target: Path) -> os.stat_result | None:
+    """`target` made another name of `source`, a file of the same bytes: the stubs of a rule's old numbers are
+    alike, and making a file costs the file system far more than naming one again (thousands in a long game).
+    None when there is no such file or the file system cannot link: the caller writes one."""
+    if source is None:
+        return None
+    try:
+        os.link(source, target)
+    except OSError:
+        return None
+    return target.stat()
 
 
 def forget_drawn() -> None:
