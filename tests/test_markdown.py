@@ -5,7 +5,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from generator.site.markdown import _MD, markdown_to_html, plain_text, render_prose, words_and_html
+from generator.site.markdown import _MD, markdown_to_html, plain_text, render_markdown, render_prose, words_and_html
 
 LINES = ["# Title", "## Part", "###### Deep", "Setext", "===", "---", "text <h1>raw</h1> and `<h2>`", "```",
          "<h3>", "> # quoted heading", "- item", "  ## in a list", "    # indented code", "", "", "plain words",
@@ -39,3 +39,19 @@ def test_words_and_html_from_one_parse_are_those_of_two(text):
 def test_a_players_heading_tags_stay_escaped_when_headings_move():
     html = render_prose("# Top\n\nSee <h1>this</h1>.", 3)
     assert "<h3>Top</h3>" in html and "&lt;h1&gt;this&lt;/h1&gt;" in html
+
+
+BLOCK_LINES = [line for line in LINES if line] + [
+    "para one", "para *two*", "1. first", "2) second", "* star", "\ttabbed", "   three spaces", "[ref]: https://x.org",
+    "see [ref]", "~~~", "> quote", "lazy", "***", "Title\r", "x\ufdd0y", "<!-- c -->", "  - nested", "- [ ] task"]
+SEPARATORS = ["\n\n", "\n\n\n", "\n \n", "\n\t\n", "\n\u00a0\n", "\r\n\r\n", "\n"]
+blocks = st.lists(st.sampled_from(BLOCK_LINES), min_size=1, max_size=3).map("\n".join)
+block_texts = st.lists(st.tuples(blocks, st.sampled_from(SEPARATORS)), min_size=1, max_size=5).map(
+    lambda parts: "".join(block + separator for block, separator in parts))
+
+
+@settings(max_examples=1000, deadline=None)
+@given(text=block_texts)
+def test_a_text_drawn_block_by_block_is_the_text_drawn_whole(text):
+    render_markdown.cache_clear()
+    assert render_markdown(text) == markdown_to_html(text)

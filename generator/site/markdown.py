@@ -9,6 +9,8 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from ..redline import split_blocks
+
 SAFE_SCHEMES = {"http", "https", "mailto"}
 
 
@@ -35,8 +37,25 @@ def markdown_to_html(text: str) -> Markup:
 
 @lru_cache(maxsize=16384)
 def render_markdown(text: str) -> Markup:
-    """HTML of a Markdown text; cached by the text itself, since rule versions repeat across pages."""
+    """HTML of a Markdown text; cached by the text itself, since rule versions repeat across pages.
+
+    A text of several blocks is drawn block by block (split_blocks, as a redline draws them) when that is
+    the same HTML: then a version drawn after its predecessor draws only the blocks an amendment changed."""
+    blocks = split_blocks(text) if "\n" in text and not _JOINED.search(text) else ()
+    if len(blocks) > 1:  # a block has no blank line: drawn whole below
+        drawn = [render_markdown(block) for block in blocks]
+        if not any(_ACROSS_BLOCKS.search(html) for html in drawn):
+            return Markup("".join(drawn))
     return markdown_to_html(text)
+
+
+# Where a text's blocks would not be drawn alone as they are drawn together: a line that only Python finds blank
+# (a no-break space), a line ending split_blocks changes, the noncharacters it drops (redline.py), and a link
+# reference definition, which every block may cite.
+_JOINED = re.compile("[^\\S \t\n]|[\ufdd0-\ufdd3]|\\]:")
+# Blocks that run on past a blank line (a loose list, indented or fenced code) and, to be safe, those that hold
+# other blocks or rows (quotes, tables): such a text is drawn whole.
+_ACROSS_BLOCKS = re.compile("<(?:ul|ol|li|pre|blockquote|table)[ >]")
 
 
 @lru_cache(maxsize=256)
