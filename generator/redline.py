@@ -230,6 +230,12 @@ def _too_little_kept(kept: int, old_words: Sequence[str], new_words: Sequence[st
     return kept < REWRITE_SHARE * min(len(old_words), len(new_words))
 
 
+def _words_shared(old_words: Sequence[str], new_words: Sequence[str]) -> int:
+    """The most words a diff of the two can keep (each kept word is in both, as often): when even that is too
+    little, the diff, the costliest part of a redline, is not run."""
+    return (Counter(old_words) & Counter(new_words)).total()
+
+
 def _too_few_pairs_shared(old_words: Sequence[str], new_words: Sequence[str]) -> bool:
     """Whether the versions share less than a fifth of the shorter one's word pairs (neighbours).
 
@@ -365,7 +371,8 @@ def _nearby_pairs(old_bags: list[Counter[str]], new_bags: list[Counter[str]]) ->
 def _diff_pair(old: str, new: str, budget: _DiffBudget) -> list[BlockDiff]:
     """Two paired blocks diffed word by word, or shown whole if they keep too little in common."""
     old_words, new_words = _words(old), _words(new)
-    if not _too_few_pairs_shared(old_words, new_words):
+    if not _too_few_pairs_shared(old_words, new_words) and not _too_little_kept(
+            _words_shared(old_words, new_words), old_words, new_words):
         segments = _diff_words(old, new, budget)
         if not _too_little_kept(_kept_count(segments), old_words, new_words):
             return [BlockDiff("changed", old, new, segments)]

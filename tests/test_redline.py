@@ -19,6 +19,12 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.redline import (
+    MAX_DIFF_WORK,
+    _DiffBudget,
+    _diff_words,
+    _kept_count,
+    _words,
+    _words_shared,
     ansi_key,
     BlockDiff,
     Redline,
@@ -524,6 +530,15 @@ TEXT_PAIRS = st.one_of(edited_pairs(), st.tuples(TEXTS, TEXTS))
 def test_segments_reconstruct_both_texts(pair: tuple[str, str]) -> None:
     old, new = pair
     assert_reconstructs(redline(old, new), old, new)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXT_PAIRS)
+def test_a_diff_keeps_no_more_words_than_the_texts_share(pair: tuple[str, str]) -> None:
+    """What lets a pair of blocks that share too few words be shown whole without diffing them."""
+    old, new = (SENTINELS.sub("", text) for text in pair)
+    kept = _kept_count(_diff_words(old, new, _DiffBudget(MAX_DIFF_WORK)))
+    assert kept <= _words_shared(_words(old), _words(new))
 
 
 @settings(max_examples=200, deadline=None)
