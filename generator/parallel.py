@@ -42,6 +42,20 @@ def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
     return results
 
 
+def run_in_turn(work: Callable[[int], Result], count: int, jobs: int) -> list[Result]:
+    """[work(0), ..., work(count - 1)], each item taken by the first of `jobs` forked workers to be free, so
+    that items of unlike cost end together (the parent waits, leaving its core to them)."""
+    global _WORK
+    if jobs <= 1 or count <= 1:
+        return [work(item) for item in range(count)]
+    _WORK = work
+    try:
+        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
+            return list(pool.map(_share, range(count)))
+    finally:
+        _WORK = None
+
+
 def _share(share: int):
     return _WORK(share)
 

@@ -11,6 +11,8 @@ import pytest
 from jinja2 import UndefinedError
 
 from generator.cli import main
+from generator.commands.build import build_site
+from generator.site import render
 from generator.site.render import make_environment
 from tests.helpers import ROOT, broken_links, copy_games, parse_html, tree_digest
 
@@ -62,6 +64,15 @@ def test_the_stubs_of_a_rules_old_numbers_are_one_file(tmp_path, monkeypatch):
     assert main(["build", str(ROOT / "content"), "-o", str(copy)]) == 0
     assert tree_digest(copy) == tree_digest(site)
     assert not os.path.samefile(copy / "livejournal-2007/rules/203.html", copy / "livejournal-2007/rules/301.html")
+
+
+def test_workers_drawing_in_batches_make_the_site_one_process_makes(tmp_path, monkeypatch):
+    one = build_site(ROOT / "content", tmp_path / "one", cache_dir=tmp_path / "cache-one", jobs=1)
+    monkeypatch.setattr(render, "PARALLEL_FROM", 4)  # every site worth forking for, in batches of three
+    monkeypatch.setattr(render, "RUN_OF_PAGES", 3)
+    two = build_site(ROOT / "content", tmp_path / "two", cache_dir=tmp_path / "cache-two", jobs=2)
+    assert one["pages"] == two["pages"] == two["written"] > 300
+    assert tree_digest(tmp_path / "one") == tree_digest(tmp_path / "two")
 
 
 def test_amendment_is_a_redline_with_its_proposal_cited(built):

@@ -25,7 +25,7 @@ from markupsafe import Markup
 from ..cache import Cache, digest, unpickled
 from ..errors import ArchiveError, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
-from ..parallel import run_shares
+from ..parallel import run_in_turn
 from ..redline import forget_redlines
 from .markdown import plain_text, render_inline, render_markdown
 from .views import Page, redline_drawn
@@ -34,6 +34,7 @@ from .views import Page, redline_drawn
 PAGE_LAYOUT = "pages-1"
 # Below this many pages to draw, forking workers costs more than it saves.
 PARALLEL_FROM = 400
+RUN_OF_PAGES = 50  # pages of no affinity a worker draws at a time (see render_all)
 
 
 def package_templates() -> Path:
@@ -137,17 +138,25 @@ def _copy_static(out: Path, overrides: Path | None) -> None:
 def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: str = "", atomic: bool,
                jobs: int = 1) -> dict[str, tuple[int, int]]:
     """Render `pages` into `out`; returns each page's size and modification time. With `jobs` > 1 and
-    enough pages, forked workers each draw a share (the same files, byte for byte), pages of one affinity
-    together."""
+    enough pages, forked workers draw them (the same files, byte for byte) a batch at a time, whichever is
+    free taking the next: the pages of one affinity are a batch, the others go in runs of RUN_OF_PAGES."""
     jobs = min(jobs, max(1, len(pages) // (PARALLEL_FROM // 2)))
-    shares: list[list[tuple[int, int, Page]]] = [[] for _ in range(jobs)]
-    for position, page in enumerate(pages):
-        affinity = page.affinity if page.affinity is not None else -1
-        shares[(affinity if affinity >= 0 else position) % jobs].append((affinity, position, page))
-    # Pages of one affinity one after another: what they share is still in the caches.
-    ordered = [[page for _, _, page in sorted(share, key=lambda item: item[:2])] for share in shares]
+    if jobs <= 1:
+        return _render_share(env, pages, out, live_reload, atomic)
+    by_affinity: dict[int, list[Page]] = {}
+    others: list[Page] = []
+    for page in pages:
+        if page.affinity is None:
+            others.append(page)
+        else:
+            by_affinity.setdefault(page.affinity, []).append(page)
+    # The pages of no affinity first: the costliest pages (the whole comparison, the log's parts) are among
+    # them, and the batches taken last should be short.
+    batches = [others[at:at + RUN_OF_PAGES] for at in range(0, len(others), RUN_OF_PAGES)]
+    batches += [by_affinity[affinity] for affinity in sorted(by_affinity)]
     written: dict[str, tuple[int, int]] = {}
-    for part in run_shares(lambda share: _render_share(env, ordered[share], out, live_reload, atomic), jobs):
+    for part in run_in_turn(lambda batch: _render_share(env, batches[batch], out, live_reload, atomic),
+                            len(batches), jobs):
         written.update(part)
     return written
 
