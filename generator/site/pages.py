@@ -218,17 +218,18 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     history = plan.history
     position_of = {step.index: position for position, step in enumerate(history.proposal_steps)}
     if touched is None:
-        _overview_pages(pages)
-        for identity in history.rules:
-            _rule_page(pages, history.rules[identity])
-        _redirect_pages(pages)
-        for position in range(len(history.proposal_steps)):
-            _proposal_page(pages, position)
-        _list_pages(pages, None, None, everything=True)
-        pages.add("as-of.html", "as-of.html", {}, "as-of")  # it draws in the browser from the points pieces
-        pages.extend(compare_pages(plan))
-        pages.extend(points_pages(plan, pages.game_key))
-        pages.extend(_search_pages(plan))
+        def plan_the_rest() -> None:
+            _overview_pages(pages)
+            for identity in history.rules:
+                _rule_page(pages, history.rules[identity])
+            _redirect_pages(pages)
+            for position in range(len(history.proposal_steps)):
+                _proposal_page(pages, position)
+            _list_pages(pages, None, None, everything=True)
+            pages.add("as-of.html", "as-of.html", {}, "as-of")  # it draws in the browser from the points pieces
+            pages.extend(compare_pages(plan))
+            pages.extend(points_pages(plan, pages.game_key))
+        pages.extend(_search_pages(plan, beside=plan_the_rest))
         return pages
     # The steps whose pages show something that moved: the touched ones, those whose revisions changed
     # a touched rule, and (when the listing of a touched one moved) the neighbours that link to it.
@@ -268,9 +269,11 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     return pages
 
 
-def _search_pages(plan: GamePlan) -> list[Page]:
+def _search_pages(plan: GamePlan, beside: Callable[[], None] = lambda: None) -> list[Page]:
+    """The search index's pages, and `beside` done first or (a build indexing anew) while a worker indexes."""
     if plan.store is not None:
-        return stored_search_pages(plan, plan.store)
+        return stored_search_pages(plan, plan.store, beside)
+    beside()
     plan.search_index = SearchIndex.of(plan.slug, plan.replay.game.config.title, plan_documents(plan),
                                        plan.search_index)
     return plan.search_index.pages

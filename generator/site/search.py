@@ -20,12 +20,13 @@ import pickle
 import re
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Callable
 from typing import Any
 
 from markupsafe import Markup
 
 from ..cache import Cache, digest, unpickled
-from ..parallel import map_shares
+from ..parallel import map_shares, run_shares
 from .markdown import plain_text, words_and_html
 from .views import GamePlan, Page
 
@@ -103,11 +104,12 @@ def _document_and_html(source: tuple[dict[str, Any], str, str]) -> tuple[dict[st
     return {**fields, "text": prefix + words}, html if fields["kind"] == "proposal" else None
 
 
-def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
+def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]) -> list[Page]:
     """A game's index pages as `search_pages` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
-    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores, and the
-    proposals' texts drawn from the same parse (GamePlan.body_html)."""
+    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores, the
+    proposals' texts drawn from the same parse (GamePlan.body_html), and the documents indexed by a worker
+    while this process does `beside` (the rest of the plan), which is otherwise done first."""
     title = plan.replay.game.config.title
     keys = _document_keys(plan)
     sources = [_document_source(plan, key) for key in keys]
@@ -117,14 +119,26 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     key = digest(*parts)
     kept = unpickled(store.get(key))
     if isinstance(kept, list):
-        return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js", deps=deps)
-                for path, deps, data in kept]
+        beside()
+        return _stored_pages(kept)
     read = map_shares(_document_and_html, sources, plan.jobs, PARALLEL_DOCUMENTS)
     documents = [document for document, _ in read]
     plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read) if kind == "step"}
-    pages = search_pages(plan.slug, title, documents)
-    store.put(key, pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL))
-    return pages
+
+    def pieces() -> bytes:
+        return pickle.dumps([(p.path, p.deps, p.context["data"]) for p in search_pages(plan.slug, title, documents)],
+                            pickle.HIGHEST_PROTOCOL)
+    if plan.jobs > 1 and len(documents) >= PARALLEL_DOCUMENTS:
+        _, stored = run_shares(lambda share: beside() if share == 0 else pieces(), 2)
+    else:
+        beside()
+        stored = pieces()
+    store.put(key, stored)
+    return _stored_pages(pickle.loads(stored))
+
+
+def _stored_pages(kept: list[tuple[str, Any, Any]]) -> list[Page]:
+    return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js", deps=deps) for path, deps, data in kept]
 
 
 _NUMBERED = re.compile(r"(?:Rule|Turn|Proposal) (\d+)")
