@@ -1,4 +1,5 @@
-"""Work split across the cores: the parent does one share and forked workers the others.
+"""Work split across the cores: fixed shares, the parent doing one and forked workers the others
+(`run_shares`, `map_shares`), or items taken in turn by forked workers while the parent waits (`run_in_turn`).
 
 Forking shares everything the parent built (the parsed game, the replay, the plan) without pickling it;
 only each share's result travels back. Callers fork only where no other thread runs (a thread holding a lock

@@ -63,11 +63,11 @@ _DICT_ATTRIBUTES = frozenset(dir(dict))
 def make_environment(overrides: Path | None = None) -> Environment:
     folders = [str(overrides)] if overrides and overrides.is_dir() else []
     env = _Environment(loader=ChoiceLoader([FileSystemLoader(folders), FileSystemLoader(str(package_templates()))]),
-                      autoescape=select_autoescape(("html", "xml", "js"), default_for_string=True),
-                      undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
-                      # A template changed while serving gets a new environment (serve.py): no need to look at
-                      # every template's file again each time a page asks for it.
-                      auto_reload=False)
+                       autoescape=select_autoescape(("html", "xml", "js"), default_for_string=True),
+                       undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
+                       # A template changed while serving gets a new environment (serve.py): no need to look at
+                       # every template's file again each time a page asks for it.
+                       auto_reload=False)
     env.filters["tojson_script"] = _json_for_script
     env.filters["signed"] = lambda n: f"{n:+d}"
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
