@@ -83,14 +83,9 @@ def render_inline(text: str) -> Markup:
     return Markup(_MD.renderInline(text))
 
 
-@lru_cache(maxsize=65536)
-def plain_text(text: str) -> str:
-    """The words of a Markdown text without its markup, for search snippets: blocks and lines joined by spaces."""
-    return _plain_words(_MD.parse(text))
-
-
 def words_and_html(text: str) -> tuple[str, Markup]:
-    """plain_text(text) and markdown_to_html(text) from one parse: a build reads each proposal for both."""
+    """The words of a Markdown text without its markup (for search snippets: blocks and lines joined by
+    spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
     tokens = _MD.parse(text)
     return _plain_words(tokens), Markup(_MD.renderer.render(tokens, _MD.options, {}))
 

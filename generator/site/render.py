@@ -27,7 +27,7 @@ from ..errors import ArchiveError, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..parallel import run_in_turn
 from ..redline import forget_redlines
-from .markdown import plain_text, render_inline, render_markdown
+from .markdown import render_inline, render_markdown
 from .views import Page, redline_drawn
 
 # Bumped when what a page's digest stands for changes in a way its deps and the templates do not show.
@@ -218,7 +218,7 @@ def forget_drawn() -> None:
     serve's first build, the whole site's worth (some 50 MB at 10,000 proposals), of which an edit redraws a
     few pages."""
     forget_redlines()
-    for memo in (render_markdown, render_inline, plain_text, redline_drawn):
+    for memo in (render_markdown, render_inline, redline_drawn):
         memo.cache_clear()
 
 

@@ -27,7 +27,7 @@ from markupsafe import Markup
 
 from ..cache import Cache, digest, unpickled
 from ..parallel import map_shares, run_shares
-from .markdown import plain_text, words_and_html
+from .markdown import words_and_html
 from .views import GamePlan, Page
 
 DOCS_PER_PIECE = 100
@@ -60,7 +60,7 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     for key in _document_keys(plan):
         document = made.get(key)
         if document is None:
-            document = made[key] = _document(_document_source(plan, key))
+            document = made[key] = _document(_document_source(plan, key))[0]
         documents.append(document)
     return documents
 
@@ -91,14 +91,9 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
             "url": plan.entry_anchor(step)}, f"{entry.proposer}, {step.result or 'no result'}. ", entry.body
 
 
-def _document(source: tuple[dict[str, Any], str, str]) -> dict[str, Any]:
-    """A document made from what `_document_source` reads: its text is the plain words of the Markdown."""
-    fields, prefix, markdown = source
-    return {**fields, "text": prefix + plain_text(markdown)}
-
-
-def _document_and_html(source: tuple[dict[str, Any], str, str]) -> tuple[dict[str, Any], Markup | None]:
-    """`_document(source)`, and a proposal's text drawn from the same parse (its page and the log show it)."""
+def _document(source: tuple[dict[str, Any], str, str]) -> tuple[dict[str, Any], Markup | None]:
+    """A document made from what `_document_source` reads (its text is the plain words of the Markdown), and a
+    proposal's text drawn from the same parse (its page and the log show it)."""
     fields, prefix, markdown = source
     words, html = words_and_html(markdown)
     return {**fields, "text": prefix + words}, html if fields["kind"] == "proposal" else None
@@ -121,7 +116,7 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
     if isinstance(kept, list):
         beside()
         return _stored_pages(kept)
-    read = map_shares(_document_and_html, sources, plan.jobs, PARALLEL_DOCUMENTS)
+    read = map_shares(_document, sources, plan.jobs, PARALLEL_DOCUMENTS)
     documents = [document for document, _ in read]
     plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read) if kind == "step"}
 
