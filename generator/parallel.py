@@ -1,5 +1,5 @@
-"""Work split across the cores: fixed shares, the parent doing one and forked workers the others
-(`run_shares`, `map_shares`), or items taken in turn by forked workers while the parent waits (`run_in_turn`).
+"""Work split across the cores, the parent doing its part and forked workers the others: fixed shares
+(`run_shares`, `map_shares`), or items taken in turn, each by whichever is free (`run_in_turn`).
 
 Forking shares everything the parent built (the parsed game, the replay, the plan) without pickling it;
 only each share's result travels back. Callers fork only where no other thread runs (a thread holding a lock
@@ -44,17 +44,25 @@ def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
 
 
 def run_in_turn(work: Callable[[int], Result], count: int, jobs: int) -> list[Result]:
-    """[work(0), ..., work(count - 1)], each item taken by the first of `jobs` forked workers to be free, so
-    that items of unlike cost end together (the parent waits, leaving its core to them)."""
-    global _WORK
+    """[work(0), ..., work(count - 1)] on `jobs` cores, here and in forked workers, each taking the next item
+    when it is done with one: items of unlike cost end together."""
     if jobs <= 1 or count <= 1:
         return [work(item) for item in range(count)]
-    _WORK = work
-    try:
-        with ProcessPoolExecutor(jobs, mp_context=multiprocessing.get_context("fork")) as pool:
-            return list(pool.map(_share, range(count)))
-    finally:
-        _WORK = None
+    taken = multiprocessing.get_context("fork").Value("i", 0)  # the next item: shared, made before the fork
+
+    def take(share: int) -> dict[int, Result]:
+        done = {}
+        while True:
+            with taken.get_lock():
+                item = taken.value
+                taken.value += 1
+            if item >= count:
+                return done
+            done[item] = work(item)
+    results: dict[int, Result] = {}
+    for part in run_shares(take, jobs):
+        results.update(part)
+    return [results[item] for item in range(count)]
 
 
 def _share(share: int):
