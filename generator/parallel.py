@@ -44,14 +44,14 @@ def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
 
 
 def run_in_turn(work: Callable[[int], Result], count: int, jobs: int) -> list[Result]:
-    """[work(0), ..., work(count - 1)] on `jobs` cores, here and in forked workers, each taking the next item
-    when it is done with one: items of unlike cost end together."""
+    """[work(0), ..., work(count - 1)] on `jobs` cores: item 0 here, the others taken in turn, here and in
+    forked workers, each taking the next when it is done with one (items of unlike cost end together)."""
     if jobs <= 1 or count <= 1:
         return [work(item) for item in range(count)]
-    taken = multiprocessing.get_context("fork").Value("i", 0)  # the next item: shared, made before the fork
+    taken = multiprocessing.get_context("fork").Value("i", 1)  # the next item: shared, made before the fork
 
     def take(share: int) -> dict[int, Result]:
-        done = {}
+        done = {0: work(0)} if share == 0 else {}
         while True:
             with taken.get_lock():
                 item = taken.value

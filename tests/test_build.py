@@ -68,8 +68,7 @@ def test_the_stubs_of_a_rules_old_numbers_are_one_file(tmp_path, monkeypatch):
 
 def test_workers_drawing_in_batches_make_the_site_one_process_makes(tmp_path, monkeypatch):
     one = build_site(ROOT / "content", tmp_path / "one", cache_dir=tmp_path / "cache-one", jobs=1)
-    monkeypatch.setattr(render, "PARALLEL_FROM", 4)  # every site worth forking for, in batches of three
-    monkeypatch.setattr(render, "RUN_OF_PAGES", 3)
+    monkeypatch.setattr(render, "PARALLEL_FROM", 4)  # every site worth forking for
     two = build_site(ROOT / "content", tmp_path / "two", cache_dir=tmp_path / "cache-two", jobs=2)
     assert one["pages"] == two["pages"] == two["written"] > 300
     assert tree_digest(tmp_path / "one") == tree_digest(tmp_path / "two")

@@ -34,7 +34,6 @@ from .views import Page, redline_drawn
 PAGE_LAYOUT = "pages-1"
 # Below this many pages to draw, forking workers costs more than it saves.
 PARALLEL_FROM = 400
-RUN_OF_PAGES = 50  # pages of no affinity a worker draws at a time (see render_all)
 
 
 def package_templates() -> Path:
@@ -138,8 +137,9 @@ def _copy_static(out: Path, overrides: Path | None) -> None:
 def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: str = "", atomic: bool,
                jobs: int = 1) -> dict[str, tuple[int, int]]:
     """Render `pages` into `out`; returns each page's size and modification time. With `jobs` > 1 and
-    enough pages, forked workers draw them (the same files, byte for byte) a batch at a time, whichever is
-    free taking the next: the pages of one affinity are a batch, the others go in runs of RUN_OF_PAGES."""
+    enough pages, this process and forked workers draw them (the same files, byte for byte) a batch at a
+    time, whichever is free taking the next: the pages of one affinity are a batch, and the pages of none
+    the first, which this process draws (see below)."""
     jobs = min(jobs, max(1, len(pages) // (PARALLEL_FROM // 2)))
     if jobs <= 1:
         return _render_share(env, pages, out, live_reload, atomic)
@@ -150,10 +150,10 @@ def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: s
             others.append(page)
         else:
             by_affinity.setdefault(page.affinity, []).append(page)
-    # The pages of no affinity first: the costliest pages (the whole comparison, the log's parts) are among
-    # them, and the batches taken last should be short.
-    batches = [others[at:at + RUN_OF_PAGES] for at in range(0, len(others), RUN_OF_PAGES)]
-    batches += [by_affinity[affinity] for affinity in sorted(by_affinity)]
+    # The pages of no affinity are the game's lists, pieces and comparison of start and now: those serve's edits
+    # redraw most, and what drawing them computed (compare's similarities) stays in this process, which serve
+    # goes on in. Drawn first, the longest batch cannot be the one that ends last.
+    batches = ([others] if others else []) + [by_affinity[affinity] for affinity in sorted(by_affinity)]
     written: dict[str, tuple[int, int]] = {}
     for part in run_in_turn(lambda batch: _render_share(env, batches[batch], out, live_reload, atomic),
                             len(batches), jobs):
