@@ -54,13 +54,17 @@ def words(text: str) -> list[str]:
 def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     """A game's rules (by their present number, repealed last) and proposals, as the index lists them. A
     document an edit did not touch is the one planned last time (GamePlan.inherit keeps them), the same
-    object: SearchIndex finds what changed by identity first."""
+    object: SearchIndex finds what changed by identity first. A proposal's HTML, drawn from the same parse, is
+    kept for its pages (GamePlan.body_html)."""
     made = plan.search_documents
     documents = []
     for key in _document_keys(plan):
         document = made.get(key)
         if document is None:
-            document = made[key] = _document(_document_source(plan, key))[0]
+            document, html = _document(_document_source(plan, key))
+            made[key] = document
+            if html is not None:
+                plan.body_html[key[1]] = html
         documents.append(document)
     return documents
 

@@ -140,8 +140,8 @@ class GamePlan:
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], list[Any]] = field(default_factory=dict)
     search_index: Any = None
-    # Proposals' texts drawn, by step index, when a build read them for the search index (one parse for both);
-    # those missing are drawn with their pages.
+    # Proposals' texts drawn, by step index, when the plan read them for the search index (one parse for both);
+    # those missing (a build that took the index from its cache) are drawn with their pages.
     body_html: dict[int, Markup] = field(default_factory=dict)
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
     jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
@@ -163,7 +163,7 @@ class GamePlan:
         documents = {("step", i) for i in steps} | {("rule", identity) for identity in rules}
         for name, changed in (("_step_keys", steps), ("_listed_keys", steps), ("point_entries", steps),
                               ("_version_keys", versions), ("point_versions", versions),
-                              ("search_documents", documents)):
+                              ("search_documents", documents), ("body_html", steps)):
             kept = dict(getattr(previous, name))
             for key in changed:
                 kept.pop(key, None)
