@@ -392,8 +392,7 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
     if scores and pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
         # (a game decided by votes alone has no scores page)
         scored = [s for s in steps if s.deltas or s.overrides]
-        # A step's scores name every player scored so far (scores gain players, never lose one).
-        players = sorted(set(replay.initial_scores) | set(steps[-1].scores if steps else ()))
+        players = _scored_players(replay)
         score_ranges = parts(len(scored), TABLE_PART)
         wanted = None
         if scored_steps is not None:
@@ -623,10 +622,16 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
             "snapshots": [s.source.file for s in replay.game.snapshots]}
 
 
+def _scored_players(replay: Replay) -> list[str]:
+    """Every player ever scored, by name: the last step's scores name them all (scores gain players, never
+    lose one)."""
+    return sorted(set(replay.initial_scores) | set(replay.steps[-1].scores if replay.steps else ()))
+
+
 def _players_context(plan: GamePlan) -> dict[str, Any]:
     replay = plan.replay
     last = replay.steps[-1] if replay.steps else None
-    names = sorted(set(replay.initial_scores) | set(last.scores if last else ()))  # (see _list_pages)
+    names = _scored_players(replay)
     stats = {name: {"name": name, "proposed": 0, "adopted": 0, "defeated": 0, "score": 0, "playing": False}
              for name in names}
     for step in plan.history.proposal_steps:

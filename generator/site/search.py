@@ -124,16 +124,20 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
     documents = [document for document, _ in read]
     plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read) if kind == "step"}
 
-    def pieces() -> bytes:
-        return pickle.dumps([(p.path, p.deps, p.context["data"]) for p in search_pages(plan.slug, title, documents)],
-                            pickle.HIGHEST_PROTOCOL)
-    if plan.jobs > 1 and len(documents) >= PARALLEL_DOCUMENTS:
-        _, stored = run_shares(lambda share: beside() if share == 0 else pieces(), 2)
+    if plan.jobs > 1 and len(documents) >= PARALLEL_DOCUMENTS:  # the worker sends what the cache keeps
+        _, stored = run_shares(lambda share: beside() if share == 0 else _pickled(
+            search_pages(plan.slug, title, documents)), 2)
+        pages = _stored_pages(pickle.loads(stored))
     else:
         beside()
-        stored = pieces()
+        pages = search_pages(plan.slug, title, documents)
+        stored = _pickled(pages)
     store.put(key, stored)
-    return _stored_pages(pickle.loads(stored))
+    return pages
+
+
+def _pickled(pages: list[Page]) -> bytes:
+    return pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL)
 
 
 def _stored_pages(kept: list[tuple[str, Any, Any]]) -> list[Page]:
