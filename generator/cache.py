@@ -24,8 +24,12 @@ LAYOUT = 1
 BATCH_BYTES = 8 << 20
 # Records unused by this many of the latest runs may be dropped, once the file holds more than
 # KEEP_FACTOR times what one run used.
-KEEP_RUNS = 4
+KEEP_RUNS = 6
 KEEP_FACTOR = 3
+# A record read is marked with the run only when its mark is this many runs old: marking rewrites the whole
+# record, and a long log's entries are read by the ten thousand at every run. So a record read within the
+# latest KEEP_RUNS - MARK_AGE runs is always kept.
+MARK_AGE = 3
 
 
 def default_cache_dir() -> Path:
@@ -157,19 +161,25 @@ class Cache:
         found: dict[bytes, bytes] = {}
         if self._db is None:
             return found
-        unique = list(dict.fromkeys(keys))
         try:
-            for start in range(0, len(unique), 500):
-                batch = unique[start:start + 500]
-                rows = self._db.execute(f"SELECT key, value FROM records WHERE key IN ({','.join('?' * len(batch))})",
-                                        batch).fetchall()
-                for key, value in rows:
-                    found[key] = value
-                    self._mark(key, len(value))
+            for key, value in self._select("key, value", "", keys):
+                found[key] = value
+                self._mark(key, len(value))
         except sqlite3.Error:
             self._failed()
             return {}
         return found
+
+    def _select(self, columns: str, condition: str, keys: list[bytes], *values) -> list[tuple]:
+        """The rows of the records among `keys` (in batches: SQLite takes so many values at once) that meet
+        `condition` with `values`."""
+        unique = list(dict.fromkeys(keys))
+        rows = []
+        for start in range(0, len(unique), 500):
+            batch = unique[start:start + 500]
+            rows += self._db.execute(f"SELECT {columns} FROM records WHERE {condition}key IN "
+                                     f"({','.join('?' * len(batch))})", (*values, *batch)).fetchall()
+        return rows
 
     def _mark(self, key: bytes, size: int) -> None:
         if key not in self._used:
@@ -239,8 +249,8 @@ class Cache:
         self.flush()
         try:
             with self._transaction():
-                self._db.executemany("UPDATE records SET run = ? WHERE key = ? AND run < ?",
-                                     [(self.run, key, self.run) for key in self._used])
+                stale = self._select("key", "run <= ? AND ", list(self._used), self.run - MARK_AGE)
+                self._db.executemany("UPDATE records SET run = ? WHERE key = ?", [(self.run, key) for key, in stale])
                 total = self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0]
                 # A run that used no record (a build with nothing to do) says nothing of what is still needed.
                 if self._used and total > KEEP_FACTOR * max(self._used_bytes, 1 << 20):

@@ -342,3 +342,22 @@ def test_a_game_file_that_cannot_be_read_after_a_build_is_reported_not_skipped(g
     assert main(["build", str(game.parent), "-o", str(site)]) == 2
     assert "long/rules.md: leads out of the content folder through a symbolic link" in capsys.readouterr().err
     assert tree_digest(site) == built
+
+
+def test_records_read_at_every_run_are_kept_and_records_left_unread_are_dropped(tmp_path):
+    from generator.cache import KEEP_RUNS, Cache
+
+    record = b"x" * 300_000  # a few runs' worth of these outgrows what one run uses: old records are dropped
+
+    def run(read: list[bytes], written: list[bytes]) -> dict[bytes, bytes]:
+        cache = Cache(tmp_path, tmp_path)
+        found = cache.get_many(read)
+        for key in written:
+            cache.put(key, record)
+        cache.close()
+        return found
+
+    run([], [b"read every run", b"never read again"])
+    for number in range(4 * KEEP_RUNS):
+        assert b"read every run" in run([b"read every run"], [b"written in run %d" % number])
+    assert run([b"never read again", b"written in run 0", b"read every run"], []).keys() == {b"read every run"}

@@ -3,6 +3,7 @@ blockquotes), the encodings accepted, and the line number of everything a findin
 from __future__ import annotations
 
 import datetime as dt
+import sqlite3
 from fractions import Fraction
 
 import pytest
@@ -904,8 +905,18 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     _, moved, _ = run(lines_added, new_process=False)
     assert len(parsed) == 1 and all(a is b for a, b in zip(read[5:], moved[5:]))
     assert moved == log._parse_whole(LOG, lines_added)[1]
+    # The file's record names its entries' records: one of those lost, that entry alone is parsed again.
     probe = Cache(tmp_path / "cache", tmp_path)
     probe.close()
+    gone = log._entry_key((LOG, text[text.index("## Proposal 303"):text.index("## Proposal 304")], log.Dialect(),
+                           False))
+    with sqlite3.connect(probe.path) as db:
+        assert db.execute("DELETE FROM records WHERE key = ?", (gone,)).rowcount == 1
+    db.close()
+    parsed.clear()
+    assert run(text) == fresh and parsed == [text.count("\n", 0, text.index("## Proposal 303"))]
+    parsed.clear()
+    assert run(text) == fresh and parsed == []
     probe.path.write_bytes(b"not a database")
     parsed.clear()
     assert run(text) == fresh and len(parsed) == 10  # parsed again, silently

@@ -36,8 +36,9 @@ def run(args) -> int:
     try:
         replays = check_games(args.content, cache=cache, jobs=available_cores())
     finally:
-        gc.enable()
         cache.close()
+        gc.freeze()  # what it made lives to the end: the collector, back on, need not walk it
+        gc.enable()
     if args.format == "json":
         print(json.dumps(report_json(replays), indent=2, sort_keys=True))
     else:

@@ -146,7 +146,7 @@ _files: dict[tuple[str, Dialect], tuple[str, tuple]] = {}
 # errors), by (file, dialect).
 _last_parse: dict[tuple[str, Dialect], list[tuple[int, str, Entry | None]]] = {}
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-3"
+PARSER_LAYOUT = "log-4"
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -191,15 +191,47 @@ def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Ca
     if last is not None and last[0] == text:  # serve reads every log file at each save; one changed
         return last[1]
     whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text) if cache else b""
-    if cache and (stored := unpickled(cache.get(whole_key))) is not None:
+    if cache and (stored := _read_file_record(cache, whole_key)) is not None:
         parsed = stored
         _keep_entries(file, dialect, text, parsed)
     else:
-        parsed = _parse_entries(file, text, dialect, cache, jobs)
+        parsed, places = _parse_entries(file, text, dialect, cache, jobs)
         if cache:
-            cache.put(whole_key, pickle.dumps(parsed, pickle.HIGHEST_PROTOCOL))
+            cache.put(whole_key, _file_record(parsed, places))
     _files[(file, dialect)] = (text, parsed)
     return parsed
+
+
+# Where an entry of a file's record is: (its key in the cache, its first line), or the entry itself.
+Place = tuple[bytes, int] | None
+
+
+def _file_record(parsed: tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], places: list[Place]) -> bytes:
+    """A file's parse as the cache keeps it: the entries the cache holds each by its key and first line (the
+    file whole in one pickle would cost as much again as the entries' own, and read back slower), the others
+    whole."""
+    preamble, entries, errors = parsed
+    items = [place or entry for entry, place in zip(entries, places)]
+    return pickle.dumps((preamble, errors, items), pickle.HIGHEST_PROTOCOL)
+
+
+def _read_file_record(cache: Cache, key: bytes) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]] | None:
+    """The parse `_file_record` kept under `key`, or None (a miss) when it or an entry it names is not there."""
+    record = unpickled(cache.get(key))
+    if not (isinstance(record, tuple) and len(record) == 3):
+        return None
+    preamble, errors, items = record
+    stored = cache.get_many([item[0] for item in items if type(item) is tuple])
+    entries = []
+    placed: set[int] = set()
+    for item in items:
+        if type(item) is tuple:
+            entry = unpickled(stored.get(item[0]))
+            if entry is None:
+                return None
+            item = _place(entry, item[1], placed)
+        entries.append(item)
+    return preamble, tuple(entries), errors
 
 
 def _keep_entries(file: str, dialect: Dialect, text: str, parsed: tuple[str, tuple[Entry, ...], tuple]) -> None:
@@ -217,11 +249,11 @@ def _keep_entries(file: str, dialect: Dialect, text: str, parsed: tuple[str, tup
 
 
 def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, jobs: int
-                   ) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+                   ) -> tuple[tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], list[Place]]:
+    """The file's parse, and where the cache keeps each of its entries (see `_file_record`)."""
     preamble_text, chunks, known = _cut(file, dialect, text)
     if not _preamble_confirmed(preamble_text, entries_follow=bool(chunks)):
-        _last_parse.pop((file, dialect), None)
-        return _parse_whole(file, text, dialect)
+        return _parsed_whole(file, text, dialect)
     placed: set[int] = set()  # the entries placed in this parse, by id: a text written twice is two entries
     missing: list[int] = []
     found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
@@ -243,8 +275,7 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
     fresh = [p for p in missing if keys[p] not in stored]
     for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
         if not whole:
-            _last_parse.pop((file, dialect), None)
-            return _parse_whole(file, text, dialect)
+            return _parsed_whole(file, text, dialect)
         found[position] = (entry, entry_errors)
         if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
             _remember(keys[position], entry)
@@ -252,12 +283,23 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
                 cache.put(_entry_key(keys[position]), pickle.dumps(entry, pickle.HIGHEST_PROTOCOL))
     _follow_edited_entries(file, dialect, chunks, found, placed)
     entries: list[Entry] = []
+    places: list[Place] = []
     errors: list[SourceError] = []
-    for entry, entry_errors in found:
+    for position, (entry, entry_errors) in enumerate(found):
         if entry is not None:
             entries.append(entry)
+            places.append(None if entry_errors else (_entry_key(keys[position]), chunks[position][0]))
         errors.extend(entry_errors)
-    return slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1), tuple(entries), tuple(errors)
+    preamble = slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1)
+    return (preamble, tuple(entries), tuple(errors)), places
+
+
+def _parsed_whole(file: str, text: str, dialect: Dialect
+                  ) -> tuple[tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], list[Place]]:
+    """The file parsed in one piece, as `_parse_entries` gives it: no entry of it is kept alone."""
+    _last_parse.pop((file, dialect), None)
+    parsed = _parse_whole(file, text, dialect)
+    return parsed, [None] * len(parsed[1])
 
 
 def _cut(file: str, dialect: Dialect, text: str) -> tuple[str, list[tuple[int, str]], dict[int, Entry]]:
@@ -374,6 +416,7 @@ def _remember(key: tuple[str, str, Dialect, bool], entry: Entry) -> None:
         _entries.popitem(last=False)
 
 
+@functools.lru_cache(maxsize=_ENTRY_CACHE_SIZE)  # a file's record names every entry by it
 def _entry_key(key: tuple[str, str, Dialect, bool]) -> bytes:
     """The cache's key of an entry's parse, kept in memory under `key` (see _entries)."""
     file, chunk, dialect, last = key
