@@ -136,13 +136,12 @@ def _copy_static(out: Path, overrides: Path | None) -> None:
 
 def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: str = "", atomic: bool,
                jobs: int = 1) -> dict[str, tuple[int, int]]:
-    """Render `pages` into `out`; returns each page's size and modification time. With `jobs` > 1 and
-    enough pages, this process and forked workers draw them (the same files, byte for byte) a batch at a
-    time, whichever is free taking the next: the pages of one affinity are a batch, and the pages of none
-    the first, which this process draws (see below)."""
+    """Render `pages` into `out`; returns each page's size and modification time. They are drawn a batch at a
+    time: the pages of one affinity are a batch (what they share is drawn once, and still remembered when the
+    next needs it), and the pages of none the first, which this process draws (see below). With `jobs` > 1
+    and enough pages, this process and forked workers draw the batches (the same files, byte for byte),
+    whichever is free taking the next."""
     jobs = min(jobs, max(1, len(pages) // (PARALLEL_FROM // 2)))
-    if jobs <= 1:
-        return _render_share(env, pages, out, live_reload, atomic)
     by_affinity: dict[int, list[Page]] = {}
     others: list[Page] = []
     for page in pages:
