@@ -65,6 +65,14 @@ def run_in_turn(work: Callable[[int], Result], count: int, jobs: int) -> list[Re
     return [results[item] for item in range(count)]
 
 
+def start_beside(work: Callable[[], None]) -> multiprocessing.process.BaseProcess:
+    """`work` done by a forked process while this one goes on (its result is not sent back); `join()` waits
+    for it. The child ends without running this process's exit handlers (it shares their files)."""
+    process = multiprocessing.get_context("fork").Process(target=work, daemon=True)
+    process.start()
+    return process
+
+
 def _share(share: int):
     return _WORK(share)
 

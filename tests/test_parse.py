@@ -923,6 +923,32 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     assert run(text) == fresh and len(parsed) == 10  # and kept again
 
 
+def test_entries_parsed_on_two_cores_are_kept_by_a_forked_process_and_come_back(tmp_path, monkeypatch):
+    from generator.cache import Cache
+    from generator.parse import log
+
+    text = "".join(proposal(body=f"\nAmend rule 201 by appending:\n\n> Point {n}.\n", number=n) + "\n"
+                   for n in range(301, 341))
+    monkeypatch.setattr(log, "PARALLEL_ENTRIES", 8)  # a long log, as far as the parser can tell
+    for table in (log._entries, log._files, log._last_parse):
+        table.clear()
+    cache = Cache(tmp_path, tmp_path)
+    first = log.parse_log_file(LOG, text, cache=cache, jobs=2)
+    assert len(cache._writers) == 1  # the entries are being kept beside
+    cache.close()
+    assert first == log._parse_whole(LOG, text) and len(first[1]) == 40
+    for table in (log._entries, log._files, log._last_parse):
+        table.clear()
+    parsed = []
+    real = log._parse_chunk
+    monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[2]) or real(*args, **kw))
+    cache = Cache(tmp_path, tmp_path)
+    edited = text.replace("Point 320.", "Point twenty.")  # the file's record is missed: each entry is read alone
+    assert log.parse_log_file(LOG, edited, cache=cache) == log._parse_whole(LOG, edited)
+    cache.close()
+    assert parsed == [text.count("\n", 0, text.index("## Proposal 320"))]
+
+
 @settings(max_examples=400, deadline=None)
 @given(st.text(alphabet="ab\n", max_size=60), st.integers(min_value=1, max_value=12))
 def test_a_long_line_is_found_however_the_file_is_looked_at(text, limit):

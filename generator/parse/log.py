@@ -273,14 +273,16 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
             found[position] = (_place(stored[keys[position]], chunks[position][0], placed), ())
             _remember(keys[position], found[position][0])
     fresh = [p for p in missing if keys[p] not in stored]
+    records = []
     for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
         if not whole:
             return _parsed_whole(file, text, dialect)
         found[position] = (entry, entry_errors)
         if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
             _remember(keys[position], entry)
-            if cache:
-                cache.put(_entry_key(keys[position]), pickle.dumps(entry, pickle.HIGHEST_PROTOCOL))
+            records.append((_entry_key(keys[position]), entry))
+    if cache and records:
+        cache.put_pickled(records, beside=jobs > 1 and len(records) >= PARALLEL_ENTRIES)
     _follow_edited_entries(file, dialect, chunks, found, placed)
     entries: list[Entry] = []
     places: list[Place] = []
