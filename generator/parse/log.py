@@ -280,8 +280,9 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
         found[position] = (entry, entry_errors)
         if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
             _remember(keys[position], entry)
-            records.append((_entry_key(keys[position]), entry))
-    if cache and records:
+            if cache:
+                records.append((_entry_key(keys[position]), entry))
+    if records:
         cache.put_pickled(records, beside=jobs > 1 and len(records) >= PARALLEL_ENTRIES)
     _follow_edited_entries(file, dialect, chunks, found, placed)
     entries: list[Entry] = []
@@ -290,7 +291,8 @@ def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, 
     for position, (entry, entry_errors) in enumerate(found):
         if entry is not None:
             entries.append(entry)
-            places.append(None if entry_errors else (_entry_key(keys[position]), chunks[position][0]))
+            # (serve, which keeps no cache, need not digest 10,000 entries at each save)
+            places.append((_entry_key(keys[position]), chunks[position][0]) if cache and not entry_errors else None)
         errors.extend(entry_errors)
     preamble = slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1)
     return (preamble, tuple(entries), tuple(errors)), places
