@@ -153,6 +153,19 @@ def _a_rule_in_rules_md(game: Path) -> list[Path]:
     return [rules]
 
 
+def _a_repeal_undone(game: Path) -> list[Path]:
+    """The last adopted repeal struck from its proposal: the rule stays in force to the end, and the pages of
+    its old numbers no longer say it was repealed."""
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    for repeal in reversed(list(re.finditer(r"\n\nRepeal rule (\d+)\.\n", text))):
+        if "Result: adopted" in text[text.rindex("\n## ", 0, repeal.start()):repeal.start()]:
+            log.write_text(text[:repeal.start()] + f"\n\nRule {repeal.group(1)} stays.\n" + text[repeal.end():],
+                           encoding="utf-8")
+            return [log]
+    raise AssertionError("no adopted repeal left")
+
+
 def _an_entry_inserted(game: Path) -> list[Path]:
     log = game / "log.md"
     text = log.read_text(encoding="utf-8")
@@ -199,7 +212,8 @@ def _game_toml(game: Path) -> list[Path]:
 
 EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_proposal, _votes_of_a_proposal,
          _a_proposals_title, _the_last_entrys_title, _a_defeated_proposals_title, _a_repealing_proposals_title,
-         _an_events_title, _an_amendments_text, _a_last_rule_text, _a_rule_in_rules_md, _an_entry_inserted, _an_entry_deleted,
+         _an_events_title, _an_amendments_text, _a_last_rule_text, _a_rule_in_rules_md, _a_repeal_undone,
+         _an_entry_inserted, _an_entry_deleted,
          _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
 
 

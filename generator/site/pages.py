@@ -251,6 +251,7 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
                     players=relisted or touched.scores or touched.players)
     for identity in sorted(rules):
         _rule_page(pages, history.rules[identity])
+    _redirect_pages(pages, rules)
     for position in sorted(proposals):
         _proposal_page(pages, position)
     # Every part's pager names the first and last entries of every part: a label moved, every part with it.
@@ -324,11 +325,14 @@ def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
               lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(rule_history.identity))
 
 
-def _redirect_pages(pages: _Pages) -> None:
-    """A small page for each number a rule once had: it sends the reader to the rule's page. The pages of one
-    rule's old numbers say the same (the numbers are in its lineage), so they are one file (see render_all)."""
+def _redirect_pages(pages: _Pages, rules: set[int] | None = None) -> None:
+    """A small page for each number a rule once had (of `rules` only, when given): it sends the reader to the
+    rule's page. The pages of one rule's old numbers say the same (the numbers are in its lineage, and whether
+    the rule was repealed), so they are one file (see render_all)."""
     history = pages.plan.history
     for number, identity in sorted(history.old_numbers().items()):
+        if rules is not None and identity not in rules:
+            continue
         target = history.rules[identity]
         context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
                    "now": target.last.number, "repealed": target.repealed}
