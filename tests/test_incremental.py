@@ -252,6 +252,27 @@ def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, t
         shutil.rmtree(fresh.out)
 
 
+def test_serve_follows_the_keyframes_of_the_points_pieces_when_rules_come_into_force(game, tmp_path, monkeypatch):
+    """A keyframe every (rules in force / PER_PIECE) pieces: a rule more in force can move the interval, and
+    with it every points piece and the manifest, which serve then draws again, whatever else it touched."""
+    monkeypatch.setattr(points, "PER_PIECE", 2)
+    monkeypatch.setattr(points, "KEYFRAME", 1)
+
+    def interval(site: Path) -> int:
+        return int(re.search(r'"keyframe": ?(\d+)', (site / "long/points/index.js").read_text()).group(1))
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    intervals = [interval(builder.out)]
+    for step in range(2):  # two rules more in force: one of them moves the interval
+        result = builder.rebuild(_a_repeal_undone(game))
+        assert result.ok and len(result.written) < 100  # what the edit touched, not the whole site
+        intervals.append(interval(builder.out))
+        fresh = SiteBuilder(game.parent, tmp_path / f"fresh-{step}", live_reload="")
+        assert fresh.build_all().ok
+        assert tree_digest(builder.out) == tree_digest(fresh.out)
+    assert len(set(intervals)) == 2 and intervals == sorted(intervals)
+
+
 def test_build_after_each_kind_of_edit_rewrites_what_moved_and_gives_the_full_build(game, tmp_path, capsys):
     site = tmp_path / "site"
     assert main(["build", str(game.parent), "-o", str(site)]) == 0

@@ -5,10 +5,14 @@
   `judgment-1`, `2005-04-02`) is found by loading one piece or two.
 - `<game>/points/N.js`: the entries `N * PER_PIECE` onwards (name, label, title, date, address) and rule
   versions with their rendered text: every piece holds the versions that came into force at one of its
-  entries, and every KEYFRAME-th piece (a keyframe, piece 0 the first) also every version in force at its
-  first entry. A point's rules are the versions whose span covers it, found in its piece, the keyframe
-  before it and the pieces between (at most KEYFRAME files). A ruleset in every piece would make the
-  pieces grow as the square of the log (each holding the whole ruleset of its time, which grows with it).
+  entries, and every k-th piece (a keyframe, piece 0 the first) also every version in force at its first
+  entry. A point's rules are the versions whose span covers it, found in its piece, the keyframe before it
+  and the pieces between (at most k files; the manifest says k). A ruleset in every piece would make the
+  pieces grow as the square of the log (each holding the whole ruleset of its time, which grows with it),
+  and so would keyframes at a fixed interval: k is KEYFRAME, or, where the rules now in force are more than
+  KEYFRAME pieces' worth of entries, that many pieces' worth (`keyframe_interval`). The pieces between two
+  keyframes then hold about as many versions as a keyframe (an entry seldom brings more than one into
+  force), a reader loads at most about twice a keyframe, and the keyframes together grow with the log.
 - `<game>/compare/rules/N.js` and `<identity>-M.js`: the comparisons the build drew of each rule's
   versions, each an article as the comparison pages show it: every version against the one before, and the
   first against the last (what start-now.html shows); each version's Markdown blocks, drawn, from which
@@ -33,7 +37,7 @@ from .markdown import render_markdown
 from .views import GamePlan, Page, point_name, step_view
 
 PER_PIECE = 100
-KEYFRAME = 10  # every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
+KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
 RULES_PER_PIECE = 16  # rules' comparisons per file: fewer files, each small
 SHORT_HISTORY = 4  # versions of a rule kept whole in its bucket's file; longer histories go in blocks
 BLOCK = 32  # versions per block of a long history
@@ -53,14 +57,18 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
     history = plan.history
     ordinal = history.ordinal
     firsts = range(0, max(len(steps), 1), PER_PIECE)
-    wanted = set(firsts) if touched is None else _pieces_touched(firsts, len(steps), touched)
+    keyframe = keyframe_interval(len(history.in_force()))
+    # An edit that moved the interval (a rule more or less in force) moves every piece and the manifest.
+    every_piece = touched is None or keyframe != plan.points_keyframe
+    plan.points_keyframe = keyframe
+    wanted = set(firsts) if every_piece else _pieces_touched(firsts, len(steps), touched, keyframe)
     pages, listed = [], {}
     for first in sorted(wanted):
         last = min(first + PER_PIECE, len(steps)) - 1
         low = -1 if first == 0 else first  # the first piece holds the start too
         entries = listed[first] = [_entry(plan, step.index) for step in steps[first:last + 1]]
         # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
-        held, since = (history.rules_at(low), low + 1) if _is_keyframe(first) else ([], first)
+        held, since = (history.rules_at(low), low + 1) if first % (PER_PIECE * keyframe) == 0 else ([], first)
         live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
                       key=lambda v: (v.start, v.identity))
         path = f"{folder}/{first // PER_PIECE}.js"
@@ -71,8 +79,8 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
                           lazy=lambda first=first, entries=entries, live=live: {"data": {
                               "first": first, "entries": entries,
                               "versions": [_version(plan, v, ordinal[v.identity, v.start]) for v in live]}}))
-    if touched is None or (touched.listed and not touched.only_titles):  # it shows no titles
-        pages.append(_manifest(plan, folder, firsts, listed))
+    if every_piece or (touched.listed and not touched.only_titles):  # it shows no titles
+        pages.append(_manifest(plan, folder, firsts, listed, keyframe))
     buckets: dict[int, list[RuleHistory]] = {}
     for identity, rule in sorted(history.rules.items()):
         buckets.setdefault(bucket_of(identity), []).append(rule)
@@ -88,24 +96,25 @@ def bucket_of(identity: int) -> int:
     return identity // RULES_PER_PIECE
 
 
-def _pieces_touched(firsts: range, count: int, touched: Any) -> set[int]:
+def keyframe_interval(rules_in_force: int) -> int:
+    """Every how many points pieces a keyframe comes (see the module's docstring)."""
+    return max(KEYFRAME, -(-rules_in_force // PER_PIECE))
+
+
+def _pieces_touched(firsts: range, count: int, touched: Any, keyframe: int) -> set[int]:
     """The points pieces (by their first entry) showing a touched entry, or a version of a touched rule (in
     force just after entry `start` up to, not including, entry `end`) that the old or new replay had: the
     piece where the version came into force, and the keyframes it was in force at."""
     wanted = {index - index % PER_PIECE for index in touched.steps}
     wanted |= {max(start, 0) - max(start, 0) % PER_PIECE for start, _ in touched.rule_spans}  # where each began
-    for first in firsts[::KEYFRAME]:
+    for first in firsts[::keyframe]:
         low, last = (-1 if first == 0 else first), min(first + PER_PIECE, count) - 1
         if any(start <= last and (end is None or end > low) for start, end in touched.rule_spans):
             wanted.add(first)
     return wanted & set(firsts)
 
 
-def _is_keyframe(first: int) -> bool:
-    return first % (PER_PIECE * KEYFRAME) == 0
-
-
-def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list]) -> Page:
+def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list], keyframe: int) -> Page:
     """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers
     (`listed`: the entries of the pieces already drawn up)."""
     steps = plan.replay.steps
@@ -117,7 +126,7 @@ def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list
         proposals = [step.entry.number for step in chosen if isinstance(step.entry, Proposal)]
         judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
         summary.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
-    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": KEYFRAME, "pieces": summary}
+    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": summary}
     return Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                 kind="js", deps=repr(manifest))
 

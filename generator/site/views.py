@@ -140,6 +140,7 @@ class GamePlan:
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], list[Any]] = field(default_factory=dict)
     search_index: Any = None
+    points_keyframe: int = 0  # the interval of the points pieces' keyframes, when they were last planned (points.py)
     # Proposals' texts drawn, by step index, when the plan read them for the search index (one parse for both);
     # those missing (a build that took the index from its cache) are drawn with their pages.
     body_html: dict[int, Markup] = field(default_factory=dict)
@@ -169,6 +170,7 @@ class GamePlan:
                 kept.pop(key, None)
             kept.update(getattr(self, name))
             setattr(self, name, kept)
+        self.points_keyframe = previous.points_keyframe
 
     def step_key(self, step: Step | None) -> bytes | None:
         """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an

@@ -134,8 +134,9 @@ def test_rules_as_of_a_point_comes_from_the_url_and_survives_a_reload(site, phon
 
 
 def test_rules_as_of_any_point_of_a_long_game_are_the_replays_own(phone, tmp_path, monkeypatch):
-    """Points pieces of 4 entries with a keyframe every third piece, so that the rules as of a point come
-    from a keyframe and the pieces after it: every point shows the rules the replay had in force there."""
+    """Points pieces of 4 entries with a keyframe every third piece or more (as many as the rules in force
+    fill, 4 to a piece), so that the rules as of a point come from a keyframe and the pieces after it: every
+    point shows the rules the replay had in force there."""
     from generator.site import points
     monkeypatch.setattr(points, "PER_PIECE", 4)
     monkeypatch.setattr(points, "KEYFRAME", 3)
