@@ -43,6 +43,7 @@ from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
 from .site.pages import (SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, solitaire_game,
                           touched_by)
+from .site.compare_pages import compare_pages
 from .site.views import GamePlan, Page, game_view
 from .site.render import (RenderState, forget_drawn, make_environment, package_templates, template_problem,
                           write_pages)
@@ -178,6 +179,13 @@ class SiteBuilder:
         self.state = RenderState()
         result = self._update(stale=set(), templates_changed=True, jobs=jobs)
         forget_drawn()  # the whole site's HTML and redlines: an edit redraws a few pages
+        # Bar the comparison of the start with now, which an edit to any rule draws again whole: what it
+        # shows is drawn once more (its redlines, kept), or the first such edit would take twice the next.
+        for game in self._games.values():
+            if isinstance(game.plan, GamePlan):
+                for page in compare_pages(game.plan):
+                    if page.path.endswith("/compare/start-now.html"):
+                        page.full_context()
         return result
 
     def rebuild(self, changed: Iterable[Path]) -> RebuildResult:
