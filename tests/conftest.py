@@ -2,6 +2,7 @@
 server of its site."""
 from __future__ import annotations
 
+import signal
 import threading
 from pathlib import Path
 
@@ -10,6 +11,14 @@ import pytest
 from generator.cache import CACHE_ENV
 from generator.serve import EventHub, SiteBuilder, SiteServer
 from tests.test_serve import write_game
+
+
+def pytest_configure(config):
+    """Ctrl-C as a terminal sends it, for the `serve` processes the tests stop with SIGINT: a shell starts a
+    background job (`pytest &` in a script) with SIGINT ignored, which every process it starts would inherit
+    (and a Python started so never turns SIGINT into KeyboardInterrupt)."""
+    if signal.getsignal(signal.SIGINT) is signal.SIG_IGN:
+        signal.signal(signal.SIGINT, signal.default_int_handler)
 
 
 @pytest.fixture(autouse=True, scope="session")
