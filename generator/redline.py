@@ -27,10 +27,10 @@ from dataclasses import dataclass
 from typing import Literal
 
 from diff_match_patch import diff_match_patch
-from markdown_it import MarkdownIt
 from markupsafe import Markup, escape
 
 from .limits import MAX_RULE_CHARS
+from .parse.source import markdown
 from .terminal import for_terminal
 
 Op = Literal["equal", "insert", "delete"]
@@ -577,13 +577,8 @@ def _line_prefix_length(line: str) -> int:
     return match.end() if match else 0
 
 
-@functools.cache
-def _commonmark() -> MarkdownIt:
-    return MarkdownIt("commonmark", {"html": False}).enable("table")
-
-
 def _render_commonmark(source: str) -> str:
-    return _commonmark().render(source)
+    return markdown().render(source)
 
 
 def render_html(

@@ -28,7 +28,7 @@ from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, P
 from ..model.config import NOT_BY_EFFECT, SETTINGS
 from ..parallel import map_shares
 from .config import parse_effect_value
-from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines, unquote
+from .source import NumberTooLarge, markdown, new_markdown, read_decimal, read_int, shorten, slice_lines, unquote
 
 _PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
@@ -516,7 +516,7 @@ def _sources_in(value) -> Iterator[Source]:
 @functools.cache
 def _block_markdown() -> MarkdownIt:
     """The archive dialect (parse/source.py) without inline parsing: the log reads blocks and their text."""
-    return MarkdownIt("commonmark", {"html": False}).enable("table").disable(["inline", "text_join"])
+    return new_markdown().disable(["inline", "text_join"])
 
 
 @functools.lru_cache(maxsize=64)

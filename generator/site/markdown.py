@@ -9,6 +9,7 @@ from markdown_it import MarkdownIt
 from markdown_it.token import Token
 from markupsafe import Markup
 
+from ..parse.source import new_markdown
 from ..redline import split_blocks
 
 SAFE_SCHEMES = {"http", "https", "mailto"}
@@ -22,7 +23,7 @@ def is_safe_link(url: str) -> bool:
 
 
 def _renderer() -> MarkdownIt:
-    md = MarkdownIt("commonmark", {"html": False, "linkify": False, "typographer": False}).enable("table")
+    md = new_markdown()
     md.validateLink = is_safe_link
     return md
 
