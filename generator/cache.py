@@ -299,8 +299,8 @@ def _write_pickled(path: Path, run: int, records: list[tuple[bytes, Any]]) -> No
                 db.execute("COMMIT")
                 rows, size = [], 0
         db.close()
-    except sqlite3.Error:
-        pass  # a cache: what is missing is made again
+    except BaseException:  # noqa: BLE001 - a cache: what is missing is made again; a Ctrl-C ends it silently
+        pass
 
 
 def open_cache(folder: Path | None, project: Path, *, enabled: bool = True) -> Cache:
