@@ -30,6 +30,20 @@ def test_prose_headings_are_demoted_as_their_tokens_would_be(text, top):
     assert render_prose(text, top) == _demoted_by_tokens(text, top)
 
 
+@settings(max_examples=300, deadline=None)
+@given(text=texts)
+def test_the_dialect_without_its_raw_html_rules_reads_as_with_them(text):
+    """new_markdown leaves out the rules that look for raw HTML, which answer no with raw HTML off: the same
+    blocks, and the same HTML (raw HTML escaped), whatever markdown-it-py does inside them."""
+    from markdown_it import MarkdownIt
+
+    from generator.parse.source import new_markdown
+
+    full = MarkdownIt("commonmark", {"html": False}).enable("table")
+    assert new_markdown().render(text + " <b>x</b> <!-- y -->") == full.render(text + " <b>x</b> <!-- y -->")
+    assert [(t.type, t.map) for t in new_markdown().parse(text)] == [(t.type, t.map) for t in full.parse(text)]
+
+
 @settings(max_examples=200, deadline=None)
 @given(text=texts)
 def test_the_html_read_with_the_words_is_the_html(text):
