@@ -24,6 +24,7 @@ import sys
 from collections import Counter
 from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass
+from itertools import chain
 from typing import Literal
 
 from diff_match_patch import diff_match_patch
@@ -126,7 +127,7 @@ def _words(text: str) -> tuple[str, ...]:
 @functools.lru_cache(maxsize=8192)
 def _word_bag(text: str) -> Counter[str]:
     """Cached by text: matching compares each rule with many others. Callers must not change it."""
-    return Counter(sys.intern(word.casefold()) for word in _words(text))
+    return Counter(map(sys.intern, map(str.casefold, _words(text))))
 
 
 def _dice(a: Counter[str], b: Counter[str]) -> float:
@@ -280,9 +281,7 @@ def _block_opcodes(old_blocks: list[str], new_blocks: list[str],
     the budget."""
     if len(old_blocks) * len(new_blocks) <= MAX_PAIR_SCORES:
         return difflib.SequenceMatcher(None, old_blocks, new_blocks, autojunk=False).get_opcodes()
-    codes: dict[str, str] = {}
-    old_codes = "".join(_token_code(block, codes) for block in old_blocks)
-    new_codes = "".join(_token_code(block, codes) for block in new_blocks)
+    old_codes, new_codes = _encoded(old_blocks, new_blocks)
     opcodes: list[tuple[str, int, int, int, int]] = []
     i = j = 0
     for op, run in _diff_codes(old_codes, new_codes, budget):
@@ -433,28 +432,31 @@ def _diff_codes(old_codes: str, new_codes: str, budget: _DiffBudget) -> list[tup
     return _BoundedDiff().diff_main(old_codes, new_codes, False, budget)  # type: ignore[arg-type]
 
 
-def _token_code(token: str, codes: dict[str, str]) -> str:
-    """One character standing for `token` while diff-match-patch compares tokens."""
-    if token.isspace():
-        # Runs of whitespace compare by kind only, so re-spacing does not disturb the word diff,
-        # and diff-match-patch still sees spaces and line breaks when it places edits at
-        # natural boundaries.
-        return "\n" if "\n" in token else " "
-    code = codes.get(token)
-    if code is None:
-        plane, offset = divmod(len(codes), _PRIVATE_USE_PLANE_SIZE)
+def _encoded(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> tuple[str, str]:
+    """Both sequences as strings of one character per token, for diff-match-patch to compare: each distinct
+    token a private-use character of its own, in the order tokens first appear."""
+    codes: dict[str, str] = {}
+    distinct = 0
+    for token in dict.fromkeys(chain(old_tokens, new_tokens)):
+        if token.isspace():
+            # Runs of whitespace compare by kind only, so re-spacing does not disturb the word diff,
+            # and diff-match-patch still sees spaces and line breaks when it places edits at
+            # natural boundaries.
+            codes[token] = "\n" if "\n" in token else " "
+            continue
+        plane, offset = divmod(distinct, _PRIVATE_USE_PLANE_SIZE)
         if plane >= len(_PRIVATE_USE_PLANES):
-            raise _Unbounded(f"shown whole: the versions hold more than {len(codes):,} distinct words, more "
+            raise _Unbounded(f"shown whole: the versions hold more than {distinct:,} distinct words, more "
                              "than a redline tells apart")
-        code = codes[token] = chr(_PRIVATE_USE_PLANES[plane] + offset)
-    return code
+        codes[token] = chr(_PRIVATE_USE_PLANES[plane] + offset)
+        distinct += 1
+    code = codes.__getitem__
+    return "".join(map(code, old_tokens)), "".join(map(code, new_tokens))
 
 
 def _diff_words(old: str, new: str, budget: _DiffBudget) -> tuple[Segment, ...]:
     old_tokens, new_tokens = _tokens(old), _tokens(new)
-    codes: dict[str, str] = {}
-    old_codes = "".join(_token_code(token, codes) for token in old_tokens)
-    new_codes = "".join(_token_code(token, codes) for token in new_tokens)
+    old_codes, new_codes = _encoded(old_tokens, new_tokens)
     diffs = _diff_codes(old_codes, new_codes, budget)
     diff_match_patch().diff_cleanupSemantic(diffs)
     return _canonical(_decode(diffs, old_tokens, new_tokens))
