@@ -328,6 +328,12 @@ class _Matcher:
                 self._link(a, by_number[a.number])
 
 
+def forget_matches() -> None:
+    """Drop the matches looked up (see site.render.forget_drawn). With the word lists forget_redlines drops, or
+    the next comparison would find its matches kept and leave the words uncounted until an edit needs them."""
+    _alike.cache_clear()
+
+
 @lru_cache(maxsize=16384)
 def _alike(text: str, others: tuple[str, ...], least: float) -> tuple[tuple[int, float], ...]:
     """(position, similarity) of each of `others` at least `least` alike with `text`. Cached by the texts: serve

@@ -23,6 +23,7 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from markupsafe import Markup
 
 from ..cache import Cache, digest, unpickled
+from ..compare import forget_matches
 from ..errors import ArchiveError, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..parallel import run_in_turn
@@ -217,6 +218,7 @@ def forget_drawn() -> None:
     serve's first build, the whole site's worth (some 50 MB at 10,000 proposals), of which an edit redraws a
     few pages."""
     forget_redlines()
+    forget_matches()
     for memo in (render_markdown, render_inline, redline_drawn):
         memo.cache_clear()
 
