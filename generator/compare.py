@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Literal, Protocol
 
-from .redline import Redline, redline, similarity, similarity_bound, summarize, word_count
+from .redline import Redline, redline, similarity, similarity_bound, similarity_joined, summarize, word_count
 
 PairKind = Literal["equal", "changed", "renumbered", "added", "removed", "split", "merged"]
 KINDS: tuple[PairKind, ...] = ("equal", "changed", "renumbered", "split", "merged", "added", "removed")
@@ -51,7 +51,8 @@ GROUP_GAIN = 0.1
 # Only rules this alike to the whole are tried as parts of it (a third of a rule scores 0.5, a fifth
 # 0.33): prunes the pairs of parts, which grow with the square of the rules left over.
 PART_SIMILARITY = 0.3
-# How the parts of a split or merge are joined to be compared or redlined against the whole.
+# How the parts of a split or merge are joined to be redlined against the whole (a blank line: compared with
+# the whole, the joined text has the parts' words, as redline.similarity_joined counts them).
 PART_SEPARATOR = "\n\n"
 
 
@@ -302,7 +303,7 @@ class _Matcher:
             if id(whole) in partners:
                 parts = sorted(parts + [partners[id(whole)]], key=lambda rule: rule.number)
             for first, second in combinations(parts, 2):
-                score = similarity(whole.text, _joined((first, second)))
+                score = similarity_joined(whole.text, first.text, second.text)  # that of the two joined
                 if score >= GROUP_SIMILARITY and score >= max(alike(whole, first), alike(whole, second)) + GROUP_GAIN:
                     yield whole, (first, second), score
 

@@ -160,6 +160,15 @@ def similarity(a: str, b: str) -> float:
     return _dice(_word_bag(a), _word_bag(b))
 
 
+@functools.lru_cache(maxsize=65536)
+def similarity_joined(text: str, first: str, second: str) -> float:
+    """similarity(text, first and second joined by a blank line), from the words of each part: a blank line
+    holds no word and ends the one before it, so the joined text's words are the parts'. Cached by the three
+    texts: comparing rulesets tries thousands of pairs of parts, and joining and hashing each pair cost
+    more than the rest of the comparison."""
+    return _dice(_word_bag(text), Counter(chain(_word_bag(first).elements(), _word_bag(second).elements())))
+
+
 # --- Blocks ----------------------------------------------------------------------------------
 
 # Noncharacters: Unicode reserves them for a program's internal use, so they are removed from

@@ -33,9 +33,11 @@ from generator.redline import (
     render_ansi,
     render_html,
     similarity,
+    similarity_joined,
     split_blocks,
     summarize,
 )
+from generator.compare import PART_SEPARATOR
 
 CASES = sorted((Path(__file__).parent / "data" / "redline").glob("*.txt"))
 SENTINELS = re.compile("[\ufdd0-\ufdd3]")
@@ -523,6 +525,17 @@ def edited_pairs(draw: st.DrawFn) -> tuple[str, str]:
 
 
 TEXT_PAIRS = st.one_of(edited_pairs(), st.tuples(TEXTS, TEXTS))
+
+
+# Pieces that join the words beside them (a hyphen, an apostrophe, a combining accent, a digit's point).
+JOINING_TEXTS = st.lists(st.one_of(PIECES, st.sampled_from(["-", "'", "\u0301", "3", ":", "é"])), max_size=30).map("".join)
+
+
+@settings(max_examples=300, deadline=None)
+@given(TEXTS, JOINING_TEXTS, JOINING_TEXTS)
+def test_similarity_with_two_parts_is_that_with_the_parts_joined(text: str, first: str, second: str) -> None:
+    """What lets a comparison of rulesets score a split or a merge without joining the parts (compare.py)."""
+    assert similarity_joined(text, first, second) == similarity(text, first + PART_SEPARATOR + second)
 
 
 @settings(max_examples=300, deadline=None)
