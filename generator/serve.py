@@ -5,8 +5,8 @@ Four parts, each usable alone:
 - `SiteBuilder` keeps each game's parsed log and replay between rebuilds and a RenderState of the pages
   written, so a save re-loads only its own game and re-renders only the pages whose inputs moved. No
   threads or sockets: the tests drive it directly.
-- `EventHub` carries rebuild outcomes to open pages as server-sent events, and remembers the last
-  problems for pages opened while the site is broken.
+- `EventHub` carries rebuild outcomes to open pages as server-sent events; a page that opens its stream
+  while the site is broken, or after a rebuild newer than the page, is told so first.
 - `SiteServer` serves the site folder on 127.0.0.1, and nothing outside it (`resolve_request`).
 - `LiveSite` wires them to a watchdog observer and a debounced rebuild thread.
 """
@@ -18,6 +18,7 @@ import mimetypes
 import os
 import queue
 import re
+import secrets
 import sys
 import threading
 import time
@@ -26,7 +27,7 @@ from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
-from urllib.parse import unquote
+from urllib.parse import parse_qs, unquote, urlsplit
 
 from jinja2 import TemplateError
 from markupsafe import Markup
@@ -49,7 +50,8 @@ from .site.render import (RenderState, forget_drawn, make_environment, package_t
                           write_pages)
 
 EVENTS_PATH = "/__nomic/events"
-STATUS_PATH = "/__nomic/status"
+# How LIVE_RELOAD opens the event stream: serve adds there which site the page was read from (EventHub.token).
+EVENTS_OPENED = f'new EventSource("{EVENTS_PATH}")'
 # Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
 QUIET_SECONDS = 0.025
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
@@ -114,10 +116,7 @@ LIVE_RELOAD = Markup("""<script>
     if (overlay) { overlay.remove(); overlay = null; }
   }
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
-  fetch("/__nomic/status", { cache: "no-store" })
-    .then(function (response) { return response.json(); })
-    .then(function (status) { show(status.errors); })
-    .catch(function () { /* the server stopped */ });
+  // The stream opens with the problems when the site is broken, or a reload when the page is older than it.
   var events = new EventSource("/__nomic/events");
   events.addEventListener("reload", function () { location.reload(); });
   // EventSource also fires "error" (without data) when the connection drops; only ours carry data.
@@ -355,10 +354,26 @@ class EventHub:
         self._clients: list[queue.SimpleQueue] = []
         self.problems: list[dict] = []
         self.closed = threading.Event()
+        # The site each outcome left, named by this process and a count: a page is served with the name of
+        # the one it was read from, which its stream sends back (another process's name: serve restarted).
+        self._process = secrets.token_hex(4)
+        self._published = 0
 
-    def subscribe(self) -> queue.SimpleQueue:
+    @property
+    def token(self) -> str:
+        """The name of the latest site."""
+        return f"{self._process}-{self._published}"
+
+    def subscribe(self, since: str | None = None) -> queue.SimpleQueue:
+        """A stream's events. A page that opened the stream while the site is broken, or that was read from
+        another site than the latest (`since`: the token it was served with), missed what was published
+        while it loaded: its first event says so."""
         client: queue.SimpleQueue = queue.SimpleQueue()
         with self._lock:
+            if self.problems:
+                client.put(("error", json.dumps(self.problems, ensure_ascii=False)))
+            elif since is not None and since != self.token:
+                client.put(("reload", "{}"))
             self._clients.append(client)
         return client
 
@@ -371,6 +386,7 @@ class EventHub:
         """`reload` after a successful rebuild, else `error` with the problems as JSON."""
         with self._lock:
             self.problems = problems
+            self._published += 1
             message = ("reload", "{}") if result.ok else ("error", json.dumps(problems, ensure_ascii=False))
             for client in self._clients:
                 client.put(message)
@@ -469,10 +485,10 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
             return self._send(403, "text/plain; charset=utf-8", b"forbidden\n", body)
         path = self.path.split("?", 1)[0]
         if path == EVENTS_PATH:
-            return self._events()
-        if path == STATUS_PATH:
-            status = json.dumps({"errors": self.server.hub.problems}, ensure_ascii=False)
-            return self._send(200, "application/json", status.encode("utf-8"), body)
+            return self._events(parse_qs(urlsplit(self.path).query).get("since", [None])[0])
+        # Named before the file is read: a rebuild in between makes the page newer than its name says, and
+        # the page is reloaded once more, never left older than the site.
+        token = self.server.hub.token
         try:
             resolution = resolve_request(self.server.site, self.path)
         except UnicodeDecodeError:  # percent-encoded bytes that are not UTF-8
@@ -483,7 +499,9 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
             try:
                 data = resolution.path.read_bytes()
             except OSError:  # removed by a rebuild since it was found
-                return self._send(404, "text/html; charset=utf-8", self._not_found_page(), body)
+                return self._send(404, "text/html; charset=utf-8", _named(self._not_found_page(), token), body)
+            if content_type.startswith("text/html"):
+                data = _named(data, token)
             return self._send(200, content_type, data, body)
         if resolution.status == 301:
             self.send_response(301)
@@ -493,7 +511,7 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
             return None
         if resolution.status == 403:
             return self._send(403, "text/plain; charset=utf-8", b"forbidden\n", body)
-        return self._send(404, "text/html; charset=utf-8", self._not_found_page(), body)
+        return self._send(404, "text/html; charset=utf-8", _named(self._not_found_page(), token), body)
 
     def _not_found_page(self) -> bytes:
         page = self.server.site / "404.html"
@@ -512,13 +530,13 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
         if body:
             self.wfile.write(data)
 
-    def _events(self) -> None:
+    def _events(self, since: str | None) -> None:
         hub = self.server.hub
         self.send_response(200)
         self.send_header("Content-Type", "text/event-stream")
         self.send_header("Cache-Control", "no-store")
         self.end_headers()
-        client = hub.subscribe()
+        client = hub.subscribe(since)
         try:
             self.wfile.write(b"retry: 1000\n\n")
             self.wfile.flush()
@@ -538,6 +556,13 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
             pass
         finally:
             hub.unsubscribe(client)
+
+
+def _named(page: bytes, token: str) -> bytes:
+    """A page as served: its stream opened with the name of the site it was read from. LIVE_RELOAD ends the
+    page's body, so the last such call is its own (player text escapes its quotes anyway)."""
+    before, opened, after = page.rpartition(EVENTS_OPENED.encode())
+    return before + f'new EventSource("{EVENTS_PATH}?since={token}")'.encode() + after if opened else page
 
 
 # --- Watching and rebuilding -----------------------------------------------------------------------

@@ -319,24 +319,66 @@ def test_requests_for_other_host_names_are_refused(server):
     assert get(server, "/index.html", {"Host": "attacker.example:80"}).status == 403
 
 
-def test_status_and_events_carry_rebuild_outcomes(server, builder, game):
-    response = get(server, "/__nomic/status")
-    assert json.loads(response.read()) == {"errors": []}
+def open_stream(server: SiteServer, path: str = EVENTS_PATH) -> http.client.HTTPResponse:
+    """The event stream, read past its opening `retry:` line and the blank one (`.fp.readline()` reads on)."""
     connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
-    connection.request("GET", EVENTS_PATH)
+    connection.request("GET", path)
     stream = connection.getresponse()
     assert stream.getheader("Content-Type") == "text/event-stream"
-    assert stream.fp.readline() == b"retry: 1000\n"
-    stream.fp.readline()
+    assert stream.fp.readline() == b"retry: 1000\n" and stream.fp.readline() == b"\n"
+    return stream
+
+
+def test_events_carry_rebuild_outcomes(server, builder, game):
+    stream = open_stream(server)
     result = builder.rebuild([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
     server.hub.publish(result, builder.problems())
     assert stream.fp.readline() == b"event: error\n"
     problems = json.loads(stream.fp.readline().removeprefix(b"data: "))
     assert problems[0]["where"] == "tiny/log.md:25" and problems[0]["text"] == "## Proposal 303 Quorum!"
-    assert json.loads(get(server, "/__nomic/status").read())["errors"] == problems
     stream.fp.readline()
     server.hub.publish(builder.rebuild([edit(game / "log.md", "303 Quorum!", "303: Quorum")]), [])
     assert stream.fp.readline() == b"event: reload\n"
+
+
+def since(page: bytes) -> str:
+    """The name of the site a served page was read from, as its script sends it back."""
+    found = re.search(rb'new EventSource\("/__nomic/events\?since=([0-9a-f]+-[0-9]+)"\)', page)
+    assert found, "the page's script opens its stream without naming its site"
+    return found.group(1).decode()
+
+
+def test_pages_are_served_with_the_name_of_the_site_they_were_read_from(server, builder, game):
+    first = since(get(server, "/tiny/rules/201.html").read())
+    assert since(get(server, "/tiny/no/such/page.html").read()) == first  # the site's 404 page, served by serve
+    assert since(get(server, "/tiny/rules/201.html").read()) == first
+    server.hub.publish(builder.rebuild([edit(game / "rules.md", "clockwise", "counter-clockwise")]), [])
+    assert since(get(server, "/tiny/rules/201.html").read()) != first
+    assert b"__nomic" not in get(server, "/static/style.css").read()  # nothing but pages is changed
+
+
+def test_a_page_older_than_the_site_is_told_to_reload_when_it_opens_its_stream(server, builder, game):
+    """A save rebuilt while a page was loading: the page would show the site before it, and wait."""
+    old = since(get(server, "/tiny/rules/201.html").read())
+    server.hub.publish(builder.rebuild([edit(game / "rules.md", "clockwise", "counter-clockwise")]), [])
+    current = since(get(server, "/tiny/rules/201.html").read())
+    assert open_stream(server, f"{EVENTS_PATH}?since={old}").fp.readline() == b"event: reload\n"
+    assert open_stream(server, f"{EVENTS_PATH}?since=0000-{current.split('-')[1]}").readline() == \
+        b"event: reload\n"  # read from a serve since stopped
+    quiet = open_stream(server, f"{EVENTS_PATH}?since={current}")
+    server.hub.publish(builder.rebuild([edit(game / "rules.md", "counter-clockwise", "clockwise")]), [])
+    assert quiet.fp.readline() == b"event: reload\n" and quiet.fp.readline() == b"data: {}\n"  # this save's, not another
+
+
+def test_a_page_that_opens_its_stream_while_the_site_is_broken_shows_the_problems(server, builder, game):
+    """Saved broken while the page was loading: the error was published before the page listened."""
+    current = since(get(server, "/tiny/rules/201.html").read())
+    result = builder.rebuild([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
+    server.hub.publish(result, builder.problems())
+    for path in (EVENTS_PATH, f"{EVENTS_PATH}?since={current}"):
+        stream = open_stream(server, path)
+        assert stream.fp.readline() == b"event: error\n"
+        assert json.loads(stream.fp.readline().removeprefix(b"data: "))[0]["where"] == "tiny/log.md:25"
 
 
 # --- Watching ----------------------------------------------------------------------------------------
