@@ -945,6 +945,28 @@ def test_an_initial_rule_text_is_carried_through_the_log_without_replaying_it(tm
         previous = resumed
 
 
+def test_rules_and_log_saved_at_once_resume_from_the_edited_entry(tmp_path, monkeypatch):
+    """A word added to a rule of rules.md and a vote flipped halfway through the log in one save (a checkout): the
+    new text is carried through the log, and the fold resumes from the checkpoint before the flipped vote, not
+    from the start; all of it as a replay from the start gives, and again once both are undone."""
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
+    rules, log = folder / "rules.md", folder / "log.md"
+    rules_text, log_text = rules.read_text(encoding="utf-8"), log.read_text(encoding="utf-8")
+    first_line = next(v for v in previous.versions if v.start == -1).text.split("\n")[0]
+    at = log_text.index("Result: adopted", log_text.index("## Proposal", len(log_text) // 2))
+    for rules_edit, log_edit in ((rules_text.replace(first_line, "Newly " + first_line, 1),
+                                  log_text[:at] + "Result: defeated" + log_text[at + len("Result: adopted"):]),
+                                 (rules_text, log_text)):
+        rules.write_text(rules_edit, encoding="utf-8")
+        log.write_text(log_edit, encoding="utf-8")
+        folded.clear()
+        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        assert folded and min(folded) > len(previous.steps) // 4  # from a checkpoint near the flipped vote
+        fresh = replay(load_game(folder), checkpoints=True)
+        assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
+        previous = resumed
+
+
 @pytest.mark.parametrize("old, new", [("\n", ", edited\n"),  # its title: no line more
                                       ("\nProposer: ", "\nNote: two lines more,\nNote: above the later entries.\nProposer: ")])
 def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch, old, new):

@@ -153,6 +153,16 @@ def _a_rule_in_rules_md(game: Path) -> list[Path]:
     return [rules]
 
 
+def _rules_md_and_the_log_at_once(game: Path) -> list[Path]:
+    """A rule of rules.md and a proposal's votes in one save (a checkout): the replay carries the new text
+    through the log, then resumes at the proposal (engine.replay._resume)."""
+    rules = game / "rules.md"
+    text = rules.read_text(encoding="utf-8")
+    at = text.index("\n", text.index("### 203")) + 1
+    rules.write_text(text[:at] + "Also, " + text[at:], encoding="utf-8")
+    return [rules, *_votes_of_a_proposal(game)]
+
+
 def _a_repeal_undone(game: Path) -> list[Path]:
     """The last adopted repeal struck from its proposal: the rule stays in force to the end, and the pages of
     its old numbers no longer say it was repealed."""
@@ -212,7 +222,8 @@ def _game_toml(game: Path) -> list[Path]:
 
 EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_proposal, _votes_of_a_proposal,
          _a_proposals_title, _the_last_entrys_title, _a_defeated_proposals_title, _a_repealing_proposals_title,
-         _an_events_title, _an_amendments_text, _a_last_rule_text, _a_rule_in_rules_md, _a_repeal_undone,
+         _an_events_title, _an_amendments_text, _a_last_rule_text, _a_rule_in_rules_md,
+         _rules_md_and_the_log_at_once, _a_repeal_undone,
          _an_entry_inserted, _an_entry_deleted,
          _the_log_split_in_two, _a_proposal_in_the_second_file, _game_toml]
 

@@ -322,14 +322,20 @@ def _checkpoint(state: _State) -> _State:
 
 def _resume(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game` from `previous`'s checkpoints (see `replay`); None when it must start over: the
-    rules, the mechanics, the snapshots or the Judges' result rulings changed, or entries came or went."""
+    initial rules changed more than their texts, the mechanics, the snapshots or the Judges' result rulings
+    changed, or entries came or went."""
     old_game = previous.game
     entries, old_entries = game.log.entries, old_game.log.entries
     if len(entries) != len(old_entries) or game.config != old_game.config or game.snapshots != old_game.snapshots:
         return None
     changed = [i for i, (entry, old) in enumerate(zip(entries, old_entries)) if entry is not old]
     if game.rules != old_game.rules:
-        return None if changed else _with_initial_texts(game, previous)
+        if not changed:
+            return _with_initial_texts(game, previous)
+        # Both at once (one save of several files, as a checkout makes): the new texts carried through the old
+        # log first, then the edited entries resumed from that replay's checkpoints.
+        texts_only = _with_initial_texts(dataclasses.replace(game, log=old_game.log), previous)
+        return None if texts_only is None else _resume(game, texts_only)
     if not changed:
         return dataclasses.replace(previous, game=game)
     rulings = _result_rulings(game)
