@@ -117,7 +117,7 @@ LIVE_RELOAD = Markup("""<script>
   }
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
   // The stream opens with the problems when the site is broken, or a reload when the page is older than it.
-  var events = new EventSource("/__nomic/events");
+  var events = """ + EVENTS_OPENED + """;
   events.addEventListener("reload", function () { location.reload(); });
   // EventSource also fires "error" (without data) when the connection drops; only ours carry data.
   events.addEventListener("error", function (event) { if (event.data) show(JSON.parse(event.data)); });
@@ -562,7 +562,8 @@ def _named(page: bytes, token: str) -> bytes:
     """A page as served: its stream opened with the name of the site it was read from. LIVE_RELOAD ends the
     page's body, so the last such call is its own (player text escapes its quotes anyway)."""
     before, opened, after = page.rpartition(EVENTS_OPENED.encode())
-    return before + f'new EventSource("{EVENTS_PATH}?since={token}")'.encode() + after if opened else page
+    named = EVENTS_OPENED.replace(EVENTS_PATH, f"{EVENTS_PATH}?since={token}")
+    return before + named.encode() + after if opened else page
 
 
 # --- Watching and rebuilding -----------------------------------------------------------------------
