@@ -271,7 +271,7 @@ class _Matcher:
 
     def match_by_similarity(self) -> None:
         new = self.unmatched_new()
-        texts = tuple(b.text for b in new)
+        texts = _Texts(b.text for b in new)
         candidates = [(score, a, new[position]) for a in self.unmatched_old()
                       for position, score in _alike(a.text, texts, MATCH_SIMILARITY)]
         # Best first; ties go to the lowest numbers, so the result never depends on input order.
@@ -295,11 +295,11 @@ class _Matcher:
     def _group_candidates(self, wholes: list[RuleLike], free: list[RuleLike], partners: dict[int, RuleLike],
                           alike: Callable[[RuleLike, RuleLike], float]) -> Iterator[tuple]:
         """(whole, two parts, similarity) for each whole that two rules cover: its partner or free rules."""
-        texts = tuple(part.text for part in free)
+        texts = _Texts(part.text for part in free)
         for whole in wholes:
-            scored = [(score, free[position]) for position, score in _alike(whole.text, texts, PART_SIMILARITY)]
-            # The likeliest parts only: pairs of parts grow with the square of their number.
-            parts = [part for _, part in sorted(scored, key=lambda c: (-c[0], c[1].number))[:MAX_PARTS]]
+            # The likeliest parts only (best first, ties to the lowest number: `free` is in number order): pairs of
+            # parts grow with the square of their number.
+            parts = [free[position] for position, _ in _alike(whole.text, texts, PART_SIMILARITY)[:MAX_PARTS]]
             if id(whole) in partners:
                 parts = sorted(parts + [partners[id(whole)]], key=lambda rule: rule.number)
             for first, second in combinations(parts, 2):
@@ -335,13 +335,25 @@ def forget_matches() -> None:
     _alike.cache_clear()
 
 
+class _Texts(tuple):
+    """The texts a rule is compared with, hashed once: each of hundreds of rules looks them up in `_alike`'s cache."""
+
+    def __init__(self, texts):
+        self._hash = tuple.__hash__(self)
+
+    def __hash__(self) -> int:
+        return self._hash
+
+
 @lru_cache(maxsize=16384)
-def _alike(text: str, others: tuple[str, ...], least: float) -> tuple[tuple[int, float], ...]:
-    """(position, similarity) of each of `others` at least `least` alike with `text`. Cached by the texts: serve
-    compares the rules of the start with those of now again after an edit that changed one or two of them."""
+def _alike(text: str, others: _Texts, least: float) -> tuple[tuple[int, float], ...]:
+    """(position, similarity) of each of `others` at least `least` alike with `text`, the most alike first (ties
+    in the order of `others`). Cached by the texts: serve compares the rules of the start with those of now again
+    after an edit that changed one or two of them."""
     words = word_count(text)
-    return tuple((position, score) for position, other in enumerate(others)
-                 if similarity_bound(words, word_count(other)) >= least and (score := similarity(text, other)) >= least)
+    found = [(position, score) for position, other in enumerate(others)
+             if similarity_bound(words, word_count(other)) >= least and (score := similarity(text, other)) >= least]
+    return tuple(sorted(found, key=lambda found: -found[1]))
 
 
 # --- JSON --------------------------------------------------------------------------------------

@@ -19,7 +19,8 @@ from pathlib import Path
 from typing import Any
 
 from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError, TemplateSyntaxError,
-                    select_autoescape)
+                    pass_context, select_autoescape)
+from jinja2.runtime import Context
 from markupsafe import Markup
 
 from ..cache import Cache, digest, unpickled
@@ -70,7 +71,10 @@ def make_environment(overrides: Path | None = None) -> Environment:
                        auto_reload=False)
     env.filters["tojson_script"] = _json_for_script
     env.filters["signed"] = lambda n: f"{n:+d}"
+    env.filters["article"] = _article
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
+    env.nomic_articles = {}  # each comparison page's articles as last drawn, by page (see _article)
+    env.nomic_drawing = {}  # the articles of the page being drawn
     return env
 
 
@@ -99,7 +103,26 @@ def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
     context = {"root": "../" * page.depth, **page.full_context()}
     if page.kind == "html" and not page.stub:
         context["header"] = _header(env, context, context["root"], live_reload)
-    return template.render(**context, page_path=page.path, live_reload=live_reload)
+    drawing = env.nomic_drawing = {}
+    html = template.render(**context, page_path=page.path, live_reload=live_reload)
+    if drawing:
+        env.nomic_articles[page.path] = drawing
+    return html
+
+
+@pass_context
+def _article(context: Context, pair: dict[str, Any]) -> Markup:
+    """A pair of rules as templates/_pair.html draws it (from `pair` alone), taken from the page's last drawing
+    when it showed the same: start-now.html shows hundreds, which serve draws again after every edit to a rule's
+    text, and the edit changes one or two."""
+    env = context.environment
+    key = (pair["kind"], pair["heading"], pair["title"], tuple(pair["notes"]), tuple(pair["summary"]),
+           tuple(pair["links"]), pair["html"])
+    article = env.nomic_articles.get(context.get("page_path"), {}).get(key)
+    if article is None:
+        article = Markup(env.get_template("_pair.html").render(pair=pair))
+    env.nomic_drawing[key] = article
+    return article
 
 
 def _header(env: Environment, context: dict, root: str, live_reload: str) -> Markup:
