@@ -174,8 +174,9 @@ def _copy_static(out: Path, overrides: Path | None) -> None:
 # --- Drawing pages, on every core -----------------------------------------------------------------
 
 def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: str = "", atomic: bool,
-               jobs: int = 1) -> dict[str, tuple[int, int]]:
-    """Render `pages` into `out`; returns each page's size and modification time. They are drawn a batch at a
+               jobs: int = 1, salt: bytes | None = None) -> dict[str, tuple]:
+    """Render `pages` into `out`; returns each page's size and modification time, after its key (Page.key) when
+    a `salt` is given (a build from nothing digests its pages on every core too). They are drawn a batch at a
     time: the pages of one affinity are a batch (what they share is drawn once, and still remembered when the
     next needs it), and the pages of none the first, which this process draws (see below). With `jobs` > 1
     and enough pages, this process and forked workers draw the batches (the same files, byte for byte),
@@ -192,15 +193,15 @@ def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: s
     # redraw most, and what drawing them computed (compare's similarities) stays in this process, which serve
     # goes on in. Drawn first, the longest batch cannot be the one that ends last.
     batches = ([others] if others else []) + [by_affinity[affinity] for affinity in sorted(by_affinity)]
-    written: dict[str, tuple[int, int]] = {}
-    for part in run_in_turn(lambda batch: _render_share(env, batches[batch], out, live_reload, atomic),
+    written: dict[str, tuple] = {}
+    for part in run_in_turn(lambda batch: _render_share(env, batches[batch], out, live_reload, atomic, salt),
                             len(batches), jobs):
         written.update(part)
     return written
 
 
-def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: str,
-                  atomic: bool) -> dict[str, tuple[int, int]]:
+def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: str, atomic: bool,
+                  salt: bytes | None) -> dict[str, tuple]:
     written = {}
     folders: set[Path] = set()
     mode = file_mode()
@@ -223,7 +224,8 @@ def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: s
                 stat = _write_new(target, data, mode)
                 if page.stub:
                     stubs.setdefault(data, target)
-        written[page.path] = (stat.st_size, stat.st_mtime_ns)
+        written[page.path] = (stat.st_size, stat.st_mtime_ns) if salt is None else (
+            page.key(salt), stat.st_size, stat.st_mtime_ns)
     return written
 
 
@@ -329,10 +331,10 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     digest of everything the site was made from and what to say of it, kept with the manifest (see
     `unchanged_site`)."""
     salt = templates_digest(overrides)
-    keys = {page.path: page.key(salt) for page in pages}
     statics = {name: digest(source.read_bytes()) for source, name in static_files(overrides)}
     known = _read_manifest(cache, output)
     if known is not None:
+        keys = {page.path: page.key(salt) for page in pages}
         present = _site_files(output)
 
         def unchanged(path: str, key: bytes) -> bool:
@@ -348,7 +350,7 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     staging = new_staging_folder(output)
     try:
         with writing(output):
-            written = render_all(env, todo, staging, atomic=False, jobs=jobs)
+            written = render_all(env, todo, staging, atomic=False, jobs=jobs, salt=salt)
             if known is None:
                 _copy_static(staging, overrides)
                 swap_in(staging, output)
@@ -365,9 +367,8 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    entries = {}
-    for path, key in keys.items():  # a rename keeps the modification time: the staged file's is the site's
-        entries[path] = (key, *written[path]) if path in written else known[path]
+    # A rename keeps the modification time: the staged file's is the site's.
+    entries = {page.path: written.get(page.path) or known[page.path] for page in pages}
     for path, key in statics.items():
         stat = (output / path).stat()
         entries[path] = (key, stat.st_size, stat.st_mtime_ns)
