@@ -843,6 +843,43 @@ def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkey
     assert after[1] == log._parse_whole(LOG, first + "\nThree\n\nmore lines.\n" + second)[1][1]
 
 
+def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch):
+    """serve's save of a long log (log._parse_edit): only the edited entries are parsed, no pass is made over
+    the others, and the parse is the log parsed whole: the entries after the edit moved to their new lines,
+    the same objects."""
+    from generator.parse import log
+
+    entries = [proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 321)]
+    text = "# Log\n\n" + "\n".join(entries)
+    log.parse_log_file(LOG, text)
+    monkeypatch.setattr(log, "_parse_entries", lambda *args: pytest.fail("every entry looked at again"))
+    edits = [(text.replace("Text of 310.", "Text of 310, edited."), 1),  # a word: one entry parsed again
+             (text.replace("Text of 310.", "Text of 310.\n\nTwo lines more."), 1),  # those after it move down
+             # Two entries edited, one edited back; those between are kept:
+             (text.replace("Text of 305.", "Text.").replace("Text of 315.", "Text of 315.\n\nAnd more."), 3),
+             # 305 and 315 back, 310 as it was (the same object), 320 no longer the last, one added:
+             (text + "\n" + proposal(body="\nAdded.\n", number=321), 4),
+             (text.replace("Text of 320.", "Text of 320, the last."), 1),  # the last entry, 321 gone
+             (text, 1)]  # and back
+    for edited, parsed_again in edits:
+        kept = set(map(id, log._files[(LOG, log.Dialect())][1][1]))
+        parsed = log.parse_log_file(LOG, edited)
+        assert parsed == log._parse_whole(LOG, edited)
+        assert sum(id(entry) not in kept for entry in parsed[1]) == parsed_again
+
+
+def test_a_save_the_quick_parse_cannot_take_is_parsed_as_ever():
+    """An edit that leaves an error, removes the last entries, or edits the preamble: the whole pass, the same
+    parse as the log parsed whole, and the quick one again once the log is clean."""
+    from generator.parse import log
+
+    text = "# Log\n\n" + "\n".join(proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 306))
+    log.parse_log_file(LOG, text)
+    for edited in (text.replace("Date: 1982-06-03", "Date: someday", 1), text,
+                   text[:text.index("## Proposal 305")], text, text.replace("# Log", "# The log"), text):
+        assert log.parse_log_file(LOG, edited) == log._parse_whole(LOG, edited)
+
+
 def test_an_entry_written_twice_is_two_entries_each_at_its_own_lines():
     twice = proposal(body="\nAmend rule 201 to read:\n\n> Again.\n", number=301) + "\n"
     text = twice + twice
