@@ -79,6 +79,7 @@ class GameHistory:
         self._cursor, self._live = -2, {}
         self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
         self._old_numbers: dict[int, int] | None = None
+        self._in_force: list[RuleVersion] | None = None
         # Each version's place in its rule's history, by (identity, start): new texts leave it where it was.
         self.ordinal = {(v.identity, v.start): n for h in self.rules.values() for n, v in enumerate(h.versions)}
 
@@ -93,6 +94,7 @@ class GameHistory:
         self.revisions_by_rule = dict(previous.revisions_by_rule)
         if replaced:
             self.rules, self._starting, self._ending = dict(self.rules), dict(self._starting), dict(self._ending)
+            self._in_force = None
         for identity, by_start in replaced.items():
             was = previous.rules[identity]
             history = self.rules[identity] = RuleHistory(identity, [by_start.get(v.start, v) for v in was.versions])
@@ -171,7 +173,11 @@ class GameHistory:
         return sorted(self._live.values(), key=lambda v: v.number)
 
     def in_force(self) -> list[RuleVersion]:
-        return sorted((h.last for h in self.rules.values() if not h.repealed), key=lambda v: v.number)
+        """The rules in force after the last entry, by number: a list of the caller's own, sorted once per history
+        (each rebuild's plan asks several times)."""
+        if self._in_force is None:
+            self._in_force = sorted((h.last for h in self.rules.values() if not h.repealed), key=lambda v: v.number)
+        return list(self._in_force)
 
     def repealed(self) -> list[RuleHistory]:
         return sorted((h for h in self.rules.values() if h.repealed), key=lambda h: h.last.end or 0)
