@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
+from operator import attrgetter
 from typing import Any
 
 from markupsafe import Markup
@@ -39,6 +40,7 @@ SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
 DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
+_ENTRY, _DATE = attrgetter("entry"), attrgetter("date")
 
 
 @dataclass
@@ -300,9 +302,13 @@ def _overview_pages(pages: _Pages, *, rules: bool = True, summary: bool = True, 
                       in_force_key, lazy=lambda: {"classes": [
                           (power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
                           for p in powers]})
-        repealed = [_repealed_row(plan, h) for h in history.repealed()]
-        pages.add("repealed.html", "repealed.html", {"rules": repealed},
-                  json.dumps(repealed, sort_keys=True, default=str))
+        repealed = history.repealed()
+        # What each row shows: the rule's last version (number, title, page), its numbers, the entry that
+        # repealed it (as lists show it); the rows themselves are made only when the page is drawn.
+        pages.add("repealed.html", "repealed.html", {},
+                  tuple((plan.version_key(h.last), tuple(h.lineage), plan.listed_key(plan.replay.steps[h.last.end]))
+                        for h in repealed),
+                  lazy=lambda: {"rules": [_repealed_row(plan, h) for h in repealed]})
     if summary:
         overview = _overview(plan)
         pages.add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
@@ -656,7 +662,7 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
     steps = plan.history.proposal_steps[-FEED_ENTRIES:][::-1]
-    updated = max((s.entry.date for s in plan.replay.steps if s.entry.date), default=None)
+    updated = max(filter(None, map(_DATE, map(_ENTRY, plan.replay.steps))), default=None)  # (in C: 10,000 steps)
     return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
                         for s in steps],
             "updated": updated.isoformat() if updated else "1970-01-01"}
