@@ -81,3 +81,19 @@ def test_ascii_is_normalized_as_any_text():
                        if not unicodedata.category(ch).startswith("M"))
         assert normalize(text) == slow
     assert normalize("Café") == "cafe"
+
+
+@settings(max_examples=300, deadline=None)
+@given(st.lists(st.sampled_from([0, 1, 2, 50, 700, search.TERM_PIECE_POSTINGS - 1, search.TERM_PIECE_POSTINGS,
+                                 search.TERM_PIECE_POSTINGS + 1, 3 * search.TERM_PIECE_POSTINGS]), max_size=300))
+def test_the_term_pieces_are_cut_as_a_word_by_word_walk_cuts_them(counts):
+    """The runs found by bisection (search._runs) are those of the plain walk: a word joins the run unless the
+    run holds something and would pass the cap with the word's postings; each word counts one more."""
+    runs, size = [[]], 0
+    for word, count in enumerate(counts):
+        if size and size + count > search.TERM_PIECE_POSTINGS:
+            runs.append([])
+            size = 0
+        runs[-1].append(word)
+        size += count + 1
+    assert search._runs(counts) == [(run[0], run[-1] + 1) if run else (0, 0) for run in runs]

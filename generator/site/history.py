@@ -80,6 +80,7 @@ class GameHistory:
         self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
         self._old_numbers: dict[int, int] | None = None
         self._in_force: list[RuleVersion] | None = None
+        self._in_order: list[int] | None = None
         # Each version's place in its rule's history, by (identity, start): new texts leave it where it was.
         self.ordinal = {(v.identity, v.start): n for h in self.rules.values() for n, v in enumerate(h.versions)}
 
@@ -178,6 +179,14 @@ class GameHistory:
         if self._in_force is None:
             self._in_force = sorted((h.last for h in self.rules.values() if not h.repealed), key=lambda v: v.number)
         return list(self._in_force)
+
+    def rules_in_order(self) -> list[int]:
+        """Every rule's identity: those in force by number, then the repealed by their last number. Sorted once
+        per history, and kept by a history that takes over new texts (the same numbers and spans)."""
+        if self._in_order is None:
+            self._in_order = [identity for identity, _ in sorted(self.rules.items(),
+                                                                 key=lambda kv: (kv[1].repealed, kv[1].last.number))]
+        return self._in_order
 
     def repealed(self) -> list[RuleHistory]:
         return sorted((h for h in self.rules.values() if h.repealed), key=lambda h: h.last.end or 0)

@@ -21,6 +21,8 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
+from itertools import accumulate
+from operator import add
 from typing import Any
 
 from markupsafe import Markup
@@ -72,8 +74,8 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
 def _document_keys(plan: GamePlan) -> list[tuple[str, int]]:
     """The documents' keys in GamePlan.search_documents, in the index's order."""
     history = plan.history
-    rules = sorted(history.rules.items(), key=lambda kv: (kv[1].repealed, kv[1].last.number))
-    return [("rule", identity) for identity, _ in rules] + [("step", step.index) for step in history.proposal_steps]
+    return [("rule", identity) for identity in history.rules_in_order()] + [("step", step.index)
+                                                                            for step in history.proposal_steps]
 
 
 def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, Any], str, str]:
@@ -240,21 +242,14 @@ class SearchIndex:
 
     def _lay_out(self, previous: "SearchIndex | None") -> None:
         """The pieces' pages, the ones whose content did not move taken from `previous`."""
-        runs: list[list[str]] = [[]]
-        size = 0
-        for word in self.words:
-            count = self.sizes[word]
-            if size and size + count > TERM_PIECE_POSTINGS:
-                runs.append([])
-                size = 0
-            runs[-1].append(word)
-            size += count + 1
+        runs = _runs(list(map(self.sizes.__getitem__, self.words)))
         folder = f"{self.slug}/search"
         old_terms = previous.term_pages if previous is not None else []
-        for n, run in enumerate(runs):
-            run_words, listed = tuple(run), tuple(self.postings[word] for word in run)
-            if n < len(old_terms) and old_terms[n][0] == run_words and all(
-                    a is b for a, b in zip(old_terms[n][1], listed)):
+        for n, (start, stop) in enumerate(runs):
+            run = self.words[start:stop]
+            run_words, listed = tuple(run), tuple(map(self.postings.__getitem__, run))
+            # (Postings are replaced, never changed in place: the same lists, or equal ones, show the same.)
+            if n < len(old_terms) and old_terms[n][0] == run_words and old_terms[n][1] == listed:
                 page = old_terms[n][2]
             else:
                 page = _data_page(f"{folder}/terms-{n}.js", {word: list(item) for word, item in zip(run, listed)})
@@ -262,17 +257,33 @@ class SearchIndex:
         old_docs = previous.doc_pages if previous is not None else []
         for n, start in enumerate(range(0, max(len(self.documents), 1), DOCS_PER_PIECE)):
             chosen = tuple(self.documents[start:start + DOCS_PER_PIECE])
-            if n < len(old_docs) and len(old_docs[n][0]) == len(chosen) and all(
-                    a is b for a, b in zip(old_docs[n][0], chosen)):
+            if n < len(old_docs) and old_docs[n][0] == chosen:
                 page = old_docs[n][1]
             else:
                 page = _data_page(f"{folder}/docs-{n}.js", [[d["kind"], d["title"], d["url"], d["text"][:TEXT_CHARS]]
                                                             for d in chosen])
             self.doc_pages.append((chosen, page))
-        manifest = {"terms": [run[0] if run else "" for run in runs], "documents": len(self.documents),
+        manifest = {"terms": [self.words[start] if stop > start else "" for start, stop in runs],
+                    "documents": len(self.documents),
                     "per": DOCS_PER_PIECE, "title": self.title}
         self.pages = ([page for _, _, page in self.term_pages] + [page for _, page in self.doc_pages]
                       + [_data_page(f"{folder}/index.js", manifest)])
+
+
+def _runs(counts: list[int]) -> list[tuple[int, int]]:
+    """The words (by their postings' `counts`, in order) cut into the term pieces' runs, (start, stop) each: a
+    run takes words while it holds at most TERM_PIECE_POSTINGS postings and a word each, a word alone at least;
+    one run, maybe empty, when there are none. Found by bisection over the running totals (serve lays the pieces
+    out again at each save; a loop over 10,000 words cost more than the rest)."""
+    # ends[k]: the postings and words of words 0 to k, but word k itself (a run from word 0 holds this with word k)
+    ends = list(map(add, accumulate(counts), range(len(counts))))
+    runs, start = [], 0
+    while start < len(counts):
+        before = ends[start - 1] + 1 if start else 0  # what the runs before this one hold
+        stop = max(start + 1, bisect.bisect_right(ends, TERM_PIECE_POSTINGS + before, start + 1))
+        runs.append((start, stop))
+        start = stop
+    return runs or [(0, 0)]
 
 
 def _postings_of(doc: dict[str, Any]) -> list[tuple[str, int]]:
