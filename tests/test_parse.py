@@ -868,6 +868,38 @@ def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch)
         assert sum(id(entry) not in kept for entry in parsed[1]) == parsed_again
 
 
+# Saves that keep a clean log clean: (what, the entry it is done to, a word or line it writes).
+CLEAN_SAVES = st.lists(st.tuples(st.sampled_from(["word", "lines", "append", "delete", "copy"]), st.integers(0, 30),
+                                 st.sampled_from(["Again", "More text", "x"])), min_size=1, max_size=8)
+
+
+@settings(max_examples=150, deadline=None)
+@given(st.integers(1, 8), CLEAN_SAVES)
+def test_a_clean_log_saved_again_and_again_is_the_log_parsed_whole(size, saves):
+    """Words and lines written into entries, entries appended, deleted, and one's text written twice, save after
+    save (log._parse_edit, and the full pass where it declines): after each save the parse is the log parsed
+    whole (every place at its line) and the kept cut is the text's."""
+    from generator.parse import log
+
+    texts = [proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 301 + size)]
+    log.parse_log_file(LOG, "# Log\n\n" + "\n".join(texts))
+    for what, which, written in saves:
+        at = which % len(texts)
+        if what == "word":
+            texts[at] = texts[at].replace(".\n", f" {written}.\n", 1)
+        elif what == "lines":
+            texts[at] += f"\n{written}.\n"
+        elif what == "append":
+            texts.append(proposal(body=f"\n{written}.\n", number=400 + len(texts)))
+        elif what == "delete" and len(texts) > 1:
+            del texts[at]
+        elif what == "copy":
+            texts.insert(at, texts[(at + 1) % len(texts)])
+        text = "# Log\n\n" + "\n".join(texts)
+        assert log.parse_log_file(LOG, text) == log._parse_whole(LOG, text)
+        assert log._cut(LOG, log.Dialect(), text)[:2] == log.split_entries(text)
+
+
 def test_a_save_the_quick_parse_cannot_take_is_parsed_as_ever():
     """An edit that leaves an error, removes the last entries, or edits the preamble: the whole pass, the same
     parse as the log parsed whole, and the quick one again once the log is clean."""
