@@ -109,7 +109,8 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
     """A game's index pages as `search_pages` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
     indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores, the
-    proposals' texts drawn from the same parse (GamePlan.body_html), and the documents indexed by a worker
+    proposals' texts drawn from the same parse (GamePlan.body_html) and the keys the plan keeps of their steps
+    and rules computed there too (GamePlan.keys_of), and the documents indexed by a worker
     while this process does `beside` (the rest of the plan), which is otherwise done first."""
     title = plan.replay.game.config.title
     keys = _document_keys(plan)
@@ -122,9 +123,12 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
     if isinstance(kept, list):
         beside()
         return _stored_pages(kept)
-    read = map_shares(_document, sources, plan.jobs, PARALLEL_DOCUMENTS)
-    documents = [document for document, _ in read]
-    plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read) if kind == "step"}
+    read = map_shares(lambda position: (_document(sources[position]), plan.keys_of(keys[position])),
+                      range(len(keys)), plan.jobs, PARALLEL_DOCUMENTS)
+    for item, (_, kept) in zip(keys, read):
+        plan.keep_keys(item, kept)
+    documents = [document for (document, _), _ in read]
+    plan.body_html = {which: html for (kind, which), ((_, html), _) in zip(keys, read) if kind == "step"}
 
     if plan.jobs > 1 and len(documents) >= PARALLEL_DOCUMENTS:  # the worker sends what the cache keeps
         _, stored = run_shares(lambda share: beside() if share == 0 else _pickled(

@@ -207,6 +207,24 @@ class GamePlan:
                 self.rule_page(version.identity))))
         return key
 
+    def keys_of(self, item: tuple[str, int]) -> tuple:
+        """What the plan keeps of a search document's subject: a proposal's step key and listing, or the keys of a
+        rule's versions. A build reads the documents on every core (search.py): there, these are computed too,
+        and taken back with `keep_keys`, which leaves less for the plan's one core."""
+        kind, which = item
+        if kind == "step":
+            step = self.replay.steps[which]
+            return self.step_key(step), self.listed_key(step)
+        return tuple(map(self.version_key, self.history.rules[which].versions))
+
+    def keep_keys(self, item: tuple[str, int], keys: tuple) -> None:
+        kind, which = item
+        if kind == "step":
+            self._step_keys[which], self._listed_keys[which] = keys
+        else:
+            for version, key in zip(self.history.rules[which].versions, keys):
+                self._version_keys[version.identity, version.start] = key
+
     def entry_anchor(self, step: Step) -> str:
         entry = step.entry
         if isinstance(entry, Proposal):
