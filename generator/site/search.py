@@ -125,8 +125,8 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
         return _stored_pages(kept)
     read = map_shares(lambda position: (_document(sources[position]), plan.keys_of(keys[position])),
                       range(len(keys)), plan.jobs, PARALLEL_DOCUMENTS)
-    for item, (_, kept) in zip(keys, read):
-        plan.keep_keys(item, kept)
+    for item, (_, computed) in zip(keys, read):
+        plan.keep_keys(item, computed)
     documents = [document for (document, _), _ in read]
     plan.body_html = {which: html for (kind, which), ((_, html), _) in zip(keys, read) if kind == "step"}
 
