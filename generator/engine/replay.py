@@ -438,13 +438,17 @@ def _texts_followed(game: Game, previous: Replay, book: Rulebook, identities: se
     # findings): they take the new ones.
     new_versions = {(v.identity, v.start): v for v in versions if v.identity in identities}
     found, counted = list(before_entries), 0  # the findings before the checkpoint, counted so far to step `counted`
+    places: list[int] = []  # of the rules of `identities` in the checkpoints' closed versions (Rulebook.closed_places)
+    scanned = 0  # the closed versions that `places` has looked at
     for at, kept in previous.checkpoints:
         if at >= index:
             findings = kept.findings
             if findings_moved is not None and findings_moved < at:
                 found += [f for step in steps[counted:at] for f in step.findings]
                 counted, findings = at, list(found)
-            checkpoints.append((at, dataclasses.replace(kept, book=kept.book.with_versions(new_versions),
+            places += kept.book.closed_places(identities, scanned)
+            scanned = len(kept.book.versions)
+            checkpoints.append((at, dataclasses.replace(kept, book=kept.book.with_versions(new_versions, places),
                                                         findings=findings)))
     return dataclasses.replace(previous, game=game, steps=tuple(steps), versions=tuple(versions),
                                findings=_all_findings(before_entries, steps), checkpoints=tuple(checkpoints))

@@ -162,19 +162,30 @@ class Rulebook:
                 followed.append(version)
         return followed
 
-    def with_versions(self, versions: dict[tuple[int, int], RuleVersion]) -> Rulebook:
+    def with_versions(self, versions: dict[tuple[int, int], RuleVersion], places: list[int]) -> Rulebook:
         """This book with the texts, change paragraphs and places of `versions` (by identity and start) in place
-        of those of its versions, closed or in force, that share their identity and start. Its departures and
-        amended rules are this book's own objects: the result, like a checkpoint, is copied before a fold."""
-        identities = {identity for identity, _ in versions}
-        current = {number: rule if rule.identity not in identities
-                   or (version := versions.get((rule.identity, rule.start))) is None
-                   else dataclasses.replace(rule, text=version.text, changes=list(version.changes),
-                                            source=version.source)
-                   for number, rule in self.current.items()}
-        closed = [v if v.identity not in identities else versions.get((v.identity, v.start), v) for v in self.versions]
-        return Rulebook(current, closed, self.departures, self.amended,
-                        {rule.identity: rule for rule in current.values()}, self._next_identity)
+        of those of its versions, closed or in force, that share their identity and start. `places`: where the
+        closed versions of those identities stand in this book's (`closed_places`), so that a long game's
+        thousands of others are copied, not looked at. Its departures and amended rules are this book's own
+        objects: the result, like a checkpoint, is copied before a fold."""
+        current, by_identity = dict(self.current), dict(self.by_identity)
+        for identity in {identity for identity, _ in versions}:
+            rule = by_identity.get(identity)
+            if rule is not None and (version := versions.get((identity, rule.start))) is not None:
+                current[rule.number] = by_identity[identity] = dataclasses.replace(
+                    rule, text=version.text, changes=list(version.changes), source=version.source)
+        closed = list(self.versions)
+        for place in places:
+            was = closed[place]
+            closed[place] = versions.get((was.identity, was.start), was)
+        return Rulebook(current, closed, self.departures, self.amended, by_identity, self._next_identity)
+
+    def closed_places(self, identities: set[int], start: int = 0) -> list[int]:
+        """Where the closed versions of the rules of `identities` stand in this book's, from place `start` on. A
+        fold only appends to them, so a later checkpoint's are an earlier one's and more: its places are the
+        earlier one's and those found after them."""
+        closed = self.versions
+        return [place for place in range(start, len(closed)) if closed[place].identity in identities]
 
     def finish(self) -> tuple[RuleVersion, ...]:
         """Every version, the ones still in force closed with end None, in order of creation."""
