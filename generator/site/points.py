@@ -34,7 +34,7 @@ from ..redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import GamePlan, Page, point_name, step_view
+from .views import GamePlan, Page, ScriptJSON, point_name, script_json, step_view
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -76,9 +76,8 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
         deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[v.identity, v.start],
                                                    len(history.rules[v.identity].versions)) for v in live))
         pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
-                          lazy=lambda first=first, entries=entries, live=live: {"data": {
-                              "first": first, "entries": entries,
-                              "versions": [_version(plan, v, ordinal[v.identity, v.start]) for v in live]}}))
+                          lazy=lambda first=first, entries=entries, live=live: {"data": _piece_json(
+                              first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}))
     if every_piece or (touched.listed and not touched.only_titles):  # it shows no titles
         pages.append(_manifest(plan, folder, firsts, listed, keyframe))
     buckets: dict[int, list[RuleHistory]] = {}
@@ -144,18 +143,25 @@ def _entry(plan: GamePlan, index: int) -> list[str]:
     return entry
 
 
-def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> list[Any]:
+def _piece_json(first: int, entries: list[list[str]], versions: list[ScriptJSON]) -> ScriptJSON:
+    """A points piece's data, {"first", "entries", "versions"}, as script_json encodes it: joined from its
+    versions' encoded once (a keyframe holds hundreds, and an edit to a rule long in force redraws them all)."""
+    return ScriptJSON(f'{{"entries":{script_json(entries)},"first":{first},"versions":[{",".join(versions)}]}}')
+
+
+def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
-    digest of its blocks (what a redline compares), how many versions the rule has]; made once per plan (a
-    version in force long is in many keyframes), and taken over by the next plan unless its rule changed."""
+    digest of its blocks (what a redline compares), how many versions the rule has], encoded (script_json);
+    made once per plan (a version in force long is in many keyframes), and taken over by the next plan unless
+    its rule changed."""
     key = (version.identity, version.start)
     made = plan.point_versions.get(key)
     if made is None:
-        made = plan.point_versions[key] = [
+        made = plan.point_versions[key] = script_json([
             version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
             -2 if version.end is None else version.end, f"{plan.history.page_number[version.identity]}.html",
             render_markdown(version.text), _digest(version.text),
-            _digest("\n\n".join(split_blocks(version.text))), len(plan.history.rules[version.identity].versions)]
+            _digest("\n\n".join(split_blocks(version.text))), len(plan.history.rules[version.identity].versions)])
     return made
 
 

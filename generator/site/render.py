@@ -8,7 +8,6 @@ pages to draw.
 """
 from __future__ import annotations
 
-import json
 import os
 import pickle
 import shutil
@@ -30,7 +29,7 @@ from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_a
 from ..parallel import run_in_turn
 from ..redline import forget_redlines
 from .markdown import render_inline, render_markdown
-from .views import Page, redline_drawn
+from .views import Page, redline_drawn, script_json
 
 # Bumped when what a page's digest stands for changes in a way its deps and the templates do not show.
 PAGE_LAYOUT = "pages-1"
@@ -84,7 +83,7 @@ def make_environment(overrides: Path | None = None) -> Environment:
                        # A template changed while serving gets a new environment (serve.py): no need to look at
                        # every template's file again each time a page asks for it.
                        auto_reload=False)
-    env.filters["tojson_script"] = _json_for_script
+    env.filters["tojson_script"] = script_json
     env.filters["signed"] = lambda n: f"{n:+d}"
     env.filters["article"] = _article
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
@@ -102,14 +101,6 @@ def template_problem(error: TemplateError) -> SourceError:
     in_template = [(file, line) for file, line in frames if file.endswith((".html", ".xml", ".js"))]
     file, line = in_template[-1] if in_template else ("templates", 0)
     return SourceError(file, line, f"{type(error).__name__}: {error}")
-
-
-def _json_for_script(value) -> Markup:
-    """JSON safe inside <script> or a .js file: no way for text to close the script."""
-    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
-    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
-    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
-    return Markup(text)
 
 
 def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:

@@ -4,6 +4,7 @@ comparison pages (compare_pages.py) build on these; neither imports the other's 
 """
 from __future__ import annotations
 
+import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -103,6 +104,23 @@ def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
     return names
 
 
+class ScriptJSON(Markup):
+    """JSON text made by `script_json`, which puts it in a script as it is: a long piece is joined from parts
+    encoded once (points.py)."""
+
+
+def script_json(value) -> ScriptJSON:
+    """JSON safe inside <script> or a .js file: no way for text to close the script (the filter
+    `tojson_script`). Each character is replaced alone, so the parts of a text encoded apart join to the text
+    encoded whole."""
+    if type(value) is ScriptJSON:
+        return value
+    text = json.dumps(value, sort_keys=True, ensure_ascii=False, separators=(",", ":"))
+    text = text.replace("<", "\\u003c").replace(">", "\\u003e").replace("&", "\\u0026")
+    text = text.replace("\u2028", "\\u2028").replace("\u2029", "\\u2029")
+    return ScriptJSON(text)
+
+
 # Stands for the cite of a redline's edits while its HTML is kept: a noncharacter, inside an attribute whose
 # quotes rendered text never holds (Markdown escapes them).
 _CITE = "\ufdd4"
@@ -138,7 +156,7 @@ class GamePlan:
     # What the browser's points pieces list of each entry, by step index, and of each rule version, by
     # (identity, start) (points.py).
     point_entries: dict[int, list[str]] = field(default_factory=dict)
-    point_versions: dict[tuple[int, int], list[Any]] = field(default_factory=dict)
+    point_versions: dict[tuple[int, int], ScriptJSON] = field(default_factory=dict)
     search_index: Any = None
     points_keyframe: int = 0  # the interval of the points pieces' keyframes, when they were last planned (points.py)
     # Proposals' texts drawn, by step index, when the plan read them for the search index (one parse for both);
