@@ -15,7 +15,7 @@ from generator.errors import ErrorCollector
 from generator.model import Rule, Source
 from generator.parse.importer import import_ruleset
 from generator.parse.rules import parse_ruleset
-from generator.site.compare_pages import compare_pages
+from generator.site.compare_pages import compare_pages, comparison_view
 from generator.site.history import GameHistory
 from generator.site.pages import plan_site
 from generator.site.views import GamePlan, point_name
@@ -328,6 +328,30 @@ def test_comparison_pages_render_with_working_links(game_plan, tmp_path):
     index = (site / "splits/compare/index.html").read_text(encoding="utf-8")
     assert "static/points.js" in index and "static/compare.js" in index
     assert 'href="start-now.html"' in index and 'href="../proposals/index.html"' in index
+
+
+def test_a_comparison_drawn_again_takes_the_views_of_the_pairs_made_of_the_same_rules():
+    """serve compares the start with now after every edit to a rule's text: the pairs of the rules it did not
+    touch (the same objects) keep their views; the edited pair, and a pair whose rule moved to another page, are
+    drawn anew; every view is the one drawn without keeping any."""
+    old = (rule(101, ADOPTION), rule(102, TURNS), rule(103, WINNER))
+    new = (rule(101, ADOPTION_EDITED), rule(102, TURNS + " Always."), rule(104, WINNER))
+
+    def url(r):
+        return f"../rules/{r.number}.html"
+    kept: dict = {}
+    first = comparison_view(compare(old, new), url, kept)
+    assert first == comparison_view(compare(old, new), url) and len(kept) == 3
+    edited = (replace(new[0], text=ADOPTION), *new[1:])  # rule 101 edited back; 102 and 104 the same objects
+    again = comparison_view(compare(old, edited), url, kept)
+    assert again == comparison_view(compare(old, edited), url)
+    assert [view is earlier for view, earlier in zip(again["pairs"], first["pairs"][1:])] == [True, True]
+    assert [p["heading"] for p in again["pairs"]] == ["rule 102 changed", "rule 103 is now 104"]
+    moved = comparison_view(compare(old, edited), lambda r: f"../rules/moved-{r.number}.html", kept)
+    assert [view is earlier for view, earlier in zip(moved["pairs"], again["pairs"])] == [False, False]
+    assert moved["pairs"][1]["links"] == [("Rule 104", "../rules/moved-104.html"),
+                                          ("Rule 103", "../rules/moved-103.html")]
+    assert len(kept) == 2  # this comparison's pairs only
 
 
 def test_comparison_pages_depend_on_what_they_show(game_plan):

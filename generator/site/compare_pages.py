@@ -18,23 +18,50 @@ from .views import GamePlan, Page, game_view, point_name, redline_view, step_vie
 START = -1  # the point before the first entry: the initial set
 
 
-def comparison_view(comparison: Comparison, rule_url: Callable[[RuleLike], str] | None = None) -> dict[str, Any]:
-    """What templates/compare.html shows of a comparison; `rule_url` links each rule to its page."""
-    return {"pairs": [pair_view(pair, rule_url) for pair in comparison.differences], "tally": comparison.tally()}
+def comparison_view(comparison: Comparison, rule_url: Callable[[RuleLike], str] | None = None,
+                    kept: dict[tuple, tuple] | None = None) -> dict[str, Any]:
+    """What templates/compare.html shows of a comparison; `rule_url` links each rule to its page. `kept`: the
+    views of an earlier comparison's pairs, by their kind and the identities of their rules; a pair made of the
+    same rules (immutable versions) and redline, with the same links, takes its view again, and `kept` is left
+    holding this comparison's. serve compares the start with now after every edit to a rule's text, and the edit
+    changes one or two of hundreds of pairs."""
+    views = []
+    made: dict[tuple, tuple] = {}
+    for pair in comparison.differences:
+        links = _links(pair, rule_url)
+        key = (pair.kind, *map(id, pair.old), None, *map(id, pair.new))
+        earlier = kept.get(key) if kept is not None else None
+        if earlier is not None and earlier[0].redline is pair.redline and earlier[1] == links:
+            view = earlier[2]
+        else:
+            view = pair_view(pair, rule_url, links)
+        made[key] = (pair, links, view)  # the pair holds its rules, so their identities name no others
+        views.append(view)
+    if kept is not None:
+        kept.clear()
+        kept.update(made)
+    return {"pairs": views, "tally": comparison.tally()}
 
 
-def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[str, Any]:
-    """One pair as templates/_pair.html shows it, on the comparison pages and in the picker's pieces."""
+def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None,
+              links: list[tuple[str, str]] | None = None) -> dict[str, Any]:
+    """One pair as templates/_pair.html shows it, on the comparison pages and in the picker's pieces (`links`:
+    `_links(pair, rule_url)`, when already made)."""
+    shows_text = pair.redline is not None and (pair.redline.changed or pair.kind in ("added", "removed"))
+    return {"kind": pair.kind, "heading": pair.describe(), "title": pair.title, "notes": pair.notes(),
+            "summary": pair.summary(), "links": _links(pair, rule_url) if links is None else links,
+            "html": redline_view(*pair.texts, "")[0] if shows_text else None}  # drawn once per pair of texts
+
+
+def _links(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> list[tuple[str, str]]:
+    """The pages of a pair's rules, each once (a rule's page is named by its latest number)."""
     links: list[tuple[str, str]] = []
     if rule_url is not None:
-        for rule in pair.new + pair.old:  # a rule's page is named by its latest number
+        for rule in pair.new + pair.old:
             link = (f"Rule {rule.number}", rule_url(rule))
             if link[1] not in (url for _, url in links):
                 links.append(link)
-    shows_text = pair.redline is not None and (pair.redline.changed or pair.kind in ("added", "removed"))
-    return {"kind": pair.kind, "heading": pair.describe(), "title": pair.title, "notes": pair.notes(),
-            "summary": pair.summary(), "links": links,
-            "html": redline_view(*pair.texts, "")[0] if shows_text else None}  # drawn once per pair of texts
+    return links
 
 
 def compare_pages(plan: GamePlan) -> list[Page]:
@@ -79,7 +106,8 @@ def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int,
 
     def comparison() -> dict[str, Any]:
         found = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
-        return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}")
+        return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}",
+                               plan.pair_views.setdefault(name, {}))
 
     now = before == START and after == len(plan.replay.steps) - 1
     context = {"before": views[before], "after": views[after], "now": now, "previous": None, "next": None}

@@ -158,6 +158,8 @@ class GamePlan:
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], ScriptJSON] = field(default_factory=dict)
     search_index: Any = None
+    # The views of a comparison page's pairs, by the page's name, as it last drew them (compare_pages.comparison_view).
+    pair_views: dict[str, dict[tuple, tuple]] = field(default_factory=dict)
     points_keyframe: int = 0  # the interval of the points pieces' keyframes, when they were last planned (points.py)
     # Proposals' texts drawn, by step index, when the plan read them for the search index (one parse for both);
     # those missing (a build that took the index from its cache) are drawn with their pages.
@@ -189,6 +191,7 @@ class GamePlan:
             kept.update(getattr(self, name))
             setattr(self, name, kept)
         self.points_keyframe = previous.points_keyframe
+        self.pair_views = previous.pair_views  # checked pair by pair where taken
 
     def step_key(self, step: Step | None) -> bytes | None:
         """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an
