@@ -89,6 +89,15 @@ def _a_proposals_title(game: Path) -> list[Path]:
     return _retitle(game, re.compile(r"## Proposal \d+: ").search(text, _middle(text)))
 
 
+def _a_proposals_date(game: Path) -> list[Path]:
+    """A date past every other: its points piece's range of dates in the manifest moves, the others' do not."""
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    at = text.index("Date: ", _middle(text)) + len("Date: ")
+    log.write_text(text[:at] + "2099-12-31" + text[at + len("1990-01-01"):], encoding="utf-8")
+    return [log]
+
+
 def _retitle(game: Path, heading: re.Match) -> list[Path]:
     log = game / "log.md"
     text = log.read_text(encoding="utf-8")
@@ -221,7 +230,7 @@ def _game_toml(game: Path) -> list[Path]:
 
 
 EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_proposal, _votes_of_a_proposal,
-         _a_proposals_title, _the_last_entrys_title, _a_defeated_proposals_title, _a_repealing_proposals_title,
+         _a_proposals_title, _a_proposals_date, _the_last_entrys_title, _a_defeated_proposals_title, _a_repealing_proposals_title,
          _an_events_title, _an_amendments_text, _a_last_rule_text, _a_rule_in_rules_md,
          _rules_md_and_the_log_at_once, _a_repeal_undone,
          _an_entry_inserted, _an_entry_deleted,

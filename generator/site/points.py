@@ -25,6 +25,7 @@
 from __future__ import annotations
 
 import hashlib
+from operator import is_
 from typing import Any
 
 from ..compare import Pair
@@ -115,17 +116,26 @@ def _pieces_touched(firsts: range, count: int, touched: Any, keyframe: int) -> s
 
 def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list], keyframe: int) -> Page:
     """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers
-    (`listed`: the entries of the pieces already drawn up)."""
+    (`listed`: the entries of the pieces already drawn up). A piece whose entries are the objects they were
+    when the last plan summed it up (GamePlan.point_entries: an entry edited is made anew) takes that summary
+    again: an edit that moves results redraws the manifest, and reading 10,000 entries costs more than the rest."""
     steps = plan.replay.steps
-    summary = []
+    summaries = {}
     for first in firsts:
         chosen = steps[first:first + PER_PIECE]
-        entries = listed.get(first) or [_entry(plan, step.index) for step in chosen]
+        entries = tuple(listed.get(first) or [_entry(plan, step.index) for step in chosen])
+        earlier = plan.point_summaries.get(first)
+        if earlier is not None and len(earlier[0]) == len(entries) and all(map(is_, earlier[0], entries)):
+            summaries[first] = earlier
+            continue
         dates = [e[3] for e in entries if e[3]]
         proposals = [step.entry.number for step in chosen if isinstance(step.entry, Proposal)]
         judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
-        summary.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
-    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": summary}
+        summaries[first] = (entries, [min(dates, default=""), max(dates, default=""), _span(proposals),
+                                      _span(judgments)])
+    plan.point_summaries = summaries
+    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe,
+                "pieces": [summary for _, summary in summaries.values()]}
     return Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                 kind="js", deps=repr(manifest))
 

@@ -157,6 +157,8 @@ class GamePlan:
     # (identity, start) (points.py).
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], ScriptJSON] = field(default_factory=dict)
+    # Each points piece's summary in the manifest, with the entries it was made from (points._manifest).
+    point_summaries: dict[int, tuple[tuple, list]] = field(default_factory=dict)
     search_index: Any = None
     # The views of a comparison page's pairs, by the page's name, as it last drew them (compare_pages.comparison_view).
     pair_views: dict[str, dict[tuple, tuple]] = field(default_factory=dict)
@@ -191,7 +193,7 @@ class GamePlan:
             kept.update(getattr(self, name))
             setattr(self, name, kept)
         self.points_keyframe = previous.points_keyframe
-        self.pair_views = previous.pair_views  # checked pair by pair where taken
+        self.pair_views, self.point_summaries = previous.pair_views, previous.point_summaries  # checked where taken
 
     def step_key(self, step: Step | None) -> bytes | None:
         """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an
