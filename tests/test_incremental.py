@@ -12,6 +12,7 @@ import pytest
 from generator.cache import CACHE_ENV
 from generator.cli import main
 from generator.commands import build as build_command
+from generator import serve
 from generator.serve import SiteBuilder
 from generator.site import pages as planner
 from generator.site import points
@@ -270,6 +271,28 @@ def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, t
         assert fresh.build_all().ok
         assert tree_digest(builder.out) == tree_digest(fresh.out), edit.__name__
         shutil.rmtree(fresh.out)
+
+
+def test_a_plan_that_fails_after_taking_over_the_last_one_leaves_the_next_to_plan_afresh(game, tmp_path,
+                                                                                        monkeypatch):
+    """A plan moves the last plan's keys into itself (GamePlan.inherit). Should planning then fail (a bug), serve
+    keeps the last plan, which must not hold the failed plan's keys: saved again, the same edit would look
+    like no change to the pages the failure left unwritten."""
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    planned = serve.plan_game
+
+    def failing(plan, touched):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(serve, "plan_game", failing)
+    changed = _votes_of_a_proposal(game)
+    with pytest.raises(RuntimeError):
+        builder.rebuild(changed)
+    monkeypatch.setattr(serve, "plan_game", planned)
+    assert builder.rebuild(changed).ok  # the same save again
+    fresh = SiteBuilder(game.parent, tmp_path / "fresh", live_reload="")
+    assert fresh.build_all().ok
+    assert tree_digest(builder.out) == tree_digest(fresh.out)
 
 
 def test_serve_follows_the_keyframes_of_the_points_pieces_when_rules_come_into_force(game, tmp_path, monkeypatch):

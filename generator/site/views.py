@@ -178,8 +178,9 @@ class GamePlan:
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
-        rules other than `steps` and `rules`, the ones an edit changed (copied whole, the few changed taken out:
-        a long game's keys are many)."""
+        rules other than `steps` and `rules`, the ones an edit changed: moved whole, not copied (a long game's
+        keys are many), the few changed taken out. `previous` is left with none of it: should planning fail
+        after this, the plan serve keeps computes them afresh."""
         versions = {(identity, v.start) for identity in rules
                     for history in (previous.history.rules.get(identity), self.history.rules.get(identity))
                     if history is not None for v in history.versions}
@@ -187,7 +188,8 @@ class GamePlan:
         for name, changed in (("_step_keys", steps), ("_listed_keys", steps), ("point_entries", steps),
                               ("_version_keys", versions), ("point_versions", versions),
                               ("search_documents", documents), ("body_html", steps)):
-            kept = dict(getattr(previous, name))
+            kept = getattr(previous, name)
+            setattr(previous, name, {})
             for key in changed:
                 kept.pop(key, None)
             kept.update(getattr(self, name))
