@@ -273,6 +273,37 @@ def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, t
         shutil.rmtree(fresh.out)
 
 
+def test_an_amendments_text_edited_plans_the_points_pieces_of_the_versions_it_changed(game, tmp_path, monkeypatch):
+    """The rule's versions before the amendment are as they were: the keyframes that held only those are not
+    planned again (each keyframe holds every rule in force: its deps, hundreds of versions' keys, cost more
+    than its drawing when it turns out the same), and the site is the one a full build gives."""
+    from generator.commands.check import check_games
+
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    (replay,) = check_games(game)
+    keyframes = points.PER_PIECE * points.KEYFRAME  # entries between keyframes (the fixture's small parts)
+    # An amendment writing a rule's whole text, the rule's version before it in force at a keyframe (after the
+    # first, and a piece before the amendment's).
+    version = next(v for v in replay.versions if len(v.changes) == 1 and v.changes[0].kind == "amend" and any(
+        w.identity == v.identity and w.end == v.start and w.start < at < w.end for w in replay.versions
+        for at in range(keyframes, v.start - points.PER_PIECE, keyframes)))
+    log = game / "log.md"
+    lines = log.read_text(encoding="utf-8").split("\n")
+    quoted = version.changes[0].source.line + 1  # 0-based: the blockquote two lines below "Amend rule N to read:"
+    lines[quoted] = "> Newly, " + lines[quoted][2:]
+    log.write_text("\n".join(lines), encoding="utf-8")
+    planned = []
+    monkeypatch.setattr(planner, "points_pages", lambda *args: planned.extend(points.points_pages(*args)) or planned)
+    assert builder.rebuild([log]).ok
+    pieces = [int(page.path.rsplit("/", 1)[1][:-3]) for page in planned
+              if page.path.startswith("long/points/") and not page.path.endswith("index.js")]
+    assert pieces and min(pieces) == version.start // points.PER_PIECE
+    fresh = SiteBuilder(game.parent, tmp_path / "fresh", live_reload="")
+    assert fresh.build_all().ok
+    assert tree_digest(builder.out) == tree_digest(fresh.out)
+
+
 def test_a_plan_that_fails_after_taking_over_the_last_one_leaves_the_next_to_plan_afresh(game, tmp_path,
                                                                                         monkeypatch):
     """A plan moves the last plan's keys into itself (GamePlan.inherit). Should planning then fail (a bug), serve

@@ -58,7 +58,8 @@ class Touched:
     # The touched steps differ in their entries' titles alone: the pages to draw again are those that show
     # one of those titles (the pages of the lists that hold them), not every page that lists entries.
     only_titles: bool = False
-    # When the versions of the touched rules were in force, in the old replay and the new: (start, end).
+    # When the versions of the touched rules that changed were in force, in the old replay and the new: (start,
+    # end). All of a rule's versions when their number changed (each shows how many the rule has).
     rule_spans: set[tuple[int, int | None]] = field(default_factory=set)
 
 
@@ -91,9 +92,12 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
     if old.replay.versions is not new.replay.versions:
         for identity, rule in new_history.rules.items():
             was = old_history.rules[identity]  # the same object where the history was taken over unchanged
-            if rule is not was and _version_texts(rule) != _version_texts(was):
+            if rule is not was and (texts := _version_texts(rule)) != (was_texts := _version_texts(was)):
                 touched.rules.add(identity)
-                touched.rule_spans |= {(v.start, v.end) for v in rule.versions + was.versions}
+                moved = rule.versions + was.versions if len(texts) != len(was_texts) else [
+                    version for pair, text, was_text in zip(zip(rule.versions, was.versions), texts, was_texts)
+                    if text != was_text for version in pair]
+                touched.rule_spans |= {(v.start, v.end) for v in moved}
     touched.only_titles = bool(touched.steps) and only_titles
     return touched
 
