@@ -3,7 +3,6 @@ renumbering, and every version of every rule kept with the span of log entries i
 """
 from __future__ import annotations
 
-import copy
 import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -43,9 +42,11 @@ class CurrentRule:
     power: Fraction | None = None
 
     def copy(self) -> CurrentRule:
-        """An independent copy (its change paragraphs too; dataclasses.replace is slower, and a replay copies
-        every rule in force at each checkpoint)."""
-        copied = copy.copy(self)
+        """An independent copy (its change paragraphs too), made from its fields as they are: copy.copy costs
+        four times as much and dataclasses.replace more, and a replay copies every rule in force at each
+        checkpoint and where it resumes."""
+        copied = object.__new__(CurrentRule)
+        copied.__dict__.update(self.__dict__)
         copied.changes = list(self.changes)
         return copied
 
