@@ -340,9 +340,12 @@ def _redirect_pages(pages: _Pages, rules: set[int] | None = None) -> None:
     rule's page. The pages of one rule's old numbers say the same (the numbers are in its lineage, and whether
     the rule was repealed), so they are one file (see render_all)."""
     history = pages.plan.history
-    for number, identity in sorted(history.old_numbers().items()):
-        if rules is not None and identity not in rules:
-            continue
+    old_numbers = history.old_numbers()
+    # (Given rules, their numbers alone are looked at: serve plans again after every edit, most touching none.)
+    chosen = old_numbers.items() if rules is None else [
+        (number, identity) for identity in rules for number in set(history.rules[identity].lineage[:-1])
+        if old_numbers.get(number) == identity]
+    for number, identity in sorted(chosen):
         target = history.rules[identity]
         context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
                    "now": target.last.number, "repealed": target.repealed}
