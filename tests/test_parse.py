@@ -843,6 +843,25 @@ def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkey
     assert after[1] == log._parse_whole(LOG, first + "\nThree\n\nmore lines.\n" + second)[1][1]
 
 
+@settings(max_examples=300, deadline=None)
+@given(shared=st.text("ab\n", max_size=30), a=st.text("abc", max_size=12), b=st.text("abc", max_size=12),
+       tail=st.text("ab\n", max_size=30), stretch=st.integers(1, 8))
+def test_what_two_texts_share_at_their_start_and_end_is_found_by_stretches(shared, a, b, tail, stretch):
+    """log._shared_start and _shared_end (a save's edited region in a long log) give what comparing character
+    by character gives, whatever the length of the first stretch compared."""
+    from generator.parse import log
+
+    old, new = shared + a + tail, shared + b + tail
+
+    def naive_start(x, y):
+        return next((i for i, (p, q) in enumerate(zip(x, y)) if p != q), min(len(x), len(y)))
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(log, "_FIRST_STRETCH", stretch)
+        assert log._shared_start(old, new) == naive_start(old, new)
+        for limit in (len(old) + len(new), len(tail), 0):
+            assert log._shared_end(old, new, limit) == min(naive_start(old[::-1], new[::-1]), limit)
+
+
 def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch):
     """serve's save of a long log (log._parse_edit): only the edited entries are parsed, no pass is made over
     the others, and the parse is the log parsed whole: the entries after the edit moved to their new lines,

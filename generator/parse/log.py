@@ -5,6 +5,7 @@ paragraphs ("Amend rule 203 to read:" and a blockquote) are recognised. Every va
 """
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime as dt
 import difflib
@@ -15,6 +16,7 @@ from collections import OrderedDict
 from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
+from itertools import accumulate
 from operator import itemgetter
 from typing import Any, NamedTuple
 
@@ -380,20 +382,21 @@ def _edited_region(last: list[tuple[int, str, Entry | None]], old_text: str, tex
     first of those that still end it, how many lines those moved); None when the preamble changed or the
     text between cannot be cut alone (the file is cut whole). A long log in one file is cut at each save in
     the time its edit takes."""
-    preamble_length = len(old_text) - sum(map(len, map(itemgetter(1), last)))
+    starts = [0, *accumulate(map(len, map(itemgetter(1), last)))]  # of each text after the preamble, and the end
+    preamble_length = len(old_text) - starts[-1]
     if text[:preamble_length] != old_text[:preamble_length]:
         return None
-    before, start = 0, preamble_length  # the texts that still begin the file, and where they end
-    while before < len(last) and text.startswith(last[before][1], start):
-        start += len(last[before][1])
-        before += 1
+    # The texts that still begin the file (those inside the text the two share at their start), and where they end
+    shared = _shared_start(old_text, text)
+    before = bisect.bisect_right(starts, shared - preamble_length) - 1
     if before == len(last):  # a code block may be open at the end of the last: it is cut again with what follows
         before -= 1
-        start -= len(last[before][1])
-    after, end = len(last), len(text)  # the same at its end, from the last: the first of them, and where it starts
-    while after > before and text.endswith(last[after - 1][1], start, end):
-        end -= len(last[after - 1][1])
-        after -= 1
+    start = preamble_length + starts[before]
+    # The same at its end, after those (no text counted twice): the first of the texts inside the text the two
+    # share at their end, and where it starts in `text`.
+    outside = len(old_text) - preamble_length - _shared_end(old_text, text, min(len(old_text), len(text)) - start)
+    after = max(before, bisect.bisect_left(starts, outside, 0, len(last)))
+    end = len(text) - (starts[-1] - starts[after])
     # The text between is cut alone: it must start with a heading and end with a line's end (an edit may have
     # run a text on past its end, or joined a heading to it: it is cut again with that text), and leave no code
     # block open over the texts after it.
@@ -414,6 +417,47 @@ def _edited_region(last: list[tuple[int, str, Entry | None]], old_text: str, tex
     moved = line + text.count("\n", start, end) - last[after][0] if after < len(last) else 0
     return (old_text[:preamble_length], before, [(line + first, chunk) for first, chunk in middle], after,
             moved)
+
+
+# What two texts share at their start or end is found by comparing stretches that double in length, then halve:
+# comparisons in C of megabytes, where comparing the entries of a long log one by one took milliseconds.
+_FIRST_STRETCH = 4096
+
+
+def _shared_start(a: str, b: str) -> int:
+    """The length of the longest text that both `a` and `b` begin with."""
+    low, limit, size = 0, min(len(a), len(b)), _FIRST_STRETCH
+    while low < limit:
+        high = min(low + size, limit)
+        if a.startswith(b[low:high], low):
+            low, size = high, size * 2
+            continue
+        while high - low > 1:  # a[:low] == b[:low], and the two differ within [low, high)
+            middle = (low + high) // 2
+            if a.startswith(b[low:middle], low):
+                low = middle
+            else:
+                high = middle
+        return low
+    return limit
+
+
+def _shared_end(a: str, b: str, limit: int) -> int:
+    """The length of the longest text, at most `limit` long, that both `a` and `b` end with."""
+    low, limit, size = 0, min(len(a), len(b), limit), _FIRST_STRETCH
+    while low < limit:
+        high = min(low + size, limit)
+        if a.endswith(b[len(b) - high:len(b) - low], 0, len(a) - low):
+            low, size = high, size * 2
+            continue
+        while high - low > 1:  # the last `low` characters are the same, and the two differ in the `high` last
+            middle = (low + high) // 2
+            if a.endswith(b[len(b) - middle:len(b) - low], 0, len(a) - low):
+                low = middle
+            else:
+                high = middle
+        return low
+    return limit
 
 
 def _place(entry: Entry, first: int, placed: set[int]) -> Entry:
