@@ -822,6 +822,33 @@ def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_pat
     assert replay(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
 
+@pytest.mark.parametrize("field", ["number", "date"])
+def test_an_edit_to_what_places_a_snapshot_is_replayed_as_from_the_start(tmp_path, monkeypatch, field):
+    """The proposal a snapshot stands after renumbered, or the date of the last entry a dated snapshot stands
+    after moved past it: the resumed replay reads the old log's snapshot points again (it skips that for edits
+    that cannot move them) and is the replay from the start."""
+    engine = sys.modules["generator.engine.replay"]
+    monkeypatch.setattr(engine, "CHECKPOINT_MIN_SPACING", 16)
+    folder, load_game = _synthetic_log(tmp_path)
+    log, (snapshot_file,) = folder / "log.md", list((folder / "snapshots").glob("*.md"))
+    text = log.read_text(encoding="utf-8")
+    number = load_game(folder).snapshots[0].after_proposal
+    heading = text.index(f"## Proposal {number}:")
+    date_at = text.index("Date: ", heading) + len("Date: ")
+    if field == "date":  # the snapshot placed by that proposal's date instead
+        snapshot = snapshot_file.read_text(encoding="utf-8")
+        snapshot_file.write_text(snapshot.replace(f"After: proposal {number}", f"Date: {text[date_at:date_at + 10]}"),
+                                 encoding="utf-8")
+    previous = replay(load_game(folder), checkpoints=True)
+    if field == "number":
+        edited = text[:heading] + f"## Proposal {number + 9000}:" + text[heading + len(f"## Proposal {number}:"):]
+    else:
+        edited = text[:date_at] + "2099-01-01" + text[date_at + 10:]
+    log.write_text(edited, encoding="utf-8")
+    game = load_game(folder)
+    assert replay(game, previous=previous, checkpoints=True) == replay(game)
+
+
 def _replayed_with_checkpoints(tmp_path, monkeypatch):
     """The replay module, a synthetic game of 240 proposals, and its replay with a checkpoint every 16 entries;
     `folded`, the entries the fold goes through from then on."""

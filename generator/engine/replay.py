@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
+from itertools import compress
+from operator import is_not
 
 from ..model import Change, Cited, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
 from ..model.config import POWER_KEYS, Config
@@ -328,7 +330,7 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
     entries, old_entries = game.log.entries, old_game.log.entries
     if len(entries) != len(old_entries) or game.config != old_game.config or game.snapshots != old_game.snapshots:
         return None
-    changed = [i for i, (entry, old) in enumerate(zip(entries, old_entries)) if entry is not old]
+    changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
     if game.rules != old_game.rules:
         if not changed:
             return _with_initial_texts(game, previous)
@@ -338,10 +340,14 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
         return None if texts_only is None else _resume(game, texts_only)
     if not changed:
         return dataclasses.replace(previous, game=game)
-    rulings = _result_rulings(game)
-    points, old_points = _snapshot_points(game, []), _snapshot_points(old_game, [])
-    if rulings != _result_rulings(old_game) or points != old_points:
-        return None
+    rulings, points = _result_rulings(game), _snapshot_points(game, [])
+    # The old log's rulings and snapshot points are these, unless a changed entry is or was a judgment or moved
+    # what a snapshot is placed by (a proposal's number, a date): only then is the old log read for them.
+    if any(type(entries[i]) is not type(old_entries[i]) or isinstance(entries[i], Judgment)
+           or entries[i].date != old_entries[i].date
+           or getattr(entries[i], "number", None) != getattr(old_entries[i], "number", None) for i in changed):
+        if rulings != _result_rulings(old_game) or points != _snapshot_points(old_game, []):
+            return None
     first, last = changed[0], changed[-1]
     start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
     state = kept.copy()
@@ -363,7 +369,7 @@ def _resume(game: Game, previous: Replay) -> Replay | None:
             checkpoints.append((index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entries[index], rulings, points))
         if old_state is not None:
-            _fold_entry(old_state, index, old_entries[index], rulings, old_points)
+            _fold_entry(old_state, index, old_entries[index], rulings, points)
     before_entries = _before_entries(previous)
     # Where the previous replay's state is known (just after the edited entries, and at its checkpoints), the
     # fold may end: when the state is the same, the rest is the previous replay's; when it differs only in rule
