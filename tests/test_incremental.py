@@ -326,6 +326,29 @@ def test_a_plan_that_fails_after_taking_over_the_last_one_leaves_the_next_to_pla
     assert tree_digest(builder.out) == tree_digest(fresh.out)
 
 
+def test_the_feeds_latest_date_and_the_players_counts_follow_edits_that_move_them(game, tmp_path):
+    """serve keeps the latest date (the feed's) and the proposals by player and result (the players page) from
+    plan to plan, putting in only what the changed entries moved: a date past every other, made and undone (the
+    latest then found again), and a vote that flips a result, each give the site a full build gives."""
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    log = game / "log.md"
+    original = log.read_text(encoding="utf-8")
+
+    def undone(game: Path) -> list[Path]:
+        log.write_text(original, encoding="utf-8")
+        return [log]
+    for step, edit in enumerate([_a_proposals_date, undone, _votes_of_a_proposal, _a_proposals_date]):
+        result = builder.rebuild(edit(game))
+        assert result.ok
+        fresh = SiteBuilder(game.parent, tmp_path / f"fresh-{step}", live_reload="")
+        assert fresh.build_all().ok
+        assert tree_digest(builder.out) == tree_digest(fresh.out), step
+        shutil.rmtree(fresh.out)
+    feed = (builder.out / "long" / "feed.xml").read_text(encoding="utf-8")
+    assert "2099-12-31" in feed
+
+
 def test_serve_follows_the_keyframes_of_the_points_pieces_when_rules_come_into_force(game, tmp_path, monkeypatch):
     """A keyframe every (rules in force / PER_PIECE) pieces: a rule more in force can move the interval, and
     with it every points piece and the manifest, which serve then draws again, whatever else it touched."""

@@ -10,7 +10,6 @@ from __future__ import annotations
 import json
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
-from operator import attrgetter
 from typing import Any
 
 from markupsafe import Markup
@@ -40,7 +39,6 @@ SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
 DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
-_ENTRY, _DATE = attrgetter("entry"), attrgetter("date")
 
 
 @dataclass
@@ -651,12 +649,12 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     names = _scored_players(replay)
     stats = {name: {"name": name, "proposed": 0, "adopted": 0, "defeated": 0, "score": 0, "playing": False}
              for name in names}
-    for step in plan.history.proposal_steps:
-        stat = stats.get(step.entry.proposer)
+    for (proposer, result), count in plan.proposal_tally().items():
+        stat = stats.get(proposer)
         if stat:
-            stat["proposed"] += 1
-            if step.result in ("adopted", "defeated"):
-                stat[step.result] += 1
+            stat["proposed"] += count
+            if result in ("adopted", "defeated"):
+                stat[result] += count
     for name in names:
         stats[name]["score"] = (last.scores if last else replay.initial_scores).get(name, 0)
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
@@ -669,7 +667,7 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
     steps = plan.history.proposal_steps[-FEED_ENTRIES:][::-1]
-    updated = max(filter(None, map(_DATE, map(_ENTRY, plan.replay.steps))), default=None)  # (in C: 10,000 steps)
+    updated = plan.latest_date()
     return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
                         for s in steps],
             "updated": updated.isoformat() if updated else "1970-01-01"}

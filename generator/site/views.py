@@ -4,7 +4,9 @@ comparison pages (compare_pages.py) build on these; neither imports the other's 
 """
 from __future__ import annotations
 
+import datetime as dt
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -121,6 +123,28 @@ def script_json(value) -> ScriptJSON:
     return ScriptJSON(text)
 
 
+def _tally_share(step: Step) -> tuple[str, str | None] | None:
+    """What a step adds to GamePlan.proposal_tally (none but a proposal's)."""
+    entry = step.entry
+    return (entry.proposer, step.result) if isinstance(entry, Proposal) else None
+
+
+def _latest_with(latest: tuple[dt.date | None, int], gone: list[dt.date | None], come: list[dt.date | None]
+                 ) -> tuple[dt.date | None, int]:
+    """GamePlan's latest date and how many entries have it, after the dates `gone` left and `come` came; a count
+    of 0 when the latest left (or there was none), to be found again."""
+    date, count = latest
+    count -= sum(1 for was in gone if was == date)
+    if count <= 0:
+        return date, 0
+    for now in come:
+        if now is not None and now > date:
+            date, count = now, 1
+        elif now == date:
+            count += 1
+    return date, count
+
+
 # Stands for the cite of a redline's edits while its HTML is kept: a noncharacter, inside an attribute whose
 # quotes rendered text never holds (Markdown escapes them).
 _CITE = "\ufdd4"
@@ -163,6 +187,11 @@ class GamePlan:
     # The views of a comparison page's pairs, by the page's name, as it last drew them (compare_pages.comparison_view).
     pair_views: dict[str, dict[tuple, tuple]] = field(default_factory=dict)
     points_keyframe: int = 0  # the interval of the points pieces' keyframes, when they were last planned (points.py)
+    # What the players page and the feed sum over every entry: how many proposals each player made with each
+    # result, and the latest date with how many entries have it. Kept from plan to plan (`inherit` takes out the
+    # changed steps' old share and puts in their new): a pass over 10,000 entries costs more than either page.
+    _tally: Counter | None = None
+    _latest: tuple[dt.date | None, int] | None = None
     # Proposals' texts drawn, by step index, when the plan read them for the search index (one parse for both);
     # those missing (a build that took the index from its cache) are drawn with their pages.
     body_html: dict[int, Markup] = field(default_factory=dict)
@@ -195,7 +224,29 @@ class GamePlan:
             kept.update(getattr(self, name))
             setattr(self, name, kept)
         self.points_keyframe = previous.points_keyframe
+        old_steps, new_steps = previous.replay.steps, self.replay.steps
+        if previous._tally is not None:
+            self._tally, previous._tally = previous._tally, None
+            self._tally.subtract(filter(None, map(_tally_share, map(old_steps.__getitem__, steps))))
+            self._tally.update(filter(None, map(_tally_share, map(new_steps.__getitem__, steps))))
+        if previous._latest is not None:
+            self._latest = _latest_with(previous._latest, [old_steps[i].entry.date for i in steps],
+                                        [new_steps[i].entry.date for i in steps])
         self.pair_views, self.point_summaries = previous.pair_views, previous.point_summaries  # checked where taken
+
+    def proposal_tally(self) -> Counter:
+        """How many proposals each player made with each result, by (proposer, result)."""
+        if self._tally is None:
+            self._tally = Counter(map(_tally_share, self.history.proposal_steps))
+        return self._tally
+
+    def latest_date(self) -> dt.date | None:
+        """The latest date of any entry."""
+        if self._latest is None or not self._latest[1]:
+            dates = [step.entry.date for step in self.replay.steps if step.entry.date is not None]
+            latest = max(dates, default=None)
+            self._latest = (latest, dates.count(latest) if latest else 0)
+        return self._latest[0]
 
     def step_key(self, step: Step | None) -> bytes | None:
         """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an
