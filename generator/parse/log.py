@@ -426,33 +426,27 @@ _FIRST_STRETCH = 4096
 
 def _shared_start(a: str, b: str) -> int:
     """The length of the longest text that both `a` and `b` begin with."""
-    low, limit, size = 0, min(len(a), len(b)), _FIRST_STRETCH
-    while low < limit:
-        high = min(low + size, limit)
-        if a.startswith(b[low:high], low):
-            low, size = high, size * 2
-            continue
-        while high - low > 1:  # a[:low] == b[:low], and the two differ within [low, high)
-            middle = (low + high) // 2
-            if a.startswith(b[low:middle], low):
-                low = middle
-            else:
-                high = middle
-        return low
-    return limit
+    return _shared_length(lambda low, high: a.startswith(b[low:high], low), min(len(a), len(b)))
 
 
 def _shared_end(a: str, b: str, limit: int) -> int:
     """The length of the longest text, at most `limit` long, that both `a` and `b` end with."""
-    low, limit, size = 0, min(len(a), len(b), limit), _FIRST_STRETCH
+    return _shared_length(lambda low, high: a.endswith(b[len(b) - high:len(b) - low], 0, len(a) - low),
+                          min(len(a), len(b), limit))
+
+
+def _shared_length(shared: Callable[[int, int], bool], limit: int) -> int:
+    """The longest length, at most `limit`, whose every stretch [low, high) is `shared` (the stretches of the
+    first `low` characters being shared already)."""
+    low, size = 0, _FIRST_STRETCH
     while low < limit:
         high = min(low + size, limit)
-        if a.endswith(b[len(b) - high:len(b) - low], 0, len(a) - low):
+        if shared(low, high):
             low, size = high, size * 2
             continue
-        while high - low > 1:  # the last `low` characters are the same, and the two differ in the `high` last
+        while high - low > 1:  # the first `low` are shared, and the two differ within [low, high)
             middle = (low + high) // 2
-            if a.endswith(b[len(b) - middle:len(b) - low], 0, len(a) - low):
+            if shared(low, middle):
                 low = middle
             else:
                 high = middle
