@@ -5,7 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from generator.site.markdown import _MD, markdown_to_html, render_markdown, render_prose, words_and_html
+from generator.site.markdown import (_MD, _plain_words, _prose_html, markdown_to_html, render_markdown, render_prose,
+                                     words_and_html)
 
 LINES = ["# Title", "## Part", "###### Deep", "Setext", "===", "---", "text <h1>raw</h1> and `<h2>`", "```",
          "<h3>", "> # quoted heading", "- item", "  ## in a list", "    # indented code", "", "", "plain words",
@@ -74,3 +75,34 @@ block_texts = st.lists(st.tuples(blocks, st.sampled_from(SEPARATORS)), min_size=
 def test_a_text_drawn_block_by_block_is_the_text_drawn_whole(text):
     render_markdown.cache_clear()
     assert render_markdown(text) == markdown_to_html(text)
+
+
+# Lines close to plain prose: a start that is a letter or might begin a block, then characters that are plain
+# or might be markup (emphasis, code, links, entities, escapes, a hard break's trailing spaces, Unicode spaces).
+LINE_STARTS = ["A", "z", "é", "Ω", "1", "1.", "2)", "#", ">", "-", "+", "*", "=", "|", " ", "    ", "\t", "[", "<", "_"]
+LINE_CHARACTERS = list("abc XYZ é½²9,.;:?!'\"()%/+=$@#^{}~>-") + ["_", "*", "`", "[", "]", "<", "&", "\\", "|",
+                                                               "  ", "\t", "\u00a0", "\u2003", "\ufdd0", "www.x.org", "&copy;", "&#35;"]
+prose_lines = st.tuples(st.sampled_from(LINE_STARTS), st.lists(st.sampled_from(LINE_CHARACTERS), max_size=12)).map(
+    lambda parts: parts[0] + "".join(parts[1]))
+prose = st.lists(st.tuples(prose_lines, st.sampled_from(["\n", "\n\n", "\n\n\n", "\n \n"])), min_size=1,
+                 max_size=4).map(lambda parts: "\n" * (len(parts) % 2) + "".join(line + end for line, end in parts))
+
+
+@settings(max_examples=3000, deadline=None)
+@given(text=prose)
+def test_prose_drawn_without_markdown_it_is_what_markdown_it_draws(text):
+    """Plain prose is drawn without parsing it (_prose_html); whatever takes that way is what markdown-it draws,
+    words and HTML."""
+    tokens = _MD.parse(text)
+    assert markdown_to_html(text) == _MD.renderer.render(tokens, _MD.options, {})
+    assert words_and_html(text) == (_plain_words(tokens), markdown_to_html(text))
+
+
+def test_rule_texts_and_proposals_in_plain_words_are_drawn_without_parsing():
+    assert _prose_html('All players must abide by all the rules then in effect, in the form in which they are then in '
+                       'effect.\nThe rules in the Initial Set are in effect (see "Rule 101").\n\nA second paragraph: '
+                       '2nd of 3, 50% > 1/3!') == (
+        '<p>All players must abide by all the rules then in effect, in the form in which they are then in effect.\n'
+        'The rules in the Initial Set are in effect (see &quot;Rule 101&quot;).</p>\n'
+        '<p>A second paragraph: 2nd of 3, 50% &gt; 1/3!</p>\n')
+    assert _prose_html("A *fine*") is None and _prose_html("- a list") is None and _prose_html("") is None

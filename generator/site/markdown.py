@@ -6,6 +6,7 @@ from functools import lru_cache
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markdown_it.token import Token
 from markupsafe import Markup
 
@@ -33,7 +34,25 @@ _MD = _renderer()
 
 def markdown_to_html(text: str) -> Markup:
     """HTML of a Markdown text that shows on one page (a proposal's own text): not worth keeping."""
-    return Markup(_MD.render(text))
+    html = _prose_html(text)
+    return Markup(html if html is not None else _MD.render(text))
+
+
+# Prose in which Markdown finds no markup: paragraphs of lines that each start with a letter (no heading, quote,
+# list, code, table or rule starts there, nor underlines a heading) and hold letters, digits, spaces and
+# punctuation that no inline rule reads (no emphasis, code, link, escape, entity or hard break: no trailing
+# space). Most rule texts and proposals are such prose, and drawing them is a tenth of a build: their HTML is
+# their paragraphs, escaped as Markdown escapes text. tests/test_markdown.py holds it to markdown-it's.
+_PROSE_LINE = r"""[^\W\d_][\w ,.;:?!'"()%/+=$@#^{}~>-]*(?<! )"""
+_PROSE = re.compile(rf"\n*(?:{_PROSE_LINE}\n+)*{_PROSE_LINE}\n*")
+_PARAGRAPH_BREAK = re.compile(r"\n\n+")
+
+
+def _prose_html(text: str) -> str | None:
+    """The HTML of `text` when it is plain prose (above), else None."""
+    if "_" in text or _PROSE.fullmatch(text) is None:  # \w holds the underscore, which emphasizes
+        return None
+    return "".join(f"<p>{escapeHtml(paragraph)}</p>\n" for paragraph in _PARAGRAPH_BREAK.split(text.strip("\n")))
 
 
 @lru_cache(maxsize=16384)
@@ -87,6 +106,9 @@ def render_inline(text: str) -> Markup:
 def words_and_html(text: str) -> tuple[str, Markup]:
     """The words of a Markdown text without its markup (for search snippets: blocks and lines joined by
     spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
+    html = _prose_html(text)
+    if html is not None:
+        return " ".join(text.split()), Markup(html)
     tokens = _MD.parse(text)
     return _plain_words(tokens), Markup(_MD.renderer.render(tokens, _MD.options, {}))
 
