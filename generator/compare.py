@@ -87,6 +87,11 @@ class Pair:
         return _joined(self.old), _joined(self.new)
 
     @property
+    def first_number(self) -> int:
+        """The number the pair stands at in rule order: its first old rule's, else (a rule added) its new one's."""
+        return self.old[0].number if self.old else self.new[0].number
+
+    @property
     def title(self) -> str:
         """The rule's title as it now reads, else as it read."""
         return next((rule.title for rule in self.new + self.old if rule.title), "")
@@ -173,7 +178,7 @@ def compare(old: Sequence[RuleLike], new: Sequence[RuleLike], *, by_identity: bo
     that survives renumbering; the same identity is then the same rule, whatever its text became."""
     new_by_number = {rule.number: rule for rule in new}
     equal = [(rule, new_by_number[rule.number]) for rule in old
-             if rule.number in new_by_number and _identical(rule, new_by_number[rule.number])]
+             if rule.number in new_by_number and identical(rule, new_by_number[rule.number])]
     equal_old = {id(a) for a, _ in equal}
     equal_new = {id(b) for _, b in equal}
     matcher = _Matcher([rule for rule in old if id(rule) not in equal_old],
@@ -192,7 +197,8 @@ def compare(old: Sequence[RuleLike], new: Sequence[RuleLike], *, by_identity: bo
     return Comparison(tuple(sorted(pairs, key=_position)))
 
 
-def _identical(a: RuleLike, b: RuleLike) -> bool:
+def identical(a: RuleLike, b: RuleLike) -> bool:
+    """Whether two rules are the same rule under the same number: a pair the comparison counts unchanged."""
     return (a.number, a.rule_class, a.title, a.text) == (b.number, b.rule_class, b.title, b.text)
 
 
@@ -212,8 +218,7 @@ def _pair(old: tuple[RuleLike, ...], new: tuple[RuleLike, ...], score: float) ->
 
 def _position(pair: Pair) -> tuple:
     """Rule order: by the old number where there is one, an added rule at its new number."""
-    first = pair.old[0].number if pair.old else pair.new[0].number
-    return first, 0 if pair.old else 1, tuple(rule.number for rule in pair.new)
+    return pair.first_number, 0 if pair.old else 1, tuple(rule.number for rule in pair.new)
 
 
 class _Matcher:

@@ -178,12 +178,12 @@ class SiteBuilder:
         self.state = RenderState()
         result = self._update(stale=set(), templates_changed=True, jobs=jobs)
         forget_drawn()  # the whole site's HTML and redlines: an edit redraws a few pages
-        # Bar the comparison of the start with now, which an edit to any rule draws again whole: what it
-        # shows is drawn once more (its redlines, kept), or the first such edit would take twice the next.
+        # Bar the comparison of the start with now, whose parts an edit to a rule draws again: what they
+        # show is drawn once more (their redlines, kept), or the first such edit would take twice the next.
         for game in self._games.values():
             if isinstance(game.plan, GamePlan):
                 for page in compare_pages(game.plan):
-                    if page.path.endswith("/compare/start-now.html"):
+                    if page.template == "compare.html":  # the parts of start-now
                         page.full_context()
         return result
 

@@ -15,6 +15,7 @@ from generator.errors import ErrorCollector
 from generator.model import Rule, Source
 from generator.parse.importer import import_ruleset
 from generator.parse.rules import parse_ruleset
+from generator.site import compare_pages as comparisons
 from generator.site.compare_pages import compare_pages, comparison_view
 from generator.site.history import GameHistory
 from generator.site.pages import plan_site
@@ -328,6 +329,31 @@ def test_comparison_pages_render_with_working_links(game_plan, tmp_path):
     index = (site / "splits/compare/index.html").read_text(encoding="utf-8")
     assert "static/points.js" in index and "static/compare.js" in index
     assert 'href="start-now.html"' in index and 'href="../proposals/index.html"' in index
+
+
+def test_a_long_comparison_of_the_start_with_now_is_cut_in_parts_that_show_each_pair_once(game_plan, tmp_path,
+                                                                                         monkeypatch):
+    """Parts of 2 of the numbers where the two sides differ (101, 201, 203, 205, 206, 210, 220, 305): a pair
+    stands at its first old rule's number (the merge at 205, rule 201 at 201 though it is now 220), an added
+    rule at its own; every part shows the whole comparison's tally and links to every other."""
+    whole = [p["heading"] for p in compare_pages(game_plan)[0].full_context()["pairs"]]
+    monkeypatch.setattr(comparisons, "COMPARE_PART", 2)
+    pages = [page for page in compare_pages(game_plan) if page.template == "compare.html"]
+    assert [page.path for page in pages] == [f"splits/compare/start-now{suffix}.html"
+                                             for suffix in ("", "-2", "-3", "-4")]
+    shown = [[p["heading"] for p in page.full_context()["pairs"]] for page in pages]
+    assert shown == [["rule 101 changed", "rule 201 is now 220"], ["rule 203 changed", "rules 205 and 206 merged into 205"],
+                     ["rule 210 changed"], ["rule 305 added"]]
+    assert sum(shown, []) == whole
+    assert {page.full_context()["tally"] for page in pages} == {compare_pages(game_plan)[0].full_context()["tally"]}
+    site = tmp_path / "site"
+    write_pages(make_environment(), plan_site([game_plan.replay]), site)
+    assert broken_links(site) == []
+    second = (site / "splits/compare/start-now-2.html").read_text(encoding="utf-8")
+    assert re.findall(r'<a href="(start-now[^"]*)">([^<]*)</a>', second) == [
+        ("start-now.html", "Rule 101 – Rule 201"), ("start-now-3.html", "Rule 206 – Rule 210"),
+        ("start-now-4.html", "Rule 220 – Rule 305")] * 2  # above the pairs and below: the numbers each covers
+    assert '<span aria-current="page">Rule 203 – Rule 205</span>' in second
 
 
 def test_a_comparison_drawn_again_takes_the_views_of_the_pairs_made_of_the_same_rules():

@@ -1,7 +1,7 @@
-"""Comparison pages of a game: the rules now against the initial set, and a page where the reader picks any
-two points (templates/static/compare.js does that in the browser, from points.py's pieces). What a single
+"""Comparison pages of a game: the rules now against the initial set (in parts, when long), and a page where
+the reader picks any two points (templates/static/compare.js does that in the browser, from points.py's pieces). What a single
 entry changed is on that entry's page, so no page repeats it; `comparison_page` draws the comparison of any
-two points as start-now.html draws its own (the picker's tests compare with it).
+two points as start-now.html draws its own, in one page (the picker's tests compare with it).
 
 Points are named as URLs name them: `start` is the initial set, `301` a proposal, `judgment-7` and
 `entry-12` other entries as the log anchors them.
@@ -9,25 +9,29 @@ Points are named as URLs name them: `start` is the initial set, `301` a proposal
 from __future__ import annotations
 
 import json
-from collections.abc import Callable
+from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..compare import Comparison, Pair, RuleLike, compare
-from .views import GamePlan, Page, game_view, point_name, redline_view, step_view
+from ..compare import Comparison, Pair, RuleLike, compare, identical
+from .views import GamePlan, Page, game_view, pager, part_name, parts, point_name, redline_view, step_view
 
 START = -1  # the point before the first entry: the initial set
+# The rules a part of the comparison of the start with now shows at most (at 10,000 proposals it compares 738
+# rules: one page would be 760 KB, a weight for a phone, and serve would draw it whole after every edit to a rule).
+COMPARE_PART = 100
 
 
 def comparison_view(comparison: Comparison, rule_url: Callable[[RuleLike], str] | None = None,
-                    kept: dict[tuple, tuple] | None = None) -> dict[str, Any]:
-    """What templates/compare.html shows of a comparison; `rule_url` links each rule to its page. `kept`: the
+                    kept: dict[tuple, tuple] | None = None, shown: Sequence[Pair] | None = None) -> dict[str, Any]:
+    """What templates/compare.html shows of a comparison: its differences, or those `shown` (a part of a long
+    one), and the whole's tally; `rule_url` links each rule to its page. `kept`: the
     views of an earlier comparison's pairs, by their kind and the identities of their rules; a pair made of the
     same rules (immutable versions) and redline, with the same links, takes its view again, and `kept` is left
     holding this comparison's. serve compares the start with now after every edit to a rule's text, and the edit
     changes one or two of hundreds of pairs."""
     views = []
     made: dict[tuple, tuple] = {}
-    for pair in comparison.differences:
+    for pair in comparison.differences if shown is None else shown:
         links = _links(pair, rule_url)
         key = (pair.kind, *map(id, pair.old), None, *map(id, pair.new))
         earlier = kept.get(key) if kept is not None else None
@@ -69,9 +73,37 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     entry changed is on the entry's own page (a proposal's page, or its place in the log)."""
     replay, history = plan.replay, plan.history
     last = len(replay.steps) - 1
+    pages: list[Page] = []
     views = _PointViews(plan)
-    start_now = [[plan.version_key(v) for v in history.rules_at(point)] for point in (START, last)]
-    pages = [_comparison_page(plan, views, "start-now", START, last, start_now)]
+    start, now = history.rules_at(START), history.rules_at(last)
+    # Each part shows the pairs standing at COMPARE_PART of the numbers where the two sides differ (a pair stands
+    # at its first old rule's number, an added rule at its own), so the parts are known before comparing. What a
+    # part shows depends on every rule (a rule's text moved can match it with a rule another part shows, and
+    # each part's tally counts them all), so a build, which compares when it draws, makes every part depend on
+    # every rule. serve keeps what comparing found from edit to edit (compare._alike, the redlines): it compares
+    # here, and each part depends on the tally and the rules of the pairs it shows, so that an edit to a rule
+    # draws its part again, not every part.
+    numbers = _differing_numbers(start, now)
+    ranges = parts(len(numbers), COMPARE_PART)
+    compared: list[Comparison] = []  # the comparison, made once for every part
+
+    def comparison() -> Comparison:
+        if not compared:
+            compared.append(compare(start, now, by_identity=True))
+        return compared[0]
+
+    every_rule = [[plan.version_key(v) for v in rules] for rules in (start, now)]
+    for part, span in enumerate(ranges):
+        low = numbers[span.start] if part else None
+        high = numbers[span.stop] if part + 1 < len(ranges) else None
+
+        def shows(pair: Pair, low: int | None = low, high: int | None = high) -> bool:
+            return (low is None or pair.first_number >= low) and (high is None or pair.first_number < high)
+        inputs = every_rule if plan.store is not None else (comparison().tally(), [
+            (pair.kind, [*map(plan.version_key, pair.old)], [*map(plan.version_key, pair.new)])
+            for pair in comparison().differences if shows(pair)])
+        pages.append(_comparison_page(plan, views, part_name("start-now", part, ""), START, last, inputs, comparison,
+                                      pager("start-now", ranges, part, lambda i: f"Rule {numbers[i]}"), shows))
 
     # The picker draws in the browser from the points and compare/rules pieces (points.py).
     pages.append(_page(plan, "index", "compare_index.html", {}))
@@ -82,7 +114,16 @@ def comparison_page(plan: GamePlan, before: int, after: int) -> Page:
     """The comparison of the rules after entry `before` with the rules after `after` (-1: the initial set),
     as compare/start-now.html draws them; named by the two points (the picker shows the same)."""
     return _comparison_page(plan, _PointViews(plan), f"{point_name(plan, before)}-{point_name(plan, after)}",
-                            before, after, None)
+                            before, after, None, lambda: compare(plan.history.rules_at(before),
+                                                                 plan.history.rules_at(after), by_identity=True))
+
+
+def _differing_numbers(start: list[RuleLike], now: list[RuleLike]) -> list[int]:
+    """The numbers, in order, of the rules of either side that the other does not hold the same under the same
+    number: every pair the comparison shows stands at one of them (the rules it counts unchanged at none)."""
+    starts, nows = {rule.number: rule for rule in start}, {rule.number: rule for rule in now}
+    return sorted({number for number, rule in starts.items() if number not in nows or not identical(rule, nows[number])}
+                  | {number for number, rule in nows.items() if number not in starts or not identical(rule, starts[number])})
 
 
 class _PointViews(dict):
@@ -101,17 +142,22 @@ class _PointViews(dict):
         return view
 
 
-def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int, after: int, inputs: Any) -> Page:
-    """A comparison page; `inputs` is what the comparison depends on, so that it is drawn only when they move."""
+def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int, after: int, inputs: Any,
+                     comparison: Callable[[], Comparison], navigation: list[dict[str, Any]] = (),
+                     shows: Callable[[Pair], bool] | None = None) -> Page:
+    """A comparison page, or a part of one (`navigation`: its pager; `shows`: which pairs it shows); `inputs` is
+    what the comparison depends on, so that it is drawn only when they move."""
 
-    def comparison() -> dict[str, Any]:
-        found = compare(plan.history.rules_at(before), plan.history.rules_at(after), by_identity=True)
+    def view() -> dict[str, Any]:
+        found = comparison()
         return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}",
-                               plan.pair_views.setdefault(name, {}))
+                               plan.pair_views.setdefault(name, {}),
+                               None if shows is None else [pair for pair in found.differences if shows(pair)])
 
     now = before == START and after == len(plan.replay.steps) - 1
-    context = {"before": views[before], "after": views[after], "now": now, "previous": None, "next": None}
-    return _page(plan, name, "compare.html", context, inputs=inputs, lazy=comparison)
+    context = {"before": views[before], "after": views[after], "now": now, "previous": None, "next": None,
+               "pager": list(navigation)}
+    return _page(plan, name, "compare.html", context, inputs=inputs, lazy=view)
 
 
 def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any], *, inputs: Any = None,

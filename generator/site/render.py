@@ -119,8 +119,8 @@ def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
 @pass_context
 def _article(context: Context, pair: dict[str, Any]) -> Markup:
     """A pair of rules as templates/_pair.html draws it (from `pair` alone), taken from the page's last drawing
-    when it showed the same: start-now.html shows hundreds, which serve draws again after every edit to a rule's
-    text, and the edit changes one or two."""
+    when it showed the same: a part of start-now shows a hundred, which serve draws again after an edit to a
+    rule's text, and the edit changes one or two."""
     env = context.environment
     key = (pair["kind"], pair["heading"], pair["title"], tuple(pair["notes"]), tuple(pair["summary"]),
            tuple(pair["links"]), pair["html"])
