@@ -79,7 +79,8 @@ def test_a_text_drawn_block_by_block_is_the_text_drawn_whole(text):
 
 # Lines close to plain prose: a start that is a letter or might begin a block, then characters that are plain
 # or might be markup (emphasis, code, links, entities, escapes, a hard break's trailing spaces, Unicode spaces).
-LINE_STARTS = ["A", "z", "é", "Ω", "1", "1.", "2)", "#", ">", "-", "+", "*", "=", "|", " ", "    ", "\t", "[", "<", "_"]
+LINE_STARTS = ["A", "z", "é", "Ω", "1", "1.", "2)", "#", ">", "> A", "> z", ">A", ">  A", "> > A", "> - A", "-", "+",
+               "*", "=", "|", " ", "    ", "\t", "[", "<", "_"]
 LINE_CHARACTERS = list("abc XYZ é½²9,.;:?!'\"()%/+=$@#^{}~>-") + ["_", "*", "`", "[", "]", "<", "&", "\\", "|",
                                                                "  ", "\t", "\u00a0", "\u2003", "\ufdd0", "www.x.org", "&copy;", "&#35;"]
 prose_lines = st.tuples(st.sampled_from(LINE_STARTS), st.lists(st.sampled_from(LINE_CHARACTERS), max_size=12)).map(
@@ -105,4 +106,8 @@ def test_rule_texts_and_proposals_in_plain_words_are_drawn_without_parsing():
         '<p>All players must abide by all the rules then in effect, in the form in which they are then in effect.\n'
         'The rules in the Initial Set are in effect (see &quot;Rule 101&quot;).</p>\n'
         '<p>A second paragraph: 2nd of 3, 50% &gt; 1/3!</p>\n')
+    assert _prose_html("Enact rule: Notice\n\n> Upon a vote,\n> the clerk counts.\n>\n> Then he tells.\n") == (
+        "<p>Enact rule: Notice</p>\n<blockquote>\n<p>Upon a vote,\nthe clerk counts.</p>\n<p>Then he tells.</p>\n"
+        "</blockquote>\n")
     assert _prose_html("A *fine*") is None and _prose_html("- a list") is None and _prose_html("") is None
+    assert _prose_html("A paragraph\n> and a quote that interrupts it") is None

@@ -38,21 +38,41 @@ def markdown_to_html(text: str) -> Markup:
     return Markup(html if html is not None else _MD.render(text))
 
 
-# Prose in which Markdown finds no markup: paragraphs of lines that each start with a letter (no heading, quote,
-# list, code, table or rule starts there, nor underlines a heading) and hold letters, digits, spaces and
-# punctuation that no inline rule reads (no emphasis, code, link, escape, entity or hard break: no trailing
-# space). Most rule texts and proposals are such prose, and drawing them is a tenth of a build: their HTML is
-# their paragraphs, escaped as Markdown escapes text. tests/test_markdown.py holds it to markdown-it's.
+# Prose in which Markdown finds no markup: paragraphs, alone or quoted, of lines that each start with a letter
+# (after a quote's "> ": no heading, list, code, table or rule starts there, nor underlines a heading) and hold
+# letters, digits, spaces and punctuation that no inline rule reads (no emphasis, code, link, escape, entity or
+# hard break: no trailing space). Most rule texts and proposals are such prose, and drawing them was a tenth of
+# a build: their HTML is their paragraphs, escaped as Markdown escapes text. tests/test_markdown.py holds it to
+# markdown-it's.
 _PROSE_LINE = r"""[^\W\d_][\w ,.;:?!'"()%/+=$@#^{}~>-]*(?<! )"""
-_PROSE = re.compile(rf"\n*(?:{_PROSE_LINE}\n+)*{_PROSE_LINE}\n*")
+_PROSE_BLOCK = rf"{_PROSE_LINE}(?:\n{_PROSE_LINE})*|> {_PROSE_LINE}(?:\n(?:> {_PROSE_LINE}|>))*"
+_PROSE = re.compile(rf"\n*(?:(?:{_PROSE_BLOCK})\n\n+)*(?:{_PROSE_BLOCK})\n*")
 _PARAGRAPH_BREAK = re.compile(r"\n\n+")
+
+
+def _prose_blocks(text: str) -> list[tuple[bool, list[str]]] | None:
+    """The blocks of `text` when it is plain prose (above): whether each is quoted, and its paragraphs; else None."""
+    if "_" in text or _PROSE.fullmatch(text) is None:  # \w holds the underscore, which emphasizes
+        return None
+    blocks = []
+    for block in _PARAGRAPH_BREAK.split(text.strip("\n")):
+        if block.startswith(">"):  # its lines without their marks: its own paragraphs, parted by lines of ">"
+            blocks.append((True, _PARAGRAPH_BREAK.split(re.sub("^> ?", "", block, flags=re.M).strip("\n"))))
+        else:
+            blocks.append((False, [block]))
+    return blocks
 
 
 def _prose_html(text: str) -> str | None:
     """The HTML of `text` when it is plain prose (above), else None."""
-    if "_" in text or _PROSE.fullmatch(text) is None:  # \w holds the underscore, which emphasizes
+    blocks = _prose_blocks(text)
+    if blocks is None:
         return None
-    return "".join(f"<p>{escapeHtml(paragraph)}</p>\n" for paragraph in _PARAGRAPH_BREAK.split(text.strip("\n")))
+    html = []
+    for quoted, paragraphs in blocks:
+        drawn = "".join(f"<p>{escapeHtml(paragraph)}</p>\n" for paragraph in paragraphs)
+        html.append(f"<blockquote>\n{drawn}</blockquote>\n" if quoted else drawn)
+    return "".join(html)
 
 
 @lru_cache(maxsize=16384)
@@ -106,9 +126,9 @@ def render_inline(text: str) -> Markup:
 def words_and_html(text: str) -> tuple[str, Markup]:
     """The words of a Markdown text without its markup (for search snippets: blocks and lines joined by
     spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
-    html = _prose_html(text)
-    if html is not None:
-        return " ".join(text.split()), Markup(html)
+    blocks = _prose_blocks(text)
+    if blocks is not None:
+        return " ".join(" ".join(p for _, paragraphs in blocks for p in paragraphs).split()), Markup(_prose_html(text))
     tokens = _MD.parse(text)
     return _plain_words(tokens), Markup(_MD.renderer.render(tokens, _MD.options, {}))
 
