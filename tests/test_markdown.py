@@ -79,10 +79,11 @@ def test_a_text_drawn_block_by_block_is_the_text_drawn_whole(text):
 
 # Lines close to plain prose: a start that is a letter or might begin a block, then characters that are plain
 # or might be markup (emphasis, code, links, entities, escapes, a hard break's trailing spaces, Unicode spaces).
-LINE_STARTS = ["A", "z", "é", "Ω", "1", "1.", "2)", "#", ">", "> A", "> z", ">A", ">  A", "> > A", "> - A", "-", "+",
-               "*", "=", "|", " ", "    ", "\t", "[", "<", "_"]
+LINE_STARTS = ["A", "z", "é", "Ω", "1", "1.", "2)", "#", ">", "> A", "> z", ">A", ">  A", "> > A", "> - A", "-", "- A",
+               "- z", "-A", "-  A", "- - A", "- > A", "  - A", "+ A", "* A", "+", "*", "=", "|", " ", "    ", "\t", "[",
+               "<", "_", "\ufdd2A", "\ufdd0 ", "\ufdd0-", "\ufdd1"]
 LINE_CHARACTERS = list("abc XYZ é½²9,.;:?!'\"()%/+=$@#^{}~>-") + ["_", "*", "`", "[", "]", "<", "&", "\\", "|",
-                                                               "  ", "\t", "\u00a0", "\u2003", "\ufdd0", "www.x.org", "&copy;", "&#35;"]
+                                                               "  ", "\t", "\u00a0", "\u2003", "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3", "www.x.org", "&copy;", "&#35;"]
 prose_lines = st.tuples(st.sampled_from(LINE_STARTS), st.lists(st.sampled_from(LINE_CHARACTERS), max_size=12)).map(
     lambda parts: parts[0] + "".join(parts[1]))
 prose = st.lists(st.tuples(prose_lines, st.sampled_from(["\n", "\n\n", "\n\n\n", "\n \n"])), min_size=1,
@@ -109,5 +110,8 @@ def test_rule_texts_and_proposals_in_plain_words_are_drawn_without_parsing():
     assert _prose_html("Enact rule: Notice\n\n> Upon a vote,\n> the clerk counts.\n>\n> Then he tells.\n") == (
         "<p>Enact rule: Notice</p>\n<blockquote>\n<p>Upon a vote,\nthe clerk counts.</p>\n<p>Then he tells.</p>\n"
         "</blockquote>\n")
-    assert _prose_html("A *fine*") is None and _prose_html("- a list") is None and _prose_html("") is None
+    assert _prose_html("Each of:\n\n- one;\n- two.\n\nThen \ufdd0old\ufdd1\ufdd2new\ufdd3.") == (
+        "<p>Each of:</p>\n<ul>\n<li>one;</li>\n<li>two.</li>\n</ul>\n<p>Then \ufdd0old\ufdd1\ufdd2new\ufdd3.</p>\n")
+    assert _prose_html("- a loose\n\n- list") is None
+    assert _prose_html("A *fine*") is None and _prose_html("+ a list") is None and _prose_html("") is None
     assert _prose_html("A paragraph\n> and a quote that interrupts it") is None

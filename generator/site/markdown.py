@@ -38,28 +38,35 @@ def markdown_to_html(text: str) -> Markup:
     return Markup(html if html is not None else _MD.render(text))
 
 
-# Prose in which Markdown finds no markup: paragraphs, alone or quoted, of lines that each start with a letter
-# (after a quote's "> ": no heading, list, code, table or rule starts there, nor underlines a heading) and hold
-# letters, digits, spaces and punctuation that no inline rule reads (no emphasis, code, link, escape, entity or
-# hard break: no trailing space). Most rule texts and proposals are such prose, and drawing them was a tenth of
-# a build: their HTML is their paragraphs, escaped as Markdown escapes text. tests/test_markdown.py holds it to
-# markdown-it's.
-_PROSE_LINE = r"""[^\W\d_][\w ,.;:?!'"()%/+=$@#^{}~>-]*(?<! )"""
-_PROSE_BLOCK = rf"{_PROSE_LINE}(?:\n{_PROSE_LINE})*|> {_PROSE_LINE}(?:\n(?:> {_PROSE_LINE}|>))*"
+# Prose in which Markdown finds no markup: paragraphs, alone, quoted or as the items of a list ("- "), of lines
+# that each start with a letter (after the quote's or the item's mark: no heading, list, code, table or rule
+# starts there, nor underlines a heading) and hold letters, digits, spaces and punctuation that no inline rule
+# reads (no emphasis, code, link, escape, entity or hard break: no trailing space), and the noncharacters that
+# mark a redline's edits (redline.py). Most rule texts and proposals are such prose, and drawing them was a tenth
+# of a build: their HTML is their paragraphs, escaped as Markdown escapes text. tests/test_markdown.py holds it
+# to markdown-it's.
+_PROSE_LINE = "[\ufdd0-\ufdd3]*[^\\W\\d_][\\w ,.;:?!'\"()%/+=$@#^{}~>\ufdd0-\ufdd3-]*(?<! )"
+_PROSE_BLOCK = (rf"{_PROSE_LINE}(?:\n{_PROSE_LINE})*|> {_PROSE_LINE}(?:\n(?:> {_PROSE_LINE}|>))*"
+                rf"|- {_PROSE_LINE}(?:\n- {_PROSE_LINE})*")
 _PROSE = re.compile(rf"\n*(?:(?:{_PROSE_BLOCK})\n\n+)*(?:{_PROSE_BLOCK})\n*")
 _PARAGRAPH_BREAK = re.compile(r"\n\n+")
 
 
-def _prose_blocks(text: str) -> list[tuple[bool, list[str]]] | None:
-    """The blocks of `text` when it is plain prose (above): whether each is quoted, and its paragraphs; else None."""
+def _prose_blocks(text: str) -> list[tuple[str, list[str]]] | None:
+    """The blocks of `text` when it is plain prose (above): each block's kind ("p", "blockquote" or "ul") and its
+    paragraphs (a list's items); else None."""
     if "_" in text or _PROSE.fullmatch(text) is None:  # \w holds the underscore, which emphasizes
         return None
-    blocks = []
+    blocks: list[tuple[str, list[str]]] = []
     for block in _PARAGRAPH_BREAK.split(text.strip("\n")):
         if block.startswith(">"):  # its lines without their marks: its own paragraphs, parted by lines of ">"
-            blocks.append((True, _PARAGRAPH_BREAK.split(re.sub("^> ?", "", block, flags=re.M).strip("\n"))))
+            blocks.append(("blockquote", _PARAGRAPH_BREAK.split(re.sub("^> ?", "", block, flags=re.M).strip("\n"))))
+        elif block.startswith("- "):
+            if blocks and blocks[-1][0] == "ul":  # a blank line between items: one loose list, drawn by markdown-it
+                return None
+            blocks.append(("ul", [line[2:] for line in block.split("\n")]))
         else:
-            blocks.append((False, [block]))
+            blocks.append(("p", [block]))
     return blocks
 
 
@@ -69,9 +76,12 @@ def _prose_html(text: str) -> str | None:
     if blocks is None:
         return None
     html = []
-    for quoted, paragraphs in blocks:
+    for kind, paragraphs in blocks:
+        if kind == "ul":  # a tight list: its items' paragraphs are not marked
+            html.append("<ul>\n" + "".join(f"<li>{escapeHtml(item)}</li>\n" for item in paragraphs) + "</ul>\n")
+            continue
         drawn = "".join(f"<p>{escapeHtml(paragraph)}</p>\n" for paragraph in paragraphs)
-        html.append(f"<blockquote>\n{drawn}</blockquote>\n" if quoted else drawn)
+        html.append(f"<blockquote>\n{drawn}</blockquote>\n" if kind == "blockquote" else drawn)
     return "".join(html)
 
 
