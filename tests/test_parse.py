@@ -15,7 +15,7 @@ from generator.model import Event, Judgment, Proposal, Source
 from generator.model.config import POWER_KEYS, SETTINGS, Config
 from generator.parse.config import locate_keys, parse_config, parse_effect_value
 from generator.parse.game import load_game
-from generator.parse.log import parse_log
+from generator.parse.log import _block_markdown, _plain_entry_tokens, parse_log, split_entries
 from generator.parse.rules import parse_rule_heading, parse_ruleset
 from generator.parse.source import decode, unquote
 
@@ -1045,3 +1045,41 @@ def test_a_long_line_is_found_however_the_file_is_looked_at(text, limit):
     errors = ErrorCollector()
     assert check_line_lengths(text, "f", errors, limit) == (max(map(len, text.split("\n"))) <= limit)
     assert bool(errors.errors) != (max(map(len, text.split("\n"))) <= limit)
+
+
+# Entries near the edges of what _plain_entry_tokens writes out: headings of every kind, lines starting with a
+# letter or with what might start another block, marks of quotes and lists, characters Markdown strips.
+HEADINGS = ["## Proposal 301: Title", "## A"] * 5 + ["## A #", "## A ##", "##A", "### A", "## 1", "## A ", "  ## A",
+            "## Proposal\tX", "## É", "Setext"]
+ENTRY_LINE_STARTS = ["A", "z", "é", "> A", ">", "- A"] * 15 + [
+    "1", "1.", "#", "## B", ">A", ">  A", "> > A", "> - A", "-", "-A", "-  A", "- - A", "- > A", "  - A", "+ A", "* A",
+    "=", "---", "```", "~~~", "|", " ", "    ", "\t", "[a]: /b", "<div>", "_"]
+ENTRY_CHARACTERS = list("abc XYZ é9,.;:") * 6 + list("'\"#>-*_`[]|") + ["  ", "\t", "\u00a0", "\r", "\x00", "```"]
+entry_lines = st.tuples(st.sampled_from(ENTRY_LINE_STARTS), st.lists(st.sampled_from(ENTRY_CHARACTERS), max_size=8)).map(
+    lambda parts: parts[0] + "".join(parts[1]))
+entries = st.tuples(st.sampled_from(HEADINGS), st.lists(st.tuples(st.sampled_from(["\n", "\n", "\n\n", "\n\n\n", "\n \n"]),
+                                                                   entry_lines), max_size=8),
+                    st.sampled_from(["", "\n", "\n\n", "\n\n\n"])).map(
+    lambda parts: parts[0] + "".join(separator + line for separator, line in parts[1]) + parts[2])
+
+
+@settings(max_examples=3000, deadline=None)
+@given(text=entries)
+def test_an_entry_of_plain_blocks_has_the_tokens_markdown_it_gives_it(text):
+    """The log writes out the tokens of an entry of plain blocks instead of parsing it: whatever it writes out is
+    what markdown-it's block parser gives, field for field."""
+    written = _plain_entry_tokens(text)
+    if written is not None:
+        assert [token.as_dict() for token in written] == [token.as_dict() for token in _block_markdown().parse(text)]
+
+
+def test_most_entries_of_a_synthetic_game_are_written_out_as_markdown_it_parses_them(tmp_path):
+    from generator.cli import main
+
+    assert main(["synth", str(tmp_path / "game"), "--proposals", "300", "--seed", "3"]) == 0
+    _, chunks = split_entries((tmp_path / "game" / "log.md").read_text(encoding="utf-8"))
+    written = [(chunk, _plain_entry_tokens(chunk + "\n")) for _, chunk in chunks]
+    assert sum(tokens is not None for _, tokens in written) > 0.8 * len(chunks)
+    for chunk, tokens in written:
+        if tokens is not None:
+            assert [t.as_dict() for t in tokens] == [t.as_dict() for t in _block_markdown().parse(chunk + "\n")]

@@ -560,7 +560,8 @@ def _parse_chunk(file: str, chunk: str, first: int, dialect: Dialect, *, last: b
     Markdown parser would not have cut the file here: a second level-2 heading in the text (setext), or a
     code fence still open at its end."""
     lines = _OffsetLines(chunk.split("\n"), first)
-    tokens = _block_markdown().parse(chunk if last else chunk + "\n")
+    text = chunk if last else chunk + "\n"
+    tokens = _plain_entry_tokens(text) or _block_markdown().parse(text)
     line_max = chunk.count("\n") + (0 if chunk.endswith("\n") else 1) + (0 if last else 1)
     blocks = []
     for i, token in enumerate(tokens):
@@ -617,6 +618,80 @@ def _sources_in(value) -> Iterator[Source]:
         for item in value.__dict__.values():
             if type(item) not in _PLAIN:
                 yield from _sources_in(item)
+
+
+# An entry of plain blocks (most are): its heading, then paragraphs, quotes of paragraphs ("> ", parted by lines
+# of ">") and tight lists of "- " items, parted by blank lines, each line starting with a letter after its
+# mark, so that no other block starts or goes on there (and none ending in a space, which Markdown strips). Its
+# tokens are the ones markdown-it's block parser gives (tests/test_parse.py holds them to it), written out
+# here: parsing is half the time of reading a long log, and this a fraction of it.
+_PLAIN_LINE = re.compile(r"[^\W\d_][^\n\r\x00]*(?<!\s)")
+_PLAIN_HEADING = re.compile(r"## ([^\W\d_][^\n\r\x00]*(?<![\s#]))")
+
+
+def _plain_entry_tokens(text: str) -> list[Token] | None:
+    """markdown-it's block tokens of an entry of plain blocks (above), or None when it is not one."""
+    lines = text.split("\n")
+    count = len(lines) - 1 if text.endswith("\n") else len(lines)  # the lines markdown-it counts
+    heading = _PLAIN_HEADING.fullmatch(lines[0])
+    if heading is None:
+        return None
+    tokens = [Token("heading_open", "h2", 1, map=[0, 1], markup="##", block=True),
+              Token("inline", "", 0, map=[0, 1], level=1, content=heading[1], children=[], block=True),
+              Token("heading_close", "h2", -1, markup="##", block=True)]
+    start, after_list = 1, False
+    while start < count:
+        if not lines[start]:
+            start += 1
+            continue
+        end = start
+        while end < count and lines[end]:
+            end += 1
+        block = lines[start:end]
+        if block[0].startswith("> "):
+            if not all(line == ">" or line.startswith("> ") and _PLAIN_LINE.fullmatch(line, 2) for line in block):
+                return None
+            tokens.append(Token("blockquote_open", "blockquote", 1, map=[start, end], markup=">", block=True))
+            at = start
+            while at < end:  # its paragraphs, parted by lines of ">"
+                if block[at - start] == ">":
+                    at += 1
+                    continue
+                stop = at
+                while stop < end and block[stop - start] != ">":
+                    stop += 1
+                tokens += _paragraph([line[2:] for line in block[at - start:stop - start]], at, stop, 1)
+                at = stop
+            tokens.append(Token("blockquote_close", "blockquote", -1, markup=">", block=True))
+            after_list = False
+        elif block[0].startswith("- "):
+            if after_list or not all(line.startswith("- ") and _PLAIN_LINE.fullmatch(line, 2) for line in block):
+                return None  # two lists parted by blank lines are one loose list
+            last = end  # the list, and its last item, run on over the blank lines after it
+            while last < count and not lines[last]:
+                last += 1
+            tokens.append(Token("bullet_list_open", "ul", 1, map=[start, last], markup="-", block=True))
+            for line in range(start, end):
+                tokens.append(Token("list_item_open", "li", 1, map=[line, line + 1 if line + 1 < end else last],
+                                    level=1, markup="-", block=True))
+                tokens += _paragraph([lines[line][2:]], line, line + 1, 2, hidden=True)
+                tokens.append(Token("list_item_close", "li", -1, level=1, markup="-", block=True))
+            tokens.append(Token("bullet_list_close", "ul", -1, markup="-", block=True))
+            after_list = True
+        else:
+            if not all(_PLAIN_LINE.fullmatch(line) for line in block):
+                return None
+            tokens += _paragraph(block, start, end, 0)
+            after_list = False
+        start = end
+    return tokens
+
+
+def _paragraph(lines: list[str], start: int, end: int, level: int, hidden: bool = False) -> list[Token]:
+    return [Token("paragraph_open", "p", 1, map=[start, end], level=level, block=True, hidden=hidden),
+            Token("inline", "", 0, map=[start, end], level=level + 1, content="\n".join(lines), children=[],
+                  block=True),
+            Token("paragraph_close", "p", -1, level=level, block=True, hidden=hidden)]
 
 
 @functools.cache
