@@ -79,9 +79,9 @@ def test_a_text_drawn_block_by_block_is_the_text_drawn_whole(text):
 
 # Lines close to plain prose: a start that is a letter or might begin a block, then characters that are plain
 # or might be markup (emphasis, code, links, entities, escapes, a hard break's trailing spaces, Unicode spaces).
-LINE_STARTS = ["A", "z", "é", "Ω", "1", "1.", "2)", "#", ">", "> A", "> z", ">A", ">  A", "> > A", "> - A", "-", "- A",
-               "- z", "-A", "-  A", "- - A", "- > A", "  - A", "+ A", "* A", "+", "*", "=", "|", " ", "    ", "\t", "[",
-               "<", "_", "\ufdd2A", "\ufdd0 ", "\ufdd0-", "\ufdd1"]
+LINE_STARTS = ["A", "z", "é", "Ω", "1", "1.", "2)", "#", ">", "> A", "> z", ">A", ">  A", "> > A", "> - A", "-",
+               "- A", "- z", "-A", "-  A", "- - A", "- > A", "  - A", "+ A", "* A", "+", "*", "=", "|", " ", "    ",
+               "\t", "[", "<", "_", "\ufdd2A", "\ufdd0 ", "\ufdd0-", "\ufdd1"]
 LINE_CHARACTERS = list("abc XYZ é½²9,.;:?!'\"()%/+=$@#^{}~>-") + ["_", "*", "`", "[", "]", "<", "&", "\\", "|",
                                                                "  ", "\t", "\u00a0", "\u2003", "\ufdd0", "\ufdd1", "\ufdd2", "\ufdd3", "www.x.org", "&copy;", "&#35;"]
 prose_lines = st.tuples(st.sampled_from(LINE_STARTS), st.lists(st.sampled_from(LINE_CHARACTERS), max_size=12)).map(

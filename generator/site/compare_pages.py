@@ -1,7 +1,8 @@
 """Comparison pages of a game: the rules now against the initial set (in parts, when long), and a page where
-the reader picks any two points (templates/static/compare.js does that in the browser, from points.py's pieces). What a single
-entry changed is on that entry's page, so no page repeats it; `comparison_page` draws the comparison of any
-two points as start-now.html draws its own, in one page (the picker's tests compare with it).
+the reader picks any two points (templates/static/compare.js does that in the browser, from points.py's
+pieces). What a single entry changed is on that entry's page, so no page repeats it; `comparison_page` draws
+the comparison of any two points as start-now.html draws its own, in one page (the picker's tests compare
+with it).
 
 Points are named as URLs name them: `start` is the initial set, `301` a proposal, `judgment-7` and
 `entry-12` other entries as the log anchors them.
@@ -122,8 +123,8 @@ def _differing_numbers(start: list[RuleLike], now: list[RuleLike]) -> list[int]:
     """The numbers, in order, of the rules of either side that the other does not hold the same under the same
     number: every pair the comparison shows stands at one of them (the rules it counts unchanged at none)."""
     starts, nows = {rule.number: rule for rule in start}, {rule.number: rule for rule in now}
-    return sorted({number for number, rule in starts.items() if number not in nows or not identical(rule, nows[number])}
-                  | {number for number, rule in nows.items() if number not in starts or not identical(rule, starts[number])})
+    unchanged = {number for number in starts.keys() & nows.keys() if identical(starts[number], nows[number])}
+    return sorted((starts.keys() | nows.keys()) - unchanged)
 
 
 class _PointViews(dict):
@@ -143,7 +144,7 @@ class _PointViews(dict):
 
 
 def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int, after: int, inputs: Any,
-                     comparison: Callable[[], Comparison], navigation: list[dict[str, Any]] = (),
+                     comparison: Callable[[], Comparison], navigation: Sequence[dict[str, Any]] = (),
                      shows: Callable[[Pair], bool] | None = None) -> Page:
     """A comparison page, or a part of one (`navigation`: its pager; `shows`: which pairs it shows); `inputs` is
     what the comparison depends on, so that it is drawn only when they move."""

@@ -50,6 +50,7 @@ _PROSE_BLOCK = (rf"{_PROSE_LINE}(?:\n{_PROSE_LINE})*|> {_PROSE_LINE}(?:\n(?:> {_
                 rf"|- {_PROSE_LINE}(?:\n- {_PROSE_LINE})*")
 _PROSE = re.compile(rf"\n*(?:(?:{_PROSE_BLOCK})\n\n+)*(?:{_PROSE_BLOCK})\n*")
 _PARAGRAPH_BREAK = re.compile(r"\n\n+")
+_QUOTE_MARK = re.compile(r"^> ?", re.MULTILINE)
 
 
 def _prose_blocks(text: str) -> list[tuple[str, list[str]]] | None:
@@ -60,7 +61,7 @@ def _prose_blocks(text: str) -> list[tuple[str, list[str]]] | None:
     blocks: list[tuple[str, list[str]]] = []
     for block in _PARAGRAPH_BREAK.split(text.strip("\n")):
         if block.startswith(">"):  # its lines without their marks: its own paragraphs, parted by lines of ">"
-            blocks.append(("blockquote", _PARAGRAPH_BREAK.split(re.sub("^> ?", "", block, flags=re.M).strip("\n"))))
+            blocks.append(("blockquote", _PARAGRAPH_BREAK.split(_QUOTE_MARK.sub("", block).strip("\n"))))
         elif block.startswith("- "):
             if blocks and blocks[-1][0] == "ul":  # a blank line between items: one loose list, drawn by markdown-it
                 return None
@@ -73,8 +74,11 @@ def _prose_blocks(text: str) -> list[tuple[str, list[str]]] | None:
 def _prose_html(text: str) -> str | None:
     """The HTML of `text` when it is plain prose (above), else None."""
     blocks = _prose_blocks(text)
-    if blocks is None:
-        return None
+    return None if blocks is None else _drawn(blocks)
+
+
+def _drawn(blocks: list[tuple[str, list[str]]]) -> str:
+    """The HTML of a plain prose's blocks (_prose_blocks)."""
     html = []
     for kind, paragraphs in blocks:
         if kind == "ul":  # a tight list: its items' paragraphs are not marked
@@ -138,7 +142,7 @@ def words_and_html(text: str) -> tuple[str, Markup]:
     spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
     blocks = _prose_blocks(text)
     if blocks is not None:
-        return " ".join(" ".join(p for _, paragraphs in blocks for p in paragraphs).split()), Markup(_prose_html(text))
+        return " ".join(" ".join(p for _, paragraphs in blocks for p in paragraphs).split()), Markup(_drawn(blocks))
     tokens = _MD.parse(text)
     return _plain_words(tokens), Markup(_MD.renderer.render(tokens, _MD.options, {}))
 
