@@ -90,8 +90,14 @@ prose = st.lists(st.tuples(prose_lines, st.sampled_from(["\n", "\n\n", "\n\n\n",
                  max_size=4).map(lambda parts: "\n" * (len(parts) % 2) + "".join(line + end for line, end in parts))
 
 
+# Quotes, lists and paragraphs packed close: what a proposal quoting a rule's text looks like, and its near misses.
+QUOTE_LINES = ["> Each of:", "> - one;", "> - two", ">", "> Then.", "> > deep", ">  - far", "A line.", "- item", "b"]
+quoted = st.lists(st.lists(st.sampled_from(QUOTE_LINES), min_size=1, max_size=5).map("\n".join), min_size=1,
+                  max_size=3).map("\n\n".join)
+
+
 @settings(max_examples=3000, deadline=None)
-@given(text=prose)
+@given(text=st.one_of(prose, quoted))
 def test_prose_drawn_without_markdown_it_is_what_markdown_it_draws(text):
     """Plain prose is drawn without parsing it (_prose_html); whatever takes that way is what markdown-it draws,
     words and HTML."""
@@ -112,6 +118,9 @@ def test_rule_texts_and_proposals_in_plain_words_are_drawn_without_parsing():
         "</blockquote>\n")
     assert _prose_html("Each of:\n\n- one;\n- two.\n\nThen \ufdd0old\ufdd1\ufdd2new\ufdd3.") == (
         "<p>Each of:</p>\n<ul>\n<li>one;</li>\n<li>two.</li>\n</ul>\n<p>Then \ufdd0old\ufdd1\ufdd2new\ufdd3.</p>\n")
-    assert _prose_html("- a loose\n\n- list") is None
+    assert _prose_html("Amend rule 7 to read:\n\n> Each of:\n>\n> - one;\n> - two.\n>\n> Then.") == (
+        "<p>Amend rule 7 to read:</p>\n<blockquote>\n<p>Each of:</p>\n<ul>\n<li>one;</li>\n<li>two.</li>\n</ul>\n"
+        "<p>Then.</p>\n</blockquote>\n")
+    assert _prose_html("- a loose\n\n- list") is None and _prose_html("> Each of:\n> - one") is None
     assert _prose_html("A *fine*") is None and _prose_html("+ a list") is None and _prose_html("") is None
     assert _prose_html("A paragraph\n> and a quote that interrupts it") is None

@@ -2,7 +2,9 @@
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 from functools import lru_cache
+from typing import Any
 from urllib.parse import urlsplit
 
 from markdown_it import MarkdownIt
@@ -38,7 +40,7 @@ def markdown_to_html(text: str) -> Markup:
     return Markup(html if html is not None else _MD.render(text))
 
 
-# Prose in which Markdown finds no markup: paragraphs, alone, quoted or as the items of a list ("- "), of lines
+# Prose in which Markdown finds no markup: paragraphs and tight lists of "- " items, alone or quoted, of lines
 # that each start with a letter (after the quote's or the item's mark: no heading, list, code, table or rule
 # starts there, nor underlines a heading) and hold letters, digits, spaces and punctuation that no inline rule
 # reads (no emphasis, code, link, escape, entity or hard break: no trailing space), and the noncharacters that
@@ -46,28 +48,42 @@ def markdown_to_html(text: str) -> Markup:
 # of a build: their HTML is their paragraphs, escaped as Markdown escapes text. tests/test_markdown.py holds it
 # to markdown-it's.
 _PROSE_LINE = "[\ufdd0-\ufdd3]*[^\\W\\d_][\\w ,.;:?!'\"()%/+=$@#^{}~>\ufdd0-\ufdd3-]*(?<! )"
-_PROSE_BLOCK = (rf"{_PROSE_LINE}(?:\n{_PROSE_LINE})*|> {_PROSE_LINE}(?:\n(?:> {_PROSE_LINE}|>))*"
+_PROSE_BLOCK = (rf"{_PROSE_LINE}(?:\n{_PROSE_LINE})*|> (?:- )?{_PROSE_LINE}(?:\n(?:> (?:- )?{_PROSE_LINE}|>))*"
                 rf"|- {_PROSE_LINE}(?:\n- {_PROSE_LINE})*")
 _PROSE = re.compile(rf"\n*(?:(?:{_PROSE_BLOCK})\n\n+)*(?:{_PROSE_BLOCK})\n*")
 _PARAGRAPH_BREAK = re.compile(r"\n\n+")
 _QUOTE_MARK = re.compile(r"^> ?", re.MULTILINE)
 
+# A block of plain prose: ("p", its text), ("ul", its items' texts) or ("blockquote", the blocks it quotes).
+ProseBlock = tuple[str, Any]
 
-def _prose_blocks(text: str) -> list[tuple[str, list[str]]] | None:
-    """The blocks of `text` when it is plain prose (above): each block's kind ("p", "blockquote" or "ul") and its
-    paragraphs (a list's items); else None."""
+
+def _prose_blocks(text: str) -> list[ProseBlock] | None:
+    """The blocks of `text` when it is plain prose (above), else None."""
     if "_" in text or _PROSE.fullmatch(text) is None:  # \w holds the underscore, which emphasizes
         return None
-    blocks: list[tuple[str, list[str]]] = []
-    for block in _PARAGRAPH_BREAK.split(text.strip("\n")):
-        if block.startswith(">"):  # its lines without their marks: its own paragraphs, parted by lines of ">"
-            blocks.append(("blockquote", _PARAGRAPH_BREAK.split(_QUOTE_MARK.sub("", block).strip("\n"))))
-        elif block.startswith("- "):
-            if blocks and blocks[-1][0] == "ul":  # a blank line between items: one loose list, drawn by markdown-it
+    return _blocks(_PARAGRAPH_BREAK.split(text.strip("\n")))
+
+
+def _blocks(parts: list[str]) -> list[ProseBlock] | None:
+    """The blocks of prose parted by blank lines (at the top, or in a quote: its lines without their marks)."""
+    blocks: list[ProseBlock] = []
+    for part in parts:
+        lines = part.split("\n")
+        if part.startswith(">"):  # the pattern lets no quote into a quote
+            quoted = _blocks(_PARAGRAPH_BREAK.split(_QUOTE_MARK.sub("", part).strip("\n")))
+            if quoted is None:
                 return None
-            blocks.append(("ul", [line[2:] for line in block.split("\n")]))
+            blocks.append(("blockquote", quoted))
+        elif part.startswith("- "):
+            # Two lists parted by a blank line are one loose list; a line without the mark goes on the item.
+            if blocks and blocks[-1][0] == "ul" or not all(line.startswith("- ") for line in lines):
+                return None
+            blocks.append(("ul", [line[2:] for line in lines]))
+        elif any(line.startswith("- ") for line in lines):  # a list breaking into a quoted paragraph
+            return None
         else:
-            blocks.append(("p", [block]))
+            blocks.append(("p", part))
     return blocks
 
 
@@ -77,16 +93,21 @@ def _prose_html(text: str) -> str | None:
     return None if blocks is None else _drawn(blocks)
 
 
-def _drawn(blocks: list[tuple[str, list[str]]]) -> str:
-    """The HTML of a plain prose's blocks (_prose_blocks)."""
-    html = []
-    for kind, paragraphs in blocks:
-        if kind == "ul":  # a tight list: its items' paragraphs are not marked
-            html.append("<ul>\n" + "".join(f"<li>{escapeHtml(item)}</li>\n" for item in paragraphs) + "</ul>\n")
-            continue
-        drawn = "".join(f"<p>{escapeHtml(paragraph)}</p>\n" for paragraph in paragraphs)
-        html.append(f"<blockquote>\n{drawn}</blockquote>\n" if kind == "blockquote" else drawn)
-    return "".join(html)
+def _drawn(blocks: list[ProseBlock]) -> str:
+    """The HTML of plain prose's blocks (_prose_blocks); a list is tight: its items' paragraphs are not marked."""
+    return "".join(f"<p>{escapeHtml(content)}</p>\n" if kind == "p"
+                   else "<ul>\n" + "".join(f"<li>{escapeHtml(item)}</li>\n" for item in content) + "</ul>\n"
+                   if kind == "ul" else f"<blockquote>\n{_drawn(content)}</blockquote>\n"
+                   for kind, content in blocks)
+
+
+def _prose_words(blocks: list[ProseBlock]) -> Iterator[str]:
+    """The texts of plain prose's blocks, in order."""
+    for kind, content in blocks:
+        if kind == "p":
+            yield content
+        else:
+            yield from content if kind == "ul" else _prose_words(content)
 
 
 @lru_cache(maxsize=16384)
@@ -142,7 +163,7 @@ def words_and_html(text: str) -> tuple[str, Markup]:
     spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
     blocks = _prose_blocks(text)
     if blocks is not None:
-        return " ".join(" ".join(p for _, paragraphs in blocks for p in paragraphs).split()), Markup(_drawn(blocks))
+        return " ".join(" ".join(_prose_words(blocks)).split()), Markup(_drawn(blocks))
     tokens = _MD.parse(text)
     return _plain_words(tokens), Markup(_MD.renderer.render(tokens, _MD.options, {}))
 
