@@ -1051,8 +1051,8 @@ def test_a_long_line_is_found_however_the_file_is_looked_at(text, limit):
 # letter or with what might start another block, marks of quotes and lists, characters Markdown strips.
 HEADINGS = ["## Proposal 301: Title", "## A"] * 5 + ["## A #", "## A ##", "##A", "### A", "## 1", "## A ", "  ## A",
             "## Proposal\tX", "## É", "Setext"]
-ENTRY_LINE_STARTS = ["A", "z", "é", "> A", ">", "- A"] * 15 + [
-    "1", "1.", "#", "## B", ">A", ">  A", "> > A", "> - A", "-", "-A", "-  A", "- - A", "- > A", "  - A", "+ A", "* A",
+ENTRY_LINE_STARTS = ["A", "z", "é", "> A", ">", "- A", "> - A"] * 15 + [
+    "1", "1.", "#", "## B", ">A", ">  A", "> > A", "> -A", "> ", "-", "-A", "-  A", "- - A", "- > A", "  - A", "+ A", "* A",
     "=", "---", "```", "~~~", "|", " ", "    ", "\t", "[a]: /b", "<div>", "_"]
 ENTRY_CHARACTERS = list("abc XYZ é9,.;:") * 6 + list("'\"#>-*_`[]|") + ["  ", "\t", "\u00a0", "\r", "\x00", "```"]
 entry_lines = st.tuples(st.sampled_from(ENTRY_LINE_STARTS), st.lists(st.sampled_from(ENTRY_CHARACTERS), max_size=8)).map(
@@ -1065,6 +1065,9 @@ entries = st.tuples(st.sampled_from(HEADINGS), st.lists(st.tuples(st.sampled_fro
 
 @settings(max_examples=3000, deadline=None)
 @given(text=entries)
+@example(text="## Proposal 301: Title\n> \n\n")  # quotes that close on blank lines run on past them
+@example(text="## Proposal 301: Title\n> A\n>\n>\n\n")
+@example(text="## Proposal 301: Title\n> A\n>\n> \n\n")
 def test_an_entry_of_plain_blocks_has_the_tokens_markdown_it_gives_it(text):
     """The log writes out the tokens of an entry of plain blocks instead of parsing it: whatever it writes out is
     what markdown-it's block parser gives, field for field."""

@@ -620,8 +620,8 @@ def _sources_in(value) -> Iterator[Source]:
                 yield from _sources_in(item)
 
 
-# An entry of plain blocks (most are): its heading, then paragraphs, quotes of paragraphs ("> ", parted by lines
-# of ">") and tight lists of "- " items, parted by blank lines, each line starting with a letter after its
+# An entry of plain blocks (most are): its heading, then paragraphs and tight lists of "- " items, alone or in a
+# quote ("> ", blocks parted by lines of ">"), parted by blank lines, each line starting with a letter after its
 # mark, so that no other block starts or goes on there (and none ending in a space, which Markdown strips). Its
 # tokens are the ones markdown-it's block parser gives (tests/test_parse.py holds them to it), written out
 # here: parsing is half the time of reading a long log, and this a fraction of it.
@@ -639,7 +639,13 @@ def _plain_entry_tokens(text: str) -> list[Token] | None:
     tokens = [Token("heading_open", "h2", 1, map=[0, 1], markup="##", block=True),
               Token("inline", "", 0, map=[0, 1], level=1, content=heading[1], children=[], block=True),
               Token("heading_close", "h2", -1, markup="##", block=True)]
-    start, after_list = 1, False
+    return tokens if _plain_blocks(lines, 1, count, 0, tokens) else None
+
+
+def _plain_blocks(lines: list[str], start: int, count: int, level: int, tokens: list[Token]) -> bool:
+    """Adds to `tokens` those of the plain blocks of lines[start:count], at `level` (0, or 1 in a quote, whose
+    lines come without their marks); False when they are not plain."""
+    after_list = False
     while start < count:
         if not lines[start]:
             start += 1
@@ -648,43 +654,36 @@ def _plain_entry_tokens(text: str) -> list[Token] | None:
         while end < count and lines[end]:
             end += 1
         block = lines[start:end]
-        if block[0].startswith("> "):
-            if not all(line == ">" or line.startswith("> ") and _PLAIN_LINE.fullmatch(line, 2) for line in block):
-                return None
+        if block[0].startswith("> ") and not level:  # (no quote in a quote)
+            if block[-1].rstrip() == ">" or not all(line == ">" or line.startswith("> ") for line in block):
+                return False  # (a quote closing on blank lines may run on past them)
             tokens.append(Token("blockquote_open", "blockquote", 1, map=[start, end], markup=">", block=True))
-            at = start
-            while at < end:  # its paragraphs, parted by lines of ">"
-                if block[at - start] == ">":
-                    at += 1
-                    continue
-                stop = at
-                while stop < end and block[stop - start] != ">":
-                    stop += 1
-                tokens += _paragraph([line[2:] for line in block[at - start:stop - start]], at, stop, 1)
-                at = stop
+            quoted = [""] * start + [line[2:] for line in block]  # its lines of ">" are its blank lines
+            if not _plain_blocks(quoted, start, end, 1, tokens):
+                return False
             tokens.append(Token("blockquote_close", "blockquote", -1, markup=">", block=True))
             after_list = False
         elif block[0].startswith("- "):
             if after_list or not all(line.startswith("- ") and _PLAIN_LINE.fullmatch(line, 2) for line in block):
-                return None  # two lists parted by blank lines are one loose list
+                return False  # two lists parted by blank lines are one loose list
             last = end  # the list, and its last item, run on over the blank lines after it
             while last < count and not lines[last]:
                 last += 1
-            tokens.append(Token("bullet_list_open", "ul", 1, map=[start, last], markup="-", block=True))
+            tokens.append(Token("bullet_list_open", "ul", 1, map=[start, last], level=level, markup="-", block=True))
             for line in range(start, end):
                 tokens.append(Token("list_item_open", "li", 1, map=[line, line + 1 if line + 1 < end else last],
-                                    level=1, markup="-", block=True))
-                tokens += _paragraph([lines[line][2:]], line, line + 1, 2, hidden=True)
-                tokens.append(Token("list_item_close", "li", -1, level=1, markup="-", block=True))
-            tokens.append(Token("bullet_list_close", "ul", -1, markup="-", block=True))
+                                    level=level + 1, markup="-", block=True))
+                tokens += _paragraph([lines[line][2:]], line, line + 1, level + 2, hidden=True)
+                tokens.append(Token("list_item_close", "li", -1, level=level + 1, markup="-", block=True))
+            tokens.append(Token("bullet_list_close", "ul", -1, level=level, markup="-", block=True))
             after_list = True
         else:
             if not all(_PLAIN_LINE.fullmatch(line) for line in block):
-                return None
-            tokens += _paragraph(block, start, end, 0)
+                return False
+            tokens += _paragraph(block, start, end, level)
             after_list = False
         start = end
-    return tokens
+    return True
 
 
 def _paragraph(lines: list[str], start: int, end: int, level: int, hidden: bool = False) -> list[Token]:
