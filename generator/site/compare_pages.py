@@ -9,6 +9,7 @@ Points are named as URLs name them: `start` is the initial set, `301` a proposal
 """
 from __future__ import annotations
 
+import functools
 import json
 from collections.abc import Callable, Sequence
 from typing import Any
@@ -86,12 +87,7 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     # draws its part again, not every part.
     numbers = _differing_numbers(start, now)
     ranges = parts(len(numbers), COMPARE_PART)
-    compared: list[Comparison] = []  # the comparison, made once for every part
-
-    def comparison() -> Comparison:
-        if not compared:
-            compared.append(compare(start, now, by_identity=True))
-        return compared[0]
+    comparison = functools.cache(lambda: compare(start, now, by_identity=True))  # made once for every part
 
     every_rule = [[plan.version_key(v) for v in rules] for rules in (start, now)]
     for part, span in enumerate(ranges):
