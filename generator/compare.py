@@ -307,9 +307,14 @@ class _Matcher:
             parts = [free[position] for position, _ in _alike(whole.text, texts, PART_SIMILARITY)[:MAX_PARTS]]
             if id(whole) in partners:
                 parts = sorted(parts + [partners[id(whole)]], key=lambda rule: rule.number)
+            words = word_count(whole.text)
             for first, second in combinations(parts, 2):
+                least = max(GROUP_SIMILARITY, max(alike(whole, first), alike(whole, second)) + GROUP_GAIN)
+                # Two parts as long as the whole, each, cannot make it: most pairs are let go on their lengths.
+                if similarity_bound(words, word_count(first.text) + word_count(second.text)) < least:
+                    continue
                 score = similarity_joined(whole.text, first.text, second.text)  # that of the two joined
-                if score >= GROUP_SIMILARITY and score >= max(alike(whole, first), alike(whole, second)) + GROUP_GAIN:
+                if score >= least:
                     yield whole, (first, second), score
 
     def _take_group(self, old: tuple[RuleLike, ...], new: tuple[RuleLike, ...]) -> bool:
