@@ -1,5 +1,6 @@
 """Work split across the cores, the parent doing its part and forked workers the others: fixed shares
-(`run_shares`, `map_shares`), or items taken in turn, each by whichever is free (`run_in_turn`).
+(`run_shares`), or items taken in turn, each by whichever is free (`run_in_turn`; `map_shares`, whose workers
+send their results while they go on).
 
 Forking shares everything the parent built (the parsed game, the replay, the plan) without pickling it;
 only each share's result travels back. Callers fork only where no other thread runs (a thread holding a lock
@@ -9,9 +10,11 @@ from __future__ import annotations
 
 import multiprocessing
 import os
+import pickle
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
-from typing import TypeVar
+from queue import Empty
+from typing import Any, TypeVar
 
 Item = TypeVar("Item")
 Result = TypeVar("Result")
@@ -78,13 +81,83 @@ def _share(share: int):
 
 
 def map_shares(function: Callable[[Item], Result], items: list[Item], jobs: int, least: int) -> list[Result]:
-    """[function(item) for item in items], on up to `jobs` cores: one share per `least` items at most, each
-    share every jobs-th item (neighbours often cost alike, so the shares stay even)."""
+    """[function(item) for item in items], on up to `jobs` cores (one per `least` items at most): this process
+    and forked workers take blocks of MAP_BLOCK items in turn, and each worker sends a block's results as soon as
+    it has them, which this process reads between blocks of its own. Sending results back (a long log's entries:
+    pickled, piped, unpickled) then overlaps the work, all but the last block's, and a worker slower than this
+    process (its first writes copy the pages it shares) takes fewer blocks."""
     shares = min(jobs, max(1, len(items) // least))
     if shares <= 1:
         return [function(item) for item in items]
-    parts = run_shares(lambda share: [function(item) for item in items[share::shares]], shares)
+    context = multiprocessing.get_context("fork")
+    blocks = [range(start, min(start + MAP_BLOCK, len(items))) for start in range(0, len(items), MAP_BLOCK)]
+    taken = context.Value("i", 0)  # the next block: shared, made before the fork
+
+    def take() -> int:
+        with taken.get_lock():
+            block = taken.value
+            taken.value += 1
+        return block
+
+    def work(results) -> None:
+        try:
+            while (block := take()) < len(blocks):
+                results.put((block, [function(items[position]) for position in blocks[block]]))
+            results.put(None)
+        except BaseException as error:  # noqa: BLE001 - raised again in this process, which would wait forever
+            results.put(_Failed(error))
+
     results: list = [None] * len(items)
-    for share, part in enumerate(parts):
-        results[share::shares] = part
+    queue = context.Queue()  # a worker's puts go out on a thread of its own, while it takes the next block
+    workers = [context.Process(target=work, args=(queue,), daemon=True) for _ in range(shares - 1)]
+    for worker in workers:
+        worker.start()
+    running = len(workers)
+
+    def receive(message) -> int:
+        """1 when `message` says a worker is done, else 0 (its block put in place)."""
+        if isinstance(message, _Failed):
+            raise message.error
+        if message is None:
+            return 1
+        block, done = message
+        results[blocks[block].start:blocks[block].stop] = done
+        return 0
+    try:
+        while (block := take()) < len(blocks):
+            results[blocks[block].start:blocks[block].stop] = [function(items[position]) for position in blocks[block]]
+            while running and not queue.empty():
+                running -= receive(queue.get())
+        while running:
+            running -= receive(_next(queue, workers))
+    finally:
+        for worker in workers:
+            if running:
+                worker.kill()
+            worker.join()
+        queue.close()
     return results
+
+
+def _next(queue, workers: list) -> Any:
+    """The next message from the workers; an error when they all ended without sending it (one was killed)."""
+    while True:
+        try:
+            return queue.get(timeout=0.5)
+        except Empty:
+            if not any(worker.is_alive() for worker in workers) and queue.empty():
+                raise RuntimeError("a worker process ended before sending its results") from None
+
+
+MAP_BLOCK = 100  # items per block in map_shares: a few milliseconds of work, a few hundred KB to send
+
+
+class _Failed:
+    """A worker's exception, sent to be raised again in this process (its traceback stays in the worker)."""
+
+    def __init__(self, error: BaseException):
+        try:
+            pickle.dumps(error)
+        except Exception:  # noqa: BLE001 - an exception that cannot travel: its words do
+            error = RuntimeError(f"{type(error).__name__}: {error}")
+        self.error = error
