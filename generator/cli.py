@@ -135,6 +135,17 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_BUG
 
 
+def entry() -> None:
+    """The program's entry (`nomic-archive`, `python -m generator`): `main`, then out at once, as mypy's
+    hard_exit does. Freeing a long game's objects one by one at exit takes longer than checking a short game
+    (0.15 s after a build of 10,000 proposals); every command has closed its files and ended its workers by
+    then."""
+    code = main()
+    sys.stdout.flush()
+    sys.stderr.flush()
+    os._exit(code)
+
+
 def _inputs(args: argparse.Namespace) -> str:
     """What the command was reading, as the user named it."""
     named = [str(getattr(args, name)) for name in ("content", "file", "draft", "name", "old", "new", "game")
