@@ -11,6 +11,7 @@ from __future__ import annotations
 import multiprocessing
 import os
 import pickle
+import traceback
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
 from queue import Empty
@@ -21,6 +22,7 @@ Result = TypeVar("Result")
 
 # The work of the forked workers: set just before they start, so that nothing but its result is pickled.
 _WORK: Callable | None = None
+MAP_BLOCK = 100  # items per block in map_shares: a few milliseconds of work, a few hundred KB to send
 
 
 def available_cores() -> int:
@@ -149,15 +151,15 @@ def _next(queue, workers: list) -> Any:
                 raise RuntimeError("a worker process ended before sending its results") from None
 
 
-MAP_BLOCK = 100  # items per block in map_shares: a few milliseconds of work, a few hundred KB to send
-
 
 class _Failed:
-    """A worker's exception, sent to be raised again in this process (its traceback stays in the worker)."""
+    """A worker's exception, sent to be raised again in this process, its traceback in the worker as a note."""
 
     def __init__(self, error: BaseException):
+        where = "".join(traceback.format_exception(error))
         try:
             pickle.dumps(error)
         except Exception:  # noqa: BLE001 - an exception that cannot travel: its words do
             error = RuntimeError(f"{type(error).__name__}: {error}")
+        error.add_note(f"in a worker process:\n{where}")
         self.error = error

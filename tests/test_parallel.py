@@ -42,8 +42,9 @@ def test_an_error_in_a_worker_is_raised_here():
         if os.getpid() != parent:
             raise ValueError(f"item {n} is bad")
         return slowly(n)
-    with pytest.raises(ValueError, match=r"item \d+ is bad"):
+    with pytest.raises(ValueError, match=r"item \d+ is bad") as raised:
         parallel.map_shares(fails_in_the_worker, list(range(500)), jobs=2, least=10)
+    assert "in a worker process" in raised.value.__notes__[0] and "fails_in_the_worker" in raised.value.__notes__[0]
 
 
 def test_an_error_that_cannot_be_pickled_still_says_what_it_was():
