@@ -151,7 +151,6 @@ def _next(queue, workers: list) -> Any:
                 raise RuntimeError("a worker process ended before sending its results") from None
 
 
-
 class _Failed:
     """A worker's exception, sent to be raised again in this process, its traceback in the worker as a note."""
 
