@@ -483,6 +483,22 @@ def test_formula_without_votes_scores_nothing_for_the_fraction():
     assert r.findings == () and r.final_scores["Alice"] == 1
 
 
+def test_formula_points_repeat_with_their_votes_and_so_does_an_error():
+    """The points are kept by the values the formula reads: the same votes score the same every time, and a
+    formula that cannot be computed is a finding on each turn that reaches it, not only the first."""
+    toml = (PLAYERS + '[adoption]\nmethod = "majority"\n'
+            '[scoring]\nturn = "formula"\nformula = "10 * votes_for / votes_against"\n')
+    log = (prop(301, "Alice", "Votes: for Alice, Bob; against Carol", "Result: adopted")
+           + prop(302, "Bob", "Votes: for Alice, Bob; against Carol", "Result: adopted")
+           + prop(303, "Carol", ALL_FOR, "Result: adopted")
+           + prop(304, "Alice", ALL_FOR, "Result: adopted"))
+    r = replay(build(log, toml))
+    turns = [[(d.player, d.points) for d in s.deltas if d.reason == "formula"] for s in r.steps]
+    assert turns == [[("Alice", 20)], [("Bob", 20)], [], []]
+    assert [(f.line, f.message) for f in r.findings] == [(13, "scoring.formula cannot be computed: division by zero"),
+                                                          (19, "scoring.formula cannot be computed: division by zero")]
+
+
 def test_turn_none_scores_nothing_and_needs_no_die():
     toml = PLAYERS + '[scoring]\nturn = "none"\n[turns]\norder = "none"\n'
     log = prop(301, "Carol", ALL_FOR, "Result: adopted") + prop(302, "Carol", ALL_FOR, "Result: adopted")

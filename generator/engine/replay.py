@@ -742,8 +742,9 @@ def _turn_score(state: _State, proposal: Proposal, votes, vote_ended_game: bool)
         _add_die(state, proposal.proposer, die)
     elif scoring.turn == "formula":
         values = _formula_values(proposal, votes)
-        used = tuple((name, values[name]) for name in sorted(_compiled(scoring.formula).names_used))
         try:
+            used = tuple((name, values[name]) for name in sorted(_compiled(scoring.formula).names_used)
+                         if name in values)  # one missing is the evaluation's error to report
             points = _formula_points(scoring.formula, scoring.rounding, used)
         except FormulaError as error:
             state.find("formula", proposal.source, f"scoring.formula cannot be computed: {error}")
