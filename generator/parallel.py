@@ -53,21 +53,30 @@ def run_in_turn(work: Callable[[int], Result], count: int, jobs: int) -> list[Re
     forked workers, each taking the next when it is done with one (items of unlike cost end together)."""
     if jobs <= 1 or count <= 1:
         return [work(item) for item in range(count)]
-    taken = multiprocessing.get_context("fork").Value("i", 1)  # the next item: shared, made before the fork
+    next_item = _turns(1)
 
     def take(share: int) -> dict[int, Result]:
         done = {0: work(0)} if share == 0 else {}
-        while True:
-            with taken.get_lock():
-                item = taken.value
-                taken.value += 1
-            if item >= count:
-                return done
+        while (item := next_item()) < count:
             done[item] = work(item)
+        return done
     results: dict[int, Result] = {}
     for part in run_shares(take, jobs):
         results.update(part)
     return [results[item] for item in range(count)]
+
+
+def _turns(first: int) -> Callable[[], int]:
+    """first, first + 1, ...: one number a call, in this process and the workers forked after this is made (the
+    count is shared memory), each number given once."""
+    taken = multiprocessing.get_context("fork").Value("i", first)
+
+    def take() -> int:
+        with taken.get_lock():
+            number = taken.value
+            taken.value += 1
+        return number
+    return take
 
 
 def start_beside(work: Callable[[], None]) -> multiprocessing.process.BaseProcess:
@@ -93,18 +102,15 @@ def map_shares(function: Callable[[Item], Result], items: list[Item], jobs: int,
         return [function(item) for item in items]
     context = multiprocessing.get_context("fork")
     blocks = [range(start, min(start + MAP_BLOCK, len(items))) for start in range(0, len(items), MAP_BLOCK)]
-    taken = context.Value("i", 0)  # the next block: shared, made before the fork
+    take = _turns(0)
 
-    def take() -> int:
-        with taken.get_lock():
-            block = taken.value
-            taken.value += 1
-        return block
+    def done(block: int) -> list[Result]:
+        return [function(items[position]) for position in blocks[block]]
 
     def work(results) -> None:
         try:
             while (block := take()) < len(blocks):
-                results.put((block, [function(items[position]) for position in blocks[block]]))
+                results.put((block, done(block)))
             results.put(None)
         except BaseException as error:  # noqa: BLE001 - raised again in this process, which would wait forever
             results.put(_Failed(error))
@@ -122,12 +128,12 @@ def map_shares(function: Callable[[Item], Result], items: list[Item], jobs: int,
             raise message.error
         if message is None:
             return 1
-        block, done = message
-        results[blocks[block].start:blocks[block].stop] = done
+        block, computed = message
+        results[blocks[block].start:blocks[block].stop] = computed
         return 0
     try:
         while (block := take()) < len(blocks):
-            results[blocks[block].start:blocks[block].stop] = [function(items[position]) for position in blocks[block]]
+            results[blocks[block].start:blocks[block].stop] = done(block)
             while running and not queue.empty():
                 running -= receive(queue.get())
         while running:
