@@ -306,6 +306,11 @@ def _block_opcodes(old_blocks: list[str], new_blocks: list[str],
 
 def _align_region(old_blocks: list[str], new_blocks: list[str], budget: _DiffBudget) -> Iterator[BlockDiff]:
     """Blocks between two anchors: edited pairs diffed word by word, the rest whole."""
+    if not old_blocks or not new_blocks or len(old_blocks) == len(new_blocks) == 1:
+        # Nothing to pair, or one block each, which `_unpaired` diffs whether paired or not (most regions: an
+        # amendment to one paragraph): their words are not counted to score them.
+        yield from _unpaired(old_blocks, new_blocks, budget)
+        return
     old_at = new_at = 0
     for old_index, new_index in _pair_blocks(old_blocks, new_blocks) + [(len(old_blocks), len(new_blocks))]:
         yield from _unpaired(old_blocks[old_at:old_index], new_blocks[new_at:new_index], budget)
@@ -465,9 +470,33 @@ def _encoded(old_tokens: Sequence[str], new_tokens: Sequence[str]) -> tuple[str,
 def _diff_words(old: str, new: str, budget: _DiffBudget) -> tuple[Segment, ...]:
     old_tokens, new_tokens = _tokens(old), _tokens(new)
     old_codes, new_codes = _encoded(old_tokens, new_tokens)
-    diffs = _diff_codes(old_codes, new_codes, budget)
-    diff_match_patch().diff_cleanupSemantic(diffs)
+    diffs = _one_stretch_replaced(old_codes, new_codes)
+    if diffs is None:
+        diffs = _diff_codes(old_codes, new_codes, budget)
+        diff_match_patch().diff_cleanupSemantic(diffs)
     return _canonical(_decode(diffs, old_tokens, new_tokens))
+
+
+_SPACING_CODES = frozenset(" \n")  # what `_encoded` makes of whitespace
+
+
+def _one_stretch_replaced(old_codes: str, new_codes: str) -> list[tuple[int, str]] | None:
+    """The diff of two texts that differ in one stretch whose two versions share no word (most amendments that
+    replace a phrase), as diff-match-patch and its semantic cleanup give it, without their search: the common
+    start and end kept, the stretch deleted and inserted whole. None for any other pair of texts.
+
+    In such a stretch only a space or a line break can match, one code between two edits, and the cleanup folds
+    each back into the edits; nor can the deletion end as the insertion begins (an overlap it would keep)."""
+    search = diff_match_patch()
+    start = search.diff_commonPrefix(old_codes, new_codes)
+    end = search.diff_commonSuffix(old_codes[start:], new_codes[start:])
+    old_stretch, new_stretch = old_codes[start:len(old_codes) - end], new_codes[start:len(new_codes) - end]
+    if (not old_stretch or not new_stretch or old_stretch[-1] == new_stretch[0] or new_stretch[-1] == old_stretch[0]
+            or not set(old_stretch).isdisjoint(set(new_stretch) - _SPACING_CODES)):
+        return None
+    diffs = [(diff_match_patch.DIFF_EQUAL, old_codes[:start])] if start else []
+    diffs += [(diff_match_patch.DIFF_DELETE, old_stretch), (diff_match_patch.DIFF_INSERT, new_stretch)]
+    return diffs + [(diff_match_patch.DIFF_EQUAL, old_codes[len(old_codes) - end:])] if end else diffs
 
 
 def _decode(

@@ -554,6 +554,38 @@ def test_a_diff_keeps_no_more_words_than_the_texts_share(pair: tuple[str, str]) 
     assert kept <= _words_shared(_words(old), _words(new))
 
 
+@st.composite
+def phrase_replaced_pairs(draw: st.DrawFn) -> tuple[str, str]:
+    """A text and the text with one stretch replaced: the amendment the word diff's shortcut takes
+    (`_one_stretch_replaced`), often with words, spaces and line breaks in common with what it replaces."""
+    head, stretch, tail = (draw(st.lists(PIECES, max_size=size)) for size in (12, 8, 12))
+    return "".join(head + stretch + tail), "".join(head + draw(st.lists(PIECES, max_size=8)) + tail)
+
+
+@settings(max_examples=500, deadline=None)
+@given(st.one_of(phrase_replaced_pairs(), TEXT_PAIRS))
+def test_the_one_stretch_shortcut_gives_what_the_diff_and_its_cleanup_give(pair: tuple[str, str]) -> None:
+    from generator import redline as module
+
+    old_tokens, new_tokens = (module._tokens(SENTINELS.sub("", text)) for text in pair)
+    old_codes, new_codes = module._encoded(old_tokens, new_tokens)
+    quick = module._one_stretch_replaced(old_codes, new_codes)
+    if quick is not None:
+        searched = module._diff_codes(old_codes, new_codes, _DiffBudget(MAX_DIFF_WORK))
+        diff_match_patch().diff_cleanupSemantic(searched)
+        assert quick == searched
+
+
+def test_a_phrase_replaced_is_one_deletion_and_one_insertion_without_a_search(monkeypatch):
+    from generator import redline as module
+
+    monkeypatch.setattr(module, "_diff_codes", None)  # the search is not run
+    segments = _diff_words("Votes last one full week, then close.", "Votes last an interval, then close.",
+                           _DiffBudget(MAX_DIFF_WORK))
+    assert segments == (Segment("equal", "Votes last "), Segment("delete", "one full week"),
+                        Segment("insert", "an interval"), Segment("equal", ", then close."))
+
+
 @settings(max_examples=200, deadline=None)
 @given(TEXT_PAIRS)
 def test_renderings_are_safe_and_total(pair: tuple[str, str]) -> None:
