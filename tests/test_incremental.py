@@ -495,3 +495,22 @@ def test_records_read_at_every_run_are_kept_and_records_left_unread_are_dropped(
     for number in range(4 * KEEP_RUNS):
         assert b"read every run" in run([b"read every run"], [b"written in run %d" % number])
     assert run([b"never read again", b"written in run 0", b"read every run"], []).keys() == {b"read every run"}
+
+
+def test_a_pages_key_follows_its_deps_data_not_how_the_objects_were_made():
+    """The manifest compares keys made in other processes and runs: equal deps give the same key whether their
+    strings are shared or interned, and deps that are not plain data (a date) are keyed by their repr."""
+    import datetime as dt
+    import sys
+
+    def page(deps):
+        return views.Page("game/proposals/1.html", "proposal.html", {}, deps=deps)
+
+    digest = b"\x01" * 20
+    shared = "Rule of Fines"
+    made = "".join(["Rule of ", "Fines"])
+    assert page((digest, shared, shared, 3)).key(b"s") == page((bytes(digest), sys.intern(made), made, 3)).key(b"s")
+    assert page((digest, shared, 3)).key(b"s") != page((digest, shared, 4)).key(b"s")
+    assert page((digest, shared, 3)).key(b"s") != page((digest, shared, 3)).key(b"t")
+    dated = page((digest, dt.date(2007, 8, 12)))
+    assert dated.key(b"s") == page((digest, dt.date(2007, 8, 12))).key(b"s") != page((digest, dt.date(2007, 8, 13))).key(b"s")
