@@ -53,10 +53,13 @@ def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None,
               links: list[tuple[str, str]] | None = None) -> dict[str, Any]:
     """One pair as templates/_pair.html shows it, on the comparison pages and in the picker's pieces (`links`:
     `_links(pair, rule_url)`, when already made)."""
-    shows_text = pair.redline is not None and (pair.redline.changed or pair.kind in ("added", "removed"))
+    whole = pair.kind in ("added", "removed")
+    shows_text = pair.redline is not None and (pair.redline.changed or whole)
+    # Drawn once per pair of texts, with the summary Pair.summary gives when there is one (the same redline's).
+    html, summary = redline_view(*pair.texts, "") if shows_text else (None, ())
     return {"kind": pair.kind, "heading": pair.describe(), "title": pair.title, "notes": pair.notes(),
-            "summary": pair.summary(), "links": _links(pair, rule_url) if links is None else links,
-            "html": redline_view(*pair.texts, "")[0] if shows_text else None}  # drawn once per pair of texts
+            "summary": [] if whole else list(summary), "links": _links(pair, rule_url) if links is None else links,
+            "html": html}
 
 
 def _links(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> list[tuple[str, str]]:
