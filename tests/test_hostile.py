@@ -128,6 +128,21 @@ def test_past_the_work_budget_the_rule_is_shown_rewritten_with_a_note(monkeypatc
     assert render_ansi(rl, color=False).startswith("Shown whole: the versions differ in too many places")
 
 
+def test_one_stretch_rewritten_is_one_change_whatever_the_work_budget(monkeypatch):
+    """A stretch replaced by words it does not share needs no search (redline._one_stretch_replaced): it is
+    shown as the one change it is, where searching it would have passed the budget."""
+    monkeypatch.setattr(redline_module, "MAX_DIFF_WORK", 50)
+    kept = " ".join(f"k{i}" for i in range(200))
+    old = f"{kept} " + " ".join(f"old{i}" for i in range(300)) + f" {kept}"
+    new = f"{kept} " + " ".join(f"new{i}" for i in range(300)) + f" {kept}"
+    redline.cache_clear()
+    rl = redline(old, new)
+    redline.cache_clear()
+    assert rl.note == "" and [b.kind for b in rl.blocks] == ["changed"] and _reconstructs(rl, old, new)
+    assert [s.op for s in rl.blocks[0].segments] == ["equal", "delete", "insert", "equal"]
+    assert summarize(rl) == ["replaced 300 words with 300 words"]
+
+
 def test_the_same_texts_give_the_same_redline_whatever_the_clock():
     old = " ".join(f"w{i % 50}" for i in range(3000))
     new = " ".join(f"w{i % 50}" if i % 7 else "x" for i in range(3000))
