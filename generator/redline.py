@@ -496,7 +496,9 @@ def _one_stretch_replaced(old_codes: str, new_codes: str) -> list[tuple[int, str
         return None
     diffs = [(diff_match_patch.DIFF_EQUAL, old_codes[:start])] if start else []
     diffs += [(diff_match_patch.DIFF_DELETE, old_stretch), (diff_match_patch.DIFF_INSERT, new_stretch)]
-    return diffs + [(diff_match_patch.DIFF_EQUAL, old_codes[len(old_codes) - end:])] if end else diffs
+    if end:
+        diffs.append((diff_match_patch.DIFF_EQUAL, old_codes[len(old_codes) - end:]))
+    return diffs
 
 
 def _decode(
