@@ -320,8 +320,9 @@ def _align_region(old_blocks: list[str], new_blocks: list[str], budget: _DiffBud
 
 
 def _unpaired(old_blocks: list[str], new_blocks: list[str], budget: _DiffBudget) -> Iterator[BlockDiff]:
-    """Blocks left between two pairs. One old and one new in the same place are an edit of each other
-    (a rewritten paragraph); `_diff_pair` still shows them whole when they keep too little."""
+    """Blocks left between two pairs, or a whole region with nothing to pair. One old and one new in the same
+    place are an edit of each other (a rewritten paragraph); `_diff_pair` still shows them whole when they keep
+    too little."""
     if len(old_blocks) == 1 and len(new_blocks) == 1:
         yield from _diff_pair(old_blocks[0], new_blocks[0], budget)
         return
