@@ -58,7 +58,7 @@ def test_each_feature_taken_out_is_missing_from_the_site_and_the_rest_is_there(g
     assert (no_search / "proposals" / "index.html").read_bytes() == (whole / "proposals" / "index.html").read_bytes()
 
 
-def test_a_function_it_replaces_that_is_gone_stops_it_by_name(game, tmp_path):
+def test_a_function_it_replaces_that_is_gone_stops_it_by_name():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'bench'); import feature_costs; "
                            "from generator.site import pages; del pages.points_pages; "
