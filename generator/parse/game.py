@@ -23,7 +23,11 @@ def is_game(folder: Path) -> bool:
 
 
 def game_folders(content: Path) -> list[Path]:
-    """The games a path names: itself when it is a game, else its sub-folders that are games, by name."""
+    """The games a path names: itself when it is a game, else its sub-folders that are games, by name.
+
+    Absolute, so that every game has a name and a parent folder: `Path(".").name` is empty and its parent is
+    itself, which would name a game's files `log.md` where they are looked up as `./log.md`."""
+    content = Path(os.path.abspath(content))
     if is_game(content):
         return [content]
     return sorted((p for p in content.iterdir() if p.is_dir() and is_game(p)), key=lambda p: p.name)
@@ -68,6 +72,7 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
     must not stop a keeper's build. With a cache, log entries parsed by an earlier run are read from it; with
     `jobs` > 1, a long log is parsed on that many cores."""
     errors = ErrorCollector()
+    folder = Path(os.path.abspath(folder))  # see game_folders: `.` has no name and is its own parent
     base = base or folder.parent
     texts: dict[str, str] = {}
     for path in input_files(folder, drafts=drafts):
