@@ -22,7 +22,7 @@ from .parallel import start_beside
 CACHE_ENV = "NOMIC_ARCHIVE_CACHE_DIR"
 # Bumped whenever what a digest stands for changes (a parser, the page plan, a template's inputs): every
 # record of an older layout is then a miss, and the file is started afresh.
-LAYOUT = 1
+LAYOUT = 2
 # Records are written in batches: one transaction per batch keeps the write lock short for other processes.
 BATCH_BYTES = 8 << 20
 # Records unused by this many of the latest runs may be dropped, once the file holds more than
@@ -69,15 +69,26 @@ def program_digest() -> bytes:
     return digest(*parts)
 
 
-def unpickled(data: bytes | None):
-    """A record's value, or None when there is none or it cannot be read (damaged, from another version):
-    a miss, made again."""
-    if data is None:
+_SEAL = 16  # bytes of a record's sha256 kept before it
+
+
+def pickled(value: Any) -> bytes:
+    """A value as the cache keeps it: pickled, and sealed with a digest of the pickle, so that a record damaged
+    on disk reads as a miss, never as a plausible wrong value."""
+    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+    return hashlib.sha256(data).digest()[:_SEAL] + data
+
+
+def unpickled(data: bytes | None, kind: type | tuple[type, ...] = object) -> Any:
+    """A record's value, or None (a miss, made again) when there is none, when it is damaged (its seal does not
+    match), cannot be read (another version), or is not of the `kind` its key stands for."""
+    if data is None or hashlib.sha256(data[_SEAL:]).digest()[:_SEAL] != data[:_SEAL]:
         return None
     try:
-        return pickle.loads(data)
+        value = pickle.loads(data[_SEAL:])
     except Exception:  # noqa: BLE001 - any damage is a miss
         return None
+    return value if isinstance(value, kind) else None
 
 
 class Cache:
@@ -207,7 +218,7 @@ class Cache:
             return
         if not beside:
             for key, value in records:
-                self.put(key, pickle.dumps(value, pickle.HIGHEST_PROTOCOL))
+                self.put(key, pickled(value))
             return
         path, run = self.path, self.run
         self._writers.append(start_beside(lambda: _write_pickled(path, run, records)))
@@ -290,7 +301,7 @@ def _write_pickled(path: Path, run: int, records: list[tuple[bytes, Any]]) -> No
         db.execute("PRAGMA synchronous=OFF")
         rows, size = [], 0
         for position, (key, value) in enumerate(records):
-            data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
+            data = pickled(value)
             rows.append((key, data, len(data), run))
             size += len(data)
             if size >= BATCH_BYTES or position == len(records) - 1:

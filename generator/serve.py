@@ -42,8 +42,7 @@ from .errors import ArchiveError, SourceError, bug_message
 from .parallel import available_cores
 from .parse.game import game_folders, is_game
 from .preview import DraftPreview, preview_draft
-from .site.pages import (SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, solitaire_game,
-                          touched_by)
+from .site.pages import SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, solitaire_game
 from .site.compare_pages import compare_pages
 from .site.views import GamePlan, Page, game_view
 from .site.render import (RenderState, forget_drawn, make_environment, package_templates, template_problem,
@@ -148,7 +147,6 @@ class _LoadedGame:
     plan: GamePlan | SolitaireGame | None = None  # what its pages were last planned from
     paths: frozenset[str] = frozenset()  # its pages, as last planned in full
     sitemap: tuple[str, ...] = ()  # those the sitemap lists
-    draft_paths: frozenset[str] = frozenset()  # its drafts' pages, planned whenever it is loaded
 
 
 class SiteBuilder:
@@ -164,6 +162,8 @@ class SiteBuilder:
         self.errors: list[SourceError] = []  # of the last rebuild
         self._games: dict[str, _LoadedGame] = {}  # by folder name
         self._broken: dict[str, list[SourceError]] = {}  # games that failed to load, retried every rebuild
+        self._undrawn: set[str] = set()  # games loaded since their pages were last drawn
+        self._gone: set[str] = set()  # the pages of games whose folders went, not yet removed
         self._root = self.content.resolve()
         self._template_roots = (package_templates().resolve(), self.overrides.resolve())
         self._out = self.out.resolve()
@@ -175,6 +175,7 @@ class SiteBuilder:
         runs, as LiveSite.start calls it)."""
         self._games.clear()
         self._broken.clear()
+        self._undrawn.clear()
         self.state = RenderState()
         result = self._update(stale=set(), templates_changed=True, jobs=jobs)
         forget_drawn()  # the whole site's HTML and redlines: an edit redraws a few pages
@@ -231,12 +232,11 @@ class SiteBuilder:
         started = time.perf_counter()
         written: list[str] = []
         folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
-        gone = set(self._games) - set(folders)
-        for name in gone:
-            del self._games[name]
+        for name in set(self._games) - set(folders):
+            self._gone |= self._games.pop(name).paths
         for name in set(self._broken) - set(folders):
             del self._broken[name]
-        loaded = set()
+        self._undrawn &= set(folders)
         # Parsing, replaying and planning make many objects and no cycles; what outlives a rebuild is frozen
         # after it (see below), so that the collector never walks the whole site again.
         gc.disable()
@@ -244,7 +244,7 @@ class SiteBuilder:
             for name, folder in folders.items():
                 if name in stale or name in self._broken or name not in self._games:
                     if self._load(name, folder):
-                        loaded.add(name)
+                        self._undrawn.add(name)
             errors = [error for name in sorted(self._broken) for error in self._broken[name]]
             if not folders:
                 errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
@@ -252,11 +252,12 @@ class SiteBuilder:
                 if templates_changed:
                     self.env = make_environment(self.overrides)
                     self.state.fingerprints.clear()
-                everything = templates_changed or bool(gone) or any(game.plan is None for game in self._games.values())
+                    self._undrawn |= set(self._games)
                 try:
-                    pages, removed = self._plan(loaded, everything)
+                    pages, removed = self._plan(self._undrawn)
                     written = write_pages(self.env, pages, self.out, self.state, live_reload=self.live_reload,
-                                          overrides=self.overrides, remove=removed, jobs=jobs)
+                                          overrides=self.overrides, remove=removed | self._gone, jobs=jobs)
+                    self._undrawn, self._gone = set(), set()  # (a bug raised before this: drawn at the next save)
                 except TemplateError as error:
                     errors.append(template_problem(error))
                 except ArchiveError as error:  # a template's error, found while drawing a page
@@ -284,41 +285,30 @@ class SiteBuilder:
             self._broken[name] = [SourceError(where, 0, bug_message(error, "this game"))]
             return False
         self._broken.pop(name, None)
-        if previous is not None:  # planned again from what it was planned from last
+        if previous is not None:  # its pages as last drawn, and the search index the next plan patches
             loaded.plan, loaded.paths, loaded.sitemap = previous.plan, previous.paths, previous.sitemap
-            loaded.draft_paths = previous.draft_paths
         self._games[name] = loaded
         return True
 
-    def _plan(self, loaded: set[str], everything: bool) -> tuple[list[Page], set[str]]:
-        """The pages to draw, and the paths of pages no longer planned. A game loaded again is planned in
-        full, or (when its pages are the same pages) only the pages its edit feeds (pages.touched_by); a game
-        not loaded again is not planned at all; the pages above the games, always."""
+    def _plan(self, names: set[str]) -> tuple[list[Page], set[str]]:
+        """The pages of the games `names` (each planned whole, from its replay alone) and the pages above the
+        games, and the paths of pages no longer planned. Which of them to draw is the fingerprints' business
+        (render.write_pages): what a page shows is derived from its plan, never carried over from an earlier one."""
         pages: list[Page] = []
         removed: set[str] = set()
         games = [self._games[name] for name in sorted(self._games)]
-        for name, game in sorted(self._games.items()):
-            if not everything and name not in loaded:
-                continue
+        for name in sorted(names):
+            game = self._games[name]
             if isinstance(game.replay, SolitaireReplay):
-                plan, touched = solitaire_game(game.replay), None
+                plan = solitaire_game(game.replay)
                 game_pages = plan.pages
             else:
-                previous = game.plan if isinstance(game.plan, GamePlan) and not everything else None
-                plan = game_plan(game.replay, previous)
-                touched = touched_by(previous, plan) if previous is not None else None
-                if touched is not None:
-                    plan.inherit(previous, touched.steps, touched.rules)
-                game_pages = plan_game(plan, touched)
+                plan = game_plan(game.replay, game.plan.search_index if isinstance(game.plan, GamePlan) else None)
+                game_pages = plan_game(plan)
             drafts = _draft_pages(game, SITE_TITLE)
-            draft_paths = frozenset(page.path for page in drafts)
-            removed |= game.draft_paths - draft_paths
-            game.draft_paths = draft_paths
-            if touched is None:
-                paths = frozenset(page.path for page in game_pages)
-                removed |= game.paths - paths
-                game.paths, game.sitemap = paths, tuple(sitemap_paths(game_pages))
-            game.plan = plan
+            paths = frozenset(page.path for page in game_pages + drafts)
+            removed |= game.paths - paths
+            game.paths, game.sitemap, game.plan = paths, tuple(sitemap_paths(game_pages)), plan
             pages += game_pages + drafts
         pages += site_pages([game.plan for game in games], pages, site_title=SITE_TITLE, base_url="",
                             sitemap=[path for game in games for path in game.sitemap])

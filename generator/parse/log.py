@@ -23,12 +23,13 @@ from typing import Any, NamedTuple
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..cache import Cache, digest, unpickled
+from ..cache import Cache, digest, pickled, unpickled
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
 from ..model.config import NOT_BY_EFFECT, SETTINGS
+from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
 from .source import NumberTooLarge, markdown, new_markdown, read_decimal, read_int, shorten, slice_lines, unquote
@@ -252,6 +253,8 @@ def _parse_edit(file: str, text: str, dialect: Dialect) -> tuple[str, tuple[Entr
 
 
 # Where an entry of a file's record is: (its key in the cache, its first line), or the entry itself.
+# What a record of one parsed entry may hold: anything else under an entry's key is a damaged record, a miss.
+ENTRY_TYPES = (Proposal, Judgment, Event, Turn)
 Place = tuple[bytes, int] | None
 
 
@@ -261,13 +264,14 @@ def _file_record(parsed: tuple[str, tuple[Entry, ...], tuple[SourceError, ...]],
     whole."""
     preamble, entries, errors = parsed
     items = [place or entry for entry, place in zip(entries, places)]
-    return pickle.dumps((preamble, errors, items), pickle.HIGHEST_PROTOCOL)
+    return pickled((preamble, errors, items))
 
 
 def _read_file_record(cache: Cache, key: bytes) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]] | None:
     """The parse `_file_record` kept under `key`, or None (a miss) when it or an entry it names is not there."""
-    record = unpickled(cache.get(key))
-    if not (isinstance(record, tuple) and len(record) == 3):
+    record = unpickled(cache.get(key), tuple)
+    if not (record is not None and len(record) == 3 and isinstance(record[0], str) and isinstance(record[1], tuple)
+            and isinstance(record[2], list)):
         return None
     preamble, errors, items = record
     stored = cache.get_many([item[0] for item in items if type(item) is tuple])
@@ -275,7 +279,7 @@ def _read_file_record(cache: Cache, key: bytes) -> tuple[str, tuple[Entry, ...],
     placed: set[int] = set()
     for item in items:
         if type(item) is tuple:
-            entry = unpickled(stored.get(item[0]))
+            entry = unpickled(stored.get(item[0]), ENTRY_TYPES)
             if entry is None:
                 return None
             item = _place(entry, item[1], placed)
@@ -538,7 +542,7 @@ def _read_stored(keys: list[tuple[str, str, Dialect, bool]], cache: Cache) -> di
     by_digest = {_entry_key(key): key for key in keys}
     stored = {}
     for digested, data in cache.get_many(list(by_digest)).items():
-        kept = unpickled(data)
+        kept = unpickled(data, ENTRY_TYPES)
         if kept is not None:
             stored[by_digest[digested]] = kept
     return stored

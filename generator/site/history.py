@@ -47,13 +47,7 @@ class RuleHistory:
 
 
 class GameHistory:
-    def __init__(self, replay: Replay, previous: GameHistory | None = None):
-        """`previous`: the history of an earlier replay of the game; when this replay resumed it with the same
-        versions (replay's `previous`), or with versions that replace some of them over the same spans (new
-        texts), its indices are taken over, only the rules and steps that changed put in."""
-        if previous is not None and (replaced := _replaced(previous.replay.versions, replay.versions)) is not None:
-            self._take_over(previous, replay, replaced)
-            return
+    def __init__(self, replay: Replay):
         self.replay = replay
         self.rules: dict[int, RuleHistory] = {}
         for version in replay.versions:
@@ -81,45 +75,8 @@ class GameHistory:
         self._old_numbers: dict[int, int] | None = None
         self._in_force: list[RuleVersion] | None = None
         self._in_order: list[int] | None = None
-        # Each version's place in its rule's history, by (identity, start): new texts leave it where it was.
+        # Each version's place in its rule's history, by (identity, start).
         self.ordinal = {(v.identity, v.start): n for h in self.rules.values() for n, v in enumerate(h.versions)}
-
-    def _take_over(self, previous: GameHistory, replay: Replay, replaced: dict[int, dict[int, RuleVersion]]) -> None:
-        """`previous`'s indices, with the versions `replaced` (by identity, then start) and the steps that changed
-        put in; what did not change is shared with `previous`, never changed in place."""
-        self.__dict__.update(previous.__dict__)
-        self.replay = replay
-        self._cursor, self._live = -2, {}
-        steps = replay.steps
-        self.revisions_by_step = dict(previous.revisions_by_step)
-        self.revisions_by_rule = dict(previous.revisions_by_rule)
-        if replaced:
-            self.rules, self._starting, self._ending = dict(self.rules), dict(self._starting), dict(self._ending)
-            self._in_force = None
-        for identity, by_start in replaced.items():
-            was = previous.rules[identity]
-            history = self.rules[identity] = RuleHistory(identity, [by_start.get(v.start, v) for v in was.versions])
-            self.revisions_by_rule[identity] = revisions = _revisions(history, steps)
-            for revision in revisions:
-                if revision.step is not None:
-                    index = revision.step.index
-                    self.revisions_by_step[index] = [revision if (r.after or r.before).identity == identity else r
-                                                     for r in self.revisions_by_step[index]]
-            for version in by_start.values():
-                self._starting[version.start] = [version if v.identity == identity else v
-                                                 for v in self._starting[version.start]]
-                if version.end is not None:
-                    self._ending[version.end] = [version if v.identity == identity else v
-                                                 for v in self._ending[version.end]]
-        changed = {i for i, (old, new) in enumerate(zip(previous.replay.steps, steps)) if old is not new}
-        self.proposal_steps = [steps[s.index] for s in previous.proposal_steps] if changed else previous.proposal_steps
-        for index in changed & self.revisions_by_step.keys():
-            was = self.revisions_by_step[index]
-            moved = {id(r): Revision(r.before, r.after, steps[index]) for r in was}
-            self.revisions_by_step[index] = list(moved.values())
-            for revision in was:
-                identity = (revision.after or revision.before).identity
-                self.revisions_by_rule[identity] = [moved.get(id(r), r) for r in self.revisions_by_rule[identity]]
 
     def _page_numbers(self) -> dict[int, str]:
         """The page name of each rule: its present (or last) number; a repealed rule whose number another
@@ -203,17 +160,3 @@ def _revisions(history: RuleHistory, steps: tuple[Step, ...]) -> list[Revision]:
     return revisions
 
 
-def _replaced(old: tuple[RuleVersion, ...], new: tuple[RuleVersion, ...]) -> dict[int, dict[int, RuleVersion]] | None:
-    """The versions of `new` that are not `old`'s but stand where they stood (the same rule, number and span:
-    another text), by identity and start; None when versions came, went or moved."""
-    if old is new:
-        return {}
-    if len(old) != len(new):
-        return None
-    replaced: dict[int, dict[int, RuleVersion]] = {}
-    for was, now in zip(old, new):
-        if was is not now:
-            if (was.identity, was.number, was.start, was.end) != (now.identity, now.number, now.start, now.end):
-                return None
-            replaced.setdefault(now.identity, {})[now.start] = now
-    return replaced

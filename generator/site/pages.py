@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from collections.abc import Callable, Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
@@ -31,8 +31,8 @@ from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePlan, Page, entry_key, game_view, log_anchor, page_names, pager,
-                    part_name, parts, point_name, power_text, revision_view, step_facts, step_facts_key, step_view,
+from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, page_names, pager,
+                    part_name, parts, point_name, power_text, revision_view, step_facts, step_view,
                     version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -41,86 +41,13 @@ DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
 
 
-@dataclass
-class Touched:
-    """What an edit changed in a game, as the planner needs it: the steps (by index) whose content or facts
-    moved, the rules (by identity) whose versions did, and whether what the lists show of an entry (`listed`:
-    label, title, date, result, link) or any score moved. Everything else is as it was."""
-
-    steps: set[int] = field(default_factory=set)
-    rules: set[int] = field(default_factory=set)
-    listed: bool = False
-    scores: bool = False
-    players: bool = False  # who plays, or their order
-    labels: bool = False  # an entry's label ("event 'Dana joins'"), which the pagers of the long lists show
-    # The touched steps differ in their entries' titles alone: the pages to draw again are those that show
-    # one of those titles (the pages of the lists that hold them), not every page that lists entries.
-    only_titles: bool = False
-    # When the versions of the touched rules that changed were in force, in the old replay and the new: (start,
-    # end). All of a rule's versions when their number changed (each shows how many the rule has).
-    rule_spans: set[tuple[int, int | None]] = field(default_factory=set)
-
-
-def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
-    """What changed from one plan of a game to the next (see `Touched`); None when pages came or went or
-    everything moved (entries added or removed, pages renamed, the game's header or settings changed)."""
-    old_steps, new_steps = old.replay.steps, new.replay.steps
-    old_history, new_history = old.history, new.history
-    if (len(old_steps) != len(new_steps) or old.proposal_pages != new.proposal_pages
-            or old.replay.game.config != new.replay.game.config or old_history.page_number != new_history.page_number or game_view(old.replay) != game_view(new.replay)
-            or old_history.old_numbers() != new_history.old_numbers()):
-        return None
-    touched = Touched()
-    # Steps the same but for the lines their findings name: an edit above moved them.
-    touched.steps |= {index for index, cited in new.cited.items() if old.cited.get(index) != cited}
-    only_titles = not touched.steps  # (a title changed moves no line)
-    for index, (before, after) in enumerate(zip(old_steps, new_steps)):
-        # An entry moved by an edit above it is another object, but the same to its pages (they show no lines).
-        if before is not after and before != after and (
-                (old_key := (entry_key(before.entry), step_facts_key(before)))
-                != (new_key := (entry_key(after.entry), step_facts_key(after)))):
-            touched.steps.add(index)
-            only_titles = only_titles and _untitled(old_key) == _untitled(new_key)
-            touched.listed = touched.listed or old.listed_key(before) != new.listed_key(after)
-            touched.scores = touched.scores or before.scores != after.scores or before.deltas != after.deltas
-            touched.players = touched.players or before.players != after.players or before.order != after.order
-            touched.labels = touched.labels or before.label != after.label
-    if old_steps and old_steps[-1].mechanics.scoring != new_steps[-1].mechanics.scoring:
-        touched.scores = True  # the chart draws the score that wins
-    if old.replay.versions is not new.replay.versions:
-        for identity, rule in new_history.rules.items():
-            was = old_history.rules[identity]  # the same object where the history was taken over unchanged
-            if rule is not was and (texts := _version_texts(rule)) != (was_texts := _version_texts(was)):
-                touched.rules.add(identity)
-                moved = rule.versions + was.versions if len(texts) != len(was_texts) else [
-                    version for pair, text, was_text in zip(zip(rule.versions, was.versions), texts, was_texts)
-                    if text != was_text for version in pair]
-                touched.rule_spans |= {(v.start, v.end) for v in moved}
-    touched.only_titles = bool(touched.steps) and only_titles
-    return touched
-
-
-def _untitled(key: tuple) -> tuple:
-    """(entry_key, step_facts_key) of a step without its entry's title."""
-    entry, facts = key
-    return entry[:1] + entry[2:], facts
-
-
-def _version_texts(rule: RuleHistory) -> tuple:
-    return tuple((v.number, v.rule_class, v.title, v.text, v.power, v.start, v.end) for v in rule.versions)
-
-
-def game_plan(replay: Replay, previous: GamePlan | None = None) -> GamePlan:
-    """The plan of a game; `previous`, the plan of an earlier replay of it, lends it what did not change."""
-    history = GameHistory(replay, previous.history if previous is not None else None)
-    steps = history.proposal_steps
-    if previous is not None and len(steps) == len(was := previous.history.proposal_steps) and all(
-            a is b or (a.index, a.entry.number) == (b.index, b.entry.number) for a, b in zip(steps, was)):
-        names = previous.proposal_pages  # the same proposals, numbered the same
-    else:
-        names = page_names((step.index, step.entry.number) for step in steps)
+def game_plan(replay: Replay, search_index: SearchIndex | None = None) -> GamePlan:
+    """The plan of a game, made from its replay alone; `search_index`, the index an earlier plan of the game
+    made, which the new one patches where its documents are the same (search.SearchIndex.of compares them)."""
+    history = GameHistory(replay)
+    names = page_names((step.index, step.entry.number) for step in history.proposal_steps)
     plan = GamePlan(replay, history, replay.game.slug, names)
-    plan.search_index = previous.search_index if previous is not None else None
+    plan.search_index = search_index
     return plan
 
 
@@ -210,67 +137,32 @@ class _Pages(list):
         self.base = {"game": game_view(plan.replay)}
         self.game_key = tuple(sorted(self.base["game"].items()))  # hashable, as fingerprints need
 
-    def add(self, path: str, template: str, context: dict[str, Any], deps: Any, kind: str = "html",
+    def add(self, path: str, template: str, context: dict[str, Any], deps: Any = None, kind: str = "html",
             lazy: Callable[[], dict[str, Any]] | None = None, stub: bool = False, affinity: int | None = None) -> None:
-        self.append(Page(f"{self.plan.slug}/{path}", template, {**self.base, **context}, deps=(self.game_key, deps),
+        """A page whose deps are derived from what it is given: the game's header, its context as given (so a
+        value put there cannot be left out of them), and `deps`, what the `lazy` part of its context reads."""
+        self.append(Page(f"{self.plan.slug}/{path}", template, {**self.base, **context},
+                         deps=(self.game_key, json.dumps(context, sort_keys=True, default=str), deps),
                          kind=kind, lazy=lazy, stub=stub, affinity=affinity))
 
 
-def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
-    """The pages of one game; with `touched`, only those whose inputs an edit can have moved."""
+def plan_game(plan: GamePlan) -> list[Page]:
+    """Every page of one game."""
     pages = _Pages(plan)
     history = plan.history
-    position_of = {step.index: position for position, step in enumerate(history.proposal_steps)}
-    if touched is None:
-        def plan_the_rest() -> None:
-            _overview_pages(pages)
-            for identity in history.rules:
-                _rule_page(pages, history.rules[identity])
-            _redirect_pages(pages)
-            for position in range(len(history.proposal_steps)):
-                _proposal_page(pages, position)
-            _list_pages(pages, None, None, everything=True)
-            pages.add("as-of.html", "as-of.html", {}, "as-of")  # it draws in the browser from the points pieces
-            pages.extend(compare_pages(plan))
-            pages.extend(points_pages(plan, pages.game_key))
-        pages.extend(_search_pages(plan, beside=plan_the_rest))
-        return pages
-    # The steps whose pages show something that moved: the touched ones, those whose revisions changed
-    # a touched rule, and (when the listing of a touched one moved) the neighbours that link to it.
-    revising = {r.step.index for identity in touched.rules for r in history.revisions_by_rule.get(identity, ())
-                if r.step}
-    proposals = {position_of[i] for i in touched.steps | revising if i in position_of}
-    if touched.listed:
-        proposals |= {p + d for p in proposals for d in (-1, 1) if 0 <= p + d < len(position_of)}
-    rules = set(touched.rules)
-    if touched.listed:  # a rule's history names the entries that changed it
-        rules |= {(r.after or r.before).identity for i in touched.steps for r in history.revisions_by_step.get(i, ())}
-    # Whether an entry's listing moved in more than its title (its result, date, findings...), which the
-    # pages that count or sum entries show, or only titles, which only the lists holding those entries show.
-    relisted = touched.listed and not touched.only_titles
-    titled = touched.steps if touched.listed else set()
-    recent = {s.index for s in history.proposal_steps[-FEED_ENTRIES:]}
-    _overview_pages(pages, rules=bool(touched.rules) or relisted,
-                    summary=not touched.only_titles or bool(titled & recent),
-                    players=relisted or touched.scores or touched.players)
-    for identity in sorted(rules):
-        _rule_page(pages, history.rules[identity])
-    _redirect_pages(pages, rules)
-    for position in sorted(proposals):
-        _proposal_page(pages, position)
-    # Every part's pager names the first and last entries of every part: a label moved, every part with it.
-    log_parts = None if touched.labels else {i // LOG_PART for i in touched.steps | {i for i in revising
-                                                                                    if i not in position_of}}
-    table_parts = {position_of[i] // TABLE_PART for i in touched.steps if i in position_of} if touched.listed else set()
-    _list_pages(pages, log_parts, table_parts, everything=relisted or bool(touched.rules),
-                scores=touched.scores or touched.listed, scored_steps=None if touched.labels else touched.steps,
-                chart=touched.scores or touched.labels, defeated=titled)
-    if relisted or touched.rules or len(plan.replay.steps) - 1 in titled:
-        pages.extend(compare_pages(plan))  # start-now shows the last entry's title
-    if touched.listed or touched.rules:
-        pages.extend(points_pages(plan, pages.game_key, touched))
-    if touched.steps or touched.rules:
-        pages.extend(_search_pages(plan))
+
+    def plan_the_rest() -> None:
+        _overview_pages(pages)
+        for identity in history.rules:
+            _rule_page(pages, history.rules[identity])
+        _redirect_pages(pages)
+        for position in range(len(history.proposal_steps)):
+            _proposal_page(pages, position)
+        _list_pages(pages)
+        pages.add("as-of.html", "as-of.html", {})  # it draws in the browser from the points pieces
+        pages.extend(compare_pages(plan))
+        pages.extend(points_pages(plan, pages.game_key))
+    pages.extend(_search_pages(plan, beside=plan_the_rest))
     return pages
 
 
@@ -284,44 +176,35 @@ def _search_pages(plan: GamePlan, beside: Callable[[], None] = lambda: None) -> 
     return plan.search_index.pages
 
 
-def _overview_pages(pages: _Pages, *, rules: bool = True, summary: bool = True, players: bool = True) -> None:
-    """The pages that sum up the game: those about its rules only when `rules`, its page and feed (the latest
-    proposals) only when `summary`, its players only when `players` (they may have moved); the verification
-    report always."""
+def _overview_pages(pages: _Pages) -> None:
+    """The pages that sum up the game: its rules, its page and feed (the latest proposals), its players and
+    the verification report."""
     plan = pages.plan
     history = plan.history
-    if rules:
-        in_force = history.in_force()
-        in_force_key = tuple(plan.version_key(v) for v in in_force)
-        powered = any(v.power is not None for v in in_force)
-        # by_power: None where rules have no power (no switch between the two views)
-        pages.add("rules/index.html", "rules.html", {"heading": "Rules in force", "by_power": False if powered else None},
-                  in_force_key, lazy=lambda: {"classes": [(cls, [version_view(v, "../", plan) for v in in_force
-                                                                  if v.rule_class == cls]) for cls in CLASS_ORDER]})
-        if powered:  # format 1.1: the same rules grouped by power, the highest first
-            powers = sorted({v.power for v in in_force if v.power is not None}, reverse=True)
-            pages.add("rules/by-power.html", "rules.html", {"heading": "Rules in force by power", "by_power": True},
-                      in_force_key, lazy=lambda: {"classes": [
-                          (power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
-                          for p in powers]})
-        repealed = history.repealed()
-        # What each row shows: the rule's last version (number, title, page), its numbers, the entry that
-        # repealed it (as lists show it); the rows themselves are made only when the page is drawn.
-        pages.add("repealed.html", "repealed.html", {},
-                  tuple((plan.version_key(h.last), tuple(h.lineage), plan.listed_key(plan.replay.steps[h.last.end]))
-                        for h in repealed),
-                  lazy=lambda: {"rules": [_repealed_row(plan, h) for h in repealed]})
-    if summary:
-        overview = _overview(plan)
-        pages.add("index.html", "game.html", overview, json.dumps(overview, sort_keys=True, default=str))
-    report = _check_context(plan)
-    pages.add("check.html", "check.html", report, json.dumps(report, sort_keys=True, default=str))
-    if players:
-        about = _players_context(plan)
-        pages.add("players.html", "players.html", about, json.dumps(about, sort_keys=True))
-    if summary:
-        feed = _feed_context(plan)
-        pages.add("feed.xml", "feed.xml", feed, json.dumps(feed, sort_keys=True, default=str), kind="xml")
+    in_force = history.in_force()
+    in_force_key = tuple(plan.version_key(v) for v in in_force)
+    powered = any(v.power is not None for v in in_force)
+    # by_power: None where rules have no power (no switch between the two views)
+    pages.add("rules/index.html", "rules.html", {"heading": "Rules in force", "by_power": False if powered else None},
+              in_force_key, lazy=lambda: {"classes": [(cls, [version_view(v, "../", plan) for v in in_force
+                                                              if v.rule_class == cls]) for cls in CLASS_ORDER]})
+    if powered:  # format 1.1: the same rules grouped by power, the highest first
+        powers = sorted({v.power for v in in_force if v.power is not None}, reverse=True)
+        pages.add("rules/by-power.html", "rules.html", {"heading": "Rules in force by power", "by_power": True},
+                  in_force_key, lazy=lambda: {"classes": [
+                      (power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
+                      for p in powers]})
+    repealed = history.repealed()
+    # What each row shows: the rule's last version (number, title, page), its numbers, the entry that
+    # repealed it (as lists show it); the rows themselves are made only when the page is drawn.
+    pages.add("repealed.html", "repealed.html", {},
+              tuple((plan.version_key(h.last), tuple(h.lineage), plan.listed_key(plan.replay.steps[h.last.end]))
+                    for h in repealed),
+              lazy=lambda: {"rules": [_repealed_row(plan, h) for h in repealed]})
+    pages.add("index.html", "game.html", _overview(plan))
+    pages.add("check.html", "check.html", _check_context(plan))
+    pages.add("players.html", "players.html", _players_context(plan))
+    pages.add("feed.xml", "feed.xml", _feed_context(plan), kind="xml")
 
 
 def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
@@ -333,22 +216,16 @@ def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
               lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(rule_history.identity))
 
 
-def _redirect_pages(pages: _Pages, rules: set[int] | None = None) -> None:
-    """A small page for each number a rule once had (of `rules` only, when given): it sends the reader to the
-    rule's page. The pages of one rule's old numbers say the same (the numbers are in its lineage, and whether
-    the rule was repealed), so they are one file (see render_all)."""
+def _redirect_pages(pages: _Pages) -> None:
+    """A small page for each number a rule once had: it sends the reader to the rule's page. The pages of one
+    rule's old numbers say the same (the numbers are in its lineage, and whether the rule was repealed), so
+    they are one file (see render_all)."""
     history = pages.plan.history
-    old_numbers = history.old_numbers()
-    # (Given rules, their numbers alone are looked at: serve plans again after every edit, most touching none.)
-    chosen = old_numbers.items() if rules is None else [
-        (number, identity) for identity in rules for number in set(history.rules[identity].lineage[:-1])
-        if old_numbers.get(number) == identity]
-    for number, identity in sorted(chosen):
+    for number, identity in sorted(history.old_numbers().items()):
         target = history.rules[identity]
         context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
                    "now": target.last.number, "repealed": target.repealed}
-        pages.add(f"rules/{number}.html", "redirect.html", context, tuple(sorted(context.items())), stub=True,
-                  affinity=bucket_of(identity))
+        pages.add(f"rules/{number}.html", "redirect.html", context, stub=True, affinity=bucket_of(identity))
 
 
 def _proposal_page(pages: _Pages, position: int) -> None:
@@ -360,62 +237,47 @@ def _proposal_page(pages: _Pages, position: int) -> None:
     revisions = plan.history.revisions_by_step.get(step.index, ())
     deps = (plan.step_key(step), tuple((plan.version_key(r.before), plan.version_key(r.after)) for r in revisions),
             previous and plan.listed_key(previous), following and plan.listed_key(following))
-    pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", {}, deps,
+    pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html",
+              {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))}, deps,
               lazy=lambda: _proposal_context(plan, step, previous, following),
               affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
 
 
-def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int] | None, *, everything: bool,
-                scores: bool = True, scored_steps: set[int] | None = None, chart: bool = True,
-                defeated: set[int] = frozenset()) -> None:
-    """The pages that list every entry, each long list cut into parts; only the parts named (None: all), and
-    the parts of the defeated proposals all when `everything` (their listing of some entry moved), else those
-    listing a step `defeated` names. The scores' parts: those of `scored_steps` (None: all), and the first, which
-    holds the chart, when `chart`. Each part's deps are what it shows of each step: all of it for the log, its
-    listing elsewhere."""
+def _list_pages(pages: _Pages) -> None:
+    """The pages that list every entry, each long list cut into parts. Each part's deps are what it shows of
+    each step: all of it for the log, its listing elsewhere."""
     plan = pages.plan
     replay, history = plan.replay, plan.history
     steps, proposal_steps = replay.steps, history.proposal_steps
 
     log_ranges = parts(len(steps), LOG_PART)
     for part, span in enumerate(log_ranges):
-        if log_parts is not None and part not in log_parts:
-            continue
         chosen = steps[span.start:span.stop]
         navigation = pager("log", log_ranges, part, lambda i: steps[i].label)
         changes = tuple(tuple((plan.version_key(r.before), plan.version_key(r.after))
                               for r in history.revisions_by_step.get(s.index, ())) if not isinstance(s.entry, Proposal)
                         else () for s in chosen)
         pages.add(part_name("log", part), "log.html", {"pager": navigation},
-                  (replay.game.log.preamble if part == 0 else None, tuple(plan.step_key(s) for s in chosen), changes,
-                   json.dumps(navigation)),
+                  (replay.game.log.preamble if part == 0 else None, tuple(plan.step_key(s) for s in chosen), changes),
                   lazy=lambda chosen=chosen, first=part == 0: {
                       "entries": [_log_entry(plan, s) for s in chosen],
                       "preamble": render_prose(replay.game.log.preamble, 2) if first else ""})
 
     table_ranges = parts(len(proposal_steps), TABLE_PART)
     for part, span in enumerate(table_ranges):
-        if table_parts is not None and part not in table_parts:
-            continue
         chosen = proposal_steps[span.start:span.stop]
         navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.number))
         pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
                   {"heading": "All proposals", "pager": navigation},
-                  (tuple(plan.listed_key(s) for s in chosen), json.dumps(navigation)),
+                  tuple(plan.listed_key(s) for s in chosen),
                   lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "../") for s in chosen]})
 
-    if scores and pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
+    if pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
         # (a game decided by votes alone has no scores page)
         scored = [s for s in steps if s.deltas or s.overrides]
         players = _scored_players(replay)
         score_ranges = parts(len(scored), TABLE_PART)
-        wanted = None
-        if scored_steps is not None:
-            positions = {s.index: position for position, s in enumerate(scored)}
-            wanted = ({0} if chart else set()) | {positions[i] // TABLE_PART for i in scored_steps if i in positions}
         for part, span in enumerate(score_ranges):
-            if wanted is not None and part not in wanted:
-                continue
             chosen = scored[span.start:span.stop]
             navigation = pager("scores", score_ranges, part, lambda i: scored[i].label)
             rows_key = tuple((plan.listed_key(s), tuple(sorted(s.scores.items())),
@@ -426,24 +288,16 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
                              steps[-1].mechanics.scoring.win if steps else None,
                              tuple((s.index, s.label, tuple(sorted(s.scores.items()))) for s in scored))
             pages.add(part_name("scores", part), "scores.html", {"pager": navigation},
-                      (tuple(players), rows_key, chart_key, json.dumps(navigation)),
+                      (tuple(players), rows_key, chart_key),
                       lazy=lambda chosen=chosen, first=part == 0: _scores_context(plan, players, chosen, first))
 
-    if not everything and not any(steps[i].result in DEFEATED for i in defeated):
-        return
     listed = [s for s in proposal_steps if s.result in DEFEATED]
     defeated_ranges = parts(len(listed), TABLE_PART)
-    wanted = None
-    if not everything:
-        positions = {s.index: position for position, s in enumerate(listed)}
-        wanted = {positions[i] // TABLE_PART for i in defeated if i in positions}
     for part, span in enumerate(defeated_ranges):
-        if wanted is not None and part not in wanted:
-            continue
         chosen = listed[span.start:span.stop]
         navigation = pager("defeated", defeated_ranges, part, lambda i: str(listed[i].entry.number))
         pages.add(part_name("defeated", part), "defeated.html", {"pager": navigation},
-                  (tuple(plan.listed_key(s) for s in chosen), json.dumps(navigation)),
+                  tuple(plan.listed_key(s) for s in chosen),
                   lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
 
@@ -574,7 +428,6 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
-        "points": (point_name(plan, step.index - 1), point_name(plan, step.index)),
     }
 
 

@@ -25,7 +25,6 @@
 from __future__ import annotations
 
 import hashlib
-from operator import is_
 from typing import Any
 
 from ..compare import Pair
@@ -48,10 +47,8 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Page]:
-    """The pieces; with `touched` (pages.Touched: what an edit changed), only those that show something it
-    moved: the points pieces holding a touched entry or a version of a touched rule, old or new, the
-    manifest when what lists entries moved (not only their titles), and the comparisons of the touched rules."""
+def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
+    """The pieces: the points pieces, their manifest, and the rules' comparisons."""
     replay = plan.replay
     steps = replay.steps
     folder = f"{plan.slug}/points"
@@ -59,12 +56,8 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
     ordinal = history.ordinal
     firsts = range(0, max(len(steps), 1), PER_PIECE)
     keyframe = keyframe_interval(len(history.in_force()))
-    # An edit that moved the interval (a rule more or less in force) moves every piece and the manifest.
-    every_piece = touched is None or keyframe != plan.points_keyframe
-    plan.points_keyframe = keyframe
-    wanted = set(firsts) if every_piece else _pieces_touched(firsts, len(steps), touched, keyframe)
     pages, listed = [], {}
-    for first in sorted(wanted):
+    for first in firsts:
         last = min(first + PER_PIECE, len(steps)) - 1
         low = -1 if first == 0 else first  # the first piece holds the start too
         entries = listed[first] = [_entry(plan, step.index) for step in steps[first:last + 1]]
@@ -79,13 +72,11 @@ def points_pages(plan: GamePlan, game_key: Any, touched: Any = None) -> list[Pag
         pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
                           lazy=lambda first=first, entries=entries, live=live: {"data": _piece_json(
                               first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}))
-    if every_piece or (touched.listed and not touched.only_titles):  # it shows no titles
-        pages.append(_manifest(plan, folder, firsts, listed, keyframe))
+    pages.append(_manifest(plan, folder, firsts, listed, keyframe))
     buckets: dict[int, list[RuleHistory]] = {}
     for identity, rule in sorted(history.rules.items()):
         buckets.setdefault(bucket_of(identity), []).append(rule)
-    shown = set(buckets) if touched is None else {bucket_of(identity) for identity in touched.rules}
-    for bucket in sorted(shown & set(buckets)):
+    for bucket in sorted(buckets):
         pages.extend(_rules_pieces(plan, bucket, buckets[bucket], game_key))
     return pages
 
@@ -101,41 +92,18 @@ def keyframe_interval(rules_in_force: int) -> int:
     return max(KEYFRAME, -(-rules_in_force // PER_PIECE))
 
 
-def _pieces_touched(firsts: range, count: int, touched: Any, keyframe: int) -> set[int]:
-    """The points pieces (by their first entry) showing a touched entry, or a version of a touched rule (in
-    force just after entry `start` up to, not including, entry `end`) that the old or new replay had: the
-    piece where the version came into force, and the keyframes it was in force at."""
-    wanted = {index - index % PER_PIECE for index in touched.steps}
-    wanted |= {max(start, 0) - max(start, 0) % PER_PIECE for start, _ in touched.rule_spans}  # where each began
-    for first in firsts[::keyframe]:
-        low, last = (-1 if first == 0 else first), min(first + PER_PIECE, count) - 1
-        if any(start <= last and (end is None or end > low) for start, end in touched.rule_spans):
-            wanted.add(first)
-    return wanted & set(firsts)
-
-
 def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list], keyframe: int) -> Page:
     """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers
-    (`listed`: the entries of the pieces already drawn up). A piece whose entries are the objects they were
-    when the last plan summed it up (GamePlan.point_entries: an entry edited is made anew) takes that summary
-    again: an edit that moves results redraws the manifest, and reading 10,000 entries costs more than the rest."""
+    (`listed`: the entries of each piece, by its first)."""
     steps = plan.replay.steps
-    summaries = {}
+    pieces = []
     for first in firsts:
-        chosen = steps[first:first + PER_PIECE]
-        entries = tuple(listed.get(first) or [_entry(plan, step.index) for step in chosen])
-        earlier = plan.point_summaries.get(first)
-        if earlier is not None and len(earlier[0]) == len(entries) and all(map(is_, earlier[0], entries)):
-            summaries[first] = earlier
-            continue
+        entries = listed[first]
         dates = [e[3] for e in entries if e[3]]
-        proposals = [step.entry.number for step in chosen if isinstance(step.entry, Proposal)]
+        proposals = [step.entry.number for step in steps[first:first + PER_PIECE] if isinstance(step.entry, Proposal)]
         judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
-        summaries[first] = (entries, [min(dates, default=""), max(dates, default=""), _span(proposals),
-                                      _span(judgments)])
-    plan.point_summaries = summaries
-    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe,
-                "pieces": [summary for _, summary in summaries.values()]}
+        pieces.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
+    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces}
     return Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                 kind="js", deps=repr(manifest))
 
@@ -162,8 +130,7 @@ def _piece_json(first: int, entries: list[list[str]], versions: list[ScriptJSON]
 def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
     digest of its blocks (what a redline compares), how many versions the rule has], encoded (script_json);
-    made once per plan (a version in force long is in many keyframes), and taken over by the next plan unless
-    its rule changed."""
+    made once per plan (a version in force long is in many keyframes)."""
     key = (version.identity, version.start)
     made = plan.point_versions.get(key)
     if made is None:

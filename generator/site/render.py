@@ -9,7 +9,6 @@ pages to draw.
 from __future__ import annotations
 
 import os
-import pickle
 import shutil
 import traceback
 from collections.abc import Iterable
@@ -22,7 +21,7 @@ from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined
 from jinja2.runtime import Context
 from markupsafe import Markup, escape
 
-from ..cache import Cache, digest, unpickled
+from ..cache import Cache, digest, pickled, unpickled
 from ..compare import forget_matches
 from ..errors import ArchiveError, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
@@ -455,7 +454,7 @@ MANIFEST_FORMAT = 2
 
 
 def _write_manifest(cache: Cache, output: Path, entries: dict, inputs: tuple[bytes, Any] | None) -> None:
-    cache.set_manifest(output, pickle.dumps((MANIFEST_FORMAT, entries, inputs), pickle.HIGHEST_PROTOCOL))
+    cache.set_manifest(output, pickled((MANIFEST_FORMAT, entries, inputs)))
 
 
 def _read_record(cache: Cache, output: Path) -> tuple[dict[str, tuple[bytes, int, int]], Any] | None:
@@ -463,9 +462,9 @@ def _read_record(cache: Cache, output: Path) -> tuple[dict[str, tuple[bytes, int
     be used (damaged, from another version, or the folder is no site a build made): build it all again."""
     if not (output / SITE_MARKER).is_file():
         return None
-    record = unpickled(cache.manifest(output))
-    if not (isinstance(record, tuple) and len(record) == 3 and record[0] == MANIFEST_FORMAT
-            and isinstance(record[1], dict)):
+    record = unpickled(cache.manifest(output), tuple)
+    if not (record is not None and len(record) == 3 and record[0] == MANIFEST_FORMAT and isinstance(record[1], dict)
+            and all(isinstance(path, str) and isinstance(row, tuple) and len(row) == 3 for path, row in record[1].items())):
         return None
     return record[1], record[2]
 

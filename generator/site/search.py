@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import bisect
 import hashlib
-import pickle
 import re
 import unicodedata
 from collections import Counter, defaultdict
@@ -27,7 +26,7 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..cache import Cache, digest, unpickled
+from ..cache import Cache, digest, pickled, unpickled
 from ..parallel import map_shares, run_shares
 from .markdown import words_and_html
 from .views import GamePlan, Page
@@ -119,8 +118,9 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
     for fields, prefix, markdown in sources:
         parts += [repr(sorted(fields.items())), prefix, markdown]
     key = digest(*parts)
-    kept = unpickled(store.get(key))
-    if isinstance(kept, list):
+    kept = unpickled(store.get(key), list)
+    if kept is not None and all(isinstance(item, tuple) and len(item) == 3 and isinstance(item[0], str)
+                                for item in kept):
         beside()
         return _stored_pages(kept)
     read = map_shares(lambda position: (_document(sources[position]), plan.keys_of(keys[position])),
@@ -133,7 +133,7 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
     if plan.jobs > 1 and len(documents) >= PARALLEL_DOCUMENTS:  # the worker sends what the cache keeps
         _, stored = run_shares(lambda share: beside() if share == 0 else _pickled(
             search_pages(plan.slug, title, documents)), 2)
-        pages = _stored_pages(pickle.loads(stored))
+        pages = _stored_pages(unpickled(stored))
     else:
         beside()
         pages = search_pages(plan.slug, title, documents)
@@ -143,7 +143,7 @@ def stored_search_pages(plan: GamePlan, store: Cache, beside: Callable[[], None]
 
 
 def _pickled(pages: list[Page]) -> bytes:
-    return pickle.dumps([(p.path, p.deps, p.context["data"]) for p in pages], pickle.HIGHEST_PROTOCOL)
+    return pickled([(p.path, p.deps, p.context["data"]) for p in pages])
 
 
 def _stored_pages(kept: list[tuple[str, Any, Any]]) -> list[Page]:

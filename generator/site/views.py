@@ -19,7 +19,7 @@ from ..cache import Cache, digest
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Cited, Entry, Judgment, Proposal
+from ..model import Entry, Judgment, Proposal
 from ..model.urls import is_url_segment
 from ..redline import redline, render_html, summarize
 from .history import GameHistory, Revision
@@ -140,22 +140,6 @@ def _tally_share(step: Step) -> tuple[str, str | None] | None:
     return (entry.proposer, step.result) if isinstance(entry, Proposal) else None
 
 
-def _latest_with(latest: tuple[dt.date | None, int], gone: list[dt.date | None], come: list[dt.date | None]
-                 ) -> tuple[dt.date | None, int]:
-    """GamePlan's latest date and how many entries have it, after the dates `gone` left and `come` came; a count
-    of 0 when the latest left (or there was none), to be found again."""
-    date, count = latest
-    count -= sum(1 for was in gone if was == date)
-    if count <= 0:
-        return date, 0
-    for now in come:
-        if now is not None and now > date:
-            date, count = now, 1
-        elif now == date:
-            count += 1
-    return date, count
-
-
 # Stands for the cite of a redline's edits while its HTML is kept: a noncharacter, inside an attribute whose
 # quotes rendered text never holds (Markdown escapes them).
 _CITE = "\ufdd4"
@@ -192,59 +176,18 @@ class GamePlan:
     # (identity, start) (points.py).
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], ScriptJSON] = field(default_factory=dict)
-    # Each points piece's summary in the manifest, with the entries it was made from (points._manifest).
-    point_summaries: dict[int, tuple[tuple, list]] = field(default_factory=dict)
     search_index: Any = None
     # The views of a comparison page's pairs, by the page's name, as it last drew them (compare_pages.comparison_view).
     pair_views: dict[str, dict[tuple, tuple]] = field(default_factory=dict)
-    points_keyframe: int = 0  # the interval of the points pieces' keyframes, when they were last planned (points.py)
     # What the players page and the feed sum over every entry: how many proposals each player made with each
-    # result, and the latest date with how many entries have it. Kept from plan to plan (`inherit` takes out the
-    # changed steps' old share and puts in their new): a pass over 10,000 entries costs more than either page.
+    # result, and the latest date.
     _tally: Counter | None = None
-    _latest: tuple[dt.date | None, int] | None = None
+    _latest: dt.date | None = None
     # Proposals' texts drawn, by step index, when the plan read them for the search index (one parse for both);
     # those missing (a build that took the index from its cache) are drawn with their pages.
     body_html: dict[int, Markup] = field(default_factory=dict)
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
     jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
-    # What the pages of each step say of lines (its findings' places, words citing places), as they were when
-    # planned: a line added above an entry moves them without making its step another (see model.Source).
-    cited: dict[int, tuple] = field(init=False)
-
-    def __post_init__(self) -> None:
-        self.cited = {step.index: cited_key(step) for step in self.replay.steps
-                      if step.findings or any(isinstance(delta.reason, Cited) for delta in step.deltas)}
-
-    def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
-        """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
-        rules other than `steps` and `rules`, the ones an edit changed: moved whole, not copied (a long game's
-        keys are many), the few changed taken out. `previous` is left with none of it: should planning fail
-        after this, the plan serve keeps computes them afresh."""
-        versions = {(identity, v.start) for identity in rules
-                    for history in (previous.history.rules.get(identity), self.history.rules.get(identity))
-                    if history is not None for v in history.versions}
-        documents = {("step", i) for i in steps} | {("rule", identity) for identity in rules}
-        for name, changed in (("_step_keys", steps), ("_listed_keys", steps), ("point_entries", steps),
-                              ("_version_keys", versions), ("point_versions", versions),
-                              ("search_documents", documents), ("body_html", steps)):
-            kept = getattr(previous, name)
-            setattr(previous, name, {})
-            for key in changed:
-                kept.pop(key, None)
-            kept.update(getattr(self, name))
-            setattr(self, name, kept)
-        self.points_keyframe = previous.points_keyframe
-        old_steps, new_steps = previous.replay.steps, self.replay.steps
-        if previous._tally is not None:
-            self._tally, previous._tally = previous._tally, None
-            self._tally.subtract(filter(None, map(_tally_share, map(old_steps.__getitem__, steps))))
-            self._tally.update(filter(None, map(_tally_share, map(new_steps.__getitem__, steps))))
-        if previous._latest is not None:
-            self._latest = _latest_with(previous._latest, [old_steps[i].entry.date for i in steps],
-                                        [new_steps[i].entry.date for i in steps])
-        self.pair_views, self.point_summaries = previous.pair_views, previous.point_summaries  # checked where taken
-
     def proposal_tally(self) -> Counter:
         """How many proposals each player made with each result, by (proposer, result)."""
         if self._tally is None:
@@ -253,20 +196,21 @@ class GamePlan:
 
     def latest_date(self) -> dt.date | None:
         """The latest date of any entry."""
-        if self._latest is None or not self._latest[1]:
-            dates = [step.entry.date for step in self.replay.steps if step.entry.date is not None]
-            latest = max(dates, default=None)
-            self._latest = (latest, dates.count(latest) if latest else 0)
-        return self._latest[0]
+        if self._latest is None:
+            self._latest = max((step.entry.date for step in self.replay.steps if step.entry.date is not None),
+                               default=None)
+        return self._latest
 
     def step_key(self, step: Step | None) -> bytes | None:
         """A digest of what pages show of an entry's step: the entry as written (its file, not its lines: an
-        edit above it moves it without changing its pages) and what the replay made of it."""
+        edit above it moves it without changing its pages) and what the replay made of it, as `step_facts`
+        shows it (the lines its findings and score reasons name included: an edit above moves those)."""
         if step is None:
             return None
         key = self._step_keys.get(step.index)
         if key is None:
-            key = self._step_keys[step.index] = digest(repr((entry_key(step.entry), step_facts_key(step),
+            key = self._step_keys[step.index] = digest(repr((entry_key(step.entry), step_facts(step), step.label,
+                                                              repr(step.decision), step.power,
                                                               self.entry_anchor(step))))
         return key
 
@@ -339,21 +283,6 @@ def entry_key(entry: Entry) -> tuple:
             getattr(entry, "die", None) and entry.die.total, getattr(entry, "extra_turn", None), entry.notes,
             entry.source.file, entry.body, getattr(entry, "judge", None),
             tuple((c.player, c.joins) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None))
-
-
-def step_facts_key(step: Step) -> tuple:
-    """What pages show of what the replay made of an entry (see `step_facts`)."""
-    return (step.label, step.result, step.computed_result, step.method,
-            tuple((d.player, d.points, d.reason) for d in step.deltas), tuple(sorted(step.scores.items())),
-            tuple((f.kind, f.file, f.line, f.message) for f in step.findings),
-            tuple((o.what, o.computed, o.set_to, o.judgment) for o in step.overrides), step.notes, step.winner,
-            step.turn_of, step.expected_player, repr(step.decision), step.power)
-
-
-def cited_key(step: Step) -> tuple:
-    """The lines a step's pages name, as they are now (see GamePlan.cited)."""
-    return (tuple((f.line, str(f.message), str(f.cause)) for f in step.findings),
-            tuple(str(d.reason) for d in step.deltas if isinstance(d.reason, Cited)))
 
 
 def step_facts(step: Step) -> dict[str, Any]:
