@@ -10,7 +10,8 @@ import os
 import shutil
 import signal
 import tempfile
-from collections.abc import Iterator
+import time
+from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from functools import lru_cache
 from pathlib import Path
@@ -37,6 +38,46 @@ def file_mode() -> int:
 
 def folder_mode() -> int:
     return 0o777 & ~umask()
+
+
+# How long a build waits for another writing the same site before it gives up (exit 2).
+LOCK_WAIT_SECONDS = 600
+
+
+@contextmanager
+def site_lock(output: Path, waiting: Callable[[], None] = lambda: None) -> Iterator[None]:
+    """Hold the site folder `output` for one build: a second build into it (a cron job and a keeper, two CI
+    jobs) waits until the first is done, calling `waiting` once, or gives up after LOCK_WAIT_SECONDS (exit 2).
+
+    The folder that holds the site is what is locked (flock on the folder itself: the site folder is swapped
+    whole, and a lock file would be left in a keeper's folder), so builds into two sites side by side take
+    turns too; where the system has no flock, builds are not serialized."""
+    try:
+        import fcntl
+    except ImportError:  # not a POSIX system
+        yield
+        return
+    holder = output.absolute().parent
+    with writing(holder):
+        holder.mkdir(parents=True, exist_ok=True)
+        handle = os.open(holder, os.O_RDONLY)
+    try:
+        deadline = None
+        while True:
+            try:
+                fcntl.flock(handle, fcntl.LOCK_EX | fcntl.LOCK_NB)
+                break
+            except BlockingIOError:
+                if deadline is None:
+                    deadline = time.monotonic() + LOCK_WAIT_SECONDS
+                    waiting()
+                elif time.monotonic() > deadline:
+                    raise ArchiveError([SourceError(str(output), 0, "another build has been writing this folder "
+                                                    f"for over {LOCK_WAIT_SECONDS} s; nothing was written")]) from None
+                time.sleep(0.05)
+        yield
+    finally:
+        os.close(handle)  # closing releases the lock
 
 
 @contextmanager

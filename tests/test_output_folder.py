@@ -4,6 +4,7 @@ the umask."""
 from __future__ import annotations
 
 import os
+import shutil
 import stat
 import subprocess
 import sys
@@ -130,3 +131,23 @@ def test_the_builds_own_files_are_readable_by_others_under_the_usual_umask(tmp_p
     subprocess.run([sys.executable, "-c", code], cwd=ROOT, check=True, capture_output=True)
     index = tmp_path / "site" / "index.html"
     assert os.stat(index).st_mode & stat.S_IROTH and os.stat(tmp_path / "site").st_mode & stat.S_IXOTH
+
+
+def test_two_builds_into_one_folder_at_once_leave_one_complete_site(tmp_path):
+    """A cron job and a keeper (or two CI jobs) building into one folder: the second waits for the first, and
+    the folder holds one whole site, the one a build from nothing gives."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "suber-1982", content / "suber-1982")
+    shutil.copytree(ROOT / "content" / "slips-example", content / "slips-example")
+    env = dict(os.environ, PYTHONPATH=str(ROOT))
+    site = tmp_path / "site"
+    runs = [subprocess.Popen([sys.executable, "-m", "generator", "build", str(content), "-o", str(site),
+                              "--cache-dir", str(tmp_path / f"cache-{n}")], env=env, stderr=subprocess.PIPE, text=True)
+            for n in range(2)]
+    errors = [run.communicate(timeout=300)[1] for run in runs]
+    assert [run.returncode for run in runs] == [0, 0], errors
+    assert any("waiting for another build writing" in err for err in errors), errors
+    fresh = tmp_path / "fresh"
+    subprocess.run([sys.executable, "-m", "generator", "build", str(content), "-o", str(fresh), "--cache-dir",
+                    str(tmp_path / "cache-fresh")], env=env, check=True, capture_output=True)
+    assert tree_digest(site) == tree_digest(fresh)

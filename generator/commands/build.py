@@ -4,10 +4,11 @@ from __future__ import annotations
 import gc
 import sys
 import time
+from collections.abc import Callable
 from pathlib import Path
 
 from ..cache import digest, open_cache, program_digest
-from ..files import check_site_folder
+from ..files import check_site_folder, site_lock
 from ..parallel import available_cores
 from ..site.pages import plan_site
 from ..parse.game import inputs_digest
@@ -16,14 +17,22 @@ from .check import check_games
 
 
 def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Path | None = None,
-               jobs: int | None = None) -> dict:
+               jobs: int | None = None, waiting: Callable[[], None] = lambda: None) -> dict:
     """Build the site into `output`: a new site is drawn in a staging folder and swapped in; a site an earlier
     build made gets only the pages that changed (see render.build_pages). On any failure the previous site
     stays as it was.
 
-    The output folder is checked first: a build never replaces anything but a site it made."""
+    The output folder is checked first: a build never replaces anything but a site it made. Another build
+    writing the same folder is waited for (`waiting` is called when that starts)."""
     started = time.perf_counter()
     check_site_folder(output, content)
+    with site_lock(output, waiting):
+        check_site_folder(output, content)  # as the other build left it
+        return _build_locked(content, output, base_url, cache_dir, jobs, started)
+
+
+def _build_locked(content: Path, output: Path, base_url: str, cache_dir: Path | None, jobs: int | None,
+                  started: float) -> dict:
     cache = open_cache(cache_dir, content)
     overrides = (content / "_templates") if content.is_dir() else None
     games = inputs_digest(content)
@@ -53,7 +62,8 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
 
 
 def run(args) -> int:
-    summary = build_site(args.content, args.output, base_url=args.base_url, cache_dir=args.cache_dir, jobs=args.jobs)
+    summary = build_site(args.content, args.output, base_url=args.base_url, cache_dir=args.cache_dir, jobs=args.jobs,
+                         waiting=lambda: print(f"waiting for another build writing {args.output} ...", file=sys.stderr))
     findings = f"; {summary['findings']} discrepancies (see each game's check page or run nomic-archive check)" \
         if summary["findings"] else ""
     changed = "" if summary["written"] == summary["pages"] else f" ({summary['written']} written, the rest unchanged)"
