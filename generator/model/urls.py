@@ -7,6 +7,7 @@ is a plain segment (ASCII letters, digits, '-', '_', '.', not starting with '.')
 """
 from __future__ import annotations
 
+import functools
 import re
 import unicodedata
 
@@ -17,6 +18,7 @@ RESERVED = frozenset({"index.html", "404.html", "search-index.js", "sitemap.xml"
 MAX_SEGMENT_CHARS = 100
 
 
+@functools.lru_cache(maxsize=65536)  # every page's path is checked, its game's segment on each
 def is_url_segment(text: str) -> bool:
     """Whether `text` may stand as one segment of a relative link as it is (nothing to escape, no scheme)."""
     return len(text) <= MAX_SEGMENT_CHARS and _SAFE.fullmatch(text) is not None

@@ -4,6 +4,7 @@ Built once per game in linear time, so no page has to search the whole history a
 """
 from __future__ import annotations
 
+import functools
 from dataclasses import dataclass, field
 
 from ..engine.replay import Replay, Step
@@ -37,8 +38,9 @@ class RuleHistory:
     def repealed(self) -> bool:
         return self.last.end is not None
 
-    @property
+    @functools.cached_property
     def lineage(self) -> list[int]:
+        """The numbers the rule had, in order (read after its history is whole: pages ask for it many times)."""
         numbers: list[int] = []
         for version in self.versions:
             if not numbers or numbers[-1] != version.number:

@@ -41,13 +41,16 @@ DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
 
 
-def game_plan(replay: Replay, search_index: SearchIndex | None = None) -> GamePlan:
-    """The plan of a game, made from its replay alone; `search_index`, the index an earlier plan of the game
-    made, which the new one patches where its documents are the same (search.SearchIndex.of compares them)."""
+def game_plan(replay: Replay, earlier: GamePlan | None = None) -> GamePlan:
+    """The plan of a game, made from its replay; `earlier`, a plan of an earlier replay of it, lends what is
+    kept by the inputs it was made from: its memo (views.PlanMemo) and its search index, which the new one
+    patches where its documents are the same (search.SearchIndex.of compares them)."""
     history = GameHistory(replay)
     names = page_names((step.index, step.entry.number) for step in history.proposal_steps)
-    plan = GamePlan(replay, history, replay.game.slug, names)
-    plan.search_index = search_index
+    plan = GamePlan(replay, history, replay.game.slug, proposal_pages=names)
+    if earlier is not None:
+        plan.memo, plan.search_index = earlier.memo, earlier.search_index
+        plan.memo.turn()
     return plan
 
 
@@ -142,7 +145,7 @@ class _Pages(list):
         """A page whose deps are derived from what it is given: the game's header, its context as given (so a
         value put there cannot be left out of them), and `deps`, what the `lazy` part of its context reads."""
         self.append(Page(f"{self.plan.slug}/{path}", template, {**self.base, **context},
-                         deps=(self.game_key, json.dumps(context, sort_keys=True, default=str), deps),
+                         deps=(self.game_key, repr(context) if context else None, deps),
                          kind=kind, lazy=lazy, stub=stub, affinity=affinity))
 
 

@@ -54,24 +54,22 @@ def words(text: str) -> list[str]:
 
 def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     """A game's rules (by their present number, repealed last) and proposals, as the index lists them. A
-    document an edit did not touch is the one planned last time (GamePlan.inherit keeps them), the same
+    document made of the same fields and text as one the last plan made is that one (GamePlan.memo), the same
     object: SearchIndex finds what changed by identity first. A proposal's HTML, drawn from the same parse, is
     kept for its pages (GamePlan.body_html)."""
-    made = plan.search_documents
     documents = []
     for key in _document_keys(plan):
-        document = made.get(key)
-        if document is None:
-            document, html = _document(_document_source(plan, key))
-            made[key] = document
-            if html is not None:
-                plan.body_html[key[1]] = html
+        fields, prefix, markdown = source = _document_source(plan, key)
+        document, html = plan.memo.of("document", (repr(sorted(fields.items())), prefix, markdown),
+                                      lambda: _document(source), by_identity=False)
+        if html is not None:
+            plan.body_html[key[1]] = html
         documents.append(document)
     return documents
 
 
 def _document_keys(plan: GamePlan) -> list[tuple[str, int]]:
-    """The documents' keys in GamePlan.search_documents, in the index's order."""
+    """The documents' subjects (("rule", identity) or ("step", index)), in the index's order."""
     history = plan.history
     return [("rule", identity) for identity in history.rules_in_order()] + [("step", step.index)
                                                                             for step in history.proposal_steps]

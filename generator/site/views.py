@@ -19,7 +19,7 @@ from ..cache import Cache, digest
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Entry, Judgment, Proposal
+from ..model import Cited, Entry, Judgment, Proposal
 from ..model.urls import is_url_segment
 from ..redline import redline, render_html, summarize
 from .history import GameHistory, Revision
@@ -159,6 +159,33 @@ def redline_drawn(old: str, new: str) -> tuple[str, tuple[str, ...]]:
     return str(render_html(diff, cite=_CITE, render_markdown=render_markdown)), tuple(summarize(diff))
 
 
+class PlanMemo:
+    """What a plan computed that the next plan of the same game may take as it is, each value kept by the
+    very inputs it was made from: an immutable model object (by identity, the object kept alive beside its
+    value, so that an id is never taken for another object's), or a text. A hit is what computing gives, by
+    construction; nothing says which inputs an edit touched. serve keeps one per game from rebuild to rebuild
+    (`turn` after each plan drops what that plan did not use); a build plans once and keeps none."""
+
+    def __init__(self) -> None:
+        self._kept: dict[Any, tuple[Any, Any]] = {}
+        self._used: dict[Any, tuple[Any, Any]] = {}
+
+    def of(self, kind: str, source: Any, make: Callable[[], Any], *, by_identity: bool = True) -> Any:
+        """The value `make` gives for `source` (an immutable object, or with `by_identity` false a hashable
+        value such as a text), made once."""
+        key = (kind, id(source)) if by_identity else (kind, source)
+        hit = self._used.get(key) or self._kept.get(key)
+        if hit is not None and (hit[0] is source or not by_identity):
+            self._used[key] = hit
+            return hit[1]
+        value = make()
+        self._used[key] = (source, value)
+        return value
+
+    def turn(self) -> None:
+        self._kept, self._used = self._used, {}
+
+
 @dataclass
 class GamePlan:
     replay: Replay
@@ -169,14 +196,11 @@ class GamePlan:
     _step_keys: dict[int, bytes] = field(default_factory=dict)
     _listed_keys: dict[int, tuple] = field(default_factory=dict)
     _version_keys: dict[tuple[int, int], bytes] = field(default_factory=dict)
-    # The search index's document of each rule ("rule", identity) and proposal ("step", index), and the
-    # index last planned (search.SearchIndex), which the next plan patches.
-    search_documents: dict[tuple[str, int], dict[str, Any]] = field(default_factory=dict)
     # What the browser's points pieces list of each entry, by step index, and of each rule version, by
     # (identity, start) (points.py).
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], ScriptJSON] = field(default_factory=dict)
-    search_index: Any = None
+    search_index: Any = None  # the index last planned (search.SearchIndex), which the next plan patches
     # The views of a comparison page's pairs, by the page's name, as it last drew them (compare_pages.comparison_view).
     pair_views: dict[str, dict[tuple, tuple]] = field(default_factory=dict)
     # What the players page and the feed sum over every entry: how many proposals each player made with each
@@ -188,6 +212,7 @@ class GamePlan:
     body_html: dict[int, Markup] = field(default_factory=dict)
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
     jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
+    memo: PlanMemo = field(default_factory=PlanMemo)  # what the next plan of the game may take as it is
     def proposal_tally(self) -> Counter:
         """How many proposals each player made with each result, by (proposer, result)."""
         if self._tally is None:
@@ -209,9 +234,11 @@ class GamePlan:
             return None
         key = self._step_keys.get(step.index)
         if key is None:
-            key = self._step_keys[step.index] = digest(repr((entry_key(step.entry), step_facts(step), step.label,
-                                                              repr(step.decision), step.power,
-                                                              self.entry_anchor(step))))
+            # A step whose facts name no lines is shown the same while it is the same object (lines are the one
+            # thing an edit above changes in place, see model.Source): its shown content is kept by identity.
+            shown = (self.memo.of("step", step, lambda: repr(_shown(step))) if not _names_lines(step)
+                     else repr(_shown(step)))
+            key = self._step_keys[step.index] = digest(shown, self.entry_anchor(step))
         return key
 
     def listed_key(self, step: Step) -> tuple:
@@ -233,9 +260,9 @@ class GamePlan:
             return None
         key = self._version_keys.get((version.identity, version.start))
         if key is None:
-            key = self._version_keys[(version.identity, version.start)] = digest(repr((
-                version.identity, version.number, version.rule_class, version.title, version.text, version.power,
-                self.rule_page(version.identity))))
+            shown = self.memo.of("version", version, lambda: repr((
+                version.identity, version.number, version.rule_class, version.title, version.text, version.power)))
+            key = self._version_keys[(version.identity, version.start)] = digest(shown, self.rule_page(version.identity))
         return key
 
     def keys_of(self, item: tuple[str, int]) -> tuple:
@@ -283,6 +310,16 @@ def entry_key(entry: Entry) -> tuple:
             getattr(entry, "die", None) and entry.die.total, getattr(entry, "extra_turn", None), entry.notes,
             entry.source.file, entry.body, getattr(entry, "judge", None),
             tuple((c.player, c.joins) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None))
+
+
+def _shown(step: Step) -> tuple:
+    """What pages show of a step (its entry as written, what the replay made of it), as plain data."""
+    return entry_key(step.entry), step_facts(step), step.label, repr(step.decision), step.power
+
+
+def _names_lines(step: Step) -> bool:
+    """Whether what pages show of a step names lines of its file (its findings' places, a reason citing one)."""
+    return bool(step.findings) or any(isinstance(delta.reason, Cited) for delta in step.deltas)
 
 
 def step_facts(step: Step) -> dict[str, Any]:
