@@ -35,7 +35,7 @@ from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
 from .allocator import give_memory_back
-from .commands.check import check_games
+from .pipeline import replay_games
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError, bug_message
@@ -274,7 +274,7 @@ class SiteBuilder:
         is rebuilt from its stale replay) until it is fixed."""
         previous = self._games.get(name)
         try:
-            (replay_,) = check_games(folder, drafts=True, previous=previous.replay if previous else None,
+            (replay_,) = replay_games(folder, drafts=True, previous=previous.replay if previous else None,
                                      checkpoints=True)
             loaded = _LoadedGame(replay_, [preview_draft(replay_, draft) for draft in replay_.game.drafts])
         except ArchiveError as error:
@@ -303,7 +303,7 @@ class SiteBuilder:
                 plan = solitaire_game(game.replay)
                 game_pages = plan.pages
             else:
-                plan = game_plan(game.replay, game.plan.search_index if isinstance(game.plan, GamePlan) else None)
+                plan = game_plan(game.replay, game.plan if isinstance(game.plan, GamePlan) else None)
                 game_pages = plan_game(plan)
             drafts = _draft_pages(game, SITE_TITLE)
             paths = frozenset(page.path for page in game_pages + drafts)

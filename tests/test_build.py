@@ -13,7 +13,7 @@ from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
 
 from generator.cli import main
-from generator.commands.build import build_site
+from generator.pipeline import build_site
 from generator.site import render
 from generator.site.render import make_environment
 from tests.helpers import ROOT, broken_links, copy_games, parse_html, tree_digest

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.commands.check import check_games
+from generator.pipeline import replay_games
 from generator.compare import Comparison, compare, to_json
 from generator.errors import ErrorCollector
 from generator.model import Rule, Source
@@ -294,7 +294,7 @@ def write_game(folder: Path) -> Path:
 
 @pytest.fixture
 def game_plan(tmp_path) -> GamePlan:
-    (replay,) = check_games(write_game(tmp_path / "content" / "splits"))
+    (replay,) = replay_games(write_game(tmp_path / "content" / "splits"))
     plan = GamePlan(replay, GameHistory(replay), replay.game.slug)
     plan.proposal_pages.update({step.index: str(step.entry.number) for step in replay.steps})
     return plan

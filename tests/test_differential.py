@@ -22,7 +22,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.commands.build import build_site
+from generator.pipeline import build_site
 from generator.errors import ArchiveError
 from generator.serve import SiteBuilder
 from tests.helpers import ROOT, tree_digest

@@ -187,7 +187,7 @@ def test_an_unexpected_error_is_one_line_naming_the_input_and_exit_3(tmp_path, c
     def broken(content, **options):
         raise KeyError("a bug\nwith a second line")
 
-    monkeypatch.setattr(check, "check_games", broken)
+    monkeypatch.setattr(check, "replay_games", broken)
     monkeypatch.delenv("NOMIC_ARCHIVE_TRACEBACK", raising=False)
     assert main(["check", str(tmp_path / "content")]) == 3
     out, err = capsys.readouterr()
@@ -349,14 +349,14 @@ def test_an_overlong_path_segment_is_a_404(server):
 def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeypatch):
     other = write_game(game.parent, "other")
     assert builder.rebuild([other / "game.toml"]).ok
-    real = serve.check_games
+    real = serve.replay_games
 
     def crash_on_tiny(folder, **options):
         if folder.name == "tiny" and "crash" in (folder / "log.md").read_text(encoding="utf-8"):
             raise RuntimeError("boom")
         return real(folder, **options)
 
-    monkeypatch.setattr(serve, "check_games", crash_on_tiny)
+    monkeypatch.setattr(serve, "replay_games", crash_on_tiny)
     result = builder.rebuild([edit(game / "log.md", "Players bring snacks.", "Players bring crash.")])
     assert [str(e) for e in result.errors] == [
         f"tiny: unexpected error (RuntimeError: boom); this is a bug in nomic-archive {__version__}: please report it "

@@ -11,7 +11,7 @@ import pytest
 
 from generator.cache import CACHE_ENV
 from generator.cli import main
-from generator.commands import build as build_command
+from generator import pipeline
 from generator import serve
 from generator.serve import SiteBuilder
 from generator.site import compare_pages
@@ -142,9 +142,9 @@ def _an_amendments_text(game: Path) -> list[Path]:
 def _a_last_rule_text(game: Path) -> list[Path]:
     """The text of a rule no later entry changes, written whole by an amendment: the replay takes the rest of
     the log from the previous one, with the new text (engine.replay._texts_followed)."""
-    from generator.commands.check import check_games
+    from generator.pipeline import replay_games
 
-    (replay,) = check_games(game)
+    (replay,) = replay_games(game)
     version = next(v for v in reversed(replay.versions) if v.end is None and len(v.changes) == 1
                    and v.changes[0].kind == "amend" and v.start < len(replay.steps) - 10 and not any(
                        v.number in (c.rule, c.new_number) for e in replay.game.log.entries[v.start + 1:]
@@ -391,7 +391,7 @@ def test_a_build_with_nothing_changed_reads_no_game_and_writes_nothing(game, tmp
     assert main(["build", str(game.parent), "-o", str(site)]) == 0
     built = {p: p.stat().st_mtime_ns for p in site.rglob("*")}
     with monkeypatch.context() as patched:
-        patched.setattr(build_command, "check_games", lambda *args, **kwargs: pytest.fail("parsed again"))
+        patched.setattr(pipeline, "replay_games", lambda *args, **kwargs: pytest.fail("parsed again"))
         assert main(["build", str(game.parent), "-o", str(site)]) == 0
     assert "(0 written, the rest unchanged)" in capsys.readouterr().err
     assert {p: p.stat().st_mtime_ns for p in site.rglob("*")} == built

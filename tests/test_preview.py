@@ -9,7 +9,7 @@ import tempfile
 import pytest
 
 from generator.cli import main
-from generator.commands.check import check_games
+from generator.pipeline import replay_games
 from generator.errors import ErrorCollector
 from generator.parse.log import parse_draft
 from generator.preview import preview_draft
@@ -29,7 +29,7 @@ def game(tmp_path):
 
 
 def preview(game, body: str, **kwargs):
-    (base,) = check_games(game)
+    (base,) = replay_games(game)
     errors = ErrorCollector()
     draft = parse_draft("drafts/d.md", draft_text(body, **kwargs), errors)
     assert not errors.errors, errors.errors
@@ -57,7 +57,7 @@ def test_an_enactment_is_numbered_and_has_no_page_yet(game):
 
 
 def test_a_drafted_number_gives_way_to_the_next_one(game):
-    (base,) = check_games(game)
+    (base,) = replay_games(game)
     errors = ErrorCollector()
     draft = parse_draft("drafts/d.md", "## Proposal 350: Late\nProposer: Ann\nDate: 2001-02-01\n\n"
                         "Repeal rule 203.\n", errors)

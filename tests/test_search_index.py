@@ -8,7 +8,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.cache import open_cache
-from generator.commands.check import check_games
+from generator.pipeline import replay_games
 from generator.site import search
 from generator.site.pages import plan_site
 from generator.site.search import SearchIndex, normalize
@@ -64,7 +64,7 @@ def _edit_and_compare(first, changes) -> None:
 
 def test_a_build_reads_the_documents_on_several_cores_as_on_one(tmp_path):
     """A build (with its cache) reads the documents' words in forked shares: the same pieces as in one."""
-    replays = check_games(copy_games(tmp_path, "mini"))
+    replays = replay_games(copy_games(tmp_path, "mini"))
 
     def pieces(jobs: int, cache: Path) -> list:
         return [(p.path, p.deps, p.context["data"]) for p in plan_site(replays, store=open_cache(cache, tmp_path),
@@ -82,7 +82,7 @@ def test_the_keys_a_build_computes_with_the_documents_are_the_plans_own(tmp_path
 
     def keys(jobs: int, cache: Path | None) -> dict[str, bytes]:
         store = open_cache(cache, tmp_path) if cache else None
-        return {p.path: p.key(b"") for p in plan_site(check_games(games), store=store, jobs=jobs)
+        return {p.path: p.key(b"") for p in plan_site(replay_games(games), store=store, jobs=jobs)
                 if p.template != "compare.html"}
     with patch.object(search, "PARALLEL_DOCUMENTS", 1):
         assert keys(2, tmp_path / "two") == keys(1, None)

@@ -129,8 +129,8 @@ def test_unchanged_games_are_not_loaded_again(builder, game, monkeypatch):
     other = write_game(game.parent, "other")
     assert builder.rebuild([other / "game.toml"]).ok
     loaded = []
-    real = serve.check_games
-    monkeypatch.setattr(serve, "check_games", lambda folder, **options: loaded.append(folder.name) or real(folder, **options))
+    real = serve.replay_games
+    monkeypatch.setattr(serve, "replay_games", lambda folder, **options: loaded.append(folder.name) or real(folder, **options))
     assert builder.rebuild([edit(other / "rules.md", "clockwise", "any")]).ok
     assert loaded == ["other"]
 

@@ -4,37 +4,20 @@ from __future__ import annotations
 import gc
 import json
 
-from ..cache import Cache, open_cache
-from ..engine import replay_game
+from ..cache import open_cache
 from ..engine.replay import Replay
-from ..errors import ArchiveError, SourceError
 from ..parallel import available_cores
-from ..parse.game import load_content
+from ..pipeline import replay_games
 from ..terminal import one_line
 
 JSON_SCHEMA_VERSION = 1
-
-
-def check_games(content, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
-                previous: Replay | None = None, checkpoints: bool = False) -> list[Replay]:
-    """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
-    cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs).
-    `previous` and `checkpoints`: an earlier replay of the one game `content` names, to resume from, and
-    whether to keep checkpoints to resume this one from (see replay_game)."""
-    replays = [replay_game(game, previous=previous, checkpoints=checkpoints)
-               for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
-    fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
-             for r in replays for e in r.errors]
-    if fatal:
-        raise ArchiveError(fatal)
-    return replays
 
 
 def run(args) -> int:
     cache = open_cache(args.cache_dir, args.content)
     gc.disable()  # parsing and replaying make many objects and no cycles: the collector would only slow them
     try:
-        replays = check_games(args.content, cache=cache, jobs=available_cores())
+        replays = replay_games(args.content, cache=cache, jobs=available_cores())
     finally:
         cache.close()
         gc.freeze()  # what it made lives to the end: the collector, back on, need not walk it

@@ -26,7 +26,7 @@ from ..parse.rules import parse_ruleset
 from ..parse.source import read_int, read_text
 from ..redline import ansi_key, render_ansi
 from ..terminal import one_line
-from .check import check_games
+from ..pipeline import replay_games
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the file is rules.md already
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
@@ -87,7 +87,7 @@ def _file_rules(path: Path) -> Sequence[RuleLike]:
 def _game_rules(folder: Path, point: str | None, spec: str) -> Sequence[RuleLike]:
     if not is_game(folder):
         raise ArchiveError([SourceError(str(folder), 0, "not a game folder (a game is a folder with game.toml)")])
-    replay = check_games(folder)[0]  # raises for unreadable files and changes that cannot apply
+    replay = replay_games(folder)[0]  # raises for unreadable files and changes that cannot apply
     index = len(replay.steps) - 1 if point is None else _point_index(replay.game, point, spec)
     return replay.rules_at(index)
 

@@ -26,7 +26,7 @@ from ..redline import ansi_key, redline, render_ansi
 from ..site.views import Page
 from ..site.render import make_environment, package_templates, render_page
 from ..terminal import one_line
-from .check import check_games
+from ..pipeline import replay_games
 
 
 def run(args) -> int:
@@ -35,7 +35,7 @@ def run(args) -> int:
     if args.output and not args.text:
         _refuse_inside(args.output, game.parent)
         refuse_to_replace(args.output, "preview", force=args.force)
-    (base,) = check_games(game)
+    (base,) = replay_games(game)
     if base.game.config.variant == "solitaire":  # a solitaire turn is played, not drafted and voted on
         raise ArchiveError([SourceError(str(draft_path), 0, "a solitaire game has no proposals to preview: play the "
                                         "turn in its log, and nomic-archive check names any clause it breaks")])

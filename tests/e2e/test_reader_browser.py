@@ -15,7 +15,7 @@ from pathlib import Path
 import pytest
 
 from generator.cli import main
-from generator.commands.check import check_games
+from generator.pipeline import replay_games
 from generator.engine.solitaire import SolitaireReplay
 from generator.site.compare_pages import comparison_page
 from generator.site.pages import game_plan
@@ -144,7 +144,7 @@ def test_rules_as_of_any_point_of_a_long_game_are_the_replays_own(phone, tmp_pat
     assert main(["synth", str(game), "--proposals", "40", "--seed", "3"]) == 0
     site = tmp_path / "site"
     assert main(["build", str(game.parent), "-o", str(site), "--cache-dir", str(tmp_path / "cache")]) == 0
-    (replay,) = check_games(game.parent)
+    (replay,) = replay_games(game.parent)
     points_shown = 0
     for index in [-1, 0, 3, 4, 11, 12, 13, 25, len(replay.steps) - 1]:
         phone.goto((site / "long" / "as-of.html").as_uri() + f"?at={'start' if index < 0 else f'entry-{index + 1}'}")
@@ -182,7 +182,7 @@ def test_the_pickers_redline_is_the_static_comparisons_own(site, phone, tmp_path
     points shows the same tally, headings, summaries and redlines, node for node."""
     copy = tmp_path / "site"
     shutil.copytree(site, copy)
-    for replay in check_games(ROOT / "content"):
+    for replay in replay_games(ROOT / "content"):
         if isinstance(replay, SolitaireReplay):
             continue
         plan = game_plan(replay)
