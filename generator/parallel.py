@@ -4,7 +4,8 @@ send their results while they go on).
 
 Forking shares everything the parent built (the parsed game, the replay, the plan) without pickling it;
 only each share's result travels back. Callers fork only where no other thread runs (a thread holding a lock
-at the fork would leave it held in the child forever).
+at the fork would leave it held in the child forever). Where the system cannot fork, all of it is done here,
+on one core, in the same order.
 """
 from __future__ import annotations
 
@@ -25,7 +26,13 @@ _WORK: Callable | None = None
 MAP_BLOCK = 100  # items per block in map_shares: a few milliseconds of work, a few hundred KB to send
 
 
+def can_fork() -> bool:
+    return "fork" in multiprocessing.get_all_start_methods()
+
+
 def available_cores() -> int:
+    if not can_fork():
+        return 1
     try:
         return len(os.sched_getaffinity(0))
     except AttributeError:  # not on every platform
@@ -35,8 +42,8 @@ def available_cores() -> int:
 def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
     """[work(0), work(1), ...]: share 0 here, each other share in a forked worker, all at once."""
     global _WORK
-    if shares <= 1:
-        return [work(0)]
+    if shares <= 1 or not can_fork():
+        return [work(share) for share in range(max(shares, 1))]
     _WORK = work
     try:
         with ProcessPoolExecutor(shares - 1, mp_context=multiprocessing.get_context("fork")) as pool:
@@ -51,7 +58,7 @@ def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
 def run_in_turn(work: Callable[[int], Result], count: int, jobs: int) -> list[Result]:
     """[work(0), ..., work(count - 1)] on `jobs` cores: item 0 here, the others taken in turn, here and in
     forked workers, each taking the next when it is done with one (items of unlike cost end together)."""
-    if jobs <= 1 or count <= 1:
+    if jobs <= 1 or count <= 1 or not can_fork():
         return [work(item) for item in range(count)]
     next_item = _turns(1)
 
@@ -79,9 +86,20 @@ def _turns(first: int) -> Callable[[], int]:
     return take
 
 
-def start_beside(work: Callable[[], None]) -> multiprocessing.process.BaseProcess:
+class _Done:
+    """What start_beside returns where it did the work itself."""
+
+    def join(self, timeout: float | None = None) -> None:
+        pass
+
+
+def start_beside(work: Callable[[], None]) -> multiprocessing.process.BaseProcess | _Done:
     """`work` done by a forked process while this one goes on (its result is not sent back); `join()` waits
-    for it. The child ends without running this process's exit handlers (it shares their files)."""
+    for it. The child ends without running this process's exit handlers (it shares their files). Where the
+    system cannot fork, `work` is done here first."""
+    if not can_fork():
+        work()
+        return _Done()
     process = multiprocessing.get_context("fork").Process(target=work, daemon=True)
     process.start()
     return process
@@ -98,7 +116,7 @@ def map_shares(function: Callable[[Item], Result], items: list[Item], jobs: int,
     pickled, piped, unpickled) then overlaps the work, all but the last block's, and a worker slower than this
     process (its first writes copy the pages it shares) takes fewer blocks."""
     shares = min(jobs, max(1, len(items) // least))
-    if shares <= 1:
+    if shares <= 1 or not can_fork():
         return [function(item) for item in items]
     context = multiprocessing.get_context("fork")
     blocks = [range(start, min(start + MAP_BLOCK, len(items))) for start in range(0, len(items), MAP_BLOCK)]

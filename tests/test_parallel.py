@@ -72,3 +72,24 @@ def test_a_worker_that_dies_is_an_error_not_a_wait_forever():
         return slowly(n)
     with pytest.raises(RuntimeError, match="ended before sending its results"):
         parallel.map_shares(dies_in_the_worker, list(range(500)), jobs=2, least=10)
+
+
+def test_where_the_system_cannot_fork_everything_is_done_here_and_the_site_is_the_same(tmp_path, monkeypatch):
+    """A system without fork (Windows, or a Python made without it) builds on one core: the same site, the
+    same check, whatever --jobs says."""
+    from generator import parallel
+    from generator.cli import main
+    from tests.helpers import tree_digest
+
+    game = tmp_path / "content" / "long"
+    assert main(["synth", str(game), "--proposals", "600", "--seed", "2"]) == 0
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "forked"), "--jobs", "2",
+                 "--cache-dir", str(tmp_path / "cache-forked")]) == 0
+    monkeypatch.setattr(parallel, "can_fork", lambda: False)
+    monkeypatch.setattr(parallel.multiprocessing, "get_context", lambda *args: pytest.fail("forked"))
+    assert parallel.available_cores() == 1
+    for run in range(2):  # from nothing, then with the cache the first run wrote (beside, where it can fork)
+        assert main(["build", str(game.parent), "-o", str(tmp_path / f"here-{run}"), "--jobs", "2",
+                     "--cache-dir", str(tmp_path / "cache-here")]) == 0
+        assert tree_digest(tmp_path / f"here-{run}") == tree_digest(tmp_path / "forked")
+    assert main(["check", str(game), "--cache-dir", str(tmp_path / "cache-here")]) == 0
