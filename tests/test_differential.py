@@ -299,6 +299,20 @@ def _games_for(seed: int, synthetic: Path) -> list[tuple[str, Path]]:
     return [(name, ROOT / "content" / name) for name in rng.sample(BUNDLED, 2)] + [("long", synthetic)]
 
 
+@pytest.fixture
+def small_parts(monkeypatch):
+    """Long lists, points pieces and comparisons in small parts, so that the 60-proposal game has several of
+    each and an edit moves entries between parts."""
+    from generator.site import compare_pages, pages, points, views
+    for module in (pages, views):
+        monkeypatch.setattr(module, "LOG_PART", 25)
+        monkeypatch.setattr(module, "TABLE_PART", 10)
+    monkeypatch.setattr(points, "PER_PIECE", 16)
+    monkeypatch.setattr(points, "KEYFRAME", 3)
+    monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
+    monkeypatch.setattr(compare_pages, "COMPARE_PART", 4)
+
+
 @pytest.fixture(scope="module")
 def synthetic(tmp_path_factory) -> Path:
     folder = tmp_path_factory.mktemp("synth") / "long"
@@ -307,7 +321,8 @@ def synthetic(tmp_path_factory) -> Path:
 
 
 @pytest.mark.parametrize("run", range(3))
-def test_incremental_build_and_serve_equal_a_build_from_nothing_after_random_edits(run, tmp_path, synthetic):
+def test_incremental_build_and_serve_equal_a_build_from_nothing_after_random_edits(run, tmp_path, synthetic,
+                                                                                   small_parts):
     seed = SEED + run
     rng = random.Random(seed)
     content = tmp_path / "content"
