@@ -18,18 +18,21 @@ from .errors import ArchiveError, SourceError
 from .files import check_site_folder, site_lock
 from .parallel import available_cores
 from .parse.game import inputs_digest, load_content
+from .parse.log import LogParser
 from .site.pages import plan_site
 from .site.render import build_pages, make_environment, templates_digest, unchanged_site
 
 
 def replay_games(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
-                 previous: Replay | None = None, checkpoints: bool = False) -> list[Replay]:
+                 previous: Replay | None = None, checkpoints: bool = False,
+                 parser: LogParser | None = None) -> list[Replay]:
     """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
     cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs).
     `previous` and `checkpoints`: an earlier replay of the one game `content` names, to resume from, and
-    whether to keep checkpoints to resume this one from (see replay_game)."""
+    whether to keep checkpoints to resume this one from (see replay_game); `parser`, one that parsed the logs
+    before and remembers their entries (serve's, from save to save)."""
     replays = [replay_game(game, previous=previous, checkpoints=checkpoints)
-               for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
+               for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs, parser=parser)]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:

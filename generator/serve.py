@@ -41,6 +41,7 @@ from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError, bug_message
 from .parallel import available_cores
 from .parse.game import game_folders, is_game
+from .parse.log import LogParser
 from .preview import DraftPreview, preview_draft
 from .site.pages import SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, solitaire_game
 from .site.compare_pages import compare_pages
@@ -163,6 +164,7 @@ class SiteBuilder:
         self._games: dict[str, _LoadedGame] = {}  # by folder name
         self._broken: dict[str, list[SourceError]] = {}  # games that failed to load, retried every rebuild
         self._undrawn: set[str] = set()  # games loaded since their pages were last drawn
+        self.parser = LogParser()  # remembers each log's entries from save to save
         self._gone: set[str] = set()  # the pages of games whose folders went, not yet removed
         self._root = self.content.resolve()
         self._template_roots = (package_templates().resolve(), self.overrides.resolve())
@@ -275,7 +277,7 @@ class SiteBuilder:
         previous = self._games.get(name)
         try:
             (replay_,) = replay_games(folder, drafts=True, previous=previous.replay if previous else None,
-                                     checkpoints=True)
+                                      checkpoints=True, parser=self.parser)
             loaded = _LoadedGame(replay_, [preview_draft(replay_, draft) for draft in replay_.game.drafts])
         except ArchiveError as error:
             self._broken[name] = error.errors

@@ -1,6 +1,7 @@
 """The engine's parts (adoption, turns, the rulebook) and replay on small games built in memory."""
 from __future__ import annotations
 
+import functools
 import sys
 
 import pytest
@@ -795,13 +796,15 @@ def test_phrases_are_found_where_the_regular_expression_finds_them(text, phrase)
 
 
 def _synthetic_log(tmp_path, proposals: int = 240, per_file: int | None = None):
+    """A synthetic game's folder, and a loader of it that remembers the entries it parsed, as serve's does."""
     from generator.cli import main
     from generator.parse.game import load_game
+    from generator.parse.log import LogParser
 
     folder = tmp_path / "game"
     args = ["synth", str(folder), "--proposals", str(proposals)] + (["--per-file", str(per_file)] if per_file else [])
     assert main(args) == 0
-    return folder, load_game
+    return folder, functools.partial(load_game, parser=LogParser())
 
 
 # Edits of each kind, as (old, new) in the middle proposal's text: prose only (the fold converges at once),

@@ -15,7 +15,7 @@ from generator.model import Event, Judgment, Proposal, Source
 from generator.model.config import POWER_KEYS, SETTINGS, Config
 from generator.parse.config import locate_keys, parse_config, parse_effect_value
 from generator.parse.game import load_game
-from generator.parse.log import _block_markdown, _plain_entry_tokens, parse_log, split_entries
+from generator.parse.log import LogParser, _block_markdown, _plain_entry_tokens, parse_log, split_entries
 from generator.parse.rules import parse_rule_heading, parse_ruleset
 from generator.parse.source import decode, unquote
 
@@ -30,9 +30,9 @@ def config_of(text: str) -> tuple[Config, list[str]]:
     return config, [str(e) for e in errors.errors]
 
 
-def entries_of(text: str, file: str = LOG) -> tuple[list, list[str]]:
+def entries_of(text: str, file: str = LOG, parser=None) -> tuple[list, list[str]]:
     errors = ErrorCollector()
-    _, entries = parse_log([(file, text)], errors)
+    _, entries = parse_log([(file, text)], errors, parser=parser)
     return entries, [str(e) for e in errors.errors]
 
 
@@ -786,10 +786,9 @@ def test_a_log_parsed_entry_by_entry_is_the_log_parsed_whole(text):
     from generator.parse import log
 
     for shifted in (text, "\n\n\n" + text):  # and again, every entry three lines down
-        log._entries.clear()
-        log._files.clear()
-        assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)
-        assert log.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)  # from the kept parses
+        parser = log.LogParser()
+        assert parser.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)
+        assert parser.parse_log_file(LOG, shifted) == log._parse_whole(LOG, shifted)  # from the kept parses
 
 
 # What an edit may write into a log: headings (entries come, go and join), fences left open or closed, keys,
@@ -810,16 +809,14 @@ def test_a_log_edited_again_and_again_is_cut_and_parsed_as_the_log_parsed_whole(
     those of the log parsed whole, and the cut is the one of the whole text."""
     from generator.parse import log
 
-    log._entries.clear()
-    log._files.clear()
-    log._last_parse.clear()
-    log.parse_log_file(LOG, text)
+    parser = log.LogParser()
+    parser.parse_log_file(LOG, text)
     for where, deleted, written in edits:
         at = int(where * len(text))
         text = text[:at] + written + text[at + (0 if written else deleted):]
-        if (last := log._last_parse.get((LOG, log.Dialect()))) is not None:
-            assert log._cut(LOG, log.Dialect(), text)[:2] == log.split_entries(text), last
-        assert log.parse_log_file(LOG, text) == log._parse_whole(LOG, text)
+        if (last := parser.last_parse.get((LOG, log.Dialect()))) is not None:
+            assert parser._cut(LOG, log.Dialect(), text)[:2] == log.split_entries(text), last
+        assert parser.parse_log_file(LOG, text) == log._parse_whole(LOG, text)
 
 
 def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkeypatch):
@@ -827,7 +824,8 @@ def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkey
 
     second = proposal(body="\nAmend rule 201 to read:\n\n> New text.\n", keys="Votes: for Alice", number=302)
     first = proposal(number=301)
-    before, _ = entries_of(first + "\n" + second)
+    parser = log.LogParser()  # as serve's, parsing the log at each save
+    before, _ = entries_of(first + "\n" + second, parser=parser)
 
     def lines(entry):
         return entry.source.line, entry.votes_source.line, entry.changes[0].source.line, entry.body_source.line
@@ -836,7 +834,7 @@ def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkey
     parsed = []
     real = log._parse_chunk
     monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[1][:16]) or real(*args, **kw))
-    after, errors = entries_of(first + "\nThree\n\nmore lines.\n" + second)  # three lines more
+    after, errors = entries_of(first + "\nThree\n\nmore lines.\n" + second, parser=parser)  # three lines more
     assert errors == [] and parsed == ["## Proposal 301\n"]  # only the edited entry is parsed again
     assert after[1] is before[1]  # the same entry, moved: the replay sees one entry changed
     assert lines(after[1]) == tuple(line + 3 for line in was)
@@ -870,8 +868,9 @@ def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch)
 
     entries = [proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 321)]
     text = "# Log\n\n" + "\n".join(entries)
-    log.parse_log_file(LOG, text)
-    monkeypatch.setattr(log, "_parse_entries", lambda *args: pytest.fail("every entry looked at again"))
+    parser = log.LogParser()
+    parser.parse_log_file(LOG, text)
+    monkeypatch.setattr(parser, "_parse_entries", lambda *args: pytest.fail("every entry looked at again"))
     edits = [(text.replace("Text of 310.", "Text of 310, edited."), 1),  # a word: one entry parsed again
              (text.replace("Text of 310.", "Text of 310.\n\nTwo lines more."), 1),  # those after it move down
              # Two entries edited, one edited back; those between are kept:
@@ -881,8 +880,8 @@ def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch)
              (text.replace("Text of 320.", "Text of 320, the last."), 1),  # the last entry, 321 gone
              (text, 1)]  # and back
     for edited, parsed_again in edits:
-        kept = set(map(id, log._files[(LOG, log.Dialect())][1][1]))
-        parsed = log.parse_log_file(LOG, edited)
+        kept = set(map(id, parser.files[(LOG, log.Dialect())][1][1]))
+        parsed = parser.parse_log_file(LOG, edited)
         assert parsed == log._parse_whole(LOG, edited)
         assert sum(id(entry) not in kept for entry in parsed[1]) == parsed_again
 
@@ -901,7 +900,8 @@ def test_a_clean_log_saved_again_and_again_is_the_log_parsed_whole(size, saves):
     from generator.parse import log
 
     texts = [proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 301 + size)]
-    log.parse_log_file(LOG, "# Log\n\n" + "\n".join(texts))
+    parser = log.LogParser()
+    parser.parse_log_file(LOG, "# Log\n\n" + "\n".join(texts))
     for what, which, written in saves:
         at = which % len(texts)
         if what == "word":
@@ -915,8 +915,8 @@ def test_a_clean_log_saved_again_and_again_is_the_log_parsed_whole(size, saves):
         elif what == "copy":
             texts.insert(at, texts[(at + 1) % len(texts)])
         text = "# Log\n\n" + "\n".join(texts)
-        assert log.parse_log_file(LOG, text) == log._parse_whole(LOG, text)
-        assert log._cut(LOG, log.Dialect(), text)[:2] == log.split_entries(text)
+        assert parser.parse_log_file(LOG, text) == log._parse_whole(LOG, text)
+        assert parser._cut(LOG, log.Dialect(), text)[:2] == log.split_entries(text)
 
 
 def test_a_save_the_quick_parse_cannot_take_is_parsed_as_ever():
@@ -925,10 +925,11 @@ def test_a_save_the_quick_parse_cannot_take_is_parsed_as_ever():
     from generator.parse import log
 
     text = "# Log\n\n" + "\n".join(proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 306))
-    log.parse_log_file(LOG, text)
+    parser = log.LogParser()
+    parser.parse_log_file(LOG, text)
     for edited in (text.replace("Date: 1982-06-03", "Date: someday", 1), text,
                    text[:text.index("## Proposal 305")], text, text.replace("# Log", "# The log"), text):
-        assert log.parse_log_file(LOG, edited) == log._parse_whole(LOG, edited)
+        assert parser.parse_log_file(LOG, edited) == log._parse_whole(LOG, edited)
 
 
 def test_an_entry_written_twice_is_two_entries_each_at_its_own_lines():
@@ -946,14 +947,16 @@ def test_the_places_of_an_edited_entry_follow_it_and_what_named_them_names_the_n
     Sources) names the lines of the file as it is now, edit after edit."""
     first = proposal(body="\nSome words.\n\nAmend rule 201 to read:\n\n> New text.\n", number=301)
     second = proposal(number=302, keys="Votes: for Alice")
-    before, _ = entries_of(first + "\n" + second)
+    parser = LogParser()  # as serve's, parsing the log at each save
+    before, _ = entries_of(first + "\n" + second, parser=parser)
     change, votes = before[0].changes[0].source, before[1].votes_source
     lines = change.line, votes.line
-    edited, _ = entries_of(first.replace("Some words.", "Some words.\n\nTwo lines more.") + "\n" + second)
+    edited, _ = entries_of(first.replace("Some words.", "Some words.\n\nTwo lines more.") + "\n" + second,
+                          parser=parser)
     assert edited[0] is not before[0] and edited[1] is before[1]
     assert (change.line, votes.line) == (lines[0] + 2, lines[1] + 2) == (edited[0].changes[0].source.line,
                                                                         edited[1].votes_source.line)
-    entries_of(first + "\n" + second)  # and back
+    entries_of(first + "\n" + second, parser=parser)  # and back
     assert (change.line, votes.line) == lines
 
 
@@ -967,14 +970,15 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     real = log._parse_chunk
     monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[2]) or real(*args, **kw))
 
+    parser = log.LogParser()
+
     def run(source: str, *, new_process: bool = True):
         if new_process:  # nothing kept in memory
-            log._entries.clear()
-            log._files.clear()
-            log._last_parse.clear()
+            nonlocal parser
+            parser = log.LogParser()
         cache = Cache(tmp_path / "cache", tmp_path)
         try:
-            return log.parse_log_file(LOG, source, cache=cache)
+            return parser.parse_log_file(LOG, source, cache=cache)
         finally:
             cache.close()
 
@@ -1018,21 +1022,19 @@ def test_entries_parsed_on_two_cores_are_kept_by_a_forked_process_and_come_back(
     text = "".join(proposal(body=f"\nAmend rule 201 by appending:\n\n> Point {n}.\n", number=n) + "\n"
                    for n in range(301, 341))
     monkeypatch.setattr(log, "PARALLEL_ENTRIES", 8)  # a long log, as far as the parser can tell
-    for table in (log._entries, log._files, log._last_parse):
-        table.clear()
+    parser = log.LogParser()
     cache = Cache(tmp_path, tmp_path)
-    first = log.parse_log_file(LOG, text, cache=cache, jobs=2)
+    first = parser.parse_log_file(LOG, text, cache=cache, jobs=2)
     assert len(cache._writers) == 1  # the entries are being kept beside
     cache.close()
     assert first == log._parse_whole(LOG, text) and len(first[1]) == 40
-    for table in (log._entries, log._files, log._last_parse):
-        table.clear()
+    parser = log.LogParser()
     parsed = []
     real = log._parse_chunk
     monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[2]) or real(*args, **kw))
     cache = Cache(tmp_path, tmp_path)
     edited = text.replace("Point 320.", "Point twenty.")  # the file's record is missed: each entry is read alone
-    assert log.parse_log_file(LOG, edited, cache=cache) == log._parse_whole(LOG, edited)
+    assert parser.parse_log_file(LOG, edited, cache=cache) == log._parse_whole(LOG, edited)
     cache.close()
     assert parsed == [text.count("\n", 0, text.index("## Proposal 320"))]
 

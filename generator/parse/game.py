@@ -11,7 +11,7 @@ from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config
 from ..model.urls import RESERVED, draft_page_name, url_segment
 from .config import parse_config
-from .log import parse_draft, parse_log
+from .log import LogParser, parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
 from .source import read_bytes, read_text
@@ -65,12 +65,12 @@ def inputs_digest(content: Path) -> bytes | None:
 
 
 def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, cache: Cache | None = None,
-              jobs: int = 1) -> Game:
+              jobs: int = 1, parser: LogParser | None = None) -> Game:
     """Parse one game; raises ArchiveError with every problem found in all its files.
 
     Drafts are read only when asked for (serve): they are not part of the archive, and a half-written one
     must not stop a keeper's build. With a cache, log entries parsed by an earlier run are read from it; with
-    `jobs` > 1, a long log is parsed on that many cores."""
+    `jobs` > 1, a long log is parsed on that many cores; `parser`, one that parsed the game's log before."""
     errors = ErrorCollector()
     folder = Path(os.path.abspath(folder))  # see game_folders: `.` has no name and is its own parent
     base = base or folder.parent
@@ -84,11 +84,12 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
                          line_limit=MAX_TOML_LINE_CHARS if toml else MAX_LINE_CHARS)
         if text is not None:
             texts[name] = text
-    return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs)
+    return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs,
+                       parser)
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorCollector, cache: Cache | None = None,
-                jobs: int = 1) -> Game:
+                jobs: int = 1, parser: LogParser | None = None) -> Game:
     def under(sub: str) -> list[str]:
         return sorted(name for name in texts if name.startswith(f"{prefix}/{sub}/"))
 
@@ -104,7 +105,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
     log_files += under("log")
     solitaire = config.variant == "solitaire"
     preamble, entries = parse_log([(name, texts[name]) for name in log_files], errors, power=power,
-                                  read_entry=read_turn if solitaire else None, cache=cache, jobs=jobs)
+                                  read_entry=read_turn if solitaire else None, cache=cache, jobs=jobs, parser=parser)
     if solitaire and under("snapshots"):
         errors.add(under("snapshots")[0], 1, "a solitaire game has no snapshots: each turn's page shows the "
                    "rules after it")
@@ -121,7 +122,8 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
                 snapshots=snapshots, drafts=tuple(drafts))
 
 
-def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1) -> list[Game]:
+def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
+                 parser: LogParser | None = None) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
     if not os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
         raise ArchiveError([SourceError(str(content), 0, "is not a folder")])
@@ -134,7 +136,7 @@ def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = N
     games, problems = [], address_problems(folders)
     for folder in folders:
         try:
-            games.append(load_game(folder, drafts=drafts, cache=cache, jobs=jobs))
+            games.append(load_game(folder, drafts=drafts, cache=cache, jobs=jobs, parser=parser))
         except ArchiveError as error:
             problems.extend(error.errors)
     if problems:

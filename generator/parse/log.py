@@ -102,18 +102,19 @@ class _Keys:
 
 def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bool = False,
               read_entry: EntryReader | None = None, cache: Cache | None = None,
-              jobs: int = 1) -> tuple[str, list[Entry]]:
+              jobs: int = 1, parser: LogParser | None = None) -> tuple[str, list[Entry]]:
     """Entries from each (file, text) in order; the first file's text before any entry is the preamble.
     `power`: the game's rules carry a power (format 1.1), so `Change the power of rule N to P.` is a change.
     `read_entry` reads one entry of another kind of log (a solitaire game's turns) with the same headings,
     key paragraphs and bodies; by default, proposals, judgments and events. With a cache, entries parsed by
-    an earlier run are read from it (see `parse_log_file`); with `jobs` > 1, a long file's entries are
-    parsed on that many cores."""
+    an earlier run are read from it (see `LogParser.parse_log_file`); with `jobs` > 1, a long file's entries
+    are parsed on that many cores; `parser`, one that parsed these files before and remembers their parses."""
     dialect = Dialect(power, read_entry)
+    parser = parser or LogParser()
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
-        file_preamble, file_entries, file_errors = parse_log_file(file, text, dialect, cache, jobs=jobs)
+        file_preamble, file_entries, file_errors = parser.parse_log_file(file, text, dialect, cache, jobs=jobs)
         errors.extend(file_errors)
         if position == 0:
             preamble = file_preamble
@@ -140,15 +141,8 @@ class Dialect(NamedTuple):
 # expression engine then looks for its first characters as a string, many times faster than for `^`.
 _HEADING_LINE = re.compile(r"\n##(?=[ \t\n]|$)")
 _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
-# The parses of single entries, by (file, text, dialect, whether it ends the file: the file's end is the end of
-# its last entry): an entry moved by an edit above it is not parsed again.
+# The most entries a LogParser remembers (the oldest used forgotten first).
 _ENTRY_CACHE_SIZE = 200_000
-_entries: OrderedDict[tuple[str, str, Dialect, bool], Entry] = OrderedDict()
-# The last parse of each log file, by (file, dialect): the same text again is the same parse.
-_files: dict[tuple[str, Dialect], tuple[str, tuple]] = {}
-# Each text of a log file's last parse, with its first line and the entry it gave (None: none, or one with
-# errors), by (file, dialect).
-_last_parse: dict[tuple[str, Dialect], list[tuple[int, str, Entry | None]]] = {}
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
 PARSER_LAYOUT = "log-4"
 
@@ -185,77 +179,209 @@ def _split(text: str) -> tuple[str, list[tuple[int, str]], bool]:
     return text[:starts[0][0]], chunks, fence is not None
 
 
-def parse_log_file(file: str, text: str, dialect: Dialect = Dialect(), cache: Cache | None = None, *,
-                   jobs: int = 1) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
-    """One log file, entry by entry: each entry's parse is kept (in memory, and in `cache` between runs)
-    by its text, and moved to its line, so a save re-parses only the entries it changed. A file whose cut
-    into entries the Markdown parser would not confirm (a setext heading, an unusual fence) is parsed whole.
-    An unchanged file comes from the cache in one piece."""
-    last = _files.get((file, dialect))
-    if last is not None and last[0] == text:  # serve reads every log file at each save; one changed
-        return last[1]
-    whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text) if cache else b""
-    if cache and (stored := _read_file_record(cache, whole_key)) is not None:
-        parsed = stored
-        _keep_entries(file, dialect, text, parsed)
-    elif cache is None and (edited := _parse_edit(file, text, dialect)) is not None:
-        parsed = edited
-    else:
-        parsed, places = _parse_entries(file, text, dialect, cache, jobs)
-        if cache:
-            cache.put(whole_key, _file_record(parsed, places))
-    _files[(file, dialect)] = (text, parsed)
-    return parsed
-
-
-def _parse_edit(file: str, text: str, dialect: Dialect) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]] | None:
-    """The parse of a file whose last parse was clean (each text an entry, no error), after an edit of a few of
-    its entries (serve, at a save): the texts between the first and the last the edit changed are cut again and
-    each parsed or taken as it was (moved to its line), the others are the last parse's, those after them moved
-    (model.Source): as `_parse_entries` would have them, without its passes over every entry (a tenth of an
-    edit's time in a log of 10,000 entries in one file). None when that does not hold."""
-    last, old = _last_parse.get((file, dialect)), _files.get((file, dialect))
-    if not last or old is None:
-        return None
-    old_preamble, old_entries, old_errors = old[1]
-    region = None if old_errors or len(old_entries) != len(last) else _edited_region(last, old[0], text)
-    if region is None:
-        return None
-    _, before, middle, after, moved = region
-    count = before + len(middle) + len(last) - after
-    if count == before:  # the file's last texts removed: the one now last was not parsed as the last
-        return None
-    unused = {id(entry): entry for entry in old_entries[before:after]}  # the entries a text between may keep
-    between = []
-    for position, (first, chunk) in enumerate(middle, before):
-        key = (file, chunk, dialect, position == count - 1)
-        entry = _entries.get(key)
-        if entry is not None and unused.pop(id(entry), None) is entry:  # a text the edit left as it was
-            entry.source.anchor.first = first
-        else:
-            entry, errors, whole = _parse_chunk(file, chunk, first, dialect, last=position == count - 1)
-            if entry is None or errors or not whole:
-                return None
-            _remember(key, entry)
-        between.append(entry)
-    if after - before == len(between):  # each replaced entry's places follow the new one's (_follow_edited_entries)
-        for position, (_, old_chunk, was), now in zip(range(before, after), last[before:after], between):
-            if id(was) in unused:
-                _forget((file, old_chunk, dialect, position == len(last) - 1), was)
-                _follow(was, now)
-    following = old_entries[after:]
-    if moved:
-        for entry in following:
-            entry.source.anchor.first += moved
-    _last_parse[(file, dialect)] = (last[:before] + [(first, chunk, entry) for (first, chunk), entry in zip(middle, between)]
-                                    + [(first + moved, chunk, entry) for first, chunk, entry in last[after:]])
-    return old_preamble, old_entries[:before] + tuple(between) + following, ()
-
-
-# Where an entry of a file's record is: (its key in the cache, its first line), or the entry itself.
 # What a record of one parsed entry may hold: anything else under an entry's key is a damaged record, a miss.
 ENTRY_TYPES = (Proposal, Judgment, Event, Turn)
+# Where an entry of a file's record is: (its key in the cache, its first line), or the entry itself.
 Place = tuple[bytes, int] | None
+
+
+class LogParser:
+    """Parses log files entry by entry, remembering for its next parse of the same files (serve, at each save)
+    each entry's parse by its text, each file's last text and parse, and each file's last cut into entries, so
+    that a save re-parses only the entries it changed. One is owned by whoever parses again (serve's
+    SiteBuilder); a build or a check parses once with a new one (the cache keeps parses between runs)."""
+
+    def __init__(self) -> None:
+        # The parses of single entries, by (file, text, dialect, whether it ends the file: the file's end is the
+        # end of its last entry): an entry moved by an edit above it is not parsed again.
+        self.entries: OrderedDict[tuple[str, str, Dialect, bool], Entry] = OrderedDict()
+        # The last parse of each log file, by (file, dialect): the same text again is the same parse.
+        self.files: dict[tuple[str, Dialect], tuple[str, tuple]] = {}
+        # Each text of a log file's last parse, with its first line and the entry it gave (None: none, or one
+        # with errors), by (file, dialect).
+        self.last_parse: dict[tuple[str, Dialect], list[tuple[int, str, Entry | None]]] = {}
+
+    def parse_log_file(self, file: str, text: str, dialect: Dialect = Dialect(), cache: Cache | None = None, *,
+                       jobs: int = 1) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
+        """One log file, entry by entry: each entry's parse is kept (in memory, and in `cache` between runs)
+        by its text, and moved to its line, so a save re-parses only the entries it changed. A file whose cut
+        into entries the Markdown parser would not confirm (a setext heading, an unusual fence) is parsed whole.
+        An unchanged file comes from the cache in one piece."""
+        last = self.files.get((file, dialect))
+        if last is not None and last[0] == text:  # serve reads every log file at each save; one changed
+            return last[1]
+        whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text) if cache else b""
+        if cache and (stored := _read_file_record(cache, whole_key)) is not None:
+            parsed = stored
+            self._keep_entries(file, dialect, text, parsed)
+        elif cache is None and (edited := self._parse_edit(file, text, dialect)) is not None:
+            parsed = edited
+        else:
+            parsed, places = self._parse_entries(file, text, dialect, cache, jobs)
+            if cache:
+                cache.put(whole_key, _file_record(parsed, places))
+        self.files[(file, dialect)] = (text, parsed)
+        return parsed
+
+    def _parse_edit(self, file: str, text: str, dialect: Dialect) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]] | None:
+        """The parse of a file whose last parse was clean (each text an entry, no error), after an edit of a few of
+        its entries (serve, at a save): the texts between the first and the last the edit changed are cut again and
+        each parsed or taken as it was (moved to its line), the others are the last parse's, those after them moved
+        (model.Source): as `_parse_entries` would have them, without its passes over every entry (a tenth of an
+        edit's time in a log of 10,000 entries in one file). None when that does not hold."""
+        last, old = self.last_parse.get((file, dialect)), self.files.get((file, dialect))
+        if not last or old is None:
+            return None
+        old_preamble, old_entries, old_errors = old[1]
+        region = None if old_errors or len(old_entries) != len(last) else _edited_region(last, old[0], text)
+        if region is None:
+            return None
+        _, before, middle, after, moved = region
+        count = before + len(middle) + len(last) - after
+        if count == before:  # the file's last texts removed: the one now last was not parsed as the last
+            return None
+        unused = {id(entry): entry for entry in old_entries[before:after]}  # the entries a text between may keep
+        between = []
+        for position, (first, chunk) in enumerate(middle, before):
+            key = (file, chunk, dialect, position == count - 1)
+            entry = self.entries.get(key)
+            if entry is not None and unused.pop(id(entry), None) is entry:  # a text the edit left as it was
+                entry.source.anchor.first = first
+            else:
+                entry, errors, whole = _parse_chunk(file, chunk, first, dialect, last=position == count - 1)
+                if entry is None or errors or not whole:
+                    return None
+                self._remember(key, entry)
+            between.append(entry)
+        if after - before == len(between):  # each replaced entry's places follow the new one's (_follow_edited_entries)
+            for position, (_, old_chunk, was), now in zip(range(before, after), last[before:after], between):
+                if id(was) in unused:
+                    self._forget((file, old_chunk, dialect, position == len(last) - 1), was)
+                    _follow(was, now)
+        following = old_entries[after:]
+        if moved:
+            for entry in following:
+                entry.source.anchor.first += moved
+        self.last_parse[(file, dialect)] = (last[:before] + [(first, chunk, entry) for (first, chunk), entry in zip(middle, between)]
+                                        + [(first + moved, chunk, entry) for first, chunk, entry in last[after:]])
+        return old_preamble, old_entries[:before] + tuple(between) + following, ()
+
+    def _keep_entries(self, file: str, dialect: Dialect, text: str, parsed: tuple[str, tuple[Entry, ...], tuple]) -> None:
+        """The entries of a file's parse read whole from the cache, kept as `_parse_entries` keeps those it parses,
+        so that the next edit of the file parses only the entries it changed."""
+        _, entries, errors = parsed
+        _, chunks = split_entries(text)
+        at_line = {entry.source.line: entry for entry in entries if entry.source.anchor is not None}
+        if errors or len(at_line) != len(chunks):
+            self.last_parse.pop((file, dialect), None)
+            return
+        self.last_parse[(file, dialect)] = [(first, chunk, at_line.get(first + 1)) for first, chunk in chunks]
+        for position, (_, chunk, entry) in enumerate(self.last_parse[(file, dialect)]):
+            self._remember((file, chunk, dialect, position == len(chunks) - 1), entry)
+
+    def _parse_entries(self, file: str, text: str, dialect: Dialect, cache: Cache | None, jobs: int
+                       ) -> tuple[tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], list[Place]]:
+        """The file's parse, and where the cache keeps each of its entries (see `_file_record`)."""
+        preamble_text, chunks, known = self._cut(file, dialect, text)
+        if not _preamble_confirmed(preamble_text, entries_follow=bool(chunks)):
+            return self._parsed_whole(file, text, dialect)
+        placed: set[int] = set()  # the entries placed in this parse, by id: a text written twice is two entries
+        missing: list[int] = []
+        found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
+        keys = [(file, chunk, dialect, position == len(chunks) - 1) for position, (_, chunk) in enumerate(chunks)]
+        for position, (first, _) in enumerate(chunks):
+            kept = known.get(position)
+            if kept is None and (kept := self.entries.get(keys[position])) is not None:
+                self.entries.move_to_end(keys[position])
+            if kept is not None:
+                found.append((_place(kept, first, placed), ()))
+            else:
+                found.append(None)
+                missing.append(position)
+        stored = _read_stored([keys[p] for p in missing], cache) if missing and cache else {}
+        for position in missing:
+            if keys[position] in stored:
+                found[position] = (_place(stored[keys[position]], chunks[position][0], placed), ())
+                self._remember(keys[position], found[position][0])
+        fresh = [p for p in missing if keys[p] not in stored]
+        records = []
+        for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
+            if not whole:
+                return self._parsed_whole(file, text, dialect)
+            found[position] = (entry, entry_errors)
+            if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
+                self._remember(keys[position], entry)
+                if cache:
+                    records.append((_entry_key(keys[position]), entry))
+        if records:
+            cache.put_pickled(records, beside=jobs > 1 and len(records) >= PARALLEL_ENTRIES)
+        self._follow_edited_entries(file, dialect, chunks, found, placed)
+        entries: list[Entry] = []
+        places: list[Place] = []
+        errors: list[SourceError] = []
+        for position, (entry, entry_errors) in enumerate(found):
+            if entry is not None:
+                entries.append(entry)
+                # (serve, which keeps no cache, need not digest 10,000 entries at each save)
+                places.append((_entry_key(keys[position]), chunks[position][0]) if cache and not entry_errors else None)
+            errors.extend(entry_errors)
+        preamble = slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1)
+        return (preamble, tuple(entries), tuple(errors)), places
+
+    def _parsed_whole(self, file: str, text: str, dialect: Dialect
+                      ) -> tuple[tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], list[Place]]:
+        """The file parsed in one piece, as `_parse_entries` gives it: no entry of it is kept alone."""
+        self.last_parse.pop((file, dialect), None)
+        parsed = _parse_whole(file, text, dialect)
+        return parsed, [None] * len(parsed[1])
+
+    def _cut(self, file: str, dialect: Dialect, text: str) -> tuple[str, list[tuple[int, str]], dict[int, Entry]]:
+        """split_entries(text), and the entries of the file's last parse that an edit left as they were (by their
+        position in this cut): where the last parse's texts still begin and end the file, only the text between
+        them is cut again (`_edited_region`)."""
+        last, old = self.last_parse.get((file, dialect)), self.files.get((file, dialect))
+        region = _edited_region(last, old[0], text) if last and old is not None else None
+        if region is None:
+            return *split_entries(text), {}
+        preamble, before, middle, after, moved = region
+        chunks = ([(first, chunk) for first, chunk, _ in last[:before]] + middle
+                  + [(first + moved, chunk) for first, chunk, _ in last[after:]])
+        # (An entry parsed as the file's last is known only where it still is the last, and the reverse.)
+        known = {position: entry for position, (_, _, entry) in enumerate(last[:before])
+                 if entry is not None and (position == len(last) - 1) == (position == len(chunks) - 1)}
+        shift = before + len(middle) - after
+        known.update((position + shift, entry) for position, (_, _, entry) in enumerate(last[after:], after)
+                     if entry is not None and (position == len(last) - 1) == (position + shift == len(chunks) - 1))
+        return preamble, chunks, known
+
+    def _follow_edited_entries(self, file: str, dialect: Dialect, chunks: list[tuple[int, str]],
+                               found: list[tuple[Entry | None, tuple[SourceError, ...]] | None], placed: set[int]) -> None:
+        """Where an edit replaced an entry (the file cut into as many entries as before, this one's text changed),
+        the old entry's places move to the new one's (model.Source.follow): what the last replay found of
+        the old entry (a rule version, a finding naming its line) names the lines of the file as it is now, and
+        the replay can tell that nothing but the text it edited changed. The old entry is forgotten: its places
+        are not its own any more."""
+        last = self.last_parse.get((file, dialect))
+        self.last_parse[(file, dialect)] = [(first, chunk, None if item is None or item[1] else item[0])
+                                        for (first, chunk), item in zip(chunks, found)]
+        if last is None or len(last) != len(chunks):
+            return
+        for position, ((_, old_chunk, old), item) in enumerate(zip(last, found)):
+            new = item[0] if item else None
+            if old is None or new is None or old is new or id(old) in placed or item[1]:
+                continue
+            self._forget((file, old_chunk, dialect, position == len(last) - 1), old)
+            _follow(old, new)
+
+    def _forget(self, key: tuple[str, str, Dialect, bool], entry: Entry) -> None:
+        """An entry an edit replaced no longer kept by its text: its places are not its own any more."""
+        if self.entries.get(key) is entry:
+            del self.entries[key]
+
+    def _remember(self, key: tuple[str, str, Dialect, bool], entry: Entry) -> None:
+        self.entries[key] = entry
+        if len(self.entries) > _ENTRY_CACHE_SIZE:
+            self.entries.popitem(last=False)
 
 
 def _file_record(parsed: tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], places: list[Place]) -> bytes:
@@ -285,98 +411,6 @@ def _read_file_record(cache: Cache, key: bytes) -> tuple[str, tuple[Entry, ...],
             item = _place(entry, item[1], placed)
         entries.append(item)
     return preamble, tuple(entries), errors
-
-
-def _keep_entries(file: str, dialect: Dialect, text: str, parsed: tuple[str, tuple[Entry, ...], tuple]) -> None:
-    """The entries of a file's parse read whole from the cache, kept as `_parse_entries` keeps those it parses,
-    so that the next edit of the file parses only the entries it changed."""
-    _, entries, errors = parsed
-    _, chunks = split_entries(text)
-    at_line = {entry.source.line: entry for entry in entries if entry.source.anchor is not None}
-    if errors or len(at_line) != len(chunks):
-        _last_parse.pop((file, dialect), None)
-        return
-    _last_parse[(file, dialect)] = [(first, chunk, at_line.get(first + 1)) for first, chunk in chunks]
-    for position, (_, chunk, entry) in enumerate(_last_parse[(file, dialect)]):
-        _remember((file, chunk, dialect, position == len(chunks) - 1), entry)
-
-
-def _parse_entries(file: str, text: str, dialect: Dialect, cache: Cache | None, jobs: int
-                   ) -> tuple[tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], list[Place]]:
-    """The file's parse, and where the cache keeps each of its entries (see `_file_record`)."""
-    preamble_text, chunks, known = _cut(file, dialect, text)
-    if not _preamble_confirmed(preamble_text, entries_follow=bool(chunks)):
-        return _parsed_whole(file, text, dialect)
-    placed: set[int] = set()  # the entries placed in this parse, by id: a text written twice is two entries
-    missing: list[int] = []
-    found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
-    keys = [(file, chunk, dialect, position == len(chunks) - 1) for position, (_, chunk) in enumerate(chunks)]
-    for position, (first, _) in enumerate(chunks):
-        kept = known.get(position)
-        if kept is None and (kept := _entries.get(keys[position])) is not None:
-            _entries.move_to_end(keys[position])
-        if kept is not None:
-            found.append((_place(kept, first, placed), ()))
-        else:
-            found.append(None)
-            missing.append(position)
-    stored = _read_stored([keys[p] for p in missing], cache) if missing and cache else {}
-    for position in missing:
-        if keys[position] in stored:
-            found[position] = (_place(stored[keys[position]], chunks[position][0], placed), ())
-            _remember(keys[position], found[position][0])
-    fresh = [p for p in missing if keys[p] not in stored]
-    records = []
-    for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
-        if not whole:
-            return _parsed_whole(file, text, dialect)
-        found[position] = (entry, entry_errors)
-        if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
-            _remember(keys[position], entry)
-            if cache:
-                records.append((_entry_key(keys[position]), entry))
-    if records:
-        cache.put_pickled(records, beside=jobs > 1 and len(records) >= PARALLEL_ENTRIES)
-    _follow_edited_entries(file, dialect, chunks, found, placed)
-    entries: list[Entry] = []
-    places: list[Place] = []
-    errors: list[SourceError] = []
-    for position, (entry, entry_errors) in enumerate(found):
-        if entry is not None:
-            entries.append(entry)
-            # (serve, which keeps no cache, need not digest 10,000 entries at each save)
-            places.append((_entry_key(keys[position]), chunks[position][0]) if cache and not entry_errors else None)
-        errors.extend(entry_errors)
-    preamble = slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1)
-    return (preamble, tuple(entries), tuple(errors)), places
-
-
-def _parsed_whole(file: str, text: str, dialect: Dialect
-                  ) -> tuple[tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], list[Place]]:
-    """The file parsed in one piece, as `_parse_entries` gives it: no entry of it is kept alone."""
-    _last_parse.pop((file, dialect), None)
-    parsed = _parse_whole(file, text, dialect)
-    return parsed, [None] * len(parsed[1])
-
-
-def _cut(file: str, dialect: Dialect, text: str) -> tuple[str, list[tuple[int, str]], dict[int, Entry]]:
-    """split_entries(text), and the entries of the file's last parse that an edit left as they were (by their
-    position in this cut): where the last parse's texts still begin and end the file, only the text between
-    them is cut again (`_edited_region`)."""
-    last, old = _last_parse.get((file, dialect)), _files.get((file, dialect))
-    region = _edited_region(last, old[0], text) if last and old is not None else None
-    if region is None:
-        return *split_entries(text), {}
-    preamble, before, middle, after, moved = region
-    chunks = ([(first, chunk) for first, chunk, _ in last[:before]] + middle
-              + [(first + moved, chunk) for first, chunk, _ in last[after:]])
-    # (An entry parsed as the file's last is known only where it still is the last, and the reverse.)
-    known = {position: entry for position, (_, _, entry) in enumerate(last[:before])
-             if entry is not None and (position == len(last) - 1) == (position == len(chunks) - 1)}
-    shift = before + len(middle) - after
-    known.update((position + shift, entry) for position, (_, _, entry) in enumerate(last[after:], after)
-                 if entry is not None and (position == len(last) - 1) == (position + shift == len(chunks) - 1))
-    return preamble, chunks, known
 
 
 def _edited_region(last: list[tuple[int, str, Entry | None]], old_text: str, text: str
@@ -470,32 +504,6 @@ def _place(entry: Entry, first: int, placed: set[int]) -> Entry:
     return entry
 
 
-def _follow_edited_entries(file: str, dialect: Dialect, chunks: list[tuple[int, str]],
-                           found: list[tuple[Entry | None, tuple[SourceError, ...]] | None], placed: set[int]) -> None:
-    """Where an edit replaced an entry (the file cut into as many entries as before, this one's text changed),
-    the old entry's places move to the new one's (model.Source.follow): what the last replay found of
-    the old entry (a rule version, a finding naming its line) names the lines of the file as it is now, and
-    the replay can tell that nothing but the text it edited changed. The old entry is forgotten: its places
-    are not its own any more."""
-    last = _last_parse.get((file, dialect))
-    _last_parse[(file, dialect)] = [(first, chunk, None if item is None or item[1] else item[0])
-                                    for (first, chunk), item in zip(chunks, found)]
-    if last is None or len(last) != len(chunks):
-        return
-    for position, ((_, old_chunk, old), item) in enumerate(zip(last, found)):
-        new = item[0] if item else None
-        if old is None or new is None or old is new or id(old) in placed or item[1]:
-            continue
-        _forget((file, old_chunk, dialect, position == len(last) - 1), old)
-        _follow(old, new)
-
-
-def _forget(key: tuple[str, str, Dialect, bool], entry: Entry) -> None:
-    """An entry an edit replaced no longer kept by its text: its places are not its own any more."""
-    if _entries.get(key) is entry:
-        del _entries[key]
-
-
 def _follow(old: Entry, new: Entry) -> None:
     """The places of an entry an edit replaced follow the new entry's (model.Source.follow)."""
     old_places, new_places = list(_sources_in(old)), list(_sources_in(new))
@@ -522,12 +530,6 @@ def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int]
     last = len(chunks) - 1
     return map_shares(lambda p: _parse_chunk(file, chunks[p][1], chunks[p][0], dialect, last=p == last),
                       positions, jobs, PARALLEL_ENTRIES // 2)
-
-
-def _remember(key: tuple[str, str, Dialect, bool], entry: Entry) -> None:
-    _entries[key] = entry
-    if len(_entries) > _ENTRY_CACHE_SIZE:
-        _entries.popitem(last=False)
 
 
 @functools.lru_cache(maxsize=_ENTRY_CACHE_SIZE)  # a file's record names every entry by it
