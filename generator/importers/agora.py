@@ -122,6 +122,7 @@ class _Importer:
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections
         self.renames = self._renames()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
+        self._final_dates: dict[tuple, list] | None = None
 
     # --- names ---------------------------------------------------------------------------------------------
 
@@ -165,6 +166,7 @@ class _Importer:
         found: list[_Found] = []
         year_ends: dict[str, dict[int, _Rule]] = {}
         highest = 0
+        ever: set[int] = set()      # every rule that has been in the index: one that comes back is re-enacted
         skipped_old_layout = 0
         with BlobReader(self.ruleset) as blobs:
             for record in raw.split(RECORD)[1:]:
@@ -185,22 +187,24 @@ class _Importer:
                 for path in paths:
                     if path.startswith(folder) and path[len(folder):].isdigit():
                         rule = int(path[len(folder):])
-                        highest = max(highest, rule)
-                        read = self._read_rule(blobs.read(commit, path), rule, commit)
+                        read = self._read_rule(blobs.read(commit, path), rule, commit, initial is not None)
                         if read is not None:
                             rules[rule] = read
                         elif rule in rules and blobs.read(commit, path) is None:
                             del rules[rule]
                 for rule in set(index) - set(before_index):
                     if rule not in rules and (content := blobs.read(commit, f"{folder}{rule}")) is not None:
-                        read = self._read_rule(content, rule, commit)
+                        read = self._read_rule(content, rule, commit, initial is not None)
                         if read is not None:
                             rules[rule] = read
-                highest = max([highest] + index)
+                if initial is None:
+                    highest = max([highest] + index)
                 year = date[:4]
                 in_force = {rule: rules[rule] for rule in index if rule in rules}
                 was_in_force = {rule: before_rules[rule] for rule in before_index if rule in before_rules}
-                changes = self._changes(commit, date, subject, was_in_force, in_force, before_rules, rules)
+                changes = self._changes(commit, date, subject, was_in_force, in_force, before_rules, rules, ever,
+                                        initial is not None)
+                ever.update(index)
                 if initial is None:
                     if any(self._proposal_of(item) is not None and self._proposal_of(item) >= (low or 0)
                            for item in changes):
@@ -233,7 +237,8 @@ class _Importer:
                     ids.append(int(rule))
         return ids
 
-    def _read_rule(self, content: str | None, rule: int, commit: str) -> _Rule | None:
+    def _read_rule(self, content: str | None, rule: int, commit: str, noting: bool) -> _Rule | None:
+        """The rule in `content`; None when absent, commented out or unreadable (noted, from the start on)."""
         if content is None:
             return None
         try:
@@ -241,10 +246,12 @@ class _Importer:
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
             where = f" line {mark.line + 1}" if mark is not None else ""
-            self.notes["Could not be read"].append(f"rule {rule} at commit {commit[:10]}{where}: not YAML")
+            if noting:
+                self.notes["Could not be read"].append(f"rule {rule} at commit {commit[:10]}{where}: not YAML")
             return None
         if not isinstance(data, dict):
-            self.notes["Commented out whole (read as absent)"].append(f"rule {rule} at commit {commit[:10]}")
+            if noting:
+                self.notes["Commented out whole (read as absent)"].append(f"rule {rule} at commit {commit[:10]}")
             return None
         power = str(data.get("power") or "").strip()
         if not _DECIMAL.fullmatch(power):
@@ -256,7 +263,8 @@ class _Importer:
                      history, tuple(note for note in annotations if note))
 
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
-                 files_before: dict[int, _Rule], files_after: dict[int, _Rule]) -> list[_Found]:
+                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int],
+                 noting: bool) -> list[_Found]:
         found = []
         for rule in sorted(before.keys() | after.keys()):
             old, new = before.get(rule), after.get(rule)
@@ -269,7 +277,8 @@ class _Importer:
             if new is None:
                 changes.append(Change("repeal", rule))
             elif old is None:
-                kind = "reenact" if any(_change_type(entry) == "reenactment" for entry in added) else "enact"
+                kind = "reenact" if rule in ever or any(_change_type(entry) == "reenactment" for entry in added) \
+                    else "enact"
                 changes.append(Change(kind, rule, text=new.text, title=new.name or None, power=new.power))
             else:
                 if old.name != new.name:
@@ -282,18 +291,47 @@ class _Importer:
                 continue
             entry = _matching_entry(added, changes)
             agent = entry.get("agent") if entry else None
-            if removed and not added:
+            if removed and not added and noting:
                 self.notes["Changes the Rulekeepor later removed from a rule's history"].extend(
                     f"rule {rule}: {_describe_entry(item)}, removed at commit {commit[:10]} ({subject})"
                     for item in removed)
-            entry_date = entry.get("date") if entry else None
+            entry_date = self.final_date(rule, entry) if entry else None
             valid = _valid_date(entry_date)
-            if entry is not None and entry_date is not None and valid is None:
+            if entry is not None and entry_date is not None and valid is None and noting:
                 self.notes["Dates that are not days"].append(f"rule {rule} at commit {commit[:10]}: "
                                                              f"{json.dumps(entry_date)}")
             found.append(_Found(commit, subject, date, rule, changes, agent if isinstance(agent, dict) else None,
                                 valid))
         return found
+
+    def final_date(self, rule: int, entry: dict):
+        """The entry's date as the Rulekeepor has it now: later commits fix dates ("Fix date in R649 history")."""
+        if self._final_dates is None:
+            self._final_dates = self._read_final_dates()
+        dates = self._final_dates.get((rule, _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True)))
+        return dates[0] if dates and len(dates) == 1 else entry.get("date")
+
+    def _read_final_dates(self) -> dict[tuple, list]:
+        out: dict[tuple, list] = defaultdict(list)
+        for index_path, folder in LAYOUTS:
+            try:
+                names = text(git(self.ruleset, "ls-tree", "--name-only", "HEAD", folder)).split()
+            except GitError:
+                continue
+            with BlobReader(self.ruleset) as blobs:
+                for name in names:
+                    rule = name.rsplit("/", 1)[-1]
+                    try:
+                        data = _load_yaml(blobs.read("HEAD", name) or "") if rule.isdigit() else None
+                    except yaml.YAMLError:
+                        continue
+                    for entry in data.get("history") or [] if isinstance(data, dict) else []:
+                        if isinstance(entry, dict):
+                            key = (int(rule), _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
+                            out[key].append(entry.get("date"))
+            if names:
+                break
+        return out
 
     def _proposal_of(self, item: _Found) -> int | None:
         value = (item.agent or {}).get("proposal")
@@ -529,8 +567,8 @@ class _Importer:
         title = clean_line(str(note.get("title") or ""))
         keys = [("Proposer", self.name(note.get("author") or "unknown")), ("Date", date)]
         power = _decimal(note.get("power"))
-        if power:
-            keys.append(("Power", power))
+        if power:  # its adoption index, and so its power (R106); no ballots to check against it
+            keys.append(("Index", power))
         keys += [("Result", "adopted"), ("Note", "The Assessor's record has no decision on it; the Rulekeepor "
                                                  "applied it.")]
         heading = f"Proposal {number}" + (f": {_heading_text(title)}" if title else "")
