@@ -425,13 +425,16 @@ class _Importer:
                 by_proposal[number].append(item)
             else:
                 events.append(item)
-        entries: list[tuple[str, int, Entry]] = []  # (date, order, entry)
+        entries: list[tuple[str, list[_Found], Entry]] = []  # (date, the changes it makes, entry)
         decided = self._decision_entries(decisions, by_proposal, events, entries)
         for number in sorted(set(by_proposal) - decided):
             entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number, {})))
-        for order, item in enumerate(events):
-            entries.append(self._event_entry(item, order))
-        entries.sort(key=lambda item: (item[0], item[1]))
+        for item in events:
+            entries.append(self._event_entry(item))
+        # By date; on one day, in the order the Rulekeepor made the changes (an enactment before its repeal),
+        # and decisions that changed no rule after those that did.
+        position = {id(item): index for index, item in enumerate(found)}
+        entries.sort(key=lambda entry: (entry[0], min((position[id(i)] for i in entry[1]), default=len(found))))
         used = {_entry_number(e) for _, _, e in entries if e.heading.startswith("Proposal ")}
         top = max(used, default=low)
         missing = sorted(set(range(low, top + 1)) - used)
@@ -467,7 +470,8 @@ class _Importer:
         for decision in decisions:
             batches[decision.batch].append(decision)
         for members in batches.values():
-            dates = sorted(item.date for d in members for item in by_proposal.get(d.number, []) if item.date)
+            dates = sorted(item.date for d in members for item in by_proposal.get(d.number, [])
+                           if item.date and d.resolution.get("result") == "ADOPTED")
             if dates:
                 for d in members:
                     d.date = dates[0]
@@ -494,7 +498,7 @@ class _Importer:
             if result == "adopted" and not changes and takes_changes:
                 self.unchanging.append(decision.number)
             decided.add(decision.number)
-            entries.append((decision.date, order, self._decision_entry(decision, result, changes)))
+            entries.append((decision.date, changes, self._decision_entry(decision, result, changes)))
         return decided
 
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
@@ -562,7 +566,7 @@ class _Importer:
                 out.append(f"{self.name(vote.get('voter', ''))} ({', '.join(k.replace('_', ' ') for k in kinds)})")
         return out
 
-    def _undecided_entry(self, number: int, found: list[_Found], note: dict) -> tuple[str, int, Entry]:
+    def _undecided_entry(self, number: int, found: list[_Found], note: dict) -> tuple[str, list[_Found], Entry]:
         date = min((item.date for item in found if item.date), default=found[0].commit_date[:10])
         title = clean_line(str(note.get("title") or ""))
         keys = [("Proposer", self.name(note.get("author") or "unknown")), ("Date", date)]
@@ -575,9 +579,9 @@ class _Importer:
         changes = [change for item in found for change in item.changes]
         prose = ["Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found})) + "."]
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
-        return date, -1, Entry(heading, keys, changes, prose, year=date[:4])
+        return date, found, Entry(heading, keys, changes, prose, year=date[:4])
 
-    def _event_entry(self, item: _Found, order: int) -> tuple[str, int, Entry]:
+    def _event_entry(self, item: _Found) -> tuple[str, list[_Found], Entry]:
         date = item.date or item.commit_date[:10]
         by = _agent_text(item.agent, self)
         keys = [("Date", date), ("By", by)]
@@ -585,7 +589,7 @@ class _Importer:
         if item.agent is None:
             self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].append(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})")
-        return date, 10 ** 6 + order, Entry(heading, keys, item.changes, [f"Rulekeepor: `{item.commit[:10]}`."],
+        return date, [item], Entry(heading, keys, item.changes, [f"Rulekeepor: `{item.commit[:10]}`."],
                                              year=date[:4])
 
     def _place_unrecorded(self, entries: list, missing: list[int], notes: dict[int, dict]) -> list[Entry]:
