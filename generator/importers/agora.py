@@ -425,16 +425,17 @@ class _Importer:
                 by_proposal[number].append(item)
             else:
                 events.append(item)
-        entries: list[tuple[str, list[_Found], Entry]] = []  # (date, the changes it makes, entry)
-        decided = self._decision_entries(decisions, by_proposal, events, entries)
-        for number in sorted(set(by_proposal) - decided):
-            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number, {})))
-        for item in events:
-            entries.append(self._event_entry(item))
-        # By date; on one day, in the order the Rulekeepor made the changes (an enactment before its repeal),
-        # and decisions that changed no rule after those that did.
+        # (date, place, entry): on one day, entries go in the order the Rulekeepor made their changes (an
+        # enactment before its same-day repeal).
         position = {id(item): index for index, item in enumerate(found)}
-        entries.sort(key=lambda entry: (entry[0], min((position[id(i)] for i in entry[1]), default=len(found))))
+        entries: list[tuple[str, int, Entry]] = []
+        decided = self._decision_entries(decisions, by_proposal, events, entries, position)
+        for number in sorted(set(by_proposal) - decided):
+            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number, {}),
+                                                 position))
+        for item in events:
+            entries.append(self._event_entry(item, position))
+        entries.sort(key=lambda entry: (entry[0], entry[1]))
         used = {_entry_number(e) for _, _, e in entries if e.heading.startswith("Proposal ")}
         top = max(used, default=low)
         missing = sorted(set(range(low, top + 1)) - used)
@@ -464,25 +465,38 @@ class _Importer:
                 if isinstance(vote, dict)]
 
     def _decision_entries(self, decisions: list[_Decision], by_proposal: dict[int, list[_Found]],
-                          events: list[_Found], entries: list) -> set[int]:
+                          events: list[_Found], entries: list, position: dict[int, int]) -> set[int]:
         """Entries for the Assessor's decisions, each dated by its changes, else its batch's first commit."""
         batches: dict[str, list[_Decision]] = defaultdict(list)
         for decision in decisions:
             batches[decision.batch].append(decision)
-        for members in batches.values():
+        # Batches in the order of their names, which is the Assessor's ("8188-8195", "8188A-8195A", "8196-...").
+        # A batch is dated by its adopted changes; one without is dated by when its file was first committed,
+        # unless a later batch is dated earlier (the first commit of the JSON brought 2019's batches at once).
+        names = sorted(batches, key=_batch_order)
+        dated = {}
+        for name in names:
+            members = batches[name]
             dates = sorted(item.date for d in members for item in by_proposal.get(d.number, [])
                            if item.date and d.resolution.get("result") == "ADOPTED")
             if dates:
-                for d in members:
-                    d.date = dates[0]
-        decisions.sort(key=lambda d: (d.date, d.batch, d.number))
+                dated[name] = dates[0]
+        following = ""
+        for name in reversed(names):
+            date = dated.get(name) or min(filter(None, (batches[name][0].date, following)))
+            following = dated.get(name, following)
+            for d in batches[name]:
+                d.date = date
+        order = {name: position for position, name in enumerate(names)}
+        decisions.sort(key=lambda d: (order[d.batch], d.number))
         seen: dict[int, list[_Decision]] = defaultdict(list)
-        for order, decision in enumerate(decisions):
+        for decision in decisions:
             earlier = seen[decision.number]
             decision.letter = chr(ord("A") + len(earlier) - 1) if earlier else ""
             earlier.append(decision)
         decided: set[int] = set()
-        for order, decision in enumerate(decisions):
+        made: list[tuple[_Decision, str, list[_Found]]] = []
+        for decision in decisions:
             result = RESULTS.get(str(decision.resolution.get("result")), "")
             same = seen[decision.number]
             adopted = [d for d in same if RESULTS.get(str(d.resolution.get("result"))) == "adopted"]
@@ -498,7 +512,12 @@ class _Importer:
             if result == "adopted" and not changes and takes_changes:
                 self.unchanging.append(decision.number)
             decided.add(decision.number)
-            entries.append((decision.date, changes, self._decision_entry(decision, result, changes)))
+            made.append((decision, result, changes))
+        place = -1  # decisions keep the Assessor's order among themselves (8188 before 8188A)
+        for decision, result, changes in made:
+            if changes:
+                place = max(place, min(position[id(item)] for item in changes))
+            entries.append((decision.date, place, self._decision_entry(decision, result, changes)))
         return decided
 
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
@@ -566,7 +585,8 @@ class _Importer:
                 out.append(f"{self.name(vote.get('voter', ''))} ({', '.join(k.replace('_', ' ') for k in kinds)})")
         return out
 
-    def _undecided_entry(self, number: int, found: list[_Found], note: dict) -> tuple[str, list[_Found], Entry]:
+    def _undecided_entry(self, number: int, found: list[_Found], note: dict,
+                         position: dict[int, int]) -> tuple[str, int, Entry]:
         date = min((item.date for item in found if item.date), default=found[0].commit_date[:10])
         title = clean_line(str(note.get("title") or ""))
         keys = [("Proposer", self.name(note.get("author") or "unknown")), ("Date", date)]
@@ -579,9 +599,9 @@ class _Importer:
         changes = [change for item in found for change in item.changes]
         prose = ["Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found})) + "."]
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
-        return date, found, Entry(heading, keys, changes, prose, year=date[:4])
+        return date, min(position[id(item)] for item in found), Entry(heading, keys, changes, prose, year=date[:4])
 
-    def _event_entry(self, item: _Found) -> tuple[str, list[_Found], Entry]:
+    def _event_entry(self, item: _Found, position: dict[int, int]) -> tuple[str, int, Entry]:
         date = item.date or item.commit_date[:10]
         by = _agent_text(item.agent, self)
         keys = [("Date", date), ("By", by)]
@@ -589,7 +609,7 @@ class _Importer:
         if item.agent is None:
             self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].append(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})")
-        return date, [item], Entry(heading, keys, item.changes, [f"Rulekeepor: `{item.commit[:10]}`."],
+        return date, position[id(item)], Entry(heading, keys, item.changes, [f"Rulekeepor: `{item.commit[:10]}`."],
                                              year=date[:4])
 
     def _place_unrecorded(self, entries: list, missing: list[int], notes: dict[int, dict]) -> list[Entry]:
@@ -683,6 +703,11 @@ class _Importer:
 def escape(item: str) -> str:
     from ..parse.importer import escape_markdown
     return escape_markdown(item) if "`" not in item else item
+
+
+def _batch_order(name: str) -> tuple[int, str]:
+    m = re.match(r"[0-9]+", name)
+    return (int(m.group()) if m else 0, name)
 
 
 def _entry_number(entry: Entry) -> int:
