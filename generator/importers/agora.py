@@ -15,14 +15,15 @@ import datetime
 import json
 import re
 from collections import Counter, defaultdict
-from dataclasses import dataclass, field
-from decimal import Decimal, InvalidOperation
+from dataclasses import dataclass
+from decimal import Decimal
 from pathlib import Path
 
 import yaml
 
-from .archive import Change, Entry, clean_line, number_ranges, render_entry, toml_string
-from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, commit_id, git, text
+from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
+from ..parse.importer import escape_heading, escape_markdown
+from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, git, text
 
 LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
 RESULTS = {"ADOPTED": "adopted", "REJECTED": "defeated", "FAILED_QUORUM": "failed-quorum"}
@@ -74,15 +75,8 @@ class _Decision:
     letter: str = ""
 
 
-@dataclass
-class AgoraImport:
-    files: dict[str, str]
-    proposals: int
-    findings: list[str] = field(default_factory=list)
-
-
 def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = None,
-                 last: str | None = None) -> AgoraImport:
+                 last: str | None = None) -> ImportedGame:
     for name, repo in (("--ruleset", ruleset), ("--assessor", assessor)):
         if repo is not None:
             try:
@@ -408,7 +402,7 @@ class _Importer:
 
     # --- the game ------------------------------------------------------------------------------------
 
-    def run(self, low: int | None, high: int | None) -> AgoraImport:
+    def run(self, low: int | None, high: int | None) -> ImportedGame:
         decisions = self.decisions()
         numbers = [d.number for d in decisions]
         if low is None:
@@ -456,9 +450,9 @@ class _Importer:
             if year < last_year and year >= start_date[:4]:
                 files[f"snapshots/{year}-12-31.md"] = _ruleset_md(
                     f"The Rulekeepor's rules at the end of {year}", state, history=False, snapshot_date=f"{year}-12-31")
-        files["IMPORT.md"] = self._report(start_commit, start_date, decisions, log_entries, missing, found)
+        files["IMPORT.md"] = self._report(start_commit, start_date, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
-        return AgoraImport(files, count)
+        return ImportedGame(files, count)
 
     def _voters(self, decision: _Decision) -> list[str]:
         return [self.name(vote.get("voter", "")) for vote in decision.resolution.get("votes") or []
@@ -523,7 +517,7 @@ class _Importer:
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
         proposal = decision.proposal
         title = clean_line(str(proposal.get("title") or ""))
-        heading = f"Proposal {decision.number}{decision.letter}" + (f": {_heading_text(title)}" if title else "")
+        heading = f"Proposal {decision.number}{decision.letter}" + (f": {escape_heading(title)}" if title else "")
         keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
         decision_ai, proposal_ai = _decimal(proposal.get("decision_ai")), _decimal(proposal.get("proposal_ai"))
         if decision_ai:
@@ -595,7 +589,7 @@ class _Importer:
             keys.append(("Index", power))
         keys += [("Result", "adopted"), ("Note", "The Assessor's record has no decision on it; the Rulekeepor "
                                                  "applied it.")]
-        heading = f"Proposal {number}" + (f": {_heading_text(title)}" if title else "")
+        heading = f"Proposal {number}" + (f": {escape_heading(title)}" if title else "")
         changes = [change for item in found for change in item.changes]
         prose = ["Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found})) + "."]
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
@@ -605,7 +599,7 @@ class _Importer:
         date = item.date or item.commit_date[:10]
         by = _agent_text(item.agent, self)
         keys = [("Date", date), ("By", by)]
-        heading = f"Event: {_heading_text(clean_line(item.subject))}" if item.subject else "Event: a change"
+        heading = f"Event: {escape_heading(clean_line(item.subject))}" if item.subject else "Event: a change"
         if item.agent is None:
             self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].append(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})")
@@ -626,7 +620,7 @@ class _Importer:
                               if n in notes and notes[n].get("title")]
                     prose = ["Neither record holds a decision on these numbers."]
                     if titled:
-                        prose.append("The Rulekeepor's notes name " + "; ".join(_heading_text(t) for t in titled)
+                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_heading(t) for t in titled)
                                      + ".")
                     out.append(Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=date[:4]))
                     pending = [n for n in pending if n >= number]
@@ -674,7 +668,7 @@ class _Importer:
             ""])
 
     def _report(self, start_commit: str, start_date: str, decisions: list[_Decision], entries: list[Entry],
-                missing: list[int], found: list[_Found]) -> str:
+                missing: list[int]) -> str:
         proposals = [e for e in entries if e.heading.startswith("Proposal ")]
         ballots = sum(len(d.resolution.get("votes") or []) for d in decisions)
         kinds = Counter(change.kind for e in entries for change in e.changes)
@@ -696,13 +690,8 @@ class _Importer:
                                                                    sorted(self.renames.items())) or "no renames") + ".",
                ""]
         for heading, items in sorted(self.notes.items()):
-            out += [f"## {heading} ({len(items)})", ""] + [f"- {escape(item)}" for item in items] + [""]
+            out += [f"## {heading} ({len(items)})", ""] + [f"- {escape_markdown(item)}" for item in items] + [""]
         return "\n".join(out)
-
-
-def escape(item: str) -> str:
-    from ..parse.importer import escape_markdown
-    return escape_markdown(item) if "`" not in item else item
 
 
 def _batch_order(name: str) -> tuple[int, str]:
@@ -800,17 +789,12 @@ def _fenced(body: str) -> str:
     return f"{fence}\n{body}\n{fence}"
 
 
-def _heading_text(title: str) -> str:
-    from ..parse.importer import escape_heading
-    return escape_heading(title)
-
-
 def _ruleset_md(title: str, rules: dict[int, _Rule], *, history: bool, snapshot_date: str | None = None) -> str:
     out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
-    out += [f"# {_heading_text(title)}", "", "## Mutable Rules"]
+    out += [f"# {escape_heading(title)}", "", "## Mutable Rules"]
     for rule in sorted(rules):
         item = rules[rule]
-        heading = f"### {rule}" + (f". {_heading_text(item.name)}" if item.name else "")
+        heading = f"### {rule}" + (f". {escape_heading(item.name)}" if item.name else "")
         out += ["", heading, f"Power: {item.power}"]
         if history:
             out += [f"History: {_history_line(json.loads(entry))}" for entry in item.history]

@@ -15,6 +15,12 @@ from ..parse.importer import escape_heading, escape_markdown
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 
 
+@dataclass(frozen=True)
+class ImportedGame:
+    files: dict[str, str]   # path in the game folder -> text
+    proposals: int          # proposal entries (decisions) in its log
+
+
 @dataclass
 class Change:
     """One change paragraph. `text` is the rule's whole Markdown text (enact, reenact, amend)."""

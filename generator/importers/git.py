@@ -10,12 +10,12 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 
 from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, escape_heading, escape_markdown,
                               read_rule_files, read_ruleset, render_ruleset)
-from .archive import Change, Entry, clean_line, number_ranges, render_entry, toml_string
+from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
 from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
     git, list_files, object_type, text
 
@@ -43,23 +43,15 @@ class _Proposal:
     note: str | None = None
 
 
-@dataclass
-class GitImport:
-    files: dict[str, str]
-    proposals: int
-    unrecorded: list[int]
-    unreadable: list[str] = field(default_factory=list)
-
-
 def import_git(repo: Path, rules_path: str, *, start: str | None = None, end: str | None = None,
-               title: str | None = None) -> GitImport:
+               title: str | None = None) -> ImportedGame:
     try:
         return _import(repo, rules_path.strip("/") or ".", start, end, title)
     except GitError as error:
         raise GitImportError(f"{repo}: {error}") from None
 
 
-def _import(repo: Path, rules_path: str, start: str | None, end: str | None, title: str | None) -> GitImport:
+def _import(repo: Path, rules_path: str, start: str | None, end: str | None, title: str | None) -> ImportedGame:
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
@@ -127,7 +119,7 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
         "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, unreadable, unchanged,
                              renumbered, left_out),
     }
-    return GitImport(files, len(proposals), unrecorded, unreadable)
+    return ImportedGame(files, len(proposals))
 
 
 def _commit_date(repo: Path, revision: str) -> str:
