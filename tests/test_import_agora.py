@@ -191,3 +191,23 @@ def test_refusals_name_the_problem(tmp_path, capsys, records) -> None:
         code, files, said = run_import(tmp_path, capsys, *args)
         assert code == 2 and message in said and "Traceback" not in said, said
         assert files == {}
+
+
+def test_unreadable_batches_and_odd_values_are_reported_not_fatal(tmp_path, capsys, records) -> None:
+    ruleset, assessor = records
+    odd = {"proposals": "none", "quorum": "many", "resolutions": [1, {"proposal": 17, "resolution": {
+        "result": "ADOPTED", "strength_for": "x", "votes": [{"voter": "Bea", "vote": "FOR", "comments": "no"},
+                                                            {"voter": 5, "vote": "FOR"}, "junk"]}}]}
+    git_commit(assessor, "odd batches", {"json/17.txt": json.dumps(odd), "json/broken.txt": "{not json"},
+               date="2020-03-20T12:00:00")
+    git_commit(ruleset, "Proposal 18", {"rules_data/rules/102": "id: 102\nname: [unclosed\n"},
+               date="2020-03-21T12:00:00")
+    code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset), "--assessor", str(assessor))
+    assert code == 0, said
+    log = entries(files["log/2020.md"])
+    assert "Votes: for Bea x3\nResult: adopted" in log["Proposal 17"]
+    report = files["IMPORT.md"]
+    assert "- json/broken.txt on gh-pages: not JSON" in report
+    assert ("- json/17.txt: proposal 17: 1 ballot without a voter or a FOR, AGAINST or PRESENT vote, left out"
+            in report)
+    assert re.search(r"- rule 102 at commit [0-9a-f]{10} line [0-9]+: not YAML", report)

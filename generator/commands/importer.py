@@ -11,8 +11,7 @@ from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
-from ..parse.importer import RulesetImportError, import_ruleset, read_rule_files, read_ruleset, render_ruleset, \
-    DEFAULT_TITLE
+from ..parse.importer import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
 from ..parse.source import read_text
 
 HISTORY_SOURCES = ("git", "agora")
@@ -35,7 +34,7 @@ def run(args) -> int:
             text = read_text(args.file, str(args.file), errors)
             errors.raise_if_any()
             read = read_ruleset(text, start=args.start, stop=args.stop)
-            rules_md = import_ruleset(text, title=args.title, start=args.start, stop=args.stop)
+            rules_md = render_ruleset(args.title or DEFAULT_TITLE, read.rules)
     except RulesetImportError as error:
         raise ArchiveError([SourceError(error.file or str(args.file), error.line, str(error))]) from None
     for line, what in read.left_out:

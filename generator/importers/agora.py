@@ -250,9 +250,9 @@ class _Importer:
         power = str(data.get("power") or "").strip()
         if not _DECIMAL.fullmatch(power):
             power = "1.0"  # rules without a power are regulations' kind (2020-12); R105 gives 1
-        history = tuple(json.dumps(entry, sort_keys=True) for entry in data.get("history") or []
+        history = tuple(json.dumps(entry, sort_keys=True) for entry in _list(data.get("history"))
                         if isinstance(entry, dict))
-        annotations = tuple(_annotation(item) for item in data.get("annotations") or [] if isinstance(item, dict))
+        annotations = tuple(_annotation(item) for item in _list(data.get("annotations")) if isinstance(item, dict))
         return _Rule(rule, clean_line(str(data.get("name") or "")), power, _rule_text(data),
                      history, tuple(note for note in annotations if note))
 
@@ -319,7 +319,7 @@ class _Importer:
                         data = _load_yaml(blobs.read("HEAD", name) or "") if rule.isdigit() else None
                     except yaml.YAMLError:
                         continue
-                    for entry in data.get("history") or [] if isinstance(data, dict) else []:
+                    for entry in _list(data.get("history")) if isinstance(data, dict) else []:
                         if isinstance(entry, dict):
                             key = (int(rule), _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
                             out[key].append(entry.get("date"))
@@ -386,18 +386,27 @@ class _Importer:
     def _batch(self, name: str, batch: dict, date: str) -> list[_Decision]:
         if not isinstance(batch, dict):
             return []
-        proposals = {p.get("number"): p for p in batch.get("proposals") or [] if isinstance(p, dict)}
+        proposals = {p.get("number"): p for p in _list(batch.get("proposals")) if isinstance(p, dict)}
         quorum = batch.get("quorum") if isinstance(batch.get("quorum"), int) else 0
         out = []
-        for item in batch.get("resolutions") or []:
+        for item in _list(batch.get("resolutions")):
             number = item.get("proposal") if isinstance(item, dict) else None
             if not isinstance(number, int) or not isinstance(item.get("resolution"), dict):
                 self.notes["Could not be read"].append(f"{name}: a resolution without a proposal number")
                 continue
-            strengths = {self.name(s.get("person", "")): s.get("final") for s in item.get("strengths") or []
-                         if isinstance(s, dict) and isinstance(s.get("final"), int)}
+            strengths = {self.name(s.get("person", "")): s.get("final") for s in _list(item.get("strengths"))
+                         if isinstance(s, dict) and isinstance(s.get("final"), int) and s["final"] >= 0}
+            resolution = dict(item["resolution"])
+            votes = [v for v in _list(resolution.get("votes")) if isinstance(v, dict)]
+            resolution["votes"] = [v for v in votes if isinstance(v.get("voter"), str)
+                                   and v.get("vote") in ("FOR", "AGAINST", "PRESENT")]
+            if len(resolution["votes"]) != len(votes):
+                left = len(votes) - len(resolution["votes"])
+                self.notes["Could not be read"].append(f"{name}: proposal {number}: {left} ballot"
+                                                       f"{'s' if left != 1 else ''} without a voter or a FOR, "
+                                                       "AGAINST or PRESENT vote, left out")
             out.append(_Decision(number, name.removeprefix("json/"), proposals.get(number) or {},
-                                 item["resolution"], strengths, quorum, date))
+                                 resolution, strengths, quorum, date))
         return out
 
     # --- the game ------------------------------------------------------------------------------------
@@ -529,7 +538,7 @@ class _Importer:
         keys.append(("Votes", self._votes(decision)))
         if result:
             keys.append(("Result", result))
-        coauthors = [self.name(name) for name in proposal.get("coauthors") or [] if isinstance(name, str)]
+        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if isinstance(name, str)]
         if coauthors:
             keys.append(("Note", "Co-authors: " + ", ".join(coauthors)))
         changes = [change for item in found for change in item.changes]
@@ -572,7 +581,7 @@ class _Importer:
     def _resolved_ballots(self, decision: _Decision) -> list[str]:
         out = []
         for vote in decision.resolution.get("votes") or []:
-            kinds = sorted({c.get("kind") for c in vote.get("comments") or [] if isinstance(c, dict)
+            kinds = sorted({c.get("kind") for c in _list(vote.get("comments")) if isinstance(c, dict)
                             and c.get("kind") in ("conditional", "endorsement", "author_endorsement",
                                                   "endorsement_default")})
             if kinds:
@@ -694,6 +703,11 @@ class _Importer:
         return "\n".join(out)
 
 
+def _list(value) -> list:
+    """A JSON or YAML value that should be a list: anything else is read as an empty one."""
+    return value if isinstance(value, list) else []
+
+
 def _batch_order(name: str) -> tuple[int, str]:
     m = re.match(r"[0-9]+", name)
     return (int(m.group()) if m else 0, name)
@@ -769,7 +783,7 @@ def _agent_text(agent: dict | None, importer: _Importer | None) -> str:
 
 
 def _annotation(item: dict) -> str:
-    cfjs = [c for c in item.get("cfjs") or [] if isinstance(c, dict)]
+    cfjs = [c for c in _list(item.get("cfjs")) if isinstance(c, dict)]
     cases = ", ".join(f"CFJ {clean_line(str(c.get('id')))}" + (f" (called {c.get('called')})" if c.get("called")
                                                                  else "") for c in cfjs)
     body = clean_line(str(item.get("text") or ""))
