@@ -436,8 +436,14 @@ class _Importer:
         for number in sorted(set(by_proposal) - decided):
             entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number, {}),
                                                  position))
-        for item in events:
-            entries.append(self._event_entry(item, position))
+        # One event for what one commit did by one agent on one day ("Rule 2670 repeals Rules 2668-2674"):
+        # its `By:` is checked once, before any of its changes.
+        groups: dict[tuple, list[_Found]] = {}
+        for item in sorted(events, key=lambda item: position[id(item)]):
+            key = (item.commit, json.dumps(item.agent, sort_keys=True), item.date)
+            groups.setdefault(key, []).append(item)
+        for group in groups.values():
+            entries.append(self._event_entry(group, position))
         entries.sort(key=lambda entry: (entry[0], entry[1]))
         used = {_entry_number(e) for _, _, e in entries if e.heading.startswith("Proposal ")}
         top = max(used, default=low)
@@ -604,16 +610,17 @@ class _Importer:
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
         return date, min(position[id(item)] for item in found), Entry(heading, keys, changes, prose, year=date[:4])
 
-    def _event_entry(self, item: _Found, position: dict[int, int]) -> tuple[str, int, Entry]:
-        date = item.date or item.commit_date[:10]
-        by = _agent_text(item.agent, self)
-        keys = [("Date", date), ("By", by)]
-        heading = f"Event: {escape_heading(clean_line(item.subject))}" if item.subject else "Event: a change"
-        if item.agent is None:
-            self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].append(
-                f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})")
-        return date, position[id(item)], Entry(heading, keys, item.changes, [f"Rulekeepor: `{item.commit[:10]}`."],
-                                             year=date[:4])
+    def _event_entry(self, group: list[_Found], position: dict[int, int]) -> tuple[str, int, Entry]:
+        first = group[0]
+        date = first.date or first.commit_date[:10]
+        keys = [("Date", date), ("By", _agent_text(first.agent, self))]
+        heading = f"Event: {escape_heading(clean_line(first.subject))}" if first.subject else "Event: a change"
+        if first.agent is None:
+            self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].extend(
+                f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})" for item in group)
+        changes = [change for item in group for change in item.changes]
+        return date, position[id(first)], Entry(heading, keys, changes, [f"Rulekeepor: `{first.commit[:10]}`."],
+                                                year=date[:4])
 
     def _place_unrecorded(self, entries: list, missing: list[int], notes: dict[int, dict]) -> list[Entry]:
         """The entries in order, with `## Unrecorded` for the numbers neither record has, each before the
