@@ -45,9 +45,22 @@ def _parser() -> argparse.ArgumentParser:
     check.add_argument("--format", choices=("text", "json"), default="text")
     check.add_argument("--cache-dir", type=Path, help=CACHE_HELP)
 
-    imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md")
-    imp.add_argument("file", type=Path, help="the plain-text ruleset")
-    imp.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md, or a game's history in git "
+                              "into a game", description="import FILE: a plain-text ruleset (or a folder of one file "
+                              "per rule) to rules.md. import git REPO --rules PATH -o FOLDER: a game kept in git, each "
+                              "commit that changes the rules a proposal. import agora --ruleset CLONE [--assessor CLONE] "
+                              "-o FOLDER: Agora's records. (A ruleset file named git or agora: write ./git.)")
+    imp.add_argument("file", type=Path, help="the plain-text ruleset or folder of rule files; or git, or agora")
+    imp.add_argument("repo", nargs="?", help="with git: the game's repository (a local clone)")
+    imp.add_argument("-o", "--output", type=Path, help="write here instead of standard output (git, agora: the new "
+                     "game's folder, which must be new or empty)")
+    imp.add_argument("--rules", help="with git: the rules file or folder, as a path inside the repository")
+    imp.add_argument("--ruleset", help="with agora: a clone of AgoraNomic/ruleset")
+    imp.add_argument("--assessor", help="with agora: a clone of AgoraNomic/assessor (its gh-pages branch)")
+    imp.add_argument("--from", dest="start_rev", help="with git: the commit whose rules start the game (default: the "
+                     "first that has them); with agora: the first proposal number")
+    imp.add_argument("--to", dest="end_rev", help="with git: the last commit read (default: HEAD); with agora: the "
+                     "last proposal number")
     imp.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     imp.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
     imp.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")

@@ -9,7 +9,8 @@ from markdown_it import MarkdownIt
 
 import generator
 from generator.errors import ErrorCollector
-from generator.parse.importer import RulesetImportError, import_ruleset
+from generator.cli import main
+from generator.parse.importer import RulesetImportError, import_ruleset, read_ruleset
 from generator.parse.rules import parse_ruleset
 
 DATA = Path(__file__).parent / "data"
@@ -285,3 +286,118 @@ def test_bundled_ruleset_is_the_import_of_its_seed(name: str) -> None:
 def _rule(rules_md: str, number: int) -> str:
     """The text of one rule of a rules.md, heading included."""
     return re.search(rf"^### {number}\b.*?(?=^##)", rules_md, re.MULTILINE | re.DOTALL).group(0)
+
+
+# --- The shapes of rules files that games kept in git use (fixtures in our own words) ---------------------
+
+HEADINGS_WITH_CLASS_IN_PARENTHESES = """# OUR GAME'S RULES
+---
+## 101 (IMMUTABLE)
+
+Everyone follows the rules in force.
+
+## 102 (IMMUTABLE)
+
+Rules in the hundreds cannot be changed.
+
+## 201 (MUTABLE)
+
+Turns go round the table.
+
+## 305
+
+A map of the table:
+
+#### The corners
+1. North corner
+2. South corner
+
+Each corner has a flag.
+"""
+
+HEADINGS_WITH_CLASS_IN_TITLE = """#Our rules
+
+A note on pronouns before the rules.
+
+##101 Immutable - Scope
+
+Everyone follows the rules then in force, in the form
+in which they are then in force.
+
+##109 
+
+*Amended, to become rule 322.*
+
+##201 Mutable - Quorum
+Quorum is half the players.
+
+##302 - Random numbers
+
+A die decides.
+
+##ABCD - Named, not numbered
+
+This rule has letters for a number.
+
+##322 - Identifiers
+
+Each proposal gets a name.
+"""
+
+
+def test_headings_with_the_class_in_parentheses() -> None:
+    rules_md = import_ruleset(HEADINGS_WITH_CLASS_IN_PARENTHESES)
+    assert rule_classes(rules_md) == {"Immutable Rules": [101, 102], "Mutable Rules": [201, 305]}
+    assert rule_titles(rules_md) == {101: None, 102: None, 201: None, 305: None}
+    # A deeper heading and a numbered list stay in the rule's text, as text.
+    assert rule_blocks(rules_md, 305) == ["A map of the table:", "\\#### The corners", "1\\. North corner",
+                                          "2\\. South corner", "Each corner has a flag."]
+
+
+def test_headings_with_no_space_and_the_class_in_the_title() -> None:
+    read = read_ruleset(HEADINGS_WITH_CLASS_IN_TITLE)
+    assert [(rule.number, rule.rule_class, rule.title) for rule in read.rules] == [
+        (101, "Immutable Rules", "Scope"), (109, "Immutable Rules", None), (201, "Mutable Rules", "Quorum"),
+        (302, "Mutable Rules", "Random numbers"), (322, "Mutable Rules", "Identifiers")]
+    # A heading that names no numbered rule ends the rule before it and is reported, with its line.
+    assert read.left_out == [(21, "##ABCD - Named, not numbered")]
+    assert read.rules[3].text == "A die decides."
+    assert read.rules[0].text == "Everyone follows the rules then in force, in the form in which they are then in force."
+
+
+def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "rule101.md").write_text("---\nRULE: 101\nType: Immutable\nStatus: Accepted\nDate: 2019-02-30\n---\n\n"
+                                       "Everyone follows the rules.\n", encoding="utf-8")
+    (folder / "rule202.md").write_text("---\nrule: 202\ntype: Mutable\nstatus: Accepted\ntitle: Voting\n---\n"
+                                       "A proposal needs a majority.\n", encoding="utf-8")
+    (folder / "rule301.md").write_text("---\nRULE: 301\nType: Mutable\nStatus: Draft\n---\nNot yet.\n",
+                                       encoding="utf-8")
+    (folder / "README.md").write_text("How to propose a rule.\n", encoding="utf-8")
+    output = tmp_path / "rules.md"
+    assert main(["import", str(folder), "-o", str(output)]) == 0
+    rules_md = output.read_text(encoding="utf-8")
+    assert rule_classes(rules_md) == {"Immutable Rules": [101], "Mutable Rules": [202]}
+    assert rule_titles(rules_md) == {101: None, 202: "Voting"}
+    assert rule_blocks(rules_md, 202) == ["A proposal needs a majority."]
+    err = capsys.readouterr().err
+    assert f"{folder}: left out: {folder / 'rule301.md'}: rule 301 has status 'Draft', not in force" in err
+    assert f"left out: {folder / 'README.md'}: no front matter naming a rule" in err
+
+
+def test_rule_files_with_unreadable_front_matter(tmp_path, capsys) -> None:
+    folder = tmp_path / "rules"
+    folder.mkdir()
+    (folder / "rule101.md").write_text("---\nRULE: [101\n---\nText.\n", encoding="utf-8")
+    assert main(["import", str(folder)]) == 2
+    assert capsys.readouterr().err == f"{folder / 'rule101.md'}:2: its front matter is not YAML\n"
+
+
+def test_the_command_names_each_heading_left_out(tmp_path, capsys) -> None:
+    source = tmp_path / "rules.txt"
+    source.write_text(HEADINGS_WITH_CLASS_IN_TITLE, encoding="utf-8")
+    assert main(["import", str(source)]) == 0
+    captured = capsys.readouterr()
+    assert f"{source}:21: left out: '##ABCD - Named, not numbered' names no numbered rule" in captured.err
+    assert "### 322. Identifiers" in captured.out

@@ -1,10 +1,12 @@
-"""A plain-text Nomic ruleset (a mail, a wiki page, a forum post) to rules.md.
+"""A plain-text Nomic ruleset (a mail, a wiki page, a forum post, a game's rules file in git) to rules.md.
 
-The input is plain text, not Markdown, so lines are classified with regular expressions:
-class headings ("Immutable Rules"), rule starts ("101.  text", "101" alone, "Rule 101:"),
-separators ("*", "-"), list items ("- item") and text. Page furniture before the rules and
-chatter after them are dropped; each rule's paragraphs are re-joined and escaped so that
-Markdown renders exactly the source text.
+The input is read as plain text, not Markdown, so lines are classified with regular expressions:
+class headings ("Immutable Rules"), rule starts ("101.  text", "101" alone, "Rule 101:", and the headings
+games kept in git use: "## 101 (IMMUTABLE)", "##101 Immutable - Scope"), other headings (which end a rule),
+separators ("*", "-"), list items ("- item") and text. Page furniture before the rules and chatter after them
+are dropped; each rule's paragraphs are re-joined and escaped so that Markdown renders exactly the source
+text. A folder of one file per rule, each with YAML front matter giving its number, class and status, is
+read by `read_rule_files`.
 """
 from __future__ import annotations
 
@@ -16,12 +18,19 @@ DEFAULT_TITLE = "Initial Set of Rules"
 IMMUTABLE = "Immutable Rules"
 MUTABLE = "Mutable Rules"
 
-_CLASS_HEADING = re.compile(r"(?:the\s+)?(im)?mutable\s+rules\s*:?", re.IGNORECASE)
+_CLASS_HEADING = re.compile(r"(?:#{1,6}\s*)?(?:the\s+)?(im)?mutable\s+rules\s*:?", re.IGNORECASE)
 _RULESET_HEADING = re.compile(
     r"(?:the\s+)?(?:(?:draft\s+)?initial|starting|current)\s+(?:set\s+of\s+rules|rule\s*set|rules)\s*:?",
     re.IGNORECASE)
 _RULE_INLINE = re.compile(r"(?:rule\s+)?0*([1-9][0-9]{0,5})\s*[.:]\s+(\S.*)", re.IGNORECASE)
 _RULE_ALONE = re.compile(r"(?:rule\s+)?0*([1-9][0-9]{0,5})\s*[.:]?", re.IGNORECASE)
+# A Markdown heading that starts a rule: its number, then the class and the title in either order.
+_RULE_HEADING = re.compile(r"#{1,6}\s*(?:rule\s+)?0*([1-9][0-9]{0,5})(?:/[0-9]+)?(?![0-9A-Za-z])\s*[.:]?\s*(.*)",
+                           re.IGNORECASE)
+_HEADING_CLASS = re.compile(r"[(\[]?\s*(im)?mutable\s*[)\]]?(?=$|[\s\-\u2013\u2014:,.])", re.IGNORECASE)
+_HEADING_PUNCTUATION = " \t-\u2013\u2014:,."
+_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[^#\s].*)?")
+_FRONT_MATTER_STATUS_IN_FORCE = {"", "accepted", "adopted", "active", "enacted", "in force", "in effect", "passed"}
 _SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
 _LIST_ITEM = re.compile(r"-\s+\S.*")
@@ -38,11 +47,13 @@ NO_RULES = ("no numbered rules found (a rule starts with a line like '101. text'
 
 
 class RulesetImportError(Exception):
-    """The text could not be read as a ruleset; `line` (1-based, 0 when unknown) says where."""
+    """The text could not be read as a ruleset; `line` (1-based, 0 when unknown) says where, and `file` which
+    file, when the ruleset is a folder of files."""
 
-    def __init__(self, message: str, line: int = 0):
+    def __init__(self, message: str, line: int = 0, file: str | None = None):
         super().__init__(message)
         self.line = line
+        self.file = file
 
 
 class Kind(Enum):
@@ -50,6 +61,7 @@ class Kind(Enum):
     SEPARATOR = "separator"
     CLASS_HEADING = "class heading"
     RULE_START = "rule start"
+    HEADING = "heading"     # a Markdown heading that is not a numbered rule ("##PRIV - Private Data"): ends a rule
     LIST_ITEM = "list item"
     TEXT = "text"
 
@@ -62,6 +74,9 @@ class Line:
     number: int | None = None
     rest: str | None = None  # the text after "101." on a rule-start line
     rule_class: str | None = None
+    title: str | None = None  # the title a rule's heading gives
+    heading: bool = False     # a rule start written as a Markdown heading: its title is on the line or absent
+    level: int = 0            # a Markdown heading's level ("##" is 2)
 
     @property
     def text(self) -> str:
@@ -90,16 +105,39 @@ class Rule:
     blocks: list[Block] = field(default_factory=list)
 
 
+@dataclass(frozen=True)
+class ImportedRule:
+    """One rule as read: its text is Markdown that renders as the source text."""
+
+    number: int
+    rule_class: str         # IMMUTABLE or MUTABLE
+    title: str | None       # as written, not escaped
+    text: str
+    line: int               # 1-based line of its start in the source
+
+
+@dataclass(frozen=True)
+class ImportedRuleset:
+    rules: list[ImportedRule]
+    left_out: list[tuple[int, str]]  # (1-based line, heading) of headings that name no numbered rule
+
+
 def import_ruleset(text: str, *, title: str | None = None, start: str | None = None,
                    stop: str | None = None) -> str:
     """rules.md for the ruleset in `text`; `start`/`stop` name a line where the rules begin / end (exclusive)."""
+    return render_ruleset(title or DEFAULT_TITLE, read_ruleset(text, start=start, stop=stop).rules)
+
+
+def read_ruleset(text: str, *, start: str | None = None, stop: str | None = None) -> ImportedRuleset:
+    """The numbered rules in `text`, in order; raises RulesetImportError when there are none."""
     raw_lines = [line.rstrip() for line in text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")]
     lines = [_classify(index, raw) for index, raw in enumerate(raw_lines)]
     begin = _region_begin(lines, start)
     end = _region_end(lines, begin, stop)
     region = lines[begin:end]
     layout = Layout.of(region)
-    rules = _collect_rules(region, layout)
+    left_out: list[tuple[int, str]] = []
+    rules = _collect_rules(region, layout, left_out)
     if not rules:
         raise RulesetImportError(NO_RULES)
     for rule in rules:
@@ -109,7 +147,90 @@ def import_ruleset(text: str, *, title: str | None = None, start: str | None = N
     for rule in rules:
         rule.blocks = _blocks(rule.lines, layout)
     _split_title_sentences(rules)
-    return _render(title or DEFAULT_TITLE, rules)
+    return ImportedRuleset([_imported(rule) for rule in rules], left_out)
+
+
+def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
+    """Rules kept one to a file, each with YAML front matter giving its number, class and status.
+
+    `files` is (name, text) in the order to report them. A rule's number comes from a front matter key
+    (`rule`, `number`, `id`), else from the digits of the file's name; its class from `type` or `class`
+    ("Immutable"/"Mutable"), else Suber's convention by number; a `status` other than accepted (a draft, a
+    repealed rule) keeps it out of the ruleset. A file that is not a rule (no front matter, no number) is left
+    out and reported in `left_out` with line 0. Raises RulesetImportError (naming the file) for unreadable
+    front matter or a number used twice."""
+    rules: list[ImportedRule] = []
+    left_out: list[tuple[int, str]] = []
+    seen: dict[int, str] = {}
+    for name, text in files:
+        parsed = _front_matter(name, text)
+        if parsed is None:
+            left_out.append((0, f"{name}: no front matter naming a rule"))
+            continue
+        keys, body, body_line = parsed
+        number = _front_matter_number(keys, name)
+        if number is None:
+            left_out.append((0, f"{name}: no rule number in its front matter or its name"))
+            continue
+        status = str(keys.get("status") or "").strip().lower()
+        if status not in _FRONT_MATTER_STATUS_IN_FORCE:
+            left_out.append((0, f"{name}: rule {number} has status '{keys['status']}', not in force"))
+            continue
+        if number in seen:
+            raise RulesetImportError(f"rule {number} is also in {seen[number]}", file=name)
+        seen[number] = name
+        kind = str(keys.get("type") or keys.get("class") or "").strip().lower()
+        rule_class = IMMUTABLE if kind == "immutable" else MUTABLE if kind == "mutable" else _conventional_class(number)
+        title = keys.get("title")
+        lines = [_classify(index, raw.rstrip()) for index, raw in enumerate(body.split("\n"), start=body_line)]
+        lines = [Line(line.index, Kind.TEXT, line.raw) if line.kind in (Kind.RULE_START, Kind.CLASS_HEADING)
+                 else line for line in lines]  # the whole body is the rule's text
+        rule = Rule(number, rule_class, lines, body_line, title=str(title).strip() if title else None)
+        layout = Layout.of(lines)
+        rule.blocks = _blocks(lines, layout)
+        if not rule.blocks:
+            raise RulesetImportError(f"rule {number} has no text", body_line + 1, file=name)
+        rules.append(_imported(rule))
+    if not rules:
+        raise RulesetImportError("no rule files found (each needs front matter between '---' lines, e.g. "
+                                 "'rule: 101', 'type: Immutable', 'status: Accepted')")
+    rules.sort(key=lambda rule: rule.number)
+    return ImportedRuleset(rules, left_out)
+
+
+def _front_matter(name: str, text: str) -> tuple[dict, str, int] | None:
+    """(keys in lower case, the body after the front matter, the body's 0-based first line), or None."""
+    import yaml  # only the rule-file reader needs it
+
+    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    if not lines or lines[0].strip() != "---":
+        return None
+    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
+    if end is None:
+        return None
+    try:
+        # BaseLoader: every value a string, so a date or "1.10" is read as written, never converted.
+        keys = yaml.load("\n".join(lines[1:end]), Loader=yaml.BaseLoader)
+    except yaml.YAMLError as error:
+        mark = getattr(error, "problem_mark", None)
+        raise RulesetImportError("its front matter is not YAML", mark.line + 2 if mark is not None else 0,
+                                 file=name) from None
+    if not isinstance(keys, dict):
+        return None
+    return {str(key).strip().lower(): value for key, value in keys.items()}, "\n".join(lines[end + 1:]), end + 1
+
+
+def _front_matter_number(keys: dict, name: str) -> int | None:
+    for key in ("rule", "number", "id"):
+        value = keys.get(key)
+        if isinstance(value, str) and (m := re.fullmatch(r"\s*(?:rule\s*)?0*([1-9][0-9]{0,5})\s*", value, re.I)):
+            return int(m.group(1))
+    m = re.search(r"(?<![0-9])0*([1-9][0-9]{0,5})(?![0-9])", name.rsplit("/", 1)[-1])
+    return int(m.group(1)) if m else None
+
+
+def _imported(rule: Rule) -> ImportedRule:
+    return ImportedRule(rule.number, rule.rule_class, rule.title, _render_blocks(rule.blocks), rule.line)
 
 
 def _classify(index: int, raw: str) -> Line:
@@ -120,6 +241,12 @@ def _classify(index: int, raw: str) -> Line:
         return Line(index, Kind.SEPARATOR, raw)
     if m := _CLASS_HEADING.fullmatch(stripped):
         return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE)
+    if m := _RULE_HEADING.fullmatch(stripped):
+        rule_class, title = _heading_class_and_title(m.group(2))
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
+                    heading=True, level=_heading_level(stripped))
+    if _MARKDOWN_HEADING.fullmatch(stripped):
+        return Line(index, Kind.HEADING, raw, level=_heading_level(stripped))
     if m := _RULE_INLINE.fullmatch(stripped):
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2))
     if m := _RULE_ALONE.fullmatch(stripped):
@@ -142,7 +269,7 @@ def _region_begin(lines: list[Line], start: str | None) -> int:
     if start is not None:
         return _find(lines, start, 0, "start")
     for line in lines:
-        if line.kind is Kind.CLASS_HEADING:
+        if line.kind is Kind.CLASS_HEADING or (line.kind is Kind.RULE_START and line.heading):
             return line.index
     for line in lines:
         if _RULESET_HEADING.fullmatch(line.text):
@@ -238,7 +365,8 @@ def _increasing_subsequence(numbers: list[int]) -> set[int]:
     return chosen
 
 
-def _collect_rules(region: list[Line], layout: Layout) -> list[Rule]:
+def _collect_rules(region: list[Line], layout: Layout, left_out: list[tuple[int, str]]) -> list[Rule]:
+    """The rules in `region`; each heading that ends a rule and names none is added to `left_out`."""
     sections: list[tuple[str | None, list[Line]]] = [(None, [])]
     for line in region:
         if line.kind is Kind.CLASS_HEADING:
@@ -249,25 +377,54 @@ def _collect_rules(region: list[Line], layout: Layout) -> list[Rule]:
     uses_separators = any(line.kind is Kind.SEPARATOR for line in region)
     rules: list[Rule] = []
     for rule_class, lines in sections:
+        # Where rules are written as headings, a numbered line ("1. Carrier") is a list in a rule's text.
+        headings_only = any(line.kind is Kind.RULE_START and line.heading for line in lines)
         candidates = [i for i, line in enumerate(lines) if line.kind is Kind.RULE_START
-                      and layout.may_start_rule(lines[i - 1] if i else None)]
+                      and layout.may_start_rule(lines[i - 1] if i else None)
+                      and (line.heading or not headings_only)]
         accepted = {candidates[k] for k in _increasing_subsequence([lines[i].number for i in candidates])}
         preamble: list[Line] = []
         current: Rule | None = None
+        rule_level = 0  # the level of the current rule's heading: a deeper heading is part of its text
+        after_heading = False  # under a heading that names no rule: its text belongs to no rule
         for i, line in enumerate(lines):
             if i in accepted:
                 # The rule's first line keeps its full width, which tells wrapped lines from paragraph ends.
                 body = [Line(line.index, Kind.TEXT, line.raw, rest=line.rest)] if line.rest is not None else []
-                current = Rule(line.number, rule_class or _conventional_class(line.number), body, line.index + 1,
-                               number_alone=line.rest is None)
+                current = Rule(line.number, line.rule_class or rule_class or _conventional_class(line.number), body,
+                               line.index + 1, number_alone=line.rest is None and not line.heading, title=line.title)
                 rules.append(current)
+                after_heading, rule_level = False, line.level
                 continue
-            if line.kind is Kind.RULE_START:  # a number that breaks the sequence is text
+            # Where rules are headings, a heading no deeper than theirs that names no rule ends the rule before it.
+            if line.kind in (Kind.HEADING, Kind.RULE_START) and rule_level and 0 < line.level <= rule_level:
+                current, after_heading = None, True
+                left_out.append((line.index + 1, line.text))  # a numbered heading out of sequence names none either
+                continue
+            if line.kind in (Kind.RULE_START, Kind.HEADING):  # a number out of sequence, a sub-heading: text
                 line = Line(line.index, Kind.TEXT, line.raw)
-            (current.lines if current else preamble).append(line)
+            if not after_heading:
+                (current.lines if current else preamble).append(line)
         if not has_headings and uses_separators:
             rules[:0] = _unnumbered_rules(preamble, numbered=rules)
     return rules
+
+
+def _heading_class_and_title(rest: str) -> tuple[str | None, str | None]:
+    """"(IMMUTABLE)" -> (immutable, None); "Immutable - Scope" -> (immutable, "Scope"); "- Scope" -> (None, "Scope")."""
+    rest = rest.strip(_HEADING_PUNCTUATION)
+    rule_class = None
+    if m := _HEADING_CLASS.match(rest):
+        rule_class = IMMUTABLE if m.group(1) else MUTABLE
+        rest = rest[m.end():].strip(_HEADING_PUNCTUATION)
+    elif m := re.search(r"\s*[(\[]\s*(im)?mutable\s*[)\]]$", rest, re.IGNORECASE):  # "Scope (Immutable)"
+        rule_class = IMMUTABLE if m.group(1) else MUTABLE
+        rest = rest[:m.start()].strip(_HEADING_PUNCTUATION)
+    return rule_class, _collapse(rest) or None
+
+
+def _heading_level(stripped: str) -> int:
+    return len(stripped) - len(stripped.lstrip("#"))
 
 
 def _conventional_class(number: int) -> str:
@@ -354,23 +511,33 @@ def _split_title_sentences(rules: list[Rule]) -> None:
         rule.blocks[0].text = m.group(2)
 
 
-def _render(title: str, rules: list[Rule]) -> str:
-    out = [f"# {_escape_heading(title)}"]
+def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
+    out = [f"# {escape_heading(title)}"]
     for rule_class in (IMMUTABLE, MUTABLE):
         members = [rule for rule in rules if rule.rule_class == rule_class]
         if not members:
             continue
         out.append(f"\n## {rule_class}")
         for rule in members:
-            heading = f"{rule.number}. {_escape_heading(rule.title)}" if rule.title else str(rule.number)
-            out.append(f"\n### {heading}")
-            previous: Block | None = None
-            for block in rule.blocks:
-                if previous is not None and not (previous.is_list_item and block.is_list_item):
-                    out.append("")  # a blank line between blocks, none between the items of one list
-                out.append(f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text))
-                previous = block
+            out.append(f"\n### {rule_heading(rule.number, rule.title)}")
+            out.append(rule.text)
     return "\n".join(out) + "\n"
+
+
+def rule_heading(number: int, title: str | None) -> str:
+    """The text of a rule's level-3 heading in rules.md: "101" or "101. Title", the title escaped."""
+    return f"{number}. {escape_heading(title)}" if title else str(number)
+
+
+def _render_blocks(blocks: list[Block]) -> str:
+    out: list[str] = []
+    previous: Block | None = None
+    for block in blocks:
+        if previous is not None and not (previous.is_list_item and block.is_list_item):
+            out.append("")  # a blank line between blocks, none between the items of one list
+        out.append(f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text))
+        previous = block
+    return "\n".join(out)
 
 
 def _collapse(text: str) -> str:
@@ -429,6 +596,11 @@ def _escape_inline(text: str) -> str:
     return _DELIMITER_RUN.sub(_escape_delimiter_run, _escape_link_openings(text))
 
 
+def escape_markdown(text: str) -> str:
+    """One paragraph of plain text as Markdown that renders as itself (line breaks become spaces)."""
+    return _escape_block(_collapse(text))
+
+
 def _escape_block(text: str) -> str:
     text = _escape_inline(text)
     for pattern, replacement in _BLOCK_ESCAPES:
@@ -436,6 +608,6 @@ def _escape_block(text: str) -> str:
     return text
 
 
-def _escape_heading(text: str) -> str:
+def escape_heading(text: str) -> str:
     """Heading text: inline escapes, and trailing "#"s that would be read as a closing sequence."""
     return _CLOSING_HASHES.sub("\\\\", _escape_inline(text))

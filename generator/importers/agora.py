@@ -1,0 +1,835 @@
+"""Agora's records as a format 1.2 game: the Rulekeepor's repository (AgoraNomic/ruleset: one YAML file per
+rule with its history, the index of the rules in force) and the Assessor's (AgoraNomic/assessor: one JSON
+file per batch of decisions on its gh-pages branch).
+
+The rules are followed commit by commit along the ruleset's first-parent history, reading only the files each
+commit changes: a rule that enters the index is enacted (or re-enacted), one that leaves it is repealed, a new
+text is a whole-text amendment, a new name a retitling, a new power a change of power. Each change is credited
+to the agent of the history entry the same commit adds (a proposal, a rule, a cleaning, a ratification...);
+a change no entry accounts for is the Rulekeepor's correction. Decisions come from the Assessor: ballots with
+their strengths, the index, the quorum, the result. Where the two disagree, or one with itself, IMPORT.md says
+so with the commit. Player names are written as they are now (the ruleset's name_replacement_data)."""
+from __future__ import annotations
+
+import datetime
+import json
+import re
+from collections import Counter, defaultdict
+from dataclasses import dataclass
+from decimal import Decimal
+from pathlib import Path
+
+import yaml
+
+from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
+from ..parse.importer import escape_heading, escape_markdown
+from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, git, text
+
+LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
+RESULTS = {"ADOPTED": "adopted", "REJECTED": "defeated", "FAILED_QUORUM": "failed-quorum"}
+VOTE_GROUPS = (("FOR", "for"), ("AGAINST", "against"), ("PRESENT", "present"))
+DEFAULT_STRENGTH = 3            # R2156: a player's voting strength is 3 unless modified
+_ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
+_DECIMAL = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})?")
+_PROPOSAL_SUBJECT = re.compile(r"^(?:proposal|p)\s*([0-9]{3,5})\b", re.IGNORECASE)
+
+
+class AgoraImportError(Exception):
+    def __init__(self, where: str, message: str):
+        super().__init__(message)
+        self.where = where
+
+
+@dataclass(frozen=True)
+class _Rule:
+    id: int
+    name: str
+    power: str
+    text: str
+    history: tuple[str, ...]     # each history entry as canonical JSON: entries compare as wholes
+    annotations: tuple[str, ...]
+
+
+@dataclass
+class _Found:
+    """What a commit did to one rule, and who the Rulekeepor says did it."""
+
+    commit: str
+    subject: str
+    commit_date: str
+    rule: int
+    changes: list[Change]
+    agent: dict | None
+    date: str | None             # the history entry's date, when it is a real day
+
+
+@dataclass
+class _Decision:
+    number: int
+    batch: str
+    proposal: dict
+    resolution: dict
+    strengths: dict[str, int]
+    quorum: int
+    date: str = ""
+    letter: str = ""
+
+
+def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = None,
+                 last: str | None = None) -> ImportedGame:
+    for name, repo in (("--ruleset", ruleset), ("--assessor", assessor)):
+        if repo is not None:
+            try:
+                check_repository(repo)
+            except GitError as error:
+                raise AgoraImportError(str(repo), f"{name}: {error}") from None
+    low = _proposal_number(first, "--from")
+    high = _proposal_number(last, "--to")
+    importer = _Importer(ruleset, assessor)
+    try:
+        return importer.run(low, high)
+    except GitError as error:
+        raise AgoraImportError(str(ruleset), str(error)) from None
+
+
+def _proposal_number(value: str | None, option: str) -> int | None:
+    if value is None:
+        return None
+    if not value.isdigit() or not 1 <= int(value) <= 99999:
+        raise AgoraImportError(option, f"must be a proposal number, such as 8253 (got '{value}')")
+    return int(value)
+
+
+# libyaml's loader where PyYAML was built with it: the pure-Python one takes 50 ms a rule file, minutes in all.
+_YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
+
+
+def _load_yaml(data: str):
+    """A YAML document with every value a string (dates are kept as written: 2023-05-32 is in the record)."""
+    return yaml.load(data, Loader=_YAML_LOADER)
+
+
+class _Importer:
+    def __init__(self, ruleset: Path, assessor: Path | None):
+        self.ruleset = ruleset
+        self.assessor = assessor
+        self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections
+        self.renames = self._renames()
+        self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
+        self._final_dates: dict[tuple, list] | None = None
+
+    # --- names ---------------------------------------------------------------------------------------------
+
+    def _renames(self) -> dict[str, str]:
+        """Old name -> the name the player has now, from the Rulekeepor's name_replacement_data."""
+        try:
+            data = text(git(self.ruleset, "show", "HEAD:name_replacement_data"))
+        except GitError:
+            return {}
+        pairs = {}
+        for line in data.splitlines():
+            old, sep, new = line.partition(":")
+            if sep and old.strip() and new.strip():
+                pairs[old.strip()] = new.strip()
+        resolved = {}
+        for old in pairs:
+            name, seen = old, set()
+            while name in pairs and name not in seen:
+                seen.add(name)
+                name = pairs[name]
+            resolved[old] = name
+        return resolved
+
+    def name(self, raw: str) -> str:
+        name = clean_line(str(raw)).replace(",", " ").replace(";", " ")
+        name = " ".join(name.split()) or "unknown"
+        return self.renames.get(name, name)
+
+    # --- the Rulekeepor's repository -------------------------------------------------------------------
+
+    def walk(self, low: int | None, high: int | None):
+        """(rules before the first change by a proposal numbered `low` or more, their commit, their date,
+        every change after that, the Rulekeepor's rulesets at each year's end, the highest rule id seen)."""
+        raw = text(git(self.ruleset, "log", "--first-parent", "--reverse", "--diff-merges=first-parent",
+                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", "HEAD", "--",
+                       "config/index", "rules", "rules_data/config/index", "rules_data/rules"))
+        rules: dict[int, _Rule] = {}
+        index: list[int] = []
+        layout = None
+        initial = None
+        found: list[_Found] = []
+        year_ends: dict[str, dict[int, _Rule]] = {}
+        highest = 0
+        ever: set[int] = set()      # every rule that has been in the index: one that comes back is re-enacted
+        skipped_old_layout = 0
+        with BlobReader(self.ruleset) as blobs:
+            for record in raw.split(RECORD)[1:]:
+                head, _, names = record.partition("\n")
+                commit, date, subject = head.split(FIELD, 2)
+                paths = [name for name in names.split("\n") if name]
+                new_layout = next((lay for lay in LAYOUTS if blobs.read(commit, lay[0]) is not None), None)
+                if new_layout is None:
+                    skipped_old_layout += 1
+                    continue
+                if new_layout != layout:  # a new layout: read everything again
+                    layout = new_layout
+                    paths = [layout[0]] + [f"{layout[1]}{rule}" for rule in index]
+                index_path, folder = layout
+                before_rules, before_index = dict(rules), list(index)
+                if index_path in paths:
+                    index = self._read_index(blobs.read(commit, index_path) or "", commit)
+                for path in paths:
+                    if path.startswith(folder) and path[len(folder):].isdigit():
+                        rule = int(path[len(folder):])
+                        read = self._read_rule(blobs.read(commit, path), rule, commit, initial is not None)
+                        if read is not None:
+                            rules[rule] = read
+                        elif rule in rules and blobs.read(commit, path) is None:
+                            del rules[rule]
+                for rule in set(index) - set(before_index):
+                    if rule not in rules and (content := blobs.read(commit, f"{folder}{rule}")) is not None:
+                        read = self._read_rule(content, rule, commit, initial is not None)
+                        if read is not None:
+                            rules[rule] = read
+                if initial is None:
+                    highest = max([highest] + index)
+                year = date[:4]
+                in_force = {rule: rules[rule] for rule in index if rule in rules}
+                was_in_force = {rule: before_rules[rule] for rule in before_index if rule in before_rules}
+                changes = self._changes(commit, date, subject, was_in_force, in_force, before_rules, rules, ever,
+                                        initial is not None)
+                ever.update(index)
+                if initial is None:
+                    if any(self._proposal_of(item) is not None and self._proposal_of(item) >= (low or 0)
+                           for item in changes):
+                        initial = (was_in_force, commit, date[:10])
+                    else:
+                        continue
+                if high is not None and any((self._proposal_of(item) or 0) > high for item in changes):
+                    break
+                if found and found[-1].commit_date[:4] != year:
+                    year_ends.setdefault(found[-1].commit_date[:4], was_in_force)
+                found.extend(changes)
+        if skipped_old_layout:
+            self.notes["Not read"].append(f"{skipped_old_layout} commits from before the index of rules "
+                                          "(2018-07-31): their layouts (rules/<Title>) are not read.")
+        if initial is None:
+            raise AgoraImportError(str(self.ruleset), "no change by a proposal in the range was found in the "
+                                   "ruleset's history (is this a clone of AgoraNomic/ruleset?)")
+        return initial, found, year_ends, highest
+
+    def _read_index(self, content: str, commit: str) -> list[int]:
+        try:
+            sections = _load_yaml(content)
+        except yaml.YAMLError:
+            self.notes["Could not be read"].append(f"the index at commit {commit[:10]}")
+            return []
+        ids: list[int] = []
+        for section in sections if isinstance(sections, list) else []:
+            for rule in (section.get("rules") or []) if isinstance(section, dict) else []:
+                if isinstance(rule, str) and rule.isdigit() and int(rule) not in ids:
+                    ids.append(int(rule))
+        return ids
+
+    def _read_rule(self, content: str | None, rule: int, commit: str, noting: bool) -> _Rule | None:
+        """The rule in `content`; None when absent, commented out or unreadable (noted, from the start on)."""
+        if content is None:
+            return None
+        try:
+            data = _load_yaml(content)
+        except yaml.YAMLError as error:
+            mark = getattr(error, "problem_mark", None)
+            where = f" line {mark.line + 1}" if mark is not None else ""
+            if noting:
+                self.notes["Could not be read"].append(f"rule {rule} at commit {commit[:10]}{where}: not YAML")
+            return None
+        if not isinstance(data, dict):
+            if noting:
+                self.notes["Commented out whole (read as absent)"].append(f"rule {rule} at commit {commit[:10]}")
+            return None
+        power = str(data.get("power") or "").strip()
+        if not _DECIMAL.fullmatch(power):
+            power = "1.0"  # rules without a power are regulations' kind (2020-12); R105 gives 1
+        history = tuple(json.dumps(entry, sort_keys=True) for entry in _list(data.get("history"))
+                        if isinstance(entry, dict))
+        annotations = tuple(_annotation(item) for item in _list(data.get("annotations")) if isinstance(item, dict))
+        return _Rule(rule, clean_line(str(data.get("name") or "")), power, _rule_text(data),
+                     history, tuple(note for note in annotations if note))
+
+    def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
+                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int],
+                 noting: bool) -> list[_Found]:
+        found = []
+        for rule in sorted(before.keys() | after.keys()):
+            old, new = before.get(rule), after.get(rule)
+            file_old, file_new = files_before.get(rule), files_after.get(rule)
+            added = [json.loads(entry) for entry in (file_new.history if file_new else ())
+                     if entry not in (file_old.history if file_old else ())]
+            removed = [json.loads(entry) for entry in (file_old.history if file_old else ())
+                       if entry not in (file_new.history if file_new else ())]
+            changes: list[Change] = []
+            if new is None:
+                changes.append(Change("repeal", rule))
+            elif old is None:
+                kind = "reenact" if rule in ever or any(_change_type(entry) == "reenactment" for entry in added) \
+                    else "enact"
+                changes.append(Change(kind, rule, text=new.text, title=new.name or None, power=new.power))
+            else:
+                if old.name != new.name:
+                    changes.append(Change("retitle", rule, title=new.name))
+                if old.power != new.power:
+                    changes.append(Change("power", rule, power=new.power))
+                if old.text != new.text:
+                    changes.append(Change("amend", rule, text=new.text))
+            if not changes:
+                continue
+            entry = _matching_entry(added, changes)
+            agent = entry.get("agent") if entry else None
+            if removed and not added and noting:
+                self.notes["Changes the Rulekeepor later removed from a rule's history"].extend(
+                    f"rule {rule}: {_describe_entry(item)}, removed at commit {commit[:10]} ({subject})"
+                    for item in removed)
+            entry_date = self.final_date(rule, entry) if entry else None
+            valid = _valid_date(entry_date)
+            if entry is not None and entry_date is not None and valid is None and noting:
+                self.notes["Dates that are not days"].append(f"rule {rule} at commit {commit[:10]}: "
+                                                             f"{json.dumps(entry_date)}")
+            found.append(_Found(commit, subject, date, rule, changes, agent if isinstance(agent, dict) else None,
+                                valid))
+        return found
+
+    def final_date(self, rule: int, entry: dict):
+        """The entry's date as the Rulekeepor has it now: later commits fix dates ("Fix date in R649 history")."""
+        if self._final_dates is None:
+            self._final_dates = self._read_final_dates()
+        dates = self._final_dates.get((rule, _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True)))
+        return dates[0] if dates and len(dates) == 1 else entry.get("date")
+
+    def _read_final_dates(self) -> dict[tuple, list]:
+        out: dict[tuple, list] = defaultdict(list)
+        for index_path, folder in LAYOUTS:
+            try:
+                names = text(git(self.ruleset, "ls-tree", "--name-only", "HEAD", folder)).split()
+            except GitError:
+                continue
+            with BlobReader(self.ruleset) as blobs:
+                for name in names:
+                    rule = name.rsplit("/", 1)[-1]
+                    try:
+                        data = _load_yaml(blobs.read("HEAD", name) or "") if rule.isdigit() else None
+                    except yaml.YAMLError:
+                        continue
+                    for entry in _list(data.get("history")) if isinstance(data, dict) else []:
+                        if isinstance(entry, dict):
+                            key = (int(rule), _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
+                            out[key].append(entry.get("date"))
+            if names:
+                break
+        return out
+
+    def _proposal_of(self, item: _Found) -> int | None:
+        value = (item.agent or {}).get("proposal")
+        if isinstance(value, str) and value.isdigit():
+            return int(value)
+        if item.agent is None and (m := _PROPOSAL_SUBJECT.match(item.subject)):
+            return int(m.group(1))
+        return None
+
+    def proposal_files(self) -> dict[int, dict]:
+        """The Rulekeepor's note of each proposal (title, author, power), for numbers the Assessor lacks."""
+        out: dict[int, dict] = {}
+        for layout in ("rules_data/proposals/", "proposals/"):
+            try:
+                names = text(git(self.ruleset, "ls-tree", "--name-only", "HEAD", layout)).split()
+            except GitError:
+                continue
+            wanted = [name for name in names if name.rsplit("/", 1)[-1].isdigit()]
+            with BlobReader(self.ruleset) as blobs:
+                for name in wanted:
+                    try:
+                        data = _load_yaml(blobs.read("HEAD", name) or "")
+                    except yaml.YAMLError:
+                        continue
+                    if isinstance(data, dict):
+                        out[int(name.rsplit("/", 1)[-1])] = data
+            break
+        return out
+
+    # --- the Assessor's repository ---------------------------------------------------------------------
+
+    def decisions(self) -> list[_Decision]:
+        if self.assessor is None:
+            return []
+        branch = next((ref for ref in ("gh-pages", "origin/gh-pages") if _has_ref(self.assessor, ref)), None)
+        if branch is None:
+            raise AgoraImportError(str(self.assessor), "has no gh-pages branch (the Assessor's JSON is kept there)")
+        added = text(git(self.assessor, "log", "--reverse", "--diff-filter=A", f"--format={RECORD}%cI",
+                         "--name-only", branch, "--", "json"))
+        first_seen: dict[str, str] = {}
+        for record in added.split(RECORD)[1:]:
+            date, _, names = record.partition("\n")
+            for name in names.split("\n"):
+                if name:
+                    first_seen.setdefault(name, date.strip()[:10])
+        listing = git(self.assessor, "ls-tree", "-z", "--name-only", branch, "json/")
+        decisions = []
+        with BlobReader(self.assessor) as blobs:
+            for name in sorted(item for item in text(listing).split("\0") if item):
+                try:
+                    batch = json.loads(blobs.read(branch, name) or "")
+                except ValueError:
+                    self.notes["Could not be read"].append(f"{name} on {branch}: not JSON")
+                    continue
+                decisions.extend(self._batch(name, batch, first_seen.get(name, "")))
+        return decisions
+
+    def _batch(self, name: str, batch: dict, date: str) -> list[_Decision]:
+        if not isinstance(batch, dict):
+            return []
+        proposals = {p.get("number"): p for p in _list(batch.get("proposals")) if isinstance(p, dict)}
+        quorum = batch.get("quorum") if isinstance(batch.get("quorum"), int) else 0
+        out = []
+        for item in _list(batch.get("resolutions")):
+            number = item.get("proposal") if isinstance(item, dict) else None
+            if not isinstance(number, int) or not isinstance(item.get("resolution"), dict):
+                self.notes["Could not be read"].append(f"{name}: a resolution without a proposal number")
+                continue
+            strengths = {self.name(s.get("person", "")): s.get("final") for s in _list(item.get("strengths"))
+                         if isinstance(s, dict) and isinstance(s.get("final"), int) and s["final"] >= 0}
+            resolution = dict(item["resolution"])
+            votes = [v for v in _list(resolution.get("votes")) if isinstance(v, dict)]
+            resolution["votes"] = [v for v in votes if isinstance(v.get("voter"), str)
+                                   and v.get("vote") in ("FOR", "AGAINST", "PRESENT")]
+            if len(resolution["votes"]) != len(votes):
+                left = len(votes) - len(resolution["votes"])
+                self.notes["Could not be read"].append(f"{name}: proposal {number}: {left} ballot"
+                                                       f"{'s' if left != 1 else ''} without a voter or a FOR, "
+                                                       "AGAINST or PRESENT vote, left out")
+            out.append(_Decision(number, name.removeprefix("json/"), proposals.get(number) or {},
+                                 resolution, strengths, quorum, date))
+        return out
+
+    # --- the game ------------------------------------------------------------------------------------
+
+    def run(self, low: int | None, high: int | None) -> ImportedGame:
+        decisions = self.decisions()
+        numbers = [d.number for d in decisions]
+        if low is None:
+            low = min(numbers) if numbers else None
+        (rules, start_commit, start_date), found, year_ends, highest = self.walk(low, high)
+        low = low or min((self._proposal_of(item) or 10 ** 6 for item in found), default=1)
+        decisions = [d for d in decisions if d.number >= low and (high is None or d.number <= high)]
+        notes_by_number = self.proposal_files()
+        by_proposal: dict[int, list[_Found]] = defaultdict(list)
+        events: list[_Found] = []
+        for item in found:
+            number = self._proposal_of(item)
+            if number is not None and number >= low and (high is None or number <= high):
+                by_proposal[number].append(item)
+            else:
+                events.append(item)
+        # (date, place, entry): on one day, entries go in the order the Rulekeepor made their changes (an
+        # enactment before its same-day repeal).
+        position = {id(item): index for index, item in enumerate(found)}
+        entries: list[tuple[str, int, Entry]] = []
+        decided = self._decision_entries(decisions, by_proposal, events, entries, position)
+        for number in sorted(set(by_proposal) - decided):
+            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number, {}),
+                                                 position))
+        # One event for what one commit did by one agent on one day ("Rule 2670 repeals Rules 2668-2674"):
+        # its `By:` is checked once, before any of its changes.
+        groups: dict[tuple, list[_Found]] = {}
+        for item in sorted(events, key=lambda item: position[id(item)]):
+            key = (item.commit, json.dumps(item.agent, sort_keys=True), item.date)
+            groups.setdefault(key, []).append(item)
+        for group in groups.values():
+            entries.append(self._event_entry(group, position))
+        entries.sort(key=lambda entry: (entry[0], entry[1]))
+        used = {_entry_number(e) for _, _, e in entries if e.heading.startswith("Proposal ")}
+        top = max(used, default=low)
+        missing = sorted(set(range(low, top + 1)) - used)
+        log_entries = self._place_unrecorded(entries, missing, notes_by_number)
+        players = sorted({key_value for entry in log_entries for key, value in entry.keys if key == "Proposer"
+                          for key_value in [value]} | {voter for d in decisions for voter in self._voters(d)},
+                         key=str.casefold)
+        files = {"game.toml": self._game_toml(start_date, players, low, highest + 1),
+                 "rules.md": _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)}
+        by_year: dict[str, list[Entry]] = defaultdict(list)
+        for entry in log_entries:
+            by_year[entry.year].append(entry)
+        for year, items in sorted(by_year.items()):
+            files[f"log/{year}.md"] = (f"# Agora, {year}\n\nImported by `nomic-archive import agora`; see IMPORT.md."
+                                       "\n\n" + "\n".join(render_entry(entry) for entry in items))
+        last_year = max(by_year, default="")
+        for year, state in sorted(year_ends.items()):
+            if year < last_year and year >= start_date[:4]:
+                files[f"snapshots/{year}-12-31.md"] = _ruleset_md(
+                    f"The Rulekeepor's rules at the end of {year}", state, history=False, snapshot_date=f"{year}-12-31")
+        files["IMPORT.md"] = self._report(start_commit, start_date, decisions, log_entries, missing)
+        count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
+        return ImportedGame(files, count)
+
+    def _voters(self, decision: _Decision) -> list[str]:
+        return [self.name(vote.get("voter", "")) for vote in decision.resolution.get("votes") or []
+                if isinstance(vote, dict)]
+
+    def _decision_entries(self, decisions: list[_Decision], by_proposal: dict[int, list[_Found]],
+                          events: list[_Found], entries: list, position: dict[int, int]) -> set[int]:
+        """Entries for the Assessor's decisions, each dated by its changes, else its batch's first commit."""
+        batches: dict[str, list[_Decision]] = defaultdict(list)
+        for decision in decisions:
+            batches[decision.batch].append(decision)
+        # Batches in the order of their names, which is the Assessor's ("8188-8195", "8188A-8195A", "8196-...").
+        # A batch is dated by its adopted changes; one without is dated by when its file was first committed,
+        # unless a later batch is dated earlier (the first commit of the JSON brought 2019's batches at once).
+        names = sorted(batches, key=_batch_order)
+        dated = {}
+        for name in names:
+            members = batches[name]
+            dates = sorted(item.date for d in members for item in by_proposal.get(d.number, [])
+                           if item.date and d.resolution.get("result") == "ADOPTED")
+            if dates:
+                dated[name] = dates[0]
+        following = ""
+        for name in reversed(names):
+            date = dated.get(name) or min(filter(None, (batches[name][0].date, following)))
+            following = dated.get(name, following)
+            for d in batches[name]:
+                d.date = date
+        order = {name: position for position, name in enumerate(names)}
+        decisions.sort(key=lambda d: (order[d.batch], d.number))
+        seen: dict[int, list[_Decision]] = defaultdict(list)
+        for decision in decisions:
+            earlier = seen[decision.number]
+            decision.letter = chr(ord("A") + len(earlier) - 1) if earlier else ""
+            earlier.append(decision)
+        decided: set[int] = set()
+        made: list[tuple[_Decision, str, list[_Found]]] = []
+        for decision in decisions:
+            result = RESULTS.get(str(decision.resolution.get("result")), "")
+            same = seen[decision.number]
+            adopted = [d for d in same if RESULTS.get(str(d.resolution.get("result"))) == "adopted"]
+            takes_changes = decision is (adopted[-1] if adopted else same[-1])
+            changes = by_proposal.get(decision.number, []) if takes_changes else []
+            if changes and result != "adopted":
+                self.notes["The two records disagree"].append(
+                    f"proposal {decision.number}: the Assessor has it {decision.resolution.get('result')} "
+                    f"({decision.batch}); the Rulekeepor applied its changes at commit {changes[0].commit[:10]}: "
+                    "written as an event")
+                events.extend(changes)
+                changes = []
+            if result == "adopted" and not changes and takes_changes:
+                self.unchanging.append(decision.number)
+            decided.add(decision.number)
+            made.append((decision, result, changes))
+        place = -1  # decisions keep the Assessor's order among themselves (8188 before 8188A)
+        for decision, result, changes in made:
+            if changes:
+                place = max(place, min(position[id(item)] for item in changes))
+            entries.append((decision.date, place, self._decision_entry(decision, result, changes)))
+        return decided
+
+    def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
+        proposal = decision.proposal
+        title = clean_line(str(proposal.get("title") or ""))
+        heading = f"Proposal {decision.number}{decision.letter}" + (f": {escape_heading(title)}" if title else "")
+        keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
+        decision_ai, proposal_ai = _decimal(proposal.get("decision_ai")), _decimal(proposal.get("proposal_ai"))
+        if decision_ai:
+            keys.append(("Index", decision_ai))
+        if proposal_ai and decision_ai and Decimal(proposal_ai) < Decimal(decision_ai):
+            keys.append(("Power", proposal_ai))
+        if decision.quorum:
+            keys.append(("Quorum", str(decision.quorum)))
+        keys.append(("Votes", self._votes(decision)))
+        if result:
+            keys.append(("Result", result))
+        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if isinstance(name, str)]
+        if coauthors:
+            keys.append(("Note", "Co-authors: " + ", ".join(coauthors)))
+        changes = [change for item in found for change in item.changes]
+        prose = [f"Assessor: {decision.batch}." + (" Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found}))
+                                                   + "." if found else "")]
+        conditional = self._resolved_ballots(decision)
+        if conditional:
+            prose.append("Ballots the Assessor resolved: " + "; ".join(conditional) + ".")
+        if proposal.get("text"):
+            prose.append(_fenced(str(proposal["text"])))
+        return Entry(heading, keys, changes, prose, year=decision.date[:4])
+
+    def _votes(self, decision: _Decision) -> str:
+        votes = [v for v in decision.resolution.get("votes") or [] if isinstance(v, dict)]
+        default = self._default_strength(decision, votes)
+        groups = []
+        for kind, word in VOTE_GROUPS:
+            names = [self.name(v.get("voter", "")) for v in votes if v.get("vote") == kind]
+            if names:
+                groups.append(f"{word} " + ", ".join(f"{name} x{decision.strengths.get(name, default)}"
+                                                     for name in names))
+        return "; ".join(groups) or "none"
+
+    def _default_strength(self, decision: _Decision, votes: list[dict]) -> int:
+        """The strength of the voters the batch does not list: what F and A leave for them (R2156's 3 by default)."""
+        for kind, total_key in (("FOR", "strength_for"), ("AGAINST", "strength_against")):
+            names = [self.name(v.get("voter", "")) for v in votes if v.get("vote") == kind]
+            unlisted = [name for name in names if name not in decision.strengths]
+            total = decision.resolution.get(total_key)
+            if unlisted and isinstance(total, int):
+                rest = total - sum(decision.strengths[name] for name in names if name in decision.strengths)
+                if rest >= 0 and rest % len(unlisted) == 0:
+                    return rest // len(unlisted)
+                self.notes["The Assessor's record disagrees with itself"].append(
+                    f"proposal {decision.number} ({decision.batch}): {total_key} {total} cannot be shared among "
+                    f"{len(unlisted)} ballots of default strength; written with strength {DEFAULT_STRENGTH}")
+                return DEFAULT_STRENGTH
+        return DEFAULT_STRENGTH
+
+    def _resolved_ballots(self, decision: _Decision) -> list[str]:
+        out = []
+        for vote in decision.resolution.get("votes") or []:
+            kinds = sorted({c.get("kind") for c in _list(vote.get("comments")) if isinstance(c, dict)
+                            and c.get("kind") in ("conditional", "endorsement", "author_endorsement",
+                                                  "endorsement_default")})
+            if kinds:
+                out.append(f"{self.name(vote.get('voter', ''))} ({', '.join(k.replace('_', ' ') for k in kinds)})")
+        return out
+
+    def _undecided_entry(self, number: int, found: list[_Found], note: dict,
+                         position: dict[int, int]) -> tuple[str, int, Entry]:
+        date = min((item.date for item in found if item.date), default=found[0].commit_date[:10])
+        title = clean_line(str(note.get("title") or ""))
+        keys = [("Proposer", self.name(note.get("author") or "unknown")), ("Date", date)]
+        power = _decimal(note.get("power"))
+        if power:  # its adoption index, and so its power (R106); no ballots to check against it
+            keys.append(("Index", power))
+        keys += [("Result", "adopted"), ("Note", "The Assessor's record has no decision on it; the Rulekeepor "
+                                                 "applied it.")]
+        heading = f"Proposal {number}" + (f": {escape_heading(title)}" if title else "")
+        changes = [change for item in found for change in item.changes]
+        prose = ["Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found})) + "."]
+        self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
+        return date, min(position[id(item)] for item in found), Entry(heading, keys, changes, prose, year=date[:4])
+
+    def _event_entry(self, group: list[_Found], position: dict[int, int]) -> tuple[str, int, Entry]:
+        first = group[0]
+        date = first.date or first.commit_date[:10]
+        keys = [("Date", date), ("By", _agent_text(first.agent, self))]
+        heading = f"Event: {escape_heading(clean_line(first.subject))}" if first.subject else "Event: a change"
+        if first.agent is None:
+            self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].extend(
+                f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})" for item in group)
+        changes = [change for item in group for change in item.changes]
+        return date, position[id(first)], Entry(heading, keys, changes, [f"Rulekeepor: `{first.commit[:10]}`."],
+                                                year=date[:4])
+
+    def _place_unrecorded(self, entries: list, missing: list[int], notes: dict[int, dict]) -> list[Entry]:
+        """The entries in order, with `## Unrecorded` for the numbers neither record has, each before the
+        first proposal numbered above it (where the numbering check looks)."""
+        out: list[Entry] = []
+        pending = list(missing)
+        for date, _, entry in entries:
+            if entry.heading.startswith("Proposal "):
+                number = _entry_number(entry)
+                due = [n for n in pending if n < number]
+                if due:
+                    titled = [f"{n}: {clean_line(str(notes[n].get('title')))}" for n in due
+                              if n in notes and notes[n].get("title")]
+                    prose = ["Neither record holds a decision on these numbers."]
+                    if titled:
+                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_heading(t) for t in titled)
+                                     + ".")
+                    out.append(Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=date[:4]))
+                    pending = [n for n in pending if n >= number]
+            out.append(entry)
+        return out
+
+    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int) -> str:
+        return "\n".join([
+            'title = "Agora"',
+            'description = "The longest-running Nomic (since 1993), imported from the Rulekeepor\'s and the '
+            'Assessor\'s repositories by nomic-archive import agora; see IMPORT.md."',
+            f"start = {start}",
+            f"players = [{', '.join(toml_string(p) for p in players)}]",
+            "",
+            "# Proposals are numbered when distributed and resolved in batches: the log is in order of effect.",
+            "[numbering]",
+            f"first_proposal = {first}",
+            "in_order = false",
+            "amend_renumbers = false              # R2141: a rule keeps its id for life",
+            "enact_takes_proposal_number = false",
+            f"next_rule = {next_rule}",
+            "",
+            "# R955: adopted when F > A and F >= AI x A; the quorum is per batch.",
+            "[adoption]",
+            'method = "index"',
+            "index = 1.0",
+            "",
+            "[scoring]",
+            'turn = "none"',
+            "defeated = 0",
+            "against_adopted = 0",
+            "",
+            "[turns]",
+            'order = "none"',
+            "",
+            "[limits]",
+            "max_mutable = 0",
+            "",
+            "# R106: a proposal's power is at most 4; R2140 (power 3) bounds what lower powers may change.",
+            "[rules]",
+            "power = true",
+            "power_default = 1.0",
+            "power_cap = 4.0",
+            "power_exempt = 3.0",
+            ""])
+
+    def _report(self, start_commit: str, start_date: str, decisions: list[_Decision], entries: list[Entry],
+                missing: list[int]) -> str:
+        proposals = [e for e in entries if e.heading.startswith("Proposal ")]
+        ballots = sum(len(d.resolution.get("votes") or []) for d in decisions)
+        kinds = Counter(change.kind for e in entries for change in e.changes)
+        results = Counter(key_value for e in proposals for key, key_value in e.keys if key == "Result")
+        out = ["# How this game was imported", "",
+               "`nomic-archive import agora` read the Rulekeepor's repository (AgoraNomic/ruleset) and the "
+               "Assessor's (AgoraNomic/assessor, gh-pages branch).", "",
+               f"- rules.md: the rules just before ruleset commit `{start_commit[:10]}` ({start_date}), with each rule's "
+               "earlier history as `History:` lines and its annotations.",
+               f"- Decisions: {len(proposals)} proposal entries ("
+               + ", ".join(f"{n} {r}" for r, n in sorted(results.items())) + f"), {ballots} ballots, "
+               f"{sum(1 for e in proposals if re.match(r'Proposal [0-9]+[A-Z]', e.heading))} decided again.",
+               "- Rule changes: " + ", ".join(f"{n} {k}" for k, n in sorted(kinds.items())) + ".",
+               f"- Events (changes by rules, cleanings, ratifications, corrections): "
+               f"{sum(1 for e in entries if e.heading.startswith('Event:'))}.",
+               f"- Unrecorded numbers: {number_ranges(missing) if missing else 'none'}.",
+               f"- Adopted, changing no rule: {number_ranges(self.unchanging) if self.unchanging else 'none'}.",
+               "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
+                                                                   sorted(self.renames.items())) or "no renames") + ".",
+               ""]
+        for heading, items in sorted(self.notes.items()):
+            out += [f"## {heading} ({len(items)})", ""] + [f"- {escape_markdown(item)}" for item in items] + [""]
+        return "\n".join(out)
+
+
+def _list(value) -> list:
+    """A JSON or YAML value that should be a list: anything else is read as an empty one."""
+    return value if isinstance(value, list) else []
+
+
+def _batch_order(name: str) -> tuple[int, str]:
+    m = re.match(r"[0-9]+", name)
+    return (int(m.group()) if m else 0, name)
+
+
+def _entry_number(entry: Entry) -> int:
+    return int(re.match(r"Proposal ([0-9]+)", entry.heading).group(1))
+
+
+def _has_ref(repo: Path, ref: str) -> bool:
+    try:
+        git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
+        return True
+    except GitError:
+        return False
+
+
+def _decimal(value) -> str | None:
+    value = str(value or "").strip()
+    return value if _DECIMAL.fullmatch(value) else None
+
+
+def _valid_date(value) -> str | None:
+    if isinstance(value, str) and _ISO_DATE.fullmatch(value.strip()):
+        try:
+            return datetime.date.fromisoformat(value.strip()).isoformat()
+        except ValueError:
+            return None
+    return None
+
+
+def _change_type(entry: dict) -> str:
+    change = entry.get("change")
+    return str(change.get("type")) if isinstance(change, dict) else ""
+
+
+_KIND_OF_TYPE = {"amendment": "amend", "enactment": "enact", "reenactment": "reenact", "repeal": "repeal",
+                 "retitling": "retitle", "power-change": "power"}
+
+
+def _matching_entry(added: list[dict], changes: list[Change]) -> dict | None:
+    """The history entry the commit added for these changes: one of the same kind, else the first added."""
+    kinds = {change.kind for change in changes}
+    for entry in added:
+        if _KIND_OF_TYPE.get(_change_type(entry)) in kinds:
+            return entry
+    return added[0] if added else None
+
+
+def _describe_entry(entry: dict) -> str:
+    agent = entry.get("agent")
+    who = _agent_text(agent if isinstance(agent, dict) else None, None)
+    return f"{_change_type(entry) or 'change'} by {who}, {json.dumps(entry.get('date'))}"
+
+
+def _agent_text(agent: dict | None, importer: _Importer | None) -> str:
+    """`By:` text: "rule 2650", "cleaning (Falsifian)", "ratification of SLR", "proposal 8030"..."""
+    if not agent:
+        return "the Rulekeepor's correction (no history entry)"
+    kind, value = next(iter(agent.items()))
+    if kind == "rule" and isinstance(value, str) and value.isdigit():
+        return f"rule {value}"
+    if kind == "proposal":
+        return f"proposal {value}"
+    if isinstance(value, dict):
+        detail = ", ".join(f"{key} {clean_line(str(inner))}" if not isinstance(inner, dict) else
+                           f"{key} {_agent_text(inner, importer)}" for key, inner in value.items())
+        if kind == "cleaning" and "by" in value:
+            name = importer.name(value["by"]) if importer else clean_line(str(value["by"]))
+            return f"cleaning ({name})"
+        return f"{kind} ({detail})" if detail else kind
+    return f"{kind} {clean_line(str(value))}".strip()
+
+
+def _annotation(item: dict) -> str:
+    cfjs = [c for c in _list(item.get("cfjs")) if isinstance(c, dict)]
+    cases = ", ".join(f"CFJ {clean_line(str(c.get('id')))}" + (f" (called {c.get('called')})" if c.get("called")
+                                                                 else "") for c in cfjs)
+    body = clean_line(str(item.get("text") or ""))
+    return f"{cases}: {body}" if cases else body
+
+
+def _rule_text(data: dict) -> str:
+    body = str(data.get("text") or "").rstrip("\n")
+    return _fenced(body) if body else "```\n```"
+
+
+def _fenced(body: str) -> str:
+    """Agora's texts are plain text, hard-wrapped, with lists drawn in characters: a fenced block keeps them
+    character for character (format 1.2, verbatim text). The fence is longer than any run of backticks in it."""
+    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
+    fence = "`" * max(3, longest + 1)
+    return f"{fence}\n{body}\n{fence}"
+
+
+def _ruleset_md(title: str, rules: dict[int, _Rule], *, history: bool, snapshot_date: str | None = None) -> str:
+    out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
+    out += [f"# {escape_heading(title)}", "", "## Mutable Rules"]
+    for rule in sorted(rules):
+        item = rules[rule]
+        heading = f"### {rule}" + (f". {escape_heading(item.name)}" if item.name else "")
+        out += ["", heading, f"Power: {item.power}"]
+        if history:
+            out += [f"History: {_history_line(json.loads(entry))}" for entry in item.history]
+        out += ["", item.text]
+        if history:
+            for note in item.annotations:
+                out += ["", f"Annotation: {note}"]
+    return "\n".join(out) + "\n"
+
+
+def _history_line(entry: dict) -> str:
+    date = entry.get("date")
+    if isinstance(date, dict):
+        date = " ".join(f"{key} {value}" for key, value in date.items())
+    agent = entry.get("agent")
+    return clean_line(f"{_change_type(entry) or 'change'} by "
+                      f"{_agent_text(agent if isinstance(agent, dict) else None, None)}, {date}")

@@ -1,0 +1,292 @@
+"""A game kept in git: each commit on the first-parent line (a merged pull request is its merge commit) that
+changes the rules becomes a proposal, its changes read from the rules before and after it.
+
+The rules are one file (in any shape the plain-text importer reads) or a folder of one file per rule with
+YAML front matter. A proposal's number is the one its subject gives ("Proposal 12", "Prop 12", "#12",
+"P12"; "Proposals 12-14" for a batch), else the next; numbers never seen become `## Unrecorded`. Ballots are
+not in git: each entry records `Result: adopted` (the change was made) and no `Votes:` line, the format's way
+of saying the ballots are unknown; nothing is guessed."""
+from __future__ import annotations
+
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, escape_heading, escape_markdown,
+                              read_rule_files, read_ruleset, render_ruleset)
+from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
+from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
+    git, list_files, object_type, text
+
+FIRST_PROPOSAL = 301            # Suber's Initial Set (rule 107) numbers proposals from 301
+MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
+_NUMBERS = re.compile(r"\bprop(?:osal)?s?\.?\s*(?:no\.?\s*)?#?\s*([0-9]{1,6}(?:\s*(?:,|&|and|-|\u2013|to)\s*#?[0-9]{1,6})*)",
+                      re.IGNORECASE)
+_SHORT_NUMBER = re.compile(r"(?<![\w#])(?:#|p)([0-9]{1,6})\b", re.IGNORECASE)
+_LEADING_NUMBER = re.compile(r"^\s*(?:implement(?:ed|s)?\s+|merge\s+)?(?:prop(?:osal)?s?\.?|p|#)\s*#?[0-9][0-9,&\-\u2013\s]*"
+                             r"(?:and\s+#?[0-9]+\s*)*[:.\-\u2013]?\s*", re.IGNORECASE)
+
+
+class GitImportError(Exception):
+    """The repository or the rules in it could not be read: the message is for a person."""
+
+
+@dataclass
+class _Proposal:
+    commit: Commit
+    proposer: str
+    changes: list[Change]
+    numbers: list[int]          # as the subject gives them (a batch gives several)
+    title: str                  # the subject, or for a merged pull request its title
+    number: int = 0
+    note: str | None = None
+
+
+def import_git(repo: Path, rules_path: str, *, start: str | None = None, end: str | None = None,
+               title: str | None = None) -> ImportedGame:
+    try:
+        return _import(repo, rules_path.strip("/") or ".", start, end, title)
+    except GitError as error:
+        raise GitImportError(f"{repo}: {error}") from None
+
+
+def _import(repo: Path, rules_path: str, start: str | None, end: str | None, title: str | None) -> ImportedGame:
+    check_repository(repo)
+    last = commit_id(repo, end or "HEAD")
+    first = commit_id(repo, start) if start else None
+    commits = first_parent_commits(repo, last, [rules_path], first)
+    unreadable: list[str] = []
+    left_out: dict[str, str] = {}
+    with BlobReader(repo) as blobs:
+        def rules_at(revision: str) -> dict[int, ImportedRule] | None:
+            try:
+                read = _read_rules(repo, blobs, revision, rules_path)
+            except RulesetImportError as error:
+                where = f"{error.file}:{error.line}" if error.file else f"{rules_path}:{error.line}" if error.line \
+                    else rules_path
+                unreadable.append(f"commit {revision[:10]}: {where}: {error}")
+                return None
+            if read is None:
+                return None
+            for _, heading in read.left_out:
+                left_out.setdefault(heading, revision[:10])
+            return {rule.number: rule for rule in read.rules}
+
+        if first:
+            initial = rules_at(first)
+            if initial is None:
+                raise GitImportError(f"{repo}: no rules at {rules_path} in commit {first[:10]} (--from)"
+                                     + (f": {unreadable[-1]}" if unreadable else ""))
+            start_date = _commit_date(repo, first)
+            start_commit = first
+        else:
+            initial = None
+            while commits and initial is None:
+                head = commits.pop(0)
+                initial, start_date, start_commit = rules_at(head.id), head.date[:10], head.id
+            if initial is None:
+                raise GitImportError(f"{repo}: no readable rules at {rules_path} in the history up to {last[:10]}"
+                                     + (f" ({unreadable[-1]})" if unreadable else ""))
+        proposals: list[_Proposal] = []
+        unchanged: list[Commit] = []
+        rules = initial
+        for commit in commits:
+            now = rules_at(commit.id)
+            if now is None:
+                continue
+            changes = _changes(rules, now)
+            if not changes:
+                unchanged.append(commit)
+                continue
+            proposer, title = commit.author, commit.subject
+            if len(commit.parents) > 1:  # a merged pull request: its author, and its title (GitHub puts it second)
+                proposer, branch_subject = author_and_subject(repo, commit.parents[1])
+                title = _message_paragraphs(commit.message)[1:2] or [branch_subject]
+                title = title[0]
+            proposals.append(_Proposal(commit, clean_line(proposer) or "unknown", changes,
+                                       _subject_numbers(commit.subject), clean_line(title)))
+            rules = now
+    renumbered = _number(proposals)
+    entries, unrecorded = _entries(proposals)
+    players = list(dict.fromkeys(proposal.proposer for proposal in proposals))
+    name = title or f"{repo.resolve().name}, imported from git"
+    files = {
+        "game.toml": _game_toml(name, start_date, players, proposals),
+        "rules.md": render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values())),
+        "log.md": f"# {escape_heading(name)}: the log\n\nOne entry per commit that changed {escape_markdown(rules_path)}; "
+                  "see IMPORT.md.\n\n" + "\n".join(render_entry(entry) for entry in entries),
+        "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, unreadable, unchanged,
+                             renumbered, left_out),
+    }
+    return ImportedGame(files, len(proposals))
+
+
+def _commit_date(repo: Path, revision: str) -> str:
+    return text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", revision)).strip()[:10]
+
+
+def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
+    """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
+    kind = object_type(repo, revision, path)
+    if kind == "blob":
+        content = blobs.read(revision, path)
+        return read_ruleset(content) if content is not None else None
+    if kind == "tree":
+        files = [(name, blobs.read(revision, name)) for name in list_files(repo, revision, path)]
+        return read_rule_files([(name, content) for name, content in files if content is not None])
+    return None
+
+
+def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> list[Change]:
+    """Whole-text changes, by rule number: what a keeper would write to turn `before` into `after`."""
+    changes: list[Change] = []
+    for number in sorted(before.keys() | after.keys()):
+        old, new = before.get(number), after.get(number)
+        if new is None:
+            changes.append(Change("repeal", number))
+        elif old is None:
+            changes.append(Change("enact", number, text=new.text, title=new.title,
+                                  rule_class="immutable" if new.rule_class == IMMUTABLE else "mutable"))
+        else:
+            if old.rule_class != new.rule_class:
+                changes.append(Change("transmute", number, rule_class="immutable" if new.rule_class == IMMUTABLE
+                                      else "mutable"))
+            if old.text != new.text:
+                changes.append(Change("amend", number, text=new.text))
+            if old.title != new.title:
+                changes.append(Change("retitle", number, title=new.title or ""))
+    return changes
+
+
+def _subject_numbers(subject: str) -> list[int]:
+    if m := _NUMBERS.search(subject):
+        numbers: list[int] = []
+        for piece in re.split(r"\s*(?:,|&|\band\b)\s*", m.group(1)):
+            bounds = [int(n) for n in re.findall(r"[0-9]+", piece)]
+            if len(bounds) == 2 and 0 <= bounds[1] - bounds[0] <= MAX_BATCH:
+                numbers.extend(range(bounds[0], bounds[1] + 1))
+            else:
+                numbers.extend(bounds)
+        return list(dict.fromkeys(numbers))[:MAX_BATCH]
+    if m := _SHORT_NUMBER.search(subject):
+        return [int(m.group(1))]
+    return []
+
+
+def _number(proposals: list[_Proposal]) -> list[str]:
+    """Give each proposal its number: the one its subject gives, unless an earlier commit took it; else the
+    lowest number after those used so far that no subject claims (so a commit without a number does not take
+    the number a later commit's subject gives). Returns a line for IMPORT.md for each subject not followed."""
+    claimed: set[int] = set()
+    for proposal in proposals:
+        proposal.numbers = [n for n in proposal.numbers if n > 0 and n not in claimed]
+        claimed.update(proposal.numbers)
+    taken = set(claimed)
+    notes: list[str] = []
+    highest = FIRST_PROPOSAL - 1
+    said: dict[int, list[int]] = {id(p): _subject_numbers(p.commit.subject) for p in proposals}
+    for proposal in proposals:
+        if proposal.numbers:
+            proposal.number = proposal.numbers[0]
+        else:
+            proposal.number = highest + 1
+            while proposal.number in taken:
+                proposal.number += 1
+            taken.add(proposal.number)
+            proposal.numbers = [proposal.number]
+            if said[id(proposal)]:
+                numbers = ", ".join(str(n) for n in said[id(proposal)])
+                proposal.note = (f"The commit's subject says proposal {numbers}, a number an earlier commit "
+                                 f"took; numbered {proposal.number}.")
+                notes.append(f"commit {proposal.commit.short}: subject says {numbers}, taken earlier; numbered "
+                             f"{proposal.number}")
+        highest = max(highest, proposal.number)
+    return notes
+
+
+def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], list[int]]:
+    """The log: proposals in commit order, with `## Unrecorded` for every number no commit accounts for, each
+    before the first proposal numbered above it (where the numbering check looks for it)."""
+    if not proposals:
+        return [], []
+    first = min(min(p.numbers) for p in proposals)
+    used = {n for p in proposals for n in p.numbers}
+    missing = sorted(set(range(first, max(used))) - used)
+    entries: list[Entry] = []
+    pending = list(missing)
+    for proposal in proposals:
+        due = [n for n in pending if n < proposal.number]
+        if due:
+            entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
+                "No commit on the rules says it made these proposals (see IMPORT.md)."]))
+            pending = [n for n in pending if n >= proposal.number]
+        entries.append(_proposal_entry(proposal))
+        if len(proposal.numbers) > 1:
+            entries.append(Entry(f"Unrecorded: {number_ranges(proposal.numbers[1:])}", prose=[
+                f"Carried out in the same commit as proposal {proposal.number}: their changes are all in its entry."]))
+    return entries, missing
+
+
+def _proposal_entry(proposal: _Proposal) -> Entry:
+    commit = proposal.commit
+    title = clean_line(_LEADING_NUMBER.sub("", proposal.title))
+    heading = f"Proposal {proposal.number}" + (f": {escape_heading(title)}" if title else "")
+    keys = [("Proposer", proposal.proposer), ("Date", commit.date[:10]), ("Result", "adopted")]
+    if proposal.note:
+        keys.append(("Note", proposal.note))
+    body = [escape_markdown(paragraph) for paragraph in _message_paragraphs(commit.message)[1:]
+            if clean_line(paragraph) != proposal.title]
+    return Entry(heading, keys, proposal.changes, [f"Commit `{commit.id[:10]}`."] + body)
+
+
+def _message_paragraphs(message: str) -> list[str]:
+    return [paragraph for paragraph in re.split(r"\n\s*\n", message.strip()) if paragraph.strip()]
+
+
+def _game_toml(name: str, start: str, players: list[str], proposals: list[_Proposal]) -> str:
+    numbers = [p.number for p in proposals]
+    in_order = numbers == sorted(numbers)
+    first = min((n for p in proposals for n in p.numbers), default=FIRST_PROPOSAL)
+    lines = [f"title = {toml_string(name)}",
+             "description = \"Imported from git by nomic-archive: each commit that changed the rules is a proposal; "
+             "the ballots were not recorded there.\"",
+             f"start = {start}",
+             f"players = [{', '.join(toml_string(player) for player in players)}]",
+             "",
+             "# Rules keep their numbers: an enactment takes the number the commit gave it.",
+             "[numbering]",
+             f"first_proposal = {first}",
+             "amend_renumbers = false",
+             "enact_takes_proposal_number = false"]
+    if not in_order:
+        lines.append("in_order = false  # the commits made some proposals after higher-numbered ones")
+    lines += ["", "# No ballots, dice or turns in the record: nothing to score or to check turns against.",
+              "[scoring]", "turn = \"none\"", "defeated = 0", "against_adopted = 0", "",
+              "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
+    return "\n".join(lines)
+
+
+def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: list[int],
+            unreadable: list[str], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
+    kinds = Counter(change.kind for p in proposals for change in p.changes)
+    from_subject = sum(1 for p in proposals if p.note is None and p.commit.subject and _subject_numbers(p.commit.subject))
+    out = ["# How this game was imported", "",
+           f"`nomic-archive import git` read `{rules_path}` in the repository {escape_markdown(repo.resolve().name)}, "
+           f"first-parent history from commit `{start[:10]}` (the rules in rules.md) to `{end[:10]}`.", "",
+           f"- Proposals: {len(proposals)}, one per commit that changed a rule ({from_subject} numbered as their "
+           f"subject says, the others in sequence).",
+           "- Rule changes: " + (", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())) or "none") + ".",
+           f"- Unrecorded numbers: {number_ranges(unrecorded) if unrecorded else 'none'}.",
+           "- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) and "
+           "no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.",
+           f"- Commits that changed the rules' file but no rule (formatting, notes): {len(unchanged)}.", ""]
+    sections = [("Could not be read (the next readable commit carries their changes)", unreadable),
+                ("Numbered otherwise than the subject says", renumbered),
+                ("Left out of the rules (headings that name no numbered rule, rule files not in force)",
+                 [f"`{escape_markdown(heading)}` (first at commit {commit})" for heading, commit in left_out.items()])]
+    for heading, items in sections:
+        if items:
+            out += [f"## {heading}", ""] + [f"- {escape_markdown(item) if not item.startswith('`') else item}"
+                                            for item in items] + [""]
+    return "\n".join(out)

@@ -1,0 +1,151 @@
+"""Reading a git repository through the `git` command, as ghp-import and most tools do: no library to install,
+and whatever git the keeper has reads whatever repository it made.
+
+Everything from the repository is untrusted: revisions given on the command line are verified before use
+(`--end-of-options`, so "--output=x" is a name, not an option), file names are read NUL-separated, and blobs are
+decoded as UTF-8 with replacement."""
+from __future__ import annotations
+
+import os
+import subprocess
+from dataclasses import dataclass
+from pathlib import Path
+
+FIELD, RECORD = "\x1f", "\x1e"
+
+
+class GitError(Exception):
+    """git could not do what was asked: the message says what, for a person."""
+
+
+def _environment() -> dict[str, str]:
+    env = dict(os.environ)
+    env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    return env
+
+
+def git(repo: Path, *args: str) -> bytes:
+    """The output of `git -C repo ARGS`; GitError with git's own first line of complaint when it fails."""
+    try:
+        done = subprocess.run(["git", "-C", str(repo), "-c", "core.quotepath=off", *args], capture_output=True,
+                              env=_environment(), check=False)
+    except FileNotFoundError:
+        raise GitError("the git command is not installed (the importer reads repositories through it)") from None
+    if done.returncode != 0:
+        complaint = done.stderr.decode("utf-8", "replace").strip().splitlines()
+        raise GitError(complaint[0] if complaint else f"git {args[0]} failed")
+    return done.stdout
+
+
+def text(data: bytes) -> str:
+    return data.decode("utf-8", "replace")
+
+
+def check_repository(repo: Path) -> None:
+    if not repo.is_dir():
+        raise GitError("no such folder")
+    try:
+        git(repo, "rev-parse", "--git-dir")
+    except GitError:
+        raise GitError("is not a git repository (clone the game's repository and name the clone)") from None
+
+
+def commit_id(repo: Path, revision: str) -> str:
+    """The full id of the commit `revision` names (a branch, a tag, an id); GitError when it names none."""
+    try:
+        return text(git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{revision}^{{commit}}")).strip()
+    except GitError:
+        raise GitError(f"'{revision}' names no commit in this repository") from None
+
+
+@dataclass(frozen=True)
+class Commit:
+    id: str
+    parents: tuple[str, ...]
+    author: str
+    date: str               # the committer's date, ISO 8601: when the change reached the record
+    message: str
+
+    @property
+    def short(self) -> str:
+        return self.id[:10]
+
+    @property
+    def subject(self) -> str:
+        return self.message.strip().split("\n", 1)[0].strip()
+
+
+def first_parent_commits(repo: Path, end: str, paths: list[str], start: str | None = None) -> list[Commit]:
+    """The commits on the first-parent line up to `end` (after `start`) that change `paths`, oldest first.
+
+    A merged pull request is its merge commit, compared with the branch it was merged into."""
+    span = f"{start}..{end}" if start else end
+    raw = text(git(repo, "log", "--first-parent", "--reverse", f"--format=%H{FIELD}%P{FIELD}%an{FIELD}%cI{FIELD}%B{RECORD}",
+                   span, "--", *paths))
+    commits = []
+    for record in raw.split(RECORD):
+        record = record.lstrip("\n")
+        if not record:
+            continue
+        id_, parents, author, date, message = record.split(FIELD, 4)
+        commits.append(Commit(id_, tuple(parents.split()), author, date, message))
+    return commits
+
+
+def author_and_subject(repo: Path, revision: str) -> tuple[str, str]:
+    author, _, subject = text(git(repo, "show", "-s", f"--format=%an{FIELD}%s", "--end-of-options", revision)
+                              ).strip().partition(FIELD)
+    return author, subject
+
+
+def list_files(repo: Path, revision: str, folder: str) -> list[str]:
+    """Paths of the files (blobs, not links) under `folder` at `revision`, in git's order; [] when absent."""
+    raw = git(repo, "ls-tree", "-r", "-z", "--full-tree", revision, "--", folder.rstrip("/") + "/")
+    names = []
+    for item in raw.split(b"\0"):
+        if not item:
+            continue
+        meta, _, name = item.partition(b"\t")
+        if meta.split()[1] == b"blob" and not meta.startswith(b"120000"):
+            names.append(text(name))
+    return names
+
+
+def object_type(repo: Path, revision: str, path: str) -> str | None:
+    """"blob", "tree" or None when `path` is absent at `revision`."""
+    try:
+        return text(git(repo, "cat-file", "-t", f"{revision}:{path}")).strip()
+    except GitError:
+        return None
+
+
+class BlobReader:
+    """Many files' texts through one `git cat-file --batch`: thousands of revisions of a rule read in seconds."""
+
+    def __init__(self, repo: Path):
+        self._process = subprocess.Popen(["git", "-C", str(repo), "cat-file", "--batch"], stdin=subprocess.PIPE,
+                                         stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_environment())
+
+    def read(self, revision: str, path: str) -> str | None:
+        """The text of `path` at `revision`, or None when it is absent (or its name cannot be asked for)."""
+        if "\n" in path:
+            return None
+        assert self._process.stdin and self._process.stdout
+        self._process.stdin.write(f"{revision}:{path}\n".encode("utf-8"))
+        self._process.stdin.flush()
+        header = self._process.stdout.readline().decode("utf-8", "replace").split()
+        if len(header) != 3:
+            return None
+        data = self._process.stdout.read(int(header[2]) + 1)[:-1]
+        return text(data) if header[1] == "blob" else None
+
+    def close(self) -> None:
+        if self._process.stdin:
+            self._process.stdin.close()
+        self._process.wait()
+
+    def __enter__(self) -> BlobReader:
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
