@@ -9,69 +9,137 @@ from ..engine import replay_game
 from ..engine.replay import Replay
 from ..errors import ArchiveError, SourceError
 from ..parallel import available_cores
-from ..parse.game import load_content
-from ..terminal import one_line
+from ..parse.game import load_content, names_root
+from ..places import Places
+from ..progress import NO_PROGRESS, Progress, for_command
+from ..terminal import for_terminal, one_line
+from . import content_folder, counted
 
 JSON_SCHEMA_VERSION = 1
+STEPS = 2  # the steps of check_games, for a command's progress
 
 
 def check_games(content, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
-                previous: Replay | None = None, checkpoints: bool = False) -> list[Replay]:
+                previous: Replay | None = None, checkpoints: bool = False,
+                progress: Progress = NO_PROGRESS) -> list[Replay]:
     """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
     cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs).
     `previous` and `checkpoints`: an earlier replay of the one game `content` names, to resume from, and
-    whether to keep checkpoints to resume this one from (see replay_game)."""
-    replays = [replay_game(game, previous=previous, checkpoints=checkpoints)
-               for game in load_content(content, drafts=drafts, cache=cache, jobs=jobs)]
+    whether to keep checkpoints to resume this one from (see replay_game). `progress`: told of its STEPS."""
+    progress.step("reading the games")
+    games = load_content(content, drafts=drafts, cache=cache, jobs=jobs)
+    progress.step(f"replaying {counted(len(games), 'game')}")
+    replays = [replay_game(game, previous=previous, checkpoints=checkpoints) for game in games]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:
-        raise ArchiveError(fatal)
+        raise ArchiveError(fatal, root=str(names_root(content)))
     return replays
 
 
 def run(args) -> int:
-    cache = open_cache(args.cache_dir, args.content)
+    content = content_folder(args.content, "check")
+    cache = open_cache(args.cache_dir, content)
     gc.disable()  # parsing and replaying make many objects and no cycles: the collector would only slow them
     try:
-        replays = check_games(args.content, cache=cache, jobs=available_cores())
+        with for_command("check", STEPS, quiet=args.quiet) as progress:
+            replays = check_games(content, cache=cache, jobs=available_cores(), progress=progress)
+    except ArchiveError as error:
+        if args.format != "github":
+            raise
+        print(report_github_errors(error))  # on stdout, where the runner reads workflow commands
+        return 2
     finally:
         cache.close()
         gc.freeze()  # what it made lives to the end: the collector, back on, need not walk it
         gc.enable()
+    places = Places(names_root(content))
     if args.format == "json":
-        print(json.dumps(report_json(replays), indent=2, sort_keys=True))
+        print(json.dumps(report_json(replays, places), indent=2, sort_keys=True))
+    elif args.format == "github":
+        print(report_github(replays, places))
     else:
-        print(report_text(replays))
+        print(report_text(replays, places))
     return 1 if any(r.findings for r in replays) else 0
 
 
-def report_json(replays: list[Replay]) -> dict:
+def report_json(replays: list[Replay], places: Places) -> dict:
+    """`file` as the model names it (relative to the folder holding the games), `path` as printed."""
+    def placed(item) -> dict:
+        return {**item.to_json(), "path": places.path(item.file)}
     return {
         "version": JSON_SCHEMA_VERSION,
         "games": [{
             "game": r.game.slug,
             "consistent": not r.findings,
-            "findings": [f.to_json() for f in r.findings],
-            "overrides": [o.to_json() for o in r.overrides],
+            "findings": [placed(f) for f in r.findings],
+            "overrides": [placed(o) for o in r.overrides],
             "scores": r.final_scores,
             "winner": list(r.winner),
         } for r in replays],
     }
 
 
-def report_text(replays: list[Replay]) -> str:
+def report_text(replays: list[Replay], places: Places) -> str:
     """One line per finding and override (player text in them escaped), then one per game."""
     lines = []
     for r in replays:
         for finding in r.findings:
-            lines.append(one_line(str(finding)))
+            lines.append(places.finding(finding))
         for override in r.overrides:
-            lines.append(one_line(f"{override} [judgment]"))
+            lines.append(places.finding(override) + " [judgment]")
+    return "\n".join(lines + _summaries(replays))
+
+
+def _summaries(replays: list[Replay]) -> list[str]:
+    lines = []
     for r in replays:
         noun = "turn" if r.game.config.variant == "solitaire" else "proposal"
         count = sum(1 for s in r.steps if s.entry.kind == noun)
-        verdict = "consistent" if not r.findings else f"{len(r.findings)} discrepanc{'y' if len(r.findings) == 1 else 'ies'}"
+        verdict = counted(len(r.findings), "discrepancy", "discrepancies") if r.findings else "consistent"
         winner = f", won by {', '.join(r.winner)}" if r.winner else ""
-        lines.append(f"{r.game.slug}: {count} {noun}{'' if count == 1 else 's'}, {verdict}{winner}")
-    return "\n".join(lines)
+        lines.append(one_line(f"{r.game.slug}: {count} {noun}{'' if count == 1 else 's'}, {verdict}{winner}"))
+    return lines
+
+
+# --- GitHub Actions ------------------------------------------------------------------------------
+# Workflow commands, as GitHub documents them: `::error file=F,line=L,title=T::MESSAGE` on a line of its own.
+# The message's `%`, CR and LF are escaped, and a property's `:` and `,` too: nothing a player wrote can end
+# the command or start another.
+
+
+def escape_data(text: str) -> str:
+    return text.replace("%", "%25").replace("\r", "%0D").replace("\n", "%0A")
+
+
+def escape_property(text: str) -> str:
+    return escape_data(text).replace(":", "%3A").replace(",", "%2C")
+
+
+def workflow_command(command: str, message: str, *, file: str | None = None, line: int = 0,
+                     title: str | None = None) -> str:
+    properties = [("file", file), ("line", str(line) if line else None), ("title", title)]
+    listed = ",".join(f"{name}={escape_property(for_terminal(value))}" for name, value in properties if value)
+    return f"::{command}{' ' + listed if listed else ''}::{escape_data(for_terminal(message))}"
+
+
+def report_github(replays: list[Replay], places: Places) -> str:
+    """Each finding an `::error` and each judgment that overrode the arithmetic a `::notice`, on its file and
+    line (named from the working directory, which in a workflow is the repository's root); then the summaries."""
+    lines = []
+    for r in replays:
+        for finding in r.findings:
+            lines.append(workflow_command("error", finding.described(places.place), file=places.path(finding.file), line=finding.line,
+                                          title=f"nomic-archive check: {finding.kind}"))
+        for override in r.overrides:
+            lines.append(workflow_command("notice", override.described(places.place), file=places.path(override.file), line=override.line,
+                                          title="nomic-archive check: a judgment overrides the arithmetic"))
+    return "\n".join(lines + _summaries(replays))  # a summary starts with a game's address, never `::`
+
+
+def report_github_errors(error: ArchiveError) -> str:
+    """What could not be read (exit 2), as `::error` commands on the files."""
+    places = Places(error.root)
+    return "\n".join(workflow_command("error", problem.message, file=places.path(problem.file), line=problem.line,
+                                      title="nomic-archive check: cannot read the archive")
+                     for problem in error.errors)
