@@ -37,8 +37,7 @@ KEEP_FACTOR = 3
 # latest KEEP_RUNS - MARK_AGE runs is always kept.
 MARK_AGE = 3
 # The most the files of one cache folder hold together: past it, the files of the content folders used
-# longest ago are removed (the one in use is kept, whatever its size). A build of 10,000 proposals keeps
-# about 60 MB.
+# longest ago are removed (the one in use is kept, whatever its size).
 MAX_CACHE_BYTES = 512 << 20
 _FILE_SUFFIXES = ("", "-wal", "-shm")  # a cache file and SQLite's own files beside it
 

@@ -27,20 +27,23 @@ COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "ne
                    "github-workflow": "github"}
 
 
-def _cache_help() -> str:
-    from .cache import MAX_CACHE_BYTES, default_cache_dir  # platformdirs: only to build the parser
+def _cache_help(shown: bool) -> str:
+    """Where the cache is, for --help: the cache module (SQLite, platformdirs) is imported only to show it."""
+    if not shown:
+        return ""
+    from .cache import MAX_CACHE_BYTES, default_cache_dir
 
     return (f"where to keep what the next run can reuse (default: $NOMIC_ARCHIVE_CACHE_DIR, else "
             f"{default_cache_dir()}); at most {MAX_CACHE_BYTES >> 20} MB, the files of the content folders "
             "built longest ago dropped first; deleting it costs only time")
 
 
-def _parser() -> argparse.ArgumentParser:
+def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nomic-archive", description="Publish and verify the archives of Nomic "
                                      "games: Markdown rulesets and logs in, a browsable static site out.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
-    cache_help = _cache_help()
+    cache_help = _cache_help(help_shown)
 
     build = commands.add_parser("build", help="build the static site from a content folder")
     build.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
@@ -136,7 +139,8 @@ def _positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = _parser(help_shown=any(argument in ("-h", "--help") for argument in argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()

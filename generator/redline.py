@@ -489,7 +489,7 @@ def _one_stretch_replaced(old_codes: str, new_codes: str) -> list[tuple[int, str
     In such a stretch only a space or a line break can match, one code between two edits, and the cleanup folds
     each back into the edits; nor can the deletion end as the insertion begins (an overlap it would keep). Nor
     may a stretch hold the whole common start or end: the diff could then slide an edit across it and keep a
-    longer equality there than one code (`- ——` to ` —`: `——` loses its second dash, not `- —` all three)."""
+    longer equality there than one code (`- ——` to ` —`: the diff deletes `-` and the last `—`)."""
     search = diff_match_patch()
     start = search.diff_commonPrefix(old_codes, new_codes)
     end = search.diff_commonSuffix(old_codes[start:], new_codes[start:])

@@ -33,7 +33,8 @@ def _cache_file(folder: Path, project: str, size: int, used: int) -> Path:
 
 
 def _sizes(path: Path) -> int:
-    return sum(os.path.getsize(f"{path}{suffix}") for suffix in ("", "-wal", "-shm") if os.path.exists(f"{path}{suffix}"))
+    files = [f"{path}{suffix}" for suffix in ("", "-wal", "-shm")]
+    return sum(os.path.getsize(file) for file in files if os.path.exists(file))
 
 
 def test_the_least_recently_used_files_go_first_until_the_folder_is_under_the_cap(tmp_path):

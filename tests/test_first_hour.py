@@ -86,9 +86,9 @@ def test_a_port_in_use_suggests_port_0(tmp_path, capsys):
                                        "--port 0 picks a free one\n")
 
 
-@pytest.mark.parametrize("name, title", [("g-suber-2nd", "G Suber 2nd"), ("my-game", "My Game"),
-                                         ("the_21st_century", "The 21st Century"), ("LiveJournal-2007", "LiveJournal 2007"),
-                                         ("3rd-try", "3rd Try")])
+@pytest.mark.parametrize("name, title", [
+    ("g-suber-2nd", "G Suber 2nd"), ("my-game", "My Game"), ("the_21st_century", "The 21st Century"),
+    ("LiveJournal-2007", "LiveJournal 2007"), ("3rd-try", "3rd Try")])
 def test_a_new_game_is_titled_from_its_folder_without_capitals_after_digits(name, title):
     assert game_title(name) == title
 

@@ -128,12 +128,10 @@ def report_github(replays: list[Replay], places: Places) -> str:
     line (named from the working directory, which in a workflow is the repository's root); then the summaries."""
     lines = []
     for r in replays:
-        for finding in r.findings:
-            lines.append(workflow_command("error", finding.described(places.place), file=places.path(finding.file), line=finding.line,
-                                          title=f"nomic-archive check: {finding.kind}"))
-        for override in r.overrides:
-            lines.append(workflow_command("notice", override.described(places.place), file=places.path(override.file), line=override.line,
-                                          title="nomic-archive check: a judgment overrides the arithmetic"))
+        for kind, item, title in [("error", f, f"nomic-archive check: {f.kind}") for f in r.findings] + [
+                ("notice", o, "nomic-archive check: a judgment overrides the arithmetic") for o in r.overrides]:
+            lines.append(workflow_command(kind, item.described(places.place), file=places.path(item.file),
+                                          line=item.line, title=title))
     return "\n".join(lines + _summaries(replays))  # a summary starts with a game's address, never `::`
 
 
