@@ -285,3 +285,12 @@ def test_a_terminal_shows_no_progress_for_work_quicker_than_a_second(tmp_path):
     content = copy_games(tmp_path, "mini")
     code, written = _on_a_terminal(tmp_path, ["check", str(content)], at_once=False)
     assert code == 0 and "step" not in written, written
+
+
+def test_a_solitaire_game_takes_no_ruleset_of_the_keepers(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("rules.txt").write_text(PLAIN_RULES)
+    assert main(["new", "content/solo", "--ruleset", "solitaire", "--rules", "rules.txt"]) == 2
+    assert capsys.readouterr().err == ("--rules: a solitaire game plays Solitaire Nomic's own rules; choose another "
+                                       "--ruleset, or start it in a new folder without --rules; nothing was written\n")
+    assert not Path("content").exists()

@@ -48,10 +48,11 @@ def run(args) -> int:
     if solitaire and len(args.players) > 1:
         raise ArchiveError([SourceError("--player", 0, f"a solitaire game has one player, not {len(args.players)}; "
                                         "nothing was written")])
-    if solitaire and args.rules:
-        raise ArchiveError([SourceError("--rules", 0, "a solitaire game plays Solitaire Nomic's own rules; leave "
-                                        "--rules out, or choose another --ruleset; nothing was written")])
     imported = _imported_rules(folder)  # the rules.md that `import -o FOLDER/rules.md` left, kept as it is
+    if solitaire and (args.rules or imported):
+        raise ArchiveError([SourceError("--rules" if args.rules else str(folder / "rules.md"), 0, "a solitaire "
+                                        "game plays Solitaire Nomic's own rules; choose another --ruleset, or start "
+                                        "it in a new folder without --rules; nothing was written")])
     if imported and args.rules:
         raise ArchiveError([SourceError(str(folder / "rules.md"), 0, "exists, and new does not replace it (it may "
                                         "be a keeper's only copy): leave --rules out to start the game from it, or "
