@@ -1,10 +1,12 @@
 """The cache kept between runs: parsed log entries, Markdown, redlines and rendered pages, each under a
 stable digest (sha256) of everything that made it, and each site's manifest of the pages it holds.
 
-It lives outside the site and the content (the user's cache folder, `--cache-dir`, or the environment
-variable NOMIC_ARCHIVE_CACHE_DIR), one SQLite file per content folder, and is only ever a cache: deleting it
-costs one slow build, and one that cannot be read (corrupt, locked, from another version) is replaced
-silently. Records no run has used for a few runs are dropped when the file grows past what one run uses.
+It lives outside the site and the content (the user's cache folder as platformdirs names it, `--cache-dir`,
+or the environment variable NOMIC_ARCHIVE_CACHE_DIR), one SQLite file per content folder, and is only ever a
+cache: deleting it costs one slow build, and one that cannot be read (corrupt, locked, from another version) is
+replaced silently. Records no run has used for a few runs are dropped when the file grows past what one run
+uses; and the files of a folder together stay under MAX_CACHE_BYTES, those of the content folders used longest
+ago removed first.
 """
 from __future__ import annotations
 
@@ -13,9 +15,10 @@ import hashlib
 import os
 import pickle
 import sqlite3
-import sys
 from pathlib import Path
 from typing import Any
+
+import platformdirs
 
 from .parallel import start_beside
 
@@ -33,6 +36,10 @@ KEEP_FACTOR = 3
 # record, and a long log's entries are read by the ten thousand at every run. So a record read within the
 # latest KEEP_RUNS - MARK_AGE runs is always kept.
 MARK_AGE = 3
+# The most the files of one cache folder hold together: past it, the files of the content folders used
+# longest ago are removed (the one in use is kept, whatever its size).
+MAX_CACHE_BYTES = 512 << 20
+_FILE_SUFFIXES = ("", "-wal", "-shm")  # a cache file and SQLite's own files beside it
 
 
 def default_cache_dir() -> Path:
@@ -40,13 +47,7 @@ def default_cache_dir() -> Path:
     configured = os.environ.get(CACHE_ENV)
     if configured:
         return Path(configured)
-    if sys.platform == "win32":
-        base = Path(os.environ.get("LOCALAPPDATA") or Path.home() / "AppData" / "Local")
-    elif sys.platform == "darwin":
-        base = Path.home() / "Library" / "Caches"
-    else:
-        base = Path(os.environ.get("XDG_CACHE_HOME") or Path.home() / ".cache")
-    return base / "nomic-archive"
+    return Path(platformdirs.user_cache_dir("nomic-archive", appauthor=False))
 
 
 def digest(*parts: str | bytes) -> bytes:
@@ -107,6 +108,8 @@ class Cache:
         name = digest(str(Path(project or ".").resolve())).hex()[:24]
         self.path = Path(folder) / f"{name}.sqlite"
         self._db = self._open()
+        if self._db is not None:
+            _touch(self.path)  # its time of last use, by which the least recently used files are removed
 
     # --- Opening, and starting afresh when the file cannot be used -----------------------------
 
@@ -136,11 +139,7 @@ class Cache:
         return None
 
     def _remove_files(self) -> None:
-        for suffix in ("", "-wal", "-shm"):
-            try:
-                Path(f"{self.path}{suffix}").unlink(missing_ok=True)
-            except OSError:
-                pass
+        _remove_cache_file(self.path)
 
     def _failed(self) -> None:
         """Something went wrong underneath: carry on without a cache (it is rebuilt next run)."""
@@ -291,6 +290,7 @@ class Cache:
             return
         self._db.close()
         self._db = None
+        remove_least_recently_used(self.path.parent, keep=self.path)
 
 
 def _write_pickled(path: Path, run: int, records: list[tuple[bytes, Any]]) -> None:
@@ -312,6 +312,49 @@ def _write_pickled(path: Path, run: int, records: list[tuple[bytes, Any]]) -> No
         db.close()
     except BaseException:  # noqa: BLE001 - a cache: what is missing is made again; a Ctrl-C ends it silently
         pass
+
+
+def _touch(path: Path) -> None:
+    try:
+        os.utime(path)
+    except OSError:
+        pass
+
+
+def _remove_cache_file(path: Path) -> None:
+    for suffix in _FILE_SUFFIXES:
+        try:
+            Path(f"{path}{suffix}").unlink(missing_ok=True)
+        except OSError:
+            pass
+
+
+def remove_least_recently_used(folder: Path, *, keep: Path | None = None, limit: int | None = None) -> None:
+    """Remove whole cache files, those of the content folders used longest ago first (a file's modification
+    time: every run that opens it touches it), until the folder's files hold at most `limit` bytes (default
+    MAX_CACHE_BYTES); never `keep`, the file in use. A process still reading a removed file goes on with it, and
+    the next run starts that content folder's cache afresh: only time is lost."""
+    limit = MAX_CACHE_BYTES if limit is None else limit
+    files = []
+    for path in Path(folder).glob("*.sqlite"):
+        try:
+            used = path.stat().st_mtime_ns
+        except OSError:
+            continue  # removed meanwhile
+        size = 0
+        for suffix in _FILE_SUFFIXES:
+            try:
+                size += os.stat(f"{path}{suffix}").st_size
+            except OSError:
+                pass
+        files.append((used, path.name, path, size))
+    total = sum(size for *_, size in files)
+    for _, _, path, size in sorted(files):
+        if total <= limit:
+            break
+        if path != keep:
+            _remove_cache_file(path)
+            total -= size
 
 
 def open_cache(folder: Path | None, project: Path, *, enabled: bool = True) -> Cache:

@@ -20,30 +20,48 @@ from .terminal import one_line
 
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_PIPE_CLOSED = 128 + signal.SIGINT, 128 + 13  # 13: SIGPIPE, which Windows lacks
-CACHE_HELP = ("where to keep what the next run can reuse (default: $NOMIC_ARCHIVE_CACHE_DIR, else the user's "
-              "cache folder); safe to delete")
+CONTENT_HELP = "content folder or one game (default: content/ in the working directory)"
+QUIET_HELP = "print no progress (it is shown only on a terminal, for work that takes more than a second)"
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
-                   "preview": "preview", "diff": "diff", "solve": "solve", "synth": "synth"}
+                   "preview": "preview", "diff": "diff", "solve": "solve", "synth": "synth",
+                   "github-workflow": "github"}
 
 
-def _parser() -> argparse.ArgumentParser:
+def _cache_help(shown: bool) -> str:
+    """Where the cache is, for --help: the cache module (SQLite, platformdirs) is imported only to show it."""
+    if not shown:
+        return ""
+    from .cache import MAX_CACHE_BYTES, default_cache_dir
+
+    return (f"where to keep what the next run can reuse (default: $NOMIC_ARCHIVE_CACHE_DIR, else "
+            f"{default_cache_dir()}); at most {MAX_CACHE_BYTES >> 20} MB, the files of the content folders "
+            "built longest ago dropped first; deleting it costs only time")
+
+
+def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nomic-archive", description="Publish and verify the archives of Nomic "
                                      "games: Markdown rulesets and logs in, a browsable static site out.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
+    cache_help = _cache_help(help_shown)
 
     build = commands.add_parser("build", help="build the static site from a content folder")
-    build.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game (default: content)")
+    build.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
     build.add_argument("-o", "--output", default="site", type=Path, help="site folder to write (default: site)")
-    build.add_argument("--cache-dir", type=Path, help=CACHE_HELP)
+    build.add_argument("--cache-dir", type=Path, help=cache_help)
+    build.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP + ", nor the summary line")
     build.add_argument("--jobs", type=int, help="processes drawing pages (default: one per core available)")
     build.add_argument("--base-url", default="", help="where the site will be published, e.g. https://example.org/"
                        "nomic/ (used only where a format needs absolute addresses: sitemap.xml and feeds)")
 
     check = commands.add_parser("check", help="replay each game's log and report every discrepancy")
-    check.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game")
-    check.add_argument("--format", choices=("text", "json"), default="text")
-    check.add_argument("--cache-dir", type=Path, help=CACHE_HELP)
+    check.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
+    check.add_argument("--format", choices=("text", "json", "github"), default="text",
+                       help="text: file:line: message, one a line (default); json: the report as data "
+                       "(docs/format.md); github: GitHub Actions workflow commands (::error file=…,line=…::…), "
+                       "which annotate a pull request's changed lines")
+    check.add_argument("--cache-dir", type=Path, help=cache_help)
+    check.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md, or a game's history in git "
                               "into a game", description="import FILE: a plain-text ruleset (or a folder of one file "
@@ -65,18 +83,25 @@ def _parser() -> argparse.ArgumentParser:
     imp.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
     imp.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
     imp.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
+    imp.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
-    new = commands.add_parser("new", help="scaffold a new game from a bundled ruleset")
-    new.add_argument("name", type=Path, help="folder of the new game, e.g. content/my-game")
-    new.add_argument("--ruleset", default="suber-1982", help="suber-1982 (default), suber-2nd, livejournal or solitaire")
+    new = commands.add_parser("new", help="scaffold a new game from a bundled ruleset or your own")
+    new.add_argument("name", type=Path, help="folder of the new game, e.g. content/my-game (new, empty, or "
+                     "holding only the rules.md that import wrote)")
+    new.add_argument("--ruleset", help="suber-1982 (the default), suber-2nd, livejournal or solitaire: its rules "
+                     "and its mechanics in game.toml")
+    new.add_argument("--rules", type=Path, metavar="FILE", help="start from your own ruleset instead (rules.md, or "
+                     "plain text as import reads it), with --ruleset's mechanics in game.toml to adjust")
     new.add_argument("--player", action="append", dest="players", default=[], help="a player (repeat for each)")
+    new.add_argument("--github", action="store_true", help="also write .github/workflows/archive.yml in the "
+                     "working directory (see github-workflow)")
 
     serve = commands.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on every save")
-    serve.add_argument("content", nargs="?", default="content", type=Path, help="content folder or one game")
+    serve.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
     serve.add_argument("-o", "--output", type=Path, help="where to keep the served site (default: a temporary folder)")
-    serve.add_argument("--cache-dir", type=Path, help=CACHE_HELP)
+    serve.add_argument("--cache-dir", type=Path, help=cache_help)
 
     preview = commands.add_parser("preview", help="show what a drafted proposal would do to the rules in force")
     preview.add_argument("draft", type=Path, help="the draft, a proposal in the log's format")
@@ -110,6 +135,13 @@ def _parser() -> argparse.ArgumentParser:
     synth.add_argument("--seed", type=int, default=42, help="the same seed gives the same files (default: 42)")
     synth.add_argument("--per-file", type=int, help="split the log into log/NNNN.md files of this many proposals")
     synth.add_argument("--weighted", action="store_true", help="a format 1.1 game of weighted decisions (Agora's kind)")
+
+    workflow = commands.add_parser("github-workflow", help="write .github/workflows/archive.yml: check every pull "
+                                   "request, publish the site on GitHub Pages from main")
+    workflow.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
+    workflow.add_argument("--package", metavar="REQUIREMENT", help="what the workflow gives pip to install "
+                          "nomic-archive (default: where this copy came from; NOMIC_ARCHIVE_PACKAGE in the file)")
+    workflow.add_argument("--force", action="store_true", help="replace the workflow file if it exists")
     return parser
 
 
@@ -120,7 +152,8 @@ def _positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = _parser()
+    argv = sys.argv[1:] if argv is None else argv
+    parser = _parser(help_shown=any(argument in ("-h", "--help") for argument in argv))
     args = parser.parse_args(argv)
     if args.command is None:
         parser.print_help()
@@ -132,8 +165,11 @@ def main(argv: list[str] | None = None) -> int:
         sys.stdout.flush()  # here, where a reader that has gone is caught, rather than at exit
         return code
     except ArchiveError as error:
+        from .places import Places  # the model it reads is imported only when there is something to name
+
+        places = Places(error.root)
         for problem in error.errors:
-            print(problem, file=sys.stderr)
+            print(places.error(problem), file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
         return EXIT_INTERRUPTED

@@ -36,14 +36,18 @@ def bug_message(error: Exception, evidence: str = "the input that caused it") ->
 
 
 class ArchiveError(Exception):
-    """The input could not be read: carries every SourceError found (exit code 2)."""
+    """The input could not be read: carries every SourceError found (exit code 2).
 
-    def __init__(self, errors: list[SourceError]):
+    `root`: the folder the errors' file names are relative to (the one that holds the games), for a command to
+    name them from where it runs (generator/places.py); None when they are named as the user named them."""
+
+    def __init__(self, errors: list[SourceError], root: str | None = None):
         self.errors = sorted(errors, key=lambda e: (e.file, e.line, e.column or 0))
+        self.root = root
         super().__init__("\n".join(str(e) for e in self.errors))
 
     def __reduce__(self):  # raised in a forked worker, it travels back to the parent pickled
-        return ArchiveError, (self.errors,)
+        return ArchiveError, (self.errors, self.root)
 
 
 class ErrorCollector:

@@ -487,7 +487,9 @@ def _one_stretch_replaced(old_codes: str, new_codes: str) -> list[tuple[int, str
     start and end kept, the stretch deleted and inserted whole. None for any other pair of texts.
 
     In such a stretch only a space or a line break can match, one code between two edits, and the cleanup folds
-    each back into the edits; nor can the deletion end as the insertion begins (an overlap it would keep)."""
+    each back into the edits; nor can the deletion end as the insertion begins (an overlap it would keep). Nor
+    may a stretch hold the whole common start or end: the diff could then slide an edit across it and keep a
+    longer equality there than one code (`- ——` to ` —`: the diff deletes `-` and the last `—`)."""
     search = diff_match_patch()
     start = search.diff_commonPrefix(old_codes, new_codes)
     end = search.diff_commonSuffix(old_codes[start:], new_codes[start:])
@@ -495,10 +497,14 @@ def _one_stretch_replaced(old_codes: str, new_codes: str) -> list[tuple[int, str
     if (not old_stretch or not new_stretch or old_stretch[-1] == new_stretch[0] or new_stretch[-1] == old_stretch[0]
             or not set(old_stretch).isdisjoint(set(new_stretch) - _SPACING_CODES)):
         return None
-    diffs = [(diff_match_patch.DIFF_EQUAL, old_codes[:start])] if start else []
+    common_start, common_end = old_codes[:start], old_codes[len(old_codes) - end:]
+    if any(common and common in stretch
+           for common in (common_start, common_end) for stretch in (old_stretch, new_stretch)):
+        return None
+    diffs = [(diff_match_patch.DIFF_EQUAL, common_start)] if start else []
     diffs += [(diff_match_patch.DIFF_DELETE, old_stretch), (diff_match_patch.DIFF_INSERT, new_stretch)]
     if end:
-        diffs.append((diff_match_patch.DIFF_EQUAL, old_codes[len(old_codes) - end:]))
+        diffs.append((diff_match_patch.DIFF_EQUAL, common_end))
     return diffs
 
 

@@ -39,6 +39,7 @@ from .pipeline import replay_games
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError, bug_message
+from .places import Places
 from .parallel import available_cores
 from .parse.game import game_folders, is_game
 from .parse.log import LogParser
@@ -561,12 +562,15 @@ def _named(page: bytes, token: str) -> bytes:
 # --- Watching and rebuilding -----------------------------------------------------------------------
 
 
-def print_result(result: RebuildResult) -> None:
+def print_result(result: RebuildResult, root: Path | None = None) -> None:
+    """What a rebuild did, on the terminal; files named from the working directory when `root` says what the
+    errors' names are relative to (the folder that holds the games)."""
     if result.ok:
         print(f"rebuilt {len(result.written)} pages in {result.seconds:.2f}s", file=sys.stderr)
     else:
+        places = Places(root)
         for error in result.errors:
-            print(error, file=sys.stderr)
+            print(places.error(error), file=sys.stderr)
         print("the last good site is still served; fix the file and it rebuilds", file=sys.stderr)
 
 
@@ -607,8 +611,8 @@ class RebuildLoop(threading.Thread):
                 result = self.builder.rebuild(changed)
             except Exception as error:  # a bug must not end serving: say so, and wait for the next save
                 traceback.print_exc()  # for the terminal only: the overlay is for keepers
-                where = f"rebuilding {self.builder.content}"
-                result = RebuildResult(errors=[SourceError(where, 0, bug_message(error, "the content folder"))])
+                result = RebuildResult(errors=[SourceError(str(self.builder.content), 0, "while rebuilding: "
+                                                           + bug_message(error, "the content folder"))])
             self.report(result)
             self.hub.publish(result, self.builder.problems(result.errors))
 

@@ -31,3 +31,8 @@ def one_line(text: str, *, limit: int = MAX_MESSAGE_CHARS) -> str:
     head = (limit - len(_CUT)) * 2 // 3
     tail = limit - len(_CUT) - head
     return text[:head] + _CUT + text[-tail:]
+
+
+def counted(number: int, noun: str, plural: str | None = None) -> str:
+    """`1 game`, `2,000 pages`, `3 discrepancies`."""
+    return f"{number:,} {noun if number == 1 else plural or noun + 's'}"

@@ -95,20 +95,24 @@ def materialize(case: Path, where: Path) -> Path:
 
 
 @pytest.mark.parametrize("case", _params())
-def test_case(case: Path, capsys, tmp_path) -> None:
+def test_case(case: Path, capsys, tmp_path, monkeypatch) -> None:
+    """Run from the folder that holds the game, which names its files as expected.txt does (`case/log.md`)."""
     expected_exit, expected_lines = read_expected(case)
-    code = main(["check", str(materialize(case, tmp_path))])
+    game = materialize(case, tmp_path)
+    monkeypatch.chdir(game.parent)
+    code = main(["check", str(game)])
     out, err = capsys.readouterr()
     assert (code, out.splitlines() + err.splitlines()) == (expected_exit, expected_lines)
 
 
 @pytest.mark.parametrize("case", [p for p in _params() if p.values[0].parent.name == "hostile"])
-def test_a_hostile_case_is_built_or_refused_with_nothing_leaked(case: Path, capsys, tmp_path) -> None:
+def test_a_hostile_case_is_built_or_refused_with_nothing_leaked(case: Path, capsys, tmp_path, monkeypatch) -> None:
     """build reads what check reads: refused as check refuses it (nothing written), else built, and then no
     page holds what was refused or a link that is not a plain relative or web address."""
     expected_exit, expected_lines = read_expected(case)
     content = tmp_path / "content"
     content.mkdir()
+    monkeypatch.chdir(content)
     game = materialize(case, content)
     site = tmp_path / "site"
     code = main(["build", str(game), "-o", str(site)])
@@ -171,7 +175,8 @@ def test_json_report_of_findings(capsys) -> None:
     case = CASES / "engine" / "formula-scoring"
     assert main(["check", str(case), "--format", "json"]) == 1
     finding, = json.loads(capsys.readouterr().out)["games"][0]["findings"]
-    assert finding == {"file": "formula-scoring/log.md", "line": 39, "kind": "score", "entry": "proposal 304",
+    assert finding == {"file": "formula-scoring/log.md", "path": "tests/cases/engine/formula-scoring/log.md",
+                       "line": 39, "kind": "score", "entry": "proposal 304",
                        "message": "Scores says Dan 6; replay gives 7 = 0 + 7 formula", "expected": "7", "found": "6",
                        "cause": None}
 

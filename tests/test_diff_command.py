@@ -187,8 +187,9 @@ def test_json_form_of_a_game_point(tmp_path, capsys):
 # --- Unreadable sides: exit 2, file:line: messages --------------------------------------------------
 
 
-def test_a_proposal_not_in_the_log(tmp_path, capsys):
+def test_a_proposal_not_in_the_log(tmp_path, capsys, monkeypatch):
     game = write_game(tmp_path / "splits")
+    monkeypatch.chdir(tmp_path)
     code, out, err = diff(capsys, f"{game}@999", game)
     assert (code, out) == (2, "")
     assert err == "splits/log.md: proposal 999 is not in the log (its proposals run from 301 to 306)\n"
@@ -232,8 +233,8 @@ def test_not_utf8_and_not_a_ruleset(tmp_path, capsys):
 def test_a_game_whose_files_cannot_be_read(tmp_path, capsys):
     game = write_game(tmp_path / "splits")
     (game / "log.md").write_text("## Proposal 301\nProposer: Ann\nDate: someday\n")
-    code, _, err = diff(capsys, game, game)
-    assert code == 2 and re.match(r"splits/log\.md:\d+: ", err)
+    code, _, err = diff(capsys, game, game)  # from outside the game: named in full
+    assert code == 2 and err.startswith(f"{game}/log.md:3: ")
 
 
 # --- Output ----------------------------------------------------------------------------------------

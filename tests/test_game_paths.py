@@ -29,14 +29,21 @@ def game(tmp_path):
 
 @pytest.mark.parametrize("where, spelling", [
     ("game", "."), ("game", "./"), ("game", "../slips-example"), ("parent", "slips-example/."),
-    ("parent", "slips-example"), ("parent", "./slips-example/"), ("elsewhere", None),
+    ("parent", "slips-example"), ("parent", "./slips-example/"), ("above", None), ("elsewhere", None),
 ])
 def test_check_gives_one_answer_however_the_game_is_named(game, tmp_path, where, spelling):
-    cwd = {"game": game, "parent": game.parent, "elsewhere": tmp_path}[where]
+    """The same findings, each file named from where check runs (so that `file:line` opens as printed): relative
+    to the working directory inside it, in full outside it, as compilers name files."""
+    (tmp_path / "elsewhere").mkdir()
+    cwd = {"game": game, "parent": game.parent, "above": tmp_path, "elsewhere": tmp_path / "elsewhere"}[where]
     done = run(cwd, "check", spelling or str(game))
     assert done.returncode == 1, done.stderr
     assert done.stdout.splitlines()[-1] == "slips-example: 4 proposals, 2 discrepancies"
-    assert "slips-example/log.md:38: proposal 303: Scores says Cleo 7" in done.stdout
+    log = {"game": "log.md", "parent": "slips-example/log.md", "above": "archive/slips-example/log.md",
+           "elsewhere": f"{game}/log.md"}[where]
+    assert f"{log}:38: proposal 303: Scores says Cleo 7" in done.stdout
+    assert f"303 was already used at {log}:32" in done.stdout  # a place inside a message too
+    assert (cwd / log).resolve() == (game / "log.md").resolve()  # opens as printed
 
 
 def test_a_game_folder_without_rules_is_unreadable_not_empty(tmp_path):
@@ -47,6 +54,8 @@ def test_a_game_folder_without_rules_is_unreadable_not_empty(tmp_path):
                  ["diff", ".@start", "."]):
         done = run(folder, *args)
         assert done.returncode == 2, (args, done.stdout, done.stderr)
+        assert done.stderr.startswith("rules.md: missing: a game needs game.toml and rules.md"), args
+        done = run(tmp_path, *[str(folder) if arg == "." else arg.replace(".@", f"{folder}@") for arg in args])
         assert "g/rules.md: missing: a game needs game.toml and rules.md" in done.stderr, args
     assert not (tmp_path / "site").exists()
 

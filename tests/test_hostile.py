@@ -386,9 +386,9 @@ def test_a_crash_while_planning_is_one_line_in_the_overlay_and_a_traceback_on_th
         loop.stop()
         loop.join()
     assert hub.problems == [{
-        "where": f"rebuilding {builder.content}", "file": f"rebuilding {builder.content}", "line": 0, "text": "",
-        "message": f"unexpected error (RuntimeError: a bug\\nwith a second line); this is a bug in nomic-archive "
-                   f"{__version__}: please report it with the content folder"}]
+        "where": str(builder.content), "file": str(builder.content), "line": 0, "text": "",
+        "message": "while rebuilding: unexpected error (RuntimeError: a bug\\nwith a second line); this is a bug in "
+                   f"nomic-archive {__version__}: please report it with the content folder"}]
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and "in broken" in err  # for whoever reports it
 

@@ -427,7 +427,7 @@ def test_a_saved_file_reaches_the_open_pages(game, tmp_path, monkeypatch, mallop
 
 def test_serve_refuses_a_missing_content_folder(tmp_path, capsys):
     assert main(["serve", str(tmp_path / "nothing"), "--port", "0"]) == 2
-    assert "is not a folder" in capsys.readouterr().err
+    assert capsys.readouterr().err == f"{tmp_path / 'nothing'}: no such folder\n"
 
 
 def test_symlinked_temp_paths_still_map_to_their_game(game, tmp_path):
@@ -482,7 +482,8 @@ def test_serve_stops_cleanly_and_removes_its_temporary_site(game, stop):
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready, _, _ = select.select([process.stdout], [], [], 30)
-        assert ready and process.stdout.readline().startswith("serving at http://127.0.0.1:")
+        serving = process.stdout.readline()
+        assert ready and serving.startswith("serving at http://127.0.0.1:")
         process.send_signal(stop)
         code = process.wait(timeout=10)
     finally:
@@ -490,4 +491,6 @@ def test_serve_stops_cleanly_and_removes_its_temporary_site(game, stop):
     errors = process.stderr.read()
     site = re.search(r"built \d+ pages into (\S+) in", errors).group(1)
     assert code == 0 and "Traceback" not in errors, errors
+    port = re.search(r"^--port 0 picked port (\d+), a free one$", errors, re.MULTILINE).group(1)
+    assert serving == f"serving at http://127.0.0.1:{port}/\n"  # the port it said it picked
     assert not Path(site).exists()

@@ -338,6 +338,7 @@ def test_check_reports_a_solitaire_game_in_json_as_any_other(capsys):
     assert report == {"game": "transmute-not-greatest", "consistent": False, "overrides": [],
                       "scores": {"Solo": 10}, "winner": [],
                       "findings": [{"file": "transmute-not-greatest/log.md", "line": 4, "kind": "action",
+                                    "path": "tests/cases/solitaire/transmute-not-greatest/log.md",
                                     "entry": "turn 1", "message": "rule 7: 5 is not the greatest immutable rule; "
                                     "12 is", "expected": None, "found": None, "cause": None}]}
 
@@ -347,7 +348,9 @@ def test_diff_compares_a_solitaire_game_turn_by_turn(capsys):
     out = capsys.readouterr().out
     assert "rule 12 removed: Rule Numbers" in out and "rules 2 and 4 merged into 30: Objective" in out
     assert main(["diff", f"{BUNDLED}@12", f"{BUNDLED}@40"]) == 2
-    assert capsys.readouterr().err.strip() == "solitaire/log.md: turn 40 is not in the log (its turns run from 1 to 16)"
+    # Named from the working directory (the repository's root), as every file in a message is.
+    assert capsys.readouterr().err.strip() == ("content/solitaire/log.md: turn 40 is not in the log (its turns run "
+                                               "from 1 to 16)")
 
 
 def test_preview_says_a_solitaire_game_has_no_proposals(tmp_path, capsys):

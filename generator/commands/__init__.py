@@ -1,0 +1,37 @@
+"""The commands, one module each (imported only when used), and what several of them share."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..parse.importer import RulesetImportError, import_ruleset, is_rules_md
+from ..parse.source import read_text
+
+DEFAULT_CONTENT = "content"
+
+
+def content_folder(named: Path | None, command: str) -> Path:
+    """The content folder a command reads: the one named (load_content says what is wrong with it), else
+    content/ in the working directory, which must be there."""
+    if named is not None:
+        return named
+    if not os.path.isdir(DEFAULT_CONTENT):
+        found = "found a file" if os.path.lexists(DEFAULT_CONTENT) else "there is none"
+        raise ArchiveError([SourceError(DEFAULT_CONTENT, 0, f"looked for the content folder in {os.getcwd()}, and "
+                                        f"{found}; name another folder: nomic-archive {command} FOLDER")])
+    return Path(DEFAULT_CONTENT)
+
+
+def read_ruleset(path: Path) -> str:
+    """A ruleset file as rules.md: rules.md (or a snapshot) as it is, plain text as `import` reads it. Raises
+    ArchiveError (exit 2) when it cannot be read as either."""
+    errors = ErrorCollector()
+    text = read_text(path, str(path), errors)
+    errors.raise_if_any()
+    if is_rules_md(text):
+        return text
+    try:
+        return import_ruleset(text)
+    except RulesetImportError as error:
+        raise ArchiveError([SourceError(str(path), error.line, str(error))]) from None

@@ -9,7 +9,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
-import re
 import sys
 from collections.abc import Sequence
 from pathlib import Path
@@ -20,15 +19,14 @@ from ..compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
 from ..model import Game
-from ..parse.game import is_game
-from ..parse.importer import RulesetImportError, import_ruleset
+from ..parse.game import is_game, names_root
 from ..parse.rules import parse_ruleset
-from ..parse.source import read_int, read_text
+from ..parse.source import read_int
 from ..redline import ansi_key, render_ansi
 from ..terminal import one_line
 from ..pipeline import replay_games
+from . import read_ruleset
 
-_RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the file is rules.md already
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
 INDENT = "    "
 
@@ -71,15 +69,7 @@ def load_side(spec: str) -> Sequence[RuleLike]:
 
 def _file_rules(path: Path) -> Sequence[RuleLike]:
     errors = ErrorCollector()
-    name = str(path)
-    text = read_text(path, name, errors)
-    errors.raise_if_any()
-    if not _RULES_MD.search(text):
-        try:
-            text = import_ruleset(text)
-        except RulesetImportError as error:
-            raise ArchiveError([SourceError(name, error.line, str(error))]) from None
-    ruleset = parse_ruleset(text, name, errors)
+    ruleset = parse_ruleset(read_ruleset(path), str(path), errors)
     errors.raise_if_any()
     return ruleset.rules
 
@@ -88,11 +78,11 @@ def _game_rules(folder: Path, point: str | None, spec: str) -> Sequence[RuleLike
     if not is_game(folder):
         raise ArchiveError([SourceError(str(folder), 0, "not a game folder (a game is a folder with game.toml)")])
     replay = replay_games(folder)[0]  # raises for unreadable files and changes that cannot apply
-    index = len(replay.steps) - 1 if point is None else _point_index(replay.game, point, spec)
+    index = len(replay.steps) - 1 if point is None else _point_index(replay.game, point, spec, folder)
     return replay.rules_at(index)
 
 
-def _point_index(game: Game, point: str, spec: str) -> int:
+def _point_index(game: Game, point: str, spec: str, folder: Path) -> int:
     """The log entry after which `point` (a proposal number, a date or "start") stands; -1 for the initial set."""
     entries = game.log.entries
     if point == "start":
@@ -107,10 +97,11 @@ def _point_index(game: Game, point: str, spec: str) -> int:
         if found:
             return found[-1]
         numbers = [entry.number for entry in entries if entry.kind == kind]
-        files, folder = game.log.files, Path(game.rules.source.file).parent.as_posix()
-        log_file = files[0] if len(files) == 1 else f"{folder}/log" if files else f"{folder}/log.md"
+        files, prefix = game.log.files, Path(game.rules.source.file).parent.as_posix()
+        log_file = files[0] if len(files) == 1 else f"{prefix}/log" if files else f"{prefix}/log.md"
         where = f"its {kind}s run from {min(numbers)} to {max(numbers)}" if numbers else f"it has no {kind}s"
-        raise ArchiveError([SourceError(log_file, 0, f"{kind} {number} is not in the log ({where})")])
+        raise ArchiveError([SourceError(log_file, 0, f"{kind} {number} is not in the log ({where})")],
+                           root=str(names_root(folder)))
     try:
         day = dt.date.fromisoformat(point)
     except ValueError:

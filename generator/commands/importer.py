@@ -13,6 +13,7 @@ from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
 from ..parse.importer import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
 from ..parse.source import read_text
+from ..progress import for_command
 
 HISTORY_SOURCES = ("git", "agora")
 
@@ -23,26 +24,30 @@ def run(args) -> int:
     if args.output:
         refuse_to_replace(args.output, "import", force=args.force)
     errors = ErrorCollector()
-    try:
-        if args.file.is_dir():
-            files = sorted(path for path in args.file.iterdir() if path.is_file() and not path.name.startswith("."))
-            texts = [(str(path), read_text(path, str(path), errors)) for path in files]
-            errors.raise_if_any()
-            read = read_rule_files([(name, text) for name, text in texts if text is not None])
-            rules_md = render_ruleset(args.title or DEFAULT_TITLE, read.rules)
-        else:
-            text = read_text(args.file, str(args.file), errors)
-            errors.raise_if_any()
-            read = read_ruleset(text, start=args.start, stop=args.stop)
-            rules_md = render_ruleset(args.title or DEFAULT_TITLE, read.rules)
-    except RulesetImportError as error:
-        raise ArchiveError([SourceError(error.file or str(args.file), error.line, str(error))]) from None
+    with for_command("import", 3, quiet=args.quiet) as progress:
+        progress.step(f"reading {args.file}")
+        try:
+            if args.file.is_dir():
+                files = sorted(path for path in args.file.iterdir() if path.is_file() and not path.name.startswith("."))
+                texts = [(str(path), read_text(path, str(path), errors)) for path in files]
+                errors.raise_if_any()
+                progress.step("finding the rules")
+                read = read_rule_files([(name, text) for name, text in texts if text is not None])
+            else:
+                text = read_text(args.file, str(args.file), errors)
+                errors.raise_if_any()
+                progress.step("finding the rules")
+                read = read_ruleset(text, start=args.start, stop=args.stop)
+        except RulesetImportError as error:
+            raise ArchiveError([SourceError(error.file or str(args.file), error.line, str(error))]) from None
+        rules_md = render_ruleset(args.title or DEFAULT_TITLE, read.rules)
+        progress.step(f"writing {args.output or 'the rules'}")
+        if args.output:
+            write_atomic(args.output, rules_md)
     for line, what in read.left_out:
         print(SourceError(str(args.file), line, f"left out: '{what}' names no numbered rule" if line else
                           f"left out: {what}"), file=sys.stderr)
-    if args.output:
-        write_atomic(args.output, rules_md)
-    else:
+    if not args.output:
         sys.stdout.write(rules_md)
     return 0
 

@@ -9,6 +9,8 @@ from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
 from ..files import write_atomic
+from . import read_ruleset
+from .github import check_workflow_place, write_workflow
 
 RULESETS = ("suber-1982", "suber-2nd", "livejournal", "solitaire")
 SOLITAIRE_LOG = """# {title}: the log
@@ -38,29 +40,67 @@ def bundled(name: str, suffix: str) -> str:
 
 def run(args) -> int:
     folder: Path = args.name
-    if args.ruleset not in RULESETS:
-        raise ArchiveError([SourceError("--ruleset", 0, f"unknown ruleset '{args.ruleset}' "
+    ruleset = args.ruleset or "suber-1982"
+    if ruleset not in RULESETS:
+        raise ArchiveError([SourceError("--ruleset", 0, f"unknown ruleset '{ruleset}' "
                                         f"(bundled: {', '.join(RULESETS)})")])
-    if os.path.lexists(folder) and (not os.path.isdir(folder) or any(folder.iterdir())):
-        raise ArchiveError([SourceError(str(folder), 0, "already exists and is not an empty folder; nothing was "
-                                        "written")])
-    solitaire = args.ruleset == "solitaire"
+    solitaire = ruleset == "solitaire"
     if solitaire and len(args.players) > 1:
         raise ArchiveError([SourceError("--player", 0, f"a solitaire game has one player, not {len(args.players)}; "
                                         "nothing was written")])
+    imported = _imported_rules(folder)  # the rules.md that `import -o FOLDER/rules.md` left, kept as it is
+    if solitaire and (args.rules or imported):
+        raise ArchiveError([SourceError("--rules" if args.rules else str(folder / "rules.md"), 0, "a solitaire "
+                                        "game plays Solitaire Nomic's own rules; choose another --ruleset, or start "
+                                        "it in a new folder without --rules; nothing was written")])
+    if imported and args.rules:
+        raise ArchiveError([SourceError(str(folder / "rules.md"), 0, "exists, and new does not replace it (it may "
+                                        "be a keeper's only copy): leave --rules out to start the game from it, or "
+                                        "name a new folder; nothing was written")])
+    if os.path.lexists(folder) and not imported and (not os.path.isdir(folder) or any(folder.iterdir())):
+        raise ArchiveError([SourceError(str(folder), 0, "already exists and is not an empty folder; nothing was "
+                                        "written")])
+    rules = read_ruleset(args.rules) if args.rules else None  # before anything is written: it may not read
+    if args.github:
+        check_workflow_place(folder.parent)
     players = args.players or (["Player"] if solitaire else ["Alice", "Bob", "Carol"])
-    title = folder.name.replace("-", " ").replace("_", " ").title()
+    title = game_title(folder.name)
     header = (f"title = {json.dumps(title)}\nstart = {dt.date.today().isoformat()}\n"
               f"players = [{', '.join(json.dumps(p) for p in players)}]    # in seating order\n")
-    write_atomic(folder / "game.toml", header + bundled(args.ruleset, ".toml"))
-    write_atomic(folder / "rules.md", bundled(args.ruleset, ".md"))
+    write_atomic(folder / "game.toml", header + bundled(ruleset, ".toml"))
+    if not imported:
+        write_atomic(folder / "rules.md", rules if rules is not None else bundled(ruleset, ".md"))
     if solitaire:
         write_atomic(folder / "log.md", SOLITAIRE_LOG.format(title=title, player=players[0], folder=folder))
     else:
         write_atomic(folder / "log.md", f"# {title}: the log\n\nProposals, judgments and events, in order. "
                      "Add each as a level-2 heading, e.g.\n\n"
-                     "    ## Proposal 301: A week to vote\n    Proposer: Alice\n    Date: "
-                     f"{dt.date.today().isoformat()}\n    Votes: for Alice, Bob, Carol\n    Result: adopted\n"
+                     f"    ## Proposal 301: A week to vote\n    Proposer: {players[0]}\n    Date: "
+                     f"{dt.date.today().isoformat()}\n    Votes: for {', '.join(players)}\n    Result: adopted\n"
                      "    Die: 4\n")
-    print(f"created {folder} from the {args.ruleset} ruleset; build it with: nomic-archive build {folder.parent}")
+    if imported or rules is not None:
+        source = "its rules.md" if imported else f"the rules of {args.rules}"
+        print(f"created {folder} from {source}, with the mechanics of the {ruleset} ruleset in game.toml (numbering, "
+              "adoption, scoring: make them match the rules, see docs/format.md); check it with: nomic-archive "
+              f"check {folder}")
+    else:
+        print(f"created {folder} from the {ruleset} ruleset; build it with: nomic-archive build {folder.parent}")
+    if args.github:
+        write_workflow(folder.parent, package=None)
     return 0
+
+
+def game_title(name: str) -> str:
+    """A folder's name as a title: `my-game` is "My Game", `g-suber-2nd` "G Suber 2nd" (a word that starts with
+    a digit, or a capital inside a word, is left as written)."""
+    words = name.replace("-", " ").replace("_", " ").split()
+    return " ".join(word[:1].upper() + word[1:] for word in words)
+
+
+def _imported_rules(folder: Path) -> bool:
+    """Whether `folder` holds a rules.md and nothing else (what `import -o FOLDER/rules.md` leaves)."""
+    try:
+        return os.path.isdir(folder) and [entry.name for entry in folder.iterdir()] == ["rules.md"] \
+            and (folder / "rules.md").is_file()
+    except OSError:
+        return False

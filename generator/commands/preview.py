@@ -21,6 +21,7 @@ from ..model import Proposal
 from ..parse.game import is_game
 from ..parse.log import parse_draft
 from ..parse.source import read_text
+from ..places import Places
 from ..preview import DraftPreview, preview_draft
 from ..redline import ansi_key, redline, render_ansi
 from ..site.views import Page
@@ -30,6 +31,9 @@ from ..pipeline import replay_games
 
 
 def run(args) -> int:
+    if not os.path.lexists(args.draft):
+        raise ArchiveError([SourceError(str(args.draft), 0, "no such file; name a draft, e.g. "
+                                        "content/GAME/drafts/NAME.md")])
     draft_path = Path(os.path.abspath(args.draft))
     game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
     if args.output and not args.text:
@@ -42,7 +46,7 @@ def run(args) -> int:
     preview = preview_draft(base, _read_draft(draft_path, game, power=base.game.config.rules.power))
     if args.text:
         color = sys.stdout.isatty() and not os.environ.get("NO_COLOR")  # https://no-color.org
-        print(render_text(preview, color=color))
+        print(render_text(preview, color=color, places=Places(game.parent)))
     else:
         output = args.output or _temporary_page(preview.stem)
         write_atomic(output, render_standalone(preview, base.game.config.title, game.parent / "_templates"))
@@ -81,13 +85,16 @@ def _read_draft(path: Path, game: Path, *, power: bool) -> Proposal:
     errors = ErrorCollector()
     text = read_text(path, name, errors)
     draft = parse_draft(name, text, errors, power=power) if text is not None else None
-    errors.raise_if_any()
+    if errors.errors:
+        raise ArchiveError(errors.errors, root=str(game.parent))
     return draft
 
 
-def render_text(preview: DraftPreview, *, color: bool) -> str:
+def render_text(preview: DraftPreview, *, color: bool, places: Places | None = None) -> str:
     """The preview for a terminal: titles, names and messages on one line each (player text in them escaped),
-    the redlines cleaned by render_ansi."""
+    the redlines cleaned by render_ansi; the objections' files named by `places` (as the model has them
+    without)."""
+    places = places or Places(None)
     lines = [one_line(f"Draft{': ' + preview.title if preview.title else ''} by {preview.proposer}, "
                       f"would be proposal {preview.number}")]
     if preview.vote:
@@ -105,7 +112,8 @@ def render_text(preview: DraftPreview, *, color: bool) -> str:
     if not preview.changes:
         lines += ["", "It changes no rule."]
     if preview.objections:
-        lines += ["", "Objections:"] + [one_line(f"  {o.where}: {o.kind}: {o.message}") for o in preview.objections]
+        lines += ["", "Objections:"] + [one_line(f"  {places.path(o.file)}:{o.line}: {o.kind}: {o.message}")
+                                         for o in preview.objections]
     return "\n".join(lines)
 
 

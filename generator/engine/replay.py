@@ -11,6 +11,7 @@ import copy
 import dataclasses
 import datetime as dt
 import re
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -53,8 +54,16 @@ class Finding(_Placed):
     cause: Source | None = None  # the earlier slip this one stems from, where one does
 
     def __str__(self) -> str:
+        return self.shown(str)
+
+    def shown(self, place: Callable[[Source], str]) -> str:
+        """`file:line: entry: message`, each place named by `place` (see Cited.spelled)."""
+        return f"{place(self.source)}: {self.described(place)}"
+
+    def described(self, place: Callable[[Source], str]) -> str:
+        """`entry: message`: what is wrong, without where."""
         prefix = f"{self.entry}: " if self.entry else ""
-        return f"{self.file}:{self.line}: {prefix}{self.message}"
+        return prefix + (self.message.spelled(place) if isinstance(self.message, Cited) else self.message)
 
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "kind": self.kind, "entry": self.entry,
@@ -73,7 +82,13 @@ class Override(_Placed):
     set_to: str
 
     def __str__(self) -> str:
-        return f"{self.file}:{self.line}: {self.judgment} sets {self.what} to {self.set_to} (computed: {self.computed})"
+        return self.shown(str)
+
+    def shown(self, place: Callable[[Source], str]) -> str:
+        return f"{place(self.source)}: {self.described(place)}"
+
+    def described(self, place: Callable[[Source], str]) -> str:
+        return f"{self.judgment} sets {self.what} to {self.set_to} (computed: {self.computed})"
 
     def to_json(self) -> dict:
         return {"file": self.file, "line": self.line, "judgment": self.judgment, "what": self.what,

@@ -9,6 +9,7 @@ from __future__ import annotations
 import datetime as dt
 from dataclasses import dataclass
 from fractions import Fraction
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Literal, Union
 
 if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type checkers only
@@ -100,6 +101,11 @@ class Cited:
 
     def __str__(self) -> str:
         return "".join(map(str, self.parts))
+
+    def spelled(self, place: Callable[[Source], str]) -> str:
+        """The words with each place named by `place` (a command names files from where it runs)."""
+        return "".join(part if isinstance(part, str) else place(part) if isinstance(part, Source)
+                       else part.spelled(place) for part in self.parts)
 
     def __eq__(self, other: object) -> bool:
         return str(self) == str(other) if isinstance(other, (str, Cited)) else NotImplemented

@@ -84,8 +84,11 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
                          line_limit=MAX_TOML_LINE_CHARS if toml else MAX_LINE_CHARS)
         if text is not None:
             texts[name] = text
-    return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs,
-                       parser)
+    try:
+        return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs,
+                           parser)
+    except ArchiveError as error:
+        raise ArchiveError(error.errors, root=str(base)) from None
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorCollector, cache: Cache | None = None,
@@ -126,7 +129,8 @@ def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = N
                  parser: LogParser | None = None) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
     if not os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
-        raise ArchiveError([SourceError(str(content), 0, "is not a folder")])
+        raise ArchiveError([SourceError(str(content), 0, "is not a folder" if os.path.lexists(content)
+                                        else "no such folder")])
     try:
         folders = game_folders(content)
     except OSError as error:
@@ -140,8 +144,15 @@ def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = N
         except ArchiveError as error:
             problems.extend(error.errors)
     if problems:
-        raise ArchiveError(problems)
+        raise ArchiveError(problems, root=str(names_root(content)))
     return games
+
+
+def names_root(content: Path) -> Path:
+    """The folder that the names of a content folder's files are relative to, in errors, findings and on the
+    site: the content folder, or the folder holding the one game it is."""
+    content = Path(os.path.abspath(content))
+    return content.parent if is_game(content) else content
 
 
 def address_problems(folders: list[Path]) -> list[SourceError]:

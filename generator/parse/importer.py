@@ -46,6 +46,14 @@ NO_RULES = ("no numbered rules found (a rule starts with a line like '101. text'
             "use start= and stop= to point at the rules")
 
 
+_RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the text is rules.md already
+
+
+def is_rules_md(text: str) -> bool:
+    """Whether `text` is a ruleset in the archive's own format (rules.md, a snapshot) rather than plain text."""
+    return _RULES_MD.search(text) is not None
+
+
 class RulesetImportError(Exception):
     """The text could not be read as a ruleset; `line` (1-based, 0 when unknown) says where, and `file` which
     file, when the ruleset is a folder of files."""

@@ -1,0 +1,296 @@
+"""A keeper's first hour: every message says how to go on, files are named as they can be opened from where the
+command ran, a game starts from the keeper's own ruleset in one step, and long work shows its progress on a
+terminal only."""
+from __future__ import annotations
+
+import fcntl
+import os
+import pty
+import re
+import shutil
+import socket
+import struct
+import subprocess
+import sys
+import termios
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.commands.build import build_summary
+from generator.commands.new import game_title
+from tests.helpers import ROOT, copy_games
+
+SLIPS = ROOT / "content" / "slips-example"
+PLAIN_RULES = """From: keeper@example.org
+Subject: our rules
+
+Hi all, here they are.
+
+101. All players must always abide by all the rules then in effect.
+
+102. Initially rules in the 100's are immutable and rules in the 200's are mutable.
+
+201. Players shall alternate in clockwise order, taking one whole turn apiece.
+
+Cheers
+"""
+
+
+def run(cwd: Path, *args: str, env: dict | None = None) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-m", "generator", *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT), **(env or {})})
+
+
+# --- Messages that say how to go on ------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("command", ["build", "check", "serve"])
+def test_without_content_here_the_message_says_where_it_looked_and_how_to_name_another(tmp_path, capsys,
+                                                                                    monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    assert main([command]) == 2
+    assert capsys.readouterr().err == (f"content: looked for the content folder in {tmp_path}, and there is none; "
+                                       f"name another folder: nomic-archive {command} FOLDER\n")
+    (tmp_path / "content").write_text("not a folder")
+    assert main([command]) == 2
+    assert capsys.readouterr().err == (f"content: looked for the content folder in {tmp_path}, and found a file; "
+                                       f"name another folder: nomic-archive {command} FOLDER\n")
+
+
+@pytest.mark.parametrize("command", ["build", "check", "serve"])
+def test_a_folder_named_that_is_missing_or_a_file_is_said_to_be_so(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    (tmp_path / "afile").write_text("x")
+    assert main([command, "contnet"]) == 2
+    assert capsys.readouterr().err == "contnet: no such folder\n"
+    assert main([command, "afile"]) == 2
+    assert capsys.readouterr().err == "afile: is not a folder\n"
+
+
+def test_preview_of_a_draft_that_is_not_there_says_so(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["preview", "nothere.md"]) == 2
+    assert capsys.readouterr().err == "nothere.md: no such file; name a draft, e.g. content/GAME/drafts/NAME.md\n"
+
+
+def test_a_port_in_use_suggests_port_0(tmp_path, capsys):
+    content = copy_games(tmp_path, "mini")
+    with socket.socket() as taken:
+        taken.bind(("127.0.0.1", 0))
+        taken.listen()
+        port = taken.getsockname()[1]
+        assert main(["serve", str(content), "--port", str(port)]) == 2
+    assert capsys.readouterr().err == (f"127.0.0.1:{port}: cannot serve there: Address already in use; "
+                                       "--port 0 picks a free one\n")
+
+
+@pytest.mark.parametrize("name, title", [
+    ("g-suber-2nd", "G Suber 2nd"), ("my-game", "My Game"), ("the_21st_century", "The 21st Century"),
+    ("LiveJournal-2007", "LiveJournal 2007"), ("3rd-try", "3rd Try")])
+def test_a_new_game_is_titled_from_its_folder_without_capitals_after_digits(name, title):
+    assert game_title(name) == title
+
+
+def test_new_writes_that_title(tmp_path, capsys):
+    assert main(["new", str(tmp_path / "g-suber-2nd")]) == 0
+    assert 'title = "G Suber 2nd"\n' in (tmp_path / "g-suber-2nd" / "game.toml").read_text()
+
+
+def test_the_build_summary_counts_one_game_in_the_singular(tmp_path, capsys):
+    content = copy_games(tmp_path, "mini")
+    assert main(["build", str(content), "-o", str(tmp_path / "site")]) == 0
+    summary = capsys.readouterr().err
+    assert re.fullmatch(r"built \d+ pages for 1 game into \S+ in \d+\.\d\ds\n", summary), summary
+
+
+def test_the_build_summary_counts_in_the_singular_and_the_plural():
+    one = {"pages": 1, "written": 1, "games": 1, "findings": 1, "seconds": 0.5}
+    assert build_summary(one, Path("site")) == ("built 1 page for 1 game into site in 0.50s; 1 discrepancy (see "
+                                                "each game's check page or run nomic-archive check)")
+    many = {"pages": 1200, "written": 2, "games": 2, "findings": 3, "seconds": 2}
+    assert build_summary(many, Path("site")) == ("built 1,200 pages (2 written, the rest unchanged) for 2 games into "
+                                                 "site in 2.00s; 3 discrepancies (see each game's check page or run "
+                                                 "nomic-archive check)")
+
+
+@pytest.mark.parametrize("command", ["build", "check", "serve"])
+def test_help_says_the_default_content_folder_and_where_the_cache_is(command):
+    done = run(ROOT, command, "--help", env={"COLUMNS": "400", "NOMIC_ARCHIVE_CACHE_DIR": ""})
+    assert done.returncode == 0
+    assert "content folder or one game (default: content/ in the working directory)" in done.stdout
+    import platformdirs
+
+    assert platformdirs.user_cache_dir("nomic-archive", appauthor=False) in done.stdout
+    assert "deleting it costs only time" in done.stdout
+
+
+def test_check_help_explains_each_format():
+    done = run(ROOT, "check", "--help", env={"COLUMNS": "400"})
+    assert "text: file:line: message, one a line (default); json: the report as data" in done.stdout
+    assert "github: GitHub Actions workflow commands" in done.stdout
+
+
+# --- Paths named from the working directory ---------------------------------------------------------
+
+
+@pytest.mark.parametrize("where", ["root", "content", "game", "outside"])
+def test_errors_name_files_from_where_the_command_runs(tmp_path, where):
+    content = tmp_path / "repo" / "content"
+    shutil.copytree(SLIPS, content / "slips-example")
+    (content / "slips-example" / "log.md").write_text("## Proposal 301: x\nProposer: Ada\nDate: someday\n")
+    (tmp_path / "outside").mkdir()
+    cwd = {"root": tmp_path / "repo", "content": content, "game": content / "slips-example",
+           "outside": tmp_path / "outside"}[where]
+    done = run(cwd, "build", str(content), "-o", str(tmp_path / "site"))
+    log = {"root": "content/slips-example/log.md", "content": "slips-example/log.md", "game": "log.md",
+           "outside": f"{content}/slips-example/log.md"}[where]
+    assert (done.returncode, done.stderr) == (2, f"{log}:3: 'someday' is not a date like 1982-06-03\n")
+
+
+def test_preview_names_a_draft_from_where_it_runs(tmp_path, monkeypatch, capsys):
+    content = tmp_path / "content"
+    shutil.copytree(SLIPS, content / "slips-example")
+    (content / "slips-example" / "drafts").mkdir()
+    draft = content / "slips-example" / "drafts" / "d.md"
+    draft.write_text("## Proposal: x\nProposer: Nobody\n\nRepeal rule 999.\n")
+    monkeypatch.chdir(content / "slips-example")
+    assert main(["preview", "drafts/d.md", "--text"]) == 1
+    assert re.search(r"^  drafts/d\.md:\d+: ", capsys.readouterr().out, re.MULTILINE)
+
+
+# --- Starting a game ----------------------------------------------------------------------------------
+
+
+def test_new_with_rules_starts_a_game_from_a_plain_text_ruleset_in_one_step(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("rules.txt").write_text(PLAIN_RULES)
+    assert main(["new", "content/my-game", "--rules", "rules.txt", "--player", "Ann", "--player", "Bo"]) == 0
+    out = capsys.readouterr().out
+    assert out.startswith("created content/my-game from the rules of rules.txt, with the mechanics of the "
+                          "suber-1982 ruleset in game.toml")
+    rules = Path("content/my-game/rules.md").read_text()
+    assert "### 101" in rules and "### 201" in rules and "keeper@example.org" not in rules
+    assert main(["check", "content/my-game"]) == 0
+    assert capsys.readouterr().out == "my-game: 0 proposals, consistent\n"
+
+
+def test_new_with_rules_reads_rules_md_as_it_is(tmp_path, capsys):
+    rules = tmp_path / "mine.md"
+    shutil.copyfile(SLIPS / "rules.md", rules)
+    assert main(["new", str(tmp_path / "content" / "g"), "--rules", str(rules), "--ruleset", "suber-2nd"]) == 0
+    assert (tmp_path / "content" / "g" / "rules.md").read_bytes() == rules.read_bytes()
+    assert main(["check", str(tmp_path / "content" / "g")]) == 0
+
+
+def test_new_with_rules_that_cannot_be_read_writes_nothing(tmp_path, capsys):
+    (tmp_path / "chatter.txt").write_text("no rules in here at all\n")
+    assert main(["new", str(tmp_path / "g"), "--rules", str(tmp_path / "chatter.txt")]) == 2
+    assert capsys.readouterr().err.startswith(f"{tmp_path / 'chatter.txt'}:")
+    assert not (tmp_path / "g").exists()
+
+
+def test_new_starts_a_game_around_the_rules_md_that_import_wrote(tmp_path, capsys, monkeypatch):
+    """The README's order: import first, then new in the same folder."""
+    monkeypatch.chdir(tmp_path)
+    Path("rules.txt").write_text(PLAIN_RULES)
+    assert main(["import", "rules.txt", "-o", "content/my-game/rules.md"]) == 0
+    imported = Path("content/my-game/rules.md").read_bytes()
+    assert main(["new", "content/my-game", "--rules", "rules.txt"]) == 2
+    assert capsys.readouterr().err == ("content/my-game/rules.md: exists, and new does not replace it (it may be a "
+                                       "keeper's only copy): leave --rules out to start the game from it, or name "
+                                       "a new folder; nothing was written\n")
+    assert main(["new", "content/my-game"]) == 0
+    assert capsys.readouterr().out.startswith("created content/my-game from its rules.md")
+    assert Path("content/my-game/rules.md").read_bytes() == imported
+    assert sorted(p.name for p in Path("content/my-game").iterdir()) == ["game.toml", "log.md", "rules.md"]
+    assert main(["check", "content/my-game"]) == 0
+
+
+def test_the_readme_new_commands_work_as_written(tmp_path, capsys, monkeypatch):
+    """Each `nomic-archive new …` in the README, run as written (where it names rules.txt, one is there)."""
+    readme = (ROOT / "README.md").read_text(encoding="utf-8")
+    commands = [command.split() for command in re.findall(r"`nomic-archive (new [^`]+)`", readme)]
+    assert len(commands) >= 3 and any("--rules" in command for command in commands)
+    for number, command in enumerate(commands):
+        (tmp_path / str(number)).mkdir()
+        monkeypatch.chdir(tmp_path / str(number))
+        Path("rules.txt").write_text(PLAIN_RULES)
+        assert main(command) == 0, command
+        assert main(["check", command[1]]) == 0, command
+
+
+# --- Progress ---------------------------------------------------------------------------------------
+
+
+def test_quiet_and_a_non_terminal_print_no_progress(tmp_path):
+    """Progress drawn from the first step (AT_ONCE) on a pipe, as a script or CI reads it: none, nor with --quiet
+    (which leaves out the summary too)."""
+    content = copy_games(tmp_path, "mini")
+    done = _run_at_once(tmp_path, ["build", str(content), "-o", str(tmp_path / "site")])
+    assert done.returncode == 0 and re.fullmatch(r"built \d+ pages for 1 game into \S+ in \d+\.\d\ds\n", done.stderr)
+    done = _run_at_once(tmp_path, ["build", str(content), "-o", str(tmp_path / "site"), "--quiet"])
+    assert (done.returncode, done.stderr) == (0, "")
+    done = _run_at_once(tmp_path, ["check", str(content)])
+    assert (done.returncode, done.stderr) == (0, "")
+
+
+# The program with progress drawn from the first step (no second's delay), for a small game to show it.
+AT_ONCE = ("import sys; import generator.progress as p; p.DELAY_SECONDS = 0; from generator.cli import main; "
+           "sys.exit(main(sys.argv[1:]))")
+
+
+def _run_at_once(cwd: Path, args: list[str]) -> subprocess.CompletedProcess:
+    return subprocess.run([sys.executable, "-c", AT_ONCE, *args], cwd=cwd, capture_output=True, text=True,
+                          env={**os.environ, "PYTHONPATH": str(ROOT)})
+
+
+def _on_a_terminal(cwd: Path, args: list[str], *, at_once: bool) -> tuple[int, str]:
+    """Run the program with its stderr (and stdout) on a pseudo-terminal 100 columns wide; its exit code and
+    all it wrote there."""
+    primary, secondary = pty.openpty()
+    fcntl.ioctl(secondary, termios.TIOCSWINSZ, struct.pack("HHHH", 24, 100, 0, 0))
+    program = ["-c", AT_ONCE] if at_once else ["-m", "generator"]
+    process = subprocess.Popen([sys.executable, *program, *args], cwd=cwd, stdin=subprocess.DEVNULL,
+                               stdout=secondary, stderr=secondary, env={**os.environ, "PYTHONPATH": str(ROOT)})
+    os.close(secondary)
+    written = b""
+    while True:
+        try:
+            chunk = os.read(primary, 65536)
+        except OSError:  # the program has ended and closed the terminal
+            break
+        if not chunk:
+            break
+        written += chunk
+    os.close(primary)
+    return process.wait(timeout=60), written.decode("utf-8", "replace")
+
+
+@pytest.mark.parametrize("command", ["build", "check"])
+def test_a_terminal_shows_progress_of_long_work_and_clears_it(tmp_path, command):
+    content = copy_games(tmp_path, "mini")
+    args = [command, str(content)] + (["-o", str(tmp_path / "site")] if command == "build" else [])
+    code, written = _on_a_terminal(tmp_path, args, at_once=True)
+    assert code == 0, written
+    steps = 4 if command == "build" else 2
+    assert f"\r{command}: step {steps} of {steps}, " in written, written
+    assert re.search(r"\r {20,}\r", written), written  # the line cleared at the end
+    code, written = _on_a_terminal(tmp_path, args + ["--quiet"], at_once=True)
+    assert code == 0 and "step" not in written, written
+
+
+def test_a_terminal_shows_no_progress_for_work_quicker_than_a_second(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    code, written = _on_a_terminal(tmp_path, ["check", str(content)], at_once=False)
+    assert code == 0 and "step" not in written, written
+
+
+def test_a_solitaire_game_takes_no_ruleset_of_the_keepers(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    Path("rules.txt").write_text(PLAIN_RULES)
+    assert main(["new", "content/solo", "--ruleset", "solitaire", "--rules", "rules.txt"]) == 2
+    assert capsys.readouterr().err == ("--rules: a solitaire game plays Solitaire Nomic's own rules; choose another "
+                                       "--ruleset, or start it in a new folder without --rules; nothing was written\n")
+    assert not Path("content").exists()
