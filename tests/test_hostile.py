@@ -273,7 +273,7 @@ def test_a_failed_write_is_cannot_write_exit_2(tmp_path, capsys, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("generator.site.render.shutil.copyfile", full)
+    monkeypatch.setattr("generator.site.render._write_static", full)
     assert main(["build", str(content), "-o", str(tmp_path / "site")]) == 2
     assert capsys.readouterr().err == f"{tmp_path / 'site'}: cannot write: No space left on device\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
@@ -447,5 +447,5 @@ def test_a_broken_template_override_is_its_file_and_line_exit_2(tmp_path, capsys
     (content / "_templates" / "index.html").write_text('{% extends "base.html" %}\n' + template + "\n")
     monkeypatch.chdir(tmp_path)
     assert main(["build", "content", "-o", "site"]) == 2
-    assert capsys.readouterr().err == f"content/_templates/index.html:2: {message}\n"
+    assert capsys.readouterr().err == f"_templates/index.html:2: {message}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
