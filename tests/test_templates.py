@@ -10,7 +10,7 @@ import pytest
 from generator.cli import main
 from generator.site.render import make_environment, package_templates
 
-from helpers import copy_games
+from tests.helpers import copy_games
 
 # Known ways out of a Jinja2 template into Python (each would run `id` on the keeper's machine, or read its
 # files, in a plain Environment). The sandbox must refuse every one: exit 2 at the template's line.

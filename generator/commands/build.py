@@ -7,7 +7,9 @@ import time
 from pathlib import Path
 
 from ..cache import digest, open_cache, program_digest
+from ..errors import ArchiveError, SourceError
 from ..files import check_site_folder
+from ..model.urls import base_url_problem
 from ..parallel import available_cores
 from ..site.pages import plan_site
 from ..parse.game import inputs_digest
@@ -23,6 +25,8 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
 
     The output folder is checked first: a build never replaces anything but a site it made."""
     started = time.perf_counter()
+    if problem := base_url_problem(base_url):  # before anything is read or written
+        raise ArchiveError([SourceError("--base-url", 0, f"'{base_url}' {problem}; nothing was written")])
     check_site_folder(output, content)
     cache = open_cache(cache_dir, content)
     overrides = (content / "_templates") if content.is_dir() else None
