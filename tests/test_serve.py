@@ -334,7 +334,9 @@ def test_events_carry_rebuild_outcomes(server, builder, game):
     result = builder.rebuild([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
     server.hub.publish(result, builder.problems())
     assert stream.fp.readline() == b"event: error\n"
-    problems = json.loads(stream.fp.readline().removeprefix(b"data: "))
+    data = json.loads(stream.fp.readline().removeprefix(b"data: "))
+    problems = data["problems"]
+    assert data["total"] == len(problems) == 1
     assert problems[0]["where"] == "tiny/log.md:25" and problems[0]["text"] == "## Proposal 303 Quorum!"
     stream.fp.readline()
     server.hub.publish(builder.rebuild([edit(game / "log.md", "303 Quorum!", "303: Quorum")]), [])
@@ -378,7 +380,7 @@ def test_a_page_that_opens_its_stream_while_the_site_is_broken_shows_the_problem
     for path in (EVENTS_PATH, f"{EVENTS_PATH}?since={current}"):
         stream = open_stream(server, path)
         assert stream.fp.readline() == b"event: error\n"
-        assert json.loads(stream.fp.readline().removeprefix(b"data: "))[0]["where"] == "tiny/log.md:25"
+        assert json.loads(stream.fp.readline().removeprefix(b"data: "))["problems"][0]["where"] == "tiny/log.md:25"
 
 
 # --- Watching ----------------------------------------------------------------------------------------
@@ -491,3 +493,23 @@ def test_serve_stops_cleanly_and_removes_its_temporary_site(game, stop):
     site = re.search(r"built \d+ pages into (\S+) in", errors).group(1)
     assert code == 0 and "Traceback" not in errors, errors
     assert not Path(site).exists()
+
+
+def test_the_overlay_shows_the_first_problems_of_thousands_each_file_read_once(tmp_path, monkeypatch):
+    """A log with an error on each of 16,000 lines: the overlay gets the first SHOWN_PROBLEMS with their count,
+    and the log is read once for all their lines, not once for each (which took over a minute)."""
+    game = write_game(tmp_path / "content", "broken")
+    (game / "log.md").write_text("# Log\n\n" + "".join(f"## Not an entry {i}\n\n" for i in range(16_000)))
+    builder = SiteBuilder(tmp_path / "content", tmp_path / "site", live_reload="")
+    result = builder.build_all()
+    assert len(result.errors) == 16_000
+    reads = []
+    read_bytes = Path.read_bytes
+    monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or read_bytes(self))
+    problems = builder.problems(result.errors)
+    assert len(problems) == serve.SHOWN_PROBLEMS and len(reads) == 1
+    assert problems[-1]["text"] == f"## Not an entry {serve.SHOWN_PROBLEMS - 1}"
+    hub = EventHub()
+    hub.publish(result, problems)
+    kind, data = hub.subscribe().get_nowait()
+    assert kind == "error" and json.loads(data)["total"] == 16_000

@@ -630,28 +630,39 @@ def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> No
 
 
 def _missing_numbers(state: _State, steps: list[Step]) -> None:
-    """Each number from first_proposal to the highest used that no proposal took: one finding, at the first
-    entry (in the log's order) numbered above it."""
+    """The numbers from first_proposal to the highest used that no proposal took: one finding for each run of
+    them (`proposals 302 to 999999999998 are missing`), at the first entry (in the log's order) numbered above
+    it. Runs, not numbers: time and memory go with the proposals, whatever the width of a gap."""
     if not state.unordered:
         return
     first = state.config.numbering.first_proposal
-    used = set(state.seen_numbers)  # in either order: a log may change its numbering mid-game
-    missing = [n for n in range(first, max(used)) if n not in used]
-    # The first entry numbered above each missing number: walk numbers downward keeping the earliest position.
+    highest = max(state.seen_numbers)  # in either order: a log may change its numbering mid-game
+    gaps, after = [], first - 1
+    for number in sorted(n for n in state.seen_numbers if n >= first):
+        if number > after + 1:
+            gaps.append((after + 1, number - 1))
+        after = number
+    # The first entry numbered above each run: walk the runs downward keeping the earliest position (every
+    # number of a run has the same entries above it, as no entry is numbered inside it).
     by_number = sorted(state.unordered, key=lambda item: -item[0])
     earliest: tuple[int, Source] | None = None
     position = 0
-    for gap in reversed(missing):
-        while position < len(by_number) and by_number[position][0] > gap:
+    found: dict[int, list[Finding]] = {}
+    for low, high in reversed(gaps):
+        while position < len(by_number) and by_number[position][0] > high:
             _, where, source = by_number[position]
             if earliest is None or where < earliest[0]:
                 earliest = (where, source)
             position += 1
-        where, source = earliest
-        step = steps[where]
-        finding = Finding("proposal-number", source, f"proposal {gap} is missing: every number "
-                          f"from {first} to {max(used)} must appear", step.label, expected=str(gap), found="none")
-        steps[where] = dataclasses.replace(step, findings=step.findings + (finding,))
+        # (None: only proposals numbered in order stand above it; it is told at the first numbered so.)
+        where, source = earliest or min(state.unordered, key=lambda item: item[1])[1:]
+        missing = f"proposal {low} is missing" if low == high else f"proposals {low} to {high} are missing"
+        finding = Finding("proposal-number", source, f"{missing}: every number from {first} to {highest} must "
+                          "appear", steps[where].label, expected=str(low) if low == high else f"{low} to {high}",
+                          found="none")
+        found.setdefault(where, []).insert(0, finding)  # each step's, the lowest first
+    for where, findings in found.items():
+        steps[where] = dataclasses.replace(steps[where], findings=steps[where].findings + tuple(findings))
 
 
 def _index_of(config: Config, proposal: Proposal):
