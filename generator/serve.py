@@ -469,6 +469,9 @@ class SiteServer(ThreadingHTTPServer):
     """Serves `site` on 127.0.0.1 only, with the event stream of `hub`."""
 
     daemon_threads = True  # open event streams must not hold the process at exit
+    # The listen backlog: socketserver's default of 5 dropped most of a burst (a page and its assets reloaded in
+    # a few tabs, as live reload does after every save, is a hundred connections at once).
+    request_queue_size = 128
 
     def __init__(self, site: Path, hub: EventHub, port: int = 0):
         self.site = Path(site)
