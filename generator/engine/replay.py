@@ -20,6 +20,7 @@ from operator import is_not
 from ..model import Change, Cited, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
 from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
+from ..model.names import look_alike, looks_like, skeleton
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook
@@ -242,6 +243,7 @@ def replay(game: Game, *, previous: Replay | None = None, checkpoints: bool = Fa
         if resumed is not None:
             return resumed
     state = _initial_state(game)
+    _look_alike_players(game, state.findings)
     initial_scores = dict(state.scores)
     rulings, points = _result_rulings(game), _snapshot_points(game, state.findings)
     for snapshot in points.get(-1, []):
@@ -410,6 +412,7 @@ def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
     book = Rulebook.from_rules(rules)
     differing = {book.identity_of(rule.number) for rule, old in zip(rules, old_rules) if rule != old}
     before_entries: list[Finding] = []
+    _look_alike_players(game, before_entries)
     points = _snapshot_points(game, before_entries)
     for snapshot in points.get(-1, []):
         _compare_snapshot(before_entries, book.current, snapshot)
@@ -508,8 +511,23 @@ def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
     if name not in state.strangers:
         state.strangers.add(name)
         state.find("player", source, f"{role}: {name} is not a player in the game"
-                   f" (players: {', '.join(state.players) or 'none'})", found=name)
+                   f" (players: {', '.join(state.players) or 'none'}){_looks_like_player(state, name)}", found=name)
     return False
+
+
+def _looks_like_player(state: _State, name: str) -> str:
+    """` (\u0410nn looks like Ann)` when a name that is no player's looks like a player's; else nothing."""
+    key = skeleton(name)
+    alike = next((player for player in state.players if skeleton(player) == key), None)
+    return f" ({looks_like(name, alike)})" if alike is not None else ""
+
+
+def _look_alike_players(game: Game, findings: list[Finding]) -> None:
+    """Players in game.toml whose names look alike (model/names.py): a finding naming both, at its line."""
+    for name, other in look_alike(game.config.players):
+        findings.append(Finding("player", game.players_source or game.rules.source, f"players {name} and {other} "
+                                f"look alike ({looks_like(name, other)}): no reader can tell which of them voted "
+                                "or scored; rename one", found=name))
 
 
 def _take_turn(state: _State, player: str, source: Source, known: bool = True) -> None:
@@ -880,6 +898,11 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
             if change.player in state.players:
                 state.find("player", change.source, f"{change.player} joins but is already playing")
                 continue
+            key = skeleton(change.player)
+            for other in (player for player in state.players if skeleton(player) == key):
+                state.find("player", change.source, f"{change.player} joins, and looks like {other}, who plays "
+                           f"({looks_like(change.player, other)}): no reader can tell which of them voted or scored; "
+                           "rename one", found=change.player)
             state.players.append(change.player)
             state.strangers.discard(change.player)
             state.scores.setdefault(change.player, 0)
@@ -940,7 +963,8 @@ def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> No
             if player not in state.scores:
                 if player not in state.strangers:
                     state.strangers.add(player)
-                    state.find("scores", entry.scores.source, f"Scores names {player}, who is not a player",
+                    state.find("scores", entry.scores.source, f"Scores names {player}, who is not a player"
+                               f"{_looks_like_player(state, player)}",
                                found=player)
                 continue
             _check_score(state, entry.scores.source, player, claimed)
