@@ -117,8 +117,13 @@ def test_what_a_template_may_do_still_works_in_the_sandbox(tmp_path, capsys, mon
                                      "and 'NoneType'"),
     (b'\n{% include "no-such.html" %}\n', "_templates/404.html:2: TemplateNotFound: no-such.html"),
     (b'\n{% extends "404.html" %}\n', "_templates/404.html:2: RecursionError: maximum recursion depth exceeded"),
+    (b"\n{{ 'x' * 10**10 }}\n", "_templates/404.html:2: OverflowError: a sequence of 1 repeated 10,000,000,000 times "
+                                  "is too long for a template (at most 1,000,000 items)"),
+    (b"\n{{ 7 ** (10 ** 8) }}\n", "_templates/404.html:2: OverflowError: 7 ** 100000000 is too large for a template (a "
+                             "power of at most 1024)"),
 ], ids=["utf-16", "latin-1", "includes-itself", "floor-division-by-zero", "division-by-zero", "syntax", "undefined",
-        "no-such-element", "no-such-function", "type-error", "includes-nothing", "extends-itself"])
+        "no-such-element", "no-such-function", "type-error", "includes-nothing", "extends-itself", "gigabytes",
+        "a-huge-power"])
 def test_every_template_mistake_is_exit_2_naming_its_file_and_line(tmp_path, capsys, monkeypatch, data, message):
     content = _build_with(tmp_path, {"404.html": data})
     code, err = _run_build(tmp_path, content, capsys, monkeypatch)

@@ -100,6 +100,22 @@ class _Environment(SandboxedEnvironment):
         return super().get_template(name, parent, globals)
 
     template_class = _Template
+    # Products and powers are bounded, so that a template cannot ask for gigabytes (`{{ 'x' * 10**10 }}`) or
+    # hours (`{{ 9**9**9 }}`): the sandbox bounds `range` alone. (Only templates that multiply pay the call.)
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)) \
+                and abs(left) > 1 and right > MAX_POWER:
+            raise OverflowError(f"{left!r} ** {right!r} is too large for a template (a power of at most "
+                                f"{MAX_POWER})")
+        if operator == "*":
+            for sequence, times in ((left, right), (right, left)):
+                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) \
+                        and len(sequence) * times > MAX_REPEAT:
+                    raise OverflowError(f"a sequence of {len(sequence):,} repeated {times:,} times is too long for "
+                                        f"a template (at most {MAX_REPEAT:,} items)")
+        return super().call_binop(context, operator, left, right)
 
     def make_globals(self, d):
         """A template's globals as one dict, not Jinja2's ChainMap over the environment's: every page and include
@@ -117,6 +133,8 @@ class _Environment(SandboxedEnvironment):
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+MAX_POWER = 1024
+MAX_REPEAT = 1_000_000
 # How a keeper's templates are named in errors and tracebacks: as the content folder holds them.
 OVERRIDES = "_templates"
 
