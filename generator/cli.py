@@ -51,8 +51,9 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     build.add_argument("--cache-dir", type=Path, help=cache_help)
     build.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP + ", nor the summary line")
     build.add_argument("--jobs", type=int, help="processes drawing pages (default: one per core available)")
-    build.add_argument("--base-url", default="", help="where the site will be published, e.g. https://example.org/"
-                       "nomic/ (used only where a format needs absolute addresses: sitemap.xml and feeds)")
+    build.add_argument("--base-url", default="", help="where the site will be published, an absolute http or https "
+                       "address, e.g. https://example.org/nomic/ (used only where a format needs absolute "
+                       "addresses: sitemap.xml, feeds and 404.html)")
 
     check = commands.add_parser("check", help="replay each game's log and report every discrepancy")
     check.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
@@ -111,8 +112,9 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     preview.add_argument("--text", action="store_true", help="print the redline in the terminal instead")
 
     diff = commands.add_parser("diff", help="compare two rulesets rule by rule")
-    diff.add_argument("old", help="ruleset file, game folder, GAME@312, GAME@2005-04-02 or GAME@start")
-    diff.add_argument("new", help="ruleset file, game folder, GAME@312, GAME@2005-04-02 or GAME@start")
+    point = "ruleset file, game folder, or GAME@POINT (312, 312-2, judgment-1, entry-12, 2005-04-02, start, now)"
+    diff.add_argument("old", help=point)
+    diff.add_argument("new", help=point)
     diff.add_argument("--format", choices=("text", "html", "json"), default="text")
     diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     diff.add_argument("--force", action="store_true", help="replace the -o file if it exists")

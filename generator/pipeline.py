@@ -16,6 +16,7 @@ from .engine import replay_game
 from .engine.replay import Replay
 from .errors import ArchiveError, SourceError
 from .files import check_site_folder, site_lock
+from .model.urls import base_url_problem
 from .parallel import available_cores
 from .parse.game import inputs_digest, load_content, names_root
 from .parse.log import LogParser
@@ -59,6 +60,8 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
     writing the same folder is waited for (`waiting` is called when that starts). `progress`: told of its
     BUILD_STEPS."""
     started = time.perf_counter()
+    if problem := base_url_problem(base_url):  # before anything is read or written
+        raise ArchiveError([SourceError("--base-url", 0, f"'{base_url}' {problem}; nothing was written")])
     check_site_folder(output, content)
     with site_lock(output, waiting):
         check_site_folder(output, content)  # as the other build left it

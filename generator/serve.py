@@ -58,6 +58,9 @@ QUIET_SECONDS = 0.025
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
 TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg"})
 KEEPALIVE_SECONDS = 15
+# The problems the overlay lists, the first of them (with how many there are in all): a log broken on every
+# line has thousands, and a page of thousands helps no one.
+SHOWN_PROBLEMS = 300
 
 # Injected at the end of every page's <body> in serve mode only. The overlay is built from text nodes:
 # file text is shown, never parsed as HTML.
@@ -65,8 +68,9 @@ LIVE_RELOAD = Markup("""<script>
 (function () {
   "use strict";
   var overlay = null;
-  function show(problems) {
+  function show(data) {
     if (overlay) { overlay.remove(); overlay = null; }
+    var problems = data.problems || [];
     if (!problems.length) return;
     overlay = document.createElement("div");
     overlay.id = "nomic-error-overlay";
@@ -89,6 +93,12 @@ LIVE_RELOAD = Markup("""<script>
     overlay.setAttribute("aria-labelledby", "nomic-error-heading");
     heading.id = "nomic-error-heading";
     overlay.append(close, heading, hint);
+    if (data.total > problems.length) {
+      var count = document.createElement("p");
+      count.id = "nomic-error-count";
+      count.textContent = "The first " + problems.length + " of " + data.total + " problems:";
+      overlay.append(count);
+    }
     problems.forEach(function (problem) {
       var item = document.createElement("section");
       item.className = "nomic-problem";
@@ -217,18 +227,22 @@ class SiteBuilder:
         return [self._root, self._template_roots[0]]
 
     def problems(self, errors: list[SourceError] | None = None) -> list[dict]:
-        """Errors as the overlay shows them: where, what, and the offending line of the file."""
+        """Errors as the overlay shows them: where, what, and the offending line of the file; the first
+        SHOWN_PROBLEMS of them (a log broken on every line has thousands), each file read once."""
+        files: dict[str, list[str]] = {}
         return [{"where": f"{e.file}:{e.line}" if e.line else e.file, "file": e.file, "line": e.line,
-                 "message": e.message, "text": self._line_of(e.file, e.line)}
-                for e in (self.errors if errors is None else errors)]
+                 "message": e.message, "text": self._line_of(e.file, e.line, files)}
+                for e in (self.errors if errors is None else errors)[:SHOWN_PROBLEMS]]
 
-    def _line_of(self, file: str, line: int) -> str:
+    def _line_of(self, file: str, line: int, files: dict[str, list[str]]) -> str:
         if line < 1:
             return ""
-        try:
-            lines = (self.base / file).read_bytes().decode("utf-8-sig", errors="replace").splitlines()
-        except OSError:
-            return ""
+        if file not in files:
+            try:
+                files[file] = (self.base / file).read_bytes().decode("utf-8-sig", errors="replace").splitlines()
+            except OSError:
+                files[file] = []
+        lines = files[file]
         return lines[line - 1].rstrip()[:500] if line <= len(lines) else ""
 
     def _update(self, stale: set[str], templates_changed: bool, jobs: int = 1) -> RebuildResult:
@@ -346,6 +360,7 @@ class EventHub:
         self._lock = threading.Lock()
         self._clients: list[queue.SimpleQueue] = []
         self.problems: list[dict] = []
+        self.total = 0  # how many problems there are, of which `problems` are the first
         self.closed = threading.Event()
         # The site each outcome left, named by this process and a count: a page is served with the name of
         # the one it was read from, which its stream sends back (another process's name: serve restarted).
@@ -364,7 +379,7 @@ class EventHub:
         client: queue.SimpleQueue = queue.SimpleQueue()
         with self._lock:
             if self.problems:
-                client.put(("error", json.dumps(self.problems, ensure_ascii=False)))
+                client.put(("error", self._payload()))
             elif since is not None and since != self.token:
                 client.put(("reload", "{}"))
             self._clients.append(client)
@@ -376,13 +391,17 @@ class EventHub:
                 self._clients.remove(client)
 
     def publish(self, result: RebuildResult, problems: list[dict]) -> None:
-        """`reload` after a successful rebuild, else `error` with the problems as JSON."""
+        """`reload` after a successful rebuild, else `error` with the problems (the first of the result's
+        errors) and how many there are, as JSON."""
         with self._lock:
-            self.problems = problems
+            self.problems, self.total = problems, max(len(result.errors), len(problems))
             self._published += 1
-            message = ("reload", "{}") if result.ok else ("error", json.dumps(problems, ensure_ascii=False))
+            message = ("reload", "{}") if result.ok else ("error", self._payload())
             for client in self._clients:
                 client.put(message)
+
+    def _payload(self) -> str:
+        return json.dumps({"total": self.total, "problems": self.problems}, ensure_ascii=False)
 
     def close(self) -> None:
         self.closed.set()
@@ -443,6 +462,9 @@ class SiteServer(ThreadingHTTPServer):
     """Serves `site` on 127.0.0.1 only, with the event stream of `hub`."""
 
     daemon_threads = True  # open event streams must not hold the process at exit
+    # The listen backlog: socketserver's default of 5 dropped most of a burst (a page and its assets reloaded in
+    # a few tabs, as live reload does after every save, is a hundred connections at once).
+    request_queue_size = 128
 
     def __init__(self, site: Path, hub: EventHub, port: int = 0):
         self.site = Path(site)

@@ -13,6 +13,7 @@ from markupsafe import Markup
 from markupsafe import escape as markupsafe_escape
 
 from generator.cli import main
+from generator.terminal import one_line
 from generator.pipeline import build_site
 from generator.site import render
 from generator.site.render import make_environment
@@ -220,3 +221,50 @@ def test_base_url_makes_sitemap_feed_and_404_absolute_and_nothing_else(tmp_path)
     assert '<a class="skip" href="#main">' in with_base  # no <base>: the skip link stays on the page
     assert set(a) - set(b) == {"sitemap.xml"} and set(b) <= set(a)
     assert {path for path in b if a[path] != b[path]} == {"mini/feed.xml", "404.html"}
+
+
+@pytest.mark.parametrize("url, problem", [
+    ("javascript:alert(document.domain)//", "must be an absolute http or https address, like "
+                                            "https://example.org/nomic/"),
+    ("//evil.example/", "must be an absolute http or https address, like https://example.org/nomic/ (perhaps "
+                        "https://evil.example/)"),
+    ("example.org/nomic/", "must be an absolute http or https address, like https://example.org/nomic/ (perhaps "
+                           "https://example.org/nomic/)"),
+    ("https://example.org/\n</loc><loc>https://evil.example/", "holds the character U+000A; an address is one "
+                                                               "line, without spaces or control characters"),
+    ("https://example.org/\u202enomic/", "holds the character U+202E; an address is one line, without spaces or "
+                                         "control characters"),
+    ("https://example.org/my nomic/", "holds a space (write it as %20); an address is one line, without spaces "
+                                      "or control characters"),
+    ("https:\\\\evil.example\\", "holds a backslash (a path is written with /); an address is one line, without "
+                                 "spaces or control characters"),
+    ("ftp://example.org/", "must be an absolute http or https address, like https://example.org/nomic/"),
+    ("https:example.org/", "must be an absolute http or https address, like https://example.org/nomic/"),
+    ("https:///nomic/", "names no host; it must be an absolute http or https address, like "
+                        "https://example.org/nomic/"),
+    ("https://example.org:port/", "is not a valid address (Port could not be cast to integer value as 'port'), "
+                                  "like https://example.org/nomic/"),
+    ("https://example.org/?page=", "must be where the site's files are, without '?' or '#': like "
+                                   "https://example.org/nomic/"),
+], ids=["javascript", "scheme-relative", "no-scheme", "line-break", "bidi-override", "space", "backslash", "ftp",
+        "no-slashes", "no-host", "bad-port", "query"])
+def test_a_base_url_that_is_no_absolute_http_address_is_exit_2_and_nothing_is_written(tmp_path, capsys, url,
+                                                                                       problem):
+    content = copy_games(tmp_path, "mini")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    before = tree_digest(site)
+    capsys.readouterr()
+    assert main(["build", str(content), "-o", str(site), "--base-url", url]) == 2
+    assert capsys.readouterr().err == one_line(f"--base-url: '{url}' {problem}; nothing was written") + "\n"
+    assert tree_digest(site) == before  # the output folder untouched
+    assert main(["build", str(content), "-o", str(tmp_path / "new"), "--base-url", url]) == 2
+    assert not (tmp_path / "new").exists()
+
+
+@pytest.mark.parametrize("url", ["https://example.org/nomic/", "http://127.0.0.1:8000/", "HTTPS://Example.org/a%20b/",
+                                 "https://b\u00fccher.example/"])
+def test_an_absolute_http_base_url_is_taken(tmp_path, url):
+    content = copy_games(tmp_path, "mini")
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--base-url", url]) == 0
+    assert url in (tmp_path / "site/sitemap.xml").read_text()

@@ -199,8 +199,8 @@ def test_a_point_that_is_neither_number_nor_date(tmp_path, capsys):
     game = write_game(tmp_path / "splits")
     code, _, err = diff(capsys, f"{game}@tuesday", game)
     assert code == 2
-    assert err == (f"{game}@tuesday: after '@' comes a proposal number (GAME@312), a date (GAME@2005-04-02) "
-                   "or 'start' (GAME@start)\n")
+    assert err == (f"{game}@tuesday: no such point; a point is start, now, a proposal number (312; 312-2 for the "
+                   "second proposal numbered 312), judgment-N, entry-N (the log's N-th entry) or a date (2005-04-02)\n")
 
 
 def test_missing_file_and_folder_that_is_no_game(tmp_path, capsys):

@@ -273,7 +273,7 @@ def test_a_failed_write_is_cannot_write_exit_2(tmp_path, capsys, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("generator.site.render.shutil.copyfile", full)
+    monkeypatch.setattr("generator.site.render._write_static", full)
     assert main(["build", str(content), "-o", str(tmp_path / "site")]) == 2
     assert capsys.readouterr().err == f"{tmp_path / 'site'}: cannot write: No space left on device\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
@@ -425,10 +425,11 @@ def test_preview_text_escapes_player_text(tmp_path, capsys):
 @pytest.mark.parametrize("arguments, message", [
     (["new", "{tmp}/afile"], "{tmp}/afile: already exists and is not an empty folder; nothing was written"),
     (["serve", "{tmp}", "--port", "99999"], "127.0.0.1:99999: cannot serve there: bind(): port must be 0-65535."),
-    (["diff", "{tmp}/mini@\u00b3", "{tmp}/mini"], "{tmp}/mini@\u00b3: after '@' comes a proposal number (GAME@312), "
-     "a date (GAME@2005-04-02) or 'start' (GAME@start)"),
+    (["diff", "{tmp}/mini@\u00b3", "{tmp}/mini"], "{tmp}/mini@\u00b3: no such point; a point is start, now, a "
+     "proposal number (312; 312-2 for the second proposal numbered 312), judgment-N, entry-N (the log's N-th entry) "
+     "or a date (2005-04-02)"),
     (["diff", "{tmp}/mini@" + "9" * 5000, "{tmp}/mini"],
-     "{tmp}/mini@" + "9" * 5000 + ": after '@': number too large (at most 12 digits)"),
+     "{tmp}/mini@" + "9" * 5000 + ": number too large (at most 12 digits)"),
 ], ids=["new-on-a-file", "no-such-port", "superscript-point", "5000-digit-point"])
 def test_command_line_mistakes_are_exit_2_not_bugs(tmp_path, capsys, arguments, message):
     content = copy_games(tmp_path, "mini")
@@ -447,5 +448,5 @@ def test_a_broken_template_override_is_its_file_and_line_exit_2(tmp_path, capsys
     (content / "_templates" / "index.html").write_text('{% extends "base.html" %}\n' + template + "\n")
     monkeypatch.chdir(tmp_path)
     assert main(["build", "content", "-o", "site"]) == 2
-    assert capsys.readouterr().err == f"content/_templates/index.html:2: {message}\n"
+    assert capsys.readouterr().err == f"_templates/index.html:2: {message}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]

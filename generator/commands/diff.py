@@ -1,12 +1,13 @@
 """`nomic-archive diff OLD NEW`: two rulesets compared rule by rule (exit 0 equal, 1 different, 2 unreadable).
 
 Each side is a ruleset file (rules.md, a snapshot, or plain text that `import` reads), a game folder (its
-rules in force at the end of the log), or a point in a game: `GAME@312` (after proposal 312),
-`GAME@2005-04-02` (after the last entry dated on or before that day) or `GAME@start` (the initial set).
+rules in force at the end of the log), or a point in a game, named as the site names it (model/points.py):
+`GAME@312` (after proposal 312; `GAME@312-2`, the second proposal numbered 312), `GAME@judgment-7`,
+`GAME@entry-12`, `GAME@2005-04-02` (after the last entry dated on or before that day), `GAME@start` (the
+initial set) or `GAME@now`.
 """
 from __future__ import annotations
 
-import datetime as dt
 import json
 import os
 import sys
@@ -19,9 +20,9 @@ from ..compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
 from ..model import Game
+from ..model.points import PointError, point_index, read_point
 from ..parse.game import is_game, names_root
 from ..parse.rules import parse_ruleset
-from ..parse.source import read_int
 from ..redline import ansi_key, render_ansi
 from ..terminal import one_line
 from ..pipeline import replay_games
@@ -83,32 +84,16 @@ def _game_rules(folder: Path, point: str | None, spec: str) -> Sequence[RuleLike
 
 
 def _point_index(game: Game, point: str, spec: str, folder: Path) -> int:
-    """The log entry after which `point` (a proposal number, a date or "start") stands; -1 for the initial set."""
-    entries = game.log.entries
-    if point == "start":
-        return -1
-    if point.isascii() and point.isdigit():
-        try:
-            number = read_int(point)
-        except ValueError as error:
-            raise ArchiveError([SourceError(spec, 0, f"after '@': {error}")]) from None
-        kind = "turn" if game.config.variant == "solitaire" else "proposal"  # GAME@16: after turn 16
-        found = [i for i, entry in enumerate(entries) if entry.kind == kind and entry.number == number]
-        if found:
-            return found[-1]
-        numbers = [entry.number for entry in entries if entry.kind == kind]
+    """The log entry after which `point` stands (-1: the initial set), read as the site reads it (model/points.py)."""
+    kind = "turn" if game.config.variant == "solitaire" else "proposal"  # GAME@16: after turn 16
+    try:
+        return point_index(read_point(point), game.log.entries, kind=kind)
+    except PointError as error:
+        if not error.in_log:
+            raise ArchiveError([SourceError(spec, 0, str(error))]) from None
         files, prefix = game.log.files, Path(game.rules.source.file).parent.as_posix()
         log_file = files[0] if len(files) == 1 else f"{prefix}/log" if files else f"{prefix}/log.md"
-        where = f"its {kind}s run from {min(numbers)} to {max(numbers)}" if numbers else f"it has no {kind}s"
-        raise ArchiveError([SourceError(log_file, 0, f"{kind} {number} is not in the log ({where})")],
-                           root=str(names_root(folder)))
-    try:
-        day = dt.date.fromisoformat(point)
-    except ValueError:
-        raise ArchiveError([SourceError(spec, 0, "after '@' comes a proposal number (GAME@312), "
-                                        "a date (GAME@2005-04-02) or 'start' (GAME@start)")]) from None
-    dated = [i for i, entry in enumerate(entries) if entry.date is not None and entry.date <= day]
-    return dated[-1] if dated else -1
+        raise ArchiveError([SourceError(log_file, 0, str(error))], root=str(names_root(folder))) from None
 
 
 # --- Text ----------------------------------------------------------------------------------------

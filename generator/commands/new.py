@@ -11,6 +11,7 @@ from ..errors import ArchiveError, SourceError
 from ..files import write_atomic
 from . import read_ruleset
 from .github import check_workflow_place, write_workflow
+from ..model.names import look_alike, looks_like, name_problem, normal
 
 RULESETS = ("suber-1982", "suber-2nd", "livejournal", "solitaire")
 SOLITAIRE_LOG = """# {title}: the log
@@ -38,6 +39,24 @@ def bundled(name: str, suffix: str) -> str:
     return resources.files("generator").joinpath("rulesets", f"{name}{suffix}").read_text(encoding="utf-8")
 
 
+def _players(names: list[str]) -> list[str]:
+    """The players named with --player, as game.toml's rules for names take them (model/names.py): each in NFC,
+    none empty, none a Votes line cannot write (`A, B`, `C; D`, `snail x3`), none with invisible characters,
+    none twice, no two that look alike. Else an ArchiveError naming every problem: nothing is written."""
+    players = [normal(name) for name in names]
+    problems = [problem for name in names if (problem := name_problem(name))]
+    seen: set[str] = set()
+    for name in players:
+        if name in seen and name:
+            problems.append(f"player '{name}' is named twice")
+        seen.add(name)
+    problems += [f"players {name} and {other} look alike ({looks_like(name, other)}): no reader could tell which "
+                 "of them voted or scored" for name, other in look_alike([p for p in dict.fromkeys(players) if p])]
+    if problems:
+        raise ArchiveError([SourceError("--player", 0, f"{problem}; nothing was written") for problem in problems])
+    return players
+
+
 def run(args) -> int:
     folder: Path = args.name
     ruleset = args.ruleset or "suber-1982"
@@ -63,10 +82,10 @@ def run(args) -> int:
     rules = read_ruleset(args.rules) if args.rules else None  # before anything is written: it may not read
     if args.github:
         check_workflow_place(folder.parent)
-    players = args.players or (["Player"] if solitaire else ["Alice", "Bob", "Carol"])
+    players = _players(args.players) or (["Player"] if solitaire else ["Alice", "Bob", "Carol"])
     title = game_title(folder.name)
     header = (f"title = {json.dumps(title)}\nstart = {dt.date.today().isoformat()}\n"
-              f"players = [{', '.join(json.dumps(p) for p in players)}]    # in seating order\n")
+              f"players = [{', '.join(json.dumps(p, ensure_ascii=False) for p in players)}]    # in seating order\n")
     write_atomic(folder / "game.toml", header + bundled(ruleset, ".toml"))
     if not imported:
         write_atomic(folder / "rules.md", rules if rules is not None else bundled(ruleset, ".md"))

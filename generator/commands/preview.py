@@ -20,12 +20,12 @@ from ..files import folder_mode, refuse_to_replace, write_atomic, writing
 from ..model import Proposal
 from ..parse.game import is_game
 from ..parse.log import parse_draft
-from ..parse.source import read_text
+from ..parse.source import decode, read_text
 from ..places import Places
 from ..preview import DraftPreview, preview_draft
 from ..redline import ansi_key, redline, render_ansi
 from ..site.views import Page
-from ..site.render import make_environment, package_templates, render_page
+from ..site.render import OVERRIDES, draw_page, make_environment, static_files
 from ..terminal import one_line
 from ..pipeline import replay_games
 
@@ -120,13 +120,15 @@ def render_text(preview: DraftPreview, *, color: bool, places: Places | None = N
 def render_standalone(preview: DraftPreview, game_title: str, overrides: Path) -> str:
     """The serve page of a draft as one file: no game navigation, the style and script inlined."""
     env = make_environment(overrides)
+    statics = dict(static_files(overrides))
     page = Page(f"{preview.stem}.html", "draft.html", {"preview": preview, "game_title": game_title,
                                                        "site_title": game_title, "base_url": ""})
-    html = render_page(env, page)
+    html = draw_page(env, page)
 
     def asset(name: str) -> str:
-        override = overrides / name
-        text = (override if override.is_file() else package_templates() / name).read_text(encoding="utf-8")
+        errors = ErrorCollector()
+        text = decode(statics[name], f"{OVERRIDES}/{name}", errors)  # the bundled files are UTF-8
+        errors.raise_if_any()
         return text.replace("</", "<\\/")  # nothing in it may close the element it is inlined in
 
     html = html.replace('<link rel="stylesheet" href="static/style.css">',

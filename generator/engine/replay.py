@@ -21,6 +21,7 @@ from operator import is_not
 from ..model import Change, Cited, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
 from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
+from ..model.names import look_alike, looks_like, skeleton
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook
@@ -257,6 +258,7 @@ def replay(game: Game, *, previous: Replay | None = None, checkpoints: bool = Fa
         if resumed is not None:
             return resumed
     state = _initial_state(game)
+    _look_alike_players(game, state.findings)
     initial_scores = dict(state.scores)
     rulings, points = _result_rulings(game), _snapshot_points(game, state.findings)
     for snapshot in points.get(-1, []):
@@ -425,6 +427,7 @@ def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
     book = Rulebook.from_rules(rules)
     differing = {book.identity_of(rule.number) for rule, old in zip(rules, old_rules) if rule != old}
     before_entries: list[Finding] = []
+    _look_alike_players(game, before_entries)
     points = _snapshot_points(game, before_entries)
     for snapshot in points.get(-1, []):
         _compare_snapshot(before_entries, book.current, snapshot)
@@ -523,8 +526,23 @@ def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
     if name not in state.strangers:
         state.strangers.add(name)
         state.find("player", source, f"{role}: {name} is not a player in the game"
-                   f" (players: {', '.join(state.players) or 'none'})", found=name)
+                   f" (players: {', '.join(state.players) or 'none'}){_looks_like_player(state, name)}", found=name)
     return False
+
+
+def _looks_like_player(state: _State, name: str) -> str:
+    """` (\u0410nn looks like Ann)` when a name that is no player's looks like a player's; else nothing."""
+    key = skeleton(name)
+    alike = next((player for player in state.players if skeleton(player) == key), None)
+    return f" ({looks_like(name, alike)})" if alike is not None else ""
+
+
+def _look_alike_players(game: Game, findings: list[Finding]) -> None:
+    """Players in game.toml whose names look alike (model/names.py): a finding naming both, at its line."""
+    for name, other in look_alike(game.config.players):
+        findings.append(Finding("player", game.players_source or game.rules.source, f"players {name} and {other} "
+                                f"look alike ({looks_like(name, other)}): no reader can tell which of them voted "
+                                "or scored; rename one", found=name))
 
 
 def _take_turn(state: _State, player: str, source: Source, known: bool = True) -> None:
@@ -645,28 +663,39 @@ def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> No
 
 
 def _missing_numbers(state: _State, steps: list[Step]) -> None:
-    """Each number from first_proposal to the highest used that no proposal took: one finding, at the first
-    entry (in the log's order) numbered above it."""
+    """The numbers from first_proposal to the highest used that no proposal took: one finding for each run of
+    them (`proposals 302 to 999999999998 are missing`), at the first entry (in the log's order) numbered above
+    it. Runs, not numbers: time and memory go with the proposals, whatever the width of a gap."""
     if not state.unordered:
         return
     first = state.config.numbering.first_proposal
-    used = set(state.seen_numbers)  # in either order: a log may change its numbering mid-game
-    missing = [n for n in range(first, max(used)) if n not in used]
-    # The first entry numbered above each missing number: walk numbers downward keeping the earliest position.
+    highest = max(state.seen_numbers)  # in either order: a log may change its numbering mid-game
+    gaps, after = [], first - 1
+    for number in sorted(n for n in state.seen_numbers if n >= first):
+        if number > after + 1:
+            gaps.append((after + 1, number - 1))
+        after = number
+    # The first entry numbered above each run: walk the runs downward keeping the earliest position (every
+    # number of a run has the same entries above it, as no entry is numbered inside it).
     by_number = sorted(state.unordered, key=lambda item: -item[0])
     earliest: tuple[int, Source] | None = None
     position = 0
-    for gap in reversed(missing):
-        while position < len(by_number) and by_number[position][0] > gap:
+    found: dict[int, list[Finding]] = {}
+    for low, high in reversed(gaps):
+        while position < len(by_number) and by_number[position][0] > high:
             _, where, source = by_number[position]
             if earliest is None or where < earliest[0]:
                 earliest = (where, source)
             position += 1
-        where, source = earliest
-        step = steps[where]
-        finding = Finding("proposal-number", source, f"proposal {gap} is missing: every number "
-                          f"from {first} to {max(used)} must appear", step.label, expected=str(gap), found="none")
-        steps[where] = dataclasses.replace(step, findings=step.findings + (finding,))
+        # (None: only proposals numbered in order stand above it; it is told at the first numbered so.)
+        where, source = earliest or min(state.unordered, key=lambda item: item[1])[1:]
+        missing = f"proposal {low} is missing" if low == high else f"proposals {low} to {high} are missing"
+        finding = Finding("proposal-number", source, f"{missing}: every number from {first} to {highest} must "
+                          "appear", steps[where].label, expected=str(low) if low == high else f"{low} to {high}",
+                          found="none")
+        found.setdefault(where, []).insert(0, finding)  # each step's, the lowest first
+    for where, findings in found.items():
+        steps[where] = dataclasses.replace(steps[where], findings=steps[where].findings + tuple(findings))
 
 
 def _index_of(config: Config, proposal: Proposal):
@@ -884,6 +913,11 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
             if change.player in state.players:
                 state.find("player", change.source, f"{change.player} joins but is already playing")
                 continue
+            key = skeleton(change.player)
+            for other in (player for player in state.players if skeleton(player) == key):
+                state.find("player", change.source, f"{change.player} joins, and looks like {other}, who plays "
+                           f"({looks_like(change.player, other)}): no reader can tell which of them voted or scored; "
+                           "rename one", found=change.player)
             state.players.append(change.player)
             state.strangers.discard(change.player)
             state.scores.setdefault(change.player, 0)
@@ -944,7 +978,8 @@ def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> No
             if player not in state.scores:
                 if player not in state.strangers:
                     state.strangers.add(player)
-                    state.find("scores", entry.scores.source, f"Scores names {player}, who is not a player",
+                    state.find("scores", entry.scores.source, f"Scores names {player}, who is not a player"
+                               f"{_looks_like_player(state, player)}",
                                found=player)
                 continue
             _check_score(state, entry.scores.source, player, claimed)

@@ -355,3 +355,4 @@ class Game:
     log: Log
     snapshots: tuple[Ruleset, ...] = ()
     drafts: tuple[Proposal, ...] = ()
+    players_source: Source | None = None  # the `players` line of game.toml, where findings about them stand

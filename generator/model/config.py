@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
-import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -16,6 +15,7 @@ from typing import Any
 from ..limits import MAX_DIGITS
 from .dice import parse_dice
 from .formula import ROUNDING_MODES, SCORING_NAMES, FormulaError, compile_formula
+from .names import name_problem, normal
 
 METHODS = ("unanimous", "majority", "fraction", "index")
 ORDERS = ("seating", "alphabetical", "surname", "custom", "rotating", "none")
@@ -155,7 +155,6 @@ NOT_BY_EFFECT = {
     **{f"solitaire.{f.name}": "a reading of Solitaire Nomic, whose log has no Effects: set it in game.toml"
        for f in dataclasses.fields(Solitaire)},
 }
-_STRENGTH_SUFFIX = re.compile(r" [x\u00d7][0-9]+$")
 
 # The rules.* keys that mean something only while rules.power is true.
 POWER_KEYS = ("rules.power_default", "rules.power_cap", "rules.power_exempt")
@@ -218,7 +217,7 @@ def _check_value(key: str, spec: dataclasses.Field, value: Any) -> Any:
     elif declared.startswith("tuple"):
         if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
             raise ValueError(f"{key} must be a list of names, e.g. [\"Alice\", \"Bob\"]")
-        value = tuple(v.strip() for v in value)
+        value = tuple(normal(v) for v in value)  # as every text is read: NFC (model/names.py)
         if len(set(value)) != len(value):
             twice = next(v for v in value if value.count(v) > 1)
             raise ValueError(f"{key} names '{twice}' twice")
@@ -262,9 +261,8 @@ def _check_meaning(key: str, value: Any) -> None:
             raise ValueError(f"scoring.formula: {error}") from None
     if key == "players":
         for name in value:
-            if _STRENGTH_SUFFIX.search(name):
-                raise ValueError(f"player '{name}' ends in a space, x and digits, which a Votes line reads as the "
-                                 "strength of a ballot (format 1.1): such a name cannot be written; rename the player")
+            if problem := name_problem(name):
+                raise ValueError(problem)
     if key == "turns.collation":
         lowered = value.lower()
         if len(set(lowered)) != len(lowered):

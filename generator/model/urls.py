@@ -1,4 +1,4 @@
-"""Names that become addresses on the site: a game's folder, a draft's file.
+"""Names that become addresses on the site (a game's folder, a draft's file), and the address it is published at.
 
 A folder name is written by whoever set up the archive; on the site it becomes the first segment of
 relative links (`href="NAME/index.html"` on the index). A name such as `javascript:alert(1)` would make that
@@ -10,6 +10,7 @@ from __future__ import annotations
 import functools
 import re
 import unicodedata
+from urllib.parse import urlsplit
 
 _SAFE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 _UNSAFE_RUN = re.compile(r"[^A-Za-z0-9._-]+")
@@ -38,3 +39,32 @@ def url_segment(name: str) -> str:
 def draft_page_name(file: str) -> str:
     """The name of a draft's page (before `.html`): its file's name without `.md`, as a URL segment."""
     return url_segment(file.rsplit("/", 1)[-1].removesuffix(".md"))
+
+
+def base_url_problem(text: str) -> str | None:
+    """What is wrong with `--base-url` (the address a site is published at), or None. It is written into the
+    404 page, the feeds and the sitemap: it must be an absolute http or https address of a host, on one line.
+    `javascript:…//` would be a live link, `//evil.example/` would make the 404 page load its script from
+    another host, a line break would land inside a sitemap's <loc>, and `example.org/nomic/` (no scheme) would
+    make a sitemap of relative addresses."""
+    if not text:
+        return None  # no base URL: the site's links stay relative
+    for character in text:
+        if unicodedata.category(character) in ("Cc", "Cf", "Zl", "Zp") or character.isspace() or character == "\\":
+            what, hint = {" ": ("a space", " (write it as %20)"), "\\": ("a backslash", " (a path is written with /)")
+                          }.get(character, (f"the character U+{ord(character):04X}", ""))
+            return f"holds {what}{hint}; an address is one line, without spaces or control characters"
+    parts = urlsplit(text)
+    example = "like https://example.org/nomic/"
+    if parts.scheme.lower() not in ("http", "https") or not text.lower().startswith(f"{parts.scheme.lower()}://"):
+        hint = f" (perhaps https://{text.lstrip('/')})" if not parts.scheme else ""
+        return f"must be an absolute http or https address, {example}{hint}"
+    try:
+        host, _ = parts.hostname, parts.port  # a port that is no number is an error here
+    except ValueError as error:
+        return f"is not a valid address ({error}), {example}"
+    if not host:
+        return f"names no host; it must be an absolute http or https address, {example}"
+    if parts.query or parts.fragment or text.endswith(("?", "#")):
+        return f"must be where the site's files are, without '?' or '#': {example}"
+    return None

@@ -10,7 +10,7 @@ from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYT
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config
 from ..model.urls import RESERVED, draft_page_name, url_segment
-from .config import parse_config
+from .config import locate_keys, parse_config
 from .log import LogParser, parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
@@ -121,8 +121,10 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
         if draft is not None:
             drafts.append(draft)
     errors.raise_if_any()
+    players_line = locate_keys(texts[toml_name]).get("players") if toml_name in texts else None
     return Game(slug=slug, config=config, rules=rules, log=Log(preamble, tuple(entries), tuple(log_files)),
-                snapshots=snapshots, drafts=tuple(drafts))
+                snapshots=snapshots, drafts=tuple(drafts),
+                players_source=Source(toml_name, players_line) if players_line else None)
 
 
 def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,

@@ -29,6 +29,7 @@ from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
 from ..model.config import NOT_BY_EFFECT, SETTINGS
+from ..model.names import invisible_problem, name_problem
 from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
@@ -144,7 +145,7 @@ _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 # The most entries a LogParser remembers (the oldest used forgotten first).
 _ENTRY_CACHE_SIZE = 200_000
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-4"
+PARSER_LAYOUT = "log-5"
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -780,7 +781,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         effects=tuple(_read_effects(file, keys, errors)),
         points=tuple(_read_points(file, keys, errors)),
         scores=_read_scores(file, keys, errors),
-        winner=_read_winner(file, keys),
+        winner=_read_winner(file, keys, errors),
     )
     if kind == "proposal":
         number = _read_number(file, line, m.group(1) if m else None, "proposal", errors, optional=m is None)
@@ -788,6 +789,8 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         proposer = keys.one("proposer")
         if proposer is None or not proposer[0]:
             errors.add(file, line, f"proposal {number or ''} has no Proposer".replace("  ", " "))
+        else:
+            _check_name(file, proposer[1], proposer[0], errors)
         votes, votes_source = _read_votes(file, keys, errors)
         result = _read_result(file, keys, errors)
         turn = keys.one("turn")
@@ -807,9 +810,13 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         judge = keys.one("judge")
         if judge is None or not judge[0]:
             errors.add(file, line, f"judgment {number} has no Judge")
+        else:
+            _check_name(file, judge[1], judge[0], errors)
         return Judgment(title=(m.group(2) or "").strip(), number=number or 0, judge=judge[0] if judge else "",
                         settings=tuple(_read_settings(file, keys, errors)), **common)
     turn = keys.one("turn")
+    if turn:
+        _check_name(file, turn[1], turn[0], errors)
     die = keys.one("die")
     if die and not turn:
         errors.add(file, die[1], "a Die on an event counts only for a turn: add 'Turn: Name' (the player whose "
@@ -901,6 +908,13 @@ def split_names(text: str) -> list[str]:
     return [name.strip() for name in text.split(",") if name.strip()]
 
 
+def _check_name(file: str, line: int, name: str, errors: ErrorCollector) -> str:
+    """A name as the log writes it; one holding invisible characters is an error at its line (model/names.py)."""
+    if problem := invisible_problem(name):
+        errors.add(file, line, problem)
+    return name
+
+
 def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
     found = keys.one("votes")
     if found is None:
@@ -924,7 +938,7 @@ def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes |
         if not listed:
             errors.add(file, line, f"votes group '{word}' names nobody")
         for name in listed:
-            voter, strength = _read_ballot(file, line, name, errors)
+            voter, strength = _read_ballot(file, line, _check_name(file, line, name, errors), errors)
             groups[word].append(voter)
             strengths[word].append(strength)
     if groups["abstain"] and groups["present"]:
@@ -1030,6 +1044,7 @@ def _read_points(file: str, keys: _Keys, errors: ErrorCollector) -> list[PointAw
             errors.add(file, line, f"cannot read 'Points: {shorten(text)}' (write 'Points: Bob +5 (rule 316)')")
             continue
         name, amount, reason = parts
+        _check_name(file, line, name, errors)
         try:
             awards.append(PointAward(name, read_int(amount, signed=True), reason, Source(file, line)))
         except NumberTooLarge as error:
@@ -1048,7 +1063,8 @@ def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim 
         try:
             if len(name_and_number) < 2 or name_and_number[1].startswith("+"):
                 raise ValueError("not a score")
-            scores.append((name_and_number[0], read_int(name_and_number[1], signed=True)))
+            scores.append((_check_name(file, line, name_and_number[0], errors),
+                           read_int(name_and_number[1], signed=True)))
         except NumberTooLarge as error:
             errors.add(file, line, f"score '{shorten(item)}': {error}")
         except ValueError:
@@ -1056,11 +1072,12 @@ def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim 
     return ScoresClaim(Source(file, line), tuple(scores))
 
 
-def _read_winner(file: str, keys: _Keys) -> WinnerClaim | None:
+def _read_winner(file: str, keys: _Keys, errors: ErrorCollector) -> WinnerClaim | None:
     found = keys.one("winner")
     if found is None:
         return None
-    return WinnerClaim(Source(file, found[1]), tuple(split_names(found[0])))
+    return WinnerClaim(Source(file, found[1]), tuple(_check_name(file, found[1], name, errors)
+                                                     for name in split_names(found[0])))
 
 
 def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect]:
@@ -1094,13 +1111,14 @@ def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setti
         what = words[0].lower() if words else ""
         try:
             if what == "score" and len(words) >= 3 and words[-1][:1] != "+":
-                settings.append(Setting("score", source, player=" ".join(words[1:-1]),
+                settings.append(Setting("score", source, player=_check_name(file, line, " ".join(words[1:-1]), errors),
                                         value=read_int(words[-1], signed=True)))
             elif what == "result" and len(words) == 3 and words[2].lower() in RESULTS:
                 settings.append(Setting("result", source, proposal=read_int(words[1]),
                                         result=words[2].lower()))  # type: ignore[arg-type]
             elif what == "next-player" and len(words) >= 2:
-                settings.append(Setting("next-player", source, player=" ".join(words[1:])))
+                settings.append(Setting("next-player", source, player=_check_name(file, line, " ".join(words[1:]),
+                                                                                   errors)))
             else:
                 raise ValueError("not a setting")
         except NumberTooLarge as error:
@@ -1116,7 +1134,13 @@ def _read_players(file: str, keys: _Keys, errors: ErrorCollector) -> list[Player
     for text, line in keys.all("players"):
         for item in split_names(text):
             if item[0] in "+-" and item[1:].strip():
-                changes.append(PlayerChange(item[1:].strip(), item[0] == "+", Source(file, line)))
+                name = item[1:].strip()
+                # One who joins must have a name a Votes line can write; one who leaves is any name (the replay
+                # says when it is no player's).
+                problem = name_problem(name) if item[0] == "+" else invisible_problem(name)
+                if problem:
+                    errors.add(file, line, problem)
+                changes.append(PlayerChange(name, item[0] == "+", Source(file, line)))
             else:
                 errors.add(file, line, f"'Players: {item}' must be '+Name' (joins) or '-Name' (leaves)")
     return changes

@@ -62,7 +62,7 @@ def read_turn(file: str, lines: list[str], tokens: list[Token], index: int, head
     return Turn(title=(m.group(2) or "").strip(), number=number or 0, action=action,
                 date=_read_date(file, keys, "turn", source, errors, draft=True),  # a turn's Date is optional
                 source=source, body=body, body_source=Source(file, body_line), notes=tuple(value for value, _ in keys.all("note")),
-                scores=_read_scores(file, keys, errors), winner=_read_winner(file, keys))
+                scores=_read_scores(file, keys, errors), winner=_read_winner(file, keys, errors))
 
 
 def read_action(text: str, source: Source, errors: ErrorCollector) -> Action | None:

@@ -4,6 +4,7 @@ from __future__ import annotations
 
 import os
 import stat
+import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
@@ -29,7 +30,9 @@ def markdown() -> MarkdownIt:
 
 
 def decode(data: bytes, file: str, errors: ErrorCollector) -> str | None:
-    """Text of a file's bytes, or None (with an error naming the line) when it is not UTF-8."""
+    """Text of a file's bytes, or None (with an error naming the line) when it is not UTF-8. In NFC, so that
+    whatever is compared (players' names, titles, quoted phrases, rule texts) is the same text however it was
+    typed: `é` as one character or as e and a combining accent (as macOS and copies from PDFs give)."""
     try:
         text = data.decode("utf-8-sig")
     except UnicodeDecodeError as error:
@@ -37,6 +40,8 @@ def decode(data: bytes, file: str, errors: ErrorCollector) -> str | None:
         column = error.start - (data.rfind(b"\n", 0, error.start) + 1) + 1
         errors.add(file, line, f"not UTF-8 text (byte 0x{data[error.start]:02x}); save the file as UTF-8", column)
         return None
+    if not unicodedata.is_normalized("NFC", text):  # (quick: an ASCII text is looked at no further)
+        text = unicodedata.normalize("NFC", text)
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text  # (a long log: two copies spared)
 
 

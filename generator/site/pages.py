@@ -1,9 +1,9 @@
 """The plan of a site: every page, its template, its context, and what it depends on.
 
-A page's `deps` is a small value that changes exactly when the page's output would; the server compares
-them between builds and re-renders only the pages whose inputs moved (one proposal edit does not redraw
-every rule page), and a build compares their digests with the site's manifest. `plan_game` plans a whole
-game, or, given the entries and rules an edit touched (`Touched`), only the pages they feed.
+A page's `deps` is a small value that changes exactly when the page's output would: its context as given, and
+what its `lazy` part reads; the server compares them between rebuilds and re-renders only the pages whose
+inputs moved (one proposal edit does not redraw every rule page), and a build compares their digests with the
+site's manifest. `plan_game` plans every page of a game from its plan alone.
 """
 from __future__ import annotations
 
@@ -23,6 +23,7 @@ from ..engine.turns import ordered
 from ..model import Event, Judgment, Proposal
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
+from ..model.points import page_names
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
@@ -31,7 +32,7 @@ from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, page_names, pager,
+from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, pager,
                     part_name, parts, point_name, power_text, revision_view, step_facts, step_view,
                     version_view)
 

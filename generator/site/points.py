@@ -1,8 +1,9 @@
 """The data behind "rules as of" and "compare" in the browser, in pieces loaded only when a reader asks.
 
-- `<game>/points/index.js`: the manifest: how many entries, how many per piece, and for each piece the
-  range of its dates, proposal numbers and judgment numbers, so that a point named in a URL (`312`,
-  `judgment-1`, `2005-04-02`) is found by loading one piece or two.
+- `<game>/points/index.js`: the manifest: how many entries, how many per piece, for each piece the range of
+  its dates, proposal numbers and judgment numbers, so that a point named in a URL (`312`, `judgment-1`,
+  `2005-04-02`) is found by loading one piece or two, and the syntax of points' names (model/points.py), so
+  that the browser reads them as `diff` does.
 - `<game>/points/N.js`: the entries `N * PER_PIECE` onwards (name, label, title, date, address) and rule
   versions with their rendered text: every piece holds the versions that came into force at one of its
   entries, and every k-th piece (a keyframe, piece 0 the first) also every version in force at its first
@@ -30,6 +31,7 @@ from typing import Any
 from ..compare import Pair
 from ..engine.rulebook import RuleVersion
 from ..model import Proposal
+from ..model.points import SYNTAX
 from ..redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
@@ -103,7 +105,8 @@ def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list
         proposals = [step.entry.number for step in steps[first:first + PER_PIECE] if isinstance(step.entry, Proposal)]
         judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
         pieces.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
-    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces}
+    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces,
+                "syntax": SYNTAX}  # how the pickers read a point's name: as `diff GAME@…` does (model/points.py)
     return Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                 kind="js", deps=repr(manifest))
 

@@ -16,16 +16,20 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import (ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, Template, TemplateError,
-                    TemplateSyntaxError, pass_context, select_autoescape)
+from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, Template, TemplateError,
+                    TemplateNotFound, TemplateSyntaxError, pass_context, select_autoescape)
+from jinja2.loaders import split_template_path
 from jinja2.runtime import Context
+from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup, escape
 
 from ..cache import Cache, digest, pickled, unpickled
 from ..compare import forget_matches
-from ..errors import ArchiveError, SourceError
+from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
+from ..limits import MAX_FILE_BYTES
 from ..parallel import run_in_turn
+from ..parse.source import read_bytes, read_text
 from ..redline import forget_redlines
 from .markdown import render_inline, render_markdown
 from .views import Page, redline_drawn, script_json
@@ -73,11 +77,12 @@ class _Template(Template):
         return template
 
 
-class _Environment(Environment):
-    """Jinja2's environment, with templates kept by name (`get_template`) and `page.title` on a dict (most of what
-    views hand templates) looking up the key first: Jinja2 tries the attribute first, and the AttributeError of
-    every miss cost a tenth of drawing a site. The same answers: a name that is an attribute of dict (`items`,
-    `get`...) still finds it first."""
+class _Environment(SandboxedEnvironment):
+    """Jinja2's sandboxed environment (a keeper's override is a template anyone may have sent: it reaches no
+    Python beyond what pages are given, jinja2.sandbox), with templates kept by name (`get_template`) and
+    `page.title` on a dict (most of what views hand templates) looking up the key first: Jinja2 tries the
+    attribute first, and the AttributeError of every miss cost a tenth of drawing a site. The same answers: a
+    name that is an attribute of dict (`items`, `get`...) still finds it first, through the sandbox."""
 
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
@@ -94,6 +99,22 @@ class _Environment(Environment):
         return super().get_template(name, parent, globals)
 
     template_class = _Template
+    # Products and powers are bounded, so that a template cannot ask for gigabytes (`{{ 'x' * 10**10 }}`) or
+    # hours (`{{ 9**9**9 }}`): the sandbox bounds `range` alone. (Only templates that multiply pay the call.)
+    intercepted_binops = frozenset(["*", "**"])
+
+    def call_binop(self, context, operator, left, right):
+        if operator == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)) \
+                and abs(left) > 1 and right > MAX_POWER:
+            raise OverflowError(f"{left!r} ** {right!r} is too large for a template (a power of at most "
+                                f"{MAX_POWER})")
+        if operator == "*":
+            for sequence, times in ((left, right), (right, left)):
+                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) \
+                        and len(sequence) * times > MAX_REPEAT:
+                    raise OverflowError(f"a sequence of {len(sequence):,} repeated {times:,} times is too long for "
+                                        f"a template (at most {MAX_REPEAT:,} items)")
+        return super().call_binop(context, operator, left, right)
 
     def make_globals(self, d):
         """A template's globals as one dict, not Jinja2's ChainMap over the environment's: every page and include
@@ -104,18 +125,47 @@ class _Environment(Environment):
     def getattr(self, obj: Any, attribute: str) -> Any:
         if type(obj) is dict and attribute not in _DICT_ATTRIBUTES:
             try:
-                return obj[attribute]
+                return obj[attribute]  # a value a view put there: data, not a way into Python
             except KeyError:
                 pass
         return super().getattr(obj, attribute)
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
+MAX_POWER = 1024
+MAX_REPEAT = 1_000_000
+# How a keeper's templates are named in errors and tracebacks: as the content folder holds them.
+OVERRIDES = "_templates"
+
+
+class OverrideLoader(BaseLoader):
+    """A keeper's templates (`content/_templates/`), read as every other input is (parse/source.py): only regular
+    files inside the content folder (a link leading out is refused with its path), in UTF-8, within the caps.
+    A template that cannot be read so is an ArchiveError naming it (exit 2); one that is not there is the
+    bundled one's to give."""
+
+    def __init__(self, folder: Path, root: Path):
+        self.folder, self.root = folder, root
+
+    def get_source(self, environment: Environment, template: str):
+        parts = split_template_path(template)  # TemplateNotFound for "..": nothing above the folder
+        path = self.folder.joinpath(*parts)
+        if not os.path.lexists(path):
+            raise TemplateNotFound(template)
+        name = "/".join([OVERRIDES, *parts])
+        errors = ErrorCollector()
+        text = read_text(path, name, errors, root=self.root, line_limit=MAX_FILE_BYTES)
+        if text is None:
+            raise ArchiveError(errors.errors)
+        # The name is the file's in errors, and in the tracebacks Jinja2 writes for the template's lines.
+        return text, name, lambda: True
 
 
 def make_environment(overrides: Path | None = None) -> Environment:
-    folders = [str(overrides)] if overrides and overrides.is_dir() else []
-    env = _Environment(loader=ChoiceLoader([FileSystemLoader(folders), FileSystemLoader(str(package_templates()))]),
+    """The environment pages are drawn in: a keeper's templates in `overrides` (content/_templates) first, then
+    the bundled ones; sandboxed, whoever wrote them."""
+    loaders = [OverrideLoader(overrides, overrides.parent)] if overrides else []
+    env = _Environment(loader=ChoiceLoader([*loaders, FileSystemLoader(str(package_templates()))]),
                        autoescape=select_autoescape(("html", "xml", "js"), default_for_string=True),
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                        # A template changed while serving gets a new environment (serve.py): no need to look at
@@ -130,14 +180,23 @@ def make_environment(overrides: Path | None = None) -> Environment:
     return env
 
 
-def template_problem(error: TemplateError) -> SourceError:
-    """A template's error at its file and line, as a keeper who overrides templates must see it: a syntax error
-    names them; an error while rendering has them in its traceback (Jinja2 rewrites it to template lines)."""
+def template_problem(error: BaseException) -> SourceError | None:
+    """A template's error at its file and line, as a keeper who overrides templates must see it (exit 2, never
+    "a bug"): a syntax error names them; an error while rendering has them in its traceback (Jinja2 rewrites
+    it to template lines). Any error raised by Jinja2 is a template's; any other (a division by zero, a
+    recursion without end, a range too long for the sandbox) is a keeper's template's when it passed through
+    one, and else None: then it is this program's, a bug."""
     if isinstance(error, TemplateSyntaxError):
         return SourceError(error.filename or error.name or "templates", error.lineno or 0, error.message or str(error))
     frames = [(frame.f_code.co_filename, line) for frame, line in traceback.walk_tb(error.__traceback__)]
     in_template = [(file, line) for file, line in frames if file.endswith((".html", ".xml", ".js"))]
-    file, line = in_template[-1] if in_template else ("templates", 0)
+    in_override = [(file, line) for file, line in in_template if file.startswith(f"{OVERRIDES}/")]
+    if isinstance(error, TemplateError):
+        file, line = in_template[-1] if in_template else ("templates", 0)
+    elif in_override:
+        file, line = in_override[-1]
+    else:
+        return None
     return SourceError(file, line, f"{type(error).__name__}: {error}")
 
 
@@ -152,6 +211,20 @@ def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
     if drawing:
         env.nomic_articles[page.path] = drawing
     return html
+
+
+def draw_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
+    """render_page, a template's error raised as an ArchiveError naming its file and line (found here, in the
+    process whose traceback names them); any other error is a bug, raised as it is."""
+    try:
+        return render_page(env, page, live_reload=live_reload)
+    except ArchiveError:
+        raise
+    except Exception as error:
+        problem = template_problem(error)
+        if problem is None:
+            raise
+        raise ArchiveError([problem]) from None
 
 
 @pass_context
@@ -182,22 +255,38 @@ def _header(env: Environment, context: dict, root: str, live_reload: str) -> Mar
     return headers[key]
 
 
-def static_files(overrides: Path | None = None) -> list[tuple[Path, str]]:
-    """The static files (style, scripts, icon) and their names in the site, a keeper's override first."""
+def _template_file(env: Environment, name: str) -> str:
+    """A template's file as errors name it: a keeper's `_templates/NAME`, else the bundled file."""
+    template = env.templates_by_name.get(name)
+    return template.filename if template is not None and template.filename else name
+
+
+def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:
+    """The static files (style, scripts, icon): each name in the site and its bytes, a keeper's override's where
+    there is one (read as every input is: see OverrideLoader; an ArchiveError when one cannot be)."""
     folder = package_templates() / "static"
-    files = []
+    files, errors = [], ErrorCollector()
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         name = f"static/{path.relative_to(folder).as_posix()}"
         override = overrides / name if overrides else None
-        files.append((override if override and override.is_file() else path, name))
+        if override is not None and os.path.lexists(override):
+            data = read_bytes(override, f"{OVERRIDES}/{name}", errors, root=overrides.parent)
+        else:
+            data = path.read_bytes()
+        files.append((name, data))
+    errors.raise_if_any()
     return files
 
 
 def _copy_static(out: Path, overrides: Path | None) -> None:
-    for source, name in static_files(overrides):
+    for name, data in static_files(overrides):
         target = out / name
         target.parent.mkdir(parents=True, exist_ok=True)
-        shutil.copyfile(source, target)
+        _write_static(target, data)
+
+
+def _write_static(target: Path, data: bytes) -> None:
+    target.write_bytes(data)
 
 
 # --- Drawing pages, on every core -----------------------------------------------------------------
@@ -236,10 +325,13 @@ def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: s
     mode = file_mode()
     stubs: dict[bytes, Path] = {}  # each stub's bytes, and the file this share wrote them to
     for page in pages:
+        html = draw_page(env, page, live_reload=live_reload)
         try:
-            data = render_page(env, page, live_reload=live_reload).encode("utf-8")
-        except TemplateError as error:  # in a keeper's override: their file and line (found here, in the
-            raise ArchiveError([template_problem(error)]) from None  # process whose traceback names them)
+            data = html.encode("utf-8")
+        except UnicodeEncodeError as error:  # "\ud800" written in a template: no UTF-8 holds it
+            drawn = error.object[error.start]
+            raise ArchiveError([SourceError(_template_file(env, page.template), 0, f"draws {drawn!r}, which is no "
+                                            "character and cannot be written in UTF-8")]) from None
         target = out / page.path
         if atomic:
             write_atomic(target, data)
@@ -333,14 +425,42 @@ def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderSta
 
 
 def templates_digest(overrides: Path | None) -> bytes:
-    """A digest of every template and static file (a keeper's overrides included): any change redraws all."""
+    """A digest of every template and static file (a keeper's overrides included): any change redraws all. A
+    keeper's file is read as every input is (see OverrideLoader): one that cannot be is an ArchiveError."""
     parts: list[bytes | str] = [PAGE_LAYOUT]
-    for folder in (package_templates(), overrides):
-        if folder and folder.is_dir():
-            for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-                parts += [path.relative_to(folder).as_posix(), path.read_bytes()]
-        parts.append("|")
+    folder = package_templates()
+    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
+        parts += [path.relative_to(folder).as_posix(), path.read_bytes()]
+    parts.append("|")
+    if overrides is not None:
+        errors = ErrorCollector()
+        for name, path in _override_files(overrides):
+            parts += [name, read_bytes(path, name, errors, root=overrides.parent) or b""]
+        errors.raise_if_any()
+    parts.append("|")
     return digest(*parts)
+
+
+def _override_files(overrides: Path) -> list[tuple[str, Path]]:
+    """Whatever stands in a keeper's templates folder but folders (files, links, FIFOs: each is reported when
+    read), by its name in errors. Folders linked from it are walked where they stay inside the content folder
+    (once each); one leading out is listed itself, and refused when read."""
+    if not os.path.isdir(overrides):
+        return []
+    root = Path(os.path.realpath(overrides.parent))
+    found, seen = [], set()
+    for folder, folders, files in os.walk(overrides, followlinks=True):
+        real = os.path.realpath(folder)
+        relative = Path(folder).relative_to(overrides).as_posix()
+        name = OVERRIDES if relative == "." else f"{OVERRIDES}/{relative}"
+        if real in seen or not Path(real).is_relative_to(root):
+            folders.clear()
+            if real not in seen:
+                found.append((name, Path(folder)))
+            continue
+        seen.add(real)
+        found += [(f"{name}/{file}", Path(folder, file)) for file in files]
+    return sorted(found)
 
 
 @dataclass
@@ -360,7 +480,8 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     digest of everything the site was made from and what to say of it, kept with the manifest (see
     `unchanged_site`)."""
     salt = templates_digest(overrides)
-    statics = {name: digest(source.read_bytes()) for source, name in static_files(overrides)}
+    files = dict(static_files(overrides))
+    statics = {name: digest(data) for name, data in files.items()}
     known = _read_manifest(cache, output)
     if known is not None:
         keys = {page.path: page.key(salt) for page in pages}
@@ -389,9 +510,9 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
                     target.parent.mkdir(parents=True, exist_ok=True)
                     os.replace(staging / path, target)
                 shutil.rmtree(staging, ignore_errors=True)
-                for source, name in static_files(overrides):
+                for name, data in files.items():
                     if not unchanged(name, statics[name]):
-                        write_atomic(output / name, source.read_bytes())
+                        write_atomic(output / name, data)
                 _remove(output, stale)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)

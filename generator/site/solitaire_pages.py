@@ -11,8 +11,9 @@ from dataclasses import dataclass
 from typing import Any
 
 from ..engine.solitaire import Death, LiveRule, SolitaireReplay, TurnStep
+from ..model.points import page_names
 from .markdown import render_markdown
-from .views import Page, game_view, page_names, redline_view
+from .views import Page, game_view, redline_view
 
 # Rule text starts with its number ("21. Precedence. ..."), and a subsumed rule's text starts a paragraph so;
 # Markdown would read each as an ordered list, so the full stop is escaped for display.

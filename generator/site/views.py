@@ -8,7 +8,7 @@ import datetime as dt
 import json
 import marshal
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from typing import Any
@@ -101,20 +101,6 @@ def pager(stem: str, ranges: list[range], current: int, label: Callable[[int], s
     return [{"url": part_name(stem, part), "current": part == current,
              "label": f"{label(span[0])} – {label(span[-1])}" if len(span) > 1 else label(span[0])}
             for part, span in enumerate(ranges)]
-
-
-def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
-    """A page name for each (step index, entry number): the number, made unique where a log repeats one
-    (305, 305-2, ...)."""
-    names: dict[int, str] = {}
-    used: set[str] = set()
-    for index, number in numbered:
-        name, n = str(number), 2
-        while name in used:
-            name, n = f"{number}-{n}", n + 1
-        used.add(name)
-        names[index] = name
-    return names
 
 
 class ScriptJSON(Markup):

@@ -1,6 +1,8 @@
 /* nomic-archive: points of a game in the browser, for "rules as of" and "compare" (static/compare.js).
-   A point is named as in URLs and comparison pages: start, now, a proposal's page name (312, 312-2),
-   judgment-N, entry-N, or a date (after the last entry dated on or before it, as `diff GAME@date`).
+   A point is named as in URLs, comparison pages and `diff GAME@…`, with one meaning each
+   (generator/model/points.py, whose syntax the manifest carries): start, now, a proposal's page name (312,
+   the first proposal numbered 312; 312-2, the second), judgment-N (the first judgment numbered N),
+   entry-N, or a date (after the last entry dated on or before it).
    Its data comes in pieces (generator/site/points.py) loaded through NOMIC.load from site.js. */
 (function () {
   "use strict";
@@ -12,42 +14,70 @@
 
   function piece(n) { return NOMIC.load(root, game + "/points/" + n + ".js"); }
 
-  /* The piece numbers worth looking in for a point, newest first where several may hold it. */
-  function candidates(manifest, name) {
+  /* A point's name read as generator/model/points.py reads it, with the syntax the manifest carries from
+     there: {kind, name, number, use}, or null when it names no point. */
+  function read(manifest, text) {
+    var name = text.trim().toLowerCase().replace(/^proposal\s+/, "");
+    if (name === "start" || name === "now") return { kind: name, name: name };
+    if (name === "") return { kind: "now", name: "now" };
+    var kinds = Object.keys(manifest.syntax);
+    for (var k = 0; k < kinds.length; k++) {
+      var m = new RegExp(manifest.syntax[kinds[k]]).exec(name);
+      if (!m) continue;
+      var number = m[1] === undefined ? 0 : +m[1], use = m[2] === undefined ? 1 : +m[2];
+      if (use < 1 || (kinds[k] === "entry" && number < 1)) return null;
+      var day = kinds[k] === "date" ? new Date(name + "T00:00:00Z") : null;  // 2005-02-30 is no date
+      if (day && (isNaN(day) || day.toISOString().slice(0, 10) !== name)) return null;
+      var point = { kind: kinds[k], number: number, use: use };
+      point.name = kinds[k] === "date" ? name : kinds[k] === "proposal" ? (use === 1 ? String(number) :
+        number + "-" + use) : kinds[k] + "-" + number;
+      return point;
+    }
+    return null;
+  }
+
+  /* The piece numbers worth looking in for a point: for a date, newest first (the last entry on or before
+     it); for a proposal or a judgment, oldest first (its first use, as `diff GAME@…` and the log's anchors
+     take it; a reused proposal number's later uses are named 312-2, ...). */
+  function candidates(manifest, point) {
     var all = manifest.pieces.map(function (_, i) { return i; });
-    var date = /^\d{4}-\d{2}-\d{2}$/.test(name), judgment = /^judgment-(\d+)$/.exec(name);
-    var proposal = /^(\d+)(?:-\d+)?$/.exec(name);
-    return all.filter(function (i) {
+    var found = all.filter(function (i) {
       var p = manifest.pieces[i];
-      if (date) return p[0] && p[0] <= name;
-      if (judgment) return p[3] && p[3][0] <= +judgment[1] && +judgment[1] <= p[3][1];
-      if (proposal) return p[2] && p[2][0] <= +proposal[1] && +proposal[1] <= p[2][1];
+      if (point.kind === "date") return p[0] && p[0] <= point.name;
+      if (point.kind === "judgment") return p[3] && p[3][0] <= point.number && point.number <= p[3][1];
+      if (point.kind === "proposal") return p[2] && p[2][0] <= point.number && point.number <= p[2][1];
       return false;
-    }).reverse();
+    });
+    return point.kind === "date" ? found.reverse() : found;
   }
 
   /* A promise of {index, entry} for a point's name, or a rejection saying what is wrong. */
   NOMIC.resolvePoint = function (text) {
-    var name = text.trim().toLowerCase().replace(/^proposal\s+/, "");
     return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
-      var last = manifest.count - 1;
-      if (name === "start") return { index: -1, name: "start" };
-      if (name === "now" || name === "") return last < 0 ? { index: -1, name: "start" } : at(manifest, last);
-      var entry = /^entry-(\d+)$/.exec(name);
-      if (entry && +entry[1] >= 1 && +entry[1] <= manifest.count) return at(manifest, +entry[1] - 1);
-      var date = /^\d{4}-\d{2}-\d{2}$/.test(name);
-      var look = candidates(manifest, name);
+      var last = manifest.count - 1, point = read(manifest, text);
+      var missing = "No entry is named \u201c" + text.trim() + "\u201d in this game.";
+      if (!point) throw new Error(missing + " A point is start, now, a proposal number (312; 312-2 for the " +
+        "second proposal numbered 312), judgment-N, entry-N or a date (2005-04-02).");
+      if (point.kind === "start") return { index: -1, name: "start" };
+      if (point.kind === "now") return last < 0 ? { index: -1, name: "start" } : at(manifest, last);
+      if (point.kind === "entry") {
+        if (point.number <= manifest.count) return at(manifest, point.number - 1);
+        throw new Error(missing);
+      }
+      var date = point.kind === "date";
+      var look = candidates(manifest, point);
       var next = function () {
         if (!look.length) {
-          if (date) return { index: -1, name: name };  // before the first dated entry: the initial set
-          throw new Error("No entry is named \u201c" + text.trim() + "\u201d in this game.");
+          if (date) return { index: -1, name: point.name };  // before the first dated entry: the initial set
+          throw new Error(missing);
         }
         var n = look.shift();
         return piece(n).then(function (data) {
-          for (var i = data.entries.length - 1; i >= 0; i--) {
-            var e = data.entries[i];
-            if (date ? e[3] && e[3] <= name : e[0] === name) {
-              return { index: data.first + i, name: date ? name : e[0], entry: e };
+          var count = data.entries.length;
+          for (var j = 0; j < count; j++) {
+            var i = date ? count - 1 - j : j, e = data.entries[i];
+            if (date ? e[3] && e[3] <= point.name : e[0] === point.name) {
+              return { index: data.first + i, name: date ? point.name : e[0], entry: e };
             }
           }
           return next();

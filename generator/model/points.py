@@ -1,0 +1,128 @@
+"""Points of a game: the one way their names are read, by the site's addresses and pickers (static/points.js,
+which takes `SYNTAX` from the points manifest, site/points.py) and by `diff GAME@…` (commands/diff.py).
+
+A point is a moment of the log, the rules standing just after an entry (-1: the initial set), and its name
+means one thing wherever it is written:
+
+- `start`: the initial set; `now`: after the last entry.
+- a proposal's page name: `312`, the first proposal numbered 312; `312-2`, the second that reused it (the
+  pages are named so, `page_names`). `proposal 312` is read as `312`. In a solitaire game, a turn's.
+- `judgment-N`: the first judgment numbered N (as the log's anchor `#judgment-N` is); `entry-N`: the log's
+  N-th entry, whatever it is.
+- a date, `2005-04-02`: after the last entry dated on or before it (none: the initial set).
+"""
+from __future__ import annotations
+
+import datetime as dt
+import re
+from collections.abc import Iterable, Sequence
+from dataclasses import dataclass
+
+from ..limits import MAX_DIGITS
+
+# Each kind of name but `start` and `now`, as a regular expression that Python and JavaScript read alike
+# (ASCII digits spelt out: `\d` is every script's digits in Python).
+SYNTAX = {
+    "proposal": r"^([0-9]+)(?:-([0-9]+))?$",
+    "judgment": r"^judgment-([0-9]+)$",
+    "entry": r"^entry-([0-9]+)$",
+    "date": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
+}
+_SYNTAX = {kind: re.compile(pattern) for kind, pattern in SYNTAX.items()}
+HINT = ("a point is start, now, a proposal number (312; 312-2 for the second proposal numbered 312), "
+        "judgment-N, entry-N (the log's N-th entry) or a date (2005-04-02)")
+
+
+@dataclass(frozen=True)
+class Point:
+    """A point's name, read: its kind and what it counts."""
+
+    kind: str  # start, now, proposal, judgment, entry, date
+    number: int = 0  # the proposal's, the judgment's, the entry's (from 1)
+    use: int = 1  # of a proposal number used more than once: which use (1: the first)
+    day: dt.date | None = None
+
+    @property
+    def name(self) -> str:
+        """The name as pages write it: `312` for the first use, `312-2` for the second."""
+        if self.kind == "proposal":
+            return page_name(self.number, self.use)
+        if self.kind in ("judgment", "entry"):
+            return f"{self.kind}-{self.number}"
+        return self.day.isoformat() if self.day else self.kind
+
+
+class PointError(ValueError):
+    """A name that is no point (the message says what a point is), or a point the log does not have
+    (`in_log`)."""
+
+    def __init__(self, message: str, *, in_log: bool = False):
+        super().__init__(message)
+        self.in_log = in_log
+
+
+def read_point(text: str) -> Point:
+    """A point's name read (see the module's docstring); raises PointError when it is none."""
+    name = re.sub(r"^proposal\s+", "", text.strip().lower())
+    if name in ("start", "now"):
+        return Point(name)
+    for kind, pattern in _SYNTAX.items():
+        if m := pattern.match(name):
+            break
+    else:
+        raise PointError(f"no such point; {HINT}")
+    if kind == "date":
+        try:
+            return Point("date", day=dt.date.fromisoformat(name))
+        except ValueError:
+            raise PointError("no such date (a date is written 2005-04-02)") from None
+    numbers = [g for g in m.groups() if g is not None]
+    if any(len(g.lstrip("0")) > MAX_DIGITS for g in numbers):
+        raise PointError(f"number too large (at most {MAX_DIGITS} digits)")
+    number, use = int(numbers[0]), int(numbers[1]) if len(numbers) > 1 else 1
+    if use < 1 or (kind == "entry" and number < 1):
+        raise PointError(f"no such point; {HINT}")
+    return Point(kind, number, use)
+
+
+def page_name(number: int, use: int = 1) -> str:
+    return str(number) if use == 1 else f"{number}-{use}"
+
+
+def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
+    """A page name for each (step index, entry number): the number, and `-2`, `-3`... after a number the log
+    used before (305, 305-2, ...)."""
+    names: dict[int, str] = {}
+    uses: dict[int, int] = {}
+    for index, number in numbered:
+        uses[number] = uses.get(number, 0) + 1
+        names[index] = page_name(number, uses[number])
+    return names
+
+
+def point_index(point: Point, entries: Sequence, *, kind: str = "proposal") -> int:
+    """The entry after which `point` stands (-1: the initial set), among `entries` (each with `kind`, `number`
+    and `date`); `kind`: what a bare number counts (a solitaire game's are turns). Raises PointError when the
+    log has no such entry."""
+    if point.kind == "start":
+        return -1
+    if point.kind == "now":
+        return len(entries) - 1
+    if point.kind == "entry":
+        if point.number > len(entries):
+            raise PointError(f"{point.name} is not in the log (it has {len(entries)} entries)", in_log=True)
+        return point.number - 1
+    if point.kind == "date":
+        dated = [i for i, entry in enumerate(entries) if entry.date is not None and entry.date <= point.day]
+        return dated[-1] if dated else -1
+    wanted = kind if point.kind == "proposal" else "judgment"
+    found = [i for i, entry in enumerate(entries) if entry.kind == wanted and entry.number == point.number]
+    if len(found) >= point.use:
+        return found[point.use - 1]
+    if found:
+        names = ", ".join(page_name(point.number, use) for use in range(1, len(found) + 1))
+        raise PointError(f"{wanted} {point.name} is not in the log (it has {len(found)} {wanted}"
+                         f"{'s' if len(found) > 1 else ''} numbered {point.number}: {names})", in_log=True)
+    numbers = [entry.number for entry in entries if entry.kind == wanted]
+    where = f"its {wanted}s run from {min(numbers)} to {max(numbers)}" if numbers else f"it has no {wanted}s"
+    raise PointError(f"{wanted} {point.number} is not in the log ({where})", in_log=True)

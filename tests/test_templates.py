@@ -1,0 +1,204 @@
+"""A keeper's templates (content/_templates/) are anyone's pull request: rendered in Jinja2's sandbox, read as
+every other input is, and every mistake in one is exit 2 naming its file and line, never "a bug"."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.site.render import make_environment, package_templates
+
+from tests.helpers import copy_games
+
+# Known ways out of a Jinja2 template into Python (each would run `id` on the keeper's machine, or read its
+# files, in a plain Environment). The sandbox must refuse every one: exit 2 at the template's line.
+ESCAPES = [
+    "{{ cycler.__init__.__globals__.os.popen('id').read() }}",
+    "{{ joiner.__init__.__globals__.os.popen('id').read() }}",
+    "{{ namespace.__init__.__globals__.os.popen('id').read() }}",
+    "{{ lipsum.__globals__['os'].popen('id').read() }}",
+    "{{ lipsum.__globals__.__builtins__.__import__('os').popen('id').read() }}",
+    "{{ self._TemplateReference__context.cycler.__init__.__globals__.os.popen('id').read() }}",
+    "{{ self.__init__.__globals__.__builtins__.open('/etc/passwd').read() }}",
+    "{{ ''.__class__.__mro__[1].__subclasses__() }}",
+    "{{ ''.__class__.__mro__[-1].__subclasses__()[0] }}",
+    "{{ ().__class__.__base__.__subclasses__() }}",
+    "{{ [].__class__.__base__.__subclasses__() }}",
+    "{{ {}.__class__.__base__.__subclasses__() }}",
+    "{{ range.__self__ }}",
+    "{{ dict.__init__.__globals__ }}",
+    "{{ ''|attr('__class__')|attr('__mro__') }}",
+    "{{ ''|attr('\\x5f\\x5fclass\\x5f\\x5f') }}",
+    "{{ cycler|attr('__init__')|attr('__globals__') }}",
+    "{{ ''['__class__'] }}",
+    "{{ lipsum['__globals__'] }}",
+    "{{ '{0.__class__.__mro__}'.format('') }}",
+    "{{ '{0.__init__.__globals__}'.format(cycler) }}",
+    "{{ '{x.__class__}'.format_map({'x': ''}) }}",
+    "{{ '{x.__class__}'.format(x=cycler) }}",
+    "{% set f = '{0.__globals__}'.format %}{{ f(lipsum) }}",
+    "{{ (lipsum|attr('__globals__')).os }}",
+    "{{ page_path.__class__ }}",
+    "{{ root.__add__.__self__.__class__ }}",
+    "{{ game.__class__ }}",
+    "{{ game.items.__self__.__class__ }}",
+    "{{ header.__html__.__globals__ }}",
+    "{{ header.__class__.__mro__ }}",
+    "{% for c in ().__class__.__base__.__subclasses__() %}{{ c }}{% endfor %}",
+    "{{ range(100000000) | list }}",
+]
+
+
+def _build_with(tmp_path: Path, files: dict[str, str | bytes], *, game: str = "mini") -> Path:
+    content = copy_games(tmp_path, game)
+    for name, data in files.items():
+        path = content / "_templates" / name
+        path.parent.mkdir(parents=True, exist_ok=True)
+        path.write_bytes(data if isinstance(data, bytes) else data.encode("utf-8"))
+    return content
+
+
+def _run_build(tmp_path: Path, content: Path, capsys, monkeypatch) -> tuple[int, str]:
+    monkeypatch.chdir(tmp_path)
+    code = main(["build", content.name, "-o", "site", "--cache-dir", "cache"])
+    return code, capsys.readouterr().err
+
+
+@pytest.mark.parametrize("escape", ESCAPES)
+def test_every_known_escape_from_a_template_is_refused_at_its_line(tmp_path, capsys, monkeypatch, escape):
+    content = _build_with(tmp_path, {"index.html": '{% extends "base.html" %}\n{% block main %}\n'
+                                                   f"{escape}\n{{% endblock %}}\n"})
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert code == 2, err
+    assert err.startswith("_templates/index.html:3: "), err
+    assert "unsafe" in err or "SecurityError" in err or "OverflowError" in err or "Undefined" in err, err
+    assert "bug" not in err
+    assert not (tmp_path / "site").exists()  # nothing published, the output of `id` least of all
+    assert "uid=" not in err
+
+
+def test_an_unsafe_attribute_names_the_file_the_line_and_the_attribute(tmp_path, capsys, monkeypatch):
+    content = _build_with(tmp_path, {"404.html": "line one\n{{ cycler.__init__.__globals__.os.popen('id').read() }}\n"})
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert code == 2
+    assert err == ("_templates/404.html:2: SecurityError: access to attribute '__init__' of 'type' object is "
+                   "unsafe.\n")
+
+
+def test_what_a_template_may_do_still_works_in_the_sandbox(tmp_path, capsys, monkeypatch):
+    """Loops, filters, macros, a dict's methods, string methods, format and a namespace: a keeper's tools."""
+    template = ('{% extends "base.html" %}{% block main %}{% set ns = namespace(n=0) %}'
+                "{% macro shout(x) %}{{ x|upper }}{% endmacro %}"
+                "{% for i in range(3) %}{% set ns.n = ns.n + i %}{% endfor %}"
+                "<p id=k>{{ ns.n }} {{ shout('a') }} {{ '%s-%d'|format('x', 4) }} {{ '{}:{}'.format(1, 'b') }} "
+                "{{ 'a,b'.split(',')|join('+') }} {{ {'k': 1}.items()|list|length }} {{ site_title|length > 0 }}"
+                "</p>{% endblock %}\n")
+    content = _build_with(tmp_path, {"index.html": template})
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert code == 0, err
+    assert "<p id=k>3 A x-4 1:b a+b 1 True</p>" in (tmp_path / "site/index.html").read_text()
+
+
+@pytest.mark.parametrize("data, message", [
+    ("<p>caf\u00e9</p>\n".encode("utf-16"), "_templates/404.html:1:1: not UTF-8 text (byte 0xff); save the file as "
+                                             "UTF-8"),
+    ("<p>one</p>\n<p>caf\u00e9</p>\n".encode("latin-1"), "_templates/404.html:2:7: not UTF-8 text (byte 0xe9); save "
+                                                          "the file as UTF-8"),
+    (b'{% include "404.html" %}\n', "_templates/404.html:1: RecursionError: maximum recursion depth exceeded"),
+    (b"<p>\n{{ 1 // 0 }}\n", "_templates/404.html:2: ZeroDivisionError: integer division or modulo by zero"),
+    (b"<p>\n{{ 1 / 0 }}\n", "_templates/404.html:2: ZeroDivisionError: division by zero"),
+    (b"<p>\n\n{% for x in %}\n", "_templates/404.html:3: Expected an expression, got 'end of statement block'"),
+    (b"<p>\n{{ nosuch.thing }}\n", "_templates/404.html:2: UndefinedError: 'nosuch' is undefined"),
+    (b"{{ 'x' * -1 }}{{ [1][5] }}\n", "_templates/404.html:1: UndefinedError: list object has no element 5"),
+    (b"\n{{ int('x') }}\n", "_templates/404.html:2: UndefinedError: 'int' is undefined"),
+    (b"\n{{ 'abc'|int + none }}\n", "_templates/404.html:2: TypeError: unsupported operand type(s) for +: 'int' "
+                                     "and 'NoneType'"),
+    (b'\n{% include "no-such.html" %}\n', "_templates/404.html:2: TemplateNotFound: no-such.html"),
+    (b'\n{% extends "404.html" %}\n', "_templates/404.html:2: RecursionError: maximum recursion depth exceeded"),
+    (b"\n{{ 'x' * 10**10 }}\n", "_templates/404.html:2: OverflowError: a sequence of 1 repeated 10,000,000,000 times "
+                                  "is too long for a template (at most 1,000,000 items)"),
+    (b"\n{{ 7 ** (10 ** 8) }}\n", "_templates/404.html:2: OverflowError: 7 ** 100000000 is too large for a template (a "
+                             "power of at most 1024)"),
+], ids=["utf-16", "latin-1", "includes-itself", "floor-division-by-zero", "division-by-zero", "syntax", "undefined",
+        "no-such-element", "no-such-function", "type-error", "includes-nothing", "extends-itself", "gigabytes",
+        "a-huge-power"])
+def test_every_template_mistake_is_exit_2_naming_its_file_and_line(tmp_path, capsys, monkeypatch, data, message):
+    content = _build_with(tmp_path, {"404.html": data})
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    # (A recursion's message goes on differently in different Pythons: its start is what is said.)
+    assert code == 2 and err.startswith(message) and err.count("\n") == 1, err
+    assert "bug" not in err
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_template_mistake_in_serve_shows_its_file_and_line(tmp_path):
+    from generator.serve import SiteBuilder
+    content = _build_with(tmp_path, {"404.html": "<p>\n{{ 1 // 0 }}\n"})
+    builder = SiteBuilder(content, tmp_path / "site", live_reload="")
+    result = builder.build_all()
+    assert [str(e) for e in result.errors] == ["_templates/404.html:2: ZeroDivisionError: integer division or modulo "
+                                               "by zero"]
+
+
+def test_a_template_mistake_in_preview_is_exit_2(tmp_path, capsys):
+    content = _build_with(tmp_path, {"draft.html": "<p>\n{{ 1 // 0 }}\n"})
+    draft = content / "mini" / "drafts" / "idea.md"
+    draft.parent.mkdir()
+    draft.write_text("## Proposal: An idea\nProposer: Alice\n\nEnact rule 301:\n\n> Players may rest.\n")
+    assert main(["preview", str(draft), "-o", str(tmp_path / "preview.html")]) == 2
+    assert capsys.readouterr().err == "_templates/draft.html:2: ZeroDivisionError: integer division or modulo by zero\n"
+
+
+@pytest.mark.parametrize("name", ["404.html", "static/style.css", "solitaire/turn.html", "_header.html"])
+def test_a_link_leading_out_of_the_content_folder_is_refused_with_its_path(tmp_path, capsys, monkeypatch, name):
+    secret = tmp_path / "secret.txt"
+    secret.write_text("root:x:0:0\n")
+    content = _build_with(tmp_path, {})
+    link = content / "_templates" / name
+    link.parent.mkdir(parents=True, exist_ok=True)
+    link.symlink_to(secret)
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert (code, err) == (2, f"_templates/{name}: leads out of the content folder through a symbolic link (to "
+                              f"{os.path.realpath(secret)}); only files inside it are read\n")
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_folder_linked_out_of_the_content_folder_is_refused(tmp_path, capsys, monkeypatch):
+    outside = tmp_path / "outside"
+    (outside / "static").mkdir(parents=True)
+    (outside / "static" / "style.css").write_text("stolen\n")
+    content = _build_with(tmp_path, {})
+    (content / "_templates").mkdir()
+    (content / "_templates" / "static").symlink_to(outside / "static")
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert code == 2
+    assert err.startswith("_templates/static: leads out of the content folder through a symbolic link"), err
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_link_inside_the_content_folder_is_read(tmp_path, capsys, monkeypatch):
+    content = _build_with(tmp_path, {"shared.css": "body { color: teal; }\n"})
+    (content / "_templates" / "static").mkdir()
+    (content / "_templates" / "static" / "style.css").symlink_to(content / "_templates" / "shared.css")
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert code == 0, err
+    assert (tmp_path / "site/static/style.css").read_text() == "body { color: teal; }\n"
+
+
+def test_a_fifo_in_the_templates_is_refused_not_waited_on(tmp_path, capsys, monkeypatch):
+    content = _build_with(tmp_path, {})
+    (content / "_templates").mkdir()
+    os.mkfifo(content / "_templates" / "404.html")
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert (code, err) == (2, "_templates/404.html: is a FIFO (named pipe), not a file; nothing was read from it\n")
+
+
+def test_the_bundled_templates_render_in_the_sandbox_as_before():
+    """The sandbox changes nothing the bundled templates draw (the golden site tests hold every page); a page
+    asks for nothing the sandbox refuses."""
+    env = make_environment()
+    for path in sorted(package_templates().rglob("*.html")):
+        name = path.relative_to(package_templates()).as_posix()
+        env.get_template(name)  # every template compiles in the sandbox
