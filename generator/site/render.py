@@ -16,12 +16,12 @@ from dataclasses import dataclass, field
 from pathlib import Path
 from typing import Any
 
-from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, Template, TemplateError,
+from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError,
                     TemplateNotFound, TemplateSyntaxError, pass_context, select_autoescape)
 from jinja2.loaders import split_template_path
 from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
-from markupsafe import Markup, escape
+from markupsafe import Markup
 
 from ..cache import Cache, digest, pickled, unpickled
 from ..compare import forget_matches
@@ -31,6 +31,7 @@ from ..limits import MAX_FILE_BYTES
 from ..parallel import run_in_turn
 from ..parse.source import read_bytes, read_text
 from ..redline import forget_redlines
+from .jinja_patch import QuickEscapeTemplate
 from .markdown import render_inline, render_markdown
 from .views import Page, redline_drawn, script_json
 
@@ -44,37 +45,6 @@ def package_templates() -> Path:
     """templates/ inside an installed wheel, else at the root of a source checkout."""
     installed = Path(__file__).resolve().parent.parent / "templates"
     return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "templates"
-
-
-try:
-    from markupsafe import _escape_inner  # the C function markupsafe.escape (3.0 on) calls on a str
-except ImportError:  # an older markupsafe, whose escape is all in C
-    _escape_inner = None
-
-
-def _escape(value: Any, _markup=Markup, _new=str.__new__) -> Markup:
-    """markupsafe.escape, the same answers quicker: Markup as it is (it is immutable; escape would copy it) and a
-    str escaped straight into a Markup (without Markup.__new__, a Python call). Templates call it for every
-    value they show, some 1,000,000 times at 10,000 proposals."""
-    kind = type(value)
-    if kind is str:
-        return _new(_markup, _escape_inner(value))
-    if kind is _markup:
-        return value
-    if kind is int:  # digits and a sign: nothing to escape
-        return _new(_markup, str(value))
-    return escape(value)
-
-
-class _Template(Template):
-    """A template whose compiled code calls `_escape` for the `escape` it imports from jinja2.runtime."""
-
-    @classmethod
-    def from_code(cls, environment, code, globals, uptodate=None):
-        template = super().from_code(environment, code, globals, uptodate)
-        if _escape_inner is not None:
-            template.root_render_func.__globals__["escape"] = _escape  # the namespace the code ran in
-        return template
 
 
 class _Environment(SandboxedEnvironment):
@@ -98,7 +68,7 @@ class _Environment(SandboxedEnvironment):
             return template
         return super().get_template(name, parent, globals)
 
-    template_class = _Template
+    template_class = QuickEscapeTemplate
     # Products and powers are bounded, so that a template cannot ask for gigabytes (`{{ 'x' * 10**10 }}`) or
     # hours (`{{ 9**9**9 }}`): the sandbox bounds `range` alone. (Only templates that multiply pay the call.)
     intercepted_binops = frozenset(["*", "**"])
