@@ -36,7 +36,7 @@ WITHOUT = [(), ("search",), ("pieces",), ("redlines",), ("pieces", "search"), ("
 
 def take_out(features: tuple[str, ...]) -> None:
     """Replace the functions that do the work of `features` (in this process, before the program runs)."""
-    from generator import compare, redline
+    from generator.diffing import compare, redline
     from generator.site import pages, points, views
 
     def replace(module, name: str, value) -> None:

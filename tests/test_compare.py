@@ -10,7 +10,7 @@ from pathlib import Path
 import pytest
 
 from generator.pipeline import replay_games
-from generator.compare import Comparison, compare, to_json
+from generator.diffing.compare import Comparison, compare, to_json
 from generator.errors import ErrorCollector
 from generator.model import Rule, Source
 from generator.parse.importer import import_ruleset

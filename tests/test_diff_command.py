@@ -15,7 +15,7 @@ import pytest
 
 from generator.cli import main
 from generator.commands.diff import load_side
-from generator.compare import compare, to_json
+from generator.diffing.compare import compare, to_json
 from tests.helpers import DATA, ROOT
 from tests.test_compare import ADOPTION_EDITED, CONSPIRE, DEFEAT, EFFECT, MAIL, TURNS, WINNER, write_game
 

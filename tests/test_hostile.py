@@ -21,7 +21,7 @@ from generator.files import SITE_MARKER, new_staging_folder
 from generator.model.urls import is_url_segment, url_segment
 from generator.parse.game import load_content
 from generator.parse.source import NumberTooLarge, read_bytes, read_decimal, read_int
-from generator.redline import redline, render_ansi, render_html, split_blocks, summarize
+from generator.diffing.redline import redline, render_ansi, render_html, split_blocks, summarize
 from generator.site.views import Page
 from generator.terminal import for_terminal, one_line
 from tests.helpers import ROOT, copy_games, tree_digest

@@ -1,4 +1,4 @@
-"""Tests for generator.redline.
+"""Tests for generator.diffing.redline.
 
 Case files in tests/data/redline/*.txt hold sections, each opened by a line `=== name`:
 `old` and `new` (the two rule texts), `redline` (the expected wdiff-style rendering, i.e.
@@ -18,7 +18,7 @@ from diff_match_patch import diff_match_patch
 from hypothesis import example, given, settings
 from hypothesis import strategies as st
 
-from generator.redline import (
+from generator.diffing.redline import (
     MAX_DIFF_WORK,
     _DiffBudget,
     _diff_words,
@@ -37,7 +37,7 @@ from generator.redline import (
     split_blocks,
     summarize,
 )
-from generator.compare import PART_SEPARATOR
+from generator.diffing.compare import PART_SEPARATOR
 
 CASES = sorted((Path(__file__).parent / "data" / "redline").glob("*.txt"))
 SENTINELS = re.compile("[\ufdd0-\ufdd3]")
@@ -309,7 +309,7 @@ def test_redline_is_deterministic() -> None:
 
 def test_redline_does_not_depend_on_hash_seed() -> None:
     script = (
-        "from generator.redline import redline, render_ansi\n"
+        "from generator.diffing.redline import redline, render_ansi\n"
         "print(render_ansi(redline('one two three four five six seven', "
         "'one three two four six five seven eight'), color=False))\n"
     )
@@ -566,7 +566,7 @@ def phrase_replaced_pairs(draw: st.DrawFn) -> tuple[str, str]:
 @given(st.one_of(phrase_replaced_pairs(), TEXT_PAIRS))
 @example(("- ——", " —"))  # the stretch holds the common end: the diff slides the deletion across it
 def test_the_one_stretch_shortcut_gives_what_the_diff_and_its_cleanup_give(pair: tuple[str, str]) -> None:
-    from generator import redline as module
+    from generator.diffing import redline as module
 
     old_tokens, new_tokens = (module._tokens(SENTINELS.sub("", text)) for text in pair)
     old_codes, new_codes = module._encoded(old_tokens, new_tokens)
@@ -578,7 +578,7 @@ def test_the_one_stretch_shortcut_gives_what_the_diff_and_its_cleanup_give(pair:
 
 
 def test_a_phrase_replaced_is_one_deletion_and_one_insertion_without_a_search(monkeypatch):
-    from generator import redline as module
+    from generator.diffing import redline as module
 
     monkeypatch.setattr(module, "_diff_codes", None)  # the search is not run
     segments = _diff_words("Votes last one full week, then close.", "Votes last an interval, then close.",
@@ -620,7 +620,7 @@ def test_lone_rewritten_paragraph_between_edited_ones_is_diffed_word_by_word():
 @settings(max_examples=300)
 @given(st.text(alphabet=st.characters(max_codepoint=127), max_size=80))
 def test_ascii_text_splits_into_the_same_tokens_by_the_quick_pattern(text: str) -> None:
-    from generator import redline as module
+    from generator.diffing import redline as module
 
     assert module._tokens(text) == [m.group() for m in module._TOKEN.finditer(text)]
     assert module._words(text) == tuple(m.group() for m in module._TOKEN.finditer(text) if m.lastgroup == "word")

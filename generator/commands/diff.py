@@ -16,14 +16,14 @@ from pathlib import Path
 
 from markupsafe import Markup
 
-from ..compare import Comparison, Pair, RuleLike, compare, to_json
+from ..diffing.compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
 from ..model import Game
 from ..model.points import PointError, point_index, read_point
 from ..parse.game import is_game, names_root
 from ..parse.rules import parse_ruleset
-from ..redline import ansi_key, render_ansi
+from ..diffing.redline import ansi_key, render_ansi
 from ..terminal import one_line
 from ..pipeline import replay_games
 from . import read_ruleset

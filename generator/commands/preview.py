@@ -23,7 +23,7 @@ from ..parse.log import parse_draft
 from ..parse.source import decode, read_text
 from ..places import Places
 from ..preview import DraftPreview, preview_draft
-from ..redline import ansi_key, redline, render_ansi
+from ..diffing.redline import ansi_key, redline, render_ansi
 from ..site.views import Page
 from ..site.render import OVERRIDES, draw_page, make_environment, static_files
 from ..terminal import one_line

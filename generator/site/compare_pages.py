@@ -14,7 +14,7 @@ import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
-from ..compare import Comparison, Pair, RuleLike, compare, identical
+from ..diffing.compare import Comparison, Pair, RuleLike, compare, identical
 from .views import GamePlan, Page, game_view, pager, part_name, parts, point_name, redline_view, step_view
 
 START = -1  # the point before the first entry: the initial set

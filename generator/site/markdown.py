@@ -13,7 +13,7 @@ from markdown_it.token import Token
 from markupsafe import Markup
 
 from ..parse.source import new_markdown
-from ..redline import split_blocks
+from ..diffing.redline import split_blocks
 
 SAFE_SCHEMES = {"http", "https", "mailto"}
 

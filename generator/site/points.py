@@ -28,11 +28,11 @@ from __future__ import annotations
 import hashlib
 from typing import Any
 
-from ..compare import Pair
+from ..diffing.compare import Pair
 from ..engine.rulebook import RuleVersion
 from ..model import Proposal
 from ..model.points import SYNTAX
-from ..redline import redline, split_blocks
+from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown

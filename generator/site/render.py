@@ -24,13 +24,13 @@ from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..cache import Cache, digest, pickled, unpickled
-from ..compare import forget_matches
+from ..diffing.compare import forget_matches
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..limits import MAX_FILE_BYTES
 from ..parallel import run_in_turn
 from ..parse.source import read_bytes, read_text
-from ..redline import forget_redlines
+from ..diffing.redline import forget_redlines
 from .jinja_patch import QuickEscapeTemplate
 from .markdown import render_inline, render_markdown
 from .views import Page, redline_drawn, script_json

@@ -21,7 +21,8 @@ from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..model import Cited, Entry, Judgment, Proposal
 from ..model.urls import is_url_segment
-from ..redline import redline, render_html, summarize
+from ..diffing.compare import change_notes
+from ..diffing.redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
 
@@ -322,12 +323,9 @@ def step_facts(step: Step) -> dict[str, Any]:
 
 
 def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
-    """A change to a rule's class, title or power, in words (the redline shows only its text)."""
-    notes = []
-    if before.rule_class != after.rule_class:
-        notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
-    if before.title != after.title:
-        notes.append(f'retitled "{after.title}"' if after.title else "title removed")
+    """A change to a rule's class, title or power, in words (the redline shows only its text): change_notes's,
+    and its power, which a rule version carries under format 1.1."""
+    notes = change_notes(before, after)
     if before.power != after.power and after.power is not None:
         notes.append(f"power {power_text(before.power)} → {power_text(after.power)}")
     return notes

@@ -30,9 +30,9 @@ from typing import Literal
 from diff_match_patch import diff_match_patch
 from markupsafe import Markup, escape
 
-from .limits import MAX_RULE_CHARS
-from .parse.source import markdown
-from .terminal import for_terminal
+from ..limits import MAX_RULE_CHARS
+from ..parse.source import markdown
+from ..terminal import for_terminal
 
 Op = Literal["equal", "insert", "delete"]
 BlockKind = Literal["equal", "changed", "inserted", "deleted"]

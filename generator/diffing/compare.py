@@ -67,6 +67,22 @@ class RuleLike(Protocol):
     def text(self) -> str: ...
 
 
+def change_notes(before: RuleLike, after: RuleLike) -> list[str]:
+    """A rule's change of class and title in words: what the redline of its text does not show (a comparison's
+    pairs, a proposal's revisions and a draft's preview all say it so)."""
+    notes = []
+    if before.rule_class != after.rule_class:
+        notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
+    if before.title != after.title:
+        if not before.title:
+            notes.append(f'titled "{after.title}"')
+        elif not after.title:
+            notes.append(f'title "{before.title}" removed')
+        else:
+            notes.append(f'retitled "{after.title}" (was "{before.title}")')
+    return notes
+
+
 @dataclass(frozen=True)
 class Pair:
     """Rules of the old set matched with rules of the new: none, one or two on either side.
@@ -118,20 +134,7 @@ class Pair:
 
     def notes(self) -> list[str]:
         """Changes of class and title, which the redline of the text does not show."""
-        if len(self.old) != 1 or len(self.new) != 1:
-            return []
-        before, after = self.old[0], self.new[0]
-        notes = []
-        if before.rule_class != after.rule_class:
-            notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
-        if before.title != after.title:
-            if not before.title:
-                notes.append(f'titled "{after.title}"')
-            elif not after.title:
-                notes.append(f'title "{before.title}" removed')
-            else:
-                notes.append(f'retitled "{after.title}" (was "{before.title}")')
-        return notes
+        return change_notes(self.old[0], self.new[0]) if len(self.old) == 1 == len(self.new) else []
 
     def summary(self) -> list[str]:
         """The text's changes in plain words (`redline.summarize`); empty when the text is the same."""
