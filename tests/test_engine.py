@@ -145,8 +145,39 @@ def test_join_and_leave_keep_who_is_next():
 def test_join_under_alphabetical_order_sorts_the_newcomer_in():
     t = TurnTracker("alphabetical", "", ["Bob", "Dan"])
     play(t, "Bob")
-    t.join("Cat")  # Dan was up next and stays so; Cat sorts in for the next circuit
-    assert t.order == ["Bob", "Cat", "Dan"] and t.expected() == "Dan"
+    t.join("Cat")  # Cat's place comes after Bob, who last moved: Cat plays in this circuit (FORMAT.md 1.2, 4)
+    assert t.order == ["Bob", "Cat", "Dan"] and t.expected() == "Cat"
+
+
+def test_a_newcomer_whose_place_is_behind_the_last_mover_plays_from_the_next_circuit():
+    t = TurnTracker("alphabetical", "", ["Bob", "Dan"])
+    play(t, "Bob", "Dan")
+    t.join("Eve")
+    play(t, "Bob")
+    t.join("Abe")  # Abe sorts before Bob, who last moved: not in this circuit
+    assert t.order == ["Bob", "Dan", "Eve"] and t.expected() == "Dan"
+    play(t, "Dan", "Eve")
+    assert t.order == ["Abe", "Bob", "Dan", "Eve"] and t.expected() == "Abe"
+
+
+def test_a_newcomer_between_circuits_is_drawn_into_the_next_under_every_order():
+    """fkh/nomic, 2013: a player who joined between circuits and sorts first played first in the next."""
+    for order, players, newcomer, first in (("surname", ["Ann Zed", "Cy Young"], "Al Abbott", "Al Abbott"),
+                                            ("alphabetical", ["Bob", "Dan"], "Abe", "Abe"),
+                                            ("seating", ["Bob", "Dan"], "Abe", "Bob"),
+                                            ("rotating", ["Bob", "Dan"], "Abe", "Dan")):
+        t = TurnTracker(order, "", list(players))
+        play(t, *t.order)
+        t.join(newcomer)
+        assert t.expected() == first, order
+
+
+def test_a_newcomer_in_seating_order_plays_at_the_end_of_the_circuit_under_way():
+    t = TurnTracker("seating", "", ["Bob", "Dan", "Al"])
+    play(t, "Bob")
+    t.join("Zoe")
+    play(t, "Dan", "Al")
+    assert t.expected() == "Zoe"
 
 
 # --- rulebook -------------------------------------------------------------------------------------------

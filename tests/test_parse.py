@@ -543,7 +543,7 @@ def test_required_keys_and_headings():
         "g/log.md:4: judgment 2 has no Judge",
         "g/log.md:7: this event has no Date (write 'Date: 1982-06-03')",
         "g/log.md:10: proposal number '3x1' is not a whole number",
-        "g/log.md:14: '## Minutes' is not an entry: a log heading starts with 'Proposal 301', 'Judgment 7' or 'Event:'",
+        "g/log.md:14: '## Minutes' is not an entry: a log heading starts with 'Proposal 301', 'Judgment 7', 'Event:' or 'Unrecorded:'",
         "g/log.md:19: '1982-02-30' is not a date like 1982-06-03",
     ]
 
@@ -567,7 +567,7 @@ def test_sets_errors(text, message):
 
 def test_players_errors():
     assert entries_of("## Event: x\nDate: 1982-06-01\nPlayers: Eve\n")[1] == [
-        "g/log.md:3: 'Players: Eve' must be '+Name' (joins) or '-Name' (leaves)"]
+        "g/log.md:3: 'Players: Eve' must be '+Name' (joins), '-Name' (leaves) or 'Old -> New' (renamed)"]
 
 
 # --- change paragraphs ----------------------------------------------------------------------------------

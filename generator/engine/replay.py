@@ -17,12 +17,13 @@ from functools import lru_cache
 from itertools import compress
 from operator import is_not
 
-from ..model import Change, Cited, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
+from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
+                     amount_text, as_amount)
 from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import Decision, decide, decimal_text, describe
-from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook
+from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook, changed_text
 from .turns import TurnTracker
 
 
@@ -83,14 +84,14 @@ class Override(_Placed):
 @dataclass(frozen=True)
 class ScoreDelta:
     player: str
-    points: int
+    points: Number
     reason: str | Cited  # "die", "formula", "adopted", "defeated", "voted against", "points (rule 316)", ...
 
     def explain(self) -> str | Cited:
         sign = "+" if self.points >= 0 else "-"
         if self.reason == "die":
-            return f"{sign} die {abs(self.points)}"
-        return Cited(f"{sign} {abs(self.points)} ", self.reason)
+            return f"{sign} die {amount_text(abs(self.points))}"
+        return Cited(f"{sign} {amount_text(abs(self.points))} ", self.reason)
 
 
 @dataclass(frozen=True)
@@ -143,7 +144,9 @@ class Replay(Outcome):
     overrides: tuple[Override, ...]
     initial_scores: dict[str, int]
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
-    switch_rule: int | None = None  # the present number of the rule whose amendment stops the switch
+    switch_rule: int | None = None
+    # Format 1.2: each `Annotate rule N:` applied, as (the rule's identity, the change, the entry's index).
+    annotations: tuple[tuple[int, Change, int], ...] = ()  # the present number of the rule whose amendment stops the switch
     # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`).
     checkpoints: tuple[tuple[int, "_State"], ...] = field(default=(), compare=False, repr=False)
@@ -156,9 +159,11 @@ class Replay(Outcome):
 
 def entry_label(entry: Entry) -> str:
     if isinstance(entry, Proposal):
-        return f"proposal {entry.number}" if entry.number else "draft proposal"
+        return f"proposal {entry.name}" if entry.number else "draft proposal"
     if isinstance(entry, Judgment):
-        return f"judgment {entry.number}"
+        return f"judgment {entry.case or entry.number}"
+    if isinstance(entry, Unrecorded):
+        return f"unrecorded {entry.numbers_text}"
     return f"event '{entry.title}'" if entry.title else "event"
 
 
@@ -187,6 +192,17 @@ class _State:
     # player -> (the log's score minus the replay's, where the log first differed): after a score slip the
     # next Scores may continue from either, and the replay follows whichever it does.
     score_slips: dict[str, tuple[int, Source]] = field(default_factory=dict)
+    # Format 1.2: numbers declared unrecorded; the last decision on each proposal number, (result, where);
+    # whether whose turn it is was lost (after unrecorded numbers); old names -> (new name, where renamed);
+    # whether the last date was a month; the annotations made; the players whose recorded Scores the replay
+    # follows at this entry (an award to voters by side a Tally cannot assign).
+    unrecorded: list[Unrecorded] = field(default_factory=list)
+    decisions: dict[int, tuple[str | None, Source]] = field(default_factory=dict)
+    turn_unknown: bool = False
+    renamed: dict[str, tuple[str, Source]] = field(default_factory=dict)
+    last_month_only: bool = False
+    annotations: list[tuple[int, Change, int]] = field(default_factory=list)
+    follow_recorded: set[str] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
     overrides: list[Override] = field(default_factory=list)
@@ -200,10 +216,10 @@ class _State:
         self.findings.append(Finding(kind, source, message, self.label, None if expected is None else str(expected),
                                      None if found is None else str(found), cause))
 
-    def add(self, player: str, points: int, reason: str | Cited) -> None:
+    def add(self, player: str, points: Number, reason: str | Cited) -> None:
         if points:
-            self.scores[player] = self.scores.get(player, 0) + points
-            self.deltas.append(ScoreDelta(player, points, reason))
+            self.scores[player] = as_amount(self.scores.get(player, 0) + points)  # exact: fractions, never floats
+            self.deltas.append(ScoreDelta(player, as_amount(points), reason))
 
     def copy(self) -> "_State":
         """An independent copy, to resume the fold from (a checkpoint); what is immutable is shared."""
@@ -211,7 +227,9 @@ class _State:
             self, book=self.book.copy(), turns=self.turns.copy(), scores=dict(self.scores), players=list(self.players),
             seen_numbers=dict(self.seen_numbers), unordered=list(self.unordered), strangers=set(self.strangers),
             score_slips=dict(self.score_slips), findings=list(self.findings), errors=list(self.errors),
-            overrides=list(self.overrides), notes=[], deltas=[])
+            overrides=list(self.overrides), notes=[], deltas=[], unrecorded=list(self.unrecorded),
+            decisions=dict(self.decisions), renamed=dict(self.renamed), annotations=list(self.annotations),
+            follow_recorded=set())
 
     def text_differences(self, other: "_State") -> set[int] | None:
         """The rules, by identity, whose texts alone tell this state from `other` (Rulebook.text_differences;
@@ -225,7 +243,8 @@ class _State:
 # What the fold carries from one entry to the next (the rest of _State is the entry's own, or the game).
 _CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "switched", "overlooked_win",
             "last_date", "stranger_turn", "scores", "players", "strangers", "score_slips", "turns", "seen_numbers",
-            "unordered", "findings", "errors", "overrides", "book")
+            "unordered", "findings", "errors", "overrides", "unrecorded", "decisions", "turn_unknown", "renamed",
+            "last_month_only", "annotations", "book")
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
@@ -272,7 +291,7 @@ def _initial_state(game: Game) -> _State:
 def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
     """One step of the fold: the game just after `entry`, `state` moved on to it."""
     state.label, state.source = entry_label(entry), entry.source
-    state.deltas, state.notes = [], []
+    state.deltas, state.notes, state.follow_recorded = [], [], set()
     findings_before, overrides_before = len(state.findings), len(state.overrides)
     _check_date(state, entry)
     if state.winner and not isinstance(entry, Judgment):
@@ -281,6 +300,7 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
     expected_player = state.turns.expected() if state.turns.active else None
     outcome = (_proposal(state, index, entry, rulings) if isinstance(entry, Proposal)
                else _judgment(state, index, entry) if isinstance(entry, Judgment)
+               else _unrecorded(state, entry) if isinstance(entry, Unrecorded)
                else _event(state, index, entry))
     newly_won = _check_win(state, entry)
     _check_claims(state, entry, newly_won)
@@ -309,7 +329,7 @@ def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[F
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
                   next_proposal=max(state.next_numbers), switch_rule=state.book.number_of(state.switch_identity),
-                  checkpoints=checkpoints if not state.unordered else ())
+                  annotations=tuple(state.annotations), checkpoints=checkpoints if not state.unordered else ())
 
 
 def _checkpoint_spacing(entries: int) -> int:
@@ -490,22 +510,35 @@ def _result_rulings(game: Game) -> dict[int, tuple[str, str, Source]]:
     return rulings
 
 
+def _date_text(date: dt.date, month_only: bool) -> str:
+    return date.strftime("%Y-%m") if month_only else str(date)
+
+
 def _check_date(state: _State, entry: Entry) -> None:
     if entry.date is None:
         return
-    if state.last_date and entry.date < state.last_date:
-        state.find("date", entry.source, f"dated {entry.date}, before the entry above it ({state.last_date})",
-                   expected=f"{state.last_date} or later", found=entry.date)
+    # A month (format 1.2) is never backwards against a day in it, nor that day against it.
+    by_month = entry.month_only or state.last_month_only
+    if state.last_date and ((entry.date.year, entry.date.month) < (state.last_date.year, state.last_date.month)
+                            if by_month else entry.date < state.last_date):
+        last = _date_text(state.last_date, state.last_month_only)
+        state.find("date", entry.source, f"dated {_date_text(entry.date, entry.month_only)}, before the entry above "
+                   f"it ({last})", expected=f"{last} or later", found=_date_text(entry.date, entry.month_only))
     # The next entry is compared with this one as written: one date out of place is one finding, whether it
     # is this one (too early) or the one above it (too late).
-    state.last_date = entry.date
+    state.last_date, state.last_month_only = entry.date, entry.month_only
 
 
 def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
     """Whether `name` plays; a stranger is reported once (the first time the log names them)."""
     if name in state.players:
         return True
-    if name not in state.strangers:
+    if name in state.renamed and name not in state.strangers:
+        state.strangers.add(name)
+        new_name, where = state.renamed[name]
+        state.find("player", source, Cited(f"{role}: {name} is called {new_name} since ", where), expected=new_name,
+                   found=name)
+    elif name not in state.strangers:
         state.strangers.add(name)
         state.find("player", source, f"{role}: {name} is not a player in the game"
                    f" (players: {', '.join(state.players) or 'none'})", found=name)
@@ -518,6 +551,9 @@ def _take_turn(state: _State, player: str, source: Source, known: bool = True) -
     so that one slip stays one finding."""
     if not state.turns.active:
         return
+    if state.turn_unknown and known:  # after unrecorded numbers the mover is taken as due (format 1.2)
+        state.turn_unknown = False
+        state.turns.set_next(player)
     expected = state.turns.expected()
     if not known:
         state.stranger_turn = True
@@ -543,7 +579,16 @@ def _order_phrase(order: str) -> str:
 def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
     config = state.config
     number = proposal.number
-    if config.numbering.in_order:
+    earlier = state.decisions.get(number)
+    if proposal.decision:  # a decision taken again (format 1.2): not counted by the numbering
+        if earlier is None:
+            state.find("proposal-number", proposal.source, f"{proposal.name} is a decision taken again, but no "
+                       f"earlier decision on proposal {number} is in the log", expected=f"proposal {number} above",
+                       found="none")
+        elif earlier[0] == "adopted":
+            state.find("result", proposal.result.source if proposal.result else proposal.source,
+                       Cited(f"proposal {number} was already adopted at ", earlier[1]), found=proposal.name)
+    elif config.numbering.in_order:
         _check_number(state, proposal)
     else:
         _check_number_unordered(state, index, proposal)
@@ -552,7 +597,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     proposer_source = proposal.proposer_source or proposal.source
     known = _check_player(state, proposal.proposer, proposer_source, "proposer")
     turn_of = None
-    if not proposal.extra_turn:
+    if not proposal.extra_turn and not proposal.decision:  # a decision taken again is no new turn
         turn_of = proposal.proposer
         _take_turn(state, proposal.proposer, proposer_source, known)
 
@@ -562,7 +607,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     votes = proposal.votes
     if votes is not None and proposal.votes_source is not None:
         _check_votes(state, proposal)
-        if votes.voters:
+        if votes.cast:
             decision = decide(method, votes, config.adoption.fraction, index=_index_of(config, proposal),
                               quorum=proposal.quorum if proposal.quorum is not None else config.adoption.quorum)
             computed = decision.result
@@ -602,15 +647,39 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
             for voter in (votes.against if votes else ()):
                 if voter in state.players:
                     state.add(voter, config.scoring.against_adopted, "voted against")
+            if votes and votes.counts and votes.counts[1] and config.scoring.against_adopted:
+                _follow_recorded(state, state.players)
     elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
         state.add(proposal.proposer, config.scoring.defeated, "defeated")
 
     vote_ended_game = bool(_winners(state))
-    if known:
+    if known and not proposal.decision:
         _turn_score(state, proposal, votes, vote_ended_game)
     _award_points(state, proposal)
-    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, decision=decision, power=power,
+    state.decisions[number] = (result, proposal.source)
+    return _Outcome(turn_of=turn_of, method=method if votes and votes.cast else None, decision=decision, power=power,
                     computed=computed, result=result)
+
+
+def _follow_recorded(state: _State, players) -> None:
+    """Points this entry paid to voters a Tally does not name (format 1.2): the replay takes these players'
+    scores from the entry's Scores line, without a finding; with none there, it goes on without the points."""
+    state.follow_recorded.update(players)
+
+
+def _unrecorded(state: _State, entry: Unrecorded) -> _Outcome:
+    """Numbers used of which the record holds nothing (format 1.2): they count as used, and whose turn it is
+    next is not known."""
+    state.unrecorded.append(entry)
+    highest = max(last for _, last in entry.ranges)
+    if highest >= min(state.next_numbers):
+        state.next_numbers = (highest + 1,)
+    state.turn_unknown = True
+    return _Outcome()
+
+
+def _declared_unrecorded(state: _State, number: int) -> Unrecorded | None:
+    return next((entry for entry in state.unrecorded if entry.holds(number)), None)
 
 
 def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> None:
@@ -618,7 +687,12 @@ def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> No
     is a finding here; the numbers missing below the highest are found after the last entry."""
     number, first = proposal.number, state.config.numbering.first_proposal
     repeat = state.seen_numbers.get(number)
-    if repeat:
+    unrecorded = _declared_unrecorded(state, number)
+    if unrecorded is not None:
+        state.find("proposal-number", proposal.source, Cited(f"numbered {number}, which is declared unrecorded at ",
+                                                             unrecorded.source), expected="a number not used before",
+                   found=number)
+    elif repeat:
         state.find("proposal-number", proposal.source, Cited(f"numbered {number}, which ", repeat, " already used"),
                    expected="a number not used before", found=number)
     elif number < first:
@@ -636,7 +710,7 @@ def _missing_numbers(state: _State, steps: list[Step]) -> None:
         return
     first = state.config.numbering.first_proposal
     used = set(state.seen_numbers)  # in either order: a log may change its numbering mid-game
-    missing = [n for n in range(first, max(used)) if n not in used]
+    missing = [n for n in range(first, max(used)) if n not in used and _declared_unrecorded(state, n) is None]
     # The first entry numbered above each missing number: walk numbers downward keeping the earliest position.
     by_number = sorted(state.unordered, key=lambda item: -item[0])
     earliest: tuple[int, Source] | None = None
@@ -692,7 +766,12 @@ def _check_number(state: _State, proposal: Proposal) -> None:
     next may be N+1 or E+1, and the count follows whichever it is."""
     number = proposal.number
     candidates = state.next_numbers
-    if number in candidates:
+    unrecorded = _declared_unrecorded(state, number)
+    if unrecorded is not None:
+        state.find("proposal-number", proposal.source, Cited(f"numbered {number}, which is declared unrecorded at ",
+                                                             unrecorded.source), expected="a number not used before",
+                   found=number)
+    elif number in candidates:
         state.next_numbers = (number + 1,)
     else:
         repeat = state.seen_numbers.get(number)
@@ -773,11 +852,12 @@ def _add_die(state: _State, player: str, die) -> None:
 
 
 def _formula_values(proposal: Proposal, votes) -> dict[str, object]:
-    cast_for = len(votes.for_) if votes else 0
-    cast_against = len(votes.against) if votes else 0
+    counts = votes.counts if votes and votes.counts else None
+    cast_for = counts[0] if counts else len(votes.for_) if votes else 0
+    cast_against = counts[1] if counts else len(votes.against) if votes else 0
     cast = cast_for + cast_against
     return {"proposal": proposal.number, "votes_for": cast_for, "votes_against": cast_against,
-            "abstentions": len(votes.abstain) if votes else 0, "votes": cast,
+            "abstentions": counts[2] if counts else len(votes.abstain) if votes else 0, "votes": cast,
             "for_fraction": Fraction(cast_for, cast) if cast else Fraction(0),
             "die": proposal.die.total if proposal.die else 0}
 
@@ -807,6 +887,16 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
     change beyond it is a finding, and is applied all the same (the replay follows the record)."""
     rules = state.config.rules
     for change in changes:
+        if change.failed:
+            _check_failed(state, change, power, proposal_number)
+            continue
+        if change.kind == "annotate":
+            if change.rule in state.book.current:
+                state.annotations.append((state.book.identity_of(change.rule), change, index))
+            else:
+                state.find("no-such-rule", change.source, f"Annotate rule {change.rule}: there is no rule "
+                           f"{change.rule} in force")
+            continue
         if power is not None:
             _check_power(state, change, power, proposal_number)
         try:
@@ -817,6 +907,51 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
+
+
+def _check_failed(state: _State, change: Change, power, proposal_number: int | None) -> None:
+    """A change recorded as failed (format 1.2) is never applied; the claim is checked: a finding when nothing
+    stops it (the rule is in force, each phrase found once, not immutable, and in a proposal, the power enough).
+    In a judgment or an event no power governs: only the rule and the phrases are checked."""
+    if _why_it_fails(state, change, power, proposal_number) is not None:
+        return
+    what = f"the change to rule {change.rule}" if change.rule is not None else "the enactment"
+    if power is not None:
+        why = f"power {decimal_text(power)} permits it"
+    elif proposal_number is not None:
+        why = "the proposal was adopted and nothing stops it"
+    else:
+        why = "nothing stops it"
+    state.find("failed-change", change.source, f"{what} is recorded as failed, but {why}",
+               expected="applied", found="failed")
+
+
+def _why_it_fails(state: _State, change: Change, power, proposal_number: int | None) -> str | None:
+    """Why a change could not take effect now, in words; None when it could."""
+    book = state.book
+    if change.kind == "enact":
+        enacted = change.power if change.power is not None else state.config.rules.power_default
+        taken = proposal_number if proposal_number is not None and state.config.numbering.enact_takes_proposal_number \
+            else change.rule
+        if taken is not None and taken in book.current:
+            return f"rule {taken} exists"
+        return f"power {decimal_text(enacted)} is above {decimal_text(power)}" if power is not None and enacted > power \
+            else None
+    if change.kind == "reenact":
+        return f"rule {change.rule} is in force" if change.rule in book.current else None
+    rule = book.current.get(change.rule)
+    if rule is None:
+        return f"there is no rule {change.rule}"
+    if rule.rule_class == "immutable" and change.kind in ("amend", "replace", "append", "repeal"):
+        return f"rule {rule.number} is immutable"
+    if power is not None and rule.power is not None and (rule.power > power or change.kind == "power"
+                                                         and change.power > power):
+        return f"power {decimal_text(power)} is not enough"
+    try:
+        changed_text(rule.text, change, rule.number)
+    except ChangeProblem as problem:
+        return str(problem)
+    return None
 
 
 def _check_power(state: _State, change: Change, power, proposal_number: int | None) -> None:
@@ -847,8 +982,8 @@ def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
         if setting.what == "score":
             if _check_player(state, setting.player, setting.source, "Sets: score"):
                 computed = state.scores.get(setting.player, 0)
-                state.overrides.append(Override(setting.source, state.label,
-                                                f"{setting.player}'s score", str(computed), str(setting.value)))
+                state.overrides.append(Override(setting.source, state.label, f"{setting.player}'s score",
+                                                amount_text(computed), amount_text(setting.value)))
                 state.add(setting.player, setting.value - computed, f"set by {state.label}")
                 state.score_slips.pop(setting.player, None)
         elif setting.what == "next-player":
@@ -863,9 +998,28 @@ def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
     return _Outcome()
 
 
+def _rename(state: _State, old: str, new: str, source: Source) -> None:
+    """`Players: Jason -> Janet` (format 1.2): the same player under a new name; score, turn and history go on."""
+    if new in state.players or new == old:
+        state.errors.append(Finding("player", source, f"{old} cannot be renamed {new}: {new} is a name in use",
+                                    state.label))
+        return
+    if not _check_player(state, old, source, "renamed"):
+        return
+    state.players[state.players.index(old)] = new
+    state.scores = {new if name == old else name: score for name, score in state.scores.items()}
+    if old in state.score_slips:
+        state.score_slips[new] = state.score_slips.pop(old)
+    state.turns.rename(old, new)
+    state.strangers.discard(new)
+    state.renamed[old] = (new, source)
+
+
 def _event(state: _State, index: int, event: Event) -> _Outcome:
     for change in event.players:
-        if change.joins:
+        if change.renamed_to:
+            _rename(state, change.player, change.renamed_to, change.source)
+        elif change.joins:
             if change.player in state.players:
                 state.find("player", change.source, f"{change.player} joins but is already playing")
                 continue
@@ -890,6 +1044,10 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
 
 def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
     """Effects and change paragraphs in a judgment or an event apply at once, without renumbering."""
+    if entry.by and (named := re.match(r"rule\s+([0-9]+)\b", entry.by, re.IGNORECASE)):
+        if int(named.group(1)) not in state.book.current:  # (a number past int()'s digits is the parser's cap)
+            state.find("by", entry.by_source, f"By: {entry.by}, but no rule {named.group(1)} is in force",
+                       expected="a rule in force", found=entry.by)
     for effect in entry.effects:
         _apply_effect(state, effect)
     _apply_changes(state, index, entry.changes, None)
@@ -926,6 +1084,12 @@ def _check_win(state: _State, entry: Entry) -> tuple[str, ...]:
 def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> None:
     if entry.scores:
         for player, claimed in entry.scores.scores:
+            if player in state.follow_recorded and player in state.scores:
+                state.add(player, claimed - state.scores[player], "as recorded (the Tally names no voters)")
+                continue
+            if player in state.renamed and player not in state.scores:
+                _check_player(state, player, entry.scores.source, "Scores")
+                continue
             if player not in state.scores:
                 if player not in state.strangers:
                     state.strangers.add(player)
@@ -944,11 +1108,12 @@ def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> No
             computed = f"no new winner ({', '.join(state.winner)} won at {state.ended_at})"
         else:
             best = max(state.scores.items(), key=lambda item: (item[1], item[0]), default=("nobody", 0))
-            computed = f"no winner yet (the win is {state.config.scoring.win} points; best is {best[0]} with {best[1]})"
+            computed = (f"no winner yet (the win is {state.config.scoring.win} points; best is {best[0]} with "
+                        f"{amount_text(best[1])})")
         state.find("winner", entry.winner.source, f"Winner says {', '.join(claimed_winner)}; replay finds {computed}",
                    expected=", ".join(newly_won) or "none", found=", ".join(claimed_winner))
     elif claimed_winner is None and newly_won:
-        scores = ", ".join(f"{p} {state.scores[p]}" for p in newly_won)
+        scores = ", ".join(f"{p} {amount_text(state.scores[p])}" for p in newly_won)
         state.find("winner", entry.source, f"the replay finds that {', '.join(newly_won)} won here ({scores}; the "
                    f"win is {state.config.scoring.win}), but the log records no Winner",
                    expected=", ".join(newly_won), found="none")
@@ -960,7 +1125,7 @@ def _reached_win(state: _State, players: tuple[str, ...]) -> bool:
     return all(p in state.players and state.scores.get(p, 0) >= state.config.scoring.win for p in players)
 
 
-def _check_score(state: _State, source: Source, player: str, claimed: int) -> None:
+def _check_score(state: _State, source: Source, player: str, claimed: Number) -> None:
     """One Scores item. After a slip the log may go on from its own figure or from the replay's: the replay
     follows whichever it does, so one slip is one finding."""
     computed = state.scores[player]
@@ -971,18 +1136,18 @@ def _check_score(state: _State, source: Source, player: str, claimed: int) -> No
         state.add(player, slip[0], Cited("as the log has it since ", slip[1]))
         return
     since = Cited(" (the log's figure has differed since ", slip[1], ")") if slip else ""
-    state.find("score", source, Cited(f"Scores says {player} {claimed}; replay gives ", _explain(state, player, computed),
-                                      since), expected=computed, found=claimed,
-               cause=slip[1] if slip else None)
+    state.find("score", source, Cited(f"Scores says {player} {amount_text(claimed)}; replay gives ",
+                                      _explain(state, player, computed), since),
+               expected=amount_text(computed), found=amount_text(claimed), cause=slip[1] if slip else None)
     state.score_slips[player] = (claimed - computed, slip[1] if slip else source)
 
 
-def _explain(state: _State, player: str, computed: int) -> str | Cited:
+def _explain(state: _State, player: str, computed: Number) -> str | Cited:
     own = [d for d in state.deltas if d.player == player]
     if not own:
-        return f"{computed} (unchanged)"
+        return f"{amount_text(computed)} (unchanged)"
     before = computed - sum(d.points for d in own)
-    return Cited(f"{computed} = {before}", *(part for d in own for part in (" ", d.explain())))
+    return Cited(f"{amount_text(computed)} = {amount_text(before)}", *(part for d in own for part in (" ", d.explain())))
 
 
 def _switch_identity(state: _State) -> int | None:

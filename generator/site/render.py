@@ -28,6 +28,7 @@ from ..errors import ArchiveError, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..parallel import run_in_turn
 from ..redline import forget_redlines
+from ..model import amount_text
 from .markdown import render_inline, render_markdown
 from .views import Page, redline_drawn, script_json
 
@@ -123,7 +124,7 @@ def make_environment(overrides: Path | None = None) -> Environment:
                        # every template's file again each time a page asks for it.
                        auto_reload=False)
     env.filters["tojson_script"] = script_json
-    env.filters["signed"] = lambda n: f"{n:+d}"
+    env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
     env.filters["article"] = _article
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
     env.nomic_articles = {}  # each comparison page's articles as last drawn, by page (see _article)
