@@ -20,7 +20,7 @@ from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
 from ..engine.turns import ordered
-from ..model import Event, Judgment, Proposal
+from ..model import Event, Judgment, Proposal, Unrecorded
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
 from .charts import score_chart
@@ -31,7 +31,7 @@ from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePlan, Page, entry_key, game_view, log_anchor, page_names, pager,
+from .views import (LOG_PART, TABLE_PART, GamePlan, Page, date_text, entry_key, game_view, log_anchor, page_names, pager,
                     part_name, parts, point_name, power_text, revision_view, step_facts, step_facts_key, step_view,
                     version_view)
 
@@ -115,10 +115,10 @@ def game_plan(replay: Replay, previous: GamePlan | None = None) -> GamePlan:
     history = GameHistory(replay, previous.history if previous is not None else None)
     steps = history.proposal_steps
     if previous is not None and len(steps) == len(was := previous.history.proposal_steps) and all(
-            a is b or (a.index, a.entry.number) == (b.index, b.entry.number) for a, b in zip(steps, was)):
+            a is b or (a.index, a.entry.name) == (b.index, b.entry.name) for a, b in zip(steps, was)):
         names = previous.proposal_pages  # the same proposals, numbered the same
     else:
-        names = page_names((step.index, step.entry.number) for step in steps)
+        names = page_names((step.index, step.entry.name) for step in steps)
     plan = GamePlan(replay, history, replay.game.slug, names)
     plan.search_index = previous.search_index if previous is not None else None
     return plan
@@ -242,6 +242,9 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     proposals = {position_of[i] for i in touched.steps | revising if i in position_of}
     if touched.listed:
         proposals |= {p + d for p in proposals for d in (-1, 1) if 0 <= p + d < len(position_of)}
+        # the pages of the other decisions on a proposal list each (format 1.2)
+        proposals |= {position_of[other.index] for p in set(proposals)
+                      for other in plan.decisions.get(history.proposal_steps[p].entry.number, ())}
     rules = set(touched.rules)
     if touched.listed:  # a rule's history names the entries that changed it
         rules |= {(r.after or r.before).identity for i in touched.steps for r in history.revisions_by_step.get(i, ())}
@@ -252,7 +255,8 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     recent = {s.index for s in history.proposal_steps[-FEED_ENTRIES:]}
     _overview_pages(pages, rules=bool(touched.rules) or relisted,
                     summary=not touched.only_titles or bool(titled & recent),
-                    players=relisted or touched.scores or touched.players)
+                    # (a proposal's ballots count in each voter's record)
+                    players=relisted or touched.scores or touched.players or bool(touched.steps & position_of.keys()))
     for identity in sorted(rules):
         _rule_page(pages, history.rules[identity])
     _redirect_pages(pages, rules)
@@ -262,6 +266,8 @@ def plan_game(plan: GamePlan, touched: Touched | None = None) -> list[Page]:
     log_parts = None if touched.labels else {i // LOG_PART for i in touched.steps | {i for i in revising
                                                                                     if i not in position_of}}
     table_parts = {position_of[i] // TABLE_PART for i in touched.steps if i in position_of} if touched.listed else set()
+    if any(isinstance(plan.replay.steps[i].entry, Unrecorded) for i in touched.steps):
+        table_parts.add(0)  # the first part lists the unrecorded numbers
     _list_pages(pages, log_parts, table_parts, everything=relisted or bool(touched.rules),
                 scores=touched.scores or touched.listed, scored_steps=None if touched.labels else touched.steps,
                 chart=touched.scores or touched.labels, defeated=titled)
@@ -358,8 +364,10 @@ def _proposal_page(pages: _Pages, position: int) -> None:
     previous = proposal_steps[position - 1] if position else None
     following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
     revisions = plan.history.revisions_by_step.get(step.index, ())
+    decisions = plan.decisions.get(step.entry.number, ())
     deps = (plan.step_key(step), tuple((plan.version_key(r.before), plan.version_key(r.after)) for r in revisions),
-            previous and plan.listed_key(previous), following and plan.listed_key(following))
+            previous and plan.listed_key(previous), following and plan.listed_key(following),
+            tuple(plan.listed_key(other) for other in decisions))
     pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html", {}, deps,
               lazy=lambda: _proposal_context(plan, step, previous, following),
               affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
@@ -394,14 +402,19 @@ def _list_pages(pages: _Pages, log_parts: set[int] | None, table_parts: set[int]
                       "preamble": render_prose(replay.game.log.preamble, 2) if first else ""})
 
     table_ranges = parts(len(proposal_steps), TABLE_PART)
+    # Numbers used of which the record holds nothing (format 1.2), listed on the first part
+    unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
+                  for s in steps if isinstance(s.entry, Unrecorded)]
     for part, span in enumerate(table_ranges):
         if table_parts is not None and part not in table_parts:
             continue
         chosen = proposal_steps[span.start:span.stop]
-        navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.number))
+        navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.name))
+        listed_unrecorded = unrecorded if part == 0 else []
         pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
-                  {"heading": "All proposals", "pager": navigation},
-                  (tuple(plan.listed_key(s) for s in chosen), json.dumps(navigation)),
+                  {"heading": "All proposals", "pager": navigation, "unrecorded": listed_unrecorded},
+                  (tuple(plan.listed_key(s) for s in chosen), json.dumps(navigation),
+                   json.dumps(listed_unrecorded, sort_keys=True)),
                   lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "../") for s in chosen]})
 
     if scores and pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
@@ -563,7 +576,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
     entry: Proposal = step.entry  # type: ignore[assignment]
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_step.get(step.index, ())]
     return {
-        "proposal": {"number": entry.number, "title": entry.title, "proposer": entry.proposer,
+        "proposal": {"number": entry.name, "title": entry.title, "proposer": entry.proposer,
                      "date": entry.date.isoformat() if entry.date else "", "votes": _votes_view(entry),
                      "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
                      "extra": entry.extra_turn, "notes": list(entry.notes), "file": entry.source.file},
@@ -573,6 +586,8 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
+        "decisions": [{**step_view(plan, other, "../"), "name": other.entry.name, "this": other is step}
+                      for other in plan.decisions.get(entry.number, ())],
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
         "points": (point_name(plan, step.index - 1), point_name(plan, step.index)),
     }
@@ -600,9 +615,11 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
     if isinstance(entry, Judgment):
         view["judge"] = entry.judge
     elif isinstance(entry, Event):
-        view["players"] = [("+" if c.joins else "-") + c.player for c in entry.players]
-    else:  # a proposal: its text with the keeper's commentary, as events and judgments show theirs
+        view["players"] = [f"{c.player} → {c.renamed_to}" if c.renamed_to else ("+" if c.joins else "-") + c.player
+                           for c in entry.players]
+    elif isinstance(entry, Proposal):  # its text with the keeper's commentary, as events and judgments show theirs
         view["proposer"] = entry.proposer
+    view["by"] = getattr(entry, "by", "")
     view["body"] = demote_headings(_body_html(plan, step), 3)
     if not isinstance(entry, Proposal):  # what a judgment or event changed shows here: it has no page of its own
         view["revisions"] = [revision_view(plan, r, "") for r in plan.history.revisions_by_step.get(step.index, ())]
@@ -643,20 +660,47 @@ def _scored_players(replay: Replay) -> list[str]:
     return sorted(set(replay.initial_scores) | set(replay.steps[-1].scores if replay.steps else ()))
 
 
+def renames(replay: Replay) -> dict[str, str]:
+    """Each name a player gave up (format 1.2, `Players: Jason -> Janet`) -> the name they go by now."""
+    now: dict[str, str] = {}
+    for step in replay.steps:
+        if isinstance(step.entry, Event):
+            for change in step.entry.players:
+                if change.renamed_to and change.renamed_to in step.players:  # (not a stranger's, a finding)
+                    now.update({old: change.renamed_to for old, new in now.items() if new == change.player})
+                    now[change.player] = change.renamed_to
+    return now
+
+
 def _players_context(plan: GamePlan) -> dict[str, Any]:
+    """Each player's record (proposals made, adopted and defeated, ballots cast, wins, score), by name without
+    regard to case; a renamed player under the name they go by now."""
     replay = plan.replay
     last = replay.steps[-1] if replay.steps else None
-    names = _scored_players(replay)
-    stats = {name: {"name": name, "proposed": 0, "adopted": 0, "defeated": 0, "score": 0, "playing": False}
+    current = renames(replay)
+    names = sorted({current.get(name, name) for name in _scored_players(replay)}, key=lambda n: (n.casefold(), n))
+    stats = {name: {"name": name, "formerly": sorted(old for old, new in current.items() if new == name),
+                    "proposed": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0, "playing": False}
              for name in names}
     for (proposer, result), count in plan.proposal_tally().items():
-        stat = stats.get(proposer)
+        stat = stats.get(current.get(proposer, proposer))
         if stat:
             stat["proposed"] += count
             if result in ("adopted", "defeated"):
                 stat[result] += count
+    won: tuple[str, ...] = ()
+    for step in replay.steps:
+        votes = step.entry.votes if isinstance(step.entry, Proposal) else None
+        for voter in votes.voters if votes else ():
+            if (stat := stats.get(current.get(voter, voter))) is not None:
+                stat["ballots"] += 1
+        if step.winner and step.winner != won:
+            for winner in step.winner:
+                if (stat := stats.get(current.get(winner, winner))) is not None:
+                    stat["wins"] += 1
+        won = step.winner
     for name in names:
-        stats[name]["score"] = (last.scores if last else replay.initial_scores).get(name, 0)
+        stats[name]["score"] = str((last.scores if last else replay.initial_scores).get(name, 0))
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
     # The order the engine follows at the end of the log (none: a game without turns).
     order = list(last.order) if last else ordered(list(replay.game.config.players), replay.game.config.turns.order,

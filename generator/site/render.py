@@ -126,6 +126,7 @@ def make_environment(overrides: Path | None = None) -> Environment:
     env.filters["tojson_script"] = script_json
     env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
     env.filters["article"] = _article
+    env.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalize would lower-case the rest
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
     env.nomic_articles = {}  # each comparison page's articles as last drawn, by page (see _article)
     env.nomic_drawing = {}  # the articles of the page being drawn

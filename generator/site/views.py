@@ -211,10 +211,17 @@ class GamePlan:
     # What the pages of each step say of lines (its findings' places, words citing places), as they were when
     # planned: a line added above an entry moves them without making its step another (see model.Source).
     cited: dict[int, tuple] = field(init=False)
+    # Format 1.2: the proposal steps of each number decided more than once (`Proposal 8188A`), in log order.
+    decisions: dict[int, list[Step]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.cited = {step.index: cited_key(step) for step in self.replay.steps
                       if step.findings or any(isinstance(delta.reason, Cited) for delta in step.deltas)}
+        by_number: dict[int, list[Step]] = {}
+        for step in self.history.proposal_steps:
+            by_number.setdefault(step.entry.number, []).append(step)
+        self.decisions = {number: steps for number, steps in by_number.items()
+                          if len(steps) > 1 and any(step.entry.decision for step in steps)}
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
@@ -326,9 +333,14 @@ class GamePlan:
         return f"rules/{self.history.page_number[identity]}.html"
 
 
+def judgment_name(entry: Judgment) -> str:
+    """`judgment-7`, or for a judgment named by its case (format 1.2) `judgment-cfj-4153`."""
+    return f"judgment-{'-'.join(entry.case.lower().split()) if entry.case else entry.number}"
+
+
 def log_anchor(step: Step) -> str:
     entry = step.entry
-    return f"judgment-{entry.number}" if isinstance(entry, Judgment) else f"entry-{step.index + 1}"
+    return judgment_name(entry) if isinstance(entry, Judgment) else f"entry-{step.index + 1}"
 
 
 def entry_key(entry: Entry) -> tuple:
@@ -338,7 +350,9 @@ def entry_key(entry: Entry) -> tuple:
             getattr(entry, "index", None), getattr(entry, "quorum", None), getattr(entry, "power", None),
             getattr(entry, "die", None) and entry.die.total, getattr(entry, "extra_turn", None), entry.notes,
             entry.source.file, entry.body, getattr(entry, "judge", None),
-            tuple((c.player, c.joins) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None))
+            tuple((c.player, c.joins, c.renamed_to) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None),
+            entry.month_only, entry.by, getattr(entry, "decision", None), getattr(entry, "case", None),
+            getattr(entry, "ranges", None))
 
 
 def step_facts_key(step: Step) -> tuple:
@@ -434,7 +448,7 @@ def point_name(plan: GamePlan, index: int) -> str:
     if isinstance(entry, Proposal):
         return plan.proposal_pages[index]
     if isinstance(entry, Judgment):
-        return f"judgment-{entry.number}"
+        return judgment_name(entry)
     return f"entry-{index + 1}"
 
 
@@ -467,9 +481,23 @@ def keeps_scores(replay: Replay) -> bool:
             or any(step.deltas for step in replay.steps))
 
 
+def _date_attribute(entry: Entry) -> str:
+    """An entry's date for a `datetime` attribute: `2019-07-20`, or `2019-07` for a month (format 1.2)."""
+    if entry.date is None:
+        return ""
+    return entry.date.strftime("%Y-%m") if entry.month_only else entry.date.isoformat()
+
+
+def date_text(entry: Entry) -> str:
+    """An entry's date as a reader sees it: `2019-07-20`, or `July 2019` where only the month is known."""
+    if entry.date is None:
+        return ""
+    return f"{entry.date:%B %Y}" if entry.month_only else entry.date.isoformat()
+
+
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
     entry = step.entry
-    return {"label": step.label, "date": entry.date.isoformat() if entry.date else "",
+    return {"label": step.label, "date": _date_attribute(entry), "date_text": date_text(entry),
             "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
             "result": step.result, "number": getattr(entry, "number", None)}
 
