@@ -79,6 +79,7 @@ EVERY_SETTING = {
     "scoring.defeated": ("-5", -5),
     "scoring.against_adopted": ("0", 0),
     "scoring.win": ("200", 200),
+    "scoring.after_win": ("\"reset\"", "reset"),
     "limits.max_mutable": ("0", 0),
     "turns.order": ('"custom"', "custom"),
     "turns.collation": ('"_0123456789abcdefghijklmnopqrstuvwxyz"', "_0123456789abcdefghijklmnopqrstuvwxyz"),

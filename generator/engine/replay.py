@@ -146,7 +146,8 @@ class Replay(Outcome):
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
     switch_rule: int | None = None
     # Format 1.2: each `Annotate rule N:` applied, as (the rule's identity, the change, the entry's index).
-    annotations: tuple[tuple[int, Change, int], ...] = ()  # the present number of the rule whose amendment stops the switch
+    annotations: tuple[tuple[int, Change, int], ...] = ()
+    wins: tuple[tuple[str, tuple[str, ...]], ...] = ()  # with scoring.after_win = "reset": each win, in order  # the present number of the rule whose amendment stops the switch
     # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`).
     checkpoints: tuple[tuple[int, "_State"], ...] = field(default=(), compare=False, repr=False)
@@ -202,6 +203,7 @@ class _State:
     renamed: dict[str, tuple[str, Source]] = field(default_factory=dict)
     last_month_only: bool = False
     annotations: list[tuple[int, Change, int]] = field(default_factory=list)
+    wins: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (entry label, winners), after_win = "reset"
     follow_recorded: set[str] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
@@ -229,6 +231,7 @@ class _State:
             score_slips=dict(self.score_slips), findings=list(self.findings), errors=list(self.errors),
             overrides=list(self.overrides), notes=[], deltas=[], unrecorded=list(self.unrecorded),
             decisions=dict(self.decisions), renamed=dict(self.renamed), annotations=list(self.annotations),
+            wins=list(self.wins),
             follow_recorded=set())
 
     def text_differences(self, other: "_State") -> set[int] | None:
@@ -244,7 +247,7 @@ class _State:
 _CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "switched", "overlooked_win",
             "last_date", "stranger_turn", "scores", "players", "strangers", "score_slips", "turns", "seen_numbers",
             "unordered", "findings", "errors", "overrides", "unrecorded", "decisions", "turn_unknown", "renamed",
-            "last_month_only", "annotations", "book")
+            "last_month_only", "annotations", "wins", "book")
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
@@ -304,6 +307,12 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
                else _event(state, index, entry))
     newly_won = _check_win(state, entry)
     _check_claims(state, entry, newly_won)
+    reset = bool(newly_won) and state.winner == newly_won and state.config.scoring.after_win == "reset"
+    if reset:  # format 1.2: the win recorded, every score 0, and play goes on (this entry's Scores were checked)
+        state.wins.append((state.label, newly_won))
+        for player, score in list(state.scores.items()):
+            state.add(player, -score, "reset after the win")
+        state.winner, state.ended_at = (), ""
     _maybe_switch(state)
     state.turns.follow(state.config.turns.order, state.config.turns.collation)
     for snapshot in points.get(index, []):
@@ -315,7 +324,7 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
                 scores=dict(state.scores), players=tuple(state.players),
                 next_player=state.turns.expected() if state.turns.active else None,
                 order=tuple(state.turns.order) if state.turns.active else (),
-                circuits=state.turns.circuits, mechanics=state.config, winner=state.winner,
+                circuits=state.turns.circuits, mechanics=state.config, winner=newly_won if reset else state.winner,
                 findings=tuple(state.findings[findings_before:]),
                 overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes))
 
@@ -329,7 +338,7 @@ def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[F
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
                   next_proposal=max(state.next_numbers), switch_rule=state.book.number_of(state.switch_identity),
-                  annotations=tuple(state.annotations), checkpoints=checkpoints if not state.unordered else ())
+                  annotations=tuple(state.annotations), wins=tuple(state.wins), checkpoints=checkpoints if not state.unordered else ())
 
 
 def _checkpoint_spacing(entries: int) -> int:
@@ -652,6 +661,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
         state.add(proposal.proposer, config.scoring.defeated, "defeated")
 
+    if known:
+        _pay_awards(state, proposal, votes, result)
     vote_ended_game = bool(_winners(state))
     if known and not proposal.decision:
         _turn_score(state, proposal, votes, vote_ended_game)
@@ -659,6 +670,48 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     state.decisions[number] = (result, proposal.source)
     return _Outcome(turn_of=turn_of, method=method if votes and votes.cast else None, decision=decision, power=power,
                     computed=computed, result=result)
+
+
+def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) -> None:
+    """The award tables (format 1.2), in name order, after the v1 payments. An award by the die, where turns
+    throw none, needs a `Die:` exactly on the entries that pay it."""
+    scoring = state.config.scoring
+    by_die = scoring.turn == "none" and any(award.uses_die for award in scoring.awards)
+    thrown = False
+    for award in scoring.awards:
+        if not (award.when == result or award.when == "resolved" and result in ("adopted", "defeated")):
+            continue
+        if award.to in ("for", "against", "voters") and votes is not None and votes.counts:
+            _follow_recorded(state, state.players)  # a Tally names no voters
+            continue
+        recipients = {"proposer": (proposal.proposer,), "for": votes.for_ if votes else (),
+                      "against": votes.against if votes else (), "voters": votes.voters if votes else (),
+                      "all": tuple(state.players),
+                      "others": tuple(p for p in state.players if p != proposal.proposer)}[award.to]
+        if by_die and award.uses_die:
+            thrown = True
+            if proposal.die is None:
+                state.find("die", proposal.source, f"no Die recorded: award '{award.name}' pays the die",
+                           expected=f"a throw of {scoring.die}", found="none")
+                continue
+            dice = parse_dice(scoring.die)
+            if not dice.contains(proposal.die.total):
+                state.find("die", proposal.die.source, f"Die {proposal.die.total} is outside {dice} "
+                           f"({dice.minimum}..{dice.maximum})", expected=f"{dice.minimum}..{dice.maximum}",
+                           found=proposal.die.total)
+        values = _formula_values(proposal, votes)
+        try:
+            used = tuple((name, values[name]) for name in sorted(_compiled(award.points).names_used) if name in values)
+            points = _formula_points(award.points, scoring.rounding, used)
+        except FormulaError as error:
+            state.find("formula", proposal.source, f"award '{award.name}' cannot be computed: {error}")
+            continue
+        for player in recipients:
+            if player in state.players:
+                state.add(player, points, f"award {award.name}")
+    if by_die and not thrown and proposal.die is not None:
+        state.find("die", proposal.die.source, "no award paid by the die here, so no die is thrown",
+                   found=proposal.die.total)
 
 
 def _follow_recorded(state: _State, players) -> None:

@@ -28,7 +28,7 @@ from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Unrecorded, Votes, WinnerClaim)
-from ..model.config import NOT_BY_EFFECT, SETTINGS
+from ..model.config import AWARDS_PREFIX, NOT_BY_EFFECT, SETTINGS
 from ..parallel import map_shares
 from .config import parse_effect_value
 from .source import (NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int, shorten, slice_lines,
@@ -1154,7 +1154,7 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
         if not equals or not key:
             errors.add(file, line, f"cannot read 'Effect: {text}' (write 'Effect: scoring.win = 200')")
             continue
-        if key not in SETTINGS:
+        if key not in SETTINGS and not key.startswith(AWARDS_PREFIX):
             close = difflib.get_close_matches(key, SETTINGS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
