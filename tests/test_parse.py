@@ -84,6 +84,7 @@ EVERY_SETTING = {
     "turns.order": ('"custom"', "custom"),
     "turns.collation": ('"_0123456789abcdefghijklmnopqrstuvwxyz"', "_0123456789abcdefghijklmnopqrstuvwxyz"),
     "numbering.in_order": ("false", False),
+    "numbering.next_rule": ("2723", 2723),
     "adoption.index": ("1.7", Fraction(17, 10)),  # exact: seventeen tenths, not the float nearest 1.7
     "adoption.quorum": ("5", 5),
     "rules.power": ("true", True),

@@ -204,6 +204,7 @@ class _State:
     last_month_only: bool = False
     annotations: list[tuple[int, Change, int]] = field(default_factory=list)
     wins: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (entry label, winners), after_win = "reset"
+    next_rule: int | None = None  # numbering.next_rule as enactments move it on
     follow_recorded: set[str] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
@@ -247,7 +248,7 @@ class _State:
 _CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "switched", "overlooked_win",
             "last_date", "stranger_turn", "scores", "players", "strangers", "score_slips", "turns", "seen_numbers",
             "unordered", "findings", "errors", "overrides", "unrecorded", "decisions", "turn_unknown", "renamed",
-            "last_month_only", "annotations", "wins", "book")
+            "last_month_only", "annotations", "wins", "next_rule", "book")
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
@@ -286,7 +287,7 @@ def _initial_state(game: Game) -> _State:
     state = _State(game=game, config=config, book=Rulebook.from_rules(game.rules.rules),
                    turns=TurnTracker(config.turns.order, config.turns.collation, list(players)),
                    scores={p: 0 for p in players}, players=players,
-                   next_numbers=(config.numbering.first_proposal,))
+                   next_numbers=(config.numbering.first_proposal,), next_rule=config.numbering.next_rule)
     state.switch_identity = _switch_identity(state)
     return state
 
@@ -932,6 +933,8 @@ def _apply_effect(state: _State, effect) -> None:
         state.switch_identity = _switch_identity(state)
     elif effect.key == "adoption.then":  # a new switch, to be made when its circuits are complete
         state.switched = False
+    elif effect.key == "numbering.next_rule":
+        state.next_rule = state.config.numbering.next_rule
 
 
 def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None,
@@ -952,6 +955,7 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
             continue
         if power is not None:
             _check_power(state, change, power, proposal_number)
+        _check_next_rule(state, change, proposal_number)
         try:
             for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering,
                                          rules.power_default if rules.power else None):
@@ -960,6 +964,24 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
+
+
+def _check_next_rule(state: _State, change: Change, proposal_number: int | None) -> None:
+    """numbering.next_rule (format 1.2): an enactment that names its number names at least it, and moves it on;
+    a rule reenacted from before the archive must have been numbered below it."""
+    next_rule, number = state.next_rule, change.rule
+    if next_rule is None or number is None:
+        return
+    if change.kind == "enact" and not (proposal_number is not None
+                                       and state.config.numbering.enact_takes_proposal_number):
+        if number < next_rule:
+            state.find("rule-number", change.source, f"enacts rule {number}, but every number below {next_rule} "
+                       "has been used (numbering.next_rule)", expected=f"{next_rule} or more", found=number)
+        state.next_rule = max(next_rule, number + 1)
+    elif (change.kind == "reenact" and number >= next_rule and number not in state.book.current
+          and number not in state.book.departures):
+        state.find("rule-number", change.source, f"reenacts rule {number}, but no rule {number} was ever numbered "
+                   f"(numbering.next_rule is {next_rule})", expected=f"below {next_rule}", found=number)
 
 
 def _check_failed(state: _State, change: Change, power, proposal_number: int | None) -> None:
@@ -1252,6 +1274,17 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
+_FENCED = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+
+
+def _same_text(a: str, b: str) -> bool:
+    """Rule texts compared as Markdown reads them (white space aside), or character for character where a
+    fenced block holds text that is not Markdown (format 1.2)."""
+    if _FENCED.search(a) or _FENCED.search(b):
+        return a.strip("\n") == b.strip("\n")
+    return _normal(a) == _normal(b)
+
+
 def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion | CurrentRule],
                       snapshot: Ruleset) -> None:
     """The differences between `snapshot` and the rules in force in the replay (by number), added to `findings`."""
@@ -1282,7 +1315,16 @@ def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion |
             findings.append(Finding("snapshot", source, f"rule {number} is titled "
                                     f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
                                     title, rule.title))
-        if _normal(rule.text) != _normal(text):
+        if not _same_text(rule.text, text):
+            if _FENCED.search(rule.text) or _FENCED.search(text):  # verbatim: the first line that differs
+                ours, theirs = text.strip("\n").split("\n"), rule.text.strip("\n").split("\n")
+                at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+                shown = [lines[at] if at < len(lines) else "(end)" for lines in (theirs, ours)]
+                findings.append(Finding("snapshot", Source(source.file, (rule.text_line or source.line) + at),
+                                        f"rule {number}'s verbatim text differs: its line {at + 1} reads "
+                                        f"\"{shown[0]}\" in the snapshot, \"{shown[1]}\" in the replay", label,
+                                        shown[1], shown[0]))
+                continue
             word, difference = _first_difference(text, rule.text)
             findings.append(Finding("snapshot", Source(source.file, _line_of_word(rule, word)),
                                     f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],

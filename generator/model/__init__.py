@@ -150,6 +150,10 @@ class Rule:
     source: Source  # the rule's heading
     text_line: int = 0  # the line its text starts on (0: not known)
     power: Fraction | None = None  # format 1.1, with rules.power: its `Power:` line
+    # Format 1.2: what the keepers knew of its past without its texts (`History:` lines), and the annotations
+    # kept with it (`Annotation:` paragraphs), each with its line; neither is part of its text.
+    history: tuple[str, ...] = ()
+    annotations: tuple[tuple[str, Source], ...] = ()
 
 
 @dataclass(frozen=True)

@@ -35,6 +35,7 @@ class Numbering:
     amend_renumbers: bool = _option(True, help="an amended or transmuted rule takes the proposal's number")
     enact_takes_proposal_number: bool = _option(True, help="an enacted rule takes the proposal's number")
     in_order: bool = _option(True, help="false: the log is in order of resolution (format 1.1)")
+    next_rule: int | None = _option(None, optional=True, help="the least number a new rule may take (format 1.2)")
 
 
 @dataclass(frozen=True)
@@ -299,6 +300,8 @@ def _check_meaning(key: str, value: Any) -> None:
         raise ValueError(f"{key} must not be negative, not {_show(value)}")
     if key in ("limits.max_mutable", "adoption.after_circuits", "adoption.quorum") and value < 0:
         raise ValueError(f"{key} must not be negative, not {value}")
+    if key == "numbering.next_rule" and value is not None and value < 1:
+        raise ValueError(f"{key} must be a rule number, not {value}")
     if key == "adoption.unless_amended" and value is not None and value < 1:
         raise ValueError(f"{key} must be a rule number, not {value}")
     if key == "scoring.die":
