@@ -1,12 +1,14 @@
 """The engine's parts (adoption, turns, the rulebook) and replay on small games built in memory."""
 from __future__ import annotations
 
+import json
 import sys
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from generator.cli import main
 from generator.engine.adoption import adopts, describe
 from generator.engine.replay import replay
 from generator.engine.rulebook import ChangeProblem, Rulebook, replace_once
@@ -1060,3 +1062,61 @@ def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch
     assert len(set(folded)) <= 17  # from the checkpoint before the edit to the edited entry
     kept = [i for i, (a, b) in enumerate(zip(resumed.steps, previous.steps)) if a is b]
     assert len(kept) > len(previous.steps) - 40  # the other steps are the previous replay's own
+
+
+# --- exact decimals (format 1.2) -------------------------------------------------------------------------
+
+
+def _decimal_game(tmp_path, log: str):
+    game = tmp_path / "dec"
+    game.mkdir()
+    (game / "game.toml").write_text('title = "dec"\nstart = 2019-01-01\nplayers = ["Ann", "Bob"]\n\n'
+                                    '[turns]\norder = "none"\n\n[scoring]\nturn = "none"\n')
+    (game / "rules.md").write_text("# Rules\n\n## Mutable Rules\n\n### 201\nPlay.\n")
+    (game / "log.md").write_text("# Log\n\n" + log)
+    return game
+
+
+def _event(day: int, *lines: str) -> str:
+    return f"## Event: Day {day}\nDate: 2019-01-{day:02}\n" + "\n".join(lines) + "\n\n"
+
+
+def test_decimal_points_add_up_exactly_where_floats_would_not(tmp_path, capsys):
+    """0.1 + 0.2 is 0.3, and ten times 0.1 is 1: a float would give 0.30000000000000004 and 0.9999999999999999."""
+    log = _event(1, "Points: Ann +0.1", "Points: Ann +0.2", "Scores: Ann 0.3, Bob 0")
+    log += _event(2, *["Points: Bob +0.1"] * 10, "Scores: Ann 0.3, Bob 1")
+    log += _event(3, "Points: Ann -0.3", "Points: Bob -2.5", "Scores: Ann 0, Bob -1.5")
+    assert main(["check", str(_decimal_game(tmp_path, log)), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)["games"][0]
+    assert report["scores"] == {"Ann": 0, "Bob": -1.5} and report["findings"] == []
+
+
+def test_a_decimal_one_step_off_is_a_score_finding_with_both_figures(tmp_path, capsys):
+    log = _event(1, "Points: Ann +8.75", "Scores: Ann 8.8, Bob 0")
+    assert main(["check", str(_decimal_game(tmp_path, log))]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "dec/log.md:6: event 'Day 1': Scores says Ann 8.8; replay gives 8.75 = 0 + 8.75 points")
+
+
+def test_a_judgment_sets_a_decimal_score_exactly(tmp_path, capsys):
+    log = _event(1, "Points: Ann +1.5")
+    log += "## Judgment 1\nJudge: Bob\nDate: 2019-01-02\nSets: score Ann 2.25\n\n"
+    log += _event(3, "Points: Ann +0.75", "Scores: Ann 3, Bob 0")
+    assert main(["check", str(_decimal_game(tmp_path, log)), "--format", "json"]) == 0
+    overrides = json.loads(capsys.readouterr().out)["games"][0]["overrides"]
+    assert [(o["computed"], o["set"]) for o in overrides] == [("1.5", "2.25")]
+
+
+def test_more_than_twelve_decimal_places_is_unreadable(tmp_path, capsys):
+    log = _event(1, "Points: Ann +0.0000000000001")
+    assert main(["check", str(_decimal_game(tmp_path, log))]) == 2
+    assert "number too precise (at most 12 digits after the point)" in capsys.readouterr().err
+
+
+def test_decimals_reach_the_win_exactly_at_the_boundary(tmp_path, capsys):
+    """99.9 + 0.1 is the winning score 100 (a float sum, 99.99999999999999, would miss it); 99.99 is not."""
+    log = _event(1, "Points: Bob +99.99", "Points: Ann +99.9", "Scores: Ann 99.9, Bob 99.99")
+    log += _event(2, "Points: Ann +0.1", "Scores: Ann 100, Bob 99.99", "Winner: Ann")
+    assert main(["check", str(_decimal_game(tmp_path, log)), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)["games"][0]
+    assert (report["winner"], report["findings"]) == (["Ann"], [])
