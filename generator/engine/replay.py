@@ -119,6 +119,8 @@ class Step:
     findings: tuple[Finding, ...]
     overrides: tuple[Override, ...]
     notes: tuple[str, ...]  # what the replay did of its own accord ("adoption becomes majority ...")
+    # Format 1.2: each change recorded as failed, with why it could not take effect ("": nothing stopped it)
+    failed: tuple[tuple[Change, str], ...] = ()
 
 
 class Outcome:
@@ -211,6 +213,7 @@ class _State:
     overrides: list[Override] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     deltas: list[ScoreDelta] = field(default_factory=list)
+    failed: list[tuple[Change, str]] = field(default_factory=list)  # this entry's (see Step)
     label: str = ""
     source: Source | None = None  # the heading of the entry being replayed
 
@@ -230,7 +233,7 @@ class _State:
             self, book=self.book.copy(), turns=self.turns.copy(), scores=dict(self.scores), players=list(self.players),
             seen_numbers=dict(self.seen_numbers), unordered=list(self.unordered), strangers=set(self.strangers),
             score_slips=dict(self.score_slips), findings=list(self.findings), errors=list(self.errors),
-            overrides=list(self.overrides), notes=[], deltas=[], unrecorded=list(self.unrecorded),
+            overrides=list(self.overrides), notes=[], deltas=[], failed=[], unrecorded=list(self.unrecorded),
             decisions=dict(self.decisions), renamed=dict(self.renamed), annotations=list(self.annotations),
             wins=list(self.wins),
             follow_recorded=set())
@@ -295,7 +298,7 @@ def _initial_state(game: Game) -> _State:
 def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
     """One step of the fold: the game just after `entry`, `state` moved on to it."""
     state.label, state.source = entry_label(entry), entry.source
-    state.deltas, state.notes, state.follow_recorded = [], [], set()
+    state.deltas, state.notes, state.follow_recorded, state.failed = [], [], set(), []
     findings_before, overrides_before = len(state.findings), len(state.overrides)
     _check_date(state, entry)
     if state.winner and not isinstance(entry, Judgment):
@@ -327,7 +330,8 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
                 order=tuple(state.turns.order) if state.turns.active else (),
                 circuits=state.turns.circuits, mechanics=state.config, winner=newly_won if reset else state.winner,
                 findings=tuple(state.findings[findings_before:]),
-                overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes))
+                overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes),
+                failed=tuple(state.failed))
 
 
 def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[Finding],
@@ -661,6 +665,9 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
                 _follow_recorded(state, state.players)
     elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
         state.add(proposal.proposer, config.scoring.defeated, "defeated")
+    if result != "adopted":
+        state.failed.extend((change, f"the proposal was {result or 'not adopted'}") for change in proposal.changes
+                            if change.failed)
 
     if known:
         _pay_awards(state, proposal, votes, result)
@@ -988,7 +995,9 @@ def _check_failed(state: _State, change: Change, power, proposal_number: int | N
     """A change recorded as failed (format 1.2) is never applied; the claim is checked: a finding when nothing
     stops it (the rule is in force, each phrase found once, not immutable, and in a proposal, the power enough).
     In a judgment or an event no power governs: only the rule and the phrases are checked."""
-    if _why_it_fails(state, change, power, proposal_number) is not None:
+    why = _why_it_fails(state, change, power, proposal_number)
+    state.failed.append((change, why or ""))
+    if why is not None:
         return
     what = f"the change to rule {change.rule}" if change.rule is not None else "the enactment"
     if power is not None:

@@ -26,7 +26,7 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import demote_headings, markdown_to_html, render_prose
+from .markdown import demote_headings, markdown_to_html, render_markdown, render_prose
 from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
@@ -96,6 +96,11 @@ def touched_by(old: GamePlan, new: GamePlan) -> Touched | None:
                     version for pair, text, was_text in zip(zip(rule.versions, was.versions), texts, was_texts)
                     if text != was_text for version in pair]
                 touched.rule_spans |= {(v.start, v.end) for v in moved}
+    # What rules.md keeps beside a rule's text, and annotations made by the entries touched (format 1.2)
+    touched.rules |= {identity for identity in old.rule_notes.keys() | new.rule_notes.keys()
+                      if old.rule_notes.get(identity) != new.rule_notes.get(identity) and identity in new_history.rules}
+    touched.rules |= {identity for identity, _, index in old.replay.annotations + new.replay.annotations
+                      if index in touched.steps and identity in new_history.rules}
     touched.only_titles = bool(touched.steps) and only_titles
     return touched
 
@@ -332,9 +337,12 @@ def _overview_pages(pages: _Pages, *, rules: bool = True, summary: bool = True, 
 
 def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
     plan = pages.plan
+    annotations = plan.annotations.get(rule_history.identity, ())
     deps = (tuple((plan.version_key(v), v.start, v.end) for v in rule_history.versions),
             plan.rule_page(rule_history.identity),
-            tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[rule_history.identity] if r.step))
+            tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[rule_history.identity] if r.step),
+            plan.rule_notes.get(rule_history.identity),
+            tuple((change.text, plan.listed_key(plan.replay.steps[index])) for change, index in annotations))
     pages.add(plan.rule_page(rule_history.identity), "rule.html", {}, deps,
               lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(rule_history.identity))
 
@@ -548,8 +556,13 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_rule[rule_history.identity]]
     last = rule_history.last
     repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
+    before, kept = plan.rule_notes.get(rule_history.identity, ((), ()))
+    annotations = [{"html": render_markdown(text), "by": None} for text in kept]
+    annotations += [{"html": render_markdown(change.text), "by": step_view(plan, plan.replay.steps[index], "../")}
+                    for change, index in plan.annotations.get(rule_history.identity, ())]
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
-            "lineage": rule_history.lineage, "revisions": revisions,
+            "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
+            "annotations": annotations,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
 

@@ -19,7 +19,7 @@ from ..cache import Cache, digest
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Cited, Entry, Judgment, Proposal
+from ..model import Change, Cited, Entry, Judgment, Proposal
 from ..model.urls import is_url_segment
 from ..redline import redline, render_html, summarize
 from .history import GameHistory, Revision
@@ -211,8 +211,12 @@ class GamePlan:
     # What the pages of each step say of lines (its findings' places, words citing places), as they were when
     # planned: a line added above an entry moves them without making its step another (see model.Source).
     cited: dict[int, tuple] = field(init=False)
-    # Format 1.2: the proposal steps of each number decided more than once (`Proposal 8188A`), in log order.
+    # Format 1.2: the proposal steps of each number decided more than once (`Proposal 8188A`), in log order;
+    # by rule identity, what rules.md keeps beside an initial rule's text (its `History:` lines and
+    # `Annotation:` texts) and the annotations entries made ((change, step index), in log order).
     decisions: dict[int, list[Step]] = field(init=False)
+    rule_notes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(init=False)
+    annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
 
     def __post_init__(self) -> None:
         self.cited = {step.index: cited_key(step) for step in self.replay.steps
@@ -222,6 +226,13 @@ class GamePlan:
             by_number.setdefault(step.entry.number, []).append(step)
         self.decisions = {number: steps for number, steps in by_number.items()
                           if len(steps) > 1 and any(step.entry.decision for step in steps)}
+        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1}
+        self.rule_notes = {initial[rule.number]: (rule.history, tuple(text for text, _ in rule.annotations))
+                           for rule in self.replay.game.rules.rules
+                           if (rule.history or rule.annotations) and rule.number in initial}
+        self.annotations = {}
+        for identity, change, index in self.replay.annotations:
+            self.annotations.setdefault(identity, []).append((change, index))
 
     def inherit(self, previous: GamePlan, steps: set[int], rules: set[int]) -> None:
         """Take over what `previous` (a plan of the same game, with the same pages) computed of the steps and
@@ -361,13 +372,30 @@ def step_facts_key(step: Step) -> tuple:
             tuple((d.player, d.points, d.reason) for d in step.deltas), tuple(sorted(step.scores.items())),
             tuple((f.kind, f.file, f.line, f.message) for f in step.findings),
             tuple((o.what, o.computed, o.set_to, o.judgment) for o in step.overrides), step.notes, step.winner,
-            step.turn_of, step.expected_player, repr(step.decision), step.power)
+            step.turn_of, step.expected_player, repr(step.decision), step.power,
+            tuple((change_words(change), change.text, why) for change, why in step.failed))
 
 
 def cited_key(step: Step) -> tuple:
     """The lines a step's pages name, as they are now (see GamePlan.cited)."""
     return (tuple((f.line, str(f.message), str(f.cause)) for f in step.findings),
             tuple(str(d.reason) for d in step.deltas if isinstance(d.reason, Cited)))
+
+
+def change_words(change: Change) -> str:
+    """A change paragraph in words, as a keeper writes it (`Amend rule 2608 by replacing "x" with "y".`)."""
+    rule = f"rule {change.rule}" if change.rule is not None else "rule"
+    power = f"power {decimal_text(change.power)} " if change.power is not None else ""
+    if change.kind == "replace":
+        edits = " and ".join(f'replacing "{old}" with "{new}"' if new else f'deleting "{old}"' for old, new in change.edits)
+        return f"Amend {rule} by {edits}."
+    return {"amend": f"Amend {rule} to read:", "append": f"Amend {rule} by appending:", "repeal": f"Repeal {rule}.",
+            "enact": f"Enact {power}{rule}" + (f": {change.title}" if change.title else "."),
+            "reenact": f"Reenact {power}{rule}" + (f": {change.title}" if change.title else "."),
+            "transmute": f"Transmute {rule}" + (f" to {change.rule_class}." if change.rule_class else "."),
+            "renumber": f"Renumber {rule} to {change.new_number}.", "retitle": f'Retitle {rule} to "{change.title}".',
+            "power": f"Change the power of {rule} to {decimal_text(change.power or 0)}.",
+            "annotate": f"Annotate {rule}:"}[change.kind]
 
 
 def step_facts(step: Step) -> dict[str, Any]:
@@ -380,7 +408,9 @@ def step_facts(step: Step) -> dict[str, Any]:
             "overrides": [{"what": o.what, "computed": o.computed, "set": o.set_to, "by": o.judgment}
                           for o in step.overrides],
             "notes": list(step.notes), "winner": list(step.winner), "turn_of": step.turn_of,
-            "expected_player": step.expected_player}
+            "expected_player": step.expected_player,
+            "failed": [{"words": change_words(change), "html": render_markdown(change.text) if change.text else "",
+                        "why": why} for change, why in step.failed]}
 
 
 def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
