@@ -457,7 +457,7 @@ def test_own_effects_govern_own_score_and_win():
     r = replay(build(log, toml))
     assert r.findings == ()
     assert r.steps[0].mechanics.scoring.win == 15
-    assert r.steps[0].notes == ('scoring.adopted becomes 10', 'scoring.win becomes 15')
+    assert r.steps[0].notes == ("an adopted proposal pays its proposer 10 points", "the winning score becomes 15")
     assert r.winner == ("Alice",)
 
 
@@ -1120,3 +1120,21 @@ def test_decimals_reach_the_win_exactly_at_the_boundary(tmp_path, capsys):
     assert main(["check", str(_decimal_game(tmp_path, log)), "--format", "json"]) == 0
     report = json.loads(capsys.readouterr().out)["games"][0]
     assert (report["winner"], report["findings"]) == (["Ann"], [])
+
+
+def test_every_effect_reads_in_words_never_as_a_setting():
+    """Each Effect case's notes say what changed as a player would ("from now on a majority adopts")."""
+    from pathlib import Path
+
+    from generator.parse.game import load_game
+
+    cases = Path(__file__).resolve().parent / "cases" / "engine"
+    seen = set()
+    for case in sorted(cases.glob("effect-*")) + [cases / "v12-award-by-effect-and-die"]:
+        for step in replay(load_game(case)).steps:
+            for note in step.notes:
+                assert " becomes \"" not in note and "." not in note.split(" ")[0] and " is now " not in note, note
+                seen.add(note)
+    assert {"from now on a majority adopts", "the winning score becomes 5",
+            "from now on the proposer gains a throw of the die when a proposal is adopted",
+            "the award 'luck' pays nothing from now on"} <= seen

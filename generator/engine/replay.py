@@ -25,6 +25,7 @@ from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook, changed_text
 from .turns import TurnTracker
+from .words import effect_words
 
 
 class _Placed:
@@ -933,7 +934,7 @@ def _apply_effect(state: _State, effect) -> None:
     except ValueError as error:
         state.errors.append(Finding("effect", effect.source, str(error), state.label))
         return
-    state.notes.append(f"{effect.key} becomes {effect.value!r}".replace("'", '"'))
+    state.notes.append(effect_words(effect.key, state.config))
     if effect.key == "numbering.first_proposal":  # the numbering starts again from the value
         state.next_numbers = (state.config.numbering.first_proposal,)
     elif effect.key == "adoption.unless_amended":  # names the rule numbered so now
