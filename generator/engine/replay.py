@@ -150,7 +150,7 @@ class Replay(Outcome):
     switch_rule: int | None = None
     # Format 1.2: each `Annotate rule N:` applied, as (the rule's identity, the change, the entry's index).
     annotations: tuple[tuple[int, Change, int], ...] = ()
-    wins: tuple[tuple[str, tuple[str, ...]], ...] = ()  # with scoring.after_win = "reset": each win, in order  # the present number of the rule whose amendment stops the switch
+    wins: tuple[tuple[int, tuple[str, ...]], ...] = ()  # after_win = "reset": each (entry index, winners), in order  # the present number of the rule whose amendment stops the switch
     # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`).
     checkpoints: tuple[tuple[int, "_State"], ...] = field(default=(), compare=False, repr=False)
@@ -206,7 +206,7 @@ class _State:
     renamed: dict[str, tuple[str, Source]] = field(default_factory=dict)
     last_month_only: bool = False
     annotations: list[tuple[int, Change, int]] = field(default_factory=list)
-    wins: list[tuple[str, tuple[str, ...]]] = field(default_factory=list)  # (entry label, winners), after_win = "reset"
+    wins: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # (entry index, winners): after_win = "reset"
     next_rule: int | None = None  # numbering.next_rule as enactments move it on
     follow_recorded: set[str] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
@@ -314,7 +314,7 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
     _check_claims(state, entry, newly_won)
     reset = bool(newly_won) and state.winner == newly_won and state.config.scoring.after_win == "reset"
     if reset:  # format 1.2: the win recorded, every score 0, and play goes on (this entry's Scores were checked)
-        state.wins.append((state.label, newly_won))
+        state.wins.append((index, newly_won))
         for player, score in list(state.scores.items()):
             state.add(player, -score, "reset after the win")
         state.winner, state.ended_at = (), ""

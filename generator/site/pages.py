@@ -26,7 +26,7 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import demote_headings, markdown_to_html, render_markdown, render_prose
+from .markdown import demote_headings, entry_html, render_markdown, render_prose
 from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
@@ -477,6 +477,8 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     recent = [_proposal_row(plan, s, "") for s in plan.history.proposal_steps[-10:]][::-1]
     return {
         "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
+        # a game that goes on after a win (format 1.2, after_win = "reset"): each win
+        "wins": [{**step_view(plan, replay.steps[index], ""), "winners": list(winners)} for index, winners in replay.wins],
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
         "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
@@ -641,7 +643,7 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
 
 def _body_html(plan: GamePlan, step: Step) -> Markup:
     html = plan.body_html.get(step.index)
-    return html if html is not None else markdown_to_html(step.entry.body)
+    return html if html is not None else entry_html(step.entry.body)
 
 
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:
