@@ -97,3 +97,10 @@ def test_effects_read_in_words_and_decimals_as_decimals(site):
 
 def test_no_link_is_broken(site):
     assert broken_links(site) == []
+
+
+def test_solitaire_home_and_turns_pages_have_one_h1_each(tmp_path):
+    out = tmp_path / "site"
+    assert main(["build", str(Path(__file__).resolve().parent.parent / "content" / "solitaire"), "-o", str(out)]) == 0
+    for page in ("solitaire/index.html", "solitaire/turns/index.html"):
+        assert (out / page).read_text(encoding="utf-8").count("<h1") == 1, page
