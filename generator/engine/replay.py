@@ -1027,7 +1027,8 @@ def _why_it_fails(state: _State, change: Change, power, proposal_number: int | N
     rule = book.current.get(change.rule)
     if rule is None:
         return f"there is no rule {change.rule}"
-    if rule.rule_class == "immutable" and change.kind in ("amend", "replace", "append", "repeal"):
+    if (proposal_number is not None and rule.rule_class == "immutable"  # (no vote governs an event)
+            and change.kind in ("amend", "replace", "append", "repeal")):
         return f"rule {rule.number} is immutable"
     if power is not None and rule.power is not None and (rule.power > power or change.kind == "power"
                                                          and change.power > power):
