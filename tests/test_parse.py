@@ -1088,3 +1088,25 @@ def test_most_entries_of_a_synthetic_game_are_written_out_as_markdown_it_parses_
     for chunk, tokens in written:
         if tokens is not None:
             assert [t.as_dict() for t in tokens] == [t.as_dict() for t in _block_markdown().parse(chunk + "\n")]
+
+
+def test_the_format_reference_is_complete_and_inside_the_repository():
+    """docs/format.md is what a keeper writes from: every key of every entry, every change, every setting, and
+    no link to a file outside the repository."""
+    import re
+    from pathlib import Path
+
+    from generator.model.config import SETTINGS
+    from generator.parse.log import CHANGE_EXAMPLES, EVENT_KEYS, JUDGMENT_KEYS, PROPOSAL_KEYS, UNRECORDED_KEYS
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
+    for key in {*PROPOSAL_KEYS, *JUDGMENT_KEYS, *EVENT_KEYS, *UNRECORDED_KEYS}:
+        assert f"`{key.capitalize()}" in doc, key
+    for example in CHANGE_EXAMPLES:
+        assert example.split(" rule")[0] in doc, example
+    for setting in SETTINGS:
+        assert setting.rpartition(".")[2] in doc, setting
+    for heading in ("## Proposal 8188A", "## Judgment CFJ 4153", "## Event:", "## Unrecorded:", "Failed:",
+                    "Reenact rule", "Annotate rule", "History:", "Annotation:", "Tally:", "[scoring.awards."):
+        assert heading in doc, heading
+    assert not re.search(r"\]\(\.\./", doc), "a link leaves the repository"
