@@ -104,3 +104,10 @@ def test_solitaire_home_and_turns_pages_have_one_h1_each(tmp_path):
     assert main(["build", str(Path(__file__).resolve().parent.parent / "content" / "solitaire"), "-o", str(out)]) == 0
     for page in ("solitaire/index.html", "solitaire/turns/index.html"):
         assert (out / page).read_text(encoding="utf-8").count("<h1") == 1, page
+
+
+def test_a_tally_shows_as_counts(tmp_path):
+    out = tmp_path / "site"
+    assert main(["build", str(CASES / "v12-tally"), "-o", str(out)]) == 0
+    assert "Tally 4 for, 1 against, 0 abstaining (counted; the voters are not recorded)" in text(
+        out, "v12-tally/proposals/302.html")

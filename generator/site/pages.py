@@ -574,7 +574,9 @@ def _votes_view(entry: Proposal) -> dict[str, Any] | None:
         return None
     votes = entry.votes
     return {"for": list(votes.for_), "against": list(votes.against), "abstain": list(votes.abstain),
-            "present": votes.present, "ballots": votes.ballots() if votes.strengths is not None else []}
+            "present": votes.present, "ballots": votes.ballots() if votes.strengths is not None else [],
+            "tally": votes.counts and (f"{votes.counts[0]} for, {votes.counts[1]} against, {votes.counts[2]} "
+                                       + ("present" if votes.present else "abstaining"))}
 
 
 def _decision_view(step: Step) -> dict[str, Any] | None:
