@@ -733,7 +733,11 @@ def _unrecorded(state: _State, entry: Unrecorded) -> _Outcome:
     """Numbers used of which the record holds nothing (format 1.2): they count as used, and whose turn it is
     next is not known."""
     state.unrecorded.append(entry)
-    highest = max(last for _, last in entry.ranges)
+    lowest, highest = min(first for first, _ in entry.ranges), max(last for _, last in entry.ranges)
+    if state.config.numbering.in_order and lowest > max(state.next_numbers):  # a gap before them stays a gap
+        shown = " or ".join(str(n) for n in state.next_numbers)
+        state.find("proposal-number", entry.source, f"the unrecorded numbers start at {lowest}, but the next "
+                   f"proposal is {shown}", expected=shown, found=lowest)
     if highest >= min(state.next_numbers):
         state.next_numbers = (highest + 1,)
     state.turn_unknown = True
