@@ -685,7 +685,7 @@ def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) ->
     """The award tables (format 1.2), in name order, after the v1 payments. An award by the die, where turns
     throw none, needs a `Die:` exactly on the entries that pay it."""
     scoring = state.config.scoring
-    by_die = scoring.turn == "none" and any(award.uses_die for award in scoring.awards)
+    by_die = scoring.turn == "none" and any(_uses_die(award.points) for award in scoring.awards)
     thrown = False
     for award in scoring.awards:
         if not (award.when == result or award.when == "resolved" and result in ("adopted", "defeated")):
@@ -697,7 +697,7 @@ def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) ->
                       "against": votes.against if votes else (), "voters": votes.voters if votes else (),
                       "all": tuple(state.players),
                       "others": tuple(p for p in state.players if p != proposal.proposer)}[award.to]
-        if by_die and award.uses_die:
+        if by_die and _uses_die(award.points):
             thrown = True
             if proposal.die is None:
                 state.find("die", proposal.source, f"no Die recorded: award '{award.name}' pays the die",
@@ -721,6 +721,10 @@ def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) ->
     if by_die and not thrown and proposal.die is not None:
         state.find("die", proposal.die.source, "no award paid by the die here, so no die is thrown",
                    found=proposal.die.total)
+
+
+def _uses_die(formula: str) -> bool:
+    return "die" in _compiled(formula).names_used
 
 
 def _follow_recorded(state: _State, players) -> None:

@@ -65,10 +65,6 @@ class Award:
     to: str  # proposer | for | against | voters | all | others (all but the proposer)
     points: str  # a formula of the scoring names, as scoring.formula
 
-    @property
-    def uses_die(self) -> bool:
-        return "die" in compile_formula(self.points, SCORING_NAMES).names_used
-
 
 @dataclass(frozen=True)
 class Scoring:
