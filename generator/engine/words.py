@@ -27,7 +27,7 @@ def effect_words(key: str, config: Config) -> str:
         name = key.removeprefix(AWARDS_PREFIX)
         award = next(a for a in config.scoring.awards if a.name == name)
         return _award_words(award)
-    adoption, scoring, numbering, rules = config.adoption, config.scoring, config.numbering, config.rules
+    adoption, rules = config.adoption, config.rules
     value = config.get(key)
     words = {
         "adoption.method": lambda: "from now on " + {"unanimous": "only a unanimous vote adopts",
