@@ -1102,8 +1102,8 @@ def test_the_format_reference_is_complete_and_inside_the_repository():
     doc = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
     for key in {*PROPOSAL_KEYS, *JUDGMENT_KEYS, *EVENT_KEYS, *UNRECORDED_KEYS}:
         assert f"`{key.capitalize()}" in doc, key
-    for example in CHANGE_EXAMPLES:
-        assert example.split(" rule")[0] in doc, example
+    for change in CHANGE_EXAMPLES:
+        assert change.split(" rule")[0] in doc, change
     for setting in SETTINGS:
         assert setting.rpartition(".")[2] in doc, setting
     for heading in ("## Proposal 8188A", "## Judgment CFJ 4153", "## Event:", "## Unrecorded:", "Failed:",
