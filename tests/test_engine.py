@@ -1138,3 +1138,21 @@ def test_every_effect_reads_in_words_never_as_a_setting():
     assert {"from now on a majority adopts", "the winning score becomes 5",
             "from now on the proposer gains a throw of the die when a proposal is adopted",
             "the award 'luck' pays nothing from now on"} <= seen
+
+
+def test_many_unrecorded_runs_are_looked_up_by_bisection(tmp_path, capsys):
+    """A hostile log of 100,000 unrecorded runs and a thousand proposals numbered inside them checks in time
+    linear in the log, each proposal one finding (a scan of every run for each would take minutes)."""
+    import time
+
+    entries = [f"## Unrecorded: {', '.join(str(100_000 + 40 * block + 2 * i) for i in range(20))}\n"
+               for block in range(5000)]  # twenty runs an entry
+    entries += [f"## Proposal {100_000 + 2 * k}\nProposer: Ann\nDate: 2019-01-02\nVotes: none\nResult: withdrawn\n"
+                for k in range(1000)]
+    game = _decimal_game(tmp_path, "\n".join(entries))
+    started = time.monotonic()
+    assert main(["check", str(game)]) == 1
+    assert time.monotonic() - started < 30
+    declared = [line for line in capsys.readouterr().out.splitlines() if "which is declared unrecorded" in line]
+    assert len(declared) == 1000 and declared[0].endswith("numbered 100000, which is declared unrecorded at "
+                                                          "dec/log.md:3")

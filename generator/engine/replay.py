@@ -7,6 +7,7 @@ where that does (scores). A Judge's ruling stands above both (Suber 212 and the 
 """
 from __future__ import annotations
 
+import bisect
 import copy
 import dataclasses
 import datetime as dt
@@ -15,7 +16,7 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import compress
-from operator import is_not
+from operator import is_not, itemgetter
 
 from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
                      amount_text, as_amount)
@@ -200,7 +201,7 @@ class _State:
     # whether whose turn it is was lost (after unrecorded numbers); old names -> (new name, where renamed);
     # whether the last date was a month; the annotations made; the players whose recorded Scores the replay
     # follows at this entry (an award to voters by side a Tally cannot assign).
-    unrecorded: list[Unrecorded] = field(default_factory=list)
+    unrecorded: list[tuple[int, int, Unrecorded]] = field(default_factory=list)  # (first, last, where): sorted, disjoint
     decisions: dict[int, tuple[str | None, Source]] = field(default_factory=dict)
     turn_unknown: bool = False
     renamed: dict[str, tuple[str, Source]] = field(default_factory=dict)
@@ -736,7 +737,8 @@ def _follow_recorded(state: _State, players) -> None:
 def _unrecorded(state: _State, entry: Unrecorded) -> _Outcome:
     """Numbers used of which the record holds nothing (format 1.2): they count as used, and whose turn it is
     next is not known."""
-    state.unrecorded.append(entry)
+    for first, last in entry.ranges:
+        _declare_unrecorded(state.unrecorded, first, last, entry)
     lowest, highest = min(first for first, _ in entry.ranges), max(last for _, last in entry.ranges)
     if state.config.numbering.in_order and lowest > max(state.next_numbers):  # a gap before them stays a gap
         shown = " or ".join(str(n) for n in state.next_numbers)
@@ -748,8 +750,22 @@ def _unrecorded(state: _State, entry: Unrecorded) -> _Outcome:
     return _Outcome()
 
 
+def _declare_unrecorded(runs: list[tuple[int, int, Unrecorded]], first: int, last: int, entry: Unrecorded) -> None:
+    """Add the run first..last to `runs` (sorted by first, disjoint: each number found by bisection, however many
+    runs a long or hostile log declares), merged with those it overlaps, which keep their entry."""
+    end = bisect.bisect_right(runs, last + 1, key=itemgetter(0))  # the runs that start at or next to `last`
+    start = end
+    while start > 0 and runs[start - 1][1] >= first - 1:
+        start -= 1
+    if start < end:
+        first, last, entry = min(first, runs[start][0]), max(last, runs[end - 1][1]), runs[start][2]
+    runs[start:end] = [(first, last, entry)]
+
+
 def _declared_unrecorded(state: _State, number: int) -> Unrecorded | None:
-    return next((entry for entry in state.unrecorded if entry.holds(number)), None)
+    """The entry that declared `number` unrecorded, or None."""
+    at = bisect.bisect_right(state.unrecorded, number, key=itemgetter(0)) - 1
+    return state.unrecorded[at][2] if at >= 0 and state.unrecorded[at][1] >= number else None
 
 
 def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> None:

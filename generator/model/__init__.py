@@ -400,9 +400,6 @@ class Unrecorded(EntryCommon):
     def kind(self) -> str:
         return "unrecorded"
 
-    def holds(self, number: int) -> bool:
-        return any(first <= number <= last for first, last in self.ranges)
-
     @property
     def numbers_text(self) -> str:
         return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in self.ranges)
