@@ -268,3 +268,18 @@ def test_an_absolute_http_base_url_is_taken(tmp_path, url):
     content = copy_games(tmp_path, "mini")
     assert main(["build", str(content), "-o", str(tmp_path / "site"), "--base-url", url]) == 0
     assert url in (tmp_path / "site/sitemap.xml").read_text()
+
+
+@pytest.mark.parametrize("ruleset", ["suber-1982", "suber-2nd", "livejournal"])
+def test_the_example_in_a_new_log_checks_clean_once_written_from_the_margin(tmp_path, ruleset, capsys):
+    """`new` writes an example proposal the log does not read (indented); unindented it is a proposal with a
+    change and a Scores line that the game's first turn makes true."""
+    game = tmp_path / "content" / "my-game"
+    assert main(["new", str(game), "--ruleset", ruleset, "--player", "Ann", "--player", "Bo"]) == 0
+    log = (game / "log.md").read_text(encoding="utf-8")
+    assert "## Proposal" not in "\n".join(line for line in log.splitlines() if not line.startswith("    "))
+    example = "\n".join(line[4:] for line in log.splitlines() if line.startswith("    ") or line == "")
+    (game / "log.md").write_text("# The log\n\n" + example.strip() + "\n", encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", str(game)]) == 0, capsys.readouterr()
+    assert capsys.readouterr().out == "my-game: 1 proposal, consistent\n"

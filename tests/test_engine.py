@@ -2,12 +2,14 @@
 from __future__ import annotations
 
 import functools
+import json
 import sys
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+from generator.cli import main
 from generator.engine.adoption import adopts, describe
 from generator.engine.replay import replay
 from generator.engine.rulebook import ChangeProblem, Rulebook, replace_once
@@ -146,8 +148,39 @@ def test_join_and_leave_keep_who_is_next():
 def test_join_under_alphabetical_order_sorts_the_newcomer_in():
     t = TurnTracker("alphabetical", "", ["Bob", "Dan"])
     play(t, "Bob")
-    t.join("Cat")  # Dan was up next and stays so; Cat sorts in for the next circuit
-    assert t.order == ["Bob", "Cat", "Dan"] and t.expected() == "Dan"
+    t.join("Cat")  # Cat's place comes after Bob, who last moved: Cat plays in this circuit (FORMAT.md 1.2, 4)
+    assert t.order == ["Bob", "Cat", "Dan"] and t.expected() == "Cat"
+
+
+def test_a_newcomer_whose_place_is_behind_the_last_mover_plays_from_the_next_circuit():
+    t = TurnTracker("alphabetical", "", ["Bob", "Dan"])
+    play(t, "Bob", "Dan")
+    t.join("Eve")
+    play(t, "Bob")
+    t.join("Abe")  # Abe sorts before Bob, who last moved: not in this circuit
+    assert t.order == ["Bob", "Dan", "Eve"] and t.expected() == "Dan"
+    play(t, "Dan", "Eve")
+    assert t.order == ["Abe", "Bob", "Dan", "Eve"] and t.expected() == "Abe"
+
+
+def test_a_newcomer_between_circuits_is_drawn_into_the_next_under_every_order():
+    """fkh/nomic, 2013: a player who joined between circuits and sorts first played first in the next."""
+    for order, players, newcomer, first in (("surname", ["Ann Zed", "Cy Young"], "Al Abbott", "Al Abbott"),
+                                            ("alphabetical", ["Bob", "Dan"], "Abe", "Abe"),
+                                            ("seating", ["Bob", "Dan"], "Abe", "Bob"),
+                                            ("rotating", ["Bob", "Dan"], "Abe", "Dan")):
+        t = TurnTracker(order, "", list(players))
+        play(t, *t.order)
+        t.join(newcomer)
+        assert t.expected() == first, order
+
+
+def test_a_newcomer_in_seating_order_plays_at_the_end_of_the_circuit_under_way():
+    t = TurnTracker("seating", "", ["Bob", "Dan", "Al"])
+    play(t, "Bob")
+    t.join("Zoe")
+    play(t, "Dan", "Al")
+    assert t.expected() == "Zoe"
 
 
 # --- rulebook -------------------------------------------------------------------------------------------
@@ -425,7 +458,7 @@ def test_own_effects_govern_own_score_and_win():
     r = replay(build(log, toml))
     assert r.findings == ()
     assert r.steps[0].mechanics.scoring.win == 15
-    assert r.steps[0].notes == ('scoring.adopted becomes 10', 'scoring.win becomes 15')
+    assert r.steps[0].notes == ("an adopted proposal pays its proposer 10 points", "the winning score becomes 15")
     assert r.winner == ("Alice",)
 
 
@@ -1032,3 +1065,97 @@ def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch
     assert len(set(folded)) <= 17  # from the checkpoint before the edit to the edited entry
     kept = [i for i, (a, b) in enumerate(zip(resumed.steps, previous.steps)) if a is b]
     assert len(kept) > len(previous.steps) - 40  # the other steps are the previous replay's own
+
+
+# --- exact decimals (format 1.2) -------------------------------------------------------------------------
+
+
+def _decimal_game(tmp_path, log: str):
+    game = tmp_path / "dec"
+    game.mkdir()
+    (game / "game.toml").write_text('title = "dec"\nstart = 2019-01-01\nplayers = ["Ann", "Bob"]\n\n'
+                                    '[turns]\norder = "none"\n\n[scoring]\nturn = "none"\n')
+    (game / "rules.md").write_text("# Rules\n\n## Mutable Rules\n\n### 201\nPlay.\n")
+    (game / "log.md").write_text("# Log\n\n" + log)
+    return game
+
+
+def _event(day: int, *lines: str) -> str:
+    return f"## Event: Day {day}\nDate: 2019-01-{day:02}\n" + "\n".join(lines) + "\n\n"
+
+
+def test_decimal_points_add_up_exactly_where_floats_would_not(tmp_path, capsys):
+    """0.1 + 0.2 is 0.3, and ten times 0.1 is 1: a float would give 0.30000000000000004 and 0.9999999999999999."""
+    log = _event(1, "Points: Ann +0.1", "Points: Ann +0.2", "Scores: Ann 0.3, Bob 0")
+    log += _event(2, *["Points: Bob +0.1"] * 10, "Scores: Ann 0.3, Bob 1")
+    log += _event(3, "Points: Ann -0.3", "Points: Bob -2.5", "Scores: Ann 0, Bob -1.5")
+    assert main(["check", str(_decimal_game(tmp_path, log)), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)["games"][0]
+    assert report["scores"] == {"Ann": 0, "Bob": -1.5} and report["findings"] == []
+
+
+def test_a_decimal_one_step_off_is_a_score_finding_with_both_figures(tmp_path, capsys):
+    log = _event(1, "Points: Ann +8.75", "Scores: Ann 8.8, Bob 0")
+    assert main(["check", str(_decimal_game(tmp_path, log))]) == 1
+    assert capsys.readouterr().out.splitlines()[0] == (
+        "dec/log.md:6: event 'Day 1': Scores says Ann 8.8; replay gives 8.75 = 0 + 8.75 points")
+
+
+def test_a_judgment_sets_a_decimal_score_exactly(tmp_path, capsys):
+    log = _event(1, "Points: Ann +1.5")
+    log += "## Judgment 1\nJudge: Bob\nDate: 2019-01-02\nSets: score Ann 2.25\n\n"
+    log += _event(3, "Points: Ann +0.75", "Scores: Ann 3, Bob 0")
+    assert main(["check", str(_decimal_game(tmp_path, log)), "--format", "json"]) == 0
+    overrides = json.loads(capsys.readouterr().out)["games"][0]["overrides"]
+    assert [(o["computed"], o["set"]) for o in overrides] == [("1.5", "2.25")]
+
+
+def test_more_than_twelve_decimal_places_is_unreadable(tmp_path, capsys):
+    log = _event(1, "Points: Ann +0.0000000000001")
+    assert main(["check", str(_decimal_game(tmp_path, log))]) == 2
+    assert "number too precise (at most 12 digits after the point)" in capsys.readouterr().err
+
+
+def test_decimals_reach_the_win_exactly_at_the_boundary(tmp_path, capsys):
+    """99.9 + 0.1 is the winning score 100 (a float sum, 99.99999999999999, would miss it); 99.99 is not."""
+    log = _event(1, "Points: Bob +99.99", "Points: Ann +99.9", "Scores: Ann 99.9, Bob 99.99")
+    log += _event(2, "Points: Ann +0.1", "Scores: Ann 100, Bob 99.99", "Winner: Ann")
+    assert main(["check", str(_decimal_game(tmp_path, log)), "--format", "json"]) == 0
+    report = json.loads(capsys.readouterr().out)["games"][0]
+    assert (report["winner"], report["findings"]) == (["Ann"], [])
+
+
+def test_every_effect_reads_in_words_never_as_a_setting():
+    """Each Effect case's notes say what changed as a player would ("from now on a majority adopts")."""
+    from pathlib import Path
+
+    from generator.parse.game import load_game
+
+    cases = Path(__file__).resolve().parent / "cases" / "engine"
+    seen = set()
+    for case in sorted(cases.glob("effect-*")) + [cases / "v12-award-by-effect-and-die"]:
+        for step in replay(load_game(case)).steps:
+            for note in step.notes:
+                assert " becomes \"" not in note and "." not in note.split(" ")[0] and " is now " not in note, note
+                seen.add(note)
+    assert {"from now on a majority adopts", "the winning score becomes 5",
+            "from now on the proposer gains a throw of the die when a proposal is adopted",
+            "the award 'luck' pays nothing from now on"} <= seen
+
+
+def test_many_unrecorded_runs_are_looked_up_by_bisection(tmp_path, capsys):
+    """A hostile log of 100,000 unrecorded runs and a thousand proposals numbered inside them checks in time
+    linear in the log, each proposal one finding (a scan of every run for each would take minutes)."""
+    import time
+
+    entries = [f"## Unrecorded: {', '.join(str(100_000 + 40 * block + 2 * i) for i in range(20))}\n"
+               for block in range(5000)]  # twenty runs an entry
+    entries += [f"## Proposal {100_000 + 2 * k}\nProposer: Ann\nDate: 2019-01-02\nVotes: none\nResult: withdrawn\n"
+                for k in range(1000)]
+    game = _decimal_game(tmp_path, "\n".join(entries))
+    started = time.monotonic()
+    assert main(["check", str(game)]) == 1
+    assert time.monotonic() - started < 30
+    declared = [line for line in capsys.readouterr().out.splitlines() if "which is declared unrecorded" in line]
+    assert len(declared) == 1000 and declared[0].endswith("numbered 100000, which is declared unrecorded at "
+                                                          "dec/log.md:3")

@@ -79,10 +79,12 @@ EVERY_SETTING = {
     "scoring.defeated": ("-5", -5),
     "scoring.against_adopted": ("0", 0),
     "scoring.win": ("200", 200),
+    "scoring.after_win": ("\"reset\"", "reset"),
     "limits.max_mutable": ("0", 0),
     "turns.order": ('"custom"', "custom"),
     "turns.collation": ('"_0123456789abcdefghijklmnopqrstuvwxyz"', "_0123456789abcdefghijklmnopqrstuvwxyz"),
     "numbering.in_order": ("false", False),
+    "numbering.next_rule": ("2723", 2723),
     "adoption.index": ("1.7", Fraction(17, 10)),  # exact: seventeen tenths, not the float nearest 1.7
     "adoption.quorum": ("5", 5),
     "rules.power": ("true", True),
@@ -543,7 +545,7 @@ def test_required_keys_and_headings():
         "g/log.md:4: judgment 2 has no Judge",
         "g/log.md:7: this event has no Date (write 'Date: 1982-06-03')",
         "g/log.md:10: proposal number '3x1' is not a whole number",
-        "g/log.md:14: '## Minutes' is not an entry: a log heading starts with 'Proposal 301', 'Judgment 7' or 'Event:'",
+        "g/log.md:14: '## Minutes' is not an entry: a log heading starts with 'Proposal 301', 'Judgment 7', 'Event:' or 'Unrecorded:'",
         "g/log.md:19: '1982-02-30' is not a date like 1982-06-03",
     ]
 
@@ -567,7 +569,7 @@ def test_sets_errors(text, message):
 
 def test_players_errors():
     assert entries_of("## Event: x\nDate: 1982-06-01\nPlayers: Eve\n")[1] == [
-        "g/log.md:3: 'Players: Eve' must be '+Name' (joins) or '-Name' (leaves)"]
+        "g/log.md:3: 'Players: Eve' must be '+Name' (joins), '-Name' (leaves) or 'Old -> New' (renamed)"]
 
 
 # --- change paragraphs ----------------------------------------------------------------------------------
@@ -1088,3 +1090,25 @@ def test_most_entries_of_a_synthetic_game_are_written_out_as_markdown_it_parses_
     for chunk, tokens in written:
         if tokens is not None:
             assert [t.as_dict() for t in tokens] == [t.as_dict() for t in _block_markdown().parse(chunk + "\n")]
+
+
+def test_the_format_reference_is_complete_and_inside_the_repository():
+    """docs/format.md is what a keeper writes from: every key of every entry, every change, every setting, and
+    no link to a file outside the repository."""
+    import re
+    from pathlib import Path
+
+    from generator.model.config import SETTINGS
+    from generator.parse.log import CHANGE_EXAMPLES, EVENT_KEYS, JUDGMENT_KEYS, PROPOSAL_KEYS, UNRECORDED_KEYS
+
+    doc = (Path(__file__).resolve().parent.parent / "docs" / "format.md").read_text(encoding="utf-8")
+    for key in {*PROPOSAL_KEYS, *JUDGMENT_KEYS, *EVENT_KEYS, *UNRECORDED_KEYS}:
+        assert f"`{key.capitalize()}" in doc, key
+    for change in CHANGE_EXAMPLES:
+        assert change.split(" rule")[0] in doc, change
+    for setting in SETTINGS:
+        assert setting.rpartition(".")[2] in doc, setting
+    for heading in ("## Proposal 8188A", "## Judgment CFJ 4153", "## Event:", "## Unrecorded:", "Failed:",
+                    "Reenact rule", "Annotate rule", "History:", "Annotation:", "Tally:", "[scoring.awards."):
+        assert heading in doc, heading
+    assert not re.search(r"\]\(\.\./", doc), "a link leaves the repository"

@@ -217,3 +217,15 @@ def test_a_draft_in_a_game_with_powers_is_power_checked(tmp_path):
     result = preview_draft(replay_game(load_game(game)), _read_draft(draft, game, power=True))
     assert [o.message for o in result.objections] == ["proposal 510 changes rule 1003 (power 2.0) with power 1.0"]
     assert [c.summary for c in result.changes] == [("appended a paragraph",), ("power 0.5 → 1.0",)]
+
+
+def test_a_log_of_several_entries_given_to_preview_is_refused_at_the_second(game, tmp_path, capsys):
+    """Only the first entry of a draft was read, the rest dropped in silence: now each extra entry is an error."""
+    log = tmp_path / "log.md"
+    log.write_text("## Proposal 304: Idea\nProposer: Ann\nDate: 2001-02-01\n\nRepeal rule 203.\n\n"
+                   "## Proposal 305: Another\nProposer: Ben\nDate: 2001-02-02\n\nRepeal rule 201.\n")
+    assert main(["preview", str(log), "--game", str(game), "-o", str(tmp_path / "out.html")]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        f"{log}:7: a draft holds one proposal, and this is a second entry (after the one at line 1): give it a "
+        "draft of its own"]
+    assert not (tmp_path / "out.html").exists()

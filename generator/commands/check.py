@@ -55,7 +55,8 @@ def report_json(replays: list[Replay], places: Places) -> dict:
             "consistent": not r.findings,
             "findings": [placed(f) for f in r.findings],
             "overrides": [placed(o) for o in r.overrides],
-            "scores": r.final_scores,
+            "scores": {player: score if isinstance(score, int) else float(score)  # a JSON number: 8.8
+                       for player, score in r.final_scores.items()},
             "winner": list(r.winner),
         } for r in replays],
     }

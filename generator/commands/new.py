@@ -4,14 +4,18 @@ from __future__ import annotations
 import datetime as dt
 import json
 import os
+from fractions import Fraction
 from importlib import resources
 from pathlib import Path
 
-from ..errors import ArchiveError, SourceError
+from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import write_atomic
+from ..model.config import Scoring
+from ..model.formula import SCORING_NAMES, compile_formula
+from ..model.names import look_alike, looks_like, name_problem, normal
+from ..parse.config import parse_config
 from . import read_ruleset
 from .github import check_workflow_place, write_workflow
-from ..model.names import look_alike, looks_like, name_problem, normal
 
 RULESETS = ("suber-1982", "suber-2nd", "livejournal", "solitaire")
 SOLITAIRE_LOG = """# {title}: the log
@@ -33,6 +37,44 @@ The four actions (rules 7 to 10):
 `Date:`, `Scores:` and `Winner:` lines are optional; free text may follow them. `nomic-archive check {folder}`
 replays every turn and names any illegal action; `nomic-archive solve {folder}` prints the shortest win.
 """
+
+
+EXAMPLE_LOG = """# {title}: the log
+
+Proposals, judgments and events, in order, each under a level-2 heading. An example, indented so that it is
+not read (write yours from the margin, without the indent):
+
+    ## Proposal 301: Counting the days
+    Proposer: {first}
+    Date: {today}
+    Votes: for {voters}
+    Result: adopted
+{die}    Scores: {scores}
+
+    Why: the keepers asked for a rule on dates.
+
+    Enact rule: Counting the days
+
+    > Each turn takes at most one day.
+
+The key lines come first, then a blank line, the proposal's text, and each change as a paragraph of its own.
+docs/format.md lists every key, every change and every kind of entry.
+"""
+
+
+def example_log(title: str, players: list[str], scoring: Scoring) -> str:
+    """A new game's log: no entry yet, and an example proposal (a change paragraph, a Scores line true of the
+    game's first turn) shown in an indented block, which the log's reader takes for the preamble's text."""
+    if scoring.turn == "formula":
+        values = {"proposal": 301, "votes_for": len(players), "votes_against": 0, "abstentions": 0,
+                  "votes": len(players), "for_fraction": Fraction(1), "die": 0}
+        points = compile_formula(scoring.formula, SCORING_NAMES).evaluate_int(values, scoring.rounding)
+    else:
+        points = 4 if scoring.turn == "die" else 0
+    scores = ", ".join(f"{player} {points if position == 0 else 0}" for position, player in enumerate(players))
+    return EXAMPLE_LOG.format(title=title, first=players[0], today=dt.date.today().isoformat(),
+                              voters=", ".join(players), scores=scores,
+                              die="    Die: 4\n" if scoring.turn == "die" else "")
 
 
 def bundled(name: str, suffix: str) -> str:
@@ -92,11 +134,8 @@ def run(args) -> int:
     if solitaire:
         write_atomic(folder / "log.md", SOLITAIRE_LOG.format(title=title, player=players[0], folder=folder))
     else:
-        write_atomic(folder / "log.md", f"# {title}: the log\n\nProposals, judgments and events, in order. "
-                     "Add each as a level-2 heading, e.g.\n\n"
-                     f"    ## Proposal 301: A week to vote\n    Proposer: {players[0]}\n    Date: "
-                     f"{dt.date.today().isoformat()}\n    Votes: for {', '.join(players)}\n    Result: adopted\n"
-                     "    Die: 4\n")
+        mechanics = parse_config(header + bundled(ruleset, ".toml"), "game.toml", ErrorCollector())
+        write_atomic(folder / "log.md", example_log(title, players, mechanics.scoring))
     if imported or rules is not None:
         source = "its rules.md" if imported else f"the rules of {args.rules}"
         print(f"created {folder} from {source}, with the mechanics of the {ruleset} ruleset in game.toml (numbering, "

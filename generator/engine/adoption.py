@@ -86,13 +86,13 @@ def decide(method: str, votes: Votes, fraction: float | Fraction = Fraction(1, 2
            index: Fraction | None = None, quorum: int = 0) -> Decision:
     """Judge `votes` under `method` (FORMAT.md, and its Version 1.1 sections 2 and 3)."""
     cast_for, cast_against, neither = votes.strength_for, votes.strength_against, votes.strength_abstain
-    ballots = len(votes.voters)
+    ballots = votes.ballot_count
     share = exact(fraction) if method == "fraction" else None
     index = (index if index is not None else Fraction(1)) if method == "index" else None
     if quorum and ballots < quorum:
         result = "failed-quorum"
     elif method == "unanimous":
-        result = _adopted(any(s > 0 for s in votes.for_strengths) and not any(s > 0 for s in votes.against_strengths))
+        result = _adopted(cast_for > 0 and cast_against == 0)  # (strengths are never negative)
     elif method == "majority":
         result = _adopted(cast_for > cast_against)
     elif method == "fraction":

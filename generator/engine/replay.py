@@ -7,6 +7,7 @@ where that does (scores). A Judge's ruling stands above both (Suber 212 and the 
 """
 from __future__ import annotations
 
+import bisect
 import copy
 import dataclasses
 import datetime as dt
@@ -16,16 +17,18 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from itertools import compress
-from operator import is_not
+from operator import is_not, itemgetter
 
-from ..model import Change, Cited, Entry, Event, Game, Judgment, Proposal, Rule, Ruleset, Source
+from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
+                     amount_text, as_amount)
 from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.names import look_alike, looks_like, skeleton
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from .adoption import Decision, decide, decimal_text, describe
-from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook
+from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook, changed_text
 from .turns import TurnTracker
+from .words import effect_words
 
 
 class _Placed:
@@ -99,14 +102,14 @@ class Override(_Placed):
 @dataclass(frozen=True)
 class ScoreDelta:
     player: str
-    points: int
+    points: Number
     reason: str | Cited  # "die", "formula", "adopted", "defeated", "voted against", "points (rule 316)", ...
 
     def explain(self) -> str | Cited:
         sign = "+" if self.points >= 0 else "-"
         if self.reason == "die":
-            return f"{sign} die {abs(self.points)}"
-        return Cited(f"{sign} {abs(self.points)} ", self.reason)
+            return f"{sign} die {amount_text(abs(self.points))}"
+        return Cited(f"{sign} {amount_text(abs(self.points))} ", self.reason)
 
 
 @dataclass(frozen=True)
@@ -134,6 +137,8 @@ class Step:
     findings: tuple[Finding, ...]
     overrides: tuple[Override, ...]
     notes: tuple[str, ...]  # what the replay did of its own accord ("adoption becomes majority ...")
+    # Format 1.2: each change recorded as failed, with why it could not take effect ("": nothing stopped it)
+    failed: tuple[tuple[Change, str], ...] = ()
 
 
 class Outcome:
@@ -159,7 +164,10 @@ class Replay(Outcome):
     overrides: tuple[Override, ...]
     initial_scores: dict[str, int]
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
-    switch_rule: int | None = None  # the present number of the rule whose amendment stops the switch
+    switch_rule: int | None = None
+    # Format 1.2: each `Annotate rule N:` applied, as (the rule's identity, the change, the entry's index).
+    annotations: tuple[tuple[int, Change, int], ...] = ()
+    wins: tuple[tuple[int, tuple[str, ...]], ...] = ()  # after_win = "reset": each (entry index, winners), in order  # the present number of the rule whose amendment stops the switch
     # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`).
     checkpoints: tuple[tuple[int, "_State"], ...] = field(default=(), compare=False, repr=False)
@@ -172,9 +180,11 @@ class Replay(Outcome):
 
 def entry_label(entry: Entry) -> str:
     if isinstance(entry, Proposal):
-        return f"proposal {entry.number}" if entry.number else "draft proposal"
+        return f"proposal {entry.name}" if entry.number else "draft proposal"
     if isinstance(entry, Judgment):
-        return f"judgment {entry.number}"
+        return f"judgment {entry.case or entry.number}"
+    if isinstance(entry, Unrecorded):
+        return f"unrecorded {entry.numbers_text}"
     return f"event '{entry.title}'" if entry.title else "event"
 
 
@@ -203,11 +213,25 @@ class _State:
     # player -> (the log's score minus the replay's, where the log first differed): after a score slip the
     # next Scores may continue from either, and the replay follows whichever it does.
     score_slips: dict[str, tuple[int, Source]] = field(default_factory=dict)
+    # Format 1.2: numbers declared unrecorded; the last decision on each proposal number, (result, where);
+    # whether whose turn it is was lost (after unrecorded numbers); old names -> (new name, where renamed);
+    # whether the last date was a month; the annotations made; the players whose recorded Scores the replay
+    # follows at this entry (an award to voters by side a Tally cannot assign).
+    unrecorded: list[tuple[int, int, Unrecorded]] = field(default_factory=list)  # (first, last, where): sorted, disjoint
+    decisions: dict[int, tuple[str | None, Source]] = field(default_factory=dict)
+    turn_unknown: bool = False
+    renamed: dict[str, tuple[str, Source]] = field(default_factory=dict)
+    last_month_only: bool = False
+    annotations: list[tuple[int, Change, int]] = field(default_factory=list)
+    wins: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # (entry index, winners): after_win = "reset"
+    next_rule: int | None = None  # numbering.next_rule as enactments move it on
+    follow_recorded: set[str] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
     overrides: list[Override] = field(default_factory=list)
     notes: list[str] = field(default_factory=list)
     deltas: list[ScoreDelta] = field(default_factory=list)
+    failed: list[tuple[Change, str]] = field(default_factory=list)  # this entry's (see Step)
     label: str = ""
     source: Source | None = None  # the heading of the entry being replayed
 
@@ -216,10 +240,10 @@ class _State:
         self.findings.append(Finding(kind, source, message, self.label, None if expected is None else str(expected),
                                      None if found is None else str(found), cause))
 
-    def add(self, player: str, points: int, reason: str | Cited) -> None:
+    def add(self, player: str, points: Number, reason: str | Cited) -> None:
         if points:
-            self.scores[player] = self.scores.get(player, 0) + points
-            self.deltas.append(ScoreDelta(player, points, reason))
+            self.scores[player] = as_amount(self.scores.get(player, 0) + points)  # exact: fractions, never floats
+            self.deltas.append(ScoreDelta(player, as_amount(points), reason))
 
     def copy(self) -> "_State":
         """An independent copy, to resume the fold from (a checkpoint); what is immutable is shared."""
@@ -227,7 +251,10 @@ class _State:
             self, book=self.book.copy(), turns=self.turns.copy(), scores=dict(self.scores), players=list(self.players),
             seen_numbers=dict(self.seen_numbers), unordered=list(self.unordered), strangers=set(self.strangers),
             score_slips=dict(self.score_slips), findings=list(self.findings), errors=list(self.errors),
-            overrides=list(self.overrides), notes=[], deltas=[])
+            overrides=list(self.overrides), notes=[], deltas=[], failed=[], unrecorded=list(self.unrecorded),
+            decisions=dict(self.decisions), renamed=dict(self.renamed), annotations=list(self.annotations),
+            wins=list(self.wins),
+            follow_recorded=set())
 
     def text_differences(self, other: "_State") -> set[int] | None:
         """The rules, by identity, whose texts alone tell this state from `other` (Rulebook.text_differences;
@@ -241,7 +268,8 @@ class _State:
 # What the fold carries from one entry to the next (the rest of _State is the entry's own, or the game).
 _CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "switched", "overlooked_win",
             "last_date", "stranger_turn", "scores", "players", "strangers", "score_slips", "turns", "seen_numbers",
-            "unordered", "findings", "errors", "overrides", "book")
+            "unordered", "findings", "errors", "overrides", "unrecorded", "decisions", "turn_unknown", "renamed",
+            "last_month_only", "annotations", "wins", "next_rule", "book")
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
@@ -281,7 +309,7 @@ def _initial_state(game: Game) -> _State:
     state = _State(game=game, config=config, book=Rulebook.from_rules(game.rules.rules),
                    turns=TurnTracker(config.turns.order, config.turns.collation, list(players)),
                    scores={p: 0 for p in players}, players=players,
-                   next_numbers=(config.numbering.first_proposal,))
+                   next_numbers=(config.numbering.first_proposal,), next_rule=config.numbering.next_rule)
     state.switch_identity = _switch_identity(state)
     return state
 
@@ -289,7 +317,7 @@ def _initial_state(game: Game) -> _State:
 def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
     """One step of the fold: the game just after `entry`, `state` moved on to it."""
     state.label, state.source = entry_label(entry), entry.source
-    state.deltas, state.notes = [], []
+    state.deltas, state.notes, state.follow_recorded, state.failed = [], [], set(), []
     findings_before, overrides_before = len(state.findings), len(state.overrides)
     _check_date(state, entry)
     if state.winner and not isinstance(entry, Judgment):
@@ -298,9 +326,16 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
     expected_player = state.turns.expected() if state.turns.active else None
     outcome = (_proposal(state, index, entry, rulings) if isinstance(entry, Proposal)
                else _judgment(state, index, entry) if isinstance(entry, Judgment)
+               else _unrecorded(state, entry) if isinstance(entry, Unrecorded)
                else _event(state, index, entry))
     newly_won = _check_win(state, entry)
     _check_claims(state, entry, newly_won)
+    reset = bool(newly_won) and state.winner == newly_won and state.config.scoring.after_win == "reset"
+    if reset:  # format 1.2: the win recorded, every score 0, and play goes on (this entry's Scores were checked)
+        state.wins.append((index, newly_won))
+        for player, score in list(state.scores.items()):
+            state.add(player, -score, "reset after the win")
+        state.winner, state.ended_at = (), ""
     _maybe_switch(state)
     state.turns.follow(state.config.turns.order, state.config.turns.collation)
     for snapshot in points.get(index, []):
@@ -312,9 +347,10 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
                 scores=dict(state.scores), players=tuple(state.players),
                 next_player=state.turns.expected() if state.turns.active else None,
                 order=tuple(state.turns.order) if state.turns.active else (),
-                circuits=state.turns.circuits, mechanics=state.config, winner=state.winner,
+                circuits=state.turns.circuits, mechanics=state.config, winner=newly_won if reset else state.winner,
                 findings=tuple(state.findings[findings_before:]),
-                overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes))
+                overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes),
+                failed=tuple(state.failed))
 
 
 def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[Finding],
@@ -326,7 +362,7 @@ def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[F
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
                   next_proposal=max(state.next_numbers), switch_rule=state.book.number_of(state.switch_identity),
-                  checkpoints=checkpoints if not state.unordered else ())
+                  annotations=tuple(state.annotations), wins=tuple(state.wins), checkpoints=checkpoints if not state.unordered else ())
 
 
 def _checkpoint_spacing(entries: int) -> int:
@@ -508,22 +544,35 @@ def _result_rulings(game: Game) -> dict[int, tuple[str, str, Source]]:
     return rulings
 
 
+def _date_text(date: dt.date, month_only: bool) -> str:
+    return date.strftime("%Y-%m") if month_only else str(date)
+
+
 def _check_date(state: _State, entry: Entry) -> None:
     if entry.date is None:
         return
-    if state.last_date and entry.date < state.last_date:
-        state.find("date", entry.source, f"dated {entry.date}, before the entry above it ({state.last_date})",
-                   expected=f"{state.last_date} or later", found=entry.date)
+    # A month (format 1.2) is never backwards against a day in it, nor that day against it.
+    by_month = entry.month_only or state.last_month_only
+    if state.last_date and ((entry.date.year, entry.date.month) < (state.last_date.year, state.last_date.month)
+                            if by_month else entry.date < state.last_date):
+        last = _date_text(state.last_date, state.last_month_only)
+        state.find("date", entry.source, f"dated {_date_text(entry.date, entry.month_only)}, before the entry above "
+                   f"it ({last})", expected=f"{last} or later", found=_date_text(entry.date, entry.month_only))
     # The next entry is compared with this one as written: one date out of place is one finding, whether it
     # is this one (too early) or the one above it (too late).
-    state.last_date = entry.date
+    state.last_date, state.last_month_only = entry.date, entry.month_only
 
 
 def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
     """Whether `name` plays; a stranger is reported once (the first time the log names them)."""
     if name in state.players:
         return True
-    if name not in state.strangers:
+    if name in state.renamed and name not in state.strangers:
+        state.strangers.add(name)
+        new_name, where = state.renamed[name]
+        state.find("player", source, Cited(f"{role}: {name} is called {new_name} since ", where), expected=new_name,
+                   found=name)
+    elif name not in state.strangers:
         state.strangers.add(name)
         state.find("player", source, f"{role}: {name} is not a player in the game"
                    f" (players: {', '.join(state.players) or 'none'}){_looks_like_player(state, name)}", found=name)
@@ -551,6 +600,9 @@ def _take_turn(state: _State, player: str, source: Source, known: bool = True) -
     so that one slip stays one finding."""
     if not state.turns.active:
         return
+    if state.turn_unknown and known:  # after unrecorded numbers the mover is taken as due (format 1.2)
+        state.turn_unknown = False
+        state.turns.set_next(player)
     expected = state.turns.expected()
     if not known:
         state.stranger_turn = True
@@ -576,7 +628,16 @@ def _order_phrase(order: str) -> str:
 def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
     config = state.config
     number = proposal.number
-    if config.numbering.in_order:
+    earlier = state.decisions.get(number)
+    if proposal.decision:  # a decision taken again (format 1.2): not counted by the numbering
+        if earlier is None:
+            state.find("proposal-number", proposal.source, f"{proposal.name} is a decision taken again, but no "
+                       f"earlier decision on proposal {number} is in the log", expected=f"proposal {number} above",
+                       found="none")
+        elif earlier[0] == "adopted":
+            state.find("result", proposal.result.source if proposal.result else proposal.source,
+                       Cited(f"proposal {number} was already adopted at ", earlier[1]), found=proposal.name)
+    elif config.numbering.in_order:
         _check_number(state, proposal)
     else:
         _check_number_unordered(state, index, proposal)
@@ -585,7 +646,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     proposer_source = proposal.proposer_source or proposal.source
     known = _check_player(state, proposal.proposer, proposer_source, "proposer")
     turn_of = None
-    if not proposal.extra_turn:
+    if not proposal.extra_turn and not proposal.decision:  # a decision taken again is no new turn
         turn_of = proposal.proposer
         _take_turn(state, proposal.proposer, proposer_source, known)
 
@@ -595,7 +656,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     votes = proposal.votes
     if votes is not None and proposal.votes_source is not None:
         _check_votes(state, proposal)
-        if votes.voters:
+        if votes.cast:
             decision = decide(method, votes, config.adoption.fraction, index=_index_of(config, proposal),
                               quorum=proposal.quorum if proposal.quorum is not None else config.adoption.quorum)
             computed = decision.result
@@ -635,15 +696,109 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
             for voter in (votes.against if votes else ()):
                 if voter in state.players:
                     state.add(voter, config.scoring.against_adopted, "voted against")
+            if votes and votes.counts and votes.counts[1] and config.scoring.against_adopted:
+                _follow_recorded(state, state.players)
     elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
         state.add(proposal.proposer, config.scoring.defeated, "defeated")
+    if result != "adopted":
+        state.failed.extend((change, f"the proposal was {result or 'not adopted'}") for change in proposal.changes
+                            if change.failed)
 
-    vote_ended_game = bool(_winners(state))
     if known:
+        _pay_awards(state, proposal, votes, result)
+    vote_ended_game = bool(_winners(state))
+    if known and not proposal.decision:
         _turn_score(state, proposal, votes, vote_ended_game)
     _award_points(state, proposal)
-    return _Outcome(turn_of=turn_of, method=method if votes and votes.voters else None, decision=decision, power=power,
+    state.decisions[number] = (result, proposal.source)
+    return _Outcome(turn_of=turn_of, method=method if votes and votes.cast else None, decision=decision, power=power,
                     computed=computed, result=result)
+
+
+def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) -> None:
+    """The award tables (format 1.2), in name order, after the v1 payments. An award by the die, where turns
+    throw none, needs a `Die:` exactly on the entries that pay it."""
+    scoring = state.config.scoring
+    by_die = scoring.turn == "none" and any(_uses_die(award.points) for award in scoring.awards)
+    thrown = False
+    for award in scoring.awards:
+        if not (award.when == result or award.when == "resolved" and result in ("adopted", "defeated")):
+            continue
+        if award.to in ("for", "against", "voters") and votes is not None and votes.counts:
+            _follow_recorded(state, state.players)  # a Tally names no voters
+            continue
+        recipients = {"proposer": (proposal.proposer,), "for": votes.for_ if votes else (),
+                      "against": votes.against if votes else (), "voters": votes.voters if votes else (),
+                      "all": tuple(state.players),
+                      "others": tuple(p for p in state.players if p != proposal.proposer)}[award.to]
+        if by_die and _uses_die(award.points):
+            thrown = True
+            if proposal.die is None:
+                state.find("die", proposal.source, f"no Die recorded: award '{award.name}' pays the die",
+                           expected=f"a throw of {scoring.die}", found="none")
+                continue
+            dice = parse_dice(scoring.die)
+            if not dice.contains(proposal.die.total):
+                state.find("die", proposal.die.source, f"Die {proposal.die.total} is outside {dice} "
+                           f"({dice.minimum}..{dice.maximum})", expected=f"{dice.minimum}..{dice.maximum}",
+                           found=proposal.die.total)
+        values = _formula_values(proposal, votes)
+        try:
+            used = tuple((name, values[name]) for name in sorted(_compiled(award.points).names_used) if name in values)
+            points = _formula_points(award.points, scoring.rounding, used)
+        except FormulaError as error:
+            state.find("formula", proposal.source, f"award '{award.name}' cannot be computed: {error}")
+            continue
+        for player in recipients:
+            if player in state.players:
+                state.add(player, points, f"award {award.name}")
+    if by_die and not thrown and proposal.die is not None:
+        state.find("die", proposal.die.source, "no award paid by the die here, so no die is thrown",
+                   found=proposal.die.total)
+
+
+def _uses_die(formula: str) -> bool:
+    return "die" in _compiled(formula).names_used
+
+
+def _follow_recorded(state: _State, players) -> None:
+    """Points this entry paid to voters a Tally does not name (format 1.2): the replay takes these players'
+    scores from the entry's Scores line, without a finding; with none there, it goes on without the points."""
+    state.follow_recorded.update(players)
+
+
+def _unrecorded(state: _State, entry: Unrecorded) -> _Outcome:
+    """Numbers used of which the record holds nothing (format 1.2): they count as used, and whose turn it is
+    next is not known."""
+    for first, last in entry.ranges:
+        _declare_unrecorded(state.unrecorded, first, last, entry)
+    lowest, highest = min(first for first, _ in entry.ranges), max(last for _, last in entry.ranges)
+    if state.config.numbering.in_order and lowest > max(state.next_numbers):  # a gap before them stays a gap
+        shown = " or ".join(str(n) for n in state.next_numbers)
+        state.find("proposal-number", entry.source, f"the unrecorded numbers start at {lowest}, but the next "
+                   f"proposal is {shown}", expected=shown, found=lowest)
+    if highest >= min(state.next_numbers):
+        state.next_numbers = (highest + 1,)
+    state.turn_unknown = True
+    return _Outcome()
+
+
+def _declare_unrecorded(runs: list[tuple[int, int, Unrecorded]], first: int, last: int, entry: Unrecorded) -> None:
+    """Add the run first..last to `runs` (sorted by first, disjoint: each number found by bisection, however many
+    runs a long or hostile log declares), merged with those it overlaps, which keep their entry."""
+    end = bisect.bisect_right(runs, last + 1, key=itemgetter(0))  # the runs that start at or next to `last`
+    start = end
+    while start > 0 and runs[start - 1][1] >= first - 1:
+        start -= 1
+    if start < end:
+        first, last, entry = min(first, runs[start][0]), max(last, runs[end - 1][1]), runs[start][2]
+    runs[start:end] = [(first, last, entry)]
+
+
+def _declared_unrecorded(state: _State, number: int) -> Unrecorded | None:
+    """The entry that declared `number` unrecorded, or None."""
+    at = bisect.bisect_right(state.unrecorded, number, key=itemgetter(0)) - 1
+    return state.unrecorded[at][2] if at >= 0 and state.unrecorded[at][1] >= number else None
 
 
 def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> None:
@@ -651,7 +806,12 @@ def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> No
     is a finding here; the numbers missing below the highest are found after the last entry."""
     number, first = proposal.number, state.config.numbering.first_proposal
     repeat = state.seen_numbers.get(number)
-    if repeat:
+    unrecorded = _declared_unrecorded(state, number)
+    if unrecorded is not None:
+        state.find("proposal-number", proposal.source, Cited(f"numbered {number}, which is declared unrecorded at ",
+                                                             unrecorded.source), expected="a number not used before",
+                   found=number)
+    elif repeat:
         state.find("proposal-number", proposal.source, Cited(f"numbered {number}, which ", repeat, " already used"),
                    expected="a number not used before", found=number)
     elif number < first:
@@ -673,7 +833,7 @@ def _missing_numbers(state: _State, steps: list[Step]) -> None:
     gaps, after = [], first - 1
     for number in sorted(n for n in state.seen_numbers if n >= first):
         if number > after + 1:
-            gaps.append((after + 1, number - 1))
+            gaps += _undeclared(state, after + 1, number - 1)
         after = number
     # The first entry numbered above each run: walk the runs downward keeping the earliest position (every
     # number of a run has the same entries above it, as no entry is numbered inside it).
@@ -696,6 +856,19 @@ def _missing_numbers(state: _State, steps: list[Step]) -> None:
         found.setdefault(where, []).insert(0, finding)  # each step's, the lowest first
     for where, findings in found.items():
         steps[where] = dataclasses.replace(steps[where], findings=steps[where].findings + tuple(findings))
+
+
+def _undeclared(state: _State, low: int, high: int) -> list[tuple[int, int]]:
+    """The runs of the numbers from `low` to `high` that no `## Unrecorded` entry declared (format 1.2)."""
+    runs = []
+    for start, end, _ in state.unrecorded[max(bisect.bisect_right(state.unrecorded, low, key=itemgetter(0)) - 1, 0):]:
+        if start > high:
+            break
+        if end >= low:
+            if start > low:
+                runs.append((low, start - 1))
+            low = end + 1
+    return runs + [(low, high)] if low <= high else runs
 
 
 def _index_of(config: Config, proposal: Proposal):
@@ -736,7 +909,12 @@ def _check_number(state: _State, proposal: Proposal) -> None:
     next may be N+1 or E+1, and the count follows whichever it is."""
     number = proposal.number
     candidates = state.next_numbers
-    if number in candidates:
+    unrecorded = _declared_unrecorded(state, number)
+    if unrecorded is not None:
+        state.find("proposal-number", proposal.source, Cited(f"numbered {number}, which is declared unrecorded at ",
+                                                             unrecorded.source), expected="a number not used before",
+                   found=number)
+    elif number in candidates:
         state.next_numbers = (number + 1,)
     else:
         repeat = state.seen_numbers.get(number)
@@ -817,11 +995,12 @@ def _add_die(state: _State, player: str, die) -> None:
 
 
 def _formula_values(proposal: Proposal, votes) -> dict[str, object]:
-    cast_for = len(votes.for_) if votes else 0
-    cast_against = len(votes.against) if votes else 0
+    counts = votes.counts if votes and votes.counts else None
+    cast_for = counts[0] if counts else len(votes.for_) if votes else 0
+    cast_against = counts[1] if counts else len(votes.against) if votes else 0
     cast = cast_for + cast_against
     return {"proposal": proposal.number, "votes_for": cast_for, "votes_against": cast_against,
-            "abstentions": len(votes.abstain) if votes else 0, "votes": cast,
+            "abstentions": counts[2] if counts else len(votes.abstain) if votes else 0, "votes": cast,
             "for_fraction": Fraction(cast_for, cast) if cast else Fraction(0),
             "die": proposal.die.total if proposal.die else 0}
 
@@ -836,13 +1015,15 @@ def _apply_effect(state: _State, effect) -> None:
     except ValueError as error:
         state.errors.append(Finding("effect", effect.source, str(error), state.label))
         return
-    state.notes.append(f"{effect.key} becomes {effect.value!r}".replace("'", '"'))
+    state.notes.append(effect_words(effect.key, state.config))
     if effect.key == "numbering.first_proposal":  # the numbering starts again from the value
         state.next_numbers = (state.config.numbering.first_proposal,)
     elif effect.key == "adoption.unless_amended":  # names the rule numbered so now
         state.switch_identity = _switch_identity(state)
     elif effect.key == "adoption.then":  # a new switch, to be made when its circuits are complete
         state.switched = False
+    elif effect.key == "numbering.next_rule":
+        state.next_rule = state.config.numbering.next_rule
 
 
 def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None,
@@ -851,8 +1032,19 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
     change beyond it is a finding, and is applied all the same (the replay follows the record)."""
     rules = state.config.rules
     for change in changes:
+        if change.failed:
+            _check_failed(state, change, power, proposal_number)
+            continue
+        if change.kind == "annotate":
+            if change.rule in state.book.current:
+                state.annotations.append((state.book.identity_of(change.rule), change, index))
+            else:
+                state.find("no-such-rule", change.source, f"Annotate rule {change.rule}: there is no rule "
+                           f"{change.rule} in force")
+            continue
         if power is not None:
             _check_power(state, change, power, proposal_number)
+        _check_next_rule(state, change, proposal_number)
         try:
             for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering,
                                          rules.power_default if rules.power else None):
@@ -861,6 +1053,72 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
+
+
+def _check_next_rule(state: _State, change: Change, proposal_number: int | None) -> None:
+    """numbering.next_rule (format 1.2): an enactment that names its number names at least it, and moves it on;
+    a rule reenacted from before the archive must have been numbered below it."""
+    next_rule, number = state.next_rule, change.rule
+    if next_rule is None or number is None:
+        return
+    if change.kind == "enact" and not (proposal_number is not None
+                                       and state.config.numbering.enact_takes_proposal_number):
+        if number < next_rule:
+            state.find("rule-number", change.source, f"enacts rule {number}, but every number below {next_rule} "
+                       "has been used (numbering.next_rule)", expected=f"{next_rule} or more", found=number)
+        state.next_rule = max(next_rule, number + 1)
+    elif (change.kind == "reenact" and number >= next_rule and number not in state.book.current
+          and number not in state.book.departures):
+        state.find("rule-number", change.source, f"reenacts rule {number}, but no rule {number} was ever numbered "
+                   f"(numbering.next_rule is {next_rule})", expected=f"below {next_rule}", found=number)
+
+
+def _check_failed(state: _State, change: Change, power, proposal_number: int | None) -> None:
+    """A change recorded as failed (format 1.2) is never applied; the claim is checked: a finding when nothing
+    stops it (the rule is in force, each phrase found once, not immutable, and in a proposal, the power enough).
+    In a judgment or an event no power governs: only the rule and the phrases are checked."""
+    why = _why_it_fails(state, change, power, proposal_number)
+    state.failed.append((change, why or ""))
+    if why is not None:
+        return
+    what = f"the change to rule {change.rule}" if change.rule is not None else "the enactment"
+    if power is not None:
+        why = f"power {decimal_text(power)} permits it"
+    elif proposal_number is not None:
+        why = "the proposal was adopted and nothing stops it"
+    else:
+        why = "nothing stops it"
+    state.find("failed-change", change.source, f"{what} is recorded as failed, but {why}",
+               expected="applied", found="failed")
+
+
+def _why_it_fails(state: _State, change: Change, power, proposal_number: int | None) -> str | None:
+    """Why a change could not take effect now, in words; None when it could."""
+    book = state.book
+    if change.kind == "enact":
+        enacted = change.power if change.power is not None else state.config.rules.power_default
+        taken = proposal_number if proposal_number is not None and state.config.numbering.enact_takes_proposal_number \
+            else change.rule
+        if taken is not None and taken in book.current:
+            return f"rule {taken} exists"
+        return f"power {decimal_text(enacted)} is above {decimal_text(power)}" if power is not None and enacted > power \
+            else None
+    if change.kind == "reenact":
+        return f"rule {change.rule} is in force" if change.rule in book.current else None
+    rule = book.current.get(change.rule)
+    if rule is None:
+        return f"there is no rule {change.rule}"
+    if (proposal_number is not None and rule.rule_class == "immutable"  # (no vote governs an event)
+            and change.kind in ("amend", "replace", "append", "repeal")):
+        return f"rule {rule.number} is immutable"
+    if power is not None and rule.power is not None and (rule.power > power or change.kind == "power"
+                                                         and change.power > power):
+        return f"power {decimal_text(power)} is not enough"
+    try:
+        changed_text(rule.text, change, rule.number)
+    except ChangeProblem as problem:
+        return str(problem)
+    return None
 
 
 def _check_power(state: _State, change: Change, power, proposal_number: int | None) -> None:
@@ -891,8 +1149,8 @@ def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
         if setting.what == "score":
             if _check_player(state, setting.player, setting.source, "Sets: score"):
                 computed = state.scores.get(setting.player, 0)
-                state.overrides.append(Override(setting.source, state.label,
-                                                f"{setting.player}'s score", str(computed), str(setting.value)))
+                state.overrides.append(Override(setting.source, state.label, f"{setting.player}'s score",
+                                                amount_text(computed), amount_text(setting.value)))
                 state.add(setting.player, setting.value - computed, f"set by {state.label}")
                 state.score_slips.pop(setting.player, None)
         elif setting.what == "next-player":
@@ -907,9 +1165,28 @@ def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
     return _Outcome()
 
 
+def _rename(state: _State, old: str, new: str, source: Source) -> None:
+    """`Players: Jason -> Janet` (format 1.2): the same player under a new name; score, turn and history go on."""
+    if new in state.players or new == old:
+        state.errors.append(Finding("player", source, f"{old} cannot be renamed {new}: {new} is a name in use",
+                                    state.label))
+        return
+    if not _check_player(state, old, source, "renamed"):
+        return
+    state.players[state.players.index(old)] = new
+    state.scores = {new if name == old else name: score for name, score in state.scores.items()}
+    if old in state.score_slips:
+        state.score_slips[new] = state.score_slips.pop(old)
+    state.turns.rename(old, new)
+    state.strangers.discard(new)
+    state.renamed[old] = (new, source)
+
+
 def _event(state: _State, index: int, event: Event) -> _Outcome:
     for change in event.players:
-        if change.joins:
+        if change.renamed_to:
+            _rename(state, change.player, change.renamed_to, change.source)
+        elif change.joins:
             if change.player in state.players:
                 state.find("player", change.source, f"{change.player} joins but is already playing")
                 continue
@@ -939,6 +1216,10 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
 
 def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
     """Effects and change paragraphs in a judgment or an event apply at once, without renumbering."""
+    if entry.by and (named := re.match(r"rule\s+([0-9]+)\b", entry.by, re.IGNORECASE)):
+        if int(named.group(1)) not in state.book.current:  # (a number past int()'s digits is the parser's cap)
+            state.find("by", entry.by_source, f"By: {entry.by}, but no rule {named.group(1)} is in force",
+                       expected="a rule in force", found=entry.by)
     for effect in entry.effects:
         _apply_effect(state, effect)
     _apply_changes(state, index, entry.changes, None)
@@ -975,6 +1256,12 @@ def _check_win(state: _State, entry: Entry) -> tuple[str, ...]:
 def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> None:
     if entry.scores:
         for player, claimed in entry.scores.scores:
+            if player in state.follow_recorded and player in state.scores:
+                state.add(player, claimed - state.scores[player], "as recorded (the Tally names no voters)")
+                continue
+            if player in state.renamed and player not in state.scores:
+                _check_player(state, player, entry.scores.source, "Scores")
+                continue
             if player not in state.scores:
                 if player not in state.strangers:
                     state.strangers.add(player)
@@ -994,11 +1281,12 @@ def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> No
             computed = f"no new winner ({', '.join(state.winner)} won at {state.ended_at})"
         else:
             best = max(state.scores.items(), key=lambda item: (item[1], item[0]), default=("nobody", 0))
-            computed = f"no winner yet (the win is {state.config.scoring.win} points; best is {best[0]} with {best[1]})"
+            computed = (f"no winner yet (the win is {state.config.scoring.win} points; best is {best[0]} with "
+                        f"{amount_text(best[1])})")
         state.find("winner", entry.winner.source, f"Winner says {', '.join(claimed_winner)}; replay finds {computed}",
                    expected=", ".join(newly_won) or "none", found=", ".join(claimed_winner))
     elif claimed_winner is None and newly_won:
-        scores = ", ".join(f"{p} {state.scores[p]}" for p in newly_won)
+        scores = ", ".join(f"{p} {amount_text(state.scores[p])}" for p in newly_won)
         state.find("winner", entry.source, f"the replay finds that {', '.join(newly_won)} won here ({scores}; the "
                    f"win is {state.config.scoring.win}), but the log records no Winner",
                    expected=", ".join(newly_won), found="none")
@@ -1010,7 +1298,7 @@ def _reached_win(state: _State, players: tuple[str, ...]) -> bool:
     return all(p in state.players and state.scores.get(p, 0) >= state.config.scoring.win for p in players)
 
 
-def _check_score(state: _State, source: Source, player: str, claimed: int) -> None:
+def _check_score(state: _State, source: Source, player: str, claimed: Number) -> None:
     """One Scores item. After a slip the log may go on from its own figure or from the replay's: the replay
     follows whichever it does, so one slip is one finding."""
     computed = state.scores[player]
@@ -1021,18 +1309,18 @@ def _check_score(state: _State, source: Source, player: str, claimed: int) -> No
         state.add(player, slip[0], Cited("as the log has it since ", slip[1]))
         return
     since = Cited(" (the log's figure has differed since ", slip[1], ")") if slip else ""
-    state.find("score", source, Cited(f"Scores says {player} {claimed}; replay gives ", _explain(state, player, computed),
-                                      since), expected=computed, found=claimed,
-               cause=slip[1] if slip else None)
+    state.find("score", source, Cited(f"Scores says {player} {amount_text(claimed)}; replay gives ",
+                                      _explain(state, player, computed), since),
+               expected=amount_text(computed), found=amount_text(claimed), cause=slip[1] if slip else None)
     state.score_slips[player] = (claimed - computed, slip[1] if slip else source)
 
 
-def _explain(state: _State, player: str, computed: int) -> str | Cited:
+def _explain(state: _State, player: str, computed: Number) -> str | Cited:
     own = [d for d in state.deltas if d.player == player]
     if not own:
-        return f"{computed} (unchanged)"
+        return f"{amount_text(computed)} (unchanged)"
     before = computed - sum(d.points for d in own)
-    return Cited(f"{computed} = {before}", *(part for d in own for part in (" ", d.explain())))
+    return Cited(f"{amount_text(computed)} = {amount_text(before)}", *(part for d in own for part in (" ", d.explain())))
 
 
 def _switch_identity(state: _State) -> int | None:
@@ -1084,6 +1372,17 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
+_FENCED = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
+
+
+def _same_text(a: str, b: str) -> bool:
+    """Rule texts compared as Markdown reads them (white space aside), or character for character where a
+    fenced block holds text that is not Markdown (format 1.2)."""
+    if _FENCED.search(a) or _FENCED.search(b):
+        return a.strip("\n") == b.strip("\n")
+    return _normal(a) == _normal(b)
+
+
 def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion | CurrentRule],
                       snapshot: Ruleset) -> None:
     """The differences between `snapshot` and the rules in force in the replay (by number), added to `findings`."""
@@ -1114,7 +1413,16 @@ def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion |
             findings.append(Finding("snapshot", source, f"rule {number} is titled "
                                     f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
                                     title, rule.title))
-        if _normal(rule.text) != _normal(text):
+        if not _same_text(rule.text, text):
+            if _FENCED.search(rule.text) or _FENCED.search(text):  # verbatim: the first line that differs
+                ours, theirs = text.strip("\n").split("\n"), rule.text.strip("\n").split("\n")
+                at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
+                shown = [lines[at] if at < len(lines) else "(end)" for lines in (theirs, ours)]
+                findings.append(Finding("snapshot", Source(source.file, (rule.text_line or source.line) + at),
+                                        f"rule {number}'s verbatim text differs: its line {at + 1} reads "
+                                        f"\"{shown[0]}\" in the snapshot, \"{shown[1]}\" in the replay", label,
+                                        shown[1], shown[0]))
+                continue
             word, difference = _first_difference(text, rule.text)
             findings.append(Finding("snapshot", Source(source.file, _line_of_word(rule, word)),
                                     f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],

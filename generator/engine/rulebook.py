@@ -251,6 +251,9 @@ class Rulebook:
             self._create(number, change.rule_class or "mutable", change.title, change.text, step, [change],
                          change.source, change.power if change.power is not None else power_default)
             return notes
+        if change.kind == "reenact":
+            self._reenact(change, step, proposal_number, numbering, power_default)
+            return notes
         assert change.rule is not None
         rule = self.lookup(change.rule)
         if change.kind in ("amend", "replace", "append", "repeal") and rule.rule_class == "immutable":
@@ -295,6 +298,35 @@ class Rulebook:
                 self.current[target_number] = rule
                 self.departures.pop(target_number, None)
         return notes
+
+
+    def _reenact(self, change: Change, step: int, proposal_number: int | None, numbering,
+                 power_default: Fraction | None) -> None:
+        """A repealed rule back in force (format 1.2, Agora R105), the same rule: its last text, title, power
+        and class unless the change gives them; under its old number, or the proposal's where enactments take
+        it. A rule the archive never saw is taken as written, and needs its text."""
+        number = change.rule
+        if number in self.current:
+            raise ChangeProblem("reenact", f"rule {number} is in force: only a repealed rule can be reenacted")
+        gone = self.departures.get(number)
+        if gone is not None and gone.how == "renumbered" and self.number_of(gone.identity) is not None:
+            raise ChangeProblem("reenact", f"rule {number} is in force as rule {self._now(gone)}: only a repealed "
+                                "rule can be reenacted")
+        last = next((v for v in reversed(self.versions) if gone is not None and v.identity == gone.identity), None)
+        if last is None and not change.text:
+            raise ChangeProblem("reenact", f"rule {number} is not in this archive: reenacting it needs its text as a "
+                                "blockquote", fatal=True)
+        taken = proposal_number if proposal_number is not None and numbering.enact_takes_proposal_number else number
+        if taken in self.current:
+            raise ChangeProblem("rule-number", f"cannot reenact rule {number} as rule {taken}: a rule {taken} exists")
+        power = change.power if change.power is not None else last.power if last else power_default
+        rule = CurrentRule(last.identity if last else self._next_identity, taken,
+                           last.rule_class if last else "mutable", change.title or (last.title if last else ""),
+                           change.text or last.text, step, [change], change.source, power)
+        if last is None:
+            self._next_identity += 1
+        self.current[taken] = self.by_identity[rule.identity] = rule
+        self.departures.pop(taken, None)
 
 
 def changed_text(text: str, change: Change, number: int) -> str:

@@ -114,7 +114,25 @@ class TurnTracker:
         return True
 
     def join(self, player: str) -> None:
-        self._reorder(lambda seating: seating + [player])
+        """FORMAT.md 1.2, section 4: between circuits (no turn yet in this one) the order is drawn afresh with
+        the newcomer in it; during a circuit they play in it if their place comes after the player who last
+        moved, else from the next circuit."""
+        self.seating = self.seating + [player]
+        drawn = self._circuit_order()
+        if self.position == 0 or not self._order:
+            self._order, self.position = drawn, 0
+            return
+        last_mover = self._order[self.position - 1]
+        if last_mover in drawn and drawn.index(player) > drawn.index(last_mover):
+            later = drawn[drawn.index(player) + 1:]
+            place = next((at for at in range(self.position, len(self._order)) if self._order[at] in later),
+                         len(self._order))
+            self._order.insert(place, player)
+
+    def rename(self, old: str, new: str) -> None:
+        """The same player under a new name (format 1.2): their place in this circuit is kept."""
+        self.seating = [new if name == old else name for name in self.seating]
+        self._order = [new if name == old else name for name in self._order]
 
     def leave(self, player: str) -> None:
         self._reorder(lambda seating: [p for p in seating if p != player])

@@ -16,6 +16,36 @@ if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type c
     from .config import Config
 
 RuleClass = Literal["immutable", "mutable"]
+# A score, a payment or a setting of one: a whole number, or an exact decimal (format 1.2: `8.8`).
+Number = Union[int, Fraction]
+
+
+def amount_text(value: Number) -> str:
+    """A score as a keeper writes it: `9`, `8.8`, `-2.5` (a fraction with no finite decimal, which no sum of
+    decimals makes, to twelve places)."""
+    if isinstance(value, int) or value.denominator == 1:
+        return str(int(value))
+    places = 1
+    while (value * 10 ** places).denominator != 1 and places < 12:
+        places += 1
+    whole, part = divmod(int(abs(value) * 10 ** places), 10 ** places)
+    return f"{'-' if value < 0 else ''}{whole}.{part:0{places}d}"
+
+
+class Amount(Fraction):
+    """An exact decimal score (format 1.2) that reads as a keeper writes it, `8.8`, wherever it is shown."""
+
+    def __str__(self) -> str:
+        return amount_text(self)
+
+    def __reduce__(self):
+        return Amount, (Fraction.__str__(self),)
+
+
+def as_amount(value: Number) -> Number:
+    """A sum of scores as the archive holds it: a whole number where it is one, else an Amount."""
+    return int(value) if value.denominator == 1 else Amount(value)
+
 Result = Literal["adopted", "defeated", "withdrawn", "invalid", "failed-quorum"]
 RESULTS: tuple[str, ...] = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum")
 
@@ -126,6 +156,10 @@ class Rule:
     source: Source  # the rule's heading
     text_line: int = 0  # the line its text starts on (0: not known)
     power: Fraction | None = None  # format 1.1, with rules.power: its `Power:` line
+    # Format 1.2: what the keepers knew of its past without its texts (`History:` lines), and the annotations
+    # kept with it (`Annotation:` paragraphs), each with its line; neither is part of its text.
+    history: tuple[str, ...] = ()
+    annotations: tuple[tuple[str, Source], ...] = ()
 
 
 @dataclass(frozen=True)
@@ -141,7 +175,8 @@ class Ruleset:
         return {rule.number: rule for rule in self.rules}
 
 
-ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle", "power"]
+ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle", "power",
+                     "reenact", "annotate"]
 
 
 @dataclass(frozen=True)
@@ -157,6 +192,8 @@ class Change:
     edits: tuple[tuple[str, str], ...] = ()  # replace: (old, new) pairs; a deletion has new ""
     new_number: int | None = None  # renumber
     power: Fraction | None = None  # enact with a power, or a change of power (format 1.1)
+    # Format 1.2: recorded as attempted and not taken effect (`Failed: ...`): never applied, its claim checked.
+    failed: bool = False
 
 
 @dataclass(frozen=True)
@@ -167,6 +204,8 @@ class Votes:
     # Format 1.1: each ballot's strength (`Alice x3`), parallel to the names; empty: every ballot is 1.
     strengths: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
     present: bool = False  # the third group was written `present` (it means what `abstain` means)
+    # Format 1.2, a `Tally:` line: the counts for, against and abstaining, the names not recorded.
+    counts: tuple[int, int, int] | None = None
 
     @property
     def voters(self) -> tuple[str, ...]:
@@ -193,15 +232,24 @@ class Votes:
 
     @property
     def strength_for(self) -> int:
-        return sum(self.for_strengths)
+        return self.counts[0] if self.counts else sum(self.for_strengths)
 
     @property
     def strength_against(self) -> int:
-        return sum(self.against_strengths)
+        return self.counts[1] if self.counts else sum(self.against_strengths)
 
     @property
     def strength_abstain(self) -> int:
-        return sum(self.abstain_strengths)
+        return self.counts[2] if self.counts else sum(self.abstain_strengths)
+
+    @property
+    def ballot_count(self) -> int:
+        return sum(self.counts) if self.counts else len(self.voters)
+
+    @property
+    def cast(self) -> bool:
+        """Whether any ballot is recorded (by name or counted)."""
+        return self.ballot_count > 0
 
     def ballots(self) -> list[tuple[str, str, int]]:
         """(name, how, strength) for every ballot, in the order written."""
@@ -214,7 +262,7 @@ class Votes:
 @dataclass(frozen=True)
 class PointAward:
     player: str
-    points: int
+    points: Number
     reason: str
     source: Source
 
@@ -235,7 +283,7 @@ class Claim:
 
 @dataclass(frozen=True)
 class ScoresClaim(Claim):
-    scores: tuple[tuple[str, int], ...]
+    scores: tuple[tuple[str, Number], ...]
 
 
 @dataclass(frozen=True)
@@ -269,11 +317,15 @@ class EntryCommon:
     points: tuple[PointAward, ...] = ()
     scores: ScoresClaim | None = None
     winner: WinnerClaim | None = None
+    month_only: bool = False  # format 1.2: `Date: 2019-07`, held as the month's first day
+    by: str = ""  # format 1.2, on a judgment or an event: who made its changes (`By: rule 2650`)
+    by_source: Source | None = None
 
 
 @dataclass(frozen=True)
 class Proposal(EntryCommon):
     number: int = 0
+    decision: str = ""  # format 1.2: the letter of a decision taken again (`## Proposal 8188A`)
     proposer: str = ""
     proposer_source: Source | None = None
     votes: Votes | None = None  # None: no Votes line at all; Votes() with nothing: "Votes: none"
@@ -291,6 +343,11 @@ class Proposal(EntryCommon):
     def kind(self) -> str:
         return "proposal"
 
+    @property
+    def name(self) -> str:
+        """`8188` or, for a decision taken again, `8188A`."""
+        return f"{self.number}{self.decision}"
+
     def source_of(self, key: str) -> Source:
         return next((source for name, source in self.decision_sources if name == key), self.source)
 
@@ -302,7 +359,7 @@ class Setting:
     what: Literal["score", "result", "next-player"]
     source: Source
     player: str = ""
-    value: int = 0
+    value: Number = 0
     proposal: int = 0
     result: Result | None = None
 
@@ -310,6 +367,7 @@ class Setting:
 @dataclass(frozen=True)
 class Judgment(EntryCommon):
     number: int = 0
+    case: str = ""  # format 1.2: a judgment named by its case (`CFJ 4153`) has no number
     judge: str = ""
     settings: tuple[Setting, ...] = ()
 
@@ -323,6 +381,7 @@ class PlayerChange:
     player: str
     joins: bool
     source: Source
+    renamed_to: str = ""  # format 1.2, `Players: Jason -> Janet`: neither joins nor leaves, but is renamed
 
 
 @dataclass(frozen=True)
@@ -337,7 +396,22 @@ class Event(EntryCommon):
         return "event"
 
 
-Entry = Union[Proposal, Judgment, Event]
+@dataclass(frozen=True)
+class Unrecorded(EntryCommon):
+    """Format 1.2, `## Unrecorded: 8724-8804`: proposal numbers used of which the record holds nothing."""
+
+    ranges: tuple[tuple[int, int], ...] = ()  # (first, last) of each number or run, as written
+
+    @property
+    def kind(self) -> str:
+        return "unrecorded"
+
+    @property
+    def numbers_text(self) -> str:
+        return ", ".join(str(first) if first == last else f"{first}-{last}" for first, last in self.ranges)
+
+
+Entry = Union[Proposal, Judgment, Event, Unrecorded]
 
 
 @dataclass(frozen=True)

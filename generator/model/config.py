@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime as dt
+import re
 from dataclasses import dataclass, field
 from fractions import Fraction
 from typing import Any
@@ -35,6 +36,7 @@ class Numbering:
     amend_renumbers: bool = _option(True, help="an amended or transmuted rule takes the proposal's number")
     enact_takes_proposal_number: bool = _option(True, help="an enacted rule takes the proposal's number")
     in_order: bool = _option(True, help="false: the log is in order of resolution (format 1.1)")
+    next_rule: int | None = _option(None, optional=True, help="the least number a new rule may take (format 1.2)")
 
 
 @dataclass(frozen=True)
@@ -49,6 +51,22 @@ class Adoption:
     quorum: int = _option(0, help="the ballots a decision needs; 0: none (1.1)")
 
 
+AWARD_WHEN = ("adopted", "defeated", "resolved")
+AWARD_TO = ("proposer", "for", "against", "voters", "all", "others")
+AWARDS_PREFIX = "scoring.awards."
+
+
+@dataclass(frozen=True)
+class Award:
+    """Format 1.2, `[scoring.awards.NAME]`: points paid on what happens to a proposal (JamesWP rule 305: +5 to
+    each who voted for an adopted proposal)."""
+
+    name: str
+    when: str  # adopted | defeated | resolved (either)
+    to: str  # proposer | for | against | voters | all | others (all but the proposer)
+    points: str  # a formula of the scoring names, as scoring.formula
+
+
 @dataclass(frozen=True)
 class Scoring:
     turn: str = _option("die", choices=("die", "formula", "none"))
@@ -59,6 +77,9 @@ class Scoring:
     defeated: int = _option(-10)
     against_adopted: int = _option(10)
     win: int = _option(100)
+    after_win: str = _option("end", choices=("end", "reset"), help="reset: every score becomes 0 and play goes on")
+    # Format 1.2: set by [scoring.awards.NAME] tables and by Effects naming one; in name order.
+    awards: tuple[Award, ...] = field(default=(), metadata={"awards": True})
 
 
 @dataclass(frozen=True)
@@ -116,6 +137,10 @@ class Config:
 
     def with_value(self, key: str, value: Any) -> "Config":
         """A copy with one validated setting changed; raises ValueError with a person's message."""
+        if key.startswith(AWARDS_PREFIX):
+            award = _award(key.removeprefix(AWARDS_PREFIX), value)
+            awards = sorted([a for a in self.scoring.awards if a.name != award.name] + [award], key=lambda a: a.name)
+            return dataclasses.replace(self, scoring=dataclasses.replace(self.scoring, awards=tuple(awards)))
         spec = _SCHEMA.get(key)
         if spec is None:
             raise ValueError(_unknown_key_message(key))
@@ -141,8 +166,32 @@ def _schema() -> dict[str, dataclasses.Field]:
     return schema
 
 
-_SCHEMA = _schema()
+_SCHEMA = {key: spec for key, spec in _schema().items() if not spec.metadata.get("awards")}
 SETTINGS: tuple[str, ...] = tuple(_SCHEMA)
+
+
+def _award(name: str, value: Any) -> Award:
+    """One award table, validated; raises ValueError in a person's words."""
+    key = f"{AWARDS_PREFIX}{name}"
+    if not re.fullmatch(r"[A-Za-z0-9_-]+", name):
+        raise ValueError(f"{key}: an award's name is letters, digits, '-' and '_'")
+    if not isinstance(value, dict):
+        raise ValueError(f'{key} must be a table, like {{when = "adopted", to = "for", points = "5"}}')
+    unknown = sorted(set(value) - {"when", "to", "points"})
+    if unknown:
+        raise ValueError(f"{key}: unknown key '{unknown[0]}' (an award has when, to and points)")
+    for part, choices in (("when", AWARD_WHEN), ("to", AWARD_TO)):
+        if value.get(part) not in choices:
+            allowed = ", ".join(f'"{c}"' for c in choices)
+            raise ValueError(f"{key}.{part} must be one of {allowed}, not {_show(value.get(part, ''))}")
+    points = value.get("points")
+    if not isinstance(points, str):
+        raise ValueError(f'{key}.points must be a formula in quotes, like points = "5"')
+    try:
+        compile_formula(points, SCORING_NAMES)
+    except FormulaError as error:
+        raise ValueError(f"{key}.points: {error}") from None
+    return Award(name, value["when"], value["to"], points)
 
 # Settings that describe the game rather than its mechanics: an `Effect:` may not change them, and says why.
 NOT_BY_EFFECT = {
@@ -247,6 +296,8 @@ def _check_meaning(key: str, value: Any) -> None:
         raise ValueError(f"{key} must not be negative, not {_show(value)}")
     if key in ("limits.max_mutable", "adoption.after_circuits", "adoption.quorum") and value < 0:
         raise ValueError(f"{key} must not be negative, not {value}")
+    if key == "numbering.next_rule" and value is not None and value < 1:
+        raise ValueError(f"{key} must be a rule number, not {value}")
     if key == "adoption.unless_amended" and value is not None and value < 1:
         raise ValueError(f"{key} must be a rule number, not {value}")
     if key == "scoring.die":

@@ -134,7 +134,11 @@ def _flatten(data: dict[str, Any]) -> list[tuple[str, Any]]:
     items: list[tuple[str, Any]] = []
     for key, value in data.items():
         if isinstance(value, dict) and key in SECTION_CLASSES:
-            items.extend((f"{key}.{sub}", subvalue) for sub, subvalue in value.items())
+            for sub, subvalue in value.items():
+                if key == "scoring" and sub == "awards" and isinstance(subvalue, dict):  # one item per award
+                    items.extend((f"scoring.awards.{name}", award) for name, award in subvalue.items())
+                else:
+                    items.append((f"{key}.{sub}", subvalue))
         else:
             items.append((key, value))
     return items

@@ -27,27 +27,40 @@ from ..cache import Cache, digest, pickled, unpickled
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
-                     LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Votes, WinnerClaim)
-from ..model.config import NOT_BY_EFFECT, SETTINGS
+                     LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Unrecorded, Votes, WinnerClaim)
+from ..model.config import AWARDS_PREFIX, NOT_BY_EFFECT, SETTINGS
 from ..model.names import invisible_problem, name_problem
 from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
-from .source import NumberTooLarge, markdown, new_markdown, read_decimal, read_int, shorten, slice_lines, unquote
+from .source import (NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int, shorten, slice_lines,
+                     unquote)
 
 _PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _EVENT = re.compile(r"^Event(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
+# Format 1.2: a judgment named by its case (`Judgment CFJ 4153: Title`), numbers never recorded, a decision
+# taken again (`Proposal 8188A`).
+_JUDGMENT_CASE = re.compile(r"^Judge?ment\s+([A-Za-z]+\s+[0-9]+)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
+_UNRECORDED = re.compile(r"^Unrecorded\s*:\s*(.*)$", re.IGNORECASE)
+_DECISION_AGAIN = re.compile(r"^([0-9]+)([A-Z])$")
+_MONTH = re.compile(r"^([0-9]{4})-([0-9]{2})$")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
 
-PROPOSAL_KEYS = ("proposer", "date", "votes", "result", "die", "points", "scores", "winner", "effect", "note", "turn",
-                 "index", "quorum", "power")
-JUDGMENT_KEYS = ("judge", "date", "sets", "points", "scores", "winner", "effect", "note")
-EVENT_KEYS = ("date", "players", "points", "scores", "winner", "effect", "note", "turn", "die")
+PROPOSAL_KEYS = ("proposer", "date", "votes", "tally", "result", "die", "points", "scores", "winner", "effect", "note",
+                 "turn", "index", "quorum", "power")
+JUDGMENT_KEYS = ("judge", "date", "by", "sets", "points", "scores", "winner", "effect", "note")
+EVENT_KEYS = ("date", "by", "players", "points", "scores", "winner", "effect", "note", "turn", "die")
+UNRECORDED_KEYS = ("date", "note")
 REPEATABLE = {"points", "effect", "note", "sets", "players"}
 
 _CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b",
                            re.IGNORECASE)
+# Format 1.2: a paragraph that starts with one of these words is a change (or an error), never prose.
+_NEW_CHANGE_START = re.compile(r"^(?:reenact|annotate)\s", re.IGNORECASE)
+_FAILED = re.compile(r"^failed\s*:\s*", re.IGNORECASE)
+_REENACT = re.compile(r"^reenact\s+(?:power\s+(\S+)\s+)?rule\s+([0-9]+)(?:\s*:(.*)|\s*\.?)$", re.IGNORECASE)
+_ANNOTATE = re.compile(r"^annotate\s+rule\s+([0-9]+)\s*:?$", re.IGNORECASE)
 # Every pattern that reads a line runs in time linear in it: rule numbers are ASCII digits (read_int caps
 # them), and no lazy part is followed by optional white space before the end (that backtracks: a 40 KB line
 # took 20 s); a title is read greedily and stripped.
@@ -77,7 +90,7 @@ _SPACES = re.compile(r"\s*")
 CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" with "y".',
                    'Amend rule 203 by deleting "x".', 'Amend rule 203 by appending:', 'Repeal rule 204.',
                    'Enact rule: Title', 'Transmute rule 109 to mutable.', 'Renumber rule 305 to 220.',
-                   'Retitle rule 203 to "Quorum".')
+                   'Retitle rule 203 to "Quorum".', 'Reenact rule 2531.', 'Annotate rule 2166:')
 
 
 # Reads one entry: (file, lines, tokens, index of its heading token, the heading, its blocks, the line after
@@ -747,6 +760,9 @@ def parse_draft(file: str, text: str, errors: ErrorCollector, *, power: bool = F
     if not proposals:
         errors.add(file, 1, "a draft must hold one '## Proposal: Title' entry")
         return None
+    for extra in entries[1:]:  # never read and dropped in silence
+        errors.add(file, extra.source.line, f"a draft holds one proposal, and this is a second entry (after the one "
+                   f"at line {entries[0].source.line}): give it a draft of its own")
     return proposals[0]
 
 
@@ -758,7 +774,9 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     source = Source(file, line)
     if m := _PROPOSAL.match(heading_text):
         kind, allowed = "proposal", PROPOSAL_KEYS
-    elif m := _JUDGMENT.match(heading_text):
+    elif m := _UNRECORDED.match(heading_text):
+        kind, allowed = "unrecorded", UNRECORDED_KEYS
+    elif m := (_JUDGMENT_CASE.match(heading_text) or _JUDGMENT.match(heading_text)):
         kind, allowed = "judgment", JUDGMENT_KEYS
     elif m := _EVENT.match(heading_text):
         kind, allowed = "event", EVENT_KEYS
@@ -766,16 +784,18 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         m, kind, allowed = None, "proposal", PROPOSAL_KEYS
     else:
         errors.add(file, line, f"'## {heading_text}' is not an entry: a log heading starts with "
-                   "'Proposal 301', 'Judgment 7' or 'Event:'")
+                   "'Proposal 301', 'Judgment 7', 'Event:' or 'Unrecorded:'")
         return None
 
     keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
     body, body_start, body_line = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
     changes = _read_changes(file, lines, tokens, body_blocks, errors, power)
-    date = _read_date(file, keys, kind, source, errors, draft=draft)
+    date, month_only = _read_date(file, keys, kind, source, errors, draft=draft or kind == "unrecorded")
+    by = keys.one("by")
     common = dict(
-        date=date, source=source, body=body, body_source=Source(file, body_line),
+        date=date, month_only=month_only, by=by[0] if by else "", by_source=Source(file, by[1]) if by else None,
+        source=source, body=body, body_source=Source(file, body_line),
         notes=tuple(value for value, _ in keys.all("note")),
         changes=tuple(changes),
         effects=tuple(_read_effects(file, keys, errors)),
@@ -783,8 +803,13 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         scores=_read_scores(file, keys, errors),
         winner=_read_winner(file, keys, errors),
     )
+    if kind == "unrecorded":
+        ranges = _read_ranges(file, line, m.group(1), errors)
+        return Unrecorded(title="", ranges=ranges, **common) if ranges else None
     if kind == "proposal":
-        number = _read_number(file, line, m.group(1) if m else None, "proposal", errors, optional=m is None)
+        decision = _DECISION_AGAIN.match(m.group(1)) if m else None
+        number = _read_number(file, line, decision.group(1) if decision else m.group(1) if m else None, "proposal",
+                              errors, optional=m is None)
         title = (m.group(2) or "").strip() if m else heading_text.partition(":")[2].strip()
         proposer = keys.one("proposer")
         if proposer is None or not proposer[0]:
@@ -792,6 +817,12 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         else:
             _check_name(file, proposer[1], proposer[0], errors)
         votes, votes_source = _read_votes(file, keys, errors)
+        if (tally := keys.one("tally")) is not None:
+            if votes is not None:
+                errors.add(file, tally[1], f"'Tally:' and 'Votes:' (line {votes_source.line}) on one proposal: record "
+                           "the ballots once, by name (Votes) or as counts (Tally)")
+            else:
+                votes, votes_source = _read_tally(file, tally, errors), Source(file, tally[1])
         result = _read_result(file, keys, errors)
         turn = keys.one("turn")
         if turn and turn[0].lower() != "extra":
@@ -800,19 +831,21 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         if result and result.result != "adopted" and common["effects"]:
             errors.add(file, common["effects"][0].source.line,
                        f"an Effect on a {result.result} proposal: only an adopted proposal changes the mechanics")
-        return Proposal(title=title, number=number or 0, **_read_decision_keys(file, keys, errors),
+        return Proposal(title=title, number=number or 0, decision=decision.group(2) if decision else "",
+                        **_read_decision_keys(file, keys, errors),
                         proposer=proposer[0] if proposer else "",
                         proposer_source=Source(file, proposer[1]) if proposer else None,
                         votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
                         extra_turn=bool(turn and turn[0].lower() == "extra"), **common)
     if kind == "judgment":
-        number = _read_number(file, line, m.group(1), "judgment", errors)
+        case = " ".join(m.group(1).split()) if m.re is _JUDGMENT_CASE else ""
+        number = None if case else _read_number(file, line, m.group(1), "judgment", errors)
         judge = keys.one("judge")
         if judge is None or not judge[0]:
-            errors.add(file, line, f"judgment {number} has no Judge")
+            errors.add(file, line, f"judgment {case or number} has no Judge")
         else:
             _check_name(file, judge[1], judge[0], errors)
-        return Judgment(title=(m.group(2) or "").strip(), number=number or 0, judge=judge[0] if judge else "",
+        return Judgment(title=(m.group(2) or "").strip(), number=number or 0, case=case, judge=judge[0] if judge else "",
                         settings=tuple(_read_settings(file, keys, errors)), **common)
     turn = keys.one("turn")
     if turn:
@@ -868,7 +901,10 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
         line = paragraph.map[0] + offset + 1
         m = _KEY.match(raw)
         if not m:
-            if last_key is not None:  # a wrapped value continues the key above it
+            if _CHANGE_START.match(raw.strip()) or _NEW_CHANGE_START.match(raw.strip()):
+                errors.add(file, line, f"'{shorten(raw.strip())}' would be read as part of the key lines above it, "
+                           "and no change made: put a blank line before a change paragraph")
+            elif last_key is not None:  # a wrapped value continues the key above it
                 wrapped.setdefault((last_key, len(keys.values[last_key]) - 1), []).append(raw.strip())
             continue
         key, value = m.group(1).lower(), m.group(2).strip()
@@ -891,17 +927,42 @@ def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], 
 
 
 def _read_date(file: str, keys: _Keys, kind: str, source: Source, errors: ErrorCollector, *,
-               draft: bool = False) -> dt.date | None:
+               draft: bool = False) -> tuple[dt.date | None, bool]:
+    """The entry's date, and whether only its month is known (format 1.2: `Date: 2019-07`, held as the 1st)."""
     found = keys.one("date")
     if found is None:
         if not draft:  # a draft is not dated until it is proposed
             errors.add(file, source.line, f"this {kind} has no Date (write 'Date: 1982-06-03')")
-        return None
+        return None, False
     try:
-        return dt.date.fromisoformat(found[0])
+        if month := _MONTH.match(found[0]):
+            return dt.date(int(month.group(1)), int(month.group(2)), 1), True
+        return dt.date.fromisoformat(found[0]), False
     except ValueError:
         errors.add(file, found[1], f"'{found[0]}' is not a date like 1982-06-03")
-        return None
+        return None, False
+
+
+def _read_ranges(file: str, line: int, text: str, errors: ErrorCollector) -> tuple[tuple[int, int], ...]:
+    """`8724-8804`, `8724`, `8724, 8730-8732` -> ((8724, 8804),) ...; () with an error when unreadable."""
+    ranges = []
+    for item in split_names(text) or [""]:
+        first, dash, last = item.partition("-")
+        try:
+            low = read_int(first.strip())
+            high = read_int(last.strip()) if dash else low
+        except NumberTooLarge as error:
+            errors.add(file, line, f"unrecorded number '{shorten(item)}': {error}")
+            return ()
+        except ValueError:
+            errors.add(file, line, f"cannot read the unrecorded numbers '{shorten(item)}' (write 'Unrecorded: "
+                       "8724-8804' or 'Unrecorded: 8724, 8730-8732')")
+            return ()
+        if high < low:
+            errors.add(file, line, f"the run '{shorten(item)}' ends below its start (write the lower number first)")
+            return ()
+        ranges.append((low, high))
+    return tuple(ranges)
 
 
 def split_names(text: str) -> list[str]:
@@ -913,6 +974,32 @@ def _check_name(file: str, line: int, name: str, errors: ErrorCollector) -> str:
     if problem := invisible_problem(name):
         errors.add(file, line, problem)
     return name
+
+
+def _read_tally(file: str, found: tuple[str, int], errors: ErrorCollector) -> Votes | None:
+    """`Tally: 4 for, 1 against, 0 abstain` (format 1.2): ballots counted, their names not recorded."""
+    text, line = found
+    counts: dict[str, int] = {}
+    for part in split_names(text):
+        number, _, word = part.partition(" ")
+        word = word.strip().lower()
+        try:
+            count = read_int(number)
+        except NumberTooLarge as error:
+            errors.add(file, line, f"the count in '{shorten(part)}': {error}")
+            return None
+        except ValueError:
+            count = None
+        if count is None or word not in ("for", "against", "abstain", "present") or word in counts:
+            errors.add(file, line, f"cannot read '{shorten(part)}' in 'Tally: {shorten(text)}' (write 'Tally: 4 for, "
+                       "1 against, 0 abstain', each group once)")
+            return None
+        counts[word] = count
+    if "abstain" in counts and "present" in counts:
+        errors.add(file, line, "'abstain' and 'present' mean the same: write one of them in a Tally line, not both")
+        return None
+    return Votes(counts=(counts.get("for", 0), counts.get("against", 0), counts.get("abstain", counts.get("present", 0))),
+                 present="present" in counts)
 
 
 def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
@@ -1022,7 +1109,7 @@ def _read_die(file: str, keys: _Keys, errors: ErrorCollector) -> DieRoll | None:
 
 
 # An amount after white space, possessive and looked for left to right: each character is read once.
-_AMOUNT = re.compile(r"(?<=\s)([+-])\s*+([0-9]++)\s*+(?=\(|$)")
+_AMOUNT = re.compile(r"(?<=\s)([+-])\s*+([0-9]++(?:\.[0-9]++)?+)\s*+(?=\(|$)")
 
 
 def _split_points(text: str) -> tuple[str, str, str] | None:
@@ -1046,9 +1133,11 @@ def _read_points(file: str, keys: _Keys, errors: ErrorCollector) -> list[PointAw
         name, amount, reason = parts
         _check_name(file, line, name, errors)
         try:
-            awards.append(PointAward(name, read_int(amount, signed=True), reason, Source(file, line)))
+            awards.append(PointAward(name, read_amount(amount), reason, Source(file, line)))
         except NumberTooLarge as error:
             errors.add(file, line, f"Points for {shorten(name)}: {error}")
+        except ValueError:
+            errors.add(file, line, f"cannot read 'Points: {shorten(text)}' (write 'Points: Bob +5 (rule 316)')")
     return awards
 
 
@@ -1063,8 +1152,7 @@ def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim 
         try:
             if len(name_and_number) < 2 or name_and_number[1].startswith("+"):
                 raise ValueError("not a score")
-            scores.append((_check_name(file, line, name_and_number[0], errors),
-                           read_int(name_and_number[1], signed=True)))
+            scores.append((_check_name(file, line, name_and_number[0], errors), read_amount(name_and_number[1])))
         except NumberTooLarge as error:
             errors.add(file, line, f"score '{shorten(item)}': {error}")
         except ValueError:
@@ -1088,7 +1176,7 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
         if not equals or not key:
             errors.add(file, line, f"cannot read 'Effect: {text}' (write 'Effect: scoring.win = 200')")
             continue
-        if key not in SETTINGS:
+        if key not in SETTINGS and not key.startswith(AWARDS_PREFIX):
             close = difflib.get_close_matches(key, SETTINGS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
@@ -1112,7 +1200,7 @@ def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setti
         try:
             if what == "score" and len(words) >= 3 and words[-1][:1] != "+":
                 settings.append(Setting("score", source, player=_check_name(file, line, " ".join(words[1:-1]), errors),
-                                        value=read_int(words[-1], signed=True)))
+                                        value=read_amount(words[-1])))
             elif what == "result" and len(words) == 3 and words[2].lower() in RESULTS:
                 settings.append(Setting("result", source, proposal=read_int(words[1]),
                                         result=words[2].lower()))  # type: ignore[arg-type]
@@ -1133,16 +1221,22 @@ def _read_players(file: str, keys: _Keys, errors: ErrorCollector) -> list[Player
     changes = []
     for text, line in keys.all("players"):
         for item in split_names(text):
-            if item[0] in "+-" and item[1:].strip():
+            old, arrow, new = item.partition("->")
+            if arrow and old.strip() and new.strip() and "->" not in new:
+                # A new name must be one a Votes line can write; the old is any name (the replay says when it
+                # is no player's).
+                if problem := invisible_problem(old.strip()) or name_problem(new.strip()):
+                    errors.add(file, line, problem)
+                changes.append(PlayerChange(old.strip(), False, Source(file, line), renamed_to=new.strip()))
+            elif item[0] in "+-" and item[1:].strip() and not arrow:
                 name = item[1:].strip()
-                # One who joins must have a name a Votes line can write; one who leaves is any name (the replay
-                # says when it is no player's).
-                problem = name_problem(name) if item[0] == "+" else invisible_problem(name)
-                if problem:
+                # One who joins must have a name a Votes line can write; one who leaves is any name.
+                if problem := name_problem(name) if item[0] == "+" else invisible_problem(name):
                     errors.add(file, line, problem)
                 changes.append(PlayerChange(name, item[0] == "+", Source(file, line)))
             else:
-                errors.add(file, line, f"'Players: {item}' must be '+Name' (joins) or '-Name' (leaves)")
+                errors.add(file, line, f"'Players: {shorten(item)}' must be '+Name' (joins), '-Name' (leaves) or "
+                           "'Old -> New' (renamed)")
     return changes
 
 
@@ -1153,13 +1247,19 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
         if token.type != "paragraph_open":
             continue
         text = " ".join(part.strip() for part in tokens[index + 1].content.split("\n"))
+        failed = _FAILED.match(text)
+        if failed:  # format 1.2: a change recorded as attempted and not taken effect
+            text = text[failed.end():]
         power_change = (_POWER_CHANGE_START if not power else _POWER_CHANGE_START_LOOSE).match(text)
         if power_change and not power:
             if text.lower().startswith("enact"):  # never prose: it would silently enact nothing
                 errors.add(file, token.map[0] + 1, f"'{shorten(text)}' gives a power, but the game's rules have "
                            "none: set [rules] power = true in game.toml")
             continue
-        if not _CHANGE_START.match(text) and not power_change:
+        if not _CHANGE_START.match(text) and not power_change and not _NEW_CHANGE_START.match(text):
+            if failed:
+                errors.add(file, token.map[0] + 1, f"'Failed: {shorten(text)}' is not a change: a 'Failed:' paragraph "
+                           "records a change, like 'Failed: Amend rule 2608 by replacing \"x\" with \"y\".'")
             continue
         source = Source(file, token.map[0] + 1)
         following = blocks[position + 1][1] if position + 1 < len(blocks) else None
@@ -1171,16 +1271,17 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
                            f"rule's text may hold at most {MAX_RULE_CHARS:,}")
                 continue
         try:
-            change = _read_change(text, quoted, source, errors)
+            change = _read_change(text, quoted, source, errors, power)
         except NumberTooLarge as error:
             errors.add(file, source.line, f"'{shorten(text)}': rule {error}")
             continue
         if change is not None:
-            changes.append(change)
+            changes.append(dataclasses.replace(change, failed=True) if failed else change)
     return changes
 
 
-def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector) -> Change | None:
+def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector,
+                 power: bool = False) -> Change | None:
     """One change paragraph; raises NumberTooLarge for a rule number past the cap."""
     def needs_quote(what: str) -> bool:
         if quoted is None or not quoted.strip():
@@ -1208,6 +1309,18 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
         return None
     if m := _REPEAL.match(text):
         return Change("repeal", source, rule=read_int(m.group(1)))
+    if m := _REENACT.match(text):
+        if m.group(1) and not power:
+            errors.add(source.file, source.line, f"'{shorten(text)}' gives a power, but the game's rules have none: "
+                       "set [rules] power = true in game.toml")
+            return None
+        given = _read_power(m.group(1), text, "Reenact power 2.0 rule 2531.", source, errors) if m.group(1) else None
+        if m.group(1) and given is None:
+            return None
+        return Change("reenact", source, rule=read_int(m.group(2)), text=quoted or "",
+                      title=(m.group(3) or "").strip().rstrip(".").strip().strip("\"\u201c\u201d"), power=given)
+    if m := _ANNOTATE.match(text):
+        return Change("annotate", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the annotation") else None
     if m := _AMEND_READ.match(text):
         return Change("amend", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
     if m := _AMEND_APPEND.match(text):

@@ -9,7 +9,7 @@ from fractions import Fraction
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
-from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines
+from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines, unquote
 
 _RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
 _SNAPSHOT_AFTER = re.compile(r"^After:\s*proposal\s+(\S+)\s*$", re.IGNORECASE)
@@ -43,6 +43,57 @@ def parse_rule_heading(text: str) -> tuple[int | None, str]:
 
 
 _POWER_LINE = re.compile(r"^Power:(.*)$", re.IGNORECASE)  # the value stripped after: a lazy one backtracks
+_HISTORY_LINE = re.compile(r"^History:(.*)$", re.IGNORECASE)
+_ANNOTATION = re.compile(r"^Annotation:(.*)$", re.IGNORECASE)
+_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _read_history(lines: list[str], first: int, end: int) -> tuple[tuple[str, ...], int]:
+    """The `History:` lines (format 1.2) that open a rule's body, after its power; and where its text starts."""
+    history = []
+    at = first
+    while at < end and (not lines[at].strip() or (m := _HISTORY_LINE.match(lines[at]))):
+        if lines[at].strip():
+            history.append(m.group(1).strip())
+        at += 1
+    return (tuple(history), at) if history else ((), first)
+
+
+def _split_annotations(lines: list[str], first: int, end: int, file: str
+                       ) -> tuple[int, tuple[tuple[str, Source], ...]]:
+    """Where a rule's text ends, and the `Annotation:` paragraphs after it (format 1.2): each to the next blank
+    line, or the blockquote after a bare `Annotation:`. Not inside a fenced block."""
+    fence = None
+    for at in range(first, end):
+        line = lines[at]
+        if m := _FENCE.match(line):
+            marker = m.group(1)
+            fence = None if fence and marker[0] == fence[0] and len(marker) >= len(fence) else fence or marker
+        elif fence is None and _ANNOTATION.match(line) and (at == first or not lines[at - 1].strip()):
+            return at, _annotations(lines, at, end, file)
+    return end, ()
+
+
+def _annotations(lines: list[str], at: int, end: int, file: str) -> tuple[tuple[str, Source], ...]:
+    found = []
+    while at < end:
+        m = _ANNOTATION.match(lines[at])
+        if not m:
+            at += 1
+            continue
+        start, text, at = at, [m.group(1).strip()], at + 1
+        while at < end and lines[at].strip() and not _ANNOTATION.match(lines[at]):
+            text.append(lines[at])
+            at += 1
+        if not text[0] and len(text) == 1:  # a bare `Annotation:`: the blockquote after it
+            while at < end and not lines[at].strip():
+                at += 1
+            quoted = at
+            while at < end and lines[at].startswith(">"):
+                at += 1
+            text = [unquote(lines[quoted:at])]
+        found.append(("\n".join(part for part in text if part).strip(), Source(file, start + 1)))
+    return tuple(item for item in found if item[0])
 
 
 def _read_power_line(lines: list[str], first: int, end: int, number: int, file: str, heading_line: int,
@@ -100,13 +151,17 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
             if power:
                 rule_power, body_start = _read_power_line(lines, text_start, end, number, file, start + 1, errors)
                 text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
+            history, body_start = _read_history(lines, body_start, end)
+            text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
+            end, annotations = _split_annotations(lines, body_start, end, file)
             text = slice_lines(lines, body_start, end)
             if len(text) > MAX_RULE_CHARS:
                 errors.add(file, start + 1, f"rule {number}'s text is {len(text):,} characters long; a rule's text "
                            f"may hold at most {MAX_RULE_CHARS:,}")
             else:
                 rules.append(Rule(number, rule_class, rule_title, text, Source(file, start + 1),
-                                  text_line=text_start + 1, power=rule_power))
+                                  text_line=text_start + 1, power=rule_power, history=history,
+                                  annotations=annotations))
             open_rule = None
 
     for index, token in enumerate(tokens):

@@ -60,7 +60,7 @@ def read_turn(file: str, lines: list[str], tokens: list[Token], index: int, head
     else:
         action = read_action(written[0], Source(file, written[1]), errors)
     return Turn(title=(m.group(2) or "").strip(), number=number or 0, action=action,
-                date=_read_date(file, keys, "turn", source, errors, draft=True),  # a turn's Date is optional
+                date=_read_date(file, keys, "turn", source, errors, draft=True)[0],  # a turn's Date is optional
                 source=source, body=body, body_source=Source(file, body_line), notes=tuple(value for value, _ in keys.all("note")),
                 scores=_read_scores(file, keys, errors), winner=_read_winner(file, keys, errors))
 

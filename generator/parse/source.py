@@ -14,6 +14,7 @@ from markdown_it.token import Token
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LINE_CHARS
+from ..model import as_amount
 
 
 def new_markdown() -> MarkdownIt:
@@ -167,6 +168,18 @@ def read_decimal(text: str) -> Fraction:
     if len(decimals) > MAX_DIGITS:
         raise NumberTooLarge(f"number too precise (at most {MAX_DIGITS} digits after the point)")
     return number + Fraction(int(decimals or "0"), 10 ** len(decimals))
+
+
+def read_amount(text: str) -> int | Fraction:
+    """A score or a payment (after one '+' or '-'): a whole number as read_int reads it, or an exact decimal
+    (format 1.2: `8.8`, `-2.5`) as a Fraction; a decimal that is whole (`9.0`) is the whole number."""
+    sign, digits = (text[0], text[1:]) if text[:1] in ("+", "-") else ("", text)
+    if "." not in digits:
+        return read_int(text, signed=True)
+    if not digits[:1].isdigit():  # read_decimal would take '.5'; a keeper writes 0.5
+        raise ValueError("not a decimal")
+    value = read_decimal(digits)
+    return as_amount(-value if sign == "-" else value)
 
 
 def shorten(text: str, limit: int = 60) -> str:

@@ -160,7 +160,7 @@ def _x_ticks(steps, x, plot_w: float, font: int) -> tuple[tuple[tuple[float, str
     as many as fit side by side."""
     proposals = [(i, s) for i, s in enumerate(steps) if isinstance(s.entry, Proposal)]
     if len(proposals) * 2 >= len(steps):
-        marks, title = [(i, str(s.entry.number)) for i, s in proposals], "proposal"
+        marks, title = [(i, s.entry.name) for i, s in proposals], "proposal"
     else:
         marks, title = [(i, s.entry.date.isoformat()) for i, s in enumerate(steps) if s.entry.date], "date"
     if not marks:

@@ -33,6 +33,52 @@ def _renderer() -> MarkdownIt:
 
 _MD = _renderer()
 
+# A web address written out in a proposal's or an event's prose: a link, checked as a Markdown link is. It ends
+# before white space, a quote or an angle bracket, and leaves a closing punctuation mark to the sentence.
+_WEB_ADDRESS = re.compile(r"https?://[^\s<>\"']*[^\s<>\"'.,;:!?)\]}]")
+
+
+def _link_web_addresses(state) -> None:
+    """A core rule of markdown-it: the web addresses in text (not already inside a link) become links."""
+    for block in state.tokens:
+        if block.type != "inline" or not block.children:
+            continue
+        children, depth = [], 0
+        for token in block.children:
+            depth += (token.type == "link_open") - (token.type == "link_close")
+            if token.type != "text" or depth or "://" not in token.content:
+                children.append(token)
+                continue
+            text, at = token.content, 0
+            for match in _WEB_ADDRESS.finditer(text):
+                if not is_safe_link(match.group()):
+                    continue
+                if match.start() > at:
+                    children.append(_text_token(text[at:match.start()]))
+                opening = Token("link_open", "a", 1)
+                opening.attrSet("href", state.md.normalizeLink(match.group()))
+                children += [opening, _text_token(match.group()), Token("link_close", "a", -1)]
+                at = match.end()
+            if at < len(text):
+                children.append(_text_token(text[at:]))
+        block.children = children
+
+
+def _text_token(content: str) -> Token:
+    token = Token("text", "", 0)
+    token.content = content
+    return token
+
+
+_LINKING = _renderer()
+_LINKING.core.ruler.push("web_addresses", _link_web_addresses)
+
+
+def entry_html(text: str) -> Markup:
+    """HTML of a log entry's prose (a proposal's text, an event's or a judgment's): as markdown_to_html, with
+    the web addresses it writes out as links."""
+    return Markup(_LINKING.render(text)) if "://" in text else markdown_to_html(text)
+
 
 def markdown_to_html(text: str) -> Markup:
     """HTML of a Markdown text that shows on one page (a proposal's own text): not worth keeping."""
@@ -161,11 +207,12 @@ def render_inline(text: str) -> Markup:
 def words_and_html(text: str) -> tuple[str, Markup]:
     """The words of a Markdown text without its markup (for search snippets: blocks and lines joined by
     spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
-    blocks = _prose_blocks(text)
+    blocks = _prose_blocks(text) if "://" not in text else None
     if blocks is not None:
         return " ".join(" ".join(_prose_words(blocks)).split()), Markup(_drawn(blocks))
-    tokens = _MD.parse(text)
-    return _plain_words(tokens), Markup(_MD.renderer.render(tokens, _MD.options, {}))
+    md = _LINKING if "://" in text else _MD  # (a proposal's text, whose web addresses are links: entry_html)
+    tokens = md.parse(text)
+    return _plain_words(tokens), Markup(md.renderer.render(tokens, md.options, {}))
 
 
 def _plain_words(tokens: list[Token]) -> str:

@@ -20,19 +20,19 @@ from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
 from ..engine.turns import ordered
-from ..model import Event, Judgment, Proposal
+from ..model import Event, Judgment, Proposal, Unrecorded
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.points import page_names
 from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import demote_headings, markdown_to_html, render_prose
+from .markdown import demote_headings, entry_html, render_markdown, render_prose
 from .points import bucket_of, points_pages
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePlan, Page, game_view, log_anchor, pager,
+from .views import (LOG_PART, TABLE_PART, GamePlan, Page, date_text, game_view, log_anchor, pager,
                     part_name, parts, point_name, power_text, revision_view, step_facts, step_view,
                     version_view)
 
@@ -47,7 +47,7 @@ def game_plan(replay: Replay, earlier: GamePlan | None = None) -> GamePlan:
     kept by the inputs it was made from: its memo (views.PlanMemo) and its search index, which the new one
     patches where its documents are the same (search.SearchIndex.of compares them)."""
     history = GameHistory(replay)
-    names = page_names((step.index, step.entry.number) for step in history.proposal_steps)
+    names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
     plan = GamePlan(replay, history, replay.game.slug, proposal_pages=names)
     if earlier is not None:
         plan.memo, plan.search_index = earlier.memo, earlier.search_index
@@ -213,9 +213,12 @@ def _overview_pages(pages: _Pages) -> None:
 
 def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
     plan = pages.plan
+    annotations = plan.annotations.get(rule_history.identity, ())
     deps = (tuple((plan.version_key(v), v.start, v.end) for v in rule_history.versions),
             plan.rule_page(rule_history.identity),
-            tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[rule_history.identity] if r.step))
+            tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[rule_history.identity] if r.step),
+            plan.rule_notes.get(rule_history.identity),
+            tuple((change.text, plan.listed_key(plan.replay.steps[index])) for change, index in annotations))
     pages.add(plan.rule_page(rule_history.identity), "rule.html", {}, deps,
               lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(rule_history.identity))
 
@@ -239,8 +242,10 @@ def _proposal_page(pages: _Pages, position: int) -> None:
     previous = proposal_steps[position - 1] if position else None
     following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
     revisions = plan.history.revisions_by_step.get(step.index, ())
+    decisions = plan.decisions.get(step.entry.number, ())
     deps = (plan.step_key(step), tuple((plan.version_key(r.before), plan.version_key(r.after)) for r in revisions),
-            previous and plan.listed_key(previous), following and plan.listed_key(following))
+            previous and plan.listed_key(previous), following and plan.listed_key(following),
+            tuple(plan.listed_key(other) for other in decisions))
     pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html",
               {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))}, deps,
               lazy=lambda: _proposal_context(plan, step, previous, following),
@@ -268,11 +273,15 @@ def _list_pages(pages: _Pages) -> None:
                       "preamble": render_prose(replay.game.log.preamble, 2) if first else ""})
 
     table_ranges = parts(len(proposal_steps), TABLE_PART)
+    # Numbers used of which the record holds nothing (format 1.2), listed on the first part
+    unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
+                  for s in steps if isinstance(s.entry, Unrecorded)]
     for part, span in enumerate(table_ranges):
         chosen = proposal_steps[span.start:span.stop]
-        navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.number))
+        navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.name))
+        listed_unrecorded = unrecorded if part == 0 else []
         pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
-                  {"heading": "All proposals", "pager": navigation},
+                  {"heading": "All proposals", "pager": navigation, "unrecorded": listed_unrecorded},
                   tuple(plan.listed_key(s) for s in chosen),
                   lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "../") for s in chosen]})
 
@@ -314,6 +323,8 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     recent = [_proposal_row(plan, s, "") for s in plan.history.proposal_steps[-10:]][::-1]
     return {
         "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
+        # a game that goes on after a win (format 1.2, after_win = "reset"): each win
+        "wins": [{**step_view(plan, replay.steps[index], ""), "winners": list(winners)} for index, winners in replay.wins],
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
         "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
         "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
@@ -393,8 +404,13 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_rule[rule_history.identity]]
     last = rule_history.last
     repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
+    before, kept = plan.rule_notes.get(rule_history.identity, ((), ()))
+    annotations = [{"html": render_markdown(text), "by": None} for text in kept]
+    annotations += [{"html": render_markdown(change.text), "by": step_view(plan, plan.replay.steps[index], "../")}
+                    for change, index in plan.annotations.get(rule_history.identity, ())]
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
-            "lineage": rule_history.lineage, "revisions": revisions,
+            "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
+            "annotations": annotations,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
 
@@ -404,7 +420,9 @@ def _votes_view(entry: Proposal) -> dict[str, Any] | None:
         return None
     votes = entry.votes
     return {"for": list(votes.for_), "against": list(votes.against), "abstain": list(votes.abstain),
-            "present": votes.present, "ballots": votes.ballots() if votes.strengths is not None else []}
+            "present": votes.present, "ballots": votes.ballots() if votes.strengths is not None else [],
+            "tally": votes.counts and (f"{votes.counts[0]} for, {votes.counts[1]} against, {votes.counts[2]} "
+                                       + ("present" if votes.present else "abstaining"))}
 
 
 def _decision_view(step: Step) -> dict[str, Any] | None:
@@ -421,7 +439,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
     entry: Proposal = step.entry  # type: ignore[assignment]
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_step.get(step.index, ())]
     return {
-        "proposal": {"number": entry.number, "title": entry.title, "proposer": entry.proposer,
+        "proposal": {"number": entry.name, "title": entry.title, "proposer": entry.proposer,
                      "date": entry.date.isoformat() if entry.date else "", "votes": _votes_view(entry),
                      "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
                      "extra": entry.extra_turn, "notes": list(entry.notes), "file": entry.source.file},
@@ -431,6 +449,8 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
+        "decisions": [{**step_view(plan, other, "../"), "name": other.entry.name, "this": other is step}
+                      for other in plan.decisions.get(entry.number, ())],
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
     }
 
@@ -457,9 +477,11 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
     if isinstance(entry, Judgment):
         view["judge"] = entry.judge
     elif isinstance(entry, Event):
-        view["players"] = [("+" if c.joins else "-") + c.player for c in entry.players]
-    else:  # a proposal: its text with the keeper's commentary, as events and judgments show theirs
+        view["players"] = [f"{c.player} → {c.renamed_to}" if c.renamed_to else ("+" if c.joins else "-") + c.player
+                           for c in entry.players]
+    elif isinstance(entry, Proposal):  # its text with the keeper's commentary, as events and judgments show theirs
         view["proposer"] = entry.proposer
+    view["by"] = getattr(entry, "by", "")
     view["body"] = demote_headings(_body_html(plan, step), 3)
     if not isinstance(entry, Proposal):  # what a judgment or event changed shows here: it has no page of its own
         view["revisions"] = [revision_view(plan, r, "") for r in plan.history.revisions_by_step.get(step.index, ())]
@@ -468,7 +490,7 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
 
 def _body_html(plan: GamePlan, step: Step) -> Markup:
     html = plan.body_html.get(step.index)
-    return html if html is not None else markdown_to_html(step.entry.body)
+    return html if html is not None else entry_html(step.entry.body)
 
 
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:
@@ -500,20 +522,47 @@ def _scored_players(replay: Replay) -> list[str]:
     return sorted(set(replay.initial_scores) | set(replay.steps[-1].scores if replay.steps else ()))
 
 
+def renames(replay: Replay) -> dict[str, str]:
+    """Each name a player gave up (format 1.2, `Players: Jason -> Janet`) -> the name they go by now."""
+    now: dict[str, str] = {}
+    for step in replay.steps:
+        if isinstance(step.entry, Event):
+            for change in step.entry.players:
+                if change.renamed_to and change.renamed_to in step.players:  # (not a stranger's, a finding)
+                    now.update({old: change.renamed_to for old, new in now.items() if new == change.player})
+                    now[change.player] = change.renamed_to
+    return now
+
+
 def _players_context(plan: GamePlan) -> dict[str, Any]:
+    """Each player's record (proposals made, adopted and defeated, ballots cast, wins, score), by name without
+    regard to case; a renamed player under the name they go by now."""
     replay = plan.replay
     last = replay.steps[-1] if replay.steps else None
-    names = _scored_players(replay)
-    stats = {name: {"name": name, "proposed": 0, "adopted": 0, "defeated": 0, "score": 0, "playing": False}
+    current = renames(replay)
+    names = sorted({current.get(name, name) for name in _scored_players(replay)}, key=lambda n: (n.casefold(), n))
+    stats = {name: {"name": name, "formerly": sorted(old for old, new in current.items() if new == name),
+                    "proposed": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0, "playing": False}
              for name in names}
     for (proposer, result), count in plan.proposal_tally().items():
-        stat = stats.get(proposer)
+        stat = stats.get(current.get(proposer, proposer))
         if stat:
             stat["proposed"] += count
             if result in ("adopted", "defeated"):
                 stat[result] += count
+    won: tuple[str, ...] = ()
+    for step in replay.steps:
+        votes = step.entry.votes if isinstance(step.entry, Proposal) else None
+        for voter in votes.voters if votes else ():
+            if (stat := stats.get(current.get(voter, voter))) is not None:
+                stat["ballots"] += 1
+        if step.winner and step.winner != won:
+            for winner in step.winner:
+                if (stat := stats.get(current.get(winner, winner))) is not None:
+                    stat["wins"] += 1
+        won = step.winner
     for name in names:
-        stats[name]["score"] = (last.scores if last else replay.initial_scores).get(name, 0)
+        stats[name]["score"] = str((last.scores if last else replay.initial_scores).get(name, 0))
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
     # The order the engine follows at the end of the log (none: a game without turns).
     order = list(last.order) if last else ordered(list(replay.game.config.players), replay.game.config.turns.order,

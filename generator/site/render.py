@@ -29,8 +29,9 @@ from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..limits import MAX_FILE_BYTES
 from ..parallel import run_in_turn
-from ..parse.source import read_bytes, read_text
 from ..diffing.redline import forget_redlines
+from ..model import amount_text
+from ..parse.source import read_bytes, read_text
 from .jinja_patch import QuickEscapeTemplate
 from .markdown import render_inline, render_markdown
 from .views import Page, redline_drawn, script_json
@@ -142,8 +143,9 @@ def make_environment(overrides: Path | None = None) -> Environment:
                        # every template's file again each time a page asks for it.
                        auto_reload=False)
     env.filters["tojson_script"] = script_json
-    env.filters["signed"] = lambda n: f"{n:+d}"
+    env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
     env.filters["article"] = _article
+    env.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalize would lower-case the rest
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
     env.nomic_articles = {}  # each comparison page's articles as last drawn, by page (see _article)
     env.nomic_drawing = {}  # the articles of the page being drawn

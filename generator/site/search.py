@@ -90,7 +90,7 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
     step = plan.replay.steps[which]
     entry = step.entry
     return {"kind": "proposal", "numbers": [entry.number], "old_numbers": [],
-            "title": f"Proposal {entry.number}" + (f": {entry.title}" if entry.title else ""),
+            "title": f"Proposal {entry.name}" + (f": {entry.title}" if entry.title else ""),
             "url": plan.entry_anchor(step)}, f"{entry.proposer}, {step.result or 'no result'}. ", entry.body
 
 

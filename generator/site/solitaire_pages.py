@@ -12,7 +12,7 @@ from typing import Any
 
 from ..engine.solitaire import Death, LiveRule, SolitaireReplay, TurnStep
 from ..model.points import page_names
-from .markdown import render_markdown
+from .markdown import render_markdown, render_prose
 from .views import Page, game_view, redline_view
 
 # Rule text starts with its number ("21. Precedence. ..."), and a subsumed rule's text starts a paragraph so;
@@ -49,7 +49,7 @@ def solitaire_site(replay: SolitaireReplay) -> tuple[list[Page], dict[str, Any],
                                                      "rules": [_rule_view(r) for r in replay.initial.rules],
                                                      "after": ""}, repr(replay.initial.rules))
     rows = [_turn_row(step, names, replay.winning_step) for step in replay.steps]
-    add("turns/index.html", "solitaire/turns.html", {"rows": rows, "preamble": render_markdown(replay.game.log.preamble)},
+    add("turns/index.html", "solitaire/turns.html", {"rows": rows, "preamble": render_prose(replay.game.log.preamble, 2)},
         repr((rows, replay.game.log.preamble)))
     for position, step in enumerate(replay.steps):
         previous = replay.steps[position - 1] if position else None
@@ -95,7 +95,7 @@ def _home(replay: SolitaireReplay, names: dict[int, str]) -> dict[str, Any]:
             "immutable": sum(1 for r in rules if not r.mutable), "mutable": sum(1 for r in rules if r.mutable),
             "findings": len(replay.findings), "rules": [_rule_view(rule) for rule in rules],
             "recent": [_turn_row(s, names, replay.winning_step) for s in replay.steps[-10:]][::-1],
-            "preamble": str(render_markdown(replay.game.log.preamble)),
+            "preamble": str(render_prose(replay.game.log.preamble, 3)),
             "choices": _choices(replay)}
 
 

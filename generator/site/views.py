@@ -19,7 +19,7 @@ from ..cache import Cache, digest
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Cited, Entry, Judgment, Proposal
+from ..model import Change, Cited, Entry, Judgment, Proposal
 from ..model.urls import is_url_segment
 from ..diffing.compare import change_notes
 from ..diffing.redline import redline, render_html, summarize
@@ -200,6 +200,27 @@ class GamePlan:
     store: Cache | None = None  # the cache a build keeps between runs (serve keeps its plans in memory)
     jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
     memo: PlanMemo = field(default_factory=PlanMemo)  # what the next plan of the game may take as it is
+    # Format 1.2: the proposal steps of each number decided more than once (`Proposal 8188A`), in log order;
+    # by rule identity, what rules.md keeps beside an initial rule's text (its `History:` lines and
+    # `Annotation:` texts) and the annotations entries made ((change, step index), in log order).
+    decisions: dict[int, list[Step]] = field(init=False)
+    rule_notes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(init=False)
+    annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
+
+    def __post_init__(self) -> None:
+        by_number: dict[int, list[Step]] = {}
+        for step in self.history.proposal_steps:
+            by_number.setdefault(step.entry.number, []).append(step)
+        self.decisions = {number: steps for number, steps in by_number.items()
+                          if len(steps) > 1 and any(step.entry.decision for step in steps)}
+        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1}
+        self.rule_notes = {initial[rule.number]: (rule.history, tuple(text for text, _ in rule.annotations))
+                           for rule in self.replay.game.rules.rules
+                           if (rule.history or rule.annotations) and rule.number in initial}
+        self.annotations = {}
+        for identity, change, index in self.replay.annotations:
+            self.annotations.setdefault(identity, []).append((change, index))
+
     def proposal_tally(self) -> Counter:
         """How many proposals each player made with each result, by (proposer, result)."""
         if self._tally is None:
@@ -284,9 +305,14 @@ class GamePlan:
         return f"rules/{self.history.page_number[identity]}.html"
 
 
+def judgment_name(entry: Judgment) -> str:
+    """`judgment-7`, or for a judgment named by its case (format 1.2) `judgment-cfj-4153`."""
+    return f"judgment-{'-'.join(entry.case.lower().split()) if entry.case else entry.number}"
+
+
 def log_anchor(step: Step) -> str:
     entry = step.entry
-    return f"judgment-{entry.number}" if isinstance(entry, Judgment) else f"entry-{step.index + 1}"
+    return judgment_name(entry) if isinstance(entry, Judgment) else f"entry-{step.index + 1}"
 
 
 def entry_key(entry: Entry) -> tuple:
@@ -296,7 +322,9 @@ def entry_key(entry: Entry) -> tuple:
             getattr(entry, "index", None), getattr(entry, "quorum", None), getattr(entry, "power", None),
             getattr(entry, "die", None) and entry.die.total, getattr(entry, "extra_turn", None), entry.notes,
             entry.source.file, entry.body, getattr(entry, "judge", None),
-            tuple((c.player, c.joins) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None))
+            tuple((c.player, c.joins, c.renamed_to) for c in getattr(entry, "players", ())), getattr(entry, "turn_of", None),
+            entry.month_only, entry.by, getattr(entry, "decision", None), getattr(entry, "case", None),
+            getattr(entry, "ranges", None))
 
 
 def _shown(step: Step) -> tuple:
@@ -309,6 +337,22 @@ def _names_lines(step: Step) -> bool:
     return bool(step.findings) or any(isinstance(delta.reason, Cited) for delta in step.deltas)
 
 
+def change_words(change: Change) -> str:
+    """A change paragraph in words, as a keeper writes it (`Amend rule 2608 by replacing "x" with "y".`)."""
+    rule = f"rule {change.rule}" if change.rule is not None else "rule"
+    power = f"power {decimal_text(change.power)} " if change.power is not None else ""
+    if change.kind == "replace":
+        edits = " and ".join(f'replacing "{old}" with "{new}"' if new else f'deleting "{old}"' for old, new in change.edits)
+        return f"Amend {rule} by {edits}."
+    return {"amend": f"Amend {rule} to read:", "append": f"Amend {rule} by appending:", "repeal": f"Repeal {rule}.",
+            "enact": f"Enact {power}{rule}" + (f": {change.title}" if change.title else "."),
+            "reenact": f"Reenact {power}{rule}" + (f": {change.title}" if change.title else "."),
+            "transmute": f"Transmute {rule}" + (f" to {change.rule_class}." if change.rule_class else "."),
+            "renumber": f"Renumber {rule} to {change.new_number}.", "retitle": f'Retitle {rule} to "{change.title}".',
+            "power": f"Change the power of {rule} to {decimal_text(change.power or 0)}.",
+            "annotate": f"Annotate {rule}:"}[change.kind]
+
+
 def step_facts(step: Step) -> dict[str, Any]:
     """What the replay made of an entry, as the proposal page and the log show it."""
     return {"result": step.result, "computed": step.computed_result, "method": step.method,
@@ -319,7 +363,9 @@ def step_facts(step: Step) -> dict[str, Any]:
             "overrides": [{"what": o.what, "computed": o.computed, "set": o.set_to, "by": o.judgment}
                           for o in step.overrides],
             "notes": list(step.notes), "winner": list(step.winner), "turn_of": step.turn_of,
-            "expected_player": step.expected_player}
+            "expected_player": step.expected_player,
+            "failed": [{"words": change_words(change), "html": render_markdown(change.text) if change.text else "",
+                        "why": why} for change, why in step.failed]}
 
 
 def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
@@ -384,7 +430,7 @@ def point_name(plan: GamePlan, index: int) -> str:
     if isinstance(entry, Proposal):
         return plan.proposal_pages[index]
     if isinstance(entry, Judgment):
-        return f"judgment-{entry.number}"
+        return judgment_name(entry)
     return f"entry-{index + 1}"
 
 
@@ -417,9 +463,23 @@ def keeps_scores(replay: Replay) -> bool:
             or any(step.deltas for step in replay.steps))
 
 
+def _date_attribute(entry: Entry) -> str:
+    """An entry's date for a `datetime` attribute: `2019-07-20`, or `2019-07` for a month (format 1.2)."""
+    if entry.date is None:
+        return ""
+    return entry.date.strftime("%Y-%m") if entry.month_only else entry.date.isoformat()
+
+
+def date_text(entry: Entry) -> str:
+    """An entry's date as a reader sees it: `2019-07-20`, or `July 2019` where only the month is known."""
+    if entry.date is None:
+        return ""
+    return f"{entry.date:%B %Y}" if entry.month_only else entry.date.isoformat()
+
+
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
     entry = step.entry
-    return {"label": step.label, "date": entry.date.isoformat() if entry.date else "",
+    return {"label": step.label, "date": _date_attribute(entry), "date_text": date_text(entry),
             "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
             "result": step.result, "number": getattr(entry, "number", None)}
 
