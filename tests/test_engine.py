@@ -1094,9 +1094,11 @@ def test_decimal_points_add_up_exactly_where_floats_would_not(tmp_path, capsys):
     assert report["scores"] == {"Ann": 0, "Bob": -1.5} and report["findings"] == []
 
 
-def test_a_decimal_one_step_off_is_a_score_finding_with_both_figures(tmp_path, capsys):
+def test_a_decimal_one_step_off_is_a_score_finding_with_both_figures(tmp_path, capsys, monkeypatch):
     log = _event(1, "Points: Ann +8.75", "Scores: Ann 8.8, Bob 0")
-    assert main(["check", str(_decimal_game(tmp_path, log))]) == 1
+    game = _decimal_game(tmp_path, log)
+    monkeypatch.chdir(tmp_path)  # files are named from the working directory
+    assert main(["check", game.name]) == 1
     assert capsys.readouterr().out.splitlines()[0] == (
         "dec/log.md:6: event 'Day 1': Scores says Ann 8.8; replay gives 8.75 = 0 + 8.75 points")
 
@@ -1143,19 +1145,16 @@ def test_every_effect_reads_in_words_never_as_a_setting():
             "the award 'luck' pays nothing from now on"} <= seen
 
 
-def test_many_unrecorded_runs_are_looked_up_by_bisection(tmp_path, capsys):
-    """A hostile log of 100,000 unrecorded runs and a thousand proposals numbered inside them checks in time
-    linear in the log, each proposal one finding (a scan of every run for each would take minutes)."""
-    import time
-
+def test_many_unrecorded_runs_are_looked_up_by_bisection(tmp_path, capsys, monkeypatch):
+    """A hostile log of 100,000 unrecorded runs and a thousand proposals numbered inside them: each proposal is
+    one finding, naming the entry that declared its number (its time is bench/hostile_inputs.py's business)."""
     entries = [f"## Unrecorded: {', '.join(str(100_000 + 40 * block + 2 * i) for i in range(20))}\n"
                for block in range(5000)]  # twenty runs an entry
     entries += [f"## Proposal {100_000 + 2 * k}\nProposer: Ann\nDate: 2019-01-02\nVotes: none\nResult: withdrawn\n"
                 for k in range(1000)]
     game = _decimal_game(tmp_path, "\n".join(entries))
-    started = time.monotonic()
-    assert main(["check", str(game)]) == 1
-    assert time.monotonic() - started < 30
+    monkeypatch.chdir(tmp_path)  # files are named from the working directory
+    assert main(["check", game.name]) == 1
     declared = [line for line in capsys.readouterr().out.splitlines() if "which is declared unrecorded" in line]
     assert len(declared) == 1000 and declared[0].endswith("numbered 100000, which is declared unrecorded at "
                                                           "dec/log.md:3")

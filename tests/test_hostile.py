@@ -14,13 +14,14 @@ from pathlib import Path
 
 import pytest
 
-from generator import __version__, limits, redline as redline_module, serve
+from generator import __version__, limits, serve
 from generator.cli import main
 from generator.errors import ErrorCollector, SourceError
 from generator.files import SITE_MARKER, new_staging_folder
 from generator.model.urls import is_url_segment, url_segment
 from generator.parse.game import load_content
 from generator.parse.source import NumberTooLarge, read_bytes, read_decimal, read_int
+from generator.diffing import redline as redline_module
 from generator.diffing.redline import redline, render_ansi, render_html, split_blocks, summarize
 from generator.site.views import Page
 from generator.terminal import for_terminal, one_line
