@@ -16,6 +16,7 @@ from generator.cli import main
 from generator.terminal import one_line
 from generator.pipeline import build_site
 from generator.site import render
+from generator.site.jinja_patch import quick_escape
 from generator.site.render import make_environment
 from tests.helpers import ROOT, broken_links, copy_games, parse_html, tree_digest
 
@@ -164,10 +165,11 @@ class _Shown:
 @pytest.mark.parametrize("value", ["plain", "<script>alert('x') & \"y\"</script>", "", Markup("<i>safe</i>"), 42, -7,
                                    3.5, None, True, _Shown(), type("Sub", (str,), {})("a<b")])
 def test_templates_escape_every_value_as_markupsafe_does(value):
-    """Templates escape with render._escape, a quicker markupsafe.escape: the same text and type for every kind."""
+    """Templates escape with jinja_patch.quick_escape, a quicker markupsafe.escape: the same text and type for
+    every kind, in the environment pages are drawn in."""
     shown = make_environment().from_string("{{ v }}").render(v=value)
     assert shown == str(markupsafe_escape(value))
-    assert type(render._escape(value)) is Markup and render._escape(value) == markupsafe_escape(value)
+    assert type(quick_escape(value)) is Markup and quick_escape(value) == markupsafe_escape(value)
 
 
 def test_missing_content_is_an_error_not_a_traceback(tmp_path, capsys):
