@@ -10,6 +10,7 @@ from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
+from generator.engine import replay_game
 from generator.engine.adoption import adopts, describe
 from generator.engine.replay import replay
 from generator.engine.rulebook import ChangeProblem, Rulebook, replace_once
@@ -866,12 +867,12 @@ def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_pat
     at = text.index(old, middle)
     log.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
     game = load_game(folder)
-    resumed, fresh = replay(game, previous=previous, checkpoints=True), replay(game)
+    resumed, fresh = replay_game(game, previous=previous, checkpoints=True), replay(game)
     assert resumed == fresh
-    again = replay(load_game(folder), previous=resumed, checkpoints=True)  # from the resumed one's checkpoints
+    again = replay_game(load_game(folder), previous=resumed, checkpoints=True)  # from the resumed one's checkpoints
     assert again == fresh
     log.write_text(text, encoding="utf-8")
-    assert replay(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
+    assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
 
 @pytest.mark.parametrize("field", ["number", "date"])
@@ -898,7 +899,7 @@ def test_an_edit_to_what_places_a_snapshot_is_replayed_as_from_the_start(tmp_pat
         edited = text[:date_at] + "2099-01-01" + text[date_at + 10:]
     log.write_text(edited, encoding="utf-8")
     game = load_game(folder)
-    assert replay(game, previous=previous, checkpoints=True) == replay(game)
+    assert replay_game(game, previous=previous, checkpoints=True) == replay(game)
 
 
 def _replayed_with_checkpoints(tmp_path, monkeypatch):
@@ -937,7 +938,7 @@ def test_a_rule_text_no_later_entry_names_is_replayed_alone(tmp_path, monkeypatc
     for edited in (_newly(text, version), text):
         log.write_text(edited, encoding="utf-8")
         folded.clear()
-        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
         assert len(set(folded)) <= 17 and len(previous.steps) > 100  # from a checkpoint to the edited entry
         assert resumed == replay(load_game(folder))
         assert [v.text.startswith("Newly, ") for v in resumed.versions if v.identity == version.identity
@@ -972,7 +973,7 @@ def test_a_rule_text_amended_again_later_is_carried_through_the_later_changes(tm
     for edited in (_newly(text, version), text):
         log.write_text(edited, encoding="utf-8")
         folded.clear()
-        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
         assert folded and max(folded) == version.start and len(set(folded)) <= spacing + 1
         fresh = replay(load_game(folder), checkpoints=True)
         assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
@@ -994,7 +995,7 @@ def test_a_rule_text_a_later_phrase_is_no_longer_found_in_is_replayed_to_the_end
     lines[quoted:end] = ["> Nothing a later phrase quotes."]
     log.write_text("\n".join(lines), encoding="utf-8")
     folded.clear()
-    resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+    resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
     fresh = replay(load_game(folder))
     assert resumed == fresh and fresh.errors and max(folded) == len(fresh.steps) - 1
 
@@ -1015,7 +1016,7 @@ def test_an_initial_rule_text_is_carried_through_the_log_without_replaying_it(tm
     for edited in (text.replace(first_line, "Newly " + first_line), text):
         rules.write_text(edited, encoding="utf-8")
         folded.clear()
-        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
         assert folded == []
         fresh = replay(load_game(folder), checkpoints=True)
         assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
@@ -1039,7 +1040,7 @@ def test_rules_and_log_saved_at_once_resume_from_the_edited_entry(tmp_path, monk
         rules.write_text(rules_edit, encoding="utf-8")
         log.write_text(log_edit, encoding="utf-8")
         folded.clear()
-        resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+        resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
         assert folded and min(folded) > len(previous.steps) // 4  # from a checkpoint near the flipped vote
         fresh = replay(load_game(folder), checkpoints=True)
         assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
@@ -1060,7 +1061,7 @@ def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch
     folded = []
     real = engine._fold_entry
     monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
-    resumed = replay(load_game(folder), previous=previous, checkpoints=True)
+    resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
     assert resumed == fresh
     assert len(set(folded)) <= 17  # from the checkpoint before the edit to the edited entry
     kept = [i for i, (a, b) in enumerate(zip(resumed.steps, previous.steps)) if a is b]

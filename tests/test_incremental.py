@@ -167,7 +167,7 @@ def _a_rule_in_rules_md(game: Path) -> list[Path]:
 
 def _rules_md_and_the_log_at_once(game: Path) -> list[Path]:
     """A rule of rules.md and a proposal's votes in one save (a checkout): the replay carries the new text
-    through the log, then resumes at the proposal (engine.replay._resume)."""
+    through the log, then resumes at the proposal (engine/resume.py)."""
     rules = game / "rules.md"
     text = rules.read_text(encoding="utf-8")
     at = text.index("\n", text.index("### 203")) + 1

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 from ..model import Game
 from .replay import Replay, replay
+from .resume import resume
 from .solitaire import SolitaireReplay, replay_solitaire
 
 
@@ -11,7 +12,11 @@ def replay_game(game: Game, *, previous: Replay | SolitaireReplay | None = None,
     """A standard game's Replay or a solitaire game's SolitaireReplay; both offer what the check reports read
     (game, steps, findings, errors, overrides, final_scores, winner). A standard game's replay keeps
     `checkpoints` when asked, and resumes from `previous` (an earlier replay of the same game) when it has them
-    (as serve does: see replay)."""
+    (as serve does: engine/resume.py)."""
     if game.config.variant == "solitaire":
         return replay_solitaire(game)
-    return replay(game, previous=previous if isinstance(previous, Replay) else None, checkpoints=checkpoints)
+    if isinstance(previous, Replay) and previous.checkpoints:
+        resumed = resume(game, previous)
+        if resumed is not None:
+            return resumed
+    return replay(game, checkpoints=checkpoints)

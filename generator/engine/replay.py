@@ -16,8 +16,8 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
-from itertools import compress
-from operator import is_not, itemgetter
+from operator import itemgetter
+from typing import NamedTuple
 
 from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
                      amount_text, as_amount)
@@ -170,7 +170,7 @@ class Replay(Outcome):
     wins: tuple[tuple[int, tuple[str, ...]], ...] = ()  # after_win = "reset": each (entry index, winners), in order  # the present number of the rule whose amendment stops the switch
     # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`).
-    checkpoints: tuple[tuple[int, "_State"], ...] = field(default=(), compare=False, repr=False)
+    checkpoints: tuple["Checkpoint", ...] = field(default=(), compare=False, repr=False)
 
     def rules_at(self, index: int) -> list[RuleVersion]:
         """The rules in force just after entry `index` (-1: the initial set), by number."""
@@ -271,20 +271,21 @@ _CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "
             "unordered", "findings", "errors", "overrides", "unrecorded", "decisions", "turn_unknown", "renamed",
             "last_month_only", "annotations", "wins", "next_rule", "book")
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
+class Checkpoint(NamedTuple):
+    """The fold's state just before entry `index`, kept by a replay asked for checkpoints (serve's), for a
+    replay of the edited log to resume from (engine/resume.py)."""
+
+    index: int
+    state: _State
+
+
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
 
 
-def replay(game: Game, *, previous: Replay | None = None, checkpoints: bool = False) -> Replay:
-    """The replay of a game. With `checkpoints`, the fold's state is kept every few hundred entries; given the
-    `previous` replay of the same game (kept so, as serve keeps it), a replay of an edited log resumes from the
-    last checkpoint before the first entry that changed, and stops as soon as its state after the changed
-    entries is the one the previous replay had there: the rest is the previous replay's (the same entries
-    from the same state give the same steps). The result is what a replay from the start gives."""
-    if previous is not None and previous.checkpoints:
-        resumed = _resume(game, previous)
-        if resumed is not None:
-            return resumed
+def replay(game: Game, *, checkpoints: bool = False) -> Replay:
+    """The replay of a game: the fold over its entries. With `checkpoints`, the fold's state is kept every few
+    hundred entries (`Checkpoint`), for a later replay of the edited log to resume from (engine/resume.py)."""
     state = _initial_state(game)
     _look_alike_players(game, state.findings)
     initial_scores = dict(state.scores)
@@ -294,11 +295,11 @@ def replay(game: Game, *, previous: Replay | None = None, checkpoints: bool = Fa
     before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
     entries = game.log.entries
     spacing = _checkpoint_spacing(len(entries)) if checkpoints else 0
-    kept: list[tuple[int, _State]] = []
+    kept: list[Checkpoint] = []
     steps: list[Step] = []
     for index, entry in enumerate(entries):
         if spacing and index % spacing == 0:
-            kept.append((index, _checkpoint(state)))
+            kept.append(Checkpoint(index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entry, rulings, points))
     return _finish(game, state, steps, before_entries, initial_scores, tuple(kept))
 
@@ -354,11 +355,11 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
 
 
 def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[Finding],
-            initial_scores: dict[str, int], checkpoints: tuple[tuple[int, _State], ...]) -> Replay:
+            initial_scores: dict[str, int], checkpoints: tuple[Checkpoint, ...]) -> Replay:
     _missing_numbers(state, steps)
     findings = before_entries + [f for step in steps for f in step.findings]
     # A replay that numbered proposals in resolution order adds findings at the end, after the fold: it is
-    # not resumed (see _resume), so it keeps no checkpoints.
+    # not resumed (engine/resume.py), so it keeps no checkpoints.
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
                   next_proposal=max(state.next_numbers), switch_rule=state.book.number_of(state.switch_identity),
@@ -373,154 +374,6 @@ def _checkpoint(state: _State) -> _State:
     kept = state.copy()
     kept.game = None  # set again when the fold resumes: a checkpoint must not keep an old game alive
     return kept
-
-
-def _resume(game: Game, previous: Replay) -> Replay | None:
-    """The replay of `game` from `previous`'s checkpoints (see `replay`); None when it must start over: the
-    initial rules changed more than their texts, the mechanics, the snapshots or the Judges' result rulings
-    changed, or entries came or went."""
-    old_game = previous.game
-    entries, old_entries = game.log.entries, old_game.log.entries
-    if len(entries) != len(old_entries) or game.config != old_game.config or game.snapshots != old_game.snapshots:
-        return None
-    changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
-    if game.rules != old_game.rules:
-        if not changed:
-            return _with_initial_texts(game, previous)
-        # Both at once (one save of several files, as a checkout makes): the new texts carried through the old
-        # log first, then the edited entries resumed from that replay's checkpoints.
-        texts_only = _with_initial_texts(dataclasses.replace(game, log=old_game.log), previous)
-        return None if texts_only is None else _resume(game, texts_only)
-    if not changed:
-        return dataclasses.replace(previous, game=game)
-    rulings, points = _result_rulings(game), _snapshot_points(game, [])
-    # The old log's rulings and snapshot points are these, unless a changed entry is or was a judgment or moved
-    # what a snapshot is placed by (a proposal's number, a date): only then is the old log read for them.
-    if any(type(entries[i]) is not type(old_entries[i]) or isinstance(entries[i], Judgment)
-           or entries[i].date != old_entries[i].date
-           or getattr(entries[i], "number", None) != getattr(old_entries[i], "number", None) for i in changed):
-        if rulings != _result_rulings(old_game) or points != _snapshot_points(old_game, []):
-            return None
-    first, last = changed[0], changed[-1]
-    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
-    state = kept.copy()
-    state.game = game
-    steps = list(previous.steps[:start])
-    for index in range(start, first):  # the same entries from the same state: the same steps
-        _fold_entry(state, index, entries[index], rulings, points)
-        steps.append(previous.steps[index])
-    # The previous replay's state after the changed entries, to compare with: only when entries follow them
-    # (a change that moves every later entry of its file down, in a log of one file, reaches its end).
-    old_state = None
-    if last + 1 < len(entries):
-        old_state = state.copy()
-        old_state.game = old_game
-    spacing = _checkpoint_spacing(len(entries))
-    checkpoints = [c for c in previous.checkpoints if c[0] <= first]
-    for index in range(first, last + 1):
-        if index % spacing == 0 and index > first:
-            checkpoints.append((index, _checkpoint(state)))
-        steps.append(_fold_entry(state, index, entries[index], rulings, points))
-        if old_state is not None:
-            _fold_entry(old_state, index, old_entries[index], rulings, points)
-    before_entries = _before_entries(previous)
-    # Where the previous replay's state is known (just after the edited entries, and at its checkpoints), the
-    # fold may end: when the state is the same, the rest is the previous replay's; when it differs only in rule
-    # texts, the rest is the previous replay's too, with those texts carried through the later changes.
-    known = dict(previous.checkpoints)
-    for index in range(last + 1, len(entries)):
-        old = old_state if index == last + 1 else known.get(index) if index % spacing == 0 else None
-        texts = state.text_differences(old) if old is not None else None
-        if texts is not None:
-            if not texts:
-                steps += previous.steps[index:]
-                return dataclasses.replace(
-                    previous, game=game, steps=tuple(steps), findings=_all_findings(before_entries, steps),
-                    checkpoints=tuple(checkpoints + [c for c in previous.checkpoints if c[0] >= index]))
-            followed = _texts_followed(game, previous, state.book, texts, index, steps, before_entries, checkpoints,
-                                       points)
-            if followed is not None:
-                return followed
-        if index % spacing == 0:
-            checkpoints.append((index, _checkpoint(state)))
-        steps.append(_fold_entry(state, index, entries[index], rulings, points))
-    return _finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
-
-
-# Rule texts that differ from the previous replay's, all else being the same (below): nothing in the fold reads
-# a rule's text but the changes to that rule, which write its next text from it, and the snapshots, which
-# compare it. Numbers, classes, titles and powers decide everything else. So the rest of the fold is the
-# previous one's with the new texts carried through the same changes, and the snapshots compared again.
-
-def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
-    """The replay of `game`, whose initial rules differ from `previous`'s only in their texts (or places), the
-    log being the same; None when it must start over."""
-    rules, old_rules = game.rules.rules, previous.game.rules.rules
-    if len(rules) != len(old_rules) or any((r.number, r.rule_class, r.title, r.power)
-                                           != (o.number, o.rule_class, o.title, o.power)
-                                           for r, o in zip(rules, old_rules)):
-        return None
-    book = Rulebook.from_rules(rules)
-    differing = {book.identity_of(rule.number) for rule, old in zip(rules, old_rules) if rule != old}
-    before_entries: list[Finding] = []
-    _look_alike_players(game, before_entries)
-    points = _snapshot_points(game, before_entries)
-    for snapshot in points.get(-1, []):
-        _compare_snapshot(before_entries, book.current, snapshot)
-    return _texts_followed(game, previous, book, differing, 0, [], before_entries, [], points)
-
-
-def _texts_followed(game: Game, previous: Replay, book: Rulebook, identities: set[int], index: int,
-                    steps: list[Step], before_entries: list[Finding], checkpoints: list[tuple[int, _State]],
-                    points: dict[int, list[Ruleset]]) -> Replay | None:
-    """The replay of `game`, whose fold reached entry `index` with `book`, the state being the one `previous`
-    had there but for the texts of the rules of `identities`: `steps` and `checkpoints` as far as that, the rest
-    of them `previous`'s, the versions with the new texts (Rulebook.follow_texts), the snapshots after `index`
-    compared again. None when a new text changes more than texts (or the previous replay stopped at a change
-    it could not apply: with the new text, it might)."""
-    versions = None if previous.errors else book.follow_texts(previous.versions, identities, index)
-    if versions is None:
-        return None
-    steps = steps + list(previous.steps[index:])
-    # The first point after which a finding differs from the previous replay's (-1: before the first entry).
-    findings_moved = -1 if before_entries != _before_entries(previous) else None
-    for point, snapshots in sorted(points.items()):
-        if point >= index:
-            in_force = {v.number: v for v in versions if v.start <= point and (v.end is None or v.end > point)}
-            step = steps[point]
-            compared = [f for f in step.findings if f.kind != "snapshot"]
-            for snapshot in snapshots:
-                _compare_snapshot(compared, in_force, snapshot)
-            if tuple(compared) != step.findings:
-                steps[point] = dataclasses.replace(step, findings=tuple(compared))
-                findings_moved = point if findings_moved is None else findings_moved
-    # The previous checkpoints after `index` hold the old texts (and, past a snapshot compared again, the old
-    # findings): they take the new ones.
-    new_versions = {(v.identity, v.start): v for v in versions if v.identity in identities}
-    found, counted = list(before_entries), 0  # the findings before the checkpoint, counted so far to step `counted`
-    places: list[int] = []  # of the rules of `identities` in the checkpoints' closed versions (Rulebook.closed_places)
-    scanned = 0  # the closed versions that `places` has looked at
-    for at, kept in previous.checkpoints:
-        if at >= index:
-            findings = kept.findings
-            if findings_moved is not None and findings_moved < at:
-                found += [f for step in steps[counted:at] for f in step.findings]
-                counted, findings = at, list(found)
-            places += kept.book.closed_places(identities, scanned)
-            scanned = len(kept.book.versions)
-            checkpoints.append((at, dataclasses.replace(kept, book=kept.book.with_versions(new_versions, places),
-                                                        findings=findings)))
-    return dataclasses.replace(previous, game=game, steps=tuple(steps), versions=tuple(versions),
-                               findings=_all_findings(before_entries, steps), checkpoints=tuple(checkpoints))
-
-
-def _before_entries(replay: Replay) -> list[Finding]:
-    """The findings of a replay that no entry made (snapshots before the first entry, or standing nowhere)."""
-    return list(replay.findings[:len(replay.findings) - sum(len(step.findings) for step in replay.steps)])
-
-
-def _all_findings(before_entries: list[Finding], steps: list[Step]) -> tuple[Finding, ...]:
-    return tuple(before_entries + [f for step in steps for f in step.findings])
 
 
 @dataclass(frozen=True)

@@ -1,0 +1,167 @@
+"""Resuming a replay (serve, at each save): the replay of an edited log from the last checkpoint (`Checkpoint`,
+the fold's state kept every few hundred entries) before the first entry the edit changed, stopping as soon as
+its state after the changed entries is the one the previous replay had there; the rest is the previous
+replay's (the same entries from the same state give the same steps). What it gives is what a replay from the
+start gives: tests/test_engine.py holds it to that. The fold itself, the game's rules, is engine/replay.py's;
+this module drives it (`fold._fold_entry`, read from the module so that a test may watch it).
+"""
+from __future__ import annotations
+
+import dataclasses
+import importlib
+from itertools import compress
+from operator import is_not
+
+from ..model import Game, Judgment, Ruleset
+from .replay import Checkpoint, Finding, Replay, Step
+from .rulebook import Rulebook
+
+# The module, not the package's `replay` (the function of that name)
+fold = importlib.import_module(".replay", __package__)
+
+def resume(game: Game, previous: Replay) -> Replay | None:
+    """The replay of `game` from `previous`'s checkpoints, what a replay from the start gives; None when it must
+    start over: the initial rules changed more than their texts, the mechanics, the snapshots or the Judges'
+    result rulings changed, or entries came or went."""
+    old_game = previous.game
+    entries, old_entries = game.log.entries, old_game.log.entries
+    if len(entries) != len(old_entries) or game.config != old_game.config or game.snapshots != old_game.snapshots:
+        return None
+    changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
+    if game.rules != old_game.rules:
+        if not changed:
+            return _with_initial_texts(game, previous)
+        # Both at once (one save of several files, as a checkout makes): the new texts carried through the old
+        # log first, then the edited entries resumed from that replay's checkpoints.
+        texts_only = _with_initial_texts(dataclasses.replace(game, log=old_game.log), previous)
+        return None if texts_only is None else resume(game, texts_only)
+    if not changed:
+        return dataclasses.replace(previous, game=game)
+    rulings, points = fold._result_rulings(game), fold._snapshot_points(game, [])
+    # The old log's rulings and snapshot points are these, unless a changed entry is or was a judgment or moved
+    # what a snapshot is placed by (a proposal's number, a date): only then is the old log read for them.
+    if any(type(entries[i]) is not type(old_entries[i]) or isinstance(entries[i], Judgment)
+           or entries[i].date != old_entries[i].date
+           or getattr(entries[i], "number", None) != getattr(old_entries[i], "number", None) for i in changed):
+        if rulings != fold._result_rulings(old_game) or points != fold._snapshot_points(old_game, []):
+            return None
+    first, last = changed[0], changed[-1]
+    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
+    state = kept.copy()
+    state.game = game
+    steps = list(previous.steps[:start])
+    for index in range(start, first):  # the same entries from the same state: the same steps
+        fold._fold_entry(state, index, entries[index], rulings, points)
+        steps.append(previous.steps[index])
+    # The previous replay's state after the changed entries, to compare with: only when entries follow them
+    # (a change that moves every later entry of its file down, in a log of one file, reaches its end).
+    old_state = None
+    if last + 1 < len(entries):
+        old_state = state.copy()
+        old_state.game = old_game
+    spacing = fold._checkpoint_spacing(len(entries))
+    checkpoints = [c for c in previous.checkpoints if c[0] <= first]
+    for index in range(first, last + 1):
+        if index % spacing == 0 and index > first:
+            checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
+        steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
+        if old_state is not None:
+            fold._fold_entry(old_state, index, old_entries[index], rulings, points)
+    before_entries = _before_entries(previous)
+    # Where the previous replay's state is known (just after the edited entries, and at its checkpoints), the
+    # fold may end: when the state is the same, the rest is the previous replay's; when it differs only in rule
+    # texts, the rest is the previous replay's too, with those texts carried through the later changes.
+    known = dict(previous.checkpoints)
+    for index in range(last + 1, len(entries)):
+        old = old_state if index == last + 1 else known.get(index) if index % spacing == 0 else None
+        texts = state.text_differences(old) if old is not None else None
+        if texts is not None:
+            if not texts:
+                steps += previous.steps[index:]
+                return dataclasses.replace(
+                    previous, game=game, steps=tuple(steps), findings=_all_findings(before_entries, steps),
+                    checkpoints=tuple(checkpoints + [c for c in previous.checkpoints if c[0] >= index]))
+            followed = _texts_followed(game, previous, state.book, texts, index, steps, before_entries, checkpoints,
+                                       points)
+            if followed is not None:
+                return followed
+        if index % spacing == 0:
+            checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
+        steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
+    return fold._finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
+
+
+# Rule texts that differ from the previous replay's, all else being the same (below): nothing in the fold reads
+# a rule's text but the changes to that rule, which write its next text from it, and the snapshots, which
+# compare it. Numbers, classes, titles and powers decide everything else. So the rest of the fold is the
+# previous one's with the new texts carried through the same changes, and the snapshots compared again.
+
+def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
+    """The replay of `game`, whose initial rules differ from `previous`'s only in their texts (or places), the
+    log being the same; None when it must start over."""
+    rules, old_rules = game.rules.rules, previous.game.rules.rules
+    if len(rules) != len(old_rules) or any((r.number, r.rule_class, r.title, r.power)
+                                           != (o.number, o.rule_class, o.title, o.power)
+                                           for r, o in zip(rules, old_rules)):
+        return None
+    book = Rulebook.from_rules(rules)
+    differing = {book.identity_of(rule.number) for rule, old in zip(rules, old_rules) if rule != old}
+    before_entries: list[Finding] = []
+    fold._look_alike_players(game, before_entries)
+    points = fold._snapshot_points(game, before_entries)
+    for snapshot in points.get(-1, []):
+        fold._compare_snapshot(before_entries, book.current, snapshot)
+    return _texts_followed(game, previous, book, differing, 0, [], before_entries, [], points)
+
+
+def _texts_followed(game: Game, previous: Replay, book: Rulebook, identities: set[int], index: int,
+                    steps: list[Step], before_entries: list[Finding], checkpoints: list[Checkpoint],
+                    points: dict[int, list[Ruleset]]) -> Replay | None:
+    """The replay of `game`, whose fold reached entry `index` with `book`, the state being the one `previous`
+    had there but for the texts of the rules of `identities`: `steps` and `checkpoints` as far as that, the rest
+    of them `previous`'s, the versions with the new texts (Rulebook.follow_texts), the snapshots after `index`
+    compared again. None when a new text changes more than texts (or the previous replay stopped at a change
+    it could not apply: with the new text, it might)."""
+    versions = None if previous.errors else book.follow_texts(previous.versions, identities, index)
+    if versions is None:
+        return None
+    steps = steps + list(previous.steps[index:])
+    # The first point after which a finding differs from the previous replay's (-1: before the first entry).
+    findings_moved = -1 if before_entries != _before_entries(previous) else None
+    for point, snapshots in sorted(points.items()):
+        if point >= index:
+            in_force = {v.number: v for v in versions if v.start <= point and (v.end is None or v.end > point)}
+            step = steps[point]
+            compared = [f for f in step.findings if f.kind != "snapshot"]
+            for snapshot in snapshots:
+                fold._compare_snapshot(compared, in_force, snapshot)
+            if tuple(compared) != step.findings:
+                steps[point] = dataclasses.replace(step, findings=tuple(compared))
+                findings_moved = point if findings_moved is None else findings_moved
+    # The previous checkpoints after `index` hold the old texts (and, past a snapshot compared again, the old
+    # findings): they take the new ones.
+    new_versions = {(v.identity, v.start): v for v in versions if v.identity in identities}
+    found, counted = list(before_entries), 0  # the findings before the checkpoint, counted so far to step `counted`
+    places: list[int] = []  # of the rules of `identities` in the checkpoints' closed versions (Rulebook.closed_places)
+    scanned = 0  # the closed versions that `places` has looked at
+    for at, kept in previous.checkpoints:
+        if at >= index:
+            findings = kept.findings
+            if findings_moved is not None and findings_moved < at:
+                found += [f for step in steps[counted:at] for f in step.findings]
+                counted, findings = at, list(found)
+            places += kept.book.closed_places(identities, scanned)
+            scanned = len(kept.book.versions)
+            checkpoints.append(Checkpoint(at, dataclasses.replace(kept, book=kept.book.with_versions(new_versions, places),
+                                                        findings=findings)))
+    return dataclasses.replace(previous, game=game, steps=tuple(steps), versions=tuple(versions),
+                               findings=_all_findings(before_entries, steps), checkpoints=tuple(checkpoints))
+
+
+def _before_entries(replay: Replay) -> list[Finding]:
+    """The findings of a replay that no entry made (snapshots before the first entry, or standing nowhere)."""
+    return list(replay.findings[:len(replay.findings) - sum(len(step.findings) for step in replay.steps)])
+
+
+def _all_findings(before_entries: list[Finding], steps: list[Step]) -> tuple[Finding, ...]:
+    return tuple(before_entries + [f for step in steps for f in step.findings])
