@@ -1,5 +1,5 @@
-"""Fixtures shared by the test modules: a cache folder of the tests' own, a small game, its SiteBuilder, and a
-server of its site."""
+"""Fixtures shared by the test modules: a cache folder of the tests' own, a small game, its SiteBuilder, a
+server of its site, and long lists in small parts."""
 from __future__ import annotations
 
 import signal
@@ -10,6 +10,7 @@ import pytest
 
 from generator.cache import CACHE_ENV
 from generator.serve import EventHub, SiteBuilder, SiteServer
+from generator.site import compare_pages, pages, points, views
 from tests.test_serve import write_game
 
 
@@ -52,3 +53,17 @@ def server(builder):
     hub.close()
     server.shutdown()
     server.server_close()
+
+
+@pytest.fixture
+def small_parts(monkeypatch):
+    """Parts of 40 log entries and 10 table rows, points pieces of 16 entries with a keyframe every third,
+    rules' comparisons in buckets of 4, and the comparison of the start with now in parts of 4 rules, so that a
+    game of 120 proposals has several of each (its 13 defeated proposals two parts)."""
+    for module in (pages, views):
+        monkeypatch.setattr(module, "LOG_PART", 40)
+        monkeypatch.setattr(module, "TABLE_PART", 10)
+    monkeypatch.setattr(points, "PER_PIECE", 16)
+    monkeypatch.setattr(points, "KEYFRAME", 3)
+    monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
+    monkeypatch.setattr(compare_pages, "COMPARE_PART", 4)

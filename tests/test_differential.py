@@ -161,32 +161,32 @@ def duplicate_line(rng, lines):
     return f"line {i + 1} duplicated"
 
 
+def _line_starting(rng: random.Random, lines: list[str], *starts: str) -> int | None:
+    """A line chosen at random among those that start with one of `starts`."""
+    candidates = [i for i, line in enumerate(lines) if line.startswith(starts)]
+    return rng.choice(candidates) if candidates else None
+
+
 @_lines_edit
 def result(rng, lines):
-    candidates = [i for i, line in enumerate(lines) if line.startswith("Result:")]
-    if not candidates:
+    if (i := _line_starting(rng, lines, "Result:")) is None:
         return None
-    i = rng.choice(candidates)
     lines[i] = "Result: " + rng.choice(["adopted", "defeated", "failed-quorum", "withdrawn"])
     return f"result at line {i + 1}"
 
 
 @_lines_edit
 def title(rng, lines):
-    candidates = [i for i, line in enumerate(lines) if line.startswith(("## ", "### "))]
-    if not candidates:
+    if (i := _line_starting(rng, lines, "## ", "### ")) is None:
         return None
-    i = rng.choice(candidates)
     lines[i] += rng.choice([" bis", " <b>x</b>", " \u202eevil", " and more"])
     return f"title at line {i + 1}"
 
 
 @_lines_edit
 def votes(rng, lines):
-    candidates = [i for i, line in enumerate(lines) if line.startswith("Votes:")]
-    if not candidates:
+    if (i := _line_starting(rng, lines, "Votes:")) is None:
         return None
-    i = rng.choice(candidates)
     lines[i] = (lines[i].replace("for ", "against ", 1) if rng.random() < 0.5
                 else lines[i].replace("against ", "for ", 1))
     return f"votes at line {i + 1}"
@@ -297,20 +297,6 @@ def _fresh(content: Path, work: Path, step: int) -> dict[str, str] | None:
 def _games_for(seed: int, synthetic: Path) -> list[tuple[str, Path]]:
     rng = random.Random(seed)
     return [(name, ROOT / "content" / name) for name in rng.sample(BUNDLED, 2)] + [("long", synthetic)]
-
-
-@pytest.fixture
-def small_parts(monkeypatch):
-    """Long lists, points pieces and comparisons in small parts, so that the 60-proposal game has several of
-    each and an edit moves entries between parts."""
-    from generator.site import compare_pages, pages, points, views
-    for module in (pages, views):
-        monkeypatch.setattr(module, "LOG_PART", 25)
-        monkeypatch.setattr(module, "TABLE_PART", 10)
-    monkeypatch.setattr(points, "PER_PIECE", 16)
-    monkeypatch.setattr(points, "KEYFRAME", 3)
-    monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
-    monkeypatch.setattr(compare_pages, "COMPARE_PART", 4)
 
 
 @pytest.fixture(scope="module")

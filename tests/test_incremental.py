@@ -14,26 +14,10 @@ from generator.cli import main
 from generator import pipeline
 from generator import serve
 from generator.serve import SiteBuilder
-from generator.site import compare_pages
-from generator.site import pages as planner
 from generator.site import points
 from generator.site import search
 from generator.site import views
 from tests.helpers import tree_digest
-
-
-@pytest.fixture
-def small_parts(monkeypatch):
-    """Parts of 40 log entries and 10 table rows, points pieces of 16 entries with a keyframe every third,
-    rules' comparisons in buckets of 4, and the comparison of the start with now in parts of 4 rules, so that a
-    game of 120 proposals has several of each (its 13 defeated proposals two parts)."""
-    for module in (planner, views):
-        monkeypatch.setattr(module, "LOG_PART", 40)
-        monkeypatch.setattr(module, "TABLE_PART", 10)
-    monkeypatch.setattr(points, "PER_PIECE", 16)
-    monkeypatch.setattr(points, "KEYFRAME", 3)
-    monkeypatch.setattr(points, "RULES_PER_PIECE", 4)
-    monkeypatch.setattr(compare_pages, "COMPARE_PART", 4)
 
 
 @pytest.fixture
