@@ -198,8 +198,8 @@ def serve_edits(game: Path) -> list[dict]:
     last_log = ([game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md")))[-1]
     last_entry = "## " + last_log.read_text(encoding="utf-8").rsplit("\n## ", 1)[1]
     following = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", last_log.read_text(encoding="utf-8")))) + 1
-    appended = (f"\n\n## Proposal {following}: Appended for the benchmark\nProposer: Alice\nVotes: none\n"
-                "Result: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
+    appended = (f"\n\n## Proposal {following}: Appended for the benchmark\nProposer: Alice\nDate: 2999-12-31\n"
+                "Votes: none\nResult: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
     return [
         {"name": f"proposal {number}: a word", "file": str(log), "old": sentence, "new": sentence + " Edited."},
         {"name": f"proposal {number}: a sentence", "file": str(log), "old": sentence,
