@@ -320,7 +320,11 @@ class SiteBuilder:
                 plan = solitaire_game(game.replay)
                 game_pages = plan.pages
             else:
-                plan = game_plan(game.replay, game.plan if isinstance(game.plan, GamePlan) else None)
+                # The last plan lends its memo and search index, and is let go before the new one's pages are
+                # made: two whole plans of a long game at once are a hundred megabytes.
+                earlier, game.plan = game.plan, None
+                plan = game_plan(game.replay, earlier if isinstance(earlier, GamePlan) else None)
+                del earlier
                 game_pages = plan_game(plan)
             drafts = _draft_pages(game, SITE_TITLE)
             paths = frozenset(page.path for page in game_pages + drafts)
