@@ -701,6 +701,10 @@ class _Importer:
                f"- Events (changes by rules, cleanings, ratifications, corrections): "
                f"{sum(1 for e in entries if e.heading.startswith('Event:'))}.",
                f"- Unrecorded numbers: {number_ranges(missing) if missing else 'none'}.",
+               "- Snapshots: the rules as the Rulekeepor's repository held them at the end of each year "
+               "(snapshots/YEAR-12-31.md). Where he recorded a change after the day it took effect (a power change "
+               "or a correction written in a later year), `check` reports that year's snapshot as differing from "
+               "the replay: a slip of the record at that date, kept as he wrote it.",
                f"- Adopted, changing no rule: {number_ranges(self.unchanging) if self.unchanging else 'none'}.",
                "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
                                                                    sorted(self.renames.items())) or "no renames") + ".",
