@@ -44,13 +44,14 @@ FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of
 
 def game_plan(replay: Replay, earlier: GamePlan | None = None) -> GamePlan:
     """The plan of a game, made from its replay; `earlier`, a plan of an earlier replay of it, lends what is
-    kept by the inputs it was made from: its memo (views.PlanMemo) and its search index, which the new one
-    patches where its documents are the same (search.SearchIndex.of compares them)."""
+    kept by the inputs it was made from: its memo (views.PlanMemo), its search index, which the new one
+    patches where its documents are the same (search.SearchIndex.of compares them), and its comparison pages'
+    pair views, each taken again only for the same rule versions and redline (compare_pages.comparison_view)."""
     history = GameHistory(replay)
     names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
     plan = GamePlan(replay, history, replay.game.slug, proposal_pages=names)
     if earlier is not None:
-        plan.memo, plan.search_index = earlier.memo, earlier.search_index
+        plan.memo, plan.search_index, plan.pair_views = earlier.memo, earlier.search_index, earlier.pair_views
         plan.memo.turn()
     return plan
 
