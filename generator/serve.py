@@ -44,7 +44,8 @@ from .parallel import available_cores
 from .parse.game import game_folders, is_game
 from .parse.log import LogParser
 from .preview import DraftPreview, preview_draft
-from .site.pages import SITE_TITLE, SolitaireGame, game_plan, plan_game, site_pages, sitemap_paths, solitaire_game
+from .site.keyed import KeyedPlan, plan_keyed, replan
+from .site.pages import SITE_TITLE, SolitaireGame, game_plan, site_pages, sitemap_paths, solitaire_game
 from .site.compare_pages import compare_pages
 from .site.views import GamePlan, Page, game_view
 from .site.render import (RenderState, forget_drawn, make_environment, package_templates, template_problem,
@@ -157,7 +158,8 @@ class _LoadedGame:
     replay: Replay | SolitaireReplay
     drafts: list[DraftPreview]
     plan: GamePlan | SolitaireGame | None = None  # what its pages were last planned from
-    paths: frozenset[str] = frozenset()  # its pages, as last planned in full
+    keyed: KeyedPlan | None = None  # and what each part of them read, to plan again only what an edit reached
+    paths: frozenset[str] = frozenset()  # its pages
     sitemap: tuple[str, ...] = ()  # those the sitemap lists
 
 
@@ -271,7 +273,7 @@ class SiteBuilder:
                     self.state.fingerprints.clear()
                     self._undrawn |= set(self._games)
                 try:
-                    pages, removed = self._plan(self._undrawn)
+                    pages, removed = self._plan(self._undrawn, whole=templates_changed)
                     written = write_pages(self.env, pages, self.out, self.state, live_reload=self.live_reload,
                                           overrides=self.overrides, remove=removed | self._gone, jobs=jobs)
                     self._undrawn, self._gone = set(), set()  # (a bug raised before this: drawn at the next save)
@@ -279,6 +281,9 @@ class SiteBuilder:
                     errors.append(template_problem(error))
                 except ArchiveError as error:  # a template's error, found while drawing a page
                     errors.extend(error.errors)
+                finally:
+                    for name in self._undrawn:  # not drawn: what changed since the pages were is unknown
+                        self._games[name].keyed = None
         finally:
             gc.enable()
             gc.freeze()
@@ -302,34 +307,42 @@ class SiteBuilder:
             self._broken[name] = [SourceError(where, 0, bug_message(error, "this game"))]
             return False
         self._broken.pop(name, None)
-        if previous is not None:  # its pages as last drawn, and the search index the next plan patches
-            loaded.plan, loaded.paths, loaded.sitemap = previous.plan, previous.paths, previous.sitemap
+        if previous is not None:  # its pages as last drawn, and the plan the next one is made from
+            loaded.plan, loaded.keyed = previous.plan, previous.keyed
+            loaded.paths, loaded.sitemap = previous.paths, previous.sitemap
         self._games[name] = loaded
         return True
 
-    def _plan(self, names: set[str]) -> tuple[list[Page], set[str]]:
-        """The pages of the games `names` (each planned whole, from its replay alone) and the pages above the
-        games, and the paths of pages no longer planned. Which of them to draw is the fingerprints' business
-        (render.write_pages): what a page shows is derived from its plan, never carried over from an earlier one."""
+    def _plan(self, names: set[str], whole: bool = False) -> tuple[list[Page], set[str]]:
+        """The pages of the games `names` and the pages above the games, and the paths of pages no longer
+        planned. A game's pages are planned again where the edit reached (site/keyed.py), or, when it moved the
+        game's skeleton (or `whole`: the templates changed), all of them; which of them to draw is the
+        fingerprints' business (render.write_pages)."""
         pages: list[Page] = []
         removed: set[str] = set()
         games = [self._games[name] for name in sorted(self._games)]
         for name in sorted(names):
             game = self._games[name]
             if isinstance(game.replay, SolitaireReplay):
-                plan = solitaire_game(game.replay)
-                game_pages = plan.pages
+                game.plan = solitaire_game(game.replay)
+                game_pages = game.plan.pages
+                paths, sitemap = frozenset(page.path for page in game_pages), tuple(sitemap_paths(game_pages))
             else:
-                # The last plan lends its memo and search index, and is let go before the new one's pages are
-                # made: two whole plans of a long game at once are a hundred megabytes.
-                earlier, game.plan = game.plan, None
-                plan = game_plan(game.replay, earlier if isinstance(earlier, GamePlan) else None)
-                del earlier
-                game_pages = plan_game(plan)
+                replanned = replan(game.keyed, game.replay) if game.keyed is not None and not whole else None
+                if replanned is None:
+                    # The last plan lends its memo and search index, and is let go before the new one's pages are
+                    # made: two whole plans of a long game at once are a hundred megabytes.
+                    earlier, game.plan, game.keyed = game.keyed.plan if game.keyed else None, None, None
+                    plan = game_plan(game.replay, earlier)
+                    del earlier
+                    keyed, game_pages = plan_keyed(plan)
+                else:
+                    keyed, game_pages = replanned
+                game.plan, game.keyed, paths, sitemap = keyed.plan, keyed, keyed.paths, keyed.sitemap
             drafts = _draft_pages(game, SITE_TITLE)
-            paths = frozenset(page.path for page in game_pages + drafts)
+            paths |= {page.path for page in drafts}
             removed |= game.paths - paths
-            game.paths, game.sitemap, game.plan = paths, tuple(sitemap_paths(game_pages)), plan
+            game.paths, game.sitemap = paths, sitemap
             pages += game_pages + drafts
         pages += site_pages([game.plan for game in games], pages, site_title=SITE_TITLE, base_url="",
                             sitemap=[path for game in games for path in game.sitemap])

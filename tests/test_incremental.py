@@ -242,15 +242,17 @@ def test_a_plan_that_fails_leaves_its_game_to_be_drawn_at_the_next_save(game, tm
     not look like no change to the pages the failure left unwritten."""
     builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
     assert builder.build_all().ok
-    planned = serve.plan_game
+    planned = serve.replan, serve.plan_keyed
 
-    def failing(plan):
+    def failing(*args):
         raise RuntimeError("a bug")
-    monkeypatch.setattr(serve, "plan_game", failing)
+    monkeypatch.setattr(serve, "replan", failing)
+    monkeypatch.setattr(serve, "plan_keyed", failing)
     changed = _votes_of_a_proposal(game)
     with pytest.raises(RuntimeError):
         builder.rebuild(changed)
-    monkeypatch.setattr(serve, "plan_game", planned)
+    monkeypatch.setattr(serve, "replan", planned[0])
+    monkeypatch.setattr(serve, "plan_keyed", planned[1])
     assert builder.rebuild(changed).ok  # the same save again
     fresh = SiteBuilder(game.parent, tmp_path / "fresh", live_reload="")
     assert fresh.build_all().ok

@@ -4,6 +4,7 @@ Built once per game in linear time, so no page has to search the whole history a
 """
 from __future__ import annotations
 
+import copy
 import functools
 from dataclasses import dataclass, field
 
@@ -79,6 +80,41 @@ class GameHistory:
         self._in_order: list[int] | None = None
         # Each version's place in its rule's history, by (identity, start).
         self.ordinal = {(v.identity, v.start): n for h in self.rules.values() for n, v in enumerate(h.versions)}
+
+    def patched(self, replay: Replay, steps: list[int], versions: list[RuleVersion]) -> GameHistory:
+        """The history of `replay`, which differs from this history's replay only in the entries at `steps` and
+        the `versions` (new objects with the same spans and numbers, site/keyed.py checks): the rest shared."""
+        history = copy.copy(self)
+        history.replay = replay
+        history.rules, history.revisions_by_rule = dict(self.rules), dict(self.revisions_by_rule)
+        history.revisions_by_step = dict(self.revisions_by_step)
+        history._starting, history._ending = dict(self._starting), dict(self._ending)
+        history._cursor, history._live, history._in_force = -2, {}, None
+        history.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
+        new = {(v.identity, v.start): v for v in versions}
+        for table, place in ((history._starting, "start"), (history._ending, "end")):
+            for version in versions:
+                at = getattr(version, place)
+                if at is not None:
+                    table[at] = [new.get((v.identity, v.start), v) for v in table[at]]
+        # The rules whose revisions hold a changed version or entry: their revisions are made again
+        touched = {identity for identity, _ in new}
+        for index in steps:
+            touched.update((r.after or r.before).identity for r in self.revisions_by_step.get(index, ()))
+        at_steps: set[int] = set()
+        for identity in touched:
+            rule = history.rules[identity] = RuleHistory(identity, [new.get((v.identity, v.start), v)
+                                                                     for v in self.rules[identity].versions])
+            history.revisions_by_rule[identity] = revisions = _revisions(rule, replay.steps)
+            at_steps.update(r.step.index for r in revisions if r.step is not None)
+        order = {identity: place for place, identity in enumerate(self.rules)} if at_steps else {}
+        for index in at_steps:  # in the order __init__ gives: by number, then as the rules came
+            kept = [r for r in self.revisions_by_step[index] if (r.after or r.before).identity not in touched]
+            made = [r for identity in touched for r in history.revisions_by_rule[identity]
+                    if r.step is not None and r.step.index == index]
+            history.revisions_by_step[index] = sorted(kept + made, key=lambda r: ((r.after or r.before).number,
+                                                                                  order[(r.after or r.before).identity]))
+        return history
 
     def _page_numbers(self) -> dict[int, str]:
         """The page name of each rule: its present (or last) number; a repealed rule whose number another

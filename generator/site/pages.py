@@ -28,11 +28,11 @@ from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import demote_headings, entry_html, render_markdown, render_prose
-from .points import bucket_of, points_pages
+from .points import bucket_of, points_parts
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePlan, Page, date_text, game_view, log_anchor, pager,
+from .views import (LOG_PART, TABLE_PART, GamePages, GamePlan, Page, date_text, game_view, log_anchor, pager,
                     part_name, parts, point_name, power_text, revision_view, step_facts, step_view,
                     version_view)
 
@@ -42,17 +42,25 @@ DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
 
 
-def game_plan(replay: Replay, earlier: GamePlan | None = None) -> GamePlan:
+def game_plan(replay: Replay, earlier: GamePlan | None = None, history: GameHistory | None = None) -> GamePlan:
     """The plan of a game, made from its replay; `earlier`, a plan of an earlier replay of it, lends what is
     kept by the inputs it was made from: its memo (views.PlanMemo), its search index, which the new one
     patches where its documents are the same (search.SearchIndex.of compares them), and its comparison pages'
-    pair views, each taken again only for the same rule versions and redline (compare_pages.comparison_view)."""
-    history = GameHistory(replay)
-    names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
+    pair views, each taken again only for the same rule versions and redline (compare_pages.comparison_view).
+    `history`: `earlier`'s history patched for this replay (site/keyed.py, which plans only a few parts: the
+    memo is then lent whole, not only what this plan uses)."""
+    whole = history is None or earlier is None
+    if whole:
+        history = GameHistory(replay)
+        names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
+    else:  # the same entries under the same names (keyed.replan)
+        names = earlier.proposal_pages
     plan = GamePlan(replay, history, replay.game.slug, proposal_pages=names)
     if earlier is not None:
         plan.memo, plan.search_index, plan.pair_views = earlier.memo, earlier.search_index, earlier.pair_views
-        plan.memo.turn()
+        plan.documents_made = earlier.documents_made
+        if whole:
+            plan.memo.turn()
     return plan
 
 
@@ -133,42 +141,41 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
             "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
 
 
-class _Pages(list):
-    """A game's pages as they are planned: each with the game's header in its context and deps."""
-
-    def __init__(self, plan: GamePlan):
-        super().__init__()
-        self.plan = plan
-        self.base = {"game": game_view(plan.replay)}
-        self.game_key = tuple(sorted(self.base["game"].items()))  # hashable, as fingerprints need
-
-    def add(self, path: str, template: str, context: dict[str, Any], deps: Any = None, kind: str = "html",
-            lazy: Callable[[], dict[str, Any]] | None = None, stub: bool = False, affinity: int | None = None) -> None:
-        """A page whose deps are derived from what it is given: the game's header, its context as given (so a
-        value put there cannot be left out of them), and `deps`, what the `lazy` part of its context reads."""
-        self.append(Page(f"{self.plan.slug}/{path}", template, {**self.base, **context},
-                         deps=(self.game_key, repr(context) if context else None, deps),
-                         kind=kind, lazy=lazy, stub=stub, affinity=affinity))
-
-
 def plan_game(plan: GamePlan) -> list[Page]:
-    """Every page of one game."""
-    pages = _Pages(plan)
-    history = plan.history
+    """Every page of one game: its parts' (`game_parts`), the search index's last (a build indexes anew on a
+    worker while this process plans the rest)."""
+    pages = GamePages(plan)
 
     def plan_the_rest() -> None:
-        _overview_pages(pages)
-        for identity in history.rules:
-            _rule_page(pages, history.rules[identity])
-        _redirect_pages(pages)
-        for position in range(len(history.proposal_steps)):
-            _proposal_page(pages, position)
-        _list_pages(pages)
-        pages.add("as-of.html", "as-of.html", {})  # it draws in the browser from the points pieces
-        pages.extend(compare_pages(plan))
-        pages.extend(points_pages(plan, pages.game_key))
+        for maker, argument in game_parts(plan):
+            maker(pages, argument)
     pages.extend(_search_pages(plan, beside=plan_the_rest))
     return pages
+
+
+# A part of a game's plan: a function that adds a few pages for one argument (a proposal's place, a rule, a
+# part of a list). serve makes each part again only when what it read moved (site/keyed.py).
+Part = tuple[Callable[[GamePages, Any], None], Any]
+
+
+def game_parts(plan: GamePlan) -> list[Part]:
+    """The parts of a game's plan but its search index, in the order its pages are planned."""
+    history = plan.history
+    steps = plan.replay.steps
+    return ([(_rules_in_force, None), (_repealed_page, None), (_summary_pages, None), (_players_page, None)]
+            + [(_rule_page, identity) for identity in history.rules] + [(_redirect_pages, None)]
+            + [(_proposal_page, position) for position in range(len(history.proposal_steps))]
+            + [(_log_part, part) for part in range(len(parts(len(steps), LOG_PART)))]
+            + [(_table_part, part) for part in range(len(parts(len(history.proposal_steps), TABLE_PART)))]
+            + ([(_scores_part, part) for part in range(len(parts(len(_scored(plan)), TABLE_PART)))]
+               if game_view(plan.replay)["scores"] else [])
+            + [(_defeated_part, part) for part in range(len(parts(len(_defeated(plan)), TABLE_PART)))]
+            + [(_as_of_page, None), (_compare_pages, None)] + points_parts(plan))
+
+
+def search_part(pages: GamePages, _: Any) -> None:
+    """The search index's pages (serve indexes anew at every save, patching the last index)."""
+    pages.extend(_search_pages(pages.plan))
 
 
 def _search_pages(plan: GamePlan, beside: Callable[[], None] = lambda: None) -> list[Page]:
@@ -181,12 +188,10 @@ def _search_pages(plan: GamePlan, beside: Callable[[], None] = lambda: None) -> 
     return plan.search_index.pages
 
 
-def _overview_pages(pages: _Pages) -> None:
-    """The pages that sum up the game: its rules, its page and feed (the latest proposals), its players and
-    the verification report."""
+def _rules_in_force(pages: GamePages, _: Any) -> None:
+    """The rules in force, by class, and (format 1.1) by power."""
     plan = pages.plan
-    history = plan.history
-    in_force = history.in_force()
+    in_force = plan.history.in_force()
     in_force_key = tuple(plan.version_key(v) for v in in_force)
     powered = any(v.power is not None for v in in_force)
     # by_power: None where rules have no power (no switch between the two views)
@@ -199,32 +204,46 @@ def _overview_pages(pages: _Pages) -> None:
                   in_force_key, lazy=lambda: {"classes": [
                       (power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
                       for p in powers]})
-    repealed = history.repealed()
+
+
+def _repealed_page(pages: GamePages, _: Any) -> None:
+    plan = pages.plan
+    repealed = plan.history.repealed()
     # What each row shows: the rule's last version (number, title, page), its numbers, the entry that
     # repealed it (as lists show it); the rows themselves are made only when the page is drawn.
     pages.add("repealed.html", "repealed.html", {},
               tuple((plan.version_key(h.last), tuple(h.lineage), plan.listed_key(plan.replay.steps[h.last.end]))
                     for h in repealed),
               lazy=lambda: {"rules": [_repealed_row(plan, h) for h in repealed]})
+
+
+def _summary_pages(pages: GamePages, _: Any) -> None:
+    """The pages that sum up the whole game: its page and feed (the latest proposals) and the verification
+    report. What they show is given whole in their context: serve makes them at every save."""
+    plan = pages.plan
     pages.add("index.html", "game.html", _overview(plan))
     pages.add("check.html", "check.html", _check_context(plan))
-    pages.add("players.html", "players.html", _players_context(plan))
     pages.add("feed.xml", "feed.xml", _feed_context(plan), kind="xml")
 
 
-def _rule_page(pages: _Pages, rule_history: RuleHistory) -> None:
+def _players_page(pages: GamePages, _: Any) -> None:
+    pages.add("players.html", "players.html", _players_context(pages.plan))
+
+
+def _rule_page(pages: GamePages, identity: int) -> None:
     plan = pages.plan
-    annotations = plan.annotations.get(rule_history.identity, ())
+    rule_history = plan.history.rules[identity]
+    annotations = plan.annotations.get(identity, ())
     deps = (tuple((plan.version_key(v), v.start, v.end) for v in rule_history.versions),
-            plan.rule_page(rule_history.identity),
-            tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[rule_history.identity] if r.step),
-            plan.rule_notes.get(rule_history.identity),
+            plan.rule_page(identity),
+            tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[identity] if r.step),
+            plan.rule_notes.get(identity),
             tuple((change.text, plan.listed_key(plan.replay.steps[index])) for change, index in annotations))
-    pages.add(plan.rule_page(rule_history.identity), "rule.html", {}, deps,
-              lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(rule_history.identity))
+    pages.add(plan.rule_page(identity), "rule.html", {}, deps,
+              lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(identity))
 
 
-def _redirect_pages(pages: _Pages) -> None:
+def _redirect_pages(pages: GamePages, _: Any) -> None:
     """A small page for each number a rule once had: it sends the reader to the rule's page. The pages of one
     rule's old numbers say the same (the numbers are in its lineage, and whether the rule was repealed), so
     they are one file (see render_all)."""
@@ -236,7 +255,7 @@ def _redirect_pages(pages: _Pages) -> None:
         pages.add(f"rules/{number}.html", "redirect.html", context, stub=True, affinity=bucket_of(identity))
 
 
-def _proposal_page(pages: _Pages, position: int) -> None:
+def _proposal_page(pages: GamePages, position: int) -> None:
     plan = pages.plan
     proposal_steps = plan.history.proposal_steps
     step = proposal_steps[position]
@@ -253,66 +272,90 @@ def _proposal_page(pages: _Pages, position: int) -> None:
               affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
 
 
-def _list_pages(pages: _Pages) -> None:
-    """The pages that list every entry, each long list cut into parts. Each part's deps are what it shows of
-    each step: all of it for the log, its listing elsewhere."""
+# The pages that list every entry, each long list cut into parts. Each part's deps are what it shows of each
+# step: all of it for the log, its listing elsewhere.
+
+def _log_part(pages: GamePages, part: int) -> None:
     plan = pages.plan
     replay, history = plan.replay, plan.history
-    steps, proposal_steps = replay.steps, history.proposal_steps
-
+    steps = replay.steps
     log_ranges = parts(len(steps), LOG_PART)
-    for part, span in enumerate(log_ranges):
-        chosen = steps[span.start:span.stop]
-        navigation = pager("log", log_ranges, part, lambda i: steps[i].label)
-        changes = tuple(tuple((plan.version_key(r.before), plan.version_key(r.after))
-                              for r in history.revisions_by_step.get(s.index, ())) if not isinstance(s.entry, Proposal)
-                        else () for s in chosen)
-        pages.add(part_name("log", part), "log.html", {"pager": navigation},
-                  (replay.game.log.preamble if part == 0 else None, tuple(plan.step_key(s) for s in chosen), changes),
-                  lazy=lambda chosen=chosen, first=part == 0: {
-                      "entries": [_log_entry(plan, s) for s in chosen],
-                      "preamble": render_prose(replay.game.log.preamble, 2) if first else ""})
+    chosen = steps[log_ranges[part].start:log_ranges[part].stop]
+    navigation = pager("log", log_ranges, part, lambda i: steps[i].label)
+    changes = tuple(tuple((plan.version_key(r.before), plan.version_key(r.after))
+                          for r in history.revisions_by_step.get(s.index, ())) if not isinstance(s.entry, Proposal)
+                    else () for s in chosen)
+    pages.add(part_name("log", part), "log.html", {"pager": navigation},
+              (replay.game.log.preamble if part == 0 else None, tuple(plan.step_key(s) for s in chosen), changes),
+              lazy=lambda: {"entries": [_log_entry(plan, s) for s in chosen],
+                            "preamble": render_prose(replay.game.log.preamble, 2) if part == 0 else ""})
 
+
+def _table_part(pages: GamePages, part: int) -> None:
+    plan = pages.plan
+    steps, proposal_steps = plan.replay.steps, plan.history.proposal_steps
     table_ranges = parts(len(proposal_steps), TABLE_PART)
+    chosen = proposal_steps[table_ranges[part].start:table_ranges[part].stop]
+    navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.name))
     # Numbers used of which the record holds nothing (format 1.2), listed on the first part
     unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
-                  for s in steps if isinstance(s.entry, Unrecorded)]
-    for part, span in enumerate(table_ranges):
-        chosen = proposal_steps[span.start:span.stop]
-        navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.name))
-        listed_unrecorded = unrecorded if part == 0 else []
-        pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
-                  {"heading": "All proposals", "pager": navigation, "unrecorded": listed_unrecorded},
-                  tuple(plan.listed_key(s) for s in chosen),
-                  lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "../") for s in chosen]})
+                  for s in steps if isinstance(s.entry, Unrecorded)] if part == 0 else []
+    pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
+              {"heading": "All proposals", "pager": navigation, "unrecorded": unrecorded},
+              tuple(plan.listed_key(s) for s in chosen),
+              lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in chosen]})
 
-    if pages.base["game"]["scores"]:  # the chart, then the table of every entry that changed a score
-        # (a game decided by votes alone has no scores page)
-        scored = [s for s in steps if s.deltas or s.overrides]
-        players = _scored_players(replay)
-        score_ranges = parts(len(scored), TABLE_PART)
-        for part, span in enumerate(score_ranges):
-            chosen = scored[span.start:span.stop]
-            navigation = pager("scores", score_ranges, part, lambda i: scored[i].label)
-            rows_key = tuple((plan.listed_key(s), tuple(sorted(s.scores.items())),
-                              tuple((d.player, d.points) for d in s.deltas)) for s in chosen)
-            chart_key = None
-            if part == 0:
-                chart_key = (tuple(sorted(replay.initial_scores.items())),
-                             steps[-1].mechanics.scoring.win if steps else None,
-                             tuple((s.index, s.label, tuple(sorted(s.scores.items()))) for s in scored))
-            pages.add(part_name("scores", part), "scores.html", {"pager": navigation},
-                      (tuple(players), rows_key, chart_key),
-                      lazy=lambda chosen=chosen, first=part == 0: _scores_context(plan, players, chosen, first))
 
-    listed = [s for s in proposal_steps if s.result in DEFEATED]
+def _scores_part(pages: GamePages, part: int) -> None:
+    """A part of the table of every entry that changed a score, the first with the chart (a game decided by
+    votes alone has no scores page)."""
+    plan = pages.plan
+    scored = _scored(plan)
+    players = scored_players(plan.replay)
+    score_ranges = parts(len(scored), TABLE_PART)
+    chosen = scored[score_ranges[part].start:score_ranges[part].stop]
+    navigation = pager("scores", score_ranges, part, lambda i: scored[i].label)
+    rows_key = tuple((plan.listed_key(s), plan.score_key(s)) for s in chosen)
+    chart_key = None
+    if part == 0:
+        steps = plan.replay.steps
+        chart_key = (tuple(sorted(plan.replay.initial_scores.items())),
+                     steps[-1].mechanics.scoring.win if steps else None,
+                     tuple((s.index, s.label, plan.score_key(s)) for s in scored))
+    pages.add(part_name("scores", part), "scores.html", {"pager": navigation}, (tuple(players), rows_key, chart_key),
+              lazy=lambda: _scores_context(plan, players, chosen, part == 0))
+
+
+def _defeated_part(pages: GamePages, part: int) -> None:
+    plan = pages.plan
+    listed = _defeated(plan)
     defeated_ranges = parts(len(listed), TABLE_PART)
-    for part, span in enumerate(defeated_ranges):
-        chosen = listed[span.start:span.stop]
-        navigation = pager("defeated", defeated_ranges, part, lambda i: str(listed[i].entry.number))
-        pages.add(part_name("defeated", part), "defeated.html", {"pager": navigation},
-                  tuple(plan.listed_key(s) for s in chosen),
-                  lazy=lambda chosen=chosen: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
+    chosen = listed[defeated_ranges[part].start:defeated_ranges[part].stop]
+    navigation = pager("defeated", defeated_ranges, part, lambda i: str(listed[i].entry.number))
+    pages.add(part_name("defeated", part), "defeated.html", {"pager": navigation},
+              tuple(plan.listed_key(s) for s in chosen),
+              lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
+
+
+def _scored(plan: GamePlan) -> list[Step]:
+    """The entries that changed a score (or whose scores a Judge set)."""
+    return plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides])
+
+
+def _defeated(plan: GamePlan) -> list[Step]:
+    return plan.once("defeated", lambda: [s for s in plan.history.proposal_steps if s.result in DEFEATED])
+
+
+def _as_of_page(pages: GamePages, _: Any) -> None:
+    pages.add("as-of.html", "as-of.html", {})  # it draws in the browser from the points pieces
+
+
+def _compare_pages(pages: GamePages, _: Any) -> None:
+    pages.extend(compare_pages(pages.plan))
+
+
+# The parts that read the whole game (sums over every entry, the latest entries): serve plans them at every save.
+WHOLE_GAME_PARTS = frozenset({_summary_pages, search_part})
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:
@@ -517,7 +560,7 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
             "snapshots": [s.source.file for s in replay.game.snapshots]}
 
 
-def _scored_players(replay: Replay) -> list[str]:
+def scored_players(replay: Replay) -> list[str]:
     """Every player ever scored, by name: the last step's scores name them all (scores gain players, never
     lose one)."""
     return sorted(set(replay.initial_scores) | set(replay.steps[-1].scores if replay.steps else ()))
@@ -541,27 +584,26 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     replay = plan.replay
     last = replay.steps[-1] if replay.steps else None
     current = renames(replay)
-    names = sorted({current.get(name, name) for name in _scored_players(replay)}, key=lambda n: (n.casefold(), n))
+    names = sorted({current.get(name, name) for name in scored_players(replay)}, key=lambda n: (n.casefold(), n))
     stats = {name: {"name": name, "formerly": sorted(old for old, new in current.items() if new == name),
                     "proposed": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0, "playing": False}
              for name in names}
-    for (proposer, result), count in plan.proposal_tally().items():
-        stat = stats.get(current.get(proposer, proposer))
-        if stat:
-            stat["proposed"] += count
-            if result in ("adopted", "defeated"):
-                stat[result] += count
     won: tuple[str, ...] = ()
-    for step in replay.steps:
-        votes = step.entry.votes if isinstance(step.entry, Proposal) else None
-        for voter in votes.voters if votes else ():
+    for proposer, result, voters, winner in map(plan.record_key, replay.steps):
+        if proposer is not None and (stat := stats.get(current.get(proposer, proposer))) is not None:
+            stat["proposed"] += 1
+            if result in ("adopted", "defeated"):
+                stat[result] += 1
+        for voter in voters:
             if (stat := stats.get(current.get(voter, voter))) is not None:
                 stat["ballots"] += 1
-        if step.winner and step.winner != won:
-            for winner in step.winner:
-                if (stat := stats.get(current.get(winner, winner))) is not None:
+        if winner and winner != won:
+            for name in winner:
+                if (stat := stats.get(current.get(name, name))) is not None:
                     stat["wins"] += 1
-        won = step.winner
+        won = winner
+    if last:
+        plan.score_key(last)
     for name in names:
         stats[name]["score"] = str((last.scores if last else replay.initial_scores).get(name, 0))
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)

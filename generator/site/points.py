@@ -36,7 +36,7 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import GamePlan, Page, ScriptJSON, point_name, script_json, step_view
+from .views import GamePages, GamePlan, Page, ScriptJSON, point_name, script_json, step_view
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -49,38 +49,44 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def points_pages(plan: GamePlan, game_key: Any) -> list[Page]:
-    """The pieces: the points pieces, their manifest, and the rules' comparisons."""
-    replay = plan.replay
-    steps = replay.steps
-    folder = f"{plan.slug}/points"
-    history = plan.history
+def points_parts(plan: GamePlan) -> list[tuple[Any, Any]]:
+    """The parts of the plan (pages.game_parts) that make the pieces: each points piece, their manifest, and
+    each bucket of the rules' comparisons."""
+    firsts = range(0, max(len(plan.replay.steps), 1), PER_PIECE)
+    return ([(_points_piece, first) for first in firsts] + [(_manifest, None)]
+            + [(_rules_pieces, bucket) for bucket in sorted(_buckets(plan))])
+
+
+def _points_piece(pages: GamePages, first: int) -> None:
+    """The points piece of the entries `first` onwards."""
+    plan = pages.plan
+    steps, history = plan.replay.steps, plan.history
     ordinal = history.ordinal
-    firsts = range(0, max(len(steps), 1), PER_PIECE)
     keyframe = keyframe_interval(len(history.in_force()))
-    pages, listed = [], {}
-    for first in firsts:
-        last = min(first + PER_PIECE, len(steps)) - 1
-        low = -1 if first == 0 else first  # the first piece holds the start too
-        entries = listed[first] = [_entry(plan, step.index) for step in steps[first:last + 1]]
-        # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
-        held, since = (history.rules_at(low), low + 1) if first % (PER_PIECE * keyframe) == 0 else ([], first)
-        live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
-                      key=lambda v: (v.start, v.identity))
-        path = f"{folder}/{first // PER_PIECE}.js"
-        # The rendered rules are the costly part: drawn only when what the piece shows moved.
-        deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[v.identity, v.start],
-                                                   len(history.rules[v.identity].versions)) for v in live))
-        pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
-                          lazy=lambda first=first, entries=entries, live=live: {"data": _piece_json(
-                              first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}))
-    pages.append(_manifest(plan, folder, firsts, listed, keyframe))
-    buckets: dict[int, list[RuleHistory]] = {}
-    for identity, rule in sorted(history.rules.items()):
-        buckets.setdefault(bucket_of(identity), []).append(rule)
-    for bucket in sorted(buckets):
-        pages.extend(_rules_pieces(plan, bucket, buckets[bucket], game_key))
-    return pages
+    last = min(first + PER_PIECE, len(steps)) - 1
+    low = -1 if first == 0 else first  # the first piece holds the start too
+    entries = [point_entry(plan, index) for index in range(first, last + 1)]
+    # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
+    held, since = (history.rules_at(low), low + 1) if first % (PER_PIECE * keyframe) == 0 else ([], first)
+    live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
+                  key=lambda v: (v.start, v.identity))
+    path = f"{plan.slug}/points/{first // PER_PIECE}.js"
+    # The rendered rules are the costly part: drawn only when what the piece shows moved.
+    deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[v.identity, v.start],
+                                               len(history.rules[v.identity].versions)) for v in live))
+    pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
+                      lazy=lambda: {"data": _piece_json(
+                          first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}))
+
+
+def _buckets(plan: GamePlan) -> dict[int, list[RuleHistory]]:
+    """The rules of each comparisons file, by bucket."""
+    def make() -> dict[int, list[RuleHistory]]:
+        buckets: dict[int, list[RuleHistory]] = {}
+        for identity, rule in sorted(plan.history.rules.items()):
+            buckets.setdefault(bucket_of(identity), []).append(rule)
+        return buckets
+    return plan.once("buckets", make)
 
 
 def bucket_of(identity: int) -> int:
@@ -94,28 +100,33 @@ def keyframe_interval(rules_in_force: int) -> int:
     return max(KEYFRAME, -(-rules_in_force // PER_PIECE))
 
 
-def _manifest(plan: GamePlan, folder: str, firsts: range, listed: dict[int, list], keyframe: int) -> Page:
-    """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers
-    (`listed`: the entries of each piece, by its first)."""
+def _manifest(pages: GamePages, _: Any) -> None:
+    """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers."""
+    plan = pages.plan
     steps = plan.replay.steps
+    folder = f"{plan.slug}/points"
+    keyframe = keyframe_interval(len(plan.history.in_force()))
     pieces = []
-    for first in firsts:
-        entries = listed[first]
+    for first in range(0, max(len(steps), 1), PER_PIECE):
+        entries = [point_entry(plan, index) for index in range(first, min(first + PER_PIECE, len(steps)))]
         dates = [e[3] for e in entries if e[3]]
         proposals = [step.entry.number for step in steps[first:first + PER_PIECE] if isinstance(step.entry, Proposal)]
         judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
         pieces.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
     manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces,
                 "syntax": SYNTAX}  # how the pickers read a point's name: as `diff GAME@…` does (model/points.py)
-    return Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
-                kind="js", deps=repr(manifest))
+    pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
+                      kind="js", deps=repr(manifest)))
 
 
 def _span(numbers: list[int]) -> list[int] | None:
     return [min(numbers), max(numbers)] if numbers else None
 
 
-def _entry(plan: GamePlan, index: int) -> list[str]:
+def point_entry(plan: GamePlan, index: int) -> list[str]:
+    """What a points piece lists of an entry: its point's name, label, title, date and address."""
+    if plan.reads is not None:
+        plan.reads.add(("point", index))
     entry = plan.point_entries.get(index)
     if entry is None:
         view = step_view(plan, plan.replay.steps[index], "")
@@ -145,13 +156,15 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     return made
 
 
-def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], game_key: Any) -> list[Page]:
+def _rules_pieces(pages: GamePages, bucket: int) -> None:
     """The bucket's file, and a file per block of versions for each rule with a long history.
 
     A version's entry (its text, its blocks drawn, the article of the change that made it) lives in the
     bucket when its rule has at most SHORT_HISTORY versions, else in the block of BLOCK versions that holds
     it; the bucket also holds each rule's first and last texts and the article of the first against the
     last, all that comparing with the start or with now needs."""
+    plan, game_key = pages.plan, pages.game_key
+    histories = _buckets(plan)[bucket]
 
     def rule_url(version) -> str:
         return f"../{plan.rule_page(version.identity)}"
@@ -181,9 +194,9 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
     path = f"{folder}/{bucket}.js"
     # A rule's comparisons are its page's redlines again (redline_view caches them): drawn by the worker that
     # drew its page, right after it (see render_all).
-    pages = [Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context,
-                  deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)),
-                  affinity=bucket)]
+    pages.append(Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context,
+                      deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)),
+                      affinity=bucket))
     for history in histories:
         if len(history.versions) <= SHORT_HISTORY:
             continue
@@ -195,7 +208,6 @@ def _rules_pieces(plan: GamePlan, bucket: int, histories: list[RuleHistory], gam
                               deps=(game_key, tuple(plan.version_key(v) for v in shown)),
                               affinity=bucket, lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
                                   "entries": {n: entry(h, n) for n in ns}}}}))
-    return pages
 
 
 def _changed(before: RuleVersion, after: RuleVersion, rule_url) -> dict[str, Any]:

@@ -20,8 +20,8 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from itertools import accumulate
-from operator import add
+from itertools import accumulate, compress
+from operator import add, is_, is_not
 from typing import Any
 
 from markupsafe import Markup
@@ -54,18 +54,42 @@ def words(text: str) -> list[str]:
 
 def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     """A game's rules (by their present number, repealed last) and proposals, as the index lists them. A
-    document made of the same fields and text as one the last plan made is that one (GamePlan.memo), the same
-    object: SearchIndex finds what changed by identity first. A proposal's HTML, drawn from the same parse, is
-    kept for its pages (GamePlan.body_html)."""
-    documents = []
-    for key in _document_keys(plan):
-        fields, prefix, markdown = source = _document_source(plan, key)
-        document, html = plan.memo.of("document", (repr(sorted(fields.items())), prefix, markdown),
-                                      lambda: _document(source), by_identity=False)
-        if html is not None:
-            plan.body_html[key[1]] = html
-        documents.append(document)
+    document of the same entry or rule version as the last plan's, or made of the same fields and text, is that
+    one (GamePlan.memo), the same object: SearchIndex finds what changed by identity first. A proposal's HTML,
+    drawn from the same parse, is kept for its pages (GamePlan.body_html)."""
+    keys = _document_keys(plan)
+    steps, rules = plan.replay.steps, plan.history.rules
+    subjects = [rules[which].last if kind == "rule" else steps[which] for kind, which in keys]
+    names = (plan.proposal_pages, plan.history.page_number)
+    earlier = plan.documents_made
+    if (earlier is not None and all(map(is_, earlier[0], names)) and len(earlier[1]) == len(subjects)):
+        # The same names (the same objects, lent by keyed.replan): only the documents of new subjects are made
+        documents = list(earlier[2])
+        for position in compress(range(len(subjects)), map(is_not, subjects, earlier[1])):
+            documents[position] = _document_of(plan, keys[position], subjects[position])
+    else:
+        documents = [_document_of(plan, key, subject) for key, subject in zip(keys, subjects)]
+    plan.documents_made = (names, subjects, documents)
     return documents
+
+
+def _document_of(plan: GamePlan, key: tuple[str, int], subject: Any) -> dict[str, Any]:
+    """The document of an entry or of a rule's last version, kept by it and the names and address it shows."""
+    kind, which = key
+    if kind == "step":
+        shown = plan.entry_anchor(subject)
+    else:
+        shown = (tuple(plan.history.rules[which].lineage), plan.rule_page(which))
+    document, html = plan.memo.of("document", subject, lambda: _made_once(plan, key), beside=shown)
+    if html is not None:
+        plan.body_html[which] = html
+    return document
+
+
+def _made_once(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, Any], Markup | None]:
+    fields, prefix, markdown = source = _document_source(plan, key)
+    return plan.memo.of("document", (repr(sorted(fields.items())), prefix, markdown), lambda: _document(source),
+                        by_identity=False)
 
 
 def _document_keys(plan: GamePlan) -> list[tuple[str, int]]:

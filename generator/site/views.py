@@ -7,7 +7,6 @@ from __future__ import annotations
 import datetime as dt
 import json
 import marshal
-from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
@@ -121,12 +120,6 @@ def script_json(value) -> ScriptJSON:
     return ScriptJSON(text)
 
 
-def _tally_share(step: Step) -> tuple[str, str | None] | None:
-    """What a step adds to GamePlan.proposal_tally (none but a proposal's)."""
-    entry = step.entry
-    return (entry.proposer, step.result) if isinstance(entry, Proposal) else None
-
-
 # Stands for the cite of a redline's edits while its HTML is kept: a noncharacter, inside an attribute whose
 # quotes rendered text never holds (Markdown escapes them).
 _CITE = "\ufdd4"
@@ -157,10 +150,10 @@ class PlanMemo:
         self._kept: dict[Any, tuple[Any, Any]] = {}
         self._used: dict[Any, tuple[Any, Any]] = {}
 
-    def of(self, kind: str, source: Any, make: Callable[[], Any], *, by_identity: bool = True) -> Any:
+    def of(self, kind: str, source: Any, make: Callable[[], Any], *, by_identity: bool = True, beside: Any = None) -> Any:
         """The value `make` gives for `source` (an immutable object, or with `by_identity` false a hashable
-        value such as a text), made once."""
-        key = (kind, id(source)) if by_identity else (kind, source)
+        value such as a text), made once; `beside`, a hashable value it is made from too."""
+        key = (kind, id(source), beside) if by_identity else (kind, source, beside)
         hit = self._used.get(key) or self._kept.get(key)
         if hit is not None and (hit[0] is source or not by_identity):
             self._used[key] = hit
@@ -188,11 +181,12 @@ class GamePlan:
     point_entries: dict[int, list[str]] = field(default_factory=dict)
     point_versions: dict[tuple[int, int], ScriptJSON] = field(default_factory=dict)
     search_index: Any = None  # the index last planned (search.SearchIndex), which the next plan patches
+    # What search.plan_documents last made: the names it read (the same objects: nothing renamed), the documents'
+    # subjects and the documents
+    documents_made: tuple | None = None
     # The views of a comparison page's pairs, by the page's name, as it last drew them (compare_pages.comparison_view).
     pair_views: dict[str, dict[tuple, tuple]] = field(default_factory=dict)
-    # What the players page and the feed sum over every entry: how many proposals each player made with each
-    # result, and the latest date.
-    _tally: Counter | None = None
+    # What the feed sums over every entry: the latest date.
     _latest: dt.date | None = None
     # Proposals' texts drawn, by step index, when the plan read them for the search index (one parse for both);
     # those missing (a build that took the index from its cache) are drawn with their pages.
@@ -206,6 +200,11 @@ class GamePlan:
     decisions: dict[int, list[Step]] = field(init=False)
     rule_notes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(init=False)
     annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
+    # While serve plans a part of the site (site/keyed.py), the keys of what it reads through the views below:
+    # ("step", index), ("listed", index), ("score", index), ("record", index), ("point", index) (points.py) and
+    # ("version", identity, start).
+    reads: set[tuple] | None = None
+    _lists: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
         by_number: dict[int, list[Step]] = {}
@@ -221,11 +220,11 @@ class GamePlan:
         for identity, change, index in self.replay.annotations:
             self.annotations.setdefault(identity, []).append((change, index))
 
-    def proposal_tally(self) -> Counter:
-        """How many proposals each player made with each result, by (proposer, result)."""
-        if self._tally is None:
-            self._tally = Counter(map(_tally_share, self.history.proposal_steps))
-        return self._tally
+    def once(self, name: str, make: Callable[[], Any]) -> Any:
+        """A value several parts of the plan read (a list of the entries some pages show), made once per plan."""
+        if name not in self._lists:
+            self._lists[name] = make()
+        return self._lists[name]
 
     def latest_date(self) -> dt.date | None:
         """The latest date of any entry."""
@@ -240,11 +239,13 @@ class GamePlan:
         shows it (the lines its findings and score reasons name included: an edit above moves those)."""
         if step is None:
             return None
+        if self.reads is not None:
+            self.reads.add(("step", step.index))
         key = self._step_keys.get(step.index)
         if key is None:
             # A step whose facts name no lines is shown the same while it is the same object (lines are the one
             # thing an edit above changes in place, see model.Source): its shown content is kept by identity.
-            shown = (self.memo.of("step", step, lambda: repr(_shown(step))) if not _names_lines(step)
+            shown = (self.memo.of("step", step, lambda: repr(_shown(step))) if not names_lines(step)
                      else repr(_shown(step)))
             key = self._step_keys[step.index] = digest(shown, self.entry_anchor(step))
         return key
@@ -252,11 +253,13 @@ class GamePlan:
     def listed_key(self, step: Step) -> tuple:
         """What the pages that list entries show of one (its label, date, title, result, link, findings): a
         change to its text or votes alone leaves them as they are."""
+        if self.reads is not None:
+            self.reads.add(("listed", step.index))
         key = self._listed_keys.get(step.index)
         if key is None:
             entry = step.entry
             key = self._listed_keys[step.index] = (
-                step.label, entry.date.isoformat() if entry.date else "", entry.title, entry.kind,
+                step.label, entry.date.isoformat() if entry.date else "", entry.month_only, entry.title, entry.kind,
                 getattr(entry, "number", None), getattr(entry, "proposer", None), step.result, len(step.findings),
                 self.entry_anchor(step))
         return key
@@ -266,12 +269,30 @@ class GamePlan:
         renumbering moves)."""
         if version is None:
             return None
+        if self.reads is not None:
+            self.reads.add(("version", version.identity, version.start))
         key = self._version_keys.get((version.identity, version.start))
         if key is None:
             shown = self.memo.of("version", version, lambda: repr((
                 version.identity, version.number, version.rule_class, version.title, version.text, version.power)))
             key = self._version_keys[(version.identity, version.start)] = digest(shown, self.rule_page(version.identity))
         return key
+
+    def score_key(self, step: Step) -> tuple:
+        """What the scores pages show of an entry beside its listing: the scores after it and what it paid."""
+        if self.reads is not None:
+            self.reads.add(("score", step.index))
+        return tuple(sorted(step.scores.items())), tuple((d.player, d.points) for d in step.deltas)
+
+    def record_key(self, step: Step) -> tuple:
+        """What the players page counts of an entry: a proposal's proposer and result, who voted on it, and who
+        had won after it."""
+        if self.reads is not None:
+            self.reads.add(("record", step.index))
+        entry = step.entry
+        if isinstance(entry, Proposal):
+            return entry.proposer, step.result, entry.votes.voters if entry.votes else (), step.winner
+        return None, None, (), step.winner
 
     def keys_of(self, item: tuple[str, int]) -> tuple:
         """What the plan keeps of a search document's subject: a proposal's step key and listing, or the keys of a
@@ -305,6 +326,24 @@ class GamePlan:
         return f"rules/{self.history.page_number[identity]}.html"
 
 
+class GamePages(list):
+    """A game's pages as they are planned: each with the game's header in its context and deps."""
+
+    def __init__(self, plan: GamePlan):
+        super().__init__()
+        self.plan = plan
+        self.base = {"game": game_view(plan.replay)}
+        self.game_key = tuple(sorted(self.base["game"].items()))  # hashable, as fingerprints need
+
+    def add(self, path: str, template: str, context: dict[str, Any], deps: Any = None, kind: str = "html",
+            lazy: Callable[[], dict[str, Any]] | None = None, stub: bool = False, affinity: int | None = None) -> None:
+        """A page whose deps are derived from what it is given: the game's header, its context as given (so a
+        value put there cannot be left out of them), and `deps`, what the `lazy` part of its context reads."""
+        self.append(Page(f"{self.plan.slug}/{path}", template, {**self.base, **context},
+                         deps=(self.game_key, repr(context) if context else None, deps),
+                         kind=kind, lazy=lazy, stub=stub, affinity=affinity))
+
+
 def judgment_name(entry: Judgment) -> str:
     """`judgment-7`, or for a judgment named by its case (format 1.2) `judgment-cfj-4153`."""
     return f"judgment-{'-'.join(entry.case.lower().split()) if entry.case else entry.number}"
@@ -332,7 +371,7 @@ def _shown(step: Step) -> tuple:
     return entry_key(step.entry), step_facts(step), step.label, repr(step.decision), step.power
 
 
-def _names_lines(step: Step) -> bool:
+def names_lines(step: Step) -> bool:
     """Whether what pages show of a step names lines of its file (its findings' places, a reason citing one)."""
     return bool(step.findings) or any(isinstance(delta.reason, Cited) for delta in step.deltas)
 
@@ -478,6 +517,9 @@ def date_text(entry: Entry) -> str:
 
 
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
+    """An entry as the pages that link to it show it: what its listing holds (GamePlan.listed_key)."""
+    if plan.reads is not None:
+        plan.reads.add(("listed", step.index))
     entry = step.entry
     return {"label": step.label, "date": _date_attribute(entry), "date_text": date_text(entry),
             "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
