@@ -2,13 +2,14 @@
 
 A game's plan is made of parts (pages.game_parts: a proposal's page, a rule's, a part of the log, a points
 piece...). While a part is planned, the plan records the keys of what it reads through its views
-(GamePlan.reads): ("step", index), ("listed", index), ("score", index), ("record", index), ("point", index)
-and ("version", identity, start). `KeyedPlan` keeps each part's keys and the index from key to parts.
+(GamePlan.reads, views.entry_read and version_read): an entry's step_key, listed_key, score_key, record_key or
+points entry, a rule version's version_key. `KeyedPlan` keeps each part's keys.
 
 At the next save, `replan` compares the new replay with the plan's: the entries and rule versions that are not
 the same objects (the resumed replay shares the rest), and for those, the values of their keys. The parts that
-read a key whose value moved are planned again; so are the summary pages and the search index, which read the
-whole game. Everything else a part reads is the game's skeleton (the entries' kinds, names and numbers, each
+read a key whose value moved are planned again (found by a scan of every part's keys: a few milliseconds for
+12,000 parts, and less memory than an index from key to parts); so are the summary pages and the search index,
+which read the whole game. Everything else a part reads is the game's skeleton (the entries' kinds, names and numbers, each
 version's span, the game's header and settings, ...): when an edit moves it, `replan` declines and the game is
 planned whole (`plan_keyed`). A plan made here is the one made from nothing, page for page:
 tests/test_differential.py holds serve to that, comparing the deps of every page too.
@@ -24,7 +25,8 @@ from ..engine.rulebook import RuleVersion
 from ..model import Event, Unrecorded
 from .pages import DEFEATED, WHOLE_GAME_PARTS, Part, game_parts, game_plan, scored_players, search_part, sitemap_paths
 from .points import point_entry
-from .views import GamePages, GamePlan, Page, entry_key, game_view, names_lines
+from .views import (LISTED, POINT, RECORD, SCORE, STEP, GamePages, GamePlan, Page, entry_key, entry_read, game_view,
+                    names_lines, version_read)
 
 
 @dataclass
@@ -34,14 +36,13 @@ class _Planned:
     part: Part
     paths: tuple[str, ...]
     listed: tuple[str, ...]
-    reads: frozenset
+    reads: tuple[int, ...]
 
 
 @dataclass
 class KeyedPlan:
     plan: GamePlan
     parts: list[_Planned]
-    index: dict[tuple, list[int]]  # key -> the parts that read it
     whole: list[int]  # the parts planned again at every save (they read the whole game)
     # What pages show of the entries whose findings name lines: an edit above one moves its lines in place
     # (model.Source), without making it a new object.
@@ -63,12 +64,8 @@ def plan_keyed(plan: GamePlan) -> tuple[KeyedPlan, list[Page]]:
         if part[0] in WHOLE_GAME_PARTS:
             whole.append(number)
         planned.append(_plan_part(pages, part))
-    index: dict[tuple, list[int]] = {}
-    for number, made in enumerate(planned):
-        for key in made.reads:
-            index.setdefault(key, []).append(number)
     lines = {step.index: plan.step_key(step) for step in plan.replay.steps if names_lines(step)}
-    return KeyedPlan(plan, planned, index, whole, lines), pages
+    return KeyedPlan(plan, planned, whole, lines), pages
 
 
 def replan(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | None:
@@ -82,22 +79,18 @@ def replan(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | No
     history = old.history.patched(replay, steps, [replay.versions[i] for i in versions])
     plan = game_plan(replay, old, history=history)
     moved = _moved_keys(kept, plan, steps, versions)
-    todo = set(kept.whole)
-    for key in moved:
-        todo.update(kept.index.get(key, ()))
+    todo = set(kept.whole) | {number for number, made in enumerate(kept.parts) if not moved.isdisjoint(made.reads)}
     pages = GamePages(plan)
-    parts, index, same_pages = list(kept.parts), kept.index, True
+    parts, same_pages = list(kept.parts), True
     for number in sorted(todo):
         before = parts[number]
         parts[number] = made = _plan_part(pages, before.part)
-        if made.reads != before.reads:
-            index = _reindexed(index, number, before.reads, made.reads)
         same_pages = same_pages and (made.paths, made.listed) == (before.paths, before.listed)
     lines = {i: plan.step_key(plan.replay.steps[i]) for i in sorted(kept.line_keys.keys() | set(steps))
              if names_lines(plan.replay.steps[i])}
     if same_pages:
-        return KeyedPlan(plan, parts, index, kept.whole, lines, kept.paths, kept.sitemap), pages
-    return KeyedPlan(plan, parts, index, kept.whole, lines), pages
+        return KeyedPlan(plan, parts, kept.whole, lines, kept.paths, kept.sitemap), pages
+    return KeyedPlan(plan, parts, kept.whole, lines), pages
 
 
 def _plan_part(pages: GamePages, part: Part) -> _Planned:
@@ -107,18 +100,9 @@ def _plan_part(pages: GamePages, part: Part) -> _Planned:
     try:
         part[0](pages, part[1])
         made = pages[first:]
-        return _Planned(part, tuple(page.path for page in made), tuple(sitemap_paths(made)), frozenset(plan.reads))
+        return _Planned(part, tuple(page.path for page in made), tuple(sitemap_paths(made)), tuple(plan.reads))
     finally:
         plan.reads = None
-
-
-def _reindexed(index: dict[tuple, list[int]], number: int, before: frozenset, after: frozenset) -> dict:
-    index = dict(index)
-    for key in before - after:
-        index[key] = [n for n in index[key] if n != number]
-    for key in after - before:
-        index[key] = index.get(key, []) + [number]
-    return index
 
 
 def _changes(old: Replay, new: Replay) -> tuple[list[int], list[int]] | None:
@@ -171,25 +155,25 @@ def _annotated(replay: Replay) -> list:
     return [(identity, change.text, index) for identity, change, index in replay.annotations]
 
 
-def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int]) -> set[tuple]:
+def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int]) -> set[int]:
     """The keys whose values differ between the kept plan and `plan`, of the entries and versions that changed
     (and of the entries whose findings name lines)."""
     old = kept.plan
-    moved: set[tuple] = set()
+    moved: set[int] = set()
     for index in steps:
         before, after = old.replay.steps[index], plan.replay.steps[index]
-        for kind, view in (("step", GamePlan.step_key), ("listed", GamePlan.listed_key),
-                           ("score", GamePlan.score_key), ("record", GamePlan.record_key)):
+        for kind, view in ((STEP, GamePlan.step_key), (LISTED, GamePlan.listed_key),
+                           (SCORE, GamePlan.score_key), (RECORD, GamePlan.record_key)):
             if view(old, before) != view(plan, after):
-                moved.add((kind, index))
+                moved.add(entry_read(kind, index))
         if point_entry(old, index) != point_entry(plan, index):
-            moved.add(("point", index))
+            moved.add(entry_read(POINT, index))
     for index, key in kept.line_keys.items():
         if index not in steps and plan.step_key(plan.replay.steps[index]) != key:
-            moved.add(("step", index))
+            moved.add(entry_read(STEP, index))
     for place in versions:
         before, after = old.replay.versions[place], plan.replay.versions[place]
         if old.version_key(before) != plan.version_key(after):
-            moved.add(("version", after.identity, after.start))
+            moved.add(version_read(after.identity, after.start))
     return moved
 

@@ -36,7 +36,7 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import GamePages, GamePlan, Page, ScriptJSON, point_name, script_json, step_view
+from .views import POINT, GamePages, GamePlan, Page, entry_read, ScriptJSON, point_name, script_json, step_view
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -126,7 +126,7 @@ def _span(numbers: list[int]) -> list[int] | None:
 def point_entry(plan: GamePlan, index: int) -> list[str]:
     """What a points piece lists of an entry: its point's name, label, title, date and address."""
     if plan.reads is not None:
-        plan.reads.add(("point", index))
+        plan.reads.add(entry_read(POINT, index))
     entry = plan.point_entries.get(index)
     if entry is None:
         view = step_view(plan, plan.replay.steps[index], "")

@@ -84,6 +84,20 @@ def _stable_bytes(value: Any) -> bytes:
         return b"r" + repr(value).encode("utf-8", "surrogatepass")
 
 
+# The keys of what a part of a plan reads (GamePlan.reads): a view of an entry (its step_key, listed_key,
+# score_key, record_key, or its points.point_entry) or of a rule version (its version_key). Plain numbers: a long
+# game's plan records some 100,000 of them.
+STEP, LISTED, SCORE, RECORD, POINT = range(5)
+
+
+def entry_read(view: int, index: int) -> int:
+    return index * 8 + view
+
+
+def version_read(identity: int, start: int) -> int:
+    return -((identity << 32) + start + 2)  # (start -1: the initial set)
+
+
 def parts(count: int, size: int) -> list[range]:
     """A list of `count` items cut into parts of `size` (one part, maybe empty, when it is short)."""
     return [range(start, min(start + size, count)) for start in range(0, count, size)] or [range(0)]
@@ -200,10 +214,9 @@ class GamePlan:
     decisions: dict[int, list[Step]] = field(init=False)
     rule_notes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(init=False)
     annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
-    # While serve plans a part of the site (site/keyed.py), the keys of what it reads through the views below:
-    # ("step", index), ("listed", index), ("score", index), ("record", index), ("point", index) (points.py) and
-    # ("version", identity, start).
-    reads: set[tuple] | None = None
+    # While serve plans a part of the site (site/keyed.py), the keys of what it reads through the views below
+    # (`entry_read`, `version_read`).
+    reads: set[int] | None = None
     _lists: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -240,7 +253,7 @@ class GamePlan:
         if step is None:
             return None
         if self.reads is not None:
-            self.reads.add(("step", step.index))
+            self.reads.add(entry_read(STEP, step.index))
         key = self._step_keys.get(step.index)
         if key is None:
             # A step whose facts name no lines is shown the same while it is the same object (lines are the one
@@ -254,7 +267,7 @@ class GamePlan:
         """What the pages that list entries show of one (its label, date, title, result, link, findings): a
         change to its text or votes alone leaves them as they are."""
         if self.reads is not None:
-            self.reads.add(("listed", step.index))
+            self.reads.add(entry_read(LISTED, step.index))
         key = self._listed_keys.get(step.index)
         if key is None:
             entry = step.entry
@@ -270,7 +283,7 @@ class GamePlan:
         if version is None:
             return None
         if self.reads is not None:
-            self.reads.add(("version", version.identity, version.start))
+            self.reads.add(version_read(version.identity, version.start))
         key = self._version_keys.get((version.identity, version.start))
         if key is None:
             shown = self.memo.of("version", version, lambda: repr((
@@ -281,14 +294,14 @@ class GamePlan:
     def score_key(self, step: Step) -> tuple:
         """What the scores pages show of an entry beside its listing: the scores after it and what it paid."""
         if self.reads is not None:
-            self.reads.add(("score", step.index))
+            self.reads.add(entry_read(SCORE, step.index))
         return tuple(sorted(step.scores.items())), tuple((d.player, d.points) for d in step.deltas)
 
     def record_key(self, step: Step) -> tuple:
         """What the players page counts of an entry: a proposal's proposer and result, who voted on it, and who
         had won after it."""
         if self.reads is not None:
-            self.reads.add(("record", step.index))
+            self.reads.add(entry_read(RECORD, step.index))
         entry = step.entry
         if isinstance(entry, Proposal):
             return entry.proposer, step.result, entry.votes.voters if entry.votes else (), step.winner
@@ -519,7 +532,7 @@ def date_text(entry: Entry) -> str:
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
     """An entry as the pages that link to it show it: what its listing holds (GamePlan.listed_key)."""
     if plan.reads is not None:
-        plan.reads.add(("listed", step.index))
+        plan.reads.add(entry_read(LISTED, step.index))
     entry = step.entry
     return {"label": step.label, "date": _date_attribute(entry), "date_text": date_text(entry),
             "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
