@@ -50,7 +50,7 @@ def take_out(features: tuple[str, ...]) -> None:
         for module in (points, compare):
             replace(module, "redline", lambda old, new: unchanged)
     if "pieces" in features:
-        replace(pages, "points_pages", lambda plan, game_key: [])
+        replace(pages, "points_parts", lambda plan: [])
     if "search" in features:
         def no_index(plan, beside=lambda: None):
             beside()

@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import functools
 import json
+import re
 import sys
 
 import pytest
@@ -1159,3 +1160,32 @@ def test_many_unrecorded_runs_are_looked_up_by_bisection(tmp_path, capsys, monke
     declared = [line for line in capsys.readouterr().out.splitlines() if "which is declared unrecorded" in line]
     assert len(declared) == 1000 and declared[0].endswith("numbered 100000, which is declared unrecorded at "
                                                           "dec/log.md:3")
+
+
+@pytest.mark.parametrize("edit", ["append", "delete last", "delete middle"])
+def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_that_moved(tmp_path, monkeypatch,
+                                                                                         edit):
+    """A proposal appended, the last entry deleted, or one in the middle deleted: the fold starts again from the
+    checkpoint before the first entry that is not the same (for an entry at the end, a few entries), or from the
+    start where a snapshot's place moved, and gives the replay from the start, whose checkpoints a later edit
+    resumes from in turn."""
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
+    log = folder / "log.md"
+    text = log.read_text(encoding="utf-8")
+    chunks = re.split(r"(?m)^(?=## )", text)
+    if edit == "append":
+        number = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", text))) + 1
+        chunks.append(f"## Proposal {number}: Appended\nProposer: Alice\nDate: 2999-12-31\nVotes: none\n"
+                      f"Result: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
+    else:
+        del chunks[-1 if edit == "delete last" else len(chunks) // 2]
+    log.write_text("".join(chunks).rstrip("\n") + "\n", encoding="utf-8")
+    folded.clear()
+    resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
+    refolded = len(folded)
+    fresh = replay(load_game(folder), checkpoints=True)
+    assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
+    if edit != "delete middle":  # (which moves the snapshot halfway through the log: the fold starts over)
+        assert 0 < refolded < 40
+    log.write_text(text, encoding="utf-8")  # and back, from the resumed replay's checkpoints
+    assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))

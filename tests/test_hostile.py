@@ -374,7 +374,7 @@ def test_a_crash_while_planning_is_one_line_in_the_overlay_and_a_traceback_on_th
     def broken(*args):
         raise RuntimeError("a bug\nwith a second line")
 
-    monkeypatch.setattr(serve, "game_plan", broken)
+    monkeypatch.setattr(serve, "replan", broken)
     hub, results = serve.EventHub(), []
     loop = serve.RebuildLoop(builder, hub, quiet=0.01, report=results.append)
     loop.start()

@@ -22,11 +22,13 @@ fold = importlib.import_module(".replay", __package__)
 def resume(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game` from `previous`'s checkpoints, what a replay from the start gives; None when it must
     start over: the initial rules changed more than their texts, the mechanics, the snapshots or the Judges'
-    result rulings changed, or entries came or went."""
+    result rulings changed, or entries came or went along with an edit to the initial rules."""
     old_game = previous.game
     entries, old_entries = game.log.entries, old_game.log.entries
-    if len(entries) != len(old_entries) or game.config != old_game.config or game.snapshots != old_game.snapshots:
+    if game.config != old_game.config or game.snapshots != old_game.snapshots:
         return None
+    if len(entries) != len(old_entries):
+        return _refolded_from_first_change(game, previous) if game.rules == old_game.rules else None
     changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
     if game.rules != old_game.rules:
         if not changed:
@@ -89,6 +91,33 @@ def resume(game: Game, previous: Replay) -> Replay | None:
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
     return fold._finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
+
+
+def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
+    """The replay of `game`, whose log has more or fewer entries than `previous`'s (an entry appended, the last
+    one deleted): the fold again from the last checkpoint before the first entry that is not the same, to the
+    end (entries after an insertion stand at new places: none of their steps is the previous one's). None when
+    the Judges' result rulings or the snapshots' places moved."""
+    entries, old_entries = game.log.entries, previous.game.log.entries
+    first = next((i for i, (new, old) in enumerate(zip(entries, old_entries)) if new is not old),
+                 min(len(entries), len(old_entries)))
+    rulings, points = fold._result_rulings(game), fold._snapshot_points(game, [])
+    if rulings != fold._result_rulings(previous.game) or points != fold._snapshot_points(previous.game, []):
+        return None
+    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
+    state = kept.copy()
+    state.game = game
+    steps = list(previous.steps[:start])
+    for index in range(start, first):  # the same entries from the same state: the same steps
+        fold._fold_entry(state, index, entries[index], rulings, points)
+        steps.append(previous.steps[index])
+    spacing = fold._checkpoint_spacing(len(entries))
+    checkpoints = [c for c in previous.checkpoints if c[0] <= first]
+    for index in range(first, len(entries)):
+        if index % spacing == 0 and index > first:
+            checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
+        steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
+    return fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores, tuple(checkpoints))
 
 
 # Rule texts that differ from the previous replay's, all else being the same (below): nothing in the fold reads

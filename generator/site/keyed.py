@@ -17,16 +17,19 @@ tests/test_differential.py holds serve to that, comparing the deps of every page
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from collections.abc import Iterable
 from itertools import compress
 from operator import is_not
 
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..model import Event, Unrecorded
-from .pages import DEFEATED, WHOLE_GAME_PARTS, Part, game_parts, game_plan, scored_players, search_part, sitemap_paths
-from .points import point_entry
-from .views import (LISTED, POINT, RECORD, SCORE, STEP, GamePages, GamePlan, Page, entry_key, entry_read, game_view,
-                    names_lines, version_read)
+from .history import GameHistory
+from .pages import (DEFEATED, WHOLE_GAME_PARTS, Part, game_parts, game_plan, list_pagers, scored_players,
+                    search_part, sitemap_paths)
+from .points import keyframe_interval, point_entry
+from .views import (END, LISTED, OLD_NUMBERS, POINT, RECORD, SCORE, STEP, GamePages, GamePlan, Page, entry_key,
+                    entry_read, game_view, names_lines, pager_read, rule_read, version_read)
 
 
 @dataclass
@@ -36,14 +39,13 @@ class _Planned:
     part: Part
     paths: tuple[str, ...]
     listed: tuple[str, ...]
-    reads: tuple[int, ...]
+    reads: tuple[int | str, ...]
 
 
 @dataclass
 class KeyedPlan:
     plan: GamePlan
     parts: list[_Planned]
-    whole: list[int]  # the parts planned again at every save (they read the whole game)
     # What pages show of the entries whose findings name lines: an edit above one moves its lines in place
     # (model.Source), without making it a new object.
     line_keys: dict[int, bytes] = field(default_factory=dict)
@@ -59,38 +61,90 @@ class KeyedPlan:
 def plan_keyed(plan: GamePlan) -> tuple[KeyedPlan, list[Page]]:
     """Every page of a game (as pages.plan_game), each part's reads recorded."""
     pages = GamePages(plan)
-    planned, whole = [], []
-    for number, part in enumerate(game_parts(plan) + [(search_part, None)]):
-        if part[0] in WHOLE_GAME_PARTS:
-            whole.append(number)
-        planned.append(_plan_part(pages, part))
+    planned = [_plan_part(pages, part) for part in _parts(plan)]
     lines = {step.index: plan.step_key(step) for step in plan.replay.steps if names_lines(step)}
-    return KeyedPlan(plan, planned, whole, lines), pages
+    return KeyedPlan(plan, planned, lines), pages
 
 
 def replan(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | None:
     """The plan of `replay`, an edit of the one `kept` planned, and the pages of the parts planned again. None
     when the edit moved the game's skeleton: plan it whole."""
     old = kept.plan
+    if len(replay.steps) != len(old.replay.steps):
+        return _replan_tail(kept, replay)
     changes = _changes(old.replay, replay)
     if changes is None:
         return None
     steps, versions = changes
     history = old.history.patched(replay, steps, [replay.versions[i] for i in versions])
-    plan = game_plan(replay, old, history=history)
-    moved = _moved_keys(kept, plan, steps, versions)
-    todo = set(kept.whole) | {number for number, made in enumerate(kept.parts) if not moved.isdisjoint(made.reads)}
+    plan = game_plan(replay, old, history=history, names=old.proposal_pages)
+    return _replanned(kept, plan, _moved_keys(kept, plan, steps, versions), steps)
+
+
+def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | None:
+    """`replan` for a log with more or fewer entries (an entry appended, the last deleted): the entries from the
+    first that is not the same on are new, their keys all moved, and so has END; the parts of the new plan
+    that the last plan had are planned again where their keys moved, the others made."""
+    old = kept.plan
+    new_steps, old_steps = replay.steps, old.replay.steps
+    first = next((i for i, (new, was) in enumerate(zip(new_steps, old_steps)) if new is not was),
+                 min(len(new_steps), len(old_steps)))
+    if not _same_setting(old.replay, replay) or _annotated(replay) != _annotated(old.replay):
+        return None
+    plan = game_plan(replay, old, history=GameHistory(replay))
+    history, was = plan.history, old.history
+    if (any(plan.proposal_pages.get(i) != name for i, name in old.proposal_pages.items() if i < first)
+            or _decided(plan, first) != _decided(old, first)
+            or keyframe_interval(len(history.in_force())) != keyframe_interval(len(was.in_force()))):
+        return None
+    moved = {entry_read(view, index) for index in range(first, max(len(new_steps), len(old_steps)))
+             for view in (STEP, LISTED, SCORE, RECORD, POINT)}
+    # A rule renumbered or back (its page takes its new number): what links to its page reads its versions
+    renamed = {identity for identity, name in was.page_number.items() if history.page_number.get(identity, name) != name}
+    for identity in renamed:
+        moved.add(rule_read(identity))
+        moved |= {version_read(identity, v.start) for v in history.rules[identity].versions + was.rules[identity].versions}
+    if renamed or history.old_numbers() != was.old_numbers():
+        moved.add(OLD_NUMBERS)
+    moved |= {entry_read(STEP, index) for index, key in kept.line_keys.items()
+              if index < first and plan.step_key(new_steps[index]) != key}
+    moved.add(END)
+    pagers, old_pagers = list_pagers(plan), list_pagers(old)
+    moved |= {pager_read(stem) for stem in pagers if pagers[stem] != old_pagers[stem]}
+    versions, old_versions = _by_start(replay), _by_start(old.replay)
+    for place in versions.keys() | old_versions.keys():
+        version, before = versions.get(place), old_versions.get(place)
+        if version is not before and (version is None or before is None or _span(version) != _span(before)
+                                      or plan.version_key(version) != old.version_key(before)):
+            moved |= {version_read(*place), rule_read(place[0])}
+    return _replanned(kept, plan, moved, range(first, len(new_steps)), _parts(plan))
+
+
+def _parts(plan: GamePlan) -> list[Part]:
+    return game_parts(plan) + [(search_part, None)]
+
+
+def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int | str], steps: Iterable[int],
+               planned: list[Part] | None = None) -> tuple[KeyedPlan, list[Page]]:
+    """The parts of `planned` (the kept plan's, when None): those the kept plan had, taken as they were unless
+    they read a moved key or the whole game; the others made. `steps`: the entries that changed."""
     pages = GamePages(plan)
-    parts, same_pages = list(kept.parts), True
-    for number in sorted(todo):
-        before = parts[number]
-        parts[number] = made = _plan_part(pages, before.part)
-        same_pages = same_pages and (made.paths, made.listed) == (before.paths, before.listed)
+    kept_parts = {made.part: made for made in kept.parts}
+    order = [made.part for made in kept.parts] if planned is None else planned
+    made_parts, same_pages = [], planned is None
+    for part in order:
+        before = kept_parts.get(part)
+        if before is None or part[0] in WHOLE_GAME_PARTS or not moved.isdisjoint(before.reads):
+            made = _plan_part(pages, part)
+            same_pages = same_pages and before is not None and (made.paths, made.listed) == (before.paths, before.listed)
+        else:
+            made = before
+        made_parts.append(made)
     lines = {i: plan.step_key(plan.replay.steps[i]) for i in sorted(kept.line_keys.keys() | set(steps))
-             if names_lines(plan.replay.steps[i])}
+             if i < len(plan.replay.steps) and names_lines(plan.replay.steps[i])}
     if same_pages:
-        return KeyedPlan(plan, parts, kept.whole, lines, kept.paths, kept.sitemap), pages
-    return KeyedPlan(plan, parts, kept.whole, lines), pages
+        return KeyedPlan(plan, made_parts, lines, kept.paths, kept.sitemap), pages
+    return KeyedPlan(plan, made_parts, lines), pages
 
 
 def _plan_part(pages: GamePages, part: Part) -> _Planned:
@@ -108,12 +162,7 @@ def _plan_part(pages: GamePages, part: Part) -> _Planned:
 def _changes(old: Replay, new: Replay) -> tuple[list[int], list[int]] | None:
     """The entries and versions of `new` that are not `old`'s own objects, by place; None when the edit moved
     anything beside them that pages read (the skeleton)."""
-    if len(new.steps) != len(old.steps) or len(new.versions) != len(old.versions):
-        return None
-    game, old_game = new.game, old.game
-    if (game.config != old_game.config or game.log.preamble != old_game.log.preamble
-            or game_view(new) != game_view(old) or new.initial_scores != old.initial_scores
-            or _rule_notes(new) != _rule_notes(old) or _annotated(new) != _annotated(old)):
+    if len(new.versions) != len(old.versions) or not _same_setting(old, new) or _annotated(new) != _annotated(old):
         return None
     steps = list(compress(range(len(new.steps)), map(is_not, new.steps, old.steps)))
     if any(_shape(new.steps[i]) != _shape(old.steps[i]) for i in steps):
@@ -125,6 +174,26 @@ def _changes(old: Replay, new: Replay) -> tuple[list[int], list[int]] | None:
     if any(_span(new.versions[i]) != _span(old.versions[i]) for i in versions):
         return None
     return steps, versions
+
+
+def _same_setting(old: Replay, new: Replay) -> bool:
+    """Whether what every page reads of the game beside its entries and rules is the same: its settings, its
+    header, the log's preamble, the initial scores, the notes rules.md keeps."""
+    game, old_game = new.game, old.game
+    return (game.config == old_game.config and game.log.preamble == old_game.log.preamble
+            and game_view(new) == game_view(old) and new.initial_scores == old.initial_scores
+            and _rule_notes(new) == _rule_notes(old))
+
+
+def _decided(plan: GamePlan, first: int) -> dict[int, list[int]]:
+    """The places of the decisions of each number decided more than once (format 1.2), where one stands before
+    entry `first`."""
+    places = {number: [step.index for step in steps] for number, steps in plan.decisions.items()}
+    return {number: indices for number, indices in places.items() if indices[0] < first}
+
+
+def _by_start(replay: Replay) -> dict[tuple[int, int], RuleVersion]:
+    return {(version.identity, version.start): version for version in replay.versions}
 
 
 def _shape(step: Step) -> tuple:
@@ -155,11 +224,11 @@ def _annotated(replay: Replay) -> list:
     return [(identity, change.text, index) for identity, change, index in replay.annotations]
 
 
-def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int]) -> set[int]:
+def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int]) -> set[int | str]:
     """The keys whose values differ between the kept plan and `plan`, of the entries and versions that changed
     (and of the entries whose findings name lines)."""
     old = kept.plan
-    moved: set[int] = set()
+    moved: set[int | str] = set()
     for index in steps:
         before, after = old.replay.steps[index], plan.replay.steps[index]
         for kind, view in ((STEP, GamePlan.step_key), (LISTED, GamePlan.listed_key),

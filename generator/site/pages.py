@@ -8,7 +8,7 @@ site's manifest. `plan_game` plans every page of a game from its plan alone.
 from __future__ import annotations
 
 import json
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
@@ -32,8 +32,8 @@ from .points import bucket_of, points_parts
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePages, GamePlan, Page, date_text, game_view, log_anchor, pager,
-                    part_name, parts, point_name, power_text, revision_view, step_facts, step_view,
+from .views import (END, LOG_PART, OLD_NUMBERS, TABLE_PART, GamePages, GamePlan, Page, rule_read, date_text, game_view, log_anchor, pager,
+                    part_name, parts, point_name, pager_read, power_text, revision_view, step_facts, step_view,
                     version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -42,19 +42,18 @@ DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
 
 
-def game_plan(replay: Replay, earlier: GamePlan | None = None, history: GameHistory | None = None) -> GamePlan:
+def game_plan(replay: Replay, earlier: GamePlan | None = None, history: GameHistory | None = None,
+              names: dict[int, str] | None = None) -> GamePlan:
     """The plan of a game, made from its replay; `earlier`, a plan of an earlier replay of it, lends what is
     kept by the inputs it was made from: its memo (views.PlanMemo), its search index, which the new one
     patches where its documents are the same (search.SearchIndex.of compares them), and its comparison pages'
     pair views, each taken again only for the same rule versions and redline (compare_pages.comparison_view).
-    `history`: `earlier`'s history patched for this replay (site/keyed.py, which plans only a few parts: the
-    memo is then lent whole, not only what this plan uses)."""
-    whole = history is None or earlier is None
-    if whole:
-        history = GameHistory(replay)
+    `history` and `names` (the proposals' page names), when keyed.replan has them already: it plans only a few
+    parts, so the memo is then lent whole, not only what this plan uses."""
+    whole = history is None
+    history = GameHistory(replay) if history is None else history
+    if names is None:
         names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
-    else:  # the same entries under the same names (keyed.replan)
-        names = earlier.proposal_pages
     plan = GamePlan(replay, history, replay.game.slug, proposal_pages=names)
     if earlier is not None:
         plan.memo, plan.search_index, plan.pair_views = earlier.memo, earlier.search_index, earlier.pair_views
@@ -161,16 +160,20 @@ Part = tuple[Callable[[GamePages, Any], None], Any]
 def game_parts(plan: GamePlan) -> list[Part]:
     """The parts of a game's plan but its search index, in the order its pages are planned."""
     history = plan.history
-    steps = plan.replay.steps
     return ([(_rules_in_force, None), (_repealed_page, None), (_summary_pages, None), (_players_page, None)]
             + [(_rule_page, identity) for identity in history.rules] + [(_redirect_pages, None)]
             + [(_proposal_page, position) for position in range(len(history.proposal_steps))]
-            + [(_log_part, part) for part in range(len(parts(len(steps), LOG_PART)))]
-            + [(_table_part, part) for part in range(len(parts(len(history.proposal_steps), TABLE_PART)))]
-            + ([(_scores_part, part) for part in range(len(parts(len(_scored(plan)), TABLE_PART)))]
-               if game_view(plan.replay)["scores"] else [])
-            + [(_defeated_part, part) for part in range(len(parts(len(_defeated(plan)), TABLE_PART)))]
+            + [(_log_part, part) for part in range(_parts_of(plan, "log"))]
+            + [(_table_part, part) for part in range(_parts_of(plan, "index"))]
+            + ([(_scores_part, part) for part in range(_parts_of(plan, "scores"))] if game_view(plan.replay)["scores"]
+               else [])
+            + [(_defeated_part, part) for part in range(_parts_of(plan, "defeated"))]
             + [(_as_of_page, None), (_compare_pages, None)] + points_parts(plan))
+
+
+def _parts_of(plan: GamePlan, stem: str) -> int:
+    entries, size, _ = _entry_list(plan, stem)
+    return len(parts(len(entries), size))
 
 
 def search_part(pages: GamePages, _: Any) -> None:
@@ -191,6 +194,7 @@ def _search_pages(plan: GamePlan, beside: Callable[[], None] = lambda: None) -> 
 def _rules_in_force(pages: GamePages, _: Any) -> None:
     """The rules in force, by class, and (format 1.1) by power."""
     plan = pages.plan
+    plan.read(END)  # (a rule enacted at the end is in force)
     in_force = plan.history.in_force()
     in_force_key = tuple(plan.version_key(v) for v in in_force)
     powered = any(v.power is not None for v in in_force)
@@ -208,6 +212,7 @@ def _rules_in_force(pages: GamePages, _: Any) -> None:
 
 def _repealed_page(pages: GamePages, _: Any) -> None:
     plan = pages.plan
+    plan.read(END)  # (a rule repealed at the end is listed)
     repealed = plan.history.repealed()
     # What each row shows: the rule's last version (number, title, page), its numbers, the entry that
     # repealed it (as lists show it); the rows themselves are made only when the page is drawn.
@@ -227,6 +232,7 @@ def _summary_pages(pages: GamePages, _: Any) -> None:
 
 
 def _players_page(pages: GamePages, _: Any) -> None:
+    pages.plan.read(END)  # (the players and the order of play the last entry leaves)
     pages.add("players.html", "players.html", _players_context(pages.plan))
 
 
@@ -234,6 +240,7 @@ def _rule_page(pages: GamePages, identity: int) -> None:
     plan = pages.plan
     rule_history = plan.history.rules[identity]
     annotations = plan.annotations.get(identity, ())
+    plan.read(rule_read(identity))
     deps = (tuple((plan.version_key(v), v.start, v.end) for v in rule_history.versions),
             plan.rule_page(identity),
             tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[identity] if r.step),
@@ -248,6 +255,7 @@ def _redirect_pages(pages: GamePages, _: Any) -> None:
     rule's old numbers say the same (the numbers are in its lineage, and whether the rule was repealed), so
     they are one file (see render_all)."""
     history = pages.plan.history
+    pages.plan.read(OLD_NUMBERS)
     for number, identity in sorted(history.old_numbers().items()):
         target = history.rules[identity]
         context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
@@ -266,6 +274,8 @@ def _proposal_page(pages: GamePages, position: int) -> None:
     deps = (plan.step_key(step), tuple((plan.version_key(r.before), plan.version_key(r.after)) for r in revisions),
             previous and plan.listed_key(previous), following and plan.listed_key(following),
             tuple(plan.listed_key(other) for other in decisions))
+    if following is None:
+        plan.read(END)
     pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html",
               {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))}, deps,
               lazy=lambda: _proposal_context(plan, step, previous, following),
@@ -278,10 +288,7 @@ def _proposal_page(pages: GamePages, position: int) -> None:
 def _log_part(pages: GamePages, part: int) -> None:
     plan = pages.plan
     replay, history = plan.replay, plan.history
-    steps = replay.steps
-    log_ranges = parts(len(steps), LOG_PART)
-    chosen = steps[log_ranges[part].start:log_ranges[part].stop]
-    navigation = pager("log", log_ranges, part, lambda i: steps[i].label)
+    chosen, navigation = _list_part(plan, "log", part)
     changes = tuple(tuple((plan.version_key(r.before), plan.version_key(r.after))
                           for r in history.revisions_by_step.get(s.index, ())) if not isinstance(s.entry, Proposal)
                     else () for s in chosen)
@@ -293,13 +300,13 @@ def _log_part(pages: GamePages, part: int) -> None:
 
 def _table_part(pages: GamePages, part: int) -> None:
     plan = pages.plan
-    steps, proposal_steps = plan.replay.steps, plan.history.proposal_steps
-    table_ranges = parts(len(proposal_steps), TABLE_PART)
-    chosen = proposal_steps[table_ranges[part].start:table_ranges[part].stop]
-    navigation = pager("index", table_ranges, part, lambda i: str(proposal_steps[i].entry.name))
+    chosen, navigation = _list_part(plan, "index", part)
     # Numbers used of which the record holds nothing (format 1.2), listed on the first part
-    unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
-                  for s in steps if isinstance(s.entry, Unrecorded)] if part == 0 else []
+    unrecorded = []
+    if part == 0:
+        plan.read(END)
+        unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry),
+                       "url": f"../{plan.entry_anchor(s)}"} for s in plan.replay.steps if isinstance(s.entry, Unrecorded)]
     pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
               {"heading": "All proposals", "pager": navigation, "unrecorded": unrecorded},
               tuple(plan.listed_key(s) for s in chosen),
@@ -310,40 +317,66 @@ def _scores_part(pages: GamePages, part: int) -> None:
     """A part of the table of every entry that changed a score, the first with the chart (a game decided by
     votes alone has no scores page)."""
     plan = pages.plan
-    scored = _scored(plan)
     players = scored_players(plan.replay)
-    score_ranges = parts(len(scored), TABLE_PART)
-    chosen = scored[score_ranges[part].start:score_ranges[part].stop]
-    navigation = pager("scores", score_ranges, part, lambda i: scored[i].label)
+    chosen, navigation = _list_part(plan, "scores", part)
     rows_key = tuple((plan.listed_key(s), plan.score_key(s)) for s in chosen)
     chart_key = None
     if part == 0:
+        plan.read(END)
         steps = plan.replay.steps
         chart_key = (tuple(sorted(plan.replay.initial_scores.items())),
                      steps[-1].mechanics.scoring.win if steps else None,
-                     tuple((s.index, s.label, plan.score_key(s)) for s in scored))
+                     tuple((s.index, s.label, plan.score_key(s)) for s in _entry_list(plan, "scores")[0]))
     pages.add(part_name("scores", part), "scores.html", {"pager": navigation}, (tuple(players), rows_key, chart_key),
               lazy=lambda: _scores_context(plan, players, chosen, part == 0))
 
 
 def _defeated_part(pages: GamePages, part: int) -> None:
     plan = pages.plan
-    listed = _defeated(plan)
-    defeated_ranges = parts(len(listed), TABLE_PART)
-    chosen = listed[defeated_ranges[part].start:defeated_ranges[part].stop]
-    navigation = pager("defeated", defeated_ranges, part, lambda i: str(listed[i].entry.number))
+    chosen, navigation = _list_part(plan, "defeated", part)
     pages.add(part_name("defeated", part), "defeated.html", {"pager": navigation},
               tuple(plan.listed_key(s) for s in chosen),
               lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
 
-def _scored(plan: GamePlan) -> list[Step]:
-    """The entries that changed a score (or whose scores a Judge set)."""
-    return plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides])
+def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], int, Callable[[int], str]]:
+    """A list of entries whose pages (named by `stem`) show it in parts: its entries, how many a part shows, and
+    how the pager names the entry at a place."""
+    if stem == "log":
+        entries, size = plan.replay.steps, LOG_PART
+    elif stem == "index":
+        entries, size = plan.history.proposal_steps, TABLE_PART
+    elif stem == "scores":  # the entries that changed a score (or whose scores a Judge set)
+        entries, size = plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides]), TABLE_PART
+    else:
+        entries, size = plan.once("defeated", lambda: [s for s in plan.history.proposal_steps
+                                                       if s.result in DEFEATED]), TABLE_PART
+    if stem in ("log", "scores"):
+        return entries, size, lambda i: entries[i].label
+    return entries, size, lambda i: str(entries[i].entry.name)
 
 
-def _defeated(plan: GamePlan) -> list[Step]:
-    return plan.once("defeated", lambda: [s for s in plan.history.proposal_steps if s.result in DEFEATED])
+def _list_part(plan: GamePlan, stem: str, part: int) -> tuple[Sequence[Step], list[dict[str, Any]]]:
+    """The entries a part of a list shows, and its pager. A list grows at its end: every part reads the labels of
+    the list's parts, and the last part where the log ends."""
+    entries, size, label = _entry_list(plan, stem)
+    ranges = parts(len(entries), size)
+    plan.read(pager_read(stem))
+    if part == len(ranges) - 1:
+        plan.read(END)
+    return entries[ranges[part].start:ranges[part].stop], pager(stem, ranges, part, label, growing=True)
+
+
+def list_pagers(plan: GamePlan) -> dict[str, tuple[str, ...]]:
+    """What the pager of each list of entries shows, by its pages' stem: the parts, each named by its entries."""
+    pagers = {}
+    for stem in LISTS:
+        entries, size, label = _entry_list(plan, stem)
+        pagers[stem] = tuple(p["label"] for p in pager(stem, parts(len(entries), size), -1, label, growing=True))
+    return pagers
+
+
+LISTS = ("log", "index", "scores", "defeated")
 
 
 def _as_of_page(pages: GamePages, _: Any) -> None:
@@ -351,6 +384,7 @@ def _as_of_page(pages: GamePages, _: Any) -> None:
 
 
 def _compare_pages(pages: GamePages, _: Any) -> None:
+    pages.plan.read(END)  # (they compare with the rules now)
     pages.extend(compare_pages(pages.plan))
 
 

@@ -36,7 +36,7 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import POINT, GamePages, GamePlan, Page, entry_read, ScriptJSON, point_name, script_json, step_view
+from .views import END, POINT, GamePages, GamePlan, Page, entry_read, rule_read, ScriptJSON, point_name, script_json, step_view
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -71,6 +71,10 @@ def _points_piece(pages: GamePages, first: int) -> None:
     live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
                   key=lambda v: (v.start, v.identity))
     path = f"{plan.slug}/points/{first // PER_PIECE}.js"
+    if last == len(steps) - 1:
+        plan.read(END)
+    for version in live:  # (how many versions each rule has)
+        plan.read(rule_read(version.identity))
     # The rendered rules are the costly part: drawn only when what the piece shows moved.
     deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[v.identity, v.start],
                                                len(history.rules[v.identity].versions)) for v in live))
@@ -103,6 +107,7 @@ def keyframe_interval(rules_in_force: int) -> int:
 def _manifest(pages: GamePages, _: Any) -> None:
     """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers."""
     plan = pages.plan
+    plan.read(END)
     steps = plan.replay.steps
     folder = f"{plan.slug}/points"
     keyframe = keyframe_interval(len(plan.history.in_force()))
@@ -129,10 +134,16 @@ def point_entry(plan: GamePlan, index: int) -> list[str]:
         plan.reads.add(entry_read(POINT, index))
     entry = plan.point_entries.get(index)
     if entry is None:
-        view = step_view(plan, plan.replay.steps[index], "")
-        entry = plan.point_entries[index] = [point_name(plan, index), view["label"], view["title"], view["date"],
-                                             view["url"]]
+        # Kept from plan to plan by the entry's step and the name of its page (which its point and address are)
+        step = plan.replay.steps[index]
+        entry = plan.point_entries[index] = plan.memo.of(
+            "point", step, lambda: _point_entry(plan, step), beside=(index, plan.proposal_pages.get(index)))
     return entry
+
+
+def _point_entry(plan: GamePlan, step) -> list[str]:
+    view = step_view(plan, step, "")
+    return [point_name(plan, step.index), view["label"], view["title"], view["date"], view["url"]]
 
 
 def _piece_json(first: int, entries: list[list[str]], versions: list[ScriptJSON]) -> ScriptJSON:
@@ -165,6 +176,8 @@ def _rules_pieces(pages: GamePages, bucket: int) -> None:
     last, all that comparing with the start or with now needs."""
     plan, game_key = pages.plan, pages.game_key
     histories = _buckets(plan)[bucket]
+    for history in histories:
+        plan.read(rule_read(history.identity))
 
     def rule_url(version) -> str:
         return f"../{plan.rule_page(version.identity)}"

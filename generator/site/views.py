@@ -88,6 +88,15 @@ def _stable_bytes(value: Any) -> bytes:
 # score_key, record_key, or its points.point_entry) or of a rule version (its version_key). Plain numbers: a long
 # game's plan records some 100,000 of them.
 STEP, LISTED, SCORE, RECORD, POINT = range(5)
+# Keys of the whole game: how many entries it has (read by the pages that show its end: the last part of a list,
+# the last proposal's page, the rules now), the labels of a list's parts (read by each part's pager), the rules'
+# old numbers (read by the redirects from them).
+END = "end"
+OLD_NUMBERS = "old numbers"  # the numbers rules once had, and the pages of the rules that had them
+
+
+def pager_read(stem: str) -> str:
+    return f"pager:{stem}"
 
 
 def entry_read(view: int, index: int) -> int:
@@ -95,7 +104,12 @@ def entry_read(view: int, index: int) -> int:
 
 
 def version_read(identity: int, start: int) -> int:
-    return -((identity << 32) + start + 2)  # (start -1: the initial set)
+    return -((identity << 32) + start + 3)  # (start -1: the initial set)
+
+
+def rule_read(identity: int) -> int:
+    """The key of which versions a rule has (its page and the pieces that count them read it)."""
+    return -((identity << 32) + 1)
 
 
 def parts(count: int, size: int) -> list[range]:
@@ -108,12 +122,16 @@ def part_name(stem: str, part: int, suffix: str = ".html") -> str:
     return f"{stem}{suffix}" if part == 0 else f"{stem}-{part + 1}{suffix}"
 
 
-def pager(stem: str, ranges: list[range], current: int, label: Callable[[int], str]) -> list[dict[str, Any]]:
-    """Links to every part of a list, each named by its first and last item, the current one marked."""
+def pager(stem: str, ranges: list[range], current: int, label: Callable[[int], str], *,
+          growing: bool = False) -> list[dict[str, Any]]:
+    """Links to every part of a list, each named by its first and last item, the current one marked. A list
+    that `growing` at its end (the log's, in the log's order) names its last part by its first item alone
+    ("onwards"), so that an entry added to it leaves every part's pager as it was."""
     if len(ranges) < 2:
         return []
     return [{"url": part_name(stem, part), "current": part == current,
-             "label": f"{label(span[0])} – {label(span[-1])}" if len(span) > 1 else label(span[0])}
+             "label": (f"{label(span[0])} onwards" if growing and part == len(ranges) - 1
+                       else f"{label(span[0])} – {label(span[-1])}" if len(span) > 1 else label(span[0]))}
             for part, span in enumerate(ranges)]
 
 
@@ -216,7 +234,7 @@ class GamePlan:
     annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
     # While serve plans a part of the site (site/keyed.py), the keys of what it reads through the views below
     # (`entry_read`, `version_read`).
-    reads: set[int] | None = None
+    reads: set[int | str] | None = None
     _lists: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -232,6 +250,11 @@ class GamePlan:
         self.annotations = {}
         for identity, change, index in self.replay.annotations:
             self.annotations.setdefault(identity, []).append((change, index))
+
+    def read(self, key: int | str) -> None:
+        """Record that the part being planned reads `key` (END, a pager_read), which no view of an entry says."""
+        if self.reads is not None:
+            self.reads.add(key)
 
     def once(self, name: str, make: Callable[[], Any]) -> Any:
         """A value several parts of the plan read (a list of the entries some pages show), made once per plan."""
