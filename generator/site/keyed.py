@@ -28,7 +28,7 @@ from .history import GameHistory
 from .pages import (DEFEATED, WHOLE_GAME_PARTS, Part, game_parts, game_plan, list_pagers, scored_players,
                     search_part, sitemap_paths)
 from .points import keyframe_interval, point_entry
-from .views import (END, LISTED, OLD_NUMBERS, POINT, RECORD, SCORE, STEP, GamePages, GamePlan, Page, entry_key,
+from .views import (END, LISTED, OLD_NUMBERS, POINT, SETTINGS, RECORD, SCORE, STEP, GamePages, GamePlan, Page, entry_key,
                     entry_read, game_view, names_lines, pager_read, rule_read, version_read)
 
 
@@ -76,9 +76,15 @@ def replan(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | No
     if changes is None:
         return None
     steps, versions = changes
-    history = old.history.patched(replay, steps, [replay.versions[i] for i in versions])
+    if len(steps) > len(replay.steps) // 4:  # (a setting changed: every entry replayed anew)
+        history = GameHistory(replay)
+    else:
+        history = old.history.patched(replay, steps, [replay.versions[i] for i in versions])
     plan = game_plan(replay, old, history=history, names=old.proposal_pages)
-    return _replanned(kept, plan, _moved_keys(kept, plan, steps, versions), steps)
+    moved = _moved_keys(kept, plan, steps, versions)
+    if _settings(replay) != _settings(old.replay):
+        moved.add(SETTINGS)
+    return _replanned(kept, plan, moved, steps)
 
 
 def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | None:
@@ -108,7 +114,7 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
         moved.add(OLD_NUMBERS)
     moved |= {entry_read(STEP, index) for index, key in kept.line_keys.items()
               if index < first and plan.step_key(new_steps[index]) != key}
-    moved.add(END)
+    moved |= {END, SETTINGS}
     pagers, old_pagers = list_pagers(plan), list_pagers(old)
     moved |= {pager_read(stem) for stem in pagers if pagers[stem] != old_pagers[stem]}
     versions, old_versions = _by_start(replay), _by_start(old.replay)
@@ -167,8 +173,7 @@ def _changes(old: Replay, new: Replay) -> tuple[list[int], list[int]] | None:
     steps = list(compress(range(len(new.steps)), map(is_not, new.steps, old.steps)))
     if any(_shape(new.steps[i]) != _shape(old.steps[i]) for i in steps):
         return None
-    if steps and (steps[-1] == len(new.steps) - 1 and _ending(new.steps[-1]) != _ending(old.steps[-1])
-                  or scored_players(new) != scored_players(old)):
+    if steps and scored_players(new) != scored_players(old):
         return None
     versions = list(compress(range(len(new.versions)), map(is_not, new.versions, old.versions)))
     if any(_span(new.versions[i]) != _span(old.versions[i]) for i in versions):
@@ -177,10 +182,10 @@ def _changes(old: Replay, new: Replay) -> tuple[list[int], list[int]] | None:
 
 
 def _same_setting(old: Replay, new: Replay) -> bool:
-    """Whether what every page reads of the game beside its entries and rules is the same: its settings, its
-    header, the log's preamble, the initial scores, the notes rules.md keeps."""
+    """Whether what the parts read of the game beside its entries, rules and settings is the same: its header, the
+    log's preamble, the initial scores, the notes rules.md keeps."""
     game, old_game = new.game, old.game
-    return (game.config == old_game.config and game.log.preamble == old_game.log.preamble
+    return (game.log.preamble == old_game.log.preamble
             and game_view(new) == game_view(old) and new.initial_scores == old.initial_scores
             and _rule_notes(new) == _rule_notes(old))
 
@@ -207,9 +212,10 @@ def _shape(step: Step) -> tuple:
             entry_key(entry) if isinstance(entry, (Unrecorded, Event)) else None)
 
 
-def _ending(step: Step) -> tuple:
-    """What pages read of the last entry beside its keys: the mechanics, players and order it leaves."""
-    return step.mechanics, step.players, step.order
+def _settings(replay: Replay) -> tuple:
+    """The value of SETTINGS: game.toml, and the mechanics, players and order of play the last entry leaves."""
+    last = replay.steps[-1] if replay.steps else None
+    return replay.game.config, last and (last.mechanics, last.players, last.order)
 
 
 def _span(version: RuleVersion) -> tuple:

@@ -32,7 +32,7 @@ from .points import bucket_of, points_parts
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (END, LOG_PART, OLD_NUMBERS, TABLE_PART, GamePages, GamePlan, Page, rule_read, date_text, game_view, log_anchor, pager,
+from .views import (END, LOG_PART, OLD_NUMBERS, SETTINGS, TABLE_PART, GamePages, GamePlan, Page, rule_read, date_text, game_view, log_anchor, pager,
                     part_name, parts, point_name, pager_read, power_text, revision_view, step_facts, step_view,
                     version_view)
 
@@ -232,7 +232,8 @@ def _summary_pages(pages: GamePages, _: Any) -> None:
 
 
 def _players_page(pages: GamePages, _: Any) -> None:
-    pages.plan.read(END)  # (the players and the order of play the last entry leaves)
+    pages.plan.read(END)
+    pages.plan.read(SETTINGS)
     pages.add("players.html", "players.html", _players_context(pages.plan))
 
 
@@ -323,10 +324,13 @@ def _scores_part(pages: GamePages, part: int) -> None:
     chart_key = None
     if part == 0:
         plan.read(END)
+        plan.read(SETTINGS)  # (the winning score)
         steps = plan.replay.steps
+        # (charts.score_chart: the entries that paid points, and the last entry)
         chart_key = (tuple(sorted(plan.replay.initial_scores.items())),
                      steps[-1].mechanics.scoring.win if steps else None,
-                     tuple((s.index, s.label, plan.score_key(s)) for s in _entry_list(plan, "scores")[0]))
+                     tuple((s.index, s.label, plan.score_key(s)) for s in _entry_list(plan, "scores")[0]),
+                     steps and (steps[-1].index, steps[-1].label, plan.score_key(steps[-1])))
     pages.add(part_name("scores", part), "scores.html", {"pager": navigation}, (tuple(players), rows_key, chart_key),
               lazy=lambda: _scores_context(plan, players, chosen, part == 0))
 

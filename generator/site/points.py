@@ -159,11 +159,13 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     key = (version.identity, version.start)
     made = plan.point_versions.get(key)
     if made is None:
-        made = plan.point_versions[key] = script_json([
+        page, count = plan.history.page_number[version.identity], len(plan.history.rules[version.identity].versions)
+        # Kept from plan to plan by the version and what it is shown with (its drawn text is the costly part)
+        made = plan.point_versions[key] = plan.memo.of("point version", version, lambda: script_json([
             version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
-            -2 if version.end is None else version.end, f"{plan.history.page_number[version.identity]}.html",
-            render_markdown(version.text), _digest(version.text),
-            _digest("\n\n".join(split_blocks(version.text))), len(plan.history.rules[version.identity].versions)])
+            -2 if version.end is None else version.end, f"{page}.html", render_markdown(version.text),
+            _digest(version.text), _digest("\n\n".join(split_blocks(version.text))), count]),
+            beside=(ordinal, page, count))
     return made
 
 
@@ -176,8 +178,8 @@ def _rules_pieces(pages: GamePages, bucket: int) -> None:
     last, all that comparing with the start or with now needs."""
     plan, game_key = pages.plan, pages.game_key
     histories = _buckets(plan)[bucket]
-    for history in histories:
-        plan.read(rule_read(history.identity))
+    for identity in range(bucket * RULES_PER_PIECE, (bucket + 1) * RULES_PER_PIECE):  # (a rule made or gone too)
+        plan.read(rule_read(identity))
 
     def rule_url(version) -> str:
         return f"../{plan.rule_page(version.identity)}"

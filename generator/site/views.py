@@ -90,9 +90,10 @@ def _stable_bytes(value: Any) -> bytes:
 STEP, LISTED, SCORE, RECORD, POINT = range(5)
 # Keys of the whole game: how many entries it has (read by the pages that show its end: the last part of a list,
 # the last proposal's page, the rules now), the labels of a list's parts (read by each part's pager), the rules'
-# old numbers (read by the redirects from them).
+# old numbers (read by the redirects from them), the settings (read by the players page and the score chart).
 END = "end"
 OLD_NUMBERS = "old numbers"  # the numbers rules once had, and the pages of the rules that had them
+SETTINGS = "settings"  # game.toml, and the mechanics, players and order of play the last entry leaves
 
 
 def pager_read(stem: str) -> str:
