@@ -1,8 +1,9 @@
 """The walk every command takes, from a content folder to its replays and, for a site, to its pages on disk:
 load (parse, with the cache) → replay → plan → render → write. `check`, `diff` and `preview` stop at the
-replays; `build` (here) and `serve` (serve.SiteBuilder) are its two drivers to a site: `build` keeps the
-pages' digests on disk (a manifest in the cache), `serve` their fingerprints in memory, and both draw exactly
-the pages whose deps moved since the site was last drawn.
+replays; `build` (here) and `serve` (serve.SiteBuilder) are its two drivers to a site: `build` plans every page
+and keeps the pages' digests on disk (a manifest in the cache), `serve` plans again the parts whose recorded
+reads moved (site/keyed.py) and keeps fingerprints in memory, and both draw exactly the pages whose deps moved
+since the site was last drawn.
 """
 from __future__ import annotations
 

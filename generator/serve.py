@@ -2,9 +2,10 @@
 
 Four parts, each usable alone:
 
-- `SiteBuilder` keeps each game's parsed log and replay between rebuilds and a RenderState of the pages
-  written, so a save re-loads only its own game and re-renders only the pages whose inputs moved. No
-  threads or sockets: the tests drive it directly.
+- `SiteBuilder` keeps each game's parsed log, replay and keyed plan (site/keyed.py) between rebuilds and a
+  RenderState of the pages written, so a save re-loads only its own game, plans again only the parts of it
+  whose inputs moved and re-renders only the pages whose deps did. No threads or sockets: the tests drive it
+  directly.
 - `EventHub` carries rebuild outcomes to open pages as server-sent events; a page that opens its stream
   while the site is broken, or after a rebuild newer than the page, is told so first.
 - `SiteServer` serves the site folder on 127.0.0.1, and nothing outside it (`resolve_request`).

@@ -48,13 +48,7 @@ def resume(game: Game, previous: Replay) -> Replay | None:
         if rulings != fold._result_rulings(old_game) or points != fold._snapshot_points(old_game, []):
             return None
     first, last = changed[0], changed[-1]
-    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
-    state = kept.copy()
-    state.game = game
-    steps = list(previous.steps[:start])
-    for index in range(start, first):  # the same entries from the same state: the same steps
-        fold._fold_entry(state, index, entries[index], rulings, points)
-        steps.append(previous.steps[index])
+    state, steps = _state_at(game, previous, first, rulings, points)
     # The previous replay's state after the changed entries, to compare with: only when entries follow them
     # (a change that moves every later entry of its file down, in a log of one file, reaches its end).
     old_state = None
@@ -93,6 +87,20 @@ def resume(game: Game, previous: Replay) -> Replay | None:
     return fold._finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
 
 
+def _state_at(game: Game, previous: Replay, first: int, rulings: dict, points: dict):
+    """The fold's state just before entry `first` of `game`, whose entries before it are `previous`'s, from the
+    last checkpoint before it, and the steps so far (the previous replay's: the same entries from the same
+    state give the same steps)."""
+    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
+    state = kept.copy()
+    state.game = game
+    steps = list(previous.steps[:start])
+    for index in range(start, first):
+        fold._fold_entry(state, index, game.log.entries[index], rulings, points)
+        steps.append(previous.steps[index])
+    return state, steps
+
+
 def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game`, whose log has more or fewer entries than `previous`'s (an entry appended, the last
     one deleted): the fold again from the last checkpoint before the first entry that is not the same, to the
@@ -104,13 +112,7 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
     rulings, points = fold._result_rulings(game), fold._snapshot_points(game, [])
     if rulings != fold._result_rulings(previous.game) or points != fold._snapshot_points(previous.game, []):
         return None
-    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
-    state = kept.copy()
-    state.game = game
-    steps = list(previous.steps[:start])
-    for index in range(start, first):  # the same entries from the same state: the same steps
-        fold._fold_entry(state, index, entries[index], rulings, points)
-        steps.append(previous.steps[index])
+    state, steps = _state_at(game, previous, first, rulings, points)
     spacing = fold._checkpoint_spacing(len(entries))
     checkpoints = [c for c in previous.checkpoints if c[0] <= first]
     for index in range(first, len(entries)):

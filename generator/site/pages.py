@@ -3,7 +3,8 @@
 A page's `deps` is a small value that changes exactly when the page's output would: its context as given, and
 what its `lazy` part reads; the server compares them between rebuilds and re-renders only the pages whose
 inputs moved (one proposal edit does not redraw every rule page), and a build compares their digests with the
-site's manifest. `plan_game` plans every page of a game from its plan alone.
+site's manifest. `plan_game` plans every page of a game from its plan alone, part by part (`game_parts`); serve
+plans a part again only when what it read moved (site/keyed.py).
 """
 from __future__ import annotations
 

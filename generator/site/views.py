@@ -39,7 +39,7 @@ class Page:
     deps: Any = None  # None: always render
     kind: str = "html"
     # The costly part of the context (redlines, comparisons), built only when the page is rendered: a
-    # rebuild plans every page but renders only those whose deps moved.
+    # page planned again is drawn only when its deps moved.
     lazy: Callable[[], dict[str, Any]] | None = None
     # A small page without the site's header (a redirect from an old rule number).
     stub: bool = False
