@@ -17,6 +17,7 @@ tests/test_differential.py holds serve to that, comparing the deps of every page
 from __future__ import annotations
 
 from dataclasses import dataclass, field
+from array import array
 from collections.abc import Iterable
 from itertools import compress
 from operator import is_not
@@ -39,7 +40,7 @@ class _Planned:
     part: Part
     paths: tuple[str, ...]
     listed: tuple[str, ...]
-    reads: tuple[int | str, ...]
+    reads: array  # of keys (views.entry_read, version_read, ...)
 
 
 @dataclass
@@ -130,7 +131,7 @@ def _parts(plan: GamePlan) -> list[Part]:
     return game_parts(plan) + [(search_part, None)]
 
 
-def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int | str], steps: Iterable[int],
+def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int], steps: Iterable[int],
                planned: list[Part] | None = None) -> tuple[KeyedPlan, list[Page]]:
     """The parts of `planned` (the kept plan's, when None): those the kept plan had, taken as they were unless
     they read a moved key or the whole game; the others made. `steps`: the entries that changed."""
@@ -160,7 +161,8 @@ def _plan_part(pages: GamePages, part: Part) -> _Planned:
     try:
         part[0](pages, part[1])
         made = pages[first:]
-        return _Planned(part, tuple(page.path for page in made), tuple(sitemap_paths(made)), tuple(plan.reads))
+        return _Planned(part, tuple(page.path for page in made), tuple(sitemap_paths(made)),
+                        array("q", sorted(plan.reads)))
     finally:
         plan.reads = None
 
@@ -230,11 +232,11 @@ def _annotated(replay: Replay) -> list:
     return [(identity, change.text, index) for identity, change, index in replay.annotations]
 
 
-def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int]) -> set[int | str]:
+def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int]) -> set[int]:
     """The keys whose values differ between the kept plan and `plan`, of the entries and versions that changed
     (and of the entries whose findings name lines)."""
     old = kept.plan
-    moved: set[int | str] = set()
+    moved: set[int] = set()
     for index in steps:
         before, after = old.replay.steps[index], plan.replay.steps[index]
         for kind, view in ((STEP, GamePlan.step_key), (LISTED, GamePlan.listed_key),

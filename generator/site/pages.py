@@ -33,7 +33,7 @@ from .points import bucket_of, points_parts
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (END, LOG_PART, OLD_NUMBERS, SETTINGS, TABLE_PART, GamePages, GamePlan, Page, rule_read, date_text, game_view, log_anchor, pager,
+from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, SETTINGS, TABLE_PART, GamePages, GamePlan, Page, rule_read, date_text, game_view, log_anchor, pager,
                     part_name, parts, point_name, pager_read, power_text, revision_view, step_facts, step_view,
                     version_view)
 
@@ -375,13 +375,10 @@ def _list_part(plan: GamePlan, stem: str, part: int) -> tuple[Sequence[Step], li
 def list_pagers(plan: GamePlan) -> dict[str, tuple[str, ...]]:
     """What the pager of each list of entries shows, by its pages' stem: the parts, each named by its entries."""
     pagers = {}
-    for stem in LISTS:
+    for stem in ENTRY_LISTS:
         entries, size, label = _entry_list(plan, stem)
         pagers[stem] = tuple(p["label"] for p in pager(stem, parts(len(entries), size), -1, label, growing=True))
     return pagers
-
-
-LISTS = ("log", "index", "scores", "defeated")
 
 
 def _as_of_page(pages: GamePages, _: Any) -> None:

@@ -91,13 +91,15 @@ STEP, LISTED, SCORE, RECORD, POINT = range(5)
 # Keys of the whole game: how many entries it has (read by the pages that show its end: the last part of a list,
 # the last proposal's page, the rules now), the labels of a list's parts (read by each part's pager), the rules'
 # old numbers (read by the redirects from them), the settings (read by the players page and the score chart).
-END = "end"
-OLD_NUMBERS = "old numbers"  # the numbers rules once had, and the pages of the rules that had them
-SETTINGS = "settings"  # game.toml, and the mechanics, players and order of play the last entry leaves
+_WHOLE = 1 << 40  # (above every entry's keys)
+END = _WHOLE
+OLD_NUMBERS = _WHOLE + 1  # the numbers rules once had, and the pages of the rules that had them
+SETTINGS = _WHOLE + 2  # game.toml, and the mechanics, players and order of play the last entry leaves
+ENTRY_LISTS = ("log", "index", "scores", "defeated")  # the lists of entries in parts, by their pages' stem
 
 
-def pager_read(stem: str) -> str:
-    return f"pager:{stem}"
+def pager_read(stem: str) -> int:
+    return _WHOLE + 8 + ENTRY_LISTS.index(stem)
 
 
 def entry_read(view: int, index: int) -> int:
@@ -180,19 +182,21 @@ class PlanMemo:
     (`turn` after each plan drops what that plan did not use); a build plans once and keeps none."""
 
     def __init__(self) -> None:
-        self._kept: dict[Any, tuple[Any, Any]] = {}
-        self._used: dict[Any, tuple[Any, Any]] = {}
+        # kind -> id of the source (or the source itself, kept by value) -> (source or None, beside, value)
+        self._kept: dict[str, dict[Any, tuple[Any, Any, Any]]] = {}
+        self._used: dict[str, dict[Any, tuple[Any, Any, Any]]] = {}
 
     def of(self, kind: str, source: Any, make: Callable[[], Any], *, by_identity: bool = True, beside: Any = None) -> Any:
         """The value `make` gives for `source` (an immutable object, or with `by_identity` false a hashable
-        value such as a text), made once; `beside`, a hashable value it is made from too."""
-        key = (kind, id(source), beside) if by_identity else (kind, source, beside)
-        hit = self._used.get(key) or self._kept.get(key)
-        if hit is not None and (hit[0] is source or not by_identity):
-            self._used[key] = hit
-            return hit[1]
+        value such as a text), made once; `beside`, a value it is made from too."""
+        key = id(source) if by_identity else source
+        used = self._used.setdefault(kind, {})
+        hit = used.get(key) or self._kept.get(kind, {}).get(key)
+        if hit is not None and hit[1] == beside and (hit[0] is source or not by_identity):
+            used[key] = hit
+            return hit[2]
         value = make()
-        self._used[key] = (source, value)
+        used[key] = (source if by_identity else None, beside, value)
         return value
 
     def turn(self) -> None:
@@ -235,7 +239,7 @@ class GamePlan:
     annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
     # While serve plans a part of the site (site/keyed.py), the keys of what it reads through the views below
     # (`entry_read`, `version_read`).
-    reads: set[int | str] | None = None
+    reads: set[int] | None = None
     _lists: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
@@ -252,7 +256,7 @@ class GamePlan:
         for identity, change, index in self.replay.annotations:
             self.annotations.setdefault(identity, []).append((change, index))
 
-    def read(self, key: int | str) -> None:
+    def read(self, key: int) -> None:
         """Record that the part being planned reads `key` (END, a pager_read), which no view of an entry says."""
         if self.reads is not None:
             self.reads.add(key)
@@ -281,10 +285,11 @@ class GamePlan:
         key = self._step_keys.get(step.index)
         if key is None:
             # A step whose facts name no lines is shown the same while it is the same object (lines are the one
-            # thing an edit above changes in place, see model.Source): its shown content is kept by identity.
-            shown = (self.memo.of("step", step, lambda: repr(_shown(step))) if not names_lines(step)
-                     else repr(_shown(step)))
-            key = self._step_keys[step.index] = digest(shown, self.entry_anchor(step))
+            # thing an edit above changes in place, see model.Source): its key is kept by identity.
+            anchor = self.entry_anchor(step)
+            key = self._step_keys[step.index] = (
+                self.memo.of("step", step, lambda: digest(repr(_shown(step)), anchor), beside=anchor)
+                if not names_lines(step) else digest(repr(_shown(step)), anchor))
         return key
 
     def listed_key(self, step: Step) -> tuple:
@@ -310,9 +315,10 @@ class GamePlan:
             self.reads.add(version_read(version.identity, version.start))
         key = self._version_keys.get((version.identity, version.start))
         if key is None:
-            shown = self.memo.of("version", version, lambda: repr((
-                version.identity, version.number, version.rule_class, version.title, version.text, version.power)))
-            key = self._version_keys[(version.identity, version.start)] = digest(shown, self.rule_page(version.identity))
+            page = self.rule_page(version.identity)
+            key = self._version_keys[(version.identity, version.start)] = self.memo.of("version", version, lambda: digest(
+                repr((version.identity, version.number, version.rule_class, version.title, version.text, version.power)),
+                page), beside=page)
         return key
 
     def score_key(self, step: Step) -> tuple:
