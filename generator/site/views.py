@@ -7,9 +7,11 @@ from __future__ import annotations
 import datetime as dt
 import json
 import marshal
+from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass, field
 from functools import lru_cache
+from operator import attrgetter
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -174,6 +176,9 @@ def redline_drawn(old: str, new: str) -> tuple[str, tuple[str, ...]]:
     return str(render_html(diff, cite=_CITE, render_markdown=render_markdown)), tuple(summarize(diff))
 
 
+_number, _date = attrgetter("entry.number"), attrgetter("entry.date")
+
+
 class PlanMemo:
     """What a plan computed that the next plan of the same game may take as it is, each value kept by the
     very inputs it was made from: an immutable model object (by identity, the object kept alive beside its
@@ -243,15 +248,19 @@ class GamePlan:
     _lists: dict[str, Any] = field(default_factory=dict)
 
     def __post_init__(self) -> None:
+        proposal_steps = self.history.proposal_steps
+        # (counted in C: serve makes a plan at every save)
+        reused = {number for number, count in Counter(map(_number, proposal_steps)).items() if count > 1}
         by_number: dict[int, list[Step]] = {}
-        for step in self.history.proposal_steps:
-            by_number.setdefault(step.entry.number, []).append(step)
+        for step in proposal_steps if reused else ():
+            if step.entry.number in reused:
+                by_number.setdefault(step.entry.number, []).append(step)
         self.decisions = {number: steps for number, steps in by_number.items()
-                          if len(steps) > 1 and any(step.entry.decision for step in steps)}
-        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1}
+                          if any(step.entry.decision for step in steps)}
+        noted = [rule for rule in self.replay.game.rules.rules if rule.history or rule.annotations]
+        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1} if noted else {}
         self.rule_notes = {initial[rule.number]: (rule.history, tuple(text for text, _ in rule.annotations))
-                           for rule in self.replay.game.rules.rules
-                           if (rule.history or rule.annotations) and rule.number in initial}
+                           for rule in noted if rule.number in initial}
         self.annotations = {}
         for identity, change, index in self.replay.annotations:
             self.annotations.setdefault(identity, []).append((change, index))
@@ -270,8 +279,7 @@ class GamePlan:
     def latest_date(self) -> dt.date | None:
         """The latest date of any entry."""
         if self._latest is None:
-            self._latest = max((step.entry.date for step in self.replay.steps if step.entry.date is not None),
-                               default=None)
+            self._latest = max(filter(None, map(_date, self.replay.steps)), default=None)
         return self._latest
 
     def step_key(self, step: Step | None) -> bytes | None:
