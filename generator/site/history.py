@@ -112,8 +112,8 @@ class GameHistory:
             kept = [r for r in self.revisions_by_step[index] if (r.after or r.before).identity not in touched]
             made = [r for identity in touched for r in history.revisions_by_rule[identity]
                     if r.step is not None and r.step.index == index]
-            history.revisions_by_step[index] = sorted(kept + made, key=lambda r: ((r.after or r.before).number,
-                                                                                  order[(r.after or r.before).identity]))
+            history.revisions_by_step[index] = sorted(
+                kept + made, key=lambda r: ((r.after or r.before).number, order[(r.after or r.before).identity]))
         return history
 
     def _page_numbers(self) -> dict[int, str]:

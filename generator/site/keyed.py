@@ -9,9 +9,9 @@ At the next save, `replan` compares the new replay with the plan's: the entries 
 the same objects (the resumed replay shares the rest), and for those, the values of their keys. The parts that
 read a key whose value moved are planned again (found by a scan of every part's keys: a few milliseconds for
 12,000 parts, and less memory than an index from key to parts); so are the summary pages and the search index,
-which read the whole game. Everything else a part reads is the game's skeleton (the entries' kinds, names and numbers, each
-version's span, the game's header and settings, ...): when an edit moves it, `replan` declines and the game is
-planned whole (`plan_keyed`). A plan made here is the one made from nothing, page for page:
+which read the whole game. Everything else a part reads is the game's skeleton (the kinds, names and numbers of
+the entries that changed, each version's span, the game's header, ...): when an edit moves it, `replan`
+declines and the game is planned whole (`plan_keyed`). A plan made here is the one made from nothing, page for page:
 tests/test_differential.py holds serve to that, comparing the deps of every page too.
 """
 from __future__ import annotations
@@ -29,8 +29,8 @@ from .history import GameHistory
 from .pages import (DEFEATED, WHOLE_GAME_PARTS, Part, game_parts, game_plan, list_pagers, scored_players,
                     search_part, sitemap_paths)
 from .points import keyframe_interval, point_entry
-from .views import (END, LISTED, OLD_NUMBERS, POINT, SETTINGS, RECORD, SCORE, STEP, GamePages, GamePlan, Page, entry_key,
-                    entry_read, game_view, names_lines, pager_read, rule_read, version_read)
+from .views import (END, LISTED, OLD_NUMBERS, POINT, RECORD, SCORE, SETTINGS, STEP, GamePages, GamePlan, Page,
+                    entry_key, entry_read, game_view, names_lines, pager_read, rule_read, version_read)
 
 
 @dataclass
@@ -107,10 +107,12 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
     moved = {entry_read(view, index) for index in range(first, max(len(new_steps), len(old_steps)))
              for view in (STEP, LISTED, SCORE, RECORD, POINT)}
     # A rule renumbered or back (its page takes its new number): what links to its page reads its versions
-    renamed = {identity for identity, name in was.page_number.items() if history.page_number.get(identity, name) != name}
+    renamed = {identity for identity, name in was.page_number.items()
+               if history.page_number.get(identity, name) != name}
     for identity in renamed:
         moved.add(rule_read(identity))
-        moved |= {version_read(identity, v.start) for v in history.rules[identity].versions + was.rules[identity].versions}
+        moved |= {version_read(identity, v.start)
+                  for v in history.rules[identity].versions + was.rules[identity].versions}
     if renamed or history.old_numbers() != was.old_numbers():
         moved.add(OLD_NUMBERS)
     moved |= {entry_read(STEP, index) for index, key in kept.line_keys.items()
@@ -143,7 +145,8 @@ def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int], steps: Iterable
         before = kept_parts.get(part)
         if before is None or part[0] in WHOLE_GAME_PARTS or not moved.isdisjoint(before.reads):
             made = _plan_part(pages, part)
-            same_pages = same_pages and before is not None and (made.paths, made.listed) == (before.paths, before.listed)
+            same_pages = (same_pages and before is not None
+                          and (made.paths, made.listed) == (before.paths, before.listed))
         else:
             made = before
         made_parts.append(made)

@@ -33,9 +33,9 @@ from .points import bucket_of, points_parts
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, SETTINGS, TABLE_PART, GamePages, GamePlan, Page, rule_read, date_text, game_view, log_anchor, pager,
-                    part_name, parts, point_name, pager_read, power_text, revision_view, step_facts, step_view,
-                    version_view)
+from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, SETTINGS, TABLE_PART, GamePages, GamePlan, Page,
+                    date_text, game_view, log_anchor, pager, pager_read, part_name, parts, point_name, power_text,
+                    revision_view, rule_read, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
@@ -307,8 +307,8 @@ def _table_part(pages: GamePages, part: int) -> None:
     unrecorded = []
     if part == 0:
         plan.read(END)
-        unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry),
-                       "url": f"../{plan.entry_anchor(s)}"} for s in plan.replay.steps if isinstance(s.entry, Unrecorded)]
+        unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
+                      for s in plan.replay.steps if isinstance(s.entry, Unrecorded)]
     pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
               {"heading": "All proposals", "pager": navigation, "unrecorded": unrecorded},
               tuple(plan.listed_key(s) for s in chosen),
@@ -352,7 +352,8 @@ def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], int, Callabl
     elif stem == "index":
         entries, size = plan.history.proposal_steps, TABLE_PART
     elif stem == "scores":  # the entries that changed a score (or whose scores a Judge set)
-        entries, size = plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides]), TABLE_PART
+        entries = plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides])
+        size = TABLE_PART
     else:
         entries, size = plan.once("defeated", lambda: [s for s in plan.history.proposal_steps
                                                        if s.result in DEFEATED]), TABLE_PART

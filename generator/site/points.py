@@ -36,7 +36,8 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import END, POINT, GamePages, GamePlan, Page, entry_read, rule_read, ScriptJSON, point_name, script_json, step_view
+from .views import (END, POINT, GamePages, GamePlan, Page, ScriptJSON, entry_read, point_name, rule_read, script_json,
+                    step_view)
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry

@@ -88,8 +88,8 @@ def _document_of(plan: GamePlan, key: tuple[str, int], subject: Any) -> dict[str
 
 def _made_once(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, Any], Markup | None]:
     fields, prefix, markdown = source = _document_source(plan, key)
-    return plan.memo.of("document", (repr(sorted(fields.items())), prefix, markdown), lambda: _document(source),
-                        by_identity=False)
+    return plan.memo.of("document by text", (repr(sorted(fields.items())), prefix, markdown),
+                        lambda: _document(source), by_identity=False)
 
 
 def _document_keys(plan: GamePlan) -> list[tuple[str, int]]:

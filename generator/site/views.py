@@ -191,7 +191,8 @@ class PlanMemo:
         self._kept: dict[str, dict[Any, tuple[Any, Any, Any]]] = {}
         self._used: dict[str, dict[Any, tuple[Any, Any, Any]]] = {}
 
-    def of(self, kind: str, source: Any, make: Callable[[], Any], *, by_identity: bool = True, beside: Any = None) -> Any:
+    def of(self, kind: str, source: Any, make: Callable[[], Any], *, by_identity: bool = True,
+           beside: Any = None) -> Any:
         """The value `make` gives for `source` (an immutable object, or with `by_identity` false a hashable
         value such as a text), made once; `beside`, a value it is made from too."""
         key = id(source) if by_identity else source
@@ -324,9 +325,9 @@ class GamePlan:
         key = self._version_keys.get((version.identity, version.start))
         if key is None:
             page = self.rule_page(version.identity)
-            key = self._version_keys[(version.identity, version.start)] = self.memo.of("version", version, lambda: digest(
-                repr((version.identity, version.number, version.rule_class, version.title, version.text, version.power)),
-                page), beside=page)
+            shown = (version.identity, version.number, version.rule_class, version.title, version.text, version.power)
+            key = self._version_keys[(version.identity, version.start)] = self.memo.of(
+                "version", version, lambda: digest(repr(shown), page), beside=page)
         return key
 
     def score_key(self, step: Step) -> tuple:
