@@ -130,7 +130,7 @@ def part_name(stem: str, part: int, suffix: str = ".html") -> str:
 def pager(stem: str, ranges: list[range], current: int, label: Callable[[int], str], *,
           growing: bool = False) -> list[dict[str, Any]]:
     """Links to every part of a list, each named by its first and last item, the current one marked. A list
-    that `growing` at its end (the log's, in the log's order) names its last part by its first item alone
+    `growing` at its end (the entries, in the log's order) names its last part by its first item alone
     ("onwards"), so that an entry added to it leaves every part's pager as it was."""
     if len(ranges) < 2:
         return []
@@ -267,7 +267,8 @@ class GamePlan:
             self.annotations.setdefault(identity, []).append((change, index))
 
     def read(self, key: int) -> None:
-        """Record that the part being planned reads `key` (END, a pager_read), which no view of an entry says."""
+        """Record that the part being planned reads `key`, one no view of an entry or version records: a key of the
+        whole game (END, a pager_read, ...) or which versions a rule has (rule_read)."""
         if self.reads is not None:
             self.reads.add(key)
 
