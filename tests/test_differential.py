@@ -1,6 +1,7 @@
 """The randomized differential test: after each of a sequence of random edits of the kinds a keeper makes, the
 site that `build` updates in place and the site `serve` rebuilds must each be, byte for byte, the site a build
-from nothing gives.
+from nothing gives; and every page serve kept must have the deps a plan from nothing gives it. The games: two
+bundled ones, one of format 1.2's case folders and a synthetic one.
 
 Edits: numbers, words, titles, votes, results, scores, Effects, key lines; entries appended (a defeated
 proposal at the end, the commonest edit), deleted, moved and duplicated; the log's preamble; rules.md;
@@ -32,6 +33,7 @@ from tests.helpers import ROOT, tree_digest
 EDITS = int(os.environ.get("NOMIC_DIFFERENTIAL_EDITS", "20"))
 SEED = int(os.environ.get("NOMIC_DIFFERENTIAL_SEED", "20261127"))
 BUNDLED = sorted(p.parent.name for p in (ROOT / "content").glob("*/game.toml"))
+FORMAT_12_GAMES = sorted(p.parent for p in (ROOT / "tests" / "cases" / "engine").glob("v12-*/game.toml"))
 
 
 def _site(folder: Path) -> dict[str, str]:
@@ -297,8 +299,12 @@ def _fresh(content: Path, work: Path, step: int) -> dict[str, str] | None:
 
 
 def _games_for(seed: int, synthetic: Path) -> list[tuple[str, Path]]:
+    """Two bundled games, a game of format 1.2's case folders (decisions again, unrecorded numbers, renames,
+    annotations...) and the synthetic one."""
     rng = random.Random(seed)
-    return [(name, ROOT / "content" / name) for name in rng.sample(BUNDLED, 2)] + [("long", synthetic)]
+    v12 = rng.choice(FORMAT_12_GAMES)
+    return ([(name, ROOT / "content" / name) for name in rng.sample(BUNDLED, 2)] + [(v12.name, v12)]
+            + [("long", synthetic)])
 
 
 @pytest.fixture(scope="module")
