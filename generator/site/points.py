@@ -131,8 +131,7 @@ def _span(numbers: list[int]) -> list[int] | None:
 
 def point_entry(plan: GamePlan, index: int) -> list[str]:
     """What a points piece lists of an entry: its point's name, label, title, date and address."""
-    if plan.reads is not None:
-        plan.reads.add(entry_read(POINT, index))
+    plan.read(entry_read(POINT, index))
     entry = plan.point_entries.get(index)
     if entry is None:
         # Kept from plan to plan by the entry's step and the name of its page (which its point and address are)

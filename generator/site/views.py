@@ -267,8 +267,8 @@ class GamePlan:
             self.annotations.setdefault(identity, []).append((change, index))
 
     def read(self, key: int) -> None:
-        """Record that the part being planned reads `key`, one no view of an entry or version records: a key of the
-        whole game (END, a pager_read, ...) or which versions a rule has (rule_read)."""
+        """Record, while serve plans a part (site/keyed.py), that the part reads `key`: a view of an entry or version
+        (entry_read, version_read), which versions a rule has (rule_read), or a key of the whole game (END, ...)."""
         if self.reads is not None:
             self.reads.add(key)
 
@@ -290,8 +290,7 @@ class GamePlan:
         shows it (the lines its findings and score reasons name included: an edit above moves those)."""
         if step is None:
             return None
-        if self.reads is not None:
-            self.reads.add(entry_read(STEP, step.index))
+        self.read(entry_read(STEP, step.index))
         key = self._step_keys.get(step.index)
         if key is None:
             # A step whose facts name no lines is shown the same while it is the same object (lines are the one
@@ -305,8 +304,7 @@ class GamePlan:
     def listed_key(self, step: Step) -> tuple:
         """What the pages that list entries show of one (its label, date, title, result, link, findings): a
         change to its text or votes alone leaves them as they are."""
-        if self.reads is not None:
-            self.reads.add(entry_read(LISTED, step.index))
+        self.read(entry_read(LISTED, step.index))
         key = self._listed_keys.get(step.index)
         if key is None:
             entry = step.entry
@@ -321,8 +319,7 @@ class GamePlan:
         renumbering moves)."""
         if version is None:
             return None
-        if self.reads is not None:
-            self.reads.add(version_read(version.identity, version.start))
+        self.read(version_read(version.identity, version.start))
         key = self._version_keys.get((version.identity, version.start))
         if key is None:
             page = self.rule_page(version.identity)
@@ -333,15 +330,13 @@ class GamePlan:
 
     def score_key(self, step: Step) -> tuple:
         """What the scores pages show of an entry beside its listing: the scores after it and what it paid."""
-        if self.reads is not None:
-            self.reads.add(entry_read(SCORE, step.index))
+        self.read(entry_read(SCORE, step.index))
         return tuple(sorted(step.scores.items())), tuple((d.player, d.points) for d in step.deltas)
 
     def record_key(self, step: Step) -> tuple:
         """What the players page counts of an entry: a proposal's proposer and result, who voted on it, and who
         had won after it."""
-        if self.reads is not None:
-            self.reads.add(entry_read(RECORD, step.index))
+        self.read(entry_read(RECORD, step.index))
         entry = step.entry
         if isinstance(entry, Proposal):
             return entry.proposer, step.result, entry.votes.voters if entry.votes else (), step.winner
@@ -571,8 +566,7 @@ def date_text(entry: Entry) -> str:
 
 def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
     """An entry as the pages that link to it show it: what its listing holds (GamePlan.listed_key)."""
-    if plan.reads is not None:
-        plan.reads.add(entry_read(LISTED, step.index))
+    plan.read(entry_read(LISTED, step.index))
     entry = step.entry
     return {"label": step.label, "date": _date_attribute(entry), "date_text": date_text(entry),
             "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
