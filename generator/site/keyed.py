@@ -96,7 +96,7 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
     new_steps, old_steps = replay.steps, old.replay.steps
     first = next((i for i, (new, was) in enumerate(zip(new_steps, old_steps)) if new is not was),
                  min(len(new_steps), len(old_steps)))
-    if not _same_setting(old.replay, replay) or _annotated(replay) != _annotated(old.replay):
+    if not _same_setting(old.replay, replay):
         return None
     plan = game_plan(replay, old, history=GameHistory(replay))
     history, was = plan.history, old.history
@@ -173,7 +173,7 @@ def _plan_part(pages: GamePages, part: Part) -> _Planned:
 def _changes(old: Replay, new: Replay) -> tuple[list[int], list[int]] | None:
     """The entries and versions of `new` that are not `old`'s own objects, by place; None when the edit moved
     anything beside them that pages read (the skeleton)."""
-    if len(new.versions) != len(old.versions) or not _same_setting(old, new) or _annotated(new) != _annotated(old):
+    if len(new.versions) != len(old.versions) or not _same_setting(old, new):
         return None
     steps = list(compress(range(len(new.steps)), map(is_not, new.steps, old.steps)))
     if any(_shape(new.steps[i]) != _shape(old.steps[i]) for i in steps):
@@ -188,11 +188,11 @@ def _changes(old: Replay, new: Replay) -> tuple[list[int], list[int]] | None:
 
 def _same_setting(old: Replay, new: Replay) -> bool:
     """Whether what the parts read of the game beside its entries, rules and settings is the same: its header, the
-    log's preamble, the initial scores, the notes rules.md keeps."""
+    log's preamble, the initial scores, the notes rules.md keeps and the annotations entries made."""
     game, old_game = new.game, old.game
     return (game.log.preamble == old_game.log.preamble
             and game_view(new) == game_view(old) and new.initial_scores == old.initial_scores
-            and _rule_notes(new) == _rule_notes(old))
+            and _rule_notes(new) == _rule_notes(old) and _annotated(new) == _annotated(old))
 
 
 def _decided(plan: GamePlan, first: int) -> dict[int, list[int]]:
