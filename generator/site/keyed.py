@@ -28,9 +28,9 @@ from ..model import Event, Unrecorded
 from .history import GameHistory
 from .pages import (DEFEATED, WHOLE_GAME_PARTS, Part, game_parts, game_plan, list_pagers, scored_players,
                     search_part, sitemap_paths)
-from .points import keyframe_interval, point_entry
-from .views import (END, LISTED, OLD_NUMBERS, POINT, RECORD, SCORE, SETTINGS, STEP, GamePages, GamePlan, Page,
-                    entry_key, entry_read, game_view, names_lines, pager_read, rule_read, version_read)
+from .points import keyframe_interval, point_entry, point_place
+from .views import (END, ENTRY_VIEWS, LISTED, OLD_NUMBERS, PLACE, POINT, RECORD, SCORE, SETTINGS, STEP, GamePages,
+                    GamePlan, Page, entry_key, entry_read, game_view, names_lines, pager_read, rule_read, version_read)
 
 
 @dataclass
@@ -105,7 +105,7 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
             or keyframe_interval(len(history.in_force())) != keyframe_interval(len(was.in_force()))):
         return None
     moved = {entry_read(view, index) for index in range(first, max(len(new_steps), len(old_steps)))
-             for view in (STEP, LISTED, SCORE, RECORD, POINT)}
+             for view in ENTRY_VIEWS}
     # A rule renumbered or back (its page takes its new number): what links to its page reads its versions
     renamed = {identity for identity, name in was.page_number.items()
                if history.page_number.get(identity, name) != name}
@@ -248,6 +248,8 @@ def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: lis
                 moved.add(entry_read(kind, index))
         if point_entry(old, index) != point_entry(plan, index):
             moved.add(entry_read(POINT, index))
+        if point_place(old, index) != point_place(plan, index):
+            moved.add(entry_read(PLACE, index))
     for index, key in kept.line_keys.items():
         if index not in steps and plan.step_key(plan.replay.steps[index]) != key:
             moved.add(entry_read(STEP, index))

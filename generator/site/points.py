@@ -36,8 +36,8 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import (END, POINT, GamePages, GamePlan, Page, ScriptJSON, entry_read, point_name, rule_read, script_json,
-                    step_view)
+from .views import (END, PLACE, POINT, GamePages, GamePlan, Page, ScriptJSON, date_attribute, entry_read, point_name,
+                    rule_read, script_json, step_view)
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -114,10 +114,10 @@ def _manifest(pages: GamePages, _: Any) -> None:
     keyframe = keyframe_interval(len(plan.history.in_force()))
     pieces = []
     for first in range(0, max(len(steps), 1), PER_PIECE):
-        entries = [point_entry(plan, index) for index in range(first, min(first + PER_PIECE, len(steps)))]
-        dates = [e[3] for e in entries if e[3]]
+        places = [point_place(plan, index) for index in range(first, min(first + PER_PIECE, len(steps)))]
+        dates = [date for _, date in places if date]
         proposals = [step.entry.number for step in steps[first:first + PER_PIECE] if isinstance(step.entry, Proposal)]
-        judgments = [int(e[0].split("-")[1]) for e in entries if e[0].startswith("judgment-")]
+        judgments = [int(name.split("-")[1]) for name, _ in places if name.startswith("judgment-")]
         pieces.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
     manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces,
                 "syntax": SYNTAX}  # how the pickers read a point's name: as `diff GAME@…` does (model/points.py)
@@ -127,6 +127,12 @@ def _manifest(pages: GamePages, _: Any) -> None:
 
 def _span(numbers: list[int]) -> list[int] | None:
     return [min(numbers), max(numbers)] if numbers else None
+
+
+def point_place(plan: GamePlan, index: int) -> tuple[str, str]:
+    """What the manifest reads of an entry: its point's name and its date (a title edit leaves them)."""
+    plan.read(entry_read(PLACE, index))
+    return point_name(plan, index), date_attribute(plan.replay.steps[index].entry)
 
 
 def point_entry(plan: GamePlan, index: int) -> list[str]:

@@ -87,9 +87,10 @@ def _stable_bytes(value: Any) -> bytes:
 
 
 # The keys of what a part of a plan reads (GamePlan.reads): a view of an entry (its step_key, listed_key,
-# score_key, record_key, or its points.point_entry) or of a rule version (its version_key). Plain numbers: a long
-# game's plan records some 100,000 of them.
-STEP, LISTED, SCORE, RECORD, POINT = range(5)
+# score_key, record_key, its points.point_entry or points.point_place) or of a rule version (its version_key).
+# Plain numbers: a long game's plan records some 100,000 of them.
+STEP, LISTED, SCORE, RECORD, POINT, PLACE = range(6)
+ENTRY_VIEWS = (STEP, LISTED, SCORE, RECORD, POINT, PLACE)
 # Keys of the whole game: how many entries it has (read by the pages that show its end: the last part of a list,
 # the last proposal's page, the rules now), the labels of a list's parts (read by each part's pager), the rules'
 # old numbers (read by the redirects from them), the settings (read by the players page and the score chart).
@@ -550,7 +551,7 @@ def keeps_scores(replay: Replay) -> bool:
             or any(step.deltas for step in replay.steps))
 
 
-def _date_attribute(entry: Entry) -> str:
+def date_attribute(entry: Entry) -> str:
     """An entry's date for a `datetime` attribute: `2019-07-20`, or `2019-07` for a month (format 1.2)."""
     if entry.date is None:
         return ""
@@ -568,7 +569,7 @@ def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
     """An entry as the pages that link to it show it: what its listing holds (GamePlan.listed_key)."""
     plan.read(entry_read(LISTED, step.index))
     entry = step.entry
-    return {"label": step.label, "date": _date_attribute(entry), "date_text": date_text(entry),
+    return {"label": step.label, "date": date_attribute(entry), "date_text": date_text(entry),
             "url": f"{from_dir}{plan.entry_anchor(step)}", "title": entry.title, "kind": entry.kind,
             "result": step.result, "number": getattr(entry, "number", None)}
 
