@@ -7,6 +7,7 @@ the phone's picture ends its lines with the scores alone, and the legend under b
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass
 
 from ..engine.replay import Replay
@@ -67,18 +68,30 @@ def score_chart(replay: Replay) -> Chart | None:
         return None
     players = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
     win = replay.steps[-1].mechanics.scoring.win
-    wide = _layout(replay, steps, players, win, width=760, height=340, font=13, names=True)
-    narrow = _layout(replay, steps, players, win, width=360, height=300, font=13, names=False)
+    scores = [s.scores for s in steps]
+    runs = {player: _run(player, replay.initial_scores, scores) for player in players}
+    wide = _layout(replay, steps, runs, win, width=760, height=340, font=13, names=True)
+    narrow = _layout(replay, steps, runs, win, width=360, height=300, font=13, names=False)
     legend = tuple((p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], steps[-1].scores.get(p, 0))
                    for n, p in enumerate(players))
     return Chart(wide, narrow, legend, win)
 
 
-def _layout(replay: Replay, steps, players: list[str], win: int, *, width: int, height: int, font: int,
-            names: bool) -> Layout:
+def _run(player: str, initial: dict[str, int], scores: list[dict[str, int]]) -> tuple[list[int], list[int]]:
+    """A player's line as the positions on the x axis it has a score at (0: the start; a line starts when its
+    player enters the game, as players may join later) and those scores."""
+    positions = [0] if player in initial else []
+    positions += [i + 1 for i, entry in enumerate(scores) if player in entry]
+    values = ([initial[player]] if player in initial else []) + [scores[i - 1][player] for i in positions if i]
+    return positions, values
+
+
+def _layout(replay: Replay, steps, runs: dict[str, tuple[list[int], list[int]]], win: int, *, width: int,
+            height: int, font: int, names: bool) -> Layout:
+    players = list(runs)
     finals = {p: steps[-1].scores.get(p, 0) for p in players}
     labels = {p: f"{p} {finals[p]}" if names else str(finals[p]) for p in players}
-    values = [v for s in steps for v in s.scores.values()] + [0] + list(replay.initial_scores.values())
+    values = {v for _, run in runs.values() for v in run} | {0}
     low, high = min(values), max(max(values), 1)
     if win <= high * 1.5:
         high = max(high, win)
@@ -97,14 +110,15 @@ def _layout(replay: Replay, steps, players: list[str], win: int, *, width: int, 
     def y(value: int) -> float:
         return round(top + plot_h * (high - value) / span, 1)
 
+    # Each entry's x and each score's y worked out once, not once per player: a long game has 10,000 entries
+    xs = [x(position) for position in range(count + 1)]
+    ys = {value: y(value) for value in values}
     ends = {}
     lines = {}
-    for player in players:
-        # A line starts when its player enters the game (players may join later).
-        coords = [(x(0), y(replay.initial_scores[player]))] if player in replay.initial_scores else []
-        coords += [(x(i + 1), y(s.scores[player])) for i, s in enumerate(steps) if player in s.scores]
-        lines[player] = _thin(coords, plot_w)
-        ends[player] = coords[-1][1] if coords else y(0)
+    for player, (positions, scores) in runs.items():
+        line_x, line_y = list(map(xs.__getitem__, positions)), list(map(ys.__getitem__, scores))
+        lines[player] = _thin(line_x, line_y, plot_w)
+        ends[player] = line_y[-1] if line_y else y(0)
     win_y = y(win) if low <= win <= high else None
     wanted = {p: ends[p] + font * 0.35 for p in players}
     if win_y is not None:
@@ -121,19 +135,20 @@ def _layout(replay: Replay, steps, players: list[str], win: int, *, width: int, 
                   placed.get(""))
 
 
-def _thin(coords: list[tuple[float, float]], plot_w: float) -> list[tuple[float, float]]:
-    """At most about two points per unit of width, keeping each column's lowest and highest and the last:
-    a long game draws the same line in a fraction of the bytes."""
-    if len(coords) <= 2 * plot_w:
-        return coords
+def _thin(line_x: list[float], line_y: list[float], plot_w: float) -> list[tuple[float, float]]:
+    """A line's points, at most about two per unit of width, keeping each column's lowest and highest (the first
+    of each) and the last: a long game draws the same line in a fraction of the bytes. (x grows: a column's
+    points are a run, found by bisection, and its ends by min and max: no step per point.)"""
+    if len(line_x) <= 2 * plot_w:
+        return list(zip(line_x, line_y))
     kept: list[tuple[float, float]] = []
-    column: list[tuple[float, float]] = []
-    for point in coords:
-        if column and int(point[0]) != int(column[0][0]):
-            kept += sorted({min(column, key=lambda p: p[1]), max(column, key=lambda p: p[1]), column[-1]})
-            column = []
-        column.append(point)
-    kept += sorted({min(column, key=lambda p: p[1]), max(column, key=lambda p: p[1]), column[-1]})
+    start = 0
+    while start < len(line_x):
+        end = bisect_left(line_x, int(line_x[start]) + 1, start)
+        column = line_y[start:end]
+        chosen = {start + column.index(min(column)), start + column.index(max(column)), end - 1}
+        kept += sorted({(line_x[i], line_y[i]) for i in chosen})
+        start = end
     return kept
 
 
