@@ -3,8 +3,10 @@ pages that moved, drawn and put in place) after each kind of edit, each with the
 parts; a deleted or corrupt cache is rebuilt silently."""
 from __future__ import annotations
 
+import gc
 import re
 import shutil
+import weakref
 from pathlib import Path
 
 import pytest
@@ -14,6 +16,7 @@ from generator.cli import main
 from generator import pipeline
 from generator import serve
 from generator.serve import SiteBuilder
+from generator.site import keyed
 from generator.site import points
 from generator.site import search
 from generator.site import views
@@ -257,6 +260,22 @@ def test_a_plan_that_fails_leaves_its_game_to_be_drawn_at_the_next_save(game, tm
     fresh = SiteBuilder(game.parent, tmp_path / "fresh", live_reload="")
     assert fresh.build_all().ok
     assert tree_digest(builder.out) == tree_digest(fresh.out)
+
+
+def test_serve_lets_go_of_the_entries_an_edit_replaced(game, tmp_path, monkeypatch):
+    """serve lends a game's memo from save to save (views.PlanMemo): what it kept by the entries an edit replaced
+    goes with them, or a long session would keep every replay it made alive (a setting replays every entry
+    anew)."""
+    replays = []
+    monkeypatch.setattr(serve, "plan_keyed", lambda plan: replays.append(plan.replay) or keyed.plan_keyed(plan))
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    replaced = [weakref.ref(step) for step in replays.pop().steps]
+    assert builder.rebuild(_game_toml(game)).ok  # every entry replayed anew, and planned by keyed.replan
+    assert builder.rebuild(_prose_of_a_proposal(game)).ok
+    assert not replays
+    gc.collect()
+    assert [ref() for ref in replaced if ref() is not None] == []
 
 
 def test_the_feeds_latest_date_and_the_players_counts_follow_edits_that_move_them(game, tmp_path):

@@ -19,7 +19,7 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 from array import array
 from collections.abc import Iterable
-from itertools import compress
+from itertools import chain, compress
 from operator import is_not
 
 from ..engine.replay import Replay, Step
@@ -152,6 +152,9 @@ def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int], steps: Iterable
         made_parts.append(made)
     lines = {i: plan.step_key(plan.replay.steps[i]) for i in sorted(kept.line_keys.keys() | set(steps))
              if i < len(plan.replay.steps) and names_lines(plan.replay.steps[i])}
+    # What the memo kept of the entries and versions this replay replaced is never asked for again
+    alive = set(map(id, plan.replay.steps)) | set(map(id, plan.replay.versions))
+    plan.memo.forget(made for made in chain(kept.plan.replay.steps, kept.plan.replay.versions) if id(made) not in alive)
     if same_pages:
         return KeyedPlan(plan, made_parts, lines, kept.paths, kept.sitemap), pages
     return KeyedPlan(plan, made_parts, lines), pages

@@ -88,7 +88,8 @@ def _document_of(plan: GamePlan, key: tuple[str, int], subject: Any) -> dict[str
 
 def _made_once(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, Any], Markup | None]:
     fields, prefix, markdown = source = _document_source(plan, key)
-    return plan.memo.of("document by text", (repr(sorted(fields.items())), prefix, markdown),
+    # (kept by a digest of what it is made of: a long game has 10,000, and its texts are long)
+    return plan.memo.of("document by text", digest(repr(sorted(fields.items())), prefix, markdown),
                         lambda: _document(source), by_identity=False)
 
 

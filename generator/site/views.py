@@ -8,7 +8,7 @@ import datetime as dt
 import json
 import marshal
 from collections import Counter
-from collections.abc import Callable
+from collections.abc import Callable, Iterable
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
@@ -184,8 +184,10 @@ class PlanMemo:
     """What a plan computed that the next plan of the same game may take as it is, each value kept by the
     very inputs it was made from: an immutable model object (by identity, the object kept alive beside its
     value, so that an id is never taken for another object's), or a text. A hit is what computing gives, by
-    construction; nothing says which inputs an edit touched. serve keeps one per game from rebuild to rebuild
-    (`turn` after each plan drops what that plan did not use); a build plans once and keeps none."""
+    construction; nothing says which inputs an edit touched. serve keeps one per game from rebuild to rebuild:
+    `turn`, at each whole plan, drops what that plan did not use; a keyed plan (site/keyed.py), which plans a
+    few parts, lends it whole and `forget`s what the entries and versions it replaced kept. A build plans once
+    and keeps none."""
 
     def __init__(self) -> None:
         # kind -> id of the source (or the source itself, kept by value) -> (source or None, beside, value)
@@ -208,6 +210,16 @@ class PlanMemo:
 
     def turn(self) -> None:
         self._kept, self._used = self._used, {}
+
+    def forget(self, sources: Iterable[Any]) -> None:
+        """Drop what was kept by these objects (the entries and versions an edit replaced, which no plan can ask
+        for again): serve's keyed plans lend the memo whole, without a `turn`, and it would keep them alive."""
+        gone = {id(source): source for source in sources}
+        for table in (self._kept, self._used):
+            for entries in table.values():
+                for key in gone.keys() & entries.keys():
+                    if entries[key][0] is gone[key]:
+                        del entries[key]
 
 
 @dataclass
