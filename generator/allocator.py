@@ -6,11 +6,16 @@ rebuilds in its own thread, so the first build's memory and every rebuild's sit 
 neither reuses the other's free space), and each large block freed raises the size from which blocks are
 mapped on their own (up to 32 MB), so the next large texts and tables are carved from the arenas, which
 then only grow. At 10,000 proposals, serve's peak resident memory grew by some 55 MB over ten edits so
-(274 MB after the first build, 330 MB after the edits; 285 MB with the settings below).
+(274 MB after the first build, 330 MB after the edits; 285 MB with the settings below). And what a rebuild
+frees inside the heap stays resident until the allocator is asked to hand its pages back (`trim_heap`, after
+each rebuild): the next rebuild's peak then starts lower (at 10,000 proposals, 302 MB after the bench's
+edits instead of 308 MB).
 """
 from __future__ import annotations
 
 import ctypes
+import functools
+from collections.abc import Callable
 
 # From glibc's malloc.h.
 M_MMAP_THRESHOLD = -3
@@ -29,3 +34,22 @@ def give_memory_back() -> bool:
     mallopt.argtypes, mallopt.restype = (ctypes.c_int, ctypes.c_int), ctypes.c_int
     # mallopt returns 1 on success; musl's stub returns 0 and changes nothing.
     return bool(mallopt(M_ARENA_MAX, 1)) & bool(mallopt(M_MMAP_THRESHOLD, MMAP_THRESHOLD))
+
+
+def trim_heap() -> None:
+    """Hand the pages the last rebuild freed inside the heap back to the system (glibc's malloc_trim; elsewhere
+    nothing). Some ten milliseconds for a long game's heap: called once a rebuild is shown, not before."""
+    malloc_trim = _malloc_trim()
+    if malloc_trim is not None:
+        malloc_trim(0)
+
+
+@functools.cache
+def _malloc_trim() -> Callable[[int], int] | None:
+    """glibc's malloc_trim, looked up once (a lookup leaves a cycle for the collector)."""
+    try:
+        malloc_trim = ctypes.CDLL(None).malloc_trim
+    except (OSError, AttributeError, TypeError):
+        return None
+    malloc_trim.argtypes, malloc_trim.restype = (ctypes.c_size_t,), ctypes.c_int
+    return malloc_trim

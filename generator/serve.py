@@ -35,7 +35,7 @@ from markupsafe import Markup
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from .allocator import give_memory_back
+from .allocator import give_memory_back, trim_heap
 from .pipeline import replay_games
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
@@ -180,15 +180,23 @@ class SiteBuilder:
         self._undrawn: set[str] = set()  # games loaded since their pages were last drawn
         self.parser = LogParser()  # remembers each log's entries from save to save
         self._gone: set[str] = set()  # the pages of games whose folders went, not yet removed
+        self._unsettled = False  # a rebuild ran and left the collector off (see settle)
         self._root = self.content.resolve()
         self._template_roots = (package_templates().resolve(), self.overrides.resolve())
         self._out = self.out.resolve()
         # File names in errors are relative to the folder that holds the games.
         self.base = self.content.parent if is_game(self.content) else self.content
 
-    def build_all(self, *, jobs: int = 1) -> RebuildResult:
+    def build_all(self, *, jobs: int = 1, settle: bool = True) -> RebuildResult:
         """Load every game and render every page, on `jobs` processes (forked: only before any other thread
-        runs, as LiveSite.start calls it)."""
+        runs, as LiveSite.start calls it). `settle`: as `rebuild`."""
+        try:
+            return self._build_all(jobs)
+        finally:
+            if settle:
+                self.settle()
+
+    def _build_all(self, jobs: int) -> RebuildResult:
         self._games.clear()
         self._broken.clear()
         self._undrawn.clear()
@@ -204,8 +212,28 @@ class SiteBuilder:
                         page.full_context()
         return result
 
-    def rebuild(self, changed: Iterable[Path]) -> RebuildResult:
-        """Rebuild after the files `changed` were written, created, moved or deleted."""
+    def rebuild(self, changed: Iterable[Path], *, settle: bool = True) -> RebuildResult:
+        """Rebuild after the files `changed` were written, created, moved or deleted; `settle` after it, unless
+        the caller will once the rebuild is shown (the collector is off until then)."""
+        try:
+            return self._rebuild(changed)
+        finally:
+            if settle:
+                self.settle()
+
+    def settle(self) -> None:
+        """Put away what the last rebuild left, once it is shown (a few to a few hundred milliseconds): its cycles
+        collected (a template's macro makes one with the page it draws), what outlives it frozen, so that the
+        collector never walks the whole site again (and frozen, a cycle would never be collected), and the
+        pages it freed handed back to the system (allocator.py)."""
+        if self._unsettled:
+            self._unsettled = False
+            gc.collect()
+            gc.freeze()
+            gc.enable()
+            trim_heap()
+
+    def _rebuild(self, changed: Iterable[Path]) -> RebuildResult:
         stale: set[str] = set()
         templates_changed = False
         for path in map(_absolute, changed):
@@ -257,8 +285,8 @@ class SiteBuilder:
         for name in set(self._broken) - set(folders):
             del self._broken[name]
         self._undrawn &= set(folders)
-        # Parsing, replaying and planning make many objects and no cycles; what outlives a rebuild is frozen
-        # after it (see below), so that the collector never walks the whole site again.
+        # Parsing, replaying and planning make many objects and few cycles: the collector stays off until the
+        # rebuild is shown (see settle).
         gc.disable()
         try:
             for name, folder in folders.items():
@@ -286,8 +314,7 @@ class SiteBuilder:
                     for name in self._undrawn:  # not drawn: what changed since the pages were is unknown
                         self._games[name].keyed = None
         finally:
-            gc.enable()
-            gc.freeze()
+            self._unsettled = True
         self.errors = errors
         return RebuildResult(written, errors, time.perf_counter() - started)
 
@@ -648,13 +675,14 @@ class RebuildLoop(threading.Thread):
                     return
                 changed, self._changed = self._changed, set()
             try:
-                result = self.builder.rebuild(changed)
+                result = self.builder.rebuild(changed, settle=False)
             except Exception as error:  # a bug must not end serving: say so, and wait for the next save
                 traceback.print_exc()  # for the terminal only: the overlay is for keepers
                 result = RebuildResult(errors=[SourceError(str(self.builder.content), 0, "while rebuilding: "
                                                            + bug_message(error, "the content folder"))])
             self.report(result)
             self.hub.publish(result, self.builder.problems(result.errors))
+            self.builder.settle()
 
 
 class _ChangeHandler(FileSystemEventHandler):
@@ -687,8 +715,9 @@ class LiveSite:
 
     def start(self) -> RebuildResult:
         """Build everything, then watch and rebuild in the background; serving is `serve_forever`."""
-        result = self.builder.build_all(jobs=available_cores())  # no other thread runs yet: workers may fork
+        result = self.builder.build_all(jobs=available_cores(), settle=False)  # no other thread yet: workers may fork
         self.hub.publish(result, self.builder.problems())
+        self.builder.settle()
         handler = _ChangeHandler(self.builder, self.loop)
         for folder in self.builder.watched_folders():
             if folder.is_dir():

@@ -278,6 +278,19 @@ def test_serve_lets_go_of_the_entries_an_edit_replaced(game, tmp_path, monkeypat
     assert [ref() for ref in replaced if ref() is not None] == []
 
 
+def test_what_a_rebuild_leaves_in_cycles_is_collected_not_frozen(game, tmp_path):
+    """serve freezes what a rebuild leaves, so that the collector never walks the whole site again; a cycle
+    frozen would never be collected (a template's macro makes one with each page it draws, the comparison
+    pieces'): SiteBuilder.settle collects first."""
+    gc.unfreeze()  # (what this process froze before: `synth` checks the game it writes)
+    gc.collect()
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    assert builder.rebuild(_a_rule_in_rules_md(game)).ok
+    gc.unfreeze()
+    assert gc.collect() == 0
+
+
 def test_the_feeds_latest_date_and_the_players_counts_follow_edits_that_move_them(game, tmp_path):
     """serve keeps the latest date (the feed's) and the proposals by player and result (the players page) from
     plan to plan, putting in only what the changed entries moved: a date past every other, made and undone (the

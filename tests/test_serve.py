@@ -405,7 +405,7 @@ def test_a_burst_of_changes_is_one_rebuild(builder, game):
 
 
 class _WithoutMallopt:
-    """A C library without mallopt (macOS's): serve runs with the allocator's defaults."""
+    """A C library without mallopt or malloc_trim (macOS's): serve runs with the allocator's defaults."""
 
     def __init__(self, name):
         pass
