@@ -50,6 +50,8 @@ def normal(name: str) -> str:
 def invisible(name: str) -> list[str]:
     """The invisible characters in a name, each once, in order: format characters (category Cf), and controls
     (Cc: a tab, DEL), which no reader sees either."""
+    if name.isascii() and name.isprintable():  # (most names: none of either)
+        return []
     return list(dict.fromkeys(c for c in name if unicodedata.category(c) in ("Cf", "Cc")))
 
 
