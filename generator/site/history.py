@@ -101,19 +101,19 @@ class GameHistory:
         touched = {identity for identity, _ in new}
         for index in steps:
             touched.update((r.after or r.before).identity for r in self.revisions_by_step.get(index, ()))
-        at_steps: set[int] = set()
+        made: dict[int, list[Revision]] = {}  # the touched rules' revisions, by the entry that made them
         for identity in touched:
             rule = history.rules[identity] = RuleHistory(identity, [new.get((v.identity, v.start), v)
                                                                      for v in self.rules[identity].versions])
             history.revisions_by_rule[identity] = revisions = _revisions(rule, replay.steps)
-            at_steps.update(r.step.index for r in revisions if r.step is not None)
-        order = {identity: place for place, identity in enumerate(self.rules)} if at_steps else {}
-        for index in at_steps:  # in the order __init__ gives: by number, then as the rules came
+            for revision in revisions:
+                if revision.step is not None:
+                    made.setdefault(revision.step.index, []).append(revision)
+        order = {identity: place for place, identity in enumerate(self.rules)} if made else {}
+        for index, revisions in made.items():  # in the order __init__ gives: by number, then as the rules came
             kept = [r for r in self.revisions_by_step[index] if (r.after or r.before).identity not in touched]
-            made = [r for identity in touched for r in history.revisions_by_rule[identity]
-                    if r.step is not None and r.step.index == index]
             history.revisions_by_step[index] = sorted(
-                kept + made, key=lambda r: ((r.after or r.before).number, order[(r.after or r.before).identity]))
+                kept + revisions, key=lambda r: ((r.after or r.before).number, order[(r.after or r.before).identity]))
         return history
 
     def _page_numbers(self) -> dict[int, str]:
