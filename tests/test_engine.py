@@ -876,6 +876,28 @@ def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_pat
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
 
+
+@pytest.mark.parametrize("edit", ["the last entry's prose", "an entry appended"])
+def test_a_replay_resumed_to_the_end_shares_the_versions_it_made_again(tmp_path, edit):
+    """A fold that runs to the end makes every rule in force again (Rulebook.finish): those equal to the previous
+    replay's are its objects, which serve keeps what it made of (and all but the changed pass for unchanged)."""
+    folder, load_game = _synthetic_log(tmp_path)
+    previous = replay(load_game(folder), checkpoints=True)
+    log = folder / "log.md"
+    text = log.read_text(encoding="utf-8")
+    if edit == "an entry appended":
+        text += "\n## Proposal 999: Late\nProposer: Alice\nDate: 2999-12-31\nVotes: none\nResult: defeated\n\nA word.\n"
+    else:
+        last = text.rindex("## Proposal")
+        text = text[:last] + re.sub(r"\n\n([A-Z][^\n]*\.)\n", r"\n\n\1 Edited.\n", text[last:], count=1)
+    log.write_text(text, encoding="utf-8")
+    game = load_game(folder)
+    resumed = replay_game(game, previous=previous, checkpoints=True)
+    assert resumed == replay(game)
+    in_force = [version for version in resumed.versions if version.end is None]
+    assert len(in_force) > 10 and all(version in previous.versions for version in in_force)
+    assert {id(version) for version in resumed.versions} == {id(version) for version in previous.versions}
+
 @pytest.mark.parametrize("field", ["number", "date"])
 def test_an_edit_to_what_places_a_snapshot_is_replayed_as_from_the_start(tmp_path, monkeypatch, field):
     """The proposal a snapshot stands after renumbered, or the date of the last entry a dated snapshot stands

@@ -84,7 +84,8 @@ def resume(game: Game, previous: Replay) -> Replay | None:
         if index % spacing == 0:
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
-    return fold._finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
+    return _sharing_versions(fold._finish(game, state, steps, before_entries, previous.initial_scores,
+                                          tuple(checkpoints)), previous)
 
 
 def _state_at(game: Game, previous: Replay, first: int, rulings: dict, points: dict):
@@ -119,7 +120,18 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
         if index % spacing == 0 and index > first:
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
-    return fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores, tuple(checkpoints))
+    return _sharing_versions(fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores,
+                                          tuple(checkpoints)), previous)
+
+
+def _sharing_versions(replay: Replay, previous: Replay) -> Replay:
+    """`replay`, each of its versions that equals one of `previous`'s being that one: a fold that ran to the
+    end made every rule in force again (Rulebook.finish), and serve keeps what it made of a version by the
+    object (site/keyed.py), as it does an entry's step."""
+    old = {(version.identity, version.start): version for version in previous.versions}
+    versions = tuple(was if (was := old.get((version.identity, version.start))) == version else version
+                     for version in replay.versions)
+    return dataclasses.replace(replay, versions=versions)
 
 
 # Rule texts that differ from the previous replay's, all else being the same (below): nothing in the fold reads
