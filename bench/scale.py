@@ -14,8 +14,10 @@ For each size, `nomic-archive synth` writes a game (its log in one file, and spl
 - serve: `serve` in a process of its own with a server-sent-events client, timing from writing a file to
   the `reload` event: a word added to a proposal 60% of the way through the log, a sentence added to it
   (every later entry of that file moves down two lines), its title changed (the lists that show it change),
-  a word added to the rule text it amends, and a word added to a rule of rules.md (the game's snapshot then
-  differs: a discrepancy, which every page's header counts); each with the log in one file and split;
+  a word added to the rule text it amends, a word added to a rule of rules.md (the game's snapshot then
+  differs: a discrepancy, which every page's header counts), game.toml's winning score, a word added to the
+  last entry (the replay runs to the end), an entry appended and the last deleted; each with the log in one
+  file and split;
 - peak RSS of build and serve (the largest process, workers included), the largest total of scripts one
   page loads before the reader asks for anything, and the site's files.
 
@@ -200,6 +202,8 @@ def serve_edits(game: Path) -> list[dict]:
     following = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", last_log.read_text(encoding="utf-8")))) + 1
     appended = (f"\n\n## Proposal {following}: Appended for the benchmark\nProposer: Alice\nDate: 2999-12-31\n"
                 "Votes: none\nResult: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
+    # The entry a keeper wrote last, edited again: the replay runs to the end, and every rule in force comes back
+    last_sentence = re.search(r"\n\n([A-Z][^\n]*\.)\n", last_entry).group(1)
     return [
         {"name": f"proposal {number}: a word", "file": str(log), "old": sentence, "new": sentence + " Edited."},
         {"name": f"proposal {number}: a sentence", "file": str(log), "old": sentence,
@@ -209,6 +213,8 @@ def serve_edits(game: Path) -> list[dict]:
          "new": "> Newly, " + quoted[2:]},
         {"name": "rules.md: a word of rule 101", "file": str(rules), "old": rule, "new": rule + " edited"},
         {"name": "game.toml: the winning score", "file": str(settings), "old": win, "new": win + "0"},
+        {"name": "the last entry: a word", "file": str(last_log), "old": last_entry,
+         "new": last_entry.replace(last_sentence, last_sentence + " Edited.", 1)},
         {"name": "an entry appended", "file": str(last_log), "old": last_entry, "new": last_entry.rstrip("\n") + appended},
         {"name": "the last entry deleted", "file": str(last_log), "old": last_entry, "new": ""},
     ]
