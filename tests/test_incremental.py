@@ -6,6 +6,7 @@ from __future__ import annotations
 import gc
 import re
 import shutil
+import sys
 import weakref
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from generator.cache import CACHE_ENV
 from generator.cli import main
 from generator.engine import replay_game
 from generator.parse.game import load_game
+from generator.parse.log import LogParser
 from generator import pipeline
 from generator import serve
 from generator.serve import SiteBuilder
@@ -281,22 +283,63 @@ def test_serve_lets_go_of_the_entries_an_edit_replaced(game, tmp_path, monkeypat
     assert [ref() for ref in replaced if ref() is not None] == []
 
 
+def _history_shown(history: GameHistory) -> tuple:
+    """Everything a history tells pages, its revisions and versions by object."""
+    def ids(revisions):
+        return [(id(r.before), id(r.after), r.step and r.step.index) for r in revisions]
+    last = len(history.replay.steps)
+    return ({index: ids(revisions) for index, revisions in history.revisions_by_step.items()},
+            {identity: ids(revisions) for identity, revisions in history.revisions_by_rule.items()},
+            [(identity, list(map(id, rule.versions))) for identity, rule in history.rules.items()],
+            history.page_number, list(map(id, history.in_force())), history.ordinal, history.old_numbers(),
+            history.rules_in_order(), [list(map(id, history.starting(index))) for index in range(-1, last)],
+            [list(map(id, history.rules_at(index))) for index in range(-1, last)],
+            list(map(id, history.proposal_steps)))
+
+
 def test_a_history_patched_with_every_rule_touched_is_the_history_made_afresh(game):
     """keyed.replan patches the history with the entries and versions an edit replaced; a rules.md edit or a
     replay from the start may replace every one (patching was once quadratic in them: 5 s at 10,000)."""
     replay = replay_game(load_game(game))
     everything = list(range(len(replay.steps))), list(replay.versions)
     patched, fresh = GameHistory(replay).patched(replay, *everything), GameHistory(replay)
-
-    def shown(history: GameHistory) -> tuple:
-        def ids(revisions):
-            return [(id(r.before), id(r.after), r.step and r.step.index) for r in revisions]
-        return ({index: ids(revisions) for index, revisions in history.revisions_by_step.items()},
-                {identity: ids(revisions) for identity, revisions in history.revisions_by_rule.items()},
-                {identity: list(map(id, rule.versions)) for identity, rule in history.rules.items()},
-                history.page_number, list(map(id, history.in_force())))
     assert len(fresh.revisions_by_step) > 50
-    assert shown(patched) == shown(fresh)
+    assert _history_shown(patched) == _history_shown(fresh)
+
+
+TAILS = {
+    "a proposal appended": lambda chunks, n: chunks + [
+        f"## Proposal {n}: Appended\nProposer: Alice\nDate: 2999-12-31\nVotes: none\nResult: defeated\n\nA word.\n"],
+    "a rule enacted, one amended, one repealed": lambda chunks, n: chunks + [
+        f"## Proposal {n}: Three changes\nProposer: Alice\nDate: 2999-12-31\nVotes: for Alice, Bob, Carol, Dana\n"
+        f"Result: adopted\n\nEnact rule: Late\n\n> A late rule.\n\nAmend rule 101 by replacing \"the\" with \"a\".\n\n"
+        f"Repeal rule 102.\n"],
+    "the last entry deleted": lambda chunks, n: chunks[:-1],
+    "the last five deleted": lambda chunks, n: chunks[:-5],
+    "an entry deleted halfway": lambda chunks, n: chunks[:len(chunks) // 2] + chunks[len(chunks) // 2 + 1:],
+}
+
+
+@pytest.mark.parametrize("edit", TAILS)
+def test_a_history_resumed_after_entries_came_or_went_is_the_history_made_afresh(game, edit, monkeypatch):
+    """keyed._replan_tail takes the history of an edit that added or removed entries from the last one: the rules
+    whose versions came or went, or whose revisions stand where the log changed, made again, in the order a history
+    made afresh has them (pages list revisions in it)."""
+    monkeypatch.setattr(sys.modules["generator.engine.replay"], "CHECKPOINT_MIN_SPACING", 16)
+    parser = LogParser()  # (which keeps the entries it parsed: the replay resumes from the first that moved)
+    previous = replay_game(load_game(game, parser=parser), checkpoints=True)
+    log = game / "log.md"
+    text = log.read_text(encoding="utf-8")
+    chunks = re.split(r"(?m)^(?=## )", text)
+    number = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", text))) + 1
+    log.write_text("".join(TAILS[edit](chunks, number)).rstrip("\n") + "\n", encoding="utf-8")
+    replay = replay_game(load_game(game, parser=parser), previous=previous, checkpoints=True)
+    first = next((i for i, (new, was) in enumerate(zip(replay.steps, previous.steps)) if new is not was),
+                 min(len(replay.steps), len(previous.steps)))
+    if edit != "an entry deleted halfway":  # (which moves the synthetic game's snapshot: replayed from the start)
+        assert first > 0 and any(new is was for new, was in zip(replay.versions, previous.versions))
+    resumed, fresh = GameHistory(previous).resumed(replay, first), GameHistory(replay)
+    assert _history_shown(resumed) == _history_shown(fresh)
 
 
 def test_what_a_rebuild_leaves_in_cycles_is_collected_not_frozen(game, tmp_path):

@@ -67,12 +67,7 @@ class GameHistory:
         for revisions in self.revisions_by_step.values():
             revisions.sort(key=lambda r: (r.after or r.before).number)
         self.page_number = self._page_numbers()
-        self._starting: dict[int, list[RuleVersion]] = {}
-        self._ending: dict[int, list[RuleVersion]] = {}
-        for version in replay.versions:
-            self._starting.setdefault(version.start, []).append(version)
-            if version.end is not None:
-                self._ending.setdefault(version.end, []).append(version)
+        self._starting, self._ending = _by_start_and_end(replay.versions)
         self._cursor, self._live = -2, {}
         self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
         self._old_numbers: dict[int, int] | None = None
@@ -84,13 +79,8 @@ class GameHistory:
     def patched(self, replay: Replay, steps: list[int], versions: list[RuleVersion]) -> GameHistory:
         """The history of `replay`, which differs from this history's replay only in the entries at `steps` and
         the `versions` (new objects with the same spans and numbers, site/keyed.py checks): the rest shared."""
-        history = copy.copy(self)
-        history.replay = replay
-        history.rules, history.revisions_by_rule = dict(self.rules), dict(self.revisions_by_rule)
-        history.revisions_by_step = dict(self.revisions_by_step)
+        history = self._copy(replay)
         history._starting, history._ending = dict(self._starting), dict(self._ending)
-        history._cursor, history._live, history._in_force = -2, {}, None
-        history.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
         new = {(v.identity, v.start): v for v in versions}
         for table, place in ((history._starting, "start"), (history._ending, "end")):
             for version in versions:
@@ -101,20 +91,74 @@ class GameHistory:
         touched = {identity for identity, _ in new}
         for index in steps:
             touched.update((r.after or r.before).identity for r in self.revisions_by_step.get(index, ()))
-        made: dict[int, list[Revision]] = {}  # the touched rules' revisions, by the entry that made them
-        for identity in touched:
-            rule = history.rules[identity] = RuleHistory(identity, [new.get((v.identity, v.start), v)
-                                                                     for v in self.rules[identity].versions])
-            history.revisions_by_rule[identity] = revisions = _revisions(rule, replay.steps)
+        history._remake({identity: [new.get((v.identity, v.start), v) for v in self.rules[identity].versions]
+                         for identity in touched}, self)
+        return history
+
+    def resumed(self, replay: Replay, first: int) -> GameHistory:
+        """The history of `replay`, a replay resumed at entry `first` of this history's (an entry added or removed
+        at or after it, site/keyed.py): its entries before `first` are this replay's, and so are the versions that
+        came out the same (engine/resume.py). The rules with a version that came or went, or a revision at or
+        after `first`, are made again; the rest shared."""
+        history = self._copy(replay)
+        kept, now = set(map(id, self.replay.versions)), set(map(id, replay.versions))
+        touched = ({v.identity for v in replay.versions if id(v) not in kept}
+                   | {v.identity for v in self.replay.versions if id(v) not in now})
+        for index in range(first, len(self.replay.steps)):
+            touched.update((r.after or r.before).identity for r in self.revisions_by_step.get(index, ()))
+        remade: dict[int, list[RuleVersion]] = {identity: [] for identity in touched}
+        for version in replay.versions:
+            if version.identity in touched:
+                remade[version.identity].append(version)
+        for versions in remade.values():
+            versions.sort(key=lambda v: v.start)
+        history._remake(remade, self, list(dict.fromkeys(v.identity for v in replay.versions)))
+        history._old_numbers = history._in_order = None
+        history._starting, history._ending = _by_start_and_end(replay.versions)
+        history.page_number = history._page_numbers()
+        return history
+
+    def _copy(self, replay: Replay) -> GameHistory:
+        """This history, to be patched into `replay`'s: its tables copied, what it derived from them reset."""
+        history = copy.copy(self)
+        history.replay = replay
+        history.rules, history.revisions_by_rule = dict(self.rules), dict(self.revisions_by_rule)
+        history.revisions_by_step, history.ordinal = dict(self.revisions_by_step), dict(self.ordinal)
+        history._cursor, history._live, history._in_force = -2, {}, None
+        history.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
+        return history
+
+    def _remake(self, rules: dict[int, list[RuleVersion]], was: GameHistory, order: list[int] | None = None) -> None:
+        """Make the histories and revisions of `rules` (identity -> its versions, none: gone) again, in place of
+        those of `was`, the history this one was copied from; `order`: every rule's identity, as __init__ meets
+        them (when rules came or went)."""
+        made: dict[int, list[Revision]] = {}  # the rules' revisions, by the entry that made them
+        for identity, versions in rules.items():
+            for version in was.rules[identity].versions if identity in was.rules else ():
+                del self.ordinal[version.identity, version.start]
+            if not versions:
+                del self.rules[identity], self.revisions_by_rule[identity]
+                continue
+            rule = self.rules[identity] = RuleHistory(identity, versions)
+            self.ordinal.update(((v.identity, v.start), n) for n, v in enumerate(versions))
+            self.revisions_by_rule[identity] = revisions = _revisions(rule, self.replay.steps)
             for revision in revisions:
                 if revision.step is not None:
                     made.setdefault(revision.step.index, []).append(revision)
-        order = {identity: place for place, identity in enumerate(self.rules)} if made else {}
-        for index, revisions in made.items():  # in the order __init__ gives: by number, then as the rules came
-            kept = [r for r in self.revisions_by_step[index] if (r.after or r.before).identity not in touched]
-            history.revisions_by_step[index] = sorted(
-                kept + revisions, key=lambda r: ((r.after or r.before).number, order[(r.after or r.before).identity]))
-        return history
+        if order is not None:
+            self.rules = {identity: self.rules[identity] for identity in order}
+            self.revisions_by_rule = {identity: self.revisions_by_rule[identity] for identity in order}
+        # The entries whose revisions change: in the order __init__ gives, by number, then as the rules came
+        place = {identity: n for n, identity in enumerate(self.rules)}
+        for index in {r.step.index for identity in rules if identity in was.rules
+                      for r in was.revisions_by_rule[identity] if r.step is not None} | made.keys():
+            revisions = [r for r in self.revisions_by_step.get(index, ()) if (r.after or r.before).identity not in rules]
+            revisions += made.get(index, ())
+            if revisions:
+                self.revisions_by_step[index] = sorted(
+                    revisions, key=lambda r: ((r.after or r.before).number, place[(r.after or r.before).identity]))
+            else:
+                self.revisions_by_step.pop(index, None)
 
     def _page_numbers(self) -> dict[int, str]:
         """The page name of each rule: its present (or last) number; a repealed rule whose number another
@@ -185,6 +229,17 @@ class GameHistory:
 
     def repealed(self) -> list[RuleHistory]:
         return sorted((h for h in self.rules.values() if h.repealed), key=lambda h: h.last.end or 0)
+
+
+def _by_start_and_end(versions: list[RuleVersion]) -> tuple[dict[int, list[RuleVersion]], dict[int, list[RuleVersion]]]:
+    """The versions that came into force just after each entry, and those that left."""
+    starting: dict[int, list[RuleVersion]] = {}
+    ending: dict[int, list[RuleVersion]] = {}
+    for version in versions:
+        starting.setdefault(version.start, []).append(version)
+        if version.end is not None:
+            ending.setdefault(version.end, []).append(version)
+    return starting, ending
 
 
 def _revisions(history: RuleHistory, steps: tuple[Step, ...]) -> list[Revision]:

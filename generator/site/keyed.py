@@ -98,7 +98,7 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
                  min(len(new_steps), len(old_steps)))
     if not _same_setting(old.replay, replay):
         return None
-    plan = game_plan(replay, old, history=GameHistory(replay))
+    plan = game_plan(replay, old, history=old.history.resumed(replay, first))
     history, was = plan.history, old.history
     if (any(plan.proposal_pages.get(i) != name for i, name in old.proposal_pages.items() if i < first)
             or _decided(plan, first) != _decided(old, first)
