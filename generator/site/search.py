@@ -67,6 +67,16 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
         documents = list(earlier[2])
         for position in compress(range(len(subjects)), map(is_not, subjects, earlier[1])):
             documents[position] = _document_of(plan, keys[position], subjects[position])
+    elif earlier is not None:
+        # Entries came or went (keyed._replan_tail): an entry's document is the last plan's where the entry is
+        # the same object and its page kept its name; a rule's is looked up again (its page may have moved)
+        pages, was_pages = plan.proposal_pages, earlier[0][0]
+        made = dict(zip(map(id, earlier[1]), zip(earlier[1], earlier[2])))
+        documents = []
+        for key, subject in zip(keys, subjects):
+            hit = made.get(id(subject)) if key[0] == "step" else None
+            documents.append(hit[1] if hit is not None and hit[0] is subject
+                             and pages.get(key[1]) == was_pages.get(key[1]) else _document_of(plan, key, subject))
     else:
         documents = [_document_of(plan, key, subject) for key, subject in zip(keys, subjects)]
     plan.documents_made = (names, subjects, documents)
