@@ -13,7 +13,8 @@ from tests.helpers import broken_links
 
 CASES = Path(__file__).resolve().parent / "cases" / "engine"
 GAMES = ("v12-decision-again", "v12-unrecorded", "v12-failed-change", "v12-rules-history", "v12-rename",
-         "v12-after-win-reset", "v12-month-dates", "v12-award-by-effect-and-die", "v12-decimal-score")
+         "v12-after-win-reset", "v12-month-dates", "v12-award-by-effect-and-die", "v12-decimal-score",
+         "v12-judgment-by-case")
 
 
 @pytest.fixture(scope="module")
@@ -93,6 +94,18 @@ def test_effects_read_in_words_and_decimals_as_decimals(site):
     assert "from now on the proposer gains a throw of the die when a proposal is adopted" in page
     assert "scoring.awards" not in page
     assert "Gina +2.25 (points (rule 202))" in text(site, "v12-decimal-score/log.html")
+
+
+def test_a_judgment_named_by_its_case_has_its_anchor_and_point_named_so(site):
+    """`## Judgment CFJ 4153` once stopped every build (the points manifest read a number from its name): its
+    anchor and point are named by the case, and the manifest lists the numbers of numbered judgments alone, by
+    which the pickers look `judgment-N` up."""
+    log = (site / "v12-judgment-by-case/log.html").read_text(encoding="utf-8")
+    assert 'id="judgment-cfj-4153"' in log and 'id="judgment-cfj-4154"' in log
+    assert "It may, since proposal 301. A ruling kept for the record." in text(site, "v12-judgment-by-case/log.html")
+    manifest = (site / "v12-judgment-by-case/points/index.js").read_text(encoding="utf-8")
+    assert '"pieces":[["2019-01-02","2019-01-05",[301,302],null]]' in manifest
+    assert '"judgment-cfj-4153"' in (site / "v12-judgment-by-case/points/0.js").read_text(encoding="utf-8")
 
 
 def test_no_link_is_broken(site):

@@ -9,13 +9,14 @@ plans a part again only when what it read moved (site/keyed.py).
 from __future__ import annotations
 
 import json
+from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
-from ..cache import Cache
+from ..cache import Cache, digest
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
@@ -33,7 +34,7 @@ from .points import bucket_of, points_parts
 from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, SETTINGS, TABLE_PART, GamePages, GamePlan, Page,
+from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, RECORD, SCORE, SETTINGS, TABLE_PART, GamePages, GamePlan, Page,
                     date_text, game_view, log_anchor, pager, pager_read, part_name, parts, point_name, power_text,
                     revision_view, rule_read, step_facts, step_view, version_view)
 
@@ -326,11 +327,13 @@ def _scores_part(pages: GamePages, part: int) -> None:
     if part == 0:
         plan.read(END)
         plan.read(SETTINGS)  # (the winning score)
-        steps = plan.replay.steps
+        steps, scored = plan.replay.steps, _entry_list(plan, "scores")[0]
         # (charts.score_chart: the entries that paid points, and the last entry)
+        plan.read_entries(SCORE, [step.index for step in scored])
         chart_key = (tuple(sorted(plan.replay.initial_scores.items())),
                      steps[-1].mechanics.scoring.win if steps else None,
-                     tuple((s.index, s.label, plan.score_key(s)) for s in _entry_list(plan, "scores")[0]),
+                     tuple(plan.summaries("chart", scored, lambda run: digest(repr(
+                         [(s.index, s.label, plan.score_key(s)) for s in run])))),
                      steps and (steps[-1].index, steps[-1].label, plan.score_key(steps[-1])))
     pages.add(part_name("scores", part), "scores.html", {"pager": navigation}, (tuple(players), rows_key, chart_key),
               lazy=lambda: _scores_context(plan, players, chosen, part == 0))
@@ -625,20 +628,19 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     stats = {name: {"name": name, "formerly": sorted(old for old, new in current.items() if new == name),
                     "proposed": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0, "playing": False}
              for name in names}
+    plan.read_entries(RECORD, range(len(replay.steps)))
     won: tuple[str, ...] = ()
-    for proposer, result, voters, winner in map(plan.record_key, replay.steps):
-        if proposer is not None and (stat := stats.get(current.get(proposer, proposer))) is not None:
-            stat["proposed"] += 1
-            if result in ("adopted", "defeated"):
-                stat[result] += 1
-        for voter in voters:
-            if (stat := stats.get(current.get(voter, voter))) is not None:
-                stat["ballots"] += 1
-        if winner and winner != won:
+    for counts, first_winner, winners, last_winner in plan.summaries("records", replay.steps,
+                                                                      lambda run: _records(plan, run)):
+        for count, by_name in zip(("proposed", "adopted", "defeated", "ballots"), counts):
+            for name, times in by_name.items():
+                if (stat := stats.get(current.get(name, name))) is not None:
+                    stat[count] += times
+        for winner in ([first_winner] if first_winner and first_winner != won else []) + winners:
             for name in winner:
                 if (stat := stats.get(current.get(name, name))) is not None:
                     stat["wins"] += 1
-        won = winner
+        won = last_winner
     if last:
         plan.score_key(last)
     for name in names:
@@ -649,6 +651,23 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
                                                   replay.game.config.turns.collation)
     return {"players": [stats[n] for n in names], "order": order if replay.game.config.turns.order != "none" or last
             else []}
+
+
+def _records(plan: GamePlan, run: tuple[Step, ...]) -> tuple[tuple[Counter, ...], tuple, list[tuple], tuple]:
+    """What the players page counts of a run of entries, by name as written: the proposals each player made,
+    adopted and defeated and the ballots each cast; who had won after its first entry (a win declared unless the
+    run before ends with the same), the winners declared after its other entries, and who had won after its last."""
+    proposed, adopted, defeated, ballots = Counter(), Counter(), Counter(), Counter()
+    records = list(map(plan.record_key, run))
+    for proposer, result, voters, _ in records:
+        if proposer is not None:
+            proposed[proposer] += 1
+            if result in ("adopted", "defeated"):
+                (adopted if result == "adopted" else defeated)[proposer] += 1
+        ballots.update(voters)
+    winners = [record[3] for record in records]
+    declared = [winner for before, winner in zip(winners, winners[1:]) if winner and winner != before]
+    return (proposed, adopted, defeated, ballots), winners[0], declared, winners[-1]
 
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:

@@ -30,7 +30,8 @@ from typing import Any
 
 from ..diffing.compare import Pair
 from ..engine.rulebook import RuleVersion
-from ..model import Proposal
+from ..engine.replay import Step
+from ..model import Judgment, Proposal
 from ..model.points import SYNTAX
 from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
@@ -112,17 +113,21 @@ def _manifest(pages: GamePages, _: Any) -> None:
     steps = plan.replay.steps
     folder = f"{plan.slug}/points"
     keyframe = keyframe_interval(len(plan.history.in_force()))
-    pieces = []
-    for first in range(0, max(len(steps), 1), PER_PIECE):
-        places = [point_place(plan, index) for index in range(first, min(first + PER_PIECE, len(steps)))]
-        dates = [date for _, date in places if date]
-        proposals = [step.entry.number for step in steps[first:first + PER_PIECE] if isinstance(step.entry, Proposal)]
-        judgments = [int(name.split("-")[1]) for name, _ in places if name.startswith("judgment-")]
-        pieces.append([min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)])
+    plan.read_entries(PLACE, range(len(steps)))  # (what each piece's ranges stand for)
+    pieces = plan.summaries("manifest", steps, _piece_ranges, size=PER_PIECE) or [_piece_ranges(())]
     manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces,
                 "syntax": SYNTAX}  # how the pickers read a point's name: as `diff GAME@…` does (model/points.py)
     pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                       kind="js", deps=repr(manifest)))
+
+
+def _piece_ranges(steps: tuple[Step, ...]) -> list:
+    """What the manifest says of a piece's entries: their first and last date, proposal and judgment numbers (a
+    judgment named by its case has no number to look it up by: `judgment-N` names a numbered one)."""
+    dates = [date for date in (date_attribute(step.entry) for step in steps) if date]
+    proposals = [step.entry.number for step in steps if isinstance(step.entry, Proposal)]
+    judgments = [step.entry.number for step in steps if isinstance(step.entry, Judgment) and not step.entry.case]
+    return [min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)]
 
 
 def _span(numbers: list[int]) -> list[int] | None:

@@ -8,7 +8,7 @@ import datetime as dt
 import json
 import marshal
 from collections import Counter
-from collections.abc import Callable, Iterable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from operator import attrgetter
@@ -31,6 +31,7 @@ from .markdown import render_markdown
 # and the tables of proposals and of scores.
 LOG_PART = 200
 TABLE_PART = 250
+RUN = 256  # entries a summary of the whole game sums at a time (GamePlan.summaries)
 
 
 @dataclass
@@ -284,6 +285,22 @@ class GamePlan:
         (entry_read, version_read), which versions a rule has (rule_read), or a key of the whole game (END, ...)."""
         if self.reads is not None:
             self.reads.add(key)
+
+    def read_entries(self, view: int, indices: Iterable[int]) -> None:
+        """Record that the part being planned reads `view` of each of these entries (`read`, at once)."""
+        if self.reads is not None:
+            self.reads.update([entry_read(view, index) for index in indices])
+
+    def summaries(self, kind: str, steps: Sequence[Step], summarize: Callable[[tuple[Step, ...]], Any],
+                  size: int = RUN) -> list[Any]:
+        """`summarize` of each run of `size` entries of `steps`, kept (PlanMemo) by the run's entries: an entry
+        appended or the last deleted sums the last run again, not the whole game. `summarize` reads nothing but
+        its entries; a hit records no reads, so the caller records what it stands for (`read_entries`)."""
+        summaries = []
+        for start in range(0, len(steps), size):
+            run = tuple(steps[start:start + size])
+            summaries.append(self.memo.of(kind, run[0], lambda run=run: summarize(run), beside=run))
+        return summaries
 
     def once(self, name: str, make: Callable[[], Any]) -> Any:
         """A value several parts of the plan read (a list of the entries some pages show), made once per plan."""
