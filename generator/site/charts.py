@@ -70,8 +70,9 @@ def score_chart(replay: Replay) -> Chart | None:
     win = replay.steps[-1].mechanics.scoring.win
     scores = [s.scores for s in steps]
     runs = {player: _run(player, replay.initial_scores, scores) for player in players}
-    wide = _layout(replay, steps, runs, win, width=760, height=340, font=13, names=True)
-    narrow = _layout(replay, steps, runs, win, width=360, height=300, font=13, names=False)
+    marks = _marks(steps)
+    wide = _layout(steps, runs, marks, win, width=760, height=340, font=13, names=True)
+    narrow = _layout(steps, runs, marks, win, width=360, height=300, font=13, names=False)
     legend = tuple((p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], steps[-1].scores.get(p, 0))
                    for n, p in enumerate(players))
     return Chart(wide, narrow, legend, win)
@@ -86,8 +87,8 @@ def _run(player: str, initial: dict[str, int], scores: list[dict[str, int]]) -> 
     return positions, values
 
 
-def _layout(replay: Replay, steps, runs: dict[str, tuple[list[int], list[int]]], win: int, *, width: int,
-            height: int, font: int, names: bool) -> Layout:
+def _layout(steps, runs: dict[str, tuple[list[int], list[int]]], marks: tuple[list[tuple[int, str]], str, int],
+            win: int, *, width: int, height: int, font: int, names: bool) -> Layout:
     players = list(runs)
     finals = {p: steps[-1].scores.get(p, 0) for p in players}
     labels = {p: f"{p} {finals[p]}" if names else str(finals[p]) for p in players}
@@ -111,7 +112,8 @@ def _layout(replay: Replay, steps, runs: dict[str, tuple[list[int], list[int]]],
         return round(top + plot_h * (high - value) / span, 1)
 
     # Each entry's x and each score's y worked out once, not once per player: a long game has 10,000 entries
-    xs = [x(position) for position in range(count + 1)]
+    # (x inlined: a call per entry is most of the cost)
+    xs = [round(left + plot_w * position / max(count, 1), 1) for position in range(count + 1)]
     ys = {value: y(value) for value in values}
     ends = {}
     lines = {}
@@ -130,7 +132,7 @@ def _layout(replay: Replay, steps, runs: dict[str, tuple[list[int], list[int]]],
     tick_step = _nice_step(span)
     first_tick = (low // tick_step) * tick_step
     y_ticks = tuple((y(v), v) for v in range(first_tick, high + 1, tick_step) if low <= v <= high)
-    x_ticks, x_title = _x_ticks(steps, x, plot_w, font)
+    x_ticks, x_title = _x_ticks(marks, xs, plot_w, font)
     return Layout(width, height, font, left, right, top, bottom, series, y_ticks, x_ticks, x_title, win_y,
                   placed.get(""))
 
@@ -170,21 +172,28 @@ def _spread(wanted: dict[str, float], *, gap: float, low: float, high: float) ->
     return {p: round(v, 1) for p, v in placed.items()}
 
 
-def _x_ticks(steps, x, plot_w: float, font: int) -> tuple[tuple[tuple[float, str], ...], str]:
-    """Ticks at entries, named by proposal number (or by date when the chart's entries are not proposals),
-    as many as fit side by side."""
+def _marks(steps) -> tuple[list[tuple[int, str]], str, int]:
+    """Where the x axis may have ticks: at each proposal, named by its number (or at each dated entry, by date,
+    when the chart's entries are not proposals); the axis's title; the longest name's length. Found once for both
+    pictures."""
     proposals = [(i, s) for i, s in enumerate(steps) if isinstance(s.entry, Proposal)]
     if len(proposals) * 2 >= len(steps):
         marks, title = [(i, s.entry.name) for i, s in proposals], "proposal"
     else:
         marks, title = [(i, s.entry.date.isoformat()) for i, s in enumerate(steps) if s.entry.date], "date"
-    if not marks:
+    return marks, title, max((len(label) for _, label in marks), default=0)
+
+
+def _x_ticks(marks: tuple[list[tuple[int, str]], str, int], xs: list[float], plot_w: float,
+             font: int) -> tuple[tuple[tuple[float, str], ...], str]:
+    """Ticks at the marks, as many as fit side by side."""
+    at, title, longest = marks
+    if not at:
         return (), ""
-    widest = max(_text_width(label, font) for _, label in marks) + font
+    widest = _text_width("x" * longest, font) + font
     room = max(1, int(plot_w // widest))
-    every = -(-len(marks) // room)
-    chosen = marks[::every]
-    return tuple((x(i + 1), label) for i, label in chosen), title
+    every = -(-len(at) // room)
+    return tuple((xs[i + 1], label) for i, label in at[::every]), title
 
 
 def _nice_step(span: int) -> int:
