@@ -1188,8 +1188,8 @@ def test_many_unrecorded_runs_are_looked_up_by_bisection(tmp_path, capsys, monke
 def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_that_moved(tmp_path, monkeypatch,
                                                                                          edit):
     """A proposal appended, the last entry deleted, or one in the middle deleted: the fold starts again from the
-    checkpoint before the first entry that is not the same (for an entry at the end, a few entries), or from the
-    start where a snapshot's place moved, and gives the replay from the start, whose checkpoints a later edit
+    checkpoint before the first entry that is not the same (for an entry appended, the one after the last entry;
+    for the last deleted, a few entries before), or from the start where a snapshot's place moved, and gives the replay from the start, whose checkpoints a later edit
     resumes from in turn."""
     engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
@@ -1207,7 +1207,9 @@ def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_th
     refolded = len(folded)
     fresh = replay(load_game(folder), checkpoints=True)
     assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
-    if edit != "delete middle":  # (which moves the snapshot halfway through the log: the fold starts over)
+    if edit == "append":  # from the checkpoint after the last entry: the new entry alone
+        assert folded[:refolded] == [len(chunks) - 2]
+    elif edit != "delete middle":  # (which moves the snapshot halfway through the log: the fold starts over)
         assert 0 < refolded < 40
     log.write_text(text, encoding="utf-8")  # and back, from the resumed replay's checkpoints
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))

@@ -3,6 +3,7 @@ blockquotes), the encodings accepted, and the line number of everything a findin
 from __future__ import annotations
 
 import datetime as dt
+import operator
 import sqlite3
 from fractions import Fraction
 
@@ -886,6 +887,22 @@ def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch)
         parsed = parser.parse_log_file(LOG, edited)
         assert parsed == log._parse_whole(LOG, edited)
         assert sum(id(entry) not in kept for entry in parsed[1]) == parsed_again
+
+
+def test_an_entry_appended_keeps_the_last_entry_it_follows(monkeypatch):
+    """A keeper's commonest save: an entry appended after the last, its blank lines written anew. The entry that
+    was last, parsed again as no longer last, parses the same: it stays the same object (so the replay resumes
+    after it, from its checkpoint at the end), and the parse is the log parsed whole."""
+    from generator.parse import log
+
+    text = "# Log\n\n" + "\n".join(proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 321))
+    for blank_lines in ("\n", "\n\n", "\n\n\n"):
+        parser = log.LogParser()
+        before = parser.parse_log_file(LOG, text)[1]
+        edited = text.rstrip("\n") + blank_lines + proposal(body="\nAdded.\n", number=321)
+        parsed = parser.parse_log_file(LOG, edited)
+        assert parsed == log._parse_whole(LOG, edited)
+        assert all(map(operator.is_, parsed[1][:20], before)) and parsed[1][20].number == 321
 
 
 # Saves that keep a clean log clean: (what, the entry it is done to, a word or line it writes).

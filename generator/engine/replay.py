@@ -273,7 +273,7 @@ _CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
 class Checkpoint(NamedTuple):
     """The fold's state just before entry `index`, kept by a replay asked for checkpoints (serve's), for a
-    replay of the edited log to resume from (engine/resume.py)."""
+    replay of the edited log to resume from (engine/resume.py): every few hundred entries, and after the last."""
 
     index: int
     state: _State
@@ -356,6 +356,8 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
 
 def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[Finding],
             initial_scores: dict[str, int], checkpoints: tuple[Checkpoint, ...]) -> Replay:
+    if checkpoints:  # and one at the end, where an entry appended resumes
+        checkpoints += (Checkpoint(len(steps), _checkpoint(state)),)
     _missing_numbers(state, steps)
     findings = before_entries + [f for step in steps for f in step.findings]
     # A replay that numbered proposals in resolution order adds findings at the end, after the fold: it is

@@ -115,7 +115,8 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
         return None
     state, steps = _state_at(game, previous, first, rulings, points)
     spacing = fold._checkpoint_spacing(len(entries))
-    checkpoints = [c for c in previous.checkpoints if c[0] <= first]
+    # (the previous replay's checkpoint after its last entry is no longer at the end: the fold keeps a new one)
+    checkpoints = [c for c in previous.checkpoints if c[0] <= first and c[0] < len(old_entries)]
     for index in range(first, len(entries)):
         if index % spacing == 0 and index > first:
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
@@ -129,8 +130,8 @@ def _sharing_versions(replay: Replay, previous: Replay) -> Replay:
     end made every rule in force again (Rulebook.finish), and serve keeps what it made of a version by the
     object (site/keyed.py), as it does an entry's step."""
     old = {(version.identity, version.start): version for version in previous.versions}
-    versions = tuple(was if (was := old.get((version.identity, version.start))) == version else version
-                     for version in replay.versions)
+    versions = tuple(was if (was := old.get((version.identity, version.start))) is version or was == version
+                     else version for version in replay.versions)  # (most are the very objects: no field compared)
     return dataclasses.replace(replay, versions=versions)
 
 

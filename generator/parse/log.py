@@ -265,6 +265,12 @@ class LogParser:
                 entry, errors, whole = _parse_chunk(file, chunk, first, dialect, last=position == count - 1)
                 if entry is None or errors or not whole:
                     return None
+                # Parsed as the entry that stood here was (the last entry, an entry now appended after it): that
+                # one, so that the replay resumes after it
+                was = old_entries[position] if position < after else None
+                if was is not None and id(was) in unused and was == entry:
+                    entry = unused.pop(id(was))
+                    self._forget((file, last[position][1], dialect, position == len(last) - 1), entry)
                 self._remember(key, entry)
             between.append(entry)
         if after - before == len(between):  # each replaced entry's places follow the new one's (_follow_edited_entries)
