@@ -4,10 +4,16 @@ Drawn twice, for a wide screen and for a phone (CSS shows one), so that its text
 size at both instead of shrinking with the picture. Labels are placed so that they never overlap or leave
 the picture: the names at the lines' ends are spread apart and the margin is as wide as the longest;
 the phone's picture ends its lines with the scores alone, and the legend under both names every line.
+
+The lines are written in the chart's own terms, an entry's place and a score, and the picture's transform
+maps them: an entry appended rescales the picture, not its lines. A long game's lines are thinned in buckets
+of places (`_bucket`), and each run of entries' part of them is made once (GamePlan.summaries): an edit at
+the end of the log draws the last run's again, not 10,000 entries'.
 """
 from __future__ import annotations
 
 from bisect import bisect_left
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from ..engine.replay import Replay
@@ -25,7 +31,7 @@ class Series:
     player: str
     color: str
     dash: str
-    points: str  # SVG polyline points
+    points: str  # SVG polyline points, as (place, score): the layout's transform maps them
     label: str
     label_x: float
     label_y: float  # the label's baseline, moved apart from the others
@@ -48,6 +54,7 @@ class Layout:
     x_title: str
     win_y: float | None
     win_label_y: float | None
+    transform: str  # of the lines: an SVG matrix from (place, score) to the picture
 
 
 @dataclass(frozen=True)
@@ -62,43 +69,88 @@ def _text_width(text: str, font: int) -> float:
     return len(text) * font * CHAR_WIDTH
 
 
-def score_chart(replay: Replay) -> Chart | None:
+BUCKETS = 512  # a line is thinned to at most this many buckets of places (about one per unit of the wide plot)
+
+
+def score_chart(replay: Replay, summaries: Callable[..., list]) -> Chart | None:
+    """The chart of `replay`'s scores; `summaries`: GamePlan.summaries, which makes each run's lines once."""
     steps = [s for s in replay.steps if s.deltas or s is replay.steps[-1]]
     if not steps:
         return None
     players = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
     win = replay.steps[-1].mechanics.scoring.win
-    scores = [s.scores for s in steps]
-    runs = {player: _run(player, replay.initial_scores, scores) for player in players}
+    bucket = _bucket(len(steps))
+    pieces = summaries("chart lines", steps, lambda start, run: _line_pieces(start, run, bucket), given=bucket)
+    initial = replay.initial_scores
+    lines, lasts, values = {}, {}, {0} | set(initial.values())
+    for player in players:
+        parts = [(f"0,{_number(initial[player])}", initial[player], initial[player], initial[player])] \
+            if player in initial else []
+        parts += [piece[player] for piece in pieces if player in piece]
+        lines[player] = " ".join(part[0] for part in parts)
+        lasts[player] = parts[-1][3] if parts else 0
+        values |= {part[1] for part in parts} | {part[2] for part in parts}
+    extent = min(values), max(max(values), 1)
     marks = _marks(steps)
-    wide = _layout(steps, runs, marks, win, width=760, height=340, font=13, names=True)
-    narrow = _layout(steps, runs, marks, win, width=360, height=300, font=13, names=False)
+    wide = _layout(steps, lines, lasts, extent, marks, win, width=760, height=340, font=13, names=True)
+    narrow = _layout(steps, lines, lasts, extent, marks, win, width=360, height=300, font=13, names=False)
     legend = tuple((p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], steps[-1].scores.get(p, 0))
                    for n, p in enumerate(players))
     return Chart(wide, narrow, legend, win)
 
 
-def _run(player: str, initial: dict[str, int], scores: list[dict[str, int]]) -> tuple[list[int], list[int]]:
-    """A player's line as the positions on the x axis it has a score at (0: the start; a line starts when its
-    player enters the game, as players may join later) and those scores."""
-    positions = [0] if player in initial else []
-    positions += [i + 1 for i, entry in enumerate(scores) if player in entry]
-    values = ([initial[player]] if player in initial else []) + [scores[i - 1][player] for i in positions if i]
-    return positions, values
+def _bucket(count: int) -> int:
+    """How many places a bucket of a line's points holds: 1 (none thinned) for a short game, else a power of
+    two, the least that makes at most BUCKETS (the same for thousands of entries appended)."""
+    bucket = 1
+    while count > BUCKETS * bucket:
+        bucket *= 2
+    return bucket
 
 
-def _layout(steps, runs: dict[str, tuple[list[int], list[int]]], marks: tuple[list[tuple[int, str]], str, int],
-            win: int, *, width: int, height: int, font: int, names: bool) -> Layout:
-    players = list(runs)
+def _line_pieces(start: int, run: tuple, bucket: int) -> dict[str, tuple[str, int, int, int]]:
+    """Each player's part of the lines in a run of the chart's entries (at places start + 1, ...; 0 is the
+    start of the game): its points, in each bucket of places its first lowest, first highest and last score;
+    and its lowest, highest and last score."""
+    scores: dict[str, tuple[list[int], list[int]]] = {}
+    for place, step in enumerate(run, start + 1):
+        for player, score in step.scores.items():
+            at = scores.setdefault(player, ([], []))
+            at[0].append(place)
+            at[1].append(score)
+    pieces = {}
+    for player, (places, values) in scores.items():
+        kept: list[tuple[int, int]] = []
+        first = 0
+        while first < len(places):
+            end = bisect_left(places, (places[first] // bucket + 1) * bucket, first)
+            column = values[first:end]
+            chosen = {first + column.index(min(column)), first + column.index(max(column)), end - 1}
+            kept += sorted({(places[i], values[i]) for i in chosen})
+            first = end
+        pieces[player] = (" ".join(f"{place},{_number(value)}" for place, value in kept),
+                          min(values), max(values), values[-1])
+    return pieces
+
+
+def _number(value) -> str:
+    """A score as SVG reads it: an exact decimal or fraction as a decimal."""
+    return str(value) if isinstance(value, int) else format(float(value), ".6g")
+
+
+def _layout(steps, lines: dict[str, str], lasts: dict[str, int], extent: tuple[int, int],
+            marks: tuple[list[tuple[int, str]], str, int], win: int, *, width: int, height: int, font: int,
+            names: bool) -> Layout:
+    players = list(lines)
     finals = {p: steps[-1].scores.get(p, 0) for p in players}
     labels = {p: f"{p} {finals[p]}" if names else str(finals[p]) for p in players}
-    values = {v for _, run in runs.values() for v in run} | {0}
-    low, high = min(values), max(max(values), 1)
+    low, high = extent
     if win <= high * 1.5:
         high = max(high, win)
     win_label = f"win {win}"
     label_room = max([_text_width(t, font) for t in labels.values()] + [_text_width(win_label, font)])
-    top, left = font, int(_text_width(str(min(low, -10)), font) + 10)
+    # (room for the widest score a tick names: the lowest, or the highest)
+    top, left = font, int(max(_text_width(str(min(low, -10)), font), _text_width(str(high), font)) + 10)
     right = width - int(label_room) - 10
     bottom = height - 2 * font - 14
     span = max(high - low, 1)
@@ -111,47 +163,22 @@ def _layout(steps, runs: dict[str, tuple[list[int], list[int]]], marks: tuple[li
     def y(value: int) -> float:
         return round(top + plot_h * (high - value) / span, 1)
 
-    # Each entry's x and each score's y worked out once, not once per player: a long game has 10,000 entries
-    # (x inlined: a call per entry is most of the cost)
-    xs = [round(left + plot_w * position / max(count, 1), 1) for position in range(count + 1)]
-    ys = {value: y(value) for value in values}
-    ends = {}
-    lines = {}
-    for player, (positions, scores) in runs.items():
-        line_x, line_y = list(map(xs.__getitem__, positions)), list(map(ys.__getitem__, scores))
-        lines[player] = _thin(line_x, line_y, plot_w)
-        ends[player] = line_y[-1] if line_y else y(0)
+    across, up = plot_w / max(count, 1), plot_h / span
+    transform = f"matrix({across:.6g} 0 0 {-up:.6g} {left} {float(top + high * up):.6g})"
+    ends = {p: y(lasts[p]) for p in players}
     win_y = y(win) if low <= win <= high else None
     wanted = {p: ends[p] + font * 0.35 for p in players}
     if win_y is not None:
         wanted[""] = win_y + font * 0.35  # the win line's label takes its place among the names
     placed = _spread(wanted, gap=font + 2, low=top + font * 0.7, high=bottom + font * 0.35)
-    series = tuple(Series(p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)],
-                          " ".join(f"{a},{b}" for a, b in lines[p]), labels[p], right + 8, placed[p], ends[p],
-                          finals[p]) for n, p in enumerate(players))
+    series = tuple(Series(p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], lines[p], labels[p], right + 8,
+                          placed[p], ends[p], finals[p]) for n, p in enumerate(players))
     tick_step = _nice_step(span)
     first_tick = (low // tick_step) * tick_step
     y_ticks = tuple((y(v), v) for v in range(first_tick, high + 1, tick_step) if low <= v <= high)
-    x_ticks, x_title = _x_ticks(marks, xs, plot_w, font)
+    x_ticks, x_title = _x_ticks(marks, x, plot_w, font)
     return Layout(width, height, font, left, right, top, bottom, series, y_ticks, x_ticks, x_title, win_y,
-                  placed.get(""))
-
-
-def _thin(line_x: list[float], line_y: list[float], plot_w: float) -> list[tuple[float, float]]:
-    """A line's points, at most about two per unit of width, keeping each column's lowest and highest (the first
-    of each) and the last: a long game draws the same line in a fraction of the bytes. (x grows: a column's
-    points are a run, found by bisection, and its ends by min and max: no step per point.)"""
-    if len(line_x) <= 2 * plot_w:
-        return list(zip(line_x, line_y))
-    kept: list[tuple[float, float]] = []
-    start = 0
-    while start < len(line_x):
-        end = bisect_left(line_x, int(line_x[start]) + 1, start)
-        column = line_y[start:end]
-        chosen = {start + column.index(min(column)), start + column.index(max(column)), end - 1}
-        kept += sorted({(line_x[i], line_y[i]) for i in chosen})
-        start = end
-    return kept
+                  placed.get(""), transform)
 
 
 def _spread(wanted: dict[str, float], *, gap: float, low: float, high: float) -> dict[str, float]:
@@ -184,7 +211,7 @@ def _marks(steps) -> tuple[list[tuple[int, str]], str, int]:
     return marks, title, max((len(label) for _, label in marks), default=0)
 
 
-def _x_ticks(marks: tuple[list[tuple[int, str]], str, int], xs: list[float], plot_w: float,
+def _x_ticks(marks: tuple[list[tuple[int, str]], str, int], x: Callable[[int], float], plot_w: float,
              font: int) -> tuple[tuple[tuple[float, str], ...], str]:
     """Ticks at the marks, as many as fit side by side."""
     at, title, longest = marks
@@ -193,7 +220,7 @@ def _x_ticks(marks: tuple[list[tuple[int, str]], str, int], xs: list[float], plo
     widest = _text_width("x" * longest, font) + font
     room = max(1, int(plot_w // widest))
     every = -(-len(at) // room)
-    return tuple((xs[i + 1], label) for i, label in at[::every]), title
+    return tuple((x(i + 1), label) for i, label in at[::every]), title
 
 
 def _nice_step(span: int) -> int:

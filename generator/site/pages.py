@@ -332,7 +332,7 @@ def _scores_part(pages: GamePages, part: int) -> None:
         plan.read_entries(SCORE, [step.index for step in scored])
         chart_key = (tuple(sorted(plan.replay.initial_scores.items())),
                      steps[-1].mechanics.scoring.win if steps else None,
-                     tuple(plan.summaries("chart", scored, lambda run: digest(repr(
+                     tuple(plan.summaries("chart", scored, lambda _, run: digest(repr(
                          [(s.index, s.label, plan.score_key(s)) for s in run])))),
                      steps and (steps[-1].index, steps[-1].label, plan.score_key(steps[-1])))
     pages.add(part_name("scores", part), "scores.html", {"pager": navigation}, (tuple(players), rows_key, chart_key),
@@ -580,7 +580,7 @@ def _body_html(plan: GamePlan, step: Step) -> Markup:
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:
     rows = [{"step": step_view(plan, s, ""), "scores": [s.scores.get(p) for p in players],
              "deltas": [sum(d.points for d in s.deltas if d.player == p) for p in players]} for s in chosen]
-    return {"players": players, "rows": rows, "chart": score_chart(plan.replay) if first else None}
+    return {"players": players, "rows": rows, "chart": score_chart(plan.replay, plan.summaries) if first else None}
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
@@ -631,7 +631,7 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     plan.read_entries(RECORD, range(len(replay.steps)))
     won: tuple[str, ...] = ()
     for counts, first_winner, winners, last_winner in plan.summaries("records", replay.steps,
-                                                                      lambda run: _records(plan, run)):
+                                                                      lambda _, run: _records(plan, run)):
         for count, by_name in zip(("proposed", "adopted", "defeated", "ballots"), counts):
             for name, times in by_name.items():
                 if (stat := stats.get(current.get(name, name))) is not None:

@@ -114,7 +114,8 @@ def _manifest(pages: GamePages, _: Any) -> None:
     folder = f"{plan.slug}/points"
     keyframe = keyframe_interval(len(plan.history.in_force()))
     plan.read_entries(PLACE, range(len(steps)))  # (what each piece's ranges stand for)
-    pieces = plan.summaries("manifest", steps, _piece_ranges, size=PER_PIECE) or [_piece_ranges(())]
+    pieces = (plan.summaries("manifest", steps, lambda _, run: _piece_ranges(run), size=PER_PIECE)
+              or [_piece_ranges(())])
     manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces,
                 "syntax": SYNTAX}  # how the pickers read a point's name: as `diff GAME@…` does (model/points.py)
     pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},

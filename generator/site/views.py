@@ -291,15 +291,17 @@ class GamePlan:
         if self.reads is not None:
             self.reads.update([entry_read(view, index) for index in indices])
 
-    def summaries(self, kind: str, steps: Sequence[Step], summarize: Callable[[tuple[Step, ...]], Any],
-                  size: int = RUN) -> list[Any]:
-        """`summarize` of each run of `size` entries of `steps`, kept (PlanMemo) by the run's entries: an entry
-        appended or the last deleted sums the last run again, not the whole game. `summarize` reads nothing but
-        its entries; a hit records no reads, so the caller records what it stands for (`read_entries`)."""
+    def summaries(self, kind: str, steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]], Any],
+                  size: int = RUN, given: Any = None) -> list[Any]:
+        """`summarize(start, run)` of each run of `size` entries of `steps` (`start`: where the run stands in
+        them), kept (PlanMemo) by the run's entries, its place and `given` (whatever else it is made from): an
+        entry appended or the last deleted sums the last run again, not the whole game. `summarize` reads nothing
+        else; a hit records no reads, so the caller records what it stands for (`read_entries`)."""
         summaries = []
         for start in range(0, len(steps), size):
             run = tuple(steps[start:start + size])
-            summaries.append(self.memo.of(kind, run[0], lambda run=run: summarize(run), beside=run))
+            summaries.append(self.memo.of(kind, run[0], lambda start=start, run=run: summarize(start, run),
+                                          beside=(start, given, run)))
         return summaries
 
     def once(self, name: str, make: Callable[[], Any]) -> Any:
