@@ -80,6 +80,15 @@ def test_a_reused_number_names_the_same_entry_in_diff_as_on_the_site(game, capsy
         capsys.readouterr()
 
 
+@pytest.mark.parametrize("cut", range(0, 8))
+def test_proposals_named_after_those_named_before_are_named_as_all_at_once(cut):
+    """serve names the proposals an edit appended after the names of those before them (keyed._replan_tail)."""
+    numbered = [(0, "301"), (1, "302"), (2, "302"), (3, "8188A"), (5, "302"), (6, "303"), (7, "8188A"), (9, "301")]
+    whole = page_names(numbered)
+    before = {index: name for index, name in whole.items() if index < numbered[cut][0]}
+    assert before | page_names(numbered[cut:], set(before.values())) == whole
+
+
 def _ruleset(folder: Path, text: str) -> Path:
     path = folder / f"rules-{abs(hash(text))}.md"
     path.write_text(f"# Rules\n\n## Mutable Rules\n\n### 201\n{text}\n", encoding="utf-8")

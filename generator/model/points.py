@@ -15,7 +15,7 @@ from __future__ import annotations
 
 import datetime as dt
 import re
-from collections.abc import Iterable, Sequence
+from collections.abc import Collection, Iterable, Sequence
 from dataclasses import dataclass
 
 from ..limits import MAX_DIGITS
@@ -89,14 +89,20 @@ def page_name(number: int, use: int = 1) -> str:
     return str(number) if use == 1 else f"{number}-{use}"
 
 
-def page_names(numbered: Iterable[tuple[int, int]]) -> dict[int, str]:
+def page_names(numbered: Iterable[tuple[int, int]], taken: Collection[str] = ()) -> dict[int, str]:
     """A page name for each (step index, entry number): the number, and `-2`, `-3`... after a number the log
-    used before (305, 305-2, ...)."""
+    used before (305, 305-2, ...); `taken`: the names of the proposals before these (the log's first part, named
+    before)."""
     names: dict[int, str] = {}
     uses: dict[int, int] = {}
     for index, number in numbered:
-        uses[number] = uses.get(number, 0) + 1
-        names[index] = page_name(number, uses[number])
+        use = uses.get(number)
+        if use is None:
+            use = 0
+            while page_name(number, use + 1) in taken:
+                use += 1
+        uses[number] = use + 1
+        names[index] = page_name(number, use + 1)
     return names
 
 

@@ -90,7 +90,10 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     # draws its part again, not every part.
     numbers = _differing_numbers(start, now)
     ranges = parts(len(numbers), COMPARE_PART)
-    comparison = functools.cache(lambda: compare(start, now, by_identity=True))  # made once for every part
+    # Made once for every part, and kept (PlanMemo) while the two sides are the same versions: an entry appended
+    # that changes no rule leaves it
+    comparison = functools.cache(lambda: plan.memo.of("start-now", "start-now", lambda: compare(
+        start, now, by_identity=True), by_identity=False, beside=(tuple(start), tuple(now))))
 
     every_rule = [[plan.version_key(v) for v in rules] for rules in (start, now)]
     for part, span in enumerate(ranges):

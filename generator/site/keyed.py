@@ -16,15 +16,17 @@ tests/test_differential.py holds serve to that, comparing the deps of every page
 """
 from __future__ import annotations
 
+from bisect import bisect_left
 from dataclasses import dataclass, field
 from array import array
 from collections.abc import Iterable
 from itertools import chain, compress
-from operator import is_not
+from operator import attrgetter, is_not
 
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..model import Event, Unrecorded
+from ..model.points import page_names
 from .history import GameHistory
 from .pages import (DEFEATED, WHOLE_GAME_PARTS, Part, game_parts, game_plan, list_pagers, scored_players,
                     search_part, sitemap_paths)
@@ -98,10 +100,15 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
                  min(len(new_steps), len(old_steps)))
     if not _same_setting(old.replay, replay):
         return None
-    plan = game_plan(replay, old, history=old.history.resumed(replay, first))
-    history, was = plan.history, old.history
-    if (any(plan.proposal_pages.get(i) != name for i, name in old.proposal_pages.items() if i < first)
-            or _decided(plan, first) != _decided(old, first)
+    history = old.history.resumed(replay, first)
+    # The proposals before `first` keep their page names (page_names names each by those before it); the rest
+    # are named after them
+    named = {index: name for index, name in old.proposal_pages.items() if index < first}
+    following = history.proposal_steps[bisect_left(history.proposal_steps, first, key=attrgetter("index")):]
+    plan = game_plan(replay, old, history=history, names=named | page_names(
+        ((step.index, step.entry.name) for step in following), set(named.values())))
+    was = old.history
+    if (_decided(plan, first) != _decided(old, first)
             or keyframe_interval(len(history.in_force())) != keyframe_interval(len(was.in_force()))):
         return None
     moved = {entry_read(view, index) for index in range(first, max(len(new_steps), len(old_steps)))
