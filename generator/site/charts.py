@@ -91,7 +91,7 @@ def score_chart(replay: Replay, summaries: Callable[..., list]) -> Chart | None:
         lasts[player] = parts[-1][3] if parts else 0
         values |= {part[1] for part in parts} | {part[2] for part in parts}
     extent = min(values), max(max(values), 1)
-    marks = _marks(steps)
+    marks = _marks(summaries("chart marks", steps, _run_marks), len(steps))
     wide = _layout(steps, lines, lasts, extent, marks, win, width=760, height=340, font=13, names=True)
     narrow = _layout(steps, lines, lasts, extent, marks, win, width=360, height=300, font=13, names=False)
     legend = tuple((p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], steps[-1].scores.get(p, 0))
@@ -199,15 +199,22 @@ def _spread(wanted: dict[str, float], *, gap: float, low: float, high: float) ->
     return {p: round(v, 1) for p, v in placed.items()}
 
 
-def _marks(steps) -> tuple[list[tuple[int, str]], str, int]:
-    """Where the x axis may have ticks: at each proposal, named by its number (or at each dated entry, by date,
-    when the chart's entries are not proposals); the axis's title; the longest name's length. Found once for both
-    pictures."""
-    proposals = [(i, s) for i, s in enumerate(steps) if isinstance(s.entry, Proposal)]
-    if len(proposals) * 2 >= len(steps):
-        marks, title = [(i, s.entry.name) for i, s in proposals], "proposal"
+def _run_marks(start: int, run: tuple) -> tuple[list[tuple[int, str]], list[tuple[int, str]]]:
+    """Where a run of the chart's entries (from place `start` in them) may have ticks: at each proposal, named by
+    its number, and at each dated entry, by its date."""
+    return ([(i, s.entry.name) for i, s in enumerate(run, start) if isinstance(s.entry, Proposal)],
+            [(i, s.entry.date.isoformat()) for i, s in enumerate(run, start) if s.entry.date])
+
+
+def _marks(runs: list[tuple[list, list]], count: int) -> tuple[list[tuple[int, str]], str, int]:
+    """Where the x axis may have ticks (`runs`: each run's `_run_marks`, of `count` entries): at the proposals (or
+    at the dated entries, when the chart's entries are mostly not proposals); the axis's title; the longest name's
+    length. Found once for both pictures."""
+    proposals = [mark for marks, _ in runs for mark in marks]
+    if len(proposals) * 2 >= count:
+        marks, title = proposals, "proposal"
     else:
-        marks, title = [(i, s.entry.date.isoformat()) for i, s in enumerate(steps) if s.entry.date], "date"
+        marks, title = [mark for _, dated in runs for mark in dated], "date"
     return marks, title, max((len(label) for _, label in marks), default=0)
 
 
