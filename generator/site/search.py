@@ -20,7 +20,7 @@ import re
 import unicodedata
 from collections import Counter, defaultdict
 from collections.abc import Callable
-from itertools import accumulate, compress
+from itertools import accumulate, compress, count
 from operator import add, is_, is_not
 from typing import Any
 
@@ -68,18 +68,19 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
         for position in compress(range(len(subjects)), map(is_not, subjects, earlier[1])):
             documents[position] = _document_of(plan, keys[position], subjects[position])
     elif earlier is not None:
-        # Entries came or went (keyed._replan_tail): an entry's document is the last plan's where the entry is
-        # the same object and its page kept its name; a rule's is looked up again (its page may have moved)
-        pages, was_pages = plan.proposal_pages, earlier[0][0]
-        made = dict(zip(map(id, earlier[1]), zip(earlier[1], earlier[2])))
-        documents = []
-        for key, subject in zip(keys, subjects):
-            hit = made.get(id(subject)) if key[0] == "step" else None
-            documents.append(hit[1] if hit is not None and hit[0] is subject
-                             and pages.get(key[1]) == was_pages.get(key[1]) else _document_of(plan, key, subject))
+        # Entries came or went (keyed._replan_tail), or the plan is whole: the proposals that are the same objects
+        # as the last plan's, up to the first that is not, keep their documents (and their names: each is named by
+        # those before it); the rules' and the rest are looked up again
+        ruled, was_ruled = len(rules), earlier[3]
+        proposals, were = subjects[ruled:], earlier[1][was_ruled:]
+        same = next(compress(count(), map(is_not, proposals, were)), min(len(proposals), len(were)))
+        documents = [_document_of(plan, key, subject) for key, subject in zip(keys[:ruled], subjects[:ruled])]
+        documents += earlier[2][was_ruled:was_ruled + same]
+        documents += [_document_of(plan, key, subject) for key, subject in zip(keys[ruled + same:],
+                                                                             subjects[ruled + same:])]
     else:
         documents = [_document_of(plan, key, subject) for key, subject in zip(keys, subjects)]
-    plan.documents_made = (names, subjects, documents)
+    plan.documents_made = (names, subjects, documents, len(rules))
     return documents
 
 

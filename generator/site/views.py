@@ -239,7 +239,7 @@ class GamePlan:
     point_versions: dict[tuple[int, int], ScriptJSON] = field(default_factory=dict)
     search_index: Any = None  # the index last planned (search.SearchIndex), which the next plan patches
     # What search.plan_documents last made: the names it read (the same objects: nothing renamed), the documents'
-    # subjects and the documents
+    # subjects, the documents and how many are the rules' (the proposals' follow)
     documents_made: tuple | None = None
     # The views of a comparison page's pairs, by the page's name, as it last drew them (compare_pages.comparison_view).
     pair_views: dict[str, dict[tuple, tuple]] = field(default_factory=dict)
