@@ -21,6 +21,7 @@ from generator import pipeline
 from generator import serve
 from generator.serve import SiteBuilder
 from generator.site import keyed
+from generator.site import pages
 from generator.site.history import GameHistory
 from generator.site import points
 from generator.site import search
@@ -243,6 +244,20 @@ def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, t
         assert fresh.build_all().ok
         assert tree_digest(builder.out) == tree_digest(fresh.out), edit.__name__
         shutil.rmtree(fresh.out)
+
+
+@pytest.mark.parametrize("edit", [_prose_of_a_proposal, _votes_of_a_proposal])
+def test_a_part_of_the_log_drawn_again_draws_only_the_texts_that_changed(game, tmp_path, monkeypatch, edit):
+    """serve lends the proposals' texts it drew to the next plan (keyed._lend_texts): the part of the log an edit
+    draws again shows 40 texts here (200 at scale), of which it draws the edited one, if any."""
+    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
+    assert builder.build_all().ok
+    drawn = []
+    real = pages.entry_html
+    monkeypatch.setattr(pages, "entry_html", lambda body: drawn.append(body) or real(body))
+    result = builder.rebuild(edit(game))
+    assert result.ok and any("/log-" in path or path.endswith("/log.html") for path in result.written)
+    assert len(drawn) <= 1
 
 
 def test_a_plan_that_fails_leaves_its_game_to_be_drawn_at_the_next_save(game, tmp_path, monkeypatch):

@@ -84,6 +84,7 @@ def replan(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | No
     else:
         history = old.history.patched(replay, steps, [replay.versions[i] for i in versions])
     plan = game_plan(replay, old, history=history, names=old.proposal_pages)
+    _lend_texts(old, plan)
     moved = _moved_keys(kept, plan, steps, versions)
     if _settings(replay) != _settings(old.replay):
         moved.add(SETTINGS)
@@ -107,6 +108,7 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
     following = history.proposal_steps[bisect_left(history.proposal_steps, first, key=attrgetter("index")):]
     plan = game_plan(replay, old, history=history, names=named | page_names(
         ((step.index, step.entry.name) for step in following), set(named.values())))
+    _lend_texts(old, plan)
     was = old.history
     if (_decided(plan, first) != _decided(old, first)
             or keyframe_interval(len(history.in_force())) != keyframe_interval(len(was.in_force()))):
@@ -134,6 +136,14 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
                                       or plan.version_key(version) != old.version_key(before)):
             moved |= {version_read(*place), rule_read(place[0])}
     return _replanned(kept, plan, moved, range(first, len(new_steps)), _parts(plan))
+
+
+def _lend_texts(old: GamePlan, plan: GamePlan) -> None:
+    """The proposals' texts the last plan drew (GamePlan.body_html), for the entries that are the same objects: a
+    part of the log drawn again shows 200 of them."""
+    steps, old_steps = plan.replay.steps, old.replay.steps
+    plan.body_html = {index: html for index, html in old.body_html.items()
+                      if index < len(steps) and steps[index].entry is old_steps[index].entry}
 
 
 def _parts(plan: GamePlan) -> list[Part]:
