@@ -216,6 +216,10 @@ def serve_edits(game: Path) -> list[dict]:
         {"name": "the last entry: a word", "file": str(last_log), "old": last_entry,
          "new": last_entry.replace(last_sentence, last_sentence + " Edited.", 1)},
         {"name": "an entry appended", "file": str(last_log), "old": last_entry, "new": last_entry.rstrip("\n") + appended},
+        # An entry appended where no list opens a part (the proposal above opens the proposals table's 41st, which
+        # every part's pager names): what most appends cost
+        {"name": "an event appended", "file": str(last_log), "old": last_entry,
+         "new": last_entry.rstrip("\n") + "\n\n## Event: A note for the benchmark\nDate: 2999-12-31\n\nNothing changes.\n"},
         {"name": "the last entry deleted", "file": str(last_log), "old": last_entry, "new": ""},
     ]
 
