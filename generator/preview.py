@@ -88,8 +88,7 @@ def preview_draft(base: Replay, draft: Proposal) -> DraftPreview:
     index = len(game.log.entries)
     step = extended.steps[index]
 
-    mechanics = base.steps[-1].mechanics if base.steps else game.config
-    adoption = mechanics.adoption
+    adoption = base.mechanics.adoption
     # The replay is a fold, so the errors before the draft are the base replay's; the rest are the draft's.
     problems = [f for f in step.findings if f.kind not in RECORD_KINDS] + list(extended.errors[len(base.errors):])
     objections = [Objection(f.kind, f.file, f.line, str(f.message)) for f in problems]

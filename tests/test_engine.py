@@ -459,7 +459,7 @@ def test_own_effects_govern_own_score_and_win():
                "Effect: scoring.win = 15", "Scores: Alice 15", "Winner: Alice")
     r = replay(build(log, toml))
     assert r.findings == ()
-    assert r.steps[0].mechanics.scoring.win == 15
+    assert r.mechanics.scoring.win == 15
     assert r.steps[0].notes == ("an adopted proposal pays its proposer 10 points", "the winning score becomes 15")
     assert r.winner == ("Alice",)
 
@@ -547,7 +547,8 @@ def test_switch_to_majority_after_two_circuits_and_its_note():
     moves = ["Alice", "Bob", "Alice", "Bob", "Alice"]
     log = "".join(prop(301 + i, who, "Votes: for Alice, Bob", "Result: adopted", "Die: 1") for i, who in enumerate(moves))
     r = replay(build(log, toml))
-    assert [s.mechanics.adoption.method for s in r.steps] == ["unanimous"] * 3 + ["majority"] * 2
+    assert [s.method for s in r.steps] == ["unanimous"] * 4 + ["majority"]
+    assert r.mechanics.adoption.method == "majority"
     assert r.steps[3].notes == ("after 2 complete circuits, adoption becomes majority",)
     assert r.steps[3].circuits == 2
 
@@ -897,6 +898,30 @@ def test_a_replay_resumed_to_the_end_shares_the_versions_it_made_again(tmp_path,
     in_force = [version for version in resumed.versions if version.end is None]
     assert len(in_force) > 10 and all(version in previous.versions for version in in_force)
     assert {id(version) for version in resumed.versions} == {id(version) for version in previous.versions}
+
+@pytest.mark.parametrize("setting, shared", [("win = 1000000000", "all"), ('formula = "2 * votes_for', "some")])
+def test_a_setting_changed_replays_from_the_start_sharing_the_steps_that_came_out_the_same(tmp_path, setting,
+                                                                                        shared):
+    """A setting in game.toml may reach every entry, so the fold starts over; the steps it makes again equal to
+    the previous replay's are its objects, which serve keeps what it made of (a winning score no one is near
+    changes none of them; a scoring formula, those from the first vote it pays otherwise until a Judge sets the scores)."""
+    folder, load_game = _synthetic_log(tmp_path)
+    previous = replay(load_game(folder), checkpoints=True)
+    toml = folder / "game.toml"
+    text = toml.read_text(encoding="utf-8")
+    assert setting in text
+    toml.write_text(text.replace(setting, setting.replace("1", "9").replace("2 *", "3 *")), encoding="utf-8")
+    game = load_game(folder)
+    resumed = replay_game(game, previous=previous, checkpoints=True)
+    assert resumed == replay(game) and resumed.mechanics == game.config
+    same = [new is old for new, old in zip(resumed.steps, previous.steps)]
+    assert same == [new == old for new, old in zip(resumed.steps, previous.steps)]
+    assert all(same) if shared == "all" else not all(same)
+    # The findings are the steps' own objects (the check page links each to its entry by the object)
+    assert {id(f) for step in resumed.steps for f in step.findings} <= set(map(id, resumed.findings))
+    if shared == "some":
+        assert any(step.findings for step in resumed.steps)
+
 
 @pytest.mark.parametrize("field", ["number", "date"])
 def test_an_edit_to_what_places_a_snapshot_is_replayed_as_from_the_start(tmp_path, monkeypatch, field):

@@ -290,8 +290,14 @@ def test_serve_lets_go_of_the_entries_an_edit_replaced(game, tmp_path, monkeypat
     monkeypatch.setattr(serve, "plan_keyed", lambda plan: replays.append(plan.replay) or keyed.plan_keyed(plan))
     builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
     assert builder.build_all().ok
-    replaced = [weakref.ref(step) for step in replays.pop().steps]
-    assert builder.rebuild(_game_toml(game)).ok  # every entry replayed anew, and planned by keyed.replan
+    first = replays.pop().steps
+    toml = game / "game.toml"  # a scoring formula: every entry replayed anew, some not as they were
+    toml.write_text(toml.read_text(encoding="utf-8").replace('formula = "2 *', 'formula = "3 *'), encoding="utf-8")
+    assert builder.rebuild([toml]).ok  # (and planned by keyed.replan)
+    kept = set(map(id, builder._games["long"].replay.steps))
+    replaced = [weakref.ref(step) for step in first if id(step) not in kept]
+    assert len(replaced) > 10
+    del first
     assert builder.rebuild(_prose_of_a_proposal(game)).ok
     assert not replays
     gc.collect()

@@ -132,7 +132,6 @@ class Step:
     next_player: str | None
     order: tuple[str, ...]  # the order of play the engine follows for the current circuit
     circuits: int
-    mechanics: Config
     winner: tuple[str, ...]  # the game's winner once decided
     findings: tuple[Finding, ...]
     overrides: tuple[Override, ...]
@@ -164,6 +163,9 @@ class Replay(Outcome):
     overrides: tuple[Override, ...]
     initial_scores: dict[str, int]
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
+    # The mechanics in force after the last entry (game.toml and the Effects since). Steps do not carry them: a
+    # setting changed in game.toml leaves most steps equal, and serve keeps what it made of a step by the object.
+    mechanics: Config
     switch_rule: int | None = None
     # Format 1.2: each `Annotate rule N:` applied, as (the rule's identity, the change, the entry's index).
     annotations: tuple[tuple[int, Change, int], ...] = ()
@@ -348,7 +350,7 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
                 scores=dict(state.scores), players=tuple(state.players),
                 next_player=state.turns.expected() if state.turns.active else None,
                 order=tuple(state.turns.order) if state.turns.active else (),
-                circuits=state.turns.circuits, mechanics=state.config, winner=newly_won if reset else state.winner,
+                circuits=state.turns.circuits, winner=newly_won if reset else state.winner,
                 findings=tuple(state.findings[findings_before:]),
                 overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes),
                 failed=tuple(state.failed))
@@ -364,7 +366,7 @@ def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[F
     # not resumed (engine/resume.py), so it keeps no checkpoints.
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
-                  next_proposal=max(state.next_numbers), switch_rule=state.book.number_of(state.switch_identity),
+                  next_proposal=max(state.next_numbers), mechanics=state.config, switch_rule=state.book.number_of(state.switch_identity),
                   annotations=tuple(state.annotations), wins=tuple(state.wins), checkpoints=checkpoints if not state.unordered else ())
 
 

@@ -21,12 +21,13 @@ fold = importlib.import_module(".replay", __package__)
 
 def resume(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game` from `previous`'s checkpoints, what a replay from the start gives; None when it must
-    start over: the initial rules changed more than their texts, the mechanics, the snapshots or the Judges'
-    result rulings changed, or entries came or went along with an edit to the initial rules."""
+    start over: the initial rules changed more than their texts, the Judges' result rulings changed, or entries
+    came or went along with an edit to the initial rules. A change to the mechanics or the snapshots replays
+    from the start, sharing the steps and versions that came out the same."""
     old_game = previous.game
     entries, old_entries = game.log.entries, old_game.log.entries
     if game.config != old_game.config or game.snapshots != old_game.snapshots:
-        return None
+        return _sharing_steps(_sharing_versions(fold.replay(game, checkpoints=True), previous), previous)
     if len(entries) != len(old_entries):
         return _refolded_from_first_change(game, previous) if game.rules == old_game.rules else None
     changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
@@ -123,6 +124,17 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
     return _sharing_versions(fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores,
                                           tuple(checkpoints)), previous)
+
+
+def _sharing_steps(replay: Replay, previous: Replay) -> Replay:
+    """`replay`, each of its steps that equals `previous`'s at its place being that one: a setting changed in
+    game.toml (a winning score, say) replays every entry, and most come out as they were; serve keeps what it
+    made of a step by the object (site/keyed.py)."""
+    old = previous.steps
+    steps = [was if index < len(old) and (was := old[index]).entry is step.entry and was == step else step
+             for index, step in enumerate(replay.steps)]
+    # (the replay's findings are its steps' own objects: the check page finds each one's entry by it)
+    return dataclasses.replace(replay, steps=tuple(steps), findings=_all_findings(_before_entries(replay), steps))
 
 
 def _sharing_versions(replay: Replay, previous: Replay) -> Replay:

@@ -78,7 +78,7 @@ def score_chart(replay: Replay, summaries: Callable[..., list]) -> Chart | None:
     if not steps:
         return None
     players = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
-    win = replay.steps[-1].mechanics.scoring.win
+    win = replay.mechanics.scoring.win
     bucket = _bucket(len(steps))
     pieces = summaries("chart lines", steps, lambda start, run: _line_pieces(start, run, bucket), given=bucket)
     initial = replay.initial_scores

@@ -240,7 +240,7 @@ def _shape(step: Step) -> tuple:
 def _settings(replay: Replay) -> tuple:
     """The value of SETTINGS: game.toml, and the mechanics, players and order of play the last entry leaves."""
     last = replay.steps[-1] if replay.steps else None
-    return replay.game.config, last and (last.mechanics, last.players, last.order)
+    return replay.game.config, replay.mechanics, last and (last.players, last.order)
 
 
 def _span(version: RuleVersion) -> tuple:

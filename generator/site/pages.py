@@ -331,7 +331,7 @@ def _scores_part(pages: GamePages, part: int) -> None:
         # (charts.score_chart: the entries that paid points, and the last entry)
         plan.read_entries(SCORE, [step.index for step in scored])
         chart_key = (tuple(sorted(plan.replay.initial_scores.items())),
-                     steps[-1].mechanics.scoring.win if steps else None,
+                     plan.replay.mechanics.scoring.win if steps else None,
                      tuple(plan.summaries("chart", scored, lambda _, run: digest(repr(
                          [(s.index, s.label, plan.score_key(s)) for s in run])))),
                      steps and (steps[-1].index, steps[-1].label, plan.score_key(steps[-1])))
@@ -402,7 +402,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     replay = plan.replay
     game = replay.game
     last = replay.steps[-1] if replay.steps else None
-    config = last.mechanics if last else game.config
+    config = replay.mechanics
     scores = sorted((last.scores if last else replay.initial_scores).items(), key=lambda kv: (-kv[1], kv[0]))
     recent = [_proposal_row(plan, s, "") for s in plan.history.proposal_steps[-10:]][::-1]
     return {

@@ -11,7 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
+from operator import attrgetter, is_
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -191,22 +191,29 @@ class PlanMemo:
     and keeps none."""
 
     def __init__(self) -> None:
-        # kind -> id of the source (or the source itself, kept by value) -> (source or None, beside, value)
-        self._kept: dict[str, dict[Any, tuple[Any, Any, Any]]] = {}
-        self._used: dict[str, dict[Any, tuple[Any, Any, Any]]] = {}
+        # kind -> id of the source (or the source itself, kept by value) -> (source or None, beside, value, the
+        # other objects it was made from)
+        self._kept: dict[str, dict[Any, tuple[Any, Any, Any, tuple]]] = {}
+        self._used: dict[str, dict[Any, tuple[Any, Any, Any, tuple]]] = {}
+        self._with_others: set[str] = set()  # the kinds made from other objects too
 
     def of(self, kind: str, source: Any, make: Callable[[], Any], *, by_identity: bool = True,
-           beside: Any = None) -> Any:
+           beside: Any = None, others: tuple = ()) -> Any:
         """The value `make` gives for `source` (an immutable object, or with `by_identity` false a hashable
-        value such as a text), made once; `beside`, a value it is made from too."""
+        value such as a text), made once; `beside`, a value it is made from too; `others`, immutable objects it
+        is made from too, each the very one."""
         key = id(source) if by_identity else source
         used = self._used.setdefault(kind, {})
         hit = used.get(key) or self._kept.get(kind, {}).get(key)
-        if hit is not None and hit[1] == beside and (hit[0] is source or not by_identity):
+        if (hit is not None and hit[1] == beside and (hit[0] is source or not by_identity)
+                and len(hit[3]) == len(others) and all(map(is_, hit[3], others))):
             used[key] = hit
             return hit[2]
         value = make()
-        used[key] = (source if by_identity else None, beside, value)
+        self._kept.get(kind, {}).pop(key, None)  # (what it holds may be what an edit replaced)
+        used[key] = (source if by_identity else None, beside, value, others)
+        if others:
+            self._with_others.add(kind)
         return value
 
     def turn(self) -> None:
@@ -217,9 +224,13 @@ class PlanMemo:
         for again): serve's keyed plans lend the memo whole, without a `turn`, and it would keep them alive."""
         gone = {id(source): source for source in sources}
         for table in (self._kept, self._used):
-            for entries in table.values():
+            for kind, entries in table.items():
                 for key in gone.keys() & entries.keys():
                     if entries[key][0] is gone[key]:
+                        del entries[key]
+                if kind in self._with_others:
+                    for key in [key for key, (_, _, _, others) in entries.items()
+                                if any(gone.get(id(made)) is made for made in others)]:
                         del entries[key]
 
 
@@ -304,7 +315,7 @@ class GamePlan:
         for start in range(0, len(steps), size):
             run = tuple(steps[start:start + size])
             summaries.append(self.memo.of(kind, run[0], lambda start=start, run=run: summarize(start, run),
-                                          beside=(start, given, run)))
+                                          beside=(start, given), others=run))
         return summaries
 
     def once(self, name: str, make: Callable[[], Any]) -> Any:
@@ -580,7 +591,7 @@ def keeps_scores(replay: Replay) -> bool:
     pays its points."""
     if replay.game.config.variant == "solitaire":
         return True
-    scoring = (replay.steps[-1].mechanics if replay.steps else replay.game.config).scoring
+    scoring = replay.mechanics.scoring
     return (scoring.turn != "none" or bool(scoring.adopted or scoring.defeated or scoring.against_adopted)
             or any(step.deltas for step in replay.steps))
 
