@@ -228,9 +228,9 @@ class PlanMemo:
                 for key in gone.keys() & entries.keys():
                     if entries[key][0] is gone[key]:
                         del entries[key]
-                if kind in self._with_others:
+                if kind in self._with_others:  # (two objects alive at once never share an id)
                     for key in [key for key, (_, _, _, others) in entries.items()
-                                if any(gone.get(id(made)) is made for made in others)]:
+                                if not gone.keys().isdisjoint(map(id, others))]:
                         del entries[key]
 
 
