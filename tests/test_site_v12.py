@@ -99,12 +99,13 @@ def test_effects_read_in_words_and_decimals_as_decimals(site):
 def test_a_judgment_named_by_its_case_has_its_anchor_and_point_named_so(site):
     """`## Judgment CFJ 4153` once stopped every build (the points manifest read a number from its name): its
     anchor and point are named by the case, and the manifest lists the numbers of numbered judgments alone, by
-    which the pickers look `judgment-N` up."""
+    which the pickers look `judgment-N` up, and the names of those named by their case."""
     log = (site / "v12-judgment-by-case/log.html").read_text(encoding="utf-8")
     assert 'id="judgment-cfj-4153"' in log and 'id="judgment-cfj-4154"' in log
     assert "It may, since proposal 301. A ruling kept for the record." in text(site, "v12-judgment-by-case/log.html")
     manifest = (site / "v12-judgment-by-case/points/index.js").read_text(encoding="utf-8")
-    assert '"pieces":[["2019-01-02","2019-01-05",[301,302],null]]' in manifest
+    assert ('"pieces":[["2019-01-02","2019-01-05",[301,302],null,["judgment-cfj-4153","judgment-cfj-4154"]]]'
+            in manifest)
     assert '"judgment-cfj-4153"' in (site / "v12-judgment-by-case/points/0.js").read_text(encoding="utf-8")
 
 

@@ -7,8 +7,9 @@ means one thing wherever it is written:
 - `start`: the initial set; `now`: after the last entry.
 - a proposal's page name: `312`, the first proposal numbered 312; `312-2`, the second that reused it (the
   pages are named so, `page_names`). `proposal 312` is read as `312`. In a solitaire game, a turn's.
-- `judgment-N`: the first judgment numbered N (as the log's anchor `#judgment-N` is); `entry-N`: the log's
-  N-th entry, whatever it is.
+- `judgment-N`: the first judgment numbered N (as the log's anchor `#judgment-N` is); `judgment-cfj-4153`: the
+  first judgment named by its case, `CFJ 4153` (format 1.2; its anchor too); `entry-N`: the log's N-th entry,
+  whatever it is.
 - a date, `2005-04-02`: after the last entry dated on or before it (none: the initial set).
 """
 from __future__ import annotations
@@ -25,22 +26,25 @@ from ..limits import MAX_DIGITS
 SYNTAX = {
     "proposal": r"^([0-9]+)(?:-([0-9]+))?$",
     "judgment": r"^judgment-([0-9]+)$",
+    "case": r"^judgment-([a-z]+-([0-9]+))$",
     "entry": r"^entry-([0-9]+)$",
     "date": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
 }
 _SYNTAX = {kind: re.compile(pattern) for kind, pattern in SYNTAX.items()}
 HINT = ("a point is start, now, a proposal number (312; 312-2 for the second proposal numbered 312), "
-        "judgment-N, entry-N (the log's N-th entry) or a date (2005-04-02)")
+        "judgment-N (judgment-cfj-4153 for one named by its case), entry-N (the log's N-th entry) or a date "
+        "(2005-04-02)")
 
 
 @dataclass(frozen=True)
 class Point:
     """A point's name, read: its kind and what it counts."""
 
-    kind: str  # start, now, proposal, judgment, entry, date
+    kind: str  # start, now, proposal, judgment, case, entry, date
     number: int = 0  # the proposal's, the judgment's, the entry's (from 1)
     use: int = 1  # of a proposal number used more than once: which use (1: the first)
     day: dt.date | None = None
+    case: str = ""  # of a judgment named by its case: the case as its name writes it (`cfj-4153`)
 
     @property
     def name(self) -> str:
@@ -49,6 +53,8 @@ class Point:
             return page_name(self.number, self.use)
         if self.kind in ("judgment", "entry"):
             return f"{self.kind}-{self.number}"
+        if self.kind == "case":
+            return f"judgment-{self.case}"
         return self.day.isoformat() if self.day else self.kind
 
 
@@ -77,12 +83,21 @@ def read_point(text: str) -> Point:
         except ValueError:
             raise PointError("no such date (a date is written 2005-04-02)") from None
     numbers = [g for g in m.groups() if g is not None]
+    if kind == "case":
+        (case, numbers) = numbers[0], numbers[1:]
     if any(len(g.lstrip("0")) > MAX_DIGITS for g in numbers):
         raise PointError(f"number too large (at most {MAX_DIGITS} digits)")
+    if kind == "case":
+        return Point("case", case=case)
     number, use = int(numbers[0]), int(numbers[1]) if len(numbers) > 1 else 1
     if use < 1 or (kind == "entry" and number < 1):
         raise PointError(f"no such point; {HINT}")
     return Point(kind, number, use)
+
+
+def case_name(case: str) -> str:
+    """A judgment's case (`CFJ 4153`) as its point and anchor name it: `cfj-4153`."""
+    return "-".join(case.lower().split())
 
 
 def page_name(number: int, use: int = 1) -> str:
@@ -121,14 +136,24 @@ def point_index(point: Point, entries: Sequence, *, kind: str = "proposal") -> i
     if point.kind == "date":
         dated = [i for i, entry in enumerate(entries) if entry.date is not None and entry.date <= point.day]
         return dated[-1] if dated else -1
+    if point.kind == "case":
+        found = [i for i, entry in enumerate(entries)
+                 if entry.kind == "judgment" and case_name(getattr(entry, "case", "")) == point.case]
+        if found:
+            return found[0]
+        raise PointError(f"judgment {point.case.upper().replace('-', ' ')} is not in the log (no judgment is named "
+                         f"by that case)", in_log=True)
     wanted = kind if point.kind == "proposal" else "judgment"
-    found = [i for i, entry in enumerate(entries) if entry.kind == wanted and entry.number == point.number]
+    # (a judgment named by its case has no number: `judgment-cfj-4153` names it)
+    numbered = [(i, entry) for i, entry in enumerate(entries)
+                if entry.kind == wanted and not getattr(entry, "case", "")]
+    found = [i for i, entry in numbered if entry.number == point.number]
     if len(found) >= point.use:
         return found[point.use - 1]
     if found:
         names = ", ".join(page_name(point.number, use) for use in range(1, len(found) + 1))
         raise PointError(f"{wanted} {point.name} is not in the log (it has {len(found)} {wanted}"
                          f"{'s' if len(found) > 1 else ''} numbered {point.number}: {names})", in_log=True)
-    numbers = [entry.number for entry in entries if entry.kind == wanted]
+    numbers = [entry.number for _, entry in numbered]
     where = f"its {wanted}s run from {min(numbers)} to {max(numbers)}" if numbers else f"it has no {wanted}s"
     raise PointError(f"{wanted} {point.number} is not in the log ({where})", in_log=True)

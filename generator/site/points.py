@@ -37,8 +37,8 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import (END, PLACE, POINT, GamePages, GamePlan, Page, ScriptJSON, date_attribute, entry_read, point_name,
-                    rule_read, script_json, step_view)
+from .views import (END, PLACE, POINT, GamePages, GamePlan, Page, ScriptJSON, date_attribute, entry_read,
+                    judgment_name, point_name, rule_read, script_json, step_view)
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -123,12 +123,16 @@ def _manifest(pages: GamePages, _: Any) -> None:
 
 
 def _piece_ranges(steps: tuple[Step, ...]) -> list:
-    """What the manifest says of a piece's entries: their first and last date, proposal and judgment numbers (a
-    judgment named by its case has no number to look it up by: `judgment-N` names a numbered one)."""
+    """What the manifest says of a piece's entries: their first and last date, proposal and judgment numbers,
+    and the names of the judgments named by their case (`judgment-cfj-4153`, format 1.2: no range holds them),
+    when it has any."""
     dates = [date for date in (date_attribute(step.entry) for step in steps) if date]
     proposals = [step.entry.number for step in steps if isinstance(step.entry, Proposal)]
-    judgments = [step.entry.number for step in steps if isinstance(step.entry, Judgment) and not step.entry.case]
-    return [min(dates, default=""), max(dates, default=""), _span(proposals), _span(judgments)]
+    judgments = [step.entry for step in steps if isinstance(step.entry, Judgment)]
+    cases = sorted({judgment_name(entry) for entry in judgments if entry.case})
+    ranges = [min(dates, default=""), max(dates, default=""), _span(proposals),
+              _span([entry.number for entry in judgments if not entry.case])]
+    return ranges + [cases] if cases else ranges
 
 
 def _span(numbers: list[int]) -> list[int] | None:

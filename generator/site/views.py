@@ -21,6 +21,7 @@ from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..model import Change, Cited, Entry, Judgment, Proposal
+from ..model.points import case_name
 from ..model.urls import is_url_segment
 from ..diffing.compare import change_notes
 from ..diffing.redline import redline, render_html, summarize
@@ -440,7 +441,7 @@ class GamePages(list):
 
 def judgment_name(entry: Judgment) -> str:
     """`judgment-7`, or for a judgment named by its case (format 1.2) `judgment-cfj-4153`."""
-    return f"judgment-{'-'.join(entry.case.lower().split()) if entry.case else entry.number}"
+    return f"judgment-{case_name(entry.case) if entry.case else entry.number}"
 
 
 def log_anchor(step: Step) -> str:

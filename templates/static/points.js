@@ -2,7 +2,8 @@
    A point is named as in URLs, comparison pages and `diff GAME@…`, with one meaning each
    (generator/model/points.py, whose syntax the manifest carries): start, now, a proposal's page name (312,
    the first proposal numbered 312; 312-2, the second), judgment-N (the first judgment numbered N),
-   entry-N, or a date (after the last entry dated on or before it).
+   judgment-cfj-4153 (the first judgment named by its case, CFJ 4153), entry-N, or a date (after the last
+   entry dated on or before it).
    Its data comes in pieces (generator/site/points.py) loaded through NOMIC.load from site.js. */
 (function () {
   "use strict";
@@ -24,6 +25,7 @@
     for (var k = 0; k < kinds.length; k++) {
       var m = new RegExp(manifest.syntax[kinds[k]]).exec(name);
       if (!m) continue;
+      if (kinds[k] === "case") return { kind: "case", name: name };  // found by its name (the manifest's)
       var number = m[1] === undefined ? 0 : +m[1], use = m[2] === undefined ? 1 : +m[2];
       if (use < 1 || (kinds[k] === "entry" && number < 1)) return null;
       var day = kinds[k] === "date" ? new Date(name + "T00:00:00Z") : null;  // 2005-02-30 is no date
@@ -45,6 +47,7 @@
       var p = manifest.pieces[i];
       if (point.kind === "date") return p[0] && p[0] <= point.name;
       if (point.kind === "judgment") return p[3] && p[3][0] <= point.number && point.number <= p[3][1];
+      if (point.kind === "case") return p[4] && p[4].indexOf(point.name) >= 0;
       if (point.kind === "proposal") return p[2] && p[2][0] <= point.number && point.number <= p[2][1];
       return false;
     });
@@ -57,7 +60,8 @@
       var last = manifest.count - 1, point = read(manifest, text);
       var missing = "No entry is named \u201c" + text.trim() + "\u201d in this game.";
       if (!point) throw new Error(missing + " A point is start, now, a proposal number (312; 312-2 for the " +
-        "second proposal numbered 312), judgment-N, entry-N or a date (2005-04-02).");
+        "second proposal numbered 312), judgment-N (judgment-cfj-4153 for one named by its case), entry-N or a " +
+        "date (2005-04-02).");
       if (point.kind === "start") return { index: -1, name: "start" };
       if (point.kind === "now") return last < 0 ? { index: -1, name: "start" } : at(manifest, last);
       if (point.kind === "entry") {

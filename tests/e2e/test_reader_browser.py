@@ -17,6 +17,7 @@ import pytest
 from generator.cli import main
 from generator.pipeline import replay_games
 from generator.engine.solitaire import SolitaireReplay
+from generator.diffing.compare import compare
 from generator.site.compare_pages import comparison_page
 from generator.site.pages import game_plan
 from generator.site.render import make_environment, write_pages
@@ -200,6 +201,28 @@ def test_compare_points_come_from_the_url_or_the_hash_and_survive_a_reload(site,
     phone.wait_for_selector("#compare-result .tally")
     assert phone.locator("#compare-result .tally").inner_text() == tally
     assert phone.input_value("#from") == "301" and phone.errors == []
+
+
+def test_a_judgment_named_by_its_case_is_a_point_the_picker_reads(phone, tmp_path):
+    """Format 1.2: proposal 302's "against the rules before it" names the judgment before it by its case
+    (`?from=judgment-cfj-4154`); the picker reads that name, and the rules as of it, as `diff` does."""
+    site = tmp_path / "site"
+    assert main(["build", str(ROOT / "tests/cases/engine/v12-judgment-by-case"), "-o", str(site)]) == 0
+    game = site / "v12-judgment-by-case"
+    link = re.search(r'href="(\.\./compare/index\.html\?from=judgment-cfj-4154[^"]*)"',
+                     (game / "proposals/302.html").read_text(encoding="utf-8"))
+    assert link, "proposal 302 links to the rules before it by the judgment's case"
+    phone.goto((game / "compare/index.html").as_uri() + "?" + link.group(1).replace("&amp;", "&").split("?")[1])
+    phone.wait_for_selector("#compare-result .tally")
+    (replay,) = replay_games(ROOT / "tests/cases/engine/v12-judgment-by-case")  # CFJ 4154 is its third entry
+    expected = compare(replay.rules_at(2), replay.rules_at(3), by_identity=True).tally()
+    assert phone.locator("#compare-result .tally").inner_text() == expected.capitalize() + "."
+    assert phone.input_value("#from") == "judgment-cfj-4154" and "No entry is named" not in phone.content()
+    phone.goto((game / "as-of.html").as_uri() + "?at=judgment-cfj-4153")
+    phone.wait_for_selector("#as-of-result #rule-301")  # rule 202, amended by proposal 301
+    assert "after judgment CFJ 4153" in phone.locator(".as-of-point").inner_text()
+    assert "one or more rule-changes" in phone.locator("#as-of-result #rule-301").inner_text()
+    assert phone.errors == []
 
 
 def _normalized(html: str) -> str:
