@@ -157,7 +157,8 @@ def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int], steps: Iterable
     pages = GamePages(plan)
     kept_parts = {made.part: made for made in kept.parts}
     order = [made.part for made in kept.parts] if planned is None else planned
-    made_parts, same_pages = [], planned is None
+    # (the same pages when every part is one the kept plan had, each making the pages it made)
+    made_parts, same_pages = [], len(order) == len(kept.parts)
     for part in order:
         before = kept_parts.get(part)
         if before is None or part[0] in WHOLE_GAME_PARTS or not moved.isdisjoint(before.reads):
