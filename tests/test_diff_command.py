@@ -16,6 +16,7 @@ import pytest
 from generator.cli import main
 from generator.commands.diff import load_side
 from generator.diffing.compare import compare, to_json
+from generator.model.points import HINT
 from tests.helpers import DATA, ROOT
 from tests.test_compare import ADOPTION_EDITED, CONSPIRE, DEFEAT, EFFECT, MAIL, TURNS, WINNER, write_game
 
@@ -199,8 +200,7 @@ def test_a_point_that_is_neither_number_nor_date(tmp_path, capsys):
     game = write_game(tmp_path / "splits")
     code, _, err = diff(capsys, f"{game}@tuesday", game)
     assert code == 2
-    assert err == (f"{game}@tuesday: no such point; a point is start, now, a proposal number (312; 312-2 for the "
-                   "second proposal numbered 312), judgment-N, entry-N (the log's N-th entry) or a date (2005-04-02)\n")
+    assert err == f"{game}@tuesday: no such point; {HINT}\n"  # (the hint's words: test_points.py)
 
 
 def test_missing_file_and_folder_that_is_no_game(tmp_path, capsys):

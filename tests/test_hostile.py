@@ -18,6 +18,7 @@ from generator import __version__, limits, serve
 from generator.cli import main
 from generator.errors import ErrorCollector, SourceError
 from generator.files import SITE_MARKER, new_staging_folder
+from generator.model.points import HINT
 from generator.model.urls import is_url_segment, url_segment
 from generator.parse.game import load_content
 from generator.parse.source import NumberTooLarge, read_bytes, read_decimal, read_int
@@ -426,9 +427,7 @@ def test_preview_text_escapes_player_text(tmp_path, capsys):
 @pytest.mark.parametrize("arguments, message", [
     (["new", "{tmp}/afile"], "{tmp}/afile: already exists and is not an empty folder; nothing was written"),
     (["serve", "{tmp}", "--port", "99999"], "127.0.0.1:99999: cannot serve there: bind(): port must be 0-65535."),
-    (["diff", "{tmp}/mini@\u00b3", "{tmp}/mini"], "{tmp}/mini@\u00b3: no such point; a point is start, now, a "
-     "proposal number (312; 312-2 for the second proposal numbered 312), judgment-N, entry-N (the log's N-th entry) "
-     "or a date (2005-04-02)"),
+    (["diff", "{tmp}/mini@\u00b3", "{tmp}/mini"], "{tmp}/mini@\u00b3: no such point; " + HINT),
     (["diff", "{tmp}/mini@" + "9" * 5000, "{tmp}/mini"],
      "{tmp}/mini@" + "9" * 5000 + ": number too large (at most 12 digits)"),
 ], ids=["new-on-a-file", "no-such-port", "superscript-point", "5000-digit-point"])
