@@ -366,7 +366,8 @@ def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[F
     # not resumed (engine/resume.py), so it keeps no checkpoints.
     return Replay(game=game, steps=tuple(steps), versions=state.book.finish(), findings=tuple(findings),
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
-                  next_proposal=max(state.next_numbers), mechanics=state.config, switch_rule=state.book.number_of(state.switch_identity),
+                  next_proposal=max(state.next_numbers), mechanics=state.config,
+                  switch_rule=state.book.number_of(state.switch_identity),
                   annotations=tuple(state.annotations), wins=tuple(state.wins), checkpoints=checkpoints if not state.unordered else ())
 
 

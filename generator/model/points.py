@@ -84,7 +84,7 @@ def read_point(text: str) -> Point:
             raise PointError("no such date (a date is written 2005-04-02)") from None
     numbers = [g for g in m.groups() if g is not None]
     if kind == "case":
-        (case, numbers) = numbers[0], numbers[1:]
+        case, numbers = numbers[0], numbers[1:]
     if any(len(g.lstrip("0")) > MAX_DIGITS for g in numbers):
         raise PointError(f"number too large (at most {MAX_DIGITS} digits)")
     if kind == "case":
