@@ -107,6 +107,11 @@ def test_a_judgment_named_by_its_case_has_its_anchor_and_point_named_so(site):
     assert ('"pieces":[["2019-01-02","2019-01-05",[301,302],null,["judgment-cfj-4153","judgment-cfj-4154"]]]'
             in manifest)
     assert '"judgment-cfj-4153"' in (site / "v12-judgment-by-case/points/0.js").read_text(encoding="utf-8")
+    # The points form's hint gives the game's own such point as an example (a game without one does not)
+    for page in ("as-of.html", "compare/index.html"):
+        assert ("judgment-cfj-4153 for one named by its case"
+                in text(site, f"v12-judgment-by-case/{page}")), page
+    assert "named by its case" not in text(site, "v12-decimal-score/as-of.html")
 
 
 def test_no_link_is_broken(site):

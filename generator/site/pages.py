@@ -35,7 +35,7 @@ from .search import (SearchIndex, documents_from_entries, games_page, plan_docum
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
 from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, RECORD, SCORE, SETTINGS, TABLE_PART, GamePages, GamePlan, Page,
-                    date_text, game_view, log_anchor, pager, pager_read, part_name, parts, point_name, power_text,
+                    case_example, date_text, game_view, log_anchor, pager, pager_read, part_name, parts, point_name, power_text,
                     revision_view, rule_read, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -386,7 +386,8 @@ def list_pagers(plan: GamePlan) -> dict[str, tuple[str, ...]]:
 
 
 def _as_of_page(pages: GamePages, _: Any) -> None:
-    pages.add("as-of.html", "as-of.html", {})  # it draws in the browser from the points pieces
+    # (it draws in the browser from the points pieces)
+    pages.add("as-of.html", "as-of.html", {"case_example": case_example(pages.plan)})
 
 
 def _compare_pages(pages: GamePages, _: Any) -> None:

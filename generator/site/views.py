@@ -444,6 +444,15 @@ def judgment_name(entry: Judgment) -> str:
     return f"judgment-{case_name(entry.case) if entry.case else entry.number}"
 
 
+def case_example(plan: GamePlan) -> str | None:
+    """The point of the game's first judgment named by its case (`judgment-cfj-4153`, format 1.2), which the
+    points form's hint gives as an example; None in a game without one. (An entry appended or deleted moves END;
+    a judgment named anew moves the skeleton, site/keyed.py.)"""
+    plan.read(END)
+    return plan.once("case example", lambda: next((judgment_name(step.entry) for step in plan.replay.steps
+                                                   if isinstance(step.entry, Judgment) and step.entry.case), None))
+
+
 def log_anchor(step: Step) -> str:
     entry = step.entry
     return judgment_name(entry) if isinstance(entry, Judgment) else f"entry-{step.index + 1}"
