@@ -15,7 +15,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..diffing.compare import Comparison, Pair, RuleLike, compare, identical
-from .views import GamePlan, Page, case_example, game_view, pager, part_name, parts, point_name, redline_view, step_view
+from .views import (GamePlan, Page, case_example, game_view, pager, part_name, parts, point_name, redline_view,
+                    step_view)
 
 START = -1  # the point before the first entry: the initial set
 # The rules a part of the comparison of the start with now shows at most (at 10,000 proposals it compares 738

@@ -35,8 +35,8 @@ from .search import (SearchIndex, documents_from_entries, games_page, plan_docum
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
 from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, RECORD, SCORE, SETTINGS, TABLE_PART, GamePages, GamePlan, Page,
-                    case_example, date_text, game_view, log_anchor, pager, pager_read, part_name, parts, point_name, power_text,
-                    revision_view, rule_read, step_facts, step_view, version_view)
+                    case_example, date_text, game_view, log_anchor, pager, pager_read, part_name, parts, point_name,
+                    power_text, revision_view, rule_read, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
