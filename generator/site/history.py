@@ -6,7 +6,9 @@ from __future__ import annotations
 
 import copy
 import functools
+from bisect import bisect_left
 from dataclasses import dataclass, field
+from operator import attrgetter
 
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
@@ -69,7 +71,7 @@ class GameHistory:
         self.page_number = self._page_numbers()
         self._starting, self._ending = _by_start_and_end(replay.versions)
         self._cursor, self._live = -2, {}
-        self.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
+        self.proposal_steps = _proposal_steps(replay.steps)
         self._old_numbers: dict[int, int] | None = None
         self._in_force: list[RuleVersion] | None = None
         self._in_order: list[int] | None = None
@@ -79,7 +81,12 @@ class GameHistory:
     def patched(self, replay: Replay, steps: list[int], versions: list[RuleVersion]) -> GameHistory:
         """The history of `replay`, which differs from this history's replay only in the entries at `steps` and
         the `versions` (new objects with the same spans and numbers, site/keyed.py checks): the rest shared."""
-        history = self._copy(replay)
+        proposals = list(self.proposal_steps)  # (an edit keeps each entry's kind: keyed._shape)
+        for index in steps:
+            at = bisect_left(proposals, index, key=attrgetter("index"))
+            if at < len(proposals) and proposals[at].index == index:
+                proposals[at] = replay.steps[index]
+        history = self._copy(replay, proposals)
         history._starting, history._ending = dict(self._starting), dict(self._ending)
         new = {(v.identity, v.start): v for v in versions}
         for table, place in ((history._starting, "start"), (history._ending, "end")):
@@ -100,7 +107,8 @@ class GameHistory:
         at or after it, site/keyed.py): its entries before `first` are this replay's, and so are the versions that
         came out the same (engine/resume.py). The rules with a version that came or went, or a revision at or
         after `first`, are made again; the rest shared."""
-        history = self._copy(replay)
+        before = self.proposal_steps[:bisect_left(self.proposal_steps, first, key=attrgetter("index"))]
+        history = self._copy(replay, before + _proposal_steps(replay.steps[first:]))
         kept, now = set(map(id, self.replay.versions)), set(map(id, replay.versions))
         touched = ({v.identity for v in replay.versions if id(v) not in kept}
                    | {v.identity for v in self.replay.versions if id(v) not in now})
@@ -118,14 +126,15 @@ class GameHistory:
         history.page_number = history._page_numbers()
         return history
 
-    def _copy(self, replay: Replay) -> GameHistory:
-        """This history, to be patched into `replay`'s: its tables copied, what it derived from them reset."""
+    def _copy(self, replay: Replay, proposal_steps: list[Step]) -> GameHistory:
+        """This history, to be patched into `replay`'s (whose proposals' steps are `proposal_steps`): its tables
+        copied, what it derived from them reset."""
         history = copy.copy(self)
         history.replay = replay
         history.rules, history.revisions_by_rule = dict(self.rules), dict(self.revisions_by_rule)
         history.revisions_by_step, history.ordinal = dict(self.revisions_by_step), dict(self.ordinal)
         history._cursor, history._live, history._in_force = -2, {}, None
-        history.proposal_steps = [s for s in replay.steps if isinstance(s.entry, Proposal)]
+        history.proposal_steps = proposal_steps
         return history
 
     def _remake(self, rules: dict[int, list[RuleVersion]], was: GameHistory, order: list[int] | None = None) -> None:
@@ -229,6 +238,10 @@ class GameHistory:
 
     def repealed(self) -> list[RuleHistory]:
         return sorted((h for h in self.rules.values() if h.repealed), key=lambda h: h.last.end or 0)
+
+
+def _proposal_steps(steps: tuple[Step, ...]) -> list[Step]:
+    return [step for step in steps if isinstance(step.entry, Proposal)]
 
 
 def _by_start_and_end(versions: list[RuleVersion]) -> tuple[dict[int, list[RuleVersion]], dict[int, list[RuleVersion]]]:

@@ -20,8 +20,8 @@ from bisect import bisect_left
 from dataclasses import dataclass, field
 from array import array
 from collections.abc import Iterable
-from itertools import chain, compress
-from operator import attrgetter, is_not
+from itertools import chain, compress, count
+from operator import attrgetter, is_not, itemgetter, not_
 
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
@@ -84,11 +84,12 @@ def replan(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | No
     else:
         history = old.history.patched(replay, steps, [replay.versions[i] for i in versions])
     plan = game_plan(replay, old, history=history, names=old.proposal_pages)
-    _lend_texts(old, plan)
-    moved = _moved_keys(kept, plan, steps, versions)
+    _lend_texts(old, plan, steps)
+    lines = _line_keys(kept, plan, steps)
+    moved = _moved_keys(kept, plan, steps, versions, lines)
     if _settings(replay) != _settings(old.replay):
         moved.add(SETTINGS)
-    return _replanned(kept, plan, moved, steps)
+    return _replanned(kept, plan, moved, lines)
 
 
 def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]] | None:
@@ -108,7 +109,7 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
     following = history.proposal_steps[bisect_left(history.proposal_steps, first, key=attrgetter("index")):]
     plan = game_plan(replay, old, history=history, names=named | page_names(
         ((step.index, step.entry.name) for step in following), set(named.values())))
-    _lend_texts(old, plan)
+    _lend_texts(old, plan, range(first, len(old_steps)))
     was = old.history
     if (_decided(plan, first) != _decided(old, first)
             or keyframe_interval(len(history.in_force())) != keyframe_interval(len(was.in_force()))):
@@ -124,8 +125,8 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
                   for v in history.rules[identity].versions + was.rules[identity].versions}
     if renamed or history.old_numbers() != was.old_numbers():
         moved.add(OLD_NUMBERS)
-    moved |= {entry_read(STEP, index) for index, key in kept.line_keys.items()
-              if index < first and plan.step_key(new_steps[index]) != key}
+    lines = _line_keys(kept, plan, range(first, len(new_steps)))
+    moved |= _lines_moved(kept, lines)
     moved |= {END, SETTINGS}
     pagers, old_pagers = list_pagers(plan), list_pagers(old)
     moved |= {pager_read(stem) for stem in pagers if pagers[stem] != old_pagers[stem]}
@@ -135,41 +136,65 @@ def _replan_tail(kept: KeyedPlan, replay: Replay) -> tuple[KeyedPlan, list[Page]
         if version is not before and (version is None or before is None or _span(version) != _span(before)
                                       or plan.version_key(version) != old.version_key(before)):
             moved |= {version_read(*place), rule_read(place[0])}
-    return _replanned(kept, plan, moved, range(first, len(new_steps)), _parts(plan))
+    return _replanned(kept, plan, moved, lines, _parts(plan))
 
 
-def _lend_texts(old: GamePlan, plan: GamePlan) -> None:
-    """The proposals' texts the last plan drew (GamePlan.body_html), for the entries that are the same objects: a
-    part of the log drawn again shows 200 of them."""
+def _lend_texts(old: GamePlan, plan: GamePlan, changed: Iterable[int]) -> None:
+    """The proposals' texts the last plan drew (GamePlan.body_html), for the entries that are the same objects (a
+    part of the log drawn again shows 200 of them); `changed`: the places whose steps may not be the same."""
     steps, old_steps = plan.replay.steps, old.replay.steps
-    plan.body_html = {index: html for index, html in old.body_html.items()
-                      if index < len(steps) and steps[index].entry is old_steps[index].entry}
+    texts = dict(old.body_html)
+    for index in changed:
+        if index in texts and (index >= len(steps) or steps[index].entry is not old_steps[index].entry):
+            del texts[index]
+    plan.body_html = texts
+
+
+def _line_keys(kept: KeyedPlan, plan: GamePlan, changed: Iterable[int]) -> dict[int, bytes]:
+    """KeyedPlan.line_keys of `plan`, whose entries at `changed` may not be the kept plan's."""
+    steps = plan.replay.steps
+    return {index: plan.step_key(steps[index]) for index in sorted(kept.line_keys.keys() | set(changed))
+            if index < len(steps) and names_lines(steps[index])}
+
+
+def _lines_moved(kept: KeyedPlan, lines: dict[int, bytes]) -> set[int]:
+    """The keys of the entries whose findings name lines that an edit above them moved."""
+    return {entry_read(STEP, index) for index, key in kept.line_keys.items() if lines.get(index, key) != key}
 
 
 def _parts(plan: GamePlan) -> list[Part]:
     return game_parts(plan) + [(search_part, None)]
 
 
-def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int], steps: Iterable[int],
+def _replanned(kept: KeyedPlan, plan: GamePlan, moved: set[int], lines: dict[int, bytes],
                planned: list[Part] | None = None) -> tuple[KeyedPlan, list[Page]]:
     """The parts of `planned` (the kept plan's, when None): those the kept plan had, taken as they were unless
-    they read a moved key or the whole game; the others made. `steps`: the entries that changed."""
+    they read a moved key or the whole game; the others made. `lines`: the new plan's KeyedPlan.line_keys."""
     pages = GamePages(plan)
-    kept_parts = {made.part: made for made in kept.parts}
-    order = [made.part for made in kept.parts] if planned is None else planned
-    # (the same pages when every part is one the kept plan had, each making the pages it made)
-    made_parts, same_pages = [], len(order) == len(kept.parts)
-    for part in order:
-        before = kept_parts.get(part)
-        if before is None or part[0] in WHOLE_GAME_PARTS or not moved.isdisjoint(before.reads):
-            made = _plan_part(pages, part)
-            same_pages = (same_pages and before is not None
-                          and (made.paths, made.listed) == (before.paths, before.listed))
-        else:
-            made = before
-        made_parts.append(made)
-    lines = {i: plan.step_key(plan.replay.steps[i]) for i in sorted(kept.line_keys.keys() | set(steps))
-             if i < len(plan.replay.steps) and names_lines(plan.replay.steps[i])}
+    if planned is None:
+        made_parts = list(kept.parts)
+        # (the parts to plan again, found in C: a save scans 12,000 parts' keys)
+        stale = compress(count(), map(not_, map(moved.isdisjoint, map(attrgetter("reads"), made_parts))))
+        whole = compress(count(), map(WHOLE_GAME_PARTS.__contains__, map(itemgetter(0), map(attrgetter("part"),
+                                                                                               made_parts))))
+        same_pages = True
+        for position in sorted(set(stale).union(whole)):
+            before = made_parts[position]
+            made_parts[position] = made = _plan_part(pages, before.part)
+            same_pages = same_pages and (made.paths, made.listed) == (before.paths, before.listed)
+    else:
+        kept_parts = {made.part: made for made in kept.parts}
+        # (the same pages when every part is one the kept plan had, each making the pages it made)
+        made_parts, same_pages = [], len(planned) == len(kept.parts)
+        for part in planned:
+            before = kept_parts.get(part)
+            if before is None or part[0] in WHOLE_GAME_PARTS or not moved.isdisjoint(before.reads):
+                made = _plan_part(pages, part)
+                same_pages = (same_pages and before is not None
+                              and (made.paths, made.listed) == (before.paths, before.listed))
+            else:
+                made = before
+            made_parts.append(made)
     # What the memo kept of the entries and versions this replay replaced is never asked for again
     alive = set(map(id, plan.replay.steps)) | set(map(id, plan.replay.versions))
     plan.memo.forget(made for made in chain(kept.plan.replay.steps, kept.plan.replay.versions) if id(made) not in alive)
@@ -256,9 +281,10 @@ def _annotated(replay: Replay) -> list:
     return [(identity, change.text, index) for identity, change, index in replay.annotations]
 
 
-def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int]) -> set[int]:
+def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: list[int],
+                lines: dict[int, bytes]) -> set[int]:
     """The keys whose values differ between the kept plan and `plan`, of the entries and versions that changed
-    (and of the entries whose findings name lines)."""
+    (and of the entries whose findings name lines: `lines`, the new plan's)."""
     old = kept.plan
     moved: set[int] = set()
     for index in steps:
@@ -271,9 +297,7 @@ def _moved_keys(kept: KeyedPlan, plan: GamePlan, steps: list[int], versions: lis
             moved.add(entry_read(POINT, index))
         if point_place(old, index) != point_place(plan, index):
             moved.add(entry_read(PLACE, index))
-    for index, key in kept.line_keys.items():
-        if index not in steps and plan.step_key(plan.replay.steps[index]) != key:
-            moved.add(entry_read(STEP, index))
+    moved |= _lines_moved(kept, lines)
     for place in versions:
         before, after = old.replay.versions[place], plan.replay.versions[place]
         if old.version_key(before) != plan.version_key(after):
