@@ -12,7 +12,7 @@ import pytest
 
 from generator.cli import main
 from generator.pipeline import replay_games
-from generator.model.points import Point, PointError, page_names, point_index, read_point
+from generator.model.points import HINT, Point, PointError, page_names, point_index, read_point
 from generator.site.render import package_templates
 
 GAME_TOML = ('title = "Points"\nplayers = ["Ann", "Bob"]\n\n[numbering]\namend_renumbers = false\n\n[turns]\n'
@@ -142,7 +142,7 @@ vm.runInNewContext(fs.readFileSync(script, "utf8"), { window: window, document: 
                                                       Error: Error, RegExp: RegExp, Object: Object, Date: Date,
                                                       String: String, isNaN: isNaN, Math: Math });
 Promise.all(JSON.parse(names).map(function (name) {
-  return window.NOMIC.resolvePoint(name).then(function (p) { return p.index; }, function () { return null; });
+  return window.NOMIC.resolvePoint(name).then(function (p) { return p.index; }, function (e) { return e.message; });
 })).then(function (indexes) { console.log(JSON.stringify(indexes)); });
 """
 
@@ -156,4 +156,8 @@ def test_the_pickers_read_every_name_as_diff_does(game, tmp_path):
     names = [name for name, _ in NAMES]
     done = subprocess.run(["node", "-e", NODE_HARNESS, str(site), "g", str(package_templates() / "static/points.js"),
                            json.dumps(names)], capture_output=True, text=True, timeout=60, check=True)
-    assert dict(zip(names, json.loads(done.stdout))) == dict(NAMES)
+    found = dict(zip(names, json.loads(done.stdout)))
+    assert {name: None if isinstance(index, str) else index for name, index in found.items()} == dict(NAMES)
+    # A name that is no point is told what a point is in model/points.py's words, as `diff GAME@…` tells it
+    assert found["tuesday"] == "No entry is named \u201ctuesday\u201d in this game. " + HINT[0].upper() + HINT[1:] + "."
+    assert found["304"] == "No entry is named \u201c304\u201d in this game."

@@ -32,7 +32,7 @@ from ..diffing.compare import Pair
 from ..engine.rulebook import RuleVersion
 from ..engine.replay import Step
 from ..model import Judgment, Proposal
-from ..model.points import SYNTAX
+from ..model.points import HINT, SYNTAX
 from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
@@ -116,8 +116,10 @@ def _manifest(pages: GamePages, _: Any) -> None:
     plan.read_entries(PLACE, range(len(steps)))  # (what each piece's ranges stand for)
     pieces = (plan.summaries("manifest", steps, lambda _, run: _piece_ranges(run), size=PER_PIECE)
               or [_piece_ranges(())])
+    # How the pickers read a point's name, and what they say of a name that is none: as `diff GAME@…` does
+    # (model/points.py)
     manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces,
-                "syntax": SYNTAX}  # how the pickers read a point's name: as `diff GAME@…` does (model/points.py)
+                "syntax": SYNTAX, "hint": HINT}
     pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
                       kind="js", deps=repr(manifest)))
 

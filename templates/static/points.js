@@ -16,7 +16,7 @@
   function piece(n) { return NOMIC.load(root, game + "/points/" + n + ".js"); }
 
   /* A point's name read as generator/model/points.py reads it, with the syntax the manifest carries from
-     there: {kind, name, number, use}, or null when it names no point. */
+     there (and the hint that says what a point is): {kind, name, number, use}, or null when it names no point. */
   function read(manifest, text) {
     var name = text.trim().toLowerCase().replace(/^proposal\s+/, "");
     if (name === "start" || name === "now") return { kind: name, name: name };
@@ -59,9 +59,7 @@
     return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
       var last = manifest.count - 1, point = read(manifest, text);
       var missing = "No entry is named \u201c" + text.trim() + "\u201d in this game.";
-      if (!point) throw new Error(missing + " A point is start, now, a proposal number (312; 312-2 for the " +
-        "second proposal numbered 312), judgment-N (judgment-cfj-4153 for one named by its case), entry-N or a " +
-        "date (2005-04-02).");
+      if (!point) throw new Error(missing + " " + manifest.hint.charAt(0).toUpperCase() + manifest.hint.slice(1) + ".");
       if (point.kind === "start") return { index: -1, name: "start" };
       if (point.kind === "now") return last < 0 ? { index: -1, name: "start" } : at(manifest, last);
       if (point.kind === "entry") {
