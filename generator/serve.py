@@ -57,6 +57,7 @@ EVENTS_PATH = "/__nomic/events"
 EVENTS_OPENED = f'new EventSource("{EVENTS_PATH}")'
 # Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
 QUIET_SECONDS = 0.025
+SETTLE_AFTER_SECONDS = 0.3  # after a rebuild is published: see RebuildLoop.run
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
 TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg"})
 KEEPALIVE_SECONDS = 15
@@ -682,6 +683,11 @@ class RebuildLoop(threading.Thread):
                                                            + bug_message(error, "the content folder"))])
             self.report(result)
             self.hub.publish(result, self.builder.problems(result.errors))
+            # Settled once the reload is out and the page read again: the collector holds the interpreter while it
+            # runs (20-60 ms at 10,000 proposals), and the event and the browser's request would wait for it. A
+            # change meanwhile settles it at once, before the next rebuild.
+            with self._wake:
+                self._wake.wait_for(lambda: self._changed or self._stopping, timeout=SETTLE_AFTER_SECONDS)
             self.builder.settle()
 
 

@@ -8,6 +8,7 @@ import select
 import signal
 import subprocess
 import sys
+import threading
 import time
 from pathlib import Path
 
@@ -402,6 +403,31 @@ def test_a_burst_of_changes_is_one_rebuild(builder, game):
         loop.stop()
         loop.join()
     assert len(results) == 1 and results[0].ok
+
+
+def test_a_rebuild_is_settled_after_its_reload_has_gone_out(builder, game, monkeypatch):
+    """The collector holds the interpreter while it settles a rebuild: the reload, and the page the browser then
+    asks for, go first. A change while the loop waits settles the last rebuild before the next."""
+    order, settle = [], builder.settle
+    monkeypatch.setattr(builder, "settle", lambda: (order.append("settled"), settle()))
+    hub = EventHub()
+    client = hub.subscribe()
+    reader = threading.Thread(target=lambda: [order.append(message[0]) for message in iter(client.get, None)])
+    reader.start()
+    loop = RebuildLoop(builder, hub, quiet=0.01, report=lambda result: order.append("rebuilt"))
+    loop.start()
+    try:
+        for word, changes in (("fruit", 1), ("bread", 2)):
+            loop.notify([edit(game / "log.md", "> Players bring", f"> Players bring {word} and")])
+            deadline = time.monotonic() + 10
+            while order.count("reload") < changes and time.monotonic() < deadline:
+                time.sleep(0.01)
+    finally:
+        loop.stop()
+        loop.join()
+        hub.close()
+        reader.join()
+    assert order == ["rebuilt", "reload", "settled", "rebuilt", "reload", "settled"]
 
 
 class _WithoutMallopt:
