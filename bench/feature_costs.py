@@ -50,12 +50,9 @@ def take_out(features: tuple[str, ...]) -> None:
         for module in (points, compare):
             replace(module, "redline", lambda old, new: unchanged)
     if "pieces" in features:
-        replace(pages, "points_parts", lambda plan: [])
+        replace(pages, "points_pages", lambda pages: None)
     if "search" in features:
-        def no_index(plan, beside=lambda: None):
-            beside()
-            return []
-        replace(pages, "_search_pages", no_index)
+        replace(pages, "_search_pages", lambda plan: [])
 
 
 def child(features: str, argv: list[str]) -> None:

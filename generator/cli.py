@@ -97,12 +97,11 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     new.add_argument("--github", action="store_true", help="also write .github/workflows/archive.yml in the "
                      "working directory (see github-workflow)")
 
-    serve = commands.add_parser("serve", help="build, serve on 127.0.0.1 and rebuild on every save")
+    serve = commands.add_parser("serve", help="serve the site on 127.0.0.1, each page drawn when asked for, and "
+                                "reload open pages on every save")
     serve.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
-    serve.add_argument("-o", "--output", type=Path, help="where to keep the served site (default: a temporary folder)")
-    serve.add_argument("--cache-dir", type=Path, help=cache_help)
 
     preview = commands.add_parser("preview", help="show what a drafted proposal would do to the rules in force")
     preview.add_argument("draft", type=Path, help="the draft, a proposal in the log's format")

@@ -1,48 +1,57 @@
-"""The walk every command takes, from a content folder to its replays and, for a site, to its pages on disk:
-load (parse, with the cache) → replay → plan → render → write. `check`, `diff` and `preview` stop at the
-replays; `build` (here) and `serve` (serve.SiteBuilder) are its two drivers to a site: `build` plans every page
-and keeps the pages' digests on disk (a manifest in the cache), `serve` plans again the parts whose recorded
-reads moved (site/keyed.py) and keeps fingerprints in memory, and both draw exactly the pages whose deps moved
-since the site was last drawn.
+"""The walk every command takes, from a content folder to its replays and, for a site, to its pages:
+load (parse, each entry's parse kept by its text) → replay (resumed from the game's last replay) → pages (each a
+path and the way to draw it) → draw → write.
+
+`Pipeline` holds what one walk hands the next: the parser's memo, each game's last replay, the Jinja environment
+and the plans' memo. Its two drivers to a site: `build_site` (here), which draws every page and writes those
+whose bytes changed, and serve, which draws the page a browser asks for from the current replays. `check`,
+`diff` and `preview` stop at the replays (`replay_games`).
 """
 from __future__ import annotations
 
 import gc
 import time
-from collections.abc import Callable
+from collections.abc import Callable, Mapping
 from pathlib import Path
+
+from jinja2 import Environment
 
 from .cache import Cache, digest, open_cache, program_digest
 from .engine import replay_game
 from .engine.replay import Replay
+from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError
 from .files import check_site_folder, site_lock
 from .model.urls import base_url_problem
 from .parallel import available_cores
 from .parse.game import inputs_digest, load_content, names_root
 from .parse.log import LogParser
+from .preview import preview_draft
 from .progress import NO_PROGRESS, Progress
-from .site.pages import plan_site
-from .site.render import build_pages, make_environment, templates_digest, unchanged_site
+from .site.pages import SITE_TITLE, SiteGame, site_game, site_pages
+from .site.render import build_pages, make_environment, page_bytes, templates_digest, unchanged_site
+from .site.views import Memo, Page, game_view
 from .terminal import counted
 
 # The steps each says to a command's progress line (progress.py).
 REPLAY_STEPS = 2  # reading the games, replaying them
-BUILD_STEPS = REPLAY_STEPS + 2  # and planning the pages, drawing them
+BUILD_STEPS = REPLAY_STEPS + 2  # and listing the pages, drawing them
+
+GameReplay = Replay | SolitaireReplay
 
 
 def replay_games(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
-                 previous: Replay | None = None, checkpoints: bool = False,
-                 parser: LogParser | None = None, progress: Progress = NO_PROGRESS) -> list[Replay]:
+                 previous: Mapping[str, GameReplay] | None = None, checkpoints: bool = False,
+                 parser: LogParser | None = None, progress: Progress = NO_PROGRESS) -> list[GameReplay]:
     """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
     cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs).
-    `previous` and `checkpoints`: an earlier replay of the one game `content` names, to resume from, and
-    whether to keep checkpoints to resume this one from (see replay_game); `parser`, one that parsed the logs
-    before and remembers their entries (serve's, from save to save); `progress`: told of its REPLAY_STEPS."""
+    `previous` and `checkpoints`: earlier replays of the games, by slug, to resume from, and whether to keep
+    checkpoints to resume these from (see replay_game); `parser`, one that parsed the logs before and remembers
+    their entries; `progress`: told of its REPLAY_STEPS."""
     progress.step("reading the games")
     games = load_content(content, drafts=drafts, cache=cache, jobs=jobs, parser=parser)
     progress.step(f"replaying {counted(len(games), 'game')}")
-    replays = [replay_game(game, previous=previous, checkpoints=checkpoints) for game in games]
+    replays = [replay_game(game, previous=(previous or {}).get(game.slug), checkpoints=checkpoints) for game in games]
     fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
              for r in replays for e in r.errors]
     if fatal:
@@ -50,12 +59,102 @@ def replay_games(content: Path, *, drafts: bool = False, cache: Cache | None = N
     return replays
 
 
+class Site:
+    """A site's pages by path, so that routing a request to its page is a lookup; each game's search index is
+    listed when a path in it is first asked for (serve makes it only when a reader searches)."""
+
+    def __init__(self, games: list[SiteGame], pages: list[Page]):
+        self._pages = {page.path: page for page in pages}
+        self._unindexed = {game.slug: game for game in games}
+
+    def page(self, path: str) -> Page | None:
+        page = self._pages.get(path)
+        slug, _, rest = path.partition("/")
+        if page is None and rest.startswith("search/") and slug in self._unindexed:
+            self._index(slug)
+            page = self._pages.get(path)
+        return page
+
+    def pages(self) -> list[Page]:
+        """Every page, the search indices' included."""
+        for slug in list(self._unindexed):
+            self._index(slug)
+        return list(self._pages.values())
+
+    def _index(self, slug: str) -> None:
+        self._pages.update((page.path, page) for page in self._unindexed.pop(slug).search_pages())
+
+
+class Pipeline:
+    """A content folder's walk to its site, and what one walk hands the next (serve's, from save to save).
+    `drafts`: serve's walk, which parses each game's drafts and draws their previews, and keeps checkpoints of
+    each replay to resume the next from."""
+
+    def __init__(self, content: Path, *, drafts: bool = False):
+        self.content = content
+        self.overrides = content / "_templates" if content.is_dir() else None
+        self.drafts = drafts
+        self.parser = LogParser()
+        self.replays: dict[str, GameReplay] = {}  # each game's last, by slug
+        self._memos: dict[str, Memo] = {}  # each game's plans', by slug
+        self._env: Environment | None = None
+
+    @property
+    def env(self) -> Environment:
+        """The environment pages are drawn in, made again after `templates_changed`."""
+        if self._env is None:
+            self._env = make_environment(self.overrides)
+        return self._env
+
+    def templates_changed(self) -> None:
+        self._env = None
+
+    def replay(self, folder: Path | None = None, *, cache: Cache | None = None, jobs: int = 1,
+               progress: Progress = NO_PROGRESS) -> list[GameReplay]:
+        """The replays of the games of `folder` (the content folder, or one of its games), each resumed from the
+        game's last replay when the pipeline is serve's, and kept for the next."""
+        replays = replay_games(folder or self.content, drafts=self.drafts, cache=cache, jobs=jobs,
+                               previous=self.replays if self.drafts else None, checkpoints=self.drafts,
+                               parser=self.parser, progress=progress)
+        self.replays.update((replay.game.slug, replay) for replay in replays)
+        return replays
+
+    def forget(self, slug: str) -> None:
+        """A game whose folder went."""
+        self.replays.pop(slug, None)
+        self._memos.pop(slug, None)
+
+    def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None,
+             jobs: int = 1) -> Site:
+        """The site of these replays: its pages listed, none drawn. `store`, the cache a build keeps, lends what
+        an earlier build made from the same inputs (the search index); `jobs`: the cores to read the search
+        index's documents on (forking: only where no other thread runs)."""
+        games = [site_game(replay, memo=self._memos.setdefault(replay.game.slug, Memo()), store=store, jobs=jobs)
+                 for replay in replays]
+        pages = [page for game, replay in zip(games, replays) for page in game.pages + self._draft_pages(replay)]
+        return Site(games, pages + site_pages(games, pages, site_title=SITE_TITLE, base_url=base_url))
+
+    def _draft_pages(self, replay: GameReplay) -> list[Page]:
+        """A game's drafts previewed, and their list (serve's: a build shows none)."""
+        if not self.drafts or isinstance(replay, SolitaireReplay):
+            return []
+        about = game_view(replay)
+        previews = [preview_draft(replay, draft) for draft in replay.game.drafts]
+        common = {"game": about, "game_title": about["title"]}
+        return [Page(f"{about['slug']}/drafts/index.html", "drafts.html", {**common, "drafts": previews})] + [
+            Page(f"{about['slug']}/drafts/{preview.stem}.html", "draft.html", {**common, "preview": preview})
+            for preview in previews]
+
+    def draw(self, page: Page, *, live_reload: str = "") -> bytes:
+        return page_bytes(self.env, page, live_reload=live_reload)
+
+
 def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Path | None = None,
                jobs: int | None = None, waiting: Callable[[], None] = lambda: None,
                progress: Progress = NO_PROGRESS) -> dict:
     """Build the site into `output`: a new site is drawn in a staging folder and swapped in; a site an earlier
-    build made gets only the pages that changed (see render.build_pages). On any failure the previous site
-    stays as it was.
+    build made gets only the pages whose bytes changed (see render.build_pages). On any failure the previous
+    site stays as it was.
 
     The output folder is checked first: a build never replaces anything but a site it made. Another build
     writing the same folder is waited for (`waiting` is called when that starts). `progress`: told of its
@@ -72,28 +171,27 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
 def _build_locked(content: Path, output: Path, base_url: str, cache_dir: Path | None, jobs: int | None,
                   started: float, progress: Progress) -> dict:
     cache = open_cache(cache_dir, content)
-    overrides = (content / "_templates") if content.is_dir() else None
+    pipeline = Pipeline(content)
     games = inputs_digest(content)
     # Everything the site is made of: the games' files, the templates, the options, and this program.
-    inputs = digest(program_digest(), templates_digest(overrides), base_url, games) if games else None
+    inputs = digest(program_digest(), templates_digest(pipeline.overrides), base_url, games) if games else None
     said = unchanged_site(cache, output, inputs) if inputs else None
     if said is not None:  # made from the same inputs and untouched since: nothing to parse, draw or write
         cache.close()
         return {**said, "written": 0, "seconds": time.perf_counter() - started}
-    # Parsing, replaying and planning make millions of objects that live to the end and form no cycles:
-    # the collector would walk them again and again for nothing. Frozen, forked workers share them without
-    # copying; drawing pages makes no cycles either, so the collector stays off in this short-lived process.
+    # Parsing and replaying make millions of objects that live to the end and form no cycles: the collector
+    # would walk them again and again for nothing. Frozen, forked workers share them without copying; drawing
+    # pages makes no cycles either, so the collector stays off in this short-lived process.
     gc.disable()
     try:
         jobs = jobs or available_cores()
-        replays = replay_games(content, cache=cache, jobs=jobs, progress=progress)
-        env = make_environment(overrides)
-        progress.step("planning the pages")
-        pages = plan_site(replays, base_url=base_url, store=cache, jobs=jobs)
+        replays = pipeline.replay(cache=cache, jobs=jobs, progress=progress)
+        progress.step("listing the pages")
+        pages = pipeline.site(replays, base_url=base_url, store=cache, jobs=jobs).pages()
         gc.freeze()
-        progress.step(f"drawing what changed of {len(pages):,} pages")
+        progress.step(f"drawing {len(pages):,} pages")
         summary = {"games": len(replays), "pages": len(pages), "findings": sum(len(r.findings) for r in replays)}
-        result = build_pages(env, pages, output, cache=cache, overrides=overrides, jobs=jobs,
+        result = build_pages(pipeline.env, pages, output, cache=cache, overrides=pipeline.overrides, jobs=jobs,
                              inputs=(inputs, summary) if inputs else None)
     finally:
         gc.enable()

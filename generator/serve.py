@@ -1,63 +1,48 @@
-"""`nomic-archive serve`: rebuild on every save, only what the save affects, and reload the open pages.
+"""`nomic-archive serve`: each page drawn when a browser asks for it, from the current replays, and open pages
+reloaded after every save (as Lektor's and Vite's development servers do: nothing decides ahead of time which
+pages a save touched).
 
-Four parts, each usable alone:
-
-- `SiteBuilder` keeps each game's parsed log, replay and keyed plan (site/keyed.py) between rebuilds and a
-  RenderState of the pages written, so a save re-loads only its own game, plans again only the parts of it
-  whose inputs moved and re-renders only the pages whose deps did. No threads or sockets: the tests drive it
-  directly.
-- `EventHub` carries rebuild outcomes to open pages as server-sent events; a page that opens its stream
-  while the site is broken, or after a rebuild newer than the page, is told so first.
-- `SiteServer` serves the site folder on 127.0.0.1, and nothing outside it (`resolve_request`).
-- `LiveSite` wires them to a watchdog observer and a debounced rebuild thread.
+- `LiveSite` keeps serve's pipeline (the games' parses and replays, from save to save) and the site they make:
+  `update` replays the games a save changed and lists the site's pages again; `answer` draws the page a request
+  names, kept until the next update. No threads or sockets: the tests drive it directly.
+- `EventHub` carries each update's outcome to open pages as server-sent events; a page that opens its stream
+  while the site is broken, or after an update newer than the page, is told so first.
+- `SiteServer` answers on 127.0.0.1, and nothing but the site's pages and files.
+- `Watcher` wires them to a watchdog observer and a debounced update thread.
 """
 from __future__ import annotations
 
 import gc
 import json
-import mimetypes
 import os
 import queue
-import re
 import secrets
 import sys
 import threading
 import time
 import traceback
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
 from jinja2 import TemplateError
-from markupsafe import Markup
+from markupsafe import Markup, escape
 from watchdog.events import FileSystemEvent, FileSystemEventHandler
 from watchdog.observers import Observer
 
-from .allocator import give_memory_back, trim_heap
-from .pipeline import replay_games
-from .engine.replay import Replay
-from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError, bug_message
-from .places import Places
-from .parallel import available_cores
 from .parse.game import game_folders, is_game
-from .parse.log import LogParser
-from .preview import DraftPreview, preview_draft
-from .site.keyed import KeyedPlan, plan_keyed, replan
-from .site.pages import SITE_TITLE, SolitaireGame, game_plan, site_pages, sitemap_paths, solitaire_game
-from .site.compare_pages import compare_pages
-from .site.views import GamePlan, Page, game_view
-from .site.render import (RenderState, forget_drawn, make_environment, package_templates, template_problem,
-                          write_pages)
+from .pipeline import GameReplay, Pipeline, Site
+from .places import Places
+from .site.render import package_templates, static_files, template_names, template_problem
 
 EVENTS_PATH = "/__nomic/events"
-# How LIVE_RELOAD opens the event stream: serve adds there which site the page was read from (EventHub.token).
+# How LIVE_RELOAD opens the event stream: serve adds there which site the page was drawn from (EventHub.token).
 EVENTS_OPENED = f'new EventSource("{EVENTS_PATH}")'
 # Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
 QUIET_SECONDS = 0.025
-SETTLE_AFTER_SECONDS = 0.3  # after a rebuild is published: see RebuildLoop.run
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
 TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg"})
 KEEPALIVE_SECONDS = 15
@@ -65,176 +50,94 @@ KEEPALIVE_SECONDS = 15
 # line has thousands, and a page of thousands helps no one.
 SHOWN_PROBLEMS = 300
 
-# Injected at the end of every page's <body> in serve mode only. The overlay is built from text nodes:
-# file text is shown, never parsed as HTML.
-LIVE_RELOAD = Markup("""<script>
-(function () {
-  "use strict";
-  var overlay = null;
-  function show(data) {
-    if (overlay) { overlay.remove(); overlay = null; }
-    var problems = data.problems || [];
-    if (!problems.length) return;
-    overlay = document.createElement("div");
-    overlay.id = "nomic-error-overlay";
-    overlay.setAttribute("role", "alert");
-    overlay.style.cssText = "position:fixed;inset:0;z-index:2147483647;overflow:auto;padding:2rem;" +
-      "background:rgba(24,24,27,.95);color:#fafafa;font:16px/1.5 system-ui,sans-serif;text-align:left";
-    var heading = document.createElement("h2");
-    heading.style.cssText = "margin:0 0 .5rem;color:#fca5a5;font-size:1.4rem";
-    heading.textContent = "The site could not be rebuilt";
-    var hint = document.createElement("p");
-    hint.textContent = "The last good build is still served. Fix the file and this page reloads by itself.";
-    // Dismissed with its button or Escape, to read the last good page; the next save shows it again.
-    var close = document.createElement("button");
-    close.type = "button";
-    close.id = "nomic-error-close";
-    close.textContent = "Hide (Esc)";
-    close.style.cssText = "float:right;min-height:44px;padding:0 1rem;font:inherit;color:#18181b;" +
-      "background:#fafafa;border:0;border-radius:4px;cursor:pointer";
-    close.addEventListener("click", hide);
-    overlay.setAttribute("aria-labelledby", "nomic-error-heading");
-    heading.id = "nomic-error-heading";
-    overlay.append(close, heading, hint);
-    if (data.total > problems.length) {
-      var count = document.createElement("p");
-      count.id = "nomic-error-count";
-      count.textContent = "The first " + problems.length + " of " + data.total + " problems:";
-      overlay.append(count);
-    }
-    problems.forEach(function (problem) {
-      var item = document.createElement("section");
-      item.className = "nomic-problem";
-      item.style.cssText = "margin:1rem 0;padding:.6rem .9rem;border-left:4px solid #f87171;background:#27272a";
-      var where = document.createElement("code");
-      where.className = "nomic-where";
-      where.style.cssText = "font-weight:700;color:#fde68a";
-      where.textContent = problem.where;
-      var message = document.createElement("div");
-      message.textContent = problem.message;
-      item.append(where, message);
-      if (problem.text) {
-        var line = document.createElement("pre");
-        line.className = "nomic-line";
-        line.style.cssText = "margin:.4rem 0 0;padding:.4rem .6rem;background:#18181b;color:#e4e4e7;" +
-          "white-space:pre-wrap;font:14px ui-monospace,monospace";
-        line.textContent = problem.line + " | " + problem.text;
-        item.append(line);
-      }
-      overlay.append(item);
-    });
-    document.body.append(overlay);
-    close.focus();
-  }
-  function hide() {
-    if (overlay) { overlay.remove(); overlay = null; }
-  }
-  document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
-  // The stream opens with the problems when the site is broken, or a reload when the page is older than it.
-  var events = """ + EVENTS_OPENED + """;
-  events.addEventListener("reload", function () { location.reload(); });
-  // EventSource also fires "error" (without data) when the connection drops; only ours carry data.
-  events.addEventListener("error", function (event) { if (event.data) show(JSON.parse(event.data)); });
-})();
-</script>
-""")
+# At the end of every page's <body> in serve only.
+LIVE_RELOAD = Markup(f"<script>\n{Path(__file__).with_name('live_reload.js').read_text(encoding='utf-8')}</script>\n")
+assert EVENTS_OPENED in LIVE_RELOAD
 
-# Served for a missing page before any build succeeded: just enough for the overlay to show.
-NO_SITE_YET = f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not built</title></head>" \
-              f"<body><h1>No site yet</h1>{LIVE_RELOAD}</body></html>\n"
+CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
+                 ".js": "text/javascript; charset=utf-8", ".xml": "application/xml; charset=utf-8",
+                 ".svg": "image/svg+xml", ".json": "application/json", ".txt": "text/plain; charset=utf-8",
+                 ".ico": "image/x-icon", ".png": "image/png"}
+HTML = CONTENT_TYPES[".html"]
 
 
 @dataclass
-class RebuildResult:
-    written: list[str] = field(default_factory=list)  # pages rendered, site-relative
-    errors: list[SourceError] = field(default_factory=list)  # non-empty: nothing was written
-    seconds: float = 0.0
+class Update:
+    games: int  # the games replayed
+    errors: list[SourceError]  # non-empty: the last good site is still served
+    seconds: float
+    pages: int = 0  # the pages of the site, when it is good
 
     @property
     def ok(self) -> bool:
         return not self.errors
 
 
-@dataclass
-class _LoadedGame:
-    replay: Replay | SolitaireReplay
-    drafts: list[DraftPreview]
-    plan: GamePlan | SolitaireGame | None = None  # what its pages were last planned from
-    keyed: KeyedPlan | None = None  # and what each part of them read, to plan again only what an edit reached
-    paths: frozenset[str] = frozenset()  # its pages
-    sitemap: tuple[str, ...] = ()  # those the sitemap lists
+class Answer(NamedTuple):
+    status: int  # 200, 301 (a folder without its slash: `data` is where to), 404, 500 (a template's error)
+    content_type: str
+    data: bytes
 
 
-class SiteBuilder:
-    """Builds `content` into `out`, then rebuilds after changes, touching only what they affect."""
+class LiveSite:
+    """The site of `content` as serve answers it: its pages listed after each update, each drawn when asked."""
 
-    def __init__(self, content: Path, out: Path, *, live_reload: str = LIVE_RELOAD):
+    def __init__(self, content: Path, *, live_reload: str = LIVE_RELOAD):
         self.content = Path(os.path.abspath(content))  # so that "serve ." names its game
-        self.out = Path(out)
         self.live_reload = live_reload
-        self.overrides = self.content / "_templates"
-        self.env = make_environment(self.overrides)
-        self.state = RenderState()
-        self.errors: list[SourceError] = []  # of the last rebuild
-        self._games: dict[str, _LoadedGame] = {}  # by folder name
-        self._broken: dict[str, list[SourceError]] = {}  # games that failed to load, retried every rebuild
-        self._undrawn: set[str] = set()  # games loaded since their pages were last drawn
-        self.parser = LogParser()  # remembers each log's entries from save to save
-        self._gone: set[str] = set()  # the pages of games whose folders went, not yet removed
-        self._unsettled = False  # a rebuild ran and left the collector off (see settle)
+        self.pipeline = Pipeline(self.content, drafts=True)
+        self.site: Site | None = None  # the last good one
+        self.errors: list[SourceError] = []  # of the last update
+        self._drawn: dict[str, bytes] = {}  # pages of `site` drawn since it was listed
+        self._statics: dict[str, bytes] = {}
+        self._replays: dict[str, GameReplay] = {}  # by folder name
+        self._broken: dict[str, list[SourceError]] = {}  # games that failed to load, retried every update
+        self._lock = threading.Lock()  # one drawing at a time: the plans' indices keep a cursor
         self._root = self.content.resolve()
-        self._template_roots = (package_templates().resolve(), self.overrides.resolve())
-        self._out = self.out.resolve()
+        self._template_roots = (package_templates().resolve(), (self.content / "_templates").resolve())
         # File names in errors are relative to the folder that holds the games.
         self.base = self.content.parent if is_game(self.content) else self.content
 
-    def build_all(self, *, jobs: int = 1, settle: bool = True) -> RebuildResult:
-        """Load every game and render every page, on `jobs` processes (forked: only before any other thread
-        runs, as LiveSite.start calls it). `settle`: as `rebuild`."""
+    def update(self, changed: Iterable[Path] | None = None) -> Update:
+        """Replay the games the `changed` files belong to (every game: None) and list the site's pages again;
+        what was drawn before is drawn again when asked for. A game that cannot be read keeps the last good site
+        served, and `errors` say why until it is fixed."""
+        started = time.perf_counter()
+        stale, templates_changed = self._stale(changed)
+        folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
+        for name in set(self._replays) - set(folders):
+            self.pipeline.forget(self._replays.pop(name).game.slug)
+        for name in set(self._broken) - set(folders):
+            del self._broken[name]
+        # Replaying makes many objects and few cycles: the collector is kept off meanwhile, and what the
+        # replays keep is frozen after, so that it never walks them again.
+        gc.disable()
         try:
-            return self._build_all(jobs)
+            replayed = [self._load(name, folder) for name, folder in folders.items()
+                        if stale is None or name in stale or name in self._broken or name not in self._replays]
+            errors = [error for name in sorted(self._broken) for error in self._broken[name]]
+            if not folders:
+                errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
+            if templates_changed:
+                self.pipeline.templates_changed()
+            if not errors:
+                errors = self._template_problems() if templates_changed or not self._statics else []
+            if not errors:
+                site = self.pipeline.site([self._replays[name] for name in folders])
+                with self._lock:
+                    self.site, self._drawn = site, {}
         finally:
-            if settle:
-                self.settle()
-
-    def _build_all(self, jobs: int) -> RebuildResult:
-        self._games.clear()
-        self._broken.clear()
-        self._undrawn.clear()
-        self.state = RenderState()
-        result = self._update(stale=set(), templates_changed=True, jobs=jobs)
-        forget_drawn()  # the whole site's HTML and redlines: an edit redraws a few pages
-        # Bar the comparison of the start with now, whose parts an edit to a rule draws again: what they
-        # show is drawn once more (their redlines, kept), or the first such edit would take twice the next.
-        for game in self._games.values():
-            if isinstance(game.plan, GamePlan):
-                for page in compare_pages(game.plan):
-                    if page.template == "compare.html":  # the parts of start-now
-                        page.full_context()
-        return result
-
-    def rebuild(self, changed: Iterable[Path], *, settle: bool = True) -> RebuildResult:
-        """Rebuild after the files `changed` were written, created, moved or deleted; `settle` after it, unless
-        the caller will once the rebuild is shown (the collector is off until then)."""
-        try:
-            return self._rebuild(changed)
-        finally:
-            if settle:
-                self.settle()
-
-    def settle(self) -> None:
-        """Put away what the last rebuild left, once it is shown (a few to a few hundred milliseconds): its cycles
-        collected (a template's macro makes one with the page it draws), what outlives it frozen, so that the
-        collector never walks the whole site again (and frozen, a cycle would never be collected), and the
-        pages it freed handed back to the system (allocator.py)."""
-        if self._unsettled:
-            self._unsettled = False
             gc.collect()
             gc.freeze()
             gc.enable()
-            trim_heap()
+        self.errors = errors
+        return Update(sum(replayed), errors, time.perf_counter() - started)
 
-    def _rebuild(self, changed: Iterable[Path]) -> RebuildResult:
+    def _stale(self, changed: Iterable[Path] | None) -> tuple[set[str] | None, bool]:
+        """The games (by folder) the `changed` files belong to (None: every game), and whether a template
+        changed."""
+        if changed is None:
+            return None, True
         stale: set[str] = set()
         templates_changed = False
         for path in map(_absolute, changed):
@@ -243,12 +146,70 @@ class SiteBuilder:
             elif path.is_relative_to(self._root):
                 relative = path.relative_to(self._root).parts
                 stale.add(self.content.name if is_game(self.content) or not relative else relative[0])
-        return self._update(stale, templates_changed)
+        return stale, templates_changed
+
+    def _load(self, name: str, folder: Path) -> bool:
+        """Parse and replay one game (resuming its last replay); whether it loaded. A game that fails, even by a
+        bug, stays broken and is retried at every update, so its errors show (and nothing is drawn from its
+        stale replay) until it is fixed."""
+        try:
+            (self._replays[name],) = self.pipeline.replay(folder)
+        except ArchiveError as error:
+            self._broken[name] = error.errors
+            return False
+        except Exception as error:  # a bug: shown like any problem, naming the game, until the next good load
+            where = folder.relative_to(self.base).as_posix() if folder.is_relative_to(self.base) else str(folder)
+            self._broken[name] = [SourceError(where, 0, bug_message(error, "this game"))]
+            return False
+        self._broken.pop(name, None)
+        return True
+
+    def _template_problems(self) -> list[SourceError]:
+        """The templates compiled and the static files read, as pages will need them: what is wrong with them."""
+        env = self.pipeline.env
+        try:
+            for name in template_names(self.pipeline.overrides):
+                env.get_template(name)
+            self._statics = dict(static_files(self.pipeline.overrides))
+        except ArchiveError as error:
+            return error.errors
+        except TemplateError as error:
+            return [template_problem(error)]
+        return []
+
+    def answer(self, path: str) -> Answer:
+        """What serve answers to a GET of `path` (percent-decoded, without its query): a page of the site drawn
+        (with the live reload script), a static file, a redirect from a folder to its index, or the site's 404
+        page."""
+        name = path.lstrip("/")
+        if name == "" or name.endswith("/"):
+            name += "index.html"
+        if name in self._statics:
+            return Answer(200, CONTENT_TYPES.get(os.path.splitext(name)[1], "application/octet-stream"),
+                          self._statics[name])
+        with self._lock:
+            site = self.site
+            if site is None:
+                return Answer(404, HTML, NO_SITE_YET.encode())
+            page = site.page(name)
+            if page is None and site.page(f"{name}/index.html") is not None:
+                return Answer(301, HTML, f"{path}/".encode())
+            status = 200 if page is not None else 404
+            page = page or site.page("404.html")
+            try:
+                data = self._drawn.get(page.path) or self._draw(page)
+            except ArchiveError as error:  # a template's error, found when drawing the page
+                return Answer(500, HTML, _problems_page(self.problems(error.errors)))
+        return Answer(status, CONTENT_TYPES.get(os.path.splitext(page.path)[1], HTML), data)
+
+    def _draw(self, page) -> bytes:
+        data = self._drawn[page.path] = self.pipeline.draw(page, live_reload=self.live_reload)
+        return data
 
     def affects(self, path: Path, *, directory: bool = False) -> bool:
         """Whether a change to `path` can change the site (editor backups and swap files cannot)."""
         path = _absolute(path)
-        if path.is_relative_to(self._out) or path.name.startswith((".", "#")) or path.name.endswith("~"):
+        if path.name.startswith((".", "#")) or path.name.endswith("~"):
             return False
         if any(path.is_relative_to(root) for root in self._template_roots):
             return directory or path.suffix in TEMPLATE_SUFFIXES
@@ -277,123 +238,24 @@ class SiteBuilder:
         lines = files[file]
         return lines[line - 1].rstrip()[:500] if line <= len(lines) else ""
 
-    def _update(self, stale: set[str], templates_changed: bool, jobs: int = 1) -> RebuildResult:
-        started = time.perf_counter()
-        written: list[str] = []
-        folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
-        for name in set(self._games) - set(folders):
-            self._gone |= self._games.pop(name).paths
-        for name in set(self._broken) - set(folders):
-            del self._broken[name]
-        self._undrawn &= set(folders)
-        # Parsing, replaying and planning make many objects and few cycles: the collector stays off until the
-        # rebuild is shown (see settle).
-        gc.disable()
-        try:
-            for name, folder in folders.items():
-                if name in stale or name in self._broken or name not in self._games:
-                    if self._load(name, folder):
-                        self._undrawn.add(name)
-            errors = [error for name in sorted(self._broken) for error in self._broken[name]]
-            if not folders:
-                errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
-            if not errors:
-                if templates_changed:
-                    self.env = make_environment(self.overrides)
-                    self.state.fingerprints.clear()
-                    self._undrawn |= set(self._games)
-                try:
-                    pages, removed = self._plan(self._undrawn, whole=templates_changed)
-                    written = write_pages(self.env, pages, self.out, self.state, live_reload=self.live_reload,
-                                          overrides=self.overrides, remove=removed | self._gone, jobs=jobs)
-                    self._undrawn, self._gone = set(), set()  # (a bug raised before this: drawn at the next save)
-                except TemplateError as error:
-                    errors.append(template_problem(error))
-                except ArchiveError as error:  # a template's error, found while drawing a page
-                    errors.extend(error.errors)
-                finally:
-                    for name in self._undrawn:  # not drawn: what changed since the pages were is unknown
-                        self._games[name].keyed = None
-        finally:
-            self._unsettled = True
-        self.errors = errors
-        return RebuildResult(written, errors, time.perf_counter() - started)
-
-    def _load(self, name: str, folder: Path) -> bool:
-        """Parse and replay one game (resuming its last replay, see engine/replay.py); whether it loaded. A game
-        that fails, even by a bug, stays broken and is retried at every rebuild, so its errors show (and nothing
-        is rebuilt from its stale replay) until it is fixed."""
-        previous = self._games.get(name)
-        try:
-            (replay_,) = replay_games(folder, drafts=True, previous=previous.replay if previous else None,
-                                      checkpoints=True, parser=self.parser)
-            loaded = _LoadedGame(replay_, [preview_draft(replay_, draft) for draft in replay_.game.drafts])
-        except ArchiveError as error:
-            self._broken[name] = error.errors
-            return False
-        except Exception as error:  # a bug: shown like any problem, naming the game, until the next good load
-            where = folder.relative_to(self.base).as_posix() if folder.is_relative_to(self.base) else str(folder)
-            self._broken[name] = [SourceError(where, 0, bug_message(error, "this game"))]
-            return False
-        self._broken.pop(name, None)
-        if previous is not None:  # its pages as last drawn, and the plan the next one is made from
-            loaded.plan, loaded.keyed = previous.plan, previous.keyed
-            loaded.paths, loaded.sitemap = previous.paths, previous.sitemap
-        self._games[name] = loaded
-        return True
-
-    def _plan(self, names: set[str], whole: bool = False) -> tuple[list[Page], set[str]]:
-        """The pages of the games `names` and the pages above the games, and the paths of pages no longer
-        planned. A game's pages are planned again where the edit reached (site/keyed.py), or, when it moved the
-        game's skeleton (or `whole`: the templates changed), all of them; which of them to draw is the
-        fingerprints' business (render.write_pages)."""
-        pages: list[Page] = []
-        removed: set[str] = set()
-        games = [self._games[name] for name in sorted(self._games)]
-        for name in sorted(names):
-            game = self._games[name]
-            if isinstance(game.replay, SolitaireReplay):
-                game.plan = solitaire_game(game.replay)
-                game_pages = game.plan.pages
-                paths, sitemap = frozenset(page.path for page in game_pages), tuple(sitemap_paths(game_pages))
-            else:
-                replanned = replan(game.keyed, game.replay) if game.keyed is not None and not whole else None
-                if replanned is None:
-                    # The last plan lends its memo and search index, and is let go before the new one's pages are
-                    # made: two whole plans of a long game at once are a hundred megabytes.
-                    earlier, game.plan, game.keyed = game.keyed.plan if game.keyed else None, None, None
-                    plan = game_plan(game.replay, earlier)
-                    del earlier
-                    keyed, game_pages = plan_keyed(plan)
-                else:
-                    keyed, game_pages = replanned
-                game.plan, game.keyed, paths, sitemap = keyed.plan, keyed, keyed.paths, keyed.sitemap
-            drafts = _draft_pages(game, SITE_TITLE)
-            paths |= {page.path for page in drafts}
-            removed |= game.paths - paths
-            game.paths, game.sitemap = paths, sitemap
-            pages += game_pages + drafts
-        pages += site_pages([game.plan for game in games], pages, site_title=SITE_TITLE, base_url="",
-                            sitemap=[path for game in games for path in game.sitemap])
-        return pages, removed
-
-
-def _draft_pages(game: _LoadedGame, site_title: str) -> list[Page]:
-    about = game_view(game.replay)
-    slug = about["slug"]
-    common = {"game": about, "game_title": about["title"], "site_title": site_title, "base_url": ""}
-    pages = [Page(f"{slug}/drafts/index.html", "drafts.html", {**common, "drafts": game.drafts},
-                  deps=repr((about, game.drafts)))]
-    for draft in game.drafts:
-        pages.append(Page(f"{slug}/drafts/{draft.stem}.html", "draft.html", {**common, "preview": draft},
-                          deps=repr((about, draft))))
-    return pages
-
 
 def _absolute(path: Path) -> Path:
     """An absolute path with symlinks resolved in its folder (the file itself may be gone)."""
     path = Path(os.path.abspath(path))
     return path.parent.resolve() / path.name
+
+
+# Served for any page before the content could be read once: just enough for the overlay to show.
+NO_SITE_YET = f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not built</title></head>" \
+              f"<body><h1>No site yet</h1>{LIVE_RELOAD}</body></html>\n"
+
+
+def _problems_page(problems: list[dict]) -> bytes:
+    """A page that cannot be drawn (its template fails): the problems, and the live reload that draws it again
+    once a save fixes them."""
+    items = "".join(f"<li><code>{escape(p['where'])}</code>: {escape(p['message'])}</li>" for p in problems)
+    return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Cannot draw this page</title>"
+            f"</head><body><h1>This page cannot be drawn</h1><ul>{items}</ul>{LIVE_RELOAD}</body></html>\n").encode()
 
 
 # --- Events to the open pages ----------------------------------------------------------------------
@@ -409,7 +271,7 @@ class EventHub:
         self.total = 0  # how many problems there are, of which `problems` are the first
         self.closed = threading.Event()
         # The site each outcome left, named by this process and a count: a page is served with the name of
-        # the one it was read from, which its stream sends back (another process's name: serve restarted).
+        # the one it was drawn from, which its stream sends back (another process's name: serve restarted).
         self._process = secrets.token_hex(4)
         self._published = 0
 
@@ -419,9 +281,9 @@ class EventHub:
         return f"{self._process}-{self._published}"
 
     def subscribe(self, since: str | None = None) -> queue.SimpleQueue:
-        """A stream's events. A page that opened the stream while the site is broken, or that was read from
-        another site than the latest (`since`: the token it was served with), missed what was published
-        while it loaded: its first event says so."""
+        """A stream's events. A page that opened the stream while the site is broken, or that was drawn from
+        another site than the latest (`since`: the token it was served with), missed what was published while it
+        loaded: its first event says so."""
         client: queue.SimpleQueue = queue.SimpleQueue()
         with self._lock:
             if self.problems:
@@ -436,13 +298,13 @@ class EventHub:
             if client in self._clients:
                 self._clients.remove(client)
 
-    def publish(self, result: RebuildResult, problems: list[dict]) -> None:
-        """`reload` after a successful rebuild, else `error` with the problems (the first of the result's
-        errors) and how many there are, as JSON."""
+    def publish(self, update: Update, problems: list[dict]) -> None:
+        """`reload` after a good update, else `error` with the problems (the first of the update's errors) and
+        how many there are, as JSON."""
         with self._lock:
-            self.problems, self.total = problems, max(len(result.errors), len(problems))
+            self.problems, self.total = problems, max(len(update.errors), len(problems))
             self._published += 1
-            message = ("reload", "{}") if result.ok else ("error", self._payload())
+            message = ("reload", "{}") if update.ok else ("error", self._payload())
             for client in self._clients:
                 client.put(message)
 
@@ -458,62 +320,19 @@ class EventHub:
 
 # --- HTTP ------------------------------------------------------------------------------------------
 
-
-class Resolution(NamedTuple):
-    status: int  # 200 a file, 301 a folder without its slash, 403 refused, 404 nothing there
-    path: Path | None = None
-
-
-# Percent-encoded slashes, backslashes and NUL would change how the path splits once decoded.
-_ENCODED_SEPARATOR = re.compile(r"%(?:2f|5c|00)", re.IGNORECASE)
-# No file system names a file longer (in bytes); asking it about one is an error, not "not found".
-MAX_SEGMENT_BYTES = 255
-
-
-def resolve_request(site: Path, request_path: str) -> Resolution:
-    """The file a request path names inside `site`, refusing anything that could leave it."""
-    path = request_path.split("?", 1)[0].split("#", 1)[0]
-    if not path.startswith("/") or path.startswith("//") or _ENCODED_SEPARATOR.search(path):
-        return Resolution(403)
-    decoded = unquote(path, errors="strict")
-    segments = decoded.split("/")[1:]
-    # "..", "C:", backslashes: nothing a static site names, and each could reach outside it.
-    if any(s in (".", "..") or ":" in s or "\\" in s or "\x00" in s for s in segments):
-        return Resolution(403)
-    if any(len(s.encode("utf-8", "surrogateescape")) > MAX_SEGMENT_BYTES for s in segments):
-        return Resolution(404)
-    try:
-        root = site.resolve()
-        target = root.joinpath(*segments).resolve()
-        if not target.is_relative_to(root):
-            return Resolution(403)  # a symlink leading out
-        if target.is_dir():
-            if not decoded.endswith("/"):
-                return Resolution(301)  # so that the index's relative links resolve from the folder
-            target = (target / "index.html").resolve()
-            if not target.is_relative_to(root):
-                return Resolution(403)
-        return Resolution(200, target) if target.is_file() else Resolution(404)
-    except OSError:  # a path the file system refuses to look up (too long, a loop): nothing served there
-        return Resolution(404)
-
-
-CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
-                 ".js": "text/javascript; charset=utf-8", ".xml": "application/xml; charset=utf-8",
-                 ".svg": "image/svg+xml", ".json": "application/json", ".txt": "text/plain; charset=utf-8"}
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
 
 
 class SiteServer(ThreadingHTTPServer):
-    """Serves `site` on 127.0.0.1 only, with the event stream of `hub`."""
+    """Serves `site`'s answers on 127.0.0.1 only, with the event stream of `hub`."""
 
     daemon_threads = True  # open event streams must not hold the process at exit
     # The listen backlog: socketserver's default of 5 dropped most of a burst (a page and its assets reloaded in
     # a few tabs, as live reload does after every save, is a hundred connections at once).
     request_queue_size = 128
 
-    def __init__(self, site: Path, hub: EventHub, port: int = 0):
-        self.site = Path(site)
+    def __init__(self, site: LiveSite, hub: EventHub, port: int = 0):
+        self.site = site
         self.hub = hub
         super().__init__(("127.0.0.1", port), SiteRequestHandler)
 
@@ -537,49 +356,31 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
         self._respond(body=False)
 
     def log_message(self, format: str, *args) -> None:  # noqa: A002 - the base class's name
-        pass  # the terminal is for rebuilds and errors, not for every request
+        pass  # the terminal is for updates and errors, not for every request
 
     def _respond(self, body: bool) -> None:
         # Only local names: a page elsewhere cannot read this site by pointing its own name here (DNS rebinding).
         host = (self.headers.get("Host") or "127.0.0.1").rsplit(":", 1)[0]
         if host not in LOCAL_HOSTS:
             return self._send(403, "text/plain; charset=utf-8", b"forbidden\n", body)
-        path = self.path.split("?", 1)[0]
+        path = urlsplit(self.path).path
         if path == EVENTS_PATH:
             return self._events(parse_qs(urlsplit(self.path).query).get("since", [None])[0])
-        # Named before the file is read: a rebuild in between makes the page newer than its name says, and
+        # Named before the page is drawn: an update in between makes the page newer than its name says, and
         # the page is reloaded once more, never left older than the site.
         token = self.server.hub.token
         try:
-            resolution = resolve_request(self.server.site, self.path)
-        except UnicodeDecodeError:  # percent-encoded bytes that are not UTF-8
-            resolution = Resolution(404)
-        if resolution.status == 200:
-            content_type = CONTENT_TYPES.get(resolution.path.suffix) or \
-                mimetypes.guess_type(resolution.path.name)[0] or "application/octet-stream"
-            try:
-                data = resolution.path.read_bytes()
-            except OSError:  # removed by a rebuild since it was found
-                return self._send(404, "text/html; charset=utf-8", _named(self._not_found_page(), token), body)
-            if content_type.startswith("text/html"):
-                data = _named(data, token)
-            return self._send(200, content_type, data, body)
-        if resolution.status == 301:
+            answer = self.server.site.answer(unquote(path, errors="strict"))
+        except UnicodeDecodeError:  # percent-encoded bytes that are not UTF-8: no page is named so
+            answer = self.server.site.answer("/404.html")._replace(status=404)
+        if answer.status == 301:
             self.send_response(301)
-            self.send_header("Location", path + "/")
+            self.send_header("Location", answer.data.decode())
             self.send_header("Content-Length", "0")
             self.end_headers()
             return None
-        if resolution.status == 403:
-            return self._send(403, "text/plain; charset=utf-8", b"forbidden\n", body)
-        return self._send(404, "text/html; charset=utf-8", _named(self._not_found_page(), token), body)
-
-    def _not_found_page(self) -> bytes:
-        page = self.server.site / "404.html"
-        if not page.is_file():
-            return NO_SITE_YET.encode("utf-8")
-        # 404.html links from the host's root ("/static/style.css"), which is where serve puts the site.
-        return page.read_bytes()
+        data = _named(answer.data, token) if answer.content_type == HTML else answer.data
+        return self._send(answer.status, answer.content_type, data, body)
 
     def _send(self, status: int, content_type: str, data: bytes, body: bool) -> None:
         self.send_response(status)
@@ -620,35 +421,36 @@ class SiteRequestHandler(BaseHTTPRequestHandler):
 
 
 def _named(page: bytes, token: str) -> bytes:
-    """A page as served: its stream opened with the name of the site it was read from. LIVE_RELOAD ends the
+    """A page as served: its stream opened with the name of the site it was drawn from. LIVE_RELOAD ends the
     page's body, so the last such call is its own (player text escapes its quotes anyway)."""
     before, opened, after = page.rpartition(EVENTS_OPENED.encode())
     named = EVENTS_OPENED.replace(EVENTS_PATH, f"{EVENTS_PATH}?since={token}")
     return before + named.encode() + after if opened else page
 
 
-# --- Watching and rebuilding -----------------------------------------------------------------------
+# --- Watching and updating -------------------------------------------------------------------------
 
 
-def print_result(result: RebuildResult, root: Path | None = None) -> None:
-    """What a rebuild did, on the terminal; files named from the working directory when `root` says what the
+def print_update(update: Update, root: Path | None = None) -> None:
+    """What an update did, on the terminal; files named from the working directory when `root` says what the
     errors' names are relative to (the folder that holds the games)."""
-    if result.ok:
-        print(f"rebuilt {len(result.written)} pages in {result.seconds:.2f}s", file=sys.stderr)
+    if update.ok:
+        print(f"replayed {update.games} game{'' if update.games == 1 else 's'} in {update.seconds:.2f}s",
+              file=sys.stderr)
     else:
         places = Places(root)
-        for error in result.errors:
+        for error in update.errors:
             print(places.error(error), file=sys.stderr)
-        print("the last good site is still served; fix the file and it rebuilds", file=sys.stderr)
+        print("the last good site is still served; fix the file and it is drawn again", file=sys.stderr)
 
 
-class RebuildLoop(threading.Thread):
-    """Collects changed paths and rebuilds once they have been quiet for `quiet` seconds."""
+class UpdateLoop(threading.Thread):
+    """Collects changed paths and updates the site once they have been quiet for `quiet` seconds."""
 
-    def __init__(self, builder: SiteBuilder, hub: EventHub, *, quiet: float = QUIET_SECONDS,
-                 report: Callable[[RebuildResult], None] = print_result):
-        super().__init__(name="nomic-rebuild", daemon=True)
-        self.builder, self.hub, self.quiet, self.report = builder, hub, quiet, report
+    def __init__(self, site: LiveSite, hub: EventHub, *, quiet: float = QUIET_SECONDS,
+                 report: Callable[[Update], None] = print_update):
+        super().__init__(name="nomic-update", daemon=True)
+        self.site, self.hub, self.quiet, self.report = site, hub, quiet, report
         self._changed: set[Path] = set()
         self._last_change = 0.0
         self._wake = threading.Condition()
@@ -676,24 +478,18 @@ class RebuildLoop(threading.Thread):
                     return
                 changed, self._changed = self._changed, set()
             try:
-                result = self.builder.rebuild(changed, settle=False)
+                update = self.site.update(changed)
             except Exception as error:  # a bug must not end serving: say so, and wait for the next save
                 traceback.print_exc()  # for the terminal only: the overlay is for keepers
-                result = RebuildResult(errors=[SourceError(str(self.builder.content), 0, "while rebuilding: "
-                                                           + bug_message(error, "the content folder"))])
-            self.report(result)
-            self.hub.publish(result, self.builder.problems(result.errors))
-            # Settled once the reload is out and the page read again: the collector holds the interpreter while it
-            # runs (20-60 ms at 10,000 proposals), and the event and the browser's request would wait for it. A
-            # change meanwhile settles it at once, before the next rebuild.
-            with self._wake:
-                self._wake.wait_for(lambda: self._changed or self._stopping, timeout=SETTLE_AFTER_SECONDS)
-            self.builder.settle()
+                update = Update(0, [SourceError(str(self.site.content), 0, "while updating: "
+                                                + bug_message(error, "the content folder"))], 0.0)
+            self.report(update)
+            self.hub.publish(update, self.site.problems(update.errors))
 
 
 class _ChangeHandler(FileSystemEventHandler):
-    def __init__(self, builder: SiteBuilder, loop: RebuildLoop):
-        self.builder, self.loop = builder, loop
+    def __init__(self, site: LiveSite, loop: UpdateLoop):
+        self.site, self.loop = site, loop
 
     def on_any_event(self, event: FileSystemEvent) -> None:
         if event.event_type not in ("created", "modified", "deleted", "moved", "closed"):
@@ -702,35 +498,33 @@ class _ChangeHandler(FileSystemEventHandler):
             return  # a file inside changed, and that has its own event
         paths = [event.src_path] + ([event.dest_path] if event.event_type == "moved" else [])
         relevant = [Path(os.fsdecode(p)) for p in paths
-                    if self.builder.affects(Path(os.fsdecode(p)), directory=event.is_directory)]
+                    if self.site.affects(Path(os.fsdecode(p)), directory=event.is_directory)]
         if relevant:
             self.loop.notify(relevant)
 
 
-class LiveSite:
-    """Everything `serve` runs: the first build, the watcher, the rebuild thread and the HTTP server."""
+class Watcher:
+    """Everything `serve` runs: the first update, the watcher, the update thread and the HTTP server."""
 
-    def __init__(self, content: Path, out: Path, *, port: int = 0, quiet: float = QUIET_SECONDS,
-                 report: Callable[[RebuildResult], None] = print_result):
-        give_memory_back()  # serve lives long and rebuilds in a thread of its own: see allocator.py
-        self.builder = SiteBuilder(content, out)
+    def __init__(self, content: Path, *, port: int = 0, quiet: float = QUIET_SECONDS,
+                 report: Callable[[Update], None] = print_update):
+        self.site = LiveSite(content)
         self.hub = EventHub()
-        self.loop = RebuildLoop(self.builder, self.hub, quiet=quiet, report=report)
+        self.loop = UpdateLoop(self.site, self.hub, quiet=quiet, report=report)
         self.observer = Observer()
-        self.server = SiteServer(out, self.hub, port)
+        self.server = SiteServer(self.site, self.hub, port)
 
-    def start(self) -> RebuildResult:
-        """Build everything, then watch and rebuild in the background; serving is `serve_forever`."""
-        result = self.builder.build_all(jobs=available_cores(), settle=False)  # no other thread yet: workers may fork
-        self.hub.publish(result, self.builder.problems())
-        self.builder.settle()
-        handler = _ChangeHandler(self.builder, self.loop)
-        for folder in self.builder.watched_folders():
+    def start(self) -> Update:
+        """Read every game, then watch and update in the background; serving is `serve_forever`."""
+        update = self.site.update()
+        self.hub.publish(update, self.site.problems())
+        handler = _ChangeHandler(self.site, self.loop)
+        for folder in self.site.watched_folders():
             if folder.is_dir():
                 self.observer.schedule(handler, str(folder), recursive=True)
         self.loop.start()
         self.observer.start()
-        return result
+        return update
 
     def serve_forever(self) -> None:
         self.server.serve_forever(poll_interval=0.2)

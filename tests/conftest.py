@@ -1,5 +1,5 @@
-"""Fixtures shared by the test modules: a cache folder of the tests' own, a small game, its SiteBuilder, a
-server of its site, and long lists in small parts."""
+"""Fixtures shared by the test modules: a cache folder of the tests' own, a small game, serve's site of it, a
+server of that site, and long lists in small parts."""
 from __future__ import annotations
 
 import signal
@@ -9,7 +9,7 @@ from pathlib import Path
 import pytest
 
 from generator.cache import CACHE_ENV
-from generator.serve import EventHub, SiteBuilder, SiteServer
+from generator.serve import EventHub, LiveSite, SiteServer
 from generator.site import compare_pages, pages, points, views
 from tests.test_serve import write_game
 
@@ -36,17 +36,17 @@ def game(tmp_path) -> Path:
 
 
 @pytest.fixture
-def builder(game, tmp_path) -> SiteBuilder:
-    builder = SiteBuilder(game.parent, tmp_path / "site")
-    first = builder.build_all()
+def live(game) -> LiveSite:
+    live = LiveSite(game.parent)
+    first = live.update()
     assert first.ok, first.errors
-    return builder
+    return live
 
 
 @pytest.fixture
-def server(builder):
+def server(live):
     hub = EventHub()
-    server = SiteServer(builder.out, hub)
+    server = SiteServer(live, hub)
     thread = threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True)
     thread.start()
     yield server

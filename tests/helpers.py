@@ -25,6 +25,20 @@ def tree_digest(folder: Path) -> dict[str, str]:
             for p in sorted(folder.rglob("*")) if p.is_file()}
 
 
+def site_digest(folder: Path) -> dict[str, str]:
+    """A site's files as a reader gets them: the build's marker and other dot files left out."""
+    return {path: sha for path, sha in tree_digest(folder).items()
+            if not any(part.startswith(".") for part in path.split("/"))}
+
+
+def served_tree(live, built: Path) -> dict[str, str]:
+    """What serve (a LiveSite without its live reload) answers at each path of the site `built` and at each of
+    its own pages (but its drafts'), as site_digest gives a site: equal to site_digest(built) when serve draws
+    the site that was built, no page more or less."""
+    paths = set(site_digest(built)) | {page.path for page in live.site.pages() if "/drafts/" not in page.path}
+    return {path: hashlib.sha256(live.answer(f"/{path}").data).hexdigest() for path in sorted(paths)}
+
+
 class _Collector(HTMLParser):
     def __init__(self) -> None:
         super().__init__(convert_charrefs=True)
@@ -103,3 +117,20 @@ def knows_format_1_2() -> bool:
     errors = ErrorCollector()
     parse_log([("log.md", "## Unrecorded: 2\n")], errors)
     return not errors.errors
+
+
+def site_pages_of(replays) -> list:
+    """Every page a build lists for these replays, none drawn."""
+    from generator.pipeline import Pipeline
+
+    return Pipeline(ROOT / "content").site(replays).pages()
+
+
+def write_site(pages, folder: Path) -> None:
+    """Draw `pages` into `folder` (new), with the static files, as a build from nothing writes them."""
+    from generator.site.render import make_environment, render_all, static_files
+
+    render_all(make_environment(), pages, folder)
+    for name, data in static_files():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_bytes(data)

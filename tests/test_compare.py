@@ -4,7 +4,7 @@ from __future__ import annotations
 import json
 import re
 import threading
-from dataclasses import replace
+
 from pathlib import Path
 
 import pytest
@@ -16,12 +16,10 @@ from generator.model import Rule, Source
 from generator.parse.importer import import_ruleset
 from generator.parse.rules import parse_ruleset
 from generator.site import compare_pages as comparisons
-from generator.site.compare_pages import compare_pages, comparison_view
+from generator.site.compare_pages import compare_pages
 from generator.site.history import GameHistory
-from generator.site.pages import plan_site
 from generator.site.views import GamePlan, point_name
-from generator.site.render import make_environment, write_pages
-from tests.helpers import DATA, ROOT, broken_links
+from tests.helpers import DATA, ROOT, broken_links, site_pages_of, write_site
 
 EXAMPLES = ROOT / "examples"
 SEED_LIVEJOURNAL = DATA / "seeds" / "002_78c66cb07e8cb7db.txt"
@@ -312,15 +310,15 @@ def test_start_against_now_and_the_picker_and_no_page_repeating_a_proposals(game
         "rule 101 changed", "rule 201 is now 220", "rule 203 changed", "rules 205 and 206 merged into 205",
         "rule 210 changed", "rule 305 added"]
     # What one proposal changed is on its page, the class change included.
-    proposal = next(p for p in plan_site([game_plan.replay]) if p.path == "splits/proposals/304.html")
+    proposal = next(p for p in site_pages_of([game_plan.replay]) if p.path == "splits/proposals/304.html")
     assert [r["summary"] for r in proposal.full_context()["revisions"]] == [
         ["transmuted from immutable to mutable"], ["renumbered 201 to 220"]]
 
 
 def test_comparison_pages_render_with_working_links(game_plan, tmp_path):
     site = tmp_path / "site"
-    pages = plan_site([game_plan.replay])
-    write_pages(make_environment(), pages, site)
+    pages = site_pages_of([game_plan.replay])
+    write_site(pages, site)
     assert broken_links(site) == []
     text = _main_text((site / "splits/compare/start-now.html").read_text(encoding="utf-8"))
     assert text.startswith("The rules now against the initial set The rules at the start of the game, against the "
@@ -347,46 +345,13 @@ def test_a_long_comparison_of_the_start_with_now_is_cut_in_parts_that_show_each_
     assert sum(shown, []) == whole
     assert {page.full_context()["tally"] for page in pages} == {compare_pages(game_plan)[0].full_context()["tally"]}
     site = tmp_path / "site"
-    write_pages(make_environment(), plan_site([game_plan.replay]), site)
+    write_site(site_pages_of([game_plan.replay]), site)
     assert broken_links(site) == []
     second = (site / "splits/compare/start-now-2.html").read_text(encoding="utf-8")
     assert re.findall(r'<a href="(start-now[^"]*)">([^<]*)</a>', second) == [
         ("start-now.html", "Rule 101 – Rule 201"), ("start-now-3.html", "Rule 206 – Rule 210"),
         ("start-now-4.html", "Rule 220 – Rule 305")] * 2  # above the pairs and below: the numbers each covers
     assert '<span aria-current="page">Rule 203 – Rule 205</span>' in second
-
-
-def test_a_comparison_drawn_again_takes_the_views_of_the_pairs_made_of_the_same_rules():
-    """serve compares the start with now after every edit to a rule's text: the pairs of the rules it did not
-    touch (the same objects) keep their views; the edited pair, and a pair whose rule moved to another page, are
-    drawn anew; every view is the one drawn without keeping any."""
-    old = (rule(101, ADOPTION), rule(102, TURNS), rule(103, WINNER))
-    new = (rule(101, ADOPTION_EDITED), rule(102, TURNS + " Always."), rule(104, WINNER))
-
-    def url(r):
-        return f"../rules/{r.number}.html"
-    kept: dict = {}
-    first = comparison_view(compare(old, new), url, kept)
-    assert first == comparison_view(compare(old, new), url) and len(kept) == 3
-    edited = (replace(new[0], text=ADOPTION), *new[1:])  # rule 101 edited back; 102 and 104 the same objects
-    again = comparison_view(compare(old, edited), url, kept)
-    assert again == comparison_view(compare(old, edited), url)
-    assert [view is earlier for view, earlier in zip(again["pairs"], first["pairs"][1:])] == [True, True]
-    assert [p["heading"] for p in again["pairs"]] == ["rule 102 changed", "rule 103 is now 104"]
-    moved = comparison_view(compare(old, edited), lambda r: f"../rules/moved-{r.number}.html", kept)
-    assert [view is earlier for view, earlier in zip(moved["pairs"], again["pairs"])] == [False, False]
-    assert moved["pairs"][1]["links"] == [("Rule 104", "../rules/moved-104.html"),
-                                          ("Rule 103", "../rules/moved-103.html")]
-    assert len(kept) == 2  # this comparison's pairs only
-
-
-def test_comparison_pages_depend_on_what_they_show(game_plan):
-    first = {page.path: page.fingerprint() for page in compare_pages(game_plan)}
-    assert first == {page.path: page.fingerprint() for page in compare_pages(game_plan)}
-    game = game_plan.replay.game
-    renamed = replace(game_plan.replay, game=replace(game, config=game.config.with_value("title", "Renamed")))
-    plan = GamePlan(renamed, game_plan.history, game_plan.slug, game_plan.proposal_pages)
-    assert all(first[page.path] != page.fingerprint() for page in compare_pages(plan))
 
 
 def _in_own_thread(work) -> None:
@@ -415,10 +380,7 @@ def test_the_picker_compares_any_two_points_as_the_python_side_does(game_plan, t
         pytest.skip("no chromium at /usr/bin/chromium")
     sync_api = pytest.importorskip("playwright.sync_api")
     site = tmp_path / "site"
-    pages = plan_site([game_plan.replay])
-    for page in pages:
-        page.context.setdefault("site_title", "Nomic archives")
-    write_pages(make_environment(), pages, site)
+    write_site(site_pages_of([game_plan.replay]), site)
     replay = game_plan.replay
     points = range(-1, len(replay.steps))
     errors: list[str] = []

@@ -275,7 +275,7 @@ def test_a_failed_write_is_cannot_write_exit_2(tmp_path, capsys, monkeypatch):
     def full(*args, **kwargs):
         raise OSError(28, "No space left on device")
 
-    monkeypatch.setattr("generator.site.render._write_static", full)
+    monkeypatch.setattr("generator.site.render._write_file", full)
     assert main(["build", str(content), "-o", str(tmp_path / "site")]) == 2
     assert capsys.readouterr().err == f"{tmp_path / 'site'}: cannot write: No space left on device\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
@@ -328,13 +328,13 @@ def test_a_page_path_that_is_not_plain_segments_is_a_bug(path):
         Page(path, "index.html", {})
 
 
-def test_a_draft_named_like_a_link_gets_a_plain_page(builder, game):
+def test_a_draft_named_like_a_link_gets_a_plain_page(live, game):
     (game / "drafts").mkdir()
     (game / "drafts" / "javascript:alert(1).md").write_text(
         "## Proposal: Idea\nProposer: Ann\n\nRepeal rule 203.\n", encoding="utf-8")
-    result = builder.rebuild([game / "drafts" / "javascript:alert(1).md"])
-    assert result.ok, result.errors
-    index = (builder.out / "tiny" / "drafts" / "index.html").read_text(encoding="utf-8")
+    update = live.update([game / "drafts" / "javascript:alert(1).md"])
+    assert update.ok, update.errors
+    index = live.answer("/tiny/drafts/index.html").data.decode()
     assert 'href="javascript-alert-1.html"' in index and "javascript:" not in index
 
 
@@ -348,56 +348,57 @@ def test_an_overlong_path_segment_is_a_404(server):
     assert response.status == 404
 
 
-def test_a_crashing_load_names_the_game_until_it_is_fixed(builder, game, monkeypatch):
+def test_a_crashing_load_names_the_game_until_it_is_fixed(live, game, monkeypatch):
     other = write_game(game.parent, "other")
-    assert builder.rebuild([other / "game.toml"]).ok
-    real = serve.replay_games
+    assert live.update([other / "game.toml"]).ok
+    real = live.pipeline.replay
 
     def crash_on_tiny(folder, **options):
         if folder.name == "tiny" and "crash" in (folder / "log.md").read_text(encoding="utf-8"):
             raise RuntimeError("boom")
         return real(folder, **options)
 
-    monkeypatch.setattr(serve, "replay_games", crash_on_tiny)
-    result = builder.rebuild([edit(game / "log.md", "Players bring snacks.", "Players bring crash.")])
-    assert [str(e) for e in result.errors] == [
+    monkeypatch.setattr(live.pipeline, "replay", crash_on_tiny)
+    update = live.update([edit(game / "log.md", "Players bring snacks.", "Players bring crash.")])
+    assert [str(e) for e in update.errors] == [
         f"tiny: unexpected error (RuntimeError: boom); this is a bug in nomic-archive {__version__}: please report it "
         "with this game"]
     # An unrelated save does not make the error vanish while tiny's stale pages are served.
-    again = builder.rebuild([edit(other / "rules.md", "clockwise", "any")])
-    assert not again.ok and again.errors == result.errors
-    fixed = builder.rebuild([edit(game / "log.md", "Players bring crash.", "Players bring fruit.")])
-    assert fixed.ok and "fruit" in (builder.out / "tiny/proposals/302.html").read_text(encoding="utf-8")
+    again = live.update([edit(other / "rules.md", "clockwise", "any")])
+    assert not again.ok and again.errors == update.errors
+    fixed = live.update([edit(game / "log.md", "Players bring crash.", "Players bring fruit.")])
+    assert fixed.ok and "fruit" in live.answer("/tiny/proposals/302.html").data.decode()
 
 
-def test_a_crash_while_planning_is_one_line_in_the_overlay_and_a_traceback_on_the_terminal(builder, game, capsys,
+def test_a_crash_while_updating_is_one_line_in_the_overlay_and_a_traceback_on_the_terminal(live, game, capsys,
                                                                                            monkeypatch):
-    def broken(*args):
+    def broken(*args, **kwargs):
         raise RuntimeError("a bug\nwith a second line")
 
-    monkeypatch.setattr(serve, "replan", broken)
-    hub, results = serve.EventHub(), []
-    loop = serve.RebuildLoop(builder, hub, quiet=0.01, report=results.append)
+    monkeypatch.setattr(live.pipeline, "site", broken)
+    hub, updates = serve.EventHub(), []
+    loop = serve.UpdateLoop(live, hub, quiet=0.01, report=updates.append)
     loop.start()
     try:
         loop.notify([edit(game / "rules.md", "clockwise", "any")])
         deadline = time.monotonic() + 10
-        while not results and time.monotonic() < deadline:
+        while not updates and time.monotonic() < deadline:
             time.sleep(0.02)
     finally:
         loop.stop()
         loop.join()
     assert hub.problems == [{
-        "where": str(builder.content), "file": str(builder.content), "line": 0, "text": "",
-        "message": "while rebuilding: unexpected error (RuntimeError: a bug\\nwith a second line); this is a bug in "
+        "where": str(live.content), "file": str(live.content), "line": 0, "text": "",
+        "message": "while updating: unexpected error (RuntimeError: a bug\\nwith a second line); this is a bug in "
                    f"nomic-archive {__version__}: please report it with the content folder"}]
     err = capsys.readouterr().err
     assert "Traceback (most recent call last)" in err and "in broken" in err  # for whoever reports it
+    assert "clockwise" in live.answer("/tiny/rules/201.html").data.decode()  # the last good site, still served
 
 
-def test_a_save_with_a_superscript_shows_its_line_in_the_overlay(builder, game):
-    result = builder.rebuild([edit(game / "log.md", "Die: 5", "Die: \u00b2")])
-    (problem,) = builder.problems(result.errors)
+def test_a_save_with_a_superscript_shows_its_line_in_the_overlay(live, game):
+    update = live.update([edit(game / "log.md", "Die: 5", "Die: \u00b2")])
+    (problem,) = live.problems(update.errors)
     assert problem["where"] == "tiny/log.md:18" and "must be the total thrown" in problem["message"]
 
 

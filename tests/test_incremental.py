@@ -1,12 +1,12 @@
-"""Incremental builds are full builds, byte for byte: serve after each kind of edit, build with its cache (the
-pages that moved, drawn and put in place) after each kind of edit, each with the long lists in several
-parts; a deleted or corrupt cache is rebuilt silently."""
+"""Incremental work gives what work from nothing gives, byte for byte: serve's pages after each kind of edit (each
+drawn from the current replay when asked for), a build into its last site after each kind of edit (every page
+drawn, those whose bytes changed put in place), each with the long lists in several parts; a deleted or corrupt
+cache is rebuilt silently."""
 from __future__ import annotations
 
 import gc
 import re
 import shutil
-import sys
 import weakref
 from pathlib import Path
 
@@ -14,19 +14,10 @@ import pytest
 
 from generator.cache import CACHE_ENV
 from generator.cli import main
-from generator.engine import replay_game
-from generator.parse.game import load_game
-from generator.parse.log import LogParser
 from generator import pipeline
-from generator import serve
-from generator.serve import SiteBuilder
-from generator.site import keyed
-from generator.site import pages
-from generator.site.history import GameHistory
-from generator.site import points
+from generator.serve import LiveSite
 from generator.site import search
-from generator.site import views
-from tests.helpers import tree_digest
+from tests.helpers import ROOT, served_tree, site_digest, tree_digest
 
 
 @pytest.fixture
@@ -234,190 +225,65 @@ EDITS = [_prose_of_a_proposal, _slips_late_in_the_log, _a_sentence_added_to_a_pr
 
 
 def test_serve_after_each_kind_of_edit_gives_the_site_a_full_build_gives(game, tmp_path):
-    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
-    assert builder.build_all().ok
-    assert (builder.out / "long" / "defeated-2.html").is_file()  # each long list in parts
+    live = LiveSite(game.parent, live_reload="")
+    assert live.update().ok
     for step, edit in enumerate(EDITS):
-        result = builder.rebuild(edit(game))
-        assert result.ok, (edit.__name__, result.errors)
-        fresh = SiteBuilder(game.parent, tmp_path / f"fresh-{step}", live_reload="")
-        assert fresh.build_all().ok
-        assert tree_digest(builder.out) == tree_digest(fresh.out), edit.__name__
-        shutil.rmtree(fresh.out)
+        update = live.update(edit(game))
+        assert update.ok, (edit.__name__, update.errors)
+        fresh = tmp_path / f"fresh-{step}"
+        assert main(["build", str(game.parent), "-o", str(fresh), "--quiet"]) == 0
+        assert (fresh / "long" / "defeated-2.html").is_file()  # each long list in parts
+        assert served_tree(live, fresh) == site_digest(fresh), edit.__name__
+        shutil.rmtree(fresh)
 
 
-@pytest.mark.parametrize("edit", [_prose_of_a_proposal, _votes_of_a_proposal])
-def test_a_part_of_the_log_drawn_again_draws_only_the_texts_that_changed(game, tmp_path, monkeypatch, edit):
-    """serve lends the proposals' texts it drew to the next plan (keyed._lend_texts): the part of the log an edit
-    draws again shows 40 texts here (200 at scale), of which it draws the edited one, if any."""
-    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
-    assert builder.build_all().ok
+def test_a_save_draws_nothing_until_a_page_is_asked_for_then_that_page_alone(game, monkeypatch):
+    live = LiveSite(game.parent, live_reload="")
+    assert live.update().ok
     drawn = []
-    real = pages.entry_html
-    monkeypatch.setattr(pages, "entry_html", lambda body: drawn.append(body) or real(body))
-    result = builder.rebuild(edit(game))
-    assert result.ok and any("/log-" in path or path.endswith("/log.html") for path in result.written)
-    assert len(drawn) <= 1
+    draw = live.pipeline.draw
+    monkeypatch.setattr(live.pipeline, "draw", lambda page, **options: drawn.append(page.path) or draw(page, **options))
+    assert live.update(_votes_of_a_proposal(game)).ok and drawn == []
+    first = live.answer("/long/proposals/330.html")
+    assert first.status == 200 and drawn == ["long/proposals/330.html"]
+    assert live.answer("/long/proposals/330.html") == first and len(drawn) == 1  # kept until the next change
+    assert live.update(_a_proposals_title(game)).ok
+    assert live.answer("/long/proposals/330.html").status == 200 and len(drawn) == 2  # drawn again after it
 
 
-def test_a_plan_that_fails_leaves_its_game_to_be_drawn_at_the_next_save(game, tmp_path, monkeypatch):
-    """Should planning fail (a bug), the game it was drawing stays to be drawn: saved again, the same edit must
-    not look like no change to the pages the failure left unwritten."""
-    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
-    assert builder.build_all().ok
-    planned = serve.replan, serve.plan_keyed
-
-    def failing(*args):
-        raise RuntimeError("a bug")
-    monkeypatch.setattr(serve, "replan", failing)
-    monkeypatch.setattr(serve, "plan_keyed", failing)
-    changed = _votes_of_a_proposal(game)
-    with pytest.raises(RuntimeError):
-        builder.rebuild(changed)
-    monkeypatch.setattr(serve, "replan", planned[0])
-    monkeypatch.setattr(serve, "plan_keyed", planned[1])
-    assert builder.rebuild(changed).ok  # the same save again
-    fresh = SiteBuilder(game.parent, tmp_path / "fresh", live_reload="")
-    assert fresh.build_all().ok
-    assert tree_digest(builder.out) == tree_digest(fresh.out)
-
-
-def test_serve_lets_go_of_the_entries_an_edit_replaced(game, tmp_path, monkeypatch):
-    """serve lends a game's memo from save to save (views.PlanMemo): what it kept by the entries an edit replaced
-    goes with them, or a long session would keep every replay it made alive (a setting replays every entry
-    anew)."""
-    replays = []
-    monkeypatch.setattr(serve, "plan_keyed", lambda plan: replays.append(plan.replay) or keyed.plan_keyed(plan))
-    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
-    assert builder.build_all().ok
-    first = replays.pop().steps
-    toml = game / "game.toml"  # a scoring formula: every entry replayed anew, some not as they were
-    toml.write_text(toml.read_text(encoding="utf-8").replace('formula = "2 *', 'formula = "3 *'), encoding="utf-8")
-    assert builder.rebuild([toml]).ok  # (and planned by keyed.replan)
-    kept = set(map(id, builder._games["long"].replay.steps))
-    replaced = [weakref.ref(step) for step in first if id(step) not in kept]
-    assert len(replaced) > 10
-    del first
-    assert builder.rebuild(_prose_of_a_proposal(game)).ok
-    assert not replays
-    gc.collect()
-    assert [ref() for ref in replaced if ref() is not None] == []
-
-
-def _history_shown(history: GameHistory) -> tuple:
-    """Everything a history tells pages, its revisions and versions by object."""
-    def ids(revisions):
-        return [(id(r.before), id(r.after), r.step and r.step.index) for r in revisions]
-    last = len(history.replay.steps)
-    return ({index: ids(revisions) for index, revisions in history.revisions_by_step.items()},
-            {identity: ids(revisions) for identity, revisions in history.revisions_by_rule.items()},
-            [(identity, list(map(id, rule.versions))) for identity, rule in history.rules.items()],
-            history.page_number, list(map(id, history.in_force())), history.ordinal, history.old_numbers(),
-            history.rules_in_order(), [list(map(id, history.starting(index))) for index in range(-1, last)],
-            [list(map(id, history.rules_at(index))) for index in range(-1, last)],
-            list(map(id, history.proposal_steps)))
-
-
-def test_a_history_patched_with_every_rule_touched_is_the_history_made_afresh(game):
-    """keyed.replan patches the history with the entries and versions an edit replaced; a rules.md edit or a
-    replay from the start may replace every one (patching was once quadratic in them: 5 s at 10,000)."""
-    replay = replay_game(load_game(game))
-    everything = list(range(len(replay.steps))), list(replay.versions)
-    patched, fresh = GameHistory(replay).patched(replay, *everything), GameHistory(replay)
-    assert len(fresh.revisions_by_step) > 50
-    assert _history_shown(patched) == _history_shown(fresh)
-
-
-TAILS = {
-    "a proposal appended": lambda chunks, n: chunks + [
-        f"## Proposal {n}: Appended\nProposer: Alice\nDate: 2999-12-31\nVotes: none\nResult: defeated\n\nA word.\n"],
-    "a rule enacted, one amended, one repealed": lambda chunks, n: chunks + [
-        f"## Proposal {n}: Three changes\nProposer: Alice\nDate: 2999-12-31\nVotes: for Alice, Bob, Carol, Dana\n"
-        f"Result: adopted\n\nEnact rule: Late\n\n> A late rule.\n\nAmend rule 101 by replacing \"the\" with \"a\".\n\n"
-        f"Repeal rule 102.\n"],
-    "the last entry deleted": lambda chunks, n: chunks[:-1],
-    "the last five deleted": lambda chunks, n: chunks[:-5],
-    "an entry deleted halfway": lambda chunks, n: chunks[:len(chunks) // 2] + chunks[len(chunks) // 2 + 1:],
-}
-
-
-@pytest.mark.parametrize("edit", TAILS)
-def test_a_history_resumed_after_entries_came_or_went_is_the_history_made_afresh(game, edit, monkeypatch):
-    """keyed._replan_tail takes the history of an edit that added or removed entries from the last one: the rules
-    whose versions came or went, or whose revisions stand where the log changed, made again, in the order a history
-    made afresh has them (pages list revisions in it)."""
-    monkeypatch.setattr(sys.modules["generator.engine.replay"], "CHECKPOINT_MIN_SPACING", 16)
-    parser = LogParser()  # (which keeps the entries it parsed: the replay resumes from the first that moved)
-    previous = replay_game(load_game(game, parser=parser), checkpoints=True)
-    log = game / "log.md"
-    text = log.read_text(encoding="utf-8")
-    chunks = re.split(r"(?m)^(?=## )", text)
-    number = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", text))) + 1
-    log.write_text("".join(TAILS[edit](chunks, number)).rstrip("\n") + "\n", encoding="utf-8")
-    replay = replay_game(load_game(game, parser=parser), previous=previous, checkpoints=True)
-    first = next((i for i, (new, was) in enumerate(zip(replay.steps, previous.steps)) if new is not was),
-                 min(len(replay.steps), len(previous.steps)))
-    if edit != "an entry deleted halfway":  # (which moves the synthetic game's snapshot: replayed from the start)
-        assert first > 0 and any(new is was for new, was in zip(replay.versions, previous.versions))
-    resumed, fresh = GameHistory(previous).resumed(replay, first), GameHistory(replay)
-    assert _history_shown(resumed) == _history_shown(fresh)
-
-
-def test_what_a_rebuild_leaves_in_cycles_is_collected_not_frozen(game, tmp_path):
-    """serve freezes what a rebuild leaves, so that the collector never walks the whole site again; a cycle
-    frozen would never be collected (a template's macro makes one with each page it draws, the comparison
-    pieces'): SiteBuilder.settle collects first."""
+def test_an_update_lets_go_of_the_last_replay_and_site_and_leaves_no_cycle_frozen(game):
+    """serve freezes what an update leaves, so that the collector never walks a long game's replay again; what it
+    froze must go with its last reference (a cycle frozen would never be collected), or a long session would keep
+    every replay and site it made."""
     gc.unfreeze()  # (what this process froze before: `synth` checks the game it writes)
     gc.collect()
-    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
-    assert builder.build_all().ok
-    assert builder.rebuild(_a_rule_in_rules_md(game)).ok
+    live = LiveSite(game.parent, live_reload="")
+    assert live.update().ok
+    assert live.answer("/long/players.html").status == 200
+    replay, site = weakref.ref(live.pipeline.replays["long"]), weakref.ref(live.site)
+    assert live.update(_a_rule_in_rules_md(game)).ok
+    assert live.answer("/long/rules/index.html").status == 200
+    assert replay() is None and site() is None
     gc.unfreeze()
-    assert gc.collect() == 0
+    try:
+        assert gc.collect() == 0
+    finally:
+        gc.freeze()
 
 
-def test_the_feeds_latest_date_and_the_players_counts_follow_edits_that_move_them(game, tmp_path):
-    """serve keeps the latest date (the feed's) and the proposals by player and result (the players page) from
-    plan to plan, putting in only what the changed entries moved: a date past every other, made and undone (the
-    latest then found again), and a vote that flips a result, each give the site a full build gives."""
-    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
-    assert builder.build_all().ok
-    log = game / "log.md"
-    original = log.read_text(encoding="utf-8")
-
-    def undone(game: Path) -> list[Path]:
-        log.write_text(original, encoding="utf-8")
-        return [log]
-    for step, edit in enumerate([_a_proposals_date, undone, _votes_of_a_proposal, _a_proposals_date]):
-        result = builder.rebuild(edit(game))
-        assert result.ok
-        fresh = SiteBuilder(game.parent, tmp_path / f"fresh-{step}", live_reload="")
-        assert fresh.build_all().ok
-        assert tree_digest(builder.out) == tree_digest(fresh.out), step
-        shutil.rmtree(fresh.out)
-    feed = (builder.out / "long" / "feed.xml").read_text(encoding="utf-8")
-    assert "2099-12-31" in feed
-
-
-def test_serve_follows_the_keyframes_of_the_points_pieces_when_rules_come_into_force(game, tmp_path, monkeypatch):
-    """A keyframe every (rules in force / PER_PIECE) pieces: a rule more in force can move the interval, and
-    with it every points piece and the manifest, which serve then draws again, whatever else it touched."""
-    monkeypatch.setattr(points, "PER_PIECE", 2)
-    monkeypatch.setattr(points, "KEYFRAME", 1)
-
-    def interval(site: Path) -> int:
-        return int(re.search(r'"keyframe": ?(\d+)', (site / "long/points/index.js").read_text()).group(1))
-    builder = SiteBuilder(game.parent, tmp_path / "served", live_reload="")
-    assert builder.build_all().ok
-    intervals = [interval(builder.out)]
-    for step in range(2):  # two rules more in force: one of them moves the interval
-        result = builder.rebuild(_a_repeal_undone(game))
-        assert result.ok and len(result.written) < 100  # what the edit touched, not the whole site
-        intervals.append(interval(builder.out))
-        fresh = SiteBuilder(game.parent, tmp_path / f"fresh-{step}", live_reload="")
-        assert fresh.build_all().ok
-        assert tree_digest(builder.out) == tree_digest(fresh.out)
-    assert len(set(intervals)) == 2 and intervals == sorted(intervals)
+def test_a_turn_renumbered_at_the_end_of_a_solitaire_log_reaches_every_page_that_names_it(tmp_path, capsys):
+    """The rules now say after which turn they stand: once a page that a build into its last site left as it was."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "content" / "solitaire", content / "solitaire")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    log = content / "solitaire" / "log.md"
+    log.write_text(log.read_text(encoding="utf-8").replace("## Turn 16", "## Turn 17"), encoding="utf-8")
+    main(["build", str(content), "-o", str(site), "--quiet"])
+    assert "After turn 17." in (site / "solitaire/rules/index.html").read_text(encoding="utf-8")
+    fresh = tmp_path / "fresh"
+    main(["build", str(content), "-o", str(fresh), "--quiet", "--cache-dir", str(tmp_path / "empty")])
+    assert tree_digest(site) == tree_digest(fresh)
 
 
 def test_build_after_each_kind_of_edit_rewrites_what_moved_and_gives_the_full_build(game, tmp_path, capsys):
@@ -543,25 +409,6 @@ def test_records_read_at_every_run_are_kept_and_records_left_unread_are_dropped(
     for number in range(4 * KEEP_RUNS):
         assert b"read every run" in run([b"read every run"], [b"written in run %d" % number])
     assert run([b"never read again", b"written in run 0", b"read every run"], []).keys() == {b"read every run"}
-
-
-def test_a_pages_key_follows_its_deps_data_not_how_the_objects_were_made():
-    """The manifest compares keys made in other processes and runs: equal deps give the same key whether their
-    strings are shared or interned, and deps that are not plain data (a date) are keyed by their repr."""
-    import datetime as dt
-    import sys
-
-    def page(deps):
-        return views.Page("game/proposals/1.html", "proposal.html", {}, deps=deps)
-
-    digest = b"\x01" * 20
-    shared = "Rule of Fines"
-    made = "".join(["Rule of ", "Fines"])
-    assert page((digest, shared, shared, 3)).key(b"s") == page((bytes(digest), sys.intern(made), made, 3)).key(b"s")
-    assert page((digest, shared, 3)).key(b"s") != page((digest, shared, 4)).key(b"s")
-    assert page((digest, shared, 3)).key(b"s") != page((digest, shared, 3)).key(b"t")
-    dated = page((digest, dt.date(2007, 8, 12))).key(b"s")
-    assert dated == page((digest, dt.date(2007, 8, 12))).key(b"s") != page((digest, dt.date(2007, 8, 13))).key(b"s")
 
 
 @pytest.mark.parametrize("damage", ["flipped", "wrong shape"])

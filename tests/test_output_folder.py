@@ -101,11 +101,14 @@ def test_a_symlink_to_the_archive_is_seen_through(keeper, capsys, monkeypatch):
     assert _everything(keeper / "content") == before
 
 
-def test_serve_refuses_the_same_outputs(keeper, capsys, monkeypatch):
+def test_serve_writes_no_site_and_takes_no_output_folder(keeper, capsys, monkeypatch):
+    """serve draws each page when it is asked for, in memory: a folder named for it is refused before anything
+    runs."""
     monkeypatch.chdir(keeper)
     before = _everything(keeper)
-    assert main(["serve", "content", "-o", "content", "--port", "0"]) == 2
-    assert "is the content folder" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as exited:
+        main(["serve", "content", "-o", "content", "--port", "0"])
+    assert exited.value.code == 2 and "unrecognized arguments: -o content" in capsys.readouterr().err
     assert _everything(keeper) == before
 
 

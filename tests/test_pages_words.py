@@ -5,8 +5,8 @@ from __future__ import annotations
 from generator.engine.replay import replay
 from generator.errors import ErrorCollector
 from generator.parse.game import _build_game, load_game
-from generator.site.pages import plan_site
-from tests.helpers import ROOT
+
+from tests.helpers import ROOT, site_pages_of
 
 RULES = """## Immutable Rules
 
@@ -24,7 +24,7 @@ A rule-change is adopted if the vote is unanimous.
 
 
 def page_context(replayed, path: str) -> dict:
-    page = next(p for p in plan_site([replayed]) if p.path == path)
+    page = next(p for p in site_pages_of([replayed]) if p.path == path)
     return page.full_context()
 
 

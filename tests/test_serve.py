@@ -1,4 +1,4 @@
-"""serve: the rebuild logic without threads, the path safety of the server, and the parts wired together."""
+"""serve: updates and answers without threads, what the server answers and refuses, and the parts wired together."""
 from __future__ import annotations
 
 import http.client
@@ -8,18 +8,16 @@ import select
 import signal
 import subprocess
 import sys
-import threading
 import time
 from pathlib import Path
 
 import pytest
 
-from generator import allocator, serve
+from generator import serve
 from generator.cli import main
-from generator.serve import (EVENTS_PATH, EventHub, LiveSite, RebuildLoop, Resolution, SiteBuilder, SiteServer,
-                             resolve_request)
+from generator.serve import EVENTS_PATH, EventHub, LiveSite, SiteServer, UpdateLoop, Watcher
 from generator.site.render import package_templates
-from tests.helpers import ROOT, copy_games, tree_digest
+from tests.helpers import ROOT, copy_games, served_tree, site_digest
 
 GAME_TOML = """title = "Tiny"
 players = ["Ann", "Ben", "Cat"]
@@ -105,137 +103,155 @@ def edit(path: Path, old: str, new: str) -> Path:
     return path
 
 
-# --- Rebuilding only what a change affects ----------------------------------------------------------
+# --- Each page drawn from the current replay when asked for -----------------------------------------
 
 
-def test_a_proposal_edit_rewrites_only_the_pages_that_show_it(builder, game):
-    everything = len(builder.state.fingerprints)
-    result = builder.rebuild([edit(game / "log.md", "> Players bring snacks.", "> Players bring fruit.")])
-    assert result.ok
-    assert "tiny/proposals/302.html" in result.written
-    assert not [p for p in result.written if "/rules/" in p]  # a defeated proposal changed no rule
-    assert len(result.written) < everything / 3
-    assert "fruit" in (builder.out / "tiny/proposals/302.html").read_text()
+def text(live: LiveSite, path: str) -> str:
+    answer = live.answer(path)
+    assert answer.status == 200, (path, answer)
+    return answer.data.decode()
 
 
-def test_a_rule_edit_rewrites_that_rules_pages_and_not_the_others(builder, game):
-    result = builder.rebuild([edit(game / "rules.md", "clockwise", "counter-clockwise")])
-    assert result.ok
-    assert {"tiny/rules/201.html", "tiny/rules/index.html"} <= set(result.written)
-    assert "tiny/rules/203.html" not in result.written and "tiny/rules/101.html" not in result.written
-    assert "counter-clockwise" in (builder.out / "tiny/rules/201.html").read_text()
+def test_a_proposal_edit_shows_on_its_page_when_asked_for(live, game):
+    assert "snacks" in text(live, "/tiny/proposals/302.html")
+    update = live.update([edit(game / "log.md", "> Players bring snacks.", "> Players bring fruit.")])
+    assert update.ok and update.games == 1
+    assert "fruit" in text(live, "/tiny/proposals/302.html") and "snacks" not in text(live, "/tiny/proposals/302.html")
 
 
-def test_unchanged_games_are_not_loaded_again(builder, game, monkeypatch):
+def test_a_rule_edit_shows_on_every_page_that_shows_the_rule(live, game):
+    for path in ("/tiny/rules/201.html", "/tiny/rules/index.html"):
+        assert "counter-clockwise" not in text(live, path)
+    assert live.update([edit(game / "rules.md", "clockwise", "counter-clockwise")]).ok
+    for path in ("/tiny/rules/201.html", "/tiny/rules/index.html"):
+        assert "counter-clockwise" in text(live, path)
+
+
+def test_unchanged_games_are_not_loaded_again(live, game, monkeypatch):
     other = write_game(game.parent, "other")
-    assert builder.rebuild([other / "game.toml"]).ok
+    assert live.update([other / "game.toml"]).ok
     loaded = []
-    real = serve.replay_games
-    monkeypatch.setattr(serve, "replay_games", lambda folder, **options: loaded.append(folder.name) or real(folder, **options))
-    assert builder.rebuild([edit(other / "rules.md", "clockwise", "any")]).ok
+    replay = live.pipeline.replay
+    monkeypatch.setattr(live.pipeline, "replay", lambda folder, **options: loaded.append(folder.name) or
+                        replay(folder, **options))
+    assert live.update([edit(other / "rules.md", "clockwise", "any")]).ok
     assert loaded == ["other"]
+    assert "Other" not in text(live, "/index.html") and text(live, "/other/index.html")
 
 
-def test_a_broken_edit_keeps_the_last_site_and_names_the_line(builder, game):
-    before = tree_digest(builder.out)
-    result = builder.rebuild([edit(game / "log.md", "## Proposal 302: Snacks", "## Propsal 302: Snacks")])
-    assert not result.ok and result.written == []
-    assert [f"{e.file}:{e.line}" for e in result.errors] == ["tiny/log.md:13"]
-    assert tree_digest(builder.out) == before
-    problem, = builder.problems()
+def test_a_broken_edit_keeps_the_last_site_and_names_the_line(live, game):
+    before = text(live, "/tiny/proposals/302.html")
+    update = live.update([edit(game / "log.md", "## Proposal 302: Snacks", "## Propsal 302: Snacks")])
+    assert not update.ok
+    assert [f"{e.file}:{e.line}" for e in update.errors] == ["tiny/log.md:13"]
+    assert text(live, "/tiny/proposals/302.html") == before
+    problem, = live.problems()
     assert problem["where"] == "tiny/log.md:13" and problem["text"] == "## Propsal 302: Snacks"
 
-    fixed = builder.rebuild([edit(game / "log.md", "## Propsal 302: Snacks", "## Proposal 302: Snacks")])
-    assert fixed.ok and builder.problems() == []
+    fixed = live.update([edit(game / "log.md", "## Propsal 302: Snacks", "## Proposal 302: Snacks")])
+    assert fixed.ok and live.problems() == []
 
 
-def test_a_game_broken_earlier_is_retried_when_another_game_changes(builder, game):
+def test_a_game_broken_earlier_is_retried_when_another_game_changes(live, game):
     other = write_game(game.parent, "other")
     edit(other / "game.toml", 'title = "Tiny"', "title = ")
-    assert not builder.rebuild([other / "game.toml"]).ok
+    assert not live.update([other / "game.toml"]).ok
     edit(other / "game.toml", "title = ", 'title = "Other"')
     # Only tiny's file is reported changed; other must be loaded again all the same.
-    assert builder.rebuild([game / "log.md"]).ok
-    assert (builder.out / "other/index.html").is_file()
+    assert live.update([game / "log.md"]).ok
+    assert "Other" in text(live, "/other/index.html")
 
 
-def test_a_template_change_rerenders_every_page(builder, game):
-    everything = set(builder.build_all().written)
+def test_a_template_change_reaches_every_page_drawn_after_it(live, game):
+    assert 'class="overridden"' not in text(live, "/tiny/rules/201.html")
     overrides = game.parent / "_templates"
     overrides.mkdir()
     original = (package_templates() / "rule.html").read_text(encoding="utf-8")
     (overrides / "rule.html").write_text(original.replace("<h1>", '<h1 class="overridden">'), encoding="utf-8")
-    result = builder.rebuild([overrides / "rule.html"])
-    assert result.ok and set(result.written) == everything
-    assert 'class="overridden"' in (builder.out / "tiny/rules/201.html").read_text()
+    update = live.update([overrides / "rule.html"])
+    assert update.ok and update.games == 0
+    assert 'class="overridden"' in text(live, "/tiny/rules/201.html")
 
 
-def test_a_broken_template_is_reported_with_its_line(builder, game):
+def test_a_broken_template_is_reported_with_its_line(live, game):
     overrides = game.parent / "_templates"
     overrides.mkdir()
     (overrides / "rule.html").write_text('{% extends "base.html" %}\n{% block main %}{% if %}{% endblock %}\n')
-    result = builder.rebuild([overrides / "rule.html"])
-    assert not result.ok
-    error, = result.errors
-    assert error.file.endswith("rule.html") and error.line == 2
+    update = live.update([overrides / "rule.html"])
+    assert not update.ok
+    error, = update.errors
+    assert error.file == "_templates/rule.html" and error.line == 2
 
 
-def test_irrelevant_files_do_not_trigger_rebuilds(builder, game):
-    assert builder.affects(game / "log.md") and builder.affects(game / "game.toml")
-    assert builder.affects(package_templates() / "base.html")
-    assert not builder.affects(game / ".log.md.swp") and not builder.affects(game / "log.md~")
-    assert not builder.affects(game / "notes.txt") and not builder.affects(builder.out / "index.html")
+def test_a_template_that_fails_while_drawing_answers_its_problem_and_is_drawn_once_fixed(live, game):
+    overrides = game.parent / "_templates"
+    overrides.mkdir()
+    (overrides / "rule.html").write_text('{% extends "base.html" %}\n{% block main %}{{ 1 // 0 }}{% endblock %}\n')
+    assert live.update([overrides / "rule.html"]).ok  # (it compiles)
+    failed = live.answer("/tiny/rules/201.html")
+    assert failed.status == 500 and b"_templates/rule.html:2" in failed.data and b"ZeroDivisionError" in failed.data
+    assert EVENTS_PATH.encode() in failed.data  # the page reloads once a save fixes it
+    assert live.answer("/tiny/proposals/301.html").status == 200  # the other pages are drawn
+    (overrides / "rule.html").unlink()
+    assert live.update([overrides / "rule.html"]).ok
+    assert live.answer("/tiny/rules/201.html").status == 200
 
 
-def test_drafts_get_pages_that_follow_the_rules_they_depend_on(builder, game):
+def test_irrelevant_files_do_not_trigger_updates(live, game):
+    assert live.affects(game / "log.md") and live.affects(game / "game.toml")
+    assert live.affects(package_templates() / "base.html")
+    assert not live.affects(game / ".log.md.swp") and not live.affects(game / "log.md~")
+    assert not live.affects(game / "notes.txt")
+
+
+def test_drafts_get_pages_that_follow_the_rules_they_depend_on(live, game):
     drafts = game / "drafts"
     drafts.mkdir()
     (drafts / "tidy.md").write_text("## Proposal 304: Tidy\nProposer: Ann\nDate: 2001-02-01\n\nRepeal rule 201.\n")
-    result = builder.rebuild([drafts / "tidy.md"])
-    assert result.ok
-    # Every page has deps (the search pieces too): a draft's save writes its two pages and nothing else.
-    assert set(result.written) == {"tiny/drafts/index.html", "tiny/drafts/tidy.html"}
-    assert 'href="tidy.html"' in (builder.out / "tiny/drafts/index.html").read_text()
-    # The draft previews the rules in force, so a rule edit redraws it.
-    assert "tiny/drafts/tidy.html" in builder.rebuild([edit(game / "rules.md", "clockwise", "any")]).written
+    assert live.update([drafts / "tidy.md"]).ok
+    assert 'href="tidy.html"' in text(live, "/tiny/drafts/index.html")
+    assert "clockwise" in text(live, "/tiny/drafts/tidy.html")
+    # The draft previews the rules in force, so a rule edit shows in it.
+    assert live.update([edit(game / "rules.md", "clockwise", "widdershins")]).ok
+    assert "widdershins" in text(live, "/tiny/drafts/tidy.html")
     (drafts / "tidy.md").unlink()
-    assert builder.rebuild([drafts / "tidy.md"]).ok
-    assert not (builder.out / "tiny/drafts/tidy.html").exists()
+    assert live.update([drafts / "tidy.md"]).ok
+    assert live.answer("/tiny/drafts/tidy.html").status == 404
 
 
-def test_drafts_whose_pages_would_share_a_name_are_refused_naming_both_files(builder, game):
+def test_drafts_whose_pages_would_share_a_name_are_refused_naming_both_files(live, game):
     drafts = game / "drafts"
     drafts.mkdir()
-    text = "## Proposal: {}\nProposer: Ann\n\nRepeal rule {}.\n"
-    (drafts / "Idee.md").write_text(text.format("Plain", 201), encoding="utf-8")
-    assert builder.rebuild([drafts / "Idee.md"]).ok
-    page = (builder.out / "tiny/drafts/Idee.html").read_text(encoding="utf-8")
-    (drafts / "Id\u00e9e.md").write_text(text.format("Accented", 202), encoding="utf-8")  # slugged to Idee too
-    (drafts / "index.md").write_text(text.format("List", 203), encoding="utf-8")
-    result = builder.rebuild([drafts / "Id\u00e9e.md", drafts / "index.md"])
-    assert [str(e) for e in result.errors] == [
+    draft = "## Proposal: {}\nProposer: Ann\n\nRepeal rule {}.\n"
+    (drafts / "Idee.md").write_text(draft.format("Plain", 201), encoding="utf-8")
+    assert live.update([drafts / "Idee.md"]).ok
+    page = text(live, "/tiny/drafts/Idee.html")
+    (drafts / "Id\u00e9e.md").write_text(draft.format("Accented", 202), encoding="utf-8")  # slugged to Idee too
+    (drafts / "index.md").write_text(draft.format("List", 203), encoding="utf-8")
+    update = live.update([drafts / "Id\u00e9e.md", drafts / "index.md"])
+    assert [str(e) for e in update.errors] == [
         "tiny/drafts/Id\u00e9e.md: its page on the site would be drafts/Idee.html, as tiny/drafts/Idee.md's is; "
         "rename one of the files",
         "tiny/drafts/index.md: its page on the site would be drafts/index.html, the list of drafts; rename the file"]
-    assert [(p["where"], p["message"].split(";")[0]) for p in builder.problems()] == [
+    assert [(p["where"], p["message"].split(";")[0]) for p in live.problems()] == [
         ("tiny/drafts/Id\u00e9e.md", "its page on the site would be drafts/Idee.html, as tiny/drafts/Idee.md's is"),
         ("tiny/drafts/index.md", "its page on the site would be drafts/index.html, the list of drafts")]
-    assert result.written == [] and (builder.out / "tiny/drafts/Idee.html").read_text(encoding="utf-8") == page
+    assert text(live, "/tiny/drafts/Idee.html") == page
     (drafts / "Id\u00e9e.md").rename(drafts / "Idee-2.md")
     (drafts / "index.md").rename(drafts / "list.md")
-    result = builder.rebuild([drafts / "Id\u00e9e.md", drafts / "Idee-2.md", drafts / "index.md", drafts / "list.md"])
-    assert result.ok, result.errors
-    listed = (builder.out / "tiny/drafts/index.html").read_text(encoding="utf-8")
+    update = live.update([drafts / "Id\u00e9e.md", drafts / "Idee-2.md", drafts / "index.md", drafts / "list.md"])
+    assert update.ok, update.errors
+    listed = text(live, "/tiny/drafts/index.html")
     assert all(f'href="{name}.html"' in listed for name in ("Idee", "Idee-2", "list"))
-    assert "Accented" in (builder.out / "tiny/drafts/Idee-2.html").read_text(encoding="utf-8")
+    assert "Accented" in text(live, "/tiny/drafts/Idee-2.html")
 
 
-def test_a_broken_draft_shows_in_serve_but_does_not_stop_build_or_check(builder, game, tmp_path, capsys):
+def test_a_broken_draft_shows_in_serve_but_does_not_stop_build_or_check(live, game, tmp_path, capsys):
     (game / "drafts").mkdir()
     draft = game / "drafts" / "half.md"
     draft.write_text("## Proposal: Half written\n\nAmend rule by doing something.\n", encoding="utf-8")
-    result = builder.rebuild([draft])
-    assert [str(e) for e in result.errors] == [
+    update = live.update([draft])
+    assert [str(e) for e in update.errors] == [
         "tiny/drafts/half.md:1: proposal has no Proposer",
         "tiny/drafts/half.md:3: change 'Amend rule by doing something.' names no rule (write e.g. 'Repeal rule 204.')"]
     assert main(["check", str(game)]) == 0
@@ -243,56 +259,46 @@ def test_a_broken_draft_shows_in_serve_but_does_not_stop_build_or_check(builder,
     assert "half" not in capsys.readouterr().err
 
 
-# --- Live reload in serve output only ----------------------------------------------------------------
-
-
-def test_the_live_reload_script_is_in_serve_output_only(builder, game, tmp_path):
-    assert main(["build", str(game.parent), "-o", str(tmp_path / "built")]) == 0
-    built = [p for p in (tmp_path / "built").rglob("*") if p.is_file()]
-    assert built and not [p for p in built if b"__nomic" in p.read_bytes()]
-    served = list(builder.out.rglob("*.html"))
-    assert served and all("/__nomic/events" in p.read_text() for p in served)
+def test_the_live_reload_script_is_in_serve_output_only(live, game, tmp_path):
+    built = tmp_path / "built"
+    assert main(["build", str(game.parent), "-o", str(built)]) == 0
+    files = [p for p in built.rglob("*") if p.is_file()]
+    assert files and not [p for p in files if b"__nomic" in p.read_bytes()]
+    pages = [p.relative_to(built).as_posix() for p in files if p.suffix == ".html"]
+    assert pages and all("/__nomic/events" in text(live, f"/{page}") for page in pages)
     # Drafts are reached from every game page in serve, and named nowhere in the built site.
-    assert 'href="../../tiny/drafts/index.html">Drafts</a>' in (builder.out / "tiny/rules/201.html").read_text()
-    assert not [p for p in built if b"drafts/" in p.read_bytes()]
+    assert 'href="../../tiny/drafts/index.html">Drafts</a>' in text(live, "/tiny/rules/201.html")
+    assert not [p for p in files if b"drafts/" in p.read_bytes()]
 
 
-# --- Path safety -------------------------------------------------------------------------------------
-
-
-@pytest.fixture
-def site(builder, tmp_path) -> Path:
-    secret = tmp_path / "secret"
-    secret.mkdir()
-    (secret / "passwd").write_text("root")
-    (builder.out / "escape").symlink_to(secret)
-    (builder.out / "escape.txt").symlink_to(secret / "passwd")
-    return builder.out
-
-
-@pytest.mark.parametrize("request_path", [
-    "/../etc/passwd", "/%2e%2e/", "/%2E%2E/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/tiny%5c..%5c..%5cx",
-    "//etc/passwd", "/C:/", "/C:/Windows/win.ini", "/tiny/../../secret/passwd", "/./index.html",
-    "/escape/passwd", "/escape/", "/escape.txt", "/index.html%00.txt", "etc/passwd", "http://evil/index.html",
-])
-def test_paths_that_could_leave_the_site_are_refused(site, request_path):
-    assert resolve_request(site, request_path).status in (403, 404)
-
-
-def test_paths_inside_the_site_resolve(site):
-    root = site.resolve()
-    assert resolve_request(site, "/") == Resolution(200, root / "index.html")
-    assert resolve_request(site, "/tiny/rules/201.html?x=1#top") == Resolution(200, root / "tiny/rules/201.html")
-    assert resolve_request(site, "/tiny/") == Resolution(200, root / "tiny/index.html")
-    assert resolve_request(site, "/tiny").status == 301  # the folder's relative links need the slash
-    assert resolve_request(site, "/static/").status == 404  # a folder without index.html: no listing
-    assert resolve_request(site, "/nothing.html").status == 404
+# --- What the server answers, and nothing else ---------------------------------------------------------
 
 
 def get(server: SiteServer, path: str, headers: dict | None = None) -> http.client.HTTPResponse:
     connection = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=5)
     connection.request("GET", path, headers=headers or {})
     return connection.getresponse()
+
+
+@pytest.mark.parametrize("request_path", [
+    "/../etc/passwd", "/%2e%2e/", "/%2E%2E/%2e%2e/etc/passwd", "/..%2f..%2fetc%2fpasswd", "/tiny%5c..%5c..%5cx",
+    "//etc/passwd", "/C:/", "/C:/Windows/win.ini", "/tiny/../../secret/passwd", "/./index.html",
+    "/index.html%00.txt", "/%ff.html", "/tiny/rules.md", "/tiny/log.md", "/tiny/game.toml", "/_templates/base.html",
+    "/static/", "/" + "x" * 300 + ".html",
+])
+def test_nothing_but_the_sites_pages_and_files_is_answered(server, request_path):
+    """Every answer is a page of the site or one of its static files, found by its path: no path reaches a file of
+    the content folder, or anything outside it."""
+    response = get(server, request_path)
+    assert response.status == 404 and b"Not found" in response.read()
+
+
+def test_the_sites_paths_are_answered(server):
+    assert b"Nomic archives" in get(server, "/").read()
+    assert get(server, "/tiny/rules/201.html?x=1#top").status == 200
+    assert b"<h1>Tiny</h1>" in get(server, "/tiny/").read()
+    folder = get(server, "/tiny")  # the folder's relative links need the slash
+    assert folder.status == 301 and folder.getheader("Location") == "/tiny/"
 
 
 def test_the_server_listens_on_loopback_only(server):
@@ -302,7 +308,7 @@ def test_the_server_listens_on_loopback_only(server):
 @pytest.mark.parametrize("path, content_type", [
     ("/index.html", "text/html; charset=utf-8"), ("/static/style.css", "text/css; charset=utf-8"),
     ("/search/games.js", "text/javascript; charset=utf-8"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
-    ("/static/favicon.svg", "image/svg+xml"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
+    ("/static/favicon.svg", "image/svg+xml"), ("/tiny/search/index.js", "text/javascript; charset=utf-8"),
 ])
 def test_files_are_served_with_their_content_type(server, path, content_type):
     response = get(server, path)
@@ -330,54 +336,54 @@ def open_stream(server: SiteServer, path: str = EVENTS_PATH) -> http.client.HTTP
     return stream
 
 
-def test_events_carry_rebuild_outcomes(server, builder, game):
+def test_events_carry_update_outcomes(server, live, game):
     stream = open_stream(server)
-    result = builder.rebuild([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
-    server.hub.publish(result, builder.problems())
+    update = live.update([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
+    server.hub.publish(update, live.problems())
     assert stream.fp.readline() == b"event: error\n"
     data = json.loads(stream.fp.readline().removeprefix(b"data: "))
     problems = data["problems"]
     assert data["total"] == len(problems) == 1
     assert problems[0]["where"] == "tiny/log.md:25" and problems[0]["text"] == "## Proposal 303 Quorum!"
     stream.fp.readline()
-    server.hub.publish(builder.rebuild([edit(game / "log.md", "303 Quorum!", "303: Quorum")]), [])
+    server.hub.publish(live.update([edit(game / "log.md", "303 Quorum!", "303: Quorum")]), [])
     assert stream.fp.readline() == b"event: reload\n"
 
 
 def since(page: bytes) -> str:
-    """The name of the site a served page was read from, as its script sends it back."""
+    """The name of the site a served page was drawn from, as its script sends it back."""
     found = re.search(rb'new EventSource\("/__nomic/events\?since=([0-9a-f]+-[0-9]+)"\)', page)
     assert found, "the page's script opens its stream without naming its site"
     return found.group(1).decode()
 
 
-def test_pages_are_served_with_the_name_of_the_site_they_were_read_from(server, builder, game):
+def test_pages_are_served_with_the_name_of_the_site_they_were_drawn_from(server, live, game):
     first = since(get(server, "/tiny/rules/201.html").read())
-    assert since(get(server, "/tiny/no/such/page.html").read()) == first  # the site's 404 page, served by serve
+    assert since(get(server, "/tiny/no/such/page.html").read()) == first  # the site's 404 page, drawn by serve
     assert since(get(server, "/tiny/rules/201.html").read()) == first
-    server.hub.publish(builder.rebuild([edit(game / "rules.md", "clockwise", "counter-clockwise")]), [])
+    server.hub.publish(live.update([edit(game / "rules.md", "clockwise", "counter-clockwise")]), [])
     assert since(get(server, "/tiny/rules/201.html").read()) != first
     assert b"__nomic" not in get(server, "/static/style.css").read()  # nothing but pages is changed
 
 
-def test_a_page_older_than_the_site_is_told_to_reload_when_it_opens_its_stream(server, builder, game):
-    """A save rebuilt while a page was loading: the page would show the site before it, and wait."""
+def test_a_page_older_than_the_site_is_told_to_reload_when_it_opens_its_stream(server, live, game):
+    """A save updated the site while a page was loading: the page would show the site before it, and wait."""
     old = since(get(server, "/tiny/rules/201.html").read())
-    server.hub.publish(builder.rebuild([edit(game / "rules.md", "clockwise", "counter-clockwise")]), [])
+    server.hub.publish(live.update([edit(game / "rules.md", "clockwise", "counter-clockwise")]), [])
     current = since(get(server, "/tiny/rules/201.html").read())
     assert open_stream(server, f"{EVENTS_PATH}?since={old}").fp.readline() == b"event: reload\n"
     assert open_stream(server, f"{EVENTS_PATH}?since=0000-{current.split('-')[1]}").readline() == \
-        b"event: reload\n"  # read from a serve since stopped
+        b"event: reload\n"  # drawn by a serve since stopped
     quiet = open_stream(server, f"{EVENTS_PATH}?since={current}")
-    server.hub.publish(builder.rebuild([edit(game / "rules.md", "counter-clockwise", "clockwise")]), [])
-    assert quiet.fp.readline() == b"event: reload\n" and quiet.fp.readline() == b"data: {}\n"  # this save's, not another
+    server.hub.publish(live.update([edit(game / "rules.md", "counter-clockwise", "clockwise")]), [])
+    assert quiet.fp.readline() == b"event: reload\n" and quiet.fp.readline() == b"data: {}\n"  # this save's
 
 
-def test_a_page_that_opens_its_stream_while_the_site_is_broken_shows_the_problems(server, builder, game):
+def test_a_page_that_opens_its_stream_while_the_site_is_broken_shows_the_problems(server, live, game):
     """Saved broken while the page was loading: the error was published before the page listened."""
     current = since(get(server, "/tiny/rules/201.html").read())
-    result = builder.rebuild([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
-    server.hub.publish(result, builder.problems())
+    update = live.update([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
+    server.hub.publish(update, live.problems())
     for path in (EVENTS_PATH, f"{EVENTS_PATH}?since={current}"):
         stream = open_stream(server, path)
         assert stream.fp.readline() == b"event: error\n"
@@ -387,70 +393,34 @@ def test_a_page_that_opens_its_stream_while_the_site_is_broken_shows_the_problem
 # --- Watching ----------------------------------------------------------------------------------------
 
 
-def test_a_burst_of_changes_is_one_rebuild(builder, game):
-    results = []
-    loop = RebuildLoop(builder, EventHub(), quiet=0.2, report=results.append)
+def test_a_burst_of_changes_is_one_update(live, game):
+    updates = []
+    loop = UpdateLoop(live, EventHub(), quiet=0.2, report=updates.append)
     loop.start()
     try:
         for word in ("fruit", "bread", "cheese"):
             loop.notify([edit(game / "log.md", "> Players bring", f"> Players bring {word} and")])
             time.sleep(0.02)
         deadline = time.monotonic() + 5
-        while not results and time.monotonic() < deadline:
+        while not updates and time.monotonic() < deadline:
             time.sleep(0.02)
         time.sleep(0.3)
     finally:
         loop.stop()
         loop.join()
-    assert len(results) == 1 and results[0].ok
+    assert len(updates) == 1 and updates[0].ok
 
 
-def test_a_rebuild_is_settled_after_its_reload_has_gone_out(builder, game, monkeypatch):
-    """The collector holds the interpreter while it settles a rebuild: the reload, and the page the browser then
-    asks for, go first. A change while the loop waits settles the last rebuild before the next."""
-    order, settle = [], builder.settle
-    monkeypatch.setattr(builder, "settle", lambda: (order.append("settled"), settle()))
-    hub = EventHub()
-    client = hub.subscribe()
-    reader = threading.Thread(target=lambda: [order.append(message[0]) for message in iter(client.get, None)])
-    reader.start()
-    loop = RebuildLoop(builder, hub, quiet=0.01, report=lambda result: order.append("rebuilt"))
-    loop.start()
+def test_a_saved_file_reaches_the_open_pages(game):
+    watcher = Watcher(game.parent, report=lambda update: None)
     try:
-        for word, changes in (("fruit", 1), ("bread", 2)):
-            loop.notify([edit(game / "log.md", "> Players bring", f"> Players bring {word} and")])
-            deadline = time.monotonic() + 10
-            while order.count("reload") < changes and time.monotonic() < deadline:
-                time.sleep(0.01)
-    finally:
-        loop.stop()
-        loop.join()
-        hub.close()
-        reader.join()
-    assert order == ["rebuilt", "reload", "settled", "rebuilt", "reload", "settled"]
-
-
-class _WithoutMallopt:
-    """A C library without mallopt or malloc_trim (macOS's): serve runs with the allocator's defaults."""
-
-    def __init__(self, name):
-        pass
-
-
-@pytest.mark.parametrize("mallopt", [True, False], ids=["with mallopt", "without"])
-def test_a_saved_file_reaches_the_open_pages(game, tmp_path, monkeypatch, mallopt):
-    if not mallopt:
-        monkeypatch.setattr(allocator.ctypes, "CDLL", _WithoutMallopt)
-        assert allocator.give_memory_back() is False
-    live = LiveSite(game.parent, tmp_path / "site", report=lambda result: None)
-    try:
-        assert live.start().ok
-        client = live.hub.subscribe()
+        assert watcher.start().ok
+        client = watcher.hub.subscribe()
         edit(game / "rules.md", "clockwise", "counter-clockwise")
         assert client.get(timeout=10) == ("reload", "{}")
-        assert "counter-clockwise" in (tmp_path / "site/tiny/rules/201.html").read_text()
+        assert "counter-clockwise" in text(watcher.site, "/tiny/rules/201.html")
     finally:
-        live.close()
+        watcher.close()
 
 
 def test_serve_refuses_a_missing_content_folder(tmp_path, capsys):
@@ -461,15 +431,16 @@ def test_serve_refuses_a_missing_content_folder(tmp_path, capsys):
 def test_symlinked_temp_paths_still_map_to_their_game(game, tmp_path):
     link = tmp_path / "link"
     link.symlink_to(game.parent)
-    builder = SiteBuilder(link, tmp_path / "site2")
-    assert builder.build_all().ok
-    written = builder.rebuild([edit(game / "rules.md", "clockwise", "widdershins")]).written
-    assert "tiny/rules/201.html" in written
+    live = LiveSite(link)
+    assert live.update().ok
+    update = live.update([edit(game / "rules.md", "clockwise", "widdershins")])
+    assert update.ok and update.games == 1
+    assert "widdershins" in text(live, "/tiny/rules/201.html")
 
 
 # The edits below touch each kind of input: a change's text, a rule's text, a rule's number, a repeal
-# turned into an amendment, a recorded score. After each, the incremental site must be the site a full
-# build gives; a broken step in between (rule text no longer holding the amended phrase) changes nothing.
+# turned into an amendment, a recorded score. After each, what serve answers must be the site a build from
+# nothing gives; a broken step in between (rule text no longer holding the amended phrase) changes nothing.
 INCREMENTAL_EDITS = [
     ("log.md", 'with "a simple majority"', 'with "a clear majority"'),
     ("rules.md", "eligible voters", "eligible players"),  # broken until the next edit
@@ -488,40 +459,42 @@ INCREMENTAL_EDITS = [
 ]
 
 
-def test_incremental_rebuilds_give_the_site_a_full_build_gives(tmp_path):
+def test_what_serve_answers_after_each_edit_is_the_site_a_build_gives(tmp_path):
     content = copy_games(tmp_path, "mini")
-    builder = SiteBuilder(content, tmp_path / "incremental", live_reload="")
-    assert builder.build_all().ok
+    live = LiveSite(content, live_reload="")
+    assert live.update().ok
     for step, (name, old, new) in enumerate(INCREMENTAL_EDITS):
-        before = tree_digest(builder.out)
-        result = builder.rebuild([edit(content / "mini" / name, old, new)])
+        before = live.answer("/mini/rules/index.html")
+        update = live.update([edit(content / "mini" / name, old, new)])
         if step == 1:
-            assert [e.line for e in result.errors] == [14] and tree_digest(builder.out) == before
+            assert [e.line for e in update.errors] == [14] and live.answer("/mini/rules/index.html") == before
             continue
-        assert result.ok, (step, result.errors)
-        fresh = SiteBuilder(content, tmp_path / f"full-{step}", live_reload="")
-        assert fresh.build_all().ok
-        assert tree_digest(builder.out) == tree_digest(fresh.out), f"after edit {step}: {new!r}"
+        assert update.ok, (step, update.errors)
+        built = tmp_path / f"built-{step}"
+        assert main(["build", str(content), "-o", str(built), "--quiet"]) == 0
+        assert served_tree(live, built) == site_digest(built), f"after edit {step}: {new!r}"
 
 
 @pytest.mark.parametrize("stop", [signal.SIGINT, signal.SIGTERM])
-def test_serve_stops_cleanly_and_removes_its_temporary_site(game, stop):
+def test_serve_stops_cleanly(game, stop):
     process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(game.parent), "--port", "0"],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready, _, _ = select.select([process.stdout], [], [], 30)
         serving = process.stdout.readline()
         assert ready and serving.startswith("serving at http://127.0.0.1:")
+        port = int(serving.rsplit(":", 1)[1].rstrip("/\n"))
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/tiny/rules/201.html")
+        assert b"clockwise" in connection.getresponse().read()
         process.send_signal(stop)
         code = process.wait(timeout=10)
     finally:
         process.kill()
     errors = process.stderr.read()
-    site = re.search(r"built \d+ pages into (\S+) in", errors).group(1)
     assert code == 0 and "Traceback" not in errors, errors
-    port = re.search(r"^--port 0 picked port (\d+), a free one$", errors, re.MULTILINE).group(1)
-    assert serving == f"serving at http://127.0.0.1:{port}/\n"  # the port it said it picked
-    assert not Path(site).exists()
+    assert re.search(r"^read 1 game in \d+\.\d\ds; each page is drawn when it is asked for$", errors, re.MULTILINE)
+    assert re.search(rf"^--port 0 picked port {port}, a free one$", errors, re.MULTILINE)  # the port it said
 
 
 def test_the_overlay_shows_the_first_problems_of_thousands_each_file_read_once(tmp_path, monkeypatch):
@@ -529,17 +502,18 @@ def test_the_overlay_shows_the_first_problems_of_thousands_each_file_read_once(t
     and the log is read once for all their lines, not once for each (which took over a minute)."""
     game = write_game(tmp_path / "content", "broken")
     (game / "log.md").write_text("# Log\n\n" + "".join(f"## Not an entry {i}\n\n" for i in range(16_000)))
-    builder = SiteBuilder(tmp_path / "content", tmp_path / "site", live_reload="")
-    result = builder.build_all()
-    assert len(result.errors) == 16_000
+    live = LiveSite(tmp_path / "content", live_reload="")
+    update = live.update()
+    assert len(update.errors) == 16_000
+    assert live.answer("/broken/index.html").status == 404  # no site yet: the overlay's page alone
     reads = []
     read_bytes = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or read_bytes(self))
-    problems = builder.problems(result.errors)
+    problems = live.problems(update.errors)
     assert len(problems) == serve.SHOWN_PROBLEMS and len(reads) == 1
     assert problems[-1]["text"] == f"## Not an entry {serve.SHOWN_PROBLEMS - 1}"
     hub = EventHub()
-    hub.publish(result, problems)
+    hub.publish(update, problems)
     kind, data = hub.subscribe().get_nowait()
     assert kind == "error" and json.loads(data)["total"] == 16_000
 

@@ -6,15 +6,15 @@ import pytest
 
 from generator.engine.replay import replay
 from generator.parse.game import load_game
-from generator.site.pages import plan_site
-from tests.helpers import ROOT
+
+from tests.helpers import ROOT, site_pages_of
 
 
 @pytest.fixture(scope="module")
 def pages():
     replayed = replay(load_game(ROOT / "content" / "bureau-2024"))
     assert replayed.findings == ()
-    return {page.path.removeprefix("bureau-2024/"): page for page in plan_site([replayed])
+    return {page.path.removeprefix("bureau-2024/"): page for page in site_pages_of([replayed])
             if page.path.startswith("bureau-2024/")}
 
 

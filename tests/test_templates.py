@@ -134,12 +134,13 @@ def test_every_template_mistake_is_exit_2_naming_its_file_and_line(tmp_path, cap
 
 
 def test_a_template_mistake_in_serve_shows_its_file_and_line(tmp_path):
-    from generator.serve import SiteBuilder
+    from generator.serve import LiveSite
     content = _build_with(tmp_path, {"404.html": "<p>\n{{ 1 // 0 }}\n"})
-    builder = SiteBuilder(content, tmp_path / "site", live_reload="")
-    result = builder.build_all()
-    assert [str(e) for e in result.errors] == ["_templates/404.html:2: ZeroDivisionError: integer division or modulo "
-                                               "by zero"]
+    live = LiveSite(content, live_reload="")
+    assert live.update().ok  # (it compiles: the mistake shows when the page is drawn)
+    answer = live.answer("/no/such/page.html")
+    assert answer.status == 500
+    assert b"_templates/404.html:2</code>: ZeroDivisionError: integer division or modulo by zero" in answer.data
 
 
 def test_a_template_mistake_in_preview_is_exit_2(tmp_path, capsys):

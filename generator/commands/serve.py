@@ -1,19 +1,16 @@
-"""`nomic-archive serve`: build, serve on 127.0.0.1, rebuild what each save affects, reload open pages."""
+"""`nomic-archive serve`: the site on 127.0.0.1, each page drawn when a browser asks for it, open pages reloaded
+after every save."""
 from __future__ import annotations
 
 import errno
 import os
-import shutil
 import signal
 import sys
-import tempfile
 import webbrowser
-from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
-from ..files import check_site_folder, mark_site
 from ..parse.game import names_root
-from ..serve import LiveSite, print_result
+from ..serve import Watcher, print_update
 from ..terminal import counted
 from . import content_folder
 
@@ -27,17 +24,10 @@ def run(args) -> int:
     if not os.path.isdir(content):
         raise ArchiveError([SourceError(str(content), 0, "is not a folder" if os.path.lexists(content)
                                         else "no such folder")])
-    if args.output:
-        check_site_folder(args.output, content)  # serve writes there as it goes: the same guard as build
-        mark_site(args.output)
-    temporary = None if args.output else Path(tempfile.mkdtemp(prefix="nomic-serve-"))
-    out = args.output or temporary
     root = names_root(content)
     try:
-        live = LiveSite(content, out, port=args.port, report=lambda result: print_result(result, root))
+        watcher = Watcher(content, port=args.port, report=lambda update: print_update(update, root))
     except (OSError, OverflowError) as error:  # the port is taken, or is no port
-        if temporary:
-            shutil.rmtree(temporary, ignore_errors=True)
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         taken = isinstance(error, OSError) and error.errno == errno.EADDRINUSE
         hint = "; --port 0 picks a free one" if taken else ""
@@ -45,24 +35,23 @@ def run(args) -> int:
             from None
     signal.signal(signal.SIGTERM, _stop)
     try:
-        first = live.start()
+        first = watcher.start()
         if first.ok:
-            print(f"built {counted(len(first.written), 'page')} into {out} in {first.seconds:.2f}s", file=sys.stderr)
+            print(f"read {counted(first.games, 'game')} in {first.seconds:.2f}s; each page is drawn when it is "
+                  "asked for", file=sys.stderr)
         else:
-            print_result(first, root)
-        url = live.server.url
+            print_update(first, root)
+        url = watcher.server.url
         if args.port == 0:
-            print(f"--port 0 picked port {live.server.server_port}, a free one", file=sys.stderr)
+            print(f"--port 0 picked port {watcher.server.server_port}, a free one", file=sys.stderr)
         # On stdout, alone on its line: scripts (and the tests) read the port from it when --port is 0.
         print(f"serving at {url}", flush=True)
         print("watching for changes; Ctrl-C stops", file=sys.stderr)
         if args.open:
             webbrowser.open(url)
-        live.serve_forever()
+        watcher.serve_forever()
     except KeyboardInterrupt:
         pass
     finally:
-        live.close()
-        if temporary:
-            shutil.rmtree(temporary, ignore_errors=True)
+        watcher.close()
     return 0

@@ -342,12 +342,6 @@ class _Matcher:
                 self._link(a, by_number[a.number])
 
 
-def forget_matches() -> None:
-    """Drop the matches looked up (see site.render.forget_drawn). With the word lists forget_redlines drops, or
-    the next comparison would find its matches kept and leave the words uncounted until an edit needs them."""
-    _alike.cache_clear()
-
-
 class _Texts(tuple):
     """The texts a rule is compared with, hashed once: each of hundreds of rules looks them up in `_alike`'s cache."""
 

@@ -196,12 +196,6 @@ def split_blocks(text: str) -> list[str]:
     return blocks
 
 
-def forget_redlines() -> None:
-    """Drop the redlines and word lists kept (see site.render.forget_drawn)."""
-    for memo in (_words, _word_bag, redline):
-        memo.cache_clear()
-
-
 @functools.lru_cache(maxsize=2048)
 def redline(old: str, new: str) -> Redline:
     """The redline turning `old` into `new`: blocks aligned first, then words inside them.

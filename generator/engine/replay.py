@@ -163,8 +163,7 @@ class Replay(Outcome):
     overrides: tuple[Override, ...]
     initial_scores: dict[str, int]
     next_proposal: int  # the number the next proposal would take, by the numbering the replay checks
-    # The mechanics in force after the last entry (game.toml and the Effects since). Steps do not carry them: a
-    # setting changed in game.toml leaves most steps equal, and serve keeps what it made of a step by the object.
+    # The mechanics in force after the last entry (game.toml and the Effects since).
     mechanics: Config
     switch_rule: int | None = None
     # Format 1.2: each `Annotate rule N:` applied, as (the rule's identity, the change, the entry's index).

@@ -13,6 +13,7 @@ from itertools import compress
 from operator import is_not
 
 from ..model import Game, Judgment, Ruleset
+from ..model.config import Config
 from .replay import Checkpoint, Finding, Replay, Step
 from .rulebook import Rulebook
 
@@ -23,11 +24,15 @@ def resume(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game` from `previous`'s checkpoints, what a replay from the start gives; None when it must
     start over: the initial rules changed more than their texts, the Judges' result rulings changed, or entries
     came or went along with an edit to the initial rules. A change to the mechanics or the snapshots replays
-    from the start, sharing the steps and versions that came out the same."""
+    from the start."""
     old_game = previous.game
     entries, old_entries = game.log.entries, old_game.log.entries
-    if game.config != old_game.config or game.snapshots != old_game.snapshots:
-        return _sharing_steps(_sharing_versions(fold.replay(game, checkpoints=True), previous), previous)
+    if game.config != old_game.config:
+        if _described(old_game.config, game.config) == game.config:
+            return resume(game, _redescribed(previous, game.config))
+        return fold.replay(game, checkpoints=True)
+    if game.snapshots != old_game.snapshots:
+        return fold.replay(game, checkpoints=True)
     if len(entries) != len(old_entries):
         return _refolded_from_first_change(game, previous) if game.rules == old_game.rules else None
     changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
@@ -85,8 +90,23 @@ def resume(game: Game, previous: Replay) -> Replay | None:
         if index % spacing == 0:
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
-    return _sharing_versions(fold._finish(game, state, steps, before_entries, previous.initial_scores,
-                                          tuple(checkpoints)), previous)
+    return fold._finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
+
+
+def _described(config: Config, like: Config) -> Config:
+    """`config` with the title and description of `like`: what a game's own words are, which the fold never
+    reads."""
+    return dataclasses.replace(config, title=like.title, description=like.description)
+
+
+def _redescribed(previous: Replay, config: Config) -> Replay:
+    """`previous` as the replay of its game under `config`, which differs from its own only in the title and
+    description: the same steps, the mechanics and checkpoints given the new words."""
+    return dataclasses.replace(
+        previous, game=dataclasses.replace(previous.game, config=config),
+        mechanics=_described(previous.mechanics, config),
+        checkpoints=tuple(Checkpoint(index, dataclasses.replace(state, config=_described(state.config, config)))
+                          for index, state in previous.checkpoints))
 
 
 def _state_at(game: Game, previous: Replay, first: int, rulings: dict, points: dict):
@@ -122,29 +142,7 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
         if index % spacing == 0 and index > first:
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
-    return _sharing_versions(fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores,
-                                          tuple(checkpoints)), previous)
-
-
-def _sharing_steps(replay: Replay, previous: Replay) -> Replay:
-    """`replay`, each of its steps that equals `previous`'s at its place being that one: a setting changed in
-    game.toml (a winning score, say) replays every entry, and most come out as they were; serve keeps what it
-    made of a step by the object (site/keyed.py)."""
-    old = previous.steps
-    steps = [was if index < len(old) and (was := old[index]).entry is step.entry and was == step else step
-             for index, step in enumerate(replay.steps)]
-    # (the replay's findings are its steps' own objects: the check page finds each one's entry by it)
-    return dataclasses.replace(replay, steps=tuple(steps), findings=_all_findings(_before_entries(replay), steps))
-
-
-def _sharing_versions(replay: Replay, previous: Replay) -> Replay:
-    """`replay`, each of its versions that equals one of `previous`'s being that one: a fold that ran to the
-    end made every rule in force again (Rulebook.finish), and serve keeps what it made of a version by the
-    object (site/keyed.py), as it does an entry's step."""
-    old = {(version.identity, version.start): version for version in previous.versions}
-    versions = tuple(was if (was := old.get((version.identity, version.start))) is version or was == version
-                     else version for version in replay.versions)  # (most are the very objects: no field compared)
-    return dataclasses.replace(replay, versions=versions)
+    return fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores, tuple(checkpoints))
 
 
 # Rule texts that differ from the previous replay's, all else being the same (below): nothing in the fold reads

@@ -203,7 +203,7 @@ class LogParser:
     """Parses log files entry by entry, remembering for its next parse of the same files (serve, at each save)
     each entry's parse by its text, each file's last text and parse, and each file's last cut into entries, so
     that a save re-parses only the entries it changed. One is owned by whoever parses again (serve's
-    SiteBuilder); a build or a check parses once with a new one (the cache keeps parses between runs)."""
+    pipeline); a build or a check parses once with a new one (the cache keeps parses between runs)."""
 
     def __init__(self) -> None:
         # The parses of single entries, by (file, text, dialect, whether it ends the file: the file's end is the

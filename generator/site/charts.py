@@ -7,8 +7,7 @@ the phone's picture ends its lines with the scores alone, and the legend under b
 
 The lines are written in the chart's own terms, an entry's place and a score, and the picture's transform
 maps them: an entry appended rescales the picture, not its lines. A long game's lines are thinned in buckets
-of places (`_bucket`), and each run of entries' part of them is made once (GamePlan.summaries): an edit at
-the end of the log draws the last run's again, not 10,000 entries'.
+of places (`_bucket`), each run of entries summed apart (views.summaries).
 """
 from __future__ import annotations
 
@@ -18,6 +17,7 @@ from dataclasses import dataclass
 
 from ..engine.replay import Replay
 from ..model import Proposal
+from .views import summaries
 
 # Colours that stay apart in light and dark modes; each line also has its own dash pattern, so the chart
 # does not rely on colour alone.
@@ -72,15 +72,15 @@ def _text_width(text: str, font: int) -> float:
 BUCKETS = 512  # a line is thinned to at most this many buckets of places (about one per unit of the wide plot)
 
 
-def score_chart(replay: Replay, summaries: Callable[..., list]) -> Chart | None:
-    """The chart of `replay`'s scores; `summaries`: GamePlan.summaries, which makes each run's lines once."""
+def score_chart(replay: Replay) -> Chart | None:
+    """The chart of `replay`'s scores."""
     steps = [s for s in replay.steps if s.deltas or s is replay.steps[-1]]
     if not steps:
         return None
     players = sorted({p for s in replay.steps for p in s.scores} | set(replay.initial_scores))
     win = replay.mechanics.scoring.win
     bucket = _bucket(len(steps))
-    pieces = summaries("chart lines", steps, lambda start, run: _line_pieces(start, run, bucket), given=bucket)
+    pieces = summaries(steps, lambda start, run: _line_pieces(start, run, bucket))
     initial = replay.initial_scores
     lines, lasts, values = {}, {}, {0} | set(initial.values())
     for player in players:
@@ -91,7 +91,7 @@ def score_chart(replay: Replay, summaries: Callable[..., list]) -> Chart | None:
         lasts[player] = parts[-1][3] if parts else 0
         values |= {part[1] for part in parts} | {part[2] for part in parts}
     extent = min(values), max(max(values), 1)
-    marks = _marks(summaries("chart marks", steps, _run_marks), len(steps))
+    marks = _marks(summaries(steps, _run_marks), len(steps))
     wide = _layout(steps, lines, lasts, extent, marks, win, width=760, height=340, font=13, names=True)
     narrow = _layout(steps, lines, lasts, extent, marks, win, width=360, height=300, font=13, names=False)
     legend = tuple((p, PALETTE[n % len(PALETTE)], DASHES[n % len(DASHES)], steps[-1].scores.get(p, 0))

@@ -10,7 +10,6 @@ Points are named as URLs name them: `start` is the initial set, `301` a proposal
 from __future__ import annotations
 
 import functools
-import json
 from collections.abc import Callable, Sequence
 from typing import Any
 
@@ -25,41 +24,21 @@ COMPARE_PART = 100
 
 
 def comparison_view(comparison: Comparison, rule_url: Callable[[RuleLike], str] | None = None,
-                    kept: dict[tuple, tuple] | None = None, shown: Sequence[Pair] | None = None) -> dict[str, Any]:
+                    shown: Sequence[Pair] | None = None) -> dict[str, Any]:
     """What templates/compare.html shows of a comparison: its differences, or those `shown` (a part of a long
-    one), and the whole's tally; `rule_url` links each rule to its page. `kept`: the
-    views of an earlier comparison's pairs, by their kind and the identities of their rules; a pair made of the
-    same rules (immutable versions) and redline, with the same links, takes its view again, and `kept` is left
-    holding this comparison's. serve compares the start with now after every edit to a rule's text, and the edit
-    changes one or two of hundreds of pairs."""
-    views = []
-    made: dict[tuple, tuple] = {}
-    for pair in comparison.differences if shown is None else shown:
-        links = _links(pair, rule_url)
-        key = (pair.kind, *map(id, pair.old), None, *map(id, pair.new))
-        earlier = kept.get(key) if kept is not None else None
-        if earlier is not None and earlier[0].redline is pair.redline and earlier[1] == links:
-            view = earlier[2]
-        else:
-            view = pair_view(pair, rule_url, links)
-        made[key] = (pair, links, view)  # the pair holds its rules, so their identities name no others
-        views.append(view)
-    if kept is not None:
-        kept.clear()
-        kept.update(made)
-    return {"pairs": views, "tally": comparison.tally()}
+    one), and the whole's tally; `rule_url` links each rule to its page."""
+    return {"pairs": [pair_view(pair, rule_url) for pair in (comparison.differences if shown is None else shown)],
+            "tally": comparison.tally()}
 
 
-def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None,
-              links: list[tuple[str, str]] | None = None) -> dict[str, Any]:
-    """One pair as templates/_pair.html shows it, on the comparison pages and in the picker's pieces (`links`:
-    `_links(pair, rule_url)`, when already made)."""
+def pair_view(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> dict[str, Any]:
+    """One pair as templates/_pair.html shows it, on the comparison pages and in the picker's pieces."""
     whole = pair.kind in ("added", "removed")
     shows_text = pair.redline is not None and (pair.redline.changed or whole)
     # Drawn once per pair of texts, with the summary Pair.summary gives when there is one (the same redline's).
     html, summary = redline_view(*pair.texts, "") if shows_text else (None, ())
     return {"kind": pair.kind, "heading": pair.describe(), "title": pair.title, "notes": pair.notes(),
-            "summary": [] if whole else list(summary), "links": _links(pair, rule_url) if links is None else links,
+            "summary": [] if whole else list(summary), "links": _links(pair, rule_url),
             "html": html}
 
 
@@ -80,45 +59,31 @@ def compare_pages(plan: GamePlan) -> list[Page]:
     replay, history = plan.replay, plan.history
     last = len(replay.steps) - 1
     pages: list[Page] = []
-    views = _PointViews(plan)
     start, now = history.rules_at(START), history.rules_at(last)
     # Each part shows the pairs standing at COMPARE_PART of the numbers where the two sides differ (a pair stands
-    # at its first old rule's number, an added rule at its own), so the parts are known before comparing. What a
-    # part shows depends on every rule (a rule's text moved can match it with a rule another part shows, and
-    # each part's tally counts them all), so a build, which compares when it draws, makes every part depend on
-    # every rule. serve keeps what comparing found from edit to edit (compare._alike, the redlines): it compares
-    # here, and each part depends on the tally and the rules of the pairs it shows, so that an edit to a rule
-    # draws its part again, not every part.
+    # at its first old rule's number, an added rule at its own), so the parts are known before comparing.
     numbers = _differing_numbers(start, now)
     ranges = parts(len(numbers), COMPARE_PART)
-    # Made once for every part, and kept (PlanMemo) while the two sides are the same versions: an entry appended
-    # that changes no rule leaves it
-    comparison = functools.cache(lambda: plan.memo.of("start-now", "start-now", lambda: compare(
-        start, now, by_identity=True), by_identity=False, beside=(tuple(start), tuple(now))))
-
-    every_rule = [[plan.version_key(v) for v in rules] for rules in (start, now)]
+    comparison = functools.cache(lambda: compare(start, now, by_identity=True))  # (once for every part)
     for part, span in enumerate(ranges):
         low = numbers[span.start] if part else None
         high = numbers[span.stop] if part + 1 < len(ranges) else None
 
         def shows(pair: Pair, low: int | None = low, high: int | None = high) -> bool:
             return (low is None or pair.first_number >= low) and (high is None or pair.first_number < high)
-        inputs = every_rule if plan.store is not None else (comparison().tally(), [
-            (pair.kind, [*map(plan.version_key, pair.old)], [*map(plan.version_key, pair.new)])
-            for pair in comparison().differences if shows(pair)])
-        pages.append(_comparison_page(plan, views, part_name("start-now", part, ""), START, last, inputs, comparison,
+        pages.append(_comparison_page(plan, part_name("start-now", part, ""), START, last, comparison,
                                       pager("start-now", ranges, part, lambda i: f"Rule {numbers[i]}"), shows))
 
     # The picker draws in the browser from the points and compare/rules pieces (points.py).
-    pages.append(_page(plan, "index", "compare_index.html", {"case_example": case_example(plan)}))
+    pages.append(_page(plan, "index", "compare_index.html", {}, lambda: {"case_example": case_example(plan)}))
     return pages
 
 
 def comparison_page(plan: GamePlan, before: int, after: int) -> Page:
     """The comparison of the rules after entry `before` with the rules after `after` (-1: the initial set),
     as compare/start-now.html draws them; named by the two points (the picker shows the same)."""
-    return _comparison_page(plan, _PointViews(plan), f"{point_name(plan, before)}-{point_name(plan, after)}",
-                            before, after, None, lambda: compare(plan.history.rules_at(before),
+    return _comparison_page(plan, f"{point_name(plan, before)}-{point_name(plan, after)}",
+                            before, after, lambda: compare(plan.history.rules_at(before),
                                                                  plan.history.rules_at(after), by_identity=True))
 
 
@@ -130,43 +95,23 @@ def _differing_numbers(start: list[RuleLike], now: list[RuleLike]) -> list[int]:
     return sorted((starts.keys() | nows.keys()) - unchanged)
 
 
-class _PointViews(dict):
-    """The view of each point, made once: a point shows on its pages, its neighbours' and the index."""
-
-    def __init__(self, plan: GamePlan):
-        super().__init__()
-        self.plan = plan
-
-    def __missing__(self, index: int) -> dict[str, Any]:
-        if index == START:
-            view = {"label": "at the start of the game", "date": "", "url": "", "title": ""}
-        else:
-            view = step_view(self.plan, self.plan.replay.steps[index], "../")
-        self[index] = view
-        return view
-
-
-def _comparison_page(plan: GamePlan, views: _PointViews, name: str, before: int, after: int, inputs: Any,
-                     comparison: Callable[[], Comparison], navigation: Sequence[dict[str, Any]] = (),
-                     shows: Callable[[Pair], bool] | None = None) -> Page:
-    """A comparison page, or a part of one (`navigation`: its pager; `shows`: which pairs it shows); `inputs` is
-    what the comparison depends on, so that it is drawn only when they move."""
+def _comparison_page(plan: GamePlan, name: str, before: int, after: int, comparison: Callable[[], Comparison],
+                     navigation: Sequence[dict[str, Any]] = (), shows: Callable[[Pair], bool] | None = None) -> Page:
+    """A comparison page, or a part of one (`navigation`: its pager; `shows`: which pairs it shows)."""
 
     def view() -> dict[str, Any]:
         found = comparison()
-        return comparison_view(found, lambda version: f"../{plan.rule_page(version.identity)}",
-                               plan.pair_views.setdefault(name, {}),
-                               None if shows is None else [pair for pair in found.differences if shows(pair)])
+        points = [{"label": "at the start of the game", "date": "", "url": "", "title": ""} if index == START
+                  else step_view(plan, plan.replay.steps[index], "../") for index in (before, after)]
+        return {"before": points[0], "after": points[1], **comparison_view(
+            found, lambda version: f"../{plan.rule_page(version.identity)}",
+            None if shows is None else [pair for pair in found.differences if shows(pair)])}
 
     now = before == START and after == len(plan.replay.steps) - 1
-    context = {"before": views[before], "after": views[after], "now": now, "previous": None, "next": None,
-               "pager": list(navigation)}
-    return _page(plan, name, "compare.html", context, inputs=inputs, lazy=view)
+    return _page(plan, name, "compare.html", {"now": now, "previous": None, "next": None, "pager": list(navigation)},
+                 view)
 
 
-def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any], *, inputs: Any = None,
-          lazy: Callable[[], dict[str, Any]] | None = None) -> Page:
-    context = {"game": game_view(plan.replay), **context}
-    # The context and the lazy part's inputs are all the page shows, so they are what it depends on.
-    deps = json.dumps([context, inputs], sort_keys=True, default=str)
-    return Page(f"{plan.slug}/compare/{name}.html", template, context, deps=deps, lazy=lazy)
+def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any],
+          lazy: Callable[[], dict[str, Any]]) -> Page:
+    return Page(f"{plan.slug}/compare/{name}.html", template, {"game": game_view(plan.replay), **context}, lazy=lazy)

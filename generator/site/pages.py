@@ -1,22 +1,17 @@
-"""The plan of a site: every page, its template, its context, and what it depends on.
+"""The plan of a site: every page, its path, its template and how its context is made.
 
-A page's `deps` is a small value that changes exactly when the page's output would: its context as given, and
-what its `lazy` part reads; the server compares them between rebuilds and re-renders only the pages whose
-inputs moved (one proposal edit does not redraw every rule page), and a build compares their digests with the
-site's manifest. `plan_game` plans every page of a game from its plan alone, part by part (`game_parts`); serve
-plans a part again only when what it read moved (site/keyed.py).
+Listing a game's pages is cheap (`plan_game`: each page's context that costs anything is made only when the
+page is drawn): a build draws them all, and serve draws the one a browser asks for.
 """
 from __future__ import annotations
 
-import json
-from collections import Counter
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
 from markupsafe import Markup
 
-from ..cache import Cache, digest
+from ..cache import Cache
 from ..engine.adoption import describe
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
@@ -30,13 +25,13 @@ from .charts import score_chart
 from .compare_pages import compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import demote_headings, entry_html, render_markdown, render_prose
-from .points import bucket_of, points_parts
-from .search import (SearchIndex, documents_from_entries, games_page, plan_documents, search_pages,
+from .points import bucket_of, points_pages
+from .search import (documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (END, ENTRY_LISTS, LOG_PART, OLD_NUMBERS, RECORD, SCORE, SETTINGS, TABLE_PART, GamePages, GamePlan, Page,
-                    case_example, date_text, game_view, log_anchor, pager, pager_read, part_name, parts, point_name,
-                    power_text, revision_view, rule_read, step_facts, step_view, version_view)
+from .views import (LOG_PART, TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, game_view,
+                    log_anchor, pager, part_name, parts, point_name, power_text, revision_view, step_facts, step_view,
+                    version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
@@ -44,53 +39,36 @@ DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
 
 
-def game_plan(replay: Replay, earlier: GamePlan | None = None, history: GameHistory | None = None,
-              names: dict[int, str] | None = None) -> GamePlan:
-    """The plan of a game, made from its replay; `earlier`, a plan of an earlier replay of it, lends what is
-    kept by the inputs it was made from: its memo (views.PlanMemo), its search index, which the new one
-    patches where its documents are the same (search.SearchIndex.of compares them), and its comparison pages'
-    pair views, each taken again only for the same rule versions and redline (compare_pages.comparison_view).
-    `history` and `names` (the proposals' page names), when keyed.replan has them already: it plans only a few
-    parts, so the memo is then lent whole, not only what this plan uses."""
-    whole = history is None
-    history = GameHistory(replay) if history is None else history
-    if names is None:
-        names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
-    plan = GamePlan(replay, history, replay.game.slug, proposal_pages=names)
-    if earlier is not None:
-        plan.memo, plan.search_index, plan.pair_views = earlier.memo, earlier.search_index, earlier.pair_views
-        plan.documents_made = earlier.documents_made
-        if whole:
-            plan.memo.turn()
-    return plan
+def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
+    """The plan of a game, made from its replay; `memo`, what the plans of the game before this one kept (serve's,
+    from save to save), each value under what it was made from."""
+    history = GameHistory(replay)
+    names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
+    return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo or Memo())
 
 
-def plan_site(replays: list[Replay | SolitaireReplay], *, site_title: str = SITE_TITLE,
-              base_url: str = "", store: Cache | None = None, jobs: int = 1) -> list[Page]:
-    """Every page of the site. `base_url` (optional) makes sitemap and feed addresses absolute; `store`, the
-    cache a build keeps, lends what an earlier build planned from the same inputs (the search index); `jobs`:
-    the cores to plan on (forking: only where no other thread runs)."""
-    games: list[GamePlan | SolitaireGame] = []
-    pages: list[Page] = []
-    for replay in replays:
-        if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
-            game = solitaire_game(replay)
-            games.append(game)
-            pages.extend(game.pages)
-        else:
-            plan = game_plan(replay)
-            plan.store, plan.jobs = store, jobs
-            games.append(plan)
-            pages.extend(plan_game(plan))
-    return pages + site_pages(games, pages, site_title=site_title, base_url=base_url)
+def site_game(replay: Replay | SolitaireReplay, *, memo: Memo | None = None, store: Cache | None = None,
+              jobs: int = 1) -> SiteGame:
+    """A game as the site takes it: its pages (a solitaire game's are solitaire_pages.py's), its search index's
+    (made when asked for: serve makes it only when a reader searches) and what the site's index says of it."""
+    if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
+        game_pages, summary, entries = solitaire_site(replay)
+        slug, title = replay.game.slug, replay.game.config.title
+        return SiteGame(slug, title, game_pages, lambda: summary,
+                        lambda: search_pages(slug, title, documents_from_entries(slug, entries)))
+    plan = game_plan(replay, memo)
+    plan.store, plan.jobs = store, jobs
+    return SiteGame(plan.slug, replay.game.config.title, plan_game(plan), lambda: _game_summary(plan),
+                    lambda: _search_pages(plan))
 
 
-def solitaire_game(replay: SolitaireReplay) -> SolitaireGame:
-    """A solitaire game's pages (solitaire_pages.py's, and its search index) and its summary."""
-    game_pages, summary, entries = solitaire_site(replay)
-    slug, title = replay.game.slug, replay.game.config.title
-    pages = game_pages + search_pages(slug, title, documents_from_entries(slug, entries))
-    return SolitaireGame(slug, summary, pages)
+@dataclass
+class SiteGame:
+    slug: str
+    title: str
+    pages: list[Page]  # all but the search index's
+    summary: Callable[[], dict[str, Any]]  # what the site's index shows of it
+    search_pages: Callable[[], list[Page]]
 
 
 def sitemap_paths(pages: list[Page]) -> list[str]:
@@ -98,37 +76,22 @@ def sitemap_paths(pages: list[Page]) -> list[str]:
     return [p.path for p in pages if p.kind == "html" and not p.stub]
 
 
-@dataclass
-class SolitaireGame:
-    """A solitaire game as the site takes it: its pages (solitaire_pages.py's) and its summary."""
-
-    slug: str
-    summary: dict[str, Any]
-    pages: list[Page]
-
-
-def site_pages(games: list[GamePlan | SolitaireGame], game_pages: list[Page], *, site_title: str,
-               base_url: str, sitemap: Iterable[str] | None = None) -> list[Page]:
+def site_pages(games: list[SiteGame], game_pages: list[Page], *, site_title: str, base_url: str) -> list[Page]:
     """The pages above the games (index, 404, the list of games a widened search looks in, the sitemap when
-    the site's address is known), and the site's title and address on every page of `game_pages` too.
-    `sitemap`: the games' pages it lists, when `game_pages` are not all of them (see `sitemap_paths`)."""
-    summaries = [g.summary if isinstance(g, SolitaireGame) else _game_summary(g) for g in games]
-    pages = [Page("index.html", "index.html", {"games": summaries}, deps=json.dumps(summaries, sort_keys=True)),
-             games_page([(g.slug, g.summary["title"] if isinstance(g, SolitaireGame) else g.replay.game.config.title)
-                         for g in games])]
+    the site's address is known), and the site's title and address on every page of `game_pages` too."""
+    pages = [Page("index.html", "index.html", {}, lazy=lambda: {"games": [game.summary() for game in games]}),
+             games_page([(game.slug, game.title) for game in games])]
     if base_url and not base_url.endswith("/"):
         base_url += "/"
     if base_url:  # a sitemap's <loc>s must be absolute: without the site's address there is none
-        listed = tuple(sorted(sitemap_paths(game_pages) if sitemap is None else sitemap) + ["index.html"])
-        pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": listed}, kind="xml", deps=listed))
+        listed = sorted(sitemap_paths(game_pages)) + ["index.html"]
+        pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": listed}, kind="xml"))
     # A host serves 404.html at any missing address, at any depth: its links start from the site's
     # address, or from the host's root without one.
-    pages.append(Page("404.html", "404.html", {"root": base_url or "/"}, deps="404"))
+    pages.append(Page("404.html", "404.html", {"root": base_url or "/"}))
     for page in game_pages + pages:
         page.context.setdefault("site_title", site_title)
         page.context.setdefault("base_url", base_url)
-        if page.kind == "xml" or page.path == "404.html":  # the pages that use the site's address
-            page.deps = (page.deps, base_url)
     return pages
 
 
@@ -143,34 +106,27 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
 
 
 def plan_game(plan: GamePlan) -> list[Page]:
-    """Every page of one game: its parts' (`game_parts`), the search index's last (a build indexes anew on a
-    worker while this process plans the rest)."""
+    """Every page of one game but its search index's, in the order they are planned."""
     pages = GamePages(plan)
-
-    def plan_the_rest() -> None:
-        for maker, argument in game_parts(plan):
-            maker(pages, argument)
-    pages.extend(_search_pages(plan, beside=plan_the_rest))
-    return pages
-
-
-# A part of a game's plan: a function that adds a few pages for one argument (a proposal's place, a rule, a
-# part of a list). serve makes each part again only when what it read moved (site/keyed.py).
-Part = tuple[Callable[[GamePages, Any], None], Any]
-
-
-def game_parts(plan: GamePlan) -> list[Part]:
-    """The parts of a game's plan but its search index, in the order its pages are planned."""
     history = plan.history
-    return ([(_rules_in_force, None), (_repealed_page, None), (_summary_pages, None), (_players_page, None)]
-            + [(_rule_page, identity) for identity in history.rules] + [(_redirect_pages, None)]
-            + [(_proposal_page, position) for position in range(len(history.proposal_steps))]
-            + [(_log_part, part) for part in range(_parts_of(plan, "log"))]
-            + [(_table_part, part) for part in range(_parts_of(plan, "index"))]
-            + ([(_scores_part, part) for part in range(_parts_of(plan, "scores"))] if game_view(plan.replay)["scores"]
-               else [])
-            + [(_defeated_part, part) for part in range(_parts_of(plan, "defeated"))]
-            + [(_as_of_page, None), (_compare_pages, None)] + points_parts(plan))
+    _rules_in_force(pages)
+    _repealed_page(pages)
+    _summary_pages(pages)
+    _players_page(pages)
+    for identity in history.rules:
+        _rule_page(pages, identity)
+    _redirect_pages(pages)
+    for position in range(len(history.proposal_steps)):
+        _proposal_page(pages, position)
+    for stem, part_of in (("log", _log_part), ("index", _table_part), ("scores", _scores_part),
+                          ("defeated", _defeated_part)):
+        if stem != "scores" or pages.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
+            for part in range(_parts_of(plan, stem)):
+                part_of(pages, part)
+    pages.add("as-of.html", "as-of.html", {}, lazy=lambda: {"case_example": case_example(plan)})
+    pages.extend(compare_pages(plan))
+    points_pages(pages)
+    return pages
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
@@ -178,87 +134,60 @@ def _parts_of(plan: GamePlan, stem: str) -> int:
     return len(parts(len(entries), size))
 
 
-def search_part(pages: GamePages, _: Any) -> None:
-    """The search index's pages (serve indexes anew at every save, patching the last index)."""
-    pages.extend(_search_pages(pages.plan))
-
-
-def _search_pages(plan: GamePlan, beside: Callable[[], None] = lambda: None) -> list[Page]:
-    """The search index's pages, and `beside` done first or (a build indexing anew) while a worker indexes."""
+def _search_pages(plan: GamePlan) -> list[Page]:
+    """The search index's pages, kept in the cache a build keeps (search.stored_search_pages)."""
     if plan.store is not None:
-        return stored_search_pages(plan, plan.store, beside)
-    beside()
-    plan.search_index = SearchIndex.of(plan.slug, plan.replay.game.config.title, plan_documents(plan),
-                                       plan.search_index)
-    return plan.search_index.pages
+        return stored_search_pages(plan, plan.store)
+    return search_pages(plan.slug, plan.replay.game.config.title, plan_documents(plan))
 
 
-def _rules_in_force(pages: GamePages, _: Any) -> None:
+def _rules_in_force(pages: GamePages) -> None:
     """The rules in force, by class, and (format 1.1) by power."""
     plan = pages.plan
-    plan.read(END)  # (a rule enacted at the end is in force)
     in_force = plan.history.in_force()
-    in_force_key = tuple(plan.version_key(v) for v in in_force)
     powered = any(v.power is not None for v in in_force)
     # by_power: None where rules have no power (no switch between the two views)
     pages.add("rules/index.html", "rules.html", {"heading": "Rules in force", "by_power": False if powered else None},
-              in_force_key, lazy=lambda: {"classes": [(cls, [version_view(v, "../", plan) for v in in_force
-                                                              if v.rule_class == cls]) for cls in CLASS_ORDER]})
+              lazy=lambda: {"classes": [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls])
+                                        for cls in CLASS_ORDER]})
     if powered:  # format 1.1: the same rules grouped by power, the highest first
         powers = sorted({v.power for v in in_force if v.power is not None}, reverse=True)
         pages.add("rules/by-power.html", "rules.html", {"heading": "Rules in force by power", "by_power": True},
-                  in_force_key, lazy=lambda: {"classes": [
-                      (power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
-                      for p in powers]})
+                  lazy=lambda: {"classes": [(power_text(p), [version_view(v, "../", plan) for v in in_force
+                                                             if v.power == p]) for p in powers]})
 
 
-def _repealed_page(pages: GamePages, _: Any) -> None:
+def _repealed_page(pages: GamePages) -> None:
     plan = pages.plan
-    plan.read(END)  # (a rule repealed at the end is listed)
-    repealed = plan.history.repealed()
-    # What each row shows: the rule's last version (number, title, page), its numbers, the entry that
-    # repealed it (as lists show it); the rows themselves are made only when the page is drawn.
     pages.add("repealed.html", "repealed.html", {},
-              tuple((plan.version_key(h.last), tuple(h.lineage), plan.listed_key(plan.replay.steps[h.last.end]))
-                    for h in repealed),
-              lazy=lambda: {"rules": [_repealed_row(plan, h) for h in repealed]})
+              lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
 
 
-def _summary_pages(pages: GamePages, _: Any) -> None:
+def _summary_pages(pages: GamePages) -> None:
     """The pages that sum up the whole game: its page and feed (the latest proposals) and the verification
-    report. What they show is given whole in their context: serve makes them at every save."""
+    report."""
     plan = pages.plan
-    pages.add("index.html", "game.html", _overview(plan))
-    pages.add("check.html", "check.html", _check_context(plan))
-    pages.add("feed.xml", "feed.xml", _feed_context(plan), kind="xml")
+    pages.add("index.html", "game.html", {}, lazy=lambda: _overview(plan))
+    pages.add("check.html", "check.html", {}, lazy=lambda: _check_context(plan))
+    pages.add("feed.xml", "feed.xml", {}, kind="xml", lazy=lambda: _feed_context(plan))
 
 
-def _players_page(pages: GamePages, _: Any) -> None:
-    pages.plan.read(END)
-    pages.plan.read(SETTINGS)
-    pages.add("players.html", "players.html", _players_context(pages.plan))
+def _players_page(pages: GamePages) -> None:
+    plan = pages.plan
+    pages.add("players.html", "players.html", {}, lazy=lambda: _players_context(plan))
 
 
 def _rule_page(pages: GamePages, identity: int) -> None:
     plan = pages.plan
-    rule_history = plan.history.rules[identity]
-    annotations = plan.annotations.get(identity, ())
-    plan.read(rule_read(identity))
-    deps = (tuple((plan.version_key(v), v.start, v.end) for v in rule_history.versions),
-            plan.rule_page(identity),
-            tuple(plan.listed_key(r.step) for r in plan.history.revisions_by_rule[identity] if r.step),
-            plan.rule_notes.get(identity),
-            tuple((change.text, plan.listed_key(plan.replay.steps[index])) for change, index in annotations))
-    pages.add(plan.rule_page(identity), "rule.html", {}, deps,
-              lazy=lambda: _rule_context(plan, rule_history), affinity=bucket_of(identity))
+    pages.add(plan.rule_page(identity), "rule.html", {},
+              lazy=lambda: _rule_context(plan, plan.history.rules[identity]), affinity=bucket_of(identity))
 
 
-def _redirect_pages(pages: GamePages, _: Any) -> None:
+def _redirect_pages(pages: GamePages) -> None:
     """A small page for each number a rule once had: it sends the reader to the rule's page. The pages of one
     rule's old numbers say the same (the numbers are in its lineage, and whether the rule was repealed), so
     they are one file (see render_all)."""
     history = pages.plan.history
-    pages.plan.read(OLD_NUMBERS)
     for number, identity in sorted(history.old_numbers().items()):
         target = history.rules[identity]
         context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
@@ -273,77 +202,47 @@ def _proposal_page(pages: GamePages, position: int) -> None:
     previous = proposal_steps[position - 1] if position else None
     following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
     revisions = plan.history.revisions_by_step.get(step.index, ())
-    decisions = plan.decisions.get(step.entry.number, ())
-    deps = (plan.step_key(step), tuple((plan.version_key(r.before), plan.version_key(r.after)) for r in revisions),
-            previous and plan.listed_key(previous), following and plan.listed_key(following),
-            tuple(plan.listed_key(other) for other in decisions))
-    if following is None:
-        plan.read(END)
     pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html",
-              {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))}, deps,
+              {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))},
               lazy=lambda: _proposal_context(plan, step, previous, following),
               affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
 
 
-# The pages that list every entry, each long list cut into parts. Each part's deps are what it shows of each
-# step: all of it for the log, its listing elsewhere.
+# The pages that list every entry, each long list cut into parts.
 
 def _log_part(pages: GamePages, part: int) -> None:
     plan = pages.plan
-    replay, history = plan.replay, plan.history
     chosen, navigation = _list_part(plan, "log", part)
-    changes = tuple(tuple((plan.version_key(r.before), plan.version_key(r.after))
-                          for r in history.revisions_by_step.get(s.index, ())) if not isinstance(s.entry, Proposal)
-                    else () for s in chosen)
     pages.add(part_name("log", part), "log.html", {"pager": navigation},
-              (replay.game.log.preamble if part == 0 else None, tuple(plan.step_key(s) for s in chosen), changes),
               lazy=lambda: {"entries": [_log_entry(plan, s) for s in chosen],
-                            "preamble": render_prose(replay.game.log.preamble, 2) if part == 0 else ""})
+                            "preamble": render_prose(plan.replay.game.log.preamble, 2) if part == 0 else ""})
 
 
 def _table_part(pages: GamePages, part: int) -> None:
     plan = pages.plan
     chosen, navigation = _list_part(plan, "index", part)
-    # Numbers used of which the record holds nothing (format 1.2), listed on the first part
-    unrecorded = []
-    if part == 0:
-        plan.read(END)
+
+    def rows() -> dict[str, Any]:
+        # Numbers used of which the record holds nothing (format 1.2), listed on the first part
         unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
-                      for s in plan.replay.steps if isinstance(s.entry, Unrecorded)]
+                      for s in plan.replay.steps if isinstance(s.entry, Unrecorded)] if part == 0 else []
+        return {"rows": [_proposal_row(plan, s, "../") for s in chosen], "unrecorded": unrecorded}
     pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
-              {"heading": "All proposals", "pager": navigation, "unrecorded": unrecorded},
-              tuple(plan.listed_key(s) for s in chosen),
-              lazy=lambda: {"rows": [_proposal_row(plan, s, "../") for s in chosen]})
+              {"heading": "All proposals", "pager": navigation}, lazy=rows)
 
 
 def _scores_part(pages: GamePages, part: int) -> None:
-    """A part of the table of every entry that changed a score, the first with the chart (a game decided by
-    votes alone has no scores page)."""
+    """A part of the table of every entry that changed a score, the first with the chart."""
     plan = pages.plan
-    players = scored_players(plan.replay)
     chosen, navigation = _list_part(plan, "scores", part)
-    rows_key = tuple((plan.listed_key(s), plan.score_key(s)) for s in chosen)
-    chart_key = None
-    if part == 0:
-        plan.read(END)
-        plan.read(SETTINGS)  # (the winning score)
-        steps, scored = plan.replay.steps, _entry_list(plan, "scores")[0]
-        # (charts.score_chart: the entries that paid points, and the last entry)
-        plan.read_entries(SCORE, [step.index for step in scored])
-        chart_key = (tuple(sorted(plan.replay.initial_scores.items())),
-                     plan.replay.mechanics.scoring.win if steps else None,
-                     tuple(plan.summaries("chart", scored, lambda _, run: digest(repr(
-                         [(s.index, s.label, plan.score_key(s)) for s in run])))),
-                     steps and (steps[-1].index, steps[-1].label, plan.score_key(steps[-1])))
-    pages.add(part_name("scores", part), "scores.html", {"pager": navigation}, (tuple(players), rows_key, chart_key),
-              lazy=lambda: _scores_context(plan, players, chosen, part == 0))
+    pages.add(part_name("scores", part), "scores.html", {"pager": navigation},
+              lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
 
 
 def _defeated_part(pages: GamePages, part: int) -> None:
     plan = pages.plan
     chosen, navigation = _list_part(plan, "defeated", part)
     pages.add(part_name("defeated", part), "defeated.html", {"pager": navigation},
-              tuple(plan.listed_key(s) for s in chosen),
               lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
 
@@ -366,37 +265,10 @@ def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], int, Callabl
 
 
 def _list_part(plan: GamePlan, stem: str, part: int) -> tuple[Sequence[Step], list[dict[str, Any]]]:
-    """The entries a part of a list shows, and its pager. A list grows at its end: every part reads the labels of
-    the list's parts, and the last part where the log ends."""
+    """The entries a part of a list shows, and its pager."""
     entries, size, label = _entry_list(plan, stem)
     ranges = parts(len(entries), size)
-    plan.read(pager_read(stem))
-    if part == len(ranges) - 1:
-        plan.read(END)
     return entries[ranges[part].start:ranges[part].stop], pager(stem, ranges, part, label, growing=True)
-
-
-def list_pagers(plan: GamePlan) -> dict[str, tuple[str, ...]]:
-    """What the pager of each list of entries shows, by its pages' stem: the parts, each named by its entries."""
-    pagers = {}
-    for stem in ENTRY_LISTS:
-        entries, size, label = _entry_list(plan, stem)
-        pagers[stem] = tuple(p["label"] for p in pager(stem, parts(len(entries), size), -1, label, growing=True))
-    return pagers
-
-
-def _as_of_page(pages: GamePages, _: Any) -> None:
-    # (it draws in the browser from the points pieces)
-    pages.add("as-of.html", "as-of.html", {"case_example": case_example(pages.plan)})
-
-
-def _compare_pages(pages: GamePages, _: Any) -> None:
-    pages.plan.read(END)  # (they compare with the rules now)
-    pages.extend(compare_pages(pages.plan))
-
-
-# The parts that read the whole game (sums over every entry, the latest entries): serve plans them at every save.
-WHOLE_GAME_PARTS = frozenset({_summary_pages, search_part})
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:
@@ -581,7 +453,7 @@ def _body_html(plan: GamePlan, step: Step) -> Markup:
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:
     rows = [{"step": step_view(plan, s, ""), "scores": [s.scores.get(p) for p in players],
              "deltas": [sum(d.points for d in s.deltas if d.player == p) for p in players]} for s in chosen]
-    return {"players": players, "rows": rows, "chart": score_chart(plan.replay, plan.summaries) if first else None}
+    return {"players": players, "rows": rows, "chart": score_chart(plan.replay) if first else None}
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
@@ -629,21 +501,23 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
     stats = {name: {"name": name, "formerly": sorted(old for old, new in current.items() if new == name),
                     "proposed": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0, "playing": False}
              for name in names}
-    plan.read_entries(RECORD, range(len(replay.steps)))
+
+    def credit(name: str, count: str) -> None:
+        if (stat := stats.get(current.get(name, name))) is not None:
+            stat[count] += 1
     won: tuple[str, ...] = ()
-    for counts, first_winner, winners, last_winner in plan.summaries("records", replay.steps,
-                                                                      lambda _, run: _records(plan, run)):
-        for count, by_name in zip(("proposed", "adopted", "defeated", "ballots"), counts):
-            for name, times in by_name.items():
-                if (stat := stats.get(current.get(name, name))) is not None:
-                    stat[count] += times
-        for winner in ([first_winner] if first_winner and first_winner != won else []) + winners:
-            for name in winner:
-                if (stat := stats.get(current.get(name, name))) is not None:
-                    stat["wins"] += 1
-        won = last_winner
-    if last:
-        plan.score_key(last)
+    for step in replay.steps:
+        entry = step.entry
+        if isinstance(entry, Proposal):
+            credit(entry.proposer, "proposed")
+            if step.result in ("adopted", "defeated"):
+                credit(entry.proposer, step.result)
+            for voter in entry.votes.voters if entry.votes else ():
+                credit(voter, "ballots")
+        if step.winner and step.winner != won:  # a win declared
+            for name in step.winner:
+                credit(name, "wins")
+        won = step.winner
     for name in names:
         stats[name]["score"] = str((last.scores if last else replay.initial_scores).get(name, 0))
         stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
@@ -652,23 +526,6 @@ def _players_context(plan: GamePlan) -> dict[str, Any]:
                                                   replay.game.config.turns.collation)
     return {"players": [stats[n] for n in names], "order": order if replay.game.config.turns.order != "none" or last
             else []}
-
-
-def _records(plan: GamePlan, run: tuple[Step, ...]) -> tuple[tuple[Counter, ...], tuple, list[tuple], tuple]:
-    """What the players page counts of a run of entries, by name as written: the proposals each player made,
-    adopted and defeated and the ballots each cast; who had won after its first entry (a win declared unless the
-    run before ends with the same), the winners declared after its other entries, and who had won after its last."""
-    proposed, adopted, defeated, ballots = Counter(), Counter(), Counter(), Counter()
-    records = list(map(plan.record_key, run))
-    for proposer, result, voters, _ in records:
-        if proposer is not None:
-            proposed[proposer] += 1
-            if result in ("adopted", "defeated"):
-                (adopted if result == "adopted" else defeated)[proposer] += 1
-        ballots.update(voters)
-    winners = [record[3] for record in records]
-    declared = [winner for before, winner in zip(winners, winners[1:]) if winner and winner != before]
-    return (proposed, adopted, defeated, ballots), winners[0], declared, winners[-1]
 
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:

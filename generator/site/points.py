@@ -37,8 +37,8 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import (END, PLACE, POINT, GamePages, GamePlan, Page, ScriptJSON, date_attribute, entry_read,
-                    judgment_name, point_name, rule_read, script_json, step_view)
+from .views import (GamePages, GamePlan, Page, ScriptJSON, date_attribute, judgment_name, point_name, script_json,
+                    step_view, summaries)
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -51,38 +51,34 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def points_parts(plan: GamePlan) -> list[tuple[Any, Any]]:
-    """The parts of the plan (pages.game_parts) that make the pieces: each points piece, their manifest, and
-    each bucket of the rules' comparisons."""
-    firsts = range(0, max(len(plan.replay.steps), 1), PER_PIECE)
-    return ([(_points_piece, first) for first in firsts] + [(_manifest, None)]
-            + [(_rules_pieces, bucket) for bucket in sorted(_buckets(plan))])
+def points_pages(pages: GamePages) -> None:
+    """The pieces: each points piece, their manifest, and each bucket of the rules' comparisons."""
+    plan = pages.plan
+    for first in range(0, max(len(plan.replay.steps), 1), PER_PIECE):
+        _points_piece(pages, first)
+    _manifest(pages)
+    for bucket in sorted(_buckets(plan)):
+        _rules_pieces(pages, bucket)
 
 
 def _points_piece(pages: GamePages, first: int) -> None:
     """The points piece of the entries `first` onwards."""
     plan = pages.plan
-    steps, history = plan.replay.steps, plan.history
-    ordinal = history.ordinal
-    keyframe = keyframe_interval(len(history.in_force()))
-    last = min(first + PER_PIECE, len(steps)) - 1
-    low = -1 if first == 0 else first  # the first piece holds the start too
-    entries = [point_entry(plan, index) for index in range(first, last + 1)]
-    # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
-    held, since = (history.rules_at(low), low + 1) if first % (PER_PIECE * keyframe) == 0 else ([], first)
-    live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
-                  key=lambda v: (v.start, v.identity))
+
+    def data() -> dict[str, Any]:
+        steps, history = plan.replay.steps, plan.history
+        ordinal = history.ordinal
+        keyframe = keyframe_interval(len(history.in_force()))
+        last = min(first + PER_PIECE, len(steps)) - 1
+        low = -1 if first == 0 else first  # the first piece holds the start too
+        entries = [point_entry(plan, index) for index in range(first, last + 1)]
+        # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
+        held, since = (history.rules_at(low), low + 1) if first % (PER_PIECE * keyframe) == 0 else ([], first)
+        live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
+                      key=lambda v: (v.start, v.identity))
+        return {"data": _piece_json(first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}
     path = f"{plan.slug}/points/{first // PER_PIECE}.js"
-    if last == len(steps) - 1:
-        plan.read(END)
-    for version in live:  # (how many versions each rule has)
-        plan.read(rule_read(version.identity))
-    # The rendered rules are the costly part: drawn only when what the piece shows moved.
-    deps = (tuple(map(tuple, entries)), tuple((plan.version_key(v), v.start, v.end, ordinal[v.identity, v.start],
-                                               len(history.rules[v.identity].versions)) for v in live))
-    pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", deps=deps,
-                      lazy=lambda: {"data": _piece_json(
-                          first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}))
+    pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", lazy=data))
 
 
 def _buckets(plan: GamePlan) -> dict[int, list[RuleHistory]]:
@@ -106,22 +102,19 @@ def keyframe_interval(rules_in_force: int) -> int:
     return max(KEYFRAME, -(-rules_in_force // PER_PIECE))
 
 
-def _manifest(pages: GamePages, _: Any) -> None:
+def _manifest(pages: GamePages) -> None:
     """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers."""
     plan = pages.plan
-    plan.read(END)
-    steps = plan.replay.steps
-    folder = f"{plan.slug}/points"
-    keyframe = keyframe_interval(len(plan.history.in_force()))
-    plan.read_entries(PLACE, range(len(steps)))  # (what each piece's ranges stand for)
-    pieces = (plan.summaries("manifest", steps, lambda _, run: _piece_ranges(run), size=PER_PIECE)
-              or [_piece_ranges(())])
-    # How the pickers read a point's name, and what they say of a name that is none: as `diff GAME@…` does
-    # (model/points.py)
-    manifest = {"count": len(steps), "per": PER_PIECE, "keyframe": keyframe, "pieces": pieces,
-                "syntax": SYNTAX, "hint": HINT}
-    pages.append(Page(f"{folder}/index.js", "data-piece.js", {"key": f"{folder}/index.js", "data": manifest},
-                      kind="js", deps=repr(manifest)))
+    path = f"{plan.slug}/points/index.js"
+
+    def data() -> dict[str, Any]:
+        steps = plan.replay.steps
+        pieces = summaries(steps, lambda _, run: _piece_ranges(run), size=PER_PIECE) or [_piece_ranges(())]
+        # How the pickers read a point's name, and what they say of a name that is none: as `diff GAME@…` does
+        # (model/points.py)
+        return {"data": {"count": len(steps), "per": PER_PIECE, "pieces": pieces, "syntax": SYNTAX, "hint": HINT,
+                         "keyframe": keyframe_interval(len(plan.history.in_force()))}}
+    pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", lazy=data))
 
 
 def _piece_ranges(steps: tuple[Step, ...]) -> list:
@@ -141,27 +134,10 @@ def _span(numbers: list[int]) -> list[int] | None:
     return [min(numbers), max(numbers)] if numbers else None
 
 
-def point_place(plan: GamePlan, index: int) -> tuple[str, str]:
-    """What the manifest reads of an entry: its point's name and its date (a title edit leaves them)."""
-    plan.read(entry_read(PLACE, index))
-    return point_name(plan, index), date_attribute(plan.replay.steps[index].entry)
-
-
 def point_entry(plan: GamePlan, index: int) -> list[str]:
     """What a points piece lists of an entry: its point's name, label, title, date and address."""
-    plan.read(entry_read(POINT, index))
-    entry = plan.point_entries.get(index)
-    if entry is None:
-        # Kept from plan to plan by the entry's step and the name of its page (which its point and address are)
-        step = plan.replay.steps[index]
-        entry = plan.point_entries[index] = plan.memo.of(
-            "point", step, lambda: _point_entry(plan, step), beside=(index, plan.proposal_pages.get(index)))
-    return entry
-
-
-def _point_entry(plan: GamePlan, step) -> list[str]:
-    view = step_view(plan, step, "")
-    return [point_name(plan, step.index), view["label"], view["title"], view["date"], view["url"]]
+    view = step_view(plan, plan.replay.steps[index], "")
+    return [point_name(plan, index), view["label"], view["title"], view["date"], view["url"]]
 
 
 def _piece_json(first: int, entries: list[list[str]], versions: list[ScriptJSON]) -> ScriptJSON:
@@ -174,17 +150,15 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
     digest of its blocks (what a redline compares), how many versions the rule has], encoded (script_json);
     made once per plan (a version in force long is in many keyframes)."""
+    made = plan.once("point versions", dict)
     key = (version.identity, version.start)
-    made = plan.point_versions.get(key)
-    if made is None:
+    if key not in made:
         page, count = plan.history.page_number[version.identity], len(plan.history.rules[version.identity].versions)
-        # Kept from plan to plan by the version and what it is shown with (its drawn text is the costly part)
-        made = plan.point_versions[key] = plan.memo.of("point version", version, lambda: script_json([
+        made[key] = script_json([
             version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
             -2 if version.end is None else version.end, f"{page}.html", render_markdown(version.text),
-            _digest(version.text), _digest("\n\n".join(split_blocks(version.text))), count]),
-            beside=(ordinal, page, count))
-    return made
+            _digest(version.text), _digest("\n\n".join(split_blocks(version.text))), count])
+    return made[key]
 
 
 def _rules_pieces(pages: GamePages, bucket: int) -> None:
@@ -194,10 +168,8 @@ def _rules_pieces(pages: GamePages, bucket: int) -> None:
     bucket when its rule has at most SHORT_HISTORY versions, else in the block of BLOCK versions that holds
     it; the bucket also holds each rule's first and last texts and the article of the first against the
     last, all that comparing with the start or with now needs."""
-    plan, game_key = pages.plan, pages.game_key
+    plan = pages.plan
     histories = _buckets(plan)[bucket]
-    for identity in range(bucket * RULES_PER_PIECE, (bucket + 1) * RULES_PER_PIECE):  # (a rule made or gone too)
-        plan.read(rule_read(identity))
 
     def rule_url(version) -> str:
         return f"../{plan.rule_page(version.identity)}"
@@ -227,19 +199,14 @@ def _rules_pieces(pages: GamePages, bucket: int) -> None:
     path = f"{folder}/{bucket}.js"
     # A rule's comparisons are its page's redlines again (redline_view caches them): drawn by the worker that
     # drew its page, right after it (see render_all).
-    pages.append(Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context,
-                      deps=(game_key, tuple(plan.version_key(v) for h in histories for v in h.versions)),
-                      affinity=bucket))
+    pages.append(Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context, affinity=bucket))
     for history in histories:
         if len(history.versions) <= SHORT_HISTORY:
             continue
         for first in range(0, len(history.versions), BLOCK):
             numbers = range(first, min(first + BLOCK, len(history.versions)))
             block_path = f"{folder}/{history.identity}-{first // BLOCK}.js"
-            shown = history.versions[max(0, first - 1):numbers[-1] + 1]
-            pages.append(Page(block_path, "compare-piece.js", {"key": block_path}, kind="js",
-                              deps=(game_key, tuple(plan.version_key(v) for v in shown)),
-                              affinity=bucket, lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
+            pages.append(Page(block_path, "compare-piece.js", {"key": block_path}, kind="js", affinity=bucket, lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
                                   "entries": {n: entry(h, n) for n in ns}}}}))
 
 

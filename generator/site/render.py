@@ -1,43 +1,34 @@
-"""Pages to files: Jinja2 with autoescape, templates a keeper may override, output written atomically.
+"""Pages to HTML, and a site to files: Jinja2 with autoescape, templates a keeper may override.
 
-Two ways to write: `write_pages` (serve) keeps each page's fingerprint in memory and rewrites the pages whose
-deps moved; `build_pages` (build) keeps a manifest of each page's digest in the cache, so that a build with
-nothing changed renders and writes nothing, and a build after an edit replaces only the pages it changed.
-Both render on every core available (forked workers, each drawing a share of the pages) when there are many
-pages to draw.
+`draw_page` draws one page (serve draws the one a browser asks for). `build_pages` draws every page, on every
+core available (forked workers, each drawing a share), and writes those whose bytes differ from what the
+manifest kept in the cache says the site holds: a build after an edit replaces only the pages it changed.
 """
 from __future__ import annotations
 
 import os
 import shutil
 import traceback
-from collections.abc import Iterable
-from dataclasses import dataclass, field
+from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
 
 from jinja2 import (BaseLoader, ChoiceLoader, Environment, FileSystemLoader, StrictUndefined, TemplateError,
-                    TemplateNotFound, TemplateSyntaxError, pass_context, select_autoescape)
+                    TemplateNotFound, TemplateSyntaxError, select_autoescape)
 from jinja2.loaders import split_template_path
-from jinja2.runtime import Context
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
 from ..cache import Cache, digest, pickled, unpickled
-from ..diffing.compare import forget_matches
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..limits import MAX_FILE_BYTES
 from ..parallel import run_in_turn
-from ..diffing.redline import forget_redlines
 from ..model import amount_text
 from ..parse.source import read_bytes, read_text
 from .jinja_patch import QuickEscapeTemplate
-from .markdown import render_inline, render_markdown
-from .views import Page, redline_drawn, script_json
+from .views import Page, script_json
 
-# Bumped when what a page's digest stands for changes in a way its deps and the templates do not show.
-PAGE_LAYOUT = "pages-1"
 # Below this many pages to draw, forking workers costs more than it saves.
 PARALLEL_FROM = 400
 
@@ -144,11 +135,8 @@ def make_environment(overrides: Path | None = None) -> Environment:
                        auto_reload=False)
     env.filters["tojson_script"] = script_json
     env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
-    env.filters["article"] = _article
     env.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalize would lower-case the rest
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
-    env.nomic_articles = {}  # each comparison page's articles as last drawn, by page (see _article)
-    env.nomic_drawing = {}  # the articles of the page being drawn
     return env
 
 
@@ -178,11 +166,7 @@ def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
     context = {"root": "../" * page.depth, **page.full_context()}
     if page.kind == "html" and not page.stub:
         context["header"] = _header(env, context, context["root"], live_reload)
-    drawing = env.nomic_drawing = {}
-    html = template.render(**context, page_path=page.path, live_reload=live_reload)
-    if drawing:
-        env.nomic_articles[page.path] = drawing
-    return html
+    return template.render(**context, page_path=page.path, live_reload=live_reload)
 
 
 def draw_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
@@ -197,21 +181,6 @@ def draw_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
         if problem is None:
             raise
         raise ArchiveError([problem]) from None
-
-
-@pass_context
-def _article(context: Context, pair: dict[str, Any]) -> Markup:
-    """A pair of rules as templates/_pair.html draws it (from `pair` alone), taken from the page's last drawing
-    when it showed the same: a part of start-now shows a hundred, which serve draws again after an edit to a
-    rule's text, and the edit changes one or two."""
-    env = context.environment
-    key = (pair["kind"], pair["heading"], pair["title"], tuple(pair["notes"]), tuple(pair["summary"]),
-           tuple(pair["links"]), pair["html"])
-    article = env.nomic_articles.get(context.get("page_path"), {}).get(key)
-    if article is None:
-        article = Markup(env.get_template("_pair.html").render(pair=pair))
-    env.nomic_drawing[key] = article
-    return article
 
 
 def _header(env: Environment, context: dict, root: str, live_reload: str) -> Markup:
@@ -233,6 +202,14 @@ def _template_file(env: Environment, name: str) -> str:
     return template.filename if template is not None and template.filename else name
 
 
+def template_names(overrides: Path | None) -> list[str]:
+    """The name of every template a page may be drawn with, the bundled ones' and a keeper's."""
+    folder = package_templates()
+    names = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
+    names |= {name.removeprefix(f"{OVERRIDES}/") for name, _ in _override_files(overrides)} if overrides else set()
+    return sorted(name for name in names if not name.startswith("static/") and name.endswith((".html", ".xml", ".js")))
+
+
 def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:
     """The static files (style, scripts, icon): each name in the site and its bytes, a keeper's override's where
     there is one (read as every input is: see OverrideLoader; an ArchiveError when one cannot be)."""
@@ -250,27 +227,20 @@ def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:
     return files
 
 
-def _copy_static(out: Path, overrides: Path | None) -> None:
-    for name, data in static_files(overrides):
-        target = out / name
-        target.parent.mkdir(parents=True, exist_ok=True)
-        _write_static(target, data)
+# --- Drawing pages, on every core, and writing those that changed -----------------------------------
+
+# What the manifest says of a file of the site: the digest of its bytes, its size and its modification time.
+Known = tuple[bytes, int, int]
 
 
-def _write_static(target: Path, data: bytes) -> None:
-    target.write_bytes(data)
-
-
-# --- Drawing pages, on every core -----------------------------------------------------------------
-
-def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: str = "", atomic: bool,
-               jobs: int = 1, salt: bytes | None = None) -> dict[str, tuple]:
-    """Render `pages` into `out`; returns each page's size and modification time, after its key (Page.key) when
-    a `salt` is given (a build from nothing digests its pages on every core too). They are drawn a batch at a
-    time: the pages of one affinity are a batch (what they share is drawn once, and still remembered when the
-    next needs it), and the pages of none the first, which this process draws (see below). With `jobs` > 1
-    and enough pages, this process and forked workers draw the batches (the same files, byte for byte),
-    whichever is free taking the next."""
+def render_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
+               known: dict[str, Known] | None = None) -> dict[str, Known]:
+    """Draw `pages` and write into `out` (a staging folder) those whose bytes are not what `known` says the site
+    holds (all without it); returns what the manifest says of each page (of one not written, `known`'s). The
+    pages are drawn a batch at a time: the pages of one affinity are a batch (what they share is drawn once, and
+    still remembered when the next needs it), and the pages of none the first. With `jobs` > 1 and enough
+    pages, this process and forked workers draw the batches (the same files, byte for byte), whichever is free
+    taking the next."""
     jobs = min(jobs, max(1, len(pages) // (PARALLEL_FROM // 2)))
     by_affinity: dict[int, list[Page]] = {}
     others: list[Page] = []
@@ -279,47 +249,48 @@ def render_all(env: Environment, pages: list[Page], out: Path, *, live_reload: s
             others.append(page)
         else:
             by_affinity.setdefault(page.affinity, []).append(page)
-    # The pages of no affinity are the game's lists, pieces and comparison of start and now: those serve's edits
-    # redraw most, and what drawing them computed (compare's similarities) stays in this process, which serve
-    # goes on in. Drawn first, the longest batch cannot be the one that ends last.
+    # The pages of no affinity are the game's lists, pieces and comparison of start and now. Drawn first, the
+    # longest batch cannot be the one that ends last.
     batches = ([others] if others else []) + [by_affinity[affinity] for affinity in sorted(by_affinity)]
-    written: dict[str, tuple] = {}
-    for part in run_in_turn(lambda batch: _render_share(env, batches[batch], out, live_reload, atomic, salt),
-                            len(batches), jobs):
-        written.update(part)
-    return written
+    drawn: dict[str, Known] = {}
+    for part in run_in_turn(lambda batch: _render_share(env, batches[batch], out, known or {}), len(batches), jobs):
+        drawn.update(part)
+    return drawn
 
 
-def _render_share(env: Environment, pages: list[Page], out: Path, live_reload: str, atomic: bool,
-                  salt: bytes | None) -> dict[str, tuple]:
-    written = {}
+def page_bytes(env: Environment, page: Page, *, live_reload: str = "") -> bytes:
+    """A page drawn (draw_page) as the bytes written or served."""
+    try:
+        return draw_page(env, page, live_reload=live_reload).encode("utf-8")
+    except UnicodeEncodeError as error:  # "\ud800" written in a template: no UTF-8 holds it
+        drawn = error.object[error.start]
+        raise ArchiveError([SourceError(_template_file(env, page.template), 0, f"draws {drawn!r}, which is no "
+                                        "character and cannot be written in UTF-8")]) from None
+
+
+def _render_share(env: Environment, pages: list[Page], out: Path, known: dict[str, Known]) -> dict[str, Known]:
+    drawn = {}
     folders: set[Path] = set()
     mode = file_mode()
     stubs: dict[bytes, Path] = {}  # each stub's bytes, and the file this share wrote them to
     for page in pages:
-        html = draw_page(env, page, live_reload=live_reload)
-        try:
-            data = html.encode("utf-8")
-        except UnicodeEncodeError as error:  # "\ud800" written in a template: no UTF-8 holds it
-            drawn = error.object[error.start]
-            raise ArchiveError([SourceError(_template_file(env, page.template), 0, f"draws {drawn!r}, which is no "
-                                            "character and cannot be written in UTF-8")]) from None
+        data = page_bytes(env, page)
+        key = digest(data)
+        kept = known.get(page.path)
+        if kept is not None and kept[0] == key:
+            drawn[page.path] = kept
+            continue
         target = out / page.path
-        if atomic:
-            write_atomic(target, data)
-            stat = target.stat()
-        else:  # a new file in a staging folder: nothing to replace, so written directly
-            if target.parent not in folders:
-                target.parent.mkdir(parents=True, exist_ok=True)
-                folders.add(target.parent)
-            stat = _linked(stubs.get(data), target) if page.stub else None
-            if stat is None:
-                stat = _write_new(target, data, mode)
-                if page.stub:
-                    stubs.setdefault(data, target)
-        written[page.path] = (stat.st_size, stat.st_mtime_ns) if salt is None else (
-            page.key(salt), stat.st_size, stat.st_mtime_ns)
-    return written
+        if target.parent not in folders:
+            target.parent.mkdir(parents=True, exist_ok=True)
+            folders.add(target.parent)
+        stat = _linked(stubs.get(data), target) if page.stub else None
+        if stat is None:
+            stat = _write_new(target, data, mode)
+            if page.stub:
+                stubs.setdefault(data, target)
+        drawn[page.path] = (key, stat.st_size, stat.st_mtime_ns)
+    return drawn
 
 
 def _write_new(target: Path, data: bytes, mode: int) -> os.stat_result:
@@ -346,60 +317,10 @@ def _linked(source: Path | None, target: Path) -> os.stat_result | None:
     return target.stat()
 
 
-def forget_drawn() -> None:
-    """Drop what drawing pages kept to draw the next ones quicker (rendered Markdown, redlines, words): after
-    serve's first build, the whole site's worth (some 50 MB at 10,000 proposals), of which an edit redraws a
-    few pages."""
-    forget_redlines()
-    forget_matches()
-    for memo in (render_markdown, render_inline, redline_drawn):
-        memo.cache_clear()
-
-
-# --- serve: fingerprints in memory ----------------------------------------------------------------
-
-
-@dataclass
-class RenderState:
-    """Fingerprints of the pages last written, so a rebuild writes only what changed."""
-
-    fingerprints: dict[str, int] = field(default_factory=dict)
-
-
-def write_pages(env: Environment, pages: list[Page], out: Path, state: RenderState | None = None,
-                *, live_reload: str = "", overrides: Path | None = None, remove: Iterable[str] = (),
-                jobs: int = 1) -> list[str]:
-    """Render pages into `out`; with a state, skip the pages whose fingerprint is the one last written, and
-    delete the pages at `remove` (planned no more). Returns the paths written."""
-    todo = []
-    fingerprints = {}
-    for page in pages:
-        fingerprint = page.fingerprint() if state is not None and page.deps is not None else None
-        if fingerprint is not None and state.fingerprints.get(page.path) == fingerprint:
-            continue
-        todo.append(page)
-        fingerprints[page.path] = fingerprint
-    written = render_all(env, todo, out, live_reload=live_reload, atomic=state is not None, jobs=jobs)
-    if state is not None:
-        for path, fingerprint in fingerprints.items():
-            if fingerprint is not None:
-                state.fingerprints[path] = fingerprint
-            else:
-                state.fingerprints.pop(path, None)
-        for path in sorted(remove):
-            (out / path).unlink(missing_ok=True)
-            state.fingerprints.pop(path, None)
-    _copy_static(out, overrides)
-    return [page.path for page in todo if page.path in written]
-
-
-# --- build: digests in a manifest kept in the cache -----------------------------------------------
-
-
 def templates_digest(overrides: Path | None) -> bytes:
-    """A digest of every template and static file (a keeper's overrides included): any change redraws all. A
-    keeper's file is read as every input is (see OverrideLoader): one that cannot be is an ArchiveError."""
-    parts: list[bytes | str] = [PAGE_LAYOUT]
+    """A digest of every template and static file (a keeper's overrides included). A keeper's file is read as
+    every input is (see OverrideLoader): one that cannot be is an ArchiveError."""
+    parts: list[bytes | str] = []
     folder = package_templates()
     for path in sorted(p for p in folder.rglob("*") if p.is_file()):
         parts += [path.relative_to(folder).as_posix(), path.read_bytes()]
@@ -445,57 +366,54 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
                 jobs: int = 1, inputs: tuple[bytes, Any] | None = None) -> BuildResult:
     """Write the site into `output` (checked by the caller: absent, empty or a site a build made).
 
-    Without a usable manifest, the whole site is drawn in a staging folder and swapped in. With one, only
-    the pages whose digest moved (or whose file is not as the manifest left it) are drawn, in a staging
-    folder first, then moved into place, and pages no longer planned are removed; with nothing changed,
-    nothing is drawn or written. Either way a failure while drawing leaves the site as it was. `inputs`: a
-    digest of everything the site was made from and what to say of it, kept with the manifest (see
-    `unchanged_site`)."""
-    salt = templates_digest(overrides)
+    Every page is drawn. Without a usable manifest, the whole site is written in a staging folder and swapped
+    in. With one, the pages whose bytes differ from the manifest's (or whose file is not as the manifest left
+    it) are written in a staging folder, then moved into place, and files no longer made are removed. Either way
+    a failure while drawing leaves the site as it was. `inputs`: a digest of everything the site was made from
+    and what to say of it, kept with the manifest (see `unchanged_site`)."""
     files = dict(static_files(overrides))
-    statics = {name: digest(data) for name, data in files.items()}
     known = _read_manifest(cache, output)
-    if known is not None:
-        keys = {page.path: page.key(salt) for page in pages}
+    if known is not None:  # (a file changed by hand since is drawn again: its manifest entry is not kept)
         present = _site_files(output)
-
-        def unchanged(path: str, key: bytes) -> bool:
-            entry = known.get(path)
-            return entry is not None and entry[0] == key and present.get(path) == entry[1:]
-        todo = [page for page in pages if not unchanged(page.path, keys[page.path])]
-        stale = sorted(set(present) - set(keys) - set(statics) - {SITE_MARKER})
-        if not todo and not stale and all(unchanged(name, key) for name, key in statics.items()):
-            _write_manifest(cache, output, known, inputs)
-            return BuildResult(len(pages), 0)
-    else:
-        todo = pages
+        known = {path: entry for path, entry in known.items() if present.get(path) == entry[1:]}
     staging = new_staging_folder(output)
     try:
         with writing(output):
-            written = render_all(env, todo, staging, atomic=False, jobs=jobs, salt=salt)
+            drawn = render_all(env, pages, staging, jobs=jobs, known=known)
             if known is None:
-                _copy_static(staging, overrides)
+                for name, data in files.items():
+                    _write_file(staging / name, data)
                 swap_in(staging, output)
+                written = len(drawn)
             else:
-                for path in written:
-                    target = output / path
-                    target.parent.mkdir(parents=True, exist_ok=True)
-                    os.replace(staging / path, target)
+                moved = [path for path, entry in drawn.items() if known.get(path) != entry]
+                for path in moved:
+                    os.replace(staging / path, _folder_made(output / path))
                 shutil.rmtree(staging, ignore_errors=True)
                 for name, data in files.items():
-                    if not unchanged(name, statics[name]):
-                        write_atomic(output / name, data)
-                _remove(output, stale)
+                    entry = known.get(name)
+                    if entry is None or entry[0] != digest(data):
+                        write_atomic(_folder_made(output / name), data)
+                _remove(output, sorted(set(present) - set(drawn) - set(files) - {SITE_MARKER}))
+                written = len(moved)
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
     # A rename keeps the modification time: the staged file's is the site's.
-    entries = {page.path: written.get(page.path) or known[page.path] for page in pages}
-    for path, key in statics.items():
-        stat = (output / path).stat()
-        entries[path] = (key, stat.st_size, stat.st_mtime_ns)
-    _write_manifest(cache, output, entries, inputs)
-    return BuildResult(len(pages), len(written))
+    for name, data in files.items():
+        stat = (output / name).stat()
+        drawn[name] = (digest(data), stat.st_size, stat.st_mtime_ns)
+    _write_manifest(cache, output, drawn, inputs)
+    return BuildResult(len(pages), written)
+
+
+def _folder_made(target: Path) -> Path:
+    target.parent.mkdir(parents=True, exist_ok=True)
+    return target
+
+
+def _write_file(target: Path, data: bytes) -> None:
+    _folder_made(target).write_bytes(data)
 
 
 def unchanged_site(cache: Cache, output: Path, inputs: bytes) -> Any:
@@ -542,15 +460,15 @@ def _remove(site: Path, paths: list[str]) -> None:
             pass
 
 
-# A manifest: (MANIFEST_FORMAT, {path: (digest, size, mtime)}, (inputs digest, summary) or None).
-MANIFEST_FORMAT = 2
+# A manifest: (MANIFEST_FORMAT, {path: Known}, (inputs digest, summary) or None).
+MANIFEST_FORMAT = 3
 
 
 def _write_manifest(cache: Cache, output: Path, entries: dict, inputs: tuple[bytes, Any] | None) -> None:
     cache.set_manifest(output, pickled((MANIFEST_FORMAT, entries, inputs)))
 
 
-def _read_record(cache: Cache, output: Path) -> tuple[dict[str, tuple[bytes, int, int]], Any] | None:
+def _read_record(cache: Cache, output: Path) -> tuple[dict[str, Known], Any] | None:
     """The manifest of the site at `output` and the inputs it was made from; None when there is none that can
     be used (damaged, from another version, or the folder is no site a build made): build it all again."""
     if not (output / SITE_MARKER).is_file():
@@ -562,6 +480,6 @@ def _read_record(cache: Cache, output: Path) -> tuple[dict[str, tuple[bytes, int
     return record[1], record[2]
 
 
-def _read_manifest(cache: Cache, output: Path) -> dict[str, tuple[bytes, int, int]] | None:
+def _read_manifest(cache: Cache, output: Path) -> dict[str, Known] | None:
     record = _read_record(cache, output)
     return record[0] if record is not None else None

@@ -1,7 +1,7 @@
 """The pages of a Solitaire Nomic game (seed 000): its home, each turn with its action as a redline and the
 rules after it, the rules now and at the start, a timeline of rules living and dying, and the verification.
 
-plan_site (pages.py) calls `solitaire_site` for a game whose replay is a SolitaireReplay; the rest of the site
+pages.site_game calls `solitaire_site` for a game whose replay is a SolitaireReplay; the rest of the site
 (the index, the search) takes its summary and search entries as it takes a standard game's.
 """
 from __future__ import annotations
@@ -32,35 +32,28 @@ def solitaire_site(replay: SolitaireReplay) -> tuple[list[Page], dict[str, Any],
     """The game's pages, its summary for the site's index, and its entries in the search index."""
     slug = replay.game.slug
     base = {"game": game_view(replay)}
-    game_key = tuple(sorted(base["game"].items()))
     names = page_names((step.index, step.entry.number) for step in replay.steps)
     pages: list[Page] = []
 
-    def add(path: str, template: str, context: dict[str, Any], deps: Any) -> None:
-        pages.append(Page(f"{slug}/{path}", template, {**base, **context}, deps=(game_key, deps)))
+    def add(path: str, template: str, context: dict[str, Any]) -> None:
+        pages.append(Page(f"{slug}/{path}", template, {**base, **context}))
 
-    home = _home(replay, names)
-    add("index.html", "solitaire/game.html", home, repr(home))
+    add("index.html", "solitaire/game.html", _home(replay, names))
     rules_now = [_rule_view(rule) for rule in replay.rules]
     add("rules/index.html", "solitaire/rules.html", {"heading": "Rules now", "rules": rules_now,
-                                                     "after": replay.steps[-1].label if replay.steps else ""},
-        repr(replay.rules))
+                                                     "after": replay.steps[-1].label if replay.steps else ""})
     add("rules/start.html", "solitaire/rules.html", {"heading": "Rules at the start",
                                                      "rules": [_rule_view(r) for r in replay.initial.rules],
-                                                     "after": ""}, repr(replay.initial.rules))
+                                                     "after": ""})
     rows = [_turn_row(step, names, replay.winning_step) for step in replay.steps]
-    add("turns/index.html", "solitaire/turns.html", {"rows": rows, "preamble": render_prose(replay.game.log.preamble, 2)},
-        repr((rows, replay.game.log.preamble)))
+    add("turns/index.html", "solitaire/turns.html", {"rows": rows, "preamble": render_prose(replay.game.log.preamble, 2)})
     for position, step in enumerate(replay.steps):
         previous = replay.steps[position - 1] if position else None
         following = replay.steps[position + 1] if position + 1 < len(replay.steps) else None
-        links = tuple((s.label, names[s.index]) for s in (previous, following) if s is not None)
         add(f"turns/{names[step.index]}.html", "solitaire/turn.html", _turn_context(replay, step, previous, following,
-                                                                                    names), repr((step, links)))
-    timeline = timeline_chart(replay)
-    add("timeline.html", "solitaire/timeline.html", {"chart": timeline, "font_size": FONT_SIZE}, repr(timeline))
-    report = _check_context(replay, names)
-    add("check.html", "solitaire/check.html", report, repr(report))
+                                                                                    names))
+    add("timeline.html", "solitaire/timeline.html", {"chart": timeline_chart(replay), "font_size": FONT_SIZE})
+    add("check.html", "solitaire/check.html", _check_context(replay, names))
     summary = {**base["game"], "findings": len(replay.findings), "players": [replay.setup.player], "turns": len(replay.steps), "proposals": 0,
                "rules": len(replay.rules), "winner": list(replay.winner), "variant": "solitaire",
                "first": _date(replay.steps[0]) if replay.steps else "",
