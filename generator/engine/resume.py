@@ -45,13 +45,22 @@ def resume(game: Game, previous: Replay) -> Replay | None:
         return None if texts_only is None else resume(game, texts_only)
     if not changed:
         return dataclasses.replace(previous, game=game)
+    return _refolded_from_changes(game, previous, changed)
+
+
+def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> Replay | None:
+    """The replay of `game`, whose log is `previous`'s but for the entries at `changed` (the same number of
+    them): the fold again from the last checkpoint before the first, on until its state is the previous one's
+    (or differs only in rule texts, which `_texts_followed` carries through the rest). None when the Judges'
+    result rulings or the snapshots' places moved."""
+    entries, old_entries = game.log.entries, previous.game.log.entries
     rulings, points = fold._result_rulings(game), fold._snapshot_points(game, [])
     # The old log's rulings and snapshot points are these, unless a changed entry is or was a judgment or moved
     # what a snapshot is placed by (a proposal's number, a date): only then is the old log read for them.
     if any(type(entries[i]) is not type(old_entries[i]) or isinstance(entries[i], Judgment)
            or entries[i].date != old_entries[i].date
            or getattr(entries[i], "number", None) != getattr(old_entries[i], "number", None) for i in changed):
-        if rulings != fold._result_rulings(old_game) or points != fold._snapshot_points(old_game, []):
+        if rulings != fold._result_rulings(previous.game) or points != fold._snapshot_points(previous.game, []):
             return None
     first, last = changed[0], changed[-1]
     state, steps = _state_at(game, previous, first, rulings, points)
@@ -60,7 +69,7 @@ def resume(game: Game, previous: Replay) -> Replay | None:
     old_state = None
     if last + 1 < len(entries):
         old_state = state.copy()
-        old_state.game = old_game
+        old_state.game = previous.game
     spacing = fold._checkpoint_spacing(len(entries))
     checkpoints = [c for c in previous.checkpoints if c[0] <= first]
     for index in range(first, last + 1):

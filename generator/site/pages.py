@@ -294,27 +294,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
 def _mechanics(config, replay: Replay, in_force: list[RuleVersion]) -> list[tuple[str, str]]:
     """The mechanics in force at the end of the log, in a player's words (rules by their present number;
     `in_force`: the rules in force then)."""
-    adoption = config.adoption
-    if adoption.method == "index":
-        rows = [("Adoption", f"more strength for than against, and at least the index times it (index "
-                             f"{power_text(adoption.index)} unless the proposal gives one)")]
-    else:
-        rows = [("Adoption", describe(adoption.method, adoption.fraction))]
-    if adoption.quorum:
-        rows.append(("Quorum", f"{adoption.quorum} ballots unless the proposal gives another"))
-    if adoption.then and adoption.then != adoption.method:
-        circuits = replay.steps[-1].circuits if replay.steps else 0
-        named = adoption.unless_amended
-        rule = (f"rule {replay.switch_rule}" if replay.switch_rule is not None
-                else f"rule {named} (since repealed)" if named else "")
-        if circuits >= adoption.after_circuits:
-            rows.append(("Then", f"stays {describe(adoption.method, adoption.fraction)}: {rule} was amended before "
-                         f"circuit {adoption.after_circuits} was complete"))
-        else:
-            rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
-                         f"circuits" + (f", unless {rule} is amended" if rule else "")))
-    if adoption.transmutation != adoption.method and any(v.rule_class == "immutable" for v in in_force):
-        rows.append(("Transmuting a rule", describe(adoption.transmutation, adoption.fraction)))
+    rows = _adoption_rows(config.adoption, replay, in_force)
     scoring = config.scoring
     if scoring.turn == "die":
         rows.append(("Each turn", f"{dice_in_words(scoring.die)}, {scoring.die}"))
@@ -337,12 +317,38 @@ def _mechanics(config, replay: Replay, in_force: list[RuleVersion]) -> list[tupl
         rows.append(("Proposals", "listed in the order they took effect, not by number"))
     rules = config.rules
     if rules.power:
-        limits = [w for w in ("its index" if adoption.method == "index" else "", "its Power line",
+        limits = [w for w in ("its index" if config.adoption.method == "index" else "", "its Power line",
                               f"{power_text(rules.power_cap)}" if rules.power_cap is not None else "") if w]
         rows.append(("Rule power", f"a proposal changes only rules of at most its power (the least of "
                      f"{', '.join(limits[:-1]) + ' and ' if len(limits) > 1 else ''}{limits[-1]})"
                      + (f"; from power {power_text(rules.power_exempt)} on, any rule"
                         if rules.power_exempt is not None else "")))
+    return rows
+
+
+def _adoption_rows(adoption, replay: Replay, in_force: list[RuleVersion]) -> list[tuple[str, str]]:
+    """How proposals are adopted, in a player's words: the method, the quorum, the switch after some circuits,
+    and the method of transmuting a rule where any is immutable."""
+    if adoption.method == "index":
+        rows = [("Adoption", f"more strength for than against, and at least the index times it (index "
+                             f"{power_text(adoption.index)} unless the proposal gives one)")]
+    else:
+        rows = [("Adoption", describe(adoption.method, adoption.fraction))]
+    if adoption.quorum:
+        rows.append(("Quorum", f"{adoption.quorum} ballots unless the proposal gives another"))
+    if adoption.then and adoption.then != adoption.method:
+        circuits = replay.steps[-1].circuits if replay.steps else 0
+        named = adoption.unless_amended
+        rule = (f"rule {replay.switch_rule}" if replay.switch_rule is not None
+                else f"rule {named} (since repealed)" if named else "")
+        if circuits >= adoption.after_circuits:
+            rows.append(("Then", f"stays {describe(adoption.method, adoption.fraction)}: {rule} was amended before "
+                         f"circuit {adoption.after_circuits} was complete"))
+        else:
+            rows.append(("Then", f"{describe(adoption.then, adoption.fraction)} after {adoption.after_circuits} complete "
+                         f"circuits" + (f", unless {rule} is amended" if rule else "")))
+    if adoption.transmutation != adoption.method and any(v.rule_class == "immutable" for v in in_force):
+        rows.append(("Transmuting a rule", describe(adoption.transmutation, adoption.fraction)))
     return rows
 
 

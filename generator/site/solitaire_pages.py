@@ -164,28 +164,36 @@ def _changes(step: TurnStep, cite: str) -> list[dict[str, Any]]:
             rule = new
         else:
             html, summary = redline_view(display_markdown(old.full_text), display_markdown(new.full_text), cite)
-            notes = list(summary) if old.body != new.body else []
-            if old.rule_class != new.rule_class:
-                notes.append(f"transmuted: immutable rule {old.number} is now mutable rule {new.number}")
-            elif old.number != new.number:
-                notes.append(f"renumbered {old.number} to {new.number}")
-            if identity in step.born and old.rule_class == new.rule_class:
-                duplicate = next(after[i] for i in step.born if i not in before)
-                notes.append(f"divided: its duplicate is rule {duplicate.number}" + (
-                    f"; both have {new.span} turns to live" if new.span is not None else ""))
-            elif new.span is not None and identity in step.born:
-                notes.append(f"{new.span} turns to live")
-            elif new.span is not None and old.span is not None and new.span != old.span - 1:  # not time alone
-                gave = next((d.rule for d in subsumed.values()), None)
-                notes.append(f"life span {old.span} → {new.span}" + (
-                    f": it gains half of rule {gave.number}'s {gave.span} turns to live, less the turn that passes"
-                    if gave is not None and gave.span is not None else ""))
+            notes = (list(summary) if old.body != new.body else []) + _kept_rule_notes(step, old, new, subsumed)
             rule = new
         changes.append({"kind": "changed", "identity": identity, "anchor": f"change-{identity}", "html": html,
                         "summary": notes,
                         "step": {"url": f"#rule-{rule.number}" if new else "", "label": f"rule {rule.number}",
                                  "title": rule.title, "date": ""}})
     return changes
+
+
+def _kept_rule_notes(step: TurnStep, old: LiveRule, new: LiveRule, subsumed: dict[int, Any]) -> list[str]:
+    """What a turn's action did to a rule it kept, but its text: transmuted, renumbered, divided, its life span."""
+    notes = []
+    if old.rule_class != new.rule_class:
+        notes.append(f"transmuted: immutable rule {old.number} is now mutable rule {new.number}")
+    elif old.number != new.number:
+        notes.append(f"renumbered {old.number} to {new.number}")
+    born = new.identity in step.born
+    if born and old.rule_class == new.rule_class:
+        before, after = {rule.identity for rule in step.before}, {rule.identity: rule for rule in step.rules}
+        duplicate = next(after[identity] for identity in step.born if identity not in before)
+        notes.append(f"divided: its duplicate is rule {duplicate.number}" + (
+            f"; both have {new.span} turns to live" if new.span is not None else ""))
+    elif new.span is not None and born:
+        notes.append(f"{new.span} turns to live")
+    elif new.span is not None and old.span is not None and new.span != old.span - 1:  # not time alone
+        gave = next((d.rule for d in subsumed.values()), None)
+        notes.append(f"life span {old.span} → {new.span}" + (
+            f": it gains half of rule {gave.number}'s {gave.span} turns to live, less the turn that passes"
+            if gave is not None and gave.span is not None else ""))
+    return notes
 
 
 def _check_context(replay: SolitaireReplay, names: dict[int, str]) -> dict[str, Any]:
