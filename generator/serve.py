@@ -1,14 +1,8 @@
 """`nomic-archive serve`: each page drawn when a browser asks for it, from the current replays, and open pages
-reloaded after every save (as Lektor's and Vite's development servers do: nothing decides ahead of time which
-pages a save touched).
-
-- `LiveSite` keeps serve's pipeline (the games' parses and replays, from save to save) and the site they make:
-  `update` replays the games a save changed and lists the site's pages again; `answer` draws the page a request
-  names, kept until the next update. No threads or sockets: the tests drive it directly.
-- `EventHub` carries each update's outcome to open pages as server-sent events; a page that opens its stream
-  while the site is broken, or after an update newer than the page, is told so first.
-- `SiteServer` answers on 127.0.0.1, and nothing but the site's pages and files.
-- `Watcher` wires them to a watchdog observer and a debounced update thread.
+reloaded after every save (as Lektor's and Vite's development servers do: nothing decides which pages a save
+touched). `LiveSite` updates and answers without threads or sockets (the tests drive it directly); `EventHub`
+carries each update's outcome to open pages as server-sent events; `SiteServer` answers on 127.0.0.1;
+`Watcher` wires them to a watchdog observer and a debounced update thread.
 """
 from __future__ import annotations
 
@@ -29,13 +23,12 @@ from urllib.parse import parse_qs, unquote, urlsplit
 
 from jinja2 import TemplateError
 from markupsafe import Markup, escape
-from watchdog.events import FileSystemEvent, FileSystemEventHandler
+from watchdog.events import FileSystemEventHandler
 from watchdog.observers import Observer
 
 from .errors import ArchiveError, SourceError, bug_message
 from .parse.game import game_folders, is_game
 from .pipeline import GameReplay, Pipeline, Site
-from .places import Places
 from .site.render import package_templates, static_files, template_names, template_problem
 
 EVENTS_PATH = "/__nomic/events"
@@ -52,7 +45,6 @@ SHOWN_PROBLEMS = 300
 
 # At the end of every page's <body> in serve only.
 LIVE_RELOAD = Markup(f"<script>\n{Path(__file__).with_name('live_reload.js').read_text(encoding='utf-8')}</script>\n")
-assert EVENTS_OPENED in LIVE_RELOAD
 
 CONTENT_TYPES = {".html": "text/html; charset=utf-8", ".css": "text/css; charset=utf-8",
                  ".js": "text/javascript; charset=utf-8", ".xml": "application/xml; charset=utf-8",
@@ -66,7 +58,6 @@ class Update:
     games: int  # the games replayed
     errors: list[SourceError]  # non-empty: the last good site is still served
     seconds: float
-    pages: int = 0  # the pages of the site, when it is good
 
     @property
     def ok(self) -> bool:
@@ -189,8 +180,8 @@ class LiveSite:
                           self._statics[name])
         with self._lock:
             site = self.site
-            if site is None:
-                return Answer(404, HTML, NO_SITE_YET.encode())
+            if site is None:  # the content could not be read yet
+                return Answer(404, HTML, _problems_page(self.problems()))
             page = site.page(name)
             if page is None and site.page(f"{name}/index.html") is not None:
                 return Answer(301, HTML, f"{path}/".encode())
@@ -245,14 +236,9 @@ def _absolute(path: Path) -> Path:
     return path.parent.resolve() / path.name
 
 
-# Served for any page before the content could be read once: just enough for the overlay to show.
-NO_SITE_YET = f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Not built</title></head>" \
-              f"<body><h1>No site yet</h1>{LIVE_RELOAD}</body></html>\n"
-
-
 def _problems_page(problems: list[dict]) -> bytes:
-    """A page that cannot be drawn (its template fails): the problems, and the live reload that draws it again
-    once a save fixes them."""
+    """A page that cannot be drawn (the content cannot be read, or the page's template fails): the problems, and
+    the live reload that draws it once a save fixes them."""
     items = "".join(f"<li><code>{escape(p['where'])}</code>: {escape(p['message'])}</li>" for p in problems)
     return (f"<!doctype html>\n<html lang=\"en\"><head><meta charset=\"utf-8\"><title>Cannot draw this page</title>"
             f"</head><body><h1>This page cannot be drawn</h1><ul>{items}</ul>{LIVE_RELOAD}</body></html>\n").encode()
@@ -267,8 +253,7 @@ class EventHub:
     def __init__(self) -> None:
         self._lock = threading.Lock()
         self._clients: list[queue.SimpleQueue] = []
-        self.problems: list[dict] = []
-        self.total = 0  # how many problems there are, of which `problems` are the first
+        self.error: str | None = None  # while the site is broken: the problems, as JSON (see publish)
         self.closed = threading.Event()
         # The site each outcome left, named by this process and a count: a page is served with the name of
         # the one it was drawn from, which its stream sends back (another process's name: serve restarted).
@@ -286,8 +271,8 @@ class EventHub:
         loaded: its first event says so."""
         client: queue.SimpleQueue = queue.SimpleQueue()
         with self._lock:
-            if self.problems:
-                client.put(("error", self._payload()))
+            if self.error is not None:
+                client.put(("error", self.error))
             elif since is not None and since != self.token:
                 client.put(("reload", "{}"))
             self._clients.append(client)
@@ -295,21 +280,17 @@ class EventHub:
 
     def unsubscribe(self, client: queue.SimpleQueue) -> None:
         with self._lock:
-            if client in self._clients:
-                self._clients.remove(client)
+            self._clients.remove(client)
 
     def publish(self, update: Update, problems: list[dict]) -> None:
         """`reload` after a good update, else `error` with the problems (the first of the update's errors) and
-        how many there are, as JSON."""
+        how many there are in all, as JSON."""
         with self._lock:
-            self.problems, self.total = problems, max(len(update.errors), len(problems))
+            self.error = None if update.ok else json.dumps(
+                {"total": max(len(update.errors), len(problems)), "problems": problems}, ensure_ascii=False)
             self._published += 1
-            message = ("reload", "{}") if update.ok else ("error", self._payload())
             for client in self._clients:
-                client.put(message)
-
-    def _payload(self) -> str:
-        return json.dumps({"total": self.total, "problems": self.problems}, ensure_ascii=False)
+                client.put(("reload", "{}") if update.ok else ("error", self.error))
 
     def close(self) -> None:
         self.closed.set()
@@ -431,103 +412,75 @@ def _named(page: bytes, token: str) -> bytes:
 # --- Watching and updating -------------------------------------------------------------------------
 
 
-def print_update(update: Update, root: Path | None = None) -> None:
-    """What an update did, on the terminal; files named from the working directory when `root` says what the
-    errors' names are relative to (the folder that holds the games)."""
-    if update.ok:
-        print(f"replayed {update.games} game{'' if update.games == 1 else 's'} in {update.seconds:.2f}s",
-              file=sys.stderr)
-    else:
-        places = Places(root)
-        for error in update.errors:
-            print(places.error(error), file=sys.stderr)
-        print("the last good site is still served; fix the file and it is drawn again", file=sys.stderr)
+class UpdateLoop(threading.Thread, FileSystemEventHandler):
+    """Takes the paths watchdog says changed and updates the site once they have been quiet for `quiet` seconds."""
 
-
-class UpdateLoop(threading.Thread):
-    """Collects changed paths and updates the site once they have been quiet for `quiet` seconds."""
-
-    def __init__(self, site: LiveSite, hub: EventHub, *, quiet: float = QUIET_SECONDS,
-                 report: Callable[[Update], None] = print_update):
+    def __init__(self, site: LiveSite, hub: EventHub, *, report: Callable[[Update], None],
+                 quiet: float = QUIET_SECONDS):
         super().__init__(name="nomic-update", daemon=True)
         self.site, self.hub, self.quiet, self.report = site, hub, quiet, report
-        self._changed: set[Path] = set()
-        self._last_change = 0.0
-        self._wake = threading.Condition()
-        self._stopping = False
+        self._changes: queue.SimpleQueue = queue.SimpleQueue()  # paths, and None to stop
 
     def notify(self, paths: Iterable[Path]) -> None:
-        with self._wake:
-            self._changed.update(paths)
-            self._last_change = time.monotonic()
-            self._wake.notify()
+        for path in paths:
+            self._changes.put(path)
 
-    def stop(self) -> None:
-        with self._wake:
-            self._stopping = True
-            self._wake.notify()
-
-    def run(self) -> None:
-        while True:
-            with self._wake:
-                while not self._changed and not self._stopping:
-                    self._wake.wait()
-                while not self._stopping and (wait := self._last_change + self.quiet - time.monotonic()) > 0:
-                    self._wake.wait(wait)
-                if self._stopping:
-                    return
-                changed, self._changed = self._changed, set()
-            try:
-                update = self.site.update(changed)
-            except Exception as error:  # a bug must not end serving: say so, and wait for the next save
-                traceback.print_exc()  # for the terminal only: the overlay is for keepers
-                update = Update(0, [SourceError(str(self.site.content), 0, "while updating: "
-                                                + bug_message(error, "the content folder"))], 0.0)
-            self.report(update)
-            self.hub.publish(update, self.site.problems(update.errors))
-
-
-class _ChangeHandler(FileSystemEventHandler):
-    def __init__(self, site: LiveSite, loop: UpdateLoop):
-        self.site, self.loop = site, loop
-
-    def on_any_event(self, event: FileSystemEvent) -> None:
+    def on_any_event(self, event) -> None:
         if event.event_type not in ("created", "modified", "deleted", "moved", "closed"):
             return
         if event.is_directory and event.event_type == "modified":
             return  # a file inside changed, and that has its own event
         paths = [event.src_path] + ([event.dest_path] if event.event_type == "moved" else [])
-        relevant = [Path(os.fsdecode(p)) for p in paths
-                    if self.site.affects(Path(os.fsdecode(p)), directory=event.is_directory)]
-        if relevant:
-            self.loop.notify(relevant)
+        self.notify(path for path in map(Path, map(os.fsdecode, paths))
+                    if self.site.affects(path, directory=event.is_directory))
+
+    def stop(self) -> None:
+        self._changes.put(None)
+
+    def run(self) -> None:
+        changed: set[Path] = set()
+        while True:
+            try:
+                path = self._changes.get(timeout=self.quiet if changed else None)
+            except queue.Empty:  # quiet for long enough
+                self._update(changed)
+                changed = set()
+                continue
+            if path is None:
+                return
+            changed.add(path)
+
+    def _update(self, changed: set[Path]) -> None:
+        try:
+            update = self.site.update(changed)
+        except Exception as error:  # a bug must not end serving: say so, and wait for the next save
+            traceback.print_exc()  # for the terminal only: the overlay is for keepers
+            update = Update(0, [SourceError(str(self.site.content), 0, "while updating: "
+                                            + bug_message(error, "the content folder"))], 0.0)
+        self.report(update)
+        self.hub.publish(update, self.site.problems(update.errors))
 
 
 class Watcher:
     """Everything `serve` runs: the first update, the watcher, the update thread and the HTTP server."""
 
-    def __init__(self, content: Path, *, port: int = 0, quiet: float = QUIET_SECONDS,
-                 report: Callable[[Update], None] = print_update):
+    def __init__(self, content: Path, *, report: Callable[[Update], None], port: int = 0):
         self.site = LiveSite(content)
         self.hub = EventHub()
-        self.loop = UpdateLoop(self.site, self.hub, quiet=quiet, report=report)
+        self.loop = UpdateLoop(self.site, self.hub, report=report)
         self.observer = Observer()
         self.server = SiteServer(self.site, self.hub, port)
 
     def start(self) -> Update:
-        """Read every game, then watch and update in the background; serving is `serve_forever`."""
+        """Read every game, then watch and update in the background; serving is `server.serve_forever`."""
         update = self.site.update()
         self.hub.publish(update, self.site.problems())
-        handler = _ChangeHandler(self.site, self.loop)
         for folder in self.site.watched_folders():
             if folder.is_dir():
-                self.observer.schedule(handler, str(folder), recursive=True)
+                self.observer.schedule(self.loop, str(folder), recursive=True)
         self.loop.start()
         self.observer.start()
         return update
-
-    def serve_forever(self) -> None:
-        self.server.serve_forever(poll_interval=0.2)
 
     def close(self) -> None:
         self.observer.stop()

@@ -3,6 +3,7 @@ the caps, the bounded redline, the last-resort handler and the closed pipe, outp
 keeper's file, addresses made of folder names, serve's paths and crashes, and the terminal."""
 from __future__ import annotations
 
+import json
 import os
 import re
 import shutil
@@ -387,7 +388,7 @@ def test_a_crash_while_updating_is_one_line_in_the_overlay_and_a_traceback_on_th
     finally:
         loop.stop()
         loop.join()
-    assert hub.problems == [{
+    assert json.loads(hub.error)["problems"] == [{
         "where": str(live.content), "file": str(live.content), "line": 0, "text": "",
         "message": "while updating: unexpected error (RuntimeError: a bug\\nwith a second line); this is a bug in "
                    f"nomic-archive {__version__}: please report it with the content folder"}]

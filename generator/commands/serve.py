@@ -7,12 +7,26 @@ import os
 import signal
 import sys
 import webbrowser
+from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
 from ..parse.game import names_root
-from ..serve import Watcher, print_update
+from ..places import Places
+from ..serve import Update, Watcher
 from ..terminal import counted
 from . import content_folder
+
+
+def print_update(update: Update, root: Path) -> None:
+    """What an update did, on the terminal; files named from the working directory (`root`: the folder the errors'
+    names are relative to, the one that holds the games)."""
+    if update.ok:
+        print(f"replayed {counted(update.games, 'game')} in {update.seconds:.2f}s", file=sys.stderr)
+    else:
+        places = Places(root)
+        for error in update.errors:
+            print(places.error(error), file=sys.stderr)
+        print("the last good site is still served; fix the file and it is drawn again", file=sys.stderr)
 
 
 def _stop(signum, frame) -> None:
@@ -49,7 +63,7 @@ def run(args) -> int:
         print("watching for changes; Ctrl-C stops", file=sys.stderr)
         if args.open:
             webbrowser.open(url)
-        watcher.serve_forever()
+        watcher.server.serve_forever(poll_interval=0.2)
     except KeyboardInterrupt:
         pass
     finally:
