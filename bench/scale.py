@@ -12,12 +12,13 @@ For each size, `nomic-archive synth` writes a game (its log in one file, and spl
   changed (warm), then after a word added to one proposal; `check` with the cache the build left, and
   with an empty one;
 - serve: `serve` in a process of its own with a server-sent-events client, timing from writing a file to
-  the `reload` event: a word added to a proposal 60% of the way through the log, a sentence added to it
-  (every later entry of that file moves down two lines), its title changed (the lists that show it change),
-  a word added to the rule text it amends, a word added to a rule of rules.md (the game's snapshot then
-  differs: a discrepancy, which every page's header counts), game.toml's winning score, a word added to the
-  last entry (the replay runs to the end), an entry appended and the last deleted; each with the log in one
-  file and split;
+  the page the browser has open showing the edit (the `reload` event, then that page asked for and drawn): a
+  word added to a proposal 60% of the way through the log, a sentence added to it (every later entry of that
+  file moves down two lines), its title changed, a word added to the rule text it amends (each on the
+  proposal's page), a word added to a rule of rules.md (the rule's page), game.toml's winning score (a setting
+  the mechanics read: every entry replayed) and its description (the game's page), a word added to the last
+  entry (the replay runs to the end), an entry appended, an event appended and the last entry deleted (the
+  page that shows each); each with the log in one file and split;
 - peak RSS of build and serve (the largest process, workers included), the largest total of scripts one
   page loads before the reader asks for anything, and the site's files.
 
@@ -190,44 +191,57 @@ def proposal_at(game: Path, share: float) -> tuple[Path, str, str, str]:
 
 
 def serve_edits(game: Path) -> list[dict]:
-    """The edits timed in serve, each as a file and a text replaced there (and back, run after run)."""
+    """The edits timed in serve, each as a file and a text replaced there (and back, run after run), and the page
+    the browser has open, which shows it."""
     log, heading, sentence, quoted = proposal_at(game, 0.6)
     number = heading.split()[2].rstrip(":")
+    proposal = f"{game.name}/proposals/{number}.html"
     rules = game / "rules.md"
     rule = re.search(r"(?m)^### 101.*\n(\S+ \S+)", rules.read_text(encoding="utf-8")).group(1)
     settings = game / "game.toml"
     win = re.search(r"(?m)^win = .*$", settings.read_text(encoding="utf-8")).group(0)
-    last_log = ([game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md")))[-1]
+    description = re.search(r"(?m)^description = .*$", settings.read_text(encoding="utf-8")).group(0)
+    logs = [game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md"))
+    last_log = logs[-1]
     last_entry = "## " + last_log.read_text(encoding="utf-8").rsplit("\n## ", 1)[1]
     following = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", last_log.read_text(encoding="utf-8")))) + 1
     appended = (f"\n\n## Proposal {following}: Appended for the benchmark\nProposer: Alice\nDate: 2999-12-31\n"
                 "Votes: none\nResult: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
+    entries = sum(len(re.findall(r"(?m)^## ", path.read_text(encoding="utf-8"))) for path in logs)
+    last_part = entries // 200  # (site/views.LOG_PART: the part of the log an entry appended stands in)
     # The entry a keeper wrote last, edited again: the replay runs to the end, and every rule in force comes back
     last_sentence = re.search(r"\n\n([A-Z][^\n]*\.)\n", last_entry).group(1)
     return [
-        {"name": f"proposal {number}: a word", "file": str(log), "old": sentence, "new": sentence + " Edited."},
+        {"name": f"proposal {number}: a word", "file": str(log), "old": sentence, "new": sentence + " Edited.",
+         "page": proposal},
         {"name": f"proposal {number}: a sentence", "file": str(log), "old": sentence,
-         "new": sentence + "\n\nA sentence added for the benchmark."},
-        {"name": f"proposal {number}: its title", "file": str(log), "old": heading, "new": heading + " (edited)"},
+         "new": sentence + "\n\nA sentence added for the benchmark.", "page": proposal},
+        {"name": f"proposal {number}: its title", "file": str(log), "old": heading, "new": heading + " (edited)",
+         "page": proposal},
         {"name": f"proposal {number}: the rule text it enacts", "file": str(log), "old": quoted,
-         "new": "> Newly, " + quoted[2:]},
-        {"name": "rules.md: a word of rule 101", "file": str(rules), "old": rule, "new": rule + " edited"},
-        {"name": "game.toml: the winning score", "file": str(settings), "old": win, "new": win + "0"},
+         "new": "> Newly, " + quoted[2:], "page": proposal},
+        {"name": "rules.md: a word of rule 101", "file": str(rules), "old": rule, "new": rule + " edited",
+         "page": f"{game.name}/rules/101.html"},
+        {"name": "game.toml: the winning score", "file": str(settings), "old": win, "new": win + "0",
+         "page": f"{game.name}/index.html"},
+        {"name": "game.toml: the description", "file": str(settings), "old": description,
+         "new": description[:-1] + ' Edited."', "page": f"{game.name}/index.html"},
         {"name": "the last entry: a word", "file": str(last_log), "old": last_entry,
-         "new": last_entry.replace(last_sentence, last_sentence + " Edited.", 1)},
-        {"name": "an entry appended", "file": str(last_log), "old": last_entry, "new": last_entry.rstrip("\n") + appended},
-        # An entry appended where no list opens a part (the proposal above opens the proposals table's 41st, which
-        # every part's pager names): what most appends cost
+         "new": last_entry.replace(last_sentence, last_sentence + " Edited.", 1),
+         "page": f"{game.name}/proposals/{following - 1}.html"},
+        {"name": "an entry appended", "file": str(last_log), "old": last_entry, "new": last_entry.rstrip("\n") + appended,
+         "page": f"{game.name}/proposals/{following}.html"},
         {"name": "an event appended", "file": str(last_log), "old": last_entry,
-         "new": last_entry.rstrip("\n") + "\n\n## Event: A note for the benchmark\nDate: 2999-12-31\n\nNothing changes.\n"},
-        {"name": "the last entry deleted", "file": str(last_log), "old": last_entry, "new": ""},
+         "new": last_entry.rstrip("\n") + "\n\n## Event: A note for the benchmark\nDate: 2999-12-31\n\nNothing changes.\n",
+         "page": f"{game.name}/log-{last_part + 1}.html" if last_part else f"{game.name}/log.html"},
+        {"name": "the last entry deleted", "file": str(last_log), "old": last_entry, "new": "",
+         "page": f"{game.name}/proposals/{following - 2}.html"},
     ]
 
 
 def measure_serve(game: Path, tmp: Path, cache: Path, repeat: int) -> dict:
     spec = tmp / "serve.json"
-    spec.write_text(json.dumps({"game": str(game), "out": str(tmp / "served"), "repeat": repeat,
-                                "edits": serve_edits(game)}), encoding="utf-8")
+    spec.write_text(json.dumps({"game": str(game), "repeat": repeat, "edits": serve_edits(game)}), encoding="utf-8")
     process = subprocess.run([sys.executable, str(Path(__file__).resolve()), "--serve-child", str(spec)],
                              env=environment(cache), capture_output=True, text=True, timeout=TIMEOUT * 4)
     if process.returncode:
@@ -236,28 +250,35 @@ def measure_serve(game: Path, tmp: Path, cache: Path, repeat: int) -> dict:
 
 
 def serve_child(spec_path: Path) -> None:
-    """Run in a process of its own: serve the game, make each edit `repeat` times, print the latencies."""
+    """Run in a process of its own: serve the game, make each edit `repeat` times, print the latencies: from the
+    write to the reload event, and to the open page, asked for again, showing the edit."""
     import http.client
     import resource
     import threading
 
     sys.path.insert(0, str(ROOT))
-    from generator.serve import EVENTS_PATH, LiveSite, RebuildResult
+    from generator.serve import EVENTS_PATH, Update, Watcher
 
     spec = json.loads(spec_path.read_text(encoding="utf-8"))
-    results: list[RebuildResult] = []
-    live = LiveSite(Path(spec["game"]), Path(spec["out"]), report=results.append)
+    updates: list[Update] = []
+    watcher = Watcher(Path(spec["game"]), report=updates.append)
     started = time.perf_counter()
-    first = live.start()
-    first_build = time.perf_counter() - started
+    first = watcher.start()
+    first_update = time.perf_counter() - started
     assert first.ok, first.errors
-    server = live.server
+    server = watcher.server
     threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
-    events = http.client.HTTPConnection("127.0.0.1", server.server_address[1], timeout=TIMEOUT)
+    port = server.server_address[1]
+    events = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
     events.request("GET", EVENTS_PATH)
     response = events.getresponse()  # kept: its fp closes with it
     stream = response.fp
     stream.readline(), stream.readline()  # retry: and the blank line
+    browser = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
+
+    def page(path: str) -> bytes:
+        browser.request("GET", f"/{path}")
+        return browser.getresponse().read()
     timings: dict[str, list] = {}
     try:
         for edit in spec["edits"]:
@@ -267,28 +288,31 @@ def serve_child(spec_path: Path) -> None:
             edited = original.replace(edit["old"], edit["new"], 1)
             rows = timings[edit["name"]] = []
             for attempt in range(spec["repeat"] * 2):  # edit, undo, edit, ...: each write is timed
+                page(edit["page"] if attempt % 2 == 0 else spec["edits"][0]["page"])  # the page open before
                 time.sleep(0.3)  # let the watcher settle
-                before = len(results)
+                before = len(updates)
                 written = time.perf_counter()
                 path.write_text(edited if attempt % 2 == 0 else original, encoding="utf-8")
                 event = stream.readline()
-                while event.startswith(b":"):  # keep-alive while a long rebuild runs
+                while event.startswith(b":"):  # keep-alive while a long update runs
                     stream.readline()
                     event = stream.readline()
-                latency = time.perf_counter() - written
+                reloaded = time.perf_counter() - written
                 stream.readline(), stream.readline()
-                assert event == b"event: reload\n", (event, results[-1].errors if results else None)
-                result = results[-1] if len(results) > before else None
-                rows.append([latency * 1000, result.seconds * 1000 if result else None,
-                             len(result.written) if result else None])
+                assert event == b"event: reload\n", (event, updates[-1].errors if updates else None)
+                shown = page(edit["page"] if attempt % 2 == 0 else spec["edits"][0]["page"])
+                latency = time.perf_counter() - written
+                assert b"Not found" not in shown, edit
+                update = updates[-1] if len(updates) > before else None
+                rows.append([latency * 1000, reloaded * 1000, update.seconds * 1000 if update else None])
     finally:
         events.close()
+        browser.close()
         server.shutdown()
-        live.close()
+        watcher.close()
     own = resource.getrusage(resource.RUSAGE_SELF).ru_maxrss
     children = resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss
-    print(json.dumps({"first build s": first_build, "pages": len(first.written), "edits": timings,
-                      "peak MB": max(own, children) / 1024}))
+    print(json.dumps({"first update s": first_update, "edits": timings, "peak MB": max(own, children) / 1024}))
 
 
 # --- The table ----------------------------------------------------------------------------------
@@ -337,17 +361,16 @@ def main() -> None:
             row = {"n": n, "floor": floor, "hugo": hugo, **built}
             if not args.no_serve:
                 for layout, game in (("one file", one), (f"{args.per_file}/file", split)):
-                    cache = built["cache"] if game is one else tmp / "split-cache"
-                    if game is split:
-                        run(generator("build", str(game), "-o", str(tmp / "split-site")), env=environment(cache))
-                    served = measure_serve(game, tmp / ("one" if game is one else "split"), cache, args.repeat)
+                    served = measure_serve(game, tmp / ("one" if game is one else "split"), tmp / "serve-cache",
+                                           args.repeat)
                     row[layout] = served
                     for name, timing in served["edits"].items():
                         latencies = [t[0] for t in timing]
-                        print(f"{n}, {layout}: {name}: median {statistics.median(latencies):.0f} ms; runs "
-                              + ", ".join(f"{t[0]:.0f} ({t[1]:.0f}, {t[2]} written)" if t[1] is not None
-                                          else f"{t[0]:.0f}" for t in timing), flush=True)
-                    print(f"{n}, {layout}: serve started in {served['first build s']:.2f} s, peak "
+                        print(f"{n}, {layout}: {name}: median {statistics.median(latencies):.0f} ms; runs (to the "
+                              "reload, the update) " + ", ".join(
+                                  f"{t[0]:.0f} ({t[1]:.0f}, {t[2]:.0f})" if t[2] is not None else f"{t[0]:.0f}"
+                                  for t in timing), flush=True)
+                    print(f"{n}, {layout}: serve started in {served['first update s']:.2f} s, peak "
                           f"{served['peak MB']:.0f} MB ({load()})", flush=True)
             rows.append(row)
     print()
@@ -374,7 +397,7 @@ def print_table(rows: list[dict]) -> None:
     serve_rows = [row for row in rows if any(isinstance(v, dict) and "edits" in v for v in row.values())]
     if serve_rows:
         print()
-        print("| proposals | log | edit | median edit to reload | serve start | peak RSS serve |")
+        print("| proposals | log | edit | median save to the page showing it | serve start | peak RSS serve |")
         print("|---|---|---|---|---|---|")
         for row in serve_rows:
             for layout, served in row.items():
@@ -382,7 +405,7 @@ def print_table(rows: list[dict]) -> None:
                     continue
                 for name, timing in served["edits"].items():
                     print(f"| {row['n']:,} | {layout} | {name} | {statistics.median(t[0] for t in timing):.0f} ms | "
-                          f"{served['first build s']:.2f} s | {served['peak MB']:.0f} MB |")
+                          f"{served['first update s']:.2f} s | {served['peak MB']:.0f} MB |")
     if len(rows) > 1:
         small, large = rows[-2], rows[-1]
         growth = large["n"] / small["n"]
