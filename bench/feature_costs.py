@@ -50,7 +50,7 @@ def take_out(features: tuple[str, ...]) -> None:
         for module in (points, compare):
             replace(module, "redline", lambda old, new: unchanged)
     if "pieces" in features:
-        replace(pages, "points_pages", lambda pages: None)
+        replace(pages, "list_points_pages", lambda pages: None)
     if "search" in features:
         replace(pages, "_search_pages", lambda plan: [])
 

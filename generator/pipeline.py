@@ -30,7 +30,7 @@ from .preview import preview_draft
 from .progress import NO_PROGRESS, Progress
 from .site.pages import SITE_TITLE, SiteGame, site_game, site_pages
 from .site.render import build_pages, make_environment, page_bytes, templates_digest, unchanged_site
-from .site.views import Memo, Page, game_view
+from .site.views import Memo, Page
 from .terminal import counted
 
 # The steps each says to a command's progress line (progress.py).
@@ -60,29 +60,40 @@ def replay_games(content: Path, *, drafts: bool = False, cache: Cache | None = N
 
 
 class Site:
-    """A site's pages by path, so that routing a request to its page is a lookup; each game's search index is
-    listed when a path in it is first asked for (serve makes it only when a reader searches)."""
+    """A site's pages by path, so that routing a request to its page is a lookup; a game's page is made when it is
+    asked for, and its search index listed when a path in it is first asked for (serve makes it only when a
+    reader searches)."""
 
-    def __init__(self, games: list[SiteGame], pages: list[Page]):
-        self._pages = {page.path: page for page in pages}
-        self._unindexed = {game.slug: game for game in games}
+    def __init__(self, games: list[SiteGame], *, site: dict[str, str]):
+        self._games = {game.slug: game for game in games}
+        self._unindexed = set(self._games)
+        self._made: list[Page] | None = None
+        self._pages = {page.path: page for page in site_pages(games, self.game_pages, site=site)}  # above the games
 
     def page(self, path: str) -> Page | None:
-        page = self._pages.get(path)
+        if (page := self._pages.get(path)) is not None:
+            return page
         slug, _, rest = path.partition("/")
-        if page is None and rest.startswith("search/") and slug in self._unindexed:
-            self._index(slug)
-            page = self._pages.get(path)
-        return page
+        game = self._games.get(slug)
+        if game is not None and path not in game.pages and rest.startswith("search/") and slug in self._unindexed:
+            self._index(game)
+        return game.pages.page(path) if game is not None and path in game.pages else None
+
+    def game_pages(self) -> list[Page]:
+        """Every page of every game, the search indices' included, each made once."""
+        if self._made is None:
+            for slug in list(self._unindexed):
+                self._index(self._games[slug])
+            self._made = [game.pages.page(path) for game in self._games.values() for path in game.pages]
+        return self._made
 
     def pages(self) -> list[Page]:
-        """Every page, the search indices' included."""
-        for slug in list(self._unindexed):
-            self._index(slug)
-        return list(self._pages.values())
+        return self.game_pages() + list(self._pages.values())
 
-    def _index(self, slug: str) -> None:
-        self._pages.update((page.path, page) for page in self._unindexed.pop(slug).search_pages())
+    def _index(self, game: SiteGame) -> None:
+        self._unindexed.discard(game.slug)
+        for page in game.search_pages():
+            game.pages.add(page)
 
 
 class Pipeline:
@@ -126,23 +137,26 @@ class Pipeline:
 
     def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None,
              jobs: int = 1) -> Site:
-        """The site of these replays: its pages listed, none drawn. `store`, the cache a build keeps, lends what
+        """The site of these replays: its pages listed, none made. `store`, the cache a build keeps, lends what
         an earlier build made from the same inputs (the search index); `jobs`: the cores to read the search
         index's documents on (forking: only where no other thread runs)."""
-        games = [site_game(replay, memo=self._memos.setdefault(replay.game.slug, Memo()), store=store, jobs=jobs)
-                 for replay in replays]
-        pages = [page for game, replay in zip(games, replays) for page in game.pages + self._draft_pages(replay)]
-        return Site(games, pages + site_pages(games, pages, site_title=SITE_TITLE, base_url=base_url))
+        common = {"site_title": SITE_TITLE, "base_url": base_url + "/" if base_url and not base_url.endswith("/")
+                  else base_url}
+        games = [site_game(replay, site=common, memo=self._memos.setdefault(replay.game.slug, Memo()), store=store,
+                           jobs=jobs) for replay in replays]
+        for game, replay in zip(games, replays):
+            for page in self._draft_pages(replay):
+                game.pages.add(page)
+        return Site(games, site=common)
 
     def _draft_pages(self, replay: GameReplay) -> list[Page]:
         """A game's drafts previewed, and their list (serve's: a build shows none)."""
         if not self.drafts or isinstance(replay, SolitaireReplay):
             return []
-        about = game_view(replay)
+        slug, title = replay.game.slug, replay.game.config.title
         previews = [preview_draft(replay, draft) for draft in replay.game.drafts]
-        common = {"game": about, "game_title": about["title"]}
-        return [Page(f"{about['slug']}/drafts/index.html", "drafts.html", {**common, "drafts": previews})] + [
-            Page(f"{about['slug']}/drafts/{preview.stem}.html", "draft.html", {**common, "preview": preview})
+        return [Page(f"{slug}/drafts/index.html", "drafts.html", {"game_title": title, "drafts": previews})] + [
+            Page(f"{slug}/drafts/{preview.stem}.html", "draft.html", {"game_title": title, "preview": preview})
             for preview in previews]
 
     def draw(self, page: Page, *, live_reload: str = "") -> bytes:

@@ -16,9 +16,9 @@ from generator.model import Rule, Source
 from generator.parse.importer import import_ruleset
 from generator.parse.rules import parse_ruleset
 from generator.site import compare_pages as comparisons
-from generator.site.compare_pages import compare_pages
+from generator.site.compare_pages import list_compare_pages
 from generator.site.history import GameHistory
-from generator.site.views import GamePlan, point_name
+from generator.site.views import GamePages, GamePlan, game_view, point_name
 from tests.helpers import DATA, ROOT, broken_links, site_pages_of, write_site
 
 EXAMPLES = ROOT / "examples"
@@ -296,6 +296,13 @@ def game_plan(tmp_path) -> GamePlan:
     plan = GamePlan(replay, GameHistory(replay), replay.game.slug)
     plan.proposal_pages.update({step.index: str(step.entry.number) for step in replay.steps})
     return plan
+
+
+def compare_pages(plan: GamePlan) -> list:
+    """The game's comparison pages, each made."""
+    pages = GamePages(plan.slug, {"game": game_view(plan.replay)}, plan)
+    list_compare_pages(pages)
+    return [pages.page(path) for path in pages]
 
 
 def _main_text(html: str) -> str:

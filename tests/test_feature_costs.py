@@ -61,8 +61,8 @@ def test_each_feature_taken_out_is_missing_from_the_site_and_the_rest_is_there(g
 def test_a_function_it_replaces_that_is_gone_stops_it_by_name():
     env = {**os.environ, "PYTHONPATH": str(ROOT)}
     done = subprocess.run([sys.executable, "-c", "import sys; sys.path.insert(0, 'bench'); import feature_costs; "
-                           "from generator.site import pages; del pages.points_pages; "
+                           "from generator.site import pages; del pages.list_points_pages; "
                            "feature_costs.take_out(('pieces',))"], cwd=ROOT, env=env, capture_output=True,
                           text=True, timeout=60)
     assert done.returncode == 1
-    assert "generator.site.pages.points_pages is gone" in done.stderr
+    assert "generator.site.pages.list_points_pages is gone" in done.stderr

@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..diffing.compare import Comparison, Pair, RuleLike, compare, identical
-from .views import (GamePlan, Page, case_example, game_view, pager, part_name, parts, point_name, redline_view,
+from .views import (GamePages, GamePlan, Page, case_example, game_view, pager, part_name, parts, point_name, redline_view,
                     step_view)
 
 START = -1  # the point before the first entry: the initial set
@@ -53,38 +53,51 @@ def _links(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> list[tuple
     return links
 
 
-def compare_pages(plan: GamePlan) -> list[Page]:
-    """`<game>/compare/start-now.html` and `index.html`, where the reader picks any two points. What each
-    entry changed is on the entry's own page (a proposal's page, or its place in the log)."""
-    replay, history = plan.replay, plan.history
-    last = len(replay.steps) - 1
-    pages: list[Page] = []
-    start, now = history.rules_at(START), history.rules_at(last)
-    # Each part shows the pairs standing at COMPARE_PART of the numbers where the two sides differ (a pair stands
-    # at its first old rule's number, an added rule at its own), so the parts are known before comparing.
-    numbers = _differing_numbers(start, now)
-    ranges = parts(len(numbers), COMPARE_PART)
-    comparison = functools.cache(lambda: compare(start, now, by_identity=True))  # (once for every part)
-    for part, span in enumerate(ranges):
-        low = numbers[span.start] if part else None
-        high = numbers[span.stop] if part + 1 < len(ranges) else None
-
-        def shows(pair: Pair, low: int | None = low, high: int | None = high) -> bool:
-            return (low is None or pair.first_number >= low) and (high is None or pair.first_number < high)
-        pages.append(_comparison_page(plan, part_name("start-now", part, ""), START, last, comparison,
-                                      pager("start-now", ranges, part, lambda i: f"Rule {numbers[i]}"), shows))
-
+def list_compare_pages(pages: GamePages) -> None:
+    """List `<game>/compare/start-now.html` (in parts, when long) and `index.html`, where the reader picks any two
+    points. What each entry changed is on the entry's own page (a proposal's page, or its place in the log)."""
+    for part in range(len(parts(len(_start_now(pages.plan)[2]), COMPARE_PART))):
+        pages.list(f"compare/{part_name('start-now', part)}", _start_now_page, part)
     # The picker draws in the browser from the points and compare/rules pieces (points.py).
-    pages.append(_page(plan, "index", "compare_index.html", {}, lambda: {"case_example": case_example(plan)}))
-    return pages
+    pages.list("compare/index.html", _compare_index_page)
+
+
+def _start_now(plan: GamePlan) -> tuple[list[RuleLike], list[RuleLike], list[int]]:
+    """The rules at the start and now, and the numbers where the two differ: each part of their comparison shows
+    the pairs standing at COMPARE_PART of these numbers (a pair stands at its first old rule's number, an added
+    rule at its own), so the parts are known before comparing."""
+    def made() -> tuple[list[RuleLike], list[RuleLike], list[int]]:
+        start, now = plan.history.rules_at(START), plan.history.rules_at(len(plan.replay.steps) - 1)
+        return start, now, _differing_numbers(start, now)
+    return plan.once("start-now", made)
+
+
+def _start_now_page(pages: GamePages, path: str, part: int) -> Page:
+    plan = pages.plan
+    start, now, numbers = _start_now(plan)
+    ranges = parts(len(numbers), COMPARE_PART)
+    low = numbers[ranges[part].start] if part else None
+    high = numbers[ranges[part].stop] if part + 1 < len(ranges) else None
+
+    def shows(pair: Pair) -> bool:
+        return (low is None or pair.first_number >= low) and (high is None or pair.first_number < high)
+    comparison = functools.partial(plan.once, "start-now comparison", lambda: compare(start, now, by_identity=True))
+    return _comparison_page(plan, pages.made, path, START, len(plan.replay.steps) - 1, comparison,
+                            pager("start-now", ranges, part, lambda i: f"Rule {numbers[i]}"), shows)
+
+
+def _compare_index_page(pages: GamePages, path: str, _: Any) -> Page:
+    return pages.made(path, "compare_index.html", {}, lazy=lambda: {"case_example": case_example(pages.plan)})
 
 
 def comparison_page(plan: GamePlan, before: int, after: int) -> Page:
     """The comparison of the rules after entry `before` with the rules after `after` (-1: the initial set),
     as compare/start-now.html draws them; named by the two points (the picker shows the same)."""
-    return _comparison_page(plan, f"{point_name(plan, before)}-{point_name(plan, after)}",
-                            before, after, lambda: compare(plan.history.rules_at(before),
-                                                                 plan.history.rules_at(after), by_identity=True))
+    def made(path: str, template: str, context: dict[str, Any], **options: Any) -> Page:
+        return Page(path, template, {"game": game_view(plan.replay), **context}, **options)
+    return _comparison_page(plan, made, f"{plan.slug}/compare/{point_name(plan, before)}-{point_name(plan, after)}.html",
+                            before, after, lambda: compare(plan.history.rules_at(before), plan.history.rules_at(after),
+                                                           by_identity=True))
 
 
 def _differing_numbers(start: list[RuleLike], now: list[RuleLike]) -> list[int]:
@@ -95,9 +108,11 @@ def _differing_numbers(start: list[RuleLike], now: list[RuleLike]) -> list[int]:
     return sorted((starts.keys() | nows.keys()) - unchanged)
 
 
-def _comparison_page(plan: GamePlan, name: str, before: int, after: int, comparison: Callable[[], Comparison],
-                     navigation: Sequence[dict[str, Any]] = (), shows: Callable[[Pair], bool] | None = None) -> Page:
-    """A comparison page, or a part of one (`navigation`: its pager; `shows`: which pairs it shows)."""
+def _comparison_page(plan: GamePlan, made: Callable[..., Page], path: str, before: int, after: int,
+                     comparison: Callable[[], Comparison], navigation: Sequence[dict[str, Any]] = (),
+                     shows: Callable[[Pair], bool] | None = None) -> Page:
+    """A comparison page, or a part of one (`navigation`: its pager; `shows`: which pairs it shows), `made` as
+    its game's pages are."""
 
     def view() -> dict[str, Any]:
         found = comparison()
@@ -108,10 +123,5 @@ def _comparison_page(plan: GamePlan, name: str, before: int, after: int, compari
             None if shows is None else [pair for pair in found.differences if shows(pair)])}
 
     now = before == START and after == len(plan.replay.steps) - 1
-    return _page(plan, name, "compare.html", {"now": now, "previous": None, "next": None, "pager": list(navigation)},
-                 view)
-
-
-def _page(plan: GamePlan, name: str, template: str, context: dict[str, Any],
-          lazy: Callable[[], dict[str, Any]]) -> Page:
-    return Page(f"{plan.slug}/compare/{name}.html", template, {"game": game_view(plan.replay), **context}, lazy=lazy)
+    return made(path, "compare.html", {"now": now, "previous": None, "next": None, "pager": list(navigation)},
+                lazy=view)

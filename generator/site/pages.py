@@ -22,10 +22,10 @@ from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.points import page_names
 from .charts import score_chart
-from .compare_pages import compare_pages
+from .compare_pages import list_compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import demote_headings, entry_html, render_markdown, render_prose
-from .points import bucket_of, points_pages
+from .points import bucket_of, list_points_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
@@ -47,18 +47,24 @@ def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
     return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo or Memo())
 
 
-def site_game(replay: Replay | SolitaireReplay, *, memo: Memo | None = None, store: Cache | None = None,
-              jobs: int = 1) -> SiteGame:
-    """A game as the site takes it: its pages (a solitaire game's are solitaire_pages.py's), its search index's
-    (made when asked for: serve makes it only when a reader searches) and what the site's index says of it."""
+def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: Memo | None = None,
+              store: Cache | None = None, jobs: int = 1) -> SiteGame:
+    """A game as the site takes it: its pages listed (a solitaire game's are solitaire_pages.py's), each made
+    when asked for, with `site` (its title and address) in their context; its search index's (made when asked
+    for: serve makes it only when a reader searches); and what the site's index says of it."""
     if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
         game_pages, summary, entries = solitaire_site(replay)
         slug, title = replay.game.slug, replay.game.config.title
-        return SiteGame(slug, title, game_pages, lambda: summary,
+        pages = GamePages(slug, site)
+        for page in game_pages:
+            pages.add(page)
+        return SiteGame(slug, title, pages, lambda: summary,
                         lambda: search_pages(slug, title, documents_from_entries(slug, entries)))
     plan = game_plan(replay, memo)
     plan.store, plan.jobs = store, jobs
-    return SiteGame(plan.slug, replay.game.config.title, plan_game(plan), lambda: _game_summary(plan),
+    pages = GamePages(plan.slug, {"game": game_view(replay), **site}, plan)
+    list_game(pages)
+    return SiteGame(plan.slug, replay.game.config.title, pages, lambda: _game_summary(plan),
                     lambda: _search_pages(plan))
 
 
@@ -66,7 +72,7 @@ def site_game(replay: Replay | SolitaireReplay, *, memo: Memo | None = None, sto
 class SiteGame:
     slug: str
     title: str
-    pages: list[Page]  # all but the search index's
+    pages: GamePages  # all but the search index's
     summary: Callable[[], dict[str, Any]]  # what the site's index shows of it
     search_pages: Callable[[], list[Page]]
 
@@ -76,22 +82,18 @@ def sitemap_paths(pages: list[Page]) -> list[str]:
     return [p.path for p in pages if p.kind == "html" and not p.stub]
 
 
-def site_pages(games: list[SiteGame], game_pages: list[Page], *, site_title: str, base_url: str) -> list[Page]:
-    """The pages above the games (index, 404, the list of games a widened search looks in, the sitemap when
-    the site's address is known), and the site's title and address on every page of `game_pages` too."""
-    pages = [Page("index.html", "index.html", {}, lazy=lambda: {"games": [game.summary() for game in games]}),
+def site_pages(games: list[SiteGame], game_pages: Callable[[], list[Page]], *, site: dict[str, str]) -> list[Page]:
+    """The pages above the games: the index, 404, the list of games a widened search looks in, and the sitemap
+    of `game_pages` when the site's address is known."""
+    pages = [Page("index.html", "index.html", {**site},
+                  lazy=lambda: {"games": [game.summary() for game in games]}),
              games_page([(game.slug, game.title) for game in games])]
-    if base_url and not base_url.endswith("/"):
-        base_url += "/"
-    if base_url:  # a sitemap's <loc>s must be absolute: without the site's address there is none
-        listed = sorted(sitemap_paths(game_pages)) + ["index.html"]
-        pages.append(Page("sitemap.xml", "sitemap.xml", {"paths": listed}, kind="xml"))
+    if site["base_url"]:  # a sitemap's <loc>s must be absolute: without the site's address there is none
+        pages.append(Page("sitemap.xml", "sitemap.xml", {**site}, kind="xml",
+                          lazy=lambda: {"paths": sorted(sitemap_paths(game_pages())) + ["index.html"]}))
     # A host serves 404.html at any missing address, at any depth: its links start from the site's
     # address, or from the host's root without one.
-    pages.append(Page("404.html", "404.html", {"root": base_url or "/"}))
-    for page in game_pages + pages:
-        page.context.setdefault("site_title", site_title)
-        page.context.setdefault("base_url", base_url)
+    pages.append(Page("404.html", "404.html", {"root": site["base_url"] or "/", **site}))
     return pages
 
 
@@ -105,28 +107,31 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
             "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
 
 
-def plan_game(plan: GamePlan) -> list[Page]:
-    """Every page of one game but its search index's, in the order they are planned."""
-    pages = GamePages(plan)
+def list_game(pages: GamePages) -> None:
+    """List every page of one game but its search index's: each path with the function that makes its page."""
+    plan = pages.plan
     history = plan.history
-    _rules_in_force(pages)
-    _repealed_page(pages)
-    _summary_pages(pages)
-    _players_page(pages)
+    pages.list("rules/index.html", _rules_in_force, False)
+    if any(version.power is not None for version in history.in_force()):  # format 1.1: the rules by power
+        pages.list("rules/by-power.html", _rules_in_force, True)
+    pages.list("repealed.html", _repealed_page)
+    pages.list("index.html", _overview_page)
+    pages.list("check.html", _check_page)
+    pages.list("feed.xml", _feed_page)
+    pages.list("players.html", _players_page)
     for identity in history.rules:
-        _rule_page(pages, identity)
-    _redirect_pages(pages)
-    for position in range(len(history.proposal_steps)):
-        _proposal_page(pages, position)
-    for stem, part_of in (("log", _log_part), ("index", _table_part), ("scores", _scores_part),
-                          ("defeated", _defeated_part)):
+        pages.list(plan.rule_page(identity), _rule_page, identity)
+    for number, identity in sorted(history.old_numbers().items()):
+        pages.list(f"rules/{number}.html", _redirect_page, identity)
+    for position, step in enumerate(history.proposal_steps):
+        pages.list(f"proposals/{plan.proposal_pages[step.index]}.html", _proposal_page, position)
+    for stem, path in (("log", ""), ("index", "proposals/"), ("scores", ""), ("defeated", "")):
         if stem != "scores" or pages.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
             for part in range(_parts_of(plan, stem)):
-                part_of(pages, part)
-    pages.add("as-of.html", "as-of.html", {}, lazy=lambda: {"case_example": case_example(plan)})
-    pages.extend(compare_pages(plan))
-    points_pages(pages)
-    return pages
+                pages.list(path + part_name(stem, part), _list_page, (stem, part))
+    pages.list("as-of.html", _as_of_page)
+    list_compare_pages(pages)
+    list_points_pages(pages)
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
@@ -141,109 +146,106 @@ def _search_pages(plan: GamePlan) -> list[Page]:
     return search_pages(plan.slug, plan.replay.game.config.title, plan_documents(plan))
 
 
-def _rules_in_force(pages: GamePages) -> None:
-    """The rules in force, by class, and (format 1.1) by power."""
+def _rules_in_force(pages: GamePages, path: str, by_power: bool) -> Page:
+    """The rules in force, by class, or (format 1.1) by power, the highest first."""
     plan = pages.plan
     in_force = plan.history.in_force()
     powered = any(v.power is not None for v in in_force)
+
+    def classes() -> dict[str, Any]:
+        if by_power:
+            return {"classes": [(power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
+                                for p in sorted({v.power for v in in_force if v.power is not None}, reverse=True)]}
+        return {"classes": [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls])
+                            for cls in CLASS_ORDER]}
     # by_power: None where rules have no power (no switch between the two views)
-    pages.add("rules/index.html", "rules.html", {"heading": "Rules in force", "by_power": False if powered else None},
-              lazy=lambda: {"classes": [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls])
-                                        for cls in CLASS_ORDER]})
-    if powered:  # format 1.1: the same rules grouped by power, the highest first
-        powers = sorted({v.power for v in in_force if v.power is not None}, reverse=True)
-        pages.add("rules/by-power.html", "rules.html", {"heading": "Rules in force by power", "by_power": True},
-                  lazy=lambda: {"classes": [(power_text(p), [version_view(v, "../", plan) for v in in_force
-                                                             if v.power == p]) for p in powers]})
+    return pages.made(path, "rules.html", {"heading": "Rules in force by power" if by_power else "Rules in force",
+                                           "by_power": by_power if powered else None}, lazy=classes)
 
 
-def _repealed_page(pages: GamePages) -> None:
+def _repealed_page(pages: GamePages, path: str, _: Any) -> Page:
     plan = pages.plan
-    pages.add("repealed.html", "repealed.html", {},
-              lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
+    return pages.made(path, "repealed.html", {},
+                      lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
 
 
-def _summary_pages(pages: GamePages) -> None:
-    """The pages that sum up the whole game: its page and feed (the latest proposals) and the verification
-    report."""
+# The pages that sum up the whole game: its page and feed (the latest proposals) and the verification report.
+
+def _overview_page(pages: GamePages, path: str, _: Any) -> Page:
+    return pages.made(path, "game.html", {}, lazy=lambda: _overview(pages.plan))
+
+
+def _check_page(pages: GamePages, path: str, _: Any) -> Page:
+    return pages.made(path, "check.html", {}, lazy=lambda: _check_context(pages.plan))
+
+
+def _feed_page(pages: GamePages, path: str, _: Any) -> Page:
+    return pages.made(path, "feed.xml", {}, kind="xml", lazy=lambda: _feed_context(pages.plan))
+
+
+def _players_page(pages: GamePages, path: str, _: Any) -> Page:
+    return pages.made(path, "players.html", {}, lazy=lambda: _players_context(pages.plan))
+
+
+def _as_of_page(pages: GamePages, path: str, _: Any) -> Page:
+    return pages.made(path, "as-of.html", {}, lazy=lambda: {"case_example": case_example(pages.plan)})
+
+
+def _rule_page(pages: GamePages, path: str, identity: int) -> Page:
     plan = pages.plan
-    pages.add("index.html", "game.html", {}, lazy=lambda: _overview(plan))
-    pages.add("check.html", "check.html", {}, lazy=lambda: _check_context(plan))
-    pages.add("feed.xml", "feed.xml", {}, kind="xml", lazy=lambda: _feed_context(plan))
+    return pages.made(path, "rule.html", {}, lazy=lambda: _rule_context(plan, plan.history.rules[identity]),
+                      affinity=bucket_of(identity))
 
 
-def _players_page(pages: GamePages) -> None:
-    plan = pages.plan
-    pages.add("players.html", "players.html", {}, lazy=lambda: _players_context(plan))
-
-
-def _rule_page(pages: GamePages, identity: int) -> None:
-    plan = pages.plan
-    pages.add(plan.rule_page(identity), "rule.html", {},
-              lazy=lambda: _rule_context(plan, plan.history.rules[identity]), affinity=bucket_of(identity))
-
-
-def _redirect_pages(pages: GamePages) -> None:
-    """A small page for each number a rule once had: it sends the reader to the rule's page. The pages of one
+def _redirect_page(pages: GamePages, path: str, identity: int) -> Page:
+    """A small page for a number a rule once had: it sends the reader to the rule's page. The pages of one
     rule's old numbers say the same (the numbers are in its lineage, and whether the rule was repealed), so
     they are one file (see render_all)."""
     history = pages.plan.history
-    for number, identity in sorted(history.old_numbers().items()):
-        target = history.rules[identity]
-        context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
-                   "now": target.last.number, "repealed": target.repealed}
-        pages.add(f"rules/{number}.html", "redirect.html", context, stub=True, affinity=bucket_of(identity))
+    target = history.rules[identity]
+    context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
+               "now": target.last.number, "repealed": target.repealed}
+    return pages.made(path, "redirect.html", context, stub=True, affinity=bucket_of(identity))
 
 
-def _proposal_page(pages: GamePages, position: int) -> None:
+def _proposal_page(pages: GamePages, path: str, position: int) -> Page:
     plan = pages.plan
     proposal_steps = plan.history.proposal_steps
     step = proposal_steps[position]
     previous = proposal_steps[position - 1] if position else None
     following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
     revisions = plan.history.revisions_by_step.get(step.index, ())
-    pages.add(f"proposals/{plan.proposal_pages[step.index]}.html", "proposal.html",
-              {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))},
-              lazy=lambda: _proposal_context(plan, step, previous, following),
-              affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
+    return pages.made(path, "proposal.html", {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))},
+                      lazy=lambda: _proposal_context(plan, step, previous, following),
+                      affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
 
 
-# The pages that list every entry, each long list cut into parts.
-
-def _log_part(pages: GamePages, part: int) -> None:
+def _list_page(pages: GamePages, path: str, which: tuple[str, int]) -> Page:
+    """A part of a list of entries: the log, the table of proposals, the scores (the first part with the chart),
+    the defeated proposals."""
     plan = pages.plan
-    chosen, navigation = _list_part(plan, "log", part)
-    pages.add(part_name("log", part), "log.html", {"pager": navigation},
-              lazy=lambda: {"entries": [_log_entry(plan, s) for s in chosen],
-                            "preamble": render_prose(plan.replay.game.log.preamble, 2) if part == 0 else ""})
-
-
-def _table_part(pages: GamePages, part: int) -> None:
-    plan = pages.plan
-    chosen, navigation = _list_part(plan, "index", part)
+    stem, part = which
+    entries, size, label = _entry_list(plan, stem)
+    ranges = parts(len(entries), size)
+    chosen = entries[ranges[part].start:ranges[part].stop]
+    context = {"pager": pager(stem, ranges, part, label, growing=True)}
+    if stem == "log":
+        return pages.made(path, "log.html", context, lazy=lambda: {
+            "entries": [_log_entry(plan, s) for s in chosen],
+            "preamble": render_prose(plan.replay.game.log.preamble, 2) if part == 0 else ""})
+    if stem == "scores":
+        return pages.made(path, "scores.html", context,
+                          lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
+    if stem == "defeated":
+        return pages.made(path, "defeated.html", context,
+                          lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
     def rows() -> dict[str, Any]:
         # Numbers used of which the record holds nothing (format 1.2), listed on the first part
         unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
                       for s in plan.replay.steps if isinstance(s.entry, Unrecorded)] if part == 0 else []
         return {"rows": [_proposal_row(plan, s, "../") for s in chosen], "unrecorded": unrecorded}
-    pages.add(f"proposals/{part_name('index', part)}", "proposals.html",
-              {"heading": "All proposals", "pager": navigation}, lazy=rows)
-
-
-def _scores_part(pages: GamePages, part: int) -> None:
-    """A part of the table of every entry that changed a score, the first with the chart."""
-    plan = pages.plan
-    chosen, navigation = _list_part(plan, "scores", part)
-    pages.add(part_name("scores", part), "scores.html", {"pager": navigation},
-              lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
-
-
-def _defeated_part(pages: GamePages, part: int) -> None:
-    plan = pages.plan
-    chosen, navigation = _list_part(plan, "defeated", part)
-    pages.add(part_name("defeated", part), "defeated.html", {"pager": navigation},
-              lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
+    return pages.made(path, "proposals.html", {**context, "heading": "All proposals"}, lazy=rows)
 
 
 def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], int, Callable[[int], str]]:
@@ -262,13 +264,6 @@ def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], int, Callabl
     if stem in ("log", "scores"):
         return entries, size, lambda i: entries[i].label
     return entries, size, lambda i: str(entries[i].entry.name)
-
-
-def _list_part(plan: GamePlan, stem: str, part: int) -> tuple[Sequence[Step], list[dict[str, Any]]]:
-    """The entries a part of a list shows, and its pager."""
-    entries, size, label = _entry_list(plan, stem)
-    ranges = parts(len(entries), size)
-    return entries[ranges[part].start:ranges[part].stop], pager(stem, ranges, part, label, growing=True)
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:

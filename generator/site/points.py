@@ -51,17 +51,23 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def points_pages(pages: GamePages) -> None:
-    """The pieces: each points piece, their manifest, and each bucket of the rules' comparisons."""
+def list_points_pages(pages: GamePages) -> None:
+    """List the pieces: each points piece, their manifest, each bucket of the rules' comparisons and each block of
+    a long history's."""
     plan = pages.plan
     for first in range(0, max(len(plan.replay.steps), 1), PER_PIECE):
-        _points_piece(pages, first)
-    _manifest(pages)
-    for bucket in sorted(_buckets(plan)):
-        _rules_pieces(pages, bucket)
+        pages.list(f"points/{first // PER_PIECE}.js", _points_piece, first)
+    pages.list("points/index.js", _manifest)
+    for bucket, histories in sorted(_buckets(plan).items()):
+        pages.list(f"compare/rules/{bucket}.js", _rules_piece, bucket)
+        for history in histories:
+            if len(history.versions) > SHORT_HISTORY:
+                for first in range(0, len(history.versions), BLOCK):
+                    pages.list(f"compare/rules/{history.identity}-{first // BLOCK}.js", _rules_block,
+                               (history, range(first, min(first + BLOCK, len(history.versions)))))
 
 
-def _points_piece(pages: GamePages, first: int) -> None:
+def _points_piece(pages: GamePages, path: str, first: int) -> Page:
     """The points piece of the entries `first` onwards."""
     plan = pages.plan
 
@@ -77,8 +83,7 @@ def _points_piece(pages: GamePages, first: int) -> None:
         live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
                       key=lambda v: (v.start, v.identity))
         return {"data": _piece_json(first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}
-    path = f"{plan.slug}/points/{first // PER_PIECE}.js"
-    pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", lazy=data))
+    return pages.made(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
 
 
 def _buckets(plan: GamePlan) -> dict[int, list[RuleHistory]]:
@@ -102,10 +107,9 @@ def keyframe_interval(rules_in_force: int) -> int:
     return max(KEYFRAME, -(-rules_in_force // PER_PIECE))
 
 
-def _manifest(pages: GamePages) -> None:
+def _manifest(pages: GamePages, path: str, _: Any) -> Page:
     """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers."""
     plan = pages.plan
-    path = f"{plan.slug}/points/index.js"
 
     def data() -> dict[str, Any]:
         steps = plan.replay.steps
@@ -114,7 +118,7 @@ def _manifest(pages: GamePages) -> None:
         # (model/points.py)
         return {"data": {"count": len(steps), "per": PER_PIECE, "pieces": pieces, "syntax": SYNTAX, "hint": HINT,
                          "keyframe": keyframe_interval(len(plan.history.in_force()))}}
-    pages.append(Page(path, "data-piece.js", {"key": path}, kind="js", lazy=data))
+    return pages.made(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
 
 
 def _piece_ranges(steps: tuple[Step, ...]) -> list:
@@ -161,55 +165,49 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     return made[key]
 
 
-def _rules_pieces(pages: GamePages, bucket: int) -> None:
-    """The bucket's file, and a file per block of versions for each rule with a long history.
+# A version's entry in the rules' comparisons (its text, its blocks drawn, the article of the change that made it)
+# lives in its bucket's file when its rule has at most SHORT_HISTORY versions, else in the file of the block of
+# BLOCK versions that holds it; the bucket also holds each rule's first and last texts and the article of the first
+# against the last, all that comparing with the start or with now needs. A rule's comparisons are its page's
+# redlines again (redline_view keeps them): drawn by the worker that drew its page (see render_all).
 
-    A version's entry (its text, its blocks drawn, the article of the change that made it) lives in the
-    bucket when its rule has at most SHORT_HISTORY versions, else in the block of BLOCK versions that holds
-    it; the bucket also holds each rule's first and last texts and the article of the first against the
-    last, all that comparing with the start or with now needs."""
+def _rules_piece(pages: GamePages, path: str, bucket: int) -> Page:
+    """The bucket's file."""
     plan = pages.plan
-    histories = _buckets(plan)[bucket]
-
-    def rule_url(version) -> str:
-        return f"../{plan.rule_page(version.identity)}"
-
-    def entry(history: RuleHistory, n: int) -> dict[str, Any]:
-        version = history.versions[n]
-        made: dict[str, Any] = {"text": version.text,
-                                "blocks": [str(render_markdown(block)) for block in split_blocks(version.text)]}
-        if n:
-            made["into"] = _changed(history.versions[n - 1], version, rule_url)
-        return made
 
     def bucket_context() -> dict[str, Any]:
         rules = {}
-        for history in histories:
+        for history in _buckets(plan)[bucket]:
             versions = history.versions
             if len(versions) <= SHORT_HISTORY:
-                rules[history.identity] = {"entries": {n: entry(history, n) for n in range(len(versions))}}
+                rules[history.identity] = {"entries": {n: _entry(plan, history, n) for n in range(len(versions))}}
                 if len(versions) > 2:
-                    rules[history.identity]["whole"] = _changed(versions[0], versions[-1], rule_url)
+                    rules[history.identity]["whole"] = _changed(plan, versions[0], versions[-1])
             else:
                 rules[history.identity] = {"ends": {0: versions[0].text, len(versions) - 1: versions[-1].text},
-                                           "whole": _changed(versions[0], versions[-1], rule_url)}
+                                           "whole": _changed(plan, versions[0], versions[-1])}
         return {"rules": rules}
-
-    folder = f"{plan.slug}/compare/rules"
-    path = f"{folder}/{bucket}.js"
-    # A rule's comparisons are its page's redlines again (redline_view caches them): drawn by the worker that
-    # drew its page, right after it (see render_all).
-    pages.append(Page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context, affinity=bucket))
-    for history in histories:
-        if len(history.versions) <= SHORT_HISTORY:
-            continue
-        for first in range(0, len(history.versions), BLOCK):
-            numbers = range(first, min(first + BLOCK, len(history.versions)))
-            block_path = f"{folder}/{history.identity}-{first // BLOCK}.js"
-            pages.append(Page(block_path, "compare-piece.js", {"key": block_path}, kind="js", affinity=bucket, lazy=lambda h=history, ns=numbers: {"rules": {h.identity: {
-                                  "entries": {n: entry(h, n) for n in ns}}}}))
+    return pages.made(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context, affinity=bucket)
 
 
-def _changed(before: RuleVersion, after: RuleVersion, rule_url) -> dict[str, Any]:
+def _rules_block(pages: GamePages, path: str, block: tuple[RuleHistory, range]) -> Page:
+    """The file of a block of versions of a rule with a long history."""
+    history, numbers = block
+    return pages.made(path, "compare-piece.js", {"key": path}, kind="js", affinity=bucket_of(history.identity),
+                      lazy=lambda: {"rules": {history.identity: {
+                          "entries": {n: _entry(pages.plan, history, n) for n in numbers}}}})
+
+
+def _entry(plan: GamePlan, history: RuleHistory, n: int) -> dict[str, Any]:
+    version = history.versions[n]
+    made: dict[str, Any] = {"text": version.text,
+                            "blocks": [str(render_markdown(block)) for block in split_blocks(version.text)]}
+    if n:
+        made["into"] = _changed(plan, history.versions[n - 1], version)
+    return made
+
+
+def _changed(plan: GamePlan, before: RuleVersion, after: RuleVersion) -> dict[str, Any]:
     kind = "changed" if before.number == after.number else "renumbered"
-    return pair_view(Pair(kind, (before,), (after,), None, redline(before.text, after.text)), rule_url)
+    return pair_view(Pair(kind, (before,), (after,), None, redline(before.text, after.text)),
+                     lambda version: f"../{plan.rule_page(version.identity)}")

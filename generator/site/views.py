@@ -222,18 +222,39 @@ def summaries(steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]]
     return [summarize(start, tuple(steps[start:start + size])) for start in range(0, len(steps), size)]
 
 
-class GamePages(list):
-    """A game's pages as they are planned: each with the game's header in its context."""
+# How a listed page is made: from the game's pages (its plan and the context every page has), the page's path and
+# an argument (a rule's identity, a proposal's place, a part of a list...).
+Maker = Callable[["GamePages", str, Any], Page]
 
-    def __init__(self, plan: GamePlan):
+
+class GamePages(dict):
+    """A game's pages as listed: each path with the function that makes its page and that function's argument.
+    Listing a page costs a dict entry; the page is made (`page`) when asked for, and its costly context when it
+    is drawn."""
+
+    def __init__(self, slug: str, base: dict[str, Any], plan: GamePlan | None = None):
         super().__init__()
-        self.plan = plan
-        self.base = {"game": game_view(plan.replay)}
+        self.slug, self.plan = slug, plan
+        self.base = base  # in every page's context: the game's header, the site's title and address
 
-    def add(self, path: str, template: str, context: dict[str, Any], kind: str = "html",
-            lazy: Callable[[], dict[str, Any]] | None = None, stub: bool = False, affinity: int | None = None) -> None:
-        self.append(Page(f"{self.plan.slug}/{path}", template, {**self.base, **context}, kind=kind, lazy=lazy,
-                         stub=stub, affinity=affinity))
+    def list(self, path: str, maker: Maker, argument: Any = None) -> None:
+        self[f"{self.slug}/{path}"] = (maker, argument)
+
+    def add(self, page: Page) -> None:
+        """A page made already (a solitaire game's: a few), given the context every page has."""
+        page.context = {**self.base, **page.context}
+        self[page.path] = (_made_already, page)
+
+    def page(self, path: str) -> Page:
+        maker, argument = self[path]
+        return maker(self, path, argument)
+
+    def made(self, path: str, template: str, context: dict[str, Any], **options: Any) -> Page:
+        return Page(path, template, {**self.base, **context}, **options)
+
+
+def _made_already(pages: GamePages, path: str, page: Page) -> Page:
+    return page
 
 
 def judgment_name(entry: Judgment) -> str:
