@@ -3,7 +3,10 @@ and whatever git the keeper has reads whatever repository it made.
 
 Everything from the repository is untrusted: revisions given on the command line are verified before use
 (`--end-of-options`, so "--output=x" is a name, not an option), file names are read NUL-separated, and blobs are
-decoded as UTF-8 with replacement."""
+decoded as UTF-8 with replacement. So is its own configuration (`.git/config` comes with a tarball or a shared
+folder): git runs with the settings that would start a program overridden on its command line, which wins over
+every config file, and without the caller's GIT_* variables, which could point it at another repository (as
+pre-commit runs git)."""
 from __future__ import annotations
 
 import os
@@ -18,17 +21,33 @@ class GitError(Exception):
     """git could not do what was asked: the message says what, for a person."""
 
 
+# Settings a repository's config could use to run a program while it is only read, each overridden: a signature
+# check (gpg.program through log.showSignature), a filesystem monitor, external diffs and text conversions, a
+# pager; and those that would change what is read (renames hide a file's deletion, an encoding its text).
+SAFE_CONFIG = ("core.quotepath=off", "core.fsmonitor=false", "core.pager=cat", "log.showSignature=false",
+               "gpg.program=false", "gpg.ssh.program=false", "gpg.x509.program=false", "diff.external=",
+               "diff.renames=false", "i18n.logOutputEncoding=UTF-8")
+# Options of `git log` and `git show` to the same end, whatever a config file says.
+SAFE_LOG_OPTIONS = ("--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-mailmap")
+
+
 def _environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", GIT_CONFIG_NOSYSTEM="1", GIT_PAGER="cat")
     return env
+
+
+def _command(repo: Path, args: tuple[str, ...]) -> list[str]:
+    config = [option for setting in SAFE_CONFIG for option in ("-c", setting)]
+    if args and args[0] in ("log", "show"):
+        args = (args[0], *SAFE_LOG_OPTIONS, *args[1:])
+    return ["git", "--no-pager", "-C", str(repo), *config, *args]
 
 
 def git(repo: Path, *args: str) -> bytes:
     """The output of `git -C repo ARGS`; GitError with git's own first line of complaint when it fails."""
     try:
-        done = subprocess.run(["git", "-C", str(repo), "-c", "core.quotepath=off", *args], capture_output=True,
-                              env=_environment(), check=False)
+        done = subprocess.run(_command(repo, args), capture_output=True, env=_environment(), check=False)
     except FileNotFoundError:
         raise GitError("the git command is not installed (the importer reads repositories through it)") from None
     if done.returncode != 0:
@@ -123,7 +142,7 @@ class BlobReader:
     """Many files' texts through one `git cat-file --batch`: thousands of revisions of a rule read in seconds."""
 
     def __init__(self, repo: Path):
-        self._process = subprocess.Popen(["git", "-C", str(repo), "cat-file", "--batch"], stdin=subprocess.PIPE,
+        self._process = subprocess.Popen(_command(repo, ("cat-file", "--batch")), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_environment())
 
     def read(self, revision: str, path: str) -> str | None:
