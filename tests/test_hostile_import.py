@@ -8,8 +8,11 @@ import stat
 import subprocess
 from pathlib import Path
 
+import pytest
+
 from generator.cli import main
 from helpers import git_commit
+from test_import_agora import records  # noqa: F401 (a fixture: the small records of Agora)
 
 RULES = "# Our rules\n\n##101 Immutable - Scope\n\nEveryone follows the rules in force.\n\n##201 Mutable - Quorum\n\n" \
         "Quorum is half the players.\n"
@@ -72,3 +75,54 @@ def test_the_callers_git_variables_do_not_redirect_git(tmp_path, capsys, monkeyp
     monkeypatch.setenv("GIT_DIR", str(other / ".git"))
     code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(tmp_path / "game"))
     assert code == 0, said
+
+
+def yaml_bomb(key: str) -> str:
+    """Ten aliases of ten aliases, nine deep: a billion strings in a few lines, the last one under `key`."""
+    lines = ['l0: &l0 ["lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol", "lol"]']
+    lines += [f"l{n}: &l{n} [" + ", ".join([f"*l{n - 1}"] * 10) + "]" for n in range(1, 9)]
+    return "\n".join(lines + [f"{key}: *l8"]) + "\n"
+
+
+def test_a_yaml_bomb_in_a_rule_file_of_agora_refuses_the_import(tmp_path, capsys, records) -> None:
+    ruleset, assessor = records
+    commit = git_commit(ruleset, "Proposal 16", {"rules_data/rules/102": "id: 102\nname: Voting\n" + yaml_bomb("text")})
+    out = tmp_path / "agora"
+    code, said = run(capsys, "import", "agora", "--ruleset", str(ruleset), "--assessor", str(assessor), "-o", str(out))
+    assert code == 2, said
+    assert f"rules_data/rules/102 at {commit[:10]}, line 8: its aliases expand it past 4,194,304 characters (a YAML " \
+           "bomb?): refused whole" in said
+    assert "Traceback" not in said and not out.exists()
+
+
+def test_a_yaml_bomb_in_front_matter_refuses_the_import(tmp_path, capsys) -> None:
+    """In a git rules folder's front matter, and in `import rules/`: exit 2, naming the file."""
+    repo = tmp_path / "repo"
+    rule = "---\nrule: {n}\ntype: Mutable\n{extra}---\n\nThe text of rule {n}.\n"
+    git_commit(repo, "Start", {"rules/201.md": rule.format(n=201, extra="")})
+    commit = git_commit(repo, "Proposal 301", {"rules/301.md": rule.format(n=301, extra=yaml_bomb("status"))})
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules", "-o", str(out))
+    assert code == 2, said
+    assert f"rules/301.md at commit {commit[:10]}, line 9: front matter: its aliases expand it past 4,194,304 " \
+           "characters" in said
+    assert not out.exists()
+    code, said = run(capsys, "import", str(repo / "rules"), "-o", str(tmp_path / "rules.md"))
+    assert code == 2, said
+    assert f"{repo / 'rules' / '301.md'}:9: front matter: its aliases expand it past 4,194,304 characters" in said
+    assert not (tmp_path / "rules.md").exists()
+
+
+@pytest.mark.parametrize(("front_matter", "message"), [
+    ("a: &a x\nb: [" + ", ".join(["*a"] * 101) + "]\n", "4: front matter: it holds more than 100 aliases"),
+    ("a: " + "[" * 40 + "]" * 40 + "\n", "3: front matter: its values nest more than 32 deep"),
+    ("a: &a [*a]\n", "3: front matter: the alias *a stands inside the value it names"),
+    ("a: [\n" + " [\n" * 1_000_000, "34: front matter: its values nest more than 32 deep"),
+], ids=["aliases", "nesting", "recursion", "a million brackets"])
+def test_yaml_is_bounded_as_it_is_read(tmp_path, capsys, front_matter, message) -> None:
+    """Each bound refuses the file at once (a million brackets take libyaml minutes to refuse on its own)."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "101.md").write_text(f"---\nrule: 101\n{front_matter}---\n\nText.\n", encoding="utf-8")
+    code, said = run(capsys, "import", str(rules))
+    assert code == 2 and f"{rules / '101.md'}:{message} (a YAML bomb?): refused whole" in said, said

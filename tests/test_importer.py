@@ -391,7 +391,8 @@ def test_rule_files_with_unreadable_front_matter(tmp_path, capsys) -> None:
     folder.mkdir()
     (folder / "rule101.md").write_text("---\nRULE: [101\n---\nText.\n", encoding="utf-8")
     assert main(["import", str(folder)]) == 2
-    assert capsys.readouterr().err == f"{folder / 'rule101.md'}:2: its front matter is not YAML\n"
+    assert capsys.readouterr().err == f"{folder / 'rule101.md'}:3: its front matter is not YAML: did not find " \
+        "expected ',' or ']' (while parsing a flow sequence at line 2)\n"
 
 
 def test_the_command_names_each_heading_left_out(tmp_path, capsys) -> None:

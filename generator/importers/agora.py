@@ -22,8 +22,8 @@ from pathlib import Path
 import yaml
 
 from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
-from ..parse.importer import escape_heading, escape_markdown
-from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, git, text
+from ..parse.importer import YamlBeyondBounds, escape_heading, escape_markdown, load_yaml
+from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, commit_id, git, text
 
 LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
 RESULTS = {"ADOPTED": "adopted", "REJECTED": "defeated", "FAILED_QUORUM": "failed-quorum"}
@@ -85,9 +85,8 @@ def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = No
                 raise AgoraImportError(str(repo), f"{name}: {error}") from None
     low = _proposal_number(first, "--from")
     high = _proposal_number(last, "--to")
-    importer = _Importer(ruleset, assessor)
     try:
-        return importer.run(low, high)
+        return _Importer(ruleset, assessor).run(low, high)
     except GitError as error:
         raise AgoraImportError(str(ruleset), str(error)) from None
 
@@ -100,18 +99,10 @@ def _proposal_number(value: str | None, option: str) -> int | None:
     return int(value)
 
 
-# libyaml's loader where PyYAML was built with it: the pure-Python one takes 50 ms a rule file, minutes in all.
-_YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
-
-
-def _load_yaml(data: str):
-    """A YAML document with every value a string (dates are kept as written: 2023-05-32 is in the record)."""
-    return yaml.load(data, Loader=_YAML_LOADER)
-
-
 class _Importer:
     def __init__(self, ruleset: Path, assessor: Path | None):
         self.ruleset = ruleset
+        self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected dates are read
         self.assessor = assessor
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections
         self.renames = self._renames()
@@ -123,7 +114,7 @@ class _Importer:
     def _renames(self) -> dict[str, str]:
         """Old name -> the name the player has now, from the Rulekeepor's name_replacement_data."""
         try:
-            data = text(git(self.ruleset, "show", "HEAD:name_replacement_data"))
+            data = text(git(self.ruleset, "show", f"{self.head}:name_replacement_data"))
         except GitError:
             return {}
         pairs = {}
@@ -147,11 +138,19 @@ class _Importer:
 
     # --- the Rulekeepor's repository -------------------------------------------------------------------
 
+    def _yaml(self, content: str, path: str, commit: str):
+        """A file's YAML, every value a string (dates as written: 2023-05-32 is in the record); yaml.YAMLError
+        when it is not YAML, and a refusal of the whole import for a YAML bomb."""
+        try:
+            return load_yaml(content)
+        except YamlBeyondBounds as error:
+            raise AgoraImportError(f"{path} at {commit[:10]}, line {error.line}", str(error)) from None
+
     def walk(self, low: int | None, high: int | None):
         """(rules before the first change by a proposal numbered `low` or more, their commit, their date,
         every change after that, the Rulekeepor's rulesets at each year's end, the highest rule id seen)."""
         raw = text(git(self.ruleset, "log", "--first-parent", "--reverse", "--diff-merges=first-parent",
-                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", "HEAD", "--",
+                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", self.head, "--",
                        "config/index", "rules", "rules_data/config/index", "rules_data/rules"))
         rules: dict[int, _Rule] = {}
         index: list[int] = []
@@ -177,18 +176,18 @@ class _Importer:
                 index_path, folder = layout
                 before_rules, before_index = dict(rules), list(index)
                 if index_path in paths:
-                    index = self._read_index(blobs.read(commit, index_path) or "", commit)
+                    index = self._read_index(blobs.read(commit, index_path) or "", index_path, commit)
                 for path in paths:
                     if path.startswith(folder) and path[len(folder):].isdigit():
                         rule = int(path[len(folder):])
-                        read = self._read_rule(blobs.read(commit, path), rule, commit, initial is not None)
+                        read = self._read_rule(blobs.read(commit, path), path, rule, commit, initial is not None)
                         if read is not None:
                             rules[rule] = read
                         elif rule in rules and blobs.read(commit, path) is None:
                             del rules[rule]
                 for rule in set(index) - set(before_index):
                     if rule not in rules and (content := blobs.read(commit, f"{folder}{rule}")) is not None:
-                        read = self._read_rule(content, rule, commit, initial is not None)
+                        read = self._read_rule(content, f"{folder}{rule}", rule, commit, initial is not None)
                         if read is not None:
                             rules[rule] = read
                 if initial is None:
@@ -218,9 +217,9 @@ class _Importer:
                                    "ruleset's history (is this a clone of AgoraNomic/ruleset?)")
         return initial, found, year_ends, highest
 
-    def _read_index(self, content: str, commit: str) -> list[int]:
+    def _read_index(self, content: str, path: str, commit: str) -> list[int]:
         try:
-            sections = _load_yaml(content)
+            sections = self._yaml(content, path, commit)
         except yaml.YAMLError:
             self.notes["Could not be read"].append(f"the index at commit {commit[:10]}")
             return []
@@ -231,12 +230,12 @@ class _Importer:
                     ids.append(int(rule))
         return ids
 
-    def _read_rule(self, content: str | None, rule: int, commit: str, noting: bool) -> _Rule | None:
+    def _read_rule(self, content: str | None, path: str, rule: int, commit: str, noting: bool) -> _Rule | None:
         """The rule in `content`; None when absent, commented out or unreadable (noted, from the start on)."""
         if content is None:
             return None
         try:
-            data = _load_yaml(content)
+            data = self._yaml(content, path, commit)
         except yaml.YAMLError as error:
             mark = getattr(error, "problem_mark", None)
             where = f" line {mark.line + 1}" if mark is not None else ""
@@ -309,14 +308,14 @@ class _Importer:
         out: dict[tuple, list] = defaultdict(list)
         for index_path, folder in LAYOUTS:
             try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", "HEAD", folder)).split()
+                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, folder)).split()
             except GitError:
                 continue
             with BlobReader(self.ruleset) as blobs:
                 for name in names:
                     rule = name.rsplit("/", 1)[-1]
                     try:
-                        data = _load_yaml(blobs.read("HEAD", name) or "") if rule.isdigit() else None
+                        data = self._yaml(blobs.read(self.head, name) or "", name, self.head) if rule.isdigit() else None
                     except yaml.YAMLError:
                         continue
                     for entry in _list(data.get("history")) if isinstance(data, dict) else []:
@@ -340,14 +339,14 @@ class _Importer:
         out: dict[int, dict] = {}
         for layout in ("rules_data/proposals/", "proposals/"):
             try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", "HEAD", layout)).split()
+                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, layout)).split()
             except GitError:
                 continue
             wanted = [name for name in names if name.rsplit("/", 1)[-1].isdigit()]
             with BlobReader(self.ruleset) as blobs:
                 for name in wanted:
                     try:
-                        data = _load_yaml(blobs.read("HEAD", name) or "")
+                        data = self._yaml(blobs.read(self.head, name) or "", name, self.head)
                     except yaml.YAMLError:
                         continue
                     if isinstance(data, dict):

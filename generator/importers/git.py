@@ -13,8 +13,8 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, escape_heading, escape_markdown,
-                              read_rule_files, read_ruleset, render_ruleset)
+from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, escape_heading,
+                              escape_markdown, read_rule_files, read_ruleset, render_ruleset)
 from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
 from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
     git, list_files, object_type, text
@@ -62,6 +62,9 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
         def rules_at(revision: str) -> dict[int, ImportedRule] | None:
             try:
                 read = _read_rules(repo, blobs, revision, rules_path)
+            except YamlBeyondBounds as error:
+                raise GitImportError(f"{repo}: {error.file} at commit {revision[:10]}, line {error.line}: {error}") \
+                    from None
             except RulesetImportError as error:
                 where = f"{error.file}:{error.line}" if error.file else f"{rules_path}:{error.line}" if error.line \
                     else rules_path

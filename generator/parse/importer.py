@@ -14,6 +14,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..limits import MAX_FILE_BYTES, MAX_NESTING, MAX_YAML_ALIASES
+
 DEFAULT_TITLE = "Initial Set of Rules"
 IMMUTABLE = "Immutable Rules"
 MUTABLE = "Mutable Rules"
@@ -62,6 +64,101 @@ class RulesetImportError(Exception):
         super().__init__(message)
         self.line = line
         self.file = file
+
+
+class YamlBeyondBounds(RulesetImportError):
+    """A YAML document that would expand past what a file may hold: a YAML bomb, refused whole (never a slip of
+    a record to write around)."""
+
+
+_OPEN_KEY = object()  # a mapping's place for its next key
+
+
+def load_yaml(text: str):
+    """A YAML document as PyYAML's BaseLoader reads it (every scalar a string, so that "1.10" and a date stay as
+    written; tags make nothing), built here from the parser's events so that it is bounded while it is read: at
+    most MAX_YAML_ALIASES aliases, MAX_NESTING collections deep (libyaml takes the square of the depth), and
+    MAX_FILE_BYTES characters with every alias expanded, as anything that walks it would expand them.
+
+    Raises yaml.YAMLError when it is not one YAML document, YamlBeyondBounds (at its line) past a bound."""
+    import yaml  # only the readers of rule files need it
+
+    opened: list[list] = []  # each open collection: [its value, the key awaiting a value, anchor, expanded size]
+    anchors: dict[str, tuple[object, int]] = {}
+    root, documents, aliases, expanded = None, 0, 0, 0
+
+    def beyond(event, what: str) -> YamlBeyondBounds:
+        return YamlBeyondBounds(f"{what} (a YAML bomb?): refused whole", event.start_mark.line + 1)
+
+    def place(value, size: int, event) -> None:
+        nonlocal root
+        if not opened:
+            root = value
+            return
+        parent = opened[-1]
+        parent[3] += size
+        if isinstance(parent[0], list):
+            parent[0].append(value)
+        elif parent[1] is _OPEN_KEY:
+            if not isinstance(value, str):
+                raise yaml.constructor.ConstructorError("while constructing a mapping", None, "found unhashable key",
+                                                        event.start_mark)
+            parent[1] = value
+        else:
+            parent[0][parent[1]] = value
+            parent[1] = _OPEN_KEY
+
+    for event in yaml.parse(text, Loader=getattr(yaml, "CBaseLoader", yaml.BaseLoader)):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(opened) == MAX_NESTING:
+                raise beyond(event, f"its values nest more than {MAX_NESTING} deep")
+            opened.append([[] if isinstance(event, yaml.SequenceStartEvent) else {}, _OPEN_KEY, event.anchor, 1])
+            expanded += 1
+            continue
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            value, _, anchor, size = opened.pop()
+        elif isinstance(event, yaml.ScalarEvent):
+            value, anchor, size = event.value, event.anchor, len(event.value) + 1
+            expanded += size
+        elif isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
+                raise beyond(event, f"it holds more than {MAX_YAML_ALIASES} aliases")
+            if event.anchor not in anchors:
+                held = any(item[2] == event.anchor for item in opened)
+                raise beyond(event, f"the alias *{event.anchor} stands inside the value it names") if held else \
+                    yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
+            (value, size), anchor = anchors[event.anchor], None
+            expanded += size
+        else:
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise yaml.composer.ComposerError("expected a single document in the stream", None,
+                                                      "but found another document", event.start_mark)
+            continue
+        if expanded > MAX_FILE_BYTES:
+            raise beyond(event, f"its aliases expand it past {MAX_FILE_BYTES:,} characters")
+        if anchor is not None:
+            anchors[anchor] = (value, size)
+        place(value, size, event)
+    return root
+
+
+def yaml_problem(error, first_line: int = 1) -> tuple[int, str]:
+    """Where PyYAML found a document unreadable (its line in the file, the document starting on `first_line`; 0
+    when unknown) and what it found, in a few words without the source it quotes ("did not find expected ','
+    or ']' (while parsing a flow sequence at line 2)")."""
+    def line(mark) -> int:
+        return mark.line + first_line if mark is not None else 0
+
+    problem = getattr(error, "problem", None) or str(error).split("\n", 1)[0]
+    context, mark = getattr(error, "context", None), getattr(error, "context_mark", None)
+    if context and mark is not None:
+        problem = f"{problem} ({context} at line {line(mark)})"
+    elif context:
+        problem = f"{context}, {problem}"
+    return line(getattr(error, "problem_mark", None)), problem
 
 
 class Kind(Enum):
@@ -217,12 +314,12 @@ def _front_matter(name: str, text: str) -> tuple[dict, str, int] | None:
     if end is None:
         return None
     try:
-        # BaseLoader: every value a string, so a date or "1.10" is read as written, never converted.
-        keys = yaml.load("\n".join(lines[1:end]), Loader=yaml.BaseLoader)
+        keys = load_yaml("\n".join(lines[1:end]))
+    except YamlBeyondBounds as error:  # its line is the front matter's, which starts on the file's second
+        raise YamlBeyondBounds(f"front matter: {error}", error.line + 1, file=name) from None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise RulesetImportError("its front matter is not YAML", mark.line + 2 if mark is not None else 0,
-                                 file=name) from None
+        line, problem = yaml_problem(error, first_line=2)
+        raise RulesetImportError(f"its front matter is not YAML: {problem}", line, file=name) from None
     if not isinstance(keys, dict):
         return None
     return {str(key).strip().lower(): value for key, value in keys.items()}, "\n".join(lines[end + 1:]), end + 1
