@@ -6,6 +6,7 @@ from __future__ import annotations
 import os
 import stat
 import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -126,3 +127,78 @@ def test_yaml_is_bounded_as_it_is_read(tmp_path, capsys, front_matter, message) 
     (rules / "101.md").write_text(f"---\nrule: 101\n{front_matter}---\n\nText.\n", encoding="utf-8")
     code, said = run(capsys, "import", str(rules))
     assert code == 2 and f"{rules / '101.md'}:{message} (a YAML bomb?): refused whole" in said, said
+
+
+def small_game(tmp_path: Path) -> Path:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301", {"rules.md": RULES.replace("half", "two thirds of")})
+    return repo
+
+
+def leftovers(folder: Path) -> list[str]:
+    return sorted(path.name for path in folder.iterdir() if path.name.startswith("."))
+
+
+def test_a_failed_write_leaves_nothing_and_a_retry_works(tmp_path, capsys, monkeypatch) -> None:
+    import generator.commands.importer as command
+    from generator.errors import ArchiveError, SourceError
+
+    repo, out = small_game(tmp_path), tmp_path / "game"
+    written = []
+
+    def full_disk(path: Path, data: str) -> None:
+        if written:
+            raise ArchiveError([SourceError(str(path), 0, "cannot write: No space left on device")])
+        written.append(path)
+        original(path, data)
+
+    original = command.write_atomic
+    monkeypatch.setattr(command, "write_atomic", full_disk)
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 2 and "cannot write: No space left on device" in said, said
+    assert not out.exists() and leftovers(tmp_path) == []
+    monkeypatch.setattr(command, "write_atomic", original)
+    out.mkdir()  # an empty folder is as good as none
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 0, said
+    assert sorted(path.name for path in out.iterdir()) == ["IMPORT.md", "game.toml", "log.md", "rules.md"]
+
+
+def test_an_import_killed_midway_leaves_no_game_and_the_next_one_cleans_up(tmp_path) -> None:
+    repo, out = small_game(tmp_path), tmp_path / "game"
+    dies_after_two_files = (
+        "import os, signal, sys\n"
+        "import generator.commands.importer as command\n"
+        "original, written = command.write_atomic, []\n"
+        "def dying(path, data):\n"
+        "    original(path, data)\n"
+        "    written.append(path)\n"
+        "    if len(written) == 2:\n"
+        "        os.kill(os.getpid(), signal.SIGKILL)\n"
+        "command.write_atomic = dying\n"
+        "from generator.cli import main\n"
+        "sys.exit(main(sys.argv[1:]))\n")
+    args = ["import", "git", str(repo), "--rules", "rules.md", "-o", str(out)]
+    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+    killed = subprocess.run([sys.executable, "-c", dies_after_two_files, *args], env=env, capture_output=True)
+    assert killed.returncode == -9
+    assert not out.exists()
+    assert len(leftovers(tmp_path)) == 1  # the staging folder, hidden beside -o
+    done = subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True)
+    assert done.returncode == 0, done.stderr
+    assert (out / "log.md").is_file() and leftovers(tmp_path) == []
+
+
+def test_a_game_check_would_refuse_is_not_written(tmp_path, capsys, monkeypatch) -> None:
+    """The last guard: whatever an importer gets wrong, `check` reads the game before it is moved into place."""
+    import generator.importers.git as importer
+
+    monkeypatch.setattr(importer, "_game_toml", lambda *args: 'title = "x"\nplayers = ["A, B"]\n')
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(small_game(tmp_path)), "--rules", "rules.md", "-o", str(out))
+    assert code == 2
+    assert "game: the game imported would not pass check, so nothing was written: this is a bug in the importer" \
+        in said
+    assert "game/game.toml:2: " in said and ".building." not in said
+    assert not out.exists() and leftovers(tmp_path) == []

@@ -185,12 +185,15 @@ def test_refusals_name_the_problem(tmp_path, capsys, records) -> None:
     ruleset, assessor = records
     cases = [(["--ruleset", str(tmp_path)], "--ruleset: is not a git repository"),
              (["--ruleset", str(ruleset), "--from", "ten"], "--from: must be a proposal number, such as 8253"),
-             (["--ruleset", str(ruleset), "--assessor", str(ruleset)], "has no gh-pages branch"),
-             ([], "needs --ruleset CLONE")]
+             (["--ruleset", str(ruleset), "--assessor", str(ruleset)], "has no gh-pages branch")]
     for args, message in cases:
         code, files, said = run_import(tmp_path, capsys, *args)
         assert code == 2 and message in said and "Traceback" not in said, said
         assert files == {}
+    with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+        main(["import", "agora", "-o", str(tmp_path / "agora")])
+    assert stopped.value.code == 2
+    assert "the following arguments are required: --ruleset" in capsys.readouterr().err
 
 
 def test_unreadable_batches_and_odd_values_are_reported_not_fatal(tmp_path, capsys, records) -> None:

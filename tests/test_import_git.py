@@ -214,8 +214,10 @@ def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> Non
         assert message in err, err
         assert "Traceback" not in err
         assert not out.exists()
-    assert main(["import", "git", "-o", str(out)]) == 2
-    assert "needs the repository and --rules" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+        main(["import", "git", "-o", str(out)])
+    assert stopped.value.code == 2
+    assert "the following arguments are required: REPO, --rules" in capsys.readouterr().err
 
 
 def test_the_same_clone_gives_the_same_files(tmp_path, capsys, small_game) -> None:

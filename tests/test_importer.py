@@ -402,3 +402,20 @@ def test_the_command_names_each_heading_left_out(tmp_path, capsys) -> None:
     captured = capsys.readouterr()
     assert f"{source}:21: left out: '##ABCD - Named, not numbered' names no numbered rule" in captured.err
     assert "### 322. Identifiers" in captured.out
+
+
+def test_each_kind_of_import_is_a_subcommand_and_import_file_still_works(tmp_path, capsys) -> None:
+    source = tmp_path / "rules.txt"
+    source.write_text(HEADINGS_WITH_CLASS_IN_TITLE, encoding="utf-8")
+    assert main(["import", "text", str(source)]) == 0
+    as_text = capsys.readouterr().out
+    assert main(["import", str(source)]) == 0  # as it was written before the kinds were subcommands
+    assert capsys.readouterr().out == as_text
+    for kind, own, foreign in (("text", "--start", "--rules"), ("git", "--rules", "--ruleset"),
+                               ("agora", "--assessor", "--stop")):
+        with pytest.raises(SystemExit) as done:
+            main(["import", kind, "--help"])
+        assert done.value.code == 0
+        shown = capsys.readouterr().out
+        assert own in shown and foreign not in shown, shown
+        assert "example" in shown and f"nomic-archive import {kind}" in shown

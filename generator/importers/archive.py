@@ -9,7 +9,6 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
-from ..files import write_atomic
 from ..parse.importer import escape_heading, escape_markdown
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
@@ -110,8 +109,3 @@ def check_new_folder(folder: Path) -> None:
     if os.path.lexists(folder) and (not folder.is_dir() or folder.is_symlink() or any(folder.iterdir())):
         raise ArchiveError([SourceError(str(folder), 0, "already exists and is not an empty folder; an import writes "
                                         "a whole game into a new folder; nothing was written")])
-
-
-def write_game(folder: Path, files: dict[str, str]) -> None:
-    for name in sorted(files):
-        write_atomic(folder / name, files[name])
