@@ -202,3 +202,60 @@ def test_a_game_check_would_refuse_is_not_written(tmp_path, capsys, monkeypatch)
         in said
     assert "game/game.toml:2: " in said and ".building." not in said
     assert not out.exists() and leftovers(tmp_path) == []
+
+
+def agora_import(tmp_path: Path, capsys, ruleset: Path, assessor: Path | None, *args: str) -> tuple[int, str, Path]:
+    out = tmp_path / "agora"
+    code, said = run(capsys, "import", "agora", "--ruleset", str(ruleset),
+                     *(["--assessor", str(assessor)] if assessor else []), "-o", str(out), *args)
+    assert "Traceback" not in said and "bug in nomic-archive" not in said, said
+    return code, said, out
+
+
+def test_a_repository_of_the_wrong_kind_is_refused(tmp_path, capsys, records) -> None:
+    """The ruleset given as the Assessor's (it has a gh-pages branch too, but no json/), and the reverse."""
+    ruleset, assessor = records
+    subprocess.run(["git", "-C", str(ruleset), "branch", "gh-pages"], check=True)
+    code, said, out = agora_import(tmp_path, capsys, ruleset, ruleset)
+    assert code == 2 and "--assessor: is not a clone of AgoraNomic/assessor (its gh-pages branch holds the " \
+        "Assessor's decisions in json/; this one has no such folder)" in said, said
+    assert not out.exists()
+    code, said, out = agora_import(tmp_path, capsys, assessor, None)
+    assert code == 2 and "--ruleset: is not a clone of AgoraNomic/ruleset (no commit holds the Rulekeepor's index " \
+        "of rules" in said, said
+    assert not out.exists()
+
+
+def test_nothing_readable_from_the_assessor_is_refused_with_each_problem(tmp_path, capsys, records) -> None:
+    """A truncated file and resolutions that are not a list: no decision is left, which is not an import."""
+    ruleset, assessor = records
+    git_commit(assessor, "damaged", {"json/10-11.txt": '{"resolutions": [{"proposal": 10, ',
+                                     "json/13-14.txt": '{"resolutions": {"proposal": 13}}',
+                                     "json/14A-16.txt": None})
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 2, said
+    assert "json/10-11.txt at " in said and ", line 1: not JSON: Expecting property name" in said
+    assert "json/13-14.txt at " in said and ": holds no list of resolutions: none of its decisions is read" in said
+    assert "--assessor: no decision could be read from the 2 files of json/ on gh-pages" in said
+    assert not out.exists()
+
+
+def test_a_damaged_rule_file_speaks_and_changes_nothing_it_cannot_read(tmp_path, capsys, records) -> None:
+    """No text: no empty amendment by "unknown"; no power: the rule keeps its power, never a silent 1.0; each a
+    line naming the file, the commit and what was written instead; exit 1."""
+    ruleset, assessor = records
+    no_text = git_commit(ruleset, "Proposal 16", {"rules_data/rules/102": "id: 102\nname: Voting\npower: 1\n"},
+                         date="2020-03-20T12:00:00")
+    no_power = git_commit(ruleset, "Proposal 16", {"rules_data/rules/101": "id: 101\nname: The Whole Game\n"
+                                                   "text: |\n  A new text.\nhistory: []\n"}, date="2020-03-21T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    assert f"rules_data/rules/102 at {no_text[:10]}: no text: the rule is read as it was before" in said
+    assert f"rules_data/rules/101 at {no_power[:10]}: no power: it keeps its power 2" in said
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "Amend rule 102" not in log.split("## Proposal 16")[1]
+    assert "Change the power of rule 101" not in log.split("## Proposal 16")[1]
+    assert "Amend rule 101 to read:\n\n> ```\n> A new text.\n> ```" in log
+    report = (out / "IMPORT.md").read_text(encoding="utf-8")
+    assert f"rules_data/rules/102 at {no_text[:10]}: no text" in report
+    assert run(capsys, "check", str(out))[0] == 0

@@ -160,14 +160,18 @@ def test_same_day_enactment_and_repeal_and_an_unreadable_commit(tmp_path, capsys
                date="2021-03-02T09:00:00")
     git_commit(repo, "Oops, emptied the file", {"rules.md": "nothing here\n"}, date="2021-03-02T10:00:00")
     git_commit(repo, "Proposal 302", {"rules.md": RULES}, date="2021-03-02T11:00:00")
+    emptied = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short=10", "HEAD~1"], capture_output=True,
+                             text=True, check=True).stdout.strip()
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
+    assert code == 1, said  # read with a problem, said on standard error and in IMPORT.md
+    problem = f"rules.md at {emptied}: no numbered rules found"
+    assert problem in said
     log = entries(files["log.md"])
     assert list(log) == ["Proposal 301", "Proposal 302"]
     assert "Date: 2021-03-02" in log["Proposal 301"] and "Date: 2021-03-02" in log["Proposal 302"]
     assert "Repeal rule 301." in log["Proposal 302"]
-    assert "## Could not be read (the next readable commit carries their changes)" in files["IMPORT.md"]
-    assert "no numbered rules found" in files["IMPORT.md"]
+    assert "## Problems in the record (1)" in files["IMPORT.md"] and problem in files["IMPORT.md"]
+    assert "not read: the next readable commit carries its changes" in files["IMPORT.md"]
     assert main(["check", str(tmp_path / "game")]) == 0
 
 

@@ -16,21 +16,31 @@ from ..files import refuse_to_replace, write_atomic
 from ..parse.importer import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
 from ..parse.source import read_text
 from ..progress import for_command
+from ..terminal import counted
 
 
 def run(args) -> int:
     if args.kind == "text":
         return _run_text(args)
-    from ..importers.archive import check_new_folder
+    from ..importers.archive import ImportRefused, check_new_folder
 
     check_new_folder(args.output)
     with for_command("import", 3, quiet=args.quiet) as progress:
         progress.step(f"reading {args.repo if args.kind == 'git' else args.ruleset}")
-        result, summary = _import_git(args) if args.kind == "git" else _import_agora(args)
+        try:
+            result, summary = _import_git(args) if args.kind == "git" else _import_agora(args)
+        except ImportRefused as refused:
+            for problem in refused.problems:
+                print(problem, file=sys.stderr)
+            raise ArchiveError([SourceError(refused.where, 0, str(refused))]) from None
         _write_game(args.output, result.files, progress)
-    print(f"imported {summary} into {args.output}; IMPORT.md says what was read and what was not; "
+    for problem in result.problems:
+        print(problem, file=sys.stderr)
+    said = f", with {counted(len(result.problems), 'problem')} in the record (above, and in IMPORT.md)" \
+        if result.problems else ""
+    print(f"imported {summary} into {args.output}{said}; IMPORT.md says what was read and what was not; "
           f"check it with: nomic-archive check {args.output}")
-    return 0
+    return 1 if result.problems else 0
 
 
 def _run_text(args) -> int:
@@ -66,23 +76,17 @@ def _run_text(args) -> int:
 
 
 def _import_git(args):
-    from ..importers.git import GitImportError, import_git
+    from ..importers.git import import_git
 
-    try:
-        result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title)
-    except GitImportError as error:
-        raise ArchiveError([SourceError(str(args.repo), 0, str(error).removeprefix(f"{args.repo}: "))]) from None
-    return result, f"{result.proposals} proposals"
+    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title)
+    return result, counted(result.proposals, "proposal")
 
 
 def _import_agora(args):
-    from ..importers.agora import AgoraImportError, import_agora
+    from ..importers.agora import import_agora
 
-    try:
-        result = import_agora(args.ruleset, args.assessor, first=args.start, last=args.end)
-    except AgoraImportError as error:
-        raise ArchiveError([SourceError(error.where, 0, str(error))]) from None
-    return result, f"{result.proposals} decisions"
+    result = import_agora(args.ruleset, args.assessor, first=args.start, last=args.end)
+    return result, counted(result.proposals, "decision")
 
 
 def _write_game(folder: Path, files: dict[str, str], progress) -> None:

@@ -21,8 +21,11 @@ from pathlib import Path
 
 import yaml
 
-from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
-from ..parse.importer import YamlBeyondBounds, escape_heading, escape_markdown, load_yaml
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, clean_line, gaps, number_ranges,
+                      problems_section, render_entry, runs, runs_below, toml_string)
+from ..limits import MAX_DIGITS
+from ..parse.importer import YamlBeyondBounds, escape_heading, escape_markdown, load_yaml, yaml_problem
+from ..parse.source import read_int, shorten
 from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, commit_id, git, text
 
 LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
@@ -32,12 +35,6 @@ DEFAULT_STRENGTH = 3            # R2156: a player's voting strength is 3 unless 
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DECIMAL = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})?")
 _PROPOSAL_SUBJECT = re.compile(r"^(?:proposal|p)\s*([0-9]{3,5})\b", re.IGNORECASE)
-
-
-class AgoraImportError(Exception):
-    def __init__(self, where: str, message: str):
-        super().__init__(message)
-        self.where = where
 
 
 @dataclass(frozen=True)
@@ -82,21 +79,22 @@ def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = No
             try:
                 check_repository(repo)
             except GitError as error:
-                raise AgoraImportError(str(repo), f"{name}: {error}") from None
+                raise ImportRefused(str(repo), f"{name}: {error}") from None
     low = _proposal_number(first, "--from")
     high = _proposal_number(last, "--to")
     try:
         return _Importer(ruleset, assessor).run(low, high)
     except GitError as error:
-        raise AgoraImportError(str(ruleset), str(error)) from None
+        raise ImportRefused(str(ruleset), str(error)) from None
 
 
 def _proposal_number(value: str | None, option: str) -> int | None:
     if value is None:
         return None
-    if not value.isdigit() or not 1 <= int(value) <= 99999:
-        raise AgoraImportError(option, f"must be a proposal number, such as 8253 (got '{value}')")
-    return int(value)
+    number = _number(value)
+    if number is None:
+        raise ImportRefused(option, f"must be a proposal number, such as 8253 (got '{shorten(value)}')")
+    return number
 
 
 class _Importer:
@@ -104,7 +102,9 @@ class _Importer:
         self.ruleset = ruleset
         self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected dates are read
         self.assessor = assessor
-        self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections
+        self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
+        self.problems: list[Problem] = []  # what could not be read as it stands (from the start of the game on)
+        self.assessor_tip = ""  # the commit the Assessor's files are read at
         self.renames = self._renames()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final_dates: dict[tuple, list] | None = None
@@ -144,7 +144,7 @@ class _Importer:
         try:
             return load_yaml(content)
         except YamlBeyondBounds as error:
-            raise AgoraImportError(f"{path} at {commit[:10]}, line {error.line}", str(error)) from None
+            raise ImportRefused(f"{path} at {commit[:10]}, line {error.line}", str(error)) from None
 
     def walk(self, low: int | None, high: int | None):
         """(rules before the first change by a proposal numbered `low` or more, their commit, their date,
@@ -176,18 +176,19 @@ class _Importer:
                 index_path, folder = layout
                 before_rules, before_index = dict(rules), list(index)
                 if index_path in paths:
-                    index = self._read_index(blobs.read(commit, index_path) or "", index_path, commit)
+                    index = self._read_index(blobs.read(commit, index_path) or "", index_path, commit,
+                                             initial is not None) or index
                 for path in paths:
-                    if path.startswith(folder) and path[len(folder):].isdigit():
-                        rule = int(path[len(folder):])
-                        read = self._read_rule(blobs.read(commit, path), path, rule, commit, initial is not None)
+                    if path.startswith(folder) and (rule := _number(path[len(folder):])) is not None:
+                        read = self._read_rule(blobs.read(commit, path), path, rules.get(rule), commit,
+                                               initial is not None)
                         if read is not None:
                             rules[rule] = read
                         elif rule in rules and blobs.read(commit, path) is None:
                             del rules[rule]
                 for rule in set(index) - set(before_index):
                     if rule not in rules and (content := blobs.read(commit, f"{folder}{rule}")) is not None:
-                        read = self._read_rule(content, f"{folder}{rule}", rule, commit, initial is not None)
+                        read = self._read_rule(content, f"{folder}{rule}", None, commit, initial is not None)
                         if read is not None:
                             rules[rule] = read
                 if initial is None:
@@ -196,7 +197,7 @@ class _Importer:
                 in_force = {rule: rules[rule] for rule in index if rule in rules}
                 was_in_force = {rule: before_rules[rule] for rule in before_index if rule in before_rules}
                 changes = self._changes(commit, date, subject, was_in_force, in_force, before_rules, rules, ever,
-                                        initial is not None)
+                                        folder, initial is not None)
                 ever.update(index)
                 if initial is None:
                     if any(self._proposal_of(item) is not None and self._proposal_of(item) >= (low or 0)
@@ -212,51 +213,76 @@ class _Importer:
         if skipped_old_layout:
             self.notes["Not read"].append(f"{skipped_old_layout} commits from before the index of rules "
                                           "(2018-07-31): their layouts (rules/<Title>) are not read.")
+        if layout is None:
+            raise ImportRefused(str(self.ruleset), "--ruleset: is not a clone of AgoraNomic/ruleset (no commit holds "
+                                f"the Rulekeepor's index of rules, {' or '.join(index for index, _ in LAYOUTS)})")
         if initial is None:
-            raise AgoraImportError(str(self.ruleset), "no change by a proposal in the range was found in the "
-                                   "ruleset's history (is this a clone of AgoraNomic/ruleset?)")
+            raise ImportRefused(str(self.ruleset), "no change by a proposal in the range was found in the "
+                                "ruleset's history", self.problems)
         return initial, found, year_ends, highest
 
-    def _read_index(self, content: str, path: str, commit: str) -> list[int]:
+    def _read_index(self, content: str, path: str, commit: str, noting: bool) -> list[int] | None:
+        """The rules the index lists; None when it cannot be read (a problem, from the start on): the rules in
+        force are then those of the index before."""
         try:
             sections = self._yaml(content, path, commit)
-        except yaml.YAMLError:
-            self.notes["Could not be read"].append(f"the index at commit {commit[:10]}")
-            return []
-        ids: list[int] = []
+        except yaml.YAMLError as error:
+            if noting:
+                line, problem = yaml_problem(error)
+                self.problems.append(Problem(path, commit, line, f"not YAML: {problem}; read as the index before it"))
+            return None
+        ids: dict[int, None] = {}  # (in order, once each)
         for section in sections if isinstance(sections, list) else []:
             for rule in (section.get("rules") or []) if isinstance(section, dict) else []:
-                if isinstance(rule, str) and rule.isdigit() and int(rule) not in ids:
-                    ids.append(int(rule))
-        return ids
+                if (number := _number(rule)) is not None:
+                    ids[number] = None
+                elif noting:
+                    self.problems.append(Problem(path, commit, 0, f"lists {_shown(rule)}, not a rule number (at most "
+                                                 f"{MAX_DIGITS} digits): left out"))
+        return list(ids)
 
-    def _read_rule(self, content: str | None, path: str, rule: int, commit: str, noting: bool) -> _Rule | None:
-        """The rule in `content`; None when absent, commented out or unreadable (noted, from the start on)."""
+    def _read_rule(self, content: str | None, path: str, before: _Rule | None, commit: str,
+                   noting: bool) -> _Rule | None:
+        """The rule in `content` (`before`, its version before this commit, if any); None when absent, commented
+        out or unreadable (a problem, from the start on): a rule that cannot be read stays as it was."""
         if content is None:
             return None
+        rule = int(path.rsplit("/", 1)[-1])  # (its name is a number: see walk)
+
+        def problem(line: int, message: str) -> None:
+            if noting:
+                self.problems.append(Problem(path, commit, line, message))
+
         try:
             data = self._yaml(content, path, commit)
         except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            where = f" line {mark.line + 1}" if mark is not None else ""
-            if noting:
-                self.notes["Could not be read"].append(f"rule {rule} at commit {commit[:10]}{where}: not YAML")
+            line, what = yaml_problem(error)
+            problem(line, f"not YAML: {what}; the rule is read as it was before")
             return None
         if not isinstance(data, dict):
             if noting:
                 self.notes["Commented out whole (read as absent)"].append(f"rule {rule} at commit {commit[:10]}")
             return None
-        power = str(data.get("power") or "").strip()
-        if not _DECIMAL.fullmatch(power):
-            power = "1.0"  # rules without a power are regulations' kind (2020-12); R105 gives 1
+        if not isinstance(data.get("text"), str):
+            problem(0, "no text: the rule is read as it was before")
+            return None
+        name = data.get("name")
+        if not isinstance(name, str):
+            name = before.name if before else ""
+            problem(0, f"no name: it keeps its name '{name}'" if before else "no name: read as untitled")
+        power = data.get("power")
+        if not isinstance(power, str) or not _DECIMAL.fullmatch(power.strip()):
+            said = "no power" if power is None else f"its power is not a decimal such as 2.0"
+            power = before.power if before else "1.0"
+            problem(0, f"{said}: it keeps its power {power}" if before else f"{said}: read as 1.0 (R105's)")
         history = tuple(json.dumps(entry, sort_keys=True) for entry in _list(data.get("history"))
                         if isinstance(entry, dict))
         annotations = tuple(_annotation(item) for item in _list(data.get("annotations")) if isinstance(item, dict))
-        return _Rule(rule, clean_line(str(data.get("name") or "")), power, _rule_text(data),
-                     history, tuple(note for note in annotations if note))
+        return _Rule(rule, clean_line(name), power.strip(), _rule_text(data["text"]), history,
+                     tuple(note for note in annotations if note))
 
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
-                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int],
+                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int], folder: str,
                  noting: bool) -> list[_Found]:
         found = []
         for rule in sorted(before.keys() | after.keys()):
@@ -291,8 +317,8 @@ class _Importer:
             entry_date = self.final_date(rule, entry) if entry else None
             valid = _valid_date(entry_date)
             if entry is not None and entry_date is not None and valid is None and noting:
-                self.notes["Dates that are not days"].append(f"rule {rule} at commit {commit[:10]}: "
-                                                             f"{json.dumps(entry_date)}")
+                self.problems.append(Problem(f"{folder}{rule}", commit, 0, f"the history entry's date "
+                                             f"{json.dumps(entry_date)} is not a day: dated by the commit"))
             found.append(_Found(commit, subject, date, rule, changes, agent if isinstance(agent, dict) else None,
                                 valid))
         return found
@@ -313,23 +339,22 @@ class _Importer:
                 continue
             with BlobReader(self.ruleset) as blobs:
                 for name in names:
-                    rule = name.rsplit("/", 1)[-1]
+                    rule = _number(name.rsplit("/", 1)[-1])
                     try:
-                        data = self._yaml(blobs.read(self.head, name) or "", name, self.head) if rule.isdigit() else None
+                        data = self._yaml(blobs.read(self.head, name) or "", name, self.head) if rule else None
                     except yaml.YAMLError:
                         continue
                     for entry in _list(data.get("history")) if isinstance(data, dict) else []:
                         if isinstance(entry, dict):
-                            key = (int(rule), _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
+                            key = (rule, _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
                             out[key].append(entry.get("date"))
             if names:
                 break
         return out
 
     def _proposal_of(self, item: _Found) -> int | None:
-        value = (item.agent or {}).get("proposal")
-        if isinstance(value, str) and value.isdigit():
-            return int(value)
+        if (number := _number((item.agent or {}).get("proposal"))) is not None:
+            return number
         if item.agent is None and (m := _PROPOSAL_SUBJECT.match(item.subject)):
             return int(m.group(1))
         return None
@@ -342,15 +367,15 @@ class _Importer:
                 names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, layout)).split()
             except GitError:
                 continue
-            wanted = [name for name in names if name.rsplit("/", 1)[-1].isdigit()]
+            numbered = {number: name for name in names if (number := _number(name.rsplit("/", 1)[-1]))}
             with BlobReader(self.ruleset) as blobs:
-                for name in wanted:
+                for number, name in numbered.items():
                     try:
                         data = self._yaml(blobs.read(self.head, name) or "", name, self.head)
                     except yaml.YAMLError:
                         continue
                     if isinstance(data, dict):
-                        out[int(name.rsplit("/", 1)[-1])] = data
+                        out[number] = data
             break
         return out
 
@@ -360,52 +385,91 @@ class _Importer:
         if self.assessor is None:
             return []
         branch = next((ref for ref in ("gh-pages", "origin/gh-pages") if _has_ref(self.assessor, ref)), None)
-        if branch is None:
-            raise AgoraImportError(str(self.assessor), "has no gh-pages branch (the Assessor's JSON is kept there)")
+        names = [item for item in text(git(self.assessor, "ls-tree", "-z", "--name-only", branch, "json/")
+                                       ).split("\0") if item] if branch else []
+        if not names:
+            raise ImportRefused(str(self.assessor), "--assessor: is not a clone of AgoraNomic/assessor (its gh-pages "
+                                "branch holds the Assessor's decisions in json/; this one "
+                                + ("has no such folder)" if branch else "has no gh-pages branch)"))
+        tip = self.assessor_tip = commit_id(self.assessor, branch)
         added = text(git(self.assessor, "log", "--reverse", "--diff-filter=A", f"--format={RECORD}%cI",
-                         "--name-only", branch, "--", "json"))
+                         "--name-only", tip, "--", "json"))
         first_seen: dict[str, str] = {}
         for record in added.split(RECORD)[1:]:
-            date, _, names = record.partition("\n")
-            for name in names.split("\n"):
+            date, _, added_names = record.partition("\n")
+            for name in added_names.split("\n"):
                 if name:
                     first_seen.setdefault(name, date.strip()[:10])
-        listing = git(self.assessor, "ls-tree", "-z", "--name-only", branch, "json/")
         decisions = []
         with BlobReader(self.assessor) as blobs:
-            for name in sorted(item for item in text(listing).split("\0") if item):
+            for name in sorted(names):
                 try:
-                    batch = json.loads(blobs.read(branch, name) or "")
-                except ValueError:
-                    self.notes["Could not be read"].append(f"{name} on {branch}: not JSON")
+                    batch = _load_json(blobs.read(tip, name) or "")
+                except json.JSONDecodeError as error:
+                    self.problems.append(Problem(name, tip, error.lineno, f"not JSON: {error.msg}; none of its "
+                                                 "decisions is read"))
                     continue
-                decisions.extend(self._batch(name, batch, first_seen.get(name, "")))
+                except ValueError as error:
+                    self.problems.append(Problem(name, tip, 0, f"not JSON: {error}; none of its decisions is read"))
+                    continue
+                decisions.extend(self._batch(name, tip, batch, first_seen.get(name, "")))
+        if not decisions:
+            raise ImportRefused(str(self.assessor), f"--assessor: no decision could be read from the "
+                                f"{len(names)} files of json/ on {branch}", self.problems)
         return decisions
 
-    def _batch(self, name: str, batch: dict, date: str) -> list[_Decision]:
-        if not isinstance(batch, dict):
+    def _batch(self, name: str, tip: str, batch, date: str) -> list[_Decision]:
+        """The decisions of one of the Assessor's files; each part of it that cannot be read is a problem."""
+        def problem(message: str) -> None:
+            self.problems.append(Problem(name, tip, 0, message))
+
+        if not isinstance(batch, dict) or not isinstance(batch.get("resolutions"), list):
+            problem("holds no list of resolutions: none of its decisions is read")
             return []
-        proposals = {p.get("number"): p for p in _list(batch.get("proposals")) if isinstance(p, dict)}
-        quorum = batch.get("quorum") if isinstance(batch.get("quorum"), int) else 0
+        listed = batch.get("proposals", [])
+        if not isinstance(listed, list):
+            problem("its proposals are not a list: its decisions are written without their titles, authors and texts")
+            listed = []
+        proposals = {number: p for p in listed if isinstance(p, dict) and (number := _whole(p.get("number"), 1))}
+        quorum = _whole(batch.get("quorum", 0))
+        if quorum is None:
+            problem(f"its quorum {_shown(batch.get('quorum'))} is not a whole number of ballots (of at most "
+                    f"{MAX_DIGITS} digits): its decisions are written without a Quorum")
         out = []
-        for item in _list(batch.get("resolutions")):
-            number = item.get("proposal") if isinstance(item, dict) else None
-            if not isinstance(number, int) or not isinstance(item.get("resolution"), dict):
-                self.notes["Could not be read"].append(f"{name}: a resolution without a proposal number")
+        for item in batch["resolutions"]:
+            if not isinstance(item, dict) or not isinstance(item.get("resolution"), dict):
+                problem(f"a resolution that is not an object with a resolution ({_shown(item)}): left out")
                 continue
-            strengths = {self.name(s.get("person", "")): s.get("final") for s in _list(item.get("strengths"))
-                         if isinstance(s, dict) and isinstance(s.get("final"), int) and s["final"] >= 0}
+            number = _whole(item.get("proposal"), least=1)
+            if number is None:
+                problem(f"a resolution of proposal {_shown(item.get('proposal'))}, not a proposal number (a whole "
+                        f"number from 1, of at most {MAX_DIGITS} digits): left out")
+                continue
             resolution = dict(item["resolution"])
-            votes = [v for v in _list(resolution.get("votes")) if isinstance(v, dict)]
-            resolution["votes"] = [v for v in votes if isinstance(v.get("voter"), str)
+            if resolution.get("result") not in RESULTS:
+                problem(f"proposal {number}: its result {_shown(resolution.get('result'))} is none of "
+                        f"{', '.join(RESULTS)}: written without a Result (check computes it)")
+            votes = resolution.get("votes", [])
+            if not isinstance(votes, list):
+                problem(f"proposal {number}: its votes are not a list: written with no ballots")
+                votes = []
+            resolution["votes"] = [v for v in votes if isinstance(v, dict) and isinstance(v.get("voter"), str)
                                    and v.get("vote") in ("FOR", "AGAINST", "PRESENT")]
             if len(resolution["votes"]) != len(votes):
                 left = len(votes) - len(resolution["votes"])
-                self.notes["Could not be read"].append(f"{name}: proposal {number}: {left} ballot"
-                                                       f"{'s' if left != 1 else ''} without a voter or a FOR, "
-                                                       "AGAINST or PRESENT vote, left out")
+                problem(f"proposal {number}: {left} ballot{'s' if left != 1 else ''} without a voter or a FOR, AGAINST "
+                        "or PRESENT vote, left out")
+            strengths = {}
+            for entry in (s for s in _list(item.get("strengths")) if isinstance(s, dict)):
+                strength = _whole(entry.get("final"))
+                if strength is None:
+                    problem(f"proposal {number}: the strength {_shown(entry.get('final'))} of "
+                            f"{_shown(entry.get('person'))} is not a whole number of 0 or more (of at most "
+                            f"{MAX_DIGITS} digits): the default is written")
+                else:
+                    strengths[self.name(entry.get("person", ""))] = strength
             out.append(_Decision(number, name.removeprefix("json/"), proposals.get(number) or {},
-                                 resolution, strengths, quorum, date))
+                                 resolution, strengths, quorum or 0, date))
         return out
 
     # --- the game ------------------------------------------------------------------------------------
@@ -446,7 +510,7 @@ class _Importer:
         entries.sort(key=lambda entry: (entry[0], entry[1]))
         used = {_entry_number(e) for _, _, e in entries if e.heading.startswith("Proposal ")}
         top = max(used, default=low)
-        missing = sorted(set(range(low, top + 1)) - used)
+        missing = gaps(used, low, top)
         log_entries = self._place_unrecorded(entries, missing, notes_by_number)
         players = sorted({key_value for entry in log_entries for key, value in entry.keys if key == "Proposer"
                           for key_value in [value]} | {voter for d in decisions for voter in self._voters(d)},
@@ -466,7 +530,7 @@ class _Importer:
                     f"The Rulekeepor's rules at the end of {year}", state, history=False, snapshot_date=f"{year}-12-31")
         files["IMPORT.md"] = self._report(start_commit, start_date, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
-        return ImportedGame(files, count)
+        return ImportedGame(files, count, self.problems)
 
     def _voters(self, decision: _Decision) -> list[str]:
         return [self.name(vote.get("voter", "")) for vote in decision.resolution.get("votes") or []
@@ -572,14 +636,15 @@ class _Importer:
         for kind, total_key in (("FOR", "strength_for"), ("AGAINST", "strength_against")):
             names = [self.name(v.get("voter", "")) for v in votes if v.get("vote") == kind]
             unlisted = [name for name in names if name not in decision.strengths]
-            total = decision.resolution.get(total_key)
-            if unlisted and isinstance(total, int):
+            total = _whole(decision.resolution.get(total_key))
+            if unlisted and total is not None:
                 rest = total - sum(decision.strengths[name] for name in names if name in decision.strengths)
                 if rest >= 0 and rest % len(unlisted) == 0:
                     return rest // len(unlisted)
-                self.notes["The Assessor's record disagrees with itself"].append(
-                    f"proposal {decision.number} ({decision.batch}): {total_key} {total} cannot be shared among "
-                    f"{len(unlisted)} ballots of default strength; written with strength {DEFAULT_STRENGTH}")
+                self.problems.append(Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal "
+                                             f"{decision.number}: {total_key} {total} cannot be shared among "
+                                             f"{len(unlisted)} ballots of default strength: written with strength "
+                                             f"{DEFAULT_STRENGTH}"))
                 return DEFAULT_STRENGTH
         return DEFAULT_STRENGTH
 
@@ -621,24 +686,22 @@ class _Importer:
         return date, position[id(first)], Entry(heading, keys, changes, [f"Rulekeepor: `{first.commit[:10]}`."],
                                                 year=date[:4])
 
-    def _place_unrecorded(self, entries: list, missing: list[int], notes: dict[int, dict]) -> list[Entry]:
+    def _place_unrecorded(self, entries: list, missing: Runs, notes: dict[int, dict]) -> list[Entry]:
         """The entries in order, with `## Unrecorded` for the numbers neither record has, each before the
         first proposal numbered above it (where the numbering check looks)."""
         out: list[Entry] = []
-        pending = list(missing)
+        pending = missing
         for date, _, entry in entries:
             if entry.heading.startswith("Proposal "):
-                number = _entry_number(entry)
-                due = [n for n in pending if n < number]
+                due, pending = runs_below(pending, _entry_number(entry))
                 if due:
-                    titled = [f"{n}: {clean_line(str(notes[n].get('title')))}" for n in due
-                              if n in notes and notes[n].get("title")]
+                    titled = [f"{n}: {clean_line(str(notes[n].get('title')))}" for n in sorted(notes)
+                              if notes[n].get("title") and any(low <= n <= high for low, high in due)]
                     prose = ["Neither record holds a decision on these numbers."]
                     if titled:
                         prose.append("The Rulekeepor's notes name " + "; ".join(escape_heading(t) for t in titled)
                                      + ".")
                     out.append(Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=date[:4]))
-                    pending = [n for n in pending if n >= number]
             out.append(entry)
         return out
 
@@ -683,7 +746,7 @@ class _Importer:
             ""])
 
     def _report(self, start_commit: str, start_date: str, decisions: list[_Decision], entries: list[Entry],
-                missing: list[int]) -> str:
+                missing: Runs) -> str:
         proposals = [e for e in entries if e.heading.startswith("Proposal ")]
         ballots = sum(len(d.resolution.get("votes") or []) for d in decisions)
         kinds = Counter(change.kind for e in entries for change in e.changes)
@@ -704,13 +767,47 @@ class _Importer:
                "(snapshots/YEAR-12-31.md). Where he recorded a change after the day it took effect (a power change "
                "or a correction written in a later year), `check` reports that year's snapshot as differing from "
                "the replay: a slip of the record at that date, kept as he wrote it.",
-               f"- Adopted, changing no rule: {number_ranges(self.unchanging) if self.unchanging else 'none'}.",
+               f"- Adopted, changing no rule: {number_ranges(runs(self.unchanging)) if self.unchanging else 'none'}.",
                "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
                                                                    sorted(self.renames.items())) or "no renames") + ".",
                ""]
+        out += problems_section(self.problems)
         for heading, items in sorted(self.notes.items()):
             out += [f"## {heading} ({len(items)})", ""] + [f"- {escape_markdown(item)}" for item in items] + [""]
         return "\n".join(out)
+
+
+MAX_NUMBER = 10 ** MAX_DIGITS - 1  # the greatest number an archive holds
+
+
+def _load_json(text: str):
+    """JSON with each integer of more than MAX_DIGITS digits kept as its text, never made a number (one proposal
+    numbered 10^12 would have the numbers up to it listed); ValueError when it is not JSON."""
+    try:
+        return json.loads(text, parse_int=lambda digits: int(digits) if len(digits.lstrip("-0")) <= MAX_DIGITS
+                          else digits)
+    except RecursionError:  # json's own bound on nesting
+        raise ValueError("its values nest too deep") from None
+
+
+def _whole(value, least: int = 0) -> int | None:
+    """A JSON value as the format reads a number: a whole number from `least` up to MAX_NUMBER (`true` is none)."""
+    return value if type(value) is int and least <= value <= MAX_NUMBER else None
+
+
+def _number(value, least: int = 1) -> int | None:
+    """A number the record writes as text (a rule id, a file's name, a history entry's proposal): ASCII digits, at
+    most MAX_DIGITS of them, from `least` up; None for anything else ("\u00b2", "12a", 10^12, a list)."""
+    try:
+        number = read_int(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return number if number is not None and number >= least else None
+
+
+def _shown(value) -> str:
+    """A value of the record quoted in a problem: as JSON, shortened."""
+    return shorten(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'")
 
 
 def _list(value) -> list:
@@ -718,9 +815,11 @@ def _list(value) -> list:
     return value if isinstance(value, list) else []
 
 
-def _batch_order(name: str) -> tuple[int, str]:
-    m = re.match(r"[0-9]+", name)
-    return (int(m.group()) if m else 0, name)
+def _batch_order(name: str) -> tuple[int, str, str]:
+    """The Assessor's order: by the number a file's name starts with, compared as digits (a name may start with
+    more digits than a number can hold)."""
+    digits = re.match(r"0*([0-9]*)", name).group(1)
+    return (len(digits), digits, name)
 
 
 def _entry_number(entry: Entry) -> int:
@@ -778,10 +877,10 @@ def _agent_text(agent: dict | None, importer: _Importer | None) -> str:
     if not agent:
         return "the Rulekeepor's correction (no history entry)"
     kind, value = next(iter(agent.items()))
-    if kind == "rule" and isinstance(value, str) and value.isdigit():
-        return f"rule {value}"
+    if kind == "rule" and (number := _number(value)) is not None:
+        return f"rule {number}"
     if kind == "proposal":
-        return f"proposal {value}"
+        return f"proposal {clean_line(str(value))}"
     if isinstance(value, dict):
         detail = ", ".join(f"{key} {clean_line(str(inner))}" if not isinstance(inner, dict) else
                            f"{key} {_agent_text(inner, importer)}" for key, inner in value.items())
@@ -800,8 +899,8 @@ def _annotation(item: dict) -> str:
     return f"{cases}: {body}" if cases else body
 
 
-def _rule_text(data: dict) -> str:
-    body = str(data.get("text") or "").rstrip("\n")
+def _rule_text(text: str) -> str:
+    body = text.rstrip("\n")
     return _fenced(body) if body else "```\n```"
 
 

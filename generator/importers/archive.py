@@ -10,14 +10,52 @@ from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
 from ..parse.importer import escape_heading, escape_markdown
+from ..terminal import one_line
 
 _CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
+
+
+@dataclass(frozen=True)
+class Problem:
+    """Something in a record that the import could not take as it stands, and what it wrote instead: where it is
+    (a file of the repository, the commit or branch it was read at, its line; "" and 0 when unknown)."""
+
+    file: str
+    commit: str
+    line: int
+    message: str
+
+    def __str__(self) -> str:
+        """`rules_data/rules/2125 at a7b36670c1, line 25: not YAML: ...`, on one line whatever the record holds."""
+        where = self.file + (f" at {self.commit[:10]}" if self.commit else "") + (f", line {self.line}" if self.line
+                                                                                  else "")
+        return one_line(f"{where}: {self.message}")
+
+
+class ImportRefused(Exception):
+    """Nothing usable could be read (a repository of the wrong kind, no rules at all, a YAML bomb): exit 2, at
+    `where`, after the problems found on the way."""
+
+    def __init__(self, where: str, message: str, problems: list[Problem] | None = None):
+        super().__init__(message)
+        self.where = where
+        self.problems = problems or []
 
 
 @dataclass(frozen=True)
 class ImportedGame:
     files: dict[str, str]   # path in the game folder -> text
     proposals: int          # proposal entries (decisions) in its log
+    problems: list[Problem]  # each also listed in the game's IMPORT.md
+
+
+def problems_section(problems: list[Problem]) -> list[str]:
+    """IMPORT.md's list of the problems, each as the import said it on standard error."""
+    if not problems:
+        return []
+    return [f"## Problems in the record ({len(problems)})", "",
+            "What could not be read as it stands, and what was written instead:", ""] + \
+        [f"- {escape_markdown(str(problem))}" for problem in problems] + [""]
 
 
 @dataclass
@@ -84,19 +122,41 @@ def render_entry(entry: Entry) -> str:
     return "\n\n".join(parts) + "\n"
 
 
-def number_ranges(numbers: list[int]) -> str:
-    """[8724, 8725, 8726, 8730] -> "8724-8726, 8730", as `## Unrecorded:` takes them."""
-    out: list[str] = []
-    ordered = sorted(set(numbers))
-    start = previous = ordered[0]
-    for number in ordered[1:] + [None]:
-        if number is not None and number == previous + 1:
-            previous = number
-            continue
-        out.append(str(start) if start == previous else f"{start}-{previous}")
-        if number is not None:
-            start = previous = number
-    return ", ".join(out)
+Runs = list[tuple[int, int]]  # numbers as runs, lowest first: [(8724, 8726), (8730, 8730)]
+
+
+def runs(numbers) -> Runs:
+    """[8724, 8725, 8726, 8730] -> [(8724, 8726), (8730, 8730)]."""
+    out: Runs = []
+    for number in sorted(set(numbers)):
+        if out and number == out[-1][1] + 1:
+            out[-1] = (out[-1][0], number)
+        else:
+            out.append((number, number))
+    return out
+
+
+def gaps(used: set[int], low: int, high: int) -> Runs:
+    """The runs of the numbers from `low` to `high` that `used` lacks: in time linear in `used`, however far apart
+    its numbers lie (a record's highest may be 10^12)."""
+    out: Runs = []
+    expected = low
+    for number in sorted(n for n in used if low <= n <= high) + [high + 1]:
+        if number > expected:
+            out.append((expected, number - 1))
+        expected = number + 1
+    return out
+
+
+def runs_below(pending: Runs, number: int) -> tuple[Runs, Runs]:
+    """`pending` split into its numbers below `number` and the rest."""
+    below = [(low, min(high, number - 1)) for low, high in pending if low < number]
+    return below, [(max(low, number), high) for low, high in pending if high >= number]
+
+
+def number_ranges(numbers: Runs) -> str:
+    """[(8724, 8726), (8730, 8730)] -> "8724-8726, 8730", as `## Unrecorded:` takes them."""
+    return ", ".join(str(low) if low == high else f"{low}-{high}" for low, high in numbers)
 
 
 def toml_string(value: str) -> str:

@@ -15,7 +15,8 @@ from pathlib import Path
 
 from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, escape_heading,
                               escape_markdown, read_rule_files, read_ruleset, render_ruleset)
-from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, clean_line, gaps, number_ranges,
+                      problems_section, render_entry, runs, runs_below, toml_string)
 from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
     git, list_files, object_type, text
 
@@ -26,10 +27,6 @@ _NUMBERS = re.compile(r"\bprop(?:osal)?s?\.?\s*(?:no\.?\s*)?#?\s*([0-9]{1,6}(?:\
 _SHORT_NUMBER = re.compile(r"(?<![\w#])(?:#|p)([0-9]{1,6})\b", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(r"^\s*(?:implement(?:ed|s)?\s+|merge\s+)?(?:prop(?:osal)?s?\.?|p|#)\s*#?[0-9][0-9,&\-\u2013\s]*"
                              r"(?:and\s+#?[0-9]+\s*)*[:.\-\u2013]?\s*", re.IGNORECASE)
-
-
-class GitImportError(Exception):
-    """The repository or the rules in it could not be read: the message is for a person."""
 
 
 @dataclass
@@ -48,7 +45,7 @@ def import_git(repo: Path, rules_path: str, *, start: str | None = None, end: st
     try:
         return _import(repo, rules_path.strip("/") or ".", start, end, title)
     except GitError as error:
-        raise GitImportError(f"{repo}: {error}") from None
+        raise ImportRefused(str(repo), str(error)) from None
 
 
 def _import(repo: Path, rules_path: str, start: str | None, end: str | None, title: str | None) -> ImportedGame:
@@ -56,19 +53,18 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
     commits = first_parent_commits(repo, last, [rules_path], first)
-    unreadable: list[str] = []
+    unreadable: list[Problem] = []
     left_out: dict[str, str] = {}
     with BlobReader(repo) as blobs:
         def rules_at(revision: str) -> dict[int, ImportedRule] | None:
             try:
                 read = _read_rules(repo, blobs, revision, rules_path)
             except YamlBeyondBounds as error:
-                raise GitImportError(f"{repo}: {error.file} at commit {revision[:10]}, line {error.line}: {error}") \
+                raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: {error}") \
                     from None
             except RulesetImportError as error:
-                where = f"{error.file}:{error.line}" if error.file else f"{rules_path}:{error.line}" if error.line \
-                    else rules_path
-                unreadable.append(f"commit {revision[:10]}: {where}: {error}")
+                unreadable.append(Problem(error.file or rules_path, revision, error.line, f"{error}; not read: the next "
+                                          "readable commit carries its changes"))
                 return None
             if read is None:
                 return None
@@ -79,8 +75,7 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
         if first:
             initial = rules_at(first)
             if initial is None:
-                raise GitImportError(f"{repo}: no rules at {rules_path} in commit {first[:10]} (--from)"
-                                     + (f": {unreadable[-1]}" if unreadable else ""))
+                raise ImportRefused(str(repo), f"no rules at {rules_path} in commit {first[:10]} (--from)", unreadable)
             start_date = _commit_date(repo, first)
             start_commit = first
         else:
@@ -89,8 +84,8 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
                 head = commits.pop(0)
                 initial, start_date, start_commit = rules_at(head.id), head.date[:10], head.id
             if initial is None:
-                raise GitImportError(f"{repo}: no readable rules at {rules_path} in the history up to {last[:10]}"
-                                     + (f" ({unreadable[-1]})" if unreadable else ""))
+                raise ImportRefused(str(repo), f"no readable rules at {rules_path} in the history up to {last[:10]}",
+                                    unreadable)
         proposals: list[_Proposal] = []
         unchanged: list[Commit] = []
         rules = initial
@@ -122,7 +117,7 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
         "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, unreadable, unchanged,
                              renumbered, left_out),
     }
-    return ImportedGame(files, len(proposals))
+    return ImportedGame(files, len(proposals), unreadable)
 
 
 def _commit_date(repo: Path, revision: str) -> str:
@@ -208,25 +203,24 @@ def _number(proposals: list[_Proposal]) -> list[str]:
     return notes
 
 
-def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], list[int]]:
+def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], Runs]:
     """The log: proposals in commit order, with `## Unrecorded` for every number no commit accounts for, each
     before the first proposal numbered above it (where the numbering check looks for it)."""
     if not proposals:
         return [], []
     first = min(min(p.numbers) for p in proposals)
     used = {n for p in proposals for n in p.numbers}
-    missing = sorted(set(range(first, max(used))) - used)
+    missing = gaps(used, first, max(used))
     entries: list[Entry] = []
-    pending = list(missing)
+    pending = missing
     for proposal in proposals:
-        due = [n for n in pending if n < proposal.number]
+        due, pending = runs_below(pending, proposal.number)
         if due:
             entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
                 "No commit on the rules says it made these proposals (see IMPORT.md)."]))
-            pending = [n for n in pending if n >= proposal.number]
         entries.append(_proposal_entry(proposal))
         if len(proposal.numbers) > 1:
-            entries.append(Entry(f"Unrecorded: {number_ranges(proposal.numbers[1:])}", prose=[
+            entries.append(Entry(f"Unrecorded: {number_ranges(runs(proposal.numbers[1:]))}", prose=[
                 f"Carried out in the same commit as proposal {proposal.number}: their changes are all in its entry."]))
     return entries, missing
 
@@ -270,8 +264,8 @@ def _game_toml(name: str, start: str, players: list[str], proposals: list[_Propo
     return "\n".join(lines)
 
 
-def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: list[int],
-            unreadable: list[str], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
+def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: Runs,
+            unreadable: list[Problem], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
     kinds = Counter(change.kind for p in proposals for change in p.changes)
     from_subject = sum(1 for p in proposals if p.note is None and p.commit.subject and _subject_numbers(p.commit.subject))
     out = ["# How this game was imported", "",
@@ -284,8 +278,8 @@ def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_
            "- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) and "
            "no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.",
            f"- Commits that changed the rules' file but no rule (formatting, notes): {len(unchanged)}.", ""]
-    sections = [("Could not be read (the next readable commit carries their changes)", unreadable),
-                ("Numbered otherwise than the subject says", renumbered),
+    out += problems_section(unreadable)
+    sections = [("Numbered otherwise than the subject says", renumbered),
                 ("Left out of the rules (headings that name no numbered rule, rule files not in force)",
                  [f"`{escape_markdown(heading)}` (first at commit {commit})" for heading, commit in left_out.items()])]
     for heading, items in sections:
