@@ -3,6 +3,7 @@ here, and each import either refuses with exit 2 and writes nothing, or writes a
 saying on standard error and in IMPORT.md what it could not take as it was."""
 from __future__ import annotations
 
+import json
 import os
 import stat
 import subprocess
@@ -13,7 +14,7 @@ import pytest
 
 from generator.cli import main
 from helpers import git_commit
-from test_import_agora import records  # noqa: F401 (a fixture: the small records of Agora)
+from test_import_agora import FIRST, GAME_TEXT, index, records, rule_file  # noqa: F401 (records: a fixture)
 
 RULES = "# Our rules\n\n##101 Immutable - Scope\n\nEveryone follows the rules in force.\n\n##201 Mutable - Quorum\n\n" \
         "Quorum is half the players.\n"
@@ -259,3 +260,71 @@ def test_a_damaged_rule_file_speaks_and_changes_nothing_it_cannot_read(tmp_path,
     report = (out / "IMPORT.md").read_text(encoding="utf-8")
     assert f"rules_data/rules/102 at {no_text[:10]}: no text" in report
     assert run(capsys, "check", str(out))[0] == 0
+
+
+def test_numbers_past_the_caps_and_in_other_digits_are_problems_never_a_crash(tmp_path, capsys, records) -> None:
+    """The Assessor's numbers held to check's caps (10^12 is refused, not a range of a trillion), `true` is no
+    number, nor '\u00b2' in a file's name, the index or a history entry; each a problem, and check reads the game."""
+    ruleset, assessor = records
+    odd = {"quorum": True, "proposals": [{"number": 20, "title": "Odd", "author": "Bea", "decision_ai": "0"}],
+           "resolutions": [{"proposal": number, "resolution": {"result": "REJECTED", "votes": []}}
+                           for number in (10 ** 12, True, -5, "20", 1e400)]
+           + [{"proposal": 20, "resolution": {"result": "REJECTED", "strength_against": 10 ** 40,
+                                              "votes": [{"voter": "Bea", "vote": "AGAINST"}]},
+               "strengths": [{"person": "Bea", "final": 10 ** 40}, {"person": "Cy", "final": -3}]}]}
+    git_commit(assessor, "odd numbers", {"json/20.txt": json.dumps(odd).replace("Infinity", "1e400")})
+    git_commit(ruleset, "Proposal \u00b2", {"rules_data/config/index": index(101, 102) + "  - \u00b2\n  - '1000000000000'\n",
+                                            "rules_data/rules/\u00b2": "id: 2\nname: Two\npower: 1\ntext: x\n",
+                                            "rules_data/proposals/\u00b2": "title: squared\n",
+                                            "rules_data/rules/101": rule_file(101, "The Whole Game", "2", "New.", [
+                                                FIRST, ("amendment", "2020-04-01", 'proposal: "\u00b2"')])},
+               date="2020-04-01T12:00:00")
+    for option in ("--from", "--to"):
+        code, said, out = agora_import(tmp_path, capsys, ruleset, assessor, option, "\u00b2")
+        assert code == 2 and f"{option}: must be a proposal number, such as 8253 (got '\u00b2')" in said
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    for problem in ("a resolution of proposal 1000000000000, not a proposal number (a whole number from 1, of at most "
+                    "12 digits): left out", "a resolution of proposal true, not a proposal number",
+                    "a resolution of proposal -5, not a proposal number", "a resolution of proposal '20', not a "
+                    "proposal number", "a resolution of proposal Infinity, not a proposal number",
+                    "its quorum true is not a whole number of ballots (of at most 12 digits): its decisions are "
+                    "written without a Quorum",
+                    "proposal 20: the strength 10000000000000000000000000000000000000000 of 'Bea' is not a whole "
+                    "number of 0 or more (of at most 12 digits): the default is written",
+                    "proposal 20: the strength -3 of 'Cy' is not a whole number",
+                    "proposal 20: its adoption index '0' is not a decimal above 0: written without an Index (1.0 "
+                    "applies)",
+                    "rules_data/config/index at ", ": lists '\u00b2', not a rule number (at most 12 digits): left out",
+                    ": lists '1000000000000', not a rule number"):
+        assert problem in said, problem
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    twenty = log.split("## Proposal 20: Odd\n")[1].split("\n## ")[0]
+    assert "Index" not in twenty and "Quorum" not in twenty and "Votes: against Bea x3\n" in twenty
+    assert "Amend rule 101" in log.split("## Event: Proposal \u00b2")[1]  # a change no readable proposal made
+    assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_decisions_past_z_and_the_next_rule_after_from(tmp_path, capsys, records) -> None:
+    """A 28th decision on one proposal has no letter to be written with (the 27th was written '100['); with
+    --from, a rule the first imported proposal enacts is not counted in numbering.next_rule."""
+    ruleset, assessor = records
+    again = [{"proposal": 20, "resolution": {"result": "REJECTED", "votes": [{"voter": "Bea", "vote": "AGAINST"}]}}]
+    git_commit(assessor, "decided again and again", {"json/20.txt": json.dumps({"resolutions": again * 28})})
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert "json/20.txt at " in said and ": proposal 20: decided a 28th time, and the format letters a decision " \
+        "taken again A to Z: left out" in said
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "## Proposal 20Z\n" in log and "## Proposal 20[" not in log
+    assert run(capsys, "check", str(out))[0] in (0, 1)
+    code, said, out = agora_import(tmp_path / "from", capsys, ruleset, assessor, "--from", "11")
+    assert "next_rule = 103" in (out / "game.toml").read_text(encoding="utf-8")  # 104 is proposal 11's
+    code, report = run(capsys, "check", str(out))
+    assert code == 0, report
+
+
+def test_a_game_with_no_rules_is_refused(tmp_path, capsys, records) -> None:
+    ruleset, assessor = records
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor, "--from", "1")
+    assert code == 2 and "no rule is in force before proposal 1" in said and "choose a later --from" in said, said
+    assert not out.exists()

@@ -11,9 +11,11 @@ their strengths, the index, the quorum, the result. Where the two disagree, or o
 so with the commit. Player names are written as they are now (the ruleset's name_replacement_data)."""
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import re
+import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -191,8 +193,6 @@ class _Importer:
                         read = self._read_rule(content, f"{folder}{rule}", None, commit, initial is not None)
                         if read is not None:
                             rules[rule] = read
-                if initial is None:
-                    highest = max([highest] + index)
                 year = date[:4]
                 in_force = {rule: rules[rule] for rule in index if rule in rules}
                 was_in_force = {rule: before_rules[rule] for rule in before_index if rule in before_rules}
@@ -203,7 +203,8 @@ class _Importer:
                     if any(self._proposal_of(item) is not None and self._proposal_of(item) >= (low or 0)
                            for item in changes):
                         initial = (was_in_force, commit, date[:10])
-                    else:
+                    else:  # the highest id before the game: not one the first imported proposal enacts
+                        highest = max([highest] + index)
                         continue
                 if high is not None and any((self._proposal_of(item) or 0) > high for item in changes):
                     break
@@ -359,24 +360,27 @@ class _Importer:
             return int(m.group(1))
         return None
 
-    def proposal_files(self) -> dict[int, dict]:
-        """The Rulekeepor's note of each proposal (title, author, power), for numbers the Assessor lacks."""
-        out: dict[int, dict] = {}
+    def proposal_files(self) -> dict[int, tuple[str, dict]]:
+        """The Rulekeepor's note of each proposal (title, author, power), for numbers the Assessor lacks: the
+        file's path and its YAML."""
+        out: dict[int, tuple[str, dict]] = {}
         for layout in ("rules_data/proposals/", "proposals/"):
-            try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, layout)).split()
-            except GitError:
-                continue
+            names = [name for name in text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout)
+                                           ).split("\0") if name]
             numbered = {number: name for name in names if (number := _number(name.rsplit("/", 1)[-1]))}
             with BlobReader(self.ruleset) as blobs:
                 for number, name in numbered.items():
                     try:
                         data = self._yaml(blobs.read(self.head, name) or "", name, self.head)
-                    except yaml.YAMLError:
+                    except yaml.YAMLError as error:
+                        line, problem = yaml_problem(error)
+                        self.problems.append(Problem(name, self.head, line, f"not YAML: {problem}; the proposal's "
+                                                     "title, author and power are not read"))
                         continue
                     if isinstance(data, dict):
-                        out[number] = data
-            break
+                        out[number] = (name, data)
+            if names:
+                break
         return out
 
     # --- the Assessor's repository ---------------------------------------------------------------------
@@ -481,6 +485,10 @@ class _Importer:
             low = min(numbers) if numbers else None
         (rules, start_commit, start_date), found, year_ends, highest = self.walk(low, high)
         low = low or min((self._proposal_of(item) or 10 ** 6 for item in found), default=1)
+        if not rules:
+            raise ImportRefused(str(self.ruleset), f"no rule is in force before proposal {low} (ruleset commit "
+                                f"{start_commit[:10]}): a game starts from its rules; choose a later --from",
+                                self.problems)
         decisions = [d for d in decisions if d.number >= low and (high is None or d.number <= high)]
         notes_by_number = self.proposal_files()
         by_proposal: dict[int, list[_Found]] = defaultdict(list)
@@ -497,7 +505,7 @@ class _Importer:
         entries: list[tuple[str, int, Entry]] = []
         decided = self._decision_entries(decisions, by_proposal, events, entries, position)
         for number in sorted(set(by_proposal) - decided):
-            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number, {}),
+            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number),
                                                  position))
         # One event for what one commit did by one agent on one day ("Rule 2670 repeals Rules 2668-2674"):
         # its `By:` is checked once, before any of its changes.
@@ -515,7 +523,10 @@ class _Importer:
         players = sorted({key_value for entry in log_entries for key, value in entry.keys if key == "Proposer"
                           for key_value in [value]} | {voter for d in decisions for voter in self._voters(d)},
                          key=str.casefold)
-        files = {"game.toml": self._game_toml(start_date, players, low, highest + 1),
+        if highest == MAX_NUMBER:
+            self.problems.append(Problem(LAYOUTS[0][0], start_commit, 0, f"the highest rule id, {highest}, leaves no "
+                                         "number for the next rule: written without numbering.next_rule"))
+        files = {"game.toml": self._game_toml(start_date, players, low, highest + 1 if highest < MAX_NUMBER else None),
                  "rules.md": _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)}
         by_year: dict[str, list[Entry]] = defaultdict(list)
         for entry in log_entries:
@@ -562,10 +573,18 @@ class _Importer:
         order = {name: position for position, name in enumerate(names)}
         decisions.sort(key=lambda d: (order[d.batch], d.number))
         seen: dict[int, list[_Decision]] = defaultdict(list)
+        kept = []
         for decision in decisions:
             earlier = seen[decision.number]
-            decision.letter = chr(ord("A") + len(earlier) - 1) if earlier else ""
+            if len(earlier) > len(string.ascii_uppercase):
+                self.problems.append(Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal "
+                                             f"{decision.number}: decided a {len(earlier) + 1}th time, and the format "
+                                             "letters a decision taken again A to Z: left out"))
+                continue
+            decision.letter = string.ascii_uppercase[len(earlier) - 1] if earlier else ""
             earlier.append(decision)
+            kept.append(decision)
+        decisions[:] = kept  # (the caller counts what was written)
         decided: set[int] = set()
         made: list[tuple[_Decision, str, list[_Found]]] = []
         for decision in decisions:
@@ -597,7 +616,9 @@ class _Importer:
         title = clean_line(str(proposal.get("title") or ""))
         heading = f"Proposal {decision.number}{decision.letter}" + (f": {escape_heading(title)}" if title else "")
         keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
-        decision_ai, proposal_ai = _decimal(proposal.get("decision_ai")), _decimal(proposal.get("proposal_ai"))
+        where = Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal {decision.number}")
+        decision_ai = self._index(proposal.get("decision_ai"), where)
+        proposal_ai = _decimal(proposal.get("proposal_ai"))
         if decision_ai:
             keys.append(("Index", decision_ai))
         if proposal_ai and decision_ai and Decimal(proposal_ai) < Decimal(decision_ai):
@@ -658,12 +679,25 @@ class _Importer:
                 out.append(f"{self.name(vote.get('voter', ''))} ({', '.join(k.replace('_', ' ') for k in kinds)})")
         return out
 
-    def _undecided_entry(self, number: int, found: list[_Found], note: dict,
+    def _index(self, value, where: Problem) -> str | None:
+        """An adoption index as `Index:` takes it, a decimal above 0; else None, and a problem `where` when the
+        record gives one."""
+        index = _decimal(value)
+        if index is not None and Decimal(index) > 0:
+            return index
+        if value is not None:
+            self.problems.append(dataclasses.replace(where, message=f"{where.message}: its adoption index "
+                                                     f"{_shown(value)} is not a decimal above 0: written without an "
+                                                     "Index (1.0 applies)"))
+        return None
+
+    def _undecided_entry(self, number: int, found: list[_Found], noted: tuple[str, dict] | None,
                          position: dict[int, int]) -> tuple[str, int, Entry]:
         date = min((item.date for item in found if item.date), default=found[0].commit_date[:10])
+        path, note = noted or ("", {})
         title = clean_line(str(note.get("title") or ""))
         keys = [("Proposer", self.name(note.get("author") or "unknown")), ("Date", date)]
-        power = _decimal(note.get("power"))
+        power = self._index(note.get("power"), Problem(path, self.head, 0, f"proposal {number}"))
         if power:  # its adoption index, and so its power (R106); no ballots to check against it
             keys.append(("Index", power))
         keys += [("Result", "adopted"), ("Note", "The Assessor's record has no decision on it; the Rulekeepor "
@@ -686,7 +720,7 @@ class _Importer:
         return date, position[id(first)], Entry(heading, keys, changes, [f"Rulekeepor: `{first.commit[:10]}`."],
                                                 year=date[:4])
 
-    def _place_unrecorded(self, entries: list, missing: Runs, notes: dict[int, dict]) -> list[Entry]:
+    def _place_unrecorded(self, entries: list, missing: Runs, notes: dict[int, tuple[str, dict]]) -> list[Entry]:
         """The entries in order, with `## Unrecorded` for the numbers neither record has, each before the
         first proposal numbered above it (where the numbering check looks)."""
         out: list[Entry] = []
@@ -695,8 +729,8 @@ class _Importer:
             if entry.heading.startswith("Proposal "):
                 due, pending = runs_below(pending, _entry_number(entry))
                 if due:
-                    titled = [f"{n}: {clean_line(str(notes[n].get('title')))}" for n in sorted(notes)
-                              if notes[n].get("title") and any(low <= n <= high for low, high in due)]
+                    titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
+                              if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
                     prose = ["Neither record holds a decision on these numbers."]
                     if titled:
                         prose.append("The Rulekeepor's notes name " + "; ".join(escape_heading(t) for t in titled)
@@ -705,7 +739,7 @@ class _Importer:
             out.append(entry)
         return out
 
-    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int) -> str:
+    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None) -> str:
         return "\n".join([
             'title = "Agora"',
             'description = "The longest-running Nomic (since 1993), imported from the Rulekeepor\'s and the '
@@ -719,7 +753,7 @@ class _Importer:
             "in_order = false",
             "amend_renumbers = false              # R2141: a rule keeps its id for life",
             "enact_takes_proposal_number = false",
-            f"next_rule = {next_rule}",
+            f"next_rule = {next_rule}" if next_rule else "",
             "",
             "# R955: adopted when F > A and F >= AI x A; the quorum is per batch.",
             "[adoption]",
@@ -780,12 +814,16 @@ class _Importer:
 MAX_NUMBER = 10 ** MAX_DIGITS - 1  # the greatest number an archive holds
 
 
+class _Digits(str):
+    """An integer of the record with more digits than a number may hold (MAX_DIGITS), kept as it is written."""
+
+
 def _load_json(text: str):
     """JSON with each integer of more than MAX_DIGITS digits kept as its text, never made a number (one proposal
     numbered 10^12 would have the numbers up to it listed); ValueError when it is not JSON."""
     try:
         return json.loads(text, parse_int=lambda digits: int(digits) if len(digits.lstrip("-0")) <= MAX_DIGITS
-                          else digits)
+                          else _Digits(digits))
     except RecursionError:  # json's own bound on nesting
         raise ValueError("its values nest too deep") from None
 
@@ -807,6 +845,8 @@ def _number(value, least: int = 1) -> int | None:
 
 def _shown(value) -> str:
     """A value of the record quoted in a problem: as JSON, shortened."""
+    if isinstance(value, _Digits):
+        return shorten(value)
     return shorten(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'")
 
 
