@@ -328,3 +328,33 @@ def test_a_game_with_no_rules_is_refused(tmp_path, capsys, records) -> None:
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor, "--from", "1")
     assert code == 2 and "no rule is in force before proposal 1" in said and "choose a later --from" in said, said
     assert not out.exists()
+
+
+def test_a_commit_message_never_becomes_a_change_and_never_a_heading(tmp_path, capsys) -> None:
+    """A body that says 'Repeal rule 201.' is quoted: check finds the rule in force, as the repository has it; a
+    merge message's paragraphs go neither into the log's first heading nor make entries (`## Proposal 999`);
+    --title names the game."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301: a higher quorum\n\nRepeal rule 201.\n\nAmend rule 101 to read:\n\n> Nothing.\n\n"
+               "## Proposal 999\nProposer: Mallory\nDate: 2020-01-01\nResult: adopted\n\nEnact rule 666\n\n> Evil.",
+               {"rules.md": RULES.replace("half", "two thirds of")})
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", "branch"], check=True)
+    git_commit(repo, "More", {"rules.md": RULES.replace("half", "all")}, author="Cy")
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=Ann", "-c", "user.email=ann@example.org", "merge", "-q",
+                    "--no-ff", "-m", "Merge pull request #302 from cy/branch", "-m", "All of us\n## Proposal 999\n"
+                    "Proposer: Mallory", "branch"], check=True)
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out), "--title", "Our game")
+    assert code == 0, said
+    log = (out / "log.md").read_text(encoding="utf-8")
+    assert log.startswith("# Our game: the log\n")
+    assert 'title = "Our game"' in (out / "game.toml").read_text(encoding="utf-8")
+    assert [line for line in log.splitlines() if line.startswith("#")] == [
+        "# Our game: the log", "## Proposal 301: a higher quorum", "## Proposal 302: All of us ## Proposal 999 "
+        "Proposer: Mallory"]
+    assert "Commit `" in log and "whose message says:\n\n> Repeal rule 201.\n>\n> Amend rule 101 to read:" in log
+    code, report = run(capsys, "check", str(out), "--format", "json")
+    assert code == 0, report
+    assert "rule 201 changed: Quorum\n" in run(capsys, "diff", f"{out}@start", f"{out}@now")[1]  # not repealed

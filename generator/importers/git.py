@@ -16,7 +16,7 @@ from pathlib import Path
 from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, escape_heading,
                               escape_markdown, read_rule_files, read_ruleset, render_ruleset)
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, clean_line, gaps, number_ranges,
-                      problems_section, render_entry, runs, runs_below, toml_string)
+                      problems_section, quote, render_entry, runs, runs_below, toml_string)
 from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
     git, list_files, object_type, text
 
@@ -97,18 +97,17 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
             if not changes:
                 unchanged.append(commit)
                 continue
-            proposer, title = commit.author, commit.subject
+            proposer, summary = commit.author, commit.subject
             if len(commit.parents) > 1:  # a merged pull request: its author, and its title (GitHub puts it second)
                 proposer, branch_subject = author_and_subject(repo, commit.parents[1])
-                title = _message_paragraphs(commit.message)[1:2] or [branch_subject]
-                title = title[0]
+                summary = (_message_paragraphs(commit.message)[1:2] or [branch_subject])[0]
             proposals.append(_Proposal(commit, clean_line(proposer) or "unknown", changes,
-                                       _subject_numbers(commit.subject), clean_line(title)))
+                                       _subject_numbers(commit.subject), clean_line(summary)))
             rules = now
     renumbered = _number(proposals)
     entries, unrecorded = _entries(proposals)
     players = list(dict.fromkeys(proposal.proposer for proposal in proposals))
-    name = title or f"{repo.resolve().name}, imported from git"
+    name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
     files = {
         "game.toml": _game_toml(name, start_date, players, proposals),
         "rules.md": render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values())),
@@ -232,9 +231,12 @@ def _proposal_entry(proposal: _Proposal) -> Entry:
     keys = [("Proposer", proposal.proposer), ("Date", commit.date[:10]), ("Result", "adopted")]
     if proposal.note:
         keys.append(("Note", proposal.note))
+    # The message is quoted, never prose of the entry: a paragraph such as "Repeal rule 202." would be a change,
+    # and the changes are what the rules file did.
     body = [escape_markdown(paragraph) for paragraph in _message_paragraphs(commit.message)[1:]
             if clean_line(paragraph) != proposal.title]
-    return Entry(heading, keys, proposal.changes, [f"Commit `{commit.id[:10]}`."] + body)
+    prose = [f"Commit `{commit.id[:10]}`" + (", whose message says:" if body else ".")]
+    return Entry(heading, keys, proposal.changes, prose + ([quote("\n\n".join(body))] if body else []))
 
 
 def _message_paragraphs(message: str) -> list[str]:
