@@ -11,6 +11,7 @@ import sys
 from pathlib import Path
 
 import pytest
+from markdown_it import MarkdownIt
 
 from generator.cli import main
 from helpers import git_commit
@@ -358,3 +359,71 @@ def test_a_commit_message_never_becomes_a_change_and_never_a_heading(tmp_path, c
     code, report = run(capsys, "check", str(out), "--format", "json")
     assert code == 0, report
     assert "rule 201 changed: Quorum\n" in run(capsys, "diff", f"{out}@start", f"{out}@now")[1]  # not repealed
+
+
+def test_names_and_titles_are_written_as_check_reads_them_and_shown_as_they_are(tmp_path, capsys) -> None:
+    """Authors named 'Dave x3', 'Bo\u200bb' or 'Ann, Bea', a rule titled 'New <b>rule</b>' (no backslash on the
+    site nor in IMPORT.md's code spans) or with U+202E: each written in a form check reads, and said."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    rules = RULES + "\n##301 Mutable - New <b>rule</b>\n\nBold.\n"
+    git_commit(repo, "Proposal 301", {"rules.md": rules}, author="Dave x3")
+    rules += "\n##302 Mutable - \u202eevil\n\nTurned.\n\n##PRIV <b>x</b> `y`\n\nNot a rule.\n"
+    git_commit(repo, "Proposal 302", {"rules.md": rules}, author="Bo\u200bb")
+    git_commit(repo, "Proposal 303", {"rules.md": rules.replace("Bold.", "Bolder.")}, author="Ann, Bea")
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 1, said
+    for problem in ("its author's name 'Dave x3' cannot be written as it is (a space, x and digits at its end read as "
+                    "a ballot's strength): written 'Dave-x3'",
+                    "its author's name 'Bo\\u200bb' cannot be written as it is (it holds invisible characters "
+                    "(U+200B ZERO WIDTH SPACE)): written 'Bo\\u200bb'",
+                    "its author's name 'Ann, Bea' cannot be written as it is (a ',' or ';' parts names on a Votes "
+                    "line): written 'Ann Bea'",
+                    "rules.md at ", ", line 15: rule 302: the title '\\u202eevil' held invisible characters, written as "
+                    "their escapes"):
+        assert problem in said, problem
+    toml = (out / "game.toml").read_text(encoding="utf-8")
+    assert '"Dave-x3",\n  "Bo\\\\u200bb",\n  "Ann Bea",' in toml
+    assert "Enact rule 301: New <b>rule</b>\n" in (out / "log.md").read_text(encoding="utf-8")
+    spans = [child.content for token in MarkdownIt("commonmark").parse((out / "IMPORT.md").read_text(encoding="utf-8"))
+             for child in token.children or [] if child.type == "code_inline"]
+    assert "##PRIV <b>x</b> `y`" in spans  # shown as it is in the repository
+    code, report = run(capsys, "check", str(out))
+    assert code == 0, report
+    site = tmp_path / "site"
+    assert run(capsys, "build", str(out), "-o", str(site), "--cache-dir", str(tmp_path / "cache"), "-q")[0] == 0
+    page = (site / "game" / "rules" / "301.html").read_text(encoding="utf-8")
+    assert "Rule 301: New &lt;b&gt;rule&lt;/b&gt;" in page and "\\&lt;" not in page
+
+
+def test_check_refuses_a_rule_title_holding_invisible_characters(tmp_path, capsys) -> None:
+    """A title gets a player's name's rules: U+202E would turn it round on every page."""
+    game = tmp_path / "game"
+    game.mkdir()
+    (game / "game.toml").write_text('title = "G"\nplayers = ["Ann"]\n', encoding="utf-8")
+    (game / "rules.md").write_text("# R\n\n## Mutable Rules\n\n### 201. \u202eevil\nText.\n", encoding="utf-8")
+    (game / "log.md").write_text("## Proposal 301\nProposer: Ann\nDate: 2020-01-01\nVotes: for Ann\n\n"
+                                 "Retitle rule 201 to \"a\u200bb\".\n", encoding="utf-8")
+    code, said = run(capsys, "check", str(game))
+    assert code == 2
+    assert "rules.md:5: rule 201: the title '\\u202eevil' holds invisible characters (U+202E RIGHT-TO-LEFT " \
+        "OVERRIDE): every reader sees 'evil'; remove them" in said
+    assert "log.md:6: the title 'a\\u200bb' holds invisible characters (U+200B ZERO WIDTH SPACE)" in said
+
+
+def test_voters_and_authors_of_agora_are_written_as_check_reads_them(tmp_path, capsys, records) -> None:
+    ruleset, assessor = records
+    voters = ["Dave x3", "Bo\u200bb", "\u202eevil", "Ann; Bea"]
+    batch = {"proposals": [{"number": 20, "title": "Names", "author": "Dave x3", "coauthors": ["Bo\u200bb"]}],
+             "resolutions": [{"proposal": 20, "resolution": {"result": "REJECTED", "votes": [
+                 {"voter": voter, "vote": "AGAINST"} for voter in voters]}}]}
+    git_commit(assessor, "names", {"json/20.txt": json.dumps(batch)})
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    assert said.count("json/20.txt at ") == 4  # each name once, where it was first read
+    assert "proposal 20: the name '\\u202eevil' cannot be written as it is (it holds invisible characters (U+202E " \
+        "RIGHT-TO-LEFT OVERRIDE)): written '\\u202eevil'" in said
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "Proposer: Dave-x3\n" in log and "Votes: against Dave-x3 x3, Bo\\u200bb x3, \\u202eevil x3, Ann Bea x3" in log
+    assert run(capsys, "check", str(out))[0] in (0, 1)

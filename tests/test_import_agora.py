@@ -147,7 +147,7 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
     assert ("### 101. The Game\nPower: 3\nHistory: enactment by proposal 1, 2019-12-01\n\n```\n" + GAME_TEXT
             + "\n```\n\nAnnotation: CFJ 77 (called 2019-05-01): Rulings stay with the rule.") in rules
     toml = files["game.toml"]
-    assert 'players = ["Bea", "Cy", "Dee", "Newname"]' in toml
+    assert 'players = [\n  "Bea",\n  "Cy",\n  "Dee",\n  "Newname",\n]' in toml
     assert "next_rule = 103" in toml and "first_proposal = 10" in toml and "power_exempt = 3.0" in toml
     report = files["IMPORT.md"]
     assert "- Decisions: 7 proposal entries (4 adopted, 2 defeated, 1 failed-quorum), 13 ballots, 1 decided again." in report

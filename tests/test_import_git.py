@@ -87,7 +87,7 @@ def test_each_commit_that_changes_a_rule_is_a_proposal(tmp_path, capsys, small_g
     assert "Proposer: Cy\nDate: 2020-06-07\n" in merged  # the author of the merged branch, the merge's date
     assert 'Retitle rule 302 to "Dice and coins".' in merged
     assert "### 201. Quorum\nQuorum is half the players." in files["rules.md"]
-    assert 'players = ["Bea", "Ann", "Cy"]' in files["game.toml"]
+    assert 'players = [\n  "Bea",\n  "Ann",\n  "Cy",\n]' in files["game.toml"]
     assert "start = 2020-06-01" in files["game.toml"]
     report = files["IMPORT.md"]
     assert "- Proposals: 3, one per commit that changed a rule (3 numbered as their subject says" in report

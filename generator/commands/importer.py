@@ -70,6 +70,8 @@ def _run_text(args) -> int:
     for line, what in read.left_out:
         print(SourceError(str(args.file), line, f"left out: '{what}' names no numbered rule" if line else
                           f"left out: {what}"), file=sys.stderr)
+    for file, line, what in read.rewritten:
+        print(SourceError(file or str(args.file), line, what), file=sys.stderr)
     if not args.output:
         sys.stdout.write(rules_md)
     return 0

@@ -23,11 +23,13 @@ from pathlib import Path
 
 import yaml
 
-from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, clean_line, gaps, number_ranges,
-                      problems_section, render_entry, runs, runs_below, toml_string)
 from ..limits import MAX_DIGITS
-from ..parse.importer import YamlBeyondBounds, escape_heading, escape_markdown, load_yaml, yaml_problem
+from ..model.names import shown
+from ..parse.importer import (YamlBeyondBounds, clean_line, escape_markdown, heading_text, load_yaml, rule_heading,
+                              rule_title, short_title, yaml_problem)
 from ..parse.source import read_int, shorten
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, gaps, number_ranges,
+                      player_name, problems_section, render_entry, runs, runs_below, toml_players)
 from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, commit_id, git, text
 
 LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
@@ -57,6 +59,7 @@ class _Found:
     subject: str
     commit_date: str
     rule: int
+    path: str                    # the rule's file
     changes: list[Change]
     agent: dict | None
     date: str | None             # the history entry's date, when it is a real day
@@ -107,9 +110,12 @@ class _Importer:
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
         self.problems: list[Problem] = []  # what could not be read as it stands (from the start of the game on)
         self.assessor_tip = ""  # the commit the Assessor's files are read at
+        self._named: set[str] = set()  # names said to be written otherwise
+        self.renames: dict[str, str] = {}
         self.renames = self._renames()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final_dates: dict[tuple, list] | None = None
+        self._named: set[str] = set()  # names said to be written otherwise
 
     # --- names ---------------------------------------------------------------------------------------------
 
@@ -120,10 +126,11 @@ class _Importer:
         except GitError:
             return {}
         pairs = {}
-        for line in data.splitlines():
+        for number, line in enumerate(data.splitlines(), start=1):
             old, sep, new = line.partition(":")
             if sep and old.strip() and new.strip():
-                pairs[old.strip()] = new.strip()
+                where = Problem("name_replacement_data", self.head, number, "")
+                pairs[self.name(old, where, renamed=False)] = self.name(new, where, renamed=False)
         resolved = {}
         for old in pairs:
             name, seen = old, set()
@@ -133,10 +140,16 @@ class _Importer:
             resolved[old] = name
         return resolved
 
-    def name(self, raw: str) -> str:
-        name = clean_line(str(raw)).replace(",", " ").replace(";", " ")
-        name = " ".join(name.split()) or "unknown"
-        return self.renames.get(name, name)
+    def name(self, raw, where: Problem | None = None, *, renamed: bool = True) -> str:
+        """A player's name as the game writes it (`player_name`), as the player is named now unless `renamed` is
+        false. A name that must be written otherwise is a problem `where` it is first read."""
+        name, why = player_name(raw)
+        if why and where is not None and str(raw) not in self._named:
+            self._named.add(str(raw))
+            self.problems.append(dataclasses.replace(where, message=(f"{where.message}: " if where.message else "")
+                                                     + f"the name '{shown(str(raw))}' cannot be written as it is "
+                                                     f"({why}): written '{name}'"))
+        return self.renames.get(name, name) if renamed else name
 
     # --- the Rulekeepor's repository -------------------------------------------------------------------
 
@@ -273,13 +286,16 @@ class _Importer:
             problem(0, f"no name: it keeps its name '{name}'" if before else "no name: read as untitled")
         power = data.get("power")
         if not isinstance(power, str) or not _DECIMAL.fullmatch(power.strip()):
-            said = "no power" if power is None else f"its power is not a decimal such as 2.0"
+            said = "no power" if power is None else "its power is not a decimal such as 2.0"
             power = before.power if before else "1.0"
             problem(0, f"{said}: it keeps its power {power}" if before else f"{said}: read as 1.0 (R105's)")
         history = tuple(json.dumps(entry, sort_keys=True) for entry in _list(data.get("history"))
                         if isinstance(entry, dict))
         annotations = tuple(_annotation(item) for item in _list(data.get("annotations")) if isinstance(item, dict))
-        return _Rule(rule, clean_line(name), power.strip(), _rule_text(data["text"]), history,
+        name, why = rule_title(name)
+        if why:
+            problem(0, why)
+        return _Rule(rule, name, power.strip(), _rule_text(data["text"]), history,
                      tuple(note for note in annotations if note))
 
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
@@ -320,7 +336,8 @@ class _Importer:
             if entry is not None and entry_date is not None and valid is None and noting:
                 self.problems.append(Problem(f"{folder}{rule}", commit, 0, f"the history entry's date "
                                              f"{json.dumps(entry_date)} is not a day: dated by the commit"))
-            found.append(_Found(commit, subject, date, rule, changes, agent if isinstance(agent, dict) else None,
+            found.append(_Found(commit, subject, date, rule, f"{folder}{rule}", changes,
+                                agent if isinstance(agent, dict) else None,
                                 valid))
         return found
 
@@ -463,6 +480,10 @@ class _Importer:
                 left = len(votes) - len(resolution["votes"])
                 problem(f"proposal {number}: {left} ballot{'s' if left != 1 else ''} without a voter or a FOR, AGAINST "
                         "or PRESENT vote, left out")
+            where = Problem(name, tip, 0, f"proposal {number}")
+            for raw in [v["voter"] for v in resolution["votes"]] + [proposals.get(number, {}).get("author") or "unknown"] \
+                    + [raw for raw in _list(proposals.get(number, {}).get("coauthors")) if isinstance(raw, str)]:
+                self.name(raw, where)
             strengths = {}
             for entry in (s for s in _list(item.get("strengths")) if isinstance(s, dict)):
                 strength = _whole(entry.get("final"))
@@ -471,7 +492,7 @@ class _Importer:
                             f"{_shown(entry.get('person'))} is not a whole number of 0 or more (of at most "
                             f"{MAX_DIGITS} digits): the default is written")
                 else:
-                    strengths[self.name(entry.get("person", ""))] = strength
+                    strengths[self.name(entry.get("person", ""), where)] = strength
             out.append(_Decision(number, name.removeprefix("json/"), proposals.get(number) or {},
                                  resolution, strengths, quorum or 0, date))
         return out
@@ -613,10 +634,10 @@ class _Importer:
 
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
         proposal = decision.proposal
-        title = clean_line(str(proposal.get("title") or ""))
-        heading = f"Proposal {decision.number}{decision.letter}" + (f": {escape_heading(title)}" if title else "")
-        keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
         where = Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal {decision.number}")
+        title = self._title(proposal.get("title"), where)
+        heading = f"Proposal {decision.number}{decision.letter}" + (f": {title}" if title else "")
+        keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
         decision_ai = self._index(proposal.get("decision_ai"), where)
         proposal_ai = _decimal(proposal.get("proposal_ai"))
         if decision_ai:
@@ -679,6 +700,13 @@ class _Importer:
                 out.append(f"{self.name(vote.get('voter', ''))} ({', '.join(k.replace('_', ' ') for k in kinds)})")
         return out
 
+    def _title(self, value, where: Problem) -> str:
+        """A proposal's title (or an event's subject) for its heading; a problem `where` when it must be cut."""
+        title, why = short_title(str(value or ""))
+        if why:
+            self.problems.append(dataclasses.replace(where, message=f"{where.message}: {why}"))
+        return title
+
     def _index(self, value, where: Problem) -> str | None:
         """An adoption index as `Index:` takes it, a decimal above 0; else None, and a problem `where` when the
         record gives one."""
@@ -695,14 +723,15 @@ class _Importer:
                          position: dict[int, int]) -> tuple[str, int, Entry]:
         date = min((item.date for item in found if item.date), default=found[0].commit_date[:10])
         path, note = noted or ("", {})
-        title = clean_line(str(note.get("title") or ""))
-        keys = [("Proposer", self.name(note.get("author") or "unknown")), ("Date", date)]
-        power = self._index(note.get("power"), Problem(path, self.head, 0, f"proposal {number}"))
+        where = Problem(path, self.head, 0, f"proposal {number}")
+        title = self._title(note.get("title"), where)
+        keys = [("Proposer", self.name(note.get("author") or "unknown", where)), ("Date", date)]
+        power = self._index(note.get("power"), where)
         if power:  # its adoption index, and so its power (R106); no ballots to check against it
             keys.append(("Index", power))
         keys += [("Result", "adopted"), ("Note", "The Assessor's record has no decision on it; the Rulekeepor "
                                                  "applied it.")]
-        heading = f"Proposal {number}" + (f": {escape_heading(title)}" if title else "")
+        heading = f"Proposal {number}" + (f": {title}" if title else "")
         changes = [change for item in found for change in item.changes]
         prose = ["Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found})) + "."]
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
@@ -711,8 +740,9 @@ class _Importer:
     def _event_entry(self, group: list[_Found], position: dict[int, int]) -> tuple[str, int, Entry]:
         first = group[0]
         date = first.date or first.commit_date[:10]
-        keys = [("Date", date), ("By", _agent_text(first.agent, self))]
-        heading = f"Event: {escape_heading(clean_line(first.subject))}" if first.subject else "Event: a change"
+        keys = [("Date", date), ("By", _agent_text(first.agent, self, Problem(first.path, first.commit, 0, "")))]
+        subject = self._title(first.subject, Problem("", first.commit, 0, "its subject"))
+        heading = f"Event: {subject}" if subject else "Event: a change"
         if first.agent is None:
             self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].extend(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})" for item in group)
@@ -733,7 +763,7 @@ class _Importer:
                               if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
                     prose = ["Neither record holds a decision on these numbers."]
                     if titled:
-                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_heading(t) for t in titled)
+                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_markdown(t) for t in titled)
                                      + ".")
                     out.append(Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=date[:4]))
             out.append(entry)
@@ -745,7 +775,7 @@ class _Importer:
             'description = "The longest-running Nomic (since 1993), imported from the Rulekeepor\'s and the '
             'Assessor\'s repositories by nomic-archive import agora; see IMPORT.md."',
             f"start = {start}",
-            f"players = [{', '.join(toml_string(p) for p in players)}]",
+            toml_players(players),
             "",
             "# Proposals are numbered when distributed and resolved in batches: the log is in order of effect.",
             "[numbering]",
@@ -912,7 +942,7 @@ def _describe_entry(entry: dict) -> str:
     return f"{_change_type(entry) or 'change'} by {who}, {json.dumps(entry.get('date'))}"
 
 
-def _agent_text(agent: dict | None, importer: _Importer | None) -> str:
+def _agent_text(agent: dict | None, importer: _Importer | None, where: Problem | None = None) -> str:
     """`By:` text: "rule 2650", "cleaning (Falsifian)", "ratification of SLR", "proposal 8030"..."""
     if not agent:
         return "the Rulekeepor's correction (no history entry)"
@@ -923,9 +953,9 @@ def _agent_text(agent: dict | None, importer: _Importer | None) -> str:
         return f"proposal {clean_line(str(value))}"
     if isinstance(value, dict):
         detail = ", ".join(f"{key} {clean_line(str(inner))}" if not isinstance(inner, dict) else
-                           f"{key} {_agent_text(inner, importer)}" for key, inner in value.items())
+                           f"{key} {_agent_text(inner, importer, where)}" for key, inner in value.items())
         if kind == "cleaning" and "by" in value:
-            name = importer.name(value["by"]) if importer else clean_line(str(value["by"]))
+            name = importer.name(value["by"], where) if importer else clean_line(str(value["by"]))
             return f"cleaning ({name})"
         return f"{kind} ({detail})" if detail else kind
     return f"{kind} {clean_line(str(value))}".strip()
@@ -954,10 +984,10 @@ def _fenced(body: str) -> str:
 
 def _ruleset_md(title: str, rules: dict[int, _Rule], *, history: bool, snapshot_date: str | None = None) -> str:
     out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
-    out += [f"# {escape_heading(title)}", "", "## Mutable Rules"]
+    out += [f"# {heading_text(title)}", "", "## Mutable Rules"]
     for rule in sorted(rules):
         item = rules[rule]
-        heading = f"### {rule}" + (f". {escape_heading(item.name)}" if item.name else "")
+        heading = f"### {heading_text(rule_heading(rule, item.name or None))}"
         out += ["", heading, f"Power: {item.power}"]
         if history:
             out += [f"History: {_history_line(json.loads(entry))}" for entry in item.history]

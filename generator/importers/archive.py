@@ -9,10 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
-from ..parse.importer import escape_heading, escape_markdown
+from ..limits import MAX_TOML_LINE_CHARS
+from ..model.names import code_points, invisible, name_problem, normal, shown
+from ..parse.importer import escape_markdown, heading_text, short_title
 from ..terminal import one_line
-
-_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029]+")
 
 
 @dataclass(frozen=True)
@@ -26,10 +26,11 @@ class Problem:
     message: str
 
     def __str__(self) -> str:
-        """`rules_data/rules/2125 at a7b36670c1, line 25: not YAML: ...`, on one line whatever the record holds."""
-        where = self.file + (f" at {self.commit[:10]}" if self.commit else "") + (f", line {self.line}" if self.line
-                                                                                  else "")
-        return one_line(f"{where}: {self.message}")
+        """`rules_data/rules/2125 at a7b36670c1, line 25: not YAML: ...` (`commit a7b36670c1: ...` for what a
+        commit itself says), on one line whatever the record holds."""
+        where = (f"{self.file} at {self.commit[:10]}" if self.file else f"commit {self.commit[:10]}") if self.commit \
+            else self.file
+        return one_line(f"{where}{f', line {self.line}' if self.line else ''}: {self.message}")
 
 
 class ImportRefused(Exception):
@@ -81,9 +82,41 @@ class Entry:
     year: str = ""          # where the log is split by year, the file it goes in
 
 
-def clean_line(value: str) -> str:
-    """A value for one `Key: value` line or heading: no line breaks or control characters from the source."""
-    return " ".join(_CONTROL.sub(" ", value).split())
+MAX_NAME_CHARS = MAX_TOML_LINE_CHARS // 4  # game.toml lists each name on a line, where escapes double a character
+
+
+def player_name(raw) -> tuple[str, str | None]:
+    """A player's name from a record as game.toml and a Votes line can hold it (model/names.py), with why it was
+    written otherwise, if it was: on one line and in NFC (two spellings of one name are one player); a ',' or
+    ';', which part names on a Votes line, as a space; each invisible character as its escape (`Bo\\u200bb`: not
+    Bob); a last space before x and digits, which a Votes line reads as a ballot's strength, as '-' (`Dave-x3`)."""
+    name, clipped = short_title(str(raw), MAX_NAME_CHARS)
+    name, why = normal(name), [clipped] if clipped else []
+    if "," in name or ";" in name:
+        name = " ".join(name.replace(",", " ").replace(";", " ").split())
+        why.append("a ',' or ';' parts names on a Votes line")
+    if hidden := invisible(name):
+        name = "".join(shown(c) if c in hidden else c for c in name)
+        why.append(f"it holds invisible characters ({code_points(hidden)})")
+    if not name:
+        return "unknown", None
+    if name_problem(name):  # what is left: a strength at its end
+        head, _, strength = name.rpartition(" ")
+        name = f"{head}-{strength}"
+        why.append("a space, x and digits at its end read as a ballot's strength")
+    return name, "; ".join(why) or None
+
+
+def backtick_run(text: str) -> int:
+    """The longest run of backticks in `text`: a code span or fence around it needs a longer one."""
+    return max((len(run) for run in re.findall(r"`+", text)), default=0)
+
+
+def code_span(text: str) -> str:
+    """`text` (one line) as a Markdown code span that shows it as it is, backticks and all."""
+    ticks = "`" * (backtick_run(text) + 1)
+    padded = text[:1] == "`" or text[-1:] == "`" or (text[:1] == " " and text[-1:] == " " and text.strip())
+    return f"{ticks} {text} {ticks}" if padded else f"{ticks}{text}{ticks}"
 
 
 def quote(text: str) -> str:
@@ -96,7 +129,7 @@ def change_paragraph(change: Change) -> str:
     if change.kind in ("enact", "reenact"):
         verb = "Enact" if change.kind == "enact" else "Reenact"
         kind = "immutable " if change.rule_class == "immutable" else ""
-        title = f": {escape_heading(clean_line(change.title))}" if change.title else ""
+        title = f": {change.title}" if change.title else ""  # as written: the reader takes it so
         head = f"{prefix}{verb} {kind}{power}rule {change.rule}{title}"
         paragraph = head if change.text is None else f"{head}\n\n{quote(change.text)}"
         if change.kind == "reenact" and change.text is None:
@@ -106,7 +139,7 @@ def change_paragraph(change: Change) -> str:
     elif change.kind == "repeal":
         paragraph = f"{prefix}Repeal rule {change.rule}."
     elif change.kind == "retitle":
-        paragraph = f"{prefix}Retitle rule {change.rule} to \"{escape_markdown(clean_line(change.title or ''))}\"."
+        paragraph = f"{prefix}Retitle rule {change.rule} to \"{change.title or ''}\"."
     elif change.kind == "transmute":
         paragraph = f"{prefix}Transmute rule {change.rule} to {change.rule_class}."
     elif change.kind == "power":
@@ -117,7 +150,7 @@ def change_paragraph(change: Change) -> str:
 
 
 def render_entry(entry: Entry) -> str:
-    lines = [f"## {entry.heading}"] + [f"{key}: {value}" for key, value in entry.keys]
+    lines = [f"## {heading_text(entry.heading)}"] + [f"{key}: {value}" for key, value in entry.keys]
     parts = ["\n".join(lines)] + [change_paragraph(change) for change in entry.changes] + entry.prose
     return "\n\n".join(parts) + "\n"
 
@@ -162,6 +195,12 @@ def number_ranges(numbers: Runs) -> str:
 def toml_string(value: str) -> str:
     """A TOML basic string: JSON's escapes are TOML's, for every character a name can hold."""
     return json.dumps(value, ensure_ascii=False)
+
+
+def toml_players(players: list[str]) -> str:
+    """game.toml's `players`, a name a line: a long game's names would pass the length of one of its lines."""
+    return "players = [\n" + "".join(f"  {toml_string(player)},\n" for player in players) + "]" if players \
+        else "players = []"
 
 
 def check_new_folder(folder: Path) -> None:

@@ -13,10 +13,13 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, escape_heading,
-                              escape_markdown, read_rule_files, read_ruleset, render_ruleset)
-from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, clean_line, gaps, number_ranges,
-                      problems_section, quote, render_entry, runs, runs_below, toml_string)
+from ..model.names import shown
+from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
+                              escape_markdown, heading_text, read_rule_files, read_ruleset, render_ruleset,
+                              short_title)
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, gaps, number_ranges,
+                      code_span, player_name, problems_section, quote, render_entry, runs, runs_below,
+                      toml_players, toml_string)
 from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
     git, list_files, object_type, text
 
@@ -53,7 +56,8 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
     commits = first_parent_commits(repo, last, [rules_path], first)
-    unreadable: list[Problem] = []
+    problems: list[Problem] = []
+    rewritten: set[tuple[str | None, str]] = set()
     left_out: dict[str, str] = {}
     with BlobReader(repo) as blobs:
         def rules_at(revision: str) -> dict[int, ImportedRule] | None:
@@ -63,19 +67,23 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
                 raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: {error}") \
                     from None
             except RulesetImportError as error:
-                unreadable.append(Problem(error.file or rules_path, revision, error.line, f"{error}; not read: the next "
+                problems.append(Problem(error.file or rules_path, revision, error.line, f"{error}; not read: the next "
                                           "readable commit carries its changes"))
                 return None
             if read is None:
                 return None
             for _, heading in read.left_out:
                 left_out.setdefault(heading, revision[:10])
+            for file, line, what in read.rewritten:
+                if (file, what) not in rewritten:  # said once, not at each commit that has it
+                    rewritten.add((file, what))
+                    problems.append(Problem(file or rules_path, revision, line, what))
             return {rule.number: rule for rule in read.rules}
 
         if first:
             initial = rules_at(first)
             if initial is None:
-                raise ImportRefused(str(repo), f"no rules at {rules_path} in commit {first[:10]} (--from)", unreadable)
+                raise ImportRefused(str(repo), f"no rules at {rules_path} in commit {first[:10]} (--from)", problems)
             start_date = _commit_date(repo, first)
             start_commit = first
         else:
@@ -85,8 +93,9 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
                 initial, start_date, start_commit = rules_at(head.id), head.date[:10], head.id
             if initial is None:
                 raise ImportRefused(str(repo), f"no readable rules at {rules_path} in the history up to {last[:10]}",
-                                    unreadable)
+                                    problems)
         proposals: list[_Proposal] = []
+        named: set[str] = set()  # authors whose name was said to be written otherwise
         unchanged: list[Commit] = []
         rules = initial
         for commit in commits:
@@ -101,8 +110,15 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
             if len(commit.parents) > 1:  # a merged pull request: its author, and its title (GitHub puts it second)
                 proposer, branch_subject = author_and_subject(repo, commit.parents[1])
                 summary = (_message_paragraphs(commit.message)[1:2] or [branch_subject])[0]
-            proposals.append(_Proposal(commit, clean_line(proposer) or "unknown", changes,
-                                       _subject_numbers(commit.subject), clean_line(summary)))
+            name, why = player_name(proposer)
+            if why and proposer not in named:
+                named.add(proposer)
+                problems.append(Problem("", commit.id, 0, f"its author's name '{shown(proposer)}' cannot be "
+                                          f"written as it is ({why}): written '{name}'"))
+            summary, why = short_title(summary)
+            if why:
+                problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
+            proposals.append(_Proposal(commit, name, changes, _subject_numbers(commit.subject), summary))
             rules = now
     renumbered = _number(proposals)
     entries, unrecorded = _entries(proposals)
@@ -111,12 +127,12 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
     files = {
         "game.toml": _game_toml(name, start_date, players, proposals),
         "rules.md": render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values())),
-        "log.md": f"# {escape_heading(name)}: the log\n\nOne entry per commit that changed {escape_markdown(rules_path)}; "
+        "log.md": f"# {heading_text(name + ': the log')}\n\nOne entry per commit that changed {escape_markdown(rules_path)}; "
                   "see IMPORT.md.\n\n" + "\n".join(render_entry(entry) for entry in entries),
-        "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, unreadable, unchanged,
+        "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, problems, unchanged,
                              renumbered, left_out),
     }
-    return ImportedGame(files, len(proposals), unreadable)
+    return ImportedGame(files, len(proposals), problems)
 
 
 def _commit_date(repo: Path, revision: str) -> str:
@@ -227,7 +243,7 @@ def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], Runs]:
 def _proposal_entry(proposal: _Proposal) -> Entry:
     commit = proposal.commit
     title = clean_line(_LEADING_NUMBER.sub("", proposal.title))
-    heading = f"Proposal {proposal.number}" + (f": {escape_heading(title)}" if title else "")
+    heading = f"Proposal {proposal.number}" + (f": {title}" if title else "")
     keys = [("Proposer", proposal.proposer), ("Date", commit.date[:10]), ("Result", "adopted")]
     if proposal.note:
         keys.append(("Note", proposal.note))
@@ -251,7 +267,7 @@ def _game_toml(name: str, start: str, players: list[str], proposals: list[_Propo
              "description = \"Imported from git by nomic-archive: each commit that changed the rules is a proposal; "
              "the ballots were not recorded there.\"",
              f"start = {start}",
-             f"players = [{', '.join(toml_string(player) for player in players)}]",
+             toml_players(players),
              "",
              "# Rules keep their numbers: an enactment takes the number the commit gave it.",
              "[numbering]",
@@ -267,11 +283,12 @@ def _game_toml(name: str, start: str, players: list[str], proposals: list[_Propo
 
 
 def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: Runs,
-            unreadable: list[Problem], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
+            problems: list[Problem], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
     kinds = Counter(change.kind for p in proposals for change in p.changes)
     from_subject = sum(1 for p in proposals if p.note is None and p.commit.subject and _subject_numbers(p.commit.subject))
     out = ["# How this game was imported", "",
-           f"`nomic-archive import git` read `{rules_path}` in the repository {escape_markdown(repo.resolve().name)}, "
+           f"`nomic-archive import git` read {code_span(rules_path)} in the repository "
+           f"{escape_markdown(repo.resolve().name)}, "
            f"first-parent history from commit `{start[:10]}` (the rules in rules.md) to `{end[:10]}`.", "",
            f"- Proposals: {len(proposals)}, one per commit that changed a rule ({from_subject} numbered as their "
            f"subject says, the others in sequence).",
@@ -280,12 +297,11 @@ def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_
            "- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) and "
            "no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.",
            f"- Commits that changed the rules' file but no rule (formatting, notes): {len(unchanged)}.", ""]
-    out += problems_section(unreadable)
-    sections = [("Numbered otherwise than the subject says", renumbered),
+    out += problems_section(problems)
+    sections = [("Numbered otherwise than the subject says", [escape_markdown(item) for item in renumbered]),
                 ("Left out of the rules (headings that name no numbered rule, rule files not in force)",
-                 [f"`{escape_markdown(heading)}` (first at commit {commit})" for heading, commit in left_out.items()])]
+                 [f"{code_span(heading)} (first at commit {commit})" for heading, commit in left_out.items()])]
     for heading, items in sections:
         if items:
-            out += [f"## {heading}", ""] + [f"- {escape_markdown(item) if not item.startswith('`') else item}"
-                                            for item in items] + [""]
+            out += [f"## {heading}", ""] + [f"- {item}" for item in items] + [""]
     return "\n".join(out)

@@ -14,7 +14,8 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..limits import MAX_FILE_BYTES, MAX_NESTING, MAX_YAML_ALIASES
+from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_YAML_ALIASES
+from ..model.names import invisible, shown
 
 DEFAULT_TITLE = "Initial Set of Rules"
 IMMUTABLE = "Immutable Rules"
@@ -49,6 +50,35 @@ NO_RULES = ("no numbered rules found (a rule starts with a line like '101. text'
 
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the text is rules.md already
+# What a line of the archive never holds: line breaks, controls, and halves of characters (JSON's "\ud800").
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\ud800-\udfff]+")
+MAX_TITLE_CHARS = MAX_LINE_CHARS // 2  # a title and what its heading or change paragraph says around it fit a line
+
+
+def clean_line(value: str) -> str:
+    """A value for one `Key: value` line or heading: no line breaks or control characters from the source."""
+    return " ".join(_CONTROL.sub(" ", value).split())
+
+
+def short_title(raw: str, limit: int = MAX_TITLE_CHARS) -> tuple[str, str | None]:
+    """A title from a record on one line, and at most `limit` characters long; with what was done to it, if
+    anything."""
+    title = clean_line(raw)
+    if len(title) <= limit:
+        return title, None
+    return title[:limit - 1] + "\u2026", f"it is {len(title):,} characters long, cut to {limit:,}"
+
+
+def rule_title(raw: str) -> tuple[str, str | None]:
+    """A rule's title as rules.md and the log can hold it (`short_title`), each invisible character written as its
+    escape: a title gets a player's name's rules (model/names.py), so that U+202E cannot turn it round for every
+    reader. With what was done to it, if anything."""
+    title, why = short_title(raw)
+    hidden = invisible(title)
+    if not hidden:
+        return title, why
+    written = "".join(shown(c) if c in hidden else c for c in title)
+    return written, f"the title '{written}' held invisible characters, written as their escapes"
 
 
 def is_rules_md(text: str) -> bool:
@@ -225,6 +255,8 @@ class ImportedRule:
 class ImportedRuleset:
     rules: list[ImportedRule]
     left_out: list[tuple[int, str]]  # (1-based line, heading) of headings that name no numbered rule
+    # (the file in a folder of rule files, else None; 1-based line; what was done) for each title written otherwise
+    rewritten: list[tuple[str | None, int, str]] = field(default_factory=list)
 
 
 def import_ruleset(text: str, *, title: str | None = None, start: str | None = None,
@@ -252,7 +284,8 @@ def read_ruleset(text: str, *, start: str | None = None, stop: str | None = None
     for rule in rules:
         rule.blocks = _blocks(rule.lines, layout)
     _split_title_sentences(rules)
-    return ImportedRuleset([_imported(rule) for rule in rules], left_out)
+    rewritten: list[tuple[str | None, int, str]] = []
+    return ImportedRuleset([_imported(rule, None, rewritten) for rule in rules], left_out, rewritten)
 
 
 def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
@@ -266,6 +299,7 @@ def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
     front matter or a number used twice."""
     rules: list[ImportedRule] = []
     left_out: list[tuple[int, str]] = []
+    rewritten: list[tuple[str | None, int, str]] = []
     seen: dict[int, str] = {}
     for name, text in files:
         parsed = _front_matter(name, text)
@@ -295,12 +329,12 @@ def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
         rule.blocks = _blocks(lines, layout)
         if not rule.blocks:
             raise RulesetImportError(f"rule {number} has no text", body_line + 1, file=name)
-        rules.append(_imported(rule))
+        rules.append(_imported(rule, name, rewritten))
     if not rules:
         raise RulesetImportError("no rule files found (each needs front matter between '---' lines, e.g. "
                                  "'rule: 101', 'type: Immutable', 'status: Accepted')")
     rules.sort(key=lambda rule: rule.number)
-    return ImportedRuleset(rules, left_out)
+    return ImportedRuleset(rules, left_out, rewritten)
 
 
 def _front_matter(name: str, text: str) -> tuple[dict, str, int] | None:
@@ -334,8 +368,11 @@ def _front_matter_number(keys: dict, name: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _imported(rule: Rule) -> ImportedRule:
-    return ImportedRule(rule.number, rule.rule_class, rule.title, _render_blocks(rule.blocks), rule.line)
+def _imported(rule: Rule, file: str | None, rewritten: list[tuple[str | None, int, str]]) -> ImportedRule:
+    title, why = rule_title(rule.title) if rule.title else (None, None)
+    if why:
+        rewritten.append((file, rule.line, f"rule {rule.number}: {why}"))
+    return ImportedRule(rule.number, rule.rule_class, title, _render_blocks(rule.blocks), rule.line)
 
 
 def _classify(index: int, raw: str) -> Line:
@@ -617,21 +654,31 @@ def _split_title_sentences(rules: list[Rule]) -> None:
 
 
 def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
-    out = [f"# {escape_heading(title)}"]
+    out = [f"# {heading_text(clean_line(title))}"]
     for rule_class in (IMMUTABLE, MUTABLE):
         members = [rule for rule in rules if rule.rule_class == rule_class]
         if not members:
             continue
         out.append(f"\n## {rule_class}")
         for rule in members:
-            out.append(f"\n### {rule_heading(rule.number, rule.title)}")
+            out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}")
             out.append(rule.text)
     return "\n".join(out) + "\n"
 
 
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t])#+$")  # what a heading's reader takes for its closing sequence
+
+
+def heading_text(text: str) -> str:
+    """A heading's text (one line), such that its reader gives it back as it is: one that ends in what the reader
+    takes for a closing sequence (`Rules #`) gets one of its own, which the reader drops instead (`Rules # #`)."""
+    return f"{text} #" if _CLOSING_HASHES.search(text) else text
+
+
 def rule_heading(number: int, title: str | None) -> str:
-    """The text of a rule's level-3 heading in rules.md: "101" or "101. Title", the title escaped."""
-    return f"{number}. {escape_heading(title)}" if title else str(number)
+    """The text of a rule's level-3 heading in rules.md: "101" or "101. Title". The title is as written: rules.md's
+    reader takes a heading's text as it stands, so an escape would show (`New \\<b>rule\\</b>`)."""
+    return f"{number}. {title}" if title else str(number)
 
 
 def _render_blocks(blocks: list[Block]) -> str:
@@ -662,7 +709,6 @@ _BLOCK_ESCAPES = [
     (re.compile(r"^(?=#{1,6}(?:\s|$)|>|[-+*](?:\s|$)|-(?:\s*-){2,}\s*$|~{3,})"), "\\\\"),  # headings, quotes, lists, rules, fences
     (re.compile(r"^(\d{1,9})(?=[.)](?:\s|$))"), r"\1\\"),    # "1. " would start an ordered list
 ]
-_CLOSING_HASHES = re.compile(r"(?<=\s)(?=#+$)")
 
 
 def _escape_delimiter_run(m: re.Match[str]) -> str:
@@ -711,8 +757,3 @@ def _escape_block(text: str) -> str:
     for pattern, replacement in _BLOCK_ESCAPES:
         text = pattern.sub(replacement, text)
     return text
-
-
-def escape_heading(text: str) -> str:
-    """Heading text: inline escapes, and trailing "#"s that would be read as a closing sequence."""
-    return _CLOSING_HASHES.sub("\\\\", _escape_inline(text))
