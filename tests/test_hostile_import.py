@@ -427,3 +427,76 @@ def test_voters_and_authors_of_agora_are_written_as_check_reads_them(tmp_path, c
     log = (out / "log" / "2020.md").read_text(encoding="utf-8")
     assert "Proposer: Dave-x3\n" in log and "Votes: against Dave-x3 x3, Bo\\u200bb x3, \\u202eevil x3, Ann Bea x3" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_lines_titles_rules_and_files_past_the_caps_never_make_a_game_check_refuses(tmp_path, capsys) -> None:
+    """A 30,000-character line, a rule of 150,000 characters, a 5 MB rules file: their commits are not read (a
+    problem each, the next readable commit carrying their changes). A 30,000-character subject is cut; a
+    paragraph of 30,000 characters in short lines is wrapped, which the reader joins again."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    long_line = git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - Long\n\n" + "x" * 30_000 + "\n"})
+    huge_rule = git_commit(repo, "Proposal 302", {"rules.md": RULES + "\n##302 - Huge\n\n" + "word and\n" * 16_000})
+    huge_file = git_commit(repo, "Proposal 303", {"rules.md": RULES + "\n##303 - Big\n\n" + "big words.\n\n" * 480_000})
+    paragraph = "Many short lines\n" * 2_000
+    git_commit(repo, "Proposal 304: " + "t" * 30_000, {"rules.md": RULES + "\n##304 - Wrapped\n\n" + paragraph})
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 1, said
+    for problem in (f"rules.md at {long_line[:10]}, line 13: line is 30,000 characters long; a line may hold at most "
+                    "20,000", f"rules.md at {huge_rule[:10]}, line 11: rule 302's text is 159,998 characters long; a "
+                    "rule's text may hold at most 100,000", f"rules.md at {huge_file[:10]}: is 5.5 MB; such a file may "
+                    "hold at most 4.0 MB", "its subject: it is 30,014 characters long, cut to 10,000"):
+        assert problem in said, problem
+    log = (out / "log.md").read_text(encoding="utf-8")
+    assert max(len(line) for line in log.splitlines()) <= 20_000
+    code, report = run(capsys, "check", str(out), "--format", "json")
+    assert code == 0, report
+    assert "1 added; 2 unchanged" in run(capsys, "diff", f"{out}@start", f"{out}@now")[1]  # rule 304, wrapped
+
+
+def test_a_long_log_is_split_in_files_check_reads_as_one(tmp_path, capsys, monkeypatch) -> None:
+    import generator.importers.archive as archive
+
+    monkeypatch.setattr(archive, "MAX_LOG_BYTES", 400)  # a few entries a file, as 32 MB would be for a long game
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    for number in range(301, 306):
+        git_commit(repo, f"Proposal {number}", {"rules.md": RULES.replace("half", f"{number} of")})
+    out = tmp_path / "game"
+    assert run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))[0] == 0
+    assert not (out / "log.md").exists() and len(list((out / "log").glob("*.md"))) >= 3
+    code, report = run(capsys, "check", str(out))
+    assert code == 0 and "5 proposals, consistent" in report, report
+
+
+def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
+    """A rule file past 4 MB, a rule with a 30,000-character line, a name folded to 30,000 characters, a JSON
+    file past 4 MB, and 3,000 ballots on one decision (a Votes line the reader joins from many); 10,000 players,
+    whom game.toml could not list, refuse the import."""
+    ruleset, assessor = records
+    big = git_commit(ruleset, "Proposal 16", {"rules_data/rules/102": "id: 102\nname: Voting\npower: 1\ntext: |\n"
+                                              + "  a line\n" * 600_000}, date="2020-03-20T12:00:00")
+    wide = git_commit(ruleset, "Proposal 16", {"rules_data/rules/102": "id: 102\nname: Voting\npower: 1\ntext: |\n  "
+                                               + "y" * 30_000 + "\n"}, date="2020-03-21T12:00:00")
+    named = git_commit(ruleset, "Proposal 16", {"rules_data/rules/101": "id: 101\nname: >\n" + "  long name\n" * 3_000
+                                                + "power: 2\ntext: |\n  New.\n"}, date="2020-03-22T12:00:00")
+    ballots = [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(3_000)]
+    git_commit(assessor, "many ballots", {"json/20.txt": json.dumps({"resolutions": [
+        {"proposal": 20, "resolution": {"result": "ADOPTED", "votes": ballots}}]}),
+        "json/21.txt": json.dumps({"resolutions": [], "padding": "p" * 5_300_000})})
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    for problem in (f"rules_data/rules/102 at {big[:10]}: is 5.1 MB; such a file may hold at most 4.0 MB: not read",
+                    f"rules_data/rules/102 at {wide[:10]}: its text is 30,008 characters long, a line of it 30,000",
+                    f"rules_data/rules/101 at {named[:10]}: it is 29,999 characters long, cut to 10,000",
+                    "json/21.txt at ", ": is 5.1 MB; such a file may hold at most 4.0 MB: none of its decisions is read"):
+        assert problem in said, problem
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert max(len(line) for line in log.splitlines()) <= 20_000 and "Voter2999 x3" in log
+    assert run(capsys, "check", str(out))[0] in (0, 1)
+    git_commit(assessor, "more ballots", {"json/20.txt": json.dumps({"resolutions": [{"proposal": 20, "resolution": {
+        "result": "ADOPTED", "votes": [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(10_000)]}}]})})
+    code, said, out = agora_import(tmp_path / "more", capsys, ruleset, assessor)
+    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,820 bytes; such a file may hold at most " in said
+    assert not out.exists()

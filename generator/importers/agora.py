@@ -23,14 +23,15 @@ from pathlib import Path
 
 import yaml
 
-from ..limits import MAX_DIGITS
+from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_RULE_CHARS, MAX_TOML_BYTES
 from ..model.names import shown
-from ..parse.importer import (YamlBeyondBounds, clean_line, escape_markdown, heading_text, load_yaml, rule_heading,
-                              rule_title, short_title, yaml_problem)
+from ..parse.importer import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
+                              heading_text, load_yaml, rule_heading, rule_title, short_title, yaml_problem)
 from ..parse.source import read_int, shorten
-from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, gaps, number_ranges,
-                      player_name, problems_section, render_entry, runs, runs_below, toml_players)
-from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, commit_id, git, text
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
+                      log_parts, player_name, problems_section, runs, runs_below, too_large_for,
+                      toml_players)
+from .gitread import FIELD, RECORD, BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git, text
 
 LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
 RESULTS = {"ADOPTED": "adopted", "REJECTED": "defeated", "FAILED_QUORUM": "failed-quorum"}
@@ -38,6 +39,8 @@ VOTE_GROUPS = (("FOR", "for"), ("AGAINST", "against"), ("PRESENT", "present"))
 DEFAULT_STRENGTH = 3            # R2156: a player's voting strength is 3 unless modified
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DECIMAL = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})?")
+_BY_RULE = re.compile(r"rule\s+([0-9]+)\b", re.IGNORECASE)  # a By: line that check reads as naming a rule
+_HALF_CHARACTER = re.compile("[\ud800-\udfff]")  # a surrogate, which no file can hold
 _PROPOSAL_SUBJECT = re.compile(r"^(?:proposal|p)\s*([0-9]{3,5})\b", re.IGNORECASE)
 
 
@@ -181,7 +184,7 @@ class _Importer:
                 head, _, names = record.partition("\n")
                 commit, date, subject = head.split(FIELD, 2)
                 paths = [name for name in names.split("\n") if name]
-                new_layout = next((lay for lay in LAYOUTS if blobs.read(commit, lay[0]) is not None), None)
+                new_layout = next((lay for lay in LAYOUTS if blobs.present(commit, lay[0])), None)
                 if new_layout is None:
                     skipped_old_layout += 1
                     continue
@@ -191,19 +194,18 @@ class _Importer:
                 index_path, folder = layout
                 before_rules, before_index = dict(rules), list(index)
                 if index_path in paths:
-                    index = self._read_index(blobs.read(commit, index_path) or "", index_path, commit,
-                                             initial is not None) or index
+                    listed = self._read_index(blobs, commit, index_path, initial is not None)
+                    index = index if listed is None else listed
                 for path in paths:
                     if path.startswith(folder) and (rule := _number(path[len(folder):])) is not None:
-                        read = self._read_rule(blobs.read(commit, path), path, rules.get(rule), commit,
-                                               initial is not None)
+                        read = self._read_rule(blobs, commit, path, rules.get(rule), initial is not None)
                         if read is not None:
                             rules[rule] = read
-                        elif rule in rules and blobs.read(commit, path) is None:
+                        elif rule in rules and not blobs.present(commit, path):
                             del rules[rule]
                 for rule in set(index) - set(before_index):
-                    if rule not in rules and (content := blobs.read(commit, f"{folder}{rule}")) is not None:
-                        read = self._read_rule(content, f"{folder}{rule}", None, commit, initial is not None)
+                    if rule not in rules:
+                        read = self._read_rule(blobs, commit, f"{folder}{rule}", None, initial is not None)
                         if read is not None:
                             rules[rule] = read
                 year = date[:4]
@@ -235,9 +237,21 @@ class _Importer:
                                 "ruleset's history", self.problems)
         return initial, found, year_ends, highest
 
-    def _read_index(self, content: str, path: str, commit: str, noting: bool) -> list[int] | None:
+    def _text(self, blobs: BlobReader, commit: str, path: str, noting: bool) -> str | None:
+        """A file's text; None when it is absent, or past the cap on a file read (a problem, from the start on)."""
+        try:
+            return blobs.read(commit, path)
+        except BlobTooLarge as error:
+            if noting:
+                self.problems.append(Problem(path, commit, 0, f"{error}: not read"))
+            return None
+
+    def _read_index(self, blobs: BlobReader, commit: str, path: str, noting: bool) -> list[int] | None:
         """The rules the index lists; None when it cannot be read (a problem, from the start on): the rules in
         force are then those of the index before."""
+        content = self._text(blobs, commit, path, noting)
+        if content is None:
+            return None
         try:
             sections = self._yaml(content, path, commit)
         except yaml.YAMLError as error:
@@ -255,10 +269,11 @@ class _Importer:
                                                  f"{MAX_DIGITS} digits): left out"))
         return list(ids)
 
-    def _read_rule(self, content: str | None, path: str, before: _Rule | None, commit: str,
+    def _read_rule(self, blobs: BlobReader, commit: str, path: str, before: _Rule | None,
                    noting: bool) -> _Rule | None:
-        """The rule in `content` (`before`, its version before this commit, if any); None when absent, commented
-        out or unreadable (a problem, from the start on): a rule that cannot be read stays as it was."""
+        """The rule in the file at `path` (`before`, its version before this commit, if any); None when absent,
+        commented out or unreadable (a problem, from the start on): a rule that cannot be read stays as it was."""
+        content = self._text(blobs, commit, path, noting)
         if content is None:
             return None
         rule = int(path.rsplit("/", 1)[-1])  # (its name is a number: see walk)
@@ -289,14 +304,24 @@ class _Importer:
             said = "no power" if power is None else "its power is not a decimal such as 2.0"
             power = before.power if before else "1.0"
             problem(0, f"{said}: it keeps its power {power}" if before else f"{said}: read as 1.0 (R105's)")
+        text = _rule_text(data["text"])
+        longest = max(len(line) for line in text.split("\n"))
+        if len(text) > MAX_RULE_CHARS or longest > MAX_QUOTED_LINE:
+            problem(0, f"its text is {len(text):,} characters long, a line of it {longest:,}; a rule's text may hold "
+                       f"at most {MAX_RULE_CHARS:,}, a line {MAX_QUOTED_LINE:,} (quoted in the log): the rule is read "
+                       "as it was before")
+            return None
         history = tuple(json.dumps(entry, sort_keys=True) for entry in _list(data.get("history"))
                         if isinstance(entry, dict))
         annotations = tuple(_annotation(item) for item in _list(data.get("annotations")) if isinstance(item, dict))
+        for line in [_history_line(json.loads(entry)) for entry in history] + list(annotations):
+            if len(line) > MAX_TITLE_CHARS:
+                problem(0, f"a history entry or an annotation of {len(line):,} characters is cut to "
+                           f"{MAX_TITLE_CHARS:,}")
         name, why = rule_title(name)
         if why:
             problem(0, why)
-        return _Rule(rule, name, power.strip(), _rule_text(data["text"]), history,
-                     tuple(note for note in annotations if note))
+        return _Rule(rule, name, power.strip(), text, history, tuple(note for note in annotations if note))
 
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
                  files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int], folder: str,
@@ -359,7 +384,8 @@ class _Importer:
                 for name in names:
                     rule = _number(name.rsplit("/", 1)[-1])
                     try:
-                        data = self._yaml(blobs.read(self.head, name) or "", name, self.head) if rule else None
+                        data = self._yaml(self._text(blobs, self.head, name, True) or "", name, self.head) \
+                            if rule else None
                     except yaml.YAMLError:
                         continue
                     for entry in _list(data.get("history")) if isinstance(data, dict) else []:
@@ -388,7 +414,7 @@ class _Importer:
             with BlobReader(self.ruleset) as blobs:
                 for number, name in numbered.items():
                     try:
-                        data = self._yaml(blobs.read(self.head, name) or "", name, self.head)
+                        data = self._yaml(self._text(blobs, self.head, name, True) or "", name, self.head)
                     except yaml.YAMLError as error:
                         line, problem = yaml_problem(error)
                         self.problems.append(Problem(name, self.head, line, f"not YAML: {problem}; the proposal's "
@@ -426,6 +452,9 @@ class _Importer:
             for name in sorted(names):
                 try:
                     batch = _load_json(blobs.read(tip, name) or "")
+                except BlobTooLarge as error:
+                    self.problems.append(Problem(name, tip, 0, f"{error}: none of its decisions is read"))
+                    continue
                 except json.JSONDecodeError as error:
                     self.problems.append(Problem(name, tip, error.lineno, f"not JSON: {error.msg}; none of its "
                                                  "decisions is read"))
@@ -547,19 +576,32 @@ class _Importer:
         if highest == MAX_NUMBER:
             self.problems.append(Problem(LAYOUTS[0][0], start_commit, 0, f"the highest rule id, {highest}, leaves no "
                                          "number for the next rule: written without numbering.next_rule"))
-        files = {"game.toml": self._game_toml(start_date, players, low, highest + 1 if highest < MAX_NUMBER else None),
-                 "rules.md": _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)}
+        rules_md = _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)
+        if why := too_large_for(rules_md):
+            raise ImportRefused(str(self.ruleset), f"the rules before proposal {low}, as rules.md, would be a file that "
+                                f"{why}", self.problems)
+        game_toml = self._game_toml(start_date, players, low, highest + 1 if highest < MAX_NUMBER else None)
+        if why := too_large_for(game_toml, MAX_TOML_BYTES):
+            raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
+                                f"it would be a file that {why}", self.problems)
+        files = {"game.toml": game_toml, "rules.md": rules_md}
         by_year: dict[str, list[Entry]] = defaultdict(list)
         for entry in log_entries:
             by_year[entry.year].append(entry)
         for year, items in sorted(by_year.items()):
-            files[f"log/{year}.md"] = (f"# Agora, {year}\n\nImported by `nomic-archive import agora`; see IMPORT.md."
-                                       "\n\n" + "\n".join(render_entry(entry) for entry in items))
+            logs = log_parts(f"# Agora, {year}\n\nImported by `nomic-archive import agora`; see IMPORT.md.\n\n", items)
+            files.update({f"log/{year}.md": logs[0]} if len(logs) == 1 else
+                         {f"log/{year}-{n:03}.md": log for n, log in enumerate(logs, 1)})
         last_year = max(by_year, default="")
         for year, state in sorted(year_ends.items()):
             if year < last_year and year >= start_date[:4]:
-                files[f"snapshots/{year}-12-31.md"] = _ruleset_md(
-                    f"The Rulekeepor's rules at the end of {year}", state, history=False, snapshot_date=f"{year}-12-31")
+                snapshot = _ruleset_md(f"The Rulekeepor's rules at the end of {year}", state, history=False,
+                                       snapshot_date=f"{year}-12-31")
+                if why := too_large_for(snapshot):
+                    self.problems.append(Problem(str(self.ruleset), "", 0, f"the rules at the end of {year}, as a "
+                                                 f"snapshot, would be a file that {why}: no snapshot of {year}"))
+                else:
+                    files[f"snapshots/{year}-12-31.md"] = snapshot
         files["IMPORT.md"] = self._report(start_commit, start_date, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
         return ImportedGame(files, count, self.problems)
@@ -659,7 +701,14 @@ class _Importer:
         if conditional:
             prose.append("Ballots the Assessor resolved: " + "; ".join(conditional) + ".")
         if proposal.get("text"):
-            prose.append(_fenced(str(proposal["text"])))
+            text = _fenced(str(proposal["text"]))
+            longest = max(len(line) for line in text.split("\n"))
+            if len(text) <= MAX_RULE_CHARS and longest <= MAX_LINE_CHARS:
+                prose.append(text)
+            else:
+                self.problems.append(dataclasses.replace(where, message=f"{where.message}: its text, of "
+                                                         f"{len(text):,} characters and a line of {longest:,}, is "
+                                                         f"left out (a line may hold at most {MAX_LINE_CHARS:,})"))
         return Entry(heading, keys, changes, prose, year=decision.date[:4])
 
     def _votes(self, decision: _Decision) -> str:
@@ -740,7 +789,13 @@ class _Importer:
     def _event_entry(self, group: list[_Found], position: dict[int, int]) -> tuple[str, int, Entry]:
         first = group[0]
         date = first.date or first.commit_date[:10]
-        keys = [("Date", date), ("By", _agent_text(first.agent, self, Problem(first.path, first.commit, 0, "")))]
+        where = Problem(first.path, first.commit, 0, "its history entry's agent")
+        by = self._title(_agent_text(first.agent, self, where), where)
+        if (named := _BY_RULE.match(by)) and _number(named.group(1)) is None:  # quoted, it names no rule to check
+            self.problems.append(dataclasses.replace(where, message=f"{where.message}: a rule numbered past "
+                                                     f"{MAX_DIGITS} digits: written in quotes"))
+            by = f"'{by}'"
+        keys = [("Date", date), ("By", by)]
         subject = self._title(first.subject, Problem("", first.commit, 0, "its subject"))
         heading = f"Event: {subject}" if subject else "Event: a change"
         if first.agent is None:
@@ -874,10 +929,10 @@ def _number(value, least: int = 1) -> int | None:
 
 
 def _shown(value) -> str:
-    """A value of the record quoted in a problem: as JSON, shortened."""
+    """A value of the record quoted in a problem: as JSON, on one line, shortened."""
     if isinstance(value, _Digits):
         return shorten(value)
-    return shorten(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'")
+    return shorten(clean_line(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'"))
 
 
 def _list(value) -> list:
@@ -963,10 +1018,10 @@ def _agent_text(agent: dict | None, importer: _Importer | None, where: Problem |
 
 def _annotation(item: dict) -> str:
     cfjs = [c for c in _list(item.get("cfjs")) if isinstance(c, dict)]
-    cases = ", ".join(f"CFJ {clean_line(str(c.get('id')))}" + (f" (called {c.get('called')})" if c.get("called")
-                                                                 else "") for c in cfjs)
-    body = clean_line(str(item.get("text") or ""))
-    return f"{cases}: {body}" if cases else body
+    cases = ", ".join(f"CFJ {c.get('id')}" + (f" (called {c.get('called')})" if c.get("called") else "")
+                      for c in cfjs)
+    body = str(item.get("text") or "")
+    return clean_line(f"{cases}: {body}" if cases else body)
 
 
 def _rule_text(text: str) -> str:
@@ -976,9 +1031,11 @@ def _rule_text(text: str) -> str:
 
 def _fenced(body: str) -> str:
     """Agora's texts are plain text, hard-wrapped, with lists drawn in characters: a fenced block keeps them
-    character for character (format 1.2, verbatim text). The fence is longer than any run of backticks in it."""
-    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
-    fence = "`" * max(3, longest + 1)
+    character for character (format 1.2, verbatim text). The fence is longer than any run of backticks in it.
+    A carriage return is a line break, as the reader takes it (left in, a line after it would leave the quote a
+    rule's text is in), and half a character (JSON's "\\ud800") no character."""
+    body = _HALF_CHARACTER.sub("\ufffd", body.replace("\r\n", "\n").replace("\r", "\n"))
+    fence = "`" * max(3, backtick_run(body) + 1)
     return f"{fence}\n{body}\n{fence}"
 
 
@@ -990,11 +1047,11 @@ def _ruleset_md(title: str, rules: dict[int, _Rule], *, history: bool, snapshot_
         heading = f"### {heading_text(rule_heading(rule, item.name or None))}"
         out += ["", heading, f"Power: {item.power}"]
         if history:
-            out += [f"History: {_history_line(json.loads(entry))}" for entry in item.history]
+            out += [f"History: {short_title(_history_line(json.loads(entry)))[0]}" for entry in item.history]
         out += ["", item.text]
         if history:
             for note in item.annotations:
-                out += ["", f"Annotation: {note}"]
+                out += ["", f"Annotation: {short_title(note)[0]}"]
     return "\n".join(out) + "\n"
 
 

@@ -9,9 +9,10 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
-from ..limits import MAX_TOML_LINE_CHARS
+from ..limits import MAX_FILE_BYTES, MAX_LOG_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import code_points, invisible, name_problem, normal, shown
-from ..parse.importer import escape_markdown, heading_text, short_title
+from ..parse.importer import clean_line, escape_markdown, heading_text, short_title, wrap
+from ..parse.source import too_large
 from ..terminal import one_line
 
 
@@ -150,9 +151,39 @@ def change_paragraph(change: Change) -> str:
 
 
 def render_entry(entry: Entry) -> str:
-    lines = [f"## {heading_text(entry.heading)}"] + [f"{key}: {value}" for key, value in entry.keys]
+    lines = [f"## {heading_text(entry.heading)}"] + [_key_line(key, value) for key, value in entry.keys]
     parts = ["\n".join(lines)] + [change_paragraph(change) for change in entry.changes] + entry.prose
     return "\n\n".join(parts) + "\n"
+
+
+def log_parts(header: str, entries: list[Entry]) -> list[str]:
+    """The log's text for `entries`, in as many files as it takes for none to pass MAX_LOG_BYTES (a long game's
+    whole-text amendments can), each opened by `header`: read in name order, they are one log."""
+    parts: list[list[str]] = [[]]
+    size = 0
+    for entry in entries:
+        text = render_entry(entry)
+        if parts[-1] and size + len(header) + len(text.encode("utf-8")) >= MAX_LOG_BYTES:
+            parts.append([])
+            size = 0
+        parts[-1].append(text)
+        size += len(text.encode("utf-8")) + 1
+    return [header + "\n".join(part) for part in parts]
+
+
+def too_large_for(text: str, limit: int = MAX_FILE_BYTES) -> str | None:
+    """Why `text` cannot be a file that the reader holds to `limit` (a ruleset or a snapshot, by default), or None."""
+    size = len(text.encode("utf-8"))
+    return too_large(size, limit, "") if size > limit else None
+
+
+def _key_line(key: str, value: str) -> str:
+    """`Key: value`, broken into lines the reader joins where it is longer than a line may be (a Votes line of
+    thousands of ballots). Every value is made of words far shorter than a line (names, titles are capped)."""
+    line = wrap(f"{key}: {clean_line(value)}")
+    if line is None:
+        raise ValueError(f"the {key} line has no place to break it")
+    return line
 
 
 Runs = list[tuple[int, int]]  # numbers as runs, lowest first: [(8724, 8726), (8730, 8730)]

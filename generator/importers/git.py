@@ -13,15 +13,18 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..errors import ErrorCollector
 from ..model.names import shown
+from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES
 from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
                               escape_markdown, heading_text, read_rule_files, read_ruleset, render_ruleset,
-                              short_title)
-from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, gaps, number_ranges,
-                      code_span, player_name, problems_section, quote, render_entry, runs, runs_below,
+                              short_title, wrap)
+from ..parse.source import check_line_lengths
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, number_ranges,
+                      log_parts, player_name, problems_section, quote, runs, runs_below, too_large_for,
                       toml_players, toml_string)
-from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
-    git, list_files, object_type, text
+from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
+                      first_parent_commits, git, list_files, object_type, text)
 
 FIRST_PROPOSAL = 301            # Suber's Initial Set (rule 107) numbers proposals from 301
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
@@ -39,6 +42,7 @@ class _Proposal:
     changes: list[Change]
     numbers: list[int]          # as the subject gives them (a batch gives several)
     title: str                  # the subject, or for a merged pull request its title
+    message: list[str]          # the rest of the commit's message: paragraphs of Markdown, each a line or wrapped
     number: int = 0
     note: str | None = None
 
@@ -118,20 +122,29 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
             summary, why = short_title(summary)
             if why:
                 problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
-            proposals.append(_Proposal(commit, name, changes, _subject_numbers(commit.subject), summary))
+            message, why = _message(commit.message, summary)
+            if why:
+                problems.append(Problem("", commit.id, 0, f"its message: {why}"))
+            proposals.append(_Proposal(commit, name, changes, _subject_numbers(commit.subject), summary, message))
             rules = now
     renumbered = _number(proposals)
     entries, unrecorded = _entries(proposals)
     players = list(dict.fromkeys(proposal.proposer for proposal in proposals))
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
-    files = {
-        "game.toml": _game_toml(name, start_date, players, proposals),
-        "rules.md": render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values())),
-        "log.md": f"# {heading_text(name + ': the log')}\n\nOne entry per commit that changed {escape_markdown(rules_path)}; "
-                  "see IMPORT.md.\n\n" + "\n".join(render_entry(entry) for entry in entries),
-        "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, problems, unchanged,
-                             renumbered, left_out),
-    }
+    rules_md = render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values()))
+    if why := too_large_for(rules_md):
+        raise ImportRefused(str(repo), f"the rules at commit {start_commit[:10]}, as rules.md, would be a file that "
+                            f"{why}", problems)
+    logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per commit that changed "
+                     f"{escape_markdown(rules_path)}; see IMPORT.md.\n\n", entries)
+    game_toml = _game_toml(name, start_date, players, proposals)
+    if why := too_large_for(game_toml, MAX_TOML_BYTES):
+        raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
+                            f"{why}", problems)
+    files = {"game.toml": game_toml, "rules.md": rules_md,
+             **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
+             "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, problems, unchanged,
+                                  renumbered, left_out)}
     return ImportedGame(files, len(proposals), problems)
 
 
@@ -143,12 +156,24 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
     kind = object_type(repo, revision, path)
     if kind == "blob":
-        content = blobs.read(revision, path)
+        content = _read(blobs, revision, path)
         return read_ruleset(content) if content is not None else None
     if kind == "tree":
-        files = [(name, blobs.read(revision, name)) for name in list_files(repo, revision, path)]
+        files = [(name, _read(blobs, revision, name)) for name in list_files(repo, revision, path)]
         return read_rule_files([(name, content) for name, content in files if content is not None])
     return None
+
+
+def _read(blobs: BlobReader, revision: str, path: str) -> str | None:
+    """A file of the rules, held to the caps any input is (a file's size, a line's length)."""
+    try:
+        content = blobs.read(revision, path)
+    except BlobTooLarge as error:
+        raise RulesetImportError(str(error), file=path) from None
+    errors = ErrorCollector()
+    if content is not None and not check_line_lengths(content, path, errors):
+        raise RulesetImportError(errors.errors[0].message, errors.errors[0].line, path)
+    return content
 
 
 def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> list[Change]:
@@ -249,10 +274,30 @@ def _proposal_entry(proposal: _Proposal) -> Entry:
         keys.append(("Note", proposal.note))
     # The message is quoted, never prose of the entry: a paragraph such as "Repeal rule 202." would be a change,
     # and the changes are what the rules file did.
-    body = [escape_markdown(paragraph) for paragraph in _message_paragraphs(commit.message)[1:]
-            if clean_line(paragraph) != proposal.title]
-    prose = [f"Commit `{commit.id[:10]}`" + (", whose message says:" if body else ".")]
-    return Entry(heading, keys, proposal.changes, prose + ([quote("\n\n".join(body))] if body else []))
+    prose = [f"Commit `{commit.id[:10]}`" + (", whose message says:" if proposal.message else ".")]
+    return Entry(heading, keys, proposal.changes, prose + ([quote("\n\n".join(proposal.message))]
+                                                           if proposal.message else []))
+
+
+def _message(message: str, title: str) -> tuple[list[str], str | None]:
+    """The paragraphs of a commit's message after its subject (and the title taken from it), as Markdown that
+    shows them as written, each a line or wrapped; with what was cut, if anything: a paragraph with no place to
+    break it, and what passes a rule's length in all."""
+    out, why, length = [], [], 0
+    for paragraph in _message_paragraphs(message)[1:]:
+        if clean_line(paragraph) == title:
+            continue
+        text = escape_markdown(paragraph)
+        if length + len(text) > MAX_RULE_CHARS:
+            why.append(f"what passes {MAX_RULE_CHARS:,} characters is left out")
+            break
+        if (wrapped := wrap(text)) is None:
+            text, cut = short_title(text)
+            why.append(f"a paragraph with no place to break it: {cut}")
+            wrapped = text
+        out.append(wrapped)
+        length += len(text)
+    return out, "; ".join(why) or None
 
 
 def _message_paragraphs(message: str) -> list[str]:

@@ -14,6 +14,9 @@ import subprocess
 from dataclasses import dataclass
 from pathlib import Path
 
+from ..limits import MAX_FILE_BYTES
+from ..parse.source import too_large
+
 FIELD, RECORD = "\x1f", "\x1e"
 
 
@@ -138,15 +141,22 @@ def object_type(repo: Path, revision: str, path: str) -> str | None:
         return None
 
 
+class BlobTooLarge(Exception):
+    """A file of the repository past the cap on what is read (MAX_FILE_BYTES): the message says its size."""
+
+
 class BlobReader:
-    """Many files' texts through one `git cat-file --batch`: thousands of revisions of a rule read in seconds."""
+    """Many files' texts through one `git cat-file --batch`: thousands of revisions of a rule read in seconds.
+    A file is read only within the cap on any input (limits.MAX_FILE_BYTES), so that a 40 MB rules file or a
+    JSON file of a million ballots is refused, never held."""
 
     def __init__(self, repo: Path):
         self._process = subprocess.Popen(_command(repo, ("cat-file", "--batch")), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_environment())
 
     def read(self, revision: str, path: str) -> str | None:
-        """The text of `path` at `revision`, or None when it is absent (or its name cannot be asked for)."""
+        """The text of `path` at `revision`, or None when it is absent (or its name cannot be asked for); raises
+        BlobTooLarge past the cap."""
         if "\n" in path:
             return None
         assert self._process.stdin and self._process.stdout
@@ -155,8 +165,21 @@ class BlobReader:
         header = self._process.stdout.readline().decode("utf-8", "replace").split()
         if len(header) != 3:
             return None
-        data = self._process.stdout.read(int(header[2]) + 1)[:-1]
+        size = int(header[2])
+        if size > MAX_FILE_BYTES:
+            left = size + 1  # its bytes and the line feed after them, read and let go to reach the next answer
+            while left and (chunk := self._process.stdout.read(min(left, 1 << 20))):
+                left -= len(chunk)
+            raise BlobTooLarge(too_large(size, MAX_FILE_BYTES, path))
+        data = self._process.stdout.read(size + 1)[:-1]
         return text(data) if header[1] == "blob" else None
+
+    def present(self, revision: str, path: str) -> bool:
+        """Whether `path` is a file at `revision`, whatever its size."""
+        try:
+            return self.read(revision, path) is not None
+        except BlobTooLarge:
+            return True
 
     def close(self) -> None:
         if self._process.stdin:

@@ -14,7 +14,7 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
-from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_YAML_ALIASES
+from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_YAML_ALIASES
 from ..model.names import invisible, shown
 
 DEFAULT_TITLE = "Initial Set of Rules"
@@ -372,7 +372,11 @@ def _imported(rule: Rule, file: str | None, rewritten: list[tuple[str | None, in
     title, why = rule_title(rule.title) if rule.title else (None, None)
     if why:
         rewritten.append((file, rule.line, f"rule {rule.number}: {why}"))
-    return ImportedRule(rule.number, rule.rule_class, title, _render_blocks(rule.blocks), rule.line)
+    text = _render_blocks(rule.blocks, rule)
+    if len(text) > MAX_RULE_CHARS:
+        raise RulesetImportError(f"rule {rule.number}'s text is {len(text):,} characters long; a rule's text may "
+                                 f"hold at most {MAX_RULE_CHARS:,}", rule.line, file)
+    return ImportedRule(rule.number, rule.rule_class, title, text, rule.line)
 
 
 def _classify(index: int, raw: str) -> Line:
@@ -681,15 +685,50 @@ def rule_heading(number: int, title: str | None) -> str:
     return f"{number}. {title}" if title else str(number)
 
 
-def _render_blocks(blocks: list[Block]) -> str:
+def _render_blocks(blocks: list[Block], rule: Rule) -> str:
     out: list[str] = []
     previous: Block | None = None
     for block in blocks:
         if previous is not None and not (previous.is_list_item and block.is_list_item):
             out.append("")  # a blank line between blocks, none between the items of one list
-        out.append(f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text))
+        line = f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text)
+        wrapped = wrap(line)
+        if wrapped is None:
+            raise RulesetImportError(f"rule {rule.number} has a paragraph of {len(line):,} characters with no space "
+                                     f"to break it at within {MAX_QUOTED_LINE:,} (a line may hold at most "
+                                     f"{MAX_LINE_CHARS:,}, quoted in the log)", rule.line)
+        out.append(wrapped)
         previous = block
     return "\n".join(out)
+
+
+# Where a line of a paragraph may be broken: not before words that, starting a line of a key paragraph of the
+# log, would be read as a change (parse/log.py), nor after a backslash (which would make a hard line break).
+_CHANGE_AHEAD = re.compile(r"(?:enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b|"
+                           r"(?:reenact|annotate)\s", re.IGNORECASE)
+WRAP_WIDTH = 100
+MAX_QUOTED_LINE = MAX_LINE_CHARS - len("> ")  # a rule's text is quoted in the log, a line of it one longer there
+WRAP_INDENT = " " * 8  # deep enough that no continuation starts a block, in a list item or a quote too
+
+
+def wrap(line: str) -> str | None:
+    """A paragraph's (or a key's) one line, as it is when it fits MAX_QUOTED_LINE, else broken into lines of about
+    WRAP_WIDTH characters, each after the first indented by WRAP_INDENT: a line so indented always continues its
+    paragraph (it starts no list, heading, quote, fence, table or code), and its reader joins the lines with
+    single spaces, as the line was. None when it has no place to break it often enough."""
+    if len(line) <= MAX_QUOTED_LINE:
+        return line
+    words = line.split(" ")
+    lines, current = [], words[0]
+    for at, word in enumerate(words[1:], start=1):
+        if len(current) >= WRAP_WIDTH and word and not current.endswith("\\") \
+                and not _CHANGE_AHEAD.match(" ".join(words[at:at + 4])):
+            lines.append(current)
+            current = WRAP_INDENT + word
+        else:
+            current += " " + word
+    lines.append(current)
+    return "\n".join(lines) if all(len(part) <= MAX_QUOTED_LINE for part in lines) else None
 
 
 def _collapse(text: str) -> str:
