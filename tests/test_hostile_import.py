@@ -15,7 +15,7 @@ from markdown_it import MarkdownIt
 
 from generator.cli import main
 from helpers import git_commit
-from test_import_agora import FIRST, GAME_TEXT, index, records, rule_file  # noqa: F401 (records: a fixture)
+from test_import_agora import FIRST, index, records, rule_file  # noqa: F401 (records: a fixture)
 
 RULES = "# Our rules\n\n##101 Immutable - Scope\n\nEveryone follows the rules in force.\n\n##201 Mutable - Quorum\n\n" \
         "Quorum is half the players.\n"
@@ -274,7 +274,8 @@ def test_numbers_past_the_caps_and_in_other_digits_are_problems_never_a_crash(tm
                                               "votes": [{"voter": "Bea", "vote": "AGAINST"}]},
                "strengths": [{"person": "Bea", "final": 10 ** 40}, {"person": "Cy", "final": -3}]}]}
     git_commit(assessor, "odd numbers", {"json/20.txt": json.dumps(odd).replace("Infinity", "1e400")})
-    git_commit(ruleset, "Proposal \u00b2", {"rules_data/config/index": index(101, 102) + "  - \u00b2\n  - '1000000000000'\n",
+    squared_index = index(101, 102) + "  - \u00b2\n  - '1000000000000'\n"
+    git_commit(ruleset, "Proposal \u00b2", {"rules_data/config/index": squared_index,
                                             "rules_data/rules/\u00b2": "id: 2\nname: Two\npower: 1\ntext: x\n",
                                             "rules_data/proposals/\u00b2": "title: squared\n",
                                             "rules_data/rules/101": rule_file(101, "The Whole Game", "2", "New.", [
@@ -324,11 +325,13 @@ def test_decisions_past_z_and_the_next_rule_after_from(tmp_path, capsys, records
     assert code == 0, report
 
 
-def test_a_game_with_no_rules_is_refused(tmp_path, capsys, records) -> None:
+def test_a_game_starts_where_there_are_rules(tmp_path, capsys, records) -> None:
+    """The first commit brings every rule, credited to the proposals that made them long ago: a game from
+    --from 1 (or with no Assessor to say where) starts after it, never with no rules at all."""
     ruleset, assessor = records
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor, "--from", "1")
-    assert code == 2 and "no rule is in force before proposal 1" in said and "choose a later --from" in said, said
-    assert not out.exists()
+    assert "### 101. The Game" in (out / "rules.md").read_text(encoding="utf-8")
+    assert run(capsys, "check", str(out))[0] in (0, 1)
 
 
 def test_a_commit_message_never_becomes_a_change_and_never_a_heading(tmp_path, capsys) -> None:
@@ -380,8 +383,8 @@ def test_names_and_titles_are_written_as_check_reads_them_and_shown_as_they_are(
                     "(U+200B ZERO WIDTH SPACE)): written 'Bo\\u200bb'",
                     "its author's name 'Ann, Bea' cannot be written as it is (a ',' or ';' parts names on a Votes "
                     "line): written 'Ann Bea'",
-                    "rules.md at ", ", line 15: rule 302: the title '\\u202eevil' held invisible characters, written as "
-                    "their escapes"):
+                    "rules.md at ", ", line 15: rule 302: the title '\\u202eevil' held invisible characters, written "
+                    "as their escapes"):
         assert problem in said, problem
     toml = (out / "game.toml").read_text(encoding="utf-8")
     assert '"Dave-x3",\n  "Bo\\\\u200bb",\n  "Ann Bea",' in toml
@@ -425,7 +428,8 @@ def test_voters_and_authors_of_agora_are_written_as_check_reads_them(tmp_path, c
     assert "proposal 20: the name '\\u202eevil' cannot be written as it is (it holds invisible characters (U+202E " \
         "RIGHT-TO-LEFT OVERRIDE)): written '\\u202eevil'" in said
     log = (out / "log" / "2020.md").read_text(encoding="utf-8")
-    assert "Proposer: Dave-x3\n" in log and "Votes: against Dave-x3 x3, Bo\\u200bb x3, \\u202eevil x3, Ann Bea x3" in log
+    assert "Proposer: Dave-x3\n" in log
+    assert "Votes: against Dave-x3 x3, Bo\\u200bb x3, \\u202eevil x3, Ann Bea x3" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
 
 
@@ -490,7 +494,8 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
     for problem in (f"rules_data/rules/102 at {big[:10]}: is 5.1 MB; such a file may hold at most 4.0 MB: not read",
                     f"rules_data/rules/102 at {wide[:10]}: its text is 30,008 characters long, a line of it 30,000",
                     f"rules_data/rules/101 at {named[:10]}: it is 29,999 characters long, cut to 10,000",
-                    "json/21.txt at ", ": is 5.1 MB; such a file may hold at most 4.0 MB: none of its decisions is read"):
+                    "json/21.txt at ", ": is 5.1 MB; such a file may hold at most 4.0 MB: none of its decisions is "
+                    "read"):
         assert problem in said, problem
     log = (out / "log" / "2020.md").read_text(encoding="utf-8")
     assert max(len(line) for line in log.splitlines()) <= 20_000 and "Voter2999 x3" in log
@@ -498,5 +503,20 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
     git_commit(assessor, "more ballots", {"json/20.txt": json.dumps({"resolutions": [{"proposal": 20, "resolution": {
         "result": "ADOPTED", "votes": [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(10_000)]}}]})})
     code, said, out = agora_import(tmp_path / "more", capsys, ruleset, assessor)
-    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,820 bytes; such a file may hold at most " in said
+    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,820 bytes; such a file may " \
+        "hold at most 65,536 bytes" in said
     assert not out.exists()
+
+
+def test_nesting_that_would_stop_python_is_not_json_and_no_assessor_is_said(tmp_path, capsys, records) -> None:
+    ruleset, assessor = records
+    deep = '{"resolutions": [], "proposals": [{"number": 20, "title": ' + "[" * 900 + "]" * 900 + "}]}"
+    git_commit(assessor, "deep", {"json/20.txt": deep})
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1 and "json/20.txt at " in said and ": not JSON: its values nest more than 32 deep; none of its " \
+        "decisions is read" in said, said
+    code, said, out = agora_import(tmp_path / "alone", capsys, ruleset, None)
+    report = (out / "IMPORT.md").read_text(encoding="utf-8")
+    assert "(no --assessor: the proposals the Rulekeepor applied have no ballots)" in report
+    assert "Assessor's (AgoraNomic/assessor" not in report
+    assert run(capsys, "check", str(out))[0] in (0, 1)

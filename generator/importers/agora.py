@@ -23,7 +23,7 @@ from pathlib import Path
 
 import yaml
 
-from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_RULE_CHARS, MAX_TOML_BYTES
+from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES
 from ..model.names import shown
 from ..parse.importer import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
                               heading_text, load_yaml, rule_heading, rule_title, short_title, yaml_problem)
@@ -214,9 +214,8 @@ class _Importer:
                 changes = self._changes(commit, date, subject, was_in_force, in_force, before_rules, rules, ever,
                                         folder, initial is not None)
                 ever.update(index)
-                if initial is None:
-                    if any(self._proposal_of(item) is not None and self._proposal_of(item) >= (low or 0)
-                           for item in changes):
+                if initial is None:  # the game starts at the first change by a proposal in range, rules before it
+                    if was_in_force and any((self._proposal_of(item) or -1) >= (low or 0) for item in changes):
                         initial = (was_in_force, commit, date[:10])
                     else:  # the highest id before the game: not one the first imported proposal enacts
                         highest = max([highest] + index)
@@ -510,8 +509,9 @@ class _Importer:
                 problem(f"proposal {number}: {left} ballot{'s' if left != 1 else ''} without a voter or a FOR, AGAINST "
                         "or PRESENT vote, left out")
             where = Problem(name, tip, 0, f"proposal {number}")
-            for raw in [v["voter"] for v in resolution["votes"]] + [proposals.get(number, {}).get("author") or "unknown"] \
-                    + [raw for raw in _list(proposals.get(number, {}).get("coauthors")) if isinstance(raw, str)]:
+            proposal = proposals.get(number, {})
+            for raw in [v["voter"] for v in resolution["votes"]] + [proposal.get("author") or "unknown"] \
+                    + [raw for raw in _list(proposal.get("coauthors")) if isinstance(raw, str)]:
                 self.name(raw, where)
             strengths = {}
             for entry in (s for s in _list(item.get("strengths")) if isinstance(s, dict)):
@@ -535,10 +535,6 @@ class _Importer:
             low = min(numbers) if numbers else None
         (rules, start_commit, start_date), found, year_ends, highest = self.walk(low, high)
         low = low or min((self._proposal_of(item) or 10 ** 6 for item in found), default=1)
-        if not rules:
-            raise ImportRefused(str(self.ruleset), f"no rule is in force before proposal {low} (ruleset commit "
-                                f"{start_commit[:10]}): a game starts from its rules; choose a later --from",
-                                self.problems)
         decisions = [d for d in decisions if d.number >= low and (high is None or d.number <= high)]
         notes_by_number = self.proposal_files()
         by_proposal: dict[int, list[_Found]] = defaultdict(list)
@@ -578,8 +574,8 @@ class _Importer:
                                          "number for the next rule: written without numbering.next_rule"))
         rules_md = _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)
         if why := too_large_for(rules_md):
-            raise ImportRefused(str(self.ruleset), f"the rules before proposal {low}, as rules.md, would be a file that "
-                                f"{why}", self.problems)
+            raise ImportRefused(str(self.ruleset), f"the rules before proposal {low}, as rules.md, would be a file "
+                                f"that {why}", self.problems)
         game_toml = self._game_toml(start_date, players, low, highest + 1 if highest < MAX_NUMBER else None)
         if why := too_large_for(game_toml, MAX_TOML_BYTES):
             raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
@@ -870,9 +866,11 @@ class _Importer:
         ballots = sum(len(d.resolution.get("votes") or []) for d in decisions)
         kinds = Counter(change.kind for e in entries for change in e.changes)
         results = Counter(key_value for e in proposals for key, key_value in e.keys if key == "Result")
+        read = (f"and the Assessor's (AgoraNomic/assessor, its gh-pages branch at `{self.assessor_tip[:10]}`)"
+                if self.assessor else "(no --assessor: the proposals the Rulekeepor applied have no ballots)")
         out = ["# How this game was imported", "",
-               "`nomic-archive import agora` read the Rulekeepor's repository (AgoraNomic/ruleset) and the "
-               "Assessor's (AgoraNomic/assessor, gh-pages branch).", "",
+               f"`nomic-archive import agora` read the Rulekeepor's repository (AgoraNomic/ruleset, at "
+               f"`{self.head[:10]}`) {read}.", "",
                f"- rules.md: the rules just before ruleset commit `{start_commit[:10]}` ({start_date}), with each rule's "
                "earlier history as `History:` lines and its annotations.",
                f"- Decisions: {len(proposals)} proposal entries ("
@@ -905,12 +903,21 @@ class _Digits(str):
 
 def _load_json(text: str):
     """JSON with each integer of more than MAX_DIGITS digits kept as its text, never made a number (one proposal
-    numbered 10^12 would have the numbers up to it listed); ValueError when it is not JSON."""
+    numbered 10^12 would have the numbers up to it listed), and values nested at most MAX_NESTING deep (what
+    walks them, as str() does, need not go deeper); ValueError when it is not such JSON."""
     try:
-        return json.loads(text, parse_int=lambda digits: int(digits) if len(digits.lstrip("-0")) <= MAX_DIGITS
+        data = json.loads(text, parse_int=lambda digits: int(digits) if len(digits.lstrip("-0")) <= MAX_DIGITS
                           else _Digits(digits))
     except RecursionError:  # json's own bound on nesting
         raise ValueError("its values nest too deep") from None
+    opened = [(data, 1)]
+    while opened:
+        value, depth = opened.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_NESTING:
+                raise ValueError(f"its values nest more than {MAX_NESTING} deep")
+            opened.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
+    return data
 
 
 def _whole(value, least: int = 0) -> int | None:
