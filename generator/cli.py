@@ -169,13 +169,9 @@ def _add_import(commands) -> None:
     git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
     git.add_argument("--rules", required=True, metavar="PATH", help="the rules file or folder, as a path inside "
                      "the repository")
-    git.add_argument("-o", "--output", type=Path, required=True, metavar="FOLDER", help="the new game's folder "
-                     "(new or empty)")
-    git.add_argument("--from", dest="start", metavar="REV", help="the commit whose rules start the game (default: "
-                     "the first that has them)")
-    git.add_argument("--to", dest="end", metavar="REV", help="the last commit read (default: HEAD)")
     git.add_argument("--title", help="the game's title (default: the repository's folder name)")
-    git.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+    _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
+                         "the last commit read (default: HEAD)")
 
     agora = kinds.add_parser("agora", formatter_class=example, help="Agora's records: the Rulekeepor's and the "
                              "Assessor's repositories", description="Agora's records, the Rulekeepor's repository "
@@ -187,12 +183,18 @@ def _add_import(commands) -> None:
     agora.add_argument("--ruleset", type=Path, required=True, metavar="CLONE", help="a clone of AgoraNomic/ruleset")
     agora.add_argument("--assessor", type=Path, metavar="CLONE", help="a clone of AgoraNomic/assessor (its gh-pages "
                        "branch holds the ballots); without it, proposals have no ballots")
-    agora.add_argument("-o", "--output", type=Path, required=True, metavar="FOLDER", help="the new game's folder "
-                       "(new or empty)")
-    agora.add_argument("--from", dest="start", metavar="N", help="the first proposal number (default: the "
-                       "Assessor's first)")
-    agora.add_argument("--to", dest="end", metavar="N", help="the last proposal number")
-    agora.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+    _add_history_options(agora, "N", "the first proposal number (default: the Assessor's first)",
+                         "the last proposal number")
+
+
+def _add_history_options(kind: argparse.ArgumentParser, position: str, start: str, end: str) -> None:
+    """What both imports of a history take: the new game's folder, where to start and stop (`position` names
+    a point of the record: a commit, a proposal number), and quiet."""
+    kind.add_argument("-o", "--output", type=Path, required=True, metavar="FOLDER", help="the new game's folder "
+                      "(new or empty)")
+    kind.add_argument("--from", dest="start", metavar=position, help=start)
+    kind.add_argument("--to", dest="end", metavar=position, help=end)
+    kind.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
 
 def _with_import_kind(argv: list[str]) -> list[str]:

@@ -368,12 +368,12 @@ def test_names_and_titles_are_written_as_check_reads_them_and_shown_as_they_are(
     """Authors named 'Dave x3', 'Bo\u200bb' or 'Ann, Bea', a rule titled 'New <b>rule</b>' (no backslash on the
     site nor in IMPORT.md's code spans) or with U+202E: each written in a form check reads, and said."""
     repo = tmp_path / "repo"
-    git_commit(repo, "Start", {"rules.md": RULES})
-    rules = RULES + "\n##301 Mutable - New <b>rule</b>\n\nBold.\n"
-    git_commit(repo, "Proposal 301", {"rules.md": rules}, author="Dave x3")
-    rules += "\n##302 Mutable - \u202eevil\n\nTurned.\n\n##PRIV <b>x</b> `y`\n\nNot a rule.\n"
-    git_commit(repo, "Proposal 302", {"rules.md": rules}, author="Bo\u200bb")
-    git_commit(repo, "Proposal 303", {"rules.md": rules.replace("Bold.", "Bolder.")}, author="Ann, Bea")
+    bold = RULES + "\n##301 Mutable - New <b>rule</b>\n\nBold.\n"
+    turned = bold + "\n##302 Mutable - \u202eevil\n\nTurned.\n\n##PRIV <b>x</b> `y`\n\nNot a rule.\n"
+    for subject, rules, author in (("Start", RULES, "Ann"), ("Proposal 301", bold, "Dave x3"),
+                                   ("Proposal 302", turned, "Bo\u200bb"),
+                                   ("Proposal 303", turned.replace("Bold.", "Bolder."), "Ann, Bea")):
+        git_commit(repo, subject, {"rules.md": rules}, author=author)
     out = tmp_path / "game"
     code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
     assert code == 1, said
