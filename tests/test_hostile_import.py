@@ -350,6 +350,9 @@ def test_a_commit_message_never_becomes_a_change_and_never_a_heading(tmp_path, c
                     "--no-ff", "-m", "Merge pull request #302 from cy/branch", "-m", "All of us\n## Proposal 999\n"
                     "Proposer: Mallory", "branch"], check=True)
     out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out), "--title", "x" * 5000)
+    assert code == 2 and "--title: is 5,000 characters long: game.toml, where it is written, holds lines of at most " \
+        "4,000" in said and not out.exists()
     code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out), "--title", "Our game")
     assert code == 0, said
     log = (out / "log.md").read_text(encoding="utf-8")

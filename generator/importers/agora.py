@@ -361,8 +361,7 @@ class _Importer:
                 self.problems.append(Problem(f"{folder}{rule}", commit, 0, f"the history entry's date "
                                              f"{json.dumps(entry_date)} is not a day: dated by the commit"))
             found.append(_Found(commit, subject, date, rule, f"{folder}{rule}", changes,
-                                agent if isinstance(agent, dict) else None,
-                                valid))
+                                agent if isinstance(agent, dict) else None, valid))
         return found
 
     def final_date(self, rule: int, entry: dict):

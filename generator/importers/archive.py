@@ -160,14 +160,15 @@ def log_parts(header: str, entries: list[Entry]) -> list[str]:
     """The log's text for `entries`, in as many files as it takes for none to pass MAX_LOG_BYTES (a long game's
     whole-text amendments can), each opened by `header`: read in name order, they are one log."""
     parts: list[list[str]] = [[]]
-    size = 0
+    size = len(header.encode("utf-8"))
     for entry in entries:
         text = render_entry(entry)
-        if parts[-1] and size + len(header) + len(text.encode("utf-8")) >= MAX_LOG_BYTES:
+        grown = len(text.encode("utf-8")) + 1  # and the blank line between entries
+        if parts[-1] and size + grown > MAX_LOG_BYTES:
             parts.append([])
-            size = 0
+            size = len(header.encode("utf-8"))
         parts[-1].append(text)
-        size += len(text.encode("utf-8")) + 1
+        size += grown
     return [header + "\n".join(part) for part in parts]
 
 

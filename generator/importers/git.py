@@ -14,8 +14,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ErrorCollector
+from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
-from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES
 from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
                               escape_markdown, heading_text, read_rule_files, read_ruleset, render_ruleset,
                               short_title, wrap)
@@ -56,6 +56,9 @@ def import_git(repo: Path, rules_path: str, *, start: str | None = None, end: st
 
 
 def _import(repo: Path, rules_path: str, start: str | None, end: str | None, title: str | None) -> ImportedGame:
+    if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
+        raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
+                            f"lines of at most {MAX_TOML_LINE_CHARS:,}")
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None

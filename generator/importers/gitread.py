@@ -166,13 +166,14 @@ class BlobReader:
         if len(header) != 3:
             return None
         size = int(header[2])
-        if size > MAX_FILE_BYTES:
-            left = size + 1  # its bytes and the line feed after them, read and let go to reach the next answer
-            while left and (chunk := self._process.stdout.read(min(left, 1 << 20))):
-                left -= len(chunk)
+        if header[1] == "blob" and size <= MAX_FILE_BYTES:
+            return text(self._process.stdout.read(size + 1)[:-1])
+        left = size + 1  # its bytes and the line feed after them, read and let go to reach the next answer
+        while left and (chunk := self._process.stdout.read(min(left, 1 << 20))):
+            left -= len(chunk)
+        if header[1] == "blob":
             raise BlobTooLarge(too_large(size, MAX_FILE_BYTES, path))
-        data = self._process.stdout.read(size + 1)[:-1]
-        return text(data) if header[1] == "blob" else None
+        return None
 
     def present(self, revision: str, path: str) -> bool:
         """Whether `path` is a file at `revision`, whatever its size."""
