@@ -25,7 +25,7 @@ def run(args) -> int:
     from ..importers.archive import ImportRefused, check_new_folder
 
     check_new_folder(args.output)
-    with for_command("import", 3, quiet=args.quiet) as progress:
+    with for_command("import", 2, quiet=args.quiet) as progress:  # reading the record, checking the game
         progress.step(f"reading {args.repo if args.kind == 'git' else args.ruleset}")
         try:
             result, summary = _import_git(args) if args.kind == "git" else _import_agora(args)
