@@ -64,27 +64,7 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     check.add_argument("--cache-dir", type=Path, help=cache_help)
     check.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
-    imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md, or a game's history in git "
-                              "into a game", description="import FILE: a plain-text ruleset (or a folder of one file "
-                              "per rule) to rules.md. import git REPO --rules PATH -o FOLDER: a game kept in git, each "
-                              "commit that changes the rules a proposal. import agora --ruleset CLONE [--assessor CLONE] "
-                              "-o FOLDER: Agora's records. (A ruleset file named git or agora: write ./git.)")
-    imp.add_argument("file", type=Path, help="the plain-text ruleset or folder of rule files; or git, or agora")
-    imp.add_argument("repo", nargs="?", help="with git: the game's repository (a local clone)")
-    imp.add_argument("-o", "--output", type=Path, help="write here instead of standard output (git, agora: the new "
-                     "game's folder, which must be new or empty)")
-    imp.add_argument("--rules", help="with git: the rules file or folder, as a path inside the repository")
-    imp.add_argument("--ruleset", help="with agora: a clone of AgoraNomic/ruleset")
-    imp.add_argument("--assessor", help="with agora: a clone of AgoraNomic/assessor (its gh-pages branch)")
-    imp.add_argument("--from", dest="start_rev", help="with git: the commit whose rules start the game (default: the "
-                     "first that has them); with agora: the first proposal number")
-    imp.add_argument("--to", dest="end_rev", help="with git: the last commit read (default: HEAD); with agora: the "
-                     "last proposal number")
-    imp.add_argument("--force", action="store_true", help="replace the -o file if it exists")
-    imp.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
-    imp.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
-    imp.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
-    imp.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+    _add_import(commands)
 
     new = commands.add_parser("new", help="scaffold a new game from a bundled ruleset or your own")
     new.add_argument("name", type=Path, help="folder of the new game, e.g. content/my-game (new, empty, or "
@@ -146,6 +126,83 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     return parser
 
 
+IMPORT_KINDS = ("text", "git", "agora")
+IMPORT_EXIT = ("Exit 0: the record was read whole. 1: the game was written, and each problem in the record (a line\n"
+               "on standard error naming its file, commit and line) is listed in its IMPORT.md too. 2: nothing was\n"
+               "written.")
+
+
+def _add_import(commands) -> None:
+    """`import KIND`: each kind a subcommand with its own options and help, as git's and pip's are."""
+    example = argparse.RawDescriptionHelpFormatter
+    imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md, or a game's history (in git, "
+                              "or Agora's records) into a game", description="Import a ruleset (text) or a game's "
+                              "whole history (git, agora): 'nomic-archive import KIND --help' lists each kind's "
+                              "options. 'import FILE' is 'import text FILE' (a file named text, git or agora: write "
+                              "./git).")
+    kinds = imp.add_subparsers(dest="kind", metavar="KIND", required=True)
+
+    text = kinds.add_parser("text", formatter_class=example, help="a plain-text ruleset, or a folder of one file "
+                            "per rule, to rules.md", description="A ruleset in plain text (a mail, a wiki page, a "
+                            "forum post, a game's rules file) or a folder of\none file per rule with YAML front "
+                            "matter, to rules.md.", epilog="examples:\n"
+                            "  nomic-archive import text rules.txt -o content/my-game/rules.md\n"
+                            "  nomic-archive import rules/ -o content/my-game/rules.md    "
+                            "(the same as 'import text rules/')")
+    text.add_argument("file", type=Path, help="the plain-text ruleset, or the folder of rule files")
+    text.add_argument("-o", "--output", type=Path, metavar="FILE", help="write rules.md here instead of standard "
+                      "output")
+    text.add_argument("--force", action="store_true", help="replace the -o file if it exists")
+    text.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
+    text.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
+    text.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
+    text.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+
+    git = kinds.add_parser("git", formatter_class=example, help="a game kept in git: each commit that changes the "
+                           "rules a proposal", description="A game kept in a git repository: each commit on the "
+                           "first-parent line that changes the rules is a\nproposal, into a new game folder.\n"
+                           + IMPORT_EXIT, epilog="examples:\n"
+                           "  nomic-archive import git CLONE --rules rules.md -o content/my-game\n"
+                           "  nomic-archive import git CLONE --rules rules/ --from v2 --title 'Our Nomic' -o "
+                           "content/our-nomic")
+    git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
+    git.add_argument("--rules", required=True, metavar="PATH", help="the rules file or folder, as a path inside "
+                     "the repository")
+    git.add_argument("--title", help="the game's title (default: the repository's folder name)")
+    _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
+                         "the last commit read (default: HEAD)")
+
+    agora = kinds.add_parser("agora", formatter_class=example, help="Agora's records: the Rulekeepor's and the "
+                             "Assessor's repositories", description="Agora's records, the Rulekeepor's repository "
+                             "of rules and the Assessor's of decisions, into a\nnew game folder.\n" + IMPORT_EXIT,
+                             epilog="example:\n"
+                             "  git clone https://github.com/AgoraNomic/ruleset\n"
+                             "  git clone https://github.com/AgoraNomic/assessor\n"
+                             "  nomic-archive import agora --ruleset ruleset --assessor assessor -o content/agora")
+    agora.add_argument("--ruleset", type=Path, required=True, metavar="CLONE", help="a clone of AgoraNomic/ruleset")
+    agora.add_argument("--assessor", type=Path, metavar="CLONE", help="a clone of AgoraNomic/assessor (its gh-pages "
+                       "branch holds the ballots); without it, proposals have no ballots")
+    _add_history_options(agora, "N", "the first proposal number (default: the Assessor's first)",
+                         "the last proposal number")
+
+
+def _add_history_options(kind: argparse.ArgumentParser, position: str, start: str, end: str) -> None:
+    """What both imports of a history take: the new game's folder, where to start and stop (`position` names
+    a point of the record: a commit, a proposal number), and quiet."""
+    kind.add_argument("-o", "--output", type=Path, required=True, metavar="FOLDER", help="the new game's folder "
+                      "(new or empty)")
+    kind.add_argument("--from", dest="start", metavar=position, help=start)
+    kind.add_argument("--to", dest="end", metavar=position, help=end)
+    kind.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
+
+
+def _with_import_kind(argv: list[str]) -> list[str]:
+    """`import FILE`, as it was written before the kinds were subcommands, is `import text FILE`."""
+    if argv[:1] == ["import"] and len(argv) > 1 and argv[1] not in (*IMPORT_KINDS, "-h", "--help"):
+        return ["import", "text", *argv[1:]]
+    return argv
+
+
 def _positive(text: str) -> int:
     if not text.isdigit() or int(text) < 1:
         raise argparse.ArgumentTypeError(f"must be a positive whole number, not '{text}'")
@@ -153,7 +210,7 @@ def _positive(text: str) -> int:
 
 
 def main(argv: list[str] | None = None) -> int:
-    argv = sys.argv[1:] if argv is None else argv
+    argv = _with_import_kind(sys.argv[1:] if argv is None else argv)
     parser = _parser(help_shown=any(argument in ("-h", "--help") for argument in argv))
     args = parser.parse_args(argv)
     if args.command is None:
@@ -198,6 +255,7 @@ def entry() -> None:
 
 def _inputs(args: argparse.Namespace) -> str:
     """What the command was reading, as the user named it."""
-    named = [str(getattr(args, name)) for name in ("content", "file", "draft", "name", "old", "new", "game")
+    named = [str(getattr(args, name)) for name in ("content", "file", "repo", "ruleset", "draft", "name", "old", "new",
+                                                   "game")
              if getattr(args, name, None) is not None]
     return " and ".join(named) or "nomic-archive"

@@ -15,4 +15,7 @@ MAX_LINE_CHARS = 20_000  # a line of a Markdown or plain-text file
 MAX_TOML_LINE_CHARS = 4_000  # a line of game.toml (tomllib's dotted keys cost the square of a line)
 MAX_RULE_CHARS = 100_000  # a rule's text, in rules.md, a snapshot, or a change's blockquote
 MAX_DIGITS = 12  # a number in an archive (scores, dice, proposal and rule numbers, game.toml integers)
-MAX_NESTING = 32  # arrays and inline tables inside one another, in game.toml and `Effect:` values
+MAX_NESTING = 32  # arrays and inline tables inside one another, in game.toml, `Effect:` values and imported YAML
+# Aliases in one YAML document an importer reads (a rule file, front matter): real ones use none; ten aliases of
+# ten aliases of ... make a billion values of a few lines (what they may expand to is capped by MAX_FILE_BYTES).
+MAX_YAML_ALIASES = 100

@@ -87,7 +87,7 @@ def test_each_commit_that_changes_a_rule_is_a_proposal(tmp_path, capsys, small_g
     assert "Proposer: Cy\nDate: 2020-06-07\n" in merged  # the author of the merged branch, the merge's date
     assert 'Retitle rule 302 to "Dice and coins".' in merged
     assert "### 201. Quorum\nQuorum is half the players." in files["rules.md"]
-    assert 'players = ["Bea", "Ann", "Cy"]' in files["game.toml"]
+    assert 'players = [\n  "Bea",\n  "Ann",\n  "Cy",\n]' in files["game.toml"]
     assert "start = 2020-06-01" in files["game.toml"]
     report = files["IMPORT.md"]
     assert "- Proposals: 3, one per commit that changed a rule (3 numbered as their subject says" in report
@@ -160,14 +160,18 @@ def test_same_day_enactment_and_repeal_and_an_unreadable_commit(tmp_path, capsys
                date="2021-03-02T09:00:00")
     git_commit(repo, "Oops, emptied the file", {"rules.md": "nothing here\n"}, date="2021-03-02T10:00:00")
     git_commit(repo, "Proposal 302", {"rules.md": RULES}, date="2021-03-02T11:00:00")
+    emptied = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short=10", "HEAD~1"], capture_output=True,
+                             text=True, check=True).stdout.strip()
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
+    assert code == 1, said  # read with a problem, said on standard error and in IMPORT.md
+    problem = f"rules.md at {emptied}: no numbered rules found"
+    assert problem in said
     log = entries(files["log.md"])
     assert list(log) == ["Proposal 301", "Proposal 302"]
     assert "Date: 2021-03-02" in log["Proposal 301"] and "Date: 2021-03-02" in log["Proposal 302"]
     assert "Repeal rule 301." in log["Proposal 302"]
-    assert "## Could not be read (the next readable commit carries their changes)" in files["IMPORT.md"]
-    assert "no numbered rules found" in files["IMPORT.md"]
+    assert "## Problems in the record (1)" in files["IMPORT.md"] and problem in files["IMPORT.md"]
+    assert "not read: the next readable commit carries its changes" in files["IMPORT.md"]
     assert main(["check", str(tmp_path / "game")]) == 0
 
 
@@ -214,8 +218,10 @@ def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> Non
         assert message in err, err
         assert "Traceback" not in err
         assert not out.exists()
-    assert main(["import", "git", "-o", str(out)]) == 2
-    assert "needs the repository and --rules" in capsys.readouterr().err
+    with pytest.raises(SystemExit) as stopped:  # argparse's usage error
+        main(["import", "git", "-o", str(out)])
+    assert stopped.value.code == 2
+    assert "the following arguments are required: REPO, --rules" in capsys.readouterr().err
 
 
 def test_the_same_clone_gives_the_same_files(tmp_path, capsys, small_game) -> None:

@@ -264,8 +264,10 @@ def test_markdown_syntax_in_the_text_is_escaped() -> None:
             + "\n".join(f"- {item}" for item in items) + "\n")
     rules_md = import_ruleset(text, title="Rules #1 *draft* #")
     assert "snake_case_name and 5 * 3 stay" in rules_md
-    assert rendered_texts(rules_md) == (
-        [("h1", "Rules #1 *draft* #"), ("h2", "Immutable Rules"), ("h3", "101")]
+    # A heading's text is read as it is written, never rendered: the title is written so, a closing # kept.
+    assert parse_ruleset(rules_md, "rules.md", ErrorCollector()).title == "Rules #1 *draft* #"
+    assert rendered_texts(rules_md.split("\n", 1)[1]) == (
+        [("h2", "Immutable Rules"), ("h3", "101")]
         + [("p", paragraph) for paragraph in paragraphs] + [("li", item) for item in items])
 
 
@@ -391,7 +393,8 @@ def test_rule_files_with_unreadable_front_matter(tmp_path, capsys) -> None:
     folder.mkdir()
     (folder / "rule101.md").write_text("---\nRULE: [101\n---\nText.\n", encoding="utf-8")
     assert main(["import", str(folder)]) == 2
-    assert capsys.readouterr().err == f"{folder / 'rule101.md'}:2: its front matter is not YAML\n"
+    assert capsys.readouterr().err == f"{folder / 'rule101.md'}:3: its front matter is not YAML: did not find " \
+        "expected ',' or ']' (while parsing a flow sequence at line 2)\n"
 
 
 def test_the_command_names_each_heading_left_out(tmp_path, capsys) -> None:
@@ -401,3 +404,20 @@ def test_the_command_names_each_heading_left_out(tmp_path, capsys) -> None:
     captured = capsys.readouterr()
     assert f"{source}:21: left out: '##ABCD - Named, not numbered' names no numbered rule" in captured.err
     assert "### 322. Identifiers" in captured.out
+
+
+def test_each_kind_of_import_is_a_subcommand_and_import_file_still_works(tmp_path, capsys) -> None:
+    source = tmp_path / "rules.txt"
+    source.write_text(HEADINGS_WITH_CLASS_IN_TITLE, encoding="utf-8")
+    assert main(["import", "text", str(source)]) == 0
+    as_text = capsys.readouterr().out
+    assert main(["import", str(source)]) == 0  # as it was written before the kinds were subcommands
+    assert capsys.readouterr().out == as_text
+    for kind, own, foreign in (("text", "--start", "--rules"), ("git", "--rules", "--ruleset"),
+                               ("agora", "--assessor", "--stop")):
+        with pytest.raises(SystemExit) as done:
+            main(["import", kind, "--help"])
+        assert done.value.code == 0
+        shown = capsys.readouterr().out
+        assert own in shown and foreign not in shown, shown
+        assert "example" in shown and f"nomic-archive import {kind}" in shown

@@ -1,11 +1,13 @@
-"""`nomic-archive import FILE`: a plain-text ruleset (a mail, a wiki page, a forum post, a game's rules file, or
-a folder of one file per rule) to rules.md; `import git REPO --rules PATH` and `import agora --ruleset CLONE`:
-a game's whole history from where it is kept, to a new game folder.
+"""`nomic-archive import KIND`: `import text FILE`, a plain-text ruleset (a mail, a wiki page, a forum post, a
+game's rules file, or a folder of one file per rule) to rules.md; `import git REPO --rules PATH` and `import
+agora --ruleset CLONE`: a game's whole history from where it is kept, to a new game folder.
 
 `-o` never replaces an existing file unless `--force` says so: rules.md may be a keeper's only copy; the
-history importers write only into a new or empty folder."""
+history importers write only into a new or empty folder, and write a game whole or not at all."""
 from __future__ import annotations
 
+import os
+import shutil
 import sys
 from pathlib import Path
 
@@ -14,13 +16,34 @@ from ..files import refuse_to_replace, write_atomic
 from ..parse.importer import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
 from ..parse.source import read_text
 from ..progress import for_command
-
-HISTORY_SOURCES = ("git", "agora")
+from ..terminal import counted
 
 
 def run(args) -> int:
-    if str(args.file) in HISTORY_SOURCES:
-        return _run_history(args)
+    if args.kind == "text":
+        return _run_text(args)
+    from ..importers.archive import ImportRefused, check_new_folder
+
+    check_new_folder(args.output)
+    with for_command("import", 2, quiet=args.quiet) as progress:  # reading the record, checking the game
+        progress.step(f"reading {args.repo if args.kind == 'git' else args.ruleset}")
+        try:
+            result, summary = _import_git(args) if args.kind == "git" else _import_agora(args)
+        except ImportRefused as refused:
+            for problem in refused.problems:
+                print(problem, file=sys.stderr)
+            raise ArchiveError([SourceError(refused.where, 0, str(refused))]) from None
+        _write_game(args.output, result.files, progress)
+    for problem in result.problems:
+        print(problem, file=sys.stderr)
+    said = f", with {counted(len(result.problems), 'problem')} in the record (above, and in IMPORT.md)" \
+        if result.problems else ""
+    print(f"imported {summary} into {args.output}{said}; IMPORT.md says what was read and what was not; "
+          f"check it with: nomic-archive check {args.output}")
+    return 1 if result.problems else 0
+
+
+def _run_text(args) -> int:
     if args.output:
         refuse_to_replace(args.output, "import", force=args.force)
     errors = ErrorCollector()
@@ -47,39 +70,51 @@ def run(args) -> int:
     for line, what in read.left_out:
         print(SourceError(str(args.file), line, f"left out: '{what}' names no numbered rule" if line else
                           f"left out: {what}"), file=sys.stderr)
+    for file, line, what in read.rewritten:
+        print(SourceError(file or str(args.file), line, what), file=sys.stderr)
     if not args.output:
         sys.stdout.write(rules_md)
     return 0
 
 
-def _run_history(args) -> int:
-    from ..importers.archive import check_new_folder, write_game
+def _import_git(args):
+    from ..importers.git import import_git
 
-    if args.output is None:
-        raise ArchiveError([SourceError(f"import {args.file}", 0, "needs -o FOLDER, the new game's folder")])
-    check_new_folder(args.output)
-    if str(args.file) == "git":
-        from ..importers.git import GitImportError, import_git
-        if args.repo is None or not args.rules:
-            raise ArchiveError([SourceError("import git", 0, "needs the repository and --rules: import git REPO "
-                                            "--rules PATH -o FOLDER")])
+    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title)
+    return result, counted(result.proposals, "proposal")
+
+
+def _import_agora(args):
+    from ..importers.agora import import_agora
+
+    result = import_agora(args.ruleset, args.assessor, first=args.start, last=args.end)
+    return result, counted(result.proposals, "decision")
+
+
+def _write_game(folder: Path, files: dict[str, str], progress) -> None:
+    """The game, whole or not at all, as `build` writes a site: drawn in a staging folder beside `folder`, read
+    by `check`'s own parser and replay (an importer never leaves a game that `check` cannot read), then renamed
+    into place. A failed import leaves nothing; a killed one, a staging folder the next one removes."""
+    from ..files import SITE_MARKER, new_staging_folder, writing
+    from ..pipeline import replay_games
+
+    staging = new_staging_folder(folder)
+    try:
+        progress.step(f"checking the game before writing it into {folder}")
+        for name in sorted(files):
+            write_atomic(staging / name, files[name])
         try:
-            result = import_git(Path(args.repo), args.rules, start=args.start_rev, end=args.end_rev,
-                                title=args.title)
-        except GitImportError as error:
-            raise ArchiveError([SourceError(str(args.repo), 0, str(error).removeprefix(f"{args.repo}: "))]) from None
-        summary = f"{result.proposals} proposals"
-    else:
-        from ..importers.agora import AgoraImportError, import_agora
-        if not args.ruleset:
-            raise ArchiveError([SourceError("import agora", 0, "needs --ruleset CLONE (a clone of AgoraNomic/ruleset)")])
-        try:
-            result = import_agora(Path(args.ruleset), Path(args.assessor) if args.assessor else None,
-                                  first=args.start_rev, last=args.end_rev)
-        except AgoraImportError as error:
-            raise ArchiveError([SourceError(error.where, 0, str(error))]) from None
-        summary = f"{result.proposals} decisions"
-    write_game(args.output, result.files)
-    print(f"imported {summary} into {args.output}; IMPORT.md says what was read and what was not; "
-          f"check it with: nomic-archive check {args.output}")
-    return 0
+            replay_games(staging)
+        except ArchiveError as error:
+            # The errors name the staging folder's files: named as they would have been.
+            named = [SourceError(e.file.replace(staging.name, folder.name, 1), e.line, e.message, e.column)
+                     for e in error.errors]
+            raise ArchiveError([SourceError(folder.name, 0, "the game imported would not pass check, so nothing was "
+                                            "written: this is a bug in the importer; please report it with the "
+                                            "repositories it read")] + named, root=error.root) from None
+        (staging / SITE_MARKER).unlink()  # the marker that let a killed import's staging folder be removed
+        with writing(folder):
+            os.replace(staging, folder)  # `folder` is absent or empty: a rename, or refused if it filled meanwhile
+    except BaseException:
+        shutil.rmtree(staging, ignore_errors=True)
+        raise

@@ -11,9 +11,11 @@ their strengths, the index, the quorum, the result. Where the two disagree, or o
 so with the commit. Player names are written as they are now (the ruleset's name_replacement_data)."""
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import json
 import re
+import string
 from collections import Counter, defaultdict
 from dataclasses import dataclass
 from decimal import Decimal
@@ -21,9 +23,15 @@ from pathlib import Path
 
 import yaml
 
-from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
-from ..parse.importer import escape_heading, escape_markdown
-from .gitread import FIELD, RECORD, BlobReader, GitError, check_repository, git, text
+from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES
+from ..model.names import shown
+from ..parse.importer import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
+                              heading_text, load_yaml, rule_heading, rule_title, short_title, yaml_problem)
+from ..parse.source import read_int, shorten
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
+                      log_parts, player_name, problems_section, runs, runs_below, too_large_for,
+                      toml_players)
+from .gitread import FIELD, RECORD, BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git, text
 
 LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
 RESULTS = {"ADOPTED": "adopted", "REJECTED": "defeated", "FAILED_QUORUM": "failed-quorum"}
@@ -31,13 +39,9 @@ VOTE_GROUPS = (("FOR", "for"), ("AGAINST", "against"), ("PRESENT", "present"))
 DEFAULT_STRENGTH = 3            # R2156: a player's voting strength is 3 unless modified
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DECIMAL = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})?")
+_BY_RULE = re.compile(r"rule\s+([0-9]+)\b", re.IGNORECASE)  # a By: line that check reads as naming a rule
+_HALF_CHARACTER = re.compile("[\ud800-\udfff]")  # a surrogate, which no file can hold
 _PROPOSAL_SUBJECT = re.compile(r"^(?:proposal|p)\s*([0-9]{3,5})\b", re.IGNORECASE)
-
-
-class AgoraImportError(Exception):
-    def __init__(self, where: str, message: str):
-        super().__init__(message)
-        self.where = where
 
 
 @dataclass(frozen=True)
@@ -58,6 +62,7 @@ class _Found:
     subject: str
     commit_date: str
     rule: int
+    path: str                    # the rule's file
     changes: list[Change]
     agent: dict | None
     date: str | None             # the history entry's date, when it is a real day
@@ -82,55 +87,53 @@ def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = No
             try:
                 check_repository(repo)
             except GitError as error:
-                raise AgoraImportError(str(repo), f"{name}: {error}") from None
+                raise ImportRefused(str(repo), f"{name}: {error}") from None
     low = _proposal_number(first, "--from")
     high = _proposal_number(last, "--to")
-    importer = _Importer(ruleset, assessor)
     try:
-        return importer.run(low, high)
+        return _Importer(ruleset, assessor).run(low, high)
     except GitError as error:
-        raise AgoraImportError(str(ruleset), str(error)) from None
+        raise ImportRefused(str(ruleset), str(error)) from None
 
 
 def _proposal_number(value: str | None, option: str) -> int | None:
     if value is None:
         return None
-    if not value.isdigit() or not 1 <= int(value) <= 99999:
-        raise AgoraImportError(option, f"must be a proposal number, such as 8253 (got '{value}')")
-    return int(value)
-
-
-# libyaml's loader where PyYAML was built with it: the pure-Python one takes 50 ms a rule file, minutes in all.
-_YAML_LOADER = getattr(yaml, "CBaseLoader", yaml.BaseLoader)
-
-
-def _load_yaml(data: str):
-    """A YAML document with every value a string (dates are kept as written: 2023-05-32 is in the record)."""
-    return yaml.load(data, Loader=_YAML_LOADER)
+    number = _number(value)
+    if number is None:
+        raise ImportRefused(option, f"must be a proposal number, such as 8253 (got '{shorten(value)}')")
+    return number
 
 
 class _Importer:
     def __init__(self, ruleset: Path, assessor: Path | None):
         self.ruleset = ruleset
+        self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected dates are read
         self.assessor = assessor
-        self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections
+        self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
+        self.problems: list[Problem] = []  # what could not be read as it stands (from the start of the game on)
+        self.assessor_tip = ""  # the commit the Assessor's files are read at
+        self._named: set[str] = set()  # names said to be written otherwise
+        self.renames: dict[str, str] = {}
         self.renames = self._renames()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final_dates: dict[tuple, list] | None = None
+        self._named: set[str] = set()  # names said to be written otherwise
 
     # --- names ---------------------------------------------------------------------------------------------
 
     def _renames(self) -> dict[str, str]:
         """Old name -> the name the player has now, from the Rulekeepor's name_replacement_data."""
         try:
-            data = text(git(self.ruleset, "show", "HEAD:name_replacement_data"))
+            data = text(git(self.ruleset, "show", f"{self.head}:name_replacement_data"))
         except GitError:
             return {}
         pairs = {}
-        for line in data.splitlines():
+        for number, line in enumerate(data.splitlines(), start=1):
             old, sep, new = line.partition(":")
             if sep and old.strip() and new.strip():
-                pairs[old.strip()] = new.strip()
+                where = Problem("name_replacement_data", self.head, number, "")
+                pairs[self.name(old, where, renamed=False)] = self.name(new, where, renamed=False)
         resolved = {}
         for old in pairs:
             name, seen = old, set()
@@ -140,18 +143,32 @@ class _Importer:
             resolved[old] = name
         return resolved
 
-    def name(self, raw: str) -> str:
-        name = clean_line(str(raw)).replace(",", " ").replace(";", " ")
-        name = " ".join(name.split()) or "unknown"
-        return self.renames.get(name, name)
+    def name(self, raw, where: Problem | None = None, *, renamed: bool = True) -> str:
+        """A player's name as the game writes it (`player_name`), as the player is named now unless `renamed` is
+        false. A name that must be written otherwise is a problem `where` it is first read."""
+        name, why = player_name(raw)
+        if why and where is not None and str(raw) not in self._named:
+            self._named.add(str(raw))
+            self.problems.append(dataclasses.replace(where, message=(f"{where.message}: " if where.message else "")
+                                                     + f"the name '{shown(str(raw))}' cannot be written as it is "
+                                                     f"({why}): written '{name}'"))
+        return self.renames.get(name, name) if renamed else name
 
     # --- the Rulekeepor's repository -------------------------------------------------------------------
+
+    def _yaml(self, content: str, path: str, commit: str):
+        """A file's YAML, every value a string (dates as written: 2023-05-32 is in the record); yaml.YAMLError
+        when it is not YAML, and a refusal of the whole import for a YAML bomb."""
+        try:
+            return load_yaml(content)
+        except YamlBeyondBounds as error:
+            raise ImportRefused(f"{path} at {commit[:10]}, line {error.line}", str(error)) from None
 
     def walk(self, low: int | None, high: int | None):
         """(rules before the first change by a proposal numbered `low` or more, their commit, their date,
         every change after that, the Rulekeepor's rulesets at each year's end, the highest rule id seen)."""
         raw = text(git(self.ruleset, "log", "--first-parent", "--reverse", "--diff-merges=first-parent",
-                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", "HEAD", "--",
+                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", self.head, "--",
                        "config/index", "rules", "rules_data/config/index", "rules_data/rules"))
         rules: dict[int, _Rule] = {}
         index: list[int] = []
@@ -167,7 +184,7 @@ class _Importer:
                 head, _, names = record.partition("\n")
                 commit, date, subject = head.split(FIELD, 2)
                 paths = [name for name in names.split("\n") if name]
-                new_layout = next((lay for lay in LAYOUTS if blobs.read(commit, lay[0]) is not None), None)
+                new_layout = next((lay for lay in LAYOUTS if blobs.present(commit, lay[0])), None)
                 if new_layout is None:
                     skipped_old_layout += 1
                     continue
@@ -177,33 +194,31 @@ class _Importer:
                 index_path, folder = layout
                 before_rules, before_index = dict(rules), list(index)
                 if index_path in paths:
-                    index = self._read_index(blobs.read(commit, index_path) or "", commit)
+                    listed = self._read_index(blobs, commit, index_path, initial is not None)
+                    index = index if listed is None else listed
                 for path in paths:
-                    if path.startswith(folder) and path[len(folder):].isdigit():
-                        rule = int(path[len(folder):])
-                        read = self._read_rule(blobs.read(commit, path), rule, commit, initial is not None)
+                    if path.startswith(folder) and (rule := _number(path[len(folder):])) is not None:
+                        read = self._read_rule(blobs, commit, path, rules.get(rule), initial is not None)
                         if read is not None:
                             rules[rule] = read
-                        elif rule in rules and blobs.read(commit, path) is None:
+                        elif rule in rules and not blobs.present(commit, path):
                             del rules[rule]
                 for rule in set(index) - set(before_index):
-                    if rule not in rules and (content := blobs.read(commit, f"{folder}{rule}")) is not None:
-                        read = self._read_rule(content, rule, commit, initial is not None)
+                    if rule not in rules:
+                        read = self._read_rule(blobs, commit, f"{folder}{rule}", None, initial is not None)
                         if read is not None:
                             rules[rule] = read
-                if initial is None:
-                    highest = max([highest] + index)
                 year = date[:4]
                 in_force = {rule: rules[rule] for rule in index if rule in rules}
                 was_in_force = {rule: before_rules[rule] for rule in before_index if rule in before_rules}
                 changes = self._changes(commit, date, subject, was_in_force, in_force, before_rules, rules, ever,
-                                        initial is not None)
+                                        folder, initial is not None)
                 ever.update(index)
-                if initial is None:
-                    if any(self._proposal_of(item) is not None and self._proposal_of(item) >= (low or 0)
-                           for item in changes):
+                if initial is None:  # the game starts at the first change by a proposal in range, rules before it
+                    if was_in_force and any((self._proposal_of(item) or -1) >= (low or 0) for item in changes):
                         initial = (was_in_force, commit, date[:10])
-                    else:
+                    else:  # the highest id before the game: not one the first imported proposal enacts
+                        highest = max([highest] + index)
                         continue
                 if high is not None and any((self._proposal_of(item) or 0) > high for item in changes):
                     break
@@ -213,51 +228,102 @@ class _Importer:
         if skipped_old_layout:
             self.notes["Not read"].append(f"{skipped_old_layout} commits from before the index of rules "
                                           "(2018-07-31): their layouts (rules/<Title>) are not read.")
+        if layout is None:
+            raise ImportRefused(str(self.ruleset), "--ruleset: is not a clone of AgoraNomic/ruleset (no commit holds "
+                                f"the Rulekeepor's index of rules, {' or '.join(index for index, _ in LAYOUTS)})")
         if initial is None:
-            raise AgoraImportError(str(self.ruleset), "no change by a proposal in the range was found in the "
-                                   "ruleset's history (is this a clone of AgoraNomic/ruleset?)")
+            raise ImportRefused(str(self.ruleset), "no change by a proposal in the range was found in the "
+                                "ruleset's history", self.problems)
         return initial, found, year_ends, highest
 
-    def _read_index(self, content: str, commit: str) -> list[int]:
+    def _text(self, blobs: BlobReader, commit: str, path: str, noting: bool) -> str | None:
+        """A file's text; None when it is absent, or past the cap on a file read (a problem, from the start on)."""
         try:
-            sections = _load_yaml(content)
-        except yaml.YAMLError:
-            self.notes["Could not be read"].append(f"the index at commit {commit[:10]}")
-            return []
-        ids: list[int] = []
-        for section in sections if isinstance(sections, list) else []:
-            for rule in (section.get("rules") or []) if isinstance(section, dict) else []:
-                if isinstance(rule, str) and rule.isdigit() and int(rule) not in ids:
-                    ids.append(int(rule))
-        return ids
+            return blobs.read(commit, path)
+        except BlobTooLarge as error:
+            if noting:
+                self.problems.append(Problem(path, commit, 0, f"{error}: not read"))
+            return None
 
-    def _read_rule(self, content: str | None, rule: int, commit: str, noting: bool) -> _Rule | None:
-        """The rule in `content`; None when absent, commented out or unreadable (noted, from the start on)."""
+    def _read_index(self, blobs: BlobReader, commit: str, path: str, noting: bool) -> list[int] | None:
+        """The rules the index lists; None when it cannot be read (a problem, from the start on): the rules in
+        force are then those of the index before."""
+        content = self._text(blobs, commit, path, noting)
         if content is None:
             return None
         try:
-            data = _load_yaml(content)
+            sections = self._yaml(content, path, commit)
         except yaml.YAMLError as error:
-            mark = getattr(error, "problem_mark", None)
-            where = f" line {mark.line + 1}" if mark is not None else ""
             if noting:
-                self.notes["Could not be read"].append(f"rule {rule} at commit {commit[:10]}{where}: not YAML")
+                line, problem = yaml_problem(error)
+                self.problems.append(Problem(path, commit, line, f"not YAML: {problem}; read as the index before it"))
+            return None
+        ids: dict[int, None] = {}  # (in order, once each)
+        for section in sections if isinstance(sections, list) else []:
+            for rule in (section.get("rules") or []) if isinstance(section, dict) else []:
+                if (number := _number(rule)) is not None:
+                    ids[number] = None
+                elif noting:
+                    self.problems.append(Problem(path, commit, 0, f"lists {_shown(rule)}, not a rule number (at most "
+                                                 f"{MAX_DIGITS} digits): left out"))
+        return list(ids)
+
+    def _read_rule(self, blobs: BlobReader, commit: str, path: str, before: _Rule | None,
+                   noting: bool) -> _Rule | None:
+        """The rule in the file at `path` (`before`, its version before this commit, if any); None when absent,
+        commented out or unreadable (a problem, from the start on): a rule that cannot be read stays as it was."""
+        content = self._text(blobs, commit, path, noting)
+        if content is None:
+            return None
+        rule = int(path.rsplit("/", 1)[-1])  # (its name is a number: see walk)
+
+        def problem(line: int, message: str) -> None:
+            if noting:
+                self.problems.append(Problem(path, commit, line, message))
+
+        try:
+            data = self._yaml(content, path, commit)
+        except yaml.YAMLError as error:
+            line, what = yaml_problem(error)
+            problem(line, f"not YAML: {what}; the rule is read as it was before")
             return None
         if not isinstance(data, dict):
             if noting:
                 self.notes["Commented out whole (read as absent)"].append(f"rule {rule} at commit {commit[:10]}")
             return None
-        power = str(data.get("power") or "").strip()
-        if not _DECIMAL.fullmatch(power):
-            power = "1.0"  # rules without a power are regulations' kind (2020-12); R105 gives 1
+        if not isinstance(data.get("text"), str):
+            problem(0, "no text: the rule is read as it was before")
+            return None
+        name = data.get("name")
+        if not isinstance(name, str):
+            name = before.name if before else ""
+            problem(0, f"no name: it keeps its name '{name}'" if before else "no name: read as untitled")
+        power = data.get("power")
+        if not isinstance(power, str) or not _DECIMAL.fullmatch(power.strip()):
+            said = "no power" if power is None else "its power is not a decimal such as 2.0"
+            power = before.power if before else "1.0"
+            problem(0, f"{said}: it keeps its power {power}" if before else f"{said}: read as 1.0 (R105's)")
+        text = _rule_text(data["text"])
+        longest = max(len(line) for line in text.split("\n"))
+        if len(text) > MAX_RULE_CHARS or longest > MAX_QUOTED_LINE:
+            problem(0, f"its text is {len(text):,} characters long, a line of it {longest:,}; a rule's text may hold "
+                       f"at most {MAX_RULE_CHARS:,}, a line {MAX_QUOTED_LINE:,} (quoted in the log): the rule is read "
+                       "as it was before")
+            return None
         history = tuple(json.dumps(entry, sort_keys=True) for entry in _list(data.get("history"))
                         if isinstance(entry, dict))
         annotations = tuple(_annotation(item) for item in _list(data.get("annotations")) if isinstance(item, dict))
-        return _Rule(rule, clean_line(str(data.get("name") or "")), power, _rule_text(data),
-                     history, tuple(note for note in annotations if note))
+        for line in [_history_line(json.loads(entry)) for entry in history] + list(annotations):
+            if len(line) > MAX_TITLE_CHARS:
+                problem(0, f"a history entry or an annotation of {len(line):,} characters is cut to "
+                           f"{MAX_TITLE_CHARS:,}")
+        name, why = rule_title(name)
+        if why:
+            problem(0, why)
+        return _Rule(rule, name, power.strip(), text, history, tuple(note for note in annotations if note))
 
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
-                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int],
+                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int], folder: str,
                  noting: bool) -> list[_Found]:
         found = []
         for rule in sorted(before.keys() | after.keys()):
@@ -292,10 +358,10 @@ class _Importer:
             entry_date = self.final_date(rule, entry) if entry else None
             valid = _valid_date(entry_date)
             if entry is not None and entry_date is not None and valid is None and noting:
-                self.notes["Dates that are not days"].append(f"rule {rule} at commit {commit[:10]}: "
-                                                             f"{json.dumps(entry_date)}")
-            found.append(_Found(commit, subject, date, rule, changes, agent if isinstance(agent, dict) else None,
-                                valid))
+                self.problems.append(Problem(f"{folder}{rule}", commit, 0, f"the history entry's date "
+                                             f"{json.dumps(entry_date)} is not a day: dated by the commit"))
+            found.append(_Found(commit, subject, date, rule, f"{folder}{rule}", changes,
+                                agent if isinstance(agent, dict) else None, valid))
         return found
 
     def final_date(self, rule: int, entry: dict):
@@ -309,50 +375,53 @@ class _Importer:
         out: dict[tuple, list] = defaultdict(list)
         for index_path, folder in LAYOUTS:
             try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", "HEAD", folder)).split()
+                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, folder)).split()
             except GitError:
                 continue
             with BlobReader(self.ruleset) as blobs:
                 for name in names:
-                    rule = name.rsplit("/", 1)[-1]
+                    rule = _number(name.rsplit("/", 1)[-1])
                     try:
-                        data = _load_yaml(blobs.read("HEAD", name) or "") if rule.isdigit() else None
+                        data = self._yaml(self._text(blobs, self.head, name, True) or "", name, self.head) \
+                            if rule else None
                     except yaml.YAMLError:
                         continue
                     for entry in _list(data.get("history")) if isinstance(data, dict) else []:
                         if isinstance(entry, dict):
-                            key = (int(rule), _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
+                            key = (rule, _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
                             out[key].append(entry.get("date"))
             if names:
                 break
         return out
 
     def _proposal_of(self, item: _Found) -> int | None:
-        value = (item.agent or {}).get("proposal")
-        if isinstance(value, str) and value.isdigit():
-            return int(value)
+        if (number := _number((item.agent or {}).get("proposal"))) is not None:
+            return number
         if item.agent is None and (m := _PROPOSAL_SUBJECT.match(item.subject)):
             return int(m.group(1))
         return None
 
-    def proposal_files(self) -> dict[int, dict]:
-        """The Rulekeepor's note of each proposal (title, author, power), for numbers the Assessor lacks."""
-        out: dict[int, dict] = {}
+    def proposal_files(self) -> dict[int, tuple[str, dict]]:
+        """The Rulekeepor's note of each proposal (title, author, power), for numbers the Assessor lacks: the
+        file's path and its YAML."""
+        out: dict[int, tuple[str, dict]] = {}
         for layout in ("rules_data/proposals/", "proposals/"):
-            try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", "HEAD", layout)).split()
-            except GitError:
-                continue
-            wanted = [name for name in names if name.rsplit("/", 1)[-1].isdigit()]
+            names = [name for name in text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout)
+                                           ).split("\0") if name]
+            numbered = {number: name for name in names if (number := _number(name.rsplit("/", 1)[-1]))}
             with BlobReader(self.ruleset) as blobs:
-                for name in wanted:
+                for number, name in numbered.items():
                     try:
-                        data = _load_yaml(blobs.read("HEAD", name) or "")
-                    except yaml.YAMLError:
+                        data = self._yaml(self._text(blobs, self.head, name, True) or "", name, self.head)
+                    except yaml.YAMLError as error:
+                        line, problem = yaml_problem(error)
+                        self.problems.append(Problem(name, self.head, line, f"not YAML: {problem}; the proposal's "
+                                                     "title, author and power are not read"))
                         continue
                     if isinstance(data, dict):
-                        out[int(name.rsplit("/", 1)[-1])] = data
-            break
+                        out[number] = (name, data)
+            if names:
+                break
         return out
 
     # --- the Assessor's repository ---------------------------------------------------------------------
@@ -361,52 +430,99 @@ class _Importer:
         if self.assessor is None:
             return []
         branch = next((ref for ref in ("gh-pages", "origin/gh-pages") if _has_ref(self.assessor, ref)), None)
-        if branch is None:
-            raise AgoraImportError(str(self.assessor), "has no gh-pages branch (the Assessor's JSON is kept there)")
+        names = [item for item in text(git(self.assessor, "ls-tree", "-z", "--name-only", branch, "json/")
+                                       ).split("\0") if item] if branch else []
+        if not names:
+            raise ImportRefused(str(self.assessor), "--assessor: is not a clone of AgoraNomic/assessor (its gh-pages "
+                                "branch holds the Assessor's decisions in json/; this one "
+                                + ("has no such folder)" if branch else "has no gh-pages branch)"))
+        tip = self.assessor_tip = commit_id(self.assessor, branch)
         added = text(git(self.assessor, "log", "--reverse", "--diff-filter=A", f"--format={RECORD}%cI",
-                         "--name-only", branch, "--", "json"))
+                         "--name-only", tip, "--", "json"))
         first_seen: dict[str, str] = {}
         for record in added.split(RECORD)[1:]:
-            date, _, names = record.partition("\n")
-            for name in names.split("\n"):
+            date, _, added_names = record.partition("\n")
+            for name in added_names.split("\n"):
                 if name:
                     first_seen.setdefault(name, date.strip()[:10])
-        listing = git(self.assessor, "ls-tree", "-z", "--name-only", branch, "json/")
         decisions = []
         with BlobReader(self.assessor) as blobs:
-            for name in sorted(item for item in text(listing).split("\0") if item):
+            for name in sorted(names):
                 try:
-                    batch = json.loads(blobs.read(branch, name) or "")
-                except ValueError:
-                    self.notes["Could not be read"].append(f"{name} on {branch}: not JSON")
+                    batch = _load_json(blobs.read(tip, name) or "")
+                except BlobTooLarge as error:
+                    self.problems.append(Problem(name, tip, 0, f"{error}: none of its decisions is read"))
                     continue
-                decisions.extend(self._batch(name, batch, first_seen.get(name, "")))
+                except json.JSONDecodeError as error:
+                    self.problems.append(Problem(name, tip, error.lineno, f"not JSON: {error.msg}; none of its "
+                                                 "decisions is read"))
+                    continue
+                except ValueError as error:
+                    self.problems.append(Problem(name, tip, 0, f"not JSON: {error}; none of its decisions is read"))
+                    continue
+                decisions.extend(self._batch(name, tip, batch, first_seen.get(name, "")))
+        if not decisions:
+            raise ImportRefused(str(self.assessor), f"--assessor: no decision could be read from the "
+                                f"{len(names)} files of json/ on {branch}", self.problems)
         return decisions
 
-    def _batch(self, name: str, batch: dict, date: str) -> list[_Decision]:
-        if not isinstance(batch, dict):
+    def _batch(self, name: str, tip: str, batch, date: str) -> list[_Decision]:
+        """The decisions of one of the Assessor's files; each part of it that cannot be read is a problem."""
+        def problem(message: str) -> None:
+            self.problems.append(Problem(name, tip, 0, message))
+
+        if not isinstance(batch, dict) or not isinstance(batch.get("resolutions"), list):
+            problem("holds no list of resolutions: none of its decisions is read")
             return []
-        proposals = {p.get("number"): p for p in _list(batch.get("proposals")) if isinstance(p, dict)}
-        quorum = batch.get("quorum") if isinstance(batch.get("quorum"), int) else 0
+        listed = batch.get("proposals", [])
+        if not isinstance(listed, list):
+            problem("its proposals are not a list: its decisions are written without their titles, authors and texts")
+            listed = []
+        proposals = {number: p for p in listed if isinstance(p, dict) and (number := _whole(p.get("number"), 1))}
+        quorum = _whole(batch.get("quorum", 0))
+        if quorum is None:
+            problem(f"its quorum {_shown(batch.get('quorum'))} is not a whole number of ballots (of at most "
+                    f"{MAX_DIGITS} digits): its decisions are written without a Quorum")
         out = []
-        for item in _list(batch.get("resolutions")):
-            number = item.get("proposal") if isinstance(item, dict) else None
-            if not isinstance(number, int) or not isinstance(item.get("resolution"), dict):
-                self.notes["Could not be read"].append(f"{name}: a resolution without a proposal number")
+        for item in batch["resolutions"]:
+            if not isinstance(item, dict) or not isinstance(item.get("resolution"), dict):
+                problem(f"a resolution that is not an object with a resolution ({_shown(item)}): left out")
                 continue
-            strengths = {self.name(s.get("person", "")): s.get("final") for s in _list(item.get("strengths"))
-                         if isinstance(s, dict) and isinstance(s.get("final"), int) and s["final"] >= 0}
+            number = _whole(item.get("proposal"), least=1)
+            if number is None:
+                problem(f"a resolution of proposal {_shown(item.get('proposal'))}, not a proposal number (a whole "
+                        f"number from 1, of at most {MAX_DIGITS} digits): left out")
+                continue
             resolution = dict(item["resolution"])
-            votes = [v for v in _list(resolution.get("votes")) if isinstance(v, dict)]
-            resolution["votes"] = [v for v in votes if isinstance(v.get("voter"), str)
+            if resolution.get("result") not in RESULTS:
+                problem(f"proposal {number}: its result {_shown(resolution.get('result'))} is none of "
+                        f"{', '.join(RESULTS)}: written without a Result (check computes it)")
+            votes = resolution.get("votes", [])
+            if not isinstance(votes, list):
+                problem(f"proposal {number}: its votes are not a list: written with no ballots")
+                votes = []
+            resolution["votes"] = [v for v in votes if isinstance(v, dict) and isinstance(v.get("voter"), str)
                                    and v.get("vote") in ("FOR", "AGAINST", "PRESENT")]
             if len(resolution["votes"]) != len(votes):
                 left = len(votes) - len(resolution["votes"])
-                self.notes["Could not be read"].append(f"{name}: proposal {number}: {left} ballot"
-                                                       f"{'s' if left != 1 else ''} without a voter or a FOR, "
-                                                       "AGAINST or PRESENT vote, left out")
+                problem(f"proposal {number}: {left} ballot{'s' if left != 1 else ''} without a voter or a FOR, AGAINST "
+                        "or PRESENT vote, left out")
+            where = Problem(name, tip, 0, f"proposal {number}")
+            proposal = proposals.get(number, {})
+            for raw in [v["voter"] for v in resolution["votes"]] + [proposal.get("author") or "unknown"] \
+                    + [raw for raw in _list(proposal.get("coauthors")) if isinstance(raw, str)]:
+                self.name(raw, where)
+            strengths = {}
+            for entry in (s for s in _list(item.get("strengths")) if isinstance(s, dict)):
+                strength = _whole(entry.get("final"))
+                if strength is None:
+                    problem(f"proposal {number}: the strength {_shown(entry.get('final'))} of "
+                            f"{_shown(entry.get('person'))} is not a whole number of 0 or more (of at most "
+                            f"{MAX_DIGITS} digits): the default is written")
+                else:
+                    strengths[self.name(entry.get("person", ""), where)] = strength
             out.append(_Decision(number, name.removeprefix("json/"), proposals.get(number) or {},
-                                 resolution, strengths, quorum, date))
+                                 resolution, strengths, quorum or 0, date))
         return out
 
     # --- the game ------------------------------------------------------------------------------------
@@ -434,7 +550,7 @@ class _Importer:
         entries: list[tuple[str, int, Entry]] = []
         decided = self._decision_entries(decisions, by_proposal, events, entries, position)
         for number in sorted(set(by_proposal) - decided):
-            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number, {}),
+            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number),
                                                  position))
         # One event for what one commit did by one agent on one day ("Rule 2670 repeals Rules 2668-2674"):
         # its `By:` is checked once, before any of its changes.
@@ -447,27 +563,43 @@ class _Importer:
         entries.sort(key=lambda entry: (entry[0], entry[1]))
         used = {_entry_number(e) for _, _, e in entries if e.heading.startswith("Proposal ")}
         top = max(used, default=low)
-        missing = sorted(set(range(low, top + 1)) - used)
+        missing = gaps(used, low, top)
         log_entries = self._place_unrecorded(entries, missing, notes_by_number)
         players = sorted({key_value for entry in log_entries for key, value in entry.keys if key == "Proposer"
                           for key_value in [value]} | {voter for d in decisions for voter in self._voters(d)},
                          key=str.casefold)
-        files = {"game.toml": self._game_toml(start_date, players, low, highest + 1),
-                 "rules.md": _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)}
+        if highest == MAX_NUMBER:
+            self.problems.append(Problem(LAYOUTS[0][0], start_commit, 0, f"the highest rule id, {highest}, leaves no "
+                                         "number for the next rule: written without numbering.next_rule"))
+        rules_md = _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)
+        if why := too_large_for(rules_md):
+            raise ImportRefused(str(self.ruleset), f"the rules before proposal {low}, as rules.md, would be a file "
+                                f"that {why}", self.problems)
+        game_toml = self._game_toml(start_date, players, low, highest + 1 if highest < MAX_NUMBER else None)
+        if why := too_large_for(game_toml, MAX_TOML_BYTES):
+            raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
+                                f"it would be a file that {why}", self.problems)
+        files = {"game.toml": game_toml, "rules.md": rules_md}
         by_year: dict[str, list[Entry]] = defaultdict(list)
         for entry in log_entries:
             by_year[entry.year].append(entry)
         for year, items in sorted(by_year.items()):
-            files[f"log/{year}.md"] = (f"# Agora, {year}\n\nImported by `nomic-archive import agora`; see IMPORT.md."
-                                       "\n\n" + "\n".join(render_entry(entry) for entry in items))
+            logs = log_parts(f"# Agora, {year}\n\nImported by `nomic-archive import agora`; see IMPORT.md.\n\n", items)
+            files.update({f"log/{year}.md": logs[0]} if len(logs) == 1 else
+                         {f"log/{year}-{n:03}.md": log for n, log in enumerate(logs, 1)})
         last_year = max(by_year, default="")
         for year, state in sorted(year_ends.items()):
             if year < last_year and year >= start_date[:4]:
-                files[f"snapshots/{year}-12-31.md"] = _ruleset_md(
-                    f"The Rulekeepor's rules at the end of {year}", state, history=False, snapshot_date=f"{year}-12-31")
+                snapshot = _ruleset_md(f"The Rulekeepor's rules at the end of {year}", state, history=False,
+                                       snapshot_date=f"{year}-12-31")
+                if why := too_large_for(snapshot):
+                    self.problems.append(Problem(str(self.ruleset), "", 0, f"the rules at the end of {year}, as a "
+                                                 f"snapshot, would be a file that {why}: no snapshot of {year}"))
+                else:
+                    files[f"snapshots/{year}-12-31.md"] = snapshot
         files["IMPORT.md"] = self._report(start_commit, start_date, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
-        return ImportedGame(files, count)
+        return ImportedGame(files, count, self.problems)
 
     def _voters(self, decision: _Decision) -> list[str]:
         return [self.name(vote.get("voter", "")) for vote in decision.resolution.get("votes") or []
@@ -499,10 +631,18 @@ class _Importer:
         order = {name: position for position, name in enumerate(names)}
         decisions.sort(key=lambda d: (order[d.batch], d.number))
         seen: dict[int, list[_Decision]] = defaultdict(list)
+        kept = []
         for decision in decisions:
             earlier = seen[decision.number]
-            decision.letter = chr(ord("A") + len(earlier) - 1) if earlier else ""
+            if len(earlier) > len(string.ascii_uppercase):
+                self.problems.append(Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal "
+                                             f"{decision.number}: decided a {len(earlier) + 1}th time, and the format "
+                                             "letters a decision taken again A to Z: left out"))
+                continue
+            decision.letter = string.ascii_uppercase[len(earlier) - 1] if earlier else ""
             earlier.append(decision)
+            kept.append(decision)
+        decisions[:] = kept  # (the caller counts what was written)
         decided: set[int] = set()
         made: list[tuple[_Decision, str, list[_Found]]] = []
         for decision in decisions:
@@ -531,10 +671,12 @@ class _Importer:
 
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
         proposal = decision.proposal
-        title = clean_line(str(proposal.get("title") or ""))
-        heading = f"Proposal {decision.number}{decision.letter}" + (f": {escape_heading(title)}" if title else "")
+        where = Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal {decision.number}")
+        title = self._title(proposal.get("title"), where)
+        heading = f"Proposal {decision.number}{decision.letter}" + (f": {title}" if title else "")
         keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
-        decision_ai, proposal_ai = _decimal(proposal.get("decision_ai")), _decimal(proposal.get("proposal_ai"))
+        decision_ai = self._index(proposal.get("decision_ai"), where)
+        proposal_ai = _decimal(proposal.get("proposal_ai"))
         if decision_ai:
             keys.append(("Index", decision_ai))
         if proposal_ai and decision_ai and Decimal(proposal_ai) < Decimal(decision_ai):
@@ -554,7 +696,14 @@ class _Importer:
         if conditional:
             prose.append("Ballots the Assessor resolved: " + "; ".join(conditional) + ".")
         if proposal.get("text"):
-            prose.append(_fenced(str(proposal["text"])))
+            text = _fenced(str(proposal["text"]))
+            longest = max(len(line) for line in text.split("\n"))
+            if len(text) <= MAX_RULE_CHARS and longest <= MAX_LINE_CHARS:
+                prose.append(text)
+            else:
+                self.problems.append(dataclasses.replace(where, message=f"{where.message}: its text, of "
+                                                         f"{len(text):,} characters and a line of {longest:,}, is "
+                                                         f"left out (a line may hold at most {MAX_LINE_CHARS:,})"))
         return Entry(heading, keys, changes, prose, year=decision.date[:4])
 
     def _votes(self, decision: _Decision) -> str:
@@ -573,14 +722,15 @@ class _Importer:
         for kind, total_key in (("FOR", "strength_for"), ("AGAINST", "strength_against")):
             names = [self.name(v.get("voter", "")) for v in votes if v.get("vote") == kind]
             unlisted = [name for name in names if name not in decision.strengths]
-            total = decision.resolution.get(total_key)
-            if unlisted and isinstance(total, int):
+            total = _whole(decision.resolution.get(total_key))
+            if unlisted and total is not None:
                 rest = total - sum(decision.strengths[name] for name in names if name in decision.strengths)
                 if rest >= 0 and rest % len(unlisted) == 0:
                     return rest // len(unlisted)
-                self.notes["The Assessor's record disagrees with itself"].append(
-                    f"proposal {decision.number} ({decision.batch}): {total_key} {total} cannot be shared among "
-                    f"{len(unlisted)} ballots of default strength; written with strength {DEFAULT_STRENGTH}")
+                self.problems.append(Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal "
+                                             f"{decision.number}: {total_key} {total} cannot be shared among "
+                                             f"{len(unlisted)} ballots of default strength: written with strength "
+                                             f"{DEFAULT_STRENGTH}"))
                 return DEFAULT_STRENGTH
         return DEFAULT_STRENGTH
 
@@ -594,17 +744,38 @@ class _Importer:
                 out.append(f"{self.name(vote.get('voter', ''))} ({', '.join(k.replace('_', ' ') for k in kinds)})")
         return out
 
-    def _undecided_entry(self, number: int, found: list[_Found], note: dict,
+    def _title(self, value, where: Problem) -> str:
+        """A proposal's title (or an event's subject) for its heading; a problem `where` when it must be cut."""
+        title, why = short_title(str(value or ""))
+        if why:
+            self.problems.append(dataclasses.replace(where, message=f"{where.message}: {why}"))
+        return title
+
+    def _index(self, value, where: Problem) -> str | None:
+        """An adoption index as `Index:` takes it, a decimal above 0; else None, and a problem `where` when the
+        record gives one."""
+        index = _decimal(value)
+        if index is not None and Decimal(index) > 0:
+            return index
+        if value is not None:
+            self.problems.append(dataclasses.replace(where, message=f"{where.message}: its adoption index "
+                                                     f"{_shown(value)} is not a decimal above 0: written without an "
+                                                     "Index (1.0 applies)"))
+        return None
+
+    def _undecided_entry(self, number: int, found: list[_Found], noted: tuple[str, dict] | None,
                          position: dict[int, int]) -> tuple[str, int, Entry]:
         date = min((item.date for item in found if item.date), default=found[0].commit_date[:10])
-        title = clean_line(str(note.get("title") or ""))
-        keys = [("Proposer", self.name(note.get("author") or "unknown")), ("Date", date)]
-        power = _decimal(note.get("power"))
+        path, note = noted or ("", {})
+        where = Problem(path, self.head, 0, f"proposal {number}")
+        title = self._title(note.get("title"), where)
+        keys = [("Proposer", self.name(note.get("author") or "unknown", where)), ("Date", date)]
+        power = self._index(note.get("power"), where)
         if power:  # its adoption index, and so its power (R106); no ballots to check against it
             keys.append(("Index", power))
         keys += [("Result", "adopted"), ("Note", "The Assessor's record has no decision on it; the Rulekeepor "
                                                  "applied it.")]
-        heading = f"Proposal {number}" + (f": {escape_heading(title)}" if title else "")
+        heading = f"Proposal {number}" + (f": {title}" if title else "")
         changes = [change for item in found for change in item.changes]
         prose = ["Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found})) + "."]
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
@@ -613,8 +784,15 @@ class _Importer:
     def _event_entry(self, group: list[_Found], position: dict[int, int]) -> tuple[str, int, Entry]:
         first = group[0]
         date = first.date or first.commit_date[:10]
-        keys = [("Date", date), ("By", _agent_text(first.agent, self))]
-        heading = f"Event: {escape_heading(clean_line(first.subject))}" if first.subject else "Event: a change"
+        where = Problem(first.path, first.commit, 0, "its history entry's agent")
+        by = self._title(_agent_text(first.agent, self, where), where)
+        if (named := _BY_RULE.match(by)) and _number(named.group(1)) is None:  # quoted, it names no rule to check
+            self.problems.append(dataclasses.replace(where, message=f"{where.message}: a rule numbered past "
+                                                     f"{MAX_DIGITS} digits: written in quotes"))
+            by = f"'{by}'"
+        keys = [("Date", date), ("By", by)]
+        subject = self._title(first.subject, Problem("", first.commit, 0, "its subject"))
+        heading = f"Event: {subject}" if subject else "Event: a change"
         if first.agent is None:
             self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].extend(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})" for item in group)
@@ -622,34 +800,32 @@ class _Importer:
         return date, position[id(first)], Entry(heading, keys, changes, [f"Rulekeepor: `{first.commit[:10]}`."],
                                                 year=date[:4])
 
-    def _place_unrecorded(self, entries: list, missing: list[int], notes: dict[int, dict]) -> list[Entry]:
+    def _place_unrecorded(self, entries: list, missing: Runs, notes: dict[int, tuple[str, dict]]) -> list[Entry]:
         """The entries in order, with `## Unrecorded` for the numbers neither record has, each before the
         first proposal numbered above it (where the numbering check looks)."""
         out: list[Entry] = []
-        pending = list(missing)
+        pending = missing
         for date, _, entry in entries:
             if entry.heading.startswith("Proposal "):
-                number = _entry_number(entry)
-                due = [n for n in pending if n < number]
+                due, pending = runs_below(pending, _entry_number(entry))
                 if due:
-                    titled = [f"{n}: {clean_line(str(notes[n].get('title')))}" for n in due
-                              if n in notes and notes[n].get("title")]
+                    titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
+                              if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
                     prose = ["Neither record holds a decision on these numbers."]
                     if titled:
-                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_heading(t) for t in titled)
+                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_markdown(t) for t in titled)
                                      + ".")
                     out.append(Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=date[:4]))
-                    pending = [n for n in pending if n >= number]
             out.append(entry)
         return out
 
-    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int) -> str:
+    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None) -> str:
         return "\n".join([
             'title = "Agora"',
             'description = "The longest-running Nomic (since 1993), imported from the Rulekeepor\'s and the '
             'Assessor\'s repositories by nomic-archive import agora; see IMPORT.md."',
             f"start = {start}",
-            f"players = [{', '.join(toml_string(p) for p in players)}]",
+            toml_players(players),
             "",
             "# Proposals are numbered when distributed and resolved in batches: the log is in order of effect.",
             "[numbering]",
@@ -657,7 +833,7 @@ class _Importer:
             "in_order = false",
             "amend_renumbers = false              # R2141: a rule keeps its id for life",
             "enact_takes_proposal_number = false",
-            f"next_rule = {next_rule}",
+            f"next_rule = {next_rule}" if next_rule else "",
             "",
             "# R955: adopted when F > A and F >= AI x A; the quorum is per batch.",
             "[adoption]",
@@ -684,14 +860,16 @@ class _Importer:
             ""])
 
     def _report(self, start_commit: str, start_date: str, decisions: list[_Decision], entries: list[Entry],
-                missing: list[int]) -> str:
+                missing: Runs) -> str:
         proposals = [e for e in entries if e.heading.startswith("Proposal ")]
         ballots = sum(len(d.resolution.get("votes") or []) for d in decisions)
         kinds = Counter(change.kind for e in entries for change in e.changes)
         results = Counter(key_value for e in proposals for key, key_value in e.keys if key == "Result")
+        read = (f"and the Assessor's (AgoraNomic/assessor, its gh-pages branch at `{self.assessor_tip[:10]}`)"
+                if self.assessor else "(no --assessor: the proposals the Rulekeepor applied have no ballots)")
         out = ["# How this game was imported", "",
-               "`nomic-archive import agora` read the Rulekeepor's repository (AgoraNomic/ruleset) and the "
-               "Assessor's (AgoraNomic/assessor, gh-pages branch).", "",
+               f"`nomic-archive import agora` read the Rulekeepor's repository (AgoraNomic/ruleset, at "
+               f"`{self.head[:10]}`) {read}.", "",
                f"- rules.md: the rules just before ruleset commit `{start_commit[:10]}` ({start_date}), with each rule's "
                "earlier history as `History:` lines and its annotations.",
                f"- Decisions: {len(proposals)} proposal entries ("
@@ -705,13 +883,62 @@ class _Importer:
                "(snapshots/YEAR-12-31.md). Where he recorded a change after the day it took effect (a power change "
                "or a correction written in a later year), `check` reports that year's snapshot as differing from "
                "the replay: a slip of the record at that date, kept as he wrote it.",
-               f"- Adopted, changing no rule: {number_ranges(self.unchanging) if self.unchanging else 'none'}.",
+               f"- Adopted, changing no rule: {number_ranges(runs(self.unchanging)) if self.unchanging else 'none'}.",
                "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
                                                                    sorted(self.renames.items())) or "no renames") + ".",
                ""]
+        out += problems_section(self.problems)
         for heading, items in sorted(self.notes.items()):
             out += [f"## {heading} ({len(items)})", ""] + [f"- {escape_markdown(item)}" for item in items] + [""]
         return "\n".join(out)
+
+
+MAX_NUMBER = 10 ** MAX_DIGITS - 1  # the greatest number an archive holds
+
+
+class _Digits(str):
+    """An integer of the record with more digits than a number may hold (MAX_DIGITS), kept as it is written."""
+
+
+def _load_json(text: str):
+    """JSON with each integer of more than MAX_DIGITS digits kept as its text, never made a number (one proposal
+    numbered 10^12 would have the numbers up to it listed), and values nested at most MAX_NESTING deep (what
+    walks them, as str() does, need not go deeper); ValueError when it is not such JSON."""
+    try:
+        data = json.loads(text, parse_int=lambda digits: int(digits) if len(digits.lstrip("-0")) <= MAX_DIGITS
+                          else _Digits(digits))
+    except RecursionError:  # json's own bound on nesting
+        raise ValueError("its values nest too deep") from None
+    opened = [(data, 1)]
+    while opened:
+        value, depth = opened.pop()
+        if isinstance(value, (dict, list)):
+            if depth > MAX_NESTING:
+                raise ValueError(f"its values nest more than {MAX_NESTING} deep")
+            opened.extend((item, depth + 1) for item in (value.values() if isinstance(value, dict) else value))
+    return data
+
+
+def _whole(value, least: int = 0) -> int | None:
+    """A JSON value as the format reads a number: a whole number from `least` up to MAX_NUMBER (`true` is none)."""
+    return value if type(value) is int and least <= value <= MAX_NUMBER else None
+
+
+def _number(value, least: int = 1) -> int | None:
+    """A number the record writes as text (a rule id, a file's name, a history entry's proposal): ASCII digits, at
+    most MAX_DIGITS of them, from `least` up; None for anything else ("\u00b2", "12a", 10^12, a list)."""
+    try:
+        number = read_int(value) if isinstance(value, str) else None
+    except ValueError:
+        return None
+    return number if number is not None and number >= least else None
+
+
+def _shown(value) -> str:
+    """A value of the record quoted in a problem: as JSON, on one line, shortened."""
+    if isinstance(value, _Digits):
+        return shorten(value)
+    return shorten(clean_line(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'"))
 
 
 def _list(value) -> list:
@@ -719,9 +946,11 @@ def _list(value) -> list:
     return value if isinstance(value, list) else []
 
 
-def _batch_order(name: str) -> tuple[int, str]:
-    m = re.match(r"[0-9]+", name)
-    return (int(m.group()) if m else 0, name)
+def _batch_order(name: str) -> tuple[int, str, str]:
+    """The Assessor's order: by the number a file's name starts with, compared as digits (a name may start with
+    more digits than a number can hold)."""
+    digits = re.match(r"0*([0-9]*)", name).group(1)
+    return (len(digits), digits, name)
 
 
 def _entry_number(entry: Entry) -> int:
@@ -774,20 +1003,20 @@ def _describe_entry(entry: dict) -> str:
     return f"{_change_type(entry) or 'change'} by {who}, {json.dumps(entry.get('date'))}"
 
 
-def _agent_text(agent: dict | None, importer: _Importer | None) -> str:
+def _agent_text(agent: dict | None, importer: _Importer | None, where: Problem | None = None) -> str:
     """`By:` text: "rule 2650", "cleaning (Falsifian)", "ratification of SLR", "proposal 8030"..."""
     if not agent:
         return "the Rulekeepor's correction (no history entry)"
     kind, value = next(iter(agent.items()))
-    if kind == "rule" and isinstance(value, str) and value.isdigit():
-        return f"rule {value}"
+    if kind == "rule" and (number := _number(value)) is not None:
+        return f"rule {number}"
     if kind == "proposal":
-        return f"proposal {value}"
+        return f"proposal {clean_line(str(value))}"
     if isinstance(value, dict):
         detail = ", ".join(f"{key} {clean_line(str(inner))}" if not isinstance(inner, dict) else
-                           f"{key} {_agent_text(inner, importer)}" for key, inner in value.items())
+                           f"{key} {_agent_text(inner, importer, where)}" for key, inner in value.items())
         if kind == "cleaning" and "by" in value:
-            name = importer.name(value["by"]) if importer else clean_line(str(value["by"]))
+            name = importer.name(value["by"], where) if importer else clean_line(str(value["by"]))
             return f"cleaning ({name})"
         return f"{kind} ({detail})" if detail else kind
     return f"{kind} {clean_line(str(value))}".strip()
@@ -795,38 +1024,40 @@ def _agent_text(agent: dict | None, importer: _Importer | None) -> str:
 
 def _annotation(item: dict) -> str:
     cfjs = [c for c in _list(item.get("cfjs")) if isinstance(c, dict)]
-    cases = ", ".join(f"CFJ {clean_line(str(c.get('id')))}" + (f" (called {c.get('called')})" if c.get("called")
-                                                                 else "") for c in cfjs)
-    body = clean_line(str(item.get("text") or ""))
-    return f"{cases}: {body}" if cases else body
+    cases = ", ".join(f"CFJ {c.get('id')}" + (f" (called {c.get('called')})" if c.get("called") else "")
+                      for c in cfjs)
+    body = str(item.get("text") or "")
+    return clean_line(f"{cases}: {body}" if cases else body)
 
 
-def _rule_text(data: dict) -> str:
-    body = str(data.get("text") or "").rstrip("\n")
+def _rule_text(text: str) -> str:
+    body = text.rstrip("\n")
     return _fenced(body) if body else "```\n```"
 
 
 def _fenced(body: str) -> str:
     """Agora's texts are plain text, hard-wrapped, with lists drawn in characters: a fenced block keeps them
-    character for character (format 1.2, verbatim text). The fence is longer than any run of backticks in it."""
-    longest = max((len(run) for run in re.findall(r"`+", body)), default=0)
-    fence = "`" * max(3, longest + 1)
+    character for character (format 1.2, verbatim text). The fence is longer than any run of backticks in it.
+    A carriage return is a line break, as the reader takes it (left in, a line after it would leave the quote a
+    rule's text is in), and half a character (JSON's "\\ud800") no character."""
+    body = _HALF_CHARACTER.sub("\ufffd", body.replace("\r\n", "\n").replace("\r", "\n"))
+    fence = "`" * max(3, backtick_run(body) + 1)
     return f"{fence}\n{body}\n{fence}"
 
 
 def _ruleset_md(title: str, rules: dict[int, _Rule], *, history: bool, snapshot_date: str | None = None) -> str:
     out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
-    out += [f"# {escape_heading(title)}", "", "## Mutable Rules"]
+    out += [f"# {heading_text(title)}", "", "## Mutable Rules"]
     for rule in sorted(rules):
         item = rules[rule]
-        heading = f"### {rule}" + (f". {escape_heading(item.name)}" if item.name else "")
+        heading = f"### {heading_text(rule_heading(rule, item.name or None))}"
         out += ["", heading, f"Power: {item.power}"]
         if history:
-            out += [f"History: {_history_line(json.loads(entry))}" for entry in item.history]
+            out += [f"History: {short_title(_history_line(json.loads(entry)))[0]}" for entry in item.history]
         out += ["", item.text]
         if history:
             for note in item.annotations:
-                out += ["", f"Annotation: {note}"]
+                out += ["", f"Annotation: {short_title(note)[0]}"]
     return "\n".join(out) + "\n"
 
 

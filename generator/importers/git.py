@@ -13,11 +13,18 @@ from collections import Counter
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, escape_heading, escape_markdown,
-                              read_rule_files, read_ruleset, render_ruleset)
-from .archive import Change, Entry, ImportedGame, clean_line, number_ranges, render_entry, toml_string
-from .gitread import BlobReader, Commit, GitError, author_and_subject, check_repository, commit_id, first_parent_commits, \
-    git, list_files, object_type, text
+from ..errors import ErrorCollector
+from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
+from ..model.names import shown
+from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
+                              escape_markdown, heading_text, read_rule_files, read_ruleset, render_ruleset,
+                              short_title, wrap)
+from ..parse.source import check_line_lengths
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, number_ranges,
+                      log_parts, player_name, problems_section, quote, runs, runs_below, too_large_for,
+                      toml_players, toml_string)
+from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
+                      first_parent_commits, git, list_files, object_type, text)
 
 FIRST_PROPOSAL = 301            # Suber's Initial Set (rule 107) numbers proposals from 301
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
@@ -28,10 +35,6 @@ _LEADING_NUMBER = re.compile(r"^\s*(?:implement(?:ed|s)?\s+|merge\s+)?(?:prop(?:
                              r"(?:and\s+#?[0-9]+\s*)*[:.\-\u2013]?\s*", re.IGNORECASE)
 
 
-class GitImportError(Exception):
-    """The repository or the rules in it could not be read: the message is for a person."""
-
-
 @dataclass
 class _Proposal:
     commit: Commit
@@ -39,6 +42,7 @@ class _Proposal:
     changes: list[Change]
     numbers: list[int]          # as the subject gives them (a batch gives several)
     title: str                  # the subject, or for a merged pull request its title
+    message: list[str]          # the rest of the commit's message: paragraphs of Markdown, each a line or wrapped
     number: int = 0
     note: str | None = None
 
@@ -48,36 +52,45 @@ def import_git(repo: Path, rules_path: str, *, start: str | None = None, end: st
     try:
         return _import(repo, rules_path.strip("/") or ".", start, end, title)
     except GitError as error:
-        raise GitImportError(f"{repo}: {error}") from None
+        raise ImportRefused(str(repo), str(error)) from None
 
 
 def _import(repo: Path, rules_path: str, start: str | None, end: str | None, title: str | None) -> ImportedGame:
+    if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
+        raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
+                            f"lines of at most {MAX_TOML_LINE_CHARS:,}")
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
     commits = first_parent_commits(repo, last, [rules_path], first)
-    unreadable: list[str] = []
+    problems: list[Problem] = []
+    rewritten: set[tuple[str | None, str]] = set()
     left_out: dict[str, str] = {}
     with BlobReader(repo) as blobs:
         def rules_at(revision: str) -> dict[int, ImportedRule] | None:
             try:
                 read = _read_rules(repo, blobs, revision, rules_path)
+            except YamlBeyondBounds as error:
+                raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: {error}") \
+                    from None
             except RulesetImportError as error:
-                where = f"{error.file}:{error.line}" if error.file else f"{rules_path}:{error.line}" if error.line \
-                    else rules_path
-                unreadable.append(f"commit {revision[:10]}: {where}: {error}")
+                problems.append(Problem(error.file or rules_path, revision, error.line, f"{error}; not read: the next "
+                                          "readable commit carries its changes"))
                 return None
             if read is None:
                 return None
             for _, heading in read.left_out:
                 left_out.setdefault(heading, revision[:10])
+            for file, line, what in read.rewritten:
+                if (file, what) not in rewritten:  # said once, not at each commit that has it
+                    rewritten.add((file, what))
+                    problems.append(Problem(file or rules_path, revision, line, what))
             return {rule.number: rule for rule in read.rules}
 
         if first:
             initial = rules_at(first)
             if initial is None:
-                raise GitImportError(f"{repo}: no rules at {rules_path} in commit {first[:10]} (--from)"
-                                     + (f": {unreadable[-1]}" if unreadable else ""))
+                raise ImportRefused(str(repo), f"no rules at {rules_path} in commit {first[:10]} (--from)", problems)
             start_date = _commit_date(repo, first)
             start_commit = first
         else:
@@ -86,9 +99,10 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
                 head = commits.pop(0)
                 initial, start_date, start_commit = rules_at(head.id), head.date[:10], head.id
             if initial is None:
-                raise GitImportError(f"{repo}: no readable rules at {rules_path} in the history up to {last[:10]}"
-                                     + (f" ({unreadable[-1]})" if unreadable else ""))
+                raise ImportRefused(str(repo), f"no readable rules at {rules_path} in the history up to {last[:10]}",
+                                    problems)
         proposals: list[_Proposal] = []
+        named: set[str] = set()  # authors whose name was said to be written otherwise
         unchanged: list[Commit] = []
         rules = initial
         for commit in commits:
@@ -99,27 +113,42 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
             if not changes:
                 unchanged.append(commit)
                 continue
-            proposer, title = commit.author, commit.subject
+            proposer, summary = commit.author, commit.subject
             if len(commit.parents) > 1:  # a merged pull request: its author, and its title (GitHub puts it second)
                 proposer, branch_subject = author_and_subject(repo, commit.parents[1])
-                title = _message_paragraphs(commit.message)[1:2] or [branch_subject]
-                title = title[0]
-            proposals.append(_Proposal(commit, clean_line(proposer) or "unknown", changes,
-                                       _subject_numbers(commit.subject), clean_line(title)))
+                summary = (_message_paragraphs(commit.message)[1:2] or [branch_subject])[0]
+            name, why = player_name(proposer)
+            if why and proposer not in named:
+                named.add(proposer)
+                problems.append(Problem("", commit.id, 0, f"its author's name '{shown(proposer)}' cannot be "
+                                          f"written as it is ({why}): written '{name}'"))
+            summary, why = short_title(summary)
+            if why:
+                problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
+            message, why = _message(commit.message, summary)
+            if why:
+                problems.append(Problem("", commit.id, 0, f"its message: {why}"))
+            proposals.append(_Proposal(commit, name, changes, _subject_numbers(commit.subject), summary, message))
             rules = now
     renumbered = _number(proposals)
     entries, unrecorded = _entries(proposals)
     players = list(dict.fromkeys(proposal.proposer for proposal in proposals))
-    name = title or f"{repo.resolve().name}, imported from git"
-    files = {
-        "game.toml": _game_toml(name, start_date, players, proposals),
-        "rules.md": render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values())),
-        "log.md": f"# {escape_heading(name)}: the log\n\nOne entry per commit that changed {escape_markdown(rules_path)}; "
-                  "see IMPORT.md.\n\n" + "\n".join(render_entry(entry) for entry in entries),
-        "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, unreadable, unchanged,
-                             renumbered, left_out),
-    }
-    return ImportedGame(files, len(proposals))
+    name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
+    rules_md = render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values()))
+    if why := too_large_for(rules_md):
+        raise ImportRefused(str(repo), f"the rules at commit {start_commit[:10]}, as rules.md, would be a file that "
+                            f"{why}", problems)
+    logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per commit that changed "
+                     f"{escape_markdown(rules_path)}; see IMPORT.md.\n\n", entries)
+    game_toml = _game_toml(name, start_date, players, proposals)
+    if why := too_large_for(game_toml, MAX_TOML_BYTES):
+        raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
+                            f"{why}", problems)
+    files = {"game.toml": game_toml, "rules.md": rules_md,
+             **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
+             "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, problems, unchanged,
+                                  renumbered, left_out)}
+    return ImportedGame(files, len(proposals), problems)
 
 
 def _commit_date(repo: Path, revision: str) -> str:
@@ -130,12 +159,24 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
     kind = object_type(repo, revision, path)
     if kind == "blob":
-        content = blobs.read(revision, path)
+        content = _read(blobs, revision, path)
         return read_ruleset(content) if content is not None else None
     if kind == "tree":
-        files = [(name, blobs.read(revision, name)) for name in list_files(repo, revision, path)]
+        files = [(name, _read(blobs, revision, name)) for name in list_files(repo, revision, path)]
         return read_rule_files([(name, content) for name, content in files if content is not None])
     return None
+
+
+def _read(blobs: BlobReader, revision: str, path: str) -> str | None:
+    """A file of the rules, held to the caps any input is (a file's size, a line's length)."""
+    try:
+        content = blobs.read(revision, path)
+    except BlobTooLarge as error:
+        raise RulesetImportError(str(error), file=path) from None
+    errors = ErrorCollector()
+    if content is not None and not check_line_lengths(content, path, errors):
+        raise RulesetImportError(errors.errors[0].message, errors.errors[0].line, path)
+    return content
 
 
 def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> list[Change]:
@@ -205,25 +246,24 @@ def _number(proposals: list[_Proposal]) -> list[str]:
     return notes
 
 
-def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], list[int]]:
+def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], Runs]:
     """The log: proposals in commit order, with `## Unrecorded` for every number no commit accounts for, each
     before the first proposal numbered above it (where the numbering check looks for it)."""
     if not proposals:
         return [], []
     first = min(min(p.numbers) for p in proposals)
     used = {n for p in proposals for n in p.numbers}
-    missing = sorted(set(range(first, max(used))) - used)
+    missing = gaps(used, first, max(used))
     entries: list[Entry] = []
-    pending = list(missing)
+    pending = missing
     for proposal in proposals:
-        due = [n for n in pending if n < proposal.number]
+        due, pending = runs_below(pending, proposal.number)
         if due:
             entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
                 "No commit on the rules says it made these proposals (see IMPORT.md)."]))
-            pending = [n for n in pending if n >= proposal.number]
         entries.append(_proposal_entry(proposal))
         if len(proposal.numbers) > 1:
-            entries.append(Entry(f"Unrecorded: {number_ranges(proposal.numbers[1:])}", prose=[
+            entries.append(Entry(f"Unrecorded: {number_ranges(runs(proposal.numbers[1:]))}", prose=[
                 f"Carried out in the same commit as proposal {proposal.number}: their changes are all in its entry."]))
     return entries, missing
 
@@ -231,13 +271,36 @@ def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], list[int]]:
 def _proposal_entry(proposal: _Proposal) -> Entry:
     commit = proposal.commit
     title = clean_line(_LEADING_NUMBER.sub("", proposal.title))
-    heading = f"Proposal {proposal.number}" + (f": {escape_heading(title)}" if title else "")
+    heading = f"Proposal {proposal.number}" + (f": {title}" if title else "")
     keys = [("Proposer", proposal.proposer), ("Date", commit.date[:10]), ("Result", "adopted")]
     if proposal.note:
         keys.append(("Note", proposal.note))
-    body = [escape_markdown(paragraph) for paragraph in _message_paragraphs(commit.message)[1:]
-            if clean_line(paragraph) != proposal.title]
-    return Entry(heading, keys, proposal.changes, [f"Commit `{commit.id[:10]}`."] + body)
+    # The message is quoted, never prose of the entry: a paragraph such as "Repeal rule 202." would be a change,
+    # and the changes are what the rules file did.
+    prose = [f"Commit `{commit.id[:10]}`" + (", whose message says:" if proposal.message else ".")]
+    return Entry(heading, keys, proposal.changes, prose + ([quote("\n\n".join(proposal.message))]
+                                                           if proposal.message else []))
+
+
+def _message(message: str, title: str) -> tuple[list[str], str | None]:
+    """The paragraphs of a commit's message after its subject (and the title taken from it), as Markdown that
+    shows them as written, each a line or wrapped; with what was cut, if anything: a paragraph with no place to
+    break it, and what passes a rule's length in all."""
+    out, why, length = [], [], 0
+    for paragraph in _message_paragraphs(message)[1:]:
+        if clean_line(paragraph) == title:
+            continue
+        text = escape_markdown(paragraph)
+        if length + len(text) > MAX_RULE_CHARS:
+            why.append(f"what passes {MAX_RULE_CHARS:,} characters is left out")
+            break
+        if (wrapped := wrap(text)) is None:
+            text, cut = short_title(text)
+            why.append(f"a paragraph with no place to break it: {cut}")
+            wrapped = text
+        out.append(wrapped)
+        length += len(text)
+    return out, "; ".join(why) or None
 
 
 def _message_paragraphs(message: str) -> list[str]:
@@ -252,7 +315,7 @@ def _game_toml(name: str, start: str, players: list[str], proposals: list[_Propo
              "description = \"Imported from git by nomic-archive: each commit that changed the rules is a proposal; "
              "the ballots were not recorded there.\"",
              f"start = {start}",
-             f"players = [{', '.join(toml_string(player) for player in players)}]",
+             toml_players(players),
              "",
              "# Rules keep their numbers: an enactment takes the number the commit gave it.",
              "[numbering]",
@@ -267,12 +330,13 @@ def _game_toml(name: str, start: str, players: list[str], proposals: list[_Propo
     return "\n".join(lines)
 
 
-def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: list[int],
-            unreadable: list[str], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
+def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: Runs,
+            problems: list[Problem], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
     kinds = Counter(change.kind for p in proposals for change in p.changes)
     from_subject = sum(1 for p in proposals if p.note is None and p.commit.subject and _subject_numbers(p.commit.subject))
     out = ["# How this game was imported", "",
-           f"`nomic-archive import git` read `{rules_path}` in the repository {escape_markdown(repo.resolve().name)}, "
+           f"`nomic-archive import git` read {code_span(rules_path)} in the repository "
+           f"{escape_markdown(repo.resolve().name)}, "
            f"first-parent history from commit `{start[:10]}` (the rules in rules.md) to `{end[:10]}`.", "",
            f"- Proposals: {len(proposals)}, one per commit that changed a rule ({from_subject} numbered as their "
            f"subject says, the others in sequence).",
@@ -281,12 +345,11 @@ def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_
            "- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) and "
            "no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.",
            f"- Commits that changed the rules' file but no rule (formatting, notes): {len(unchanged)}.", ""]
-    sections = [("Could not be read (the next readable commit carries their changes)", unreadable),
-                ("Numbered otherwise than the subject says", renumbered),
+    out += problems_section(problems)
+    sections = [("Numbered otherwise than the subject says", [escape_markdown(item) for item in renumbered]),
                 ("Left out of the rules (headings that name no numbered rule, rule files not in force)",
-                 [f"`{escape_markdown(heading)}` (first at commit {commit})" for heading, commit in left_out.items()])]
+                 [f"{code_span(heading)} (first at commit {commit})" for heading, commit in left_out.items()])]
     for heading, items in sections:
         if items:
-            out += [f"## {heading}", ""] + [f"- {escape_markdown(item) if not item.startswith('`') else item}"
-                                            for item in items] + [""]
+            out += [f"## {heading}", ""] + [f"- {item}" for item in items] + [""]
     return "\n".join(out)

@@ -3,13 +3,19 @@ and whatever git the keeper has reads whatever repository it made.
 
 Everything from the repository is untrusted: revisions given on the command line are verified before use
 (`--end-of-options`, so "--output=x" is a name, not an option), file names are read NUL-separated, and blobs are
-decoded as UTF-8 with replacement."""
+decoded as UTF-8 with replacement. So is its own configuration (`.git/config` comes with a tarball or a shared
+folder): git runs with the settings that would start a program overridden on its command line, which wins over
+every config file, and without the caller's GIT_* variables, which could point it at another repository (as
+pre-commit runs git)."""
 from __future__ import annotations
 
 import os
 import subprocess
 from dataclasses import dataclass
 from pathlib import Path
+
+from ..limits import MAX_FILE_BYTES
+from ..parse.source import too_large
 
 FIELD, RECORD = "\x1f", "\x1e"
 
@@ -18,17 +24,33 @@ class GitError(Exception):
     """git could not do what was asked: the message says what, for a person."""
 
 
+# Settings a repository's config could use to run a program while it is only read, each overridden: a signature
+# check (gpg.program through log.showSignature), a filesystem monitor, external diffs and text conversions, a
+# pager; and those that would change what is read (renames hide a file's deletion, an encoding its text).
+SAFE_CONFIG = ("core.quotepath=off", "core.fsmonitor=false", "core.pager=cat", "log.showSignature=false",
+               "gpg.program=false", "gpg.ssh.program=false", "gpg.x509.program=false", "diff.external=",
+               "diff.renames=false", "i18n.logOutputEncoding=UTF-8")
+# Options of `git log` and `git show` to the same end, whatever a config file says.
+SAFE_LOG_OPTIONS = ("--no-show-signature", "--no-ext-diff", "--no-textconv", "--no-renames", "--no-mailmap")
+
+
 def _environment() -> dict[str, str]:
-    env = dict(os.environ)
-    env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0")
+    env = {name: value for name, value in os.environ.items() if not name.startswith("GIT_")}
+    env.update(LC_ALL="C", GIT_TERMINAL_PROMPT="0", GIT_OPTIONAL_LOCKS="0", GIT_CONFIG_NOSYSTEM="1", GIT_PAGER="cat")
     return env
+
+
+def _command(repo: Path, args: tuple[str, ...]) -> list[str]:
+    config = [option for setting in SAFE_CONFIG for option in ("-c", setting)]
+    if args and args[0] in ("log", "show"):
+        args = (args[0], *SAFE_LOG_OPTIONS, *args[1:])
+    return ["git", "--no-pager", "-C", str(repo), *config, *args]
 
 
 def git(repo: Path, *args: str) -> bytes:
     """The output of `git -C repo ARGS`; GitError with git's own first line of complaint when it fails."""
     try:
-        done = subprocess.run(["git", "-C", str(repo), "-c", "core.quotepath=off", *args], capture_output=True,
-                              env=_environment(), check=False)
+        done = subprocess.run(_command(repo, args), capture_output=True, env=_environment(), check=False)
     except FileNotFoundError:
         raise GitError("the git command is not installed (the importer reads repositories through it)") from None
     if done.returncode != 0:
@@ -119,15 +141,22 @@ def object_type(repo: Path, revision: str, path: str) -> str | None:
         return None
 
 
+class BlobTooLarge(Exception):
+    """A file of the repository past the cap on what is read (MAX_FILE_BYTES): the message says its size."""
+
+
 class BlobReader:
-    """Many files' texts through one `git cat-file --batch`: thousands of revisions of a rule read in seconds."""
+    """Many files' texts through one `git cat-file --batch`: thousands of revisions of a rule read in seconds.
+    A file is read only within the cap on any input (limits.MAX_FILE_BYTES), so that a 40 MB rules file or a
+    JSON file of a million ballots is refused, never held."""
 
     def __init__(self, repo: Path):
-        self._process = subprocess.Popen(["git", "-C", str(repo), "cat-file", "--batch"], stdin=subprocess.PIPE,
+        self._process = subprocess.Popen(_command(repo, ("cat-file", "--batch")), stdin=subprocess.PIPE,
                                          stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, env=_environment())
 
     def read(self, revision: str, path: str) -> str | None:
-        """The text of `path` at `revision`, or None when it is absent (or its name cannot be asked for)."""
+        """The text of `path` at `revision`, or None when it is absent (or its name cannot be asked for); raises
+        BlobTooLarge past the cap."""
         if "\n" in path:
             return None
         assert self._process.stdin and self._process.stdout
@@ -136,8 +165,22 @@ class BlobReader:
         header = self._process.stdout.readline().decode("utf-8", "replace").split()
         if len(header) != 3:
             return None
-        data = self._process.stdout.read(int(header[2]) + 1)[:-1]
-        return text(data) if header[1] == "blob" else None
+        size = int(header[2])
+        if header[1] == "blob" and size <= MAX_FILE_BYTES:
+            return text(self._process.stdout.read(size + 1)[:-1])
+        left = size + 1  # its bytes and the line feed after them, read and let go to reach the next answer
+        while left and (chunk := self._process.stdout.read(min(left, 1 << 20))):
+            left -= len(chunk)
+        if header[1] == "blob":
+            raise BlobTooLarge(too_large(size, MAX_FILE_BYTES, path))
+        return None
+
+    def present(self, revision: str, path: str) -> bool:
+        """Whether `path` is a file at `revision`, whatever its size."""
+        try:
+            return self.read(revision, path) is not None
+        except BlobTooLarge:
+            return True
 
     def close(self) -> None:
         if self._process.stdin:

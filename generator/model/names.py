@@ -67,13 +67,14 @@ def shown(name: str) -> str:
                    f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in name)
 
 
-def invisible_problem(name: str) -> str | None:
-    """Why a name cannot stand as it is written, when it holds invisible characters; else None."""
+def invisible_problem(name: str, what: str = "name") -> str | None:
+    """Why a name (or a rule's title, `what`) cannot stand as it is written, when it holds invisible characters;
+    else None."""
     hidden = invisible(name)
     if not hidden:
         return None
     seen = "".join(c for c in name if c not in hidden)
-    return (f"the name '{shown(name)}' holds invisible characters ({code_points(hidden)}): every reader sees "
+    return (f"the {what} '{shown(name)}' holds invisible characters ({code_points(hidden)}): every reader sees "
             f"'{seen}'; remove them")
 
 

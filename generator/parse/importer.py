@@ -14,6 +14,9 @@ import re
 from dataclasses import dataclass, field
 from enum import Enum
 
+from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_YAML_ALIASES
+from ..model.names import invisible, shown
+
 DEFAULT_TITLE = "Initial Set of Rules"
 IMMUTABLE = "Immutable Rules"
 MUTABLE = "Mutable Rules"
@@ -47,6 +50,35 @@ NO_RULES = ("no numbered rules found (a rule starts with a line like '101. text'
 
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the text is rules.md already
+# What a line of the archive never holds: line breaks, controls, and halves of characters (JSON's "\ud800").
+_CONTROL = re.compile(r"[\x00-\x1f\x7f\u2028\u2029\ud800-\udfff]+")
+MAX_TITLE_CHARS = MAX_LINE_CHARS // 2  # a title and what its heading or change paragraph says around it fit a line
+
+
+def clean_line(value: str) -> str:
+    """A value for one `Key: value` line or heading: no line breaks or control characters from the source."""
+    return " ".join(_CONTROL.sub(" ", value).split())
+
+
+def short_title(raw: str, limit: int = MAX_TITLE_CHARS) -> tuple[str, str | None]:
+    """A title from a record on one line, and at most `limit` characters long; with what was done to it, if
+    anything."""
+    title = clean_line(raw)
+    if len(title) <= limit:
+        return title, None
+    return title[:limit - 1] + "\u2026", f"it is {len(title):,} characters long, cut to {limit:,}"
+
+
+def rule_title(raw: str) -> tuple[str, str | None]:
+    """A rule's title as rules.md and the log can hold it (`short_title`), each invisible character written as its
+    escape: a title gets a player's name's rules (model/names.py), so that U+202E cannot turn it round for every
+    reader. With what was done to it, if anything."""
+    title, why = short_title(raw)
+    hidden = invisible(title)
+    if not hidden:
+        return title, why
+    written = "".join(shown(c) if c in hidden else c for c in title)
+    return written, f"the title '{written}' held invisible characters, written as their escapes"
 
 
 def is_rules_md(text: str) -> bool:
@@ -62,6 +94,101 @@ class RulesetImportError(Exception):
         super().__init__(message)
         self.line = line
         self.file = file
+
+
+class YamlBeyondBounds(RulesetImportError):
+    """A YAML document that would expand past what a file may hold: a YAML bomb, refused whole (never a slip of
+    a record to write around)."""
+
+
+_OPEN_KEY = object()  # a mapping's place for its next key
+
+
+def load_yaml(text: str):
+    """A YAML document as PyYAML's BaseLoader reads it (every scalar a string, so that "1.10" and a date stay as
+    written; tags make nothing), built here from the parser's events so that it is bounded while it is read: at
+    most MAX_YAML_ALIASES aliases, MAX_NESTING collections deep (libyaml takes the square of the depth), and
+    MAX_FILE_BYTES characters with every alias expanded, as anything that walks it would expand them.
+
+    Raises yaml.YAMLError when it is not one YAML document, YamlBeyondBounds (at its line) past a bound."""
+    import yaml  # only the readers of rule files need it
+
+    opened: list[list] = []  # each open collection: [its value, the key awaiting a value, anchor, expanded size]
+    anchors: dict[str, tuple[object, int]] = {}
+    root, documents, aliases, expanded = None, 0, 0, 0
+
+    def beyond(event, what: str) -> YamlBeyondBounds:
+        return YamlBeyondBounds(f"{what} (a YAML bomb?): refused whole", event.start_mark.line + 1)
+
+    def place(value, size: int, event) -> None:
+        nonlocal root
+        if not opened:
+            root = value
+            return
+        parent = opened[-1]
+        parent[3] += size
+        if isinstance(parent[0], list):
+            parent[0].append(value)
+        elif parent[1] is _OPEN_KEY:
+            if not isinstance(value, str):
+                raise yaml.constructor.ConstructorError("while constructing a mapping", None, "found unhashable key",
+                                                        event.start_mark)
+            parent[1] = value
+        else:
+            parent[0][parent[1]] = value
+            parent[1] = _OPEN_KEY
+
+    for event in yaml.parse(text, Loader=getattr(yaml, "CBaseLoader", yaml.BaseLoader)):
+        if isinstance(event, (yaml.SequenceStartEvent, yaml.MappingStartEvent)):
+            if len(opened) == MAX_NESTING:
+                raise beyond(event, f"its values nest more than {MAX_NESTING} deep")
+            opened.append([[] if isinstance(event, yaml.SequenceStartEvent) else {}, _OPEN_KEY, event.anchor, 1])
+            expanded += 1
+            continue
+        if isinstance(event, (yaml.SequenceEndEvent, yaml.MappingEndEvent)):
+            value, _, anchor, size = opened.pop()
+        elif isinstance(event, yaml.ScalarEvent):
+            value, anchor, size = event.value, event.anchor, len(event.value) + 1
+            expanded += size
+        elif isinstance(event, yaml.AliasEvent):
+            aliases += 1
+            if aliases > MAX_YAML_ALIASES:
+                raise beyond(event, f"it holds more than {MAX_YAML_ALIASES} aliases")
+            if event.anchor not in anchors:
+                held = any(item[2] == event.anchor for item in opened)
+                raise beyond(event, f"the alias *{event.anchor} stands inside the value it names") if held else \
+                    yaml.composer.ComposerError(None, None, f"found undefined alias {event.anchor!r}", event.start_mark)
+            (value, size), anchor = anchors[event.anchor], None
+            expanded += size
+        else:
+            if isinstance(event, yaml.DocumentStartEvent):
+                documents += 1
+                if documents > 1:
+                    raise yaml.composer.ComposerError("expected a single document in the stream", None,
+                                                      "but found another document", event.start_mark)
+            continue
+        if expanded > MAX_FILE_BYTES:
+            raise beyond(event, f"its aliases expand it past {MAX_FILE_BYTES:,} characters")
+        if anchor is not None:
+            anchors[anchor] = (value, size)
+        place(value, size, event)
+    return root
+
+
+def yaml_problem(error, first_line: int = 1) -> tuple[int, str]:
+    """Where PyYAML found a document unreadable (its line in the file, the document starting on `first_line`; 0
+    when unknown) and what it found, in a few words without the source it quotes ("did not find expected ','
+    or ']' (while parsing a flow sequence at line 2)")."""
+    def line(mark) -> int:
+        return mark.line + first_line if mark is not None else 0
+
+    problem = getattr(error, "problem", None) or str(error).split("\n", 1)[0]
+    context, mark = getattr(error, "context", None), getattr(error, "context_mark", None)
+    if context and mark is not None:
+        problem = f"{problem} ({context} at line {line(mark)})"
+    elif context:
+        problem = f"{context}, {problem}"
+    return line(getattr(error, "problem_mark", None)), problem
 
 
 class Kind(Enum):
@@ -128,6 +255,8 @@ class ImportedRule:
 class ImportedRuleset:
     rules: list[ImportedRule]
     left_out: list[tuple[int, str]]  # (1-based line, heading) of headings that name no numbered rule
+    # (the file in a folder of rule files, else None; 1-based line; what was done) for each title written otherwise
+    rewritten: list[tuple[str | None, int, str]] = field(default_factory=list)
 
 
 def import_ruleset(text: str, *, title: str | None = None, start: str | None = None,
@@ -155,7 +284,8 @@ def read_ruleset(text: str, *, start: str | None = None, stop: str | None = None
     for rule in rules:
         rule.blocks = _blocks(rule.lines, layout)
     _split_title_sentences(rules)
-    return ImportedRuleset([_imported(rule) for rule in rules], left_out)
+    rewritten: list[tuple[str | None, int, str]] = []
+    return ImportedRuleset([_imported(rule, None, rewritten) for rule in rules], left_out, rewritten)
 
 
 def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
@@ -169,6 +299,7 @@ def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
     front matter or a number used twice."""
     rules: list[ImportedRule] = []
     left_out: list[tuple[int, str]] = []
+    rewritten: list[tuple[str | None, int, str]] = []
     seen: dict[int, str] = {}
     for name, text in files:
         parsed = _front_matter(name, text)
@@ -198,12 +329,12 @@ def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
         rule.blocks = _blocks(lines, layout)
         if not rule.blocks:
             raise RulesetImportError(f"rule {number} has no text", body_line + 1, file=name)
-        rules.append(_imported(rule))
+        rules.append(_imported(rule, name, rewritten))
     if not rules:
         raise RulesetImportError("no rule files found (each needs front matter between '---' lines, e.g. "
                                  "'rule: 101', 'type: Immutable', 'status: Accepted')")
     rules.sort(key=lambda rule: rule.number)
-    return ImportedRuleset(rules, left_out)
+    return ImportedRuleset(rules, left_out, rewritten)
 
 
 def _front_matter(name: str, text: str) -> tuple[dict, str, int] | None:
@@ -217,12 +348,12 @@ def _front_matter(name: str, text: str) -> tuple[dict, str, int] | None:
     if end is None:
         return None
     try:
-        # BaseLoader: every value a string, so a date or "1.10" is read as written, never converted.
-        keys = yaml.load("\n".join(lines[1:end]), Loader=yaml.BaseLoader)
+        keys = load_yaml("\n".join(lines[1:end]))
+    except YamlBeyondBounds as error:  # its line is the front matter's, which starts on the file's second
+        raise YamlBeyondBounds(f"front matter: {error}", error.line + 1, file=name) from None
     except yaml.YAMLError as error:
-        mark = getattr(error, "problem_mark", None)
-        raise RulesetImportError("its front matter is not YAML", mark.line + 2 if mark is not None else 0,
-                                 file=name) from None
+        line, problem = yaml_problem(error, first_line=2)
+        raise RulesetImportError(f"its front matter is not YAML: {problem}", line, file=name) from None
     if not isinstance(keys, dict):
         return None
     return {str(key).strip().lower(): value for key, value in keys.items()}, "\n".join(lines[end + 1:]), end + 1
@@ -237,8 +368,15 @@ def _front_matter_number(keys: dict, name: str) -> int | None:
     return int(m.group(1)) if m else None
 
 
-def _imported(rule: Rule) -> ImportedRule:
-    return ImportedRule(rule.number, rule.rule_class, rule.title, _render_blocks(rule.blocks), rule.line)
+def _imported(rule: Rule, file: str | None, rewritten: list[tuple[str | None, int, str]]) -> ImportedRule:
+    title, why = rule_title(rule.title) if rule.title else (None, None)
+    if why:
+        rewritten.append((file, rule.line, f"rule {rule.number}: {why}"))
+    text = _render_blocks(rule.blocks, rule)
+    if len(text) > MAX_RULE_CHARS:
+        raise RulesetImportError(f"rule {rule.number}'s text is {len(text):,} characters long; a rule's text may "
+                                 f"hold at most {MAX_RULE_CHARS:,}", rule.line, file)
+    return ImportedRule(rule.number, rule.rule_class, title, text, rule.line)
 
 
 def _classify(index: int, raw: str) -> Line:
@@ -520,32 +658,77 @@ def _split_title_sentences(rules: list[Rule]) -> None:
 
 
 def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
-    out = [f"# {escape_heading(title)}"]
+    out = [f"# {heading_text(clean_line(title))}"]
     for rule_class in (IMMUTABLE, MUTABLE):
         members = [rule for rule in rules if rule.rule_class == rule_class]
         if not members:
             continue
         out.append(f"\n## {rule_class}")
         for rule in members:
-            out.append(f"\n### {rule_heading(rule.number, rule.title)}")
+            out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}")
             out.append(rule.text)
     return "\n".join(out) + "\n"
 
 
+_CLOSING_HASHES = re.compile(r"(?:^|[ \t])#+$")  # what a heading's reader takes for its closing sequence
+
+
+def heading_text(text: str) -> str:
+    """A heading's text (one line), such that its reader gives it back as it is: one that ends in what the reader
+    takes for a closing sequence (`Rules #`) gets one of its own, which the reader drops instead (`Rules # #`)."""
+    return f"{text} #" if _CLOSING_HASHES.search(text) else text
+
+
 def rule_heading(number: int, title: str | None) -> str:
-    """The text of a rule's level-3 heading in rules.md: "101" or "101. Title", the title escaped."""
-    return f"{number}. {escape_heading(title)}" if title else str(number)
+    """The text of a rule's level-3 heading in rules.md: "101" or "101. Title". The title is as written: rules.md's
+    reader takes a heading's text as it stands, so an escape would show (`New \\<b>rule\\</b>`)."""
+    return f"{number}. {title}" if title else str(number)
 
 
-def _render_blocks(blocks: list[Block]) -> str:
+def _render_blocks(blocks: list[Block], rule: Rule) -> str:
     out: list[str] = []
     previous: Block | None = None
     for block in blocks:
         if previous is not None and not (previous.is_list_item and block.is_list_item):
             out.append("")  # a blank line between blocks, none between the items of one list
-        out.append(f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text))
+        line = f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text)
+        wrapped = wrap(line)
+        if wrapped is None:
+            raise RulesetImportError(f"rule {rule.number} has a paragraph of {len(line):,} characters with no space "
+                                     f"to break it at within {MAX_QUOTED_LINE:,} (a line may hold at most "
+                                     f"{MAX_LINE_CHARS:,}, quoted in the log)", rule.line)
+        out.append(wrapped)
         previous = block
     return "\n".join(out)
+
+
+# Where a line of a paragraph may be broken: not before words that, starting a line of a key paragraph of the
+# log, would be read as a change (parse/log.py), nor after a backslash (which would make a hard line break).
+_CHANGE_AHEAD = re.compile(r"(?:enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b|"
+                           r"(?:reenact|annotate)\s", re.IGNORECASE)
+WRAP_WIDTH = 100
+MAX_QUOTED_LINE = MAX_LINE_CHARS - len("> ")  # a rule's text is quoted in the log, a line of it one longer there
+WRAP_INDENT = " " * 8  # deep enough that no continuation starts a block, in a list item or a quote too
+
+
+def wrap(line: str) -> str | None:
+    """A paragraph's (or a key's) one line, as it is when it fits MAX_QUOTED_LINE, else broken into lines of about
+    WRAP_WIDTH characters, each after the first indented by WRAP_INDENT: a line so indented always continues its
+    paragraph (it starts no list, heading, quote, fence, table or code), and its reader joins the lines with
+    single spaces, as the line was. None when it has no place to break it often enough."""
+    if len(line) <= MAX_QUOTED_LINE:
+        return line
+    words = line.split(" ")
+    lines, current = [], words[0]
+    for at, word in enumerate(words[1:], start=1):
+        if len(current) >= WRAP_WIDTH and word and not current.endswith("\\") \
+                and not _CHANGE_AHEAD.match(" ".join(words[at:at + 4])):
+            lines.append(current)
+            current = WRAP_INDENT + word
+        else:
+            current += " " + word
+    lines.append(current)
+    return "\n".join(lines) if all(len(part) <= MAX_QUOTED_LINE for part in lines) else None
 
 
 def _collapse(text: str) -> str:
@@ -565,7 +748,6 @@ _BLOCK_ESCAPES = [
     (re.compile(r"^(?=#{1,6}(?:\s|$)|>|[-+*](?:\s|$)|-(?:\s*-){2,}\s*$|~{3,})"), "\\\\"),  # headings, quotes, lists, rules, fences
     (re.compile(r"^(\d{1,9})(?=[.)](?:\s|$))"), r"\1\\"),    # "1. " would start an ordered list
 ]
-_CLOSING_HASHES = re.compile(r"(?<=\s)(?=#+$)")
 
 
 def _escape_delimiter_run(m: re.Match[str]) -> str:
@@ -614,8 +796,3 @@ def _escape_block(text: str) -> str:
     for pattern, replacement in _BLOCK_ESCAPES:
         text = pattern.sub(replacement, text)
     return text
-
-
-def escape_heading(text: str) -> str:
-    """Heading text: inline escapes, and trailing "#"s that would be read as a closing sequence."""
-    return _CLOSING_HASHES.sub("\\\\", _escape_inline(text))

@@ -158,7 +158,7 @@ _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 # The most entries a LogParser remembers (the oldest used forgotten first).
 _ENTRY_CACHE_SIZE = 200_000
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-5"
+PARSER_LAYOUT = "log-6"
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -1280,6 +1280,9 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
             change = _read_change(text, quoted, source, errors, power)
         except NumberTooLarge as error:
             errors.add(file, source.line, f"'{shorten(text)}': rule {error}")
+            continue
+        if change is not None and change.title and (problem := invisible_problem(change.title, "title")):
+            errors.add(file, source.line, problem)  # a rule's title gets a name's rules (model/names.py)
             continue
         if change is not None:
             changes.append(dataclasses.replace(change, failed=True) if failed else change)

@@ -9,6 +9,7 @@ from fractions import Fraction
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
+from ..model.names import invisible_problem
 from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines, unquote
 
 _RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
@@ -197,6 +198,8 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
                 if number in first_seen:
                     errors.add(file, line + 1, f"rule {number} appears twice (first at line {first_seen[number]})")
                     continue
+                if problem := invisible_problem(rule_title, "title"):  # U+202E would turn it round on every page
+                    errors.add(file, line + 1, f"rule {number}: {problem}")
                 first_seen[number] = line + 1
                 open_rule = (number, rule_title, current_class, token.map[1] - 1)
         elif snapshot and not seen_heading and token.type == "paragraph_open":

@@ -73,7 +73,7 @@ def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | No
         return None
     with os.fdopen(fd, "rb") as handle:
         if size > limit:
-            errors.add(file, 0, _too_large(size, limit, file))
+            errors.add(file, 0, too_large(size, limit, file))
             return None
         try:
             data = handle.read(limit + 1)
@@ -81,7 +81,7 @@ def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | No
             errors.add(file, 0, f"cannot read: {error.strerror}")
             return None
     if len(data) > limit:  # it grew while being read
-        errors.add(file, 0, _too_large(len(data), limit, file))
+        errors.add(file, 0, too_large(len(data), limit, file))
         return None
     return data
 
@@ -98,7 +98,7 @@ def _kind_of(mode: int) -> str:
     return "not a file"
 
 
-def _too_large(size: int, limit: int, file: str) -> str:
+def too_large(size: int, limit: int, file: str) -> str:
     is_log = file.endswith("log.md") or "/log/" in file
     hint = " (split a long log into log/*.md, which are read in name order)" if is_log else ""
     return f"is {_size(size)}; such a file may hold at most {_size(limit)}{hint}"
