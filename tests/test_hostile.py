@@ -452,3 +452,15 @@ def test_a_broken_template_override_is_its_file_and_line_exit_2(tmp_path, capsys
     assert main(["build", "content", "-o", "site"]) == 2
     assert capsys.readouterr().err == f"_templates/index.html:2: {message}\n"
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content"]
+
+
+def test_an_event_by_a_rule_of_thousands_of_digits_is_a_finding_not_a_crash(tmp_path, capsys):
+    """No rule has a number longer than a number may be (limits.MAX_DIGITS): an event `By:` one is by a rule
+    not in force, whatever its digits (int() refuses to read 5,000 of them)."""
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests" / "cases" / "engine" / "v12-rules-history", content / "game")
+    log = content / "game" / "log.md"
+    log.write_text(log.read_text(encoding="utf-8").replace("By: rule 2999", "By: rule " + "9" * 5000),
+                   encoding="utf-8")
+    assert main(["check", str(content)]) == 1
+    assert "game/log.md:39: event 'A rule from before the archive': By: rule 9999" in capsys.readouterr().out

@@ -21,6 +21,7 @@ from typing import NamedTuple
 
 from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
                      amount_text, as_amount)
+from ..limits import MAX_DIGITS
 from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.names import look_alike, looks_like, skeleton
@@ -1074,7 +1075,8 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
 def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
     """Effects and change paragraphs in a judgment or an event apply at once, without renumbering."""
     if entry.by and (named := re.match(r"rule\s+([0-9]+)\b", entry.by, re.IGNORECASE)):
-        if int(named.group(1)) not in state.book.current:  # (a number past int()'s digits is the parser's cap)
+        number = named.group(1)
+        if len(number) > MAX_DIGITS or int(number) not in state.book.current:  # (no rule has a longer number)
             state.find("by", entry.by_source, f"By: {entry.by}, but no rule {named.group(1)} is in force",
                        expected="a rule in force", found=entry.by)
     for effect in entry.effects:
