@@ -57,11 +57,13 @@ def server(live):
 
 @pytest.fixture
 def small_parts(monkeypatch):
-    """Parts of 40 log entries and 10 table rows, points pieces of 16 entries with a keyframe every third,
-    rules' comparisons in buckets of 4, and the comparison of the start with now in parts of 4 rules, so that a
-    game of 120 proposals has several of each (its 13 defeated proposals two parts)."""
+    """Parts of at most 40 log entries and 6,000 characters of their texts, 10 table rows, points pieces of 16
+    entries with a keyframe every third, rules' comparisons in buckets of 4, and the comparison of the start
+    with now in parts of 4 rules, so that a game of 120 proposals has several of each (its 13 defeated proposals
+    two parts)."""
+    monkeypatch.setattr(views, "LOG_PART", 40)
+    monkeypatch.setattr(views, "LOG_PART_CHARS", 6_000)
     for module in (pages, views):
-        monkeypatch.setattr(module, "LOG_PART", 40)
         monkeypatch.setattr(module, "TABLE_PART", 10)
     monkeypatch.setattr(points, "PER_PIECE", 16)
     monkeypatch.setattr(points, "KEYFRAME", 3)

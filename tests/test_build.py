@@ -89,7 +89,7 @@ def test_amendment_is_a_redline_with_its_proposal_cited(built):
 
 def test_judgment_override_shows_both_values(built):
     page = (built / "mini/check.html").read_text()
-    assert "judgment 1 sets Bob&#39;s score to <strong>8</strong>; the replay computed 6" in page
+    assert "Judgment 1</a> sets Bob&#39;s score to <strong>8</strong>; the replay computed 6" in page
 
 
 def test_same_input_gives_byte_identical_output(tmp_path):

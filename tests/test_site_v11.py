@@ -48,21 +48,30 @@ def test_rules_show_their_power_and_its_changes(pages):
     assert enacted == ["enacted as rule 1040, power 0.5"]
 
 
-def test_the_rules_in_force_by_number_or_grouped_by_power(pages):
+def test_the_rules_in_force_by_number_or_grouped_by_power_and_never_called_mutable(pages):
+    """All of a game of powers' rules are of one class, which no page names."""
     by_number = context(pages, "rules/index.html")
-    assert by_number["by_power"] is False
+    assert by_number["views"] == [("index.html", "by number", True), ("by-power.html", "grouped by power", False)]
+    assert [(title, [r["number"] for r in rules]) for title, _, rules in by_number["groups"]] == [
+        ("", [1000, 1001, 1002, 1003, 1010, 1011, 1020, 1030, 1040])]
     grouped = context(pages, "rules/by-power.html")
-    assert [(power, [r["number"] for r in rules]) for power, rules in grouped["classes"]] == [
-        ("3.0", [1000, 1001]), ("2.0", [1002, 1003, 1011]), ("1.0", [1010, 1030]), ("0.5", [1020, 1040])]
+    assert [(power, [r["number"] for r in rules]) for power, _, rules in grouped["groups"]] == [
+        ("Power 3.0", [1000, 1001]), ("Power 2.0", [1002, 1003, 1011]), ("Power 1.0", [1010, 1030]),
+        ("Power 0.5", [1020, 1040])]
 
 
 def test_a_failed_quorum_is_listed_with_the_defeated(pages):
-    assert 504 in [row["number"] for row in context(pages, "defeated.html")["rows"]]
+    assert "504" in [row["number"] for row in context(pages, "defeated.html")["rows"]]
+
+
+def test_the_proposals_are_listed_by_number_though_the_log_holds_them_as_they_took_effect(pages):
+    numbers = [row["number"] for row in context(pages, "proposals/index.html")["rows"]]
+    assert numbers == sorted(numbers, key=int) and len(numbers) == 9
 
 
 def test_the_mechanics_in_words(pages):
     mechanics = dict(context(pages, "index.html")["mechanics"])
     assert mechanics["Quorum"] == "5 ballots unless the proposal gives another"
-    assert mechanics["Proposals"] == "listed in the order they took effect, not by number"
+    assert mechanics["Proposals"] == "in the log in the order they took effect, not by number"
     assert mechanics["Rule power"] == ("a proposal changes only rules of at most its power (the least of its index, "
                                        "its Power line and 3.0)")

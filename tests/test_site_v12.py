@@ -55,8 +55,9 @@ def test_a_failed_change_is_struck_through_with_why(site):
 
 def test_a_rule_page_has_its_annotations_and_its_history_before_the_archive(site):
     page = text(site, "v12-rules-history/rules/2166.html")
-    assert ("Annotations CFJ 1234 found that an asset cannot be owned by nobody. Kept with the initial ruleset. "
-            "CFJ 4153: an asset's owner may change. Annotated by proposal 301 , 2019-01-02 .") in page
+    assert ("Annotations Kept with the rule when this archive begins: CFJ 1234 found that an asset cannot be owned "
+            "by nobody. Made since: CFJ 4153: an asset's owner may change. Annotated by proposal 301 , 2019-01-02 .") \
+        in page
     assert ("Before this archive Created by Proposal 4444 (Murphy), 2003-01-01 Amended(3) by Proposal 5453 "
             "(Murphy), 2008-03-01 History") in page
 

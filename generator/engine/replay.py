@@ -57,6 +57,7 @@ class Finding(_Placed):
     expected: str | None = None  # what the replay computed
     found: str | None = None  # what the log says
     cause: Source | None = None  # the earlier slip this one stems from, where one does
+    rule: int | None = None  # the number of the rule a change beyond its power was made to (kind "power")
 
     def __str__(self) -> str:
         return self.shown(str)
@@ -238,9 +239,9 @@ class _State:
     source: Source | None = None  # the heading of the entry being replayed
 
     def find(self, kind: str, source: Source, message: str | Cited, expected: object = None, found: object = None,
-             cause: Source | None = None) -> None:
+             cause: Source | None = None, rule: int | None = None) -> None:
         self.findings.append(Finding(kind, source, message, self.label, None if expected is None else str(expected),
-                                     None if found is None else str(found), cause))
+                                     None if found is None else str(found), cause, rule))
 
     def add(self, player: str, points: Number, reason: str | Cited) -> None:
         if points:
@@ -987,19 +988,20 @@ def _check_power(state: _State, change: Change, power, proposal_number: int | No
         if enacted > power:
             number = proposal_number if state.config.numbering.enact_takes_proposal_number else change.rule
             state.find("power", state.source, f"{label} enacts {f'rule {number}' if number else 'a rule'} "
-                       f"(power {decimal_text(enacted)}) with power {shown}", expected=f"at most {shown}",
-                       found=decimal_text(enacted))
+                       f"(power {decimal_text(enacted)}) with power {shown}",
+                       expected=f"power {decimal_text(enacted)} or more", found=f"power {shown}", rule=number)
         return
     rule = state.book.current.get(change.rule) if change.rule is not None else None
     if rule is None or rule.power is None:
         return  # a missing rule is its own finding when the change applies
     if rule.power > power:
         state.find("power", state.source, f"{label} changes rule {rule.number} (power {decimal_text(rule.power)}) "
-                   f"with power {shown}", expected=f"at most {shown}", found=decimal_text(rule.power))
+                   f"with power {shown}", expected=f"power {decimal_text(rule.power)} or more",
+                   found=f"power {shown}", rule=rule.number)
     elif change.kind == "power" and change.power > power:
         state.find("power", state.source, f"{label} sets the power of rule {rule.number} to "
-                   f"{decimal_text(change.power)} with power {shown}", expected=f"at most {shown}",
-                   found=decimal_text(change.power))
+                   f"{decimal_text(change.power)} with power {shown}",
+                   expected=f"power {decimal_text(change.power)} or more", found=f"power {shown}", rule=rule.number)
 
 
 def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
@@ -1249,48 +1251,44 @@ def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion |
     recorded = snapshot.by_number()
     where = f"after proposal {snapshot.after_proposal}" if snapshot.after_proposal else f"on {snapshot.as_of}"
     label = f"snapshot {where}"
+
+    def differs(number: int, source: Source, message: str, expected: str, found: str) -> None:
+        findings.append(Finding("snapshot", source, message, label, expected, found, rule=number))
     for number, rule in recorded.items():
         source = rule.source
         if number not in replayed:
             twin = next((n for n, now in replayed.items() if _normal(now.text) == _normal(rule.text)), None)
             hint = f"; the same text is rule {twin} in the replay" if twin else ""
-            findings.append(Finding("snapshot", source,
-                                    f"rule {number} is in the snapshot but not in the replay{hint}", label,
-                                    expected="absent", found=f"rule {number}"))
+            differs(number, source, f"rule {number} is in the snapshot but not in the replay{hint}", "absent",
+                    f"rule {number}")
             continue
         now = replayed[number]
         rule_class, title, text, power = now.rule_class, now.title, now.text, now.power
         if rule.power is not None and power is not None and rule.power != power:
-            findings.append(Finding("snapshot", source, f"rule {number} has power "
-                                    f"{decimal_text(rule.power)} in the snapshot, {decimal_text(power)} in the "
-                                    "replay", label, decimal_text(power), decimal_text(rule.power)))
+            differs(number, source, f"rule {number} has power {decimal_text(rule.power)} in the snapshot, "
+                    f"{decimal_text(power)} in the replay", decimal_text(power), decimal_text(rule.power))
         if rule.rule_class != rule_class:
-            findings.append(Finding("snapshot", source, f"rule {number} is {rule.rule_class} "
-                                    f"in the snapshot, {rule_class} in the replay", label, rule_class,
-                                    rule.rule_class))
+            differs(number, source, f"rule {number} is {rule.rule_class} in the snapshot, {rule_class} in the replay",
+                    rule_class, rule.rule_class)
         if rule.title and rule.title != title:
-            findings.append(Finding("snapshot", source, f"rule {number} is titled "
-                                    f"\"{rule.title}\" in the snapshot, \"{title}\" in the replay", label,
-                                    title, rule.title))
+            differs(number, source, f"rule {number} is titled \"{rule.title}\" in the snapshot, \"{title}\" in the "
+                    "replay", title, rule.title)
         if not _same_text(rule.text, text):
             if _FENCED.search(rule.text) or _FENCED.search(text):  # verbatim: the first line that differs
                 ours, theirs = text.strip("\n").split("\n"), rule.text.strip("\n").split("\n")
                 at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
                 shown = [lines[at] if at < len(lines) else "(end)" for lines in (theirs, ours)]
-                findings.append(Finding("snapshot", Source(source.file, (rule.text_line or source.line) + at),
-                                        f"rule {number}'s verbatim text differs: its line {at + 1} reads "
-                                        f"\"{shown[0]}\" in the snapshot, \"{shown[1]}\" in the replay", label,
-                                        shown[1], shown[0]))
+                differs(number, Source(source.file, (rule.text_line or source.line) + at),
+                        f"rule {number}'s verbatim text differs: its line {at + 1} reads \"{shown[0]}\" in the "
+                        f"snapshot, \"{shown[1]}\" in the replay", shown[1], shown[0])
                 continue
             word, difference = _first_difference(text, rule.text)
-            findings.append(Finding("snapshot", Source(source.file, _line_of_word(rule, word)),
-                                    f"rule {number}'s text differs: {difference}", label, _normal(text)[:200],
-                                    _normal(rule.text)[:200]))
+            differs(number, Source(source.file, _line_of_word(rule, word)), f"rule {number}'s text differs: "
+                    f"{difference}", _normal(text)[:200], _normal(rule.text)[:200])
     for number in replayed:
         if number not in recorded:
-            findings.append(Finding("snapshot", snapshot.source,
-                                    f"rule {number} is in force in the replay but missing from the snapshot",
-                                    label, expected=f"rule {number}", found="absent"))
+            differs(number, snapshot.source, f"rule {number} is in force in the replay but missing from the snapshot",
+                    f"rule {number}", "absent")
 
 
 def _first_difference(replayed: str, recorded: str) -> tuple[int, str]:

@@ -24,14 +24,14 @@ from ..model.points import page_names
 from .charts import score_chart
 from .compare_pages import list_compare_pages
 from .history import GameHistory, RuleHistory
-from .markdown import demote_headings, entry_html, render_markdown, render_prose
+from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
 from .points import bucket_of, list_points_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (LOG_PART, TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, game_view,
-                    log_anchor, pager, part_name, parts, point_name, power_text, revision_view, step_facts, step_view,
-                    version_view)
+from .views import (TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, game_view,
+                    keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
+                    step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_ORDER = ("immutable", "mutable")
@@ -101,7 +101,7 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
     return {**game_view(replay), "findings": len(replay.findings),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
-            "proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
+            "proposals": _proposal_count(plan)["numbers"], "rules": len(plan.history.in_force()),
             "winner": list(replay.winner), "variant": game.config.variant,
             "first": replay.steps[0].entry.date.isoformat() if replay.steps and replay.steps[0].entry.date else "",
             "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
@@ -111,9 +111,8 @@ def list_game(pages: GamePages) -> None:
     """List every page of one game but its search index's: each path with the function that makes its page."""
     plan = pages.plan
     history = plan.history
-    pages.list("rules/index.html", _rules_in_force, False)
-    if any(version.power is not None for version in history.in_force()):  # format 1.1: the rules by power
-        pages.list("rules/by-power.html", _rules_in_force, True)
+    for view in _rule_views(plan):
+        pages.list(f"rules/{RULE_VIEWS[view][0]}", _rules_in_force, view)
     pages.list("repealed.html", _repealed_page)
     pages.list("index.html", _overview_page)
     pages.list("check.html", _check_page)
@@ -135,8 +134,7 @@ def list_game(pages: GamePages) -> None:
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
-    entries, size, _ = _entry_list(plan, stem)
-    return len(parts(len(entries), size))
+    return len(_entry_list(plan, stem)[1])
 
 
 def _search_pages(plan: GamePlan) -> list[Page]:
@@ -146,21 +144,49 @@ def _search_pages(plan: GamePlan) -> list[Page]:
     return search_pages(plan.slug, plan.replay.game.config.title, plan_documents(plan))
 
 
-def _rules_in_force(pages: GamePages, path: str, by_power: bool) -> Page:
-    """The rules in force, by class, or (format 1.1) by power, the highest first."""
+# The ways to read the rules in force: by number (in their classes, where a game has two), grouped by power
+# (format 1.1), by the sections of the ruleset its keepers arrange (format 1.2).
+RULE_VIEWS = {"number": ("index.html", "by number"), "power": ("by-power.html", "grouped by power"),
+              "section": ("by-section.html", "by section")}
+
+
+def _rule_views(plan: GamePlan) -> list[str]:
+    config = plan.replay.game.config
+    return (["number"] + (["power"] if any(v.power is not None for v in plan.history.in_force()) else [])
+            + (["section"] if config.sections else []))
+
+
+def _rules_in_force(pages: GamePages, path: str, view: str) -> Page:
+    """The rules in force, read one way of `RULE_VIEWS`: each group with its heading and note (none where there
+    is one group, as in a game whose rules are all of one class)."""
     plan = pages.plan
     in_force = plan.history.in_force()
-    powered = any(v.power is not None for v in in_force)
+    views = _rule_views(plan)
 
-    def classes() -> dict[str, Any]:
-        if by_power:
-            return {"classes": [(power_text(p), [version_view(v, "../", plan) for v in in_force if v.power == p])
-                                for p in sorted({v.power for v in in_force if v.power is not None}, reverse=True)]}
-        return {"classes": [(cls, [version_view(v, "../", plan) for v in in_force if v.rule_class == cls])
-                            for cls in CLASS_ORDER]}
-    # by_power: None where rules have no power (no switch between the two views)
-    return pages.made(path, "rules.html", {"heading": "Rules in force by power" if by_power else "Rules in force",
-                                           "by_power": by_power if powered else None}, lazy=classes)
+    def shown(versions: list) -> list[dict[str, Any]]:
+        return [version_view(v, "../", plan) for v in versions]
+
+    def groups() -> dict[str, Any]:
+        if view == "power":
+            made = [(f"Power {power_text(p)}", "", shown([v for v in in_force if v.power == p]))
+                    for p in sorted({v.power for v in in_force if v.power is not None}, reverse=True)]
+        elif view == "section":
+            by_number = {v.number: v for v in in_force}
+            sections = plan.replay.game.config.sections
+            made = [(section.title, render_markdown(section.note) if section.note else "",
+                     shown([by_number[n] for n in section.rules if n in by_number])) for section in sections]
+            placed = {n for section in sections for n in section.rules}
+            made.append(("Other rules", "", shown([v for v in in_force if v.number not in placed])))
+        elif pages.base["game"]["classes"]:
+            made = [(f"{cls.capitalize()} Rules", "", shown([v for v in in_force if v.rule_class == cls]))
+                    for cls in CLASS_ORDER]
+        else:
+            made = [("", "", shown(in_force))]
+        return {"groups": [group for group in made if group[2]]}
+    return pages.made(path, "rules.html", {
+        "heading": "Rules in force" + (f" {RULE_VIEWS[view][1]}" if view != "number" else ""), "view": view,
+        "views": [(RULE_VIEWS[other][0], RULE_VIEWS[other][1], other == view) for other in views] if len(views) > 1
+        else []}, lazy=groups)
 
 
 def _repealed_page(pages: GamePages, path: str, _: Any) -> Page:
@@ -225,8 +251,7 @@ def _list_page(pages: GamePages, path: str, which: tuple[str, int]) -> Page:
     the defeated proposals."""
     plan = pages.plan
     stem, part = which
-    entries, size, label = _entry_list(plan, stem)
-    ranges = parts(len(entries), size)
+    entries, ranges, label = _entry_list(plan, stem)
     chosen = entries[ranges[part].start:ranges[part].stop]
     context = {"pager": pager(stem, ranges, part, label, growing=True)}
     if stem == "log":
@@ -248,22 +273,28 @@ def _list_page(pages: GamePages, path: str, which: tuple[str, int]) -> Page:
     return pages.made(path, "proposals.html", {**context, "heading": "All proposals"}, lazy=rows)
 
 
-def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], int, Callable[[int], str]]:
-    """A list of entries whose pages (named by `stem`) show it in parts: its entries, how many a part shows, and
-    how the pager names the entry at a place."""
+def _by_number(plan: GamePlan) -> list[Step]:
+    """The proposals' steps by number, each decision taken again after the one before it (`8188`, `8188A`)."""
+    return plan.once("by number", lambda: sorted(plan.history.proposal_steps,
+                                                 key=lambda step: (step.entry.number, step.entry.decision)))
+
+
+def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], list[range], Callable[[int], str]]:
+    """A list of entries whose pages (named by `stem`) show it in parts: its entries, the places each part shows,
+    and how the pager names the entry at a place."""
     if stem == "log":
-        entries, size = plan.replay.steps, LOG_PART
-    elif stem == "index":
-        entries, size = plan.history.proposal_steps, TABLE_PART
+        entries, ranges = plan.replay.steps, plan.log_parts()
+    elif stem == "index":  # by number (a log in order of resolution, format 1.1, holds them otherwise)
+        entries = _by_number(plan)
     elif stem == "scores":  # the entries that changed a score (or whose scores a Judge set)
         entries = plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides])
-        size = TABLE_PART
     else:
-        entries, size = plan.once("defeated", lambda: [s for s in plan.history.proposal_steps
-                                                       if s.result in DEFEATED]), TABLE_PART
+        entries = plan.once("defeated", lambda: [s for s in _by_number(plan) if s.result in DEFEATED])
+    if stem != "log":
+        ranges = parts(len(entries), TABLE_PART)
     if stem in ("log", "scores"):
-        return entries, size, lambda i: entries[i].label
-    return entries, size, lambda i: str(entries[i].entry.name)
+        return entries, ranges, lambda i: entries[i].label
+    return entries, ranges, lambda i: str(entries[i].entry.name)
 
 
 def _overview(plan: GamePlan) -> dict[str, Any]:
@@ -279,7 +310,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
         "wins": [{**step_view(plan, replay.steps[index], ""), "winners": list(winners)} for index, winners in replay.wins],
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
         "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
-        "counts": {"proposals": len(plan.history.proposal_steps), "rules": len(plan.history.in_force()),
+        "counts": {"proposals": _proposal_count(plan), "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
         "mechanics": _mechanics(config, replay, plan.history.in_force()), "start": game.config.start.isoformat() if game.config.start else "",
         "variant": game.config.variant,
@@ -309,7 +340,7 @@ def _mechanics(config, replay: Replay, in_force: list[RuleVersion]) -> list[tupl
     if config.limits.max_mutable:
         rows.append(("Mutable rules at most", str(config.limits.max_mutable)))
     if not config.numbering.in_order:
-        rows.append(("Proposals", "listed in the order they took effect, not by number"))
+        rows.append(("Proposals", "in the log in the order they took effect, not by number"))
     rules = config.rules
     if rules.power:
         limits = [w for w in ("its index" if config.adoption.method == "index" else "", "its Power line",
@@ -400,10 +431,12 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "proposal": {"number": entry.name, "title": entry.title, "proposer": entry.proposer,
                      "date": entry.date.isoformat() if entry.date else "", "votes": _votes_view(entry),
                      "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
-                     "extra": entry.extra_turn, "notes": list(entry.notes), "file": entry.source.file},
+                     "extra": entry.extra_turn, "notes": [render_inline(note) for note in entry.notes],
+                     "coauthors": list(entry.coauthors), "file": entry.source.file},
         "step": step_facts(step),
         "decision": _decision_view(step),
         "body": _body_html(plan, step),
+        "proposed": entry_html(entry.proposed) if entry.proposed else None,
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
@@ -415,7 +448,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
 
 def _proposal_row(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
     entry: Proposal = step.entry  # type: ignore[assignment]
-    return {"number": entry.number, "title": entry.title, "proposer": entry.proposer,
+    return {"number": entry.name, "title": entry.title, "proposer": entry.proposer,
             "date": entry.date.isoformat() if entry.date else "", "result": step.result or "",
             "url": f"{from_dir}{plan.entry_anchor(step)}", "findings": len(step.findings)}
 
@@ -458,20 +491,44 @@ def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], firs
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
-    """The verification report: each finding links to its entry's page (or log anchor), and one that stems
-    from an earlier slip links to that slip's entry."""
-    replay = plan.replay
-    proposals = len(plan.history.proposal_steps)
-    url_of = {id(f): plan.entry_anchor(s) for s in replay.steps for f in s.findings}
-    url_at = {f"{f.file}:{f.line}": url_of[id(f)] for f in replay.findings if id(f) in url_of}
+    """The verification report: what was checked in this game, and each finding with a link to the entry it is
+    about (a snapshot's, to the rules as of it at the rule), one that stems from an earlier slip linked to
+    that slip's entry."""
+    replay, config = plan.replay, plan.replay.game.config
+    located = {id(f): step for step in replay.steps for f in step.findings}
+
+    def url(finding) -> str | None:
+        step = located.get(id(finding))
+        if step is None:
+            return None
+        if finding.kind == "snapshot":
+            return f"as-of.html?at={point_name(plan, step.index)}" + (f"#rule-{finding.rule}" if finding.rule else "")
+        return plan.entry_anchor(step)
+    url_at = {f"{f.file}:{f.line}": url(f) for f in replay.findings}
+    scored = keeps_scores(replay)
+    checked = (["proposal and rule numbering", "each result under the adoption method in force"]
+               + ["every score"] * scored + ["the order of play"] * (config.turns.order != "none")
+               + ["the cap on mutable rules"] * bool(config.limits.max_mutable)
+               + ["each change against the power of the rules it changed"] * config.rules.power
+               + ["the winner"] * (scored or any(step.entry.winner for step in replay.steps))
+               + [f"the snapshots ({', '.join(s.source.file for s in replay.game.snapshots)})"]
+               * bool(replay.game.snapshots))
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found, "url": url_of.get(id(f)),
+                          "expected": f.expected, "found": f.found, "url": url(f),
                           "cause": f.cause and str(f.cause), "cause_url": url_at.get(str(f.cause))}
                          for f in replay.findings],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
-                           "where": f"{o.file}:{o.line}"} for o in replay.overrides],
-            "proposals": proposals, "entries": len(replay.steps), "winner": list(replay.winner),
-            "snapshots": [s.source.file for s in replay.game.snapshots]}
+                           "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
+            "proposals": _proposal_count(plan), "entries": len(replay.steps),
+            "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
+
+
+def _proposal_count(plan: GamePlan) -> dict[str, int]:
+    """How many proposals the game has (each number once), and how many decisions were taken on one again
+    (format 1.2: `Proposal 8188A`)."""
+    steps = plan.history.proposal_steps
+    again = sum(1 for step in steps if step.entry.decision)
+    return {"numbers": len(steps) - again, "again": again}
 
 
 def scored_players(replay: Replay) -> list[str]:
@@ -493,40 +550,51 @@ def renames(replay: Replay) -> dict[str, str]:
 
 
 def _players_context(plan: GamePlan) -> dict[str, Any]:
-    """Each player's record (proposals made, adopted and defeated, ballots cast, wins, score), by name without
-    regard to case; a renamed player under the name they go by now."""
+    """Each player's record (proposals made, co-authored, adopted and defeated, ballots cast, wins, score), by
+    name without regard to case; a renamed player under the name they go by now. Only what the record knows: no
+    wins where the game keeps no score and records no winner, no status where it keeps no order of play and
+    records nobody joining or leaving."""
     replay = plan.replay
+    config = replay.game.config
     last = replay.steps[-1] if replay.steps else None
     current = renames(replay)
     names = sorted({current.get(name, name) for name in scored_players(replay)}, key=lambda n: (n.casefold(), n))
     stats = {name: {"name": name, "formerly": sorted(old for old, new in current.items() if new == name),
-                    "proposed": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0, "playing": False}
+                    "proposed": 0, "coauthored": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0,
+                    "playing": False}
              for name in names}
 
     def credit(name: str, count: str) -> None:
         if (stat := stats.get(current.get(name, name))) is not None:
             stat[count] += 1
     won: tuple[str, ...] = ()
+    coauthored = members_recorded = False
     for step in replay.steps:
         entry = step.entry
         if isinstance(entry, Proposal):
             credit(entry.proposer, "proposed")
+            for name in entry.coauthors:
+                credit(name, "coauthored")
+            coauthored |= bool(entry.coauthors)
             if step.result in ("adopted", "defeated"):
                 credit(entry.proposer, step.result)
             for voter in entry.votes.voters if entry.votes else ():
                 credit(voter, "ballots")
+        elif isinstance(entry, Event):
+            members_recorded |= any(change.renamed_to is None for change in entry.players)
         if step.winner and step.winner != won:  # a win declared
             for name in step.winner:
                 credit(name, "wins")
         won = step.winner
     for name in names:
         stats[name]["score"] = str((last.scores if last else replay.initial_scores).get(name, 0))
-        stats[name]["playing"] = name in (last.players if last else replay.game.config.players)
+        stats[name]["playing"] = name in (last.players if last else config.players)
     # The order the engine follows at the end of the log (none: a game without turns).
-    order = list(last.order) if last else ordered(list(replay.game.config.players), replay.game.config.turns.order,
-                                                  replay.game.config.turns.collation)
-    return {"players": [stats[n] for n in names], "order": order if replay.game.config.turns.order != "none" or last
-            else []}
+    order = list(last.order) if last else ordered(list(config.players), config.turns.order, config.turns.collation)
+    return {"players": [stats[n] for n in names], "order": order if config.turns.order != "none" or last else [],
+            "coauthors": coauthored,
+            "wins": keeps_scores(replay) or any(step.entry.winner for step in replay.steps),
+            "status": config.turns.order != "none" or members_recorded}
 
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:

@@ -59,7 +59,7 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
         source = _document_source(plan, key)
         document, html = plan.memo.of("document", digest(repr(sorted(source[0].items())), *source[1:]),
                                       lambda: _document(source))
-        if html is not None:
+        if html is not None and not plan.replay.steps[key[1]].entry.proposed:  # (else: the text as proposed too)
             plan.body_html[key[1]] = html
         documents.append(document)
     return documents
@@ -88,7 +88,8 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
     entry = step.entry
     return {"kind": "proposal", "numbers": [entry.number], "old_numbers": [],
             "title": f"Proposal {entry.name}" + (f": {entry.title}" if entry.title else ""),
-            "url": plan.entry_anchor(step)}, f"{entry.proposer}, {step.result or 'no result'}. ", entry.body
+            "url": plan.entry_anchor(step)}, f"{entry.proposer}, {step.result or 'no result'}. ", \
+        entry.body + (f"\n\n{entry.proposed}" if entry.proposed else "")
 
 
 def _document(source: tuple[dict[str, Any], str, str]) -> tuple[dict[str, Any], Markup | None]:
@@ -117,7 +118,8 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
         return _stored_pages(kept)
     read = map_shares(lambda position: _document(sources[position]), range(len(keys)), plan.jobs,
                       PARALLEL_DOCUMENTS)
-    plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read) if kind == "step"}
+    plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read)
+                      if kind == "step" and not plan.replay.steps[which].entry.proposed}
     pages = search_pages(plan.slug, title, [document for document, _ in read])
     store.put(key, pickled([(p.path, p.context["data"]) for p in pages]))
     return pages

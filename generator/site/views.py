@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
@@ -27,9 +28,12 @@ from ..diffing.redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
 
-# Long lists are cut into parts, so that no page grows with the game: the log (whose entries show the most),
-# and the tables of proposals and of scores.
+# Long lists are cut into parts, so that no page grows with the game: the log (whose entries show the most: a
+# part ends at LOG_PART entries, or before the entry that would take its texts past LOG_PART_CHARS, so that a
+# part of a game of long proposals stays well under 300 KB), and the tables of proposals and of scores.
 LOG_PART = 200
+LOG_PART_CHARS = 150_000
+ENTRY_CHARS = 300  # what an entry shows besides its text (its heading, facts, links), in characters of text
 TABLE_PART = 250
 
 
@@ -172,6 +176,9 @@ class GamePlan:
     # `Annotation:` texts) and the annotations entries made ((change, step index), in log order).
     decisions: dict[int, list[Step]] = field(init=False)
     rule_notes: dict[int, tuple[tuple[str, ...], tuple[str, ...]]] = field(init=False)
+    # Format 1.2: by rule identity, the revision an initial rule had when the archive starts (its `Revision:`);
+    # None where the game keeps no revisions.
+    revisions: dict[int, int] | None = field(init=False)
     annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
     _made: dict[str, Any] = field(default_factory=dict)
 
@@ -184,10 +191,14 @@ class GamePlan:
                 by_number.setdefault(step.entry.number, []).append(step)
         self.decisions = {number: steps for number, steps in by_number.items()
                           if any(step.entry.decision for step in steps)}
-        noted = [rule for rule in self.replay.game.rules.rules if rule.history or rule.annotations]
-        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1} if noted else {}
+        initial_rules = self.replay.game.rules.rules
+        noted = [rule for rule in initial_rules if rule.history or rule.annotations]
+        revised = [rule for rule in initial_rules if rule.revision is not None]
+        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1} if noted or revised else {}
         self.rule_notes = {initial[rule.number]: (rule.history, tuple(text for text, _ in rule.annotations))
                            for rule in noted if rule.number in initial}
+        self.revisions = {initial[rule.number]: rule.revision for rule in revised if rule.number in initial} \
+            if revised else None
         self.annotations = {}
         for identity, change, index in self.replay.annotations:
             self.annotations.setdefault(identity, []).append((change, index))
@@ -211,10 +222,31 @@ class GamePlan:
 
     def log_page(self, index: int) -> str:
         """The part of the log that shows entry `index`."""
-        return part_name("log", index // LOG_PART)
+        return part_name("log", bisect_right(self.log_parts(), index, key=attrgetter("start")) - 1)
+
+    def log_parts(self) -> list[range]:
+        """The entries each part of the log shows (see LOG_PART)."""
+        def cut() -> list[range]:
+            starts, size = [0], 0
+            for index, step in enumerate(self.replay.steps):
+                shown = ENTRY_CHARS + len(step.entry.body)
+                if index > starts[-1] and (index - starts[-1] == LOG_PART or size + shown > LOG_PART_CHARS):
+                    starts.append(index)
+                    size = 0
+                size += shown
+            return [range(start, end) for start, end in zip(starts, starts[1:] + [len(self.replay.steps)])]
+        return self.once("log parts", cut)
 
     def rule_page(self, identity: int) -> str:
         return f"rules/{self.history.page_number[identity]}.html"
+
+    def revision(self, version: RuleVersion) -> int | None:
+        """A version's revision, as its keepers count a rule's changes (Agora's `Rule 2139/12`): the initial
+        rule's `Revision:`, one more for each version since (a rule made in the archive starts at 0); None
+        where the game keeps no revisions."""
+        if self.revisions is None:
+            return None
+        return self.revisions.get(version.identity, 0) + self.history.ordinal[version.identity, version.start]
 
 
 def summaries(steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]], Any], size: int = 256) -> list[Any]:
@@ -345,13 +377,17 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
             summary = ()
     rule = after or before
     ended = after.end if after is not None else None
+    # A change made beyond the proposal's power: the format applies it as the record does, and says so here
+    beyond = next((f.message for f in step.findings if f.kind == "power" and f.rule == (before or after).number),
+                  None) if step else None
     return {
         "anchor": revision_anchor(plan, step),
         # The span the version was in force: until the entry that changed it next (None: still in force).
         "until": step_view(plan, plan.replay.steps[ended], from_dir) if ended is not None else None,
         "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
-        "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite,
+        "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite, "beyond_power": beyond,
         "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
+        "revision": plan.revision(rule) if after is not None else None,
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
@@ -381,12 +417,14 @@ def revision_anchor(plan: GamePlan, step: Step | None) -> str:
 
 
 def game_view(replay: Replay) -> dict[str, Any]:
-    """What every page's header shows of the game it belongs to (its navigation): a change here redraws every
-    page of the game, so nothing an ordinary edit moves (the count of discrepancies is on the game's home and
-    verification pages, and on the site's index)."""
+    """What every page of a game shows of it (its header, its navigation), and what its pages read to say only
+    what the game has."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
-            "scores": keeps_scores(replay), "variant": config.variant}
+            "scores": keeps_scores(replay), "variant": config.variant,
+            # Whether its rules are of two classes, immutable and mutable (in a game of powers, as Agora's, all
+            # are of one, which no page names)
+            "classes": len({version.rule_class for version in getattr(replay, "versions", ())}) > 1}
 
 
 def keeps_scores(replay: Replay) -> bool:
@@ -424,6 +462,6 @@ def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
 
 def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
     return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
-            "power": power_text(version.power),
+            "power": power_text(version.power), "revision": plan.revision(version),
             "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
             "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}

@@ -177,11 +177,16 @@
         heading.appendChild(NOMIC.describePoint(point, ""));
         heading.appendChild(document.createTextNode(": " + rules.length + " rule" + (rules.length === 1 ? "" : "s") + "."));
         target.appendChild(heading);
-        ["immutable", "mutable"].forEach(function (cls) {
+        /* In their classes where the rules then are of two (in a game of powers all are of one, named nowhere) */
+        var classes = ["immutable", "mutable"].filter(function (cls) {
+          return rules.some(function (v) { return v[3] === cls; });
+        });
+        classes.forEach(function (cls) {
           var some = rules.filter(function (v) { return v[3] === cls; });
-          if (!some.length) return;
           var section = element("section", "rule-class");
-          section.appendChild(element("h2", "", cls.charAt(0).toUpperCase() + cls.slice(1) + " Rules"));
+          if (classes.length > 1) {
+            section.appendChild(element("h2", "", cls.charAt(0).toUpperCase() + cls.slice(1) + " Rules"));
+          }
           some.forEach(function (v) {
             var article = element("article", "rule");
             article.id = "rule-" + v[2];
@@ -197,6 +202,9 @@
           });
           target.appendChild(section);
         });
+        /* A link to a rule as of a point (the verification page's) lands on it once it is drawn */
+        var named = location.hash && document.getElementById(location.hash.slice(1));
+        if (named) named.scrollIntoView();
       });
     }).catch(function (error) { NOMIC.showProblem(target, error); });
   }
