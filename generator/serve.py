@@ -26,6 +26,7 @@ from markupsafe import Markup, escape
 from watchdog.events import FileSystemEventHandler
 from watchdog.observers import Observer
 
+from .allocator import give_memory_back
 from .errors import ArchiveError, SourceError, bug_message
 from .parse.game import game_folders, is_game
 from .pipeline import GameReplay, Pipeline, Site
@@ -465,6 +466,7 @@ class Watcher:
     """Everything `serve` runs: the first update, the watcher, the update thread and the HTTP server."""
 
     def __init__(self, content: Path, *, report: Callable[[Update], None], port: int = 0):
+        give_memory_back()  # serve lives long and updates in a thread of its own: see allocator.py
         self.site = LiveSite(content)
         self.hub = EventHub()
         self.loop = UpdateLoop(self.site, self.hub, report=report)

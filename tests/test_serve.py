@@ -13,7 +13,7 @@ from pathlib import Path
 
 import pytest
 
-from generator import serve
+from generator import allocator, serve
 from generator.cli import main
 from generator.serve import EVENTS_PATH, EventHub, LiveSite, SiteServer, UpdateLoop, Watcher
 from generator.site.render import package_templates
@@ -411,7 +411,18 @@ def test_a_burst_of_changes_is_one_update(live, game):
     assert len(updates) == 1 and updates[0].ok
 
 
-def test_a_saved_file_reaches_the_open_pages(game):
+class _WithoutMallopt:
+    """A C library without mallopt (macOS's): serve runs with the allocator's defaults."""
+
+    def __init__(self, name):
+        pass
+
+
+@pytest.mark.parametrize("mallopt", [True, False], ids=["with mallopt", "without"])
+def test_a_saved_file_reaches_the_open_pages(game, monkeypatch, mallopt):
+    if not mallopt:
+        monkeypatch.setattr(allocator.ctypes, "CDLL", _WithoutMallopt)
+        assert allocator.give_memory_back() is False
     watcher = Watcher(game.parent, report=lambda update: None)
     try:
         assert watcher.start().ok

@@ -190,13 +190,13 @@
           some.forEach(function (v) {
             var article = element("article", "rule");
             article.id = "rule-" + v[2];
-            var h3 = element("h3");
+            var heading = element(classes.length > 1 ? "h3" : "h2"); /* under its class's, or the page's */
             var link = element("a", "", String(v[2]) + (v[4] ? ". " + v[4] : ""));
             link.href = "rules/" + v[7];
-            h3.appendChild(link);
+            heading.appendChild(link);
             var text = element("div", "rule-text");
             text.innerHTML = v[8]; /* rendered and escaped at build time */
-            article.appendChild(h3);
+            article.appendChild(heading);
             article.appendChild(text);
             section.appendChild(article);
           });
