@@ -161,3 +161,12 @@ def test_the_pickers_read_every_name_as_diff_does(game, tmp_path):
     # A name that is no point is told what a point is in model/points.py's words, as `diff GAME@…` tells it
     assert found["tuesday"] == "No entry is named \u201ctuesday\u201d in this game. " + HINT[0].upper() + HINT[1:] + "."
     assert found["304"] == "No entry is named \u201c304\u201d in this game."
+
+
+def test_the_picker_finds_a_rules_versions_in_the_files_the_build_writes_them_in():
+    """static/compare.js names a long history's block files as site/points.py writes them."""
+    from generator.site import points
+    from generator.site.render import package_templates
+
+    script = (package_templates() / "static" / "compare.js").read_text(encoding="utf-8")
+    assert f"var SHORT_HISTORY = {points.SHORT_HISTORY}, BLOCK = {points.BLOCK};" in script

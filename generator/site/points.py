@@ -44,7 +44,9 @@ PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
 RULES_PER_PIECE = 16  # rules' comparisons per file: fewer files, each small
 SHORT_HISTORY = 4  # versions of a rule kept whole in its bucket's file; longer histories go in blocks
-BLOCK = 32  # versions per block of a long history
+# Versions per block of a long history (as static/compare.js reads them): a block of Agora's long texts stays
+# under 300 KB.
+BLOCK = 16
 
 
 def _digest(text: str) -> str:

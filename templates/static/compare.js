@@ -207,7 +207,7 @@
 
   /* Which file holds what the build drew of a rule's version (generator/site/points.py, _rules_pieces):
      the rule's bucket for a short history, else the block of versions holding it. */
-  var SHORT_HISTORY = 4, BLOCK = 32;
+  var SHORT_HISTORY = 4, BLOCK = 16; /* as generator/site/points.py writes them */
   function bucketFile(identity) { return game + "/compare/rules/" + Math.floor(identity / RULES_PER_PIECE) + ".js"; }
   function entryFile(identity, ordinal, count) {
     return count <= SHORT_HISTORY ? bucketFile(identity)
