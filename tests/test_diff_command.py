@@ -288,6 +288,7 @@ def test_titles_cannot_drive_the_terminal(tmp_path, capsys):
     old, new = tmp_path / "old.md", tmp_path / "new.md"
     old.write_text("## Mutable Rules\n\n### 201\nPlayers alternate.\n")
     new.write_text("## Mutable Rules\n\n### 201. Order\x1b[2J\nPlayers alternate.\n")
-    code, out, _ = diff(capsys, old, new)
-    assert code == 1 and "\x1b" not in out
-    assert "rule 201 changed: Order\ufffd[2J" in out
+    code, out, err = diff(capsys, old, new)  # a title with a control character in it is refused, as a name is
+    assert code == 2 and out == "" and "\x1b" not in err
+    assert err == (f"{new}:3: rule 201: the title 'Order\\u001b[2J' holds invisible characters (U+001B <control>): "
+                   "every reader sees 'Order[2J'; remove them\n")

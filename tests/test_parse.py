@@ -1126,6 +1126,80 @@ def test_the_format_reference_is_complete_and_inside_the_repository():
     for setting in SETTINGS:
         assert setting.rpartition(".")[2] in doc, setting
     for heading in ("## Proposal 8188A", "## Judgment CFJ 4153", "## Event:", "## Unrecorded:", "Failed:",
-                    "Reenact rule", "Annotate rule", "History:", "Annotation:", "Tally:", "[scoring.awards."):
+                    "Reenact rule", "Annotate rule", "History:", "Annotation:", "Tally:", "[scoring.awards.",
+                    "Revision:", "As proposed:", "[[sections]]"):
         assert heading in doc, heading
     assert not re.search(r"\]\(\.\./", doc), "a link leaves the repository"
+
+
+# --- Format 1.2: what a keeper's record keeps beside the game -----------------------------------------------
+
+
+def test_sections_arrange_the_rules_as_their_keepers_do():
+    config, errors = config_of('[[sections]]\ntitle = "Foundations"\nnote = "The *first* rules."\nrules = [101, 102]\n\n'
+                               '[[sections]]\ntitle = "Play"\nrules = [201]\n')
+    assert errors == []
+    assert [(s.title, s.note, s.rules) for s in config.sections] == [("Foundations", "The *first* rules.", (101, 102)),
+                                                                     ("Play", "", (201,))]
+
+
+@pytest.mark.parametrize("text, message", [
+    ('sections = 3\n', "sections must be [[sections]] tables"),
+    ('[[sections]]\nnote = "x"\n', "the 1st section needs a title"),
+    ('[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = ["x"]\n',
+     "the 2nd section ('B'): rules must be a list of rule numbers"),
+    ('[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = [101]\n',
+     "the 2nd section ('B') holds rule 101, which 'A' holds already"),
+    ('[[sections]]\ntitle = "A"\ncolour = "red"\n', "unknown key 'colour' (a section has title, note and rules)"),
+    ('[[sections]]\ntitle = "A\\u202e"\n', "holds invisible characters"),
+])
+def test_a_section_that_cannot_be_read_says_why(text, message):
+    _, errors = config_of(text)
+    assert len(errors) == 1 and message in errors[0], errors
+
+
+def test_a_rules_revision_is_read_after_its_power_and_before_its_history():
+    errors = ErrorCollector()
+    ruleset = parse_ruleset("## Mutable Rules\n\n### 2139. The Registrar\nPower: 3.0\nRevision: 12\n"
+                            "History: Created by Proposal 1, 1993\n\nThe Registrar is an office.\n", RULES, errors,
+                            power=True)
+    assert errors.errors == []
+    (rule,) = ruleset.rules
+    assert (rule.power, rule.revision, rule.history, rule.text) == (
+        Fraction(3), 12, ("Created by Proposal 1, 1993",), "The Registrar is an office.")
+
+
+def test_a_rules_revision_that_is_no_whole_number_is_named():
+    ruleset, errors = ruleset_of("## Mutable Rules\n\n### 201\nRevision: twelve\n\nText.\n")
+    assert errors == [f"{RULES}:4: rule 201's revision 'twelve' must be a whole number, like 'Revision: 12'"]
+    assert ruleset.rules[0].revision is None
+
+
+def test_co_authors_are_names_as_the_proposer_is():
+    (entry,), errors = entries_of(proposal("\nRepeal rule 201.", "Co-authors: Janet, Gaelan"))
+    assert errors == [] and entry.coauthors == ("Janet", "Gaelan")
+    _, errors = entries_of(proposal("\nRepeal rule 201.", "Co-authors: Ja\u200bnet"))
+    assert len(errors) == 1 and "invisible" in errors[0]
+
+
+@pytest.mark.parametrize("quoted, proposed", [
+    ("> Amend rule 201 by appending:\n>\n> > More.", "Amend rule 201 by appending:\n\n> More."),
+    ("```\nIn rule 201, change \"a\" to \"b\".\n\n    indented\n```", "```\nIn rule 201, change \"a\" to \"b\".\n\n"
+                                                              "    indented\n```"),
+])
+def test_a_proposals_own_text_as_proposed_is_apart_from_what_the_record_says_it_did(quoted, proposed):
+    body = f"Repeal rule 201.\n\nThe Rulekeepor's record.\n\nAs proposed:\n\n{quoted}\n\nA last word.\n"
+    (entry,), errors = entries_of(proposal(body))
+    assert errors == []
+    assert entry.proposed == proposed
+    assert entry.body == "Repeal rule 201.\n\nThe Rulekeepor's record.\n\nA last word."
+    assert [change.kind for change in entry.changes] == ["repeal"]  # nothing in the text as proposed is a change
+
+
+@pytest.mark.parametrize("body, message", [
+    ("As proposed:\n\nJust prose.\n", "'As proposed:' must be followed by the proposal's text"),
+    ("As proposed:\n\n> One.\n\nAs proposed:\n\n> Two.\n", "a second 'As proposed:' (the first is at line 5)"),
+])
+def test_an_as_proposed_without_its_text_or_twice_is_named(body, message):
+    _, errors = entries_of(proposal(body))
+    assert len(errors) == 1 and message in errors[0], errors

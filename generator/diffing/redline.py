@@ -177,7 +177,8 @@ _SENTINELS = re.compile("([\ufdd0-\ufdd3])")
 
 
 def split_blocks(text: str) -> list[str]:
-    """The Markdown blocks of `text` (runs of lines between blank lines), as `redline` compares them.
+    """The Markdown blocks of `text` (runs of lines between blank lines, a fenced block whole, its blank lines
+    included: text kept verbatim stays one block), as `redline` compares them.
 
     Line endings become "\\n" and sentinel characters are removed; lines are otherwise kept
     verbatim, since indentation and trailing spaces mean something in Markdown.
@@ -185,15 +186,28 @@ def split_blocks(text: str) -> list[str]:
     text = _SENTINELS.sub("", text).replace("\r\n", "\n").replace("\r", "\n")
     blocks: list[str] = []
     lines: list[str] = []
+    fence = ""  # the open fence's marker, while inside a fenced block
     for line in text.split("\n"):
-        if line.strip():
+        if fence:
+            lines.append(line)
+            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):  # its closing fence
+                fence = ""
+        elif line.strip():
+            if opening := _FENCE_OPENING.match(line):
+                fence = opening.group(1)
             lines.append(line)
         elif lines:
             blocks.append("\n".join(lines))
             lines = []
+    while lines and not lines[-1].strip():  # (an unclosed fence runs to the end)
+        lines.pop()
     if lines:
         blocks.append("\n".join(lines))
     return blocks
+
+
+# A fenced block's opening line (CommonMark: three or more backticks or tildes, indented at most three spaces).
+_FENCE_OPENING = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 @functools.lru_cache(maxsize=2048)
@@ -469,7 +483,36 @@ def _diff_words(old: str, new: str, budget: _DiffBudget) -> tuple[Segment, ...]:
     if diffs is None:
         diffs = _diff_codes(old_codes, new_codes, budget)
         diff_match_patch().diff_cleanupSemantic(diffs)
-    return _canonical(_decode(diffs, old_tokens, new_tokens))
+    return _canonical(_rewrapped(_canonical(_decode(diffs, old_tokens, new_tokens))))
+
+
+def _rewrapped(segments: Iterable[Segment]) -> Iterator[Segment]:
+    """`segments`, each change whose two sides hold the same words and symbols, apart in spacing and line breaks
+    only (lines wrapped anew, which the semantic cleanup folds into the words beside them), made of those words
+    kept and each differing run of spacing changed: no change of words, so nothing is marked."""
+    for run in _runs(segments):
+        if isinstance(run, str):
+            yield Segment("equal", run)
+            continue
+        old, new = _spaced(run.deleted), _spaced(run.inserted)
+        if [token for token, _ in old] != [token for token, _ in new]:
+            yield from (Segment(op, text) for op, text in (("delete", run.deleted), ("insert", run.inserted)) if text)
+            continue
+        for (token, old_space), (_, new_space) in zip(old, new):
+            pieces = [("equal", token)] + ([("equal", old_space)] if old_space == new_space else
+                                           [("delete", old_space), ("insert", new_space)])
+            yield from (Segment(op, text) for op, text in pieces if text)
+
+
+def _spaced(text: str) -> list[tuple[str, str]]:
+    """`text` as its words and symbols, each with the spacing after it; the spacing before the first, after ""."""
+    spaced = [("", "")]
+    for token in _tokens(text):
+        if token.isspace():
+            spaced[-1] = (spaced[-1][0], spaced[-1][1] + token)
+        else:
+            spaced.append((token, ""))
+    return spaced
 
 
 _SPACING_CODES = frozenset(" \n")  # what `_encoded` makes of whitespace
@@ -666,7 +709,7 @@ def _whole_block(tag: str, html: str, cite_attr: Markup) -> Markup:
 
 def _render_changed(block: BlockDiff, render: Callable[[str], str], cite_attr: Markup) -> Markup:
     for boundary in _EDIT_BOUNDARIES:
-        source, edits = _marked_source(block.segments, boundary)
+        source, edits = _marked_source(block.segments, boundary, verbatim=bool(_FENCE_OPENING.match(block.new)))
         html = _replace_sentinels(render(source), edits, cite_attr)
         if html is not None:
             return html
@@ -676,8 +719,10 @@ def _render_changed(block: BlockDiff, render: Callable[[str], str], cite_attr: M
     )
 
 
-def _marked_source(segments: Iterable[Segment], boundary: re.Pattern[str]) -> tuple[str, int]:
-    """Markdown of the old and new text together, each edit between sentinels; and their number.
+def _marked_source(segments: Iterable[Segment], boundary: re.Pattern[str], *,
+                   verbatim: bool = False) -> tuple[str, int]:
+    """Markdown of the old and new text together, each edit between sentinels; and their number (`verbatim`: of
+    a fenced block).
 
     Edits are cut at `boundary`, so that markup never spans a line break: an edit spanning one
     could otherwise merge list items, rows or quote lines without unbalancing any HTML.
@@ -708,12 +753,12 @@ def _marked_source(segments: Iterable[Segment], boundary: re.Pattern[str]) -> tu
                 if index % 2 or not piece.strip():  # a boundary, or spacing
                     emit(piece)
                     continue
-                # Surrounding spaces stay unmarked, and so does block syntax opening a line: the
-                # rendering follows the new text's structure. A deleted marker alone is marked,
-                # so that it joins its line to the one before, as in the new text.
+                # Surrounding spaces stay unmarked, and so does block syntax opening a line (but in a fenced
+                # block, where a list marker is text): the rendering follows the new text's structure. A
+                # deleted marker alone is marked, so that it joins its line to the one before, as in the new text.
                 start = len(piece) - len(piece.lstrip())
                 end = len(piece.rstrip())
-                prefix = _line_prefix_length(piece) if at_line_start() else 0
+                prefix = _line_prefix_length(piece) if at_line_start() and not verbatim else 0
                 if prefix < end or opener == _INS_OPEN:
                     start = max(start, prefix)
                 if start >= end:  # an inserted marker alone, as when a list is renumbered
@@ -723,8 +768,10 @@ def _marked_source(segments: Iterable[Segment], boundary: re.Pattern[str]) -> tu
                 parts.append(opener + piece[start:end] + closer)
                 emit(piece[end:])
                 edits += 1
-    # Old and new line breaks side by side may leave a blank line, which would end the block.
-    return _BLANK_LINE.sub("", "".join(parts)), edits
+    # Old and new line breaks side by side may leave a blank line, which would end the block (but a fenced
+    # block's, whose blank lines are its text's).
+    source = "".join(parts)
+    return (source if verbatim else _BLANK_LINE.sub("", source)), edits
 
 
 def _replace_sentinels(html: str, edits: int, cite_attr: Markup) -> Markup | None:

@@ -103,14 +103,14 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
 
 
 def _described(config: Config, like: Config) -> Config:
-    """`config` with the title and description of `like`: what a game's own words are, which the fold never
-    reads."""
-    return dataclasses.replace(config, title=like.title, description=like.description)
+    """`config` with the title, description and sections of `like`: the game's own words, and how its keepers
+    arrange its rules, which the fold never reads."""
+    return dataclasses.replace(config, title=like.title, description=like.description, sections=like.sections)
 
 
 def _redescribed(previous: Replay, config: Config) -> Replay:
-    """`previous` as the replay of its game under `config`, which differs from its own only in the title and
-    description: the same steps, the mechanics and checkpoints given the new words."""
+    """`previous` as the replay of its game under `config`, which differs from its own only in what `_described`
+    changes: the same steps, the mechanics and checkpoints given the new words."""
     return dataclasses.replace(
         previous, game=dataclasses.replace(previous.game, config=config),
         mechanics=_described(previous.mechanics, config),

@@ -160,6 +160,7 @@ class Rule:
     # kept with it (`Annotation:` paragraphs), each with its line; neither is part of its text.
     history: tuple[str, ...] = ()
     annotations: tuple[tuple[str, Source], ...] = ()
+    revision: int | None = None  # format 1.2: its `Revision:` line, the keepers' count of its changes so far
 
 
 @dataclass(frozen=True)
@@ -328,6 +329,10 @@ class Proposal(EntryCommon):
     decision: str = ""  # format 1.2: the letter of a decision taken again (`## Proposal 8188A`)
     proposer: str = ""
     proposer_source: Source | None = None
+    coauthors: tuple[str, ...] = ()  # format 1.2: its `Co-authors:` line
+    # Format 1.2: the proposal's own text as submitted (Markdown, after a paragraph `As proposed:`), where its
+    # change paragraphs are what the record says it did; not part of `body`.
+    proposed: str = ""
     votes: Votes | None = None  # None: no Votes line at all; Votes() with nothing: "Votes: none"
     votes_source: Source | None = None
     result: ResultClaim | None = None

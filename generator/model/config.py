@@ -16,7 +16,7 @@ from typing import Any
 from ..limits import MAX_DIGITS
 from .dice import parse_dice
 from .formula import ROUNDING_MODES, SCORING_NAMES, FormulaError, compile_formula
-from .names import name_problem, normal
+from .names import invisible_problem, name_problem, normal
 
 METHODS = ("unanimous", "majority", "fraction", "index")
 ORDERS = ("seating", "alphabetical", "surname", "custom", "rotating", "none")
@@ -54,6 +54,16 @@ class Adoption:
 AWARD_WHEN = ("adopted", "defeated", "resolved")
 AWARD_TO = ("proposer", "for", "against", "voters", "all", "others")
 AWARDS_PREFIX = "scoring.awards."
+
+
+@dataclass(frozen=True)
+class Section:
+    """Format 1.2, `[[sections]]`: a part of the ruleset as its keepers arrange it (Agora's FLR: its categories),
+    with their note on it and the rules it holds, by number."""
+
+    title: str
+    note: str
+    rules: tuple[int, ...]
 
 
 @dataclass(frozen=True)
@@ -130,6 +140,7 @@ class Config:
     turns: Turns = field(default_factory=Turns)
     rules: Rules = field(default_factory=Rules)
     solitaire: Solitaire = field(default_factory=Solitaire)
+    sections: tuple[Section, ...] = field(default=(), metadata={"sections": True})
 
     def get(self, key: str) -> Any:
         section, _, name = key.rpartition(".")
@@ -141,6 +152,8 @@ class Config:
             award = _award(key.removeprefix(AWARDS_PREFIX), value)
             awards = sorted([a for a in self.scoring.awards if a.name != award.name] + [award], key=lambda a: a.name)
             return dataclasses.replace(self, scoring=dataclasses.replace(self.scoring, awards=tuple(awards)))
+        if key == "sections":
+            return dataclasses.replace(self, sections=_sections(value))
         spec = _SCHEMA.get(key)
         if spec is None:
             raise ValueError(_unknown_key_message(key))
@@ -166,7 +179,8 @@ def _schema() -> dict[str, dataclasses.Field]:
     return schema
 
 
-_SCHEMA = {key: spec for key, spec in _schema().items() if not spec.metadata.get("awards")}
+_SCHEMA = {key: spec for key, spec in _schema().items()
+           if not spec.metadata.get("awards") and not spec.metadata.get("sections")}
 SETTINGS: tuple[str, ...] = tuple(_SCHEMA)
 
 
@@ -192,6 +206,37 @@ def _award(name: str, value: Any) -> Award:
     except FormulaError as error:
         raise ValueError(f"{key}.points: {error}") from None
     return Award(name, value["when"], value["to"], points)
+
+def _sections(value: Any) -> tuple[Section, ...]:
+    """The `[[sections]]` tables, validated; raises ValueError in a person's words."""
+    example = '[[sections]] tables, like title = "Foundations", note = "...", rules = [101, 102]'
+    if not isinstance(value, list) or not all(isinstance(table, dict) for table in value):
+        raise ValueError(f"sections must be {example}")
+    sections, placed = [], {}
+    for number, table in enumerate(value, 1):
+        where = f"sections: the {number}{_ordinal_suffix(number)} section"
+        unknown = sorted(set(table) - {"title", "note", "rules"})
+        if unknown:
+            raise ValueError(f"{where}: unknown key '{unknown[0]}' (a section has title, note and rules)")
+        title, note, rules = table.get("title"), table.get("note", ""), table.get("rules", [])
+        if not isinstance(title, str) or not title.strip() or not isinstance(note, str):
+            raise ValueError(f"{where} needs a title, and its note (if any) is a string")
+        if problem := invisible_problem(title, "title"):
+            raise ValueError(f"{where}: {problem}")
+        if not isinstance(rules, list) or not all(isinstance(n, int) and not isinstance(n, bool) and
+                                                  0 < n < 10**MAX_DIGITS for n in rules):
+            raise ValueError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]")
+        for rule in rules:
+            if rule in placed:
+                raise ValueError(f"{where} ('{title}') holds rule {rule}, which '{placed[rule]}' holds already")
+            placed[rule] = title
+        sections.append(Section(normal(title), normal(note), tuple(rules)))
+    return tuple(sections)
+
+
+def _ordinal_suffix(number: int) -> str:
+    return "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
+
 
 # Settings that describe the game rather than its mechanics: an `Effect:` may not change them, and says why.
 NOT_BY_EFFECT = {

@@ -47,8 +47,8 @@ _DECISION_AGAIN = re.compile(r"^([0-9]+)([A-Z])$")
 _MONTH = re.compile(r"^([0-9]{4})-([0-9]{2})$")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
 
-PROPOSAL_KEYS = ("proposer", "date", "votes", "tally", "result", "die", "points", "scores", "winner", "effect", "note",
-                 "turn", "index", "quorum", "power")
+PROPOSAL_KEYS = ("proposer", "co-authors", "date", "votes", "tally", "result", "die", "points", "scores", "winner",
+                 "effect", "note", "turn", "index", "quorum", "power")
 JUDGMENT_KEYS = ("judge", "date", "by", "sets", "points", "scores", "winner", "effect", "note")
 EVENT_KEYS = ("date", "by", "players", "points", "scores", "winner", "effect", "note", "turn", "die")
 UNRECORDED_KEYS = ("date", "note")
@@ -158,7 +158,7 @@ _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 # The most entries a LogParser remembers (the oldest used forgotten first).
 _ENTRY_CACHE_SIZE = 200_000
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-6"
+PARSER_LAYOUT = "log-7"
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -796,6 +796,12 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
     body, body_start, body_line = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
+    proposed = ""
+    if kind == "proposal" and (found := _as_proposed(file, lines, tokens, body_blocks, errors)) is not None:
+        proposed, (first, last) = found
+        body = "\n\n".join(part for part in (slice_lines(lines, body_start, first), slice_lines(lines, last, end_line))
+                             if part)
+        body_blocks = [(i, t) for i, t in body_blocks if not first <= t.map[0] < last]
     changes = _read_changes(file, lines, tokens, body_blocks, errors, power)
     date, month_only = _read_date(file, keys, kind, source, errors, draft=draft or kind == "unrecorded")
     by = keys.one("by")
@@ -837,10 +843,14 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         if result and result.result != "adopted" and common["effects"]:
             errors.add(file, common["effects"][0].source.line,
                        f"an Effect on a {result.result} proposal: only an adopted proposal changes the mechanics")
+        coauthors = keys.one("co-authors")
         return Proposal(title=title, number=number or 0, decision=decision.group(2) if decision else "",
                         **_read_decision_keys(file, keys, errors),
                         proposer=proposer[0] if proposer else "",
                         proposer_source=Source(file, proposer[1]) if proposer else None,
+                        coauthors=tuple(_check_name(file, coauthors[1], name, errors)
+                                        for name in split_names(coauthors[0])) if coauthors else (),
+                        proposed=proposed,
                         votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
                         extra_turn=bool(turn and turn[0].lower() == "extra"), **common)
     if kind == "judgment":
@@ -863,6 +873,29 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     return Event(title=(m.group(1) or "").strip(), players=tuple(_read_players(file, keys, errors)),
                  turn_of=turn[0] if turn else None, turn_source=Source(file, turn[1]) if turn else None,
                  die=_read_die(file, keys, errors), **common)
+
+
+def _as_proposed(file: str, lines: list[str], tokens: list[Token], blocks: list[tuple[int, Token]],
+                 errors: ErrorCollector) -> tuple[str, tuple[int, int]] | None:
+    """A proposal's own text, after a paragraph that is `As proposed:` (format 1.2): the blockquote's text, or the
+    fenced block as written (verbatim), and the lines (0-based, end excluded) of the paragraph and the text."""
+    found = None
+    for position, (index, token) in enumerate(blocks):
+        if token.type != "paragraph_open" or tokens[index + 1].content.strip().lower() != "as proposed:":
+            continue
+        following = blocks[position + 1][1] if position + 1 < len(blocks) else None
+        if found is not None:
+            errors.add(file, token.map[0] + 1, f"a second 'As proposed:' (the first is at line {found[1][0] + 1}): a "
+                       "proposal has one text as proposed")
+        elif following is None or following.type not in ("blockquote_open", "fence"):
+            errors.add(file, token.map[0] + 1, "'As proposed:' must be followed by the proposal's text, as a blockquote "
+                       "(lines starting with '>') or a fenced block")
+        else:
+            span = following.map[0], following.map[1]
+            text = unquote(lines[span[0]:span[1]]) if following.type == "blockquote_open" \
+                else "\n".join(lines[span[0]:span[1]])
+            found = text, (token.map[0], span[1])
+    return found
 
 
 def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int, int]:

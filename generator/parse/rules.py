@@ -45,8 +45,27 @@ def parse_rule_heading(text: str) -> tuple[int | None, str]:
 
 _POWER_LINE = re.compile(r"^Power:(.*)$", re.IGNORECASE)  # the value stripped after: a lazy one backtracks
 _HISTORY_LINE = re.compile(r"^History:(.*)$", re.IGNORECASE)
+_REVISION_LINE = re.compile(r"^Revision:(.*)$", re.IGNORECASE)
 _ANNOTATION = re.compile(r"^Annotation:(.*)$", re.IGNORECASE)
 _FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
+
+
+def _read_revision(lines: list[str], first: int, end: int, number: int, file: str,
+                   errors: ErrorCollector) -> tuple[int | None, int]:
+    """The `Revision: 12` line (format 1.2) that may open a rule's body, after its power; and where the rest
+    starts."""
+    at = next((i for i in range(first, end) if lines[i].strip()), first)
+    if at >= end or not (m := _REVISION_LINE.match(lines[at])):
+        return None, first
+    value = m.group(1).strip()
+    try:
+        return read_int(value), at + 1
+    except NumberTooLarge as error:
+        errors.add(file, at + 1, f"rule {number}'s revision '{shorten(value)}': {error}")
+    except ValueError:
+        errors.add(file, at + 1, f"rule {number}'s revision '{shorten(value)}' must be a whole number, like "
+                   "'Revision: 12'")
+    return None, at + 1
 
 
 def _read_history(lines: list[str], first: int, end: int) -> tuple[tuple[str, ...], int]:
@@ -152,6 +171,7 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
             if power:
                 rule_power, body_start = _read_power_line(lines, text_start, end, number, file, start + 1, errors)
                 text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
+            revision, body_start = _read_revision(lines, body_start, end, number, file, errors)
             history, body_start = _read_history(lines, body_start, end)
             text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
             end, annotations = _split_annotations(lines, body_start, end, file)
@@ -162,7 +182,7 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
             else:
                 rules.append(Rule(number, rule_class, rule_title, text, Source(file, start + 1),
                                   text_line=text_start + 1, power=rule_power, history=history,
-                                  annotations=annotations))
+                                  annotations=annotations, revision=revision))
             open_rule = None
 
     for index, token in enumerate(tokens):
