@@ -312,7 +312,8 @@ def test_decisions_past_z_and_the_next_rule_after_from(tmp_path, capsys, records
     --from, a rule the first imported proposal enacts is not counted in numbering.next_rule."""
     ruleset, assessor = records
     again = [{"proposal": 20, "resolution": {"result": "REJECTED", "votes": [{"voter": "Bea", "vote": "AGAINST"}]}}]
-    git_commit(assessor, "decided again and again", {"json/20.txt": json.dumps({"resolutions": again * 28})})
+    git_commit(assessor, "decided again and again", {"json/20.txt": json.dumps({"resolutions": again * 28,
+                                                                         "proposals": [{"number": 20, "author": "Bea"}]})})
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
     assert "json/20.txt at " in said and ": proposal 20: decided a 28th time, and the format letters a decision " \
         "taken again A to Z: left out" in said
@@ -489,7 +490,8 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
     named = git_commit(ruleset, "Proposal 16", {"rules_data/rules/101": "id: 101\nname: >\n" + "  long name\n" * 3_000
                                                 + "power: 2\ntext: |\n  New.\n"}, date="2020-03-22T12:00:00")
     ballots = [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(3_000)]
-    git_commit(assessor, "many ballots", {"json/20.txt": json.dumps({"resolutions": [
+    git_commit(assessor, "many ballots", {"json/20.txt": json.dumps({"proposals": [{"number": 20, "author": "Bea"}],
+                                                                     "resolutions": [
         {"proposal": 20, "resolution": {"result": "ADOPTED", "votes": ballots}}]}),
         "json/21.txt": json.dumps({"resolutions": [], "padding": "p" * 5_300_000})})
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
@@ -503,10 +505,11 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
     log = (out / "log" / "2020.md").read_text(encoding="utf-8")
     assert max(len(line) for line in log.splitlines()) <= 20_000 and "Voter2999 x3" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
-    git_commit(assessor, "more ballots", {"json/20.txt": json.dumps({"resolutions": [{"proposal": 20, "resolution": {
+    git_commit(assessor, "more ballots", {"json/20.txt": json.dumps({"proposals": [{"number": 20, "author": "Bea"}],
+                                                                     "resolutions": [{"proposal": 20, "resolution": {
         "result": "ADOPTED", "votes": [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(10_000)]}}]})})
     code, said, out = agora_import(tmp_path / "more", capsys, ruleset, assessor)
-    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,805 bytes; such a file may " \
+    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,792 bytes; such a file may " \
         "hold at most 65,536 bytes" in said
     assert not out.exists()
 

@@ -211,7 +211,9 @@ def test_unreadable_batches_and_odd_values_are_reported_not_fatal(tmp_path, caps
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset), "--assessor", str(assessor))
     assert code == 1, said
     log = entries(files["log/2020.md"])
-    assert "Votes: for Bea x3\nResult: adopted" in log["Proposal 17"]
+    # No author to write it with: its number is unrecorded, saying what the Assessor holds, never "unknown".
+    assert "Proposal 17: The Assessor resolved it ADOPTED (17.txt), with the ballots for Bea x3, naming no author." \
+        in log["Unrecorded: 17"] and "unknown" not in files["log/2020.md"] + files["game.toml"]
     tip = subprocess.run(["git", "-C", str(assessor), "rev-parse", "--short=10", "gh-pages"], capture_output=True,
                          text=True, check=True).stdout.strip()
     for problem in (f"json/broken.txt at {tip}, line 1: not JSON: Expecting property name enclosed in double quotes; "

@@ -105,6 +105,8 @@ def ruleset(tmp_path):
         "rules_data/rules/102": numbered_rule(102, "Voting", "2", "Each ballot counts once.", voting),
         "rules_data/rules/104": numbered_rule(104, "New Rule", "1", "Something newer.", new_rule[:-1]),
         "rules_data/proposals/20": "id: '20'\ntitle: Tidy the game\nauthor: Oldname\n",
+        "rules_data/proposals/131": "id: '131'\nauthor: Cy\n",
+        "rules_data/proposals/134": "id: '134'\nauthor: Dee\n",
         "rules_data/proposals/133": "id: '133'\ntitle: Newer\nauthor: Oldname\ncoauthors:\n- Dee\n",
         "name_replacement_data": "Oldname:Newname\n"}, date="2020-07-01T12:00:00")
     git_commit(repo, "Proposal 134", {"rules_data/rules/104": numbered_rule(104, "New Rule", "1", "The newest.",
@@ -132,16 +134,20 @@ def test_every_layout_is_read_from_the_first_commit(tmp_path, capsys, ruleset) -
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset))
     assert code == 0, said
     log = log_of(files)
-    assert [heading for heading in log if heading.startswith("Proposal")] == [
-        "Proposal 130: Quick Fix", "Proposal 131", "Proposal 132", "Proposal 133: Newer", "Proposal 134",
+    assert [heading for heading in log if heading.startswith(("Proposal", "Unrecorded"))] == [
+        "Proposal 130: Quick Fix", "Proposal 131", "Unrecorded: 132", "Proposal 133: Newer", "Proposal 134",
         "Proposal 135: Words only"]
     assert "Amend rule 102 to read:\n\n> ```\n> Each ballot counts once.\n> ```" in log["Proposal 130: Quick Fix"]
     assert "Proposer: Dee\nDate: 2017-05-02\n" in log["Proposal 130: Quick Fix"]  # as the FLR's line says
     assert "Enact power 1 rule 104: New Rule" in log["Proposal 131"]  # credited by the merge's branch
-    assert "Repeal rule 103." in log["Proposal 132"]  # its file removed, the index fixed a commit later
+    # No record names 132's author (as none does 7879's): its number is unrecorded, its change an event by it. Its
+    # file was removed, and the index fixed a commit later.
+    assert "Proposal 132: The Rulekeepor applied it" in log["Unrecorded: 132"]
+    assert "By: proposal 132\n\nRepeal rule 103." in log["Event: Proposal 132"]
     assert "Amend rule 104 to read:\n\n> ```\n> Something newer.\n> ```" in log["Proposal 133: Newer"]
     assert "Amend rule 104 to read:\n\n> ```\n> The newest.\n> ```" in log["Proposal 134"]
-    assert not any(heading.startswith("Event") for heading in log)  # no layout change is a change of the rules
+    assert [heading for heading in log if heading.startswith("Event")] == ["Event: Proposal 132"]  # (no layout change
+    # is a change of the rules)
     toml = files["game.toml"]
     assert "first_proposal = 130" in toml and "start = 2017-05-01" in toml
     assert "The end: 3 of the 3 rules in force in the Rulekeepor's ruleset" in files["IMPORT.md"]
@@ -191,7 +197,8 @@ def test_a_change_recorded_after_later_ones_is_written_where_it_was_recorded(tmp
     for number in (136, 137):
         voting.append(entry_yaml("amendment", f"2020-08-{number - 130:02}", f"proposal: '{number}'"))
         git_commit(ruleset, f"Proposal {number}", {"rules_data/rules/102": numbered_rule(
-            102, "Voting", "2", text[number], voting)}, date=f"2020-08-{number - 130:02}T12:00:00")
+            102, "Voting", "2", text[number], voting), f"rules_data/proposals/{number}": "author: Cy\n"},
+            date=f"2020-08-{number - 130:02}T12:00:00")
     judged = voting[:2] + [entry_yaml("amendment", "2020-07-10", "proposal: '134'"), voting[3]]
     git_commit(ruleset, "Apply judgement in CFJ 12", {"rules_data/rules/102": numbered_rule(
         102, "Voting", "2", "Each ballot counts, loudly.", judged)}, date="2020-09-01T12:00:00")
@@ -199,12 +206,12 @@ def test_a_change_recorded_after_later_ones_is_written_where_it_was_recorded(tmp
     assert code == 0, said
     log = log_of(files)
     event = log["Event: Apply judgement in CFJ 12"]
-    assert event.startswith("Event: Apply judgement in CFJ 12\nDate: 2020-09-01\nBy: proposal 134\n")
+    assert event.startswith("Event: Apply judgement in CFJ 12\nDate: 2020-09-01\nBy: proposal 134 (Dee)\n")
     assert "Each ballot counts, loudly." in event and "The Rulekeepor's history gives this change of 2020-07-10" in event
     report = files["IMPORT.md"]
     assert "The end: 3 of the 3 rules in force" in report
-    assert "rule 102: by proposal 134 of 2020-07-10, recorded at commit" in report
-    assert "rule 102: Amended(2) by P136, 2020-08-06, removed at commit" in report
+    assert "rule 102: by proposal 134 (Dee) of 2020-07-10, recorded at commit" in report
+    assert "rule 102: Amended(2) by P136 (Cy), 2020-08-06, removed at commit" in report
     assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()
 
 

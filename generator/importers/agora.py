@@ -189,6 +189,7 @@ class _Importer:
         # What the FLR's lines of 2017 say of a proposal (its title, its authors): (file, commit, as a note holds it)
         self._said_of_proposals: dict[int, tuple[str, str, dict]] = {}
         self.start_date = ""  # the day the game starts (the walk's)
+        self.unauthored: dict[int, str] = {}  # proposals no record names an author for -> what the records say
         self.end = (0, 0, "")  # rules in force after the log equal to the Rulekeepor's, of how many, at which commit
 
     # --- names ---------------------------------------------------------------------------------------------
@@ -704,7 +705,7 @@ class _Importer:
             if not isinstance(votes, list):
                 problem(f"proposal {number}: its votes are not a list: written with no ballots")
                 votes = []
-            resolution["votes"] = [v for v in votes if isinstance(v, dict) and isinstance(v.get("voter"), str)
+            resolution["votes"] = [v for v in votes if isinstance(v, dict) and _named(v.get("voter"))
                                    and v.get("vote") in ("FOR", "AGAINST", "PRESENT")]
             if len(resolution["votes"]) != len(votes):
                 left = len(votes) - len(resolution["votes"])
@@ -712,8 +713,10 @@ class _Importer:
                         "or PRESENT vote, left out")
             where = Problem(name, tip, 0, f"proposal {number}")
             proposal = proposals.get(number, {})
-            for raw in [v["voter"] for v in resolution["votes"]] + [proposal.get("author") or "unknown"] \
-                    + [raw for raw in _list(proposal.get("coauthors")) if isinstance(raw, str)]:
+            for raw in [v["voter"] for v in resolution["votes"]] + [proposal.get("author")] \
+                    + _list(proposal.get("coauthors")):
+                if not _named(raw):
+                    continue
                 self.name(raw, where)
             strengths = {}
             for entry in (s for s in _list(item.get("strengths")) if isinstance(s, dict)):
@@ -722,8 +725,8 @@ class _Importer:
                     problem(f"proposal {number}: the strength {_shown(entry.get('final'))} of "
                             f"{_shown(entry.get('person'))} is not a whole number of 0 or more (of at most "
                             f"{MAX_DIGITS} digits): the default is written")
-                else:
-                    strengths[self.name(entry.get("person", ""), where)] = strength
+                elif _named(entry.get("person")):
+                    strengths[self.name(entry["person"], where)] = strength
             out.append(_Decision(number, name.removeprefix("json/"), proposals.get(number) or {},
                                  resolution, strengths, quorum or 0, date))
         return out
@@ -759,12 +762,21 @@ class _Importer:
         entries: list[_Placed] = []
         decided = self._decision_entries(decisions, by_proposal, events, entries, position)
         for number in sorted(set(by_proposal) - decided):
-            entries.append(self._undecided_entry(number, by_proposal[number], position))
+            if _named(self.proposal_notes.get(number, ("", {}))[1].get("author")):
+                entries.append(self._undecided_entry(number, by_proposal[number], position))
+            else:
+                self._unauthored(number, by_proposal[number], events, "The Rulekeepor applied it (its changes are "
+                                 "the events of its commits), and no record names its author.")
         for number, (commit, date, _) in sorted(walk.recorded.items()):
-            if number >= low and (high is None or number <= high) and number not in by_proposal \
-                    and number not in decided:
+            if number < low or high is not None and number > high or number in by_proposal or number in decided \
+                    or number in self.unauthored:
+                continue
+            if _named(self.proposal_notes.get(number, ("", {}))[1].get("author")):
                 self.unchanging.append(number)
                 entries.append(self._undecided_entry(number, [], position, (commit, date)))
+            else:
+                self._unauthored(number, [], events, f"The Rulekeepor recorded it adopted, changing no rule (commit "
+                                 f"{commit[:10]}), and no record names its author.")
         # One event for what one commit did by one agent on one day ("Rule 2670 repeals Rules 2668-2674"):
         # its `By:` is checked once, before any of its changes.
         groups: dict[tuple, list[_Found]] = {}
@@ -775,7 +787,7 @@ class _Importer:
             entries.append(self._event_entry(group, position))
         entries = self._in_the_rulekeepors_order(entries, position)
         used = {_entry_number(placed.entry) for placed in entries if placed.entry.heading.startswith("Proposal ")}
-        top = max(used, default=low)
+        top = max(used | set(self.unauthored), default=low)
         missing = gaps(used, low, top)
         log_entries = self._place_unrecorded(entries, missing)
         self._compare_the_end(walk, log_entries)
@@ -957,6 +969,12 @@ class _Importer:
         made: list[tuple[_Decision, str, list[_Found]]] = []
         for decision in decisions:
             result = RESULTS.get(str(decision.resolution.get("result")), "")
+            if not _named(decision.proposal.get("author")):
+                self._unauthored(decision.number, by_proposal.pop(decision.number, []), events,
+                                 f"The Assessor resolved it {decision.resolution.get('result') or 'with no result'} "
+                                 f"({decision.batch}), with the ballots {self._votes(decision)}, naming no author.")
+                decided.add(decision.number)
+                continue
             same = seen[decision.number]
             adopted = [d for d in same if RESULTS.get(str(d.resolution.get("result"))) == "adopted"]
             takes_changes = decision is (adopted[-1] if adopted else same[-1])
@@ -985,7 +1003,7 @@ class _Importer:
         where = Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal {decision.number}")
         title = self._title(proposal.get("title"), where)
         heading = f"Proposal {decision.number}{decision.letter}" + (f": {title}" if title else "")
-        keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
+        keys = [("Proposer", self.name(proposal["author"])), ("Date", decision.date)]  # (named: see the caller)
         decision_ai = self._index(proposal.get("decision_ai"), where)
         proposal_ai = _decimal(proposal.get("proposal_ai"))
         if decision_ai:
@@ -997,7 +1015,7 @@ class _Importer:
         keys.append(("Votes", self._votes(decision)))
         if result:
             keys.append(("Result", result))
-        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if isinstance(name, str)]
+        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if _named(name)]
         if coauthors:
             keys.append(("Note", "Co-authors: " + ", ".join(coauthors)))
         changes = [change for item in found for change in item.changes]
@@ -1073,6 +1091,14 @@ class _Importer:
                                                      "Index (1.0 applies)"))
         return None
 
+    def _unauthored(self, number: int, found: list[_Found], events: list[_Found], said: str) -> None:
+        """A proposal no record names an author for: the format writes a proposal with its proposer, and none may
+        be made up, so its number is unrecorded, saying what the records hold, and its changes are events."""
+        self.unauthored[number] = said
+        events.extend(found)
+        self.notes["Proposals no record names an author for (unrecorded numbers; their changes are events)"].append(
+            f"{number}: {said}")
+
     def _undecided_entry(self, number: int, found: list[_Found], position: dict[int, int],
                          recorded: tuple[str, str] | None = None) -> _Placed:
         """A proposal the Assessor's record lacks, as the Rulekeepor applied it (`found`), or as a commit of his
@@ -1082,11 +1108,11 @@ class _Importer:
         path, note = self.proposal_notes.get(number, ("", {}))
         where = Problem(path, self.head, 0, f"proposal {number}")
         title = self._title(note.get("title"), where)
-        keys = [("Proposer", self.name(note.get("author") or "unknown", where)), ("Date", date)]
+        keys = [("Proposer", self.name(note["author"], where)), ("Date", date)]  # (named: see the caller)
         power = self._index(note.get("power"), where)
         if power:  # the power it took effect with (R106); no ballots, and no index to count them by
             keys.append(("Power", power))
-        coauthors = [self.name(name, where) for name in _list(note.get("coauthors")) if isinstance(name, str)]
+        coauthors = [self.name(name, where) for name in _list(note.get("coauthors")) if _named(name)]
         if coauthors:
             keys.append(("Note", "Co-authors: " + ", ".join(coauthors)))
         applied = "applied it" if found else "recorded it adopted, changing no rule"
@@ -1104,12 +1130,13 @@ class _Importer:
         """What one commit did by one agent on one day. A change recorded `late` (see _in_the_rulekeepors_order)
         is dated by its commit and says when its history entry dates it."""
         first = group[0]
+        agent = first.agent or ({"proposal": str(number)} if (number := self._proposal_of(first)) else None)
         # A history entry dated before the game (a change of 1997 the Rulekeepor recorded in 2018) is dated by
         # its commit, which the log's order needs.
         early = first.date is not None and first.date < self.start_date
         date = first.commit_date[:10] if late or early or not first.date else first.date
         where = Problem(first.path, first.commit, 0, "its history entry's agent")
-        by = self._title(self._by(first.agent), where)
+        by = self._title(self._by(agent), where)
         if (named := _BY_RULE.match(by)) and _number(named.group(1)) is None:  # quoted, it names no rule to check
             self.problems.append(dataclasses.replace(where, message=f"{where.message}: a rule numbered past "
                                                      f"{MAX_DIGITS} digits: written in quotes"))
@@ -1117,7 +1144,7 @@ class _Importer:
         keys = [("Date", date), ("By", by)]
         subject = self._title(self.current_names(first.subject), Problem("", first.commit, 0, "its subject"))
         heading = f"Event: {subject}" if subject else "Event: a change"
-        if first.agent is None:
+        if agent is None:
             self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].extend(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})" for item in group)
         prose = [_sources(None, [first.commit])]
@@ -1147,24 +1174,32 @@ class _Importer:
 
     def _place_unrecorded(self, entries: list[_Placed], missing: Runs) -> list[Entry]:
         """The entries in order, with `## Unrecorded` for the numbers neither record has, each before the
-        first proposal numbered above it (where the numbering check looks)."""
+        first proposal numbered above it (where the numbering check looks), the last ones at the end."""
         out: list[Entry] = []
         pending = missing
-        notes = self.proposal_notes
         for placed in entries:
             entry = placed.entry
             if entry.heading.startswith("Proposal "):
                 due, pending = runs_below(pending, _entry_number(entry))
                 if due:
-                    titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
-                              if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
-                    prose = ["Neither record holds a decision on these numbers."]
-                    if titled:
-                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_markdown(t) for t in titled)
-                                     + ".")
-                    out.append(Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=placed.date[:4]))
+                    out.append(self._unrecorded(due, placed.date[:4]))
             out.append(entry)
+        if pending:
+            out.append(self._unrecorded(pending, entries[-1].date[:4] if entries else ""))
         return out
+
+    def _unrecorded(self, due: Runs, year: str) -> Entry:
+        notes = self.proposal_notes
+        titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
+                  if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
+        unauthored = [(n, said) for n, said in sorted(self.unauthored.items())
+                      if any(low <= n <= high for low, high in due)]
+        prose = ["Neither record holds a decision on these numbers"
+                 + (" that can be written with its proposer." if unauthored else ".")]
+        prose += [escape_markdown(f"Proposal {n}: {said}") for n, said in unauthored]
+        if titled:
+            prose.append("The Rulekeepor's notes name " + "; ".join(escape_markdown(t) for t in titled) + ".")
+        return Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=year)
 
     def _history_before(self, walk: _Walk, entries: list[Entry]) -> dict[int, tuple[list[str], int | None]]:
         """Each rule's history before the archive, as History: lines, and its revision then: from its history as
@@ -1360,6 +1395,11 @@ def _sources(batch: str | None, commits: list[str]) -> str:
         said.append("Rulekeepor: " + ", ".join(f"[{commit[:10]}]({RULESET_COMMITS}{commit})"
                                                for commit in sorted(set(commits))) + ".")
     return " ".join(said)
+
+
+def _named(person) -> bool:
+    """Whether a record names a person (an author, a voter): a name is never made up for one it leaves blank."""
+    return isinstance(person, str) and bool(clean_line(person))
 
 
 def _canonical(value) -> str:

@@ -100,7 +100,7 @@ def player_name(raw) -> tuple[str, str | None]:
         name = "".join(shown(c) if c in hidden else c for c in name)
         why.append(f"it holds invisible characters ({code_points(hidden)})")
     if not name:
-        return "unknown", None
+        return "unknown", "it is empty"
     if name_problem(name):  # what is left: a strength at its end
         head, _, strength = name.rpartition(" ")
         name = f"{head}-{strength}"
