@@ -509,7 +509,7 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
                                                                      "resolutions": [{"proposal": 20, "resolution": {
         "result": "ADOPTED", "votes": [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(10_000)]}}]})})
     code, said, out = agora_import(tmp_path / "more", capsys, ruleset, assessor)
-    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,792 bytes; such a file may " \
+    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,942 bytes; such a file may " \
         "hold at most 65,536 bytes" in said
     assert not out.exists()
 
@@ -525,4 +525,24 @@ def test_nesting_that_would_stop_python_is_not_json_and_no_assessor_is_said(tmp_
     report = (out / "IMPORT.md").read_text(encoding="utf-8")
     assert "(no --assessor: the proposals the Rulekeepor applied have no ballots)" in report
     assert "Assessor's (AgoraNomic/assessor" not in report
+    assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_sections_of_the_index_are_written_as_check_reads_them(tmp_path, capsys, records) -> None:
+    """The index's sections become game.toml's [[sections]]: one with no name is left out, a name holding invisible
+    characters is written with their escapes, a note past what a line of game.toml holds is cut, a rule listed in
+    two sections stays in the first, and Markdown in a note shows as written; each a problem, and check reads it."""
+    ruleset, assessor = records
+    git_commit(ruleset, "Proposal 18", {"rules_data/config/index": (
+        "- name: ''\n  rules:\n  - 101\n"
+        "- name: \"Bad\\u202e\"\n  note: |\n    A *starred* note.\n\n    Its second paragraph.\n  rules:\n  - 101\n"
+        "- name: Long\n  note: " + "word " * 2_000 + "\n  rules:\n  - 101\n  - 102\n")}, date="2020-03-21T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    toml = (out / "game.toml").read_text(encoding="utf-8")
+    assert "the section 'Bad\\u202e': the title 'Bad\\u202e' held invisible characters, written as their escapes" in said
+    assert "the note of the section 'Long' is 9,999 characters long, cut to 991" in said
+    assert '[[sections]]\ntitle = "Bad\\\\u202e"\nnote = "A \\\\*starred\\\\* note.\\n\\nIts second paragraph."\n' \
+           'rules = [\n  101,\n]\n' in toml
+    assert 'title = "Long"' in toml and "rules = [\n  102,\n]" in toml and "title = \"\"" not in toml
     assert run(capsys, "check", str(out))[0] in (0, 1)

@@ -128,10 +128,10 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
                          "Proposal 14A: Idea 14", "Unrecorded: 15", "Proposal 16: Idea 16"]
     ten = log["Proposal 10: Idea 10"]
     # The batch lists only Bea's strength: the others have what F = 8 leaves, 3 each.
-    assert ("Proposer: Newname\nDate: 2020-01-30\nIndex: 1.0\nQuorum: 2\n"
-            "Votes: for Newname x3, Bea x5; against Cy x3; present Dee x3\nResult: adopted\nNote: Co-authors: Cy\n") in ten
+    assert ("Proposer: Newname\nCo-authors: Cy\nDate: 2020-01-30\nIndex: 1.0\nQuorum: 2\n"
+            "Votes: for Newname x3, Bea x5; against Cy x3; present Dee x3\nResult: adopted\n") in ten
     assert "Amend rule 102 to read:\n\n> ```\n> Each ballot counts once.\n> ```" in ten
-    assert "```\nDo thing 10.\n```" in ten  # the proposal's text, verbatim
+    assert "As proposed:\n\n```\nDo thing 10.\n```" in ten  # the proposal's text, verbatim
     assert "Enact power 1 rule 104: Brief\n\n> ```\n> A brief rule.\n> ```" in log["Proposal 11: Idea 11"]
     twelve = log["Proposal 12: Quick fix"]  # the Rulekeepor applied it; the Assessor has no JSON for it
     assert "Proposer: Bea\nDate: 2020-02-05\nPower: 1.0\nResult: adopted\n" in twelve and "Repeal rule 104." in twelve
@@ -144,7 +144,7 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
     assert "Change the power of rule 101 to 2." in fourteen and 'Retitle rule 101 to "The Whole Game".' in fourteen
     assert "Ballots the Assessor resolved: Cy (endorsement)." in log["Proposal 11: Idea 11"]
     rules = files["rules.md"]
-    assert ("### 101. The Game\nPower: 3\nHistory: Enacted by P1, 2019-12-01\n\n```\n" + GAME_TEXT
+    assert ("### 101. The Game\nPower: 3\nRevision: 0\nHistory: Enacted by P1, 2019-12-01\n\n```\n" + GAME_TEXT
             + "\n```\n\nAnnotation: CFJ 77 (called 2019-05-01): Rulings stay with the rule.") in rules
     toml = files["game.toml"]
     assert 'players = [\n  "Bea",\n  "Cy",\n  "Dee",\n  "Newname",\n]' in toml

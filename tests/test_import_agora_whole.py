@@ -148,8 +148,12 @@ def test_every_layout_is_read_from_the_first_commit(tmp_path, capsys, ruleset) -
     assert "Amend rule 104 to read:\n\n> ```\n> The newest.\n> ```" in log["Proposal 134"]
     assert [heading for heading in log if heading.startswith("Event")] == ["Event: Proposal 132"]  # (no layout change
     # is a change of the rules)
+    assert "Proposer: Newname\nCo-authors: Dee\n" in log["Proposal 133: Newer"]
     toml = files["game.toml"]
     assert "first_proposal = 130" in toml and "start = 2017-05-01" in toml
+    # The FLR's sections at the end, each with its note: a way to read the rules in force.
+    assert ('[[sections]]\ntitle = "Basics"\nnote = "About Basics."\nrules = [\n  101,\n  102,\n]\n\n'
+            '[[sections]]\ntitle = "Later"\nnote = "About Later."\nrules = [\n  104,\n]\n') in toml
     assert "The end: 3 of the 3 rules in force in the Rulekeepor's ruleset" in files["IMPORT.md"]
     assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()
 
@@ -169,9 +173,9 @@ def test_history_before_the_archive_is_the_flrs_with_titles_and_authors(tmp_path
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset))
     rules = files["rules.md"]
     game = rules.split("### 101. The Game\n")[1].split("\n### ")[0]
-    # As the Rulekeepor keeps it now: the initial rule credited to the initial ruleset, the mutability change a
-    # line of its own, proposal 20 with its title and its author as named now.
-    assert game.startswith("Power: 3\nHistory: Initial immutable rule 101, Agora's birth\n"
+    # As the Rulekeepor keeps it now: the FLR's revision (Rule 101/1), the initial rule credited to the initial
+    # ruleset, the mutability change a line of its own, proposal 20 with its title and its author as named now.
+    assert game.startswith("Power: 3\nRevision: 1\nHistory: Initial immutable rule 101, Agora's birth\n"
                            "History: Mutated from MI=unanimity to MI=3 by P14, 1995-03-15\n"
                            "History: Amended(1) by P20 'Tidy the game' (Newname), 2005-08-06\n"), game
     assert "Annotation: CFJ 77 (called 20 June 2007): A finding." in game

@@ -27,7 +27,7 @@ from urllib.parse import quote
 
 import yaml
 
-from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES
+from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
 from ..parse.importer import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
                               heading_text, increasing_subsequence, load_yaml, rule_heading, rule_title, short_title,
@@ -35,7 +35,7 @@ from ..parse.importer import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds
 from ..parse.source import read_int, shorten
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
-                      toml_players)
+                      toml_players, toml_string)
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
 from .gitread import (FIELD, RECORD, BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git,
@@ -791,9 +791,11 @@ class _Importer:
         missing = gaps(used, low, top)
         log_entries = self._place_unrecorded(entries, missing)
         self._compare_the_end(walk, log_entries)
-        players = sorted({key_value for entry in log_entries for key, value in entry.keys if key == "Proposer"
-                          for key_value in [value]} | {voter for d in decisions for voter in self._voters(d)},
-                         key=str.casefold)
+        players = sorted({name for entry in log_entries for key, value in entry.keys if key == "Proposer"
+                          for name in [value]}
+                         | {name for entry in log_entries for key, value in entry.keys if key == "Co-authors"
+                            for name in value.split(", ")}
+                         | {voter for d in decisions for voter in self._voters(d)}, key=str.casefold)
         highest = walk.highest
         if highest == MAX_NUMBER:
             self.problems.append(Problem(LAYOUTS[0].index, walk.start_commit, 0, f"the highest rule id, {highest}, "
@@ -801,12 +803,13 @@ class _Importer:
         next_rule = highest + 1 if highest < MAX_NUMBER and not self._numbered_out_of_turn(log_entries, highest) \
             else None
         first = min(used, default=low)
-        title = f"Agora's rules before proposal {first}"
+        opening = next((_entry_number(entry) for entry in log_entries if entry.heading.startswith("Proposal ")), first)
+        title = f"Agora's rules before proposal {opening}"
         rules_md = self._ruleset_md(title, walk.initial, history=self._history_before(walk, log_entries))
         if why := too_large_for(rules_md):
-            raise ImportRefused(str(self.ruleset), f"the rules before proposal {first}, as rules.md, would be a file "
+            raise ImportRefused(str(self.ruleset), f"the rules before proposal {opening}, as rules.md, would be a file "
                                 f"that {why}", self.problems)
-        game_toml = self._game_toml(walk.start_date, players, first, next_rule)
+        game_toml = self._game_toml(walk.start_date, players, first, next_rule, walk.sections)
         if why := too_large_for(game_toml, MAX_TOML_BYTES):
             raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
                                 f"it would be a file that {why}", self.problems)
@@ -1003,7 +1006,11 @@ class _Importer:
         where = Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal {decision.number}")
         title = self._title(proposal.get("title"), where)
         heading = f"Proposal {decision.number}{decision.letter}" + (f": {title}" if title else "")
-        keys = [("Proposer", self.name(proposal["author"])), ("Date", decision.date)]  # (named: see the caller)
+        keys = [("Proposer", self.name(proposal["author"]))]  # (named: see the caller)
+        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if _named(name)]
+        if coauthors:
+            keys.append(("Co-authors", ", ".join(coauthors)))
+        keys.append(("Date", decision.date))
         decision_ai = self._index(proposal.get("decision_ai"), where)
         proposal_ai = _decimal(proposal.get("proposal_ai"))
         if decision_ai:
@@ -1015,9 +1022,6 @@ class _Importer:
         keys.append(("Votes", self._votes(decision)))
         if result:
             keys.append(("Result", result))
-        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if _named(name)]
-        if coauthors:
-            keys.append(("Note", "Co-authors: " + ", ".join(coauthors)))
         changes = [change for item in found for change in item.changes]
         prose = [_sources(decision.batch, [item.commit for item in found])]
         conditional = self._resolved_ballots(decision)
@@ -1027,7 +1031,7 @@ class _Importer:
             text = _fenced(str(proposal["text"]))
             longest = max(len(line) for line in text.split("\n"))
             if len(text) <= MAX_RULE_CHARS and longest <= MAX_LINE_CHARS:
-                prose.append(text)
+                prose += ["As proposed:", text]  # (its own words; the changes above are what the Rulekeepor did)
             else:
                 self.problems.append(dataclasses.replace(where, message=f"{where.message}: its text, of "
                                                          f"{len(text):,} characters and a line of {longest:,}, is "
@@ -1108,19 +1112,20 @@ class _Importer:
         path, note = self.proposal_notes.get(number, ("", {}))
         where = Problem(path, self.head, 0, f"proposal {number}")
         title = self._title(note.get("title"), where)
-        keys = [("Proposer", self.name(note["author"], where)), ("Date", date)]  # (named: see the caller)
+        keys = [("Proposer", self.name(note["author"], where))]  # (named: see the caller)
+        coauthors = [self.name(name, where) for name in _list(note.get("coauthors")) if _named(name)]
+        if coauthors:
+            keys.append(("Co-authors", ", ".join(coauthors)))
+        keys.append(("Date", date))
         power = self._index(note.get("power"), where)
         if power:  # the power it took effect with (R106); no ballots, and no index to count them by
             keys.append(("Power", power))
-        coauthors = [self.name(name, where) for name in _list(note.get("coauthors")) if _named(name)]
-        if coauthors:
-            keys.append(("Note", "Co-authors: " + ", ".join(coauthors)))
         applied = "applied it" if found else "recorded it adopted, changing no rule"
         keys += [("Result", "adopted"), ("Note", f"The Assessor's record has no decision on it; the Rulekeepor "
                                                  f"{applied}.")]
         heading = f"Proposal {number}" + (f": {title}" if title else "")
         changes = [change for item in found for change in item.changes]
-        commits = [item.commit for item in found] or [recorded[0]] if recorded or found else []
+        commits = [item.commit for item in found] + ([recorded[0]] if recorded else [])
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
         place = min((position[id(item)] for item in found), default=len(position))
         return _Placed(date, place, Entry(heading, keys, changes, [_sources(None, commits)], year=date[:4]),
@@ -1245,7 +1250,8 @@ class _Importer:
             heading = f"### {heading_text(rule_heading(number, rule.name or None))}"
             out += ["", heading, f"Power: {rule.power}"]
             if history is not None:
-                lines, _ = history.get(number, ([], None))
+                lines, revision = history.get(number, ([], None))
+                out += [f"Revision: {revision}"] if revision is not None else []
                 out += [f"History: {short_title(line)[0]}" for line in lines]
             out += ["", rule.text]
             if history is not None:
@@ -1253,7 +1259,8 @@ class _Importer:
                     out += ["", f"Annotation: {short_title(note)[0]}"]
         return "\n".join(out) + "\n"
 
-    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None) -> str:
+    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None,
+                   sections: list[tuple[str, str, list[int]]]) -> str:
         return "\n".join([
             'title = "Agora"',
             'description = "The longest-running Nomic (since 1993), imported from the Rulekeepor\'s and the '
@@ -1291,7 +1298,33 @@ class _Importer:
             "power_default = 1.0",
             "power_cap = 4.0",
             "power_exempt = 3.0",
-            ""])
+            "",
+            *self._sections_toml(sections)])
+
+    def _sections_toml(self, sections: list[tuple[str, str, list[int]]]) -> list[str]:
+        """The FLR's sections of the rules in force (its index's), each with its note, as `[[sections]]`: each rule
+        in the first that lists it, a note's paragraphs as Markdown that shows them as written."""
+        out = ["# The sections of the Full Logical Ruleset (the Rulekeepor's index), each with its note."] \
+            if sections else []
+        placed: set[int] = set()
+        for name, note, rules in sections:
+            title, why = rule_title(name)
+            if not title:
+                continue
+            if why:
+                self.problems.append(Problem(LAYOUTS[0].index, self.head, 0, f"the section '{shown(name)}': {why}"))
+            paragraphs = [escape_markdown(clean_line(part)) for part in re.split(r"\n\s*\n", note) if part.strip()]
+            text = "\n\n".join(paragraphs)
+            longest = MAX_TOML_LINE_CHARS // 4 - len('note = ""')  # on one line, each character at most 4 escaped
+            if len(text) > longest:
+                self.problems.append(Problem(LAYOUTS[0].index, self.head, 0, f"the note of the section '{title}' is "
+                                             f"{len(text):,} characters long, cut to {longest:,}"))
+                text = text[:longest - 1] + "\u2026"
+            members = [rule for rule in rules if rule not in placed]
+            placed.update(members)
+            out += ["[[sections]]", f"title = {toml_string(title)}"] + ([f"note = {toml_string(text)}"] if text else [])
+            out += ["rules = [" + "".join(f"\n  {rule}," for rule in members) + ("\n]" if members else "]"), ""]
+        return out
 
     def _report(self, walk: _Walk, decisions: list[_Decision], entries: list[Entry], missing: Runs) -> str:
         proposals = [e for e in entries if e.heading.startswith("Proposal ")]
