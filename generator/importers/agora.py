@@ -473,11 +473,9 @@ class _Importer:
         found = []
         for rule in sorted(before.keys() | after.keys()):
             old, new = before.get(rule), after.get(rule)
+            if old is new:  # (a file the commit did not change)
+                continue
             file_old, file_new = files_before.get(rule), files_after.get(rule)
-            added = [json.loads(entry) for entry in (file_new.history if file_new else ())
-                     if entry not in (file_old.history if file_old else ())]
-            removed = [json.loads(entry) for entry in (file_old.history if file_old else ())
-                       if entry not in (file_new.history if file_new else ())]
             changes: list[Change] = []
             if new is None:
                 changes.append(Change("repeal", rule))
@@ -495,6 +493,10 @@ class _Importer:
                     changes.append(Change("amend", rule, text=new.text))
             if not changes:
                 continue
+            history_before, history_after = file_old.history if file_old else (), file_new.history if file_new else ()
+            kept = set(history_before) & set(history_after)
+            added = [json.loads(entry) for entry in history_after if entry not in kept]
+            removed = [json.loads(entry) for entry in history_before if entry not in kept]
             path = (new or old or file_new or file_old).path
             # A file new to the commit brings the rule's whole history: only its last entry can be this change.
             entry = _matching_entry(added[-1:], changes, strict=True) if file_old is None else \
@@ -795,7 +797,8 @@ class _Importer:
                           for name in [value]}
                          | {name for entry in log_entries for key, value in entry.keys if key == "Co-authors"
                             for name in value.split(", ")}
-                         | {voter for d in decisions for voter in self._voters(d)}, key=str.casefold)
+                         | {voter for d in decisions for voter in self._voters(d)},
+                         key=lambda name: (name.casefold(), name))  # (Ørjan before ørjan, every time)
         highest = walk.highest
         if highest == MAX_NUMBER:
             self.problems.append(Problem(LAYOUTS[0].index, walk.start_commit, 0, f"the highest rule id, {highest}, "
@@ -921,8 +924,9 @@ class _Importer:
                 said = "is in force in the Rulekeepor's ruleset, not after the log" if ours is None else \
                     "is in force after the log, not in the Rulekeepor's ruleset"
             else:
-                said = "differs in its " + ", ".join(what for what, a, b in zip(("title", "power", "text"), ours, theirs)
-                                                     if a != b) + " from the Rulekeepor's ruleset"
+                said = "differs in its " + ", ".join(what for what, a, b in zip(("title", "power", "text"), ours,
+                                                                                theirs) if a != b) \
+                    + " from the Rulekeepor's ruleset"
             self.problems.append(Problem("", commit, 0, f"rule {number}, after the log's last entry, {said}"))
         self.end = (len(final) - sum(1 for number in differ if number in final), len(final), commit)
 
@@ -1334,6 +1338,8 @@ class _Importer:
         read = (f"and the Assessor's (AgoraNomic/assessor, its gh-pages branch at `{self.assessor_tip[:10]}`)"
                 if self.assessor else "(no --assessor: the proposals the Rulekeepor applied have no ballots)")
         same, of, commit = self.end
+        late = Counter(item.date[:4] for item in walk.found if item.date and walk.start_date[:4] <= item.date[:4]
+                       < item.commit_date[:4])
         out = ["# How this game was imported", "",
                f"`nomic-archive import agora` read the Rulekeepor's repository (AgoraNomic/ruleset, at "
                f"`{self.head[:10]}`) {read}.", "",
@@ -1354,7 +1360,9 @@ class _Importer:
                "- Snapshots: the rules as the Rulekeepor's repository held them at the end of each year "
                "(snapshots/YEAR-12-31.md). Where he recorded a change after the day it took effect (a power change "
                "or a correction written in a later year), `check` reports that year's snapshot as differing from "
-               "the replay: a slip of the record at that date, kept as he wrote it.",
+               "the replay: a slip of the record at that date, kept as he wrote it. Changes of a year he recorded "
+               "in a later one: " + (", ".join(f"{year}: {count}" for year, count in sorted(late.items())) or "none")
+               + ".",
                f"- Adopted, changing no rule: {number_ranges(runs(self.unchanging)) if self.unchanging else 'none'}.",
                "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
                                                                    sorted(self.renames.items())) or "no renames") + ".",

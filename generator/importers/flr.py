@@ -27,8 +27,8 @@ _PLAIN_CHANGES = {"enactment": "Enacted", "creation": "Created", "renumbering": 
 _LINE_TYPES = (("infected and amended", "infection-amendment"), ("null-amended", "null-amendment"),
                ("re-enacted", "reenactment"), ("reenacted", "reenactment"), ("power changed", "power-change"),
                ("created", "enactment"), ("enacted", "enactment"), ("initial", "initial"), ("amended", "amendment"),
-               ("repealed", "repeal"), ("retitled", "retitling"), ("mutated", "mutation"), ("renumbered", "renumbering"),
-               ("infected", "infection"))
+               ("repealed", "repeal"), ("retitled", "retitling"), ("mutated", "mutation"),
+               ("renumbered", "renumbering"), ("infected", "infection"))
 _LINE_PROPOSAL = re.compile(r"\bby\s+proposal\s+([0-9]{1,12})\b", re.IGNORECASE)
 # What a line says of the proposal it names: 'by Proposal 7850 "Yet Another Scam" (ais523)', '(Murphy; disi.)'
 _LINE_PROPOSAL_SAID = re.compile(r"\s*(?:[\"\u201c]([^\"\u201d]+)[\"\u201d])?\s*(?:\(([^)]*)\))?")
