@@ -260,3 +260,25 @@ def test_the_preamble_says_where_import_md_is_without_a_link(tmp_path, capsys, r
             assert "`IMPORT.md` in the game's folder, which is not part of the site" in preamble
             assert re.search(r"(?<!`)IMPORT\.md(?!`)", preamble) is None
     assert "IMPORT.md" not in files["game.toml"]
+
+
+def test_annotations_added_later_are_events_and_a_rewording_is_said(tmp_path, capsys, ruleset) -> None:
+    """An annotation a commit adds is an `Annotate` change of an event; one reworded on the same case cannot be
+    written (the format adds notes, never replaces one): its first text stays, and IMPORT.md says so."""
+    def with_notes(*notes: tuple[str, str]) -> str:
+        return numbered_rule(101, "The Game", "3", "Play the game.", GAME_HISTORY) + "annotations:\n" + "".join(
+            f"- cfjs:\n  - id: '{case}'\n    called: 2020-07-01\n  text: {text}\n" for case, text in notes)
+
+    git_commit(ruleset, "Add some annotations", {"rules_data/rules/101": with_notes(
+        ("77", "A finding."), ("88", "Another finding."))}, date="2020-08-01T12:00:00")
+    git_commit(ruleset, "Reword an annotation", {"rules_data/rules/101": with_notes(
+        ("77", "A finding."), ("88", "Another finding, reworded."))}, date="2020-08-02T12:00:00")
+    code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset))
+    assert code == 0, said
+    log = log_of(files)
+    assert log["Event: Add some annotations"].startswith(
+        "Event: Add some annotations\nDate: 2020-08-01\nBy: the Rulekeepor, annotating\n\nAnnotate rule 101:\n\n"
+        "> CFJ 88 (called 2020-07-01): Another finding.\n")
+    assert "Event: Reword an annotation" not in log
+    assert "rule 101: CFJ 88 (called 2020-07-01): Another finding. (reworded at commit" in files["IMPORT.md"]
+    assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()

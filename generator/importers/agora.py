@@ -189,6 +189,8 @@ class _Importer:
         # What the FLR's lines of 2017 say of a proposal (its title, its authors): (file, commit, as a note holds it)
         self._said_of_proposals: dict[int, tuple[str, str, dict]] = {}
         self.start_date = ""  # the day the game starts (the walk's)
+        self._annotations_seen: dict[int, set[str]] = {}  # each rule's annotations so far, as _annotation_key
+        self._gone: list[tuple[int, str, str, bool]] = []  # annotations that went: rule, text, commit, reworded
         self.unauthored: dict[int, str] = {}  # proposals no record names an author for -> what the records say
         self.end = (0, 0, "")  # rules in force after the log equal to the Rulekeepor's, of how many, at which commit
 
@@ -301,7 +303,8 @@ class _Importer:
                 numbered = {rule.id: rule for rule in files.values()}
                 in_force = self._in_force(index, files, numbered, layout, commit, noting)
                 changes = self._changes(commit, date, subject, was_in_force, in_force, was_numbered, numbered, ever,
-                                        noting)
+                                        noting) + self._annotated(commit, date, subject, was_in_force, in_force,
+                                                                  noting)
                 ever.update(in_force)
                 if walk is None:  # the game starts at the first change by a proposal in range, rules before it
                     if was_in_force and any((self._proposal_of(item) or -1) >= (low or 0) for item in changes):
@@ -520,6 +523,41 @@ class _Importer:
             found.append(_Found(commit, subject, date, rule, path, changes,
                                 agent if isinstance(agent, dict) else None, valid))
         return found
+
+    def _annotated(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
+                   noting: bool) -> list[_Found]:
+        """The annotations a commit adds to rules in force before and after it, each an `Annotate` change. An
+        annotation is the same whatever its call date is written as (2017's "20 June 2007" is now 2007-06-20), and
+        one that comes back after it went is no new one; one that takes the place of another on the same cases is
+        a rewording. The format adds notes and never takes one away, so a reworded or removed one keeps its
+        first text (IMPORT.md says which: _annotations_gone)."""
+        found = []
+        for rule, new in after.items():
+            old = before.get(rule)
+            if old is None or old is new:
+                continue
+            seen = self._annotations_seen.setdefault(rule, set())
+            seen.update(_annotation_key(note) for note in old.annotations)
+            kept = {_annotation_key(note) for note in new.annotations}
+            notes = [note for note in new.annotations if _annotation_key(note) not in seen]
+            gone = [note for note in old.annotations if _annotation_key(note) not in kept]
+            if noting:
+                reworded = {_cases(note) for note in notes}
+                self._gone.extend((rule, note, commit, _cases(note) in reworded) for note in gone)
+            cases = {_cases(note) for note in gone}
+            notes = [note for note in notes if not _cases(note) or _cases(note) not in cases]
+            seen.update(kept)
+            if notes:
+                found.append(_Found(commit, subject, date, rule, new.path, [Change("annotate", rule, text=note)
+                                                                            for note in notes], ANNOTATOR, None))
+        return found
+
+    def _annotations_gone(self, latest: dict[int, _Rule]) -> None:
+        """IMPORT.md's list of the annotations reworded or removed for good (not back in the rule's last file)."""
+        for rule, note, commit, reworded in self._gone:
+            if rule in latest and _annotation_key(note) not in {_annotation_key(n) for n in latest[rule].annotations}:
+                self.notes["Annotations the Rulekeepor later reworded or removed (their first text is kept)"].append(
+                    f"rule {rule}: {shorten(note)} ({'reworded' if reworded else 'removed'} at commit {commit[:10]})")
 
     def final_entry(self, rule: int, entry: dict) -> dict:
         """The history entry as the Rulekeepor has it now: later commits fix its date ("Fix date in R649 history")
@@ -741,6 +779,7 @@ class _Importer:
         walk = self.walk(low, high)
         found = walk.found
         self.start_date = walk.start_date
+        self._annotations_gone(walk.latest)
         for number, (path, commit, note) in self._said_of_proposals.items():  # for proposals the notes lack
             self.proposal_notes.setdefault(number, (f"{path} at {commit[:10]}", note))
         if low is None:  # from the first commit: every proposal it applies, but those it credits with old changes
@@ -880,6 +919,8 @@ class _Importer:
         latest: dict[int, _Found] = {}  # each rule's change the Rulekeepor made last, of those read so far
         for placed in entries:
             for item in placed.items:
+                if item.agent is ANNOTATOR:  # (a note on the rule, whatever its text)
+                    continue
                 before = latest.get(item.rule)
                 if before is not None and position[id(item)] < position[id(before)]:
                     if id(before) not in moved:
@@ -899,7 +940,7 @@ class _Importer:
             if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted":
                 continue
             for change in entry.changes:
-                if change.failed:
+                if change.failed or change.kind == "annotate":
                     continue
                 name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
                 if change.kind == "repeal":
@@ -1436,6 +1477,21 @@ def _sources(batch: str | None, commits: list[str]) -> str:
         said.append("Rulekeepor: " + ", ".join(f"[{commit[:10]}]({RULESET_COMMITS}{commit})"
                                                for commit in sorted(set(commits))) + ".")
     return " ".join(said)
+
+
+ANNOTATOR = {"said": "the Rulekeepor, annotating"}  # who records a finding on a rule: no history entry says
+
+
+
+
+def _annotation_key(note: str) -> str:
+    return " ".join(re.sub(r"\s*\(called [^)]*\)", "", note).casefold().split())
+
+
+def _cases(note: str) -> tuple[str, ...]:
+    """The CFJs an annotation gives its finding of: "CFJ 1584 (called ...), CFJ 1728 (...): ..." -> ("1584", "1728")."""
+    head, colon, _ = note.partition(": ")
+    return tuple(re.findall(r"CFJ ([^\s,:()]+)", head)) if colon and head.startswith("CFJ ") else ()
 
 
 def _named(person) -> bool:
