@@ -105,7 +105,7 @@ def ruleset(tmp_path):
         "rules_data/rules/102": numbered_rule(102, "Voting", "2", "Each ballot counts once.", voting),
         "rules_data/rules/104": numbered_rule(104, "New Rule", "1", "Something newer.", new_rule[:-1]),
         "rules_data/proposals/20": "id: '20'\ntitle: Tidy the game\nauthor: Oldname\n",
-        "rules_data/proposals/131": "id: '131'\nauthor: Cy\n",
+        "rules_data/proposals/131": "id: '131'\nname: Newly\nauthor: Cy\n",  # (as 8166's note, `name:`)
         "rules_data/proposals/134": "id: '134'\nauthor: Dee\n",
         "rules_data/proposals/133": "id: '133'\ntitle: Newer\nauthor: Oldname\ncoauthors:\n- Dee\n",
         "name_replacement_data": "Oldname:Newname\n"}, date="2020-07-01T12:00:00")
@@ -135,11 +135,11 @@ def test_every_layout_is_read_from_the_first_commit(tmp_path, capsys, ruleset) -
     assert code == 0, said
     log = log_of(files)
     assert [heading for heading in log if heading.startswith(("Proposal", "Unrecorded"))] == [
-        "Proposal 130: Quick Fix", "Proposal 131", "Unrecorded: 132", "Proposal 133: Newer", "Proposal 134",
+        "Proposal 130: Quick Fix", "Proposal 131: Newly", "Unrecorded: 132", "Proposal 133: Newer", "Proposal 134",
         "Proposal 135: Words only"]
     assert "Amend rule 102 to read:\n\n> ```\n> Each ballot counts once.\n> ```" in log["Proposal 130: Quick Fix"]
     assert "Proposer: Dee\nDate: 2017-05-02\n" in log["Proposal 130: Quick Fix"]  # as the FLR's line says
-    assert "Enact power 1 rule 104: New Rule" in log["Proposal 131"]  # credited by the merge's branch
+    assert "Enact power 1 rule 104: New Rule" in log["Proposal 131: Newly"]  # credited by the merge's branch
     # No record names 132's author (as none does 7879's): its number is unrecorded, its change an event by it. Its
     # file was removed, and the index fixed a commit later.
     assert "Proposal 132: The Rulekeepor applied it" in log["Unrecorded: 132"]

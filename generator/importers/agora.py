@@ -618,6 +618,8 @@ class _Importer:
                                                      "title, author and power are not read"))
                         continue
                     if isinstance(data, dict):
+                        if "title" not in data and isinstance(data.get("name"), str):  # (8166's note says `name:`)
+                            data["title"] = data["name"]
                         self.proposal_notes[number] = (name, data)
             if names:
                 break
