@@ -546,3 +546,36 @@ def test_sections_of_the_index_are_written_as_check_reads_them(tmp_path, capsys,
            'rules = [\n  101,\n]\n' in toml
     assert 'title = "Long"' in toml and "rules = [\n  102,\n]" in toml and "title = \"\"" not in toml
     assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_the_layouts_of_2017_are_read_within_bounds(tmp_path, capsys) -> None:
+    """Rule files named by title, with an index of titles and history as lines of text: a number past 12 digits is
+    no rule, a title the index lists that no file holds is said, a history line of 40,000 characters full of 'by '
+    is read in time and cut where a History: line ends, an invisible character in a title is escaped (the index
+    names it as its file does), and a file that is no rule (the index's neighbours) is not one; check reads it."""
+    repo = tmp_path / "ruleset"
+    rule = "---\nname: {name}\nhistory:\n- {line}\ntext: |\n  {text}\nid: {number}\npower: 1\n"
+    odd = rule.format(name="\"Odd\\u202e\"", line="Created by Rule 101, 2 May 2001", text="Odd.", number=102)
+    git_commit(repo, "Initial commit.", {
+        "rules/index": "---\nAll:\n- First\n- Huge\n- Ghost\n- \"Odd\\u202e\"\n",
+        "rules/First": rule.format(name="First", line="Created by Rule 5, 1 May 2001", text="A.", number=101),
+        "rules/Huge": rule.format(name="Huge", line="Created", text="Huge.", number="1" * 13),
+        "rules/Odd": odd, "rules/keywords": "---\nplayer: 101\n"}, date="2017-05-01T12:00:00")
+    git_commit(repo, "Proposal 130", {"rules/First": rule.format(
+        name="First", line="Amended(1) by Proposal 130 (Bea), 3 May 2017", text="B.", number=101)},
+        date="2017-05-03T12:00:00")
+    long_line = "Amended(2) " + "by " * 13_000 + ", 4 May 2017"
+    git_commit(repo, "Proposal 131", {"rules/First": rule.format(name="First", line=long_line, text="C.", number=101)},
+               date="2017-05-04T12:00:00")
+    out = tmp_path / "agora"
+    code, said = run(capsys, "import", "agora", "--ruleset", str(repo), "-o", str(out))
+    assert code == 1, said
+    assert "rules/First at " in said and ": a history entry or an annotation of 39,023 characters is cut to 10,000" \
+        in said
+    rules = (out / "rules.md").read_text(encoding="utf-8")
+    assert "### 101. First" in rules and "### 102. Odd\\u202e" in rules and "111111" not in rules
+    report = (out / "IMPORT.md").read_text(encoding="utf-8")
+    assert "- Ghost, at commit " in report and "- Huge, at commit " in report
+    log = (out / "log" / "2017.md").read_text(encoding="utf-8")
+    assert "## Proposal 130\nProposer: Bea\n" in log and "## Event: Proposal 131\n" in log
+    assert run(capsys, "check", str(out))[0] in (0, 1)

@@ -391,13 +391,13 @@ class _Importer:
                 named.setdefault(path.rsplit("/", 1)[-1], rule)
         out = {}
         for listed in index:
-            rule = numbered.get(listed) if isinstance(listed, int) else named.get(listed)
+            rule = numbered.get(listed) if isinstance(listed, int) else named.get(rule_title(listed)[0])
             if rule is not None:
                 out[rule.id] = rule
             elif isinstance(listed, str) and noting and listed not in self._unindexed:
                 self._unindexed.add(listed)
-                self.notes["Titles the index listed after their rule's file was removed (read as repealed)"].append(
-                    f"{listed}, at commit {commit[:10]}")
+                self.notes["Titles the index listed that no rule file holds (not in force: their files removed on "
+                           "repeal before the index was fixed)"].append(f"{listed}, at commit {commit[:10]}")
         return out
 
     def _numbered_sections(self, sections: list[tuple[str, str, list[int | str]]], files: dict[str, _Rule],

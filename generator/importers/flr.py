@@ -12,7 +12,7 @@ import datetime
 import re
 from collections.abc import Callable
 
-from ..parse.importer import clean_line
+from ..parse.importer import MAX_TITLE_CHARS, clean_line
 
 AGORAS_BIRTH = "1993-06-30"
 
@@ -32,7 +32,8 @@ _LINE_TYPES = (("infected and amended", "infection-amendment"), ("null-amended",
 _LINE_PROPOSAL = re.compile(r"\bby\s+proposal\s+([0-9]{1,12})\b", re.IGNORECASE)
 # What a line says of the proposal it names: 'by Proposal 7850 "Yet Another Scam" (ais523)', '(Murphy; disi.)'
 _LINE_PROPOSAL_SAID = re.compile(r"\s*(?:[\"\u201c]([^\"\u201d]+)[\"\u201d])?\s*(?:\(([^)]*)\))?")
-_LINE_CAUSE = re.compile(r"\b(?:by|via)\s+(.+?)(?:,[^,]*[0-9]{4}[^,]*)?$", re.IGNORECASE)
+_LINE_CAUSE = re.compile(r"\b(?:by|via)\s+", re.IGNORECASE)
+_YEAR = re.compile(r"[0-9]{4}")
 _LINE_RULE = re.compile(r"\b(?:by|via)\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _MONTHS = {name: number for number, names in enumerate(
     (("jan", "january"), ("feb", "february"), ("mar", "march"), ("apr", "april"), ("may",), ("jun", "june"),
@@ -46,22 +47,26 @@ _QUOTED_TITLE = re.compile(r"^\s*[\"'\u201c]")
 
 def free_text_entry(line: str) -> dict:
     """A history line of the FLR of 2017 as an entry: its change type, the proposal or rule it names, its day
-    (when it gives one), and the line itself, which stays what the history says."""
-    lowered = line.strip().lower()
+    (when it gives one), and the line itself, which stays what the history says. Only as much of it is read as a
+    History: line holds (a longer one is cut there)."""
+    read = line[:MAX_TITLE_CHARS]
+    lowered = read.strip().lower()
     kind = next((kind for start, kind in _LINE_TYPES if lowered.startswith(start)), "")
     agent = None
-    if proposal := _LINE_PROPOSAL.search(line):
+    if proposal := _LINE_PROPOSAL.search(read):
         agent = {"proposal": proposal.group(1)}
-    elif rule := _LINE_RULE.search(line):
+    elif rule := _LINE_RULE.search(read):
         agent = {"rule": rule.group(1)}
-    elif cause := _LINE_CAUSE.search(line):
-        agent = {"said": cause.group(1).strip()}
-    return {"change": {"type": kind}, "agent": agent, "date": _day_in(line), "line": line}
+    elif cause := _LINE_CAUSE.search(read):  # "by cleaning (G.), 24 May 2017": who, without the date
+        said, comma, last = read[cause.end():].rpartition(",")
+        agent = {"said": (said if comma and _YEAR.search(last) else read[cause.end():]).strip()}
+    return {"change": {"type": kind}, "agent": agent, "date": _day_in(read), "line": line}
 
 
 def proposal_said(line: str) -> tuple[int, dict] | None:
     """The proposal a line of the FLR of 2017 names, with its title and authors where the line gives them, as the
     Rulekeepor's note of a proposal holds them: (7850, {"title": "Yet Another Scam", "author": "ais523"})."""
+    line = line[:MAX_TITLE_CHARS]
     found = _LINE_PROPOSAL.search(line)
     if found is None:
         return None
@@ -195,6 +200,8 @@ def proposal_words(number: str, note: dict, name: Callable[[str], str]) -> str:
 
 def with_titles(line: str, notes: dict[int, dict], name: Callable[[str], str]) -> str:
     """A line of the FLR of 2017 with the title and authors of each proposal it names where it gives none."""
+    line = line[:MAX_TITLE_CHARS]  # (all a History: line holds)
+
     def named(match: re.Match[str]) -> str:
         note = notes.get(int(match.group(1)))
         if not note:
