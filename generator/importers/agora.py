@@ -110,10 +110,10 @@ class _Walk:
 
     initial: dict[int, _Rule]    # the rules in force when the game starts
     start_commit: str            # the first commit whose changes the log holds
-    start_date: str              # the day of the commit before it, whose rules are the initial ones
+    start_date: str              # the day of the commit before it, whose rules are the initial ones (or of the
+    #                              first change, where its history entry dates it earlier)
     found: list[_Found]          # every change after that, in the Rulekeepor's order
     year_ends: dict[str, dict[int, _Rule]]
-    highest: int                 # the highest rule number in force before the game
     final: dict[int, _Rule] = field(default_factory=dict)   # the rules in force at the last commit read
     final_commit: str = ""
     sections: list[tuple[str, str, list[int]]] = field(default_factory=list)  # the index's, at the last commit
@@ -271,7 +271,6 @@ class _Importer:
         found: list[_Found] = []
         year_ends: dict[str, dict[int, _Rule]] = {}
         recorded: dict[int, tuple[str, str, str]] = {}
-        highest = 0
         ever: set[int] = set()      # every rule that has been in force: one that comes back is re-enacted
         commit = previous_date = ""
         with BlobReader(self.ruleset) as blobs:
@@ -307,10 +306,11 @@ class _Importer:
                                                                   noting)
                 ever.update(in_force)
                 if walk is None:  # the game starts at the first change by a proposal in range, rules before it
-                    if was_in_force and any((self._proposal_of(item) or -1) >= (low or 0) for item in changes):
-                        walk = _Walk(was_in_force, commit, previous_date, found, year_ends, highest)
-                    else:  # the highest id before the game: not one the first imported proposal enacts
-                        highest = max([highest] + list(in_force))
+                    opening = [item for item in changes if (self._proposal_of(item) or -1) >= (low or 0)]
+                    if was_in_force and opening:  # (the game starts on the day before, or with its first change)
+                        start = min([previous_date] + [item.date for item in opening if item.date])
+                        walk = _Walk(was_in_force, commit, start, found, year_ends)
+                    else:
                         previous_date = date[:10]
                         continue
                 if high is not None and any((self._proposal_of(item) or 0) > high for item in changes):
@@ -840,7 +840,10 @@ class _Importer:
                             for name in value.split(", ")}
                          | {voter for d in decisions for voter in self._voters(d)},
                          key=lambda name: (name.casefold(), name))  # (Ørjan before ørjan, every time)
-        highest = walk.highest
+        # The highest rule in force when the game begins: a number the Rulekeepor gave once and took back (2942,
+        # for 2492, in 2017) would make every later enactment a finding; one taken before and repealed, a number
+        # used twice that goes unseen, is a slip check misses rather than one it invents.
+        highest = max(walk.initial, default=0)
         if highest == MAX_NUMBER:
             self.problems.append(Problem(LAYOUTS[0].index, walk.start_commit, 0, f"the highest rule id, {highest}, "
                                          "leaves no number for the next rule: written without numbering.next_rule"))
@@ -885,9 +888,13 @@ class _Importer:
         finding. Those out of the longest increasing run are listed."""
         enacted = [(change.rule, entry) for entry in entries for change in entry.changes
                    if change.kind == "enact" and not change.failed]
-        in_turn = increasing_subsequence([highest] + [number for number, _ in enacted])
-        late = [f"rule {number}, enacted by {entry.heading.split(':')[0].lower()} of {dict(entry.keys).get('Date')}"
-                for position, (number, entry) in enumerate(enacted, start=1) if position not in in_turn]
+        below = [number for number, _ in enacted if number <= highest]
+        late = [f"{len(below)} enactments numbered below {highest}, a rule in force when the game began (rules "
+                f"{number_ranges(runs(below))})"] if below else []
+        enacted = [(number, entry) for number, entry in enacted if number > highest]
+        in_turn = increasing_subsequence([number for number, _ in enacted])
+        late += [f"rule {number}, enacted by {entry.heading.split(':')[0].lower()} of {dict(entry.keys).get('Date')}"
+                 for position, (number, entry) in enumerate(enacted) if position not in in_turn]
         if late:
             self.notes["Rules numbered out of turn (so game.toml has no numbering.next_rule)"].extend(late)
         return bool(late)
