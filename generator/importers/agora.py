@@ -796,7 +796,7 @@ class _Importer:
                 by_proposal[number].append(item)
                 if item.date is not None and item.date < walk.start_date:
                     self.problems.append(Problem(item.path, item.commit, 0, f"proposal {number}: the history entry's "
-                                                 f"date {item.date} is before the game's first commit: dated by "
+                                                 f"date {item.date} is before the game begins ({walk.start_date}): dated by "
                                                  "the commit"))
                     item.date = None
             else:
@@ -1382,7 +1382,7 @@ class _Importer:
 
     def _report(self, walk: _Walk, decisions: list[_Decision], entries: list[Entry], missing: Runs) -> str:
         proposals = [e for e in entries if e.heading.startswith("Proposal ")]
-        ballots = sum(len(d.resolution.get("votes") or []) for d in decisions)
+        ballots = sum(len(d.resolution.get("votes") or []) for d in decisions if d.number not in self.unauthored)
         kinds = Counter(change.kind for e in entries for change in e.changes)
         results = Counter(key_value for e in proposals for key, key_value in e.keys if key == "Result")
         read = (f"and the Assessor's (AgoraNomic/assessor, its gh-pages branch at `{self.assessor_tip[:10]}`)"
