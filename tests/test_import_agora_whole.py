@@ -212,6 +212,7 @@ def test_a_change_recorded_after_later_ones_is_written_where_it_was_recorded(tmp
     event = log["Event: Apply judgement in CFJ 12"]
     assert event.startswith("Event: Apply judgement in CFJ 12\nDate: 2020-09-01\nBy: proposal 134 (Dee)\n")
     assert "Each ballot counts, loudly." in event and "The Rulekeepor's history gives this change of 2020-07-10" in event
+    assert "Its change to rule 102 is the event of 2020-09-01 where the Rulekeepor recorded it" in log["Proposal 134"]
     report = files["IMPORT.md"]
     assert "The end: 3 of the 3 rules in force" in report
     assert "rule 102: by proposal 134 (Dee) of 2020-07-10, recorded at commit" in report

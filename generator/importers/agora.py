@@ -917,6 +917,9 @@ class _Importer:
             holder.entry.changes = [change for item in holder.items for change in item.changes]
             if not holder.items and holder.entry.heading.startswith("Event:"):
                 entries.remove(holder)
+            elif holder.entry.heading.startswith("Proposal "):
+                holder.entry.prose.append(f"Its change to rule {late.rule} is the event of {late.commit_date[:10]} "
+                                          "where the Rulekeepor recorded it, after later changes to the rule.")
             moved.add(id(late))
             entries.append(self._event_entry([late], position, late=True))
         return entries
