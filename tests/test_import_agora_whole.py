@@ -11,7 +11,7 @@ import pytest
 
 from generator.cli import main
 from helpers import git_commit
-from test_import_agora import entries
+from test_import_agora import entries, run_import
 
 FIRST_DAY = "2017-05-01T12:00:00"
 
@@ -114,15 +114,6 @@ def ruleset(tmp_path):
     git_commit(repo, "Proposal 135", {"rules_data/proposals/135": "id: '135'\ntitle: Words only\nauthor: Dee\n"
                                                                 "power: '2.0'\n"}, date="2020-07-12T12:00:00")
     return repo
-
-
-def run_import(tmp_path, capsys, *args: str) -> tuple[int, dict[str, str], str]:
-    out = tmp_path / "agora"
-    code = main(["import", "agora", *args, "-o", str(out)])
-    captured = capsys.readouterr()
-    files = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()} \
-        if out.exists() else {}
-    return code, files, captured.out + captured.err
 
 
 def log_of(files: dict[str, str]) -> dict[str, str]:
