@@ -132,6 +132,9 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
             "Votes: for Newname x3, Bea x5; against Cy x3; present Dee x3\nResult: adopted\n") in ten
     assert "Amend rule 102 to read:\n\n> ```\n> Each ballot counts once.\n> ```" in ten
     assert "As proposed:\n\n```\nDo thing 10.\n```" in ten  # the proposal's text, verbatim
+    # Where it comes from, as links to the Assessor's report and the Rulekeepor's commit on GitHub.
+    assert re.search(r"Assessor: \[10-11\.txt\]\(https://github\.com/AgoraNomic/assessor/blob/gh-pages/10-11\.txt\)\. "
+                     r"Rulekeepor: \[[0-9a-f]{10}\]\(https://github\.com/AgoraNomic/ruleset/commit/[0-9a-f]{40}\)\.", ten)
     assert "Enact power 1 rule 104: Brief\n\n> ```\n> A brief rule.\n> ```" in log["Proposal 11: Idea 11"]
     twelve = log["Proposal 12: Quick fix"]  # the Rulekeepor applied it; the Assessor has no JSON for it
     assert "Proposer: Bea\nDate: 2020-02-05\nPower: 1.0\nResult: adopted\n" in twelve and "Repeal rule 104." in twelve

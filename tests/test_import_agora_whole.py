@@ -274,3 +274,15 @@ def test_annotations_added_later_are_events_and_a_rewording_is_said(tmp_path, ca
     assert "Event: Reword an annotation" not in log
     assert "rule 101: CFJ 88 (called 2020-07-01): Another finding. (reworded at commit" in files["IMPORT.md"]
     assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()
+
+
+def test_a_batchs_name_is_a_link_whatever_it_holds() -> None:
+    """The Assessor's file names are the record's: a comma and a space are escaped in the address, and
+    brackets cannot end the link's words early."""
+    from generator.importers.agora import _sources
+
+    assert _sources("9354, 9356.txt", []) == ("Assessor: [9354, 9356.txt](https://github.com/AgoraNomic/assessor/blob/"
+                                              "gh-pages/9354%2C%209356.txt).")
+    assert "(https://github.com/AgoraNomic/assessor/blob/gh-pages/x%5D%28javascript%3Ay%29.txt)" in \
+        _sources("x](javascript:y).txt", [])
+    assert "[x\\](javascript:y).txt]" in _sources("x](javascript:y).txt", [])

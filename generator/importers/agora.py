@@ -1484,7 +1484,8 @@ def _sources(batch: str | None, commits: list[str]) -> str:
     """Where an entry comes from, as links: the Assessor's report of its batch and the Rulekeepor's commits."""
     said = []
     if batch is not None:
-        said.append(f"Assessor: [{escape_markdown(batch)}]({ASSESSOR_FILES}{quote(batch, safe='')}).")
+        words = re.sub(r"([\\\[\]`*_<&])", r"\\\1", clean_line(batch))  # (its brackets cannot end the words)
+        said.append(f"Assessor: [{words}]({ASSESSOR_FILES}{quote(batch, safe='')}).")
     if commits:
         said.append("Rulekeepor: " + ", ".join(f"[{commit[:10]}]({RULESET_COMMITS}{commit})"
                                                for commit in sorted(set(commits))) + ".")
