@@ -312,7 +312,8 @@ def test_decisions_past_z_and_the_next_rule_after_from(tmp_path, capsys, records
     --from, a rule the first imported proposal enacts is not counted in numbering.next_rule."""
     ruleset, assessor = records
     again = [{"proposal": 20, "resolution": {"result": "REJECTED", "votes": [{"voter": "Bea", "vote": "AGAINST"}]}}]
-    git_commit(assessor, "decided again and again", {"json/20.txt": json.dumps({"resolutions": again * 28})})
+    git_commit(assessor, "decided again and again", {"json/20.txt": json.dumps({"resolutions": again * 28,
+                                                                         "proposals": [{"number": 20, "author": "Bea"}]})})
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
     assert "json/20.txt at " in said and ": proposal 20: decided a 28th time, and the format letters a decision " \
         "taken again A to Z: left out" in said
@@ -489,7 +490,8 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
     named = git_commit(ruleset, "Proposal 16", {"rules_data/rules/101": "id: 101\nname: >\n" + "  long name\n" * 3_000
                                                 + "power: 2\ntext: |\n  New.\n"}, date="2020-03-22T12:00:00")
     ballots = [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(3_000)]
-    git_commit(assessor, "many ballots", {"json/20.txt": json.dumps({"resolutions": [
+    git_commit(assessor, "many ballots", {"json/20.txt": json.dumps({"proposals": [{"number": 20, "author": "Bea"}],
+                                                                     "resolutions": [
         {"proposal": 20, "resolution": {"result": "ADOPTED", "votes": ballots}}]}),
         "json/21.txt": json.dumps({"resolutions": [], "padding": "p" * 5_300_000})})
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
@@ -503,10 +505,11 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
     log = (out / "log" / "2020.md").read_text(encoding="utf-8")
     assert max(len(line) for line in log.splitlines()) <= 20_000 and "Voter2999 x3" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
-    git_commit(assessor, "more ballots", {"json/20.txt": json.dumps({"resolutions": [{"proposal": 20, "resolution": {
+    git_commit(assessor, "more ballots", {"json/20.txt": json.dumps({"proposals": [{"number": 20, "author": "Bea"}],
+                                                                     "resolutions": [{"proposal": 20, "resolution": {
         "result": "ADOPTED", "votes": [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(10_000)]}}]})})
     code, said, out = agora_import(tmp_path / "more", capsys, ruleset, assessor)
-    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,820 bytes; such a file may " \
+    assert code == 2 and "players, whom game.toml lists: it would be a file that is 149,942 bytes; such a file may " \
         "hold at most 65,536 bytes" in said
     assert not out.exists()
 
@@ -522,4 +525,57 @@ def test_nesting_that_would_stop_python_is_not_json_and_no_assessor_is_said(tmp_
     report = (out / "IMPORT.md").read_text(encoding="utf-8")
     assert "(no --assessor: the proposals the Rulekeepor applied have no ballots)" in report
     assert "Assessor's (AgoraNomic/assessor" not in report
+    assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_sections_of_the_index_are_written_as_check_reads_them(tmp_path, capsys, records) -> None:
+    """The index's sections become game.toml's [[sections]]: one with no name is left out, a name holding invisible
+    characters is written with their escapes, a note past what a line of game.toml holds is cut, a rule listed in
+    two sections stays in the first, and Markdown in a note shows as written; each a problem, and check reads it."""
+    ruleset, assessor = records
+    git_commit(ruleset, "Proposal 18", {"rules_data/config/index": (
+        "- name: ''\n  rules:\n  - 101\n"
+        "- name: \"Bad\\u202e\"\n  note: |\n    A *starred* note.\n\n    Its second paragraph.\n  rules:\n  - 101\n"
+        "- name: Long\n  note: " + "word " * 2_000 + "\n  rules:\n  - 101\n  - 102\n")}, date="2020-03-21T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    toml = (out / "game.toml").read_text(encoding="utf-8")
+    assert "the section 'Bad\\u202e': the title 'Bad\\u202e' held invisible characters, written as their escapes" in said
+    assert "the note of the section 'Long' is 9,999 characters long, cut to 991" in said
+    assert '[[sections]]\ntitle = "Bad\\\\u202e"\nnote = "A \\\\*starred\\\\* note.\\n\\nIts second paragraph."\n' \
+           'rules = [\n  101,\n]\n' in toml
+    assert 'title = "Long"' in toml and "rules = [\n  102,\n]" in toml and "title = \"\"" not in toml
+    assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_the_layouts_of_2017_are_read_within_bounds(tmp_path, capsys) -> None:
+    """Rule files named by title, with an index of titles and history as lines of text: a number past 12 digits is
+    no rule, a title the index lists that no file holds is said, a history line of 40,000 characters full of 'by '
+    is read in time and cut where a History: line ends, an invisible character in a title is escaped (the index
+    names it as its file does), and a file that is no rule (the index's neighbours) is not one; check reads it."""
+    repo = tmp_path / "ruleset"
+    rule = "---\nname: {name}\nhistory:\n- {line}\ntext: |\n  {text}\nid: {number}\npower: 1\n"
+    odd = rule.format(name="\"Odd\\u202e\"", line="Created by Rule 101, 2 May 2001", text="Odd.", number=102)
+    git_commit(repo, "Initial commit.", {
+        "rules/index": "---\nAll:\n- First\n- Huge\n- Ghost\n- \"Odd\\u202e\"\n",
+        "rules/First": rule.format(name="First", line="Created by Rule 5, 1 May 2001", text="A.", number=101),
+        "rules/Huge": rule.format(name="Huge", line="Created", text="Huge.", number="1" * 13),
+        "rules/Odd": odd, "rules/keywords": "---\nplayer: 101\n"}, date="2017-05-01T12:00:00")
+    git_commit(repo, "Proposal 130", {"rules/First": rule.format(
+        name="First", line="Amended(1) by Proposal 130 (Bea), 3 May 2017", text="B.", number=101)},
+        date="2017-05-03T12:00:00")
+    long_line = "Amended(2) " + "by " * 13_000 + ", 4 May 2017"
+    git_commit(repo, "Proposal 131", {"rules/First": rule.format(name="First", line=long_line, text="C.", number=101)},
+               date="2017-05-04T12:00:00")
+    out = tmp_path / "agora"
+    code, said = run(capsys, "import", "agora", "--ruleset", str(repo), "-o", str(out))
+    assert code == 1, said
+    assert "rules/First at " in said and ": a history entry or an annotation of 39,023 characters is cut to 10,000" \
+        in said
+    rules = (out / "rules.md").read_text(encoding="utf-8")
+    assert "### 101. First" in rules and "### 102. Odd\\u202e" in rules and "111111" not in rules
+    report = (out / "IMPORT.md").read_text(encoding="utf-8")
+    assert "- Ghost, at commit " in report and "- Huge, at commit " in report
+    log = (out / "log" / "2017.md").read_text(encoding="utf-8")
+    assert "## Proposal 130\nProposer: Bea\n" in log and "## Event: Proposal 131\n" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)

@@ -124,18 +124,21 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
     assert sorted(files) == ["IMPORT.md", "game.toml", "log/2020.md", "rules.md"]
     log = entries(files["log/2020.md"])
     assert list(log) == ["Proposal 10: Idea 10", "Proposal 11: Idea 11", "Proposal 12: Quick fix",
-                         "Event: Oldname cleans Rule 102", "Proposal 13: Idea 13", "Proposal 14: Idea 14",
+                         "Event: Newname cleans Rule 102", "Proposal 13: Idea 13", "Proposal 14: Idea 14",
                          "Proposal 14A: Idea 14", "Unrecorded: 15", "Proposal 16: Idea 16"]
     ten = log["Proposal 10: Idea 10"]
     # The batch lists only Bea's strength: the others have what F = 8 leaves, 3 each.
-    assert ("Proposer: Newname\nDate: 2020-01-30\nIndex: 1.0\nQuorum: 2\n"
-            "Votes: for Newname x3, Bea x5; against Cy x3; present Dee x3\nResult: adopted\nNote: Co-authors: Cy\n") in ten
+    assert ("Proposer: Newname\nCo-authors: Cy\nDate: 2020-01-30\nIndex: 1.0\nQuorum: 2\n"
+            "Votes: for Newname x3, Bea x5; against Cy x3; present Dee x3\nResult: adopted\n") in ten
     assert "Amend rule 102 to read:\n\n> ```\n> Each ballot counts once.\n> ```" in ten
-    assert "```\nDo thing 10.\n```" in ten  # the proposal's text, verbatim
+    assert "As proposed:\n\n```\nDo thing 10.\n```" in ten  # the proposal's text, verbatim
+    # Where it comes from, as links to the Assessor's report and the Rulekeepor's commit on GitHub.
+    assert re.search(r"Assessor: \[10-11\.txt\]\(https://github\.com/AgoraNomic/assessor/blob/gh-pages/10-11\.txt\)\. "
+                     r"Rulekeepor: \[[0-9a-f]{10}\]\(https://github\.com/AgoraNomic/ruleset/commit/[0-9a-f]{40}\)\.", ten)
     assert "Enact power 1 rule 104: Brief\n\n> ```\n> A brief rule.\n> ```" in log["Proposal 11: Idea 11"]
     twelve = log["Proposal 12: Quick fix"]  # the Rulekeepor applied it; the Assessor has no JSON for it
-    assert "Proposer: Bea\nDate: 2020-02-05\nIndex: 1.0\nResult: adopted\n" in twelve and "Repeal rule 104." in twelve
-    cleaning = log["Event: Oldname cleans Rule 102"]
+    assert "Proposer: Bea\nDate: 2020-02-05\nPower: 1.0\nResult: adopted\n" in twelve and "Repeal rule 104." in twelve
+    cleaning = log["Event: Newname cleans Rule 102"]
     assert "Date: 2020-03-01\nBy: cleaning (Newname)" in cleaning  # 2020-05-32 is no day: the commit's date
     assert "Votes: against Bea x3; present" not in log["Proposal 13: Idea 13"]
     assert "Result: defeated" in log["Proposal 13: Idea 13"]
@@ -144,7 +147,7 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
     assert "Change the power of rule 101 to 2." in fourteen and 'Retitle rule 101 to "The Whole Game".' in fourteen
     assert "Ballots the Assessor resolved: Cy (endorsement)." in log["Proposal 11: Idea 11"]
     rules = files["rules.md"]
-    assert ("### 101. The Game\nPower: 3\nHistory: enactment by proposal 1, 2019-12-01\n\n```\n" + GAME_TEXT
+    assert ("### 101. The Game\nPower: 3\nRevision: 0\nHistory: Enacted by P1, 2019-12-01\n\n```\n" + GAME_TEXT
             + "\n```\n\nAnnotation: CFJ 77 (called 2019-05-01): Rulings stay with the rule.") in rules
     toml = files["game.toml"]
     assert 'players = [\n  "Bea",\n  "Cy",\n  "Dee",\n  "Newname",\n]' in toml
@@ -211,7 +214,9 @@ def test_unreadable_batches_and_odd_values_are_reported_not_fatal(tmp_path, caps
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset), "--assessor", str(assessor))
     assert code == 1, said
     log = entries(files["log/2020.md"])
-    assert "Votes: for Bea x3\nResult: adopted" in log["Proposal 17"]
+    # No author to write it with: its number is unrecorded, saying what the Assessor holds, never "unknown".
+    assert "Proposal 17: The Assessor resolved it ADOPTED (17.txt), with the ballots for Bea x3, naming no author." \
+        in log["Unrecorded: 17"] and "unknown" not in files["log/2020.md"] + files["game.toml"]
     tip = subprocess.run(["git", "-C", str(assessor), "rev-parse", "--short=10", "gh-pages"], capture_output=True,
                          text=True, check=True).stdout.strip()
     for problem in (f"json/broken.txt at {tip}, line 1: not JSON: Expecting property name enclosed in double quotes; "

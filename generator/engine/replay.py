@@ -751,11 +751,15 @@ def _check_decision_keys(state: _State, proposal: Proposal) -> None:
 
 def _power_of(config: Config, proposal: Proposal):
     """The power an adopted proposal takes effect with (format 1.1, section 5): the least of its index (under
-    the index method), its `Power:` line and rules.power_cap; None when it is not checked."""
+    the index method), its `Power:` line and rules.power_cap; None when it is not checked. A proposal whose
+    ballots nobody recorded (no Votes or Tally line) and whose index is not written has no index to bound it:
+    adoption.index is the default for counting votes, and as a power it would invent findings the record
+    never supports (format 1.2)."""
     rules = config.rules
     if not rules.power:
         return None
-    candidates = [p for p in (_index_of(config, proposal) if config.adoption.method == "index" else None,
+    indexed = config.adoption.method == "index" and (proposal.index is not None or proposal.votes is not None)
+    candidates = [p for p in (_index_of(config, proposal) if indexed else None,
                               proposal.power, rules.power_cap) if p is not None]
     if not candidates:
         return None

@@ -2,13 +2,16 @@
 rule with its history, the index of the rules in force) and the Assessor's (AgoraNomic/assessor: one JSON
 file per batch of decisions on its gh-pages branch).
 
-The rules are followed commit by commit along the ruleset's first-parent history, reading only the files each
-commit changes: a rule that enters the index is enacted (or re-enacted), one that leaves it is repealed, a new
-text is a whole-text amendment, a new name a retitling, a new power a change of power. Each change is credited
-to the agent of the history entry the same commit adds (a proposal, a rule, a cleaning, a ratification...);
-a change no entry accounts for is the Rulekeepor's correction. Decisions come from the Assessor: ballots with
-their strengths, the index, the quorum, the result. Where the two disagree, or one with itself, IMPORT.md says
-so with the commit. Player names are written as they are now (the ruleset's name_replacement_data)."""
+The rules are followed commit by commit along the ruleset's first-parent history from its first commit (2017),
+in each layout it has had (LAYOUTS), reading only the files each commit changes: a rule that enters the index is
+enacted (or re-enacted), one that leaves it is repealed, a new text is a whole-text amendment, a new name a
+retitling, a new power a change of power. Each change is credited to the agent of the history entry the same
+commit adds (a proposal, a rule, a cleaning, a ratification...), else to the proposal the commit's subject names;
+a change nothing accounts for is the Rulekeepor's correction. Decisions come from the Assessor: ballots with
+their strengths, the index, the quorum, the result; a proposal only the Rulekeepor recorded has its changes and
+no ballots. Where the two disagree, or one with itself, IMPORT.md says so with the commit, and whether the rules
+the log gives at its end are the Rulekeepor's. Player names are written as they are now (the ruleset's
+name_replacement_data)."""
 from __future__ import annotations
 
 import dataclasses
@@ -17,31 +20,62 @@ import json
 import re
 import string
 from collections import Counter, defaultdict
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
+from urllib.parse import quote
 
 import yaml
 
-from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES
+from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
 from ..parse.importer import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
-                              heading_text, load_yaml, rule_heading, rule_title, short_title, yaml_problem)
+                              heading_text, increasing_subsequence, load_yaml, rule_heading, rule_title, short_title,
+                              yaml_problem)
 from ..parse.source import read_int, shorten
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
-                      toml_players)
-from .gitread import FIELD, RECORD, BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git, text
+                      toml_players, toml_string)
+from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
+                  revisions, with_titles)
+from .gitread import (FIELD, RECORD, BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git,
+                      list_files, text)
 
-LAYOUTS = (("rules_data/config/index", "rules_data/rules/"), ("config/index", "rules/"))  # 2020-07 on; 2018-07 on
+
+@dataclass(frozen=True)
+class _Layout:
+    """Where a commit of the ruleset keeps the index of the rules in force and the rule files."""
+
+    index: str
+    folder: str
+    titled: bool = False  # the index names rules by title; each file says its number (`id:`), whatever its name
+
+
+LAYOUTS = (_Layout("rules_data/config/index", "rules_data/rules/"),  # 2020-07 on
+           _Layout("config/index", "rules/"),                        # 2018-07 on
+           _Layout("index", "rules/", titled=True),                  # 2017-10 on, with a Haskell generator
+           _Layout("rules/index", "rules/", titled=True))            # 2017-05 on: rules/<Title>, flr.txt beside
+PROPOSAL_FOLDERS = ("rules_data/proposals/", "proposals/")  # the Rulekeepor's note of each proposal
+WALKED = sorted({layout.index for layout in LAYOUTS} | {layout.folder.rstrip("/") for layout in LAYOUTS}
+                | {folder.rstrip("/") for folder in PROPOSAL_FOLDERS})
 RESULTS = {"ADOPTED": "adopted", "REJECTED": "defeated", "FAILED_QUORUM": "failed-quorum"}
 VOTE_GROUPS = (("FOR", "for"), ("AGAINST", "against"), ("PRESENT", "present"))
 DEFAULT_STRENGTH = 3            # R2156: a player's voting strength is 3 unless modified
+# Each log file's preamble, shown on the site, which does not publish IMPORT.md: where to find it, in words (a
+# bare "IMPORT.md" would be made a link to a web site of that name).
+PREAMBLE = ("Imported by `nomic-archive import agora` from the Rulekeepor's and the Assessor's repositories. How, and "
+            "what the records could not give, is told in the file `IMPORT.md` in the game's folder, which is not "
+            "part of the site.")
+ASSESSOR_FILES = "https://github.com/AgoraNomic/assessor/blob/gh-pages/"
+RULESET_COMMITS = "https://github.com/AgoraNomic/ruleset/commit/"
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DECIMAL = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})?")
 _BY_RULE = re.compile(r"rule\s+([0-9]+)\b", re.IGNORECASE)  # a By: line that check reads as naming a rule
 _HALF_CHARACTER = re.compile("[\ud800-\udfff]")  # a surrogate, which no file can hold
-_PROPOSAL_SUBJECT = re.compile(r"^(?:proposal|p)\s*([0-9]{3,5})\b", re.IGNORECASE)
+# A subject that names the proposal its commit applies: "Proposal 8033", "P8033", and in 2017 "Apply 7848 Emergency
+# Scam Fix.", "Merge branch '7853-close-ancient-loopholes'", "Effects of proposal 7930."
+_PROPOSAL_SUBJECT = re.compile(r"^(?:proposal\s*|(?:apply\s+|merge branch '|effects of proposal\s*|p\s*)(?=[0-9]{3}))"
+                               r"([0-9]{1,12})\b", re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -52,6 +86,8 @@ class _Rule:
     text: str
     history: tuple[str, ...]     # each history entry as canonical JSON: entries compare as wholes
     annotations: tuple[str, ...]
+    path: str                    # its file
+    revision: int | None = None  # the file's own count of its changes (`rev:`, 2017), where it keeps one
 
 
 @dataclass
@@ -66,6 +102,35 @@ class _Found:
     changes: list[Change]
     agent: dict | None
     date: str | None             # the history entry's date, when it is a real day
+
+
+@dataclass
+class _Walk:
+    """The ruleset's history as the walk found it."""
+
+    initial: dict[int, _Rule]    # the rules in force when the game starts
+    start_commit: str            # the first commit whose changes the log holds
+    start_date: str              # the day of the commit before it, whose rules are the initial ones (or of the
+    #                              first change, where its history entry dates it earlier)
+    found: list[_Found]          # every change after that, in the Rulekeepor's order
+    year_ends: dict[str, dict[int, _Rule]]
+    final: dict[int, _Rule] = field(default_factory=dict)   # the rules in force at the last commit read
+    final_commit: str = ""
+    sections: list[tuple[str, str, list[int]]] = field(default_factory=list)  # the index's, at the last commit
+    # Proposals whose note a commit adds, its subject naming them: number -> (commit, its date, subject).
+    recorded: dict[int, tuple[str, str, str]] = field(default_factory=dict)
+    latest: dict[int, _Rule] = field(default_factory=dict)   # each rule as its file was last read
+
+
+@dataclass
+class _Placed:
+    """An entry of the log, with where it goes (its date, and on one day the place of its first change among the
+    Rulekeepor's) and the changes it writes."""
+
+    date: str
+    place: int
+    entry: Entry
+    items: list[_Found]
 
 
 @dataclass
@@ -108,17 +173,26 @@ def _proposal_number(value: str | None, option: str) -> int | None:
 class _Importer:
     def __init__(self, ruleset: Path, assessor: Path | None):
         self.ruleset = ruleset
-        self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected dates are read
+        self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected entries are read
         self.assessor = assessor
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
         self.problems: list[Problem] = []  # what could not be read as it stands (from the start of the game on)
         self.assessor_tip = ""  # the commit the Assessor's files are read at
         self._named: set[str] = set()  # names said to be written otherwise
+        self._unindexed: set[str] = set()  # titles the index lists that no rule file holds, once said
         self.renames: dict[str, str] = {}
         self.renames = self._renames()
+        self._full_names = self._full_names_of_renamed()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
-        self._final_dates: dict[tuple, list] | None = None
-        self._named: set[str] = set()  # names said to be written otherwise
+        self._final: dict[int, list[dict]] | None = None
+        self.proposal_notes: dict[int, tuple[str, dict]] = {}
+        # What the FLR's lines of 2017 say of a proposal (its title, its authors): (file, commit, as a note holds it)
+        self._said_of_proposals: dict[int, tuple[str, str, dict]] = {}
+        self.start_date = ""  # the day the game starts (the walk's)
+        self._annotations_seen: dict[int, set[str]] = {}  # each rule's annotations so far, as _annotation_key
+        self._gone: list[tuple[int, str, str, bool]] = []  # annotations that went: rule, text, commit, reworded
+        self.unauthored: dict[int, str] = {}  # proposals no record names an author for -> what the records say
+        self.end = (0, 0, "")  # rules in force after the log equal to the Rulekeepor's, of how many, at which commit
 
     # --- names ---------------------------------------------------------------------------------------------
 
@@ -143,6 +217,13 @@ class _Importer:
             resolved[old] = name
         return resolved
 
+    def _full_names_of_renamed(self) -> dict[str, str]:
+        """A committer's full name whose first word is a former name ("Jason Cobb", when Jason is now Janet) -> the
+        name the player has now: the Rulekeepor's subjects and early history entries name players so."""
+        authors = text(git(self.ruleset, "log", "--format=%an", self.head)).splitlines()
+        return {author: self.renames[first] for author in set(authors)
+                if len(parts := author.split()) > 1 and (first := parts[0]) in self.renames}
+
     def name(self, raw, where: Problem | None = None, *, renamed: bool = True) -> str:
         """A player's name as the game writes it (`player_name`), as the player is named now unless `renamed` is
         false. A name that must be written otherwise is a problem `where` it is first read."""
@@ -152,7 +233,18 @@ class _Importer:
             self.problems.append(dataclasses.replace(where, message=(f"{where.message}: " if where.message else "")
                                                      + f"the name '{shown(str(raw))}' cannot be written as it is "
                                                      f"({why}): written '{name}'"))
-        return self.renames.get(name, name) if renamed else name
+        if not renamed:
+            return name
+        return self.renames.get(name) or self._full_names.get(name, name)
+
+    def current_names(self, words: str) -> str:
+        """Prose of the Rulekeepor's (a commit's subject, a line of his history) with each player named as now:
+        "Jason Cobb cleans Rule 105" -> "Janet cleans Rule 105"."""
+        olds = sorted(list(self._full_names) + list(self.renames), key=len, reverse=True)
+        if not olds:
+            return words
+        pattern = re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(old) for old in olds) + r")(?![\w])")
+        return pattern.sub(lambda m: self._full_names.get(m.group(0)) or self.renames[m.group(0)], words)
 
     # --- the Rulekeepor's repository -------------------------------------------------------------------
 
@@ -164,77 +256,83 @@ class _Importer:
         except YamlBeyondBounds as error:
             raise ImportRefused(f"{path} at {commit[:10]}, line {error.line}", str(error)) from None
 
-    def walk(self, low: int | None, high: int | None):
-        """(rules before the first change by a proposal numbered `low` or more, their commit, their date,
-        every change after that, the Rulekeepor's rulesets at each year's end, the highest rule id seen)."""
+    def walk(self, low: int | None, high: int | None) -> _Walk:
+        """The rules before the first change by a proposal numbered `low` or more (by any proposal, without
+        `low`), every change after that up to proposal `high`, and what the walk saw on the way (_Walk)."""
         raw = text(git(self.ruleset, "log", "--first-parent", "--reverse", "--diff-merges=first-parent",
-                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", self.head, "--",
-                       "config/index", "rules", "rules_data/config/index", "rules_data/rules"))
-        rules: dict[int, _Rule] = {}
-        index: list[int] = []
-        layout = None
-        initial = None
+                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", self.head, "--", *WALKED))
+        files: dict[str, _Rule] = {}  # path -> the rule in it
+        index: list[int | str] = []
+        sections: list[tuple[str, str, list[int | str]]] = []
+        layout: _Layout | None = None
+        in_force: dict[int, _Rule] = {}
+        numbered: dict[int, _Rule] = {}  # every rule file, by number
+        walk: _Walk | None = None
         found: list[_Found] = []
         year_ends: dict[str, dict[int, _Rule]] = {}
-        highest = 0
-        ever: set[int] = set()      # every rule that has been in the index: one that comes back is re-enacted
-        skipped_old_layout = 0
+        recorded: dict[int, tuple[str, str, str]] = {}
+        ever: set[int] = set()      # every rule that has been in force: one that comes back is re-enacted
+        commit = previous_date = ""
         with BlobReader(self.ruleset) as blobs:
             for record in raw.split(RECORD)[1:]:
                 head, _, names = record.partition("\n")
                 commit, date, subject = head.split(FIELD, 2)
                 paths = [name for name in names.split("\n") if name]
-                new_layout = next((lay for lay in LAYOUTS if blobs.present(commit, lay[0])), None)
+                new_layout = next((lay for lay in LAYOUTS if blobs.present(commit, lay.index)), None)
                 if new_layout is None:
-                    skipped_old_layout += 1
                     continue
+                noting = walk is not None
                 if new_layout != layout:  # a new layout: read everything again
                     layout = new_layout
-                    paths = [layout[0]] + [f"{layout[1]}{rule}" for rule in index]
-                index_path, folder = layout
-                before_rules, before_index = dict(rules), list(index)
-                if index_path in paths:
-                    listed = self._read_index(blobs, commit, index_path, initial is not None)
-                    index = index if listed is None else listed
+                    paths = [layout.index] + list_files(self.ruleset, commit, layout.folder)
+                    files = {}
+                if layout.index in paths:
+                    listed = self._read_index(blobs, commit, layout, noting)
+                    index, sections = listed if listed is not None else (index, sections)
                 for path in paths:
-                    if path.startswith(folder) and (rule := _number(path[len(folder):])) is not None:
-                        read = self._read_rule(blobs, commit, path, rules.get(rule), initial is not None)
-                        if read is not None:
-                            rules[rule] = read
-                        elif rule in rules and not blobs.present(commit, path):
-                            del rules[rule]
-                for rule in set(index) - set(before_index):
-                    if rule not in rules:
-                        read = self._read_rule(blobs, commit, f"{folder}{rule}", None, initial is not None)
-                        if read is not None:
-                            rules[rule] = read
-                year = date[:4]
-                in_force = {rule: rules[rule] for rule in index if rule in rules}
-                was_in_force = {rule: before_rules[rule] for rule in before_index if rule in before_rules}
-                changes = self._changes(commit, date, subject, was_in_force, in_force, before_rules, rules, ever,
-                                        folder, initial is not None)
-                ever.update(index)
-                if initial is None:  # the game starts at the first change by a proposal in range, rules before it
-                    if was_in_force and any((self._proposal_of(item) or -1) >= (low or 0) for item in changes):
-                        initial = (was_in_force, commit, date[:10])
-                    else:  # the highest id before the game: not one the first imported proposal enacts
-                        highest = max([highest] + index)
+                    if path == layout.index or not path.startswith(layout.folder) or \
+                            not layout.titled and _number(path[len(layout.folder):]) is None:
+                        continue
+                    read = self._read_rule(blobs, commit, path, files.get(path), noting, layout)
+                    if read is not None:
+                        files[path] = read
+                    elif path in files and not blobs.present(commit, path):
+                        del files[path]
+                was_in_force, was_numbered = in_force, numbered
+                numbered = {rule.id: rule for rule in files.values()}
+                in_force = self._in_force(index, files, numbered, layout, commit, noting)
+                changes = self._changes(commit, date, subject, was_in_force, in_force, was_numbered, numbered, ever,
+                                        noting) + self._annotated(commit, date, subject, was_in_force, in_force,
+                                                                  noting)
+                ever.update(in_force)
+                if walk is None:  # the game starts at the first change by a proposal in range, rules before it
+                    opening = [item for item in changes if (self._proposal_of(item) or -1) >= (low or 0)]
+                    if was_in_force and opening:  # (the game starts on the day before, or with its first change)
+                        start = min([previous_date] + [item.date for item in opening if item.date])
+                        walk = _Walk(was_in_force, commit, start, found, year_ends)
+                    else:
+                        previous_date = date[:10]
                         continue
                 if high is not None and any((self._proposal_of(item) or 0) > high for item in changes):
                     break
-                if found and found[-1].commit_date[:4] != year:
+                if found and found[-1].commit_date[:4] != date[:4]:
                     year_ends.setdefault(found[-1].commit_date[:4], was_in_force)
                 found.extend(changes)
-        if skipped_old_layout:
-            self.notes["Not read"].append(f"{skipped_old_layout} commits from before the index of rules "
-                                          "(2018-07-31): their layouts (rules/<Title>) are not read.")
+                if (named := _PROPOSAL_SUBJECT.match(subject)) and \
+                        any(path == f"{folder}{named.group(1)}" for path in paths for folder in PROPOSAL_FOLDERS):
+                    recorded.setdefault(int(named.group(1)), (commit, date[:10], subject))
+                walk.latest.update(numbered)
+                walk.final, walk.final_commit = in_force, commit
         if layout is None:
             raise ImportRefused(str(self.ruleset), "--ruleset: is not a clone of AgoraNomic/ruleset (no commit holds "
-                                f"the Rulekeepor's index of rules, {' or '.join(index for index, _ in LAYOUTS)})")
-        if initial is None:
+                                f"the Rulekeepor's index of rules, {' or '.join(lay.index for lay in LAYOUTS)})")
+        if walk is None:
             raise ImportRefused(str(self.ruleset), "no change by a proposal in the range was found in the "
                                 "ruleset's history", self.problems)
-        return initial, found, year_ends, highest
+        walk.recorded = recorded
+        walk.sections = [(name, note, [rule for rule in members if rule in walk.final])
+                         for name, note, members in self._numbered_sections(sections, files, numbered, layout)]
+        return walk
 
     def _text(self, blobs: BlobReader, commit: str, path: str, noting: bool) -> str | None:
         """A file's text; None when it is absent, or past the cap on a file read (a problem, from the start on)."""
@@ -245,37 +343,76 @@ class _Importer:
                 self.problems.append(Problem(path, commit, 0, f"{error}: not read"))
             return None
 
-    def _read_index(self, blobs: BlobReader, commit: str, path: str, noting: bool) -> list[int] | None:
-        """The rules the index lists; None when it cannot be read (a problem, from the start on): the rules in
-        force are then those of the index before."""
+    def _read_index(self, blobs: BlobReader, commit: str, layout: _Layout, noting: bool
+                    ) -> tuple[list[int | str], list[tuple[str, str, list[int | str]]]] | None:
+        """The rules the index lists, by number or (in a titled layout) by title, and its sections (name, note,
+        rules); None when it cannot be read (a problem, from the start on): the rules in force are then those
+        of the index before. Until 2018 the index maps each section's name to its rules."""
+        path = layout.index
         content = self._text(blobs, commit, path, noting)
         if content is None:
             return None
         try:
-            sections = self._yaml(content, path, commit)
+            data = self._yaml(content, path, commit)
         except yaml.YAMLError as error:
             if noting:
                 line, problem = yaml_problem(error)
                 self.problems.append(Problem(path, commit, line, f"not YAML: {problem}; read as the index before it"))
             return None
-        ids: dict[int, None] = {}  # (in order, once each)
-        for section in sections if isinstance(sections, list) else []:
-            for rule in (section.get("rules") or []) if isinstance(section, dict) else []:
+        if isinstance(data, dict):
+            groups = [(key, {"rules": value}) for key, value in data.items()]
+        else:
+            groups = [(section.get("name"), section) for section in _list(data) if isinstance(section, dict)]
+        listed: dict[int | str, None] = {}  # (in order, once each)
+        sections = []
+        for name, section in groups:
+            members: list[int | str] = []
+            for rule in _list(section.get("rules")):
                 if (number := _number(rule)) is not None:
-                    ids[number] = None
+                    members.append(number)
+                elif layout.titled and isinstance(rule, str) and rule.strip():
+                    members.append(rule.strip())
                 elif noting:
                     self.problems.append(Problem(path, commit, 0, f"lists {_shown(rule)}, not a rule number (at most "
                                                  f"{MAX_DIGITS} digits): left out"))
-        return list(ids)
+            listed.update(dict.fromkeys(members))
+            note = section.get("note")
+            sections.append((clean_line(str(name or "")), note.strip() if isinstance(note, str) else "", members))
+        return list(listed), sections
 
-    def _read_rule(self, blobs: BlobReader, commit: str, path: str, before: _Rule | None,
-                   noting: bool) -> _Rule | None:
+    def _in_force(self, index: list[int | str], files: dict[str, _Rule], numbered: dict[int, _Rule],
+                  layout: _Layout, commit: str, noting: bool) -> dict[int, _Rule]:
+        """The rules the index lists, by number: a title is the rule file's name, or the name of its file."""
+        named: dict[str, _Rule] = {}
+        if layout.titled:
+            for path, rule in files.items():
+                named.setdefault(rule.name, rule)
+            for path, rule in files.items():
+                named.setdefault(path.rsplit("/", 1)[-1], rule)
+        out = {}
+        for listed in index:
+            rule = numbered.get(listed) if isinstance(listed, int) else named.get(rule_title(listed)[0])
+            if rule is not None:
+                out[rule.id] = rule
+            elif isinstance(listed, str) and noting and listed not in self._unindexed:
+                self._unindexed.add(listed)
+                self.notes["Titles the index listed that no rule file holds (not in force: their files removed on "
+                           "repeal before the index was fixed)"].append(f"{listed}, at commit {commit[:10]}")
+        return out
+
+    def _numbered_sections(self, sections: list[tuple[str, str, list[int | str]]], files: dict[str, _Rule],
+                           numbered: dict[int, _Rule], layout: _Layout) -> list[tuple[str, str, list[int]]]:
+        return [(name, note, list(self._in_force(members, files, numbered, layout, "", False)))
+                for name, note, members in sections]
+
+    def _read_rule(self, blobs: BlobReader, commit: str, path: str, before: _Rule | None, noting: bool,
+                   layout: _Layout) -> _Rule | None:
         """The rule in the file at `path` (`before`, its version before this commit, if any); None when absent,
-        commented out or unreadable (a problem, from the start on): a rule that cannot be read stays as it was."""
+        commented out or unreadable (a problem, from the start on): a rule that cannot be read stays as it was.
+        In a titled layout, a file that names no rule number (`id:`) is not a rule (the index, keywords)."""
         content = self._text(blobs, commit, path, noting)
         if content is None:
             return None
-        rule = int(path.rsplit("/", 1)[-1])  # (its name is a number: see walk)
 
         def problem(line: int, message: str) -> None:
             if noting:
@@ -287,16 +424,21 @@ class _Importer:
             line, what = yaml_problem(error)
             problem(line, f"not YAML: {what}; the rule is read as it was before")
             return None
-        if not isinstance(data, dict):
-            if noting:
-                self.notes["Commented out whole (read as absent)"].append(f"rule {rule} at commit {commit[:10]}")
-            return None
+        if layout.titled:
+            if not isinstance(data, dict) or (rule := _number(data.get("id"))) is None:
+                return None
+        else:
+            rule = int(path.rsplit("/", 1)[-1])  # (its name is a number: see walk)
+            if not isinstance(data, dict):
+                if noting:
+                    self.notes["Commented out whole (read as absent)"].append(f"rule {rule} at commit {commit[:10]}")
+                return None
         if not isinstance(data.get("text"), str):
             problem(0, "no text: the rule is read as it was before")
             return None
         name = data.get("name")
         if not isinstance(name, str):
-            name = before.name if before else ""
+            name = before.name if before else path.rsplit("/", 1)[-1] if layout.titled else ""
             problem(0, f"no name: it keeps its name '{name}'" if before else "no name: read as untitled")
         power = data.get("power")
         if not isinstance(power, str) or not _DECIMAL.fullmatch(power.strip()):
@@ -310,35 +452,40 @@ class _Importer:
                        f"at most {MAX_RULE_CHARS:,}, a line {MAX_QUOTED_LINE:,} (quoted in the log): the rule is read "
                        "as it was before")
             return None
-        history = tuple(json.dumps(entry, sort_keys=True) for entry in _list(data.get("history"))
-                        if isinstance(entry, dict))
-        annotations = tuple(_annotation(item) for item in _list(data.get("annotations")) if isinstance(item, dict))
-        for line in [_history_line(json.loads(entry)) for entry in history] + list(annotations):
+        history = tuple(json.dumps(entry if isinstance(entry, dict) else free_text_entry(entry), sort_keys=True)
+                        for entry in _list(data.get("history")) if isinstance(entry, (dict, str)))
+        for line in _list(data.get("history")):
+            if isinstance(line, str) and (said := proposal_said(line)) and said[1]:
+                self._said_of_proposals.setdefault(said[0], (path, commit, said[1]))
+        annotations = tuple(_annotation(item) for item in _list(data.get("annotations", data.get("cfjs")))
+                            if isinstance(item, dict))
+        for line in [clean_line(json.loads(entry).get("line") or "") for entry in history] + list(annotations):
             if len(line) > MAX_TITLE_CHARS:
                 problem(0, f"a history entry or an annotation of {len(line):,} characters is cut to "
                            f"{MAX_TITLE_CHARS:,}")
         name, why = rule_title(name)
         if why:
             problem(0, why)
-        return _Rule(rule, name, power.strip(), text, history, tuple(note for note in annotations if note))
+        revision = _number(data.get("rev"), least=0)
+        return _Rule(rule, name, power.strip(), text, history, tuple(note for note in annotations if note), path,
+                     revision)
 
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
-                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int], folder: str,
+                 files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int],
                  noting: bool) -> list[_Found]:
         found = []
         for rule in sorted(before.keys() | after.keys()):
             old, new = before.get(rule), after.get(rule)
+            if old is new:  # (a file the commit did not change)
+                continue
             file_old, file_new = files_before.get(rule), files_after.get(rule)
-            added = [json.loads(entry) for entry in (file_new.history if file_new else ())
-                     if entry not in (file_old.history if file_old else ())]
-            removed = [json.loads(entry) for entry in (file_old.history if file_old else ())
-                       if entry not in (file_new.history if file_new else ())]
             changes: list[Change] = []
             if new is None:
                 changes.append(Change("repeal", rule))
-            elif old is None:
-                kind = "reenact" if rule in ever or any(_change_type(entry) == "reenactment" for entry in added) \
-                    else "enact"
+            elif old is None:  # a rule its own history says was repealed, or was re-enacted, comes back (R105)
+                returns = rule in ever or any(change_type(json.loads(entry)) in ("reenactment", "repeal")
+                                              for entry in (file_new.history if file_new else ()))
+                kind = "reenact" if returns else "enact"
                 changes.append(Change(kind, rule, text=new.text, title=new.name or None, power=new.power))
             else:
                 if old.name != new.name:
@@ -349,47 +496,101 @@ class _Importer:
                     changes.append(Change("amend", rule, text=new.text))
             if not changes:
                 continue
-            entry = _matching_entry(added, changes)
+            history_before, history_after = file_old.history if file_old else (), file_new.history if file_new else ()
+            kept = set(history_before) & set(history_after)
+            added = [json.loads(entry) for entry in history_after if entry not in kept]
+            removed = [json.loads(entry) for entry in history_before if entry not in kept]
+            path = (new or old or file_new or file_old).path
+            # A file new to the commit brings the rule's whole history: only its last entry can be this change.
+            entry = _matching_entry(added[-1:], changes, strict=True) if file_old is None else \
+                _matching_entry(added, changes)
+            if entry is not None:
+                entry = self.final_entry(rule, entry)
             agent = entry.get("agent") if entry else None
-            if removed and not added and noting:
+            # An entry corrected (its date, its agent's name) is not one removed.
+            removed = [item for item in removed if item.get("line") is None and not any(_corrects(new, item)
+                                                                                        for new in added)]
+            if removed and noting:
+                said = dict(zip(file_old.history, self.history([json.loads(item) for item in file_old.history])))
                 self.notes["Changes the Rulekeepor later removed from a rule's history"].extend(
-                    f"rule {rule}: {_describe_entry(item)}, removed at commit {commit[:10]} ({subject})"
+                    f"rule {rule}: {said[_canonical(item)]}, removed at commit {commit[:10]} ({subject})"
                     for item in removed)
-            entry_date = self.final_date(rule, entry) if entry else None
+            entry_date = entry.get("date") if entry else None
             valid = _valid_date(entry_date)
-            if entry is not None and entry_date is not None and valid is None and noting:
-                self.problems.append(Problem(f"{folder}{rule}", commit, 0, f"the history entry's date "
-                                             f"{json.dumps(entry_date)} is not a day: dated by the commit"))
-            found.append(_Found(commit, subject, date, rule, f"{folder}{rule}", changes,
+            if entry is not None and entry_date is not None and valid is None and noting and not entry.get("line"):
+                self.problems.append(Problem(path, commit, 0, f"the history entry's date {json.dumps(entry_date)} "
+                                             "is not a day: dated by the commit"))
+            found.append(_Found(commit, subject, date, rule, path, changes,
                                 agent if isinstance(agent, dict) else None, valid))
         return found
 
-    def final_date(self, rule: int, entry: dict):
-        """The entry's date as the Rulekeepor has it now: later commits fix dates ("Fix date in R649 history")."""
-        if self._final_dates is None:
-            self._final_dates = self._read_final_dates()
-        dates = self._final_dates.get((rule, _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True)))
-        return dates[0] if dates and len(dates) == 1 else entry.get("date")
+    def _annotated(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
+                   noting: bool) -> list[_Found]:
+        """The annotations a commit adds to rules in force before and after it, each an `Annotate` change. An
+        annotation is the same whatever its call date is written as (2017's "20 June 2007" is now 2007-06-20), and
+        one that comes back after it went is no new one; one that takes the place of another on the same cases is
+        a rewording. The format adds notes and never takes one away, so a reworded or removed one keeps its
+        first text (IMPORT.md says which: _annotations_gone)."""
+        found = []
+        for rule, new in after.items():
+            old = before.get(rule)
+            if old is None or old is new:
+                continue
+            seen = self._annotations_seen.setdefault(rule, set())
+            seen.update(_annotation_key(note) for note in old.annotations)
+            kept = {_annotation_key(note) for note in new.annotations}
+            notes = [note for note in new.annotations if _annotation_key(note) not in seen]
+            gone = [note for note in old.annotations if _annotation_key(note) not in kept]
+            if noting:
+                reworded = {_cases(note) for note in notes}
+                self._gone.extend((rule, note, commit, _cases(note) in reworded) for note in gone)
+            cases = {_cases(note) for note in gone}
+            notes = [note for note in notes if not _cases(note) or _cases(note) not in cases]
+            seen.update(kept)
+            if notes:
+                found.append(_Found(commit, subject, date, rule, new.path, [Change("annotate", rule, text=note)
+                                                                            for note in notes], ANNOTATOR, None))
+        return found
 
-    def _read_final_dates(self) -> dict[tuple, list]:
-        out: dict[tuple, list] = defaultdict(list)
-        for index_path, folder in LAYOUTS:
+    def _annotations_gone(self, latest: dict[int, _Rule]) -> None:
+        """IMPORT.md's list of the annotations reworded or removed for good (not back in the rule's last file)."""
+        for rule, note, commit, reworded in self._gone:
+            if rule in latest and _annotation_key(note) not in {_annotation_key(n) for n in latest[rule].annotations}:
+                self.notes["Annotations the Rulekeepor later reworded or removed (their first text is kept)"].append(
+                    f"rule {rule}: {shorten(note)} ({'reworded' if reworded else 'removed'} at commit {commit[:10]})")
+
+    def final_entry(self, rule: int, entry: dict) -> dict:
+        """The history entry as the Rulekeepor has it now: later commits fix its date ("Fix date in R649 history")
+        or its agent's name ("Jason Cobb", now Jason, whom name_replacement_data calls Janet). It is the entry at
+        HEAD of the same rule and change with the same agent, else with the same date, where one alone is so."""
+        if self._final is None:
+            self._final = self._read_final()
+        same = [item for item in self._final.get(rule, []) if change_type(item) == change_type(entry)]
+        for key in ("agent", "date"):
+            matches = [item for item in same if _canonical(item.get(key)) == _canonical(entry.get(key))]
+            if len(matches) == 1:
+                return {**entry, "date": matches[0].get("date"), "agent": matches[0].get("agent")}
+        return entry
+
+    def _read_final(self) -> dict[int, list[dict]]:
+        """Each rule's history entries at HEAD."""
+        out: dict[int, list[dict]] = {}
+        for layout in LAYOUTS:
             try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, folder)).split()
+                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, layout.folder)).split("\n")
             except GitError:
                 continue
+            names = [name for name in names if name]
             with BlobReader(self.ruleset) as blobs:
                 for name in names:
-                    rule = _number(name.rsplit("/", 1)[-1])
+                    if (rule := _number(name.rsplit("/", 1)[-1])) is None:
+                        continue
                     try:
-                        data = self._yaml(self._text(blobs, self.head, name, True) or "", name, self.head) \
-                            if rule else None
+                        data = self._yaml(self._text(blobs, self.head, name, True) or "", name, self.head)
                     except yaml.YAMLError:
                         continue
-                    for entry in _list(data.get("history")) if isinstance(data, dict) else []:
-                        if isinstance(entry, dict):
-                            key = (rule, _change_type(entry), json.dumps(entry.get("agent"), sort_keys=True))
-                            out[key].append(entry.get("date"))
+                    history = _list(data.get("history")) if isinstance(data, dict) else []
+                    out[rule] = [entry for entry in history if isinstance(entry, dict)]
             if names:
                 break
         return out
@@ -401,11 +602,9 @@ class _Importer:
             return int(m.group(1))
         return None
 
-    def proposal_files(self) -> dict[int, tuple[str, dict]]:
-        """The Rulekeepor's note of each proposal (title, author, power), for numbers the Assessor lacks: the
-        file's path and its YAML."""
-        out: dict[int, tuple[str, dict]] = {}
-        for layout in ("rules_data/proposals/", "proposals/"):
+    def read_proposal_notes(self) -> None:
+        """The Rulekeepor's note of each proposal (title, author, power), read at HEAD: its file's path and YAML."""
+        for layout in PROPOSAL_FOLDERS:
             names = [name for name in text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout)
                                            ).split("\0") if name]
             numbered = {number: name for name in names if (number := _number(name.rsplit("/", 1)[-1]))}
@@ -419,10 +618,57 @@ class _Importer:
                                                      "title, author and power are not read"))
                         continue
                     if isinstance(data, dict):
-                        out[number] = (name, data)
+                        if "title" not in data and isinstance(data.get("name"), str):  # (8166's note says `name:`)
+                            data["title"] = data["name"]
+                        self.proposal_notes[number] = (name, data)
             if names:
                 break
-        return out
+
+    # --- a rule's history, in the FLR's words --------------------------------------------------------------
+
+    def cause(self, agent: dict) -> str:
+        """Who made a change, as the FLR names them: P4833 'Title' (Maud), R2430, cleaning (Janet)..."""
+        kind, value = next(iter(agent.items()))
+        if kind == "proposal":
+            number = clean_line(str(value))
+            note = self.proposal_notes.get(_number(number) or 0, ("", {}))[1]
+            return proposal_words(number, note, self.name)
+        if kind == "rule":
+            return f"R{clean_line(str(value))}"
+        if kind == "said":  # (as a line of the FLR of 2017 says it)
+            return self.current_names(clean_line(str(value)))
+        detail = value if isinstance(value, dict) else {}
+        person = next((self.name(detail[key]) for key in ("by", "person", "engineer", "magister")
+                       if isinstance(detail.get(key), str)), None)
+        if kind == "convergence" and detail:
+            return f"a convergence caused by {self.cause(detail)}"
+        if kind in ("cleaning", "refiling") and person:
+            return f"{kind} ({person})"
+        if kind == "ratification" and detail.get("document"):
+            return f"{clean_line(str(detail['document']))} ratification"
+        if kind == "decree" and isinstance(value, str):
+            return f"decree given by {self.name(value)}"
+        if kind == "person" and isinstance(value, str):
+            return self.name(value)
+        if kind == "tournament_init" and person:
+            return f"initiation of {clean_line(str(detail.get('name', '')))} by {person}"
+        if kind == "tournament_change" and person:
+            return f"{person} as part of {clean_line(str(detail.get('name', '')))}"
+        if kind == "tournament_end" and person:
+            return f"{person} after end of {clean_line(str(detail.get('name', '')))}"
+        if kind == "rulebending" and person:
+            return f"Rulebending Form demonstrated by {person}"
+        if kind == "experiment" and person:
+            return f"Experiment #{clean_line(str(detail.get('id', '')))} under Mad Engineer {person}"
+        if detail:
+            return f"{kind} (" + ", ".join(f"{key} {clean_line(str(inner))}" for key, inner in detail.items()) + ")"
+        return clean_line(f"{kind} {value}")
+
+    def history(self, entries: list[dict]) -> list[str]:
+        """History entries as History: lines, in the FLR's words, titles and authors of proposals included."""
+        notes = {number: note for number, (_, note) in self.proposal_notes.items()}
+        return [self.current_names(with_titles(line, notes, self.name) if entry.get("line") else line)
+                for entry, line in zip(entries, history_lines(entries, self.cause))]
 
     # --- the Assessor's repository ---------------------------------------------------------------------
 
@@ -501,7 +747,7 @@ class _Importer:
             if not isinstance(votes, list):
                 problem(f"proposal {number}: its votes are not a list: written with no ballots")
                 votes = []
-            resolution["votes"] = [v for v in votes if isinstance(v, dict) and isinstance(v.get("voter"), str)
+            resolution["votes"] = [v for v in votes if isinstance(v, dict) and _named(v.get("voter"))
                                    and v.get("vote") in ("FOR", "AGAINST", "PRESENT")]
             if len(resolution["votes"]) != len(votes):
                 left = len(votes) - len(resolution["votes"])
@@ -509,8 +755,10 @@ class _Importer:
                         "or PRESENT vote, left out")
             where = Problem(name, tip, 0, f"proposal {number}")
             proposal = proposals.get(number, {})
-            for raw in [v["voter"] for v in resolution["votes"]] + [proposal.get("author") or "unknown"] \
-                    + [raw for raw in _list(proposal.get("coauthors")) if isinstance(raw, str)]:
+            for raw in [v["voter"] for v in resolution["votes"]] + [proposal.get("author")] \
+                    + _list(proposal.get("coauthors")):
+                if not _named(raw):
+                    continue
                 self.name(raw, where)
             strengths = {}
             for entry in (s for s in _list(item.get("strengths")) if isinstance(s, dict)):
@@ -519,8 +767,8 @@ class _Importer:
                     problem(f"proposal {number}: the strength {_shown(entry.get('final'))} of "
                             f"{_shown(entry.get('person'))} is not a whole number of 0 or more (of at most "
                             f"{MAX_DIGITS} digits): the default is written")
-                else:
-                    strengths[self.name(entry.get("person", ""), where)] = strength
+                elif _named(entry.get("person")):
+                    strengths[self.name(entry["person"], where)] = strength
             out.append(_Decision(number, name.removeprefix("json/"), proposals.get(number) or {},
                                  resolution, strengths, quorum or 0, date))
         return out
@@ -529,53 +777,86 @@ class _Importer:
 
     def run(self, low: int | None, high: int | None) -> ImportedGame:
         decisions = self.decisions()
-        numbers = [d.number for d in decisions]
-        if low is None:
-            low = min(numbers) if numbers else None
-        (rules, start_commit, start_date), found, year_ends, highest = self.walk(low, high)
-        low = low or min((self._proposal_of(item) or 10 ** 6 for item in found), default=1)
+        self.read_proposal_notes()
+        walk = self.walk(low, high)
+        found = walk.found
+        self.start_date = walk.start_date
+        self._annotations_gone(walk.latest)
+        for number, (path, commit, note) in self._said_of_proposals.items():  # for proposals the notes lack
+            self.proposal_notes.setdefault(number, (f"{path} at {commit[:10]}", note))
+        if low is None:  # from the first commit: every proposal it applies, but those it credits with old changes
+            low = min((number for item in found if (number := self._proposal_of(item)) is not None
+                       and (item.date or item.commit_date[:10]) >= walk.start_date), default=1)
         decisions = [d for d in decisions if d.number >= low and (high is None or d.number <= high)]
-        notes_by_number = self.proposal_files()
         by_proposal: dict[int, list[_Found]] = defaultdict(list)
         events: list[_Found] = []
         for item in found:
             number = self._proposal_of(item)
             if number is not None and number >= low and (high is None or number <= high):
                 by_proposal[number].append(item)
+                if item.date is not None and item.date < walk.start_date:
+                    self.problems.append(Problem(item.path, item.commit, 0, f"proposal {number}: the history entry's "
+                                                 f"date {item.date} is before the game begins ({walk.start_date}): dated by "
+                                                 "the commit"))
+                    item.date = None
             else:
                 events.append(item)
-        # (date, place, entry): on one day, entries go in the order the Rulekeepor made their changes (an
-        # enactment before its same-day repeal).
         position = {id(item): index for index, item in enumerate(found)}
-        entries: list[tuple[str, int, Entry]] = []
+        entries: list[_Placed] = []
         decided = self._decision_entries(decisions, by_proposal, events, entries, position)
         for number in sorted(set(by_proposal) - decided):
-            entries.append(self._undecided_entry(number, by_proposal[number], notes_by_number.get(number),
-                                                 position))
+            if _named(self.proposal_notes.get(number, ("", {}))[1].get("author")):
+                entries.append(self._undecided_entry(number, by_proposal[number], position))
+            else:
+                self._unauthored(number, by_proposal[number], events, "The Rulekeepor applied it (its changes are "
+                                 "the events of its commits), and no record names its author.")
+        for number, (commit, date, _) in sorted(walk.recorded.items()):
+            if number < low or high is not None and number > high or number in by_proposal or number in decided \
+                    or number in self.unauthored:
+                continue
+            if _named(self.proposal_notes.get(number, ("", {}))[1].get("author")):
+                self.unchanging.append(number)
+                entries.append(self._undecided_entry(number, [], position, (commit, date)))
+            else:
+                self._unauthored(number, [], events, f"The Rulekeepor recorded it adopted, changing no rule (commit "
+                                 f"{commit[:10]}), and no record names its author.")
         # One event for what one commit did by one agent on one day ("Rule 2670 repeals Rules 2668-2674"):
         # its `By:` is checked once, before any of its changes.
         groups: dict[tuple, list[_Found]] = {}
         for item in sorted(events, key=lambda item: position[id(item)]):
-            key = (item.commit, json.dumps(item.agent, sort_keys=True), item.date)
+            key = (item.commit, _canonical(item.agent), item.date)
             groups.setdefault(key, []).append(item)
         for group in groups.values():
             entries.append(self._event_entry(group, position))
-        entries.sort(key=lambda entry: (entry[0], entry[1]))
-        used = {_entry_number(e) for _, _, e in entries if e.heading.startswith("Proposal ")}
-        top = max(used, default=low)
+        entries = self._in_the_rulekeepors_order(entries, position)
+        used = {_entry_number(placed.entry) for placed in entries if placed.entry.heading.startswith("Proposal ")}
+        top = max(used | set(self.unauthored), default=low)
         missing = gaps(used, low, top)
-        log_entries = self._place_unrecorded(entries, missing, notes_by_number)
-        players = sorted({key_value for entry in log_entries for key, value in entry.keys if key == "Proposer"
-                          for key_value in [value]} | {voter for d in decisions for voter in self._voters(d)},
-                         key=str.casefold)
+        log_entries = self._place_unrecorded(entries, missing)
+        self._compare_the_end(walk, log_entries)
+        players = sorted({name for entry in log_entries for key, value in entry.keys if key == "Proposer"
+                          for name in [value]}
+                         | {name for entry in log_entries for key, value in entry.keys if key == "Co-authors"
+                            for name in value.split(", ")}
+                         | {voter for d in decisions for voter in self._voters(d)},
+                         key=lambda name: (name.casefold(), name))  # (Ørjan before ørjan, every time)
+        # The highest rule in force when the game begins: a number the Rulekeepor gave once and took back (2942,
+        # for 2492, in 2017) would make every later enactment a finding; one taken before and repealed, a number
+        # used twice that goes unseen, is a slip check misses rather than one it invents.
+        highest = max(walk.initial, default=0)
         if highest == MAX_NUMBER:
-            self.problems.append(Problem(LAYOUTS[0][0], start_commit, 0, f"the highest rule id, {highest}, leaves no "
-                                         "number for the next rule: written without numbering.next_rule"))
-        rules_md = _ruleset_md(f"Agora's rules before proposal {low}", rules, history=True)
+            self.problems.append(Problem(LAYOUTS[0].index, walk.start_commit, 0, f"the highest rule id, {highest}, "
+                                         "leaves no number for the next rule: written without numbering.next_rule"))
+        next_rule = highest + 1 if highest < MAX_NUMBER and not self._numbered_out_of_turn(log_entries, highest) \
+            else None
+        first = min(used, default=low)
+        opening = next((_entry_number(entry) for entry in log_entries if entry.heading.startswith("Proposal ")), first)
+        title = f"Agora's rules before proposal {opening}"
+        rules_md = self._ruleset_md(title, walk.initial, history=self._history_before(walk, log_entries))
         if why := too_large_for(rules_md):
-            raise ImportRefused(str(self.ruleset), f"the rules before proposal {low}, as rules.md, would be a file "
+            raise ImportRefused(str(self.ruleset), f"the rules before proposal {opening}, as rules.md, would be a file "
                                 f"that {why}", self.problems)
-        game_toml = self._game_toml(start_date, players, low, highest + 1 if highest < MAX_NUMBER else None)
+        game_toml = self._game_toml(walk.start_date, players, first, next_rule, walk.sections)
         if why := too_large_for(game_toml, MAX_TOML_BYTES):
             raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
                                 f"it would be a file that {why}", self.problems)
@@ -584,22 +865,123 @@ class _Importer:
         for entry in log_entries:
             by_year[entry.year].append(entry)
         for year, items in sorted(by_year.items()):
-            logs = log_parts(f"# Agora, {year}\n\nImported by `nomic-archive import agora`; see IMPORT.md.\n\n", items)
+            logs = log_parts(f"# Agora, {year}\n\n{PREAMBLE}\n\n", items)
             files.update({f"log/{year}.md": logs[0]} if len(logs) == 1 else
                          {f"log/{year}-{n:03}.md": log for n, log in enumerate(logs, 1)})
         last_year = max(by_year, default="")
-        for year, state in sorted(year_ends.items()):
-            if year < last_year and year >= start_date[:4]:
-                snapshot = _ruleset_md(f"The Rulekeepor's rules at the end of {year}", state, history=False,
-                                       snapshot_date=f"{year}-12-31")
+        for year, state in sorted(walk.year_ends.items()):
+            if year < last_year and year >= walk.start_date[:4]:
+                snapshot = self._ruleset_md(f"The Rulekeepor's rules at the end of {year}", state,
+                                            snapshot_date=f"{year}-12-31")
                 if why := too_large_for(snapshot):
                     self.problems.append(Problem(str(self.ruleset), "", 0, f"the rules at the end of {year}, as a "
                                                  f"snapshot, would be a file that {why}: no snapshot of {year}"))
                 else:
                     files[f"snapshots/{year}-12-31.md"] = snapshot
-        files["IMPORT.md"] = self._report(start_commit, start_date, decisions, log_entries, missing)
+        files["IMPORT.md"] = self._report(walk, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
         return ImportedGame(files, count, self.problems)
+
+    def _numbered_out_of_turn(self, entries: list[Entry], highest: int) -> bool:
+        """Whether the log's enactments, after the highest rule before it, are not in increasing order (the
+        Rulekeepor's rule 2942 of 2017, for 2492): numbering.next_rule would then make each later enactment a
+        finding. Those out of the longest increasing run are listed."""
+        enacted = [(change.rule, entry) for entry in entries for change in entry.changes
+                   if change.kind == "enact" and not change.failed]
+        below = [number for number, _ in enacted if number <= highest]
+        late = [f"{len(below)} enactments numbered below {highest}, a rule in force when the game began (rules "
+                f"{number_ranges(runs(below))})"] if below else []
+        enacted = [(number, entry) for number, entry in enacted if number > highest]
+        in_turn = increasing_subsequence([number for number, _ in enacted])
+        late += [f"rule {number}, enacted by {entry.heading.split(':')[0].lower()} of {dict(entry.keys).get('Date')}"
+                 for position, (number, entry) in enumerate(enacted) if position not in in_turn]
+        if late:
+            self.notes["Rules numbered out of turn (so game.toml has no numbering.next_rule)"].extend(late)
+        return bool(late)
+
+    def _in_the_rulekeepors_order(self, entries: list[_Placed], position: dict[int, int]) -> list[_Placed]:
+        """The entries by date, and on one day in the order the Rulekeepor made their changes (an enactment before
+        its same-day repeal); each rule's changes in the order he made them. A change he recorded after later
+        changes to the same rule (an amendment by proposal 9254 of 2025-11-20, recorded in 2026-04 with a
+        judgement that proposal 9300 had failed), placed by its date, would be undone by those made after it and
+        before he recorded it: it is written where he recorded it, as an event (his whole-text record of a rule
+        after it holds them all)."""
+        moved: set[int] = set()
+        for _ in range(len(position) + 1):
+            entries.sort(key=lambda placed: (placed.date, placed.place))
+            late = self._first_late_change(entries, position, moved)
+            if late is None:
+                return entries
+            holder = next(placed for placed in entries if any(item is late for item in placed.items))
+            holder.items.remove(late)
+            holder.entry.changes = [change for item in holder.items for change in item.changes]
+            if not holder.items and holder.entry.heading.startswith("Event:"):
+                entries.remove(holder)
+            elif holder.entry.heading.startswith("Proposal "):
+                holder.entry.prose.append(f"Its change to rule {late.rule} is the event of {late.commit_date[:10]} "
+                                          "where the Rulekeepor recorded it, after later changes to the rule.")
+            moved.add(id(late))
+            entries.append(self._event_entry([late], position, late=True))
+        return entries
+
+    @staticmethod
+    def _first_late_change(entries: list[_Placed], position: dict[int, int], moved: set[int]) -> _Found | None:
+        """The first change that, in the log's order, comes before a change to its rule that the Rulekeepor made
+        before it (of the two, the one not yet written where he recorded it)."""
+        latest: dict[int, _Found] = {}  # each rule's change the Rulekeepor made last, of those read so far
+        for placed in entries:
+            for item in placed.items:
+                if item.agent is ANNOTATOR:  # (a note on the rule, whatever its text)
+                    continue
+                before = latest.get(item.rule)
+                if before is not None and position[id(item)] < position[id(before)]:
+                    if id(before) not in moved:
+                        return before
+                    if id(item) not in moved:
+                        return item
+                if before is None or position[id(item)] > position[id(before)]:
+                    latest[item.rule] = item
+        return None
+
+    def _compare_the_end(self, walk: _Walk, entries: list[Entry]) -> None:
+        """The rules in force after the log's last entry, held against the Rulekeepor's at the last commit read:
+        each rule that differs is a problem (a change the import lost, or one the record contradicts)."""
+        rules = {number: (rule.name, rule.power, rule.text) for number, rule in walk.initial.items()}
+        last: dict[int, tuple[str, str, str]] = dict(rules)  # what a re-enactment without a text brings back
+        for entry in entries:
+            if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted":
+                continue
+            for change in entry.changes:
+                if change.failed or change.kind == "annotate":
+                    continue
+                name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
+                if change.kind == "repeal":
+                    rules.pop(change.rule, None)
+                    continue
+                if change.kind in ("enact", "reenact", "amend"):
+                    text = change.text if change.text is not None else text
+                if change.kind in ("enact", "reenact", "retitle"):
+                    name = change.title if change.title is not None or change.kind == "retitle" else name
+                if change.kind in ("enact", "reenact", "power") and change.power is not None:
+                    power = change.power
+                rules[change.rule] = last[change.rule] = (name or "", power, text)
+        final = {number: (rule.name, rule.power, rule.text) for number, rule in walk.final.items()}
+        commit = walk.final_commit
+        differ = []
+        for number in sorted(rules.keys() | final.keys()):
+            ours, theirs = rules.get(number), final.get(number)
+            if ours == theirs:
+                continue
+            differ.append(number)
+            if ours is None or theirs is None:
+                said = "is in force in the Rulekeepor's ruleset, not after the log" if ours is None else \
+                    "is in force after the log, not in the Rulekeepor's ruleset"
+            else:
+                said = "differs in its " + ", ".join(what for what, a, b in zip(("title", "power", "text"), ours,
+                                                                                theirs) if a != b) \
+                    + " from the Rulekeepor's ruleset"
+            self.problems.append(Problem("", commit, 0, f"rule {number}, after the log's last entry, {said}"))
+        self.end = (len(final) - sum(1 for number in differ if number in final), len(final), commit)
 
     def _voters(self, decision: _Decision) -> list[str]:
         return [self.name(vote.get("voter", "")) for vote in decision.resolution.get("votes") or []
@@ -647,6 +1029,12 @@ class _Importer:
         made: list[tuple[_Decision, str, list[_Found]]] = []
         for decision in decisions:
             result = RESULTS.get(str(decision.resolution.get("result")), "")
+            if not _named(decision.proposal.get("author")):
+                self._unauthored(decision.number, by_proposal.pop(decision.number, []), events,
+                                 f"The Assessor resolved it {decision.resolution.get('result') or 'with no result'} "
+                                 f"({decision.batch}), with the ballots {self._votes(decision)}, naming no author.")
+                decided.add(decision.number)
+                continue
             same = seen[decision.number]
             adopted = [d for d in same if RESULTS.get(str(d.resolution.get("result"))) == "adopted"]
             takes_changes = decision is (adopted[-1] if adopted else same[-1])
@@ -666,7 +1054,8 @@ class _Importer:
         for decision, result, changes in made:
             if changes:
                 place = max(place, min(position[id(item)] for item in changes))
-            entries.append((decision.date, place, self._decision_entry(decision, result, changes)))
+            entries.append(_Placed(decision.date, place, self._decision_entry(decision, result, changes),
+                                   list(changes)))
         return decided
 
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
@@ -674,7 +1063,11 @@ class _Importer:
         where = Problem(f"json/{decision.batch}", self.assessor_tip, 0, f"proposal {decision.number}")
         title = self._title(proposal.get("title"), where)
         heading = f"Proposal {decision.number}{decision.letter}" + (f": {title}" if title else "")
-        keys = [("Proposer", self.name(proposal.get("author") or "unknown")), ("Date", decision.date)]
+        keys = [("Proposer", self.name(proposal["author"]))]  # (named: see the caller)
+        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if _named(name)]
+        if coauthors:
+            keys.append(("Co-authors", ", ".join(coauthors)))
+        keys.append(("Date", decision.date))
         decision_ai = self._index(proposal.get("decision_ai"), where)
         proposal_ai = _decimal(proposal.get("proposal_ai"))
         if decision_ai:
@@ -686,12 +1079,8 @@ class _Importer:
         keys.append(("Votes", self._votes(decision)))
         if result:
             keys.append(("Result", result))
-        coauthors = [self.name(name) for name in _list(proposal.get("coauthors")) if isinstance(name, str)]
-        if coauthors:
-            keys.append(("Note", "Co-authors: " + ", ".join(coauthors)))
         changes = [change for item in found for change in item.changes]
-        prose = [f"Assessor: {decision.batch}." + (" Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found}))
-                                                   + "." if found else "")]
+        prose = [_sources(decision.batch, [item.commit for item in found])]
         conditional = self._resolved_ballots(decision)
         if conditional:
             prose.append("Ballots the Assessor resolved: " + "; ".join(conditional) + ".")
@@ -699,7 +1088,7 @@ class _Importer:
             text = _fenced(str(proposal["text"]))
             longest = max(len(line) for line in text.split("\n"))
             if len(text) <= MAX_RULE_CHARS and longest <= MAX_LINE_CHARS:
-                prose.append(text)
+                prose += ["As proposed:", text]  # (its own words; the changes above are what the Rulekeepor did)
             else:
                 self.problems.append(dataclasses.replace(where, message=f"{where.message}: its text, of "
                                                          f"{len(text):,} characters and a line of {longest:,}, is "
@@ -763,67 +1152,176 @@ class _Importer:
                                                      "Index (1.0 applies)"))
         return None
 
-    def _undecided_entry(self, number: int, found: list[_Found], noted: tuple[str, dict] | None,
-                         position: dict[int, int]) -> tuple[str, int, Entry]:
-        date = min((item.date for item in found if item.date), default=found[0].commit_date[:10])
-        path, note = noted or ("", {})
+    def _unauthored(self, number: int, found: list[_Found], events: list[_Found], said: str) -> None:
+        """A proposal no record names an author for: the format writes a proposal with its proposer, and none may
+        be made up, so its number is unrecorded, saying what the records hold, and its changes are events."""
+        self.unauthored[number] = said
+        events.extend(found)
+        self.notes["Proposals no record names an author for (unrecorded numbers; their changes are events)"].append(
+            f"{number}: {said}")
+
+    def _undecided_entry(self, number: int, found: list[_Found], position: dict[int, int],
+                         recorded: tuple[str, str] | None = None) -> _Placed:
+        """A proposal the Assessor's record lacks, as the Rulekeepor applied it (`found`), or as a commit of his
+        recorded it changing no rule (`recorded`: the commit and its date): adopted, with no ballots."""
+        date = min((item.date for item in found if item.date), default=found[0].commit_date[:10] if found
+                   else recorded[1] if recorded else "")
+        path, note = self.proposal_notes.get(number, ("", {}))
         where = Problem(path, self.head, 0, f"proposal {number}")
         title = self._title(note.get("title"), where)
-        keys = [("Proposer", self.name(note.get("author") or "unknown", where)), ("Date", date)]
+        keys = [("Proposer", self.name(note["author"], where))]  # (named: see the caller)
+        coauthors = [self.name(name, where) for name in _list(note.get("coauthors")) if _named(name)]
+        if coauthors:
+            keys.append(("Co-authors", ", ".join(coauthors)))
+        keys.append(("Date", date))
         power = self._index(note.get("power"), where)
-        if power:  # its adoption index, and so its power (R106); no ballots to check against it
-            keys.append(("Index", power))
-        keys += [("Result", "adopted"), ("Note", "The Assessor's record has no decision on it; the Rulekeepor "
-                                                 "applied it.")]
+        if power:  # the power it took effect with (R106); no ballots, and no index to count them by
+            keys.append(("Power", power))
+        applied = "applied it" if found else "recorded it adopted, changing no rule"
+        keys += [("Result", "adopted"), ("Note", f"The Assessor's record has no decision on it; the Rulekeepor "
+                                                 f"{applied}.")]
         heading = f"Proposal {number}" + (f": {title}" if title else "")
         changes = [change for item in found for change in item.changes]
-        prose = ["Rulekeepor: " + ", ".join(sorted({f"`{i.commit[:10]}`" for i in found})) + "."]
+        commits = [item.commit for item in found] + ([recorded[0]] if recorded else [])
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
-        return date, min(position[id(item)] for item in found), Entry(heading, keys, changes, prose, year=date[:4])
+        place = min((position[id(item)] for item in found), default=len(position))
+        return _Placed(date, place, Entry(heading, keys, changes, [_sources(None, commits)], year=date[:4]),
+                       list(found))
 
-    def _event_entry(self, group: list[_Found], position: dict[int, int]) -> tuple[str, int, Entry]:
+    def _event_entry(self, group: list[_Found], position: dict[int, int], *, late: bool = False) -> _Placed:
+        """What one commit did by one agent on one day. A change recorded `late` (see _in_the_rulekeepors_order)
+        is dated by its commit and says when its history entry dates it."""
         first = group[0]
-        date = first.date or first.commit_date[:10]
+        agent = first.agent or ({"proposal": str(number)} if (number := self._proposal_of(first)) else None)
+        # A history entry dated before the game (a change of 1997 the Rulekeepor recorded in 2018) is dated by
+        # its commit, which the log's order needs.
+        early = first.date is not None and first.date < self.start_date
+        date = first.commit_date[:10] if late or early or not first.date else first.date
         where = Problem(first.path, first.commit, 0, "its history entry's agent")
-        by = self._title(_agent_text(first.agent, self, where), where)
+        by = self._title(self._by(agent), where)
         if (named := _BY_RULE.match(by)) and _number(named.group(1)) is None:  # quoted, it names no rule to check
             self.problems.append(dataclasses.replace(where, message=f"{where.message}: a rule numbered past "
                                                      f"{MAX_DIGITS} digits: written in quotes"))
             by = f"'{by}'"
         keys = [("Date", date), ("By", by)]
-        subject = self._title(first.subject, Problem("", first.commit, 0, "its subject"))
+        subject = self._title(self.current_names(first.subject), Problem("", first.commit, 0, "its subject"))
         heading = f"Event: {subject}" if subject else "Event: a change"
-        if first.agent is None:
+        if agent is None:
             self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].extend(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})" for item in group)
+        prose = [_sources(None, [first.commit])]
+        if early and not late:
+            prose.append(f"The Rulekeepor's history dates this change {first.date}, before this archive begins; "
+                         "it is dated here by his commit.")
+        if late:
+            dated = f" of {first.date}" if first.date else ""
+            prose.append(f"The Rulekeepor's history gives this change{dated}; he recorded it here, "
+                         f"after later changes to rule {first.rule}, and his text of the rule here holds them all.")
+            self.notes["Changes recorded after later changes to their rule (written where the Rulekeepor recorded "
+                       "them, as events)"].append(f"rule {first.rule}: by {by}{dated}, recorded at commit "
+                                                  f"{first.commit[:10]} ({first.commit_date[:10]}, {first.subject})")
         changes = [change for item in group for change in item.changes]
-        return date, position[id(first)], Entry(heading, keys, changes, [f"Rulekeepor: `{first.commit[:10]}`."],
-                                                year=date[:4])
+        return _Placed(date, position[id(first)], Entry(heading, keys, changes, prose, year=date[:4]), list(group))
 
-    def _place_unrecorded(self, entries: list, missing: Runs, notes: dict[int, tuple[str, dict]]) -> list[Entry]:
+    def _by(self, agent: dict | None) -> str:
+        """`By:` text for who made an event's changes: "rule 2650" (which check reads as naming a rule),
+        "cleaning (Janet)", "proposal 9254 'Title' (ais523)"..."""
+        if not agent:
+            return "the Rulekeepor's correction (no history entry)"
+        kind, value = next(iter(agent.items()))
+        if kind == "rule" and (number := _number(value)) is not None:
+            return f"rule {number}"
+        cause = self.cause(agent)
+        return f"proposal {cause[1:]}" if kind == "proposal" else cause
+
+    def _place_unrecorded(self, entries: list[_Placed], missing: Runs) -> list[Entry]:
         """The entries in order, with `## Unrecorded` for the numbers neither record has, each before the
-        first proposal numbered above it (where the numbering check looks)."""
+        first proposal numbered above it (where the numbering check looks), the last ones at the end."""
         out: list[Entry] = []
         pending = missing
-        for date, _, entry in entries:
+        for placed in entries:
+            entry = placed.entry
             if entry.heading.startswith("Proposal "):
                 due, pending = runs_below(pending, _entry_number(entry))
                 if due:
-                    titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
-                              if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
-                    prose = ["Neither record holds a decision on these numbers."]
-                    if titled:
-                        prose.append("The Rulekeepor's notes name " + "; ".join(escape_markdown(t) for t in titled)
-                                     + ".")
-                    out.append(Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=date[:4]))
+                    out.append(self._unrecorded(due, placed.date[:4]))
             out.append(entry)
+        if pending:
+            out.append(self._unrecorded(pending, entries[-1].date[:4] if entries else ""))
         return out
 
-    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None) -> str:
+    def _unrecorded(self, due: Runs, year: str) -> Entry:
+        notes = self.proposal_notes
+        titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
+                  if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
+        unauthored = [(n, said) for n, said in sorted(self.unauthored.items())
+                      if any(low <= n <= high for low, high in due)]
+        prose = ["Neither record holds a decision on these numbers"
+                 + (" that can be written with its proposer." if unauthored else ".")]
+        prose += [escape_markdown(f"Proposal {n}: {said}") for n, said in unauthored]
+        if titled:
+            prose.append("The Rulekeepor's notes name " + "; ".join(escape_markdown(t) for t in titled) + ".")
+        return Entry(f"Unrecorded: {number_ranges(due)}", [], [], prose, year=year)
+
+    def _history_before(self, walk: _Walk, entries: list[Entry]) -> dict[int, tuple[list[str], int | None]]:
+        """Each rule's history before the archive, as History: lines, and its revision then: from its history as
+        the Rulekeepor keeps it now (structured since 2017-11; the lines of the FLR before, for a rule repealed
+        by then), up to the first entry the log holds (by a proposal the log holds, or dated from the start on)."""
+        if self._final is None:
+            self._final = self._read_final()
+        in_log: dict[int, set[int]] = defaultdict(set)  # rule -> the proposals of the log that changed it
+        for entry in entries:
+            if entry.heading.startswith("Proposal "):
+                for change in entry.changes:
+                    in_log[change.rule].add(_entry_number(entry))
+        out = {}
+        for number, rule in walk.initial.items():
+            latest = walk.latest.get(number)
+            if self._final.get(number):
+                history = self._final[number]
+            elif latest is not None and any("line" not in json.loads(entry) for entry in latest.history):
+                history = [json.loads(entry) for entry in latest.history]
+            else:
+                history = [json.loads(entry) for entry in rule.history]
+            kept = []
+            for entry in history:
+                day = _valid_date(entry.get("date"))
+                if day and day >= walk.start_date or _number((entry.get("agent") or {}).get("proposal")) in \
+                        in_log[number]:
+                    break
+                kept.append(entry)
+            counted = revisions(kept)[1] if kept else None
+            out[number] = self.history(kept), rule.revision if all("line" in entry for entry in kept) and \
+                rule.revision is not None else counted
+        return out
+
+    def _ruleset_md(self, title: str, rules: dict[int, _Rule], *,
+                    history: dict[int, tuple[list[str], int | None]] | None = None,
+                    snapshot_date: str | None = None) -> str:
+        """A ruleset as rules.md (with each rule's `history` before the archive, and its annotations) or as a
+        snapshot."""
+        out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
+        out += [f"# {heading_text(title)}", "", "## Mutable Rules"]
+        for number in sorted(rules):
+            rule = rules[number]
+            heading = f"### {heading_text(rule_heading(number, rule.name or None))}"
+            out += ["", heading, f"Power: {rule.power}"]
+            if history is not None:
+                lines, revision = history.get(number, ([], None))
+                out += [f"Revision: {revision}"] if revision is not None else []
+                out += [f"History: {short_title(line)[0]}" for line in lines]
+            out += ["", rule.text]
+            if history is not None:
+                for note in rule.annotations:
+                    out += ["", f"Annotation: {short_title(note)[0]}"]
+        return "\n".join(out) + "\n"
+
+    def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None,
+                   sections: list[tuple[str, str, list[int]]]) -> str:
         return "\n".join([
             'title = "Agora"',
             'description = "The longest-running Nomic (since 1993), imported from the Rulekeepor\'s and the '
-            'Assessor\'s repositories by nomic-archive import agora; see IMPORT.md."',
+            'Assessor\'s repositories by nomic-archive import agora."',
             f"start = {start}",
             toml_players(players),
             "",
@@ -857,21 +1355,54 @@ class _Importer:
             "power_default = 1.0",
             "power_cap = 4.0",
             "power_exempt = 3.0",
-            ""])
+            "",
+            *self._sections_toml(sections)])
 
-    def _report(self, start_commit: str, start_date: str, decisions: list[_Decision], entries: list[Entry],
-                missing: Runs) -> str:
+    def _sections_toml(self, sections: list[tuple[str, str, list[int]]]) -> list[str]:
+        """The FLR's sections of the rules in force (its index's), each with its note, as `[[sections]]`: each rule
+        in the first that lists it, a note's paragraphs as Markdown that shows them as written."""
+        out = ["# The sections of the Full Logical Ruleset (the Rulekeepor's index), each with its note."] \
+            if sections else []
+        placed: set[int] = set()
+        for name, note, rules in sections:
+            title, why = rule_title(name)
+            if not title:
+                continue
+            if why:
+                self.problems.append(Problem(LAYOUTS[0].index, self.head, 0, f"the section '{shown(name)}': {why}"))
+            paragraphs = [escape_markdown(clean_line(part)) for part in re.split(r"\n\s*\n", note) if part.strip()]
+            text = "\n\n".join(paragraphs)
+            longest = MAX_TOML_LINE_CHARS // 4 - len('note = ""')  # on one line, each character at most 4 escaped
+            if len(text) > longest:
+                self.problems.append(Problem(LAYOUTS[0].index, self.head, 0, f"the note of the section '{title}' is "
+                                             f"{len(text):,} characters long, cut to {longest:,}"))
+                text = text[:longest - 1] + "\u2026"
+            members = [rule for rule in rules if rule not in placed]
+            placed.update(members)
+            out += ["[[sections]]", f"title = {toml_string(title)}"] + ([f"note = {toml_string(text)}"] if text else [])
+            out += ["rules = [" + "".join(f"\n  {rule}," for rule in members) + ("\n]" if members else "]"), ""]
+        return out
+
+    def _report(self, walk: _Walk, decisions: list[_Decision], entries: list[Entry], missing: Runs) -> str:
         proposals = [e for e in entries if e.heading.startswith("Proposal ")]
-        ballots = sum(len(d.resolution.get("votes") or []) for d in decisions)
+        ballots = sum(len(d.resolution.get("votes") or []) for d in decisions if d.number not in self.unauthored)
         kinds = Counter(change.kind for e in entries for change in e.changes)
         results = Counter(key_value for e in proposals for key, key_value in e.keys if key == "Result")
         read = (f"and the Assessor's (AgoraNomic/assessor, its gh-pages branch at `{self.assessor_tip[:10]}`)"
                 if self.assessor else "(no --assessor: the proposals the Rulekeepor applied have no ballots)")
+        same, of, commit = self.end
+        late = Counter(item.date[:4] for item in walk.found if item.date and walk.start_date[:4] <= item.date[:4]
+                       < item.commit_date[:4])
         out = ["# How this game was imported", "",
                f"`nomic-archive import agora` read the Rulekeepor's repository (AgoraNomic/ruleset, at "
                f"`{self.head[:10]}`) {read}.", "",
-               f"- rules.md: the rules just before ruleset commit `{start_commit[:10]}` ({start_date}), with each rule's "
-               "earlier history as `History:` lines and its annotations.",
+               f"- rules.md: the rules in force just before ruleset commit `{walk.start_commit[:10]}` (as of "
+               f"{walk.start_date}), "
+               "with each rule's earlier history as `History:` lines in the words of the Full Logical Ruleset, its "
+               "revision and its annotations.",
+               f"- The end: {same} of the {of} rules in force in the Rulekeepor's ruleset at `{commit[:10]}` are the "
+               "rules in force after the log's last entry, title, power and text"
+               + (" (each that differs is a problem below)." if same != of else "."),
                f"- Decisions: {len(proposals)} proposal entries ("
                + ", ".join(f"{n} {r}" for r, n in sorted(results.items())) + f"), {ballots} ballots, "
                f"{sum(1 for e in proposals if re.match(r'Proposal [0-9]+[A-Z]', e.heading))} decided again.",
@@ -882,7 +1413,9 @@ class _Importer:
                "- Snapshots: the rules as the Rulekeepor's repository held them at the end of each year "
                "(snapshots/YEAR-12-31.md). Where he recorded a change after the day it took effect (a power change "
                "or a correction written in a later year), `check` reports that year's snapshot as differing from "
-               "the replay: a slip of the record at that date, kept as he wrote it.",
+               "the replay: a slip of the record at that date, kept as he wrote it. Changes of a year he recorded "
+               "in a later one: " + (", ".join(f"{year}: {count}" for year, count in sorted(late.items())) or "none")
+               + ".",
                f"- Adopted, changing no rule: {number_ranges(runs(self.unchanging)) if self.unchanging else 'none'}.",
                "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
                                                                    sorted(self.renames.items())) or "no renames") + ".",
@@ -941,6 +1474,49 @@ def _shown(value) -> str:
     return shorten(clean_line(json.dumps(value, ensure_ascii=False) if not isinstance(value, str) else f"'{value}'"))
 
 
+def _corrects(entry: dict, old: dict) -> bool:
+    """Whether a history entry is `old` with its date or its agent corrected."""
+    return change_type(entry) == change_type(old) and (_canonical(entry.get("agent")) == _canonical(old.get("agent"))
+                                                       or _canonical(entry.get("date")) == _canonical(old.get("date")))
+
+
+def _sources(batch: str | None, commits: list[str]) -> str:
+    """Where an entry comes from, as links: the Assessor's report of its batch and the Rulekeepor's commits."""
+    said = []
+    if batch is not None:
+        words = re.sub(r"([\\\[\]`*_<&])", r"\\\1", clean_line(batch))  # (its brackets cannot end the words)
+        said.append(f"Assessor: [{words}]({ASSESSOR_FILES}{quote(batch, safe='')}).")
+    if commits:
+        said.append("Rulekeepor: " + ", ".join(f"[{commit[:10]}]({RULESET_COMMITS}{commit})"
+                                               for commit in sorted(set(commits))) + ".")
+    return " ".join(said)
+
+
+ANNOTATOR = {"said": "the Rulekeepor, annotating"}  # who records a finding on a rule: no history entry says
+
+
+
+
+def _annotation_key(note: str) -> str:
+    return " ".join(re.sub(r"\s*\(called [^)]*\)", "", note).casefold().split())
+
+
+def _cases(note: str) -> tuple[str, ...]:
+    """The CFJs an annotation gives its finding of: "CFJ 1584 (called ...), CFJ 1728 (...): ..." -> ("1584", "1728")."""
+    head, colon, _ = note.partition(": ")
+    return tuple(re.findall(r"CFJ ([^\s,:()]+)", head)) if colon and head.startswith("CFJ ") else ()
+
+
+def _named(person) -> bool:
+    """Whether a record names a person (an author, a voter): a name is never made up for one it leaves blank."""
+    return isinstance(person, str) and bool(clean_line(person))
+
+
+def _canonical(value) -> str:
+    """A value of the record as one string, whatever order its keys come in: values compare as wholes."""
+    return json.dumps(value, sort_keys=True)
+
+
 def _list(value) -> list:
     """A JSON or YAML value that should be a list: anything else is read as an empty one."""
     return value if isinstance(value, list) else []
@@ -979,54 +1555,25 @@ def _valid_date(value) -> str | None:
     return None
 
 
-def _change_type(entry: dict) -> str:
-    change = entry.get("change")
-    return str(change.get("type")) if isinstance(change, dict) else ""
-
-
-_KIND_OF_TYPE = {"amendment": "amend", "enactment": "enact", "reenactment": "reenact", "repeal": "repeal",
-                 "retitling": "retitle", "power-change": "power"}
-
-
-def _matching_entry(added: list[dict], changes: list[Change]) -> dict | None:
-    """The history entry the commit added for these changes: one of the same kind, else the first added."""
+def _matching_entry(added: list[dict], changes: list[Change], *, strict: bool = False) -> dict | None:
+    """The history entry the commit added for these changes: one of the same kind, else (unless `strict`) the
+    first added."""
     kinds = {change.kind for change in changes}
     for entry in added:
-        if _KIND_OF_TYPE.get(_change_type(entry)) in kinds:
+        if KIND_OF_TYPE.get(change_type(entry)) in kinds:
             return entry
-    return added[0] if added else None
-
-
-def _describe_entry(entry: dict) -> str:
-    agent = entry.get("agent")
-    who = _agent_text(agent if isinstance(agent, dict) else None, None)
-    return f"{_change_type(entry) or 'change'} by {who}, {json.dumps(entry.get('date'))}"
-
-
-def _agent_text(agent: dict | None, importer: _Importer | None, where: Problem | None = None) -> str:
-    """`By:` text: "rule 2650", "cleaning (Falsifian)", "ratification of SLR", "proposal 8030"..."""
-    if not agent:
-        return "the Rulekeepor's correction (no history entry)"
-    kind, value = next(iter(agent.items()))
-    if kind == "rule" and (number := _number(value)) is not None:
-        return f"rule {number}"
-    if kind == "proposal":
-        return f"proposal {clean_line(str(value))}"
-    if isinstance(value, dict):
-        detail = ", ".join(f"{key} {clean_line(str(inner))}" if not isinstance(inner, dict) else
-                           f"{key} {_agent_text(inner, importer, where)}" for key, inner in value.items())
-        if kind == "cleaning" and "by" in value:
-            name = importer.name(value["by"], where) if importer else clean_line(str(value["by"]))
-            return f"cleaning ({name})"
-        return f"{kind} ({detail})" if detail else kind
-    return f"{kind} {clean_line(str(value))}".strip()
+    return added[0] if added and not strict else None
 
 
 def _annotation(item: dict) -> str:
+    """An annotation as the FLR gives it: "CFJ 708 (called between 1994-10-01 and 1994-10-31): finding"."""
     cfjs = [c for c in _list(item.get("cfjs")) if isinstance(c, dict)]
-    cases = ", ".join(f"CFJ {c.get('id')}" + (f" (called {c.get('called')})" if c.get("called") else "")
-                      for c in cfjs)
-    body = str(item.get("text") or "")
+    cases = ", ".join(f"CFJ {clean_line(str(c.get('id')))}"
+                      + (f" (called {called})" if (called := date_words(c.get("called"))) else "") for c in cfjs)
+    body = item.get("text")
+    if isinstance(body, dict):  # (2017: `text: {text: ...}`)
+        body = body.get("text")
+    body = str(body or "")
     return clean_line(f"{cases}: {body}" if cases else body)
 
 
@@ -1043,28 +1590,3 @@ def _fenced(body: str) -> str:
     body = _HALF_CHARACTER.sub("\ufffd", body.replace("\r\n", "\n").replace("\r", "\n"))
     fence = "`" * max(3, backtick_run(body) + 1)
     return f"{fence}\n{body}\n{fence}"
-
-
-def _ruleset_md(title: str, rules: dict[int, _Rule], *, history: bool, snapshot_date: str | None = None) -> str:
-    out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
-    out += [f"# {heading_text(title)}", "", "## Mutable Rules"]
-    for rule in sorted(rules):
-        item = rules[rule]
-        heading = f"### {heading_text(rule_heading(rule, item.name or None))}"
-        out += ["", heading, f"Power: {item.power}"]
-        if history:
-            out += [f"History: {short_title(_history_line(json.loads(entry)))[0]}" for entry in item.history]
-        out += ["", item.text]
-        if history:
-            for note in item.annotations:
-                out += ["", f"Annotation: {short_title(note)[0]}"]
-    return "\n".join(out) + "\n"
-
-
-def _history_line(entry: dict) -> str:
-    date = entry.get("date")
-    if isinstance(date, dict):
-        date = " ".join(f"{key} {value}" for key, value in date.items())
-    agent = entry.get("agent")
-    return clean_line(f"{_change_type(entry) or 'change'} by "
-                      f"{_agent_text(agent if isinstance(agent, dict) else None, None)}, {date}")

@@ -62,9 +62,9 @@ def problems_section(problems: list[Problem]) -> list[str]:
 
 @dataclass
 class Change:
-    """One change paragraph. `text` is the rule's whole Markdown text (enact, reenact, amend)."""
+    """One change paragraph. `text` is the rule's whole Markdown text (enact, reenact, amend), or the note (annotate)."""
 
-    kind: str               # enact | reenact | amend | repeal | retitle | transmute | power
+    kind: str               # enact | reenact | amend | repeal | retitle | transmute | power | annotate
     rule: int
     text: str | None = None
     title: str | None = None
@@ -100,7 +100,7 @@ def player_name(raw) -> tuple[str, str | None]:
         name = "".join(shown(c) if c in hidden else c for c in name)
         why.append(f"it holds invisible characters ({code_points(hidden)})")
     if not name:
-        return "unknown", None
+        return "unknown", "it is empty"
     if name_problem(name):  # what is left: a strength at its end
         head, _, strength = name.rpartition(" ")
         name = f"{head}-{strength}"
@@ -145,6 +145,8 @@ def change_paragraph(change: Change) -> str:
         paragraph = f"{prefix}Transmute rule {change.rule} to {change.rule_class}."
     elif change.kind == "power":
         paragraph = f"{prefix}Change the power of rule {change.rule} to {change.power}."
+    elif change.kind == "annotate":
+        paragraph = f"{prefix}Annotate rule {change.rule}:\n\n{quote(change.text or '')}"
     else:
         raise ValueError(f"no paragraph for a change of kind {change.kind}")
     return paragraph + (f"\n\n{change.after}" if change.after else "")

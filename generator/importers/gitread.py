@@ -162,8 +162,10 @@ class BlobReader:
         assert self._process.stdin and self._process.stdout
         self._process.stdin.write(f"{revision}:{path}\n".encode("utf-8"))
         self._process.stdin.flush()
-        header = self._process.stdout.readline().decode("utf-8", "replace").split()
-        if len(header) != 3:
+        answer = self._process.stdout.readline().decode("utf-8", "replace").rstrip("\n")
+        header = answer.split()
+        # "<id> blob <size>", or "<what was asked> missing", which may hold spaces ("rules/Acting on Behalf")
+        if answer.endswith(" missing") or len(header) != 3 or not header[2].isdigit():
             return None
         size = int(header[2])
         if header[1] == "blob" and size <= MAX_FILE_BYTES:

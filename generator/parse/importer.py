@@ -477,7 +477,7 @@ class Layout:
         return bool(_SENTENCE_END.search(previous.text))
 
 
-def _increasing_subsequence(numbers: list[int]) -> set[int]:
+def increasing_subsequence(numbers: list[int]) -> set[int]:
     """Positions of the longest strictly increasing run of rule numbers, the tightest one on a tie.
 
     The best run ending at each position extends the best one (longest, then starting at the highest number,
@@ -528,7 +528,7 @@ def _collect_rules(region: list[Line], layout: Layout, left_out: list[tuple[int,
         candidates = [i for i, line in enumerate(lines) if line.kind is Kind.RULE_START
                       and layout.may_start_rule(lines[i - 1] if i else None)
                       and (line.heading or not headings_only)]
-        accepted = {candidates[k] for k in _increasing_subsequence([lines[i].number for i in candidates])}
+        accepted = {candidates[k] for k in increasing_subsequence([lines[i].number for i in candidates])}
         preamble: list[Line] = []
         current: Rule | None = None
         rule_level = 0  # the level of the current rule's heading: a deeper heading is part of its text
