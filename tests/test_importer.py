@@ -10,7 +10,7 @@ from markdown_it import MarkdownIt
 import generator
 from generator.errors import ErrorCollector
 from generator.cli import main
-from generator.parse.importer import RulesetImportError, import_ruleset, read_ruleset
+from generator.importers.text import RulesetImportError, import_ruleset, read_ruleset
 from generator.parse.rules import parse_ruleset
 
 DATA = Path(__file__).parent / "data"

@@ -5,7 +5,7 @@ import os
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..parse.importer import RulesetImportError, import_ruleset, is_rules_md
+from ..importers.text import RulesetImportError, import_ruleset, is_rules_md
 from ..parse.source import read_text
 
 DEFAULT_CONTENT = "content"

@@ -13,7 +13,7 @@ from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
-from ..parse.importer import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
+from ..importers.text import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
 from ..parse.source import read_text
 from ..progress import for_command
 from ..terminal import counted

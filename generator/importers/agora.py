@@ -29,7 +29,7 @@ import yaml
 
 from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
-from ..parse.importer import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
+from .text import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
                               heading_text, increasing_subsequence, load_yaml, rule_heading, rule_title, short_title,
                               yaml_problem)
 from ..parse.source import read_int, shorten

@@ -11,7 +11,7 @@ from pathlib import Path
 from ..errors import ArchiveError, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LOG_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import code_points, invisible, name_problem, normal, shown
-from ..parse.importer import clean_line, escape_markdown, heading_text, short_title, wrap
+from .text import clean_line, escape_markdown, heading_text, short_title, wrap
 from ..parse.source import too_large
 from ..terminal import one_line
 

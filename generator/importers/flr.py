@@ -12,7 +12,7 @@ import datetime
 import re
 from collections.abc import Callable
 
-from ..parse.importer import MAX_TITLE_CHARS, clean_line
+from .text import MAX_TITLE_CHARS, clean_line
 
 AGORAS_BIRTH = "1993-06-30"
 

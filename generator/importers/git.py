@@ -16,7 +16,7 @@ from pathlib import Path
 from ..errors import ErrorCollector
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
-from ..parse.importer import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
+from .text import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
                               escape_markdown, heading_text, read_rule_files, read_ruleset, render_ruleset,
                               short_title, wrap)
 from ..parse.source import check_line_lengths
