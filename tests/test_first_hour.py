@@ -211,10 +211,12 @@ def test_new_starts_a_game_around_the_rules_md_that_import_wrote(tmp_path, capsy
     assert main(["check", "content/my-game"]) == 0
 
 
-def test_the_readme_new_commands_work_as_written(tmp_path, capsys, monkeypatch):
-    """Each `nomic-archive new …` in the README, run as written (where it names rules.txt, one is there)."""
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    commands = [command.split() for command in re.findall(r"`nomic-archive (new [^`]+)`", readme)]
+def test_the_docs_new_commands_work_as_written(tmp_path, capsys, monkeypatch):
+    """Each `nomic-archive new …` written inline in the README and the guide, run as written (where it names
+    rules.txt, one is there). tests/test_docs_examples.py runs those of code blocks."""
+    docs = [ROOT / "README.md", *sorted((ROOT / "docs" / "guide").glob("*.md"))]
+    commands = [command.split() for doc in docs
+                for command in re.findall(r"`nomic-archive (new [^`]+)`", doc.read_text(encoding="utf-8"))]
     assert len(commands) >= 3 and any("--rules" in command for command in commands)
     for number, command in enumerate(commands):
         (tmp_path / str(number)).mkdir()

@@ -54,11 +54,11 @@ def test_bundled_games_check_clean_but_the_example_of_slips(capsys):
         assert ("discrepanc" in out) == (game.name == "slips-example"), out
 
 
-def test_the_readme_shows_the_slips_as_check_prints_them(capsys, monkeypatch):
-    """The README's sample of `check` is the bundled example's output, exactly."""
+def test_the_guide_shows_the_slips_as_check_prints_them(capsys, monkeypatch):
+    """The guide's sample of `check` (docs/guide/verify.md) is the bundled example's output, exactly."""
     monkeypatch.chdir(ROOT)
     assert main(["check", "content/slips-example"]) == 1
     printed = capsys.readouterr().out
-    readme = (ROOT / "README.md").read_text(encoding="utf-8")
-    shown = readme.split("    $ nomic-archive check content/slips-example\n", 1)[1].split("\n\n", 1)[0]
+    guide = (ROOT / "docs" / "guide" / "verify.md").read_text(encoding="utf-8")
+    shown = guide.split("    $ nomic-archive check content/slips-example ", 1)[1].split("\n", 1)[1].split("\n\n", 1)[0]
     assert printed == "\n".join(line.removeprefix("    ") for line in shown.split("\n")) + "\n"
