@@ -38,14 +38,30 @@ def _cache_help(shown: bool) -> str:
             "built longest ago dropped first; deleting it costs only time")
 
 
+def _examples(*lines: str) -> dict:
+    """A command's help ends with examples, as git's and pip's do: each line a command, and after it, in
+    parentheses, what it does where that is not plain."""
+    return {"formatter_class": argparse.RawDescriptionHelpFormatter,
+            "epilog": "examples:\n" + "\n".join(f"  {line}" for line in lines)}
+
+
 def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nomic-archive", description="Publish and verify the archives of Nomic "
-                                     "games: Markdown rulesets and logs in, a browsable static site out.")
+                                     "games: Markdown rulesets and logs in, a browsable static\nsite out.",
+                                     **_examples(
+                                         "nomic-archive build                          (every game in content/, "
+                                         "into site/)",
+                                         "nomic-archive check content/slips-example    (each discrepancy as "
+                                         "file:line: what is wrong)"))
+    parser.epilog += ("\n\nEach command's --help ends with examples. The guide, a page per task: docs/guide/ in "
+                      "the source.")
     parser.add_argument("--version", action="version", version=f"%(prog)s {__version__}")
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     cache_help = _cache_help(help_shown)
 
-    build = commands.add_parser("build", help="build the static site from a content folder")
+    build = commands.add_parser("build", help="build the static site from a content folder", **_examples(
+        "nomic-archive build                          (the games in content/, into site/)",
+        "nomic-archive build content -o public --base-url https://example.org/nomic/"))
     build.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
     build.add_argument("-o", "--output", default="site", type=Path, help="site folder to write (default: site)")
     build.add_argument("--cache-dir", type=Path, help=cache_help)
@@ -55,7 +71,9 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                        "address, e.g. https://example.org/nomic/ (used only where a format needs absolute "
                        "addresses: sitemap.xml, feeds and 404.html)")
 
-    check = commands.add_parser("check", help="replay each game's log and report every discrepancy")
+    check = commands.add_parser("check", help="replay each game's log and report every discrepancy", **_examples(
+        "nomic-archive check content/slips-example    (exit 1: it has discrepancies)",
+        "nomic-archive check content --format github  (as the GitHub workflow runs it)"))
     check.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
     check.add_argument("--format", choices=("text", "json", "github"), default="text",
                        help="text: file:line: message, one a line (default); json: the report as data "
@@ -66,7 +84,9 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
 
     _add_import(commands)
 
-    new = commands.add_parser("new", help="scaffold a new game from a bundled ruleset or your own")
+    new = commands.add_parser("new", help="scaffold a new game from a bundled ruleset or your own", **_examples(
+        "nomic-archive new content/my-game --ruleset suber-2nd --player Alice --player Bob --player Carol",
+        "nomic-archive new content/my-game --rules rules.txt --player Alice --player Bob"))
     new.add_argument("name", type=Path, help="folder of the new game, e.g. content/my-game (new, empty, or "
                      "holding only the rules.md that import wrote)")
     new.add_argument("--ruleset", help="suber-1982 (the default), suber-2nd, livejournal or solitaire: its rules "
@@ -78,19 +98,27 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                      "working directory (see github-workflow)")
 
     serve = commands.add_parser("serve", help="serve the site on 127.0.0.1, each page drawn when asked for, and "
-                                "reload open pages on every save")
+                                "reload open pages on every save", **_examples(
+                                    "nomic-archive serve --open                    (content/, at "
+                                    "http://127.0.0.1:8000/)",
+                                    "nomic-archive serve content/my-game --port 0  (one game, on a free port)"))
     serve.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
     serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
 
-    preview = commands.add_parser("preview", help="show what a drafted proposal would do to the rules in force")
+    preview = commands.add_parser("preview", help="show what a drafted proposal would do to the rules in force",
+                                  **_examples("nomic-archive preview content/livejournal-2007/drafts/"
+                                              "back-from-hiatus.md --text",
+                                              "nomic-archive preview content/my-game/drafts/idea.md -o idea.html"))
     preview.add_argument("draft", type=Path, help="the draft, a proposal in the log's format")
     preview.add_argument("--game", type=Path, help="the game folder (default: the draft's folder's game)")
     preview.add_argument("-o", "--output", type=Path, help="write the preview page here")
     preview.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     preview.add_argument("--text", action="store_true", help="print the redline in the terminal instead")
 
-    diff = commands.add_parser("diff", help="compare two rulesets rule by rule")
+    diff = commands.add_parser("diff", help="compare two rulesets rule by rule", **_examples(
+        "nomic-archive diff content/livejournal-2007@start content/livejournal-2007",
+        "nomic-archive diff examples/suber-2nd.md examples/livejournal-after.md --format html -o diff.html"))
     point = "ruleset file, game folder, or GAME@POINT (312, 312-2, judgment-1, entry-12, 2005-04-02, start, now)"
     diff.add_argument("old", help=point)
     diff.add_argument("new", help=point)
@@ -98,7 +126,10 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
     diff.add_argument("--force", action="store_true", help="replace the -o file if it exists")
 
-    solve = commands.add_parser("solve", help="find the shortest win of a Solitaire Nomic game, as a log")
+    solve = commands.add_parser("solve", help="find the shortest win of a Solitaire Nomic game, as a log",
+                                **_examples("nomic-archive solve content/solitaire         (16 turns)",
+                                            "nomic-archive solve content/solitaire --shuffle 7 -o "
+                                            "content/solitaire-7"))
     solve.add_argument("game", type=Path, help="the game folder (variant = \"solitaire\")")
     solve.add_argument("--max-moves", type=_positive, default=60, metavar="N",
                        help="longest win to look for (default: 60)")
@@ -109,7 +140,9 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     solve.add_argument("-o", "--output", type=Path, help="write the log to this new file (with --shuffle: a new "
                        "folder, which gets the shuffled game: game.toml, rules.md and log.md)")
 
-    synth = commands.add_parser("synth", help="write a large synthetic game that checks clean (for benchmarks)")
+    synth = commands.add_parser("synth", help="write a large synthetic game that checks clean (for benchmarks)",
+                                **_examples("nomic-archive synth big-game --proposals 10000 --per-file 500",
+                                            "nomic-archive synth weighted-game --proposals 3000 --weighted"))
     synth.add_argument("out", type=Path, help="the game folder to write; it must be new or empty")
     synth.add_argument("--proposals", type=int, required=True, help="how many proposals the log holds")
     synth.add_argument("--players", type=int, default=3, help="players at the start (default: 3; one more joins)")
@@ -118,7 +151,11 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     synth.add_argument("--weighted", action="store_true", help="a format 1.1 game of weighted decisions (Agora's kind)")
 
     workflow = commands.add_parser("github-workflow", help="write .github/workflows/archive.yml: check every pull "
-                                   "request, publish the site on GitHub Pages from main")
+                                   "request, publish the site on GitHub Pages from main", **_examples(
+                                       "nomic-archive github-workflow content       (from the root of the game's "
+                                       "repository)",
+                                       "nomic-archive github-workflow content --package "
+                                       "'git+https://github.com/OWNER/nomic-archive.git' --force"))
     workflow.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
     workflow.add_argument("--package", metavar="REQUIREMENT", help="what the workflow gives pip to install "
                           "nomic-archive (default: where this copy came from; NOMIC_ARCHIVE_PACKAGE in the file)")

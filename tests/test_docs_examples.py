@@ -285,3 +285,25 @@ def _anchors(path: Path) -> set[str]:
     tokens = MarkdownIt("commonmark").parse(path.read_text(encoding="utf-8"))
     titles = [tokens[index + 1].content for index, token in enumerate(tokens) if token.type == "heading_open"]
     return {re.sub(r"[^\w\- ]", "", title.strip().lower()).replace(" ", "-") for title in titles}
+
+
+# --- --help ends with examples -------------------------------------------------------------------------
+
+HELPS = [[], *([command] for command in cli.COMMAND_MODULES if command != "import"),
+         *(["import", kind] for kind in cli.IMPORT_KINDS)]
+
+
+@pytest.mark.parametrize("command", HELPS, ids=lambda command: " ".join(command) or "nomic-archive")
+def test_every_commands_help_ends_with_examples_the_program_reads(command, capsys):
+    """`import` itself lists its kinds, whose helps have the examples."""
+    with pytest.raises(SystemExit) as done:
+        cli.main([*command, "--help"])
+    assert done.value.code == 0
+    shown = capsys.readouterr().out
+    heading = re.search(r"^examples?:\n", shown, re.MULTILINE)
+    assert heading, f"no examples at the end of:\n{shown}"
+    examples = [line.strip() for line in shown[heading.end():].splitlines() if line.startswith("  nomic-archive ")]
+    assert examples and all(line.split()[1] == (command or [line.split()[1]])[0] for line in examples), shown
+    for line in examples:
+        words = shlex.split(re.split(r"\s{2,}\(", line)[0])  # the command, without what it does in parentheses
+        assert parses(words[1:]) is None, f"{line}: {parses(words[1:])}"
