@@ -180,7 +180,7 @@ def test_under_a_literal_rule_6_no_win_exists_and_the_solver_says_why(game, caps
 
 def test_the_search_is_bounded_by_moves(game, capsys):
     assert main(["solve", str(game), "--max-moves", "15"]) == 1
-    assert re.fullmatch(r"sol: no win in 15 turns or fewer \(\d+ states explored in \d+\.\d\ds\)\n",
+    assert re.fullmatch(r"sol: no win in 15 turns or fewer \([\d,]+ states? explored in \d+\.\d\ds\)\n",
                         capsys.readouterr().err)
 
 

@@ -18,6 +18,7 @@ from ..errors import ArchiveError, SourceError
 from ..files import write_atomic
 from ..model import Game, Ruleset
 from ..parse.game import is_game, load_game
+from ..terminal import counted
 
 EXIT_FOUND, EXIT_NO_WIN, EXIT_GAVE_UP = 0, 1, 3
 
@@ -36,7 +37,7 @@ def run(args) -> int:
     started = time.perf_counter()
     answer = search(Puzzle.of(setup, position), max_moves=args.max_moves, max_states=args.max_states)
     seconds = time.perf_counter() - started
-    explored = f"{answer.states} states explored in {seconds:.2f}s"
+    explored = f"{counted(answer.states, 'state')} explored in {seconds:.2f}s"
     if answer.moves is None:
         if not answer.complete:
             print(f"{game.slug}: no win found before the search reached {args.max_states} states ({explored}); "

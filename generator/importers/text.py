@@ -46,7 +46,7 @@ MAX_TITLE_SENTENCE_WORDS = 5  # "Two classes of Rules." opens every Solitaire ru
 MIN_REPEATED_WORDS = 4      # shorter lines ("Nomic") repeat by chance, not as page furniture
 WRAPPED_LINE_LENGTH = 40    # lines this long tell whether the text is hard-wrapped
 NO_RULES = ("no numbered rules found (a rule starts with a line like '101. text' or '101' alone); "
-            "use start= and stop= to point at the rules")
+            "name where they start and stop with --start and --stop")
 
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the text is rules.md already
