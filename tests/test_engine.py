@@ -1221,6 +1221,19 @@ def test_many_unrecorded_runs_are_looked_up_by_bisection(tmp_path, capsys, monke
                                                           "dec/log.md:3")
 
 
+def test_an_edit_to_the_last_entry_folds_that_entry_alone(tmp_path, monkeypatch):
+    """The fold keeps its state before the last entry too, the entry a keeper edits most: an edit there folds it
+    alone, and gives the replay from the start."""
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
+    log = folder / "log.md"
+    log.write_text(log.read_text(encoding="utf-8").rstrip("\n") + "\n\nA word added at the end.\n", encoding="utf-8")
+    folded.clear()
+    resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
+    assert folded == [len(previous.steps) - 1]
+    fresh = replay(load_game(folder), checkpoints=True)
+    assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
+
+
 @pytest.mark.parametrize("edit", ["append", "delete last", "delete middle"])
 def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_that_moved(tmp_path, monkeypatch,
                                                                                          edit):

@@ -297,11 +297,10 @@ def replay(game: Game, *, checkpoints: bool = False) -> Replay:
         _compare_snapshot(state.findings, state.book.current, snapshot)
     before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
     entries = game.log.entries
-    spacing = _checkpoint_spacing(len(entries)) if checkpoints else 0
     kept: list[Checkpoint] = []
     steps: list[Step] = []
     for index, entry in enumerate(entries):
-        if spacing and index % spacing == 0:
+        if checkpoints and keeps_checkpoint(index, len(entries)):
             kept.append(Checkpoint(index, _checkpoint(state)))
         steps.append(_fold_entry(state, index, entry, rulings, points))
     return _finish(game, state, steps, before_entries, initial_scores, tuple(kept))
@@ -370,6 +369,12 @@ def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[F
                   next_proposal=max(state.next_numbers), mechanics=state.config,
                   switch_rule=state.book.number_of(state.switch_identity),
                   annotations=tuple(state.annotations), wins=tuple(state.wins), checkpoints=checkpoints if not state.unordered else ())
+
+
+def keeps_checkpoint(index: int, entries: int) -> bool:
+    """Whether a fold over `entries` entries keeps its state just before entry `index`: every few hundred
+    entries, and before the last one, which a keeper edits most."""
+    return index % _checkpoint_spacing(entries) == 0 or index == entries - 1
 
 
 def _checkpoint_spacing(entries: int) -> int:

@@ -70,10 +70,9 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
     if last + 1 < len(entries):
         old_state = state.copy()
         old_state.game = previous.game
-    spacing = fold._checkpoint_spacing(len(entries))
     checkpoints = [c for c in previous.checkpoints if c[0] <= first]
     for index in range(first, last + 1):
-        if index % spacing == 0 and index > first:
+        if fold.keeps_checkpoint(index, len(entries)) and index > first:
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
         if old_state is not None:
@@ -84,7 +83,7 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
     # texts, the rest is the previous replay's too, with those texts carried through the later changes.
     known = dict(previous.checkpoints)
     for index in range(last + 1, len(entries)):
-        old = old_state if index == last + 1 else known.get(index) if index % spacing == 0 else None
+        old = old_state if index == last + 1 else known.get(index)
         texts = state.text_differences(old) if old is not None else None
         if texts is not None:
             if not texts:
@@ -96,7 +95,7 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
                                        points)
             if followed is not None:
                 return followed
-        if index % spacing == 0:
+        if fold.keeps_checkpoint(index, len(entries)):
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
     return fold._finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
@@ -143,12 +142,14 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
     rulings, points = fold._result_rulings(game), fold._snapshot_points(game, [])
     if rulings != fold._result_rulings(previous.game) or points != fold._snapshot_points(previous.game, []):
         return None
-    state, steps = _state_at(game, previous, first, rulings, points)
-    spacing = fold._checkpoint_spacing(len(entries))
-    # (the previous replay's checkpoint after its last entry is no longer at the end: the fold keeps a new one)
-    checkpoints = [c for c in previous.checkpoints if c[0] <= first and c[0] < len(old_entries)]
-    for index in range(first, len(entries)):
-        if index % spacing == 0 and index > first:
+    # From the first entry that moved, or from this log's last where that is before it (the last entry deleted:
+    # the state before the new last one is kept, as a replay from the start keeps it)
+    start = min(first, max(len(entries) - 1, 0))
+    state, steps = _state_at(game, previous, start, rulings, points)
+    # The previous replay's checkpoints before it, where this log keeps one, and this fold's from there on
+    checkpoints = [c for c in previous.checkpoints if c[0] < start and fold.keeps_checkpoint(c[0], len(entries))]
+    for index in range(start, len(entries)):
+        if fold.keeps_checkpoint(index, len(entries)):
             checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
         steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
     return fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores, tuple(checkpoints))
