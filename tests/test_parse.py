@@ -1169,6 +1169,14 @@ def test_a_rules_revision_is_read_after_its_power_and_before_its_history():
         Fraction(3), 12, ("Created by Proposal 1, 1993",), "The Registrar is an office.")
 
 
+def test_an_annotation_line_inside_a_fenced_text_is_its_text_even_after_a_line_with_an_info_string():
+    text = "```\nA log line:\n```python\n\nAnnotation: quoted, not an annotation.\n```"
+    ruleset, errors = ruleset_of(f"## Mutable Rules\n\n### 201\n{text}\n\nAnnotation: a real one.\n")
+    assert errors == []
+    (rule,) = ruleset.rules
+    assert rule.text == text and [note for note, _ in rule.annotations] == ["a real one."]
+
+
 def test_a_rules_revision_that_is_no_whole_number_is_named():
     ruleset, errors = ruleset_of("## Mutable Rules\n\n### 201\nRevision: twelve\n\nText.\n")
     assert errors == [f"{RULES}:4: rule 201's revision 'twelve' must be a whole number, like 'Revision: 12'"]

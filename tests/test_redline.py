@@ -634,3 +634,14 @@ def test_the_terminal_follows_the_sites_convention_and_says_so_in_a_key():
     assert ansi_key(color=True) == ("Key: \x1b[31;4madded text is red and underlined\x1b[0m; "
                                     "\x1b[9mremoved text is struck through\x1b[0m")
     assert ansi_key(color=False) == "Key: {+added text+} [-removed text-]"
+
+
+def test_a_fenced_block_after_prose_keeps_its_blank_lines_and_its_info_string_lines():
+    # A fence may interrupt a paragraph, so the prose and the fenced text are one block; the text inside the
+    # fence is verbatim all the same, and a "```python" line inside it is its text, not its end.
+    old = "Intro:\n```\nline a\n\nline b\n```python\nline z\n```"
+    new = "Intro:\n```\nline a\n\nline c\n```python\nline z\n```"
+    assert split_blocks(new) == [new]
+    html = render_html(redline(old, new))
+    assert html.count("<pre>") == 1
+    assert "line a\n\nline " in html and "```python\nline z" in html

@@ -31,7 +31,7 @@ from diff_match_patch import diff_match_patch
 from markupsafe import Markup, escape
 
 from ..limits import MAX_RULE_CHARS
-from ..parse.source import markdown
+from ..parse.source import FENCE, closes_fence, markdown
 from ..terminal import for_terminal
 
 Op = Literal["equal", "insert", "delete"]
@@ -190,10 +190,10 @@ def split_blocks(text: str) -> list[str]:
     for line in text.split("\n"):
         if fence:
             lines.append(line)
-            if line.strip().startswith(fence) and not line.strip().strip(fence[0]):  # its closing fence
+            if closes_fence(line, fence):
                 fence = ""
         elif line.strip():
-            if opening := _FENCE_OPENING.match(line):
+            if opening := FENCE.match(line):
                 fence = opening.group(1)
             lines.append(line)
         elif lines:
@@ -204,10 +204,6 @@ def split_blocks(text: str) -> list[str]:
     if lines:
         blocks.append("\n".join(lines))
     return blocks
-
-
-# A fenced block's opening line (CommonMark: three or more backticks or tildes, indented at most three spaces).
-_FENCE_OPENING = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 @functools.lru_cache(maxsize=2048)
@@ -709,7 +705,7 @@ def _whole_block(tag: str, html: str, cite_attr: Markup) -> Markup:
 
 def _render_changed(block: BlockDiff, render: Callable[[str], str], cite_attr: Markup) -> Markup:
     for boundary in _EDIT_BOUNDARIES:
-        source, edits = _marked_source(block.segments, boundary, verbatim=bool(_FENCE_OPENING.match(block.new)))
+        source, edits = _marked_source(block.segments, boundary, verbatim=bool(FENCE.search(block.new)))
         html = _replace_sentinels(render(source), edits, cite_attr)
         if html is not None:
             return html

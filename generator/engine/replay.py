@@ -26,6 +26,7 @@ from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.names import look_alike, looks_like, skeleton
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
+from ..parse.source import FENCE
 from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook, changed_text
 from .turns import TurnTracker
@@ -1242,13 +1243,10 @@ def _normal(text: str) -> str:
     return " ".join(text.split())
 
 
-_FENCED = re.compile(r"^ {0,3}(?:`{3,}|~{3,})", re.MULTILINE)
-
-
 def _same_text(a: str, b: str) -> bool:
     """Rule texts compared as Markdown reads them (white space aside), or character for character where a
     fenced block holds text that is not Markdown (format 1.2)."""
-    if _FENCED.search(a) or _FENCED.search(b):
+    if FENCE.search(a) or FENCE.search(b):
         return a.strip("\n") == b.strip("\n")
     return _normal(a) == _normal(b)
 
@@ -1283,7 +1281,7 @@ def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion |
             differs(number, source, f"rule {number} is titled \"{rule.title}\" in the snapshot, \"{title}\" in the "
                     "replay", title, rule.title)
         if not _same_text(rule.text, text):
-            if _FENCED.search(rule.text) or _FENCED.search(text):  # verbatim: the first line that differs
+            if FENCE.search(rule.text) or FENCE.search(text):  # verbatim: the first line that differs
                 ours, theirs = text.strip("\n").split("\n"), rule.text.strip("\n").split("\n")
                 at = next((i for i, (a, b) in enumerate(zip(ours, theirs)) if a != b), min(len(ours), len(theirs)))
                 shown = [lines[at] if at < len(lines) else "(end)" for lines in (theirs, ours)]

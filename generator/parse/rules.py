@@ -10,7 +10,7 @@ from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
 from ..model.names import invisible_problem
-from .source import NumberTooLarge, markdown, read_decimal, read_int, shorten, slice_lines, unquote
+from .source import FENCE, NumberTooLarge, closes_fence, markdown, read_decimal, read_int, shorten, slice_lines, unquote
 
 _RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
 _SNAPSHOT_AFTER = re.compile(r"^After:\s*proposal\s+(\S+)\s*$", re.IGNORECASE)
@@ -47,7 +47,6 @@ _POWER_LINE = re.compile(r"^Power:(.*)$", re.IGNORECASE)  # the value stripped a
 _HISTORY_LINE = re.compile(r"^History:(.*)$", re.IGNORECASE)
 _REVISION_LINE = re.compile(r"^Revision:(.*)$", re.IGNORECASE)
 _ANNOTATION = re.compile(r"^Annotation:(.*)$", re.IGNORECASE)
-_FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})")
 
 
 def _read_revision(lines: list[str], first: int, end: int, number: int, file: str,
@@ -86,10 +85,11 @@ def _split_annotations(lines: list[str], first: int, end: int, file: str
     fence = None
     for at in range(first, end):
         line = lines[at]
-        if m := _FENCE.match(line):
-            marker = m.group(1)
-            fence = None if fence and marker[0] == fence[0] and len(marker) >= len(fence) else fence or marker
-        elif fence is None and _ANNOTATION.match(line) and (at == first or not lines[at - 1].strip()):
+        if fence:
+            fence = None if closes_fence(line, fence) else fence
+        elif m := FENCE.match(line):
+            fence = m.group(1)
+        elif _ANNOTATION.match(line) and (at == first or not lines[at - 1].strip()):
             return at, _annotations(lines, at, end, file)
     return end, ()
 

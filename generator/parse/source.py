@@ -3,6 +3,7 @@ read with limits; and the Markdown tokens with their lines."""
 from __future__ import annotations
 
 import os
+import re
 import stat
 import unicodedata
 from fractions import Fraction
@@ -15,6 +16,18 @@ from markdown_it.token import Token
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LINE_CHARS
 from ..model import as_amount
+
+
+# A fenced block's opening line (CommonMark: three or more backticks or tildes, indented at most three spaces);
+# with re.MULTILINE, so that `FENCE.search(text)` asks whether a text holds one.
+FENCE = re.compile(r"^ {0,3}(`{3,}|~{3,})", re.MULTILINE)
+
+
+def closes_fence(line: str, marker: str) -> bool:
+    """Whether `line` closes the fenced block that `marker` opened: the same character, at least as many, and
+    nothing after them (CommonMark: "```python" inside a block of backticks is its text)."""
+    m = FENCE.match(line)
+    return bool(m) and m.group(1)[0] == marker[0] and len(m.group(1)) >= len(marker) and not line[m.end():].strip()
 
 
 def new_markdown() -> MarkdownIt:
