@@ -112,13 +112,14 @@ class Pipeline:
 
     @property
     def env(self) -> Environment:
-        """The environment pages are drawn in, made again after `templates_changed`."""
+        """The environment pages are drawn in (serve sets another when the templates change)."""
         if self._env is None:
             self._env = make_environment(self.overrides)
         return self._env
 
-    def templates_changed(self) -> None:
-        self._env = None
+    @env.setter
+    def env(self, env: Environment) -> None:
+        self._env = env
 
     def replay(self, folder: Path | None = None, *, cache: Cache | None = None, jobs: int = 1,
                progress: Progress = NO_PROGRESS) -> list[GameReplay]:

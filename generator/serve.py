@@ -21,16 +21,16 @@ from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
 from urllib.parse import parse_qs, unquote, urlsplit
 
-from jinja2 import TemplateError
+from jinja2 import Environment, TemplateError
 from markupsafe import Markup, escape
 from watchdog.events import FileSystemEventHandler
 from watchdog.observers import Observer
 
 from .allocator import give_memory_back
 from .errors import ArchiveError, SourceError, bug_message
-from .parse.game import game_folders, is_game
+from .parse.game import address_problems, game_folders, is_game, names_root
 from .pipeline import GameReplay, Pipeline, Site
-from .site.render import package_templates, static_files, template_names, template_problem
+from .site.render import make_environment, package_templates, static_files, template_names, template_problem
 
 EVENTS_PATH = "/__nomic/events"
 # How LIVE_RELOAD opens the event stream: serve adds there which site the page was drawn from (EventHub.token).
@@ -84,11 +84,13 @@ class LiveSite:
         self._statics: dict[str, bytes] = {}
         self._replays: dict[str, GameReplay] = {}  # by folder name
         self._broken: dict[str, list[SourceError]] = {}  # games that failed to load, retried every update
+        # Templates changed since the last good site: checked, in an environment of their own, once the content
+        # can be read (a template saved while the log is broken is not forgotten).
+        self._templates_pending = True
         self._lock = threading.Lock()  # one drawing at a time: the plans' indices keep a cursor
         self._root = self.content.resolve()
         self._template_roots = (package_templates().resolve(), (self.content / "_templates").resolve())
-        # File names in errors are relative to the folder that holds the games.
-        self.base = self.content.parent if is_game(self.content) else self.content
+        self.base = names_root(self.content)  # what file names in errors are relative to
 
     def update(self, changed: Iterable[Path] | None = None) -> Update:
         """Replay the games the `changed` files belong to (every game: None) and list the site's pages again;
@@ -96,6 +98,7 @@ class LiveSite:
         served, and `errors` say why until it is fixed."""
         started = time.perf_counter()
         stale, templates_changed = self._stale(changed)
+        self._templates_pending |= templates_changed
         folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
         for name in set(self._replays) - set(folders):
             self.pipeline.forget(self._replays.pop(name).game.slug)
@@ -107,17 +110,20 @@ class LiveSite:
         try:
             replayed = [self._load(name, folder) for name, folder in folders.items()
                         if stale is None or name in stale or name in self._broken or name not in self._replays]
-            errors = [error for name in sorted(self._broken) for error in self._broken[name]]
+            errors = address_problems(list(folders.values()))
+            errors += [error for name in sorted(self._broken) for error in self._broken[name]]
             if not folders:
                 errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
-            if templates_changed:
-                self.pipeline.templates_changed()
-            if not errors:
-                errors = self._template_problems() if templates_changed or not self._statics else []
+            env = statics = None
+            if not errors and self._templates_pending:
+                env = make_environment(self.pipeline.overrides)
+                statics, errors = self._templates_checked(env)
             if not errors:
                 site = self.pipeline.site([self._replays[name] for name in folders])
-                with self._lock:
+                with self._lock:  # the site, and the templates it is drawn with, change together
                     self.site, self._drawn = site, {}
+                    if env is not None:
+                        self.pipeline.env, self._statics, self._templates_pending = env, statics, False
         finally:
             gc.collect()
             gc.freeze()
@@ -156,18 +162,17 @@ class LiveSite:
         self._broken.pop(name, None)
         return True
 
-    def _template_problems(self) -> list[SourceError]:
-        """The templates compiled and the static files read, as pages will need them: what is wrong with them."""
-        env = self.pipeline.env
+    def _templates_checked(self, env: Environment) -> tuple[dict[str, bytes], list[SourceError]]:
+        """Every template compiled in `env` and the static files read, as pages will need them: the static
+        files, and what is wrong with either (then the last good site is served, with its templates)."""
         try:
             for name in template_names(self.pipeline.overrides):
                 env.get_template(name)
-            self._statics = dict(static_files(self.pipeline.overrides))
+            return dict(static_files(self.pipeline.overrides)), []
         except ArchiveError as error:
-            return error.errors
+            return {}, error.errors
         except TemplateError as error:
-            return [template_problem(error)]
-        return []
+            return {}, [template_problem(error)]
 
     def answer(self, path: str) -> Answer:
         """What serve answers to a GET of `path` (percent-decoded, without its query): a page of the site drawn
@@ -183,15 +188,20 @@ class LiveSite:
             site = self.site
             if site is None:  # the content could not be read yet
                 return Answer(404, HTML, _problems_page(self.problems()))
-            page = site.page(name)
-            if page is None and site.page(f"{name}/index.html") is not None:
-                return Answer(301, HTML, f"{path}/".encode())
-            status = 200 if page is not None else 404
-            page = page or site.page("404.html")
             try:
+                page = site.page(name)
+                if page is None and site.page(f"{name}/index.html") is not None:
+                    # From the name, not the path asked for: "/%2Fgame" must not send the browser to //game/.
+                    return Answer(301, HTML, f"/{name}/".encode())
+                status = 200 if page is not None else 404
+                page = page or site.page("404.html")
                 data = self._drawn.get(page.path) or self._draw(page)
             except ArchiveError as error:  # a template's error, found when drawing the page
                 return Answer(500, HTML, _problems_page(self.problems(error.errors)))
+            except Exception as error:  # a bug: said on this page and in the terminal, and serving goes on
+                traceback.print_exc()
+                where = SourceError(name, 0, bug_message(error, "this page"))
+                return Answer(500, HTML, _problems_page(self.problems([where])))
         return Answer(status, CONTENT_TYPES.get(os.path.splitext(page.path)[1], HTML), data)
 
     def _draw(self, page) -> bytes:

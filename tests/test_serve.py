@@ -197,6 +197,52 @@ def test_a_template_that_fails_while_drawing_answers_its_problem_and_is_drawn_on
     assert live.answer("/tiny/rules/201.html").status == 200
 
 
+def test_a_broken_template_keeps_the_last_site_drawn_with_its_own_templates(live, game):
+    before = text(live, "/tiny/proposals/302.html")  # drawn before the break; the rule pages are not
+    overrides = game.parent / "_templates"
+    overrides.mkdir()
+    (overrides / "base.html").write_text("{% if %}\n", encoding="utf-8")
+    assert not live.update([overrides / "base.html"]).ok
+    assert text(live, "/tiny/proposals/302.html") == before
+    assert "All players must abide by the rules." in text(live, "/tiny/rules/101.html")  # first drawn now, as before
+
+
+def test_a_template_saved_while_the_content_is_broken_is_applied_once_the_content_is_fixed(live, game):
+    edit(game / "game.toml", 'title = "Tiny"', "title = ")
+    overrides = game.parent / "_templates" / "static"
+    overrides.mkdir(parents=True)
+    (overrides / "style.css").write_text("body { color: teal }\n", encoding="utf-8")
+    assert not live.update([game / "game.toml", overrides / "style.css"]).ok
+    assert live.update([edit(game / "game.toml", "title = ", 'title = "Tiny"')]).ok
+    assert live.answer("/static/style.css").data == b"body { color: teal }\n"
+    (overrides.parent / "rule.html").write_text("{% if %}\n", encoding="utf-8")  # saved while broken, then found
+    edit(game / "game.toml", 'title = "Tiny"', "title = ")
+    assert not live.update([game / "game.toml", overrides.parent / "rule.html"]).ok
+    update = live.update([edit(game / "game.toml", "title = ", 'title = "Tiny"')])
+    assert [(e.file, e.line) for e in update.errors] == [("_templates/rule.html", 1)]
+
+
+def test_a_bug_while_drawing_a_page_is_said_on_it_and_serving_goes_on(live, game, monkeypatch, capsys):
+    def failing(page, *, live_reload):
+        raise RuntimeError("a bug")
+    monkeypatch.setattr(live.pipeline, "draw", failing)
+    answer = live.answer("/tiny/rules/201.html")
+    assert answer.status == 500 and b"RuntimeError: a bug" in answer.data and EVENTS_PATH.encode() in answer.data
+    assert "Traceback" in capsys.readouterr().err  # for the terminal
+    monkeypatch.undo()
+    assert live.answer("/tiny/rules/201.html").status == 200
+
+
+def test_two_games_with_one_address_are_refused_and_the_last_good_site_served(live, game):
+    write_game(game.parent, "ti-ny")
+    assert live.update([game.parent / "ti-ny" / "game.toml"]).ok
+    write_game(game.parent, "ti ny")  # its address is ti-ny/ too
+    update = live.update([game.parent / "ti ny" / "game.toml"])
+    assert [str(e) for e in update.errors] == [
+        "ti-ny: its address on the site would be 'ti-ny', as ti ny's is; rename one of the folders"]
+    assert "Players bring snacks." in text(live, "/tiny/proposals/302.html")
+
+
 def test_irrelevant_files_do_not_trigger_updates(live, game):
     assert live.affects(game / "log.md") and live.affects(game / "game.toml")
     assert live.affects(package_templates() / "base.html")
@@ -299,6 +345,8 @@ def test_the_sites_paths_are_answered(server):
     assert b"<h1>Tiny</h1>" in get(server, "/tiny/").read()
     folder = get(server, "/tiny")  # the folder's relative links need the slash
     assert folder.status == 301 and folder.getheader("Location") == "/tiny/"
+    encoded = get(server, "/%2Ftiny")  # never "//tiny/", which a browser reads as another host
+    assert encoded.status == 301 and encoded.getheader("Location") == "/tiny/"
 
 
 def test_the_server_listens_on_loopback_only(server):
