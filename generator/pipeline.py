@@ -12,6 +12,7 @@ from __future__ import annotations
 import gc
 import time
 from collections.abc import Callable, Mapping
+from functools import partial
 from pathlib import Path
 
 from jinja2 import Environment
@@ -22,7 +23,8 @@ from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError
 from .files import check_site_folder, site_lock
-from .model.urls import base_url_problem
+from .model import Proposal
+from .model.urls import base_url_problem, draft_page_name
 from .parallel import available_cores
 from .parse.game import inputs_digest, load_content, names_root
 from .parse.log import LogParser
@@ -91,9 +93,9 @@ class Site:
         return self.game_pages() + list(self._pages.values())
 
     def _index(self, game: SiteGame) -> None:
-        self._unindexed.discard(game.slug)
         for page in game.search_pages():
             game.pages.add(page)
+        self._unindexed.discard(game.slug)
 
 
 class Pipeline:
@@ -151,17 +153,22 @@ class Pipeline:
         return Site(games, site=common)
 
     def _draft_pages(self, replay: GameReplay) -> list[Page]:
-        """A game's drafts previewed, and their list (serve's: a build shows none)."""
+        """A game's drafts and their list (serve's: a build shows none), each draft previewed (a replay of the
+        game and the draft) when a page that shows it is drawn."""
         if not self.drafts or isinstance(replay, SolitaireReplay):
             return []
-        slug, title = replay.game.slug, replay.game.config.title
-        previews = [preview_draft(replay, draft) for draft in replay.game.drafts]
-        return [Page(f"{slug}/drafts/index.html", "drafts.html", {"game_title": title, "drafts": previews})] + [
-            Page(f"{slug}/drafts/{preview.stem}.html", "draft.html", {"game_title": title, "preview": preview})
-            for preview in previews]
+        slug, context, drafts = replay.game.slug, {"game_title": replay.game.config.title}, replay.game.drafts
+        return [Page(f"{slug}/drafts/index.html", "drafts.html", context,
+                     lazy=lambda: {"drafts": [preview_draft(replay, draft) for draft in drafts]})] + [
+            Page(f"{slug}/drafts/{draft_page_name(draft.source.file)}.html", "draft.html", context,
+                 lazy=partial(_previewed, replay, draft)) for draft in drafts]
 
     def draw(self, page: Page, *, live_reload: str = "") -> bytes:
         return page_bytes(self.env, page, live_reload=live_reload)
+
+
+def _previewed(replay: Replay, draft: Proposal) -> dict:
+    return {"preview": preview_draft(replay, draft)}
 
 
 def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Path | None = None,

@@ -243,6 +243,37 @@ def test_two_games_with_one_address_are_refused_and_the_last_good_site_served(li
     assert "Players bring snacks." in text(live, "/tiny/proposals/302.html")
 
 
+def test_search_documents_are_kept_from_one_listing_to_the_next_and_what_an_edit_replaced_goes(live, game,
+                                                                                                 monkeypatch):
+    from generator.site import search
+    made = []
+    document = search._document
+    monkeypatch.setattr(search, "_document", lambda source: made.append(source) or document(source))
+    assert text(live, "/tiny/search/index.js")
+    listed = len(made)
+    assert listed > 1
+    for old, new in (("snacks", "fruit"), ("fruit", "snacks")):
+        made.clear()
+        assert live.update([edit(game / "log.md", f"> Players bring {old}.", f"> Players bring {new}.")]).ok
+        assert text(live, "/tiny/search/index.js")
+        # Only the edited proposal's document is made again; the snacks one was dropped when fruit replaced it.
+        assert len(made) == 1
+
+
+def test_drafts_are_previewed_only_when_a_page_that_shows_them_is_drawn(live, game, monkeypatch):
+    from generator import pipeline
+    previewed = []
+    preview = pipeline.preview_draft
+    monkeypatch.setattr(pipeline, "preview_draft", lambda replay, draft: previewed.append(draft.title) or
+                        preview(replay, draft))
+    (game / "drafts").mkdir()
+    for name in ("one", "two"):
+        (game / "drafts" / f"{name}.md").write_text(f"## Proposal: {name}\nProposer: Ann\n\nRepeal rule 201.\n")
+    assert live.update([game / "drafts" / "one.md", game / "drafts" / "two.md"]).ok
+    assert live.update([edit(game / "log.md", "snacks", "fruit")]).ok and previewed == []
+    assert "Repeal rule 201" in text(live, "/tiny/drafts/two.html") and previewed == ["two"]
+
+
 def test_irrelevant_files_do_not_trigger_updates(live, game):
     assert live.affects(game / "log.md") and live.affects(game / "game.toml")
     assert live.affects(package_templates() / "base.html")

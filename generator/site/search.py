@@ -54,6 +54,7 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     """A game's rules (by their present number, repealed last) and proposals, as the index lists them, each kept
     (GamePlan.memo) by what it is made of: after an edit, serve reads again only the texts that changed. A
     proposal's HTML, drawn from the same parse, is kept for its pages (GamePlan.body_html)."""
+    plan.memo.turn()  # what the documents listed last time did not use goes
     documents = []
     for key in _document_keys(plan):
         source = _document_source(plan, key)

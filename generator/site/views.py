@@ -132,8 +132,8 @@ _number = attrgetter("entry.number")
 class Memo:
     """Values a pipeline keeps from one plan of a game to the next, each under the very values it was made from
     (a text, a tuple of texts): a hit is what computing gives, by construction, and nothing says what an edit
-    touched. `turn`, at each new plan, drops what the plan before it did not use, so that what an edit replaced
-    goes."""
+    touched. `turn`, each time the values are listed again, drops what the listing before did not use, so that
+    what an edit replaced goes."""
 
     def __init__(self) -> None:
         self._kept: dict[tuple[str, Any], Any] = {}
