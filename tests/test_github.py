@@ -12,7 +12,7 @@ from ruamel.yaml import YAML
 
 from generator.cli import main
 from generator.commands.check import escape_data, escape_property, workflow_command
-from generator.commands.github import WORKFLOW, installed_requirement
+from generator.workflows import WORKFLOW, installed_requirement
 from tests.helpers import ROOT
 
 SLIPS = ROOT / "content" / "slips-example"
@@ -165,13 +165,12 @@ def test_new_with_github_writes_nothing_when_a_workflow_is_there(tmp_path, capsy
      "https://example.org/nomic_archive-0.1.0.tar.gz", True),
 ])
 def test_the_workflow_installs_what_this_copy_was_installed_from(monkeypatch, direct_url, requirement, reachable):
-    from generator import __version__
-    from generator.commands import github
+    from generator import __version__, workflows
 
     class Installed:
         def read_text(self, name):
             assert name == "direct_url.json"
             return direct_url
 
-    monkeypatch.setattr(github.metadata, "distribution", lambda name: Installed())
+    monkeypatch.setattr(workflows.metadata, "distribution", lambda name: Installed())
     assert installed_requirement() == (requirement.replace("VERSION", __version__), reachable)

@@ -15,7 +15,7 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.names import look_alike, looks_like, name_problem, normal
 from ..parse.config import parse_config
 from . import read_ruleset
-from .github import check_workflow_place, write_workflow
+from ..workflows import check_workflow_place, write_workflow
 
 RULESETS = ("suber-1982", "suber-2nd", "livejournal", "solitaire")
 SOLITAIRE_LOG = """# {title}: the log

@@ -1,6 +1,6 @@
 """Pages to HTML, and a site to files: Jinja2 with autoescape, templates a keeper may override.
 
-`draw_page` draws one page (serve draws the one a browser asks for). `build_pages` draws every page, on every
+`page_bytes` draws one page (serve draws the one a browser asks for). `build_pages` draws every page, on every
 core available (forked workers, each drawing a share), and writes those whose bytes differ from what the
 manifest kept in the cache says the site holds: a build after an edit replaces only the pages it changed.
 """
@@ -160,20 +160,16 @@ def template_problem(error: BaseException) -> SourceError | None:
     return SourceError(file, line, f"{type(error).__name__}: {error}")
 
 
-def render_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
-    template = env.get_template(page.template)
-    # Links are relative to the page's folder unless the page says where the site's root is (404.html).
-    context = {"root": "../" * page.depth, **page.full_context()}
-    if page.kind == "html" and not page.stub:
-        context["header"] = _header(env, context, context["root"], live_reload)
-    return template.render(**context, page_path=page.path, live_reload=live_reload)
-
-
 def draw_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
-    """render_page, a template's error raised as an ArchiveError naming its file and line (found here, in the
+    """The page drawn; a template's error raised as an ArchiveError naming its file and line (found here, in the
     process whose traceback names them); any other error is a bug, raised as it is."""
     try:
-        return render_page(env, page, live_reload=live_reload)
+        template = env.get_template(page.template)
+        # Links are relative to the page's folder unless the page says where the site's root is (404.html).
+        context = {"root": "../" * page.depth, **page.full_context()}
+        if page.kind == "html" and not page.stub:
+            context["header"] = _header(env, context, context["root"], live_reload)
+        return template.render(**context, page_path=page.path, live_reload=live_reload)
     except ArchiveError:
         raise
     except Exception as error:
