@@ -1,6 +1,6 @@
 """The plan of a site: every page, its path, its template and how its context is made.
 
-Listing a game's pages is cheap (`plan_game`: each page's context that costs anything is made only when the
+Listing a game's pages is cheap (`list_game`: each page's context that costs anything is made only when the
 page is drawn): a build draws them all, and serve draws the one a browser asks for.
 """
 from __future__ import annotations
