@@ -1144,18 +1144,29 @@ def test_sections_arrange_the_rules_as_their_keepers_do():
 
 
 @pytest.mark.parametrize("text, message", [
-    ('sections = 3\n', "sections must be [[sections]] tables"),
-    ('[[sections]]\nnote = "x"\n', "the 1st section needs a title"),
-    ('[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = ["x"]\n',
-     "the 2nd section ('B'): rules must be a list of rule numbers"),
-    ('[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = [101]\n',
-     "the 2nd section ('B') holds rule 101, which 'A' holds already"),
-    ('[[sections]]\ntitle = "A"\ncolour = "red"\n', "unknown key 'colour' (a section has title, note and rules)"),
-    ('[[sections]]\ntitle = "A\\u202e"\n', "holds invisible characters"),
+    ('title = "T"\nsections = 3\n', "g/game.toml:2: sections must be [[sections]] tables"),
+    ('title = "T"\n\n[[sections]]\nnote = "x"\n', "g/game.toml:3: sections: the 1st section needs a title"),
+    ('title = "T"\n[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = ["x"]\n',
+     "g/game.toml:7: sections: the 2nd section ('B'): rules must be a list of rule numbers"),
+    ('title = "T"\n[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = [101]\n',
+     "g/game.toml:7: sections: the 2nd section ('B') holds rule 101, which 'A' holds already"),
+    ('[[sections]]\ntitle = "A"\n\n[[sections]]\ntitle = "B"\ncolour = "red"\n',
+     "g/game.toml:6: sections: the 2nd section: unknown key 'colour' (a section has title, note and rules)"),
+    ('[[sections]]\ntitle = "A"\nnote = 3\n', "g/game.toml:3: sections: the 1st section needs a title, and its note"),
+    ('[[sections]]\ntitle = "A\\u202e"\n',
+     "g/game.toml:2: sections: the 1st section: the title 'A\\u202e' holds invisible"),
+    ('sections = [{title = "A", rules = [1]},\n            {title = "B", rules = [1]}]\n',  # inline: its line
+     "g/game.toml:1: sections: the 2nd section ('B') holds rule 1"),
 ])
-def test_a_section_that_cannot_be_read_says_why(text, message):
+def test_a_section_that_cannot_be_read_says_why_at_its_line(text, message):
     _, errors = config_of(text)
-    assert len(errors) == 1 and message in errors[0], errors
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+def test_locate_keys_numbers_each_table_of_an_array_and_keeps_its_keys_apart():
+    text = 'title = "x"\n\n[[sections]]\ntitle = "A"\n\n[[ sections ]]\nrules = [1]\n[rules]\npower = true\n'
+    assert locate_keys(text) == {"title": 1, "sections": 3, "sections.1": 3, "sections.1.title": 4, "sections.2": 6,
+                                 "sections.2.rules": 7, "rules": 8, "rules.power": 9}
 
 
 def test_a_rules_revision_is_read_after_its_power_and_before_its_history():
