@@ -173,7 +173,7 @@ def _rules_in_force(pages: GamePages, path: str, view: str) -> Page:
         elif view == "section":
             by_number = {v.number: v for v in in_force}
             sections = plan.replay.game.config.sections
-            made = [(section.title, render_markdown(section.note) if section.note else "",
+            made = [(section.title, render_prose(section.note, 3) if section.note else "",  # under its h2
                      shown([by_number[n] for n in section.rules if n in by_number])) for section in sections]
             placed = {n for section in sections for n in section.rules}
             made.append(("Other rules", "", shown([v for v in in_force if v.number not in placed])))
@@ -435,8 +435,8 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "coauthors": list(entry.coauthors), "file": entry.source.file},
         "step": step_facts(step),
         "decision": _decision_view(step),
-        "body": _body_html(plan, step),
-        "proposed": entry_html(entry.proposed) if entry.proposed else None,
+        "body": demote_headings(_body_html(plan, step), 3),  # under the page's h2, as is the text as proposed
+        "proposed": demote_headings(entry_html(entry.proposed), 3) if entry.proposed else None,
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
