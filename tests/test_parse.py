@@ -531,6 +531,8 @@ def test_key_lines_only_in_the_first_paragraph():
      "an Effect cannot move its start"),
     ('Effect: variant = "solitaire"', "g/log.md:4: Effect: variant cannot be changed by an Effect: the variant "
      "decides how the whole log is read: it cannot change mid-game"),
+    ('Effect: sections = []', "g/log.md:4: Effect: sections cannot be changed by an Effect: the sections are the "
+     "keepers' arrangement of the rules, not a rule of play: change them in game.toml"),
 ])
 def test_key_errors(keys, message):
     assert entries_of(proposal(keys=keys))[1] == [message]

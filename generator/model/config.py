@@ -259,6 +259,8 @@ NOT_BY_EFFECT = {
     "players": "players join and leave by an event: 'Players: +Eve' or 'Players: -Dave'",
     "variant": "the variant decides how the whole log is read: it cannot change mid-game",
     "rules.power": "it decides how rules.md and the snapshots are read: set it in game.toml",
+    "sections": "the sections are the keepers' arrangement of the rules, not a rule of play: change them in "
+                "game.toml",
     **{f"solitaire.{f.name}": "a reading of Solitaire Nomic, whose log has no Effects: set it in game.toml"
        for f in dataclasses.fields(Solitaire)},
 }

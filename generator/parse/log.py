@@ -1215,13 +1215,13 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
         if not equals or not key:
             errors.add(file, line, f"cannot read 'Effect: {text}' (write 'Effect: scoring.win = 200')")
             continue
+        if key in NOT_BY_EFFECT:  # first: `sections` is no setting, yet an Effect on it is told why
+            errors.add(file, line, f"Effect: {key} cannot be changed by an Effect: {NOT_BY_EFFECT[key]}")
+            continue
         if key not in SETTINGS and not key.startswith(AWARDS_PREFIX):
             close = difflib.get_close_matches(key, SETTINGS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
-            continue
-        if key in NOT_BY_EFFECT:
-            errors.add(file, line, f"Effect: {key} cannot be changed by an Effect: {NOT_BY_EFFECT[key]}")
             continue
         try:
             effects.append(Effect(key, parse_effect_value(value_text.strip()), Source(file, line)))
