@@ -1217,6 +1217,11 @@ def test_a_proposals_own_text_as_proposed_is_apart_from_what_the_record_says_it_
     assert [change.kind for change in entry.changes] == ["repeal"]  # nothing in the text as proposed is a change
 
 
+def test_as_proposed_is_read_in_any_case_as_keys_are():
+    (entry,), errors = entries_of(proposal("Repeal rule 201.\n\nAS PROPOSED:\n\n> Repeal rule 201, please.\n"))
+    assert errors == [] and entry.proposed == "Repeal rule 201, please."
+
+
 @pytest.mark.parametrize("body, message", [
     ("As proposed:\n\nJust prose.\n", "'As proposed:' must be followed by the proposal's text"),
     ("As proposed:\n\n> One.\n\nAs proposed:\n\n> Two.\n", "a second 'As proposed:' (the first is at line 5)"),
