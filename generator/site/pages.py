@@ -101,7 +101,7 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
     return {**game_view(replay), "findings": len(replay.findings),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
-            "proposals": _proposal_count(plan)["numbers"], "rules": len(plan.history.in_force()),
+            "proposals": replay.proposal_count.numbers, "rules": len(plan.history.in_force()),
             "winner": list(replay.winner), "variant": game.config.variant,
             "first": replay.steps[0].entry.date.isoformat() if replay.steps and replay.steps[0].entry.date else "",
             "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
@@ -310,7 +310,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
         "wins": [{**step_view(plan, replay.steps[index], ""), "winners": list(winners)} for index, winners in replay.wins],
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
         "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
-        "counts": {"proposals": _proposal_count(plan), "rules": len(plan.history.in_force()),
+        "counts": {"proposals": replay.proposal_count, "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
         "mechanics": _mechanics(config, replay, plan.history.in_force()), "start": game.config.start.isoformat() if game.config.start else "",
         "variant": game.config.variant,
@@ -519,16 +519,8 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
                          for f in replay.findings],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
-            "proposals": _proposal_count(plan), "entries": len(replay.steps),
+            "proposals": replay.proposal_count, "entries": len(replay.steps),
             "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
-
-
-def _proposal_count(plan: GamePlan) -> dict[str, int]:
-    """How many proposals the game has (each number once), and how many decisions were taken on one again
-    (format 1.2: `Proposal 8188A`)."""
-    steps = plan.history.proposal_steps
-    again = sum(1 for step in steps if step.entry.decision)
-    return {"numbers": len(steps) - again, "again": again}
 
 
 def scored_players(replay: Replay) -> list[str]:
