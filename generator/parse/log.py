@@ -883,19 +883,26 @@ def _as_proposed(file: str, lines: list[str], tokens: list[Token], blocks: list[
     for position, (index, token) in enumerate(blocks):
         if token.type != "paragraph_open" or tokens[index + 1].content.strip().lower() != "as proposed:":
             continue
-        following = blocks[position + 1][1] if position + 1 < len(blocks) else None
+        following, quoted = _block_after(lines, blocks, position)
         if found is not None:
             errors.add(file, token.map[0] + 1, f"a second 'As proposed:' (the first is at line {found[1][0] + 1}): a "
                        "proposal has one text as proposed")
-        elif following is None or following.type not in ("blockquote_open", "fence"):
+        elif quoted is None and (following is None or following.type != "fence"):
             errors.add(file, token.map[0] + 1, "'As proposed:' must be followed by the proposal's text, as a blockquote "
                        "(lines starting with '>') or a fenced block")
         else:
-            span = following.map[0], following.map[1]
-            text = unquote(lines[span[0]:span[1]]) if following.type == "blockquote_open" \
-                else "\n".join(lines[span[0]:span[1]])
-            found = text, (token.map[0], span[1])
+            text = quoted if quoted is not None else "\n".join(lines[following.map[0]:following.map[1]])
+            found = text, (token.map[0], following.map[1])
     return found
+
+
+def _block_after(lines: list[str], blocks: list[tuple[int, Token]], position: int) -> tuple[Token | None, str | None]:
+    """The block after blocks[position] (None at the end), and its text unquoted when it is a blockquote (the
+    text a change paragraph or `As proposed:` gives)."""
+    following = blocks[position + 1][1] if position + 1 < len(blocks) else None
+    if following is None or following.type != "blockquote_open":
+        return following, None
+    return following, unquote(lines[following.map[0]:following.map[1]])
 
 
 def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int, int]:
@@ -1301,14 +1308,11 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
                            "records a change, like 'Failed: Amend rule 2608 by replacing \"x\" with \"y\".'")
             continue
         source = Source(file, token.map[0] + 1)
-        following = blocks[position + 1][1] if position + 1 < len(blocks) else None
-        quoted = None
-        if following is not None and following.type == "blockquote_open":
-            quoted = unquote(lines[following.map[0]:following.map[1]])
-            if len(quoted) > MAX_RULE_CHARS:
-                errors.add(file, following.map[0] + 1, f"the quoted text is {len(quoted):,} characters long; a "
-                           f"rule's text may hold at most {MAX_RULE_CHARS:,}")
-                continue
+        following, quoted = _block_after(lines, blocks, position)
+        if quoted is not None and len(quoted) > MAX_RULE_CHARS:
+            errors.add(file, following.map[0] + 1, f"the quoted text is {len(quoted):,} characters long; a "
+                       f"rule's text may hold at most {MAX_RULE_CHARS:,}")
+            continue
         try:
             change = _read_change(text, quoted, source, errors, power)
         except NumberTooLarge as error:

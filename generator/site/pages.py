@@ -504,7 +504,8 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
         if finding.kind == "snapshot":
             return f"as-of.html?at={point_name(plan, step.index)}" + (f"#rule-{finding.rule}" if finding.rule else "")
         return plan.entry_anchor(step)
-    url_at = {f"{f.file}:{f.line}": url(f) for f in replay.findings}
+    linked = [(f, url(f)) for f in replay.findings]
+    url_at = {f"{f.file}:{f.line}": link for f, link in linked}
     scored = keeps_scores(replay)
     checked = (["proposal and rule numbering", "each result under the adoption method in force"]
                + ["every score"] * scored + ["the order of play"] * (config.turns.order != "none")
@@ -514,9 +515,9 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
                + [f"the snapshots ({', '.join(s.source.file for s in replay.game.snapshots)})"]
                * bool(replay.game.snapshots))
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found, "url": url(f),
+                          "expected": f.expected, "found": f.found, "url": link,
                           "cause": f.cause and str(f.cause), "cause_url": url_at.get(str(f.cause))}
-                         for f in replay.findings],
+                         for f, link in linked],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
             "proposals": replay.proposal_count, "entries": len(replay.steps),
