@@ -794,7 +794,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         return None
 
     keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
-    body, body_start, body_line = entry_body(lines, heading, keys, end_line)
+    body, body_start = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
     proposed = ""
     if kind == "proposal" and (found := _as_proposed(file, lines, tokens, body_blocks, errors)) is not None:
@@ -807,7 +807,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     by = keys.one("by")
     common = dict(
         date=date, month_only=month_only, by=by[0] if by else "", by_source=Source(file, by[1]) if by else None,
-        source=source, body=body, body_source=Source(file, body_line),
+        source=source, body=body,
         notes=tuple(value for value, _ in keys.all("note")),
         changes=tuple(changes),
         effects=tuple(_read_effects(file, keys, errors)),
@@ -905,14 +905,10 @@ def _block_after(lines: list[str], blocks: list[tuple[int, Token]], position: in
     return following, unquote(lines[following.map[0]:following.map[1]])
 
 
-def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int, int]:
-    """The free Markdown after an entry's key paragraph: its text, its first line (0-based) and the line of
-    its first non-blank line (1-based, for rendering with positions)."""
+def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int]:
+    """The free Markdown after an entry's key paragraph: its text and its first line (0-based)."""
     body_start = keys.end_line if keys.end_line else heading.map[1]
-    body_line = body_start + 1
-    while body_line <= end_line and not lines[body_line - 1].strip():
-        body_line += 1
-    return slice_lines(lines, body_start, end_line), body_start, body_line
+    return slice_lines(lines, body_start, end_line), body_start
 
 
 def _read_number(file: str, line: int, text: str | None, what: str, errors: ErrorCollector,
