@@ -1182,6 +1182,13 @@ def test_a_rules_revision_is_read_after_its_power_and_before_its_history():
         Fraction(3), 12, ("Created by Proposal 1, 1993",), "The Registrar is an office.")
 
 
+def test_a_rules_revision_after_its_history_is_an_error_that_says_the_order():
+    _, errors = ruleset_of("## Mutable Rules\n\n### 2139. The Registrar\nHistory: Created by Proposal 1, 1993\n\n"
+                           "Revision: 12\n\nThe Registrar is an office.\n")
+    assert errors == ["g/rules.md:6: rule 2139's 'Revision:' line comes after its 'History:' lines: write it before "
+                      "them (the order is 'Power:', 'Revision:', then 'History:')"]
+
+
 def test_an_annotation_line_inside_a_fenced_text_is_its_text_even_after_a_line_with_an_info_string():
     text = "```\nA log line:\n```python\n\nAnnotation: quoted, not an annotation.\n```"
     ruleset, errors = ruleset_of(f"## Mutable Rules\n\n### 201\n{text}\n\nAnnotation: a real one.\n")
