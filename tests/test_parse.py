@@ -432,7 +432,7 @@ def test_every_key_of_every_entry_with_its_line():
     assert p.notes == ("first", "second")
     assert p.extra_turn is False
     assert (p.changes[0].kind, p.changes[0].source.line, p.changes[0].text) == ("amend", 22, "New text.")
-    assert p.body.startswith("Some words.") and p.body_source.line == 20
+    assert p.body.startswith("Some words.")
 
     assert (j.number, j.title, j.judge, j.source.line) == (7, "Does rule 318 count votes?", "Carol", 26)
     assert [(s.what, s.player, s.value, s.proposal, s.result, s.source.line) for s in j.settings] == [
@@ -531,6 +531,8 @@ def test_key_lines_only_in_the_first_paragraph():
      "an Effect cannot move its start"),
     ('Effect: variant = "solitaire"', "g/log.md:4: Effect: variant cannot be changed by an Effect: the variant "
      "decides how the whole log is read: it cannot change mid-game"),
+    ('Effect: sections = []', "g/log.md:4: Effect: sections cannot be changed by an Effect: the sections are the "
+     "keepers' arrangement of the rules, not a rule of play: change them in game.toml"),
 ])
 def test_key_errors(keys, message):
     assert entries_of(proposal(keys=keys))[1] == [message]
@@ -831,7 +833,7 @@ def test_an_entry_moved_by_an_edit_above_keeps_its_parse_at_its_new_lines(monkey
     before, _ = entries_of(first + "\n" + second, parser=parser)
 
     def lines(entry):
-        return entry.source.line, entry.votes_source.line, entry.changes[0].source.line, entry.body_source.line
+        return entry.source.line, entry.votes_source.line, entry.changes[0].source.line
 
     was = lines(before[1])
     parsed = []
@@ -1144,18 +1146,29 @@ def test_sections_arrange_the_rules_as_their_keepers_do():
 
 
 @pytest.mark.parametrize("text, message", [
-    ('sections = 3\n', "sections must be [[sections]] tables"),
-    ('[[sections]]\nnote = "x"\n', "the 1st section needs a title"),
-    ('[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = ["x"]\n',
-     "the 2nd section ('B'): rules must be a list of rule numbers"),
-    ('[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = [101]\n',
-     "the 2nd section ('B') holds rule 101, which 'A' holds already"),
-    ('[[sections]]\ntitle = "A"\ncolour = "red"\n', "unknown key 'colour' (a section has title, note and rules)"),
-    ('[[sections]]\ntitle = "A\\u202e"\n', "holds invisible characters"),
+    ('title = "T"\nsections = 3\n', "g/game.toml:2: sections must be [[sections]] tables"),
+    ('title = "T"\n\n[[sections]]\nnote = "x"\n', "g/game.toml:3: sections: the 1st section needs a title"),
+    ('title = "T"\n[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = ["x"]\n',
+     "g/game.toml:7: sections: the 2nd section ('B'): rules must be a list of rule numbers"),
+    ('title = "T"\n[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = [101]\n',
+     "g/game.toml:7: sections: the 2nd section ('B') holds rule 101, which 'A' holds already"),
+    ('[[sections]]\ntitle = "A"\n\n[[sections]]\ntitle = "B"\ncolour = "red"\n',
+     "g/game.toml:6: sections: the 2nd section: unknown key 'colour' (a section has title, note and rules)"),
+    ('[[sections]]\ntitle = "A"\nnote = 3\n', "g/game.toml:3: sections: the 1st section needs a title, and its note"),
+    ('[[sections]]\ntitle = "A\\u202e"\n',
+     "g/game.toml:2: sections: the 1st section: the title 'A\\u202e' holds invisible"),
+    ('sections = [{title = "A", rules = [1]},\n            {title = "B", rules = [1]}]\n',  # inline: its line
+     "g/game.toml:1: sections: the 2nd section ('B') holds rule 1"),
 ])
-def test_a_section_that_cannot_be_read_says_why(text, message):
+def test_a_section_that_cannot_be_read_says_why_at_its_line(text, message):
     _, errors = config_of(text)
-    assert len(errors) == 1 and message in errors[0], errors
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+def test_locate_keys_numbers_each_table_of_an_array_and_keeps_its_keys_apart():
+    text = 'title = "x"\n\n[[sections]]\ntitle = "A"\n\n[[ sections ]]\nrules = [1]\n[rules]\npower = true\n'
+    assert locate_keys(text) == {"title": 1, "sections": 3, "sections.1": 3, "sections.1.title": 4, "sections.2": 6,
+                                 "sections.2.rules": 7, "rules": 8, "rules.power": 9}
 
 
 def test_a_rules_revision_is_read_after_its_power_and_before_its_history():
@@ -1167,6 +1180,13 @@ def test_a_rules_revision_is_read_after_its_power_and_before_its_history():
     (rule,) = ruleset.rules
     assert (rule.power, rule.revision, rule.history, rule.text) == (
         Fraction(3), 12, ("Created by Proposal 1, 1993",), "The Registrar is an office.")
+
+
+def test_a_rules_revision_after_its_history_is_an_error_that_says_the_order():
+    _, errors = ruleset_of("## Mutable Rules\n\n### 2139. The Registrar\nHistory: Created by Proposal 1, 1993\n\n"
+                           "Revision: 12\n\nThe Registrar is an office.\n")
+    assert errors == ["g/rules.md:6: rule 2139's 'Revision:' line comes after its 'History:' lines: write it before "
+                      "them (the order is 'Power:', 'Revision:', then 'History:')"]
 
 
 def test_an_annotation_line_inside_a_fenced_text_is_its_text_even_after_a_line_with_an_info_string():
@@ -1202,6 +1222,11 @@ def test_a_proposals_own_text_as_proposed_is_apart_from_what_the_record_says_it_
     assert entry.proposed == proposed
     assert entry.body == "Repeal rule 201.\n\nThe Rulekeepor's record.\n\nA last word."
     assert [change.kind for change in entry.changes] == ["repeal"]  # nothing in the text as proposed is a change
+
+
+def test_as_proposed_is_read_in_any_case_as_keys_are():
+    (entry,), errors = entries_of(proposal("Repeal rule 201.\n\nAS PROPOSED:\n\n> Repeal rule 201, please.\n"))
+    assert errors == [] and entry.proposed == "Repeal rule 201, please."
 
 
 @pytest.mark.parametrize("body, message", [

@@ -46,6 +46,7 @@ rules = [101]
 
 [[sections]]
 title = "Offices"
+note = "# Who holds what\\n\\nEach office has one holder."
 rules = [2139]
 """
 
@@ -88,6 +89,12 @@ Votes: for Ann x2, Bob x2
 Result: adopted
 
 Amend rule 101 by replacing "the game" with "the game of powers".
+
+As proposed:
+
+> # The second
+>
+> Rule 101 names the game of powers.
 
 ## Proposal 301: Registrar duties
 Proposer: Ann
@@ -147,6 +154,10 @@ Amend rule 2139 to read:
 > ```
 > The Registrar is an office.
 > ```
+
+# Why so short
+
+Ann wanted the shortest text.
 
 ## Proposal 303A: Registrar duties, again
 Proposer: Ann
@@ -253,6 +264,14 @@ def test_a_proposal_shows_its_co_authors_its_text_as_proposed_and_its_notes_link
             in words)
     assert "The record's own words Amend rule 2139 to read:" in words  # (folded away: its changes are drawn above)
     assert '<a href="https://example.org/assessor/301.txt">301.txt</a>' in page(site, "proposals/301.html")
+
+
+def test_a_keepers_headings_sit_under_the_headings_of_the_page(site):
+    assert '<div class="section-note"><h3>Who holds what</h3>' in page(site, "rules/by-section.html")
+    assert "<h2>As proposed</h2>\n<h3>The second</h3>" in page(site, "proposals/302.html")
+    assert "</blockquote>\n<h3>Why so short</h3>" in page(site, "proposals/303.html")  # the record's text
+    for path in ("rules/by-section.html", "proposals/302.html", "proposals/303.html"):
+        assert page(site, path).count("<h1") == 1, path
 
 
 def test_the_proposals_are_listed_by_number_each_decision_taken_again_by_its_name(site):

@@ -77,8 +77,7 @@ def _summaries(replays: list[Replay]) -> list[str]:
     lines = []
     for r in replays:
         noun = "turn" if r.game.config.variant == "solitaire" else "proposal"
-        count = sum(1 for s in r.steps if s.entry.kind == noun and not getattr(s.entry, "decision", ""))
-        again = sum(1 for s in r.steps if getattr(s.entry, "decision", ""))  # (format 1.2: `Proposal 8188A`)
+        count, again = r.proposal_count
         decided = f" ({again} decided again)" if again else ""
         verdict = counted(len(r.findings), "discrepancy", "discrepancies") if r.findings else "consistent"
         winner = f", won by {', '.join(r.winner)}" if r.winner else ""

@@ -25,6 +25,7 @@ from ..limits import MAX_DIGITS
 from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.names import look_alike, looks_like, skeleton
+from ..model.solitaire import Turn
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from ..parse.source import FENCE
 from .adoption import Decision, decide, decimal_text, describe
@@ -143,9 +144,20 @@ class Step:
     failed: tuple[tuple[Change, str], ...] = ()
 
 
+class ProposalCount(NamedTuple):
+    numbers: int  # proposals (a solitaire game's turns), each number once
+    again: int  # decisions taken again on a proposal (format 1.2: `Proposal 8188A`)
+
+
 class Outcome:
-    """The scores and the winner after a replay's last step, as the check reports read them of either variant
-    (Replay, SolitaireReplay): each has `steps` (with `scores` and `winner`) and `initial_scores`."""
+    """The scores and the winner after a replay's last step, and its count of proposals, as the check reports
+    and the site read them of either variant (Replay, SolitaireReplay): each has `steps` (with `scores` and
+    `winner`) and `initial_scores`."""
+
+    @property
+    def proposal_count(self) -> ProposalCount:
+        again = sum(1 for step in self.steps if isinstance(step.entry, Proposal) and step.entry.decision)
+        return ProposalCount(sum(1 for step in self.steps if isinstance(step.entry, (Proposal, Turn))) - again, again)
 
     @property
     def final_scores(self) -> dict[str, int]:

@@ -311,7 +311,6 @@ class EntryCommon:
     date: dt.date | None
     source: Source  # the entry's heading
     body: str  # the free Markdown after the key lines, change paragraphs included
-    body_source: Source  # the body's first line
     notes: tuple[str, ...] = ()
     changes: tuple[Change, ...] = ()
     effects: tuple[Effect, ...] = ()

@@ -207,28 +207,41 @@ def _award(name: str, value: Any) -> Award:
         raise ValueError(f"{key}.points: {error}") from None
     return Award(name, value["when"], value["to"], points)
 
+class SettingError(ValueError):
+    """A setting that cannot be read, with the dotted key of what is wrong in it ("sections.2.rules": the 2nd
+    `[[sections]]` table's rules), so that game.toml's reader can name that line."""
+
+    def __init__(self, message: str, key: str) -> None:
+        super().__init__(message)
+        self.key = key
+
+
 def _sections(value: Any) -> tuple[Section, ...]:
-    """The `[[sections]]` tables, validated; raises ValueError in a person's words."""
+    """The `[[sections]]` tables, validated; raises SettingError in a person's words."""
     example = '[[sections]] tables, like title = "Foundations", note = "...", rules = [101, 102]'
     if not isinstance(value, list) or not all(isinstance(table, dict) for table in value):
         raise ValueError(f"sections must be {example}")
     sections, placed = [], {}
     for number, table in enumerate(value, 1):
-        where = f"sections: the {number}{_ordinal_suffix(number)} section"
+        where, key = f"sections: the {number}{_ordinal_suffix(number)} section", f"sections.{number}"
         unknown = sorted(set(table) - {"title", "note", "rules"})
         if unknown:
-            raise ValueError(f"{where}: unknown key '{unknown[0]}' (a section has title, note and rules)")
+            raise SettingError(f"{where}: unknown key '{unknown[0]}' (a section has title, note and rules)",
+                               f"{key}.{unknown[0]}")
         title, note, rules = table.get("title"), table.get("note", ""), table.get("rules", [])
         if not isinstance(title, str) or not title.strip() or not isinstance(note, str):
-            raise ValueError(f"{where} needs a title, and its note (if any) is a string")
+            raise SettingError(f"{where} needs a title, and its note (if any) is a string",
+                               f"{key}.note" if isinstance(title, str) and title.strip() else f"{key}.title")
         if problem := invisible_problem(title, "title"):
-            raise ValueError(f"{where}: {problem}")
+            raise SettingError(f"{where}: {problem}", f"{key}.title")
         if not isinstance(rules, list) or not all(isinstance(n, int) and not isinstance(n, bool) and
                                                   0 < n < 10**MAX_DIGITS for n in rules):
-            raise ValueError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]")
+            raise SettingError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]",
+                               f"{key}.rules")
         for rule in rules:
             if rule in placed:
-                raise ValueError(f"{where} ('{title}') holds rule {rule}, which '{placed[rule]}' holds already")
+                raise SettingError(f"{where} ('{title}') holds rule {rule}, which '{placed[rule]}' holds already",
+                                   f"{key}.rules")
             placed[rule] = title
         sections.append(Section(normal(title), normal(note), tuple(rules)))
     return tuple(sections)
@@ -246,6 +259,8 @@ NOT_BY_EFFECT = {
     "players": "players join and leave by an event: 'Players: +Eve' or 'Players: -Dave'",
     "variant": "the variant decides how the whole log is read: it cannot change mid-game",
     "rules.power": "it decides how rules.md and the snapshots are read: set it in game.toml",
+    "sections": "the sections are the keepers' arrangement of the rules, not a rule of play: change them in "
+                "game.toml",
     **{f"solitaire.{f.name}": "a reading of Solitaire Nomic, whose log has no Effects: set it in game.toml"
        for f in dataclasses.fields(Solitaire)},
 }

@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_NESTING, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
-from ..model.config import POWER_KEYS, SECTION_CLASSES, Config
+from ..model.config import POWER_KEYS, SECTION_CLASSES, Config, SettingError
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 # What tomllib must not be given: brackets nested past its recursion limit, dotted keys of many parts (it
@@ -27,14 +27,23 @@ _TOML_SHAPE = re.compile(r'''
 ''', re.VERBOSE | re.DOTALL)
 _KEY_LINE = re.compile(r"""^\s*("[^"]*"|[A-Za-z0-9_.-]+)\s*=""")
 _TABLE_LINE = re.compile(r"""^\s*\[\s*([A-Za-z0-9_.-]+)\s*\]""")
+_ARRAY_TABLE_LINE = re.compile(r"""^\s*\[\[\s*([A-Za-z0-9_.-]+)\s*\]\]""")
 
 
 def locate_keys(text: str) -> dict[str, int]:
-    """Line of each dotted key in a TOML text; tomllib keeps no positions, and errors must name lines."""
+    """Line of each dotted key in a TOML text; tomllib keeps no positions, and errors must name lines. Each
+    table of an array of tables is numbered from 1 (the 2nd `[[sections]]` is "sections.2", its keys
+    "sections.2.title"), and the array's name is at its first table."""
     lines: dict[str, int] = {}
+    tables: dict[str, int] = {}  # how many tables of each array so far
     table = ""
     for number, line in enumerate(text.splitlines(), start=1):
-        if m := _TABLE_LINE.match(line):
+        if m := _ARRAY_TABLE_LINE.match(line):
+            tables[m.group(1)] = tables.get(m.group(1), 0) + 1
+            lines.setdefault(m.group(1), number)
+            table = f"{m.group(1)}.{tables[m.group(1)]}"
+            lines.setdefault(table, number)
+        elif m := _TABLE_LINE.match(line):
             table = m.group(1)
             lines.setdefault(table, number)
         elif m := _KEY_LINE.match(line):
@@ -112,12 +121,14 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
         return Config(title=default_title)
     config = Config(title=default_title)
     for key, value in _flatten(data):
-        line = positions.get(key, positions.get(key.rpartition(".")[0], 1))
+        line = _line_of(key, positions)
         if key in SECTION_CLASSES:
             errors.add(file, line, f"'{key}' must be a table: [{key}]")
             continue
         try:
             config = config.with_value(key, value)
+        except SettingError as error:  # a table of an array, or a key in it
+            errors.add(file, _line_of(error.key, positions), str(error))
         except ValueError as error:
             errors.add(file, line, str(error))
     for key in POWER_KEYS:
@@ -128,6 +139,13 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
     if config.variant != "solitaire" and isinstance(data.get("solitaire"), dict):
         errors.add(file, positions.get("solitaire", 1), "[solitaire] applies only to a game with variant = \"solitaire\"")
     return config
+
+
+def _line_of(key: str, positions: dict[str, int]) -> int:
+    """The line of a dotted key, else of the nearest table that holds it (a key left out, or written inline)."""
+    while key not in positions and "." in key:
+        key = key.rpartition(".")[0]
+    return positions.get(key, 1)
 
 
 def _flatten(data: dict[str, Any]) -> list[tuple[str, Any]]:

@@ -794,7 +794,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         return None
 
     keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
-    body, body_start, body_line = entry_body(lines, heading, keys, end_line)
+    body, body_start = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
     proposed = ""
     if kind == "proposal" and (found := _as_proposed(file, lines, tokens, body_blocks, errors)) is not None:
@@ -807,7 +807,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     by = keys.one("by")
     common = dict(
         date=date, month_only=month_only, by=by[0] if by else "", by_source=Source(file, by[1]) if by else None,
-        source=source, body=body, body_source=Source(file, body_line),
+        source=source, body=body,
         notes=tuple(value for value, _ in keys.all("note")),
         changes=tuple(changes),
         effects=tuple(_read_effects(file, keys, errors)),
@@ -883,29 +883,32 @@ def _as_proposed(file: str, lines: list[str], tokens: list[Token], blocks: list[
     for position, (index, token) in enumerate(blocks):
         if token.type != "paragraph_open" or tokens[index + 1].content.strip().lower() != "as proposed:":
             continue
-        following = blocks[position + 1][1] if position + 1 < len(blocks) else None
+        following, quoted = _block_after(lines, blocks, position)
         if found is not None:
             errors.add(file, token.map[0] + 1, f"a second 'As proposed:' (the first is at line {found[1][0] + 1}): a "
                        "proposal has one text as proposed")
-        elif following is None or following.type not in ("blockquote_open", "fence"):
+        elif quoted is None and (following is None or following.type != "fence"):
             errors.add(file, token.map[0] + 1, "'As proposed:' must be followed by the proposal's text, as a blockquote "
                        "(lines starting with '>') or a fenced block")
         else:
-            span = following.map[0], following.map[1]
-            text = unquote(lines[span[0]:span[1]]) if following.type == "blockquote_open" \
-                else "\n".join(lines[span[0]:span[1]])
-            found = text, (token.map[0], span[1])
+            text = quoted if quoted is not None else "\n".join(lines[following.map[0]:following.map[1]])
+            found = text, (token.map[0], following.map[1])
     return found
 
 
-def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int, int]:
-    """The free Markdown after an entry's key paragraph: its text, its first line (0-based) and the line of
-    its first non-blank line (1-based, for rendering with positions)."""
+def _block_after(lines: list[str], blocks: list[tuple[int, Token]], position: int) -> tuple[Token | None, str | None]:
+    """The block after blocks[position] (None at the end), and its text unquoted when it is a blockquote (the
+    text a change paragraph or `As proposed:` gives)."""
+    following = blocks[position + 1][1] if position + 1 < len(blocks) else None
+    if following is None or following.type != "blockquote_open":
+        return following, None
+    return following, unquote(lines[following.map[0]:following.map[1]])
+
+
+def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int]:
+    """The free Markdown after an entry's key paragraph: its text and its first line (0-based)."""
     body_start = keys.end_line if keys.end_line else heading.map[1]
-    body_line = body_start + 1
-    while body_line <= end_line and not lines[body_line - 1].strip():
-        body_line += 1
-    return slice_lines(lines, body_start, end_line), body_start, body_line
+    return slice_lines(lines, body_start, end_line), body_start
 
 
 def _read_number(file: str, line: int, text: str | None, what: str, errors: ErrorCollector,
@@ -1215,13 +1218,13 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
         if not equals or not key:
             errors.add(file, line, f"cannot read 'Effect: {text}' (write 'Effect: scoring.win = 200')")
             continue
+        if key in NOT_BY_EFFECT:  # first: `sections` is no setting, yet an Effect on it is told why
+            errors.add(file, line, f"Effect: {key} cannot be changed by an Effect: {NOT_BY_EFFECT[key]}")
+            continue
         if key not in SETTINGS and not key.startswith(AWARDS_PREFIX):
             close = difflib.get_close_matches(key, SETTINGS, n=1)
             hint = f" (did you mean '{close[0]}'?)" if close else ""
             errors.add(file, line, f"Effect names unknown setting '{key}'{hint}")
-            continue
-        if key in NOT_BY_EFFECT:
-            errors.add(file, line, f"Effect: {key} cannot be changed by an Effect: {NOT_BY_EFFECT[key]}")
             continue
         try:
             effects.append(Effect(key, parse_effect_value(value_text.strip()), Source(file, line)))
@@ -1301,14 +1304,11 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
                            "records a change, like 'Failed: Amend rule 2608 by replacing \"x\" with \"y\".'")
             continue
         source = Source(file, token.map[0] + 1)
-        following = blocks[position + 1][1] if position + 1 < len(blocks) else None
-        quoted = None
-        if following is not None and following.type == "blockquote_open":
-            quoted = unquote(lines[following.map[0]:following.map[1]])
-            if len(quoted) > MAX_RULE_CHARS:
-                errors.add(file, following.map[0] + 1, f"the quoted text is {len(quoted):,} characters long; a "
-                           f"rule's text may hold at most {MAX_RULE_CHARS:,}")
-                continue
+        following, quoted = _block_after(lines, blocks, position)
+        if quoted is not None and len(quoted) > MAX_RULE_CHARS:
+            errors.add(file, following.map[0] + 1, f"the quoted text is {len(quoted):,} characters long; a "
+                       f"rule's text may hold at most {MAX_RULE_CHARS:,}")
+            continue
         try:
             change = _read_change(text, quoted, source, errors, power)
         except NumberTooLarge as error:

@@ -67,14 +67,19 @@ def _read_revision(lines: list[str], first: int, end: int, number: int, file: st
     return None, at + 1
 
 
-def _read_history(lines: list[str], first: int, end: int) -> tuple[tuple[str, ...], int]:
-    """The `History:` lines (format 1.2) that open a rule's body, after its power; and where its text starts."""
+def _read_history(lines: list[str], first: int, end: int, number: int, file: str,
+                  errors: ErrorCollector) -> tuple[tuple[str, ...], int]:
+    """The `History:` lines (format 1.2) that open a rule's body, after its power and revision; and where its
+    text starts. A `Revision:` line right after them is out of order (it would be taken for text): an error."""
     history = []
     at = first
     while at < end and (not lines[at].strip() or (m := _HISTORY_LINE.match(lines[at]))):
         if lines[at].strip():
             history.append(m.group(1).strip())
         at += 1
+    if history and at < end and _REVISION_LINE.match(lines[at]):
+        errors.add(file, at + 1, f"rule {number}'s 'Revision:' line comes after its 'History:' lines: write it "
+                   "before them (the order is 'Power:', 'Revision:', then 'History:')")
     return (tuple(history), at) if history else ((), first)
 
 
@@ -172,7 +177,7 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
                 rule_power, body_start = _read_power_line(lines, text_start, end, number, file, start + 1, errors)
                 text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
             revision, body_start = _read_revision(lines, body_start, end, number, file, errors)
-            history, body_start = _read_history(lines, body_start, end)
+            history, body_start = _read_history(lines, body_start, end, number, file, errors)
             text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
             end, annotations = _split_annotations(lines, body_start, end, file)
             text = slice_lines(lines, body_start, end)

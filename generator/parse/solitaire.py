@@ -52,7 +52,7 @@ def read_turn(file: str, lines: list[str], tokens: list[Token], index: int, head
     if number is not None and number < 1:
         errors.add(file, line, f"turn number '{m.group(1)}' is not a positive whole number")
     keys = _read_keys(file, tokens, blocks, TURN_KEYS, "turn", errors)
-    body, _, body_line = entry_body(lines, heading, keys, end_line)
+    body, _ = entry_body(lines, heading, keys, end_line)
     written = keys.one("action")
     action = None
     if written is None or not written[0]:
@@ -61,7 +61,7 @@ def read_turn(file: str, lines: list[str], tokens: list[Token], index: int, head
         action = read_action(written[0], Source(file, written[1]), errors)
     return Turn(title=(m.group(2) or "").strip(), number=number or 0, action=action,
                 date=_read_date(file, keys, "turn", source, errors, draft=True)[0],  # a turn's Date is optional
-                source=source, body=body, body_source=Source(file, body_line), notes=tuple(value for value, _ in keys.all("note")),
+                source=source, body=body, notes=tuple(value for value, _ in keys.all("note")),
                 scores=_read_scores(file, keys, errors), winner=_read_winner(file, keys, errors))
 
 

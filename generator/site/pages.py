@@ -1,6 +1,6 @@
 """The plan of a site: every page, its path, its template and how its context is made.
 
-Listing a game's pages is cheap (`plan_game`: each page's context that costs anything is made only when the
+Listing a game's pages is cheap (`list_game`: each page's context that costs anything is made only when the
 page is drawn): a build draws them all, and serve draws the one a browser asks for.
 """
 from __future__ import annotations
@@ -101,7 +101,7 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
     return {**game_view(replay), "findings": len(replay.findings),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
-            "proposals": _proposal_count(plan)["numbers"], "rules": len(plan.history.in_force()),
+            "proposals": replay.proposal_count.numbers, "rules": len(plan.history.in_force()),
             "winner": list(replay.winner), "variant": game.config.variant,
             "first": replay.steps[0].entry.date.isoformat() if replay.steps and replay.steps[0].entry.date else "",
             "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
@@ -173,7 +173,7 @@ def _rules_in_force(pages: GamePages, path: str, view: str) -> Page:
         elif view == "section":
             by_number = {v.number: v for v in in_force}
             sections = plan.replay.game.config.sections
-            made = [(section.title, render_markdown(section.note) if section.note else "",
+            made = [(section.title, render_prose(section.note, 3) if section.note else "",  # under its h2
                      shown([by_number[n] for n in section.rules if n in by_number])) for section in sections]
             placed = {n for section in sections for n in section.rules}
             made.append(("Other rules", "", shown([v for v in in_force if v.number not in placed])))
@@ -310,7 +310,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
         "wins": [{**step_view(plan, replay.steps[index], ""), "winners": list(winners)} for index, winners in replay.wins],
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
         "preamble": str(render_prose(game.log.preamble, 3)), "recent": recent,
-        "counts": {"proposals": _proposal_count(plan), "rules": len(plan.history.in_force()),
+        "counts": {"proposals": replay.proposal_count, "rules": len(plan.history.in_force()),
                    "repealed": len(plan.history.repealed()), "findings": len(replay.findings)},
         "mechanics": _mechanics(config, replay, plan.history.in_force()), "start": game.config.start.isoformat() if game.config.start else "",
         "variant": game.config.variant,
@@ -435,8 +435,8 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "coauthors": list(entry.coauthors), "file": entry.source.file},
         "step": step_facts(step),
         "decision": _decision_view(step),
-        "body": _body_html(plan, step),
-        "proposed": entry_html(entry.proposed) if entry.proposed else None,
+        "body": demote_headings(_body_html(plan, step), 3),  # under the page's h2, as is the text as proposed
+        "proposed": demote_headings(entry_html(entry.proposed), 3) if entry.proposed else None,
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
         "next": step_view(plan, following, "../") if following else None,
@@ -504,7 +504,8 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
         if finding.kind == "snapshot":
             return f"as-of.html?at={point_name(plan, step.index)}" + (f"#rule-{finding.rule}" if finding.rule else "")
         return plan.entry_anchor(step)
-    url_at = {f"{f.file}:{f.line}": url(f) for f in replay.findings}
+    linked = [(f, url(f)) for f in replay.findings]
+    url_at = {f"{f.file}:{f.line}": link for f, link in linked}
     scored = keeps_scores(replay)
     checked = (["proposal and rule numbering", "each result under the adoption method in force"]
                + ["every score"] * scored + ["the order of play"] * (config.turns.order != "none")
@@ -514,21 +515,13 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
                + [f"the snapshots ({', '.join(s.source.file for s in replay.game.snapshots)})"]
                * bool(replay.game.snapshots))
     return {"findings": [{"kind": f.kind, "where": f"{f.file}:{f.line}", "entry": f.entry, "message": f.message,
-                          "expected": f.expected, "found": f.found, "url": url(f),
+                          "expected": f.expected, "found": f.found, "url": link,
                           "cause": f.cause and str(f.cause), "cause_url": url_at.get(str(f.cause))}
-                         for f in replay.findings],
+                         for f, link in linked],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
-            "proposals": _proposal_count(plan), "entries": len(replay.steps),
+            "proposals": replay.proposal_count, "entries": len(replay.steps),
             "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
-
-
-def _proposal_count(plan: GamePlan) -> dict[str, int]:
-    """How many proposals the game has (each number once), and how many decisions were taken on one again
-    (format 1.2: `Proposal 8188A`)."""
-    steps = plan.history.proposal_steps
-    again = sum(1 for step in steps if step.entry.decision)
-    return {"numbers": len(steps) - again, "again": again}
 
 
 def scored_players(replay: Replay) -> list[str]:

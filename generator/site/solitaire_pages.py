@@ -164,7 +164,8 @@ def _changes(step: TurnStep, cite: str) -> list[dict[str, Any]]:
             rule = new
         else:
             html, summary = redline_view(display_markdown(old.full_text), display_markdown(new.full_text), cite)
-            notes = (list(summary) if old.body != new.body else []) + _kept_rule_notes(step, old, new, subsumed)
+            notes = (list(summary) if old.body != new.body else []) + _kept_rule_notes(step, old, new, subsumed,
+                                                                                         before, after)
             rule = new
         changes.append({"kind": "changed", "identity": identity, "anchor": f"change-{identity}", "html": html,
                         "summary": notes,
@@ -173,8 +174,10 @@ def _changes(step: TurnStep, cite: str) -> list[dict[str, Any]]:
     return changes
 
 
-def _kept_rule_notes(step: TurnStep, old: LiveRule, new: LiveRule, subsumed: dict[int, Any]) -> list[str]:
-    """What a turn's action did to a rule it kept, but its text: transmuted, renumbered, divided, its life span."""
+def _kept_rule_notes(step: TurnStep, old: LiveRule, new: LiveRule, subsumed: dict[int, Any],
+                     before: dict[int, LiveRule], after: dict[int, LiveRule]) -> list[str]:
+    """What a turn's action did to a rule it kept, but its text: transmuted, renumbered, divided, its life span.
+    `before` and `after`: the rules before and after the turn, by identity."""
     notes = []
     if old.rule_class != new.rule_class:
         notes.append(f"transmuted: immutable rule {old.number} is now mutable rule {new.number}")
@@ -182,7 +185,6 @@ def _kept_rule_notes(step: TurnStep, old: LiveRule, new: LiveRule, subsumed: dic
         notes.append(f"renumbered {old.number} to {new.number}")
     born = new.identity in step.born
     if born and old.rule_class == new.rule_class:
-        before, after = {rule.identity for rule in step.before}, {rule.identity: rule for rule in step.rules}
         duplicate = next(after[identity] for identity in step.born if identity not in before)
         notes.append(f"divided: its duplicate is rule {duplicate.number}" + (
             f"; both have {new.span} turns to live" if new.span is not None else ""))
