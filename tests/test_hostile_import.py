@@ -579,3 +579,26 @@ def test_the_layouts_of_2017_are_read_within_bounds(tmp_path, capsys) -> None:
     log = (out / "log" / "2017.md").read_text(encoding="utf-8")
     assert "## Proposal 130\nProposer: Bea\n" in log and "## Event: Proposal 131\n" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_separators_in_a_message_or_a_name_are_text_like_any_other(tmp_path, capsys, records) -> None:
+    """A message holding \\x1e and an author named with \\x1f (the separators git's output was once split on):
+    each commit is read whole, a control character read as a space as everywhere, never a crash or a shifted field."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301\n\nA body with\x1e in it.", {"rules.md": RULES.replace("half", "two thirds of")})
+    git_commit(repo, "Proposal 302", {"rules.md": RULES.replace("half", "all")}, author="Ev\x1fe")
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 0, said
+    log = (out / "log.md").read_text(encoding="utf-8")
+    assert "## Proposal 301\nProposer: Ann\n" in log and "## Proposal 302\nProposer: Ev e\n" in log
+    assert "whose message says:\n\n> A body with in it." in log
+    assert run(capsys, "check", str(out))[0] == 0
+    ruleset, assessor = records
+    git_commit(ruleset, "Oldname\x1fcleans\x1e Rule 102", {"rules_data/rules/102": rule_file(
+        102, "Voting", "1", "Each ballot counts, once.", [FIRST])}, date="2020-03-20T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    assert "## Event: Newname cleans Rule 102\nDate: 2020-03-20\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")
+

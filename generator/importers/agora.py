@@ -38,8 +38,8 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       toml_players, toml_string)
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
-from .gitread import (FIELD, RECORD, BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git,
-                      list_files, text)
+from .gitread import (BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git, list_files,
+                      log_records, text)
 
 
 @dataclass(frozen=True)
@@ -259,8 +259,8 @@ class _Importer:
     def walk(self, low: int | None, high: int | None) -> _Walk:
         """The rules before the first change by a proposal numbered `low` or more (by any proposal, without
         `low`), every change after that up to proposal `high`, and what the walk saw on the way (_Walk)."""
-        raw = text(git(self.ruleset, "log", "--first-parent", "--reverse", "--diff-merges=first-parent",
-                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", self.head, "--", *WALKED))
+        commits = log_records(self.ruleset, ("%H", "%cI", "%s"), "--first-parent", "--reverse",
+                              "--diff-merges=first-parent", "--name-only", self.head, "--", *WALKED)
         files: dict[str, _Rule] = {}  # path -> the rule in it
         index: list[int | str] = []
         sections: list[tuple[str, str, list[int | str]]] = []
@@ -274,10 +274,7 @@ class _Importer:
         ever: set[int] = set()      # every rule that has been in force: one that comes back is re-enacted
         commit = previous_date = ""
         with BlobReader(self.ruleset) as blobs:
-            for record in raw.split(RECORD)[1:]:
-                head, _, names = record.partition("\n")
-                commit, date, subject = head.split(FIELD, 2)
-                paths = [name for name in names.split("\n") if name]
+            for (commit, date, subject), paths in commits:
                 new_layout = next((lay for lay in LAYOUTS if blobs.present(commit, lay.index)), None)
                 if new_layout is None:
                     continue
@@ -683,14 +680,11 @@ class _Importer:
                                 "branch holds the Assessor's decisions in json/; this one "
                                 + ("has no such folder)" if branch else "has no gh-pages branch)"))
         tip = self.assessor_tip = commit_id(self.assessor, branch)
-        added = text(git(self.assessor, "log", "--reverse", "--diff-filter=A", f"--format={RECORD}%cI",
-                         "--name-only", tip, "--", "json"))
         first_seen: dict[str, str] = {}
-        for record in added.split(RECORD)[1:]:
-            date, _, added_names = record.partition("\n")
-            for name in added_names.split("\n"):
-                if name:
-                    first_seen.setdefault(name, date.strip()[:10])
+        for (date,), added in log_records(self.assessor, ("%cI",), "--reverse", "--diff-filter=A", "--name-only", tip,
+                                          "--", "json"):
+            for name in added:
+                first_seen.setdefault(name, date[:10])
         decisions = []
         with BlobReader(self.assessor) as blobs:
             for name in sorted(names):

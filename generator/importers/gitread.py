@@ -17,8 +17,6 @@ from pathlib import Path
 from ..limits import MAX_FILE_BYTES
 from ..parse.source import too_large
 
-FIELD, RECORD = "\x1f", "\x1e"
-
 
 class GitError(Exception):
     """git could not do what was asked: the message says what, for a person."""
@@ -97,26 +95,42 @@ class Commit:
         return self.message.strip().split("\n", 1)[0].strip()
 
 
+def log_records(repo: Path, placeholders: tuple[str, ...], *args: str) -> list[tuple[list[str], list[str]]]:
+    """`git log ARGS`, each commit as the values of `placeholders` ("%H", "%cI", "%B"...) and the files it changes
+    (with --name-only among ARGS). All is read NUL-separated (-z), the one character no message, name or path
+    holds: any other separator may be in a message, and without -z a path holding a quote is written C-quoted.
+    GitError when the output is not so formed.
+
+    Each commit is written as a NUL, each value after a NUL, a NUL, and then, if it changes files, a line feed
+    and each path followed by a NUL: a value may be empty, a path never is."""
+    items = text(git(repo, "log", "-z", "--format=%x00" + "%x00".join(placeholders), *args)).split("\0")
+    records = []
+    at = 0
+    while at < len(items) - 1:  # (the last item is what follows the last NUL: nothing)
+        if items[at] or at + len(placeholders) + 1 >= len(items):
+            raise GitError("git log wrote what cannot be read as commits")
+        values = items[at + 1:at + len(placeholders) + 1]
+        at += len(placeholders) + 1
+        paths = []
+        while items[at]:  # up to the NUL that starts the next commit, or the end
+            paths.append(items[at] if paths else items[at].removeprefix("\n"))
+            at += 1
+        records.append((values, paths))
+    return records
+
+
 def first_parent_commits(repo: Path, end: str, paths: list[str], start: str | None = None) -> list[Commit]:
     """The commits on the first-parent line up to `end` (after `start`) that change `paths`, oldest first.
 
     A merged pull request is its merge commit, compared with the branch it was merged into."""
     span = f"{start}..{end}" if start else end
-    raw = text(git(repo, "log", "--first-parent", "--reverse", f"--format=%H{FIELD}%P{FIELD}%an{FIELD}%cI{FIELD}%B{RECORD}",
-                   span, "--", *paths))
-    commits = []
-    for record in raw.split(RECORD):
-        record = record.lstrip("\n")
-        if not record:
-            continue
-        id_, parents, author, date, message = record.split(FIELD, 4)
-        commits.append(Commit(id_, tuple(parents.split()), author, date, message))
-    return commits
+    records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse", span, "--", *paths)
+    return [Commit(id_, tuple(parents.split()), author, date, message)
+            for (id_, parents, author, date, message), _ in records]
 
 
 def author_and_subject(repo: Path, revision: str) -> tuple[str, str]:
-    author, _, subject = text(git(repo, "show", "-s", f"--format=%an{FIELD}%s", "--end-of-options", revision)
-                              ).strip().partition(FIELD)
+    (author, subject), _ = log_records(repo, ("%an", "%s"), "-1", "--end-of-options", revision)[0]
     return author, subject
 
 
