@@ -38,8 +38,8 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       toml_players, toml_string)
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
-from .gitread import (BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git, list_files,
-                      log_records, text)
+from .gitread import (BlobReader, BlobTooLarge, GitError, check_repository, commit_date, commit_id, git,
+                      list_files, log_records, text)
 
 
 @dataclass(frozen=True)
@@ -574,7 +574,7 @@ class _Importer:
         out: dict[int, list[dict]] = {}
         for layout in LAYOUTS:
             try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, layout.folder)).split("\n")
+                names = text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout.folder)).split("\0")
             except GitError:
                 continue
             names = [name for name in names if name]
@@ -700,7 +700,13 @@ class _Importer:
                 except ValueError as error:
                     self.problems.append(Problem(name, tip, 0, f"not JSON: {error}; none of its decisions is read"))
                     continue
-                decisions.extend(self._batch(name, tip, batch, first_seen.get(name, "")))
+                date = first_seen.get(name)
+                if date is None:  # (a merge's own changes are not in the log)
+                    date = commit_date(self.assessor, tip)
+                    self.problems.append(Problem(name, tip, 0, "no commit of gh-pages adds it (it came in a merge): "
+                                                 "dated by its changes, else as the batch after it, else by the last "
+                                                 f"commit ({date})"))
+                decisions.extend(self._batch(name, tip, batch, date))
         if not decisions:
             raise ImportRefused(str(self.assessor), f"--assessor: no decision could be read from the "
                                 f"{len(names)} files of json/ on {branch}", self.problems)
@@ -1000,7 +1006,8 @@ class _Importer:
                 dated[name] = dates[0]
         following = ""
         for name in reversed(names):
-            date = dated.get(name) or min(filter(None, (batches[name][0].date, following)))
+            first_committed = batches[name][0].date  # (never empty: see decisions)
+            date = dated.get(name) or (min(first_committed, following) if following else first_committed)
             following = dated.get(name, following)
             for d in batches[name]:
                 d.date = date

@@ -23,8 +23,8 @@ from ..parse.source import check_line_lengths
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, number_ranges,
                       log_parts, player_name, problems_section, quote, runs, runs_below, too_large_for,
                       toml_players, toml_string)
-from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
-                      first_parent_commits, git, list_files, object_type, text)
+from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_date,
+                      commit_id, first_parent_commits, list_files, object_type)
 
 FIRST_PROPOSAL = 301            # Suber's Initial Set (rule 107) numbers proposals from 301
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
@@ -91,7 +91,7 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
             initial = rules_at(first)
             if initial is None:
                 raise ImportRefused(str(repo), f"no rules at {rules_path} in commit {first[:10]} (--from)", problems)
-            start_date = _commit_date(repo, first)
+            start_date = commit_date(repo, first)
             start_commit = first
         else:
             initial = None
@@ -149,10 +149,6 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
              "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, problems, unchanged,
                                   renumbered, left_out)}
     return ImportedGame(files, len(proposals), problems)
-
-
-def _commit_date(repo: Path, revision: str) -> str:
-    return text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", revision)).strip()[:10]
 
 
 def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):

@@ -78,6 +78,11 @@ def commit_id(repo: Path, revision: str) -> str:
         raise GitError(f"'{revision}' names no commit in this repository") from None
 
 
+def commit_date(repo: Path, revision: str) -> str:
+    """The day the commit `revision` was made (its committer's date), YYYY-MM-DD."""
+    return text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", revision)).strip()[:10]
+
+
 @dataclass(frozen=True)
 class Commit:
     id: str
