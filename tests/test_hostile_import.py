@@ -626,3 +626,25 @@ def test_a_batch_is_dated_whatever_its_file_is_named_and_however_it_came(tmp_pat
         "changes, else as the batch after it, else by the last commit (2020-04-03)" in said
     assert "## Proposal 98: Odd\nProposer: Bea\nDate: 2020-04-03\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")
     assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_a_rule_file_linked_out_of_the_folder_is_not_read(tmp_path, capsys) -> None:
+    """`import FOLDER` reads the files inside it: a link rules/201.md -> ../secret.txt is refused, exit 2, and
+    nothing is written; a link to a file inside the folder is read."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "101.md").write_text("---\nrule: 101\ntype: Mutable\n---\n\nText.\n", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("---\nrule: 201\ntype: Mutable\n---\n\nA secret.\n", encoding="utf-8")
+    (rules / "201.md").symlink_to("../secret.txt")
+    out = tmp_path / "rules.md"
+    code, said = run(capsys, "import", str(rules), "-o", str(out))
+    assert code == 2 and f"{rules / '201.md'}: leads out of the folder imported through a symbolic link (to " \
+        f"{tmp_path / 'secret.txt'}); only files inside it are read" in said, said
+    assert "A secret" not in said and not out.exists()
+    (rules / "201.md").unlink()
+    (rules / "kept").mkdir()
+    (rules / "kept" / "202.txt").write_text("---\nrule: 202\ntype: Mutable\n---\n\nLinked.\n", encoding="utf-8")
+    (rules / "202.md").symlink_to("kept/202.txt")
+    code, said = run(capsys, "import", str(rules), "-o", str(out))
+    assert code == 0, said
+    assert "### 202\nLinked.\n" in out.read_text(encoding="utf-8")

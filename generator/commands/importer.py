@@ -52,7 +52,8 @@ def _run_text(args) -> int:
         try:
             if args.file.is_dir():
                 files = sorted(path for path in args.file.iterdir() if path.is_file() and not path.name.startswith("."))
-                texts = [(str(path), read_text(path, str(path), errors)) for path in files]
+                texts = [(str(path), read_text(path, str(path), errors, root=args.file,
+                                               root_name="the folder imported")) for path in files]
                 errors.raise_if_any()
                 progress.step("finding the rules")
                 read = read_rule_files([(name, text) for name, text in texts if text is not None])
