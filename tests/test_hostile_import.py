@@ -648,3 +648,16 @@ def test_a_rule_file_linked_out_of_the_folder_is_not_read(tmp_path, capsys) -> N
     code, said = run(capsys, "import", str(rules), "-o", str(out))
     assert code == 0, said
     assert "### 202\nLinked.\n" in out.read_text(encoding="utf-8")
+
+
+def test_names_to_replace_past_the_cap_are_not_read(tmp_path, capsys, records) -> None:
+    """name_replacement_data is held to the cap on a file read, as every file of the records is: past it, a
+    problem, and players are named as the records name them."""
+    ruleset, assessor = records
+    git_commit(ruleset, "Many names", {"name_replacement_data": "Oldname:Newname\n" + "x" * 4_300_000 + "\n"},
+               date="2020-03-20T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    assert "name_replacement_data at " in said and ": is 4.1 MB; such a file may hold at most 4.0 MB: not read, so " \
+        "players are named as the records name them" in said
+    assert "Proposer: Oldname\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")

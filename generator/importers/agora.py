@@ -198,10 +198,13 @@ class _Importer:
 
     def _renames(self) -> dict[str, str]:
         """Old name -> the name the player has now, from the Rulekeepor's name_replacement_data."""
-        try:
-            data = text(git(self.ruleset, "show", f"{self.head}:name_replacement_data"))
-        except GitError:
-            return {}
+        with BlobReader(self.ruleset) as blobs:
+            try:
+                data = blobs.read(self.head, "name_replacement_data") or ""
+            except BlobTooLarge as error:
+                self.problems.append(Problem("name_replacement_data", self.head, 0, f"{error}: not read, so players "
+                                             "are named as the records name them"))
+                return {}
         pairs = {}
         for number, line in enumerate(data.splitlines(), start=1):
             old, sep, new = line.partition(":")
