@@ -661,3 +661,22 @@ def test_names_to_replace_past_the_cap_are_not_read(tmp_path, capsys, records) -
     assert "name_replacement_data at " in said and ": is 4.1 MB; such a file may hold at most 4.0 MB: not read, so " \
         "players are named as the records name them" in said
     assert "Proposer: Oldname\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")
+
+
+def test_what_git_writes_is_read_up_to_a_cap(tmp_path, capsys, monkeypatch) -> None:
+    """A history whose messages pass what one git command may write to the importer (a message of a gigabyte, in
+    a hostile repository) is refused, exit 2, with nothing written, never held in memory whole."""
+    import generator.importers.gitread as gitread
+
+    monkeypatch.setattr(gitread, "MAX_GIT_OUTPUT_BYTES", 3 << 20)  # (the real cap is far larger than a test's repo)
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    (repo / "rules.md").write_text(RULES.replace("half", "all"), encoding="utf-8")
+    (tmp_path / "message").write_text("Proposal 301\n\n" + "A long message.\n" * 250_000, encoding="utf-8")
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=Ann", "-c", "user.email=ann@example.org", "commit", "-q",
+                    "-a", "-F", str(tmp_path / "message")], check=True)
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 2, said
+    assert f"{repo}: git log wrote more than 3 MB, more than an import reads from one git command" in said
+    assert not out.exists() and leftovers(tmp_path) == []

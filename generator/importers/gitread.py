@@ -11,10 +11,11 @@ from __future__ import annotations
 
 import os
 import subprocess
+import tempfile
 from dataclasses import dataclass
 from pathlib import Path
 
-from ..limits import MAX_FILE_BYTES
+from ..limits import MAX_FILE_BYTES, MAX_GIT_OUTPUT_BYTES
 from ..parse.source import too_large
 
 
@@ -46,15 +47,27 @@ def _command(repo: Path, args: tuple[str, ...]) -> list[str]:
 
 
 def git(repo: Path, *args: str) -> bytes:
-    """The output of `git -C repo ARGS`; GitError with git's own first line of complaint when it fails."""
-    try:
-        done = subprocess.run(_command(repo, args), capture_output=True, env=_environment(), check=False)
-    except FileNotFoundError:
-        raise GitError("the git command is not installed (the importer reads repositories through it)") from None
-    if done.returncode != 0:
-        complaint = done.stderr.decode("utf-8", "replace").strip().splitlines()
-        raise GitError(complaint[0] if complaint else f"git {args[0]} failed")
-    return done.stdout
+    """The output of `git -C repo ARGS`, read as it comes and at most MAX_GIT_OUTPUT_BYTES of it (a repository's
+    messages may be of any size); GitError past that, or with git's own first line of complaint when it fails."""
+    with tempfile.TemporaryFile() as complaints:  # (a file, not a pipe: git never waits for it to be read)
+        try:
+            process = subprocess.Popen(_command(repo, args), stdout=subprocess.PIPE, stderr=complaints,
+                                       env=_environment())
+        except FileNotFoundError:
+            raise GitError("the git command is not installed (the importer reads repositories through it)") from None
+        output = bytearray()
+        with process:  # (waits for git to end)
+            while chunk := process.stdout.read1(1 << 16):
+                output += chunk
+                if len(output) > MAX_GIT_OUTPUT_BYTES:
+                    process.kill()
+                    raise GitError(f"git {args[0]} wrote more than {MAX_GIT_OUTPUT_BYTES >> 20} MB, more than an "
+                                   "import reads from one git command")
+        if process.returncode != 0:
+            complaints.seek(0)
+            complaint = text(complaints.read(1 << 16)).strip().splitlines()
+            raise GitError(complaint[0] if complaint else f"git {args[0]} failed")
+    return bytes(output)
 
 
 def text(data: bytes) -> str:
