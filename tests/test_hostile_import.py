@@ -680,3 +680,40 @@ def test_what_git_writes_is_read_up_to_a_cap(tmp_path, capsys, monkeypatch) -> N
     assert code == 2, said
     assert f"{repo}: git log wrote more than 3 MB, more than an import reads from one git command" in said
     assert not out.exists() and leftovers(tmp_path) == []
+
+
+def damage(repo: Path, revision: str) -> None:
+    """Make the object `revision` names unreadable, as a disk error or a bad copy would: its loose file cut short."""
+    object_id = subprocess.run(["git", "-C", str(repo), "rev-parse", revision], capture_output=True, text=True,
+                               check=True).stdout.strip()
+    loose = repo / ".git" / "objects" / object_id[:2] / object_id[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(loose.read_bytes()[:10])
+
+
+def test_a_damaged_repository_is_refused_not_read_as_missing_files(tmp_path, capsys, records) -> None:
+    """A file git cannot read is not a file that is absent: its commit is not skipped, its proposal merged into the
+    next (git), nor its rule repealed (Agora); the import is refused, exit 2, naming it, and nothing is written."""
+    repo = small_game(tmp_path)
+    middle = git_commit(repo, "Proposal 302", {"rules.md": RULES.replace("half", "all")})
+    git_commit(repo, "Proposal 303", {"rules.md": RULES.replace("half", "none of")})
+    damage(repo, f"{middle}:rules.md")
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 2, said
+    assert f"{repo}: git cannot read rules.md at commit {middle[:10]}: the repository is damaged (git fsck says " \
+        "how)" in said
+    assert not out.exists() and leftovers(tmp_path) == []
+    ruleset, assessor = records
+    amended = git_commit(ruleset, "Proposal 16", {"rules_data/rules/102": rule_file(102, "Voting", "1", "Once.", [
+        FIRST, ("amendment", "2020-03-20", 'proposal: "16"')])}, date="2020-03-20T12:00:00")
+    damage(ruleset, f"{amended}:rules_data/rules/102")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 2 and f"{ruleset}: git cannot read rules_data/rules/102 at commit {amended[:10]}: the repository " \
+        "is damaged" in said, said
+    assert not out.exists()
+    tip = git_commit(assessor, "20", {"json/20.txt": '{"resolutions": []}'})
+    damage(assessor, f"{tip}:json/20.txt")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 2 and f"{assessor}: --assessor: git cannot read json/20.txt at commit {tip[:10]}" in said, said
+    assert not out.exists()

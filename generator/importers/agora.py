@@ -779,7 +779,10 @@ class _Importer:
     # --- the game ------------------------------------------------------------------------------------
 
     def run(self, low: int | None, high: int | None) -> ImportedGame:
-        decisions = self.decisions()
+        try:
+            decisions = self.decisions()
+        except GitError as error:  # (the caller names the ruleset)
+            raise ImportRefused(str(self.assessor), f"--assessor: {error}") from None
         self.read_proposal_notes()
         walk = self.walk(low, high)
         found = walk.found

@@ -24,7 +24,7 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       log_parts, player_name, problems_section, quote, runs, runs_below, too_large_for,
                       toml_players, toml_string)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_date,
-                      commit_id, first_parent_commits, list_files, object_type)
+                      commit_id, first_parent_commits, list_files)
 
 FIRST_PROPOSAL = 301            # Suber's Initial Set (rule 107) numbers proposals from 301
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
@@ -153,7 +153,7 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
 
 def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
-    kind = object_type(repo, revision, path)
+    kind = blobs.kind(revision, path)
     if kind == "blob":
         content = _read(blobs, revision, path)
         return read_ruleset(content) if content is not None else None
