@@ -167,29 +167,48 @@ def test_a_failed_write_leaves_nothing_and_a_retry_works(tmp_path, capsys, monke
     assert sorted(path.name for path in out.iterdir()) == ["IMPORT.md", "game.toml", "log.md", "rules.md"]
 
 
+DIES_AFTER_TWO_FILES = (
+    "import os, signal, sys\n"
+    "import generator.commands.importer as command\n"
+    "original, written = command.write_atomic, []\n"
+    "def dying(path, data):\n"
+    "    original(path, data)\n"
+    "    written.append(path)\n"
+    "    if len(written) == 2:\n"
+    "        os.kill(os.getpid(), signal.SIGKILL)\n"
+    "command.write_atomic = dying\n"
+    "from generator.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n")
+ENVIRONMENT = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+
+
+def killed_import(*args: str) -> None:
+    """The command `args`, killed once it has written two files of the game (IMPORT.md and game.toml)."""
+    killed = subprocess.run([sys.executable, "-c", DIES_AFTER_TWO_FILES, *args], env=ENVIRONMENT, capture_output=True)
+    assert killed.returncode == -9
+
+
 def test_an_import_killed_midway_leaves_no_game_and_the_next_one_cleans_up(tmp_path) -> None:
     repo, out = small_game(tmp_path), tmp_path / "game"
-    dies_after_two_files = (
-        "import os, signal, sys\n"
-        "import generator.commands.importer as command\n"
-        "original, written = command.write_atomic, []\n"
-        "def dying(path, data):\n"
-        "    original(path, data)\n"
-        "    written.append(path)\n"
-        "    if len(written) == 2:\n"
-        "        os.kill(os.getpid(), signal.SIGKILL)\n"
-        "command.write_atomic = dying\n"
-        "from generator.cli import main\n"
-        "sys.exit(main(sys.argv[1:]))\n")
     args = ["import", "git", str(repo), "--rules", "rules.md", "-o", str(out)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
-    killed = subprocess.run([sys.executable, "-c", dies_after_two_files, *args], env=env, capture_output=True)
-    assert killed.returncode == -9
+    killed_import(*args)
     assert not out.exists()
     assert len(leftovers(tmp_path)) == 1  # the staging folder, hidden beside -o
-    done = subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "generator", *args], env=ENVIRONMENT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (out / "log.md").is_file() and leftovers(tmp_path) == []
+
+
+def test_what_a_killed_import_leaves_in_a_content_folder_is_no_game(tmp_path, capsys) -> None:
+    """Its staging folder (`.NAME.building.PID.*`, with game.toml and IMPORT.md) waits for the next import to
+    remove it; meanwhile `check` and `build` of the content folder read the games beside it, not it."""
+    repo, content = small_game(tmp_path), tmp_path / "content"
+    assert run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(content / "ours"))[0] == 0
+    killed_import("import", "git", str(repo), "--rules", "rules.md", "-o", str(content / "theirs"))
+    assert [path.name for path in content.iterdir() if path.name.startswith(".theirs.building.")]
+    code, said = run(capsys, "check", str(content))
+    assert code == 0 and ".building." not in said, said
+    assert "ours" in said and "theirs" not in said
 
 
 def test_a_game_check_would_refuse_is_not_written(tmp_path, capsys, monkeypatch) -> None:
