@@ -675,14 +675,20 @@ class _Importer:
     def decisions(self) -> list[_Decision]:
         if self.assessor is None:
             return []
-        branch = next((ref for ref in ("gh-pages", "origin/gh-pages") if _has_ref(self.assessor, ref)), None)
-        names = [item for item in text(git(self.assessor, "ls-tree", "-z", "--name-only", branch, "json/")
-                                       ).split("\0") if item] if branch else []
+        tip = ""
+        for branch in ("gh-pages", "origin/gh-pages"):
+            try:
+                tip = commit_id(self.assessor, branch)
+                break
+            except GitError:
+                continue
+        names = [item for item in text(git(self.assessor, "ls-tree", "-z", "--name-only", tip, "json/")
+                                       ).split("\0") if item] if tip else []
         if not names:
             raise ImportRefused(str(self.assessor), "--assessor: is not a clone of AgoraNomic/assessor (its gh-pages "
                                 "branch holds the Assessor's decisions in json/; this one "
-                                + ("has no such folder)" if branch else "has no gh-pages branch)"))
-        tip = self.assessor_tip = commit_id(self.assessor, branch)
+                                + ("has no such folder)" if tip else "has no gh-pages branch)"))
+        self.assessor_tip = tip
         first_seen: dict[str, str] = {}
         for (date,), added in log_records(self.assessor, ("%cI",), "--reverse", "--diff-filter=A", "--name-only", tip,
                                           "--", "json"):
@@ -1538,14 +1544,6 @@ def _batch_order(name: str) -> tuple[int, str, str]:
 
 def _entry_number(entry: Entry) -> int:
     return int(re.match(r"Proposal ([0-9]+)", entry.heading).group(1))
-
-
-def _has_ref(repo: Path, ref: str) -> bool:
-    try:
-        git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
-        return True
-    except GitError:
-        return False
 
 
 def _decimal(value) -> str | None:
