@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import refuse_to_replace, write_atomic
+from ..files import occupied_folder_error, refuse_to_replace, write_atomic
 from ..importers.text import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
 from ..parse.source import read_text
 from ..progress import for_command
@@ -22,9 +22,10 @@ from ..terminal import counted
 def run(args) -> int:
     if args.kind == "text":
         return _run_text(args)
-    from ..importers.archive import ImportRefused, check_new_folder
+    from ..importers.archive import ImportRefused
 
-    check_new_folder(args.output)
+    if error := occupied_folder_error(args.output, "an import writes a whole game into a new folder"):
+        raise ArchiveError([error])
     with for_command("import", 2, quiet=args.quiet) as progress:  # reading the record, checking the game
         progress.step(f"reading {args.repo if args.kind == 'git' else args.ruleset}")
         try:
