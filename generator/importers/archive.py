@@ -7,7 +7,7 @@ import re
 from dataclasses import dataclass, field
 
 from ..limits import MAX_FILE_BYTES, MAX_LOG_BYTES, MAX_TOML_LINE_CHARS
-from ..model.names import code_points, invisible, name_problem, normal, shown
+from ..model.names import code_points, invisible_escaped, name_problem, normal
 from .text import clean_line, escape_markdown, heading_text, short_title, wrap
 from ..parse.source import too_large
 from ..terminal import one_line
@@ -93,8 +93,8 @@ def player_name(raw) -> tuple[str, str | None]:
     if "," in name or ";" in name:
         name = " ".join(name.replace(",", " ").replace(";", " ").split())
         why.append("a ',' or ';' parts names on a Votes line")
-    if hidden := invisible(name):
-        name = "".join(shown(c) if c in hidden else c for c in name)
+    name, hidden = invisible_escaped(name)
+    if hidden:
         why.append(f"it holds invisible characters ({code_points(hidden)})")
     if not name:
         return "unknown", "it is empty"
