@@ -180,9 +180,9 @@ class _Importer:
         self.assessor_tip = ""  # the commit the Assessor's files are read at
         self._named: set[str] = set()  # names said to be written otherwise
         self._unindexed: set[str] = set()  # titles the index lists that no rule file holds, once said
-        self.renames: dict[str, str] = {}
         self.renames = self._renames()
         self._full_names = self._full_names_of_renamed()
+        self._former_names = self._former_names_pattern()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final: dict[int, list[dict]] | None = None
         self.proposal_notes: dict[int, tuple[str, dict]] = {}
@@ -240,14 +240,19 @@ class _Importer:
             return name
         return self.renames.get(name) or self._full_names.get(name, name)
 
+    def _former_names_pattern(self) -> re.Pattern | None:
+        """Every former name, longest first, as a whole word; None when no player was renamed."""
+        olds = sorted(list(self._full_names) + list(self.renames), key=len, reverse=True)
+        if not olds:
+            return None
+        return re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(old) for old in olds) + r")(?![\w])")
+
     def current_names(self, words: str) -> str:
         """Prose of the Rulekeepor's (a commit's subject, a line of his history) with each player named as now:
         "Jason Cobb cleans Rule 105" -> "Janet cleans Rule 105"."""
-        olds = sorted(list(self._full_names) + list(self.renames), key=len, reverse=True)
-        if not olds:
+        if self._former_names is None:
             return words
-        pattern = re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(old) for old in olds) + r")(?![\w])")
-        return pattern.sub(lambda m: self._full_names.get(m.group(0)) or self.renames[m.group(0)], words)
+        return self._former_names.sub(lambda m: self._full_names.get(m.group(0)) or self.renames[m.group(0)], words)
 
     # --- the Rulekeepor's repository -------------------------------------------------------------------
 
