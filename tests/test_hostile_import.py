@@ -619,7 +619,8 @@ def test_separators_in_a_message_or_a_name_are_text_like_any_other(tmp_path, cap
         102, "Voting", "1", "Each ballot counts, once.", [FIRST])}, date="2020-03-20T12:00:00")
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
     assert code == 1, said
-    assert "## Event: Newname cleans Rule 102\nDate: 2020-03-20\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "## Event: Newname cleans Rule 102\nDate: 2020-03-20\n" in log
 
 
 
@@ -632,7 +633,8 @@ def test_a_batch_is_dated_whatever_its_file_is_named_and_however_it_came(tmp_pat
     git_commit(assessor, "quoted", {'json/99-zz"q.txt': rejected}, date="2020-04-01T12:00:00")
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
     assert code == 1, said
-    assert "## Proposal 99: Odd\nProposer: Bea\nDate: 2020-04-01\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "## Proposal 99: Odd\nProposer: Bea\nDate: 2020-04-01\n" in log
     subprocess.run(["git", "-C", str(assessor), "checkout", "-q", "-b", "side"], check=True)
     git_commit(assessor, "side", {"README.md": "A side branch.\n"}, date="2020-04-02T12:00:00")
     subprocess.run(["git", "-C", str(assessor), "checkout", "-q", "gh-pages"], check=True)
@@ -643,7 +645,8 @@ def test_a_batch_is_dated_whatever_its_file_is_named_and_however_it_came(tmp_pat
     assert code == 1, said
     assert "json/99-zz.txt at " in said and ": no commit of gh-pages adds it (it came in a merge): dated by its " \
         "changes, else as the batch after it, else by the last commit (2020-04-03)" in said
-    assert "## Proposal 98: Odd\nProposer: Bea\nDate: 2020-04-03\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "## Proposal 98: Odd\nProposer: Bea\nDate: 2020-04-03\n" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
 
 
