@@ -171,7 +171,6 @@ IMPORT_EXIT = ("Exit 0: the record was read whole. 1: the game was written, and 
 
 def _add_import(commands) -> None:
     """`import KIND`: each kind a subcommand with its own options and help, as git's and pip's are."""
-    example = argparse.RawDescriptionHelpFormatter
     imp = commands.add_parser("import", help="turn a plain-text ruleset into rules.md, or a game's history (in git, "
                               "or Agora's records) into a game", description="Import a ruleset (text) or a game's "
                               "whole history (git, agora): 'nomic-archive import KIND --help' lists each kind's "
@@ -179,13 +178,12 @@ def _add_import(commands) -> None:
                               "./git).")
     kinds = imp.add_subparsers(dest="kind", metavar="KIND", required=True)
 
-    text = kinds.add_parser("text", formatter_class=example, help="a plain-text ruleset, or a folder of one file "
-                            "per rule, to rules.md", description="A ruleset in plain text (a mail, a wiki page, a "
-                            "forum post, a game's rules file) or a folder of\none file per rule with YAML front "
-                            "matter, to rules.md.", epilog="examples:\n"
-                            "  nomic-archive import text rules.txt -o content/my-game/rules.md\n"
-                            "  nomic-archive import rules/ -o content/my-game/rules.md    "
-                            "(the same as 'import text rules/')")
+    text = kinds.add_parser("text", help="a plain-text ruleset, or a folder of one file per rule, to rules.md",
+                            description="A ruleset in plain text (a mail, a wiki page, a forum post, a game's rules "
+                            "file) or a folder of\none file per rule with YAML front matter, to rules.md.", **_examples(
+                                "nomic-archive import text rules.txt -o content/my-game/rules.md",
+                                "nomic-archive import rules/ -o content/my-game/rules.md    (the same as 'import "
+                                "text rules/')"))
     text.add_argument("file", type=Path, help="the plain-text ruleset, or the folder of rule files")
     text.add_argument("-o", "--output", type=Path, metavar="FILE", help="write rules.md here instead of standard "
                       "output")
@@ -195,13 +193,12 @@ def _add_import(commands) -> None:
     text.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
     text.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
-    git = kinds.add_parser("git", formatter_class=example, help="a game kept in git: each commit that changes the "
-                           "rules a proposal", description="A game kept in a git repository: each commit on the "
-                           "first-parent line that changes the rules is a\nproposal, into a new game folder.\n"
-                           + IMPORT_EXIT, epilog="examples:\n"
-                           "  nomic-archive import git CLONE --rules rules.md -o content/my-game\n"
-                           "  nomic-archive import git CLONE --rules rules/ --from v2 --title 'Our Nomic' -o "
-                           "content/our-nomic")
+    git = kinds.add_parser("git", help="a game kept in git: each commit that changes the rules a proposal",
+                           description="A game kept in a git repository: each commit on the first-parent line that "
+                           "changes the rules is a\nproposal, into a new game folder.\n" + IMPORT_EXIT, **_examples(
+                               "nomic-archive import git CLONE --rules rules.md -o content/my-game",
+                               "nomic-archive import git CLONE --rules rules/ --from v2 --title 'Our Nomic' -o "
+                               "content/our-nomic"))
     git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
     git.add_argument("--rules", required=True, metavar="PATH", help="the rules file or folder, as a path inside "
                      "the repository")
@@ -209,13 +206,12 @@ def _add_import(commands) -> None:
     _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
                          "the last commit read (default: HEAD)")
 
-    agora = kinds.add_parser("agora", formatter_class=example, help="Agora's records: the Rulekeepor's and the "
-                             "Assessor's repositories", description="Agora's records, the Rulekeepor's repository "
-                             "of rules and the Assessor's of decisions, into a\nnew game folder.\n" + IMPORT_EXIT,
-                             epilog="example:\n"
-                             "  git clone https://github.com/AgoraNomic/ruleset\n"
-                             "  git clone https://github.com/AgoraNomic/assessor\n"
-                             "  nomic-archive import agora --ruleset ruleset --assessor assessor -o content/agora")
+    agora = kinds.add_parser("agora", help="Agora's records: the Rulekeepor's and the Assessor's repositories",
+                             description="Agora's records, the Rulekeepor's repository of rules and the Assessor's of "
+                             "decisions, into a\nnew game folder.\n" + IMPORT_EXIT, **_examples(
+                                 "git clone https://github.com/AgoraNomic/ruleset",
+                                 "git clone https://github.com/AgoraNomic/assessor",
+                                 "nomic-archive import agora --ruleset ruleset --assessor assessor -o content/agora"))
     agora.add_argument("--ruleset", type=Path, required=True, metavar="CLONE", help="a clone of AgoraNomic/ruleset")
     agora.add_argument("--assessor", type=Path, metavar="CLONE", help="a clone of AgoraNomic/assessor (its gh-pages "
                        "branch holds the ballots); without it, proposals have no ballots")

@@ -100,6 +100,16 @@ def refuse_to_replace(output: Path, command: str, *, force: bool) -> None:
                                         "nothing was written")])
 
 
+def occupied_folder_error(folder: Path, hint: str = "") -> SourceError | None:
+    """The error for a command that writes a whole folder (a game), checked before any work, when `folder` is
+    neither new nor an empty folder: nothing a keeper made there is replaced, and a link, even to an empty folder,
+    is not written through. `hint`, in parentheses after it, says what the command wants instead."""
+    if os.path.lexists(folder) and (folder.is_symlink() or not folder.is_dir() or any(folder.iterdir())):
+        return SourceError(str(folder), 0, "already exists and is not an empty folder; nothing was written"
+                           + (f" ({hint})" if hint else ""))
+    return None
+
+
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write to a temporary file beside `path`, then rename it into place (mode as the umask allows)."""
     with writing(path):

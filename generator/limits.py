@@ -10,6 +10,9 @@ MAX_FILE_BYTES = 4 * 1024 * 1024  # a Markdown file (rules, a snapshot, a draft,
 # A log file: a long game's whole log may be one file (10,000 of Agora's proposals take far more than 4 MB), and
 # it is parsed entry by entry, in time and memory linear in it.
 MAX_LOG_BYTES = 32 * 1024 * 1024
+# What one git command may write to an importer: a history's log with its messages (Agora's whole ruleset
+# history is a few MB of it), a tree's listing. A repository's messages may be of any size.
+MAX_GIT_OUTPUT_BYTES = 64 * 1024 * 1024
 MAX_TOML_BYTES = 64 * 1024  # game.toml
 MAX_LINE_CHARS = 20_000  # a line of a Markdown or plain-text file
 MAX_TOML_LINE_CHARS = 4_000  # a line of game.toml (tomllib's dotted keys cost the square of a line)

@@ -197,6 +197,19 @@ def test_new_refuses_to_overwrite(tmp_path, capsys):
     assert sorted(p.name for p in game.iterdir()) == ["keep.txt"]
 
 
+@pytest.mark.parametrize("command", [["new"], ["synth", "--proposals", "10"], ["import", "git", "REPO", "--rules", "rules.md", "-o"]],
+                         ids=["new", "synth", "import"])
+def test_a_whole_game_is_never_written_through_a_link(tmp_path, capsys, command):
+    """A link, even to an empty folder or to nothing, is not a new folder: what is written would land elsewhere."""
+    (tmp_path / "empty").mkdir()
+    for target in ("empty", "nothing"):
+        link = tmp_path / f"to-{target}"
+        link.symlink_to(target)
+        assert main([*command, str(link)]) == 2
+        assert f"{link}: already exists and is not an empty folder; nothing was written" in capsys.readouterr().err
+    assert list((tmp_path / "empty").iterdir()) == [] and not (tmp_path / "nothing").exists()
+
+
 def test_help_lists_the_commands():
     result = subprocess.run([sys.executable, "-m", "generator", "--help"], capture_output=True, text=True,
                             cwd=ROOT, check=True)

@@ -167,29 +167,48 @@ def test_a_failed_write_leaves_nothing_and_a_retry_works(tmp_path, capsys, monke
     assert sorted(path.name for path in out.iterdir()) == ["IMPORT.md", "game.toml", "log.md", "rules.md"]
 
 
+DIES_AFTER_TWO_FILES = (
+    "import os, signal, sys\n"
+    "import generator.commands.importer as command\n"
+    "original, written = command.write_atomic, []\n"
+    "def dying(path, data):\n"
+    "    original(path, data)\n"
+    "    written.append(path)\n"
+    "    if len(written) == 2:\n"
+    "        os.kill(os.getpid(), signal.SIGKILL)\n"
+    "command.write_atomic = dying\n"
+    "from generator.cli import main\n"
+    "sys.exit(main(sys.argv[1:]))\n")
+ENVIRONMENT = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
+
+
+def killed_import(*args: str) -> None:
+    """The command `args`, killed once it has written two files of the game (IMPORT.md and game.toml)."""
+    killed = subprocess.run([sys.executable, "-c", DIES_AFTER_TWO_FILES, *args], env=ENVIRONMENT, capture_output=True)
+    assert killed.returncode == -9
+
+
 def test_an_import_killed_midway_leaves_no_game_and_the_next_one_cleans_up(tmp_path) -> None:
     repo, out = small_game(tmp_path), tmp_path / "game"
-    dies_after_two_files = (
-        "import os, signal, sys\n"
-        "import generator.commands.importer as command\n"
-        "original, written = command.write_atomic, []\n"
-        "def dying(path, data):\n"
-        "    original(path, data)\n"
-        "    written.append(path)\n"
-        "    if len(written) == 2:\n"
-        "        os.kill(os.getpid(), signal.SIGKILL)\n"
-        "command.write_atomic = dying\n"
-        "from generator.cli import main\n"
-        "sys.exit(main(sys.argv[1:]))\n")
     args = ["import", "git", str(repo), "--rules", "rules.md", "-o", str(out)]
-    env = {**os.environ, "PYTHONPATH": str(Path(__file__).parents[1])}
-    killed = subprocess.run([sys.executable, "-c", dies_after_two_files, *args], env=env, capture_output=True)
-    assert killed.returncode == -9
+    killed_import(*args)
     assert not out.exists()
     assert len(leftovers(tmp_path)) == 1  # the staging folder, hidden beside -o
-    done = subprocess.run([sys.executable, "-m", "generator", *args], env=env, capture_output=True, text=True)
+    done = subprocess.run([sys.executable, "-m", "generator", *args], env=ENVIRONMENT, capture_output=True, text=True)
     assert done.returncode == 0, done.stderr
     assert (out / "log.md").is_file() and leftovers(tmp_path) == []
+
+
+def test_what_a_killed_import_leaves_in_a_content_folder_is_no_game(tmp_path, capsys) -> None:
+    """Its staging folder (`.NAME.building.PID.*`, with game.toml and IMPORT.md) waits for the next import to
+    remove it; meanwhile `check` and `build` of the content folder read the games beside it, not it."""
+    repo, content = small_game(tmp_path), tmp_path / "content"
+    assert run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(content / "ours"))[0] == 0
+    killed_import("import", "git", str(repo), "--rules", "rules.md", "-o", str(content / "theirs"))
+    assert [path.name for path in content.iterdir() if path.name.startswith(".theirs.building.")]
+    code, said = run(capsys, "check", str(content))
+    assert code == 0 and ".building." not in said, said
+    assert "ours" in said and "theirs" not in said
 
 
 def test_a_game_check_would_refuse_is_not_written(tmp_path, capsys, monkeypatch) -> None:
@@ -579,3 +598,144 @@ def test_the_layouts_of_2017_are_read_within_bounds(tmp_path, capsys) -> None:
     log = (out / "log" / "2017.md").read_text(encoding="utf-8")
     assert "## Proposal 130\nProposer: Bea\n" in log and "## Event: Proposal 131\n" in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_separators_in_a_message_or_a_name_are_text_like_any_other(tmp_path, capsys, records) -> None:
+    """A message holding \\x1e and an author named with \\x1f (the separators git's output was once split on):
+    each commit is read whole, a control character read as a space as everywhere, never a crash or a shifted field."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301\n\nA body with\x1e in it.", {"rules.md": RULES.replace("half", "two thirds of")})
+    git_commit(repo, "Proposal 302", {"rules.md": RULES.replace("half", "all")}, author="Ev\x1fe")
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 0, said
+    log = (out / "log.md").read_text(encoding="utf-8")
+    assert "## Proposal 301\nProposer: Ann\n" in log and "## Proposal 302\nProposer: Ev e\n" in log
+    assert "whose message says:\n\n> A body with in it." in log
+    assert run(capsys, "check", str(out))[0] == 0
+    ruleset, assessor = records
+    git_commit(ruleset, "Oldname\x1fcleans\x1e Rule 102", {"rules_data/rules/102": rule_file(
+        102, "Voting", "1", "Each ballot counts, once.", [FIRST])}, date="2020-03-20T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "## Event: Newname cleans Rule 102\nDate: 2020-03-20\n" in log
+
+
+
+def test_a_batch_is_dated_whatever_its_file_is_named_and_however_it_came(tmp_path, capsys, records) -> None:
+    """A file named with a quote, which git writes C-quoted unless asked for NUL-separated names, is dated by the
+    commit that adds it; one no commit adds (made in a merge) by the Assessor's last commit, which is said."""
+    ruleset, assessor = records
+    rejected = json.dumps({"proposals": [{"number": 99, "title": "Odd", "author": "Bea"}], "resolutions": [
+        {"proposal": 99, "resolution": {"result": "REJECTED", "votes": [{"voter": "Bea", "vote": "AGAINST"}]}}]})
+    git_commit(assessor, "quoted", {'json/99-zz"q.txt': rejected}, date="2020-04-01T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "## Proposal 99: Odd\nProposer: Bea\nDate: 2020-04-01\n" in log
+    subprocess.run(["git", "-C", str(assessor), "checkout", "-q", "-b", "side"], check=True)
+    git_commit(assessor, "side", {"README.md": "A side branch.\n"}, date="2020-04-02T12:00:00")
+    subprocess.run(["git", "-C", str(assessor), "checkout", "-q", "gh-pages"], check=True)
+    subprocess.run(["git", "-C", str(assessor), "merge", "-q", "--no-ff", "--no-commit", "side"], check=True)
+    git_commit(assessor, "Merge side, with a batch", {"json/99-zz.txt": rejected.replace("99", "98")},
+               date="2020-04-03T12:00:00")
+    code, said, out = agora_import(tmp_path / "merged", capsys, ruleset, assessor)
+    assert code == 1, said
+    assert "json/99-zz.txt at " in said and ": no commit of gh-pages adds it (it came in a merge): dated by its " \
+        "changes, else as the batch after it, else by the last commit (2020-04-03)" in said
+    log = (out / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "## Proposal 98: Odd\nProposer: Bea\nDate: 2020-04-03\n" in log
+    assert run(capsys, "check", str(out))[0] in (0, 1)
+
+
+def test_a_rule_file_linked_out_of_the_folder_is_not_read(tmp_path, capsys) -> None:
+    """`import FOLDER` reads the files inside it: a link rules/201.md -> ../secret.txt is refused, exit 2, and
+    nothing is written; a link to a file inside the folder is read."""
+    rules = tmp_path / "rules"
+    rules.mkdir()
+    (rules / "101.md").write_text("---\nrule: 101\ntype: Mutable\n---\n\nText.\n", encoding="utf-8")
+    (tmp_path / "secret.txt").write_text("---\nrule: 201\ntype: Mutable\n---\n\nA secret.\n", encoding="utf-8")
+    (rules / "201.md").symlink_to("../secret.txt")
+    out = tmp_path / "rules.md"
+    code, said = run(capsys, "import", str(rules), "-o", str(out))
+    assert code == 2 and f"{rules / '201.md'}: leads out of the folder imported through a symbolic link (to " \
+        f"{tmp_path / 'secret.txt'}); only files inside it are read" in said, said
+    assert "A secret" not in said and not out.exists()
+    (rules / "201.md").unlink()
+    (rules / "kept").mkdir()
+    (rules / "kept" / "202.txt").write_text("---\nrule: 202\ntype: Mutable\n---\n\nLinked.\n", encoding="utf-8")
+    (rules / "202.md").symlink_to("kept/202.txt")
+    code, said = run(capsys, "import", str(rules), "-o", str(out))
+    assert code == 0, said
+    assert "### 202\nLinked.\n" in out.read_text(encoding="utf-8")
+
+
+def test_names_to_replace_past_the_cap_are_not_read(tmp_path, capsys, records) -> None:
+    """name_replacement_data is held to the cap on a file read, as every file of the records is: past it, a
+    problem, and players are named as the records name them."""
+    ruleset, assessor = records
+    git_commit(ruleset, "Many names", {"name_replacement_data": "Oldname:Newname\n" + "x" * 4_300_000 + "\n"},
+               date="2020-03-20T12:00:00")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 1, said
+    assert "name_replacement_data at " in said and ": is 4.1 MB; such a file may hold at most 4.0 MB: not read, so " \
+        "players are named as the records name them" in said
+    assert "Proposer: Oldname\n" in (out / "log" / "2020.md").read_text(encoding="utf-8")
+
+
+def test_what_git_writes_is_read_up_to_a_cap(tmp_path, capsys, monkeypatch) -> None:
+    """A history whose messages pass what one git command may write to the importer (a message of a gigabyte, in
+    a hostile repository) is refused, exit 2, with nothing written, never held in memory whole."""
+    import generator.importers.gitread as gitread
+
+    monkeypatch.setattr(gitread, "MAX_GIT_OUTPUT_BYTES", 3 << 20)  # (the real cap is far larger than a test's repo)
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    (repo / "rules.md").write_text(RULES.replace("half", "all"), encoding="utf-8")
+    (tmp_path / "message").write_text("Proposal 301\n\n" + "A long message.\n" * 250_000, encoding="utf-8")
+    subprocess.run(["git", "-C", str(repo), "-c", "user.name=Ann", "-c", "user.email=ann@example.org", "commit", "-q",
+                    "-a", "-F", str(tmp_path / "message")], check=True)
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 2, said
+    assert f"{repo}: git log wrote more than 3 MB, more than an import reads from one git command" in said
+    assert not out.exists() and leftovers(tmp_path) == []
+
+
+def damage(repo: Path, revision: str) -> None:
+    """Make the object `revision` names unreadable, as a disk error or a bad copy would: its loose file cut short."""
+    object_id = subprocess.run(["git", "-C", str(repo), "rev-parse", revision], capture_output=True, text=True,
+                               check=True).stdout.strip()
+    loose = repo / ".git" / "objects" / object_id[:2] / object_id[2:]
+    loose.chmod(0o644)
+    loose.write_bytes(loose.read_bytes()[:10])
+
+
+def test_a_damaged_repository_is_refused_not_read_as_missing_files(tmp_path, capsys, records) -> None:
+    """A file git cannot read is not a file that is absent: its commit is not skipped, its proposal merged into the
+    next (git), nor its rule repealed (Agora); the import is refused, exit 2, naming it, and nothing is written."""
+    repo = small_game(tmp_path)
+    middle = git_commit(repo, "Proposal 302", {"rules.md": RULES.replace("half", "all")})
+    git_commit(repo, "Proposal 303", {"rules.md": RULES.replace("half", "none of")})
+    damage(repo, f"{middle}:rules.md")
+    out = tmp_path / "game"
+    code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
+    assert code == 2, said
+    assert f"{repo}: git cannot read rules.md at commit {middle[:10]}: the repository is damaged (git fsck says " \
+        "how)" in said
+    assert not out.exists() and leftovers(tmp_path) == []
+    ruleset, assessor = records
+    amended = git_commit(ruleset, "Proposal 16", {"rules_data/rules/102": rule_file(102, "Voting", "1", "Once.", [
+        FIRST, ("amendment", "2020-03-20", 'proposal: "16"')])}, date="2020-03-20T12:00:00")
+    damage(ruleset, f"{amended}:rules_data/rules/102")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 2 and f"{ruleset}: git cannot read rules_data/rules/102 at commit {amended[:10]}: the repository " \
+        "is damaged" in said, said
+    assert not out.exists()
+    tip = git_commit(assessor, "20", {"json/20.txt": '{"resolutions": []}'})
+    damage(assessor, f"{tip}:json/20.txt")
+    code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
+    assert code == 2 and f"{assessor}: --assessor: git cannot read json/20.txt at commit {tip[:10]}" in said, said
+    assert not out.exists()

@@ -12,7 +12,7 @@ import sys
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import refuse_to_replace, write_atomic
+from ..files import occupied_folder_error, refuse_to_replace, write_atomic
 from ..importers.text import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
 from ..parse.source import read_text
 from ..progress import for_command
@@ -22,9 +22,10 @@ from ..terminal import counted
 def run(args) -> int:
     if args.kind == "text":
         return _run_text(args)
-    from ..importers.archive import ImportRefused, check_new_folder
+    from ..importers.archive import ImportRefused
 
-    check_new_folder(args.output)
+    if error := occupied_folder_error(args.output, "an import writes a whole game into a new folder"):
+        raise ArchiveError([error])
     with for_command("import", 2, quiet=args.quiet) as progress:  # reading the record, checking the game
         progress.step(f"reading {args.repo if args.kind == 'git' else args.ruleset}")
         try:
@@ -52,7 +53,8 @@ def _run_text(args) -> int:
         try:
             if args.file.is_dir():
                 files = sorted(path for path in args.file.iterdir() if path.is_file() and not path.name.startswith("."))
-                texts = [(str(path), read_text(path, str(path), errors)) for path in files]
+                texts = [(str(path), read_text(path, str(path), errors, root=args.file,
+                                               root_name="the folder imported")) for path in files]
                 errors.raise_if_any()
                 progress.step("finding the rules")
                 read = read_rule_files([(name, text) for name, text in texts if text is not None])

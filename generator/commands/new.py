@@ -9,7 +9,7 @@ from importlib import resources
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import write_atomic
+from ..files import occupied_folder_error, write_atomic
 from ..model.config import Scoring
 from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.names import look_alike, looks_like, name_problem, normal
@@ -118,9 +118,8 @@ def run(args) -> int:
         raise ArchiveError([SourceError(str(folder / "rules.md"), 0, "exists, and new does not replace it (it may "
                                         "be a keeper's only copy): leave --rules out to start the game from it, or "
                                         "name a new folder; nothing was written")])
-    if os.path.lexists(folder) and not imported and (not os.path.isdir(folder) or any(folder.iterdir())):
-        raise ArchiveError([SourceError(str(folder), 0, "already exists and is not an empty folder; nothing was "
-                                        "written")])
+    if not imported and (error := occupied_folder_error(folder)):
+        raise ArchiveError([error])
     rules = read_ruleset(args.rules) if args.rules else None  # before anything is written: it may not read
     if args.github:
         check_workflow_place(folder.parent)

@@ -15,7 +15,7 @@ from pathlib import Path
 from ..engine.solitaire import initial_position
 from ..engine.solve import Puzzle, PlayedTurn, play_out, search, shuffle_immutable
 from ..errors import ArchiveError, SourceError
-from ..files import write_atomic
+from ..files import occupied_folder_error, write_atomic
 from ..model import Game, Ruleset
 from ..parse.game import is_game, load_game
 from ..terminal import counted
@@ -76,9 +76,9 @@ def _check_output(output: Path | None, *, folder: bool) -> None:
     """A keeper's files are never overwritten: the log goes to a new file, a shuffled game to a new folder."""
     if output is None:
         return
-    if folder and output.exists() and (not output.is_dir() or any(output.iterdir())):
-        raise ArchiveError([SourceError(str(output), 0, "already exists and is not an empty folder; nothing was "
-                                        "written (with --shuffle, -o names a new folder for the shuffled game)")])
+    if folder and (error := occupied_folder_error(output, "with --shuffle, -o names a new folder for the shuffled "
+                                                 "game")):
+        raise ArchiveError([error])
     if not folder and output.exists():
         raise ArchiveError([SourceError(str(output), 0, "already exists; nothing was written (choose a new file)")])
 

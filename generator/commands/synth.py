@@ -24,7 +24,7 @@ from pathlib import Path
 
 from ..engine.rulebook import ChangeProblem, replace_once
 from ..errors import ArchiveError, SourceError
-from ..files import write_atomic
+from ..files import occupied_folder_error, write_atomic
 
 WORDS = tuple("""
 rule player vote proposal amend repeal enact score point turn judge mutable immutable change adopted defeated
@@ -488,9 +488,7 @@ def _words(rng: random.Random, count: int) -> str:
 
 def run(args) -> int:
     folder: Path = args.out
-    problems = []
-    if folder.exists() and (not folder.is_dir() or any(folder.iterdir())):
-        problems.append(SourceError(str(folder), 0, "already exists and is not an empty folder; nothing was written"))
+    problems = [error] if (error := occupied_folder_error(folder)) else []
     for name, value, least in (("--proposals", args.proposals, 1), ("--players", args.players, 2),
                                ("--per-file", args.per_file, 1)):
         if value is not None and value < least:

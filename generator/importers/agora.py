@@ -38,8 +38,8 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       toml_players, toml_string)
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
-from .gitread import (FIELD, RECORD, BlobReader, BlobTooLarge, GitError, check_repository, commit_id, git,
-                      list_files, text)
+from .gitread import (BlobReader, BlobTooLarge, GitError, check_repository, commit_date, commit_id, git,
+                      list_files, log_records, text)
 
 
 @dataclass(frozen=True)
@@ -180,9 +180,9 @@ class _Importer:
         self.assessor_tip = ""  # the commit the Assessor's files are read at
         self._named: set[str] = set()  # names said to be written otherwise
         self._unindexed: set[str] = set()  # titles the index lists that no rule file holds, once said
-        self.renames: dict[str, str] = {}
         self.renames = self._renames()
         self._full_names = self._full_names_of_renamed()
+        self._former_names = self._former_names_pattern()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final: dict[int, list[dict]] | None = None
         self.proposal_notes: dict[int, tuple[str, dict]] = {}
@@ -198,10 +198,13 @@ class _Importer:
 
     def _renames(self) -> dict[str, str]:
         """Old name -> the name the player has now, from the Rulekeepor's name_replacement_data."""
-        try:
-            data = text(git(self.ruleset, "show", f"{self.head}:name_replacement_data"))
-        except GitError:
-            return {}
+        with BlobReader(self.ruleset) as blobs:
+            try:
+                data = blobs.read(self.head, "name_replacement_data") or ""
+            except BlobTooLarge as error:
+                self.problems.append(Problem("name_replacement_data", self.head, 0, f"{error}: not read, so players "
+                                             "are named as the records name them"))
+                return {}
         pairs = {}
         for number, line in enumerate(data.splitlines(), start=1):
             old, sep, new = line.partition(":")
@@ -237,14 +240,19 @@ class _Importer:
             return name
         return self.renames.get(name) or self._full_names.get(name, name)
 
+    def _former_names_pattern(self) -> re.Pattern | None:
+        """Every former name, longest first, as a whole word; None when no player was renamed."""
+        olds = sorted(list(self._full_names) + list(self.renames), key=len, reverse=True)
+        if not olds:
+            return None
+        return re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(old) for old in olds) + r")(?![\w])")
+
     def current_names(self, words: str) -> str:
         """Prose of the Rulekeepor's (a commit's subject, a line of his history) with each player named as now:
         "Jason Cobb cleans Rule 105" -> "Janet cleans Rule 105"."""
-        olds = sorted(list(self._full_names) + list(self.renames), key=len, reverse=True)
-        if not olds:
+        if self._former_names is None:
             return words
-        pattern = re.compile(r"(?<![\w.])(?:" + "|".join(re.escape(old) for old in olds) + r")(?![\w])")
-        return pattern.sub(lambda m: self._full_names.get(m.group(0)) or self.renames[m.group(0)], words)
+        return self._former_names.sub(lambda m: self._full_names.get(m.group(0)) or self.renames[m.group(0)], words)
 
     # --- the Rulekeepor's repository -------------------------------------------------------------------
 
@@ -259,8 +267,8 @@ class _Importer:
     def walk(self, low: int | None, high: int | None) -> _Walk:
         """The rules before the first change by a proposal numbered `low` or more (by any proposal, without
         `low`), every change after that up to proposal `high`, and what the walk saw on the way (_Walk)."""
-        raw = text(git(self.ruleset, "log", "--first-parent", "--reverse", "--diff-merges=first-parent",
-                       f"--format={RECORD}%H{FIELD}%cI{FIELD}%s", "--name-only", self.head, "--", *WALKED))
+        commits = log_records(self.ruleset, ("%H", "%cI", "%s"), "--first-parent", "--reverse",
+                              "--diff-merges=first-parent", "--name-only", self.head, "--", *WALKED)
         files: dict[str, _Rule] = {}  # path -> the rule in it
         index: list[int | str] = []
         sections: list[tuple[str, str, list[int | str]]] = []
@@ -274,10 +282,7 @@ class _Importer:
         ever: set[int] = set()      # every rule that has been in force: one that comes back is re-enacted
         commit = previous_date = ""
         with BlobReader(self.ruleset) as blobs:
-            for record in raw.split(RECORD)[1:]:
-                head, _, names = record.partition("\n")
-                commit, date, subject = head.split(FIELD, 2)
-                paths = [name for name in names.split("\n") if name]
+            for (commit, date, subject), paths in commits:
                 new_layout = next((lay for lay in LAYOUTS if blobs.present(commit, lay.index)), None)
                 if new_layout is None:
                     continue
@@ -577,7 +582,7 @@ class _Importer:
         out: dict[int, list[dict]] = {}
         for layout in LAYOUTS:
             try:
-                names = text(git(self.ruleset, "ls-tree", "--name-only", self.head, layout.folder)).split("\n")
+                names = text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout.folder)).split("\0")
             except GitError:
                 continue
             names = [name for name in names if name]
@@ -675,22 +680,25 @@ class _Importer:
     def decisions(self) -> list[_Decision]:
         if self.assessor is None:
             return []
-        branch = next((ref for ref in ("gh-pages", "origin/gh-pages") if _has_ref(self.assessor, ref)), None)
-        names = [item for item in text(git(self.assessor, "ls-tree", "-z", "--name-only", branch, "json/")
-                                       ).split("\0") if item] if branch else []
+        tip = ""
+        for branch in ("gh-pages", "origin/gh-pages"):
+            try:
+                tip = commit_id(self.assessor, branch)
+                break
+            except GitError:
+                continue
+        names = [item for item in text(git(self.assessor, "ls-tree", "-z", "--name-only", tip, "json/")
+                                       ).split("\0") if item] if tip else []
         if not names:
             raise ImportRefused(str(self.assessor), "--assessor: is not a clone of AgoraNomic/assessor (its gh-pages "
                                 "branch holds the Assessor's decisions in json/; this one "
-                                + ("has no such folder)" if branch else "has no gh-pages branch)"))
-        tip = self.assessor_tip = commit_id(self.assessor, branch)
-        added = text(git(self.assessor, "log", "--reverse", "--diff-filter=A", f"--format={RECORD}%cI",
-                         "--name-only", tip, "--", "json"))
+                                + ("has no such folder)" if tip else "has no gh-pages branch)"))
+        self.assessor_tip = tip
         first_seen: dict[str, str] = {}
-        for record in added.split(RECORD)[1:]:
-            date, _, added_names = record.partition("\n")
-            for name in added_names.split("\n"):
-                if name:
-                    first_seen.setdefault(name, date.strip()[:10])
+        for (date,), added in log_records(self.assessor, ("%cI",), "--reverse", "--diff-filter=A", "--name-only", tip,
+                                          "--", "json"):
+            for name in added:
+                first_seen.setdefault(name, date[:10])
         decisions = []
         with BlobReader(self.assessor) as blobs:
             for name in sorted(names):
@@ -706,7 +714,13 @@ class _Importer:
                 except ValueError as error:
                     self.problems.append(Problem(name, tip, 0, f"not JSON: {error}; none of its decisions is read"))
                     continue
-                decisions.extend(self._batch(name, tip, batch, first_seen.get(name, "")))
+                date = first_seen.get(name)
+                if date is None:  # (a merge's own changes are not in the log)
+                    date = commit_date(self.assessor, tip)
+                    self.problems.append(Problem(name, tip, 0, "no commit of gh-pages adds it (it came in a merge): "
+                                                 "dated by its changes, else as the batch after it, else by the last "
+                                                 f"commit ({date})"))
+                decisions.extend(self._batch(name, tip, batch, date))
         if not decisions:
             raise ImportRefused(str(self.assessor), f"--assessor: no decision could be read from the "
                                 f"{len(names)} files of json/ on {branch}", self.problems)
@@ -776,7 +790,10 @@ class _Importer:
     # --- the game ------------------------------------------------------------------------------------
 
     def run(self, low: int | None, high: int | None) -> ImportedGame:
-        decisions = self.decisions()
+        try:
+            decisions = self.decisions()
+        except GitError as error:  # (the caller names the ruleset)
+            raise ImportRefused(str(self.assessor), f"--assessor: {error}") from None
         self.read_proposal_notes()
         walk = self.walk(low, high)
         found = walk.found
@@ -1006,7 +1023,8 @@ class _Importer:
                 dated[name] = dates[0]
         following = ""
         for name in reversed(names):
-            date = dated.get(name) or min(filter(None, (batches[name][0].date, following)))
+            first_committed = batches[name][0].date  # (never empty: see decisions)
+            date = dated.get(name) or (min(first_committed, following) if following else first_committed)
             following = dated.get(name, following)
             for d in batches[name]:
                 d.date = date
@@ -1531,14 +1549,6 @@ def _batch_order(name: str) -> tuple[int, str, str]:
 
 def _entry_number(entry: Entry) -> int:
     return int(re.match(r"Proposal ([0-9]+)", entry.heading).group(1))
-
-
-def _has_ref(repo: Path, ref: str) -> bool:
-    try:
-        git(repo, "rev-parse", "--verify", "--quiet", "--end-of-options", f"{ref}^{{commit}}")
-        return True
-    except GitError:
-        return False
 
 
 def _decimal(value) -> str | None:

@@ -1,16 +1,13 @@
-"""The Markdown and TOML of an imported game: entries of the log, change paragraphs, game.toml values, and the
-folder they go to. Written to FORMAT.md (format 1.2) as a keeper would write them by hand."""
+"""The Markdown and TOML of an imported game: entries of the log, change paragraphs, game.toml values. Written to
+FORMAT.md (format 1.2) as a keeper would write them by hand."""
 from __future__ import annotations
 
 import json
-import os
 import re
 from dataclasses import dataclass, field
-from pathlib import Path
 
-from ..errors import ArchiveError, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LOG_BYTES, MAX_TOML_LINE_CHARS
-from ..model.names import code_points, invisible, name_problem, normal, shown
+from ..model.names import code_points, invisible_escaped, name_problem, normal
 from .text import clean_line, escape_markdown, heading_text, short_title, wrap
 from ..parse.source import too_large
 from ..terminal import one_line
@@ -96,8 +93,8 @@ def player_name(raw) -> tuple[str, str | None]:
     if "," in name or ";" in name:
         name = " ".join(name.replace(",", " ").replace(";", " ").split())
         why.append("a ',' or ';' parts names on a Votes line")
-    if hidden := invisible(name):
-        name = "".join(shown(c) if c in hidden else c for c in name)
+    name, hidden = invisible_escaped(name)
+    if hidden:
         why.append(f"it holds invisible characters ({code_points(hidden)})")
     if not name:
         return "unknown", "it is empty"
@@ -235,10 +232,3 @@ def toml_players(players: list[str]) -> str:
     """game.toml's `players`, a name a line: a long game's names would pass the length of one of its lines."""
     return "players = [\n" + "".join(f"  {toml_string(player)},\n" for player in players) + "]" if players \
         else "players = []"
-
-
-def check_new_folder(folder: Path) -> None:
-    """An importer writes a whole game: into a new or empty folder only, so that nothing a keeper made is replaced."""
-    if os.path.lexists(folder) and (not folder.is_dir() or folder.is_symlink() or any(folder.iterdir())):
-        raise ArchiveError([SourceError(str(folder), 0, "already exists and is not an empty folder; an import writes "
-                                        "a whole game into a new folder; nothing was written")])

@@ -10,7 +10,7 @@ from __future__ import annotations
 
 import re
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ErrorCollector
@@ -23,8 +23,8 @@ from ..parse.source import check_line_lengths
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, number_ranges,
                       log_parts, player_name, problems_section, quote, runs, runs_below, too_large_for,
                       toml_players, toml_string)
-from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
-                      first_parent_commits, git, list_files, object_type, text)
+from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_date,
+                      commit_id, first_parent_commits, list_files)
 
 FIRST_PROPOSAL = 301            # Suber's Initial Set (rule 107) numbers proposals from 301
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
@@ -40,9 +40,10 @@ class _Proposal:
     commit: Commit
     proposer: str
     changes: list[Change]
-    numbers: list[int]          # as the subject gives them (a batch gives several)
+    said: list[int]             # the numbers its subject gives (a batch gives several)
     title: str                  # the subject, or for a merged pull request its title
     message: list[str]          # the rest of the commit's message: paragraphs of Markdown, each a line or wrapped
+    numbers: list[int] = field(default_factory=list)  # those it is given (see _number): its own first
     number: int = 0
     note: str | None = None
 
@@ -91,7 +92,7 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
             initial = rules_at(first)
             if initial is None:
                 raise ImportRefused(str(repo), f"no rules at {rules_path} in commit {first[:10]} (--from)", problems)
-            start_date = _commit_date(repo, first)
+            start_date = commit_date(repo, first)
             start_commit = first
         else:
             initial = None
@@ -151,13 +152,9 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
     return ImportedGame(files, len(proposals), problems)
 
 
-def _commit_date(repo: Path, revision: str) -> str:
-    return text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", revision)).strip()[:10]
-
-
 def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
-    kind = object_type(repo, revision, path)
+    kind = blobs.kind(revision, path)
     if kind == "blob":
         content = _read(blobs, revision, path)
         return read_ruleset(content) if content is not None else None
@@ -221,12 +218,11 @@ def _number(proposals: list[_Proposal]) -> list[str]:
     the number a later commit's subject gives). Returns a line for IMPORT.md for each subject not followed."""
     claimed: set[int] = set()
     for proposal in proposals:
-        proposal.numbers = [n for n in proposal.numbers if n > 0 and n not in claimed]
+        proposal.numbers = [n for n in proposal.said if n > 0 and n not in claimed]
         claimed.update(proposal.numbers)
     taken = set(claimed)
     notes: list[str] = []
     highest = FIRST_PROPOSAL - 1
-    said: dict[int, list[int]] = {id(p): _subject_numbers(p.commit.subject) for p in proposals}
     for proposal in proposals:
         if proposal.numbers:
             proposal.number = proposal.numbers[0]
@@ -236,8 +232,8 @@ def _number(proposals: list[_Proposal]) -> list[str]:
                 proposal.number += 1
             taken.add(proposal.number)
             proposal.numbers = [proposal.number]
-            if said[id(proposal)]:
-                numbers = ", ".join(str(n) for n in said[id(proposal)])
+            if proposal.said:
+                numbers = ", ".join(str(n) for n in proposal.said)
                 proposal.note = (f"The commit's subject says proposal {numbers}, a number an earlier commit "
                                  f"took; numbered {proposal.number}.")
                 notes.append(f"commit {proposal.commit.short}: subject says {numbers}, taken earlier; numbered "
@@ -333,7 +329,7 @@ def _game_toml(name: str, start: str, players: list[str], proposals: list[_Propo
 def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: Runs,
             problems: list[Problem], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
     kinds = Counter(change.kind for p in proposals for change in p.changes)
-    from_subject = sum(1 for p in proposals if p.note is None and p.commit.subject and _subject_numbers(p.commit.subject))
+    from_subject = sum(1 for p in proposals if p.note is None and p.said)
     out = ["# How this game was imported", "",
            f"`nomic-archive import git` read {code_span(rules_path)} in the repository "
            f"{escape_markdown(repo.resolve().name)}, "

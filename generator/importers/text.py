@@ -15,7 +15,7 @@ from dataclasses import dataclass, field
 from enum import Enum
 
 from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_YAML_ALIASES
-from ..model.names import invisible, shown
+from ..model.names import invisible_escaped
 
 DEFAULT_TITLE = "Initial Set of Rules"
 IMMUTABLE = "Immutable Rules"
@@ -74,10 +74,9 @@ def rule_title(raw: str) -> tuple[str, str | None]:
     escape: a title gets a player's name's rules (model/names.py), so that U+202E cannot turn it round for every
     reader. With what was done to it, if anything."""
     title, why = short_title(raw)
-    hidden = invisible(title)
+    written, hidden = invisible_escaped(title)
     if not hidden:
         return title, why
-    written = "".join(shown(c) if c in hidden else c for c in title)
     return written, f"the title '{written}' held invisible characters, written as their escapes"
 
 

@@ -67,6 +67,13 @@ def shown(name: str) -> str:
                    f"\\u{ord(c):04x}" if ord(c) <= 0xFFFF else f"\\U{ord(c):08x}" for c in name)
 
 
+def invisible_escaped(name: str) -> tuple[str, list[str]]:
+    """A name with each invisible character written as its escape (`Bo\\u200bb`), as an importer writes what a
+    record holds; and those characters (see invisible), none when the name is written as it is."""
+    hidden = invisible(name)
+    return ("".join(shown(c) if c in hidden else c for c in name) if hidden else name), hidden
+
+
 def invisible_problem(name: str, what: str = "name") -> str | None:
     """Why a name (or a rule's title, `what`) cannot stand as it is written, when it holds invisible characters;
     else None."""

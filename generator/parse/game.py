@@ -23,14 +23,17 @@ def is_game(folder: Path) -> bool:
 
 
 def game_folders(content: Path) -> list[Path]:
-    """The games a path names: itself when it is a game, else its sub-folders that are games, by name.
+    """The games a path names: itself when it is a game, else its sub-folders that are games, by name. A hidden
+    sub-folder (a name starting with ".") is none: an import killed mid-way leaves its game half-written in
+    `.NAME.building.PID.*` for the next one to remove.
 
     Absolute, so that every game has a name and a parent folder: `Path(".").name` is empty and its parent is
     itself, which would name a game's files `log.md` where they are looked up as `./log.md`."""
     content = Path(os.path.abspath(content))
     if is_game(content):
         return [content]
-    return sorted((p for p in content.iterdir() if p.is_dir() and is_game(p)), key=lambda p: p.name)
+    return sorted((p for p in content.iterdir() if not p.name.startswith(".") and p.is_dir() and is_game(p)),
+                  key=lambda p: p.name)
 
 
 def input_files(folder: Path, *, drafts: bool = False) -> list[Path]:

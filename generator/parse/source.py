@@ -60,14 +60,15 @@ def decode(data: bytes, file: str, errors: ErrorCollector) -> str | None:
 
 
 def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | None = None,
-               limit: int = MAX_FILE_BYTES, missing: str = "no such file") -> bytes | None:
+               root_name: str = "the content folder", limit: int = MAX_FILE_BYTES,
+               missing: str = "no such file") -> bytes | None:
     """The bytes of a regular file, or None with an error saying why it was not read.
 
     Nothing but a regular file is opened (a FIFO would block, /dev/zero never ends), a symbolic link leading
-    out of `root` is not followed (a log linked to /etc/passwd must not be published), and nothing past
-    `limit` is read."""
+    out of `root` (called `root_name` in the error) is not followed (a log linked to /etc/passwd must not be
+    published), and nothing past `limit` is read."""
     if root is not None and not Path(os.path.realpath(path)).is_relative_to(os.path.realpath(root)):
-        errors.add(file, 0, f"leads out of the content folder through a symbolic link (to "
+        errors.add(file, 0, f"leads out of {root_name} through a symbolic link (to "
                    f"{os.path.realpath(path)}); only files inside it are read")
         return None
     try:
@@ -139,10 +140,10 @@ def check_line_lengths(text: str, file: str, errors: ErrorCollector, limit: int 
 
 
 def read_text(path: Path, file: str, errors: ErrorCollector, *, root: Path | None = None,
-              limit: int = MAX_FILE_BYTES, line_limit: int = MAX_LINE_CHARS,
+              root_name: str = "the content folder", limit: int = MAX_FILE_BYTES, line_limit: int = MAX_LINE_CHARS,
               missing: str = "no such file") -> str | None:
     """A text file within the caps (see read_bytes), decoded; None, with the errors, when it cannot be read."""
-    data = read_bytes(path, file, errors, root=root, limit=limit, missing=missing)
+    data = read_bytes(path, file, errors, root=root, root_name=root_name, limit=limit, missing=missing)
     text = decode(data, file, errors) if data is not None else None
     if text is None or not check_line_lengths(text, file, errors, line_limit):
         return None
