@@ -15,7 +15,7 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.names import look_alike, looks_like, name_problem, normal
 from ..parse.config import parse_config
 from . import read_ruleset
-from ..workflows import check_workflow_place, write_workflow
+from ..workflows import check_workflow_place, package_source, write_workflow
 
 RULESETS = ("suber-1982", "suber-2nd", "livejournal", "solitaire")
 SOLITAIRE_LOG = """# {title}: the log
@@ -123,6 +123,10 @@ def run(args) -> int:
     rules = read_ruleset(args.rules) if args.rules else None  # before anything is written: it may not read
     if args.github:
         check_workflow_place(folder.parent)
+        source = package_source(args.package)
+    elif args.package is not None:
+        raise ArchiveError([SourceError("--package", 0, "names what the GitHub workflow installs: add --github to "
+                                        "write one; nothing was written")])
     players = _players(args.players) or (["Player"] if solitaire else ["Alice", "Bob", "Carol"])
     title = game_title(folder.name)
     header = (f"title = {json.dumps(title)}\nstart = {dt.date.today().isoformat()}\n"
@@ -143,7 +147,7 @@ def run(args) -> int:
     else:
         print(f"created {folder} from the {ruleset} ruleset; build it with: nomic-archive build {folder.parent}")
     if args.github:
-        write_workflow(folder.parent, package=None)
+        write_workflow(folder.parent, source)
     return 0
 
 
