@@ -97,7 +97,7 @@ def test_a_new_game_is_titled_from_its_folder_without_capitals_after_digits(name
 
 
 def test_new_writes_that_title(tmp_path, capsys):
-    assert main(["new", str(tmp_path / "g-suber-2nd")]) == 0
+    assert main(["new", str(tmp_path / "g-suber-2nd"), "--player", "Ann"]) == 0
     assert 'title = "G Suber 2nd"\n' in (tmp_path / "g-suber-2nd" / "game.toml").read_text()
 
 
@@ -185,7 +185,8 @@ def test_new_with_rules_starts_a_game_from_a_plain_text_ruleset_in_one_step(tmp_
 def test_new_with_rules_reads_rules_md_as_it_is(tmp_path, capsys):
     rules = tmp_path / "mine.md"
     shutil.copyfile(SLIPS / "rules.md", rules)
-    assert main(["new", str(tmp_path / "content" / "g"), "--rules", str(rules), "--ruleset", "suber-2nd"]) == 0
+    assert main(["new", str(tmp_path / "content" / "g"), "--rules", str(rules), "--ruleset", "suber-2nd",
+                 "--player", "Ann"]) == 0
     assert (tmp_path / "content" / "g" / "rules.md").read_bytes() == rules.read_bytes()
     assert main(["check", str(tmp_path / "content" / "g")]) == 0
 
@@ -203,14 +204,15 @@ def test_new_starts_a_game_around_the_rules_md_that_import_wrote(tmp_path, capsy
     Path("rules.txt").write_text(PLAIN_RULES)
     assert main(["import", "rules.txt", "-o", "content/my-game/rules.md"]) == 0
     imported = Path("content/my-game/rules.md").read_bytes()
-    assert main(["new", "content/my-game", "--rules", "rules.txt"]) == 2
+    assert main(["new", "content/my-game", "--rules", "rules.txt", "--player", "Ann"]) == 2
     assert capsys.readouterr().err == ("content/my-game/rules.md: exists, and new does not replace it (it may be a "
                                        "keeper's only copy): leave --rules out to start the game from it, or name "
                                        "a new folder; nothing was written\n")
-    assert main(["new", "content/my-game"]) == 0
+    assert main(["new", "content/my-game", "--player", "Ann"]) == 0
     assert capsys.readouterr().out.startswith("created content/my-game from its rules.md")
     assert Path("content/my-game/rules.md").read_bytes() == imported
-    assert sorted(p.name for p in Path("content/my-game").iterdir()) == ["game.toml", "log.md", "rules.md"]
+    assert sorted(p.name for p in Path("content/my-game").iterdir()) == ["README.md", "game.toml", "log.md",
+                                                                         "rules.md"]
     assert main(["check", "content/my-game"]) == 0
 
 
@@ -227,6 +229,39 @@ def test_the_docs_new_commands_work_as_written(tmp_path, capsys, monkeypatch):
         Path("rules.txt").write_text(PLAIN_RULES)
         assert main(command) == 0, command
         assert main(["check", command[1]]) == 0, command
+
+
+@pytest.mark.parametrize("ruleset, said", [
+    ("suber-1982", "--player: name each player, in seating order: --player Ann --player Bob ...; nothing was written\n"),
+    ("solitaire", "--player: name its player: --player NAME; nothing was written\n")])
+def test_new_invents_no_players(tmp_path, capsys, monkeypatch, ruleset, said):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "content/g", "--ruleset", ruleset]) == 2
+    assert capsys.readouterr().err == said
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("ruleset", ["suber-1982", "solitaire"])
+def test_a_new_game_says_how_to_keep_it_where_keepers_read_and_the_site_does_not_publish(tmp_path, capsys,
+                                                                                       monkeypatch, ruleset):
+    """The how-to goes in the game's README.md, which nothing reads; the log starts empty, for the keepers'
+    own words above its first entry (shown on the home page, under "From the keepers")."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "content/my-game", "--ruleset", ruleset, "--player", "Ann"]) == 0
+    assert "its README.md says how to keep it" in capsys.readouterr().out
+    game = tmp_path / "content" / "my-game"
+    how = (game / "README.md").read_text(encoding="utf-8")
+    assert how.startswith("# My Game: how to keep it\n\nFor the keepers: nomic-archive does not read this file, and "
+                          "the site does not show it.") and "Ann" in how
+    assert (game / "log.md").read_text(encoding="utf-8") == ""
+    assert main(["build", "content", "-o", "site"]) == 0
+    published = "".join(page.read_text(encoding="utf-8") for page in (tmp_path / "site").rglob("*.html"))
+    assert "From the keepers" not in published and "how to keep it" not in published
+    assert "README" not in " ".join(str(path) for path in (tmp_path / "site").rglob("*"))
+    (game / "log.md").write_text("Kept by Ann, on the club's board.\n", encoding="utf-8")
+    assert main(["build", "content", "-o", "site"]) == 0
+    home = (tmp_path / "site" / "my-game" / "index.html").read_text(encoding="utf-8")
+    assert "From the keepers" in home and "Kept by Ann, on the club" in home
 
 
 # --- Progress ---------------------------------------------------------------------------------------
@@ -298,7 +333,7 @@ def test_a_terminal_shows_no_progress_for_work_quicker_than_a_second(tmp_path):
 def test_a_solitaire_game_takes_no_ruleset_of_the_keepers(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("rules.txt").write_text(PLAIN_RULES)
-    assert main(["new", "content/solo", "--ruleset", "solitaire", "--rules", "rules.txt"]) == 2
+    assert main(["new", "content/solo", "--ruleset", "solitaire", "--rules", "rules.txt", "--player", "Solo"]) == 2
     assert capsys.readouterr().err == ("--rules: a solitaire game plays Solitaire Nomic's own rules; choose another "
                                        "--ruleset, or start it in a new folder without --rules; nothing was written\n")
     assert not Path("content").exists()

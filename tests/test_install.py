@@ -48,7 +48,7 @@ def test_wheel_install_builds_a_site(tmp_path):
     assert built.returncode == 0, built.stderr
     assert (elsewhere / "site" / "mini" / "rules" / "301.html").is_file()
     assert (elsewhere / "site" / "static" / "style.css").is_file()
-    new = subprocess.run([script, "new", "content/fresh", "--ruleset", "suber-2nd"], cwd=elsewhere,
+    new = subprocess.run([script, "new", "content/fresh", "--ruleset", "suber-2nd", "--player", "Ann"], cwd=elsewhere,
                          capture_output=True, text=True, env=env)
     assert new.returncode == 0, new.stderr
     assert "### 213" in (elsewhere / "content" / "fresh" / "rules.md").read_text()

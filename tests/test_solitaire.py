@@ -313,12 +313,12 @@ def test_no_solitaire_page_has_an_empty_table_and_every_link_resolves(built):
 
 def test_new_solitaire_game_checks_clean_and_explains_the_actions(tmp_path, capsys):
     folder = tmp_path / "content" / "mine"
-    assert main(["new", str(folder), "--ruleset", "solitaire"]) == 0
+    assert main(["new", str(folder), "--ruleset", "solitaire", "--player", "Solo"]) == 0
     capsys.readouterr()
-    log = (folder / "log.md").read_text()
+    how = (folder / "README.md").read_text()
     for example in ("transmute 12 to 20", 'mutate 20: "old words" -> "new words"', "subsume 22 into 21",
-                    "divide 21 as 23"):
-        assert example in log
+                    "divide 21 as 23", "Scores: Solo 10"):
+        assert example in how
     assert main(["check", str(folder)]) == 0
     assert capsys.readouterr().out.strip() == "mine: 0 turns, consistent"
 
