@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from ..cache import Cache
 from ..engine.adoption import describe
+from ..engine.notes import unread_change, unread_changes
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
@@ -443,6 +444,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "decisions": [{**step_view(plan, other, "../"), "name": other.entry.name, "this": other is step}
                       for other in plan.decisions.get(entry.number, ())],
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
+        "unread": note.message if (note := unread_change(step)) else None,
     }
 
 
@@ -520,6 +522,8 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
                          for f, link in linked],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
+            "notes": [{"entry": n.entry, "message": n.message, "url": plan.entry_anchor(replay.steps[n.index])}
+                      for n in unread_changes(replay)],
             "proposals": replay.proposal_count, "entries": len(replay.steps),
             "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
 
