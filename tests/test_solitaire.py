@@ -335,7 +335,7 @@ def test_check_reports_a_solitaire_game_in_json_as_any_other(capsys):
 
     assert main(["check", str(ROOT / "tests/cases/solitaire/transmute-not-greatest"), "--format", "json"]) == 1
     (report,) = json.loads(capsys.readouterr().out)["games"]
-    assert report == {"game": "transmute-not-greatest", "consistent": False, "overrides": [],
+    assert report == {"game": "transmute-not-greatest", "consistent": False, "overrides": [], "notes": [],
                       "scores": {"Solo": 10}, "winner": [],
                       "findings": [{"file": "transmute-not-greatest/log.md", "line": 4, "kind": "action",
                                     "path": "tests/cases/solitaire/transmute-not-greatest/log.md",

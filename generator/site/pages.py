@@ -30,7 +30,7 @@ from .points import bucket_of, list_points_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, game_view,
+from .views import (TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
                     keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
                     step_facts, step_view, version_view)
 
@@ -307,6 +307,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     recent = [_proposal_row(plan, s, "") for s in plan.history.proposal_steps[-10:]][::-1]
     return {
         "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
+        "left": departed(last) if last else [],  # players scored who have left the game
         # a game that goes on after a win (format 1.2, after_win = "reset"): each win
         "wins": [{**step_view(plan, replay.steps[index], ""), "winners": list(winners)} for index, winners in replay.wins],
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
@@ -489,7 +490,8 @@ def _body_html(plan: GamePlan, step: Step) -> Markup:
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:
     rows = [{"step": step_view(plan, s, ""), "scores": [s.scores.get(p) for p in players],
              "deltas": [sum(d.points for d in s.deltas if d.player == p) for p in players]} for s in chosen]
-    return {"players": players, "rows": rows, "chart": score_chart(plan.replay) if first else None}
+    left = departed(plan.replay.steps[-1]) if plan.replay.steps else []  # players who have left the game by now
+    return {"players": players, "rows": rows, "chart": score_chart(plan.replay) if first else None, "left": left}
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
