@@ -72,7 +72,8 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     build = _command(commands, "build", "build the static site from a content folder",
                      "nomic-archive build                          (the games in content/, into site/)",
                      "nomic-archive build content -o public --base-url https://example.org/nomic/",
-                     more="Discrepancies are counted in its summary line and shown on each game's Verification page; the\nsite is built all the same (exit 0).")
+                     more="Discrepancies are counted in its summary line and shown on each game's Verification "
+                     "page; the\nsite is built all the same (exit 0).")
     build.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
     build.add_argument("-o", "--output", default="site", type=Path, metavar="FOLDER",
                        help="site folder to write (default: site)")
@@ -80,9 +81,9 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     build.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP + ", nor the summary line")
     build.add_argument("--jobs", type=_positive, metavar="N",
                        help="processes drawing pages (default: one per core available)")
-    build.add_argument("--base-url", default="", metavar="URL", help="where the site will be published, an absolute http or https "
-                       "address, e.g. https://example.org/nomic/ (used only where a format needs absolute "
-                       "addresses: sitemap.xml, feeds and 404.html)")
+    build.add_argument("--base-url", default="", metavar="URL", help="where the site will be published, an "
+                       "absolute http or https address, e.g. https://example.org/nomic/ (used only where a format "
+                       "needs absolute addresses: sitemap.xml, feeds and 404.html)")
 
     check = _command(commands, "check", "replay each game's log and report every discrepancy",
                      "nomic-archive check content/slips-example    (exit 1: it has discrepancies)",
@@ -104,8 +105,8 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                    "nomic-archive new content/my-game --rules rules.txt --player Alice --player Bob")
     new.add_argument("name", type=Path, metavar="FOLDER", help="folder of the new game, e.g. content/my-game (new, "
                      "empty, or holding only the rules.md that import wrote)")
-    new.add_argument("--ruleset", metavar="NAME", help="suber-1982 (the default), suber-2nd, livejournal or solitaire: its rules "
-                     "and its mechanics in game.toml")
+    new.add_argument("--ruleset", metavar="NAME", help="suber-1982 (the default), suber-2nd, livejournal or "
+                     "solitaire: its rules and its mechanics in game.toml")
     new.add_argument("--rules", type=Path, metavar="FILE", help="start from your own ruleset instead (rules.md, or "
                      "plain text as import reads it), with --ruleset's mechanics in game.toml to adjust")
     new.add_argument("--player", action="append", dest="players", default=[], metavar="NAME",
@@ -122,7 +123,8 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                      more="It writes nothing to disk. Exit 0 when stopped (Ctrl-C); 2 when the port is in use or "
                      "the content cannot be read.")
     serve.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
-    serve.add_argument("--port", type=int, default=8000, metavar="PORT", help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
+    serve.add_argument("--port", type=int, default=8000, metavar="PORT",
+                       help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
 
     preview = _command(commands, "preview", "show what a drafted proposal would do to the rules in force",
@@ -164,8 +166,8 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                        help="positions to expand before giving up, exit 3 (default: 1000000)")
     solve.add_argument("--shuffle", metavar="SEED", help="renumber the immutable rules at random first, the same "
                        "way for the same SEED (any word or number)")
-    solve.add_argument("-o", "--output", type=Path, metavar="PATH", help="write the log to this new file (with --shuffle: a new "
-                       "folder, which gets the shuffled game: game.toml, rules.md and log.md)")
+    solve.add_argument("-o", "--output", type=Path, metavar="PATH", help="write the log to this new file (with "
+                       "--shuffle: a new folder, which gets the shuffled game: game.toml, rules.md and log.md)")
 
     synth = _command(commands, "synth", "write a large synthetic game that checks clean (for benchmarks)",
                      "nomic-archive synth big-game --proposals 10000 --per-file 500",

@@ -232,7 +232,8 @@ def test_the_docs_new_commands_work_as_written(tmp_path, capsys, monkeypatch):
 
 
 @pytest.mark.parametrize("ruleset, said", [
-    ("suber-1982", "--player: name each player, in seating order: --player Ann --player Bob ...; nothing was written\n"),
+    ("suber-1982", "--player: name each player, in seating order: --player Ann --player Bob ...; nothing was "
+                   "written\n"),
     ("solitaire", "--player: name its player: --player NAME; nothing was written\n")])
 def test_new_invents_no_players(tmp_path, capsys, monkeypatch, ruleset, said):
     monkeypatch.chdir(tmp_path)

@@ -186,6 +186,9 @@ def _installed_as(monkeypatch, direct_url: str | None, *, installed: bool = True
 @pytest.mark.parametrize("direct_url, requirement", [
     ('{"url": "https://github.com/o/nomic-archive.git", "vcs_info": {"vcs": "git", "commit_id": "%s"}}' % ("ab" * 20),
      "nomic-archive @ git+https://github.com/o/nomic-archive.git@" + "ab" * 20),
+    ('{"url": "https://github.com/o/games.git", "subdirectory": "tools/na", "vcs_info": {"vcs": "git", '
+     '"commit_id": "%s"}}' % ("ab" * 20), "nomic-archive @ git+https://github.com/o/games.git@" + "ab" * 20
+     + "#subdirectory=tools/na"),
     ('{"url": "https://example.org/nomic_archive-0.1.0.tar.gz", "archive_info": {"hashes": {"sha256": "%s"}}}'
      % ("0f" * 32), "nomic-archive @ https://example.org/nomic_archive-0.1.0.tar.gz#sha256=" + "0f" * 32),
     ('{"url": "https://example.org/n.whl", "archive_info": {"hash": "sha256=%s"}}' % ("0f" * 32),
@@ -284,7 +287,8 @@ def test_a_package_a_runner_cannot_reach_is_refused_and_nothing_written(tmp_path
     assert capsys.readouterr().err == f"--package: {why}; {HINT}"
     assert main(["new", "content/g", "--player", "Ann", "--github", "--package", package]) == 2
     assert capsys.readouterr().err == f"--package: {why}; {HINT}"
-    assert sorted(os.listdir(tmp_path / "repo")) == ["content", "notes"] and not os.listdir(tmp_path / "repo" / "content")
+    assert sorted(os.listdir(tmp_path / "repo")) == ["content", "notes"]
+    assert not os.listdir(tmp_path / "repo" / "content")
 
 
 def test_package_without_github_is_refused(tmp_path, capsys, monkeypatch):

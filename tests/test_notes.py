@@ -143,5 +143,6 @@ def test_a_rule_named_in_passing_asks_for_nothing(paragraph):
 
 
 def test_paragraphs_are_prose_each_list_item_one():
-    text = "Why: x\n\n- Change rule 201 so a\n  goes on\n- Repeal it\n\n```\nChange rule 3\n```\n> Change rule 4\n\n    code\n"
+    text = ("Why: x\n\n- Change rule 201 so a\n  goes on\n- Repeal it\n\n```\nChange rule 3\n```\n"
+            "> Change rule 4\n\n    code\n")
     assert _paragraphs(text) == ["Why: x", "Change rule 201 so a goes on", "Repeal it"]

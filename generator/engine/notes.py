@@ -73,7 +73,8 @@ def unread_change(step) -> Note | None:
     entry = step.entry
     if not isinstance(entry, Proposal) or entry.changes or getattr(step, "result", None) != "adopted":
         return None
-    asked = [(paragraph, match) for paragraph in _paragraphs(entry.body) if (match := _ASKS_FOR_A_CHANGE.match(paragraph))]
+    asked = [(paragraph, match) for paragraph in _paragraphs(entry.body)
+             if (match := _ASKS_FOR_A_CHANGE.match(paragraph))]
     if not asked:
         return None
     rules = tuple(dict.fromkeys(int(next(filter(None, match.groups()))) for _, match in asked))

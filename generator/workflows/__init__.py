@@ -101,8 +101,9 @@ def installed_source() -> PackageSource | str:
     if where.username or where.password:
         return "this nomic-archive was installed from an address holding a user name, which a workflow must not publish"
     if isinstance(vcs, dict) and vcs.get("vcs") == "git" and _is_commit(vcs.get("commit_id")):
-        return PackageSource(f"nomic-archive @ git+{url}@{vcs['commit_id']}", "the git commit this copy was installed "
-                             "from")
+        inside = f"#subdirectory={origin['subdirectory']}" if isinstance(origin.get("subdirectory"), str) else ""
+        return PackageSource(f"nomic-archive @ git+{url}@{vcs['commit_id']}{inside}", "the git commit this copy was "
+                             "installed from")
     if isinstance(archive, dict) and (digest := _sha256(archive)):
         return PackageSource(f"nomic-archive @ {url}#sha256={digest}", "the file this copy was installed from, "
                              "held to its hash")
