@@ -48,6 +48,12 @@ def _examples(*lines: str) -> dict:
             "epilog": "examples:\n" + "\n".join(f"  {line}" for line in lines)}
 
 
+def _add_content_and_cache(command: argparse.ArgumentParser, cache_help: str) -> None:
+    """What build and check both read: the content folder, and the cache they keep between runs."""
+    command.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
+    command.add_argument("--cache-dir", type=Path, metavar="FOLDER", help=cache_help)
+
+
 def _command(commands, name: str, summary: str, *examples: str, more: str = "") -> argparse.ArgumentParser:
     """A command: `summary` is its line in the list of commands and the first line of its own --help (`more`,
     lines already folded, follows it there: what its exit codes mean, where they mean more than 0 and 2)."""
@@ -74,10 +80,9 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                      "nomic-archive build content -o public --base-url https://example.org/nomic/",
                      more="Discrepancies are counted in its summary line and shown on each game's Verification "
                      "page; the\nsite is built all the same (exit 0).")
-    build.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
+    _add_content_and_cache(build, cache_help)
     build.add_argument("-o", "--output", default="site", type=Path, metavar="FOLDER",
                        help="site folder to write (default: site)")
-    build.add_argument("--cache-dir", type=Path, metavar="FOLDER", help=cache_help)
     build.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP + ", nor the summary line")
     build.add_argument("--jobs", type=_positive, metavar="N",
                        help="processes drawing pages (default: one per core available)")
@@ -90,12 +95,11 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                      "nomic-archive check content --format github  (as the GitHub workflow runs it)",
                      more="Exit 0: every game is consistent (notes may be printed). 1: discrepancies, each as "
                      "file:line: what is\nwrong. 2: the content could not be read.")
-    check.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
+    _add_content_and_cache(check, cache_help)
     check.add_argument("--format", choices=("text", "json", "github"), default="text",
                        help="text: file:line: message, one a line (default); json: the report as data "
                        "(docs/format.md); github: GitHub Actions workflow commands (::error file=…,line=…::…), "
                        "which annotate a pull request's changed lines")
-    check.add_argument("--cache-dir", type=Path, metavar="FOLDER", help=cache_help)
     check.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     _add_import(commands)

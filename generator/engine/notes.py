@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..model import Proposal, Source
 from ..parse.source import FENCE, shorten
-from .replay import entry_label
+from .replay import _Placed, entry_label
 
 UNREAD_CHANGE = "unread-change"
 # A paragraph that asks for a change to a numbered rule: a verb of change first and a rule's number within its
@@ -32,7 +32,7 @@ _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
 
 
 @dataclass(frozen=True)
-class Note:
+class Note(_Placed):
     """A place a keeper should look at, with what to do about it; never a discrepancy."""
 
     kind: str
@@ -41,14 +41,6 @@ class Note:
     message: str
     index: int  # the step (entry) it is about
     rules: tuple[int, ...] = ()
-
-    @property
-    def file(self) -> str:
-        return self.source.file
-
-    @property
-    def line(self) -> int:
-        return self.source.line
 
     def shown(self, place) -> str:
         return f"{place(self.source)}: note: {self.described(place)}"
