@@ -219,14 +219,13 @@ def _add_import(commands) -> None:
                                 "nomic-archive import text rules.txt -o content/my-game/rules.md",
                                 "nomic-archive import rules/ -o content/my-game/rules.md    (the same as 'import "
                                 "text rules/')"))
-    text.add_argument("file", type=Path, metavar="FILE", help="the plain-text ruleset, or the folder of rule files")
+    text.add_argument("file", type=Path, help="the plain-text ruleset, or the folder of rule files")
     text.add_argument("-o", "--output", type=Path, metavar="FILE", help="write rules.md here instead of standard "
                       "output")
     text.add_argument("--force", action="store_true", help="replace the -o file if it exists")
-    text.add_argument("--title", metavar="TEXT", help="the ruleset's title (default: Initial Set of Rules)")
-    text.add_argument("--start", metavar="TEXT", help="text of the line where the rules begin, when the guess is "
-                      "wrong")
-    text.add_argument("--stop", metavar="TEXT", help="text of the line where the rules end (that line excluded)")
+    text.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
+    text.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
+    text.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
     text.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     git = kinds.add_parser("git", help="a game kept in git: each commit that changes the rules a proposal",
@@ -238,7 +237,7 @@ def _add_import(commands) -> None:
     git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
     git.add_argument("--rules", required=True, metavar="PATH", help="the rules file or folder, as a path inside "
                      "the repository")
-    git.add_argument("--title", metavar="TEXT", help="the game's title (default: the repository's folder name)")
+    git.add_argument("--title", help="the game's title (default: the repository's folder name)")
     _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
                          "the last commit read (default: HEAD)")
 

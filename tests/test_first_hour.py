@@ -372,9 +372,10 @@ def test_diff_says_what_each_format_is():
     assert "html: a page of redlines; json: the comparison as data" in shown
 
 
-# The placeholders of every option and argument: each a word for what to write there, one value each.
+# The placeholders of every option and argument: each a word for what to write there, one value each (the
+# import kinds' TITLE, START and STOP: the text of a title, of the line where the rules start, where they stop).
 PLACEHOLDERS = {"CONTENT", "FOLDER", "FILE", "PATH", "N", "URL", "NAME", "TEXT", "SEED", "PORT", "SOURCE", "DRAFT",
-                "OLD", "NEW", "GAME", "REPO", "REV", "CLONE", "KIND", "COMMAND"}
+                "OLD", "NEW", "GAME", "REPO", "REV", "CLONE", "KIND", "COMMAND", "TITLE", "START", "STOP"}
 
 
 @pytest.mark.parametrize("command", [[]] + COMMANDS + [["import"]], ids=lambda c: " ".join(c) or "nomic-archive")
