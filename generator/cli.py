@@ -21,6 +21,9 @@ from .terminal import one_line
 EXIT_OK, EXIT_FINDINGS, EXIT_UNREADABLE, EXIT_BUG = 0, 1, 2, 3
 EXIT_INTERRUPTED, EXIT_PIPE_CLOSED = 128 + signal.SIGINT, 128 + 13  # 13: SIGPIPE, which Windows lacks
 CONTENT_HELP = "content folder or one game (default: content/ in the working directory)"
+PACKAGE_HELP = ("what the workflow installs nomic-archive from: a git URL pinned to a commit (git+https://…"
+                "/nomic-archive.git@COMMIT), or a path inside the repository (default: where this copy came from, "
+                "where GitHub can install exactly it; else nothing is written)")
 QUIET_HELP = "print no progress (it is shown only on a terminal, for work that takes more than a second)"
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
                    "preview": "preview", "diff": "diff", "solve": "solve", "synth": "synth",
@@ -45,6 +48,19 @@ def _examples(*lines: str) -> dict:
             "epilog": "examples:\n" + "\n".join(f"  {line}" for line in lines)}
 
 
+def _add_content_and_cache(command: argparse.ArgumentParser, cache_help: str) -> None:
+    """What build and check both read: the content folder, and the cache they keep between runs."""
+    command.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
+    command.add_argument("--cache-dir", type=Path, metavar="FOLDER", help=cache_help)
+
+
+def _command(commands, name: str, summary: str, *examples: str, more: str = "") -> argparse.ArgumentParser:
+    """A command: `summary` is its line in the list of commands and the first line of its own --help (`more`,
+    lines already folded, follows it there: what its exit codes mean, where they mean more than 0 and 2)."""
+    description = summary[0].upper() + summary[1:] + "." + (f"\n{more}" if more else "")
+    return commands.add_parser(name, help=summary, description=description, **_examples(*examples))
+
+
 def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(prog="nomic-archive", description="Publish and verify the archives of Nomic "
                                      "games: Markdown rulesets and logs in, a browsable static\nsite out.",
@@ -59,106 +75,125 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
     commands = parser.add_subparsers(dest="command", metavar="COMMAND")
     cache_help = _cache_help(help_shown)
 
-    build = commands.add_parser("build", help="build the static site from a content folder", **_examples(
-        "nomic-archive build                          (the games in content/, into site/)",
-        "nomic-archive build content -o public --base-url https://example.org/nomic/"))
-    build.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
-    build.add_argument("-o", "--output", default="site", type=Path, help="site folder to write (default: site)")
-    build.add_argument("--cache-dir", type=Path, help=cache_help)
+    build = _command(commands, "build", "build the static site from a content folder",
+                     "nomic-archive build                          (the games in content/, into site/)",
+                     "nomic-archive build content -o public --base-url https://example.org/nomic/",
+                     more="Discrepancies are counted in its summary line and shown on each game's Verification "
+                     "page; the\nsite is built all the same (exit 0).")
+    _add_content_and_cache(build, cache_help)
+    build.add_argument("-o", "--output", default="site", type=Path, metavar="FOLDER",
+                       help="site folder to write (default: site)")
     build.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP + ", nor the summary line")
-    build.add_argument("--jobs", type=int, help="processes drawing pages (default: one per core available)")
-    build.add_argument("--base-url", default="", help="where the site will be published, an absolute http or https "
-                       "address, e.g. https://example.org/nomic/ (used only where a format needs absolute "
-                       "addresses: sitemap.xml, feeds and 404.html)")
+    build.add_argument("--jobs", type=_positive, metavar="N",
+                       help="processes drawing pages (default: one per core available)")
+    build.add_argument("--base-url", default="", metavar="URL", help="where the site will be published, an "
+                       "absolute http or https address, e.g. https://example.org/nomic/ (used only where a format "
+                       "needs absolute addresses: sitemap.xml, feeds and 404.html)")
 
-    check = commands.add_parser("check", help="replay each game's log and report every discrepancy", **_examples(
-        "nomic-archive check content/slips-example    (exit 1: it has discrepancies)",
-        "nomic-archive check content --format github  (as the GitHub workflow runs it)"))
-    check.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
+    check = _command(commands, "check", "replay each game's log and report every discrepancy",
+                     "nomic-archive check content/slips-example    (exit 1: it has discrepancies)",
+                     "nomic-archive check content --format github  (as the GitHub workflow runs it)",
+                     more="Exit 0: every game is consistent (notes may be printed). 1: discrepancies, each as "
+                     "file:line: what is\nwrong. 2: the content could not be read.")
+    _add_content_and_cache(check, cache_help)
     check.add_argument("--format", choices=("text", "json", "github"), default="text",
                        help="text: file:line: message, one a line (default); json: the report as data "
                        "(docs/format.md); github: GitHub Actions workflow commands (::error file=…,line=…::…), "
                        "which annotate a pull request's changed lines")
-    check.add_argument("--cache-dir", type=Path, help=cache_help)
     check.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     _add_import(commands)
 
-    new = commands.add_parser("new", help="scaffold a new game from a bundled ruleset or your own", **_examples(
-        "nomic-archive new content/my-game --ruleset suber-2nd --player Alice --player Bob --player Carol",
-        "nomic-archive new content/my-game --rules rules.txt --player Alice --player Bob"))
-    new.add_argument("name", type=Path, help="folder of the new game, e.g. content/my-game (new, empty, or "
-                     "holding only the rules.md that import wrote)")
-    new.add_argument("--ruleset", help="suber-1982 (the default), suber-2nd, livejournal or solitaire: its rules "
-                     "and its mechanics in game.toml")
+    new = _command(commands, "new", "start a new game from a bundled ruleset or your own",
+                   "nomic-archive new content/my-game --ruleset suber-2nd --player Alice --player Bob --player Carol",
+                   "nomic-archive new content/my-game --rules rules.txt --player Alice --player Bob")
+    new.add_argument("name", type=Path, metavar="FOLDER", help="folder of the new game, e.g. content/my-game (new, "
+                     "empty, or holding only the rules.md that import wrote)")
+    new.add_argument("--ruleset", metavar="NAME", help="suber-1982 (the default), suber-2nd, livejournal or "
+                     "solitaire: its rules and its mechanics in game.toml")
     new.add_argument("--rules", type=Path, metavar="FILE", help="start from your own ruleset instead (rules.md, or "
                      "plain text as import reads it), with --ruleset's mechanics in game.toml to adjust")
-    new.add_argument("--player", action="append", dest="players", default=[], help="a player (repeat for each)")
+    new.add_argument("--player", action="append", dest="players", default=[], metavar="NAME",
+                     help="a player, in seating order (required: repeat it for each player)")
     new.add_argument("--github", action="store_true", help="also write .github/workflows/archive.yml in the "
                      "working directory (see github-workflow)")
+    new.add_argument("--package", metavar="SOURCE", help="with --github: what the workflow installs (see "
+                     "github-workflow)")
 
-    serve = commands.add_parser("serve", help="serve the site on 127.0.0.1, each page drawn when asked for, and "
-                                "reload open pages on every save", **_examples(
-                                    "nomic-archive serve --open                    (content/, at "
-                                    "http://127.0.0.1:8000/)",
-                                    "nomic-archive serve content/my-game --port 0  (one game, on a free port)"))
-    serve.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
-    serve.add_argument("--port", type=int, default=8000, help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
+    serve = _command(commands, "serve", "serve the site on 127.0.0.1, each page drawn when asked for, and reload "
+                     "open pages on every save",
+                     "nomic-archive serve --open                    (content/, at http://127.0.0.1:8000/)",
+                     "nomic-archive serve content/my-game --port 0  (one game, on a free port)",
+                     more="It writes nothing to disk. Exit 0 when stopped (Ctrl-C); 2 when the port is in use or "
+                     "the content cannot be read.")
+    serve.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
+    serve.add_argument("--port", type=int, default=8000, metavar="PORT",
+                       help="port on 127.0.0.1 (default: 8000; 0 picks a free one)")
     serve.add_argument("--open", action="store_true", help="open the site in a web browser")
 
-    preview = commands.add_parser("preview", help="show what a drafted proposal would do to the rules in force",
-                                  **_examples("nomic-archive preview content/livejournal-2007/drafts/"
-                                              "back-from-hiatus.md --text",
-                                              "nomic-archive preview content/my-game/drafts/idea.md -o idea.html"))
-    preview.add_argument("draft", type=Path, help="the draft, a proposal in the log's format")
-    preview.add_argument("--game", type=Path, help="the game folder (default: the draft's folder's game)")
-    preview.add_argument("-o", "--output", type=Path, help="write the preview page here")
+    preview = _command(commands, "preview", "show what a drafted proposal would do to the rules in force",
+                       "nomic-archive preview content/livejournal-2007/drafts/back-from-hiatus.md --text",
+                       "nomic-archive preview content/my-game/drafts/idea.md -o idea.html",
+                       more="Exit 0: the engine has no objection to the draft. 1: it objects (each objection "
+                       "is shown).\n2: the draft or its game could not be read, or the page could not be written.")
+    preview.add_argument("draft", type=Path, metavar="DRAFT", help="the draft, a proposal in the log's format")
+    preview.add_argument("--game", type=Path, metavar="FOLDER", help="the game folder (default: the draft's "
+                         "folder's game)")
+    preview.add_argument("-o", "--output", type=Path, metavar="FILE", help="write the preview page here (default: "
+                         "a new file in a temporary folder)")
     preview.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     preview.add_argument("--text", action="store_true", help="print the redline in the terminal instead")
 
-    diff = commands.add_parser("diff", help="compare two rulesets rule by rule", **_examples(
-        "nomic-archive diff content/livejournal-2007@start content/livejournal-2007",
-        "nomic-archive diff examples/suber-2nd.md examples/livejournal-after.md --format html -o diff.html"))
+    diff = _command(commands, "diff", "compare two rulesets rule by rule, across renumbering",
+                    "nomic-archive diff content/livejournal-2007@start content/livejournal-2007",
+                    "nomic-archive diff examples/suber-2nd.md examples/livejournal-after.md --format html -o diff.html",
+                    more="Exit 0: the rulesets are the same. 1: they differ. 2: a side could not be read, or the -o "
+                    "file\nwritten.")
     point = "ruleset file, game folder, or GAME@POINT (312, 312-2, judgment-1, entry-12, 2005-04-02, start, now)"
-    diff.add_argument("old", help=point)
-    diff.add_argument("new", help=point)
-    diff.add_argument("--format", choices=("text", "html", "json"), default="text")
-    diff.add_argument("-o", "--output", type=Path, help="write here instead of standard output")
+    diff.add_argument("old", metavar="OLD", help=point)
+    diff.add_argument("new", metavar="NEW", help=point)
+    diff.add_argument("--format", choices=("text", "html", "json"), default="text",
+                      help="text: each rule's redline, marked in colour on a terminal (default); html: a page of "
+                      "redlines; json: the comparison as data")
+    diff.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of standard output")
     diff.add_argument("--force", action="store_true", help="replace the -o file if it exists")
 
-    solve = commands.add_parser("solve", help="find the shortest win of a Solitaire Nomic game, as a log",
-                                **_examples("nomic-archive solve content/solitaire         (16 turns)",
-                                            "nomic-archive solve content/solitaire --shuffle 7 -o "
-                                            "content/solitaire-7"))
-    solve.add_argument("game", type=Path, help="the game folder (variant = \"solitaire\")")
+    solve = _command(commands, "solve", "find the shortest win of a Solitaire Nomic game, as a log",
+                     "nomic-archive solve content/solitaire         (16 turns)",
+                     "nomic-archive solve content/solitaire --shuffle 7 -o content/solitaire-7",
+                     more="Exit 0: a win was found. 1: there is none in --max-moves turns or fewer. 2: the game "
+                     "could not be\nread. 3: the search reached --max-states before deciding.")
+    solve.add_argument("game", type=Path, metavar="GAME", help="the game folder (variant = \"solitaire\")")
     solve.add_argument("--max-moves", type=_positive, default=60, metavar="N",
                        help="longest win to look for (default: 60)")
     solve.add_argument("--max-states", type=_positive, default=1_000_000, metavar="N",
                        help="positions to expand before giving up, exit 3 (default: 1000000)")
     solve.add_argument("--shuffle", metavar="SEED", help="renumber the immutable rules at random first, the same "
                        "way for the same SEED (any word or number)")
-    solve.add_argument("-o", "--output", type=Path, help="write the log to this new file (with --shuffle: a new "
-                       "folder, which gets the shuffled game: game.toml, rules.md and log.md)")
+    solve.add_argument("-o", "--output", type=Path, metavar="PATH", help="write the log to this new file (with "
+                       "--shuffle: a new folder, which gets the shuffled game: game.toml, rules.md and log.md)")
 
-    synth = commands.add_parser("synth", help="write a large synthetic game that checks clean (for benchmarks)",
-                                **_examples("nomic-archive synth big-game --proposals 10000 --per-file 500",
-                                            "nomic-archive synth weighted-game --proposals 3000 --weighted"))
-    synth.add_argument("out", type=Path, help="the game folder to write; it must be new or empty")
-    synth.add_argument("--proposals", type=int, required=True, help="how many proposals the log holds")
-    synth.add_argument("--players", type=int, default=3, help="players at the start (default: 3; one more joins)")
-    synth.add_argument("--seed", type=int, default=42, help="the same seed gives the same files (default: 42)")
-    synth.add_argument("--per-file", type=int, help="split the log into log/NNNN.md files of this many proposals")
+    synth = _command(commands, "synth", "write a large synthetic game that checks clean (for benchmarks)",
+                     "nomic-archive synth big-game --proposals 10000 --per-file 500",
+                     "nomic-archive synth weighted-game --proposals 3000 --weighted")
+    synth.add_argument("out", type=Path, metavar="FOLDER", help="the game folder to write; it must be new or empty")
+    synth.add_argument("--proposals", type=int, required=True, metavar="N", help="how many proposals the log holds")
+    synth.add_argument("--players", type=int, default=3, metavar="N",
+                       help="players at the start (default: 3; one more joins)")
+    synth.add_argument("--seed", type=int, default=42, metavar="N",
+                       help="the same seed gives the same files (default: 42)")
+    synth.add_argument("--per-file", type=int, metavar="N",
+                       help="split the log into log/NNNN.md files of N proposals each")
     synth.add_argument("--weighted", action="store_true", help="a format 1.1 game of weighted decisions (Agora's kind)")
 
-    workflow = commands.add_parser("github-workflow", help="write .github/workflows/archive.yml: check every pull "
-                                   "request, publish the site on GitHub Pages from main", **_examples(
-                                       "nomic-archive github-workflow content       (from the root of the game's "
-                                       "repository)",
-                                       "nomic-archive github-workflow content --package "
-                                       "'git+https://github.com/OWNER/nomic-archive.git' --force"))
-    workflow.add_argument("content", nargs="?", type=Path, help=CONTENT_HELP)
-    workflow.add_argument("--package", metavar="REQUIREMENT", help="what the workflow gives pip to install "
-                          "nomic-archive (default: where this copy came from; NOMIC_ARCHIVE_PACKAGE in the file)")
+    workflow = _command(commands, "github-workflow", "write .github/workflows/archive.yml: check every pull request, "
+                        "publish the site on GitHub Pages from main",
+                        "nomic-archive github-workflow content --package "
+                        "'git+https://github.com/OWNER/nomic-archive.git@COMMIT'",
+                        "nomic-archive github-workflow content       (where this copy was installed from a git "
+                        "commit)")
+    workflow.add_argument("content", nargs="?", type=Path, metavar="CONTENT", help=CONTENT_HELP)
+    workflow.add_argument("--package", metavar="SOURCE", help=PACKAGE_HELP)
     workflow.add_argument("--force", action="store_true", help="replace the workflow file if it exists")
     return parser
 

@@ -13,6 +13,7 @@ from dataclasses import dataclass
 from markupsafe import Markup
 
 from .engine.adoption import describe
+from .engine.notes import unread_change
 from .engine.replay import Replay, replay
 from .model import Proposal, ResultClaim
 from .model.urls import draft_page_name
@@ -107,6 +108,8 @@ def preview_draft(base: Replay, draft: Proposal) -> DraftPreview:
                                         f"transmuting a rule needs {needs}; these votes ({vote.tally}) do not give it"))
     if draft.number and draft.number != number:
         notes.append(f"drafted as proposal {draft.number}, but the next proposal is {number}")
+    if (unread := unread_change(step)) is not None:
+        notes.append(unread.message)
 
     return DraftPreview(
         source=draft.source.file, stem=draft_page_name(draft.source.file),

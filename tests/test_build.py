@@ -192,7 +192,7 @@ def test_new_refuses_to_overwrite(tmp_path, capsys):
     game = tmp_path / "g"
     game.mkdir()
     (game / "keep.txt").write_text("mine")
-    assert main(["new", str(game)]) == 2
+    assert main(["new", str(game), "--player", "Ann"]) == 2
     assert "already exists and is not an empty folder; nothing was written" in capsys.readouterr().err
     assert sorted(p.name for p in game.iterdir()) == ["keep.txt"]
 
@@ -286,15 +286,14 @@ def test_an_absolute_http_base_url_is_taken(tmp_path, url):
 
 
 @pytest.mark.parametrize("ruleset", ["suber-1982", "suber-2nd", "livejournal"])
-def test_the_example_in_a_new_log_checks_clean_once_written_from_the_margin(tmp_path, ruleset, capsys):
-    """`new` writes an example proposal the log does not read (indented); unindented it is a proposal with a
-    change and a Scores line that the game's first turn makes true."""
+def test_the_example_in_a_new_games_readme_checks_clean_once_copied_into_the_log(tmp_path, ruleset, capsys):
+    """`new` writes how to keep the game in its README.md, which nothing reads: its example proposal, copied into
+    the (empty) log, is a proposal with a change and a Scores line that the game's first turn makes true."""
     game = tmp_path / "content" / "my-game"
     assert main(["new", str(game), "--ruleset", ruleset, "--player", "Ann", "--player", "Bo"]) == 0
-    log = (game / "log.md").read_text(encoding="utf-8")
-    assert "## Proposal" not in "\n".join(line for line in log.splitlines() if not line.startswith("    "))
-    example = "\n".join(line[4:] for line in log.splitlines() if line.startswith("    ") or line == "")
-    (game / "log.md").write_text("# The log\n\n" + example.strip() + "\n", encoding="utf-8")
+    assert (game / "log.md").read_text(encoding="utf-8") == ""
+    example = re.search(r"```markdown\n(.*?)```", (game / "README.md").read_text(encoding="utf-8"), re.DOTALL)[1]
+    (game / "log.md").write_text(example, encoding="utf-8")
     capsys.readouterr()
     assert main(["check", str(game)]) == 0, capsys.readouterr()
     assert capsys.readouterr().out == "my-game: 1 proposal, consistent\n"

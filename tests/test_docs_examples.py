@@ -14,13 +14,14 @@ The convention the docs follow:
 - A command that needs a network, a git repository or a running server ends with `# not run: why`. It is
   read by the program's own argument parser (a misspelt option still fails) but not run, and the output shown
   after it is not compared. Keep them few.
-- Other commands (`git clone`, `python -m pip install .`) are not run; no example may depend on them.
+- Other commands (`git clone`, the README's set-up commands, which tests/test_install.py holds to account) are
+  not run here; no example may depend on them.
 - The commands of one file run in order, as a keeper would type them, from a scratch folder that holds a copy
   of the bundled `content/` and `examples/`: `nomic-archive build`, `content/...` and `examples/...` work as
   written, and what one command writes the next one reads.
 
 The program runs as `python -m generator` with PYTHONPATH set to this checkout, so that the test works from a
-fresh clone after `pip install '.[test]'`.
+fresh clone after the README's second set-up command.
 """
 from __future__ import annotations
 

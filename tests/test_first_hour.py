@@ -17,6 +17,7 @@ from pathlib import Path
 
 import pytest
 
+from generator import cli
 from generator.cli import main
 from generator.commands.build import build_summary
 from generator.commands.new import game_title
@@ -52,7 +53,9 @@ def test_without_content_here_the_message_says_where_it_looked_and_how_to_name_a
     monkeypatch.chdir(tmp_path)
     assert main([command]) == 2
     assert capsys.readouterr().err == (f"content: looked for the content folder in {tmp_path}, and there is none; "
-                                       f"name another folder: nomic-archive {command} FOLDER\n")
+                                       f"name another folder: nomic-archive {command} FOLDER; or start a game "
+                                       "here: nomic-archive new content/GAME --player NAME\n")
+    assert os.listdir(tmp_path) == []  # nothing made, a site least of all
     (tmp_path / "content").write_text("not a folder")
     assert main([command]) == 2
     assert capsys.readouterr().err == (f"content: looked for the content folder in {tmp_path}, and found a file; "
@@ -94,7 +97,7 @@ def test_a_new_game_is_titled_from_its_folder_without_capitals_after_digits(name
 
 
 def test_new_writes_that_title(tmp_path, capsys):
-    assert main(["new", str(tmp_path / "g-suber-2nd")]) == 0
+    assert main(["new", str(tmp_path / "g-suber-2nd"), "--player", "Ann"]) == 0
     assert 'title = "G Suber 2nd"\n' in (tmp_path / "g-suber-2nd" / "game.toml").read_text()
 
 
@@ -182,7 +185,8 @@ def test_new_with_rules_starts_a_game_from_a_plain_text_ruleset_in_one_step(tmp_
 def test_new_with_rules_reads_rules_md_as_it_is(tmp_path, capsys):
     rules = tmp_path / "mine.md"
     shutil.copyfile(SLIPS / "rules.md", rules)
-    assert main(["new", str(tmp_path / "content" / "g"), "--rules", str(rules), "--ruleset", "suber-2nd"]) == 0
+    assert main(["new", str(tmp_path / "content" / "g"), "--rules", str(rules), "--ruleset", "suber-2nd",
+                 "--player", "Ann"]) == 0
     assert (tmp_path / "content" / "g" / "rules.md").read_bytes() == rules.read_bytes()
     assert main(["check", str(tmp_path / "content" / "g")]) == 0
 
@@ -200,14 +204,15 @@ def test_new_starts_a_game_around_the_rules_md_that_import_wrote(tmp_path, capsy
     Path("rules.txt").write_text(PLAIN_RULES)
     assert main(["import", "rules.txt", "-o", "content/my-game/rules.md"]) == 0
     imported = Path("content/my-game/rules.md").read_bytes()
-    assert main(["new", "content/my-game", "--rules", "rules.txt"]) == 2
+    assert main(["new", "content/my-game", "--rules", "rules.txt", "--player", "Ann"]) == 2
     assert capsys.readouterr().err == ("content/my-game/rules.md: exists, and new does not replace it (it may be a "
                                        "keeper's only copy): leave --rules out to start the game from it, or name "
                                        "a new folder; nothing was written\n")
-    assert main(["new", "content/my-game"]) == 0
+    assert main(["new", "content/my-game", "--player", "Ann"]) == 0
     assert capsys.readouterr().out.startswith("created content/my-game from its rules.md")
     assert Path("content/my-game/rules.md").read_bytes() == imported
-    assert sorted(p.name for p in Path("content/my-game").iterdir()) == ["game.toml", "log.md", "rules.md"]
+    assert sorted(p.name for p in Path("content/my-game").iterdir()) == ["README.md", "game.toml", "log.md",
+                                                                         "rules.md"]
     assert main(["check", "content/my-game"]) == 0
 
 
@@ -224,6 +229,40 @@ def test_the_docs_new_commands_work_as_written(tmp_path, capsys, monkeypatch):
         Path("rules.txt").write_text(PLAIN_RULES)
         assert main(command) == 0, command
         assert main(["check", command[1]]) == 0, command
+
+
+@pytest.mark.parametrize("ruleset, said", [
+    ("suber-1982", "--player: name each player, in seating order: --player Ann --player Bob ...; nothing was "
+                   "written\n"),
+    ("solitaire", "--player: name its player: --player NAME; nothing was written\n")])
+def test_new_invents_no_players(tmp_path, capsys, monkeypatch, ruleset, said):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "content/g", "--ruleset", ruleset]) == 2
+    assert capsys.readouterr().err == said
+    assert os.listdir(tmp_path) == []
+
+
+@pytest.mark.parametrize("ruleset", ["suber-1982", "solitaire"])
+def test_a_new_game_says_how_to_keep_it_where_keepers_read_and_the_site_does_not_publish(tmp_path, capsys,
+                                                                                       monkeypatch, ruleset):
+    """The how-to goes in the game's README.md, which nothing reads; the log starts empty, for the keepers'
+    own words above its first entry (shown on the home page, under "From the keepers")."""
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "content/my-game", "--ruleset", ruleset, "--player", "Ann"]) == 0
+    assert "its README.md says how to keep it" in capsys.readouterr().out
+    game = tmp_path / "content" / "my-game"
+    how = (game / "README.md").read_text(encoding="utf-8")
+    assert how.startswith("# My Game: how to keep it\n\nFor the keepers: nomic-archive does not read this file, and "
+                          "the site does not show it.") and "Ann" in how
+    assert (game / "log.md").read_text(encoding="utf-8") == ""
+    assert main(["build", "content", "-o", "site"]) == 0
+    published = "".join(page.read_text(encoding="utf-8") for page in (tmp_path / "site").rglob("*.html"))
+    assert "From the keepers" not in published and "how to keep it" not in published
+    assert "README" not in " ".join(str(path) for path in (tmp_path / "site").rglob("*"))
+    (game / "log.md").write_text("Kept by Ann, on the club's board.\n", encoding="utf-8")
+    assert main(["build", "content", "-o", "site"]) == 0
+    home = (tmp_path / "site" / "my-game" / "index.html").read_text(encoding="utf-8")
+    assert "From the keepers" in home and "Kept by Ann, on the club" in home
 
 
 # --- Progress ---------------------------------------------------------------------------------------
@@ -295,7 +334,101 @@ def test_a_terminal_shows_no_progress_for_work_quicker_than_a_second(tmp_path):
 def test_a_solitaire_game_takes_no_ruleset_of_the_keepers(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
     Path("rules.txt").write_text(PLAIN_RULES)
-    assert main(["new", "content/solo", "--ruleset", "solitaire", "--rules", "rules.txt"]) == 2
+    assert main(["new", "content/solo", "--ruleset", "solitaire", "--rules", "rules.txt", "--player", "Solo"]) == 2
     assert capsys.readouterr().err == ("--rules: a solitaire game plays Solitaire Nomic's own rules; choose another "
                                        "--ruleset, or start it in a new folder without --rules; nothing was written\n")
     assert not Path("content").exists()
+
+
+# --- Help: what each command does, what its exit codes mean, placeholders that say what to write ----------
+
+COMMANDS = [[command] for command in cli.COMMAND_MODULES if command != "import"] + \
+    [["import", kind] for kind in cli.IMPORT_KINDS]
+
+
+@pytest.mark.parametrize("command", COMMANDS, ids=" ".join)
+def test_each_commands_help_says_in_a_line_what_it_does(command):
+    done = run(ROOT, *command, "--help", env={"COLUMNS": "200"})
+    assert done.returncode == 0
+    usage, _, rest = done.stdout.partition("\n\n")
+    first = rest.splitlines()[0]
+    assert re.fullmatch(r"[A-Z][^\n]{20,}[.:]?", first) and not first.startswith(("positional", "options")), rest
+
+
+@pytest.mark.parametrize("command, meanings", [
+    ("check", ["Exit 0: every game is consistent", "1: discrepancies", "2: the content could not be read"]),
+    ("diff", ["Exit 0: the rulesets are the same", "1: they differ", "2: a side could not be read"]),
+    ("preview", ["Exit 0: the engine has no objection", "1: it objects", "2: the draft or its game could not be read"]),
+    ("solve", ["Exit 0: a win was found", "1: there is none", "3: the search reached --max-states"])])
+def test_the_help_of_a_command_whose_exit_1_means_something_says_what(command, meanings):
+    shown = " ".join(run(ROOT, command, "--help", env={"COLUMNS": "200"}).stdout.split())
+    for meaning in meanings:
+        assert meaning in shown, shown
+
+
+def test_diff_says_what_each_format_is():
+    shown = " ".join(run(ROOT, "diff", "--help", env={"COLUMNS": "200"}).stdout.split())
+    assert "--format {text,html,json} text: each rule's redline" in shown
+    assert "html: a page of redlines; json: the comparison as data" in shown
+
+
+# The placeholders of every option and argument: each a word for what to write there, one value each (the
+# import kinds' TITLE, START and STOP: the text of a title, of the line where the rules start, where they stop).
+PLACEHOLDERS = {"CONTENT", "FOLDER", "FILE", "PATH", "N", "URL", "NAME", "TEXT", "SEED", "PORT", "SOURCE", "DRAFT",
+                "OLD", "NEW", "GAME", "REPO", "REV", "CLONE", "KIND", "COMMAND", "TITLE", "START", "STOP"}
+
+
+@pytest.mark.parametrize("command", [[]] + COMMANDS + [["import"]], ids=lambda c: " ".join(c) or "nomic-archive")
+def test_placeholders_are_words_for_what_to_write(command):
+    usage = run(ROOT, *command, "--help", env={"COLUMNS": "1000"}).stdout.partition("\n\n")[0]
+    shown = set(re.findall(r"\b[A-Z][A-Z_]+\b", usage.removeprefix("usage: nomic-archive")))
+    assert shown <= PLACEHOLDERS, shown - PLACEHOLDERS
+    if command == ["new"]:
+        assert "[--player NAME]" in usage
+
+
+@pytest.mark.parametrize("jobs", ["0", "-3", "two"])
+def test_jobs_must_be_a_positive_whole_number(tmp_path, jobs):
+    content = copy_games(tmp_path, "mini")
+    done = run(tmp_path, "build", str(content), "-o", str(tmp_path / "site"), "--jobs", jobs)
+    assert done.returncode == 2 and f"argument --jobs: must be a positive whole number, not '{jobs}'" in done.stderr
+    assert not (tmp_path / "site").exists()
+
+
+def test_serve_neither_reads_nor_writes_the_cache(tmp_path, monkeypatch):
+    """As its help and the reference say: what it read stays in memory."""
+    from generator.serve import LiveSite
+
+    content = copy_games(tmp_path, "mini")
+    monkeypatch.setenv("NOMIC_ARCHIVE_CACHE_DIR", str(tmp_path / "cache"))
+    assert LiveSite(content).update().ok
+    assert not (tmp_path / "cache").exists()
+
+
+def test_a_save_by_rename_says_its_problems_once(tmp_path, capsys, monkeypatch):
+    """vim and `sed -i` save by writing another file and renaming it: serve sees several events, often two
+    updates finding the same problem. The keeper reads it once, and again only once it changed or went."""
+    from generator.commands.serve import UpdatePrinter
+    from generator.errors import SourceError
+    from generator.serve import Update
+
+    monkeypatch.chdir(tmp_path)
+    printer = UpdatePrinter(tmp_path)
+    broken = Update(1, [SourceError("g/log.md", 8, "'someday' is not a date like 1982-06-03")], 0.01)
+    printer(broken)
+    printer(broken)
+    said = ("g/log.md:8: 'someday' is not a date like 1982-06-03\n"
+            "the last good site is still served; fix the file and it is drawn again\n")
+    assert capsys.readouterr().err == said
+    printer(Update(1, [SourceError("g/log.md", 9, "'soon' is not a date like 1982-06-03")], 0.01))
+    assert capsys.readouterr().err.startswith("g/log.md:9: 'soon'")
+    printer(Update(1, [], 0.01))
+    printer(broken)
+    assert capsys.readouterr().err == "replayed 1 game in 0.01s\n" + said
+
+
+def test_the_licence_is_the_mit_licence_pyproject_names():
+    licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
+    assert licence.startswith("MIT License\n\nCopyright (c) the nomic-archive developers\n")
+    assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
+    assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")

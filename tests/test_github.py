@@ -2,6 +2,7 @@
 documents, and the workflow `github-workflow` (or `new --github`) writes, valid against GitHub's schema."""
 from __future__ import annotations
 
+import os
 import shutil
 import subprocess
 import sys
@@ -12,7 +13,7 @@ from ruamel.yaml import YAML
 
 from generator.cli import main
 from generator.commands.check import escape_data, escape_property, workflow_command
-from generator.workflows import WORKFLOW, installed_requirement
+from generator.workflows import WORKFLOW, installed_source
 from tests.helpers import ROOT
 
 SLIPS = ROOT / "content" / "slips-example"
@@ -126,7 +127,7 @@ def test_the_workflow_is_not_replaced_without_force(tmp_path, capsys, monkeypatc
                                        "a keeper's only copy): choose another name, or add --force to replace it; "
                                        "nothing was written\n")
     assert (tmp_path / WORKFLOW).read_text() == "mine\n"
-    assert main(["github-workflow", "--force", "--package", "nomic-archive==0.1.0"]) == 0
+    assert main(["github-workflow", "--force", "--package", PINNED]) == 0
     _validate(tmp_path / WORKFLOW)
 
 
@@ -142,7 +143,7 @@ def test_the_workflow_needs_its_content_under_the_working_directory(tmp_path, ca
 
 def test_new_with_github_starts_the_game_and_its_workflow(tmp_path, capsys, monkeypatch):
     monkeypatch.chdir(tmp_path)
-    assert main(["new", "content/my-game", "--github"]) == 0
+    assert main(["new", "content/my-game", "--player", "Ann", "--github", "--package", PINNED]) == 0
     assert (tmp_path / "content" / "my-game" / "game.toml").is_file()
     _validate(tmp_path / WORKFLOW)
     assert YAML(typ="safe").load((tmp_path / WORKFLOW).read_text())["env"]["CONTENT"] == "content"
@@ -152,25 +153,147 @@ def test_new_with_github_writes_nothing_when_a_workflow_is_there(tmp_path, capsy
     monkeypatch.chdir(tmp_path)
     (tmp_path / WORKFLOW).parent.mkdir(parents=True)
     (tmp_path / WORKFLOW).write_text("mine\n")
-    assert main(["new", "content/my-game", "--github"]) == 2
+    assert main(["new", "content/my-game", "--player", "Ann", "--github", "--package", PINNED]) == 2
     assert not (tmp_path / "content").exists() and (tmp_path / WORKFLOW).read_text() == "mine\n"
 
 
-@pytest.mark.parametrize("direct_url, requirement, reachable", [
-    (None, "nomic-archive==VERSION", True),  # from a package index
-    ('{"url": "https://github.com/o/nomic-archive.git", "vcs_info": {"vcs": "git", "commit_id": "abc123"}}',
-     "git+https://github.com/o/nomic-archive.git@abc123", True),
-    ('{"url": "file:///home/me/nomic-archive", "dir_info": {"editable": true}}', "nomic-archive==VERSION", False),
-    ('{"url": "https://example.org/nomic_archive-0.1.0.tar.gz", "archive_info": {}}',
-     "https://example.org/nomic_archive-0.1.0.tar.gz", True),
-])
-def test_the_workflow_installs_what_this_copy_was_installed_from(monkeypatch, direct_url, requirement, reachable):
-    from generator import __version__, workflows
+# --- What the workflow installs -------------------------------------------------------------------------
+# Never a name nobody published: a source the keeper chose and a runner can reach, or the very code running
+# now where the program can vouch that the runner gets exactly it; else nothing is written (exit 2).
+
+PINNED = "git+https://github.com/OWNER/nomic-archive.git@" + "0123456789abcdef" * 2 + "01234567"
+HINT = ("name what it installs: --package 'git+https://github.com/OWNER/nomic-archive.git@COMMIT' (the repository "
+        "and the commit to install), or --package ./PATH (a copy of nomic-archive inside this repository); nothing "
+        "was written\n")
+
+
+def _installed_as(monkeypatch, direct_url: str | None, *, installed: bool = True) -> None:
+    """This copy of nomic-archive as installed with that PEP 610 record (None: from an index), or not at all."""
+    from generator import workflows
 
     class Installed:
         def read_text(self, name):
             assert name == "direct_url.json"
             return direct_url
 
-    monkeypatch.setattr(workflows.metadata, "distribution", lambda name: Installed())
-    assert installed_requirement() == (requirement.replace("VERSION", __version__), reachable)
+    def distribution(name):
+        if not installed:
+            raise workflows.metadata.PackageNotFoundError(name)
+        return Installed()
+    monkeypatch.setattr(workflows.metadata, "distribution", distribution)
+
+
+@pytest.mark.parametrize("direct_url, requirement", [
+    ('{"url": "https://github.com/o/nomic-archive.git", "vcs_info": {"vcs": "git", "commit_id": "%s"}}' % ("ab" * 20),
+     "nomic-archive @ git+https://github.com/o/nomic-archive.git@" + "ab" * 20),
+    ('{"url": "https://github.com/o/games.git", "subdirectory": "tools/na", "vcs_info": {"vcs": "git", '
+     '"commit_id": "%s"}}' % ("ab" * 20), "nomic-archive @ git+https://github.com/o/games.git@" + "ab" * 20
+     + "#subdirectory=tools/na"),
+    ('{"url": "https://example.org/nomic_archive-0.1.0.tar.gz", "archive_info": {"hashes": {"sha256": "%s"}}}'
+     % ("0f" * 32), "nomic-archive @ https://example.org/nomic_archive-0.1.0.tar.gz#sha256=" + "0f" * 32),
+    ('{"url": "https://example.org/n.whl", "archive_info": {"hash": "sha256=%s"}}' % ("0f" * 32),
+     "nomic-archive @ https://example.org/n.whl#sha256=" + "0f" * 32),
+])
+def test_a_copy_installed_from_a_commit_or_a_hashed_file_is_what_the_workflow_installs(
+        tmp_path, capsys, monkeypatch, direct_url, requirement):
+    (tmp_path / "content").mkdir()
+    monkeypatch.chdir(tmp_path)
+    _installed_as(monkeypatch, direct_url)
+    assert main(["github-workflow"]) == 0
+    assert capsys.readouterr().err.endswith(f"it installs nomic-archive from {requirement} (the "
+                                            f"{'git commit' if 'git+' in requirement else 'file'} this copy was "
+                                            f"installed from{'' if 'git+' in requirement else ', held to its hash'})\n")
+    _validate(tmp_path / WORKFLOW)
+    assert YAML(typ="safe").load((tmp_path / WORKFLOW).read_text())["env"]["NOMIC_ARCHIVE_PACKAGE"] == requirement
+
+
+@pytest.mark.parametrize("direct_url, installed, why", [
+    (None, False, "this nomic-archive runs from a folder of source, not from an installed package"),
+    ('{"url": "file:///home/me/nomic-archive", "dir_info": {}}', True,  # the README's `pip install .`
+     "this nomic-archive was installed from /home/me/nomic-archive, which a GitHub runner cannot reach"),
+    ('{"url": "file:///home/me/nomic-archive", "dir_info": {"editable": true}}', True,
+     "this nomic-archive was installed from /home/me/nomic-archive, which a GitHub runner cannot reach"),
+    (None, True, "this nomic-archive VERSION was installed from a package index, which leaves no record of the file it "
+     "installed nor of its hash"),
+    ('{"url": "https://github.com/o/n.git", "vcs_info": {"vcs": "git", "requested_revision": "main"}}', True,
+     "this nomic-archive was installed from https://github.com/o/n.git without a commit or a hash that pins it"),
+    ('{"url": "https://example.org/n.tar.gz", "archive_info": {}}', True,
+     "this nomic-archive was installed from https://example.org/n.tar.gz without a commit or a hash that pins it"),
+    ('{"url": "ssh://git@example.org/n.git", "vcs_info": {"vcs": "git", "commit_id": "%s"}}' % ("ab" * 20), True,
+     "this nomic-archive was installed from ssh://git@example.org/n.git, which a GitHub runner cannot reach"),
+    ('{"url": "https://me:token@example.org/n.git", "vcs_info": {"vcs": "git", "commit_id": "%s"}}' % ("ab" * 20),
+     True, "this nomic-archive was installed from an address holding a user name, which a workflow must not "
+     "publish"),
+    ('{"url": ', True, "this nomic-archive's record of where it was installed from (direct_url.json) cannot be read"),
+])
+def test_without_package_a_copy_the_program_cannot_vouch_for_writes_nothing_and_says_what_to_pass(
+        tmp_path, capsys, monkeypatch, direct_url, installed, why):
+    from generator import __version__
+
+    (tmp_path / "content").mkdir()
+    monkeypatch.chdir(tmp_path)
+    _installed_as(monkeypatch, direct_url, installed=installed)
+    assert main(["github-workflow"]) == 2
+    assert capsys.readouterr().err == (f"--package: {why.replace('VERSION', __version__)}, so the workflow cannot "
+                                       f"install this very nomic-archive; {HINT}")
+    assert not (tmp_path / ".github").exists()
+    assert main(["new", "content/g", "--player", "Ann", "--github"]) == 2  # nor does new start a game without it
+    assert capsys.readouterr().err.startswith("--package: ") and not (tmp_path / "content" / "g").exists()
+
+
+@pytest.mark.parametrize("package, requirement, said", [
+    (PINNED, PINNED, "as --package says"),
+    ("nomic-archive @ " + PINNED, "nomic-archive @ " + PINNED, "as --package says"),
+    ("git+https://github.com/o/nomic-archive.git@v1", "git+https://github.com/o/nomic-archive.git@v1",
+     "as --package says; it names no commit, so each run installs what the branch or tag holds then"),
+    ("tools/nomic-archive", "./tools/nomic-archive", "a copy inside this repository, as --package says"),
+    ("./tools/nomic-archive/", "./tools/nomic-archive", "a copy inside this repository, as --package says"),
+    ("nomic-archive==0.1.0", "nomic-archive==0.1.0", "as --package says: what the package index holds under that "
+     "name"),
+])
+def test_the_keepers_package_is_written_as_chosen(tmp_path, capsys, monkeypatch, package, requirement, said):
+    (tmp_path / "content").mkdir()
+    (tmp_path / "tools" / "nomic-archive").mkdir(parents=True)
+    (tmp_path / "tools" / "nomic-archive" / "pyproject.toml").write_text("[project]\nname = 'nomic-archive'\n")
+    monkeypatch.chdir(tmp_path)
+    _installed_as(monkeypatch, None, installed=False)
+    assert main(["github-workflow", "--package", package]) == 0
+    assert capsys.readouterr().err.endswith(f"it installs nomic-archive from {requirement} ({said})\n")
+    assert YAML(typ="safe").load((tmp_path / WORKFLOW).read_text())["env"]["NOMIC_ARCHIVE_PACKAGE"] == requirement
+
+
+@pytest.mark.parametrize("package, why", [
+    ("git+file:///home/me/nomic-archive", "'git+file:///home/me/nomic-archive' is not an https address, which a "
+     "GitHub runner can reach"),
+    ("nomic-archive @ file:///home/me/n.whl", "'/home/me/n.whl' is not an https address, which a GitHub runner can "
+     "reach"),
+    ("http://example.org/n.tar.gz", "'http://example.org/n.tar.gz' is not an https address, which a GitHub runner "
+     "can reach"),
+    ("git+https://me:token@github.com/o/n.git@" + "ab" * 20, "the address holds a password, which the workflow (a "
+     "file of the repository) would publish"),
+    ("OUTSIDE", "OUTSIDE lies outside the working directory (the repository's root), where a GitHub runner cannot "
+     "reach it"),
+    ("./notes", "./notes is neither a folder holding pyproject.toml nor a wheel or an sdist"),
+    ("./missing", "./missing is neither a folder holding pyproject.toml nor a wheel or an sdist"),
+])
+def test_a_package_a_runner_cannot_reach_is_refused_and_nothing_written(tmp_path, capsys, monkeypatch, package, why):
+    (tmp_path / "repo" / "content").mkdir(parents=True)
+    (tmp_path / "repo" / "notes").mkdir()
+    (tmp_path / "outside").mkdir()
+    (tmp_path / "outside" / "pyproject.toml").write_text("")
+    package, why = (text.replace("OUTSIDE", str(tmp_path / "outside")) for text in (package, why))
+    monkeypatch.chdir(tmp_path / "repo")
+    assert main(["github-workflow", "--package", package]) == 2
+    assert capsys.readouterr().err == f"--package: {why}; {HINT}"
+    assert main(["new", "content/g", "--player", "Ann", "--github", "--package", package]) == 2
+    assert capsys.readouterr().err == f"--package: {why}; {HINT}"
+    assert sorted(os.listdir(tmp_path / "repo")) == ["content", "notes"]
+    assert not os.listdir(tmp_path / "repo" / "content")
+
+
+def test_package_without_github_is_refused(tmp_path, capsys, monkeypatch):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "content/g", "--player", "Ann", "--package", PINNED]) == 2
+    assert capsys.readouterr().err == ("--package: names what the GitHub workflow installs: add --github to write "
+                                       "one; nothing was written\n")
+    assert not (tmp_path / "content").exists()

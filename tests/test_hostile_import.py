@@ -638,7 +638,8 @@ def test_a_batch_is_dated_whatever_its_file_is_named_and_however_it_came(tmp_pat
     subprocess.run(["git", "-C", str(assessor), "checkout", "-q", "-b", "side"], check=True)
     git_commit(assessor, "side", {"README.md": "A side branch.\n"}, date="2020-04-02T12:00:00")
     subprocess.run(["git", "-C", str(assessor), "checkout", "-q", "gh-pages"], check=True)
-    subprocess.run(["git", "-C", str(assessor), "merge", "-q", "--no-ff", "--no-commit", "side"], check=True)
+    subprocess.run(["git", "-C", str(assessor), "-c", "user.name=Ann", "-c", "user.email=ann@example.org", "merge",
+                    "-q", "--no-ff", "--no-commit", "side"], check=True)  # a fresh machine has no git identity
     git_commit(assessor, "Merge side, with a batch", {"json/99-zz.txt": rejected.replace("99", "98")},
                date="2020-04-03T12:00:00")
     code, said, out = agora_import(tmp_path / "merged", capsys, ruleset, assessor)

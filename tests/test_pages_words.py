@@ -69,3 +69,93 @@ def test_findings_link_to_their_entry_and_to_the_slip_they_stem_from():
     findings = page_context(game(log, 'players = ["Ann", "Bob"]\n'), "g/check.html")["findings"]
     assert [(f["url"], f["cause"], f["cause_url"]) for f in findings] == [
         ("proposals/301.html", None, None), ("proposals/302.html", "g/log.md:7", "proposals/301.html")]
+
+
+# --- The site's words, as a reader meets them (issue 52) ----------------------------------------------------
+
+import re  # noqa: E402
+
+import pytest  # noqa: E402
+
+from generator.cli import main  # noqa: E402
+from generator.site.views import FINDING_KINDS  # noqa: E402
+
+JUDGE_SENTENCE = "A Judge's ruling stands above the program's arithmetic."
+
+
+@pytest.fixture(scope="module")
+def bundled(tmp_path_factory):
+    site = tmp_path_factory.mktemp("words") / "site"
+    assert main(["build", str(ROOT / "content"), "-o", str(site), "--quiet"]) == 0
+    return site
+
+
+def _footer(page) -> str | None:
+    """The page's footer (a redirect from a rule's old number has none)."""
+    found = re.search(r'<footer class="site">(.*?)</footer>', page.read_text(encoding="utf-8"))
+    return found and found[1]
+
+
+@pytest.mark.parametrize("game, judged", [("slips-example", True), ("suber-1982", True), ("wiki-2005", True),
+                                          ("livejournal-2007", False), ("bureau-2024", False), ("solitaire", False)])
+def test_only_a_game_a_judge_ruled_in_says_the_ruling_stands_above_the_arithmetic(bundled, game, judged):
+    footers = {_footer(page) for page in (bundled / game).rglob("*.html")} - {None}
+    assert footers == {"Built by nomic-archive." + (f" {JUDGE_SENTENCE}" if judged else "")}
+    assert _footer(bundled / "index.html") == "Built by nomic-archive."
+
+
+def test_the_verification_page_names_each_kind_of_finding_in_words(bundled):
+    page = (bundled / "slips-example" / "check.html").read_text(encoding="utf-8")
+    kinds = re.findall(r"</td><td>([^<]*)</td><td>(?:numbered|Scores)", page)
+    assert sorted(kinds) == ["proposal number", "score"]
+    assert "proposal-number" not in page
+
+
+def test_every_kind_the_json_report_lists_has_words_on_the_site():
+    reference = (ROOT / "docs" / "format.md").read_text(encoding="utf-8")
+    listed = reference[reference.index("(or in full when the file is outside it). Kinds:"):]
+    kinds = set(re.findall(r"`([a-z]+(?:-[a-z]+)*)`", listed[:listed.index("A solitaire game's report")]))
+    assert kinds and kinds <= set(FINDING_KINDS), kinds - set(FINDING_KINDS)
+    assert all("-" not in words for words in FINDING_KINDS.values())
+
+
+def test_a_proposal_with_no_outcome_to_show_has_no_outcome_section(bundled):
+    """Bureau keeps no scores: its proposals' pages say where they are recorded, under no empty heading."""
+    page = (bundled / "bureau-2024" / "proposals" / "501.html").read_text(encoding="utf-8")
+    assert "<h2>Outcome</h2>" not in page
+    assert '<p class="source">Recorded in <code>bureau-2024/log.md</code>.</p>\n</main>' in page
+    scored = (bundled / "suber-1982" / "proposals" / "305.html").read_text(encoding="utf-8")
+    assert re.search(r"<h2>Outcome</h2>.*<h3>Scores after</h3>.*</section>\n<p class=\"source\">Recorded in", scored,
+                     re.DOTALL)
+
+
+def test_the_home_page_says_what_nomic_is(bundled):
+    page = (bundled / "index.html").read_text(encoding="utf-8")
+    assert "<p>Nomic, invented by Peter Suber in 1982, is a game whose moves change its own rules:" in page
+
+
+def test_players_who_left_are_marked_in_the_scores(bundled):
+    home = (bundled / "livejournal-2007" / "index.html").read_text(encoding="utf-8")
+    assert '<tr><td>mike2600 <span class="left">(left)</span></td><td class="num">-33</td></tr>' in home
+    assert '<tr><td>packbat</td>' in home  # still playing: unmarked
+    scores = (bundled / "wiki-2005" / "scores.html").read_text(encoding="utf-8")
+    assert '<th scope="col" class="num">Stefan Krämer <span class="left">(left)</span></th>' in scores
+    assert '<th scope="col" class="num">Anna Vogel</th>' in scores
+
+
+def test_counts_agree_with_their_nouns(tmp_path):
+    """A game of one proposal with one slip: every count of one is in the singular."""
+    from tests.helpers import copy_games
+
+    content = copy_games(tmp_path, "mini")
+    log = content / "mini" / "log.md"
+    first = log.read_text(encoding="utf-8").split("\n## Proposal 302")[0]
+    log.write_text(first.replace("Scores: Alice 4,", "Scores: Alice 5,"), encoding="utf-8")
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--quiet"]) == 0
+    pages = [tmp_path / "site" / "index.html", tmp_path / "site" / "mini" / "index.html",
+             tmp_path / "site" / "mini" / "check.html"]
+    text = " ".join(" ".join(re.sub(r"<[^>]+>", "", p.read_text(encoding="utf-8")).split()) for p in pages)
+    for one in ("1 proposal,", "1 discrepancy.", "1 proposal (", "1 discrepancy found", "1 log entry (1 proposal)",
+                "1 discrepancy between"):
+        assert one in text, one
+    assert not re.search(r"\b1 (?:proposals|discrepancies|log entries|turns|players)\b", text)

@@ -313,12 +313,12 @@ def test_no_solitaire_page_has_an_empty_table_and_every_link_resolves(built):
 
 def test_new_solitaire_game_checks_clean_and_explains_the_actions(tmp_path, capsys):
     folder = tmp_path / "content" / "mine"
-    assert main(["new", str(folder), "--ruleset", "solitaire"]) == 0
+    assert main(["new", str(folder), "--ruleset", "solitaire", "--player", "Solo"]) == 0
     capsys.readouterr()
-    log = (folder / "log.md").read_text()
+    how = (folder / "README.md").read_text()
     for example in ("transmute 12 to 20", 'mutate 20: "old words" -> "new words"', "subsume 22 into 21",
-                    "divide 21 as 23"):
-        assert example in log
+                    "divide 21 as 23", "Scores: Solo 10"):
+        assert example in how
     assert main(["check", str(folder)]) == 0
     assert capsys.readouterr().out.strip() == "mine: 0 turns, consistent"
 
@@ -335,7 +335,7 @@ def test_check_reports_a_solitaire_game_in_json_as_any_other(capsys):
 
     assert main(["check", str(ROOT / "tests/cases/solitaire/transmute-not-greatest"), "--format", "json"]) == 1
     (report,) = json.loads(capsys.readouterr().out)["games"]
-    assert report == {"game": "transmute-not-greatest", "consistent": False, "overrides": [],
+    assert report == {"game": "transmute-not-greatest", "consistent": False, "overrides": [], "notes": [],
                       "scores": {"Solo": 10}, "winner": [],
                       "findings": [{"file": "transmute-not-greatest/log.md", "line": 4, "kind": "action",
                                     "path": "tests/cases/solitaire/transmute-not-greatest/log.md",

@@ -17,9 +17,10 @@ def content_folder(named: Path | None, command: str) -> Path:
     if named is not None:
         return named
     if not os.path.isdir(DEFAULT_CONTENT):
-        found = "found a file" if os.path.lexists(DEFAULT_CONTENT) else "there is none"
+        found, start = ("found a file", "") if os.path.lexists(DEFAULT_CONTENT) else \
+            ("there is none", "; or start a game here: nomic-archive new content/GAME --player NAME")
         raise ArchiveError([SourceError(DEFAULT_CONTENT, 0, f"looked for the content folder in {os.getcwd()}, and "
-                                        f"{found}; name another folder: nomic-archive {command} FOLDER")])
+                                        f"{found}; name another folder: nomic-archive {command} FOLDER{start}")])
     return Path(DEFAULT_CONTENT)
 
 

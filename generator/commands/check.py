@@ -5,6 +5,7 @@ import gc
 import json
 
 from ..cache import open_cache
+from ..engine.notes import unread_changes
 from ..engine.replay import Replay
 from ..parallel import available_cores
 from ..errors import ArchiveError
@@ -55,6 +56,7 @@ def report_json(replays: list[Replay], places: Places) -> dict:
             "consistent": not r.findings,
             "findings": [placed(f) for f in r.findings],
             "overrides": [placed(o) for o in r.overrides],
+            "notes": [placed(n) for n in unread_changes(r)],
             "scores": {player: score if isinstance(score, int) else float(score)  # a JSON number: 8.8
                        for player, score in r.final_scores.items()},
             "winner": list(r.winner),
@@ -63,13 +65,15 @@ def report_json(replays: list[Replay], places: Places) -> dict:
 
 
 def report_text(replays: list[Replay], places: Places) -> str:
-    """One line per finding and override (player text in them escaped), then one per game."""
+    """One line per finding, override and note (player text in them escaped), then one per game."""
     lines = []
     for r in replays:
         for finding in r.findings:
             lines.append(places.finding(finding))
         for override in r.overrides:
             lines.append(places.finding(override) + " [judgment]")
+        for note in unread_changes(r):
+            lines.append(places.finding(note))
     return "\n".join(lines + _summaries(replays))
 
 
@@ -81,7 +85,8 @@ def _summaries(replays: list[Replay]) -> list[str]:
         decided = f" ({again} decided again)" if again else ""
         verdict = counted(len(r.findings), "discrepancy", "discrepancies") if r.findings else "consistent"
         winner = f", won by {', '.join(r.winner)}" if r.winner else ""
-        lines.append(one_line(f"{r.game.slug}: {counted(count, noun)}{decided}, {verdict}{winner}"))
+        notes = f"; {counted(len(noted), 'note')}" if (noted := unread_changes(r)) else ""
+        lines.append(one_line(f"{r.game.slug}: {counted(count, noun)}{decided}, {verdict}{winner}{notes}"))
     return lines
 
 
@@ -107,12 +112,14 @@ def workflow_command(command: str, message: str, *, file: str | None = None, lin
 
 
 def report_github(replays: list[Replay], places: Places) -> str:
-    """Each finding an `::error` and each judgment that overrode the arithmetic a `::notice`, on its file and
-    line (named from the working directory, which in a workflow is the repository's root); then the summaries."""
+    """Each finding an `::error`, each judgment that overrode the arithmetic a `::notice` and each note a
+    `::warning` (it fails nothing), on its file and line (named from the working directory, which in a workflow
+    is the repository's root); then the summaries."""
     lines = []
     for r in replays:
         for kind, item, title in [("error", f, f"nomic-archive check: {f.kind}") for f in r.findings] + [
-                ("notice", o, "nomic-archive check: a judgment overrides the arithmetic") for o in r.overrides]:
+                ("notice", o, "nomic-archive check: a judgment overrides the arithmetic") for o in r.overrides] + [
+                ("warning", n, "nomic-archive check: a change not read") for n in unread_changes(r)]:
             lines.append(workflow_command(kind, item.described(places.place), file=places.path(item.file),
                                           line=item.line, title=title))
     return "\n".join(lines + _summaries(replays))  # a summary starts with a game's address, never `::`

@@ -5,7 +5,7 @@ from __future__ import annotations
 import os
 
 from ..errors import ArchiveError, SourceError
-from ..workflows import write_workflow
+from ..workflows import check_workflow_place, package_source, write_workflow
 from . import content_folder
 
 
@@ -14,5 +14,6 @@ def run(args) -> int:
     if not os.path.isdir(content):
         raise ArchiveError([SourceError(str(content), 0, "no such folder" if not os.path.lexists(content)
                                         else "is not a folder")])
-    write_workflow(content, package=args.package, force=args.force)
+    check_workflow_place(content, force=args.force)  # what is wrong with the place first, as new does
+    write_workflow(content, package_source(args.package), force=args.force)
     return 0

@@ -15,76 +15,102 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.names import look_alike, looks_like, name_problem, normal
 from ..parse.config import parse_config
 from . import read_ruleset
-from ..workflows import check_workflow_place, write_workflow
+from ..workflows import check_workflow_place, package_source, write_workflow
 
 RULESETS = ("suber-1982", "suber-2nd", "livejournal", "solitaire")
-SOLITAIRE_LOG = """# {title}: the log
+KEEPING = """# {title}: how to keep it
 
-One entry per turn, in order: a heading `## Turn N` and one `Action:` line. For example:
+For the keepers: nomic-archive does not read this file, and the site does not show it. What it reads is
+game.toml, rules.md, log.md (or log/*.md), snapshots/ and drafts/.
 
-    ## Turn 1
-    Action: transmute 12 to 20
-    Scores: {player} 10
+- `game.toml`: the title, the players in seating order, and the mechanics (numbering, adoption, scoring).
+- `rules.md`: the rules the game starts from.
+- `log.md`: what happened, in order, each entry under a level-2 heading (`## ...`). Text above the first entry
+  is shown on the game's home page, under "From the keepers": say there who keeps the game and where it is
+  played.
+
+{how}
+`nomic-archive check {folder}` replays the log and names each discrepancy at its line; `nomic-archive build
+{content}` makes the site. docs/format.md, in nomic-archive's source, lists every key, every change and every
+kind of entry.
+"""
+
+SOLITAIRE_HOW = """One entry per turn, in order: a heading `## Turn N` and one `Action:` line. For example:
+
+```markdown
+## Turn 1
+Action: transmute 12 to 20
+Scores: {player} 10
+```
 
 The four actions (rules 7 to 10):
 
-    transmute 12 to 20                      the greatest immutable rule becomes mutable rule 20
-    mutate 20: "old words" -> "new words"   up to 4 consecutive words, or two apart:
-                                            mutate 20: "a" -> "b" and "c" -> "d"
-    subsume 22 into 21                      rule 21 appends rule 22's text; rule 22 dies
-    divide 21 as 23                         rule 23 is a duplicate of rule 21
+```
+transmute 12 to 20                      the greatest immutable rule becomes mutable rule 20
+mutate 20: "old words" -> "new words"   up to 4 consecutive words, or two apart:
+                                        mutate 20: "a" -> "b" and "c" -> "d"
+subsume 22 into 21                      rule 21 appends rule 22's text; rule 22 dies
+divide 21 as 23                         rule 23 is a duplicate of rule 21
+```
 
-`Date:`, `Scores:` and `Winner:` lines are optional; free text may follow them. `nomic-archive check {folder}`
-replays every turn and names any illegal action; `nomic-archive solve {folder}` prints the shortest win.
+`Date:`, `Scores:` and `Winner:` lines are optional; free text may follow them. `nomic-archive solve
+{folder}` prints the shortest win.
+"""
+
+PROPOSAL_HOW = """A proposal as log.md records it (copy it there and make it yours):
+
+```markdown
+## Proposal 301: Counting the days
+Proposer: {first}
+Date: {today}
+Votes: for {voters}
+Result: adopted
+{die}Scores: {scores}
+
+Why: the keepers asked for a rule on dates.
+
+Enact rule: Counting the days
+
+> Each turn takes at most one day.
+```
+
+The key lines come first, then a blank line, the proposal's text, and each change as a paragraph of its own
+(`Amend rule 203 by replacing "unanimous" with "a majority of".`, `Repeal rule 204.`, ...): a change written
+otherwise is not read, and `check` says so in a note when an adopted proposal names a rule and changes none.
 """
 
 
-EXAMPLE_LOG = """# {title}: the log
-
-Proposals, judgments and events, in order, each under a level-2 heading. An example, indented so that it is
-not read (write yours from the margin, without the indent):
-
-    ## Proposal 301: Counting the days
-    Proposer: {first}
-    Date: {today}
-    Votes: for {voters}
-    Result: adopted
-{die}    Scores: {scores}
-
-    Why: the keepers asked for a rule on dates.
-
-    Enact rule: Counting the days
-
-    > Each turn takes at most one day.
-
-The key lines come first, then a blank line, the proposal's text, and each change as a paragraph of its own.
-docs/format.md lists every key, every change and every kind of entry.
-"""
-
-
-def example_log(title: str, players: list[str], scoring: Scoring) -> str:
-    """A new game's log: no entry yet, and an example proposal (a change paragraph, a Scores line true of the
-    game's first turn) shown in an indented block, which the log's reader takes for the preamble's text."""
-    if scoring.turn == "formula":
-        values = {"proposal": 301, "votes_for": len(players), "votes_against": 0, "abstentions": 0,
-                  "votes": len(players), "for_fraction": Fraction(1), "die": 0}
-        points = compile_formula(scoring.formula, SCORING_NAMES).evaluate_int(values, scoring.rounding)
+def keeping(folder: Path, title: str, players: list[str], scoring: Scoring | None) -> str:
+    """A new game's README.md: how to keep it, for the keepers only; for a game of proposals, an example proposal
+    (a change paragraph, a Scores line true of the game's first turn). `scoring` is None for a solitaire game."""
+    if scoring is None:
+        how = SOLITAIRE_HOW.format(player=players[0], folder=folder)
     else:
-        points = 4 if scoring.turn == "die" else 0
-    scores = ", ".join(f"{player} {points if position == 0 else 0}" for position, player in enumerate(players))
-    return EXAMPLE_LOG.format(title=title, first=players[0], today=dt.date.today().isoformat(),
-                              voters=", ".join(players), scores=scores,
-                              die="    Die: 4\n" if scoring.turn == "die" else "")
+        if scoring.turn == "formula":
+            values = {"proposal": 301, "votes_for": len(players), "votes_against": 0, "abstentions": 0,
+                      "votes": len(players), "for_fraction": Fraction(1), "die": 0}
+            points = compile_formula(scoring.formula, SCORING_NAMES).evaluate_int(values, scoring.rounding)
+        else:
+            points = 4 if scoring.turn == "die" else 0
+        scores = ", ".join(f"{player} {points if position == 0 else 0}" for position, player in enumerate(players))
+        how = PROPOSAL_HOW.format(first=players[0], today=dt.date.today().isoformat(), voters=", ".join(players),
+                                  scores=scores, die="Die: 4\n" if scoring.turn == "die" else "")
+    return KEEPING.format(title=title, how=how, folder=folder, content=folder.parent)
 
 
 def bundled(name: str, suffix: str) -> str:
     return resources.files("generator").joinpath("rulesets", f"{name}{suffix}").read_text(encoding="utf-8")
 
 
-def _players(names: list[str]) -> list[str]:
-    """The players named with --player, as game.toml's rules for names take them (model/names.py): each in NFC,
-    none empty, none a Votes line cannot write (`A, B`, `C; D`, `snail x3`), none with invisible characters,
-    none twice, no two that look alike. Else an ArchiveError naming every problem: nothing is written."""
+def _players(names: list[str], *, solitaire: bool) -> list[str]:
+    """The players named with --player, as game.toml's rules for names take them (model/names.py): at least one
+    (a game's players are the keeper's to name: none is made up), each in NFC, none empty, none a Votes line
+    cannot write (`A, B`, `C; D`, `snail x3`), none with invisible characters, none twice, no two that look alike.
+    Else an ArchiveError naming every problem: nothing is written."""
+    if not names:
+        raise ArchiveError([SourceError("--player", 0, "name its player: --player NAME; nothing was written"
+                                        if solitaire else "name each player, in seating order: --player Ann "
+                                        "--player Bob ...; nothing was written")])
     players = [normal(name) for name in names]
     problems = [problem for name in names if (problem := name_problem(name))]
     seen: set[str] = set()
@@ -123,27 +149,32 @@ def run(args) -> int:
     rules = read_ruleset(args.rules) if args.rules else None  # before anything is written: it may not read
     if args.github:
         check_workflow_place(folder.parent)
-    players = _players(args.players) or (["Player"] if solitaire else ["Alice", "Bob", "Carol"])
+        source = package_source(args.package)
+    elif args.package is not None:
+        raise ArchiveError([SourceError("--package", 0, "names what the GitHub workflow installs: add --github to "
+                                        "write one; nothing was written")])
+    players = _players(args.players, solitaire=solitaire)
     title = game_title(folder.name)
     header = (f"title = {json.dumps(title)}\nstart = {dt.date.today().isoformat()}\n"
               f"players = [{', '.join(json.dumps(p, ensure_ascii=False) for p in players)}]    # in seating order\n")
     write_atomic(folder / "game.toml", header + bundled(ruleset, ".toml"))
     if not imported:
         write_atomic(folder / "rules.md", rules if rules is not None else bundled(ruleset, ".md"))
-    if solitaire:
-        write_atomic(folder / "log.md", SOLITAIRE_LOG.format(title=title, player=players[0], folder=folder))
-    else:
-        mechanics = parse_config(header + bundled(ruleset, ".toml"), "game.toml", ErrorCollector())
-        write_atomic(folder / "log.md", example_log(title, players, mechanics.scoring))
+    # The log starts empty: what stands above its first entry is published, and is the keepers' to write.
+    write_atomic(folder / "log.md", "")
+    scoring = None if solitaire else parse_config(header + bundled(ruleset, ".toml"), "game.toml",
+                                                  ErrorCollector()).scoring
+    write_atomic(folder / "README.md", keeping(folder, title, players, scoring))
     if imported or rules is not None:
         source = "its rules.md" if imported else f"the rules of {args.rules}"
         print(f"created {folder} from {source}, with the mechanics of the {ruleset} ruleset in game.toml (numbering, "
-              "adoption, scoring: make them match the rules, see docs/format.md); check it with: nomic-archive "
-              f"check {folder}")
+              "adoption, scoring: make them match the rules, see docs/format.md); its README.md says how to keep "
+              f"it; check it with: nomic-archive check {folder}")
     else:
-        print(f"created {folder} from the {ruleset} ruleset; build it with: nomic-archive build {folder.parent}")
+        print(f"created {folder} from the {ruleset} ruleset; its README.md says how to keep it; build it with: "
+              f"nomic-archive build {folder.parent}")
     if args.github:
-        write_workflow(folder.parent, package=None)
+        write_workflow(folder.parent, source)
     return 0
 
 

@@ -17,16 +17,25 @@ from ..terminal import counted
 from . import content_folder
 
 
-def print_update(update: Update, root: Path) -> None:
-    """What an update did, on the terminal; files named from the working directory (`root`: the folder the errors'
-    names are relative to, the one that holds the games)."""
-    if update.ok:
-        print(f"replayed {counted(update.games, 'game')} in {update.seconds:.2f}s", file=sys.stderr)
-    else:
-        places = Places(root)
-        for error in update.errors:
-            print(places.error(error), file=sys.stderr)
-        print("the last good site is still served; fix the file and it is drawn again", file=sys.stderr)
+class UpdatePrinter:
+    """What each update did, on the terminal; files named from the working directory (`root`: the folder the
+    errors' names are relative to, the one that holds the games). An update that finds the very problems the one
+    before it found says nothing: a save by rename (vim, `sed -i`) comes as several file events, often two
+    updates, and the keeper needs to read the problems once."""
+
+    def __init__(self, root: Path) -> None:
+        self.places = Places(root)
+        self.shown: list[str] = []  # the problems printed last, as printed
+
+    def __call__(self, update: Update) -> None:
+        problems = [self.places.error(error) for error in update.errors]
+        if update.ok:
+            print(f"replayed {counted(update.games, 'game')} in {update.seconds:.2f}s", file=sys.stderr)
+        elif problems != self.shown:
+            for problem in problems:
+                print(problem, file=sys.stderr)
+            print("the last good site is still served; fix the file and it is drawn again", file=sys.stderr)
+        self.shown = problems
 
 
 def _stop(signum, frame) -> None:
@@ -38,9 +47,9 @@ def run(args) -> int:
     if not os.path.isdir(content):
         raise ArchiveError([SourceError(str(content), 0, "is not a folder" if os.path.lexists(content)
                                         else "no such folder")])
-    root = names_root(content)
+    print_update = UpdatePrinter(names_root(content))
     try:
-        watcher = Watcher(content, port=args.port, report=lambda update: print_update(update, root))
+        watcher = Watcher(content, port=args.port, report=print_update)
     except (OSError, OverflowError) as error:  # the port is taken, or is no port
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         taken = isinstance(error, OSError) and error.errno == errno.EADDRINUSE
@@ -54,7 +63,7 @@ def run(args) -> int:
             print(f"read {counted(first.games, 'game')} in {first.seconds:.2f}s; each page is drawn when it is "
                   "asked for", file=sys.stderr)
         else:
-            print_update(first, root)
+            print_update(first)
         url = watcher.server.url
         if args.port == 0:
             print(f"--port 0 picked port {watcher.server.server_port}, a free one", file=sys.stderr)

@@ -13,6 +13,7 @@ from markupsafe import Markup
 
 from ..cache import Cache
 from ..engine.adoption import describe
+from ..engine.notes import unread_change, unread_changes
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
@@ -29,7 +30,7 @@ from .points import bucket_of, list_points_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pages,
                      stored_search_pages)
 from .solitaire_pages import solitaire_site
-from .views import (TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, game_view,
+from .views import (TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
                     keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
                     step_facts, step_view, version_view)
 
@@ -306,6 +307,7 @@ def _overview(plan: GamePlan) -> dict[str, Any]:
     recent = [_proposal_row(plan, s, "") for s in plan.history.proposal_steps[-10:]][::-1]
     return {
         "scores": scores, "winner": list(replay.winner), "players": list(last.players if last else game.config.players),
+        "left": departed(last) if last else [],  # players scored who have left the game
         # a game that goes on after a win (format 1.2, after_win = "reset"): each win
         "wins": [{**step_view(plan, replay.steps[index], ""), "winners": list(winners)} for index, winners in replay.wins],
         "next_player": last.next_player if last else None, "circuits": last.circuits if last else 0,
@@ -443,6 +445,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
         "decisions": [{**step_view(plan, other, "../"), "name": other.entry.name, "this": other is step}
                       for other in plan.decisions.get(entry.number, ())],
         "has_redline": any(r["kind"] in ("changed", "enacted", "repealed") for r in revisions),
+        "unread": note.message if (note := unread_change(step)) else None,
     }
 
 
@@ -487,7 +490,8 @@ def _body_html(plan: GamePlan, step: Step) -> Markup:
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:
     rows = [{"step": step_view(plan, s, ""), "scores": [s.scores.get(p) for p in players],
              "deltas": [sum(d.points for d in s.deltas if d.player == p) for p in players]} for s in chosen]
-    return {"players": players, "rows": rows, "chart": score_chart(plan.replay) if first else None}
+    left = departed(plan.replay.steps[-1]) if plan.replay.steps else []  # players who have left the game by now
+    return {"players": players, "rows": rows, "chart": score_chart(plan.replay) if first else None, "left": left}
 
 
 def _check_context(plan: GamePlan) -> dict[str, Any]:
@@ -520,6 +524,8 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
                          for f, link in linked],
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
+            "notes": [{"entry": n.entry, "message": n.message, "url": plan.entry_anchor(replay.steps[n.index])}
+                      for n in unread_changes(replay)],
             "proposals": replay.proposal_count, "entries": len(replay.steps),
             "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
 

@@ -27,7 +27,7 @@ from ..parallel import run_in_turn
 from ..model import amount_text
 from ..parse.source import read_bytes, read_text
 from .jinja_patch import QuickEscapeTemplate
-from .views import Page, script_json
+from .views import Page, finding_kind, script_json
 
 # Below this many pages to draw, forking workers costs more than it saves.
 PARALLEL_FROM = 400
@@ -136,6 +136,7 @@ def make_environment(overrides: Path | None = None) -> Environment:
     env.filters["tojson_script"] = script_json
     env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
     env.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalize would lower-case the rest
+    env.filters["finding_kind"] = finding_kind
     env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
     return env
 

@@ -95,6 +95,23 @@ class ScriptJSON(Markup):
     encoded once (points.py)."""
 
 
+# What each kind of finding (the engine's codes, as the JSON report keeps them) is called on a page.
+FINDING_KINDS = {
+    "proposal-number": "proposal number", "rule-number": "rule number", "no-such-rule": "no such rule",
+    "immutable": "immutable rule", "result": "result", "votes": "votes", "player": "player", "turn": "order of play",
+    "die": "die", "formula": "scoring formula", "score": "score", "scores": "scores", "winner": "winner",
+    "after-end": "after the game ended", "mutable-cap": "cap on mutable rules", "snapshot": "snapshot",
+    "date": "date", "power": "power", "index": "adoption index", "by": "By line", "effect": "Effect line",
+    "failed-change": "change recorded as failed", "action": "illegal action", "forced-division": "forced division",
+    "unplayable": "unplayable game", "transmutation": "transmutation",
+}
+
+
+def finding_kind(kind: str) -> str:
+    """A kind of finding in words: `proposal-number` is "proposal number" (an unknown code, its words)."""
+    return FINDING_KINDS.get(kind, kind.replace("-", " "))
+
+
 def script_json(value) -> ScriptJSON:
     """JSON safe inside <script> or a .js file: no way for text to close the script (the filter
     `tojson_script`). Each character is replaced alone, so the parts of a text encoded apart join to the text
@@ -332,9 +349,17 @@ def step_facts(step: Step) -> dict[str, Any]:
             "overrides": [{"what": o.what, "computed": o.computed, "set": o.set_to, "by": o.judgment}
                           for o in step.overrides],
             "notes": list(step.notes), "winner": list(step.winner), "turn_of": step.turn_of,
+            "left": departed(step),
             "expected_player": step.expected_player,
             "failed": [{"words": change_words(change), "html": render_markdown(change.text) if change.text else "",
                         "why": why} for change, why in step.failed]}
+
+
+def departed(step: Step) -> list[str]:
+    """The players scored by the time of `step` who had left the game by then (`Players: -Dave`): a score keeps
+    every player it ever had."""
+    playing = set(step.players)
+    return sorted(name for name in step.scores if name not in playing)
 
 
 def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
@@ -422,6 +447,8 @@ def game_view(replay: Replay) -> dict[str, Any]:
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
             "scores": keeps_scores(replay), "variant": config.variant,
+            # Whether a Judge ruled in it: only then do its pages say that a ruling stands above the arithmetic
+            "judged": any(isinstance(step.entry, Judgment) for step in replay.steps),
             # Whether its rules are of two classes, immutable and mutable (in a game of powers, as Agora's, all
             # are of one, which no page names)
             "classes": len({version.rule_class for version in getattr(replay, "versions", ())}) > 1}

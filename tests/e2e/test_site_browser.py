@@ -198,3 +198,35 @@ def test_a_newcomer_follows_the_solitaire_game_from_its_home_to_a_turns_redline(
     for html in sorted((bundled_site / "solitaire").rglob("*.html")):
         page.goto(html.as_uri())
     assert page.errors == []
+
+
+def test_a_date_in_parentheses_sits_against_them(page, bundled_site, artifacts):
+    """"until proposal 309 (2007-03-05)", never "( 2007-03-05)": a rule's history dates each revision's end."""
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.goto((bundled_site / "livejournal-2007" / "rules" / "310.html").as_uri())
+    gaps = page.evaluate("""() => [...document.querySelectorAll('time')].flatMap(time => {
+        const before = time.previousSibling;
+        if (!before || before.nodeType !== Node.TEXT_NODE || !before.data.endsWith('(')) return [];
+        const range = document.createRange();
+        range.setStart(before, before.data.length - 1);
+        range.setEnd(before, before.data.length);
+        return [time.getBoundingClientRect().left - range.getBoundingClientRect().right];
+    })""")
+    assert gaps and all(gap < 1 for gap in gaps), gaps
+    page.screenshot(path=str(artifacts / "livejournal-rule-310-dates.png"), full_page=True)
+
+
+@pytest.mark.parametrize("path, shows", [
+    ("index.html", "Nomic, invented by Peter Suber in 1982, is a game whose moves change its own rules"),
+    ("livejournal-2007/index.html", "mike2600 (left)"),
+    ("slips-example/check.html", "proposal number"),
+    ("bureau-2024/proposals/501.html", "Recorded in bureau-2024/log.md."),
+])
+def test_the_sites_words_as_a_reader_sees_them(page, bundled_site, artifacts, path, shows):
+    page.set_viewport_size({"width": 1000, "height": 900})
+    page.goto((bundled_site / path).as_uri())
+    text = page.locator("body").inner_text()
+    assert shows in text
+    assert ("Judge's ruling" in page.locator("footer").inner_text()) == path.startswith("slips-example")
+    page.screenshot(path=str(artifacts / ("words-" + path.replace("/", "-").replace(".html", ".png"))),
+                    full_page=True)

@@ -1,0 +1,97 @@
+"""Notes on a replay: what the record may say that the replay did not read. Not discrepancies (the exit code and
+the verdict stay the findings'), but a keeper should look: an adopted proposal whose text asks for a change to a
+numbered rule, in words the log's reader does not take for a change (`Change rule 201 so "one day" becomes "two
+days".`), changes nothing, and would otherwise pass as consistent.
+
+A proposal's own text is looked at, never what the record says around it: a paragraph that starts by asking for
+a change and names a rule. The text kept `As proposed:` (format 1.2, Agora's) is not the record of what it did,
+and a rule named in passing (`Its change to rule 2478 is the event of 2018-10-30`, `Why: rule 201 is unclear`)
+asks for nothing."""
+from __future__ import annotations
+
+import re
+from dataclasses import dataclass
+
+from ..model import Proposal, Source
+from ..parse.source import FENCE, shorten
+from .replay import _Placed, entry_label
+
+UNREAD_CHANGE = "unread-change"
+# A paragraph that asks for a change to a numbered rule: a verb of change first and a rule's number within its
+# first sentence; `In rule N,` and a verb of change; or a rule's number first, and a change done to it.
+_CHANGE_VERB = (r"(?:please\s+)?(?:change|modify|edit|replace|rewrite|reword|revise|delete|remove|strike|insert|add|"
+                r"append|create|rename|update|alter|substitute|swap)\b")
+_ASKS_FOR_A_CHANGE = re.compile(
+    rf"^{_CHANGE_VERB}[^.!?]*?\brules?\s+#?(\d+)"
+    rf"|^in\s+rules?\s+#?(\d+)\s*,\s*{_CHANGE_VERB}"
+    r"|^rules?\s+#?(\d+)\s+(?:(?:is|are|shall\s+be|will\s+be)\s+(?:hereby\s+)?(?:amended|changed|modified|"
+    r"repealed|replaced|rewritten|renumbered|retitled|transmuted|deleted|reworded|edited)|(?:shall|will|is\s+to)\s+"
+    r"read|becomes)\b",
+    re.IGNORECASE)
+_LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
+
+
+@dataclass(frozen=True)
+class Note(_Placed):
+    """A place a keeper should look at, with what to do about it; never a discrepancy."""
+
+    kind: str
+    source: Source
+    entry: str
+    message: str
+    index: int  # the step (entry) it is about
+    rules: tuple[int, ...] = ()
+
+    def shown(self, place) -> str:
+        return f"{place(self.source)}: note: {self.described(place)}"
+
+    def described(self, place) -> str:
+        return f"{self.entry}: {self.message}"
+
+    def to_json(self) -> dict:
+        return {"file": self.file, "line": self.line, "kind": self.kind, "entry": self.entry,
+                "message": self.message, "rules": list(self.rules)}
+
+
+def unread_changes(replay) -> tuple[Note, ...]:
+    """A note for each adopted proposal that changes no rule although its text asks for a change to a numbered
+    rule (a solitaire game's turns are no proposals: it has none)."""
+    return tuple(note for step in replay.steps if (note := unread_change(step)) is not None)
+
+
+def unread_change(step) -> Note | None:
+    """The note on one step of a replay, when it is an adopted proposal that changes no rule although a paragraph
+    of its text asks for a change to a numbered rule."""
+    entry = step.entry
+    if not isinstance(entry, Proposal) or entry.changes or getattr(step, "result", None) != "adopted":
+        return None
+    asked = [(paragraph, match) for paragraph in _paragraphs(entry.body)
+             if (match := _ASKS_FOR_A_CHANGE.match(paragraph))]
+    if not asked:
+        return None
+    rules = tuple(dict.fromkeys(int(next(filter(None, match.groups()))) for _, match in asked))
+    return Note(UNREAD_CHANGE, entry.source, entry_label(entry),
+                f"its text asks for a change to rule{'s' if len(rules) > 1 else ''} {', '.join(map(str, rules))} "
+                f"('{shorten(asked[0][0])}'), but no change is read from it: adopted, it changes no rule. "
+                "Write each change in a form of docs/format.md's table of changes, e.g. "
+                f"'Amend rule {rules[0]} by replacing \"old words\" with \"new words\".'", step.index, rules)
+
+
+def _paragraphs(markdown: str) -> list[str]:
+    """The paragraphs of Markdown prose, each on one line, a list's items each one: not what is quoted (`>`),
+    indented as code or fenced."""
+    paragraphs, current, fenced = [], [], False
+    for line in markdown.splitlines():
+        if FENCE.match(line):
+            fenced = not fenced
+            line = ""
+        item = _LIST_ITEM.match(line)
+        if fenced or item or line.startswith(("    ", "\t")) or line.lstrip().startswith(">") or not line.strip():
+            if current:
+                paragraphs.append(" ".join(current))
+            current = [line[item.end():].strip()] if item and not fenced else []
+            continue
+        current.append(line.strip())
+    if current:
+        paragraphs.append(" ".join(current))
+    return paragraphs
