@@ -19,7 +19,7 @@ from jinja2.loaders import split_template_path
 from jinja2.sandbox import SandboxedEnvironment
 from markupsafe import Markup
 
-from ..cache import Cache, digest, pickled, unpickled
+from ..cache import Cache, digest
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..limits import MAX_FILE_BYTES
@@ -456,12 +456,13 @@ def _remove(site: Path, paths: list[str]) -> None:
             pass
 
 
-# A manifest: (MANIFEST_FORMAT, {path: Known}, (inputs digest, summary) or None).
-MANIFEST_FORMAT = 3
+# A manifest: (MANIFEST_FORMAT, {path: Known}, (inputs digest, what the build said of the site) or None).
+MANIFEST_FORMAT = 4
+Manifest = tuple[int, dict[str, Known], tuple[bytes, dict[str, int]] | None]
 
 
 def _write_manifest(cache: Cache, output: Path, entries: dict, inputs: tuple[bytes, Any] | None) -> None:
-    cache.set_manifest(output, pickled((MANIFEST_FORMAT, entries, inputs)))
+    cache.set_manifest(output, (MANIFEST_FORMAT, entries, inputs), Manifest)
 
 
 def _read_record(cache: Cache, output: Path) -> tuple[dict[str, Known], Any] | None:
@@ -469,9 +470,8 @@ def _read_record(cache: Cache, output: Path) -> tuple[dict[str, Known], Any] | N
     be used (damaged, from another version, or the folder is no site a build made): build it all again."""
     if not (output / SITE_MARKER).is_file():
         return None
-    record = unpickled(cache.manifest(output), tuple)
-    if not (record is not None and len(record) == 3 and record[0] == MANIFEST_FORMAT and isinstance(record[1], dict)
-            and all(isinstance(path, str) and isinstance(row, tuple) and len(row) == 3 for path, row in record[1].items())):
+    record = cache.manifest(output, Manifest)
+    if record is None or record[0] != MANIFEST_FORMAT:
         return None
     return record[1], record[2]
 

@@ -1,0 +1,163 @@
+"""build, check, serve and the cache under hostile or careless use (issue 52): a cache folder shared with a
+keeper's files or written by someone else, a game folder replaced under serve, clients that never finish a
+request, links inside the output, a page changed by hand that keeps its size and time."""
+from __future__ import annotations
+
+import os
+from pathlib import Path
+
+import pytest
+
+from generator import cache as cache_module
+from generator.cli import main
+from generator.files import SITE_MARKER
+from tests.helpers import ROOT, copy_games, tree_digest
+from tests.test_serve import edit
+
+# --- The cache removes only what it made -----------------------------------------------------------
+
+
+def test_a_cache_folder_shared_with_a_keepers_databases_keeps_them(tmp_path, monkeypatch):
+    """--cache-dir pointed at a folder of the keeper's own SQLite files (one even named as the cache names its
+    own): past the cap, the cache removes its files, never theirs."""
+    shared = tmp_path / "databases"
+    shared.mkdir()
+    keepers = {name: os.urandom(50_000) for name in ("accounts.sqlite", "accounts.sqlite-wal",
+                                                     "accounts.sqlite-shm", "0123456789abcdef01234567.sqlite")}
+    for name, data in keepers.items():
+        (shared / name).write_bytes(data)
+        os.utime(shared / name, (1_000, 1_000))  # used long ago: the first to go, were they the cache's
+    monkeypatch.setattr(cache_module, "MAX_CACHE_BYTES", 1)
+    content = copy_games(tmp_path, "mini")
+    for site in ("one", "two"):
+        assert main(["build", str(content), "-o", str(tmp_path / site), "--cache-dir", str(shared), "--quiet"]) == 0
+    assert {path.name: path.read_bytes() for path in shared.iterdir() if path.is_file()} == keepers
+    assert [path.name for path in shared.iterdir() if path.is_dir()] == [cache_module.OWN_FOLDER]
+
+
+# --- A cache record is data, and only the user's own runs' records count ------------------------------
+
+
+class _Payload:
+    """What a pickle may carry: a call, made while it is read (here: a file made where the test looks)."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return open, (str(self.marker), "w")
+
+
+def _forge(cache_dir: Path, how: str, marker: Path, manifest: bytes | None = None) -> int:
+    """Every record of the cache files under `cache_dir` replaced as someone who can write the folder but not read
+    the user's key would: a pickle that runs code, sealed as a pickle record was (`pickle`); each record's bytes
+    moved under another record's key (`moved`); each record's bytes, moved, sealed with a key of their own
+    (`foreign`), and the sites' manifests replaced by `manifest` so sealed. How many records were forged."""
+    import hashlib
+    import pickle
+    import sqlite3
+
+    forged = 0
+    for file in cache_dir.rglob("*.sqlite"):
+        db = sqlite3.connect(file)
+        rows = db.execute("SELECT key, value FROM records ORDER BY key").fetchall()
+        values = [value for _, value in rows]
+        if how == "pickle":
+            payload = pickle.dumps(_Payload(marker))
+            values = [hashlib.sha256(payload).digest()[:16] + payload] * len(rows)
+            db.execute("UPDATE manifests SET value = ?", (values[0],) if values else (b"",))
+        else:
+            values = values[1:] + values[:1]
+        if how == "foreign":
+            other = os.urandom(32)
+            values = [cache_module._sealed(other, key, value[16:]) for (key, _), value in zip(rows, values)]
+            for (site,) in db.execute("SELECT site FROM manifests").fetchall():
+                db.execute("UPDATE manifests SET value = ? WHERE site = ?",
+                           (cache_module._sealed(other, b"manifest of " + site.encode(), manifest), site))
+        db.executemany("UPDATE records SET value = ? WHERE key = ?", [(v, k) for (k, _), v in zip(rows, values)])
+        forged += len(rows)
+        db.commit()
+        db.close()
+    return forged
+
+
+@pytest.mark.parametrize("how", ["pickle", "moved", "foreign"])
+def test_a_cache_written_by_someone_else_changes_no_verdict_and_no_page_and_runs_nothing(game, tmp_path, capsys,
+                                                                                        how):
+    shared, site, marker = tmp_path / "shared-cache", tmp_path / "site", tmp_path / "code-ran"
+    content = game.parent
+    assert main(["build", str(content), "-o", str(site), "--cache-dir", str(shared), "--quiet"]) == 0
+    # The game edited (Ben's score claim now wrong: one discrepancy), and checked: the cache holds its records.
+    edit(game / "log.md", "Scores: Ann 3, Ben -5, Cat 2", "Scores: Ann 3, Ben 5, Cat 2")
+    assert main(["check", str(content), "--cache-dir", str(shared)]) == 1
+    capsys.readouterr()
+    fresh = [main(["check", str(content), "--cache-dir", str(tmp_path / "empty")]), capsys.readouterr().out]
+    assert fresh[0] == 1 and "Ben" in fresh[1]
+    assert main(["build", str(content), "-o", str(tmp_path / "fresh"), "--cache-dir", str(tmp_path / "empty")]) == 0
+    assert _forge(shared, how, marker, _claimed_manifest(content, site) if how == "foreign" else None) > 3
+    capsys.readouterr()
+    assert [main(["check", str(content), "--cache-dir", str(shared)]), capsys.readouterr().out] == fresh
+    assert main(["build", str(content), "-o", str(site), "--cache-dir", str(shared), "--quiet"]) == 0
+    assert tree_digest(site) == tree_digest(tmp_path / "fresh")
+    assert not marker.exists()
+
+
+def _claimed_manifest(content: Path, site: Path) -> bytes:
+    """A manifest saying that `site` is, as it stands, what the last build made of `content` as it is now: were
+    it believed, the build would draw nothing."""
+    from generator.cache import digest, program_digest
+    from generator.parse.game import inputs_digest
+    from generator.records import encoded
+    from generator.site.render import MANIFEST_FORMAT, Manifest, templates_digest
+
+    inputs = digest(program_digest(), templates_digest(None), "", inputs_digest(content))
+    files = {path.relative_to(site).as_posix(): (b"\0" * 20, path.stat().st_size, path.stat().st_mtime_ns)
+             for path in site.rglob("*") if path.is_file() and path.name != SITE_MARKER}
+    return encoded((MANIFEST_FORMAT, files, (inputs, {"games": 1, "pages": 1, "findings": 0})), Manifest)
+
+
+def test_every_entry_of_the_bundled_games_reads_back_as_parsed_and_nothing_else_reads(tmp_path):
+    """The records' codec against the plain parse: every entry of every bundled game (proposals, judgments,
+    events, Solitaire's turns, Effect values of each TOML kind) reads back equal, with its places; a record of
+    the right syntax and another shape is a Mismatch, never a value."""
+    import datetime as dt
+
+    from generator.model import Effect, Source
+    from generator.parse.game import load_content
+    from generator.parse.log import ParsedEntry
+    from generator.records import Mismatch, decoded, encoded
+
+    entries = [entry for game in load_content(ROOT / "content") for entry in game.log.entries]
+    assert {type(entry).__name__ for entry in entries} >= {"Proposal", "Judgment", "Event", "Turn"}
+    for entry in entries:
+        back = decoded(encoded(entry, ParsedEntry), ParsedEntry)
+        assert back == entry and type(back) is type(entry) and back.source.line == entry.source.line
+    toml = {"s": "x", "n": -3, "f": 0.5, "b": True, "d": dt.date(2001, 2, 3), "t": dt.time(4, 5),
+            "at": dt.datetime(2001, 2, 3, 4, 5, tzinfo=dt.timezone.utc), "list": [1, ["a", {"k": False}]]}
+    effect = Effect("x.y", toml, Source("g/log.md", 3))
+    assert decoded(encoded(effect, Effect), Effect) == effect
+    for forged in (b"[1, 2]", b'["x.y", {"s": "x"}, ["g/log.md", 3]]', b'["x.y", ["str", 1], ["g/log.md", 3]]',
+                   b'["x.y", ["str", "x"], ["g/log.md", "3"]]', b"\\x80", b"[" * 100_000):
+        with pytest.raises(Mismatch):
+            decoded(forged, Effect)
+
+
+def test_the_key_that_seals_the_cache_is_the_users_alone(tmp_path, monkeypatch):
+    """Made on first use, readable by its owner alone, outside the cache folder; one others may read is not
+    used, and then no cache is kept (a record nobody can vouch for is worth nothing)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cache_module.sealing_key.cache_clear()
+    try:
+        key = cache_module.sealing_key()
+        path = cache_module.key_path()
+        assert key is not None and path.read_bytes() == key and path.stat().st_mode & 0o777 == 0o600
+        assert path.is_relative_to(tmp_path / "state")
+        cache_module.sealing_key.cache_clear()
+        assert cache_module.sealing_key() == key  # the same, run after run
+        os.chmod(path, 0o644)
+        cache_module.sealing_key.cache_clear()
+        assert cache_module.sealing_key() is None
+        cache = cache_module.Cache(tmp_path / "cache", tmp_path)
+        assert not cache.enabled and not (tmp_path / "cache").exists()
+    finally:
+        cache_module.sealing_key.cache_clear()
