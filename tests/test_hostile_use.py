@@ -4,6 +4,7 @@ request, links inside the output, a page changed by hand that keeps its size and
 from __future__ import annotations
 
 import os
+import shutil
 from pathlib import Path
 
 import pytest
@@ -161,3 +162,50 @@ def test_the_key_that_seals_the_cache_is_the_users_alone(tmp_path, monkeypatch):
         assert not cache.enabled and not (tmp_path / "cache").exists()
     finally:
         cache_module.sealing_key.cache_clear()
+
+
+# --- build never writes through a link --------------------------------------------------------------
+
+
+def test_a_folder_of_the_site_replaced_by_a_link_outside_is_not_written_through(tmp_path, capsys):
+    """A game's folder of the site replaced by a link to a folder outside it: the next build writes nothing
+    there, and the site it says it built is whole (the link gone, a folder of the pages in its place)."""
+    content = copy_games(tmp_path, "mini")
+    site, outside = tmp_path / "site", tmp_path / "elsewhere"
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    built = tree_digest(site)
+    outside.mkdir()
+    (outside / "keep.txt").write_text("a keeper's file\n")
+    shutil.rmtree(site / "mini")
+    (site / "mini").symlink_to(outside)
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    assert not (site / "mini").is_symlink() and tree_digest(site) == built
+    assert sorted(path.name for path in outside.iterdir()) == ["keep.txt"]
+    # A page replaced by a link (to a keeper's file outside) is drawn again as a file, the file left alone.
+    (site / "mini" / "index.html").unlink()
+    (site / "mini" / "index.html").symlink_to(outside / "keep.txt")
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    assert not (site / "mini" / "index.html").is_symlink() and tree_digest(site) == built
+    assert (outside / "keep.txt").read_text() == "a keeper's file\n"
+
+
+def test_an_output_that_is_a_link_to_the_published_folder_stays_a_link(tmp_path, monkeypatch):
+    """`-o site` where site is the keeper's link to the folder they publish: every build writes the site into
+    that folder, and the link stays as it was; nothing is made beside either."""
+    content = copy_games(tmp_path, "mini")
+    published = tmp_path / "www" / "nomic"
+    published.parent.mkdir()
+    (tmp_path / "site").symlink_to(published)  # to nothing yet: refused, nothing made
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "content", "-o", "site", "--quiet"]) == 2
+    assert not published.exists()
+    published.mkdir()
+    for _ in range(2):
+        assert main(["build", "content", "-o", "site", "--quiet"]) == 0
+        assert os.readlink(tmp_path / "site") == str(published)
+        assert (published / SITE_MARKER).is_file() and (published / "mini" / "index.html").is_file()
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["content", "site", "www"]
+        assert sorted(path.name for path in published.parent.iterdir()) == ["nomic"]
+    (content / "mini" / "log.md").write_text((content / "mini" / "log.md").read_text() + "\n")
+    assert main(["build", "content", "-o", "site", "--quiet"]) == 0
+    assert os.readlink(tmp_path / "site") == str(published)

@@ -370,8 +370,9 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     files = dict(static_files(overrides))
     known = _read_manifest(cache, output)
     if known is not None:  # (a file changed by hand since is drawn again: its manifest entry is not kept)
-        present = _site_files(output)
-        known = {path: entry for path, entry in known.items() if present.get(path) == entry[1:]}
+        present, links = _site_files(output)
+        known = {path: entry for path, entry in known.items() if present.get(path) == entry[1:]} if not links \
+            else None  # a link in the site, which a page written into place could follow: the site is made anew
     staging = new_staging_folder(output)
     try:
         with writing(output):
@@ -420,16 +421,18 @@ def unchanged_site(cache: Cache, output: Path, inputs: bytes) -> Any:
     if record is None or record[1] is None or record[1][0] != inputs:
         return None
     known = record[0]
-    present = _site_files(output)
+    present, links = _site_files(output)
     present.pop(SITE_MARKER, None)
-    if present.keys() != known.keys() or any(present[path] != entry[1:] for path, entry in known.items()):
+    if links or present.keys() != known.keys() or any(present[path] != entry[1:] for path, entry in known.items()):
         return None
     return record[1][1]
 
 
-def _site_files(site: Path) -> dict[str, tuple[int, int]]:
-    """Every file in the site (symbolic links included, not followed) with its size and modification time."""
+def _site_files(site: Path) -> tuple[dict[str, tuple[int, int]], bool]:
+    """Every file in the site (symbolic links included, not followed) with its size and modification time, and
+    whether any of them is a symbolic link (a build makes none)."""
     files: dict[str, tuple[int, int]] = {}
+    links = False
     folders = [(site, "")]
     while folders:
         folder, prefix = folders.pop()
@@ -440,7 +443,8 @@ def _site_files(site: Path) -> dict[str, tuple[int, int]]:
                 else:
                     stat = entry.stat(follow_symlinks=False)
                     files[prefix + entry.name] = (stat.st_size, stat.st_mtime_ns)
-    return files
+                    links = links or entry.is_symlink()
+    return files, links
 
 
 def _remove(site: Path, paths: list[str]) -> None:
