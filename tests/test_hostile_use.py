@@ -103,6 +103,11 @@ def test_a_cache_written_by_someone_else_changes_no_verdict_and_no_page_and_runs
     assert not marker.exists()
 
 
+def _times(path: Path) -> tuple[int, int, int]:
+    status = path.stat()
+    return status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
 def _claimed_manifest(content: Path, site: Path) -> bytes:
     """A manifest saying that `site` is, as it stands, what the last build made of `content` as it is now: were
     it believed, the build would draw nothing."""
@@ -112,7 +117,7 @@ def _claimed_manifest(content: Path, site: Path) -> bytes:
     from generator.site.render import MANIFEST_FORMAT, Manifest, templates_digest
 
     inputs = digest(program_digest(), templates_digest(None), "", inputs_digest(content))
-    files = {path.relative_to(site).as_posix(): (b"\0" * 20, path.stat().st_size, path.stat().st_mtime_ns)
+    files = {path.relative_to(site).as_posix(): (b"\0" * 20, *_times(path))
              for path in site.rglob("*") if path.is_file() and path.name != SITE_MARKER}
     return encoded((MANIFEST_FORMAT, files, (inputs, {"games": 1, "pages": 1, "findings": 0})), Manifest)
 
@@ -209,3 +214,32 @@ def test_an_output_that_is_a_link_to_the_published_folder_stays_a_link(tmp_path,
     (content / "mini" / "log.md").write_text((content / "mini" / "log.md").read_text() + "\n")
     assert main(["build", "content", "-o", "site", "--quiet"]) == 0
     assert os.readlink(tmp_path / "site") == str(published)
+
+
+# --- A page changed by hand is drawn again, whatever its size and time ------------------------------------
+
+
+@pytest.mark.parametrize("how", ["in place", "renamed over"])
+def test_a_page_changed_by_hand_keeping_its_size_and_time_is_drawn_again(tmp_path, capsys, how):
+    """As `cp -p` (the bytes written in place, then the time set back) or `rsync -t` (a new file renamed over
+    the page, with the page's time) leave it: the next build draws the page again."""
+    content = copy_games(tmp_path, "mini")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    built = tree_digest(site)
+    page = site / "mini" / "index.html"
+    status = page.stat()
+    forged = page.read_bytes().replace(b"<title>", b"<title>X", 1)[:status.st_size]
+    assert len(forged) == status.st_size and forged != page.read_bytes()
+    target = page if how == "in place" else tmp_path / "copy.html"
+    target.write_bytes(forged)
+    os.utime(target, ns=(status.st_atime_ns, status.st_mtime_ns))
+    if how == "renamed over":
+        os.replace(target, page)
+    assert _times(page)[:2] == (status.st_size, status.st_mtime_ns)
+    capsys.readouterr()
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    assert "(1 written, the rest unchanged)" in capsys.readouterr().err
+    assert tree_digest(site) == built
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err

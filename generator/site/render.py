@@ -225,8 +225,9 @@ def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:
 
 # --- Drawing pages, on every core, and writing those that changed -----------------------------------
 
-# What the manifest says of a file of the site: the digest of its bytes, its size and its modification time.
-Known = tuple[bytes, int, int]
+# What the manifest says of a file of the site: the digest of its bytes, its size, its modification time and its
+# change time (ctime: which no copy can set, as `cp -p` and `rsync -t` set the modification time).
+Known = tuple[bytes, int, int, int]
 
 
 def render_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
@@ -285,7 +286,7 @@ def _render_share(env: Environment, pages: list[Page], out: Path, known: dict[st
             stat = _write_new(target, data, mode)
             if page.stub:
                 stubs.setdefault(data, target)
-        drawn[page.path] = (key, stat.st_size, stat.st_mtime_ns)
+        drawn[page.path] = (key, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
     return drawn
 
 
@@ -396,11 +397,15 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
-    # A rename keeps the modification time: the staged file's is the site's.
     for name, data in files.items():
-        stat = (output / name).stat()
-        drawn[name] = (digest(data), stat.st_size, stat.st_mtime_ns)
-    _write_manifest(cache, output, drawn, inputs)
+        drawn[name] = (digest(data), 0, 0, 0)  # (the times are the site's, below)
+    # A rename keeps the modification time but sets the change time, and so does a link made or removed to a
+    # page's file: each file's times are taken once the site is in place. (One not as this build wrote it, were
+    # anything else writing the site meanwhile, is left out: it is drawn again next time.)
+    after, _ = _site_files(output)
+    manifest = {path: (entry[0], *after[path]) for path, entry in drawn.items()
+                if path in after and (path in files or after[path][:2] == entry[1:3])}
+    _write_manifest(cache, output, manifest, inputs)
     return BuildResult(len(pages), written)
 
 
@@ -428,10 +433,10 @@ def unchanged_site(cache: Cache, output: Path, inputs: bytes) -> Any:
     return record[1][1]
 
 
-def _site_files(site: Path) -> tuple[dict[str, tuple[int, int]], bool]:
-    """Every file in the site (symbolic links included, not followed) with its size and modification time, and
-    whether any of them is a symbolic link (a build makes none)."""
-    files: dict[str, tuple[int, int]] = {}
+def _site_files(site: Path) -> tuple[dict[str, tuple[int, int, int]], bool]:
+    """Every file in the site (symbolic links included, not followed) with its size, modification time and change
+    time, and whether any of them is a symbolic link (a build makes none)."""
+    files: dict[str, tuple[int, int, int]] = {}
     links = False
     folders = [(site, "")]
     while folders:
@@ -442,7 +447,7 @@ def _site_files(site: Path) -> tuple[dict[str, tuple[int, int]], bool]:
                     folders.append((Path(entry.path), f"{prefix}{entry.name}/"))
                 else:
                     stat = entry.stat(follow_symlinks=False)
-                    files[prefix + entry.name] = (stat.st_size, stat.st_mtime_ns)
+                    files[prefix + entry.name] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
                     links = links or entry.is_symlink()
     return files, links
 
@@ -461,7 +466,7 @@ def _remove(site: Path, paths: list[str]) -> None:
 
 
 # A manifest: (MANIFEST_FORMAT, {path: Known}, (inputs digest, what the build said of the site) or None).
-MANIFEST_FORMAT = 4
+MANIFEST_FORMAT = 5
 Manifest = tuple[int, dict[str, Known], tuple[bytes, dict[str, int]] | None]
 
 
