@@ -5,15 +5,17 @@ from __future__ import annotations
 
 import os
 import shutil
+import time
 from pathlib import Path
 
 import pytest
 
 from generator import cache as cache_module
+from generator import serve as serve_module
 from generator.cli import main
 from generator.files import SITE_MARKER
 from tests.helpers import ROOT, copy_games, tree_digest
-from tests.test_serve import edit
+from tests.test_serve import edit, get, text, write_game
 
 # --- The cache removes only what it made -----------------------------------------------------------
 
@@ -243,3 +245,152 @@ def test_a_page_changed_by_hand_keeping_its_size_and_time_is_drawn_again(tmp_pat
     assert tree_digest(site) == built
     assert main(["build", str(content), "-o", str(site)]) == 0
     assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+
+
+# --- serve follows a game folder replaced under it -----------------------------------------------------
+
+
+def _shows(watcher, client, path: str, words: str, seconds: float = 20) -> bool:
+    """Whether, within `seconds` (a bound on waiting, not a measure), an update reloads the open pages with
+    `path` showing `words`."""
+    import queue
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            event = client.get(timeout=max(0.01, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if event[0] == "reload" and words in text(watcher.site, path):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("how", ["game removed and made again", "content renamed away and copied back"])
+def test_serve_shows_a_folder_replaced_under_it_and_every_save_after(game, tmp_path, how):
+    from generator.serve import Watcher
+
+    served = game if how.startswith("game") else game.parent
+    watcher = Watcher(served, report=lambda update: None)
+    try:
+        assert watcher.start().ok
+        client = watcher.hub.subscribe()
+        if how.startswith("game"):
+            shutil.rmtree(game)
+            assert _event(client)[0] == "error"  # the folder holds no game, said
+            write_game(game.parent)
+        else:
+            game.parent.rename(tmp_path / "away")
+            shutil.copytree(tmp_path / "away", game.parent)
+        edit(game / "rules.md", "clockwise", "counter-clockwise")
+        assert _shows(watcher, client, "/tiny/rules/201.html", "counter-clockwise")
+        edit(game / "rules.md", "counter-clockwise", "widdershins")  # a save in the folder as it is now
+        assert _shows(watcher, client, "/tiny/rules/201.html", "widdershins")
+        assert not watcher.site.errors
+    finally:
+        watcher.close()
+
+
+def _event(client, seconds: float = 20):
+    return client.get(timeout=seconds)
+
+
+# --- Slow clients do not starve serve -----------------------------------------------------------------
+
+
+def _slow_clients(server, count: int) -> list:
+    """Connections that send the start of a request and never finish it."""
+    import socket
+
+    clients = []
+    for _ in range(count):
+        client = socket.create_connection(server.server_address)
+        client.sendall(b"GET /tiny/index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        clients.append(client)
+    return clients
+
+
+def _closed_by_server(client, seconds: float) -> bool:
+    """Whether the server closes `client` within `seconds` (a bound on waiting)."""
+    client.settimeout(seconds)
+    try:
+        return client.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def _site_server(live, monkeypatch, **settings):
+    import threading
+
+    from generator.serve import EventHub, SiteServer
+
+    for name, value in settings.items():
+        monkeypatch.setattr(serve_module, name, value, raising=False)
+    server = SiteServer(live, EventHub())
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return server
+
+
+def test_requests_that_never_finish_are_closed_and_pages_are_still_answered(live, monkeypatch):
+    server = _site_server(live, monkeypatch, HEAD_SECONDS=0.5)
+    try:
+        slow = _slow_clients(server, 40)
+        assert get(server, "/tiny/index.html").status == 200  # answered beside them
+        assert all(_closed_by_server(client, 20) for client in slow)
+        assert get(server, "/tiny/index.html").status == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_connections_past_the_bound_are_closed_at_once(live, monkeypatch):
+    server = _site_server(live, monkeypatch, MAX_CONNECTIONS=4, HEAD_SECONDS=600)
+    try:
+        slow = _slow_clients(server, 10)
+        closed = [_closed_by_server(client, 2) for client in slow]
+        assert closed.count(True) == 6  # those past the bound; the four others wait for their request
+        for client in slow:
+            client.close()
+        assert _eventually(lambda: _status(server, "/tiny/index.html") == 200)
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_out_of_files_the_accept_loop_waits_before_trying_again(live, monkeypatch):
+    """accept() failing for want of files fails again at once: without a pause, serving spins a core."""
+    import errno
+
+    from generator.serve import EventHub, SiteServer
+
+    class Listening:
+        def accept(self):
+            raise OSError(errno.EMFILE, "Too many open files")
+
+    server = SiteServer(live, EventHub())
+    server.server_close()
+    waits = []
+    monkeypatch.setattr(server, "_closing", type("Closing", (), {"wait": lambda self, s: waits.append(s)})(),
+                        raising=False)
+    monkeypatch.setattr(server, "socket", Listening())
+    with pytest.raises(OSError):
+        server.get_request()
+    assert waits == [serve_module.ACCEPT_BACKOFF_SECONDS] and waits[0] > 0
+
+
+def _status(server, path: str) -> int | None:
+    try:
+        return get(server, path).status
+    except OSError:
+        return None
+
+
+def _eventually(condition, seconds: float = 20) -> bool:
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        if condition():
+            return True
+        time.sleep(0.05)
+    return False
