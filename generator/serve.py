@@ -36,8 +36,8 @@ from .pipeline import GameReplay, Pipeline, Site
 from .site.render import make_environment, package_templates, static_files, template_names, template_problem
 
 EVENTS_PATH = "/__nomic/events"
-# How LIVE_RELOAD opens the event stream: serve adds there which site the page was drawn from (EventHub.token).
-EVENTS_OPENED = f'new EventSource("{EVENTS_PATH}")'
+# Where LIVE_RELOAD names the event stream: serve adds there which site the page was drawn from (EventHub.token).
+EVENTS_OPENED = f'var stream = "{EVENTS_PATH}";'
 # Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
 QUIET_SECONDS = 0.025
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
@@ -283,17 +283,22 @@ class EventHub:
         return f"{self._process}-{self._published}"
 
     def subscribe(self, since: str | None = None) -> queue.SimpleQueue:
-        """A stream's events. A page that opened the stream while the site is broken, or that was drawn from
-        another site than the latest (`since`: the token it was served with), missed what was published while it
-        loaded: its first event says so."""
+        """A stream's events. The first says what the site is now: broken (`error`), another than the one the
+        page was drawn from (`since`: the token it was served with, so it missed what was published while it
+        loaded: `reload`), or else which it is (`site`, for the other pages the stream's page speaks for)."""
         client: queue.SimpleQueue = queue.SimpleQueue()
         with self._lock:
             if self.error is not None:
                 client.put(("error", self.error))
             elif since is not None and since != self.token:
-                client.put(("reload", "{}"))
+                client.put(("reload", self._site()))
+            else:
+                client.put(("site", self._site()))
             self._clients.append(client)
         return client
+
+    def _site(self) -> str:
+        return json.dumps({"site": self.token})
 
     def unsubscribe(self, client: queue.SimpleQueue) -> None:
         with self._lock:
@@ -307,7 +312,7 @@ class EventHub:
                 {"total": max(len(update.errors), len(problems)), "problems": problems}, ensure_ascii=False)
             self._published += 1
             for client in self._clients:
-                client.put(("reload", "{}") if update.ok else ("error", self.error))
+                client.put(("reload", self._site()) if update.ok else ("error", self.error))
 
     def close(self) -> None:
         self.closed.set()
@@ -567,22 +572,36 @@ class UpdateLoop(threading.Thread, FileSystemEventHandler):
         self.hub.publish(update, self.site.problems(update.errors))
 
 
-class Watches:
+class Watches(FileSystemEventHandler):
     """The watches on serve's folders, each put again on the folder that stands at its name when that is another
-    than the one watched (by device and inode): a folder removed and made again (a re-import, a fresh clone, a
-    restore) or renamed away and copied back is watched again, not left with a watch on what went."""
+    than the one watched: a folder removed and made again (a re-import, a fresh clone, a restore) or renamed away
+    and copied back is watched again, not left with a watch on what went. Another folder is one of another
+    device and inode, or one made after the watched one was removed (the system may give it the same inode):
+    the events watchdog passes on to `handler` say that."""
 
     def __init__(self, observer: Observer, handler: FileSystemEventHandler, folders: list[Path]):
         self.observer, self.handler, self.folders = observer, handler, folders
         self._watched: dict[Path, tuple[tuple[int, int] | None, object]] = {}  # the folder watched, its watch
+        self._removed: set[Path] = set()  # watched folders removed since the last look
+        self._lock = threading.Lock()
+
+    def dispatch(self, event) -> None:
+        if event.is_directory and event.event_type in ("deleted", "moved"):
+            path = Path(os.fsdecode(event.src_path))
+            if path in self._watched:
+                with self._lock:
+                    self._removed.add(path)
+        self.handler.dispatch(event)
 
     def arm(self) -> bool:
         """Watch each folder as it stands now; whether any was replaced (or went, or came) since the last call."""
         replaced = False
+        with self._lock:
+            removed, self._removed = self._removed, set()
         for folder in self.folders:
             identity = _identity(folder)
             watched, watch = self._watched.get(folder, (None, None))
-            if folder in self._watched and identity == watched:
+            if folder in self._watched and identity == watched and folder not in removed:
                 continue
             replaced |= folder in self._watched
             if watch is not None:
@@ -591,7 +610,7 @@ class Watches:
                 except (KeyError, OSError):  # its emitter ended with the folder
                     pass
             try:
-                watch = self.observer.schedule(self.handler, str(folder), recursive=True) if identity else None
+                watch = self.observer.schedule(self, str(folder), recursive=True) if identity else None
             except OSError:  # gone again meanwhile: tried at the next look
                 identity, watch = None, None
             self._watched[folder] = (identity, watch)

@@ -275,6 +275,7 @@ def test_serve_shows_a_folder_replaced_under_it_and_every_save_after(game, tmp_p
     try:
         assert watcher.start().ok
         client = watcher.hub.subscribe()
+        assert _event(client)[0] == "site"
         if how.startswith("game"):
             shutil.rmtree(game)
             assert _event(client)[0] == "error"  # the folder holds no game, said
