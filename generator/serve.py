@@ -329,8 +329,9 @@ LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
 HEAD_SECONDS = 10.0
 # A connection that sends or takes nothing for this long is closed (a page that stopped reading its stream).
 IDLE_SECONDS = 60.0
-# The most connections served at once (each a thread and a file): past it, a new one is closed at once, and the
-# browser tries again. Far above what a keeper's tabs use, far below the usual 1,024 open files.
+# The most connections served at once (each a thread and a file): past it, the one waiting longest for its
+# request is closed to make room (clients that never finish cannot keep a page from being answered), else the
+# new one. Far above what a keeper's tabs use, far below the usual 1,024 open files.
 MAX_CONNECTIONS = 256
 # After accept() fails for want of files, memory or buffers, the next would fail alike: waiting this long
 # first keeps the serving loop from spinning a core until a connection closes.
@@ -371,8 +372,13 @@ class SiteServer(ThreadingHTTPServer):
 
     def process_request(self, request, client_address) -> None:
         if not self._slots.acquire(blocking=False):
-            self.shutdown_request(request)
-            return
+            with self._awaited_lock:
+                oldest = min(self._awaited, key=self._awaited.__getitem__, default=None)
+            if oldest is not None:
+                self._close(oldest)  # its thread ends, and gives its slot back
+            if oldest is None or not self._slots.acquire(timeout=1):
+                self.shutdown_request(request)
+                return
         with self._awaited_lock:
             self._awaited[request] = time.monotonic() + HEAD_SECONDS
         try:
@@ -396,8 +402,7 @@ class SiteServer(ThreadingHTTPServer):
         self._slots.release()
 
     def _close_late(self) -> None:
-        """Close, twice a second, the connections whose request has not come by its deadline (their thread,
-        waiting to read, then ends)."""
+        """Close, twice a second, the connections whose request has not come by its deadline."""
         while not self._closing.wait(0.5):
             now = time.monotonic()
             with self._awaited_lock:
@@ -405,10 +410,16 @@ class SiteServer(ThreadingHTTPServer):
                 for request in late:
                     del self._awaited[request]
             for request in late:
-                try:
-                    request.shutdown(socket.SHUT_RDWR)
-                except OSError:  # closed meanwhile
-                    pass
+                self._close(request)
+
+    def _close(self, request) -> None:
+        """End a connection whose request has not come (its thread, waiting to read it, then ends)."""
+        with self._awaited_lock:
+            self._awaited.pop(request, None)
+        try:
+            request.shutdown(socket.SHUT_RDWR)
+        except OSError:  # closed meanwhile
+            pass
 
     def server_close(self) -> None:
         self._closing.set()
