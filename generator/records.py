@@ -213,7 +213,7 @@ _SCALARS: dict[Any, tuple[Convert, Convert]] = {
     float: (_same, _exactly(float)), type(None): (_same, _exactly(type(None))),
     bytes: (bytes.hex, lambda tree: bytes.fromhex(_exactly(str)(tree))),
     Fraction: (_fraction, _read_fraction), dt.date: (dt.date.toordinal, _read_date),
-    Source: (_source, _read_source), object: (_toml, _read_toml), Any: (_toml, _read_toml),
+    Source: (_source, _read_source), object: (_toml, _read_toml),  # an Effect's value: any TOML value
     JsonValue: (_same, _same),
 }
 
