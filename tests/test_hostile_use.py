@@ -116,12 +116,12 @@ def _claimed_manifest(content: Path, site: Path) -> bytes:
     from generator.cache import digest, program_digest
     from generator.parse.game import inputs_digest
     from generator.records import encoded
-    from generator.site.render import MANIFEST_FORMAT, Manifest, templates_digest
+    from generator.site.render import StoredManifest, stored_manifest, templates_digest
 
     inputs = digest(program_digest(), templates_digest(None), "", inputs_digest(content))
     files = {path.relative_to(site).as_posix(): (b"\0" * 20, *_times(path))
              for path in site.rglob("*") if path.is_file() and path.name != SITE_MARKER}
-    return encoded((MANIFEST_FORMAT, files, (inputs, {"games": 1, "pages": 1, "findings": 0})), Manifest)
+    return encoded(stored_manifest(files, (inputs, {"games": 1, "pages": 1, "findings": 0})), StoredManifest)
 
 
 def test_every_entry_of_the_bundled_games_reads_back_as_parsed_and_nothing_else_reads(tmp_path):
