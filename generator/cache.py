@@ -169,8 +169,8 @@ class Cache:
         self._used: set[bytes] = set()
         self._used_bytes = 0
         self._writers: list = []  # the processes writing records beside this one (put_values)
-        self._secret = sealing_key()
-        if folder is None or self._secret is None or key_path().resolve().is_relative_to(Path(folder).resolve()):
+        self._secret = sealing_key() if folder is not None else None
+        if self._secret is None or key_path().resolve().is_relative_to(Path(folder).resolve()):
             return  # (a key inside the cache folder is as open as the records it seals)
         name = digest(str(Path(project or ".").resolve())).hex()[:24]
         self.path = Path(folder) / OWN_FOLDER / f"{name}.sqlite"
