@@ -1,31 +1,42 @@
-"""The cache kept between runs: parsed log entries, Markdown, redlines and rendered pages, each under a
-stable digest (sha256) of everything that made it, and each site's manifest of the pages it holds.
+"""The cache kept between runs: parsed log entries, the search index and each site's manifest of the pages it
+holds, each under a stable digest (sha256) of everything that made it.
 
 It lives outside the site and the content (the user's cache folder as platformdirs names it, `--cache-dir`,
-or the environment variable NOMIC_ARCHIVE_CACHE_DIR), one SQLite file per content folder, and is only ever a
-cache: deleting it costs one slow build, and one that cannot be read (corrupt, locked, from another version) is
-replaced silently. Records no run has used for a few runs are dropped when the file grows past what one run
-uses; and the files of a folder together stay under MAX_CACHE_BYTES, those of the content folders used longest
-ago removed first.
+or the environment variable NOMIC_ARCHIVE_CACHE_DIR), in a folder of its own inside it (OWN_FOLDER), one SQLite
+file per content folder, and is only ever a cache: deleting it costs one slow build, and one that cannot be read
+(corrupt, locked, from another version) is replaced silently. Records no run has used for a few runs are dropped
+when the file grows past what one run uses; and the files of its folder together stay under MAX_CACHE_BYTES,
+those of the content folders used longest ago removed first. It removes nothing but its own files: a cache
+folder may be one a keeper shares with other files.
+
+Whoever can write the cache folder (another user of a shared one, a CI cache restored from another branch) must
+not decide what `check` says. So a record is data only (records.py: JSON read into the type its key stands for,
+never a pickle), and each is sealed with an HMAC of its key and its bytes under a secret of the user's own, kept
+outside the cache folder (`sealing_key`): a record the user's own runs did not write, or one moved under another
+key, is a miss, and is made again.
 """
 from __future__ import annotations
 
 import functools
 import hashlib
+import hmac
 import os
-import pickle
+import re
+import secrets
 import sqlite3
+import tempfile
 from pathlib import Path
 from typing import Any
 
 import platformdirs
 
 from .parallel import start_beside
+from .records import Mismatch, decoded, encoded
 
 CACHE_ENV = "NOMIC_ARCHIVE_CACHE_DIR"
 # Bumped whenever what a digest stands for changes (a parser, the page plan, a template's inputs): every
 # record of an older layout is then a miss, and the file is started afresh.
-LAYOUT = 2
+LAYOUT = 3
 # Records are written in batches: one transaction per batch keeps the write lock short for other processes.
 BATCH_BYTES = 8 << 20
 # Records unused by this many of the latest runs may be dropped, once the file holds more than
@@ -40,6 +51,14 @@ MARK_AGE = 3
 # longest ago are removed (the one in use is kept, whatever its size).
 MAX_CACHE_BYTES = 512 << 20
 _FILE_SUFFIXES = ("", "-wal", "-shm")  # a cache file and SQLite's own files beside it
+# The folder the cache makes inside the cache folder, and the names of its files there: the only files it ever
+# removes (a cache folder named by --cache-dir may hold a keeper's own databases).
+OWN_FOLDER = "nomic-archive-cache"
+_OWN_FILE = re.compile(r"[0-9a-f]{24}\.sqlite")
+# Left in OWN_FOLDER: backup tools that follow https://bford.info/cachedir/ skip the folder.
+_TAG = "CACHEDIR.TAG"
+_TAG_TEXT = ("Signature: 8a477f597d28d172789f06886806bc55\n"
+             "# This folder is the cache of nomic-archive: deleting it costs only time.\n")
 
 
 def default_cache_dir() -> Path:
@@ -70,30 +89,77 @@ def program_digest() -> bytes:
     return digest(*parts)
 
 
-_SEAL = 16  # bytes of a record's sha256 kept before it
+# The secret that seals the records, in the user's state folder (never in the cache folder): 32 random bytes,
+# made on first use, readable by its owner alone.
+KEY_FILE = "cache-key"
+_KEY_BYTES = 32
+_SEAL = 16  # bytes of a record's HMAC-SHA256 kept before it
+_MANIFEST = b"manifest of "  # what a manifest is sealed under, before its site's folder: never a record's key
 
 
-def pickled(value: Any) -> bytes:
-    """A value as the cache keeps it: pickled, and sealed with a digest of the pickle, so that a record damaged
-    on disk reads as a miss, never as a plausible wrong value."""
-    data = pickle.dumps(value, pickle.HIGHEST_PROTOCOL)
-    return hashlib.sha256(data).digest()[:_SEAL] + data
+def key_path() -> Path:
+    return Path(platformdirs.user_state_dir("nomic-archive", appauthor=False)) / KEY_FILE
 
 
-def unpickled(data: bytes | None, kind: type | tuple[type, ...] = object) -> Any:
-    """A record's value, or None (a miss, made again) when there is none, when it is damaged (its seal does not
-    match), cannot be read (another version), or is not of the `kind` its key stands for."""
-    if data is None or hashlib.sha256(data[_SEAL:]).digest()[:_SEAL] != data[:_SEAL]:
+@functools.cache
+def sealing_key() -> bytes | None:
+    """This user's secret for sealing cache records, made the first time (written whole, then linked into place,
+    so that two runs at once read the same one); None where none can be kept or the one there is not the user's
+    alone (then no cache is kept: a record nobody can vouch for is worth nothing)."""
+    path = key_path()
+    try:
+        path.parent.mkdir(parents=True, exist_ok=True, mode=0o700)
+        if not os.path.lexists(path):
+            handle, temporary = tempfile.mkstemp(dir=path.parent, prefix=f".{KEY_FILE}.")  # mode 0600
+            try:
+                with os.fdopen(handle, "wb") as file:
+                    file.write(secrets.token_bytes(_KEY_BYTES))
+                os.link(temporary, path)
+            except FileExistsError:
+                pass  # another run made it first: that one is read
+            finally:
+                os.unlink(temporary)
+        handle = os.open(path, os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0))
+        with os.fdopen(handle, "rb") as file:
+            status = os.fstat(file.fileno())
+            key = file.read(_KEY_BYTES + 1)
+    except OSError:
+        return None
+    if hasattr(os, "geteuid") and (status.st_uid != os.geteuid() or status.st_mode & 0o077):
+        return None  # others may read or write it: they could seal records of their own
+    return key if len(key) == _KEY_BYTES else None
+
+
+def _seal(key: bytes, name: bytes, data: bytes) -> bytes:
+    """A record's seal: the HMAC of the key it is kept under and its bytes."""
+    return hmac.digest(key, len(name).to_bytes(4, "little") + name + data, "sha256")[:_SEAL]
+
+
+def _sealed(secret: bytes, name: bytes, data: bytes) -> bytes:
+    return _seal(secret, name, data) + data
+
+
+def _unsealed(secret: bytes, name: bytes, data: bytes) -> bytes | None:
+    """A record's bytes, or None when its seal is not the one this user's runs give it under `name`."""
+    if not hmac.compare_digest(_seal(secret, name, data[_SEAL:]), data[:_SEAL]):
+        return None
+    return data[_SEAL:]
+
+
+def _value(data: bytes | None, kind: Any) -> Any:
+    """The value of type `kind` in a record's bytes; None when there are none, or they hold no such value."""
+    if data is None:
         return None
     try:
-        value = pickle.loads(data[_SEAL:])
-    except Exception:  # noqa: BLE001 - any damage is a miss
+        return decoded(data, kind)
+    except Mismatch:
         return None
-    return value if isinstance(value, kind) else None
 
 
 class Cache:
-    """Values by key for one content folder. `Cache(None)` keeps nothing (every get misses)."""
+    """Values by key for one content folder, each sealed (see the module's docstring) and read with the type
+    its key stands for. `Cache(None)` keeps nothing (every get misses), and neither does a cache where this
+    user has no sealing key."""
 
     def __init__(self, folder: Path | None, project: Path | None = None):
         self.path: Path | None = None
@@ -102,11 +168,12 @@ class Cache:
         self._pending_bytes = 0
         self._used: set[bytes] = set()
         self._used_bytes = 0
-        self._writers: list = []  # the processes writing records beside this one (put_pickled)
-        if folder is None:
-            return
+        self._writers: list = []  # the processes writing records beside this one (put_values)
+        self._secret = sealing_key() if folder is not None else None
+        if self._secret is None or key_path().resolve().is_relative_to(Path(folder).resolve()):
+            return  # (a key inside the cache folder is as open as the records it seals)
         name = digest(str(Path(project or ".").resolve())).hex()[:24]
-        self.path = Path(folder) / f"{name}.sqlite"
+        self.path = Path(folder) / OWN_FOLDER / f"{name}.sqlite"
         self._db = self._open()
         if self._db is not None:
             _touch(self.path)  # its time of last use, by which the least recently used files are removed
@@ -117,6 +184,8 @@ class Cache:
         for attempt in range(2):
             try:
                 self.path.parent.mkdir(parents=True, exist_ok=True)
+                if not (self.path.parent / _TAG).exists():
+                    (self.path.parent / _TAG).write_text(_TAG_TEXT, encoding="utf-8")
                 db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
                 db.execute("PRAGMA journal_mode=WAL")
                 db.execute("PRAGMA synchronous=OFF")  # a cache: a crash may lose records, never correctness
@@ -168,21 +237,31 @@ class Cache:
         if row is None:
             return None
         self._mark(key, len(row[0]))
-        return row[0]
+        return _unsealed(self._secret, key, row[0])
 
     def get_many(self, keys: list[bytes]) -> dict[bytes, bytes]:
-        """The values found among `keys`, read in batches."""
+        """The bytes found among `keys`, read in batches."""
         found: dict[bytes, bytes] = {}
         if self._db is None:
             return found
         try:
             for key, value in self._select("key, value", "", keys):
-                found[key] = value
                 self._mark(key, len(value))
+                if (data := _unsealed(self._secret, key, value)) is not None:
+                    found[key] = data
         except sqlite3.Error:
             self._failed()
             return {}
         return found
+
+    def value(self, key: bytes, kind: Any) -> Any:
+        """The value of type `kind` kept under `key`, or None (a miss)."""
+        return _value(self.get(key), kind)
+
+    def values(self, keys: list[bytes], kind: Any) -> dict[bytes, Any]:
+        """The values of type `kind` found among `keys`."""
+        found = {key: _value(data, kind) for key, data in self.get_many(keys).items()}
+        return {key: value for key, value in found.items() if value is not None}
 
     def _select(self, columns: str, condition: str, keys: list[bytes], *values) -> list[tuple]:
         """The rows of the records among `keys` (in batches: SQLite takes so many values at once) that meet
@@ -200,27 +279,32 @@ class Cache:
             self._used.add(key)
             self._used_bytes += size
 
-    def put(self, key: bytes, value: bytes) -> None:
+    def put(self, key: bytes, data: bytes) -> None:
         if self._db is None:
             return
+        value = _sealed(self._secret, key, data)
         self._pending.append((key, value, len(value)))
         self._pending_bytes += len(value)
         self._mark(key, len(value))
         if self._pending_bytes >= BATCH_BYTES:
             self.flush()
 
-    def put_pickled(self, records: list[tuple[bytes, Any]], *, beside: bool = False) -> None:
-        """Each value pickled, kept under its key; with `beside`, by a forked process while this one goes on
-        (a long log's entries, 0.4 s of pickling at 10,000 proposals, while the other core idles): `close`
+    def put_value(self, key: bytes, value: Any, kind: Any) -> None:
+        if self._db is not None:
+            self.put(key, encoded(value, kind))
+
+    def put_values(self, records: list[tuple[bytes, Any]], kind: Any, *, beside: bool = False) -> None:
+        """Each value, of type `kind`, kept under its key; with `beside`, by a forked process while this one
+        goes on (a long log's entries, 0.4 s of encoding at 10,000 proposals, while the other core idles): `close`
         waits for it. Where the forked process fails, the records are missing, which is a miss."""
         if self._db is None:
             return
         if not beside:
             for key, value in records:
-                self.put(key, pickled(value))
+                self.put_value(key, value, kind)
             return
-        path, run = self.path, self.run
-        self._writers.append(start_beside(lambda: _write_pickled(path, run, records)))
+        path, run, secret = self.path, self.run, self._secret
+        self._writers.append(start_beside(lambda: _write_values(path, run, secret, records, kind)))
 
     def flush(self) -> None:
         if self._db is None or not self._pending:
@@ -246,24 +330,25 @@ class Cache:
 
     # --- Manifests: what each site folder holds ----------------------------------------------------
 
-    def manifest(self, site: Path) -> bytes | None:
+    def manifest(self, site: Path, kind: Any) -> Any:
+        """The manifest (of type `kind`) kept for the site folder `site`, or None."""
         if self._db is None:
             return None
+        name = str(site.resolve())
         try:
-            row = self._db.execute("SELECT value FROM manifests WHERE site = ?", (str(site.resolve()),)).fetchone()
+            row = self._db.execute("SELECT value FROM manifests WHERE site = ?", (name,)).fetchone()
         except sqlite3.Error:
             self._failed()
             return None
-        return row[0] if row else None
+        return _value(_unsealed(self._secret, _MANIFEST + name.encode(), row[0]), kind) if row else None
 
-    def set_manifest(self, site: Path, value: bytes | None) -> None:
+    def set_manifest(self, site: Path, value: Any, kind: Any) -> None:
         if self._db is None:
             return
+        name = str(site.resolve())
         try:
-            if value is None:
-                self._db.execute("DELETE FROM manifests WHERE site = ?", (str(site.resolve()),))
-            else:
-                self._db.execute("INSERT OR REPLACE INTO manifests VALUES (?, ?)", (str(site.resolve()), value))
+            self._db.execute("INSERT OR REPLACE INTO manifests VALUES (?, ?)",
+                             (name, _sealed(self._secret, _MANIFEST + name.encode(), encoded(value, kind))))
         except sqlite3.Error:
             self._failed()
 
@@ -293,15 +378,15 @@ class Cache:
         remove_least_recently_used(self.path.parent, keep=self.path)
 
 
-def _write_pickled(path: Path, run: int, records: list[tuple[bytes, Any]]) -> None:
-    """Cache.put_pickled's work in the forked process, on a connection of its own (one made before a fork
+def _write_values(path: Path, run: int, secret: bytes, records: list[tuple[bytes, Any]], kind: Any) -> None:
+    """Cache.put_values's work in the forked process, on a connection of its own (one made before a fork
     must not be used after it)."""
     try:
         db = sqlite3.connect(path, timeout=30, isolation_level=None)
         db.execute("PRAGMA synchronous=OFF")
         rows, size = [], 0
         for position, (key, value) in enumerate(records):
-            data = pickled(value)
+            data = _sealed(secret, key, encoded(value, kind))
             rows.append((key, data, len(data), run))
             size += len(data)
             if size >= BATCH_BYTES or position == len(records) - 1:
@@ -330,13 +415,16 @@ def _remove_cache_file(path: Path) -> None:
 
 
 def remove_least_recently_used(folder: Path, *, keep: Path | None = None, limit: int | None = None) -> None:
-    """Remove whole cache files, those of the content folders used longest ago first (a file's modification
-    time: every run that opens it touches it), until the folder's files hold at most `limit` bytes (default
-    MAX_CACHE_BYTES); never `keep`, the file in use. A process still reading a removed file goes on with it, and
-    the next run starts that content folder's cache afresh: only time is lost."""
+    """Remove whole cache files of the cache's own `folder` (OWN_FOLDER), those of the content folders used
+    longest ago first (a file's modification time: every run that opens it touches it), until its files hold at
+    most `limit` bytes (default MAX_CACHE_BYTES); never `keep`, the file in use, nor anything not named as the
+    cache names its files. A process still reading a removed file goes on with it, and the next run starts that
+    content folder's cache afresh: only time is lost."""
     limit = MAX_CACHE_BYTES if limit is None else limit
     files = []
     for path in Path(folder).glob("*.sqlite"):
+        if not _OWN_FILE.fullmatch(path.name) or path.is_symlink():
+            continue
         try:
             used = path.stat().st_mtime_ns
         except OSError:

@@ -193,6 +193,13 @@ def _check_site_folder(output: Path, content: Path | None) -> None:
                    "not replaced; choose another output folder, or empty or remove this one yourself")
 
 
+def site_folder(output: Path) -> Path:
+    """The folder a site is written as: `output`, or, where `output` is a symbolic link (a keeper's link to the
+    folder they publish), the folder it leads to, so that the site is swapped in there and the link stays a link
+    (checked first by check_site_folder: a link to nothing is refused)."""
+    return Path(os.path.realpath(output)) if output.is_symlink() else output
+
+
 def _has_entries(folder: Path) -> bool:
     with os.scandir(folder) as entries:
         return any(True for _ in entries)

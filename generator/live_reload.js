@@ -62,9 +62,47 @@
     if (overlay) { overlay.remove(); overlay = null; }
   }
   document.addEventListener("keydown", function (event) { if (event.key === "Escape") hide(); });
-  // The stream opens with the problems when the site is broken, or a reload when the page is older than it.
-  var events = new EventSource("/__nomic/events");
-  events.addEventListener("reload", function () { location.reload(); });
-  // EventSource also fires "error" (without data) when the connection drops; only ours carry data.
-  events.addEventListener("error", function (event) { if (event.data) show(JSON.parse(event.data)); });
+
+  // serve names here the site this page was drawn from ("?since=" and its name): the stream's first event
+  // says the site it serves now ("site"), or that it is broken ("error").
+  var stream = "/__nomic/events";
+  var drawnFrom = stream.split("since=")[1] || "";
+  function heard(kind, data) {
+    if (kind === "reload" || kind === "site" && data.site !== drawnFrom) location.reload();
+    else if (kind === "error") show(data);
+  }
+  function listen(onEvent) {
+    var events = new EventSource(stream);
+    ["reload", "site", "error"].forEach(function (kind) {
+      // EventSource also fires "error" (without data) when the connection drops; only ours carry data.
+      events.addEventListener(kind, function (event) { if (event.data) onEvent(kind, JSON.parse(event.data)); });
+    });
+  }
+  // One stream for all the site's pages open in this browser: it allows six connections to a host (HTTP/1.1),
+  // so a stream for each page left the seventh waiting for ever. The page that holds the lock listens and
+  // passes on what it hears; the others hear it from the channel, ask it for the last state when they open,
+  // and one of them takes the lock when that page goes.
+  if (!window.BroadcastChannel || !navigator.locks) {
+    listen(heard);
+    return;
+  }
+  var channel = new BroadcastChannel("nomic-archive-live-reload");
+  var last = null;  // the listening page's: the stream's last event but a reload
+  channel.onmessage = function (message) {
+    var said = message.data;
+    if (said.kind === "hello") {
+      if (last) channel.postMessage(last);
+    } else {
+      heard(said.kind, said.data);
+    }
+  };
+  navigator.locks.request("nomic-archive-live-reload", function () {
+    listen(function (kind, data) {
+      if (kind !== "reload") last = {kind: kind, data: data};
+      channel.postMessage({kind: kind, data: data});
+      heard(kind, data);
+    });
+    return new Promise(function () {});  // held while this page is open
+  });
+  channel.postMessage({kind: "hello"});
 })();

@@ -22,7 +22,7 @@ from .engine import replay_game
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
 from .errors import ArchiveError, SourceError
-from .files import check_site_folder, site_lock
+from .files import check_site_folder, site_folder, site_lock
 from .model import Proposal
 from .model.urls import base_url_problem, draft_page_name
 from .parallel import available_cores
@@ -185,6 +185,7 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
     if problem := base_url_problem(base_url):  # before anything is read or written
         raise ArchiveError([SourceError("--base-url", 0, f"'{base_url}' {problem}; nothing was written")])
     check_site_folder(output, content)
+    output = site_folder(output)
     with site_lock(output, waiting):
         check_site_folder(output, content)  # as the other build left it
         return _build_locked(content, output, base_url, cache_dir, jobs, started, progress)

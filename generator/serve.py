@@ -6,11 +6,14 @@ carries each update's outcome to open pages as server-sent events; `SiteServer` 
 """
 from __future__ import annotations
 
+import errno
 import gc
 import json
 import os
 import queue
 import secrets
+import socket
+import stat
 import sys
 import threading
 import time
@@ -33,13 +36,16 @@ from .pipeline import GameReplay, Pipeline, Site
 from .site.render import make_environment, package_templates, static_files, template_names, template_problem
 
 EVENTS_PATH = "/__nomic/events"
-# How LIVE_RELOAD opens the event stream: serve adds there which site the page was drawn from (EventHub.token).
-EVENTS_OPENED = f'new EventSource("{EVENTS_PATH}")'
+# Where LIVE_RELOAD names the event stream: serve adds there which site the page was drawn from (EventHub.token).
+EVENTS_OPENED = f'var stream = "{EVENTS_PATH}";'
 # Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
 QUIET_SECONDS = 0.025
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
 TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg"})
 KEEPALIVE_SECONDS = 15
+# How often serve looks whether a watched folder was replaced (removed and made again, renamed away and another
+# put in its place): a watch follows the folder it was put on, not its name.
+REARM_SECONDS = 0.5
 # The problems the overlay lists, the first of them (with how many there are in all): a log broken on every
 # line has thousands, and a page of thousands helps no one.
 SHOWN_PROBLEMS = 300
@@ -277,17 +283,22 @@ class EventHub:
         return f"{self._process}-{self._published}"
 
     def subscribe(self, since: str | None = None) -> queue.SimpleQueue:
-        """A stream's events. A page that opened the stream while the site is broken, or that was drawn from
-        another site than the latest (`since`: the token it was served with), missed what was published while it
-        loaded: its first event says so."""
+        """A stream's events. The first says what the site is now: broken (`error`), another than the one the
+        page was drawn from (`since`: the token it was served with, so it missed what was published while it
+        loaded: `reload`), or else which it is (`site`, for the other pages the stream's page speaks for)."""
         client: queue.SimpleQueue = queue.SimpleQueue()
         with self._lock:
             if self.error is not None:
                 client.put(("error", self.error))
             elif since is not None and since != self.token:
-                client.put(("reload", "{}"))
+                client.put(("reload", self._site()))
+            else:
+                client.put(("site", self._site()))
             self._clients.append(client)
         return client
+
+    def _site(self) -> str:
+        return json.dumps({"site": self.token})
 
     def unsubscribe(self, client: queue.SimpleQueue) -> None:
         with self._lock:
@@ -301,7 +312,7 @@ class EventHub:
                 {"total": max(len(update.errors), len(problems)), "problems": problems}, ensure_ascii=False)
             self._published += 1
             for client in self._clients:
-                client.put(("reload", "{}") if update.ok else ("error", self.error))
+                client.put(("reload", self._site()) if update.ok else ("error", self.error))
 
     def close(self) -> None:
         self.closed.set()
@@ -313,10 +324,24 @@ class EventHub:
 # --- HTTP ------------------------------------------------------------------------------------------
 
 LOCAL_HOSTS = frozenset({"127.0.0.1", "localhost"})
+# A connection's request line and headers must have come within this; one that has not is closed (a client
+# that sends them slowly, or never, would hold its thread and its file for ever).
+HEAD_SECONDS = 10.0
+# A connection that sends or takes nothing for this long is closed (a page that stopped reading its stream).
+IDLE_SECONDS = 60.0
+# The most connections served at once (each a thread and a file): past it, the one waiting longest for its
+# request is closed to make room (clients that never finish cannot keep a page from being answered), else the
+# new one. Far above what a keeper's tabs use, far below the usual 1,024 open files.
+MAX_CONNECTIONS = 256
+# After accept() fails for want of files, memory or buffers, the next would fail alike: waiting this long
+# first keeps the serving loop from spinning a core until a connection closes.
+ACCEPT_BACKOFF_SECONDS = 0.1
+_OUT_OF_RESOURCES = frozenset({errno.EMFILE, errno.ENFILE, errno.ENOBUFS, errno.ENOMEM})
 
 
 class SiteServer(ThreadingHTTPServer):
-    """Serves `site`'s answers on 127.0.0.1 only, with the event stream of `hub`."""
+    """Serves `site`'s answers on 127.0.0.1 only, with the event stream of `hub`: at most MAX_CONNECTIONS at
+    once, each closed when its request has not come within HEAD_SECONDS."""
 
     daemon_threads = True  # open event streams must not hold the process at exit
     # The listen backlog: socketserver's default of 5 dropped most of a burst (a page and its assets reloaded in
@@ -326,20 +351,94 @@ class SiteServer(ThreadingHTTPServer):
     def __init__(self, site: LiveSite, hub: EventHub, port: int = 0):
         self.site = site
         self.hub = hub
+        self._slots = threading.BoundedSemaphore(MAX_CONNECTIONS)
+        self._awaited: dict[socket.socket, float] = {}  # connections whose request has not come, by deadline
+        self._awaited_lock = threading.Lock()
+        self._closing = threading.Event()
         super().__init__(("127.0.0.1", port), SiteRequestHandler)
+        threading.Thread(target=self._close_late, name="nomic-late-requests", daemon=True).start()
 
     @property
     def url(self) -> str:
         return f"http://127.0.0.1:{self.server_address[1]}/"
 
+    def get_request(self):
+        try:
+            return super().get_request()
+        except OSError as error:
+            if error.errno in _OUT_OF_RESOURCES:
+                self._closing.wait(ACCEPT_BACKOFF_SECONDS)
+            raise  # (socketserver passes over a failed accept)
+
+    def process_request(self, request, client_address) -> None:
+        if not self._slots.acquire(blocking=False):
+            with self._awaited_lock:
+                oldest = min(self._awaited, key=self._awaited.__getitem__, default=None)
+            if oldest is not None:
+                self._close(oldest)  # its thread ends, and gives its slot back
+            if oldest is None or not self._slots.acquire(timeout=1):
+                self.shutdown_request(request)
+                return
+        with self._awaited_lock:
+            self._awaited[request] = time.monotonic() + HEAD_SECONDS
+        try:
+            super().process_request(request, client_address)  # a thread of its own
+        except BaseException:
+            self._done(request)
+            raise
+
+    def process_request_thread(self, request, client_address) -> None:
+        try:
+            super().process_request_thread(request, client_address)
+        finally:
+            self._done(request)
+
+    def request_came(self, request) -> None:
+        with self._awaited_lock:
+            self._awaited.pop(request, None)
+
+    def _done(self, request) -> None:
+        self.request_came(request)
+        self._slots.release()
+
+    def _close_late(self) -> None:
+        """Close, twice a second, the connections whose request has not come by its deadline."""
+        while not self._closing.wait(0.5):
+            now = time.monotonic()
+            with self._awaited_lock:
+                late = [request for request, deadline in self._awaited.items() if deadline < now]
+                for request in late:
+                    del self._awaited[request]
+            for request in late:
+                self._close(request)
+
+    def _close(self, request) -> None:
+        """End a connection whose request has not come (its thread, waiting to read it, then ends)."""
+        with self._awaited_lock:
+            self._awaited.pop(request, None)
+        try:
+            request.shutdown(socket.SHUT_RDWR)
+        except OSError:  # closed meanwhile
+            pass
+
+    def server_close(self) -> None:
+        self._closing.set()
+        super().server_close()
+
     def handle_error(self, request, client_address) -> None:
-        if not isinstance(sys.exc_info()[1], ConnectionError):  # a page closed mid-response is normal
+        if not isinstance(sys.exc_info()[1], (ConnectionError, TimeoutError)):  # a page closed mid-response
             super().handle_error(request, client_address)
 
 
 class SiteRequestHandler(BaseHTTPRequestHandler):
     server: SiteServer
     server_version = "nomic-archive"
+    timeout = IDLE_SECONDS
+
+    def parse_request(self) -> bool:
+        parsed = super().parse_request()  # (reads the headers)
+        self.server.request_came(self.connection)
+        return parsed
 
     def do_GET(self) -> None:
         self._respond(body=True)
@@ -424,12 +523,14 @@ def _named(page: bytes, token: str) -> bytes:
 
 
 class UpdateLoop(threading.Thread, FileSystemEventHandler):
-    """Takes the paths watchdog says changed and updates the site once they have been quiet for `quiet` seconds."""
+    """Takes the paths watchdog says changed and updates the site once they have been quiet for `quiet` seconds;
+    between changes, every REARM_SECONDS, asks `rearm` whether a watched folder was replaced, and then updates
+    every game."""
 
     def __init__(self, site: LiveSite, hub: EventHub, *, report: Callable[[Update], None],
-                 quiet: float = QUIET_SECONDS):
+                 quiet: float = QUIET_SECONDS, rearm: Callable[[], bool] = lambda: False):
         super().__init__(name="nomic-update", daemon=True)
-        self.site, self.hub, self.quiet, self.report = site, hub, quiet, report
+        self.site, self.hub, self.quiet, self.report, self.rearm = site, hub, quiet, report, rearm
         self._changes: queue.SimpleQueue = queue.SimpleQueue()  # paths, and None to stop
 
     def notify(self, paths: Iterable[Path]) -> None:
@@ -452,16 +553,26 @@ class UpdateLoop(threading.Thread, FileSystemEventHandler):
         changed: set[Path] = set()
         while True:
             try:
-                path = self._changes.get(timeout=self.quiet if changed else None)
+                path = self._changes.get(timeout=self.quiet if changed else REARM_SECONDS)
             except queue.Empty:  # quiet for long enough
-                self._update(changed)
-                changed = set()
+                if changed:
+                    self._update(changed)
+                    changed = set()
+                elif self._rearmed():
+                    self._update(None)
                 continue
             if path is None:
                 return
             changed.add(path)
 
-    def _update(self, changed: set[Path]) -> None:
+    def _rearmed(self) -> bool:
+        try:
+            return self.rearm()
+        except Exception:  # noqa: BLE001 - a bug must not end serving: said on the terminal, tried again
+            traceback.print_exc()
+            return False
+
+    def _update(self, changed: set[Path] | None) -> None:
         try:
             update = self.site.update(changed)
         except Exception as error:  # a bug must not end serving: say so, and wait for the next save
@@ -472,6 +583,59 @@ class UpdateLoop(threading.Thread, FileSystemEventHandler):
         self.hub.publish(update, self.site.problems(update.errors))
 
 
+class Watches(FileSystemEventHandler):
+    """The watches on serve's folders, each put again on the folder that stands at its name when that is another
+    than the one watched: a folder removed and made again (a re-import, a fresh clone, a restore) or renamed away
+    and copied back is watched again, not left with a watch on what went. Another folder is one of another
+    device and inode, or one made after the watched one was removed (the system may give it the same inode):
+    the events watchdog passes on to `handler` say that."""
+
+    def __init__(self, observer: Observer, handler: FileSystemEventHandler, folders: list[Path]):
+        self.observer, self.handler, self.folders = observer, handler, folders
+        self._watched: dict[Path, tuple[tuple[int, int] | None, object]] = {}  # the folder watched, its watch
+        self._removed: set[Path] = set()  # watched folders removed since the last look
+        self._lock = threading.Lock()
+
+    def dispatch(self, event) -> None:
+        if event.is_directory and event.event_type in ("deleted", "moved"):
+            path = Path(os.fsdecode(event.src_path))
+            if path in self._watched:
+                with self._lock:
+                    self._removed.add(path)
+        self.handler.dispatch(event)
+
+    def arm(self) -> bool:
+        """Watch each folder as it stands now; whether any was replaced (or went, or came) since the last call."""
+        replaced = False
+        with self._lock:
+            removed, self._removed = self._removed, set()
+        for folder in self.folders:
+            identity = _identity(folder)
+            watched, watch = self._watched.get(folder, (None, None))
+            if folder in self._watched and identity == watched and folder not in removed:
+                continue
+            replaced |= folder in self._watched
+            if watch is not None:
+                try:
+                    self.observer.unschedule(watch)
+                except (KeyError, OSError):  # its emitter ended with the folder
+                    pass
+            try:
+                watch = self.observer.schedule(self, str(folder), recursive=True) if identity else None
+            except OSError:  # gone again meanwhile: tried at the next look
+                identity, watch = None, None
+            self._watched[folder] = (identity, watch)
+        return replaced
+
+
+def _identity(folder: Path) -> tuple[int, int] | None:
+    try:
+        status = os.stat(folder)
+    except OSError:
+        return None
+    return (status.st_dev, status.st_ino) if stat.S_ISDIR(status.st_mode) else None
+
+
 class Watcher:
     """Everything `serve` runs: the first update, the watcher, the update thread and the HTTP server."""
 
@@ -479,17 +643,17 @@ class Watcher:
         give_memory_back()  # serve lives long and updates in a thread of its own: see allocator.py
         self.site = LiveSite(content)
         self.hub = EventHub()
-        self.loop = UpdateLoop(self.site, self.hub, report=report)
         self.observer = Observer()
+        self.loop = UpdateLoop(self.site, self.hub, report=report)
+        self.watches = Watches(self.observer, self.loop, self.site.watched_folders())
+        self.loop.rearm = self.watches.arm
         self.server = SiteServer(self.site, self.hub, port)
 
     def start(self) -> Update:
         """Read every game, then watch and update in the background; serving is `server.serve_forever`."""
         update = self.site.update()
         self.hub.publish(update, self.site.problems())
-        for folder in self.site.watched_folders():
-            if folder.is_dir():
-                self.observer.schedule(self.loop, str(folder), recursive=True)
+        self.watches.arm()
         self.loop.start()
         self.observer.start()
         return update

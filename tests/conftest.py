@@ -8,7 +8,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache import CACHE_ENV
+from generator.cache import CACHE_ENV, sealing_key
 from generator.serve import EventHub, LiveSite, SiteServer
 from generator.site import compare_pages, pages, points, views
 from tests.test_serve import write_game
@@ -24,9 +24,12 @@ def pytest_configure(config):
 
 @pytest.fixture(autouse=True, scope="session")
 def _cache_folder(tmp_path_factory):
-    """Every test runs with its own cache folder (NOMIC_ARCHIVE_CACHE_DIR), never the user's."""
+    """Every test runs with its own cache folder (NOMIC_ARCHIVE_CACHE_DIR) and its own key that seals the
+    records (in the state folder, XDG_STATE_HOME), never the user's."""
     with pytest.MonkeyPatch.context() as patch:
         patch.setenv(CACHE_ENV, str(tmp_path_factory.mktemp("cache")))
+        patch.setenv("XDG_STATE_HOME", str(tmp_path_factory.mktemp("state")))
+        sealing_key.cache_clear()
         yield
 
 

@@ -12,7 +12,7 @@ from pathlib import Path
 
 import pytest
 
-from generator.cache import CACHE_ENV
+from generator.cache import CACHE_ENV, OWN_FOLDER
 from generator.cli import main
 from generator import pipeline
 from generator.serve import LiveSite
@@ -324,7 +324,7 @@ def test_a_deleted_or_corrupt_cache_is_rebuilt_silently(game, tmp_path, monkeypa
     built = tree_digest(site)
     assert main(["check", str(game)]) == 0
     capsys.readouterr()
-    for file in cache.iterdir():
+    for file in (cache / OWN_FOLDER).glob("*.sqlite*"):
         if damage == "deleted":
             file.unlink()
         else:
@@ -413,22 +413,24 @@ def test_records_read_at_every_run_are_kept_and_records_left_unread_are_dropped(
 
 @pytest.mark.parametrize("damage", ["flipped", "wrong shape"])
 def test_a_damaged_cache_record_gives_the_answer_no_cache_gives(game, tmp_path, monkeypatch, capsys, damage):
-    """Records that still unpickle are not trusted on that alone: a flipped byte breaks the record's seal, and a
+    """Records that still read are not trusted on that alone: a flipped byte breaks the record's seal, and a
     sealed record of another shape than its key stands for is a miss too."""
     import sqlite3
 
-    from generator.cache import pickled
+    from generator.cache import _sealed, sealing_key
+    from generator.records import encoded
 
     cache = tmp_path / "cache"
     monkeypatch.setenv(CACHE_ENV, str(cache))
     site = tmp_path / "site"
     assert main(["build", str(game.parent), "-o", str(site)]) == 0
     _prose_of_a_proposal(game)
-    for file in cache.iterdir():
+    for file in (cache / OWN_FOLDER).glob("*.sqlite"):
         db = sqlite3.connect(file)
         for key, value in db.execute("SELECT key, value FROM records").fetchall():
             spoiled = (value[:len(value) // 2] + bytes([value[len(value) // 2] ^ 1]) + value[len(value) // 2 + 1:]
-                       if damage == "flipped" else pickled(("not", "what", "this", "key", "holds")))
+                       if damage == "flipped" else _sealed(sealing_key(), key, encoded(("not", "what", "this", "key", "holds"),
+                                                                                   tuple[str, ...])))
             db.execute("UPDATE records SET value = ? WHERE key = ?", (spoiled, key))
         db.commit()
         db.close()

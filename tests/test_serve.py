@@ -415,8 +415,17 @@ def open_stream(server: SiteServer, path: str = EVENTS_PATH) -> http.client.HTTP
     return stream
 
 
+def event(stream: http.client.HTTPResponse) -> tuple[bytes, dict]:
+    """The stream's next event: its name and its data."""
+    name = stream.fp.readline().removeprefix(b"event: ").rstrip(b"\n")
+    data = json.loads(stream.fp.readline().removeprefix(b"data: "))
+    assert stream.fp.readline() == b"\n"
+    return name, data
+
+
 def test_events_carry_update_outcomes(server, live, game):
     stream = open_stream(server)
+    assert event(stream) == (b"site", {"site": server.hub.token})  # what the site is now
     update = live.update([edit(game / "log.md", "## Proposal 303: Quorum", "## Proposal 303 Quorum!")])
     server.hub.publish(update, live.problems())
     assert stream.fp.readline() == b"event: error\n"
@@ -431,7 +440,7 @@ def test_events_carry_update_outcomes(server, live, game):
 
 def since(page: bytes) -> str:
     """The name of the site a served page was drawn from, as its script sends it back."""
-    found = re.search(rb'new EventSource\("/__nomic/events\?since=([0-9a-f]+-[0-9]+)"\)', page)
+    found = re.search(rb'var stream = "/__nomic/events\?since=([0-9a-f]+-[0-9]+)";', page)
     assert found, "the page's script opens its stream without naming its site"
     return found.group(1).decode()
 
@@ -454,8 +463,9 @@ def test_a_page_older_than_the_site_is_told_to_reload_when_it_opens_its_stream(s
     assert open_stream(server, f"{EVENTS_PATH}?since=0000-{current.split('-')[1]}").readline() == \
         b"event: reload\n"  # drawn by a serve since stopped
     quiet = open_stream(server, f"{EVENTS_PATH}?since={current}")
+    assert event(quiet) == (b"site", {"site": current})
     server.hub.publish(live.update([edit(game / "rules.md", "counter-clockwise", "clockwise")]), [])
-    assert quiet.fp.readline() == b"event: reload\n" and quiet.fp.readline() == b"data: {}\n"  # this save's
+    assert event(quiet) == (b"reload", {"site": server.hub.token}) and server.hub.token != current  # this save's
 
 
 def test_a_page_that_opens_its_stream_while_the_site_is_broken_shows_the_problems(server, live, game):
@@ -506,8 +516,9 @@ def test_a_saved_file_reaches_the_open_pages(game, monkeypatch, mallopt):
     try:
         assert watcher.start().ok
         client = watcher.hub.subscribe()
+        assert client.get(timeout=10)[0] == "site"
         edit(game / "rules.md", "clockwise", "counter-clockwise")
-        assert client.get(timeout=10) == ("reload", "{}")
+        assert client.get(timeout=10)[0] == "reload"
         assert "counter-clockwise" in text(watcher.site, "/tiny/rules/201.html")
     finally:
         watcher.close()

@@ -18,12 +18,12 @@ from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
 from operator import itemgetter
-from typing import Any, NamedTuple
+from typing import Any, NamedTuple, Union
 
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..cache import Cache, digest, pickled, unpickled
+from ..cache import Cache, digest
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
@@ -193,10 +193,12 @@ def _split(text: str) -> tuple[str, list[tuple[int, str]], bool]:
     return text[:starts[0][0]], chunks, fence is not None
 
 
-# What a record of one parsed entry may hold: anything else under an entry's key is a damaged record, a miss.
-ENTRY_TYPES = (Proposal, Judgment, Event, Turn)
+# What a record of one parsed entry holds: anything else under an entry's key is a miss.
+ParsedEntry = Union[Entry, Turn]
 # Where an entry of a file's record is: (its key in the cache, its first line), or the entry itself.
 Place = tuple[bytes, int] | None
+# A file's record (see _file_record): its preamble, its errors, and where each of its entries is.
+FileRecord = tuple[str, tuple[SourceError, ...], list[Union[tuple[bytes, int], ParsedEntry]]]
 
 
 class LogParser:
@@ -233,7 +235,7 @@ class LogParser:
         else:
             parsed, places = self._parse_entries(file, text, dialect, cache, jobs)
             if cache:
-                cache.put(whole_key, _file_record(parsed, places))
+                cache.put_value(whole_key, _file_record(parsed, places), FileRecord)
         self.files[(file, dialect)] = (text, parsed)
         return parsed
 
@@ -334,7 +336,7 @@ class LogParser:
                 if cache:
                     records.append((_entry_key(keys[position]), entry))
         if records:
-            cache.put_pickled(records, beside=jobs > 1 and len(records) >= PARALLEL_ENTRIES)
+            cache.put_values(records, ParsedEntry, beside=jobs > 1 and len(records) >= PARALLEL_ENTRIES)
         self._follow_edited_entries(file, dialect, chunks, found, placed)
         entries: list[Entry] = []
         places: list[Place] = []
@@ -404,28 +406,25 @@ class LogParser:
             self.entries.popitem(last=False)
 
 
-def _file_record(parsed: tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], places: list[Place]) -> bytes:
+def _file_record(parsed: tuple[str, tuple[Entry, ...], tuple[SourceError, ...]], places: list[Place]) -> FileRecord:
     """A file's parse as the cache keeps it: the entries the cache holds each by its key and first line (the
-    file whole in one pickle would cost as much again as the entries' own, and read back slower), the others
-    whole."""
+    file whole in one record would cost as much again as the entries' own), the others whole."""
     preamble, entries, errors = parsed
-    items = [place or entry for entry, place in zip(entries, places)]
-    return pickled((preamble, errors, items))
+    return preamble, errors, [place or entry for entry, place in zip(entries, places)]
 
 
 def _read_file_record(cache: Cache, key: bytes) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]] | None:
     """The parse `_file_record` kept under `key`, or None (a miss) when it or an entry it names is not there."""
-    record = unpickled(cache.get(key), tuple)
-    if not (record is not None and len(record) == 3 and isinstance(record[0], str) and isinstance(record[1], tuple)
-            and isinstance(record[2], list)):
+    record = cache.value(key, FileRecord)
+    if record is None:
         return None
     preamble, errors, items = record
-    stored = cache.get_many([item[0] for item in items if type(item) is tuple])
+    stored = cache.values([item[0] for item in items if type(item) is tuple], ParsedEntry)
     entries = []
     placed: set[int] = set()
     for item in items:
         if type(item) is tuple:
-            entry = unpickled(stored.get(item[0]), ENTRY_TYPES)
+            entry = stored.get(item[0])
             if entry is None:
                 return None
             item = _place(entry, item[1], placed)
@@ -562,12 +561,7 @@ def _entry_key(key: tuple[str, str, Dialect, bool]) -> bytes:
 def _read_stored(keys: list[tuple[str, str, Dialect, bool]], cache: Cache) -> dict[tuple, Entry]:
     """Entries an earlier run parsed, by their key in memory."""
     by_digest = {_entry_key(key): key for key in keys}
-    stored = {}
-    for digested, data in cache.get_many(list(by_digest)).items():
-        kept = unpickled(data, ENTRY_TYPES)
-        if kept is not None:
-            stored[by_digest[digested]] = kept
-    return stored
+    return {by_digest[digested]: kept for digested, kept in cache.values(list(by_digest), ParsedEntry).items()}
 
 
 def _preamble_confirmed(preamble: str, *, entries_follow: bool) -> bool:

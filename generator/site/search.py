@@ -24,8 +24,9 @@ from typing import Any
 
 from markupsafe import Markup
 
-from ..cache import Cache, digest, pickled, unpickled
+from ..cache import Cache, digest
 from ..parallel import map_shares
+from ..records import JsonValue
 from .markdown import words_and_html
 from .views import GamePlan, Page
 
@@ -113,17 +114,20 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     for fields, prefix, markdown in sources:
         parts += [repr(sorted(fields.items())), prefix, markdown]
     key = digest(*parts)
-    kept = unpickled(store.get(key), list)
-    if kept is not None and all(isinstance(item, tuple) and len(item) == 2 and isinstance(item[0], str)
-                                for item in kept):
+    kept = store.value(key, StoredPages)
+    if kept is not None:
         return _stored_pages(kept)
     read = map_shares(lambda position: _document(sources[position]), range(len(keys)), plan.jobs,
                       PARALLEL_DOCUMENTS)
     plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read)
                       if kind == "step" and not plan.replay.steps[which].entry.proposed}
     pages = search_pages(plan.slug, title, [document for document, _ in read])
-    store.put(key, pickled([(p.path, p.context["data"]) for p in pages]))
+    store.put_value(key, [(p.path, p.context["data"]) for p in pages], StoredPages)
     return pages
+
+
+# The index's pages as the cache keeps them: each page's path and data.
+StoredPages = list[tuple[str, JsonValue]]
 
 
 def _stored_pages(kept: list[tuple[str, Any]]) -> list[Page]:

@@ -91,3 +91,35 @@ def test_paths_outside_the_site_are_refused_over_http(served, raw_path):
     response = connection.getresponse()
     body = response.read()
     assert response.status in (403, 404) and b"root:" not in body
+
+
+def test_more_pages_than_a_browser_opens_connections_to_a_host_all_load_and_all_reload(browser, served):
+    """Nine pages of the site open in one browser (which opens at most six connections to a host over
+    HTTP/1.1): each loads, each reloads after a save, and the overlay of a broken save shows on each, one of
+    them listening to the event stream for all."""
+    url, game = served
+    context = browser.new_context()
+    paths = ["tiny/index.html", "tiny/rules/201.html", "tiny/log.html", "tiny/proposals/301.html",
+             "tiny/proposals/302.html", "tiny/proposals/303.html", "tiny/rules/index.html", "tiny/check.html",
+             "index.html"]
+    pages = []
+    for path in paths:
+        page = context.new_page()
+        page.goto(url + path, timeout=WAIT_MS)  # the seventh waited for ever with a stream for each page
+        pages.append(page)
+    for page in pages:
+        page.evaluate("window.notReloaded = true")
+    edit(game / "rules.md", "in clockwise order", "in counter-clockwise order")
+    for page in pages:
+        page.wait_for_function("!window.notReloaded && document.readyState === 'complete'", timeout=WAIT_MS)
+    assert "counter-clockwise order" in pages[1].locator("main").inner_text()
+    edit(game / "log.md", "## Proposal 302: Snacks", "## Propsal 302: Snacks")
+    for page in pages:
+        page.wait_for_selector("#nomic-error-overlay :text('tiny/log.md:13')", timeout=WAIT_MS)
+    late = context.new_page()  # opened while the site is broken: told by the page that listens
+    late.goto(url + "tiny/rules/202.html", timeout=WAIT_MS)
+    late.wait_for_selector("#nomic-error-overlay :text('tiny/log.md:13')", timeout=WAIT_MS)
+    edit(game / "log.md", "## Propsal 302: Snacks", "## Proposal 302: Snacks")
+    for page in pages + [late]:
+        page.wait_for_selector("#nomic-error-overlay", state="detached", timeout=WAIT_MS)
+    context.close()

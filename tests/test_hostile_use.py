@@ -1,0 +1,381 @@
+"""build, check, serve and the cache under hostile or careless use (issue 52): a cache folder shared with a
+keeper's files or written by someone else, a game folder replaced under serve, clients that never finish a
+request, links inside the output, a page changed by hand that keeps its size and time."""
+from __future__ import annotations
+
+import os
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from generator import cache as cache_module
+from generator import serve as serve_module
+from generator.cli import main
+from generator.files import SITE_MARKER
+from tests.helpers import ROOT, copy_games, tree_digest
+from tests.test_serve import edit, get, text, write_game
+
+# --- The cache removes only what it made -----------------------------------------------------------
+
+
+def test_a_cache_folder_shared_with_a_keepers_databases_keeps_them(tmp_path, monkeypatch):
+    """--cache-dir pointed at a folder of the keeper's own SQLite files (one even named as the cache names its
+    own): past the cap, the cache removes its files, never theirs."""
+    shared = tmp_path / "databases"
+    shared.mkdir()
+    keepers = {name: os.urandom(50_000) for name in ("accounts.sqlite", "accounts.sqlite-wal",
+                                                     "accounts.sqlite-shm", "0123456789abcdef01234567.sqlite")}
+    for name, data in keepers.items():
+        (shared / name).write_bytes(data)
+        os.utime(shared / name, (1_000, 1_000))  # used long ago: the first to go, were they the cache's
+    monkeypatch.setattr(cache_module, "MAX_CACHE_BYTES", 1)
+    content = copy_games(tmp_path, "mini")
+    for site in ("one", "two"):
+        assert main(["build", str(content), "-o", str(tmp_path / site), "--cache-dir", str(shared), "--quiet"]) == 0
+    assert {path.name: path.read_bytes() for path in shared.iterdir() if path.is_file()} == keepers
+    assert [path.name for path in shared.iterdir() if path.is_dir()] == [cache_module.OWN_FOLDER]
+
+
+# --- A cache record is data, and only the user's own runs' records count ------------------------------
+
+
+class _Payload:
+    """What a pickle may carry: a call, made while it is read (here: a file made where the test looks)."""
+
+    def __init__(self, marker: Path):
+        self.marker = marker
+
+    def __reduce__(self):
+        return open, (str(self.marker), "w")
+
+
+def _forge(cache_dir: Path, how: str, marker: Path, manifest: bytes | None = None) -> int:
+    """Every record of the cache files under `cache_dir` replaced as someone who can write the folder but not read
+    the user's key would: a pickle that runs code, sealed as a pickle record was (`pickle`); each record's bytes
+    moved under another record's key (`moved`); each record's bytes, moved, sealed with a key of their own
+    (`foreign`), and the sites' manifests replaced by `manifest` so sealed. How many records were forged."""
+    import hashlib
+    import pickle
+    import sqlite3
+
+    forged = 0
+    for file in cache_dir.rglob("*.sqlite"):
+        db = sqlite3.connect(file)
+        rows = db.execute("SELECT key, value FROM records ORDER BY key").fetchall()
+        values = [value for _, value in rows]
+        if how == "pickle":
+            payload = pickle.dumps(_Payload(marker))
+            values = [hashlib.sha256(payload).digest()[:16] + payload] * len(rows)
+            db.execute("UPDATE manifests SET value = ?", (values[0],) if values else (b"",))
+        else:
+            values = values[1:] + values[:1]
+        if how == "foreign":
+            other = os.urandom(32)
+            values = [cache_module._sealed(other, key, value[16:]) for (key, _), value in zip(rows, values)]
+            for (site,) in db.execute("SELECT site FROM manifests").fetchall():
+                db.execute("UPDATE manifests SET value = ? WHERE site = ?",
+                           (cache_module._sealed(other, b"manifest of " + site.encode(), manifest), site))
+        db.executemany("UPDATE records SET value = ? WHERE key = ?", [(v, k) for (k, _), v in zip(rows, values)])
+        forged += len(rows)
+        db.commit()
+        db.close()
+    return forged
+
+
+@pytest.mark.parametrize("how", ["pickle", "moved", "foreign"])
+def test_a_cache_written_by_someone_else_changes_no_verdict_and_no_page_and_runs_nothing(game, tmp_path, capsys,
+                                                                                        how):
+    shared, site, marker = tmp_path / "shared-cache", tmp_path / "site", tmp_path / "code-ran"
+    content = game.parent
+    assert main(["build", str(content), "-o", str(site), "--cache-dir", str(shared), "--quiet"]) == 0
+    # The game edited (Ben's score claim now wrong: one discrepancy), and checked: the cache holds its records.
+    edit(game / "log.md", "Scores: Ann 3, Ben -5, Cat 2", "Scores: Ann 3, Ben 5, Cat 2")
+    assert main(["check", str(content), "--cache-dir", str(shared)]) == 1
+    capsys.readouterr()
+    fresh = [main(["check", str(content), "--cache-dir", str(tmp_path / "empty")]), capsys.readouterr().out]
+    assert fresh[0] == 1 and "Ben" in fresh[1]
+    assert main(["build", str(content), "-o", str(tmp_path / "fresh"), "--cache-dir", str(tmp_path / "empty")]) == 0
+    assert _forge(shared, how, marker, _claimed_manifest(content, site) if how == "foreign" else None) > 3
+    capsys.readouterr()
+    assert [main(["check", str(content), "--cache-dir", str(shared)]), capsys.readouterr().out] == fresh
+    assert main(["build", str(content), "-o", str(site), "--cache-dir", str(shared), "--quiet"]) == 0
+    assert tree_digest(site) == tree_digest(tmp_path / "fresh")
+    assert not marker.exists()
+
+
+def _times(path: Path) -> tuple[int, int, int]:
+    status = path.stat()
+    return status.st_size, status.st_mtime_ns, status.st_ctime_ns
+
+
+def _claimed_manifest(content: Path, site: Path) -> bytes:
+    """A manifest saying that `site` is, as it stands, what the last build made of `content` as it is now: were
+    it believed, the build would draw nothing."""
+    from generator.cache import digest, program_digest
+    from generator.parse.game import inputs_digest
+    from generator.records import encoded
+    from generator.site.render import StoredManifest, stored_manifest, templates_digest
+
+    inputs = digest(program_digest(), templates_digest(None), "", inputs_digest(content))
+    files = {path.relative_to(site).as_posix(): (b"\0" * 20, *_times(path))
+             for path in site.rglob("*") if path.is_file() and path.name != SITE_MARKER}
+    return encoded(stored_manifest(files, (inputs, {"games": 1, "pages": 1, "findings": 0})), StoredManifest)
+
+
+def test_every_entry_of_the_bundled_games_reads_back_as_parsed_and_nothing_else_reads(tmp_path):
+    """The records' codec against the plain parse: every entry of every bundled game (proposals, judgments,
+    events, Solitaire's turns, Effect values of each TOML kind) reads back equal, with its places; a record of
+    the right syntax and another shape is a Mismatch, never a value."""
+    import datetime as dt
+
+    from generator.model import Effect, Source
+    from generator.parse.game import load_content
+    from generator.parse.log import ParsedEntry
+    from generator.records import Mismatch, decoded, encoded
+
+    entries = [entry for game in load_content(ROOT / "content") for entry in game.log.entries]
+    assert {type(entry).__name__ for entry in entries} >= {"Proposal", "Judgment", "Event", "Turn"}
+    for entry in entries:
+        back = decoded(encoded(entry, ParsedEntry), ParsedEntry)
+        assert back == entry and type(back) is type(entry) and back.source.line == entry.source.line
+    toml = {"s": "x", "n": -3, "f": 0.5, "b": True, "d": dt.date(2001, 2, 3), "t": dt.time(4, 5),
+            "at": dt.datetime(2001, 2, 3, 4, 5, tzinfo=dt.timezone.utc), "list": [1, ["a", {"k": False}]]}
+    effect = Effect("x.y", toml, Source("g/log.md", 3))
+    assert decoded(encoded(effect, Effect), Effect) == effect
+    for forged in (b"[1, 2]", b'["x.y", {"s": "x"}, ["g/log.md", 3]]', b'["x.y", ["str", 1], ["g/log.md", 3]]',
+                   b'["x.y", ["str", "x"], ["g/log.md", "3"]]', b"\\x80", b"[" * 100_000):
+        with pytest.raises(Mismatch):
+            decoded(forged, Effect)
+
+
+def test_the_key_that_seals_the_cache_is_the_users_alone(tmp_path, monkeypatch):
+    """Made on first use, readable by its owner alone, outside the cache folder; one others may read is not
+    used, and then no cache is kept (a record nobody can vouch for is worth nothing)."""
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cache_module.sealing_key.cache_clear()
+    try:
+        key = cache_module.sealing_key()
+        path = cache_module.key_path()
+        assert key is not None and path.read_bytes() == key and path.stat().st_mode & 0o777 == 0o600
+        assert path.is_relative_to(tmp_path / "state")
+        cache_module.sealing_key.cache_clear()
+        assert cache_module.sealing_key() == key  # the same, run after run
+        os.chmod(path, 0o644)
+        cache_module.sealing_key.cache_clear()
+        assert cache_module.sealing_key() is None
+        cache = cache_module.Cache(tmp_path / "cache", tmp_path)
+        assert not cache.enabled and not (tmp_path / "cache").exists()
+    finally:
+        cache_module.sealing_key.cache_clear()
+
+
+# --- build never writes through a link --------------------------------------------------------------
+
+
+def test_a_folder_of_the_site_replaced_by_a_link_outside_is_not_written_through(tmp_path, capsys):
+    """A game's folder of the site replaced by a link to a folder outside it: the next build writes nothing
+    there, and the site it says it built is whole (the link gone, a folder of the pages in its place)."""
+    content = copy_games(tmp_path, "mini")
+    site, outside = tmp_path / "site", tmp_path / "elsewhere"
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    built = tree_digest(site)
+    outside.mkdir()
+    (outside / "keep.txt").write_text("a keeper's file\n")
+    shutil.rmtree(site / "mini")
+    (site / "mini").symlink_to(outside)
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    assert not (site / "mini").is_symlink() and tree_digest(site) == built
+    assert sorted(path.name for path in outside.iterdir()) == ["keep.txt"]
+    # A page replaced by a link (to a keeper's file outside) is drawn again as a file, the file left alone.
+    (site / "mini" / "index.html").unlink()
+    (site / "mini" / "index.html").symlink_to(outside / "keep.txt")
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    assert not (site / "mini" / "index.html").is_symlink() and tree_digest(site) == built
+    assert (outside / "keep.txt").read_text() == "a keeper's file\n"
+
+
+def test_an_output_that_is_a_link_to_the_published_folder_stays_a_link(tmp_path, monkeypatch):
+    """`-o site` where site is the keeper's link to the folder they publish: every build writes the site into
+    that folder, and the link stays as it was; nothing is made beside either."""
+    content = copy_games(tmp_path, "mini")
+    published = tmp_path / "www" / "nomic"
+    published.parent.mkdir()
+    (tmp_path / "site").symlink_to(published)  # to nothing yet: refused, nothing made
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", "content", "-o", "site", "--quiet"]) == 2
+    assert not published.exists()
+    published.mkdir()
+    for _ in range(2):
+        assert main(["build", "content", "-o", "site", "--quiet"]) == 0
+        assert os.readlink(tmp_path / "site") == str(published)
+        assert (published / SITE_MARKER).is_file() and (published / "mini" / "index.html").is_file()
+        assert sorted(path.name for path in tmp_path.iterdir()) == ["content", "site", "www"]
+        assert sorted(path.name for path in published.parent.iterdir()) == ["nomic"]
+    (content / "mini" / "log.md").write_text((content / "mini" / "log.md").read_text() + "\n")
+    assert main(["build", "content", "-o", "site", "--quiet"]) == 0
+    assert os.readlink(tmp_path / "site") == str(published)
+
+
+# --- A page changed by hand is drawn again, whatever its size and time ------------------------------------
+
+
+@pytest.mark.parametrize("how", ["in place", "renamed over"])
+def test_a_page_changed_by_hand_keeping_its_size_and_time_is_drawn_again(tmp_path, capsys, how):
+    """As `cp -p` (the bytes written in place, then the time set back) or `rsync -t` (a new file renamed over
+    the page, with the page's time) leave it: the next build draws the page again."""
+    content = copy_games(tmp_path, "mini")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    built = tree_digest(site)
+    page = site / "mini" / "index.html"
+    status = page.stat()
+    forged = page.read_bytes().replace(b"<title>", b"<title>X", 1)[:status.st_size]
+    assert len(forged) == status.st_size and forged != page.read_bytes()
+    target = page if how == "in place" else tmp_path / "copy.html"
+    target.write_bytes(forged)
+    os.utime(target, ns=(status.st_atime_ns, status.st_mtime_ns))
+    if how == "renamed over":
+        os.replace(target, page)
+    assert _times(page)[:2] == (status.st_size, status.st_mtime_ns)
+    capsys.readouterr()
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    assert "(1 written, the rest unchanged)" in capsys.readouterr().err
+    assert tree_digest(site) == built
+    assert main(["build", str(content), "-o", str(site)]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+
+
+# --- serve follows a game folder replaced under it -----------------------------------------------------
+
+
+def _shows(watcher, client, path: str, words: str, seconds: float = 20) -> bool:
+    """Whether, within `seconds` (a bound on waiting, not a measure), an update reloads the open pages with
+    `path` showing `words`."""
+    import queue
+
+    deadline = time.monotonic() + seconds
+    while time.monotonic() < deadline:
+        try:
+            event = client.get(timeout=max(0.01, deadline - time.monotonic()))
+        except queue.Empty:
+            break
+        if event[0] == "reload" and words in text(watcher.site, path):
+            return True
+    return False
+
+
+@pytest.mark.parametrize("how", ["game removed and made again", "content renamed away and copied back"])
+def test_serve_shows_a_folder_replaced_under_it_and_every_save_after(game, tmp_path, how):
+    from generator.serve import Watcher
+
+    served = game if how.startswith("game") else game.parent
+    watcher = Watcher(served, report=lambda update: None)
+    try:
+        assert watcher.start().ok
+        client = watcher.hub.subscribe()
+        assert _event(client)[0] == "site"
+        if how.startswith("game"):
+            shutil.rmtree(game)
+            assert _event(client)[0] == "error"  # the folder holds no game, said
+            write_game(game.parent)
+        else:
+            game.parent.rename(tmp_path / "away")
+            shutil.copytree(tmp_path / "away", game.parent)
+        edit(game / "rules.md", "clockwise", "counter-clockwise")
+        assert _shows(watcher, client, "/tiny/rules/201.html", "counter-clockwise")
+        edit(game / "rules.md", "counter-clockwise", "widdershins")  # a save in the folder as it is now
+        assert _shows(watcher, client, "/tiny/rules/201.html", "widdershins")
+        assert not watcher.site.errors
+    finally:
+        watcher.close()
+
+
+def _event(client, seconds: float = 20):
+    return client.get(timeout=seconds)
+
+
+# --- Slow clients do not starve serve -----------------------------------------------------------------
+
+
+def _slow_clients(server, count: int) -> list:
+    """Connections that send the start of a request and never finish it."""
+    import socket
+
+    clients = []
+    for _ in range(count):
+        client = socket.create_connection(server.server_address)
+        client.sendall(b"GET /tiny/index.html HTTP/1.1\r\nHost: 127.0.0.1\r\n")
+        clients.append(client)
+    return clients
+
+
+def _closed_by_server(client, seconds: float) -> bool:
+    """Whether the server closes `client` within `seconds` (a bound on waiting)."""
+    client.settimeout(seconds)
+    try:
+        return client.recv(1) == b""
+    except ConnectionResetError:
+        return True
+    except TimeoutError:
+        return False
+
+
+def _site_server(live, monkeypatch, **settings):
+    import threading
+
+    from generator.serve import EventHub, SiteServer
+
+    for name, value in settings.items():
+        monkeypatch.setattr(serve_module, name, value, raising=False)
+    server = SiteServer(live, EventHub())
+    threading.Thread(target=server.serve_forever, kwargs={"poll_interval": 0.05}, daemon=True).start()
+    return server
+
+
+def test_requests_that_never_finish_are_closed_and_pages_are_still_answered(live, monkeypatch):
+    server = _site_server(live, monkeypatch, HEAD_SECONDS=0.5)
+    try:
+        slow = _slow_clients(server, 40)
+        assert get(server, "/tiny/index.html").status == 200  # answered beside them
+        assert all(_closed_by_server(client, 20) for client in slow)
+        assert get(server, "/tiny/index.html").status == 200
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_past_the_bound_the_connection_waiting_longest_makes_room(live, monkeypatch):
+    server = _site_server(live, monkeypatch, MAX_CONNECTIONS=4, HEAD_SECONDS=600)
+    try:
+        slow = _slow_clients(server, 10)
+        assert get(server, "/tiny/index.html").status == 200  # a page is answered all the same
+        closed = [_closed_by_server(client, 2) for client in slow]
+        assert closed == [True] * 7 + [False] * 3  # the oldest made room; three still wait for their request
+        for client in slow:
+            client.close()
+    finally:
+        server.shutdown()
+        server.server_close()
+
+
+def test_out_of_files_the_accept_loop_waits_before_trying_again(live, monkeypatch):
+    """accept() failing for want of files fails again at once: without a pause, serving spins a core."""
+    import errno
+
+    from generator.serve import EventHub, SiteServer
+
+    class Listening:
+        def accept(self):
+            raise OSError(errno.EMFILE, "Too many open files")
+
+    server = SiteServer(live, EventHub())
+    server.server_close()
+    waits = []
+    monkeypatch.setattr(server, "_closing", type("Closing", (), {"wait": lambda self, s: waits.append(s)})(),
+                        raising=False)
+    monkeypatch.setattr(server, "socket", Listening())
+    with pytest.raises(OSError):
+        server.get_request()
+    assert waits == [serve_module.ACCEPT_BACKOFF_SECONDS] and waits[0] > 0
