@@ -37,6 +37,8 @@ def run(args) -> int:
         _write_game(args.output, result.files, progress)
     for problem in result.problems:
         print(problem, file=sys.stderr)
+    for line in result.said:
+        print(line, file=sys.stderr)
     said = f", with {counted(len(result.problems), 'problem')} in the record (above, and in IMPORT.md)" \
         if result.problems else ""
     print(f"imported {summary} into {args.output}{said}; IMPORT.md says what was read and what was not; "
@@ -82,7 +84,11 @@ def _run_text(args) -> int:
 def _import_git(args):
     from ..importers.git import import_git
 
-    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title)
+    from ..importers.corrections import read_corrections
+
+    corrections = read_corrections(args.corrections) if args.corrections else None
+    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title,
+                        corrections=corrections)
     return result, counted(result.proposals, "proposal")
 
 

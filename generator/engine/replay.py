@@ -297,6 +297,8 @@ class Checkpoint(NamedTuple):
 
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
+# An event's `By:` that names the keepers' cleaning (format 1.2 extension): no rule-change.
+_CLEANING = re.compile(r"\s*cleaning\b", re.IGNORECASE)
 
 
 def replay(game: Game, *, checkpoints: bool = False) -> Replay:
@@ -908,9 +910,11 @@ def _apply_effect(state: _State, effect) -> None:
 
 
 def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None,
-                   power=None) -> None:
+                   power=None, *, cleaning: bool = False) -> None:
     """Apply change paragraphs in order. `power`: the power the proposal takes effect with, where checked: a
-    change beyond it is a finding, and is applied all the same (the replay follows the record)."""
+    change beyond it is a finding, and is applied all the same (the replay follows the record). A `cleaning` (an
+    event `By: cleaning`: the keepers' correction of spelling or formatting) is no rule-change: an immutable rule
+    may take it (Suber 103 governs rule-changes)."""
     rules = state.config.rules
     for change in changes:
         if change.failed:
@@ -930,7 +934,8 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
             for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering,
                                          rules.power_default if rules.power else None):
                 kind = "immutable" if "immutable" in note else "rule-number"
-                state.find(kind, change.source, note)
+                if not (cleaning and kind == "immutable"):
+                    state.find(kind, change.source, note)
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
@@ -1105,7 +1110,8 @@ def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
                        expected="a rule in force", found=entry.by)
     for effect in entry.effects:
         _apply_effect(state, effect)
-    _apply_changes(state, index, entry.changes, None)
+    _apply_changes(state, index, entry.changes, None, cleaning=isinstance(entry, Event) and _CLEANING.match(entry.by)
+                   is not None)
     if isinstance(entry, Judgment):
         _award_points(state, entry)
 

@@ -46,6 +46,7 @@ class ImportedGame:
     files: dict[str, str]   # path in the game folder -> text
     proposals: int          # proposal entries (decisions) in its log
     problems: list[Problem]  # each also listed in the game's IMPORT.md
+    said: list[str] = field(default_factory=list)  # what the import guessed or was told, a line each (IMPORT.md too)
 
 
 def problems_section(problems: list[Problem]) -> list[str]:
