@@ -329,7 +329,8 @@ def test_the_keepers_corrections_are_followed(tmp_path, capsys, small_game) -> N
     assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in files["IMPORT.md"]
     assert f"commit {second} proposal 302 by Dee, Eve" in files["corrections.txt"]  # kept for the next import
     assert "your correction" in files["corrections.txt"]
-    assert f"commit {first}: proposal 301" in said  # still a guess: the keeper left its line as it was
+    assert f"commit {first}: proposal 301" not in said  # the keeper's line, left as it was, confirms the guess
+    assert f"{corrections}: 3 lines confirmed what the import reads" in said
 
 
 @pytest.mark.parametrize("line, message", [
@@ -427,3 +428,92 @@ def test_the_same_clone_gives_the_same_files(tmp_path, capsys, small_game) -> No
     first = imported(tmp_path / "a", capsys, small_game, "--rules", "rules.md")[1]
     second = imported(tmp_path / "b", capsys, small_game, "--rules", "rules.md")[1]
     assert first == second
+
+
+RECORDS = """[proposals]
+file = "data/proposals.json"
+list = "proposals"
+number = "n"
+proposer = "author"
+result = "status"
+date = "timestamp"
+votes = "votes"
+ballots = { "1" = "for", "-1" = "against", "0" = "abstain" }
+results = { passed = "adopted", failed = "defeated", voting = "undecided" }
+adoption = "majority"
+"""
+
+
+def bot_game(tmp_path):
+    """A game kept by a bot: a commit per action, the rules changed in commits of their own after the decision
+    that made them, and the decisions with their ballots in a JSON file, players named by numbers."""
+    import json
+
+    repo = tmp_path / "repo"
+    proposals = []
+    day = 1_587_000_000
+
+    def decide(number, author, status, votes):
+        proposals.append({"n": number, "author": author, "status": status, "votes": votes,
+                          "timestamp": day + number * 3600})
+        return json.dumps({"proposals": proposals})
+
+    git_commit(repo, "Initial commit", {"rules.md": RULES, "data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T00:00:00", author="Keeper")
+    git_commit(repo, "Wren#0001 submitted proposal #1", {"data/proposals.json": decide(1, 111, "voting", {})},
+               date="2020-04-16T01:00:00", author="Bot")
+    proposals[-1].update(status="passed", votes={"111": 1, "222": 1, "333": -1})
+    git_commit(repo, "Kit#0002 passed proposal #1", {"data/proposals.json": json.dumps({"proposals": proposals})},
+               date="2020-04-16T01:30:00", author="Bot")
+    git_commit(repo, "Kit#0002 changed the content of rule section `%quorum`",
+               {"rules.md": amended(RULES, "half the players", "a third of the players")},
+               date="2020-04-16T01:31:00", author="Bot")
+    git_commit(repo, "Kit#0002 submitted proposal #2", {"data/proposals.json": decide(2, 222, "failed",
+                                                                                      {"111": 1, "222": 1})},
+               date="2020-04-16T03:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 submitted proposal #3", {"data/proposals.json": decide(3, 222, "failed",
+                                                                                      {"111": -1, "333": 0})},
+               date="2020-04-16T04:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 submitted proposal #4", {"data/proposals.json": decide(4, 111, "voting",
+                                                                                      {"111": 1})},
+               date="2020-04-16T05:00:00", author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    return repo, records
+
+
+def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) -> None:
+    repo, records = bot_game(tmp_path)
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 1", "Proposal 2", "Proposal 3"]  # 4 is still being voted on: not in the log
+    first = log["Proposal 1"]
+    # its proposer named by the commit that submitted it (a guess, in the corrections file); ballots as recorded
+    assert "Proposer: Wren#0001\nDate: 2020-04-16\nVotes: for Wren#0001, Kit#0002; against 333\nResult: adopted\n" \
+        in first
+    assert "Amend rule 201 to read:" in first
+    assert "Votes: for Wren#0001, Kit#0002\nResult: defeated" in log["Proposal 2"]
+    assert "proposal 1, the last decided before it (commit" in said
+    assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
+    assert 'method = "majority"' in files["game.toml"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1
+    # the record's one slip, found: two for, none against, and "failed"
+    assert "proposal 2: Result says defeated; the votes (2 for, 0 against) give adopted under a simple majority" in report
+    assert "1 discrepancy" in report
+
+
+def test_a_records_file_that_cannot_be_read_is_refused(tmp_path, capsys) -> None:
+    repo, records = bot_game(tmp_path)
+    for text, message in [("[proposals]\nfile = 1\n", "records.toml:2: proposals.file must be a string"),
+                          ("[proposals]\nfile = \"x\"\nnumber = \"n\"\nproposer = \"a\"\nresult = \"s\"\nwho = 1\n",
+                           "records.toml:6: proposals.who: not a key of the mapping"),
+                          (RECORDS.replace("data/proposals.json", "data/none.json"),
+                           "no file data/none.json at commit"),
+                          (RECORDS.replace(', voting = "undecided"', ""),
+                           "data/proposals.json at commit")]:
+        records.write_text(text, encoding="utf-8")
+        code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+        assert code == 2 and files == {}, said
+        assert message in said, said

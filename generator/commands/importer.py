@@ -85,10 +85,12 @@ def _import_git(args):
     from ..importers.git import import_git
 
     from ..importers.corrections import read_corrections
+    from ..importers.decisions import read_mapping
 
     corrections = read_corrections(args.corrections) if args.corrections else None
+    records = read_mapping(args.records) if args.records else None
     result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title,
-                        corrections=corrections)
+                        corrections=corrections, records=records)
     return result, counted(result.proposals, "proposal")
 
 

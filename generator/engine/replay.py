@@ -297,6 +297,8 @@ class Checkpoint(NamedTuple):
 
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
+# A failed proposal's `Reason:` that names the proposal it depended on (format 1.3).
+_DEPENDS = re.compile(r"\bdepend(?:s|ed|ing)?\s+on\s+proposal\s+#?([0-9]{1,12})\b", re.IGNORECASE)
 # An event's `By:` that names the keepers' cleaning (format 1.2 extension): no rule-change.
 _CLEANING = re.compile(r"\s*cleaning\b", re.IGNORECASE)
 
@@ -550,6 +552,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     elif decision and recorded in ("adopted", "defeated", "failed-quorum") and computed != recorded:
         state.find("result", proposal.result.source, f"Result says {recorded}; {_gives(decision)}",
                    expected=computed, found=recorded)
+    if proposal.result and proposal.result.reason:
+        _check_reason(state, proposal.result)
     if result is None:
         state.find("result", proposal.source, "no Result and no Votes: the replay cannot tell whether it was adopted")
 
@@ -592,6 +596,20 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     state.decisions[number] = (result, proposal.source)
     return _Outcome(turn_of=turn_of, method=method if votes and votes.cast else None, decision=decision, power=power,
                     computed=computed, result=result)
+
+
+def _check_reason(state: _State, claim) -> None:
+    """A proposal that failed because it depended on another (format 1.3, `Reason: depends on proposal 58`): that
+    one must have been decided before it, and not adopted. Any other reason is the game's own, shown, not checked."""
+    if m := _DEPENDS.search(claim.reason):
+        number = int(m.group(1))
+        earlier = state.decisions.get(number)
+        if earlier is None:
+            state.find("result", claim.reason_source, f"Reason says it depends on proposal {number}, which has no "
+                       "decision before it", expected="a decision on it before", found=claim.reason)
+        elif earlier[0] == "adopted":
+            state.find("result", claim.reason_source, f"Reason says it depends on proposal {number}, but proposal "
+                       f"{number} was adopted", expected=f"proposal {number} not adopted", found=claim.reason)
 
 
 def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) -> None:

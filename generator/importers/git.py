@@ -20,6 +20,8 @@ directly in it). When the rules move (git records a rename: rules at the root mo
 them; when they are removed, the game (a round of it) ends there, and IMPORT.md says where a new one begins."""
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -29,10 +31,12 @@ from ..errors import ErrorCollector
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
 from ..parse.source import check_line_lengths
+from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
                       toml_string)
 from .corrections import FILE_NAME, Corrections, Line, Proposal, Reading, render
+from .decisions import Decision, DecisionsUnreadable, Mapping, read_decisions
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
@@ -43,7 +47,7 @@ MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-999
 _NUMBER = r"[0-9]{1,6}"
 _JOINER = r"\s*(?:,|&|\+|\band\b|-|\u2013|\bto\b)\s*"
 # "Proposal 12", "Proposals 66 + 70", "Proposals 80 and 81", "Proposals 26, 29-33", "P49-54", "P63 and P65"
-_NUMBERS = re.compile(rf"(?:\bprop(?:osal)?s?\.?|\bp(?=[0-9]))\s*(?:no\.?\s*)?({_NUMBER}(?:{_JOINER}"
+_NUMBERS = re.compile(rf"(?:\bprop(?:osal)?s?\.?|\bp(?=[0-9]))\s*(?:no\.?\s*)?#?({_NUMBER}(?:{_JOINER}"
                       rf"(?:prop(?:osal)?\s*|p)?{_NUMBER})*)\b", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(rf"^\s*({_NUMBER})\s*[:.\u2013\u2014-]\s+(?=\S)")     # "384: Subgamification"
 _LEADING_RULE_NUMBER = re.compile(rf"^\s*rule\s+({_NUMBER})\s*:\s+(?=\S)", re.IGNORECASE)  # "Rule 323: Title"
@@ -53,6 +57,11 @@ _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNOR
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #[0-9]+ from ([^/\s]+)/(\S+)")
 _SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#[0-9]+\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
+# A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
+# made a proposal ("Heavpoot#5118 submitted proposal #171").
+_DECIDED = re.compile(rf"\b(?:passed|adopted|enacted|accepted|applied)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
+_SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
+                        re.IGNORECASE)
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
@@ -72,10 +81,12 @@ class _Step:
     branch: str
     formatting: bool            # every change only reformats a rule's text
     message: list[str]
+    place: int                  # the commit's place in the first-parent history
     reading: Reading = field(default_factory=lambda: Reading("proposal"))
     said: list[str] = field(default_factory=list)     # what the record says of it (for the corrections file)
     guesses: list[str] = field(default_factory=list)  # what the import guessed, in words
     correction: int = 0         # the corrections file's line that gave its reading
+    own: Reading | None = None  # the import's own reading, where a correction gave another
     commits: list[Commit] = field(default_factory=list)  # the later commits of a run that said the same
     again: int | None = None    # it carries out a proposal an earlier commit already carried out
     completes: list[int] = field(default_factory=list)  # proposals an earlier commit began that this one completes
@@ -92,12 +103,18 @@ class _Walk:
     ended: str | None           # why the import ended before its last commit (the rules removed), in words
     problems: list[Problem]
     left_out: dict[str, str]
+    # Commits that record a decision ("Gibson passed proposal #61"), as (the place of the commit in the history,
+    # the proposal's number, the commit): a bot applies a proposal's changes in commits of their own after it.
+    decided: list[tuple[int, int, Commit]] = field(default_factory=list)
+    # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
+    submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
-               title: str | None = None, corrections: Corrections | None = None) -> ImportedGame:
+               title: str | None = None, corrections: Corrections | None = None,
+               records: Mapping | None = None) -> ImportedGame:
     try:
-        return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections)
+        return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records)
     except GitError as error:
         raise ImportRefused(str(repo), str(error)) from None
 
@@ -109,7 +126,7 @@ def _path(path: str) -> str:
 
 
 def _import(repo: Path, paths: list[str], start: str | None, end: str | None, title: str | None,
-            corrections: Corrections | None) -> ImportedGame:
+            corrections: Corrections | None, records: Mapping | None) -> ImportedGame:
     if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
         raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
@@ -119,16 +136,31 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     if first is None:
         paths = _earlier_paths(repo, last, paths)
     walk = _walk(repo, paths, first, last)
-    undecided = [step for step in walk.steps if not _read_step(step, corrections)]
-    _guess(walk.steps, undecided, walk.initial)
-    _write_names(walk)
+    decisions = _read_decisions(repo, records, last, walk) if records else []
+    undecided = [step for step in walk.steps if not _read_step(step)]
+    _guess(walk, undecided)
+    for step in walk.steps:
+        if corrections is not None and (said := corrections.commit(step.commit.id)):
+            step.correction, reading = said
+            if reading != step.reading:
+                step.own, step.reading = step.reading, reading
     steps = _runs(walk.steps)
     _number(steps)
+    names = _Names(corrections, walk)
+    for step in steps:
+        names.follow(step)
+    for decision in decisions:
+        names.learn(decision)
+    decided = {decision.number: names.decision(decision) for decision in decisions}
     if corrections is not None:
-        _follow_corrections(corrections, steps, walk)
-    entries, unrecorded = _entries(steps)
-    players = list(dict.fromkeys(_player(p.authors[0]) for step in steps if step.reading.kind == "proposal"
-                                 and step.again is None for p in step.reading.proposals))
+        last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
+        corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
+                                  f"{last_read})", players="the names the import read")
+    entries, unrecorded, numbers = _entries(steps, decided, walk)
+    players = list(dict.fromkeys([p.authors[0] for step in steps if step.reading.kind == "proposal"
+                                  and step.again is None for p in step.reading.proposals]
+                                 + [name for decision in decided.values() for name, _ in decision.votes]
+                                 + [decision.proposer for decision in decided.values() if decision.proposer]))
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
     where = " or ".join(code_span(path or ".") for path in paths)
     rules_md = render_ruleset(f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
@@ -139,18 +171,21 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per commit that changed the rules "
                      f"({escape_markdown(' or '.join(path or '.' for path in paths))}); the file `IMPORT.md` in the game's folder, which is not part of "
                      "the site, says how each was read.\n\n", entries)
-    game_toml = _game_toml(name, walk.start_date, players, steps)
+    game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records else None)
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
     guessed = [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
                for step in steps if step.guesses and not step.correction]
-    used = [f"{corrections.file}:{line}: {what}" for line, what in sorted(corrections.used.items())] \
-        if corrections else []
+    # The lines that changed what the import read (those that say what it reads are counted, not listed).
+    used = [f"{corrections.file}:{line}: {what}" for line, what in sorted(corrections.used.items())
+            if not what.endswith("(as the import reads it)")] if corrections else []
+    if corrections and (confirmed := len(corrections.used) - len(used)):
+        used.append(f"{corrections.file}: {counted(confirmed, 'line')} confirmed what the import reads")
     files = {"game.toml": game_toml, "rules.md": rules_md,
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
              "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used),
-             FILE_NAME: render(f"the import of {repo.resolve().name} ({where})", _correction_lines(steps, walk))}
+             FILE_NAME: render(f"the import of {repo.resolve().name} ({where})", _correction_lines(steps, names))}
     return ImportedGame(files, sum(len(step.reading.proposals) for step in steps if step.again is None),
                         walk.problems, said=used + guessed)
 
@@ -255,8 +290,12 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
             walk.start_commit = first
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
-        for (id_, parents, author, date, message), changed in records:
+        for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
+            if m := _DECIDED.search(commit.subject):
+                walk.decided.append((place, int(m.group(1)), commit))
+            if m := _SUBMITTED.match(commit.subject):
+                walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
             if not any(_touches(changed, path) for path in paths):
                 continue
             now, problems = rules_at(commit.id)
@@ -299,7 +338,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch,
-                                    formatting and not annotations, body))
+                                    formatting and not annotations, body, place))
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
                             walk.problems)
@@ -451,12 +490,9 @@ def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
 _UNNUMBERED = "no record numbers it"   # the guess a numbering pass completes
 
 
-def _read_step(step: _Step, corrections: Corrections | None) -> bool:
-    """Read the commit as corrections.py writes it: the keeper's word, else the record's (its History lines, the
-    game's words in its title). False when neither says what it is: `_guess` decides, from the game's ways."""
-    if corrections is not None and (said := corrections.commit(step.commit.id)):
-        step.correction, step.reading = said
-        return True
+def _read_step(step: _Step) -> bool:
+    """Read the commit as corrections.py writes it, from the record (its History lines, the game's words in its
+    title). False when the record does not say what it is: `_guess` decides, from the game's ways."""
     entries = [entry for entry in step.credited if entry is not None and entry.agent.kind != "initial"]
     author, author_is = _author(step)
     agents = {entry.agent.kind for entry in entries}
@@ -522,21 +558,33 @@ def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> 
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
-def _guess(steps: list[_Step], undecided: list[_Step], initial: dict[int, ImportedRule]) -> None:
+def _guess(walk: _Walk, undecided: list[_Step]) -> None:
     """What the record does not say, guessed from the game's own ways and said as guesses: a commit that only
     reformats is a cleaning; one that makes a new rule numbered as the game numbers its proposals' rules is that
     proposal; once the game writes its proposals' numbers in titles, a commit without one is the keeper's own;
     before, a proposal numbered next in sequence (by `_number`)."""
+    steps = walk.steps
     numbered = [step for step in steps if step not in undecided and step.reading.kind == "proposal"]
     own_numbers = _rules_numbered_as_proposals(numbered)
-    highest_initial = max(initial, default=0)
+    highest_initial = max(walk.initial, default=0)
     claimed = {p.number for step in numbered for p in step.reading.proposals}
     begun = False
+    previous = -1  # the place of the last commit that changed the rules
     for step in steps:
+        since, previous = previous, step.place
         if step not in undecided:
             begun = begun or step in numbered
             continue
         author, author_is = _author(step)
+        decided = [(number, commit) for place, number, commit in walk.decided if since < place < step.place] or \
+            [(number, commit) for place, number, commit in walk.decided if place < step.place][-1:]
+        if decided and not step.formatting:
+            number, commit = decided[-1]
+            step.title = ""  # (its subject is the bot's words for the change, not the proposal's title)
+            step.guesses.append(f"no record numbers it: proposal {number}, the last decided before it (commit "
+                                f"{commit.short} '{clean_line(commit.subject)}')")
+            _proposals(step, [number], author, author_is)
+            continue
         made = sorted({change.new_number if change.kind == "renumber" else change.rule for change in step.changes
                        if change.kind in ("enact", "renumber")} - claimed)
         if step.formatting:
@@ -617,7 +665,7 @@ def _runs(steps: list[_Step]) -> list[_Step]:
         previous = out[-1] if out else None
         numbers = [p.number for p in step.reading.proposals]
         if previous is not None and step.reading.kind in ("proposal", "judgment") and 0 not in numbers \
-                and not step.correction and not previous.correction and _same(previous.reading, step.reading):
+                and _same(previous.reading, step.reading):
             previous.changes += step.changes
             previous.credited += step.credited
             previous.commits.append(step.commit)
@@ -666,89 +714,154 @@ def _number(steps: list[_Step]) -> None:
         step.reading = Reading("proposal", tuple(proposals))
 
 
-def _write_names(walk: _Walk) -> None:
-    """Each name the readings give as the log can hold it (archive.player_name), each one written otherwise said
-    once, at the first commit that gives it."""
-    said: set[str] = set()
-    for step in walk.steps:
-        def written(raw: str) -> str:
-            name, why = player_name(raw)
-            if why and raw not in said:
-                said.add(raw)
-                walk.problems.append(Problem("", step.commit.id, 0, f"the name '{shown(raw)}' cannot be written as it "
-                                             f"is ({why}): written '{name}'"))
-            return name
+class _Names:
+    """Each player's name as the log writes it: the keeper's word (`player Jason Cobb = Jason`), else a guess from
+    the record (who submitted a proposal, for a bot's numeric identifiers), else the name as the record gives it,
+    written as the log can hold it (each one written otherwise said once, at the first commit that gives it)."""
 
+    def __init__(self, corrections: Corrections | None, walk: _Walk):
+        self.corrections, self.walk = corrections, walk
+        self.written: dict[str, str] = {}       # a name as the record gives it -> as the log writes it
+        self.why: dict[str, str] = {}           # -> why, for the corrections file
+        self.guessed: dict[str, tuple[str, str]] = {}  # an identifier -> the name a commit gives it, and why
+
+    def name(self, raw: str, commit: str = "") -> str:
+        if raw in self.written:
+            return self.written[raw]
+        said = self.corrections.player(raw) if self.corrections else None
+        if said is not None:
+            self._use(raw, said)
+            name, why = said[1], "your correction" if said[1] != player_name(raw)[0] else "as your line says"
+        elif raw in self.guessed:
+            name, why = self.guessed[raw]
+        else:
+            name, problem = player_name(raw)
+            why = "as the record writes it; two names of one person: write one as the other"
+            if problem:
+                self.walk.problems.append(Problem("", commit, 0, f"the name '{shown(raw)}' cannot be written as it is "
+                                                  f"({problem}): written '{name}'"))
+                why = f"written so: {problem}"
+        self.written[raw], self.why[raw] = name, why
+        return name
+
+    def follow(self, step: _Step) -> None:
+        """The step's reading with the names written; the keeper's own reading (its line) as it is."""
         reading = step.reading
         if step.correction:
-            continue  # (the keeper's names were read as the log holds them)
-        step.reading = Reading(reading.kind, tuple(Proposal(p.number, tuple(written(a) for a in p.authors))
+            self.corrections.use(step.correction, f"commit {step.commit.short}: {reading.words()}" + (
+                f" (the import read: {step.own.words()})" if step.own else " (as the import reads it)"))
+        names = [author for entry in step.credited if entry is not None for author in entry.authors]
+        for raw in [step.author, _author(step)[0], *names]:  # (a line may name any, that a correction replaced)
+            if self.corrections and (said := self.corrections.player(raw)):
+                self._use(raw, said)
+        step.reading = Reading(reading.kind, tuple(Proposal(p.number, tuple(self.name(a, step.commit.id)
+                                                                            for a in p.authors))
                                                    for p in reading.proposals), reading.name,
-                               written(reading.by) if reading.kind in ("judgment", "cleaning") else reading.by)
+                               self.name(reading.by, step.commit.id) if reading.kind in ("judgment", "cleaning")
+                               else reading.by)
 
+    def _use(self, raw: str, said: tuple[int, str]) -> None:
+        same = " (as the import reads it)" if said[1] == player_name(raw)[0] else ""
+        self.corrections.use(said[0], f"player {raw} written {said[1]}{same}")
 
-def _follow_corrections(corrections: Corrections, steps: list[_Step], walk: _Walk) -> None:
-    """Write each player's name as the corrections file says (`player Jason Cobb = Jason`), mark each line the import
-    followed, and refuse the file if a line names nothing the import read."""
-    for step in steps:
-        if step.correction:
-            corrections.use(step.correction, f"commit {step.commit.short}: {step.reading.words()}")
-        reading = step.reading
+    def learn(self, decision: Decision) -> None:
+        """Guess the name of a decision's proposer, where the file gives an identifier, from the commit that says
+        who submitted it."""
+        submitted = self.walk.submitted.get(decision.number)
+        if submitted and decision.proposer and decision.proposer not in self.guessed and \
+                not (self.corrections and self.corrections.player(decision.proposer)):
+            name, commit = submitted
+            self.guessed[decision.proposer] = (player_name(name)[0], f"guessed: commit {commit.short} "
+                                               f"'{clean_line(commit.subject)}'")
 
-        def named(raw: str) -> str:
-            said = corrections.player(raw)
-            if said is None:
-                return raw
-            corrections.use(said[0], f"player {raw} written {said[1]}")
-            return said[1]
+    def decision(self, decision: Decision) -> Decision:
+        """A decision of the file of decisions with its names written (after `learn` has seen them all)."""
+        return dataclasses.replace(decision, proposer=self.name(decision.proposer) if decision.proposer else "",
+                                   votes=tuple((self.name(voter), ballot) for voter, ballot in decision.votes))
 
-        step.reading = Reading(reading.kind, tuple(Proposal(p.number, tuple(named(a) for a in p.authors))
-                                                   for p in reading.proposals), reading.name,
-                               named(reading.by) if reading.kind in ("judgment", "cleaning") else reading.by)
-    read = {name for step in walk.steps for raw in [step.author, _author(step)[0], *_names(step)]
-            + [author for entry in step.credited if entry is not None for author in entry.authors]
-            for name in (raw, player_name(raw)[0])}
-    for name, (line, written) in corrections.players.items():
-        if name in read:  # (a name the record gives, which the keeper's word on a commit may have replaced)
-            corrections.use(line, f"player {name} written {written}")
-    last = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
-    corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to {last})",
-                              players="the names the import read")
-
-
-def _names(step: _Step) -> list[str]:
-    """The players a step's reading names: its proposals' authors, a judgment's judge, who cleaned."""
-    reading = step.reading
-    return [author for p in reading.proposals for author in p.authors] + \
-        ([reading.by] if reading.by and reading.kind in ("judgment", "cleaning") else [])
+    def lines(self) -> list[Line]:
+        return [Line(f"player {raw}", f"= {name}", self.why[raw]) for raw, name in sorted(self.written.items())]
 
 
 # --- the log -----------------------------------------------------------------------------------------------------
 
-def _entries(steps: list[_Step]) -> tuple[list[Entry], Runs]:
-    """The log: an entry per step in commit order, with `## Unrecorded` for every number no commit accounts for
-    (a proposal that failed is never merged), each before the first proposal numbered above it (where the
-    numbering check looks for it)."""
-    used = {p.number for step in steps if step.again is None for p in step.reading.proposals}
+def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> list[Decision]:
+    """The decisions in the keeper's file of proposals, read at the last commit the import reads."""
+    with BlobReader(repo) as blobs:
+        try:
+            content = blobs.read(last, records.file)
+        except BlobTooLarge as error:
+            raise ImportRefused(str(repo), str(error), walk.problems) from None
+    if content is None:
+        raise ImportRefused(str(repo), f"no file {records.file} at commit {last[:10]} (the records file's "
+                            "proposals.file)", walk.problems)
+    try:
+        return read_decisions(records, content)
+    except DecisionsUnreadable as error:
+        raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
+
+
+def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> tuple[list[Entry], Runs, list[int]]:
+    """The log: an entry per step in commit order, and each decision the file of decisions records that no commit
+    carried out (most that were not adopted) among them by its time; `## Unrecorded` for every number neither
+    accounts for (in a game kept in git, a proposal that failed is never merged), each before the first proposal
+    numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order."""
+    carried = {p.number for step in steps if step.again is None for p in step.reading.proposals}
+    alone = sorted((decision for number, decision in decided.items() if number not in carried
+                    and decision.result != "undecided"), key=lambda decision: (decision.moment, decision.number))
+    used = carried | {decision.number for decision in alone}
     missing = gaps(used, min(used), max(used)) if used else []
     entries: list[Entry] = []
+    order: list[int] = []
     pending = missing
     judgments = 0
+    last_date = ""
+
+    def unrecorded(numbers: list[int]) -> None:
+        nonlocal pending
+        due, pending = runs_below(pending, min(numbers))
+        if due:
+            entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
+                "Neither a commit on the rules nor the record of decisions says what became of these proposals: in a "
+                "game kept in git, a proposal that failed is never merged (see IMPORT.md)."]))
+
+    def decision_alone(decision: Decision) -> None:
+        unrecorded([decision.number])
+        # (a decision's day is UTC's, a commit's its keeper's: never before the entry above it)
+        date = max(decision.date, last_date) if decision.date else last_date
+        keys = [("Proposer", decision.proposer or "unknown"), ("Date", date), *_ballots(decision)]
+        entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""), keys,
+                             prose=[f"The record of decisions says: {escape_markdown(decision.said)}."]))
+        order.append(decision.number)
+
     for step in steps:
+        moment = datetime.datetime.fromisoformat(step.commit.date).timestamp()
+        while alone and alone[0].moment <= moment:
+            decision_alone(alone.pop(0))
         numbers = [p.number for p in step.reading.proposals]
         if numbers and step.again is None:
-            due, pending = runs_below(pending, min(numbers))
-            if due:
-                entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
-                    "No commit on the rules says it carried out these proposals: in a game kept in git, a proposal "
-                    "that failed is never merged (see IMPORT.md)."]))
+            unrecorded(numbers)
+            order += numbers
         if step.reading.kind == "judgment":
             judgments += 1
-        entries += _step_entries(step, judgments)
-    return entries, missing
+        made = _step_entries(step, judgments, decided, walk)
+        entries += made
+        last_date = next(value for key, value in made[-1].keys if key == "Date")
+    for decision in alone:
+        decision_alone(decision)
+    return entries, missing, order
 
 
-def _step_entries(step: _Step, judgments: int) -> list[Entry]:
+def _ballots(decision: Decision) -> list[tuple[str, str]]:
+    """The keys a decision of the record gives a proposal: its ballots (`Votes: none` where nobody voted) and its
+    result."""
+    groups = {kind: [voter for voter, ballot in decision.votes if ballot == kind] for kind in ("for", "against",
+                                                                                               "abstain")}
+    votes = "; ".join(f"{kind} {', '.join(voters)}" for kind, voters in groups.items() if voters) or "none"
+    return [("Votes", votes), ("Result", decision.result)]
+
+
+def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk) -> list[Entry]:
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
@@ -758,10 +871,15 @@ def _step_entries(step: _Step, judgments: int) -> list[Entry]:
         out = []
         for proposal in reading.proposals:
             heading = f"Proposal {proposal.number}" + (f": {title}" if title and len(reading.proposals) == 1 else "")
-            keys = [("Proposer", _player(proposal.authors[0]))]
+            decision = decided.get(proposal.number)
+            proposer = decision.proposer if decision and decision.proposer else proposal.authors[0]
+            keys = [("Proposer", proposer)]
             if proposal.authors[1:]:
-                keys.append(("Co-authors", ", ".join(_player(author) for author in proposal.authors[1:])))
-            keys += [("Date", date), ("Result", "adopted")]
+                keys.append(("Co-authors", ", ".join(proposal.authors[1:])))
+            keys += [("Date", date), *(_ballots(decision) if decision else [("Result", "adopted")])]
+            if decision and decision.result != "adopted":
+                walk.problems.append(Problem("", commit.id, 0, f"the record of decisions says proposal "
+                                             f"{proposal.number} {decision.said}, yet this commit carries it out"))
             changes = shares.get(proposal.number, [])
             if not changes:
                 keys.append(("Note", f"Carried out in the same commit as proposal {reading.proposals[0].number}, "
@@ -775,14 +893,14 @@ def _step_entries(step: _Step, judgments: int) -> list[Entry]:
     if reading.kind == "judgment":
         number, case = _judgment_number(reading.name, judgments)
         heading = f"Judgment {case or number}" + (f": {title}" if title else "")
-        keys = [("Judge", _player(reading.by or step.author)), ("Date", date)]
+        keys = [("Judge", reading.by or _player(step.author)), ("Date", date)]
         if not case and str(number) != reading.name:
             keys.append(("Note", f"The record names it Judgment {reading.name}."))
         return [Entry(heading, keys, step.changes, prose)]
     if step.again is not None:
         by = f"proposal {step.again}"
     elif reading.kind == "cleaning":
-        by = f"cleaning ({_player(reading.by)})" if reading.by else "cleaning"
+        by = f"cleaning ({reading.by})" if reading.by else "cleaning"
     else:
         by = reading.by or "the keeper"
     return [Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", by)], step.changes, prose)]
@@ -793,7 +911,7 @@ def _shares(step: _Step) -> dict[int, list[Change]]:
     numbers = [p.number for p in step.reading.proposals]
     out: dict[int, list[Change]] = {number: [] for number in numbers}
     for change, entry in zip(step.changes, step.credited):
-        number = entry.proposal if entry is not None and entry.proposal in out and not step.correction else numbers[0]
+        number = entry.proposal if entry is not None and entry.proposal in out and step.own is None else numbers[0]
         out[number].append(change)
     return out
 
@@ -859,12 +977,11 @@ def _message_paragraphs(message: str) -> list[str]:
     return [paragraph for paragraph in re.split(r"\n\s*\n", message.strip()) if paragraph.strip()]
 
 
-def _game_toml(name: str, start: str, players: list[str], steps: list[_Step]) -> str:
-    numbers = [p.number for step in steps if step.again is None for p in step.reading.proposals]
-    in_order = numbers == sorted(numbers)
+def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None) -> str:
     lines = [f"title = {toml_string(name)}",
-             "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry; "
-             "the ballots were not recorded there.\"",
+             "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
+             + ("; the ballots are the record of decisions'.\"" if adoption else
+                "; the ballots were not recorded there.\""),
              f"start = {start}",
              toml_players(players),
              "",
@@ -873,9 +990,11 @@ def _game_toml(name: str, start: str, players: list[str], steps: list[_Step]) ->
              f"first_proposal = {min(numbers, default=1)}",
              "amend_renumbers = false",
              "enact_takes_proposal_number = false"]
-    if not in_order:
+    if numbers != sorted(numbers):
         lines.append("in_order = false  # the commits made some proposals after higher-numbered ones")
-    lines += ["", "# No ballots, dice or turns in the record: nothing to score or to check turns against.",
+    if adoption:
+        lines += ["", "[adoption]", f"method = {toml_string(adoption)}"]
+    lines += ["", "# No dice or turns in the record: nothing to score or to check turns against.",
               "[scoring]", "turn = \"none\"", "defeated = 0", "against_adopted = 0", "",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
     return "\n".join(lines)
@@ -883,24 +1002,23 @@ def _game_toml(name: str, start: str, players: list[str], steps: list[_Step]) ->
 
 # --- what the import says of itself ------------------------------------------------------------------------------
 
-def _correction_lines(steps: list[_Step], walk: _Walk) -> list[tuple[str, list[Line]]]:
+def _correction_lines(steps: list[_Step], names: _Names) -> list[tuple[str, list[Line]]]:
     commits = []
     for step in steps:
         ids = "".join(f", then {c.short}" for c in step.commits)
-        if step.correction:
-            why = "your correction"
+        if step.own is not None:
+            why = f"your correction (the import read: {step.own.words()})"
         elif step.guesses:
             why = "guessed: " + "; ".join(step.guesses) + (f" (the record: {'; '.join(step.said)})" if step.said
                                                            else "")
         else:
             why = "the record: " + "; ".join(step.said)
+        if step.correction and step.own is None:
+            why = f"as your line says; {why}"
         if step.again is not None:
             why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
         commits.append(Line(f"commit {step.commit.short}", step.reading.words(), why + ids))
-    names = sorted({name for step in steps for name in _names(step)})
-    players = [Line(f"player {name}", f"= {name}", "as the record writes it; two names of one person: write one as "
-                    "the other") for name in names]
-    return [("Commits that changed the rules", commits), ("Players", players)]
+    return [("Commits that changed the rules", commits), ("Players", names.lines())]
 
 
 def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], unrecorded: Runs,
