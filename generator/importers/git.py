@@ -16,9 +16,9 @@ from pathlib import Path
 from ..errors import ErrorCollector
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
-from .text import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
-                              escape_markdown, heading_text, read_rule_files, read_ruleset, render_ruleset,
-                              short_title, wrap)
+from .rulesfile import read_rule_files, read_ruleset
+from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
+                   escape_markdown, heading_text, render_ruleset, short_title, wrap)
 from ..parse.source import check_line_lengths
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, number_ranges,
                       log_parts, player_name, problems_section, quote, runs, runs_below, too_large_for,
@@ -80,8 +80,8 @@ def _import(repo: Path, rules_path: str, start: str | None, end: str | None, tit
                 return None
             if read is None:
                 return None
-            for _, heading in read.left_out:
-                left_out.setdefault(heading, revision[:10])
+            for note in read.left_out:
+                left_out.setdefault(note.message, revision[:10])
             for file, line, what in read.rewritten:
                 if (file, what) not in rewritten:  # said once, not at each commit that has it
                     rewritten.add((file, what))
@@ -157,7 +157,7 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
     kind = blobs.kind(revision, path)
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content) if content is not None else None
+        return read_ruleset(content, file=path) if content is not None else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name)) for name in list_files(repo, revision, path)]
         return read_rule_files([(name, content) for name, content in files if content is not None])
@@ -185,16 +185,18 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
             changes.append(Change("repeal", number))
         elif old is None:
             changes.append(Change("enact", number, text=new.text, title=new.title,
-                                  rule_class="immutable" if new.rule_class == IMMUTABLE else "mutable"))
+                                  rule_class=_LOG_CLASS.get(new.rule_class, "mutable")))
         else:
-            if old.rule_class != new.rule_class:
-                changes.append(Change("transmute", number, rule_class="immutable" if new.rule_class == IMMUTABLE
-                                      else "mutable"))
+            if old.rule_class != new.rule_class and new.rule_class is not None:
+                changes.append(Change("transmute", number, rule_class=_LOG_CLASS[new.rule_class]))
             if old.text != new.text:
                 changes.append(Change("amend", number, text=new.text))
             if old.title != new.title:
                 changes.append(Change("retitle", number, title=new.title or ""))
     return changes
+
+
+_LOG_CLASS = {IMMUTABLE: "immutable", MUTABLE: "mutable"}  # (a class no longer recorded is no change the log says)
 
 
 def _subject_numbers(subject: str) -> list[int]:
