@@ -184,13 +184,17 @@ def _add_import(commands) -> None:
                                 "nomic-archive import text rules.txt -o content/my-game/rules.md",
                                 "nomic-archive import rules/ -o content/my-game/rules.md    (the same as 'import "
                                 "text rules/')"))
-    text.add_argument("file", type=Path, help="the plain-text ruleset, or the folder of rule files")
+    text.add_argument("files", type=Path, nargs="+", metavar="PATH", help="the rules file (plain text, Markdown, "
+                      "JSON), or a folder of rule files; several are read as one ruleset")
     text.add_argument("-o", "--output", type=Path, metavar="FILE", help="write rules.md here instead of standard "
                       "output")
     text.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     text.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
     text.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
     text.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
+    text.add_argument("--link-base", metavar="URL", help="the web address of the repository's root as GitHub shows "
+                      "its files (https://github.com/OWNER/REPO/blob/BRANCH/), run from the repository's root: a "
+                      "relative link in a rule is made absolute with it (without it, written as its text)")
     text.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     git = kinds.add_parser("git", help="a game kept in git: each commit that changes the rules a proposal",

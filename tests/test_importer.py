@@ -10,7 +10,8 @@ from markdown_it import MarkdownIt
 import generator
 from generator.errors import ErrorCollector
 from generator.cli import main
-from generator.importers.text import RulesetImportError, import_ruleset, read_ruleset
+from generator.importers.rulesfile import import_ruleset, read_ruleset
+from generator.importers.text import Note, RulesetImportError
 from generator.parse.rules import parse_ruleset
 
 DATA = Path(__file__).parent / "data"
@@ -67,7 +68,7 @@ def rule_titles(rules_md: str) -> dict[int, str | None]:
 
 def rule_blocks(rules_md: str, number: int) -> list[str]:
     """The Markdown blocks of one rule's text (a list counts as one block)."""
-    body = re.search(rf"^### {number}(?:\. [^\n]*)?\n(.*?)(?=\n\n#|\n*\Z)", rules_md, re.MULTILINE | re.DOTALL)
+    body = re.search(rf"^### {number}(?:\. [^\n]*)?\n(.*?)(?=\n\n#{{1,3}} |\n*\Z)", rules_md, re.MULTILINE | re.DOTALL)
     assert body, f"no rule {number}"
     return body.group(1).split("\n\n")
 
@@ -222,9 +223,9 @@ def test_start_option_begins_the_rules() -> None:
 def test_start_and_stop_cut_rules_out_of_a_message() -> None:
     message = ("Agenda for Friday:\n1. Buy dice.\n2. Print the rules.\n\nOur rules:\n"
                "101. Be nice to each other.\n102. Vote within a week.\n\nThanks!\nAnn\n")
-    assert rule_classes(import_ruleset(message)) == {"Immutable Rules": [1, 2, 101, 102]}
+    assert rule_classes(import_ruleset(message)) == {"Rules": [1, 2, 101, 102]}  # (no class recorded: `## Rules`)
     rules_md = import_ruleset(message, start="Our rules", stop="Thanks")
-    assert rules_md == ("# Initial Set of Rules\n\n## Immutable Rules\n\n### 101\nBe nice to each other.\n\n"
+    assert rules_md == ("# Initial Set of Rules\n\n## Rules\n\n### 101\nBe nice to each other.\n\n"
                         "### 102\nVote within a week.\n")
 
 
@@ -349,22 +350,28 @@ Each proposal gets a name.
 
 def test_headings_with_the_class_in_parentheses() -> None:
     rules_md = import_ruleset(HEADINGS_WITH_CLASS_IN_PARENTHESES)
-    assert rule_classes(rules_md) == {"Immutable Rules": [101, 102], "Mutable Rules": [201, 305]}
+    # Both classes are marked on headings, so 305's unmarked heading records none.
+    assert rule_classes(rules_md) == {"Immutable Rules": [101, 102], "Mutable Rules": [201], "Rules": [305]}
     assert rule_titles(rules_md) == {101: None, 102: None, 201: None, 305: None}
-    # A deeper heading and a numbered list stay in the rule's text, as text.
-    assert rule_blocks(rules_md, 305) == ["A map of the table:", "\\#### The corners", "1\\. North corner",
-                                          "2\\. South corner", "Each corner has a flag."]
+    # Rules written as Markdown headings are Markdown: a deeper heading (at level 4 or more, below rules.md's own)
+    # and a numbered list stay in the rule's text, as the keeper wrote them.
+    assert rule_blocks(rules_md, 305) == ["A map of the table:", "#### The corners", "1. North corner\n2. South corner",
+                                          "Each corner has a flag."]
 
 
 def test_headings_with_no_space_and_the_class_in_the_title() -> None:
     read = read_ruleset(HEADINGS_WITH_CLASS_IN_TITLE)
     assert [(rule.number, rule.rule_class, rule.title) for rule in read.rules] == [
-        (101, "Immutable Rules", "Scope"), (109, "Immutable Rules", None), (201, "Mutable Rules", "Quorum"),
-        (302, "Mutable Rules", "Random numbers"), (322, "Mutable Rules", "Identifiers")]
-    # A heading that names no numbered rule ends the rule before it and is reported, with its line.
-    assert read.left_out == [(21, "##ABCD - Named, not numbered")]
+        (101, "Immutable Rules", "Scope"), (109, None, None), (201, "Mutable Rules", "Quorum"),
+        (302, None, "Random numbers"), (322, None, "Identifiers")]
+    # A heading that names no numbered rule ends the rule before it and is reported, with its line; so is the
+    # text before the first rule.
+    assert read.left_out == [
+        Note(None, 21, "'##ABCD - Named, not numbered' names no numbered rule: it and the text under it are left out"),
+        Note(None, 3, "line 3, before the first rule, not a rule")]
     assert read.rules[3].text == "A die decides."
     assert read.rules[0].text == "Everyone follows the rules then in force, in the form in which they are then in force."
+    assert read.rules[1].text == "*Amended, to become rule 322.*"
 
 
 def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
@@ -384,8 +391,9 @@ def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
     assert rule_titles(rules_md) == {101: None, 202: "Voting"}
     assert rule_blocks(rules_md, 202) == ["A proposal needs a majority."]
     err = capsys.readouterr().err
-    assert f"{folder}: left out: {folder / 'rule301.md'}: rule 301 has status 'Draft', not in force" in err
-    assert f"left out: {folder / 'README.md'}: no front matter naming a rule" in err
+    assert f"{folder / 'rule301.md'}: left out: rule 301 has status 'Draft', not in force" in err
+    assert f"{folder / 'README.md'}: left out: names no rule: no front matter giving a number, no number in its " \
+        "name, no numbered rule heading in it" in err
 
 
 def test_rule_files_with_unreadable_front_matter(tmp_path, capsys) -> None:

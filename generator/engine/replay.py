@@ -196,7 +196,7 @@ class Replay(Outcome):
 
 def entry_label(entry: Entry) -> str:
     if isinstance(entry, Proposal):
-        return f"proposal {entry.name}" if entry.number else "draft proposal"
+        return f"proposal {entry.name}"  # (a draft is replayed under the number it would take)
     if isinstance(entry, Judgment):
         return f"judgment {entry.case or entry.number}"
     if isinstance(entry, Unrecorded):

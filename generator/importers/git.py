@@ -40,8 +40,9 @@ from .decisions import Decision, DecisionsUnreadable, Mapping, read_decisions
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
+from .rulesfile import read_rule_files, read_ruleset
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line, escape_markdown,
-                   heading_text, read_rule_files, read_ruleset, render_ruleset, short_title, wrap)
+                   heading_text, render_ruleset, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 _NUMBER = r"[0-9]{1,6}"
@@ -106,6 +107,11 @@ class _Walk:
     # Commits that record a decision ("Gibson passed proposal #61"), as (the place of the commit in the history,
     # the proposal's number, the commit): a bot applies a proposal's changes in commits of their own after it.
     decided: list[tuple[int, int, Commit]] = field(default_factory=list)
+    # What the reader of the rules took where the record does not say (a class by Suber's numbering): its words ->
+    # (the file, the first commit it was read at).
+    guessed: dict[str, tuple[str, str]] = field(default_factory=dict)
+    keys: dict[str, int] = field(default_factory=dict)  # an outline's tags -> the numbers the import gave them
+    classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
     # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
     submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
 
@@ -135,7 +141,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     first = commit_id(repo, start) if start else None
     if first is None:
         paths = _earlier_paths(repo, last, paths)
-    walk = _walk(repo, paths, first, last)
+    walk = _walk(repo, paths, first, last, corrections)
     decisions = _read_decisions(repo, records, last, walk) if records else []
     undecided = [step for step in walk.steps if not _read_step(step)]
     _guess(walk, undecided)
@@ -175,8 +181,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
-    guessed = [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
-               for step in steps if step.guesses and not step.correction]
+    guessed = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    guessed += [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
+                for step in steps if step.guesses and not step.correction]
     # The lines that changed what the import read (those that say what it reads are counted, not listed).
     used = [f"{corrections.file}:{line}: {what}" for line, what in sorted(corrections.used.items())
             if not what.endswith("(as the import reads it)")] if corrections else []
@@ -185,7 +192,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     files = {"game.toml": game_toml, "rules.md": rules_md,
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
              "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used),
-             FILE_NAME: render(f"the import of {repo.resolve().name} ({where})", _correction_lines(steps, names))}
+             FILE_NAME: render(f"the import of {repo.resolve().name} ({where})", _correction_lines(steps, names, walk.classes,
+                                                                                               walk.guessed))}
     return ImportedGame(files, sum(len(step.reading.proposals) for step in steps if step.again is None),
                         walk.problems, said=used + guessed)
 
@@ -246,7 +254,7 @@ def _touches(changed: list[str], path: str) -> bool:
     return any(name == path or _folder(name) == path for name in changed)
 
 
-def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
+def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None) -> _Walk:
     """The rules at the start and each commit after that changed them, following them where git moved them."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
@@ -271,13 +279,15 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
                     break
                 if read is None:
                     continue
-                for _, heading in read.left_out:
-                    walk.left_out.setdefault(heading, revision[:10])
+                for note in read.left_out:
+                    walk.left_out.setdefault(note.message, revision[:10])
                 for file, line, what in read.rewritten:
                     if (file, what) not in rewritten:  # said once, not at each commit that has it
                         rewritten.add((file, what))
                         problems.append(Problem(file or path, revision, line, what))
-                return ({rule.number: rule for rule in read.rules}, path), problems
+                for note in read.guessed:
+                    walk.guessed.setdefault(note.message, (note.file or path, revision))
+                return ({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path), problems
             return None, problems
 
         current: tuple[dict[int, ImportedRule], str] | None = None
@@ -349,12 +359,31 @@ def _named(paths: list[str]) -> str:
     return " or ".join(path or "." for path in paths)
 
 
+def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Corrections | None) -> list[ImportedRule]:
+    """The rules read at a commit with the numbers and classes the import keeps across commits: a rule an outline
+    identifies by its tag keeps the number it had, whatever its place now (a new tag takes the next number); a
+    rule's class is the keeper's where the corrections file gives it."""
+    out = []
+    for rule in rules:
+        if rule.key is not None:
+            if rule.key not in walk.keys:
+                taken = set(walk.keys.values())
+                walk.keys[rule.key] = rule.number if rule.number not in taken else max(taken) + 1
+            rule = dataclasses.replace(rule, number=walk.keys[rule.key])
+        if corrections is not None and (said := corrections.rule_class(rule.number)):
+            corrections.use(said[0], f"rule {rule.number} {said[1]}")
+            rule = dataclasses.replace(rule, rule_class={"immutable": IMMUTABLE, "mutable": MUTABLE}.get(said[1]))
+        walk.classes[rule.number] = rule.rule_class
+        out.append(rule)
+    return out
+
+
 def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
     kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content) if content is not None else None
+        return read_ruleset(content, file=path) if content is not None else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name)) for name in list_files(repo, revision, path, recursive=False)]
         return read_rule_files([(name, content) for name, content in files if content is not None])
@@ -446,8 +475,7 @@ def _annotations(before: dict[int, ImportedRule], after: dict[int, ImportedRule]
         old = before.get(number)
         if old is None:
             continue
-        seen = list(getattr(old, "annotations", ()))
-        out += [Change("annotate", number, text=note) for note in getattr(rule, "annotations", ()) if note not in seen]
+        out += [Change("annotate", number, text=note) for note in rule.annotations if note not in old.annotations]
     return out
 
 
@@ -455,7 +483,8 @@ def _history(rule: ImportedRule | None, file: str, commit: str) -> list[HistoryE
     """A rule's History lines as entries; None when the record keeps none for it."""
     if rule is None:
         return None
-    return [history_entry(said, Source(file, commit, line)) for line, said in getattr(rule, "history", ())]
+    return [history_entry(str(said.get("line", "")), Source(rule.file or file, commit, said.get("source_line") or 0))
+            for said in rule.history]
 
 
 def _credited(change: Change, before: dict[int, ImportedRule], after: dict[int, ImportedRule], file: str,
@@ -1002,7 +1031,8 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
 
 # --- what the import says of itself ------------------------------------------------------------------------------
 
-def _correction_lines(steps: list[_Step], names: _Names) -> list[tuple[str, list[Line]]]:
+def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
+                      guessed: dict[str, tuple[str, str]]) -> list[tuple[str, list[Line]]]:
     commits = []
     for step in steps:
         ids = "".join(f", then {c.short}" for c in step.commits)
@@ -1018,7 +1048,12 @@ def _correction_lines(steps: list[_Step], names: _Names) -> list[tuple[str, list
         if step.again is not None:
             why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
         commits.append(Line(f"commit {step.commit.short}", step.reading.words(), why + ids))
-    return [("Commits that changed the rules", commits), ("Players", names.lines())]
+    rules = []
+    if guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's to say
+        words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
+        rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
+                      "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
+    return [("Commits that changed the rules", commits), ("Rules", rules), ("Players", names.lines())]
 
 
 def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], unrecorded: Runs,
