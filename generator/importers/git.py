@@ -51,10 +51,17 @@ _JOINER = r"\s*(?:,|&|\+|\band\b|-|\u2013|\bto\b)\s*"
 _NUMBERS = re.compile(rf"(?:\bprop(?:osal)?s?\.?|\bp(?=[0-9]))\s*(?:no\.?\s*)?#?({_NUMBER}(?:{_JOINER}"
                       rf"(?:prop(?:osal)?\s*|p)?{_NUMBER})*)\b", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(rf"^\s*({_NUMBER})\s*[:.\u2013\u2014-]\s+(?=\S)")     # "384: Subgamification"
+# A title in a game's own form for a proposal that names the rule it changes, not a proposal number: "amend(105):",
+# "propose(303):", "rule301:" (a commit convention such games write into a rule).
+_PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\s*\(?\s*[0-9]{1,6}\s*\)?\s*:",
+                            re.IGNORECASE)
 _LEADING_RULE_NUMBER = re.compile(rf"^\s*rule\s+({_NUMBER})\s*:\s+(?=\S)", re.IGNORECASE)  # "Rule 323: Title"
 _NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.IGNORECASE)
-_JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?", re.IGNORECASE)
+# "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
+_JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?\s*(?:$|[:.\u2013\u2014-])",
+                       re.IGNORECASE)
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
+_FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #[0-9]+ from ([^/\s]+)/(\S+)")
 _SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#[0-9]+\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
@@ -83,6 +90,8 @@ class _Step:
     formatting: bool            # every change only reformats a rule's text
     message: list[str]
     place: int                  # the commit's place in the first-parent history
+    marked: bool = False        # its title is in the game's form for a proposal, which numbers no proposal
+    cleaned: list[Change] = field(default_factory=list)  # beside its changes, those that only reformat a rule
     reading: Reading = field(default_factory=lambda: Reading("proposal"))
     said: list[str] = field(default_factory=list)     # what the record says of it (for the corrections file)
     guesses: list[str] = field(default_factory=list)  # what the import guessed, in words
@@ -110,6 +119,8 @@ class _Walk:
     # What the reader of the rules took where the record does not say (a class by Suber's numbering): its words ->
     # (the file, the first commit it was read at).
     guessed: dict[str, tuple[str, str]] = field(default_factory=dict)
+    guessed_shapes: set[str] = field(default_factory=set)
+    remade: dict[str, Commit] = field(default_factory=dict)  # a path the rules left, made again by a later commit
     keys: dict[str, int] = field(default_factory=dict)  # an outline's tags -> the numbers the import gave them
     classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
     # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
@@ -195,7 +206,27 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
              FILE_NAME: render(f"the import of {repo.resolve().name} ({where})", _correction_lines(steps, names, walk.classes,
                                                                                                walk.guessed))}
     return ImportedGame(files, sum(len(step.reading.proposals) for step in steps if step.again is None),
-                        walk.problems, said=used + guessed)
+                        walk.problems, said=used + _told(walk, steps))
+
+
+def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
+    """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
+    the corrections file list them commit by commit)."""
+    out = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    alike: dict[str, list[tuple[_Step, str]]] = {}  # a guess with its numbers as N -> the steps it was made for
+    for step in steps:
+        if not step.correction:
+            for guess in step.guesses:
+                alike.setdefault(re.sub(r"[0-9]+", "N", guess), []).append((step, guess))
+    for shape, made in alike.items():
+        if len(made) == 1:
+            step, guess = made[0]
+            out.append(f"commit {step.commit.short}: {step.reading.words()}: guessed: {guess}")
+            continue
+        ids = [step.commit.short for step, _ in made]
+        shown_ids = ", ".join(ids[:3]) + (f" and {len(ids) - 3:,} more" if len(ids) > 3 else "")
+        out.append(f"guessed for {counted(len(ids), 'commit')} ({shown_ids}): {shape}")
+    return out + ([f"each guess is in IMPORT.md and, to correct, in {FILE_NAME}"] if out else [])
 
 
 # --- where the rules are, commit by commit ----------------------------------------------------------------------
@@ -262,6 +293,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
     walk = _Walk({}, "", "", [], [], [], None, [], {})
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
+    left: list[str] = []  # the paths the rules moved away from
     with BlobReader(repo) as blobs:
         def rules_at(revision: str) -> tuple[tuple[dict[int, ImportedRule], str] | None, list[Problem]]:
             """The rules at `revision` and the path that holds them (None where no path holds readable rules), and
@@ -285,8 +317,10 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     if (file, what) not in rewritten:  # said once, not at each commit that has it
                         rewritten.add((file, what))
                         problems.append(Problem(file or path, revision, line, what))
-                for note in read.guessed:
-                    walk.guessed.setdefault(note.message, (note.file or path, revision))
+                for note in read.guessed:  # (said once: at later commits the same guess names more rules)
+                    if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
+                        walk.guessed_shapes.add(re.sub(r"[0-9, ]+", " ", note.message))
+                        walk.guessed[note.message] = (note.file or path, revision)
                 return ({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path), problems
             return None, problems
 
@@ -306,6 +340,9 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.decided.append((place, int(m.group(1)), commit))
             if m := _SUBMITTED.match(commit.subject):
                 walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+            for old in left:  # rules made again where they were before they moved: a new game, or round
+                if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
+                    walk.remade[old] = commit
             if not any(_touches(changed, path) for path in paths):
                 continue
             now, problems = rules_at(commit.id)
@@ -318,6 +355,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             if now is None and (moved := _moved(repo, list(commit.parents), commit.id, away=current[1])) is not None \
                     and moved not in paths:  # the rules moved: follow them
                 paths.insert(0, moved)
+                left.append(current[1])
                 now, problems = rules_at(commit.id)
                 if now is not None:
                     walk.moves.append(f"from {code_span(current[1] or '.')} to {code_span(moved)} at commit "
@@ -333,12 +371,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 continue
             before, after = current[0], now[0]
             current = now
-            changes, formatting = _changes(before, after)
-            annotations = _annotations(before, after)
-            if not changes and not annotations:
+            changes, cleaned = _changes(before, after)
+            changes += _annotations(before, after)
+            if not changes and not cleaned:
                 walk.unchanged.append(commit)
                 continue
-            changes += annotations
+            formatting = not changes
+            changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
             summary, why = short_title(title)
@@ -347,8 +386,8 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             body, why = _message(commit.message, summary)
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
-            walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch,
-                                    formatting and not annotations, body, place))
+            walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
+                                    place, cleaned=cleaned))
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
                             walk.problems)
@@ -414,15 +453,16 @@ def _formatting(text_: str) -> str:
     return " ".join(_MARKUP.sub("", text_).split())
 
 
-def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> tuple[list[Change], bool]:
-    """What a keeper would write to turn `before` into `after`, rule by rule, and whether it changes formatting
-    only. A rule that leaves one number as another arrives with much the same text is renumbered, not repealed
-    and enacted: its history goes on."""
+def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> tuple[list[Change], list[Change]]:
+    """What a keeper would write to turn `before` into `after`, rule by rule: the changes, and apart from them
+    those that only reformat a rule's text or title (a cleaning, which no rule-change is). A rule that leaves one
+    number as another arrives with much the same text is renumbered, not repealed and enacted: its history goes
+    on."""
     changes: list[Change] = []
+    cleaned: list[Change] = []
     gone = [number for number in before if number not in after]
     new = [number for number in after if number not in before]
     renumbered = _renumbered({n: before[n] for n in gone}, {n: after[n] for n in new})
-    formatting = True
     for number in sorted(before.keys() | after.keys()):
         old, now = before.get(number), after.get(number)
         if number in renumbered:
@@ -431,22 +471,19 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
         elif now is None:
             if number not in renumbered.values():
                 changes.append(Change("repeal", number))
-                formatting = False
             continue
         elif old is None:
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
-            formatting = False
             continue
         if _class(old) != _class(now) and _class(now) is not None:
             changes.append(Change("transmute", number, rule_class=_class(now)))
-            formatting = False
         if old.text != now.text:
-            changes.append(Change("amend", number, text=now.text))
-            formatting = formatting and _formatting(old.text) == _formatting(now.text)
+            alike = _formatting(old.text) == _formatting(now.text) and number not in renumbered
+            (cleaned if alike else changes).append(Change("amend", number, text=now.text))
         if old.title != now.title:
-            changes.append(Change("retitle", number, title=now.title or ""))
-            formatting = formatting and _formatting(old.title or "") == _formatting(now.title or "")
-    return changes, formatting and bool(changes)
+            alike = _formatting(old.title or "") == _formatting(now.title or "") and number not in renumbered
+            (cleaned if alike else changes).append(Change("retitle", number, title=now.title or ""))
+    return changes, cleaned
 
 
 def _renumbered(gone: dict[int, ImportedRule], new: dict[int, ImportedRule]) -> dict[int, int]:
@@ -569,6 +606,9 @@ def _read_step(step: _Step) -> bool:
         step.said.append(f"its branch's name '{step.branch}'")
         _proposals(step, numbers, author, author_is)
     else:
+        if _PROPOSAL_FORM.match(title):  # a proposal by the game's form: its number is still to guess
+            step.marked = True
+            step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
     return True
 
@@ -595,14 +635,15 @@ def _guess(walk: _Walk, undecided: list[_Step]) -> None:
     steps = walk.steps
     numbered = [step for step in steps if step not in undecided and step.reading.kind == "proposal"]
     own_numbers = _rules_numbered_as_proposals(numbered)
+    numbered += [step for step in steps if step.marked]
     highest_initial = max(walk.initial, default=0)
     claimed = {p.number for step in numbered for p in step.reading.proposals}
     begun = False
     previous = -1  # the place of the last commit that changed the rules
     for step in steps:
         since, previous = previous, step.place
+        begun = begun or step in numbered
         if step not in undecided:
-            begun = begun or step in numbered
             continue
         author, author_is = _author(step)
         decided = [(number, commit) for place, number, commit in walk.decided if since < place < step.place] or \
@@ -625,10 +666,10 @@ def _guess(walk: _Walk, undecided: list[_Step]) -> None:
             step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
             _proposals(step, made, author, author_is)
             claimed.add(made[0])
-        elif begun:
-            step.guesses.append("no record numbers it, where the game numbers its proposals in their titles: the "
+        elif begun and not step.marked:
+            step.guesses.append("no record numbers it, where the game names its proposals in their titles: the "
                                 "keeper's own change, not a proposal")
-            step.reading = Reading("event", by=f"the keeper ({author})")
+            step.reading = Reading("event", by=f"{author}, no proposal")
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
             _proposals(step, [0], author, author_is)
@@ -697,14 +738,15 @@ def _runs(steps: list[_Step]) -> list[_Step]:
                 and _same(previous.reading, step.reading):
             previous.changes += step.changes
             previous.credited += step.credited
+            previous.cleaned += step.cleaned
             previous.commits.append(step.commit)
             continue
         if step.reading.kind == "proposal" and 0 not in numbers and set(numbers) <= done:
             step.again = numbers[0]
-        elif step.reading.kind == "proposal" and done & set(numbers):
+        elif step.reading.kind == "proposal" and 0 not in numbers and done & set(numbers):
             step.completes = [number for number in numbers if number in done]
             step.reading = Reading("proposal", tuple(p for p in step.reading.proposals if p.number not in done))
-        done.update(numbers)
+        done.update(number for number in numbers if number)  # (0: numbered later, in sequence)
         out.append(step)
     return out
 
@@ -895,6 +937,14 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
     prose = _provenance(step)
+    if step.cleaned and reading.kind == "cleaning":
+        step.changes, step.cleaned = step.changes + step.cleaned, []
+    if step.cleaned:  # (its changes of formatting alone, apart: a cleaning, which no rule-change is)
+        cleaning = Entry(f"Event: {title or 'a change'} (formatting)", [("Date", date), ("By", f"cleaning "
+                         f"({_player(step.author)})")], step.cleaned, [f"The formatting {step.commit.short} changed "
+                         "beside its other changes."])
+        step.cleaned = []
+        return [cleaning] + _step_entries(step, judgments, decided, walk)
     if reading.kind == "proposal" and step.again is None:
         shares = _shares(step)
         out = []
@@ -970,8 +1020,8 @@ def _provenance(step: _Step) -> list[str]:
 def _strip_numbers(title: str) -> str:
     """A title without the words that name its entry ("Proposal 12: Dice" is "Dice", "Temp Prop 66" is "Temp",
     "Rule 304: Tea" is "Tea", "Judgment II" is "")."""
-    for pattern in (_LEADING_NUMBER, _LEADING_RULE_NUMBER, _JUDGMENT, _NON_RULE_CHANGE):
-        title = pattern.sub("", title, count=1)
+    for pattern in (_JUDGMENT, _NON_RULE_CHANGE, _LEADING_NUMBER, _LEADING_RULE_NUMBER, _FILE_NAMED):
+        title = pattern.sub("", title, count=1)  # (in this order: "319: Non-rule-change PRs" keeps its words)
     if m := _NUMBERS.search(title):
         title = title[:m.start()].rstrip() + " " + title[m.end():].lstrip(_BETWEEN)
     return title.strip(_BETWEEN)
@@ -1061,13 +1111,16 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
     kinds = Counter(change.kind for step in steps for change in step.changes)
     readings = Counter(step.reading.kind if step.again is None else "again" for step in steps)
     proposals = sum(len(step.reading.proposals) for step in steps if step.again is None)
-    from_record = sum(1 for step in steps if step.reading.kind == "proposal" and not step.guesses)
+    numbered = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
+        guess.startswith("no record numbers it") for guess in step.guesses))
+    proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
+        "proposer is" in guess for guess in step.guesses))
     out = ["# How this game was imported", "",
            f"`nomic-archive import git` read {where} in the repository {escape_markdown(repo.resolve().name)}, "
            f"first-parent history from commit `{walk.start_commit[:10]}` (the rules in rules.md) to `{end[:10]}`.",
            "",
-           f"- Proposals: {proposals}, in {readings['proposal']} commits ({from_record} read whole from the record: "
-           "its History lines, the game's own words in titles).",
+           f"- Proposals: {proposals}, in {readings['proposal']} commits ({numbered} numbered by the record, "
+           f"{proposed} with a proposer the record names: its History lines, the game's own words in titles).",
            f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting): {readings['event']}; "
            f"cleanings (no proposal: formatting, what the game calls non-rule changes): {readings['cleaning']}; "
            f"later commits carrying out a proposal again: {readings['again']}.",
@@ -1080,6 +1133,10 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
         out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
+    for path, commit in walk.remade.items():
+        out += [f"A new {code_span(path)} was made at commit `{commit.short}` ({commit.date[:10]}, "
+                f"{escape_markdown(clean_line(commit.subject))}) after the rules moved away from it: a new game, or "
+                f"round? Import it with `--rules {path} --from {commit.short}`.", ""]
     out += ["## What was guessed, and how to correct it", "",
             f"`{FILE_NAME}`, beside this file, holds a line for each commit and each player: what the import read "
             "and why. Edit a line to correct a guess (the proposal's number, its proposer, whether it is a proposal, "
