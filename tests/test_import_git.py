@@ -170,7 +170,7 @@ def test_numbers_are_the_games_own(tmp_path, capsys) -> None:
     assert "By: Ann, no proposal" in log["Event: Crier appointed, after #12"]
     assert "301" not in files["log.md"] and "first_proposal = 3" in files["game.toml"]
     assert "in_order = false" in files["game.toml"]
-    assert "where the game numbers its proposals in their titles: the keeper's own change" in said
+    assert "where the game names its proposals in their titles: the keeper's own change" in said
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
 
