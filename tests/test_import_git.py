@@ -81,7 +81,8 @@ def small_game(tmp_path):
     text += "\n##302 - Dice\n\nA die decides ties.\n"
     git_commit(repo, "Prop 302", {"rules.md": text}, date="2020-06-05T10:00:00")
     merge_pull_request(repo, 3, "cy", "dice", "303: Rename the dice rule",
-                       [("Rename the dice rule", {"rules.md": amended(text, "##302 - Dice", "##302 - Dice and coins")})],
+                       [("Rename the dice rule", {"rules.md": amended(text, "##302 - Dice",
+                                                                      "##302 - Dice and coins")})],
                        "2020-06-07T10:00:00")
     return repo
 
@@ -107,7 +108,7 @@ def test_each_commit_that_changes_a_rule_is_read_for_what_it_did(tmp_path, capsy
     report = files["IMPORT.md"]
     assert "- Proposals: 3, in 3 commits" in report
     assert "- Rule changes: 1 amend, 1 enact, 1 retitle." in report
-    assert "- Unrecorded numbers (no commit carried them out): none." in report
+    assert "- Unrecorded numbers (no record holds them): none." in report
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
 
@@ -325,7 +326,8 @@ def test_the_keepers_corrections_are_followed(tmp_path, capsys, small_game) -> N
     assert "Proposer: Dee\nCo-authors: Eve\n" in log["Proposal 302"]
     assert "By: cleaning (cy)" in log["Event: Rename the dice rule"]
     assert 'players = [\n  "Beatrice",\n  "Dee",\n]' in files["game.toml"]
-    line = next(n for n, text in enumerate(corrections.read_text().splitlines(), 1) if text.startswith(f"commit {second}"))
+    line = next(n for n, text in enumerate(corrections.read_text().splitlines(), 1)
+                if text.startswith(f"commit {second}"))
     assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in said
     assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in files["IMPORT.md"]
     assert f"commit {second} proposal 302 by Dee, Eve" in files["corrections.txt"]  # kept for the next import
@@ -422,7 +424,9 @@ def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> Non
     with pytest.raises(SystemExit) as stopped:  # argparse's usage error
         main(["import", "git", "-o", str(out)])
     assert stopped.value.code == 2
-    assert "the following arguments are required: REPO, --rules" in capsys.readouterr().err
+    assert "the following arguments are required: REPO" in capsys.readouterr().err
+    assert main(["import", "git", str(small_game), "-o", str(out)]) == 2
+    assert "--rules: is needed: the rules file or folder in the repository" in capsys.readouterr().err
 
 
 def test_the_same_clone_gives_the_same_files(tmp_path, capsys, small_game) -> None:
@@ -488,7 +492,9 @@ def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsy
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
     assert code == 0, said
     log = entries(files["log.md"])
-    assert list(log) == ["Proposal 1", "Proposal 2", "Proposal 3"]  # 4 is still being voted on: not in the log
+    # 4 is still being voted on: Unrecorded, saying so
+    assert list(log) == ["Proposal 1", "Proposal 2", "Proposal 3", "Unrecorded: 4"]
+    assert "still being voted on at the last commit read" in log["Unrecorded: 4"]
     first = log["Proposal 1"]
     # its proposer named by the commit that submitted it (a guess, in the corrections file); ballots as recorded
     assert "Proposer: Wren#0001\nDate: 2020-04-16\nVotes: for Wren#0001, Kit#0002; against 333\nResult: adopted\n" \
@@ -501,13 +507,14 @@ def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsy
     code, report = check(capsys, tmp_path / "game")
     assert code == 1
     # the record's one slip, found: two for, none against, and "failed"
-    assert "proposal 2: Result says defeated; the votes (2 for, 0 against) give adopted under a simple majority" in report
+    assert "proposal 2: Result says defeated; the votes (2 for, 0 against) give adopted under a simple majority" \
+        in report
     assert "1 discrepancy" in report
 
 
 def test_a_records_file_that_cannot_be_read_is_refused(tmp_path, capsys) -> None:
     repo, records = bot_game(tmp_path)
-    for text, message in [("[proposals]\nfile = 1\n", "records.toml:2: proposals.file must be a string"),
+    for text, message in [("[proposals]\nfile = 1\n", "records.toml:2: proposals.file: must be a string"),
                           ("[proposals]\nfile = \"x\"\nnumber = \"n\"\nproposer = \"a\"\nresult = \"s\"\nwho = 1\n",
                            "records.toml:6: proposals.who: not a key of the mapping"),
                           (RECORDS.replace("data/proposals.json", "data/none.json"),
@@ -518,3 +525,70 @@ def test_a_records_file_that_cannot_be_read_is_refused(tmp_path, capsys) -> None
         code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
         assert code == 2 and files == {}, said
         assert message in said, said
+
+
+WEBSITE_RECORDS = """[rulesets]
+list = "Rules/Archive/index.json"
+file = "Rules/Archive/rules.{ruleset}.json"
+proposal = "proposition"
+date = "timestamp"
+title = "summary"
+
+[proposals]
+file = "Propositions/propositions.json"
+number = "index"
+proposer = "author"
+date = "timestamp"
+votes = "votes"
+ballot_lists = ["for", "against", "", "abstain"]
+adopted = "rulesets"
+adoption = "majority"
+
+[players]
+file = "Players/players.json"
+id = "PID"
+name = "name"
+"""
+
+
+def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_path, capsys) -> None:
+    """One archived ruleset per adopted proposition, propositions with four lists of ballots, everything numbered
+    from 0, players named in a file of their own: the keeper's one slip found, nothing invented."""
+    import json
+
+    repo = tmp_path / "repo"
+    rules = [{"id": 0, "title": "Winning", "content": "The first to 10 points wins."},
+             {"id": 1, "title": "Voting", "content": "A majority adopts a proposition."}]
+    archive = {"Rules/Archive/rules.0.json": json.dumps(rules)}
+    rules = rules + [{"id": 2, "title": "Dice", "content": "A die has six sides."}]
+    archive["Rules/Archive/rules.1.json"] = json.dumps(rules)
+    rules = [rules[0], {"id": 1, "title": "Voting", "content": "Two thirds adopt a proposition."}, rules[2]]
+    archive["Rules/Archive/rules.2.json"] = json.dumps(rules)
+    index = [{"ruleset": 0, "timestamp": 1653105600, "proposition": None, "summary": "Initial"},
+             {"ruleset": 1, "timestamp": 1653200000, "proposition": 0, "summary": "Dice added by Ann"},
+             {"ruleset": 2, "timestamp": 1653400000, "proposition": 2, "summary": "Voting changed by Bo"}]
+    propositions = [{"author": 0, "timestamp": 1653150000, "votes": [[0, 1], [2], [], []]},
+                    {"author": 1, "timestamp": 1653250000, "votes": [[1], [0, 2], [], []]},
+                    {"author": 1, "timestamp": 1653300000, "votes": [[1], [0, 2], [2], []]}]
+    players = [{"name": "Ann", "PID": 0}, {"name": "Bo", "PID": 1}, {"name": "Cy", "PID": 2}]
+    git_commit(repo, "Synced changes", {**archive, "Rules/Archive/index.json": json.dumps(index),
+                                        "Propositions/propositions.json": json.dumps(propositions),
+                                        "Players/players.json": json.dumps(players)})
+    records = tmp_path / "records.toml"
+    records.write_text(WEBSITE_RECORDS, encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records))
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 0: Dice added by Ann", "Proposal 1", "Proposal 2: Voting changed by Bo"]
+    first = log["Proposal 0: Dice added by Ann"]
+    assert "Proposer: Ann\nDate: 2022-05-22\nVotes: for Ann, Bo; against Cy\nResult: adopted" in first
+    assert "Enact rule 2: Dice" in first
+    assert "Result: defeated" in log["Proposal 1"]
+    assert "Amend rule 1 to read:\n\n> Two thirds adopt a proposition." in log["Proposal 2: Voting changed by Bo"]
+    assert "first_proposal = 0" in files["game.toml"] and "### 0. Winning" in files["rules.md"]
+    assert re.search(r"^player 1 = Bo +# the record: its file of players$", files["corrections.txt"], re.MULTILINE)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1
+    # the keeper's slip: proposition 2 archived as adopted with one vote for and two against
+    assert "proposal 2: Result says adopted; the votes (1 for, 2 against) give defeated" in report
+    assert "1 discrepancy" in report

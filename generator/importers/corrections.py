@@ -9,6 +9,10 @@ git's mailmap and beets' importer take a person's word over their own guesses.
     rule 117 immutable
     rule 205 class not recorded
     player Jason Cobb = Jason
+    proposal 59 invalid: depends on proposal 58
+
+The last kind corrects a decision the records file gives (`--records`): its result, and for a proposal that failed
+for a reason the game's own rules give, that reason (`Result: invalid` and `Reason:` in the log).
 
 A line is read up to a `#` that follows a space (a name may hold one: `Sound#6980`). `by` names a proposal's
 authors (its proposer first), a judgment's judge, or who made an event's or a cleaning's changes. A line that
@@ -36,6 +40,8 @@ _JUDGMENT = re.compile(r"judge?ment\s+(.+?)(?:\s+by\s+(.+))?", re.IGNORECASE)
 _BY_ONLY = re.compile(r"(event|cleaning)(?:\s+by\s+(.+))?", re.IGNORECASE)
 _RULE = re.compile(r"rule\s+([0-9]+)\s+(?:class\s+)?(immutable|mutable|not\s+recorded)", re.IGNORECASE)
 _PLAYER = re.compile(r"player\s+(.+?)\s*=\s*(.+)", re.IGNORECASE)
+_DECISION = re.compile(r"proposal\s+([0-9]+)\s+(adopted|defeated|withdrawn|invalid|failed-quorum)(?:\s*:\s*(.+))?",
+                       re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,7 @@ class Corrections:
     commits: dict[str, tuple[int, Reading]] = field(default_factory=dict)  # by the id as written, lower case
     classes: dict[int, tuple[int, str]] = field(default_factory=dict)
     players: dict[str, tuple[int, str]] = field(default_factory=dict)
+    decisions: dict[int, tuple[int, str, str]] = field(default_factory=dict)  # number -> (line, result, reason)
     used: dict[int, str] = field(default_factory=dict)  # line -> what the import did with it
 
     def commit(self, commit_id: str) -> tuple[int, Reading] | None:
@@ -100,6 +107,9 @@ class Corrections:
                    for rule, (line, _) in self.classes.items() if line not in self.used]
         errors += [SourceError(self.file, line, f"player {name}: the name '{name}' is not in {players}")
                    for name, (line, _) in self.players.items() if line not in self.used]
+        errors += [SourceError(self.file, line, f"proposal {number}: no decision on proposal {number} is in the "
+                               "records file (--records)") for number, (line, _, _) in self.decisions.items()
+                   if line not in self.used]
         if errors:
             raise ArchiveError(errors)
 
@@ -139,6 +149,13 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
         if rule in corrections.classes:
             raise ValueError(f"rule {rule} is named twice (first at line {corrections.classes[rule][0]})")
         corrections.classes[rule] = (number, " ".join(m.group(2).lower().split()))
+    elif m := _DECISION.fullmatch(line):
+        proposal = _number(m.group(1))
+        if proposal in corrections.decisions:
+            raise ValueError(f"proposal {proposal} is named twice (first at line {corrections.decisions[proposal][0]})")
+        if m.group(3) and m.group(2).lower() == "adopted":
+            raise ValueError("a reason says why a proposal failed; this one is adopted")
+        corrections.decisions[proposal] = (number, m.group(2).lower(), clean_line(m.group(3) or ""))
     elif m := _PLAYER.fullmatch(line):
         recorded, name = m.group(1), _name(m.group(2))
         if recorded in corrections.players:
@@ -147,7 +164,8 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
     else:
         raise ValueError("not a correction: a line is `commit ID proposal N by NAME`, `commit ID judgment NAME by "
                          "JUDGE`, `commit ID event by WHO`, `commit ID cleaning by WHO`, `rule N immutable` "
-                         "(mutable, class not recorded) or `player NAME IN THE RECORD = NAME`")
+                         "(mutable, class not recorded), `player NAME IN THE RECORD = NAME` or `proposal N invalid: "
+                         "REASON`")
 
 
 def _reading(words: str) -> Reading:
