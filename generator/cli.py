@@ -204,8 +204,14 @@ def _add_import(commands) -> None:
                                "nomic-archive import git CLONE --rules rules/ --from v2 --title 'Our Nomic' -o "
                                "content/our-nomic"))
     git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
-    git.add_argument("--rules", required=True, metavar="PATH", help="the rules file or folder, as a path inside "
-                     "the repository")
+    git.add_argument("--rules", required=True, action="append", metavar="PATH", help="the rules file or folder "
+                     "(the files directly in it; '.' is the top folder), as a path inside the repository; again for "
+                     "where they were kept before or after (a move git records is followed without it)")
+    git.add_argument("--corrections", type=Path, metavar="FILE", help="the keeper's corrections: the file "
+                     "corrections.txt an earlier import wrote, edited (docs/guide/import.md)")
+    git.add_argument("--records", type=Path, metavar="FILE", help="where the game keeps its decisions beside the "
+                     "rules (a JSON file of proposals with ballots) and how to read them: a small TOML file the "
+                     "keeper writes once (docs/guide/import.md)")
     git.add_argument("--title", help="the game's title (default: the repository's folder name)")
     _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
                          "the last commit read (default: HEAD)")

@@ -1,5 +1,6 @@
-"""`nomic-archive import git`: small repositories built here, one commit per step of a game, in each layout a
-git-kept game uses, and the game the import writes (its log, rules, game.toml and IMPORT.md)."""
+"""`nomic-archive import git`: small repositories built here, one commit per step of a game, in each shape a
+git-kept game takes (docs/guide/import.md), and the game the import writes (its log, rules, game.toml, IMPORT.md
+and corrections file). Every name and rule is invented; the shapes are those the real games show."""
 from __future__ import annotations
 
 import re
@@ -30,12 +31,12 @@ def amended(text: str, old: str, new: str) -> str:
     return text.replace(old, new)
 
 
-def imported(tmp_path, capsys, repo, *args: str) -> tuple[int, dict[str, str], str]:
-    out = tmp_path / "game"
-    code = main(["import", "git", str(repo), "-o", str(out), *args])
+def imported(tmp_path, capsys, repo, *args: str, out: str = "game") -> tuple[int, dict[str, str], str]:
+    folder = tmp_path / out
+    code = main(["import", "git", str(repo), "-o", str(folder), *args])
     captured = capsys.readouterr()
-    files = {p.relative_to(out).as_posix(): p.read_text(encoding="utf-8") for p in out.rglob("*") if p.is_file()} \
-        if out.exists() else {}
+    files = {p.relative_to(folder).as_posix(): p.read_text(encoding="utf-8") for p in folder.rglob("*")
+             if p.is_file()} if folder.exists() else {}
     return code, files, captured.out + captured.err
 
 
@@ -51,9 +52,27 @@ def check(capsys, folder) -> tuple[int, str]:
     return code, captured.out + captured.err
 
 
+def short(repo, revision: str = "HEAD") -> str:
+    return subprocess.run(["git", "-C", str(repo), "rev-parse", "--short=10", revision], capture_output=True,
+                          text=True, check=True).stdout.strip()
+
+
+def merge_pull_request(repo, number: int, owner: str, branch: str, title: str, commits: list[tuple[str, dict]],
+                       date: str, merger: str = "Ann") -> None:
+    """A pull request as GitHub merges it: the branch's commits by `owner`, then a merge commit by `merger` whose
+    subject names the request's number and the branch, and whose second paragraph is its title."""
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", branch], check=True)
+    for message, files in commits:
+        git_commit(repo, message, files, date=date, author=owner.capitalize())
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
+    subprocess.run(["git", "-C", str(repo), "-c", f"user.name={merger}", "-c", "user.email=m@example.org", "merge",
+                    "-q", "--no-ff", "-m", f"Merge pull request #{number} from {owner}/{branch}", "-m", title, branch],
+                   check=True, env={"GIT_COMMITTER_DATE": date, "GIT_AUTHOR_DATE": date, "PATH": "/usr/bin:/bin"})
+
+
 @pytest.fixture
 def small_game(tmp_path):
-    """Three proposals, each a commit whose subject gives its number, by two players, one a merged branch."""
+    """Three proposals, each a commit whose subject gives its number, by two players, one a merged pull request."""
     repo = tmp_path / "repo"
     git_commit(repo, "Initial rules", {"rules.md": RULES, "README.md": "A game.\n"}, date="2020-06-01T10:00:00")
     text = amended(RULES, "half the players", "two thirds of the players")
@@ -61,21 +80,16 @@ def small_game(tmp_path):
     git_commit(repo, "Update README", {"README.md": "A game of ours.\n"}, date="2020-06-04T10:00:00")
     text += "\n##302 - Dice\n\nA die decides ties.\n"
     git_commit(repo, "Prop 302", {"rules.md": text}, date="2020-06-05T10:00:00")
-    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", "branch"], check=True)
-    text = amended(text, "##302 - Dice", "##302 - Dice and coins")
-    git_commit(repo, "Rename the dice rule", {"rules.md": text}, date="2020-06-06T10:00:00", author="Cy")
-    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
-    subprocess.run(["git", "-C", str(repo), "-c", "user.name=Ann", "-c", "user.email=ann@example.org", "merge",
-                    "-q", "--no-ff", "-m", "Merge pull request #303 from cy/branch", "branch"], check=True,
-                   env={"GIT_COMMITTER_DATE": "2020-06-07T10:00:00", "GIT_AUTHOR_DATE": "2020-06-07T10:00:00",
-                        "PATH": "/usr/bin:/bin"})
+    merge_pull_request(repo, 3, "cy", "dice", "303: Rename the dice rule",
+                       [("Rename the dice rule", {"rules.md": amended(text, "##302 - Dice", "##302 - Dice and coins")})],
+                       "2020-06-07T10:00:00")
     return repo
 
 
-def test_each_commit_that_changes_a_rule_is_a_proposal(tmp_path, capsys, small_game) -> None:
+def test_each_commit_that_changes_a_rule_is_read_for_what_it_did(tmp_path, capsys, small_game) -> None:
     code, files, said = imported(tmp_path, capsys, small_game, "--rules", "rules.md")
     assert code == 0, said
-    assert sorted(files) == ["IMPORT.md", "game.toml", "log.md", "rules.md"]
+    assert sorted(files) == ["IMPORT.md", "corrections.txt", "game.toml", "log.md", "rules.md"]
     log = entries(files["log.md"])
     assert list(log) == ["Proposal 301: a higher quorum", "Proposal 302", "Proposal 303: Rename the dice rule"]
     first = log["Proposal 301: a higher quorum"]
@@ -84,18 +98,34 @@ def test_each_commit_that_changes_a_rule_is_a_proposal(tmp_path, capsys, small_g
     assert "Amend rule 201 to read:\n\n> Quorum is two thirds of the players." in first
     assert "Enact rule 302: Dice\n\n> A die decides ties." in log["Proposal 302"]
     merged = log["Proposal 303: Rename the dice rule"]
-    assert "Proposer: Cy\nDate: 2020-06-07\n" in merged  # the author of the merged branch, the merge's date
+    # the pull request's author, from "from cy/dice" (not who pressed merge), and the game's number, not #3
+    assert "Proposer: cy\nDate: 2020-06-07\n" in merged
     assert 'Retitle rule 302 to "Dice and coins".' in merged
     assert "### 201. Quorum\nQuorum is half the players." in files["rules.md"]
-    assert 'players = [\n  "Bea",\n  "Ann",\n  "Cy",\n]' in files["game.toml"]
+    assert 'players = [\n  "Bea",\n  "Ann",\n  "cy",\n]' in files["game.toml"]
     assert "start = 2020-06-01" in files["game.toml"]
     report = files["IMPORT.md"]
-    assert "- Proposals: 3, one per commit that changed a rule (3 numbered as their subject says" in report
+    assert "- Proposals: 3, in 3 commits" in report
     assert "- Rule changes: 1 amend, 1 enact, 1 retitle." in report
-    assert "- Unrecorded numbers: none." in report
-    # It uses no format 1.2 syntax, so today's check reads it, and finds it consistent.
+    assert "- Unrecorded numbers (no commit carried them out): none." in report
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_what_was_guessed_is_said_and_written_for_the_keeper_to_correct(tmp_path, capsys, small_game) -> None:
+    code, files, said = imported(tmp_path, capsys, small_game, "--rules", "rules.md")
+    first, second, merge = short(small_game, "HEAD~3"), short(small_game, "HEAD~1"), short(small_game)
+    lines = files["corrections.txt"].splitlines()
+    assert any(line.startswith(f"commit {first} proposal 301 by Bea ") and "guessed: the proposer is the commit's "
+               "author" in line and "the record: its title 'Proposal 301: a higher quorum'" in line for line in lines)
+    assert any(line.startswith(f"commit {second} proposal 302 by Ann ") for line in lines)
+    # a pull request's author is the record's word, not a guess
+    assert any(line.startswith(f"commit {merge} proposal 303 by cy ") and "guessed" not in line
+               and "the record: its title '303: Rename the dice rule'" in line for line in lines)
+    assert [line for line in lines if line.startswith("player ")][0].startswith("player Ann = Ann")
+    guess = f"commit {first}: proposal 301 by Bea: guessed: the proposer is the commit's author"
+    assert guess in said  # on standard error
+    assert guess in files["IMPORT.md"] and "## What was guessed, and how to correct it" in files["IMPORT.md"]
 
 
 def test_the_history_shows_as_the_rules_on_each_date(tmp_path, capsys, small_game) -> None:
@@ -116,41 +146,211 @@ def test_from_and_to_choose_the_commits(tmp_path, capsys, small_game) -> None:
     assert "Quorum is two thirds of the players." in files["rules.md"]  # the rules at --from
 
 
-def test_numbers_a_subject_does_not_give(tmp_path, capsys) -> None:
-    """A typo'd subject takes the next number; a batch commit names its other numbers; a skipped number is
-    Unrecorded; a number given twice is the second commit's only once."""
+def test_numbers_are_the_games_own(tmp_path, capsys) -> None:
+    """Batches written every way a keeper writes them; a pull request's number never; a commit without a number
+    once the game numbers its proposals is the keeper's, not a proposal numbered 301 with "Unrecorded 16-300";
+    numbers no commit carried out are Unrecorded between the game's own; out of order is as the record is."""
     repo = tmp_path / "repo"
-    git_commit(repo, "Start", {"rules.md": RULES})
-    text = RULES + "\n##301 - One\n\nFirst new rule.\n"
-    git_commit(repo, "Proposal 301", {"rules.md": text}, date="2020-01-02T12:00:00")
-    text += "\n##302 - Two\n\nSecond new rule.\n"
-    git_commit(repo, "Propsal 302 (typo)", {"rules.md": text}, date="2020-01-03T12:00:00")
-    text += "\n##303 - Three\n\nThird.\n\n##304 - Four\n\nFourth.\n"
-    git_commit(repo, "Proposals 303 and 304", {"rules.md": text}, date="2020-01-04T12:00:00")
-    text += "\n##307 - Seven\n\nSeventh.\n"
-    git_commit(repo, "P307", {"rules.md": text}, date="2020-01-05T12:00:00")
-    text = amended(text, "Seventh.", "Seventh, amended.")
-    git_commit(repo, "Proposal 307 again", {"rules.md": text}, date="2020-01-06T12:00:00")
+    text = "# Rules\n\n## Rule 1\n\nPlay fair.\n"
+    git_commit(repo, "Initial rule for the round", {"rules.md": text})
+    for subject, number in [("Proposal 3", 2), ("Proposals 5 + 6", 3), ("Proposals 8 and 9", 4), ("P10-11", 5),
+                            ("Crier appointed, after #12 (#13)", 0), ("Proposal 15", 6), ("Proposal 14", 7)]:
+        text = text + f"\n## Rule {number}\n\nRule {number} says something.\n" if number else \
+            amended(text, "Play fair.", "Play fair. The crier is Elm.")
+        git_commit(repo, subject, {"rules.md": text})
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
     assert code == 0, said
     log = entries(files["log.md"])
-    assert list(log) == ["Proposal 301", "Proposal 302: Propsal 302 (typo)", "Proposal 303", "Unrecorded: 304",
-                         "Unrecorded: 305-306", "Proposal 307", "Proposal 308: again"]
-    assert "Enact rule 303: Three" in log["Proposal 303"] and "Enact rule 304: Four" in log["Proposal 303"]
-    assert "Carried out in the same commit as proposal 303" in log["Unrecorded: 304"]
-    assert "Note: The commit's subject says proposal 307, a number an earlier commit took; numbered 308." \
-        in log["Proposal 308: again"]
-    assert "- Unrecorded numbers: 305-306." in files["IMPORT.md"]
-    assert "commit " in files["IMPORT.md"] and "subject says 307, taken earlier; numbered 308" in files["IMPORT.md"]
+    assert list(log) == ["Proposal 3", "Unrecorded: 4", "Proposal 5", "Proposal 6",
+                         "Unrecorded: 7", "Proposal 8", "Proposal 9", "Proposal 10", "Proposal 11",
+                         "Event: Crier appointed, after #12", "Unrecorded: 12-13", "Proposal 15", "Proposal 14"]
+    assert "rule 3\n\n> Rule 3 says something." in log["Proposal 5"] and "Enact" not in log["Proposal 6"]
+    assert "Carried out in the same commit as proposal 5" in log["Proposal 6"]
+    assert "By: the keeper (Ann)" in log["Event: Crier appointed, after #12"]
+    assert "301" not in files["log.md"] and "first_proposal = 3" in files["game.toml"]
+    assert "in_order = false" in files["game.toml"]
+    assert "where the game numbers its proposals in their titles: the keeper's own change" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
 
 
-@needs_1_2
-def test_a_game_with_gaps_checks_once_the_parser_reads_1_2(tmp_path, capsys) -> None:
+def test_a_proposal_carried_out_in_several_commits_is_one_proposal(tmp_path, capsys) -> None:
     repo = tmp_path / "repo"
+    text = RULES + "\n##301 - One\n\nFirst.\n"
     git_commit(repo, "Start", {"rules.md": RULES})
-    git_commit(repo, "Proposal 303", {"rules.md": RULES + "\n##303 - Three\n\nThird.\n"}, date="2020-01-02T12:00:00")
-    assert imported(tmp_path, capsys, repo, "--rules", "rules.md")[0] == 0
-    assert check(capsys, tmp_path / "game")[0] == 0
+    git_commit(repo, "Proposal 301", {"rules.md": text}, date="2020-01-02T12:00:00")
+    text = amended(text, "First.", "First, and more.")
+    git_commit(repo, "Proposal 301 effects", {"rules.md": text}, date="2020-01-03T12:00:00")
+    text += "\n##302 - Two\n\nA rule made by temporary rule.\n"
+    git_commit(repo, "Temp Prop 302", {"rules.md": text}, date="2020-01-04T12:00:00")
+    text = amended(text, "Two\n\nA rule made by temporary rule.", "Two\n\nIts real text.") + \
+        "\n##303 - Three\n\nThird.\n"
+    git_commit(repo, "Proposals 302 + 303", {"rules.md": text}, date="2020-01-05T12:00:00")
+    text = amended(text, "Third.", "Third, mended.")
+    git_commit(repo, "Proposal 301 again", {"rules.md": text}, date="2020-01-06T12:00:00")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 301", "Proposal 302: Temp", "Proposal 303", "Event: again"]
+    assert "Enact rule 301" in log["Proposal 301"] and "Amend rule 301" in log["Proposal 301"]
+    assert re.search(r"Commits `[0-9a-f]{10}`, `[0-9a-f]{10}`\.", log["Proposal 301"])
+    assert "completes proposal 302, which an earlier commit began" in log["Proposal 303"]
+    assert "Amend rule 302" in log["Proposal 303"] and "Enact rule 303" in log["Proposal 303"]
+    assert "By: proposal 301" in log["Event: again"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_a_judgment_a_temporary_rule_and_a_non_rule_change_are_no_proposals(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial Set", {"rules.md": RULES})
+    text = amended(RULES, "half the players", "half the players, rounded up")
+    git_commit(repo, "Judgment II", {"rules.md": text}, date="2020-02-01T12:00:00", author="Kim")
+    text += "\n##601 - Beans\n\nA poet has ten beans.\n"
+    git_commit(repo, "Temporary Rule 601", {"rules.md": text}, date="2020-02-02T12:00:00")
+    text = amended(text, "Everyone follows", "Every player follows")
+    git_commit(repo, "Non-rule-change: wording", {"rules.md": text}, date="2020-02-03T12:00:00", author="Lee")
+    text = amended(text, "A poet has ten beans.", "A poet has *ten* beans.")
+    git_commit(repo, "Tidy up", {"rules.md": text}, date="2020-02-04T12:00:00", author="Lee")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Judgment 2", "Event: Temporary Rule 601", "Event: wording", "Event: Tidy up"]
+    assert "Judge: Kim\nDate: 2020-02-01\nNote: The record names it Judgment II." in log["Judgment 2"]
+    assert "By: temporary rule 601" in log["Event: Temporary Rule 601"]
+    assert "Enact rule 601: Beans" in log["Event: Temporary Rule 601"]
+    assert "By: cleaning (Lee)" in log["Event: wording"] and "Amend rule 101" in log["Event: wording"]
+    assert "By: cleaning (Lee)" in log["Event: Tidy up"]
+    assert "it changes the rules' formatting only: a cleaning, not a proposal" in said
+    assert "players = []" in files["game.toml"] and "Proposals: 0" in files["IMPORT.md"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report  # a cleaning of an immutable rule is no rule-change (Suber 103 is not broken)
+
+
+def test_a_game_of_pull_requests(tmp_path, capsys) -> None:
+    """Numbers from the branch's name, from `Rule N:` titles, and from the rule a proposal makes where the game's
+    proposals make rules numbered as themselves; an amendment that renumbers is one rule's history."""
+    repo = tmp_path / "repo"
+    text = RULES
+    git_commit(repo, "Initial Ruleset", {"rules.md": text}, date="2021-01-01T12:00:00")
+    text = amended(text, "Quorum is half the players.", "Quorum is a third of the players.")
+    merge_pull_request(repo, 5, "alice", "rule-change-301", "Lower the quorum", [("quorum", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    text += "\n##302 - Tea\n\nTea is served at noon.\n"
+    merge_pull_request(repo, 6, "bob", "tea", "Points for tea", [("tea", {"rules.md": text})], "2021-01-03T12:00:00")
+    text = amended(text, "##302 - Tea\n\nTea is served at noon.", "##304 - Tea\n\nTea is served at noon and at four.")
+    merge_pull_request(repo, 8, "bob", "twice", "Rule 304: Tea twice", [("twice", {"rules.md": text})],
+                       "2021-01-04T12:00:00")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 301: Lower the quorum", "Proposal 302: Points for tea", "Unrecorded: 303",
+                         "Proposal 304: Tea twice"]
+    assert "Proposer: alice" in log["Proposal 301: Lower the quorum"]
+    assert "Renumber rule 302 to 304.\n\nAmend rule 304 to read:\n\n> Tea is served at noon and at four." \
+        in log["Proposal 304: Tea twice"]
+    assert "Repeal" not in files["log.md"]
+    assert "numbered 302, the number of the rule it makes" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+FRONT = "---\nRULE: {n}\nAuthor: {author}\nStatus: Accepted\nType: {kind}\n---\n\n{text}\n"
+
+
+def test_rule_files_followed_from_the_top_folder_into_rules(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    files = {"README.md": "How we play.\n",
+             "rule101.md": FRONT.format(n=101, author="Suber", kind="Immutable", text="Obey the rules."),
+             "rule201.md": FRONT.format(n=201, author="Suber", kind="Mutable", text="Majority wins.")}
+    git_commit(repo, "Add the rules", files, date="2016-01-01T12:00:00")
+    merge_pull_request(repo, 11, "jo", "winning", "rule301: Winning", [("win", {"rule301.md": FRONT.format(
+        n=301, author="Jo", kind="Mutable", text="The first to 100 points wins.")})], "2016-01-02T12:00:00")
+    subprocess.run(["git", "-C", str(repo), "mv", "rule101.md", "rule201.md", "rule301.md", "rules/"], check=False)
+    (repo / "rules").mkdir(exist_ok=True)
+    for name in ("rule101.md", "rule201.md", "rule301.md"):
+        subprocess.run(["git", "-C", str(repo), "mv", name, f"rules/{name}"], check=True)
+    git_commit(repo, "move rules to subdirectory (#34)", {}, date="2017-07-02T12:00:00", author="Mo")
+    text = (repo / "rules/rule201.md").read_text()
+    git_commit(repo, "Use consistent markdown (#35)", {"rules/rule201.md": text.replace("Majority wins.",
+                                                                                        "Majority  *wins*.")},
+               date="2017-07-03T12:00:00", author="Mo")
+    code, files_out, said = imported(tmp_path, capsys, repo, "--rules", "rules/")
+    assert code == 0, said
+    log = entries(files_out["log.md"])
+    assert list(log) == ["Proposal 301: rule301: Winning", "Event: Use consistent markdown"]
+    assert "Enact rule 301" in log["Proposal 301: rule301: Winning"]
+    assert "By: cleaning (Mo)" in log["Event: Use consistent markdown"]
+    assert "The rules moved" not in files_out["IMPORT.md"]  # followed back from rules/: read from the start
+    assert "### 101" in files_out["rules.md"] and "start = 2016-01-01" in files_out["game.toml"]
+    code, again, _ = imported(tmp_path, capsys, repo, "--rules", ".", out="game2")
+    assert code == 0
+    assert again["log.md"] == files_out["log.md"].replace("(rules)", "(.)") or \
+        list(entries(again["log.md"])) == list(log)
+    assert "The rules moved from `.` to `rules` at commit" in again["IMPORT.md"]
+
+
+def test_rules_removed_end_the_game_and_from_starts_a_round(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Round 1 begins", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - One\n\nOne.\n"})
+    subprocess.run(["git", "-C", str(repo), "rm", "-q", "rules.md"], check=True)
+    git_commit(repo, "Round 1 is over", {"notes.md": "Round 1 is over.\n"})
+    second = git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+    git_commit(repo, "Proposal 1", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n\n## Rule 2\n\nShare.\n"})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    assert list(entries(files["log.md"])) == ["Proposal 301"]
+    assert "The import ends early: the rules were removed at commit" in files["IMPORT.md"]
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", second, out="round2")
+    assert code == 0, said
+    assert list(entries(files["log.md"])) == ["Proposal 1"] and "first_proposal = 1" in files["game.toml"]
+
+
+def test_the_keepers_corrections_are_followed(tmp_path, capsys, small_game) -> None:
+    code, files, _ = imported(tmp_path, capsys, small_game, "--rules", "rules.md")
+    first, second, merge = short(small_game, "HEAD~3"), short(small_game, "HEAD~1"), short(small_game)
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text(files["corrections.txt"].replace(
+        f"commit {second} proposal 302 by Ann", f"commit {second} proposal 302 by Dee, Eve").replace(
+        f"commit {merge} proposal 303 by cy", f"commit {merge} cleaning by cy").replace(
+        "player Bea = Bea", "player Bea = Beatrice"), encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, small_game, "--rules", "rules.md", "--corrections",
+                                 str(corrections), out="corrected")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 301: a higher quorum", "Proposal 302", "Event: Rename the dice rule"]
+    assert "Proposer: Beatrice" in log["Proposal 301: a higher quorum"]
+    assert "Proposer: Dee\nCo-authors: Eve\n" in log["Proposal 302"]
+    assert "By: cleaning (cy)" in log["Event: Rename the dice rule"]
+    assert 'players = [\n  "Beatrice",\n  "Dee",\n]' in files["game.toml"]
+    line = next(n for n, text in enumerate(corrections.read_text().splitlines(), 1) if text.startswith(f"commit {second}"))
+    assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in said
+    assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in files["IMPORT.md"]
+    assert f"commit {second} proposal 302 by Dee, Eve" in files["corrections.txt"]  # kept for the next import
+    assert "your correction" in files["corrections.txt"]
+    assert f"commit {first}: proposal 301" not in said  # the keeper's line, left as it was, confirms the guess
+    assert f"{corrections}: 3 lines confirmed what the import reads" in said
+
+
+@pytest.mark.parametrize("line, message", [
+    ("commit 0123456789 proposal 9 by Ann", "commit 0123456789: names no commit among those that changed the rules"),
+    ("rule 999 immutable", "rule 999: no rule 999 is in any version of the rules read"),
+    ("player Nobody = Somebody", "player Nobody: the name 'Nobody' is not in the names the import read"),
+    ("commit 0123456789 proposal nine", "'proposal nine' is not `proposal N`"),
+    ("make it so", "not a correction: a line is `commit ID proposal N by NAME`"),
+    ("player Ann = Ann, Bea", "the name 'Ann, Bea' cannot be a player's name: a ',' or ';' parts names on a Votes "
+     "line"),
+])
+def test_a_correction_that_names_nothing_is_refused_and_nothing_is_written(tmp_path, capsys, small_game, line,
+                                                                           message) -> None:
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text(f"# a comment\n\n{line}   # why\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, small_game, "--rules", "rules.md", "--corrections",
+                                 str(corrections))
+    assert code == 2 and files == {}
+    assert f"{corrections}:3: {message}" in said, said
+    assert "Traceback" not in said and not (tmp_path / "game").exists()
 
 
 def test_same_day_enactment_and_repeal_and_an_unreadable_commit(tmp_path, capsys) -> None:
@@ -160,8 +360,7 @@ def test_same_day_enactment_and_repeal_and_an_unreadable_commit(tmp_path, capsys
                date="2021-03-02T09:00:00")
     git_commit(repo, "Oops, emptied the file", {"rules.md": "nothing here\n"}, date="2021-03-02T10:00:00")
     git_commit(repo, "Proposal 302", {"rules.md": RULES}, date="2021-03-02T11:00:00")
-    emptied = subprocess.run(["git", "-C", str(repo), "rev-parse", "--short=10", "HEAD~1"], capture_output=True,
-                             text=True, check=True).stdout.strip()
+    emptied = short(repo, "HEAD~1")
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
     assert code == 1, said  # read with a problem, said on standard error and in IMPORT.md
     problem = f"rules.md at {emptied}: no numbered rules found"
@@ -183,19 +382,19 @@ def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
         "rules/rule201.md": front.format(n=201, kind="Mutable", status="Accepted", text="Vote by majority."),
         "rules/rule301.md": front.format(n=301, kind="Mutable", status="Draft", text="A draft."),
         "rules/README.md": "How to add a rule.\n"}, date="2019-05-01T12:00:00")
-    git_commit(repo, "Merge pull request #301 from bea/draft", {
+    git_commit(repo, "Proposal 301", {
         "rules/rule301.md": front.format(n=301, kind="Mutable", status="Accepted", text="A draft no longer."),
         "rules/rule201.md": front.format(n=201, kind="Immutable", status="Accepted", text="Vote by majority.")},
         date="2019-05-03T12:00:00", author="Bea")
-    git_commit(repo, "Repeal the draft rule", {"rules/rule301.md": None}, date="2019-05-04T12:00:00")
+    git_commit(repo, "Proposal 302: repeal the draft rule", {"rules/rule301.md": None}, date="2019-05-04T12:00:00")
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules")
     assert code == 0, said
     log = entries(files["log.md"])
-    assert list(log) == ["Proposal 301: Merge pull request #301 from bea/draft", "Proposal 302: Repeal the draft rule"]
-    assert "Transmute rule 201 to immutable." in log["Proposal 301: Merge pull request #301 from bea/draft"]
+    assert list(log) == ["Proposal 301", "Proposal 302: repeal the draft rule"]
+    assert "Transmute rule 201 to immutable." in log["Proposal 301"]
     # (the file's `# Rule` heading is furniture, not text)
-    assert "Enact rule 301\n\n> A draft no longer." in log["Proposal 301: Merge pull request #301 from bea/draft"]
-    assert "Repeal rule 301." in log["Proposal 302: Repeal the draft rule"]
+    assert "Enact rule 301\n\n> A draft no longer." in log["Proposal 301"]
+    assert "Repeal rule 301." in log["Proposal 302: repeal the draft rule"]
     assert "### 301" not in files["rules.md"]
     assert main(["check", str(tmp_path / "game")]) == 0
 
@@ -211,7 +410,9 @@ def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> Non
     out = tmp_path / "elsewhere"
     cases = [(["--rules", "rules.md", str(tmp_path)], "is not a git repository"),
              (["--rules", "rules.md", "--from=--output=x", str(small_game)], "'--output=x' names no commit"),
-             (["--rules", "nowhere.md", str(small_game)], "no readable rules at nowhere.md")]
+             (["--rules", "nowhere.md", str(small_game)], "no readable rules at nowhere.md"),
+             (["--rules", "rules.md", "--corrections", str(tmp_path / "none.txt"), str(small_game)],
+              "none.txt: no such file (--corrections names the file an import wrote")]
     for args, message in cases:
         repo = args.pop()
         assert main(["import", "git", repo, "-o", str(out), *args]) == 2
@@ -229,3 +430,92 @@ def test_the_same_clone_gives_the_same_files(tmp_path, capsys, small_game) -> No
     first = imported(tmp_path / "a", capsys, small_game, "--rules", "rules.md")[1]
     second = imported(tmp_path / "b", capsys, small_game, "--rules", "rules.md")[1]
     assert first == second
+
+
+RECORDS = """[proposals]
+file = "data/proposals.json"
+list = "proposals"
+number = "n"
+proposer = "author"
+result = "status"
+date = "timestamp"
+votes = "votes"
+ballots = { "1" = "for", "-1" = "against", "0" = "abstain" }
+results = { passed = "adopted", failed = "defeated", voting = "undecided" }
+adoption = "majority"
+"""
+
+
+def bot_game(tmp_path):
+    """A game kept by a bot: a commit per action, the rules changed in commits of their own after the decision
+    that made them, and the decisions with their ballots in a JSON file, players named by numbers."""
+    import json
+
+    repo = tmp_path / "repo"
+    proposals = []
+    day = 1_587_000_000
+
+    def decide(number, author, status, votes):
+        proposals.append({"n": number, "author": author, "status": status, "votes": votes,
+                          "timestamp": day + number * 3600})
+        return json.dumps({"proposals": proposals})
+
+    git_commit(repo, "Initial commit", {"rules.md": RULES, "data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T00:00:00", author="Keeper")
+    git_commit(repo, "Wren#0001 submitted proposal #1", {"data/proposals.json": decide(1, 111, "voting", {})},
+               date="2020-04-16T01:00:00", author="Bot")
+    proposals[-1].update(status="passed", votes={"111": 1, "222": 1, "333": -1})
+    git_commit(repo, "Kit#0002 passed proposal #1", {"data/proposals.json": json.dumps({"proposals": proposals})},
+               date="2020-04-16T01:30:00", author="Bot")
+    git_commit(repo, "Kit#0002 changed the content of rule section `%quorum`",
+               {"rules.md": amended(RULES, "half the players", "a third of the players")},
+               date="2020-04-16T01:31:00", author="Bot")
+    git_commit(repo, "Kit#0002 submitted proposal #2", {"data/proposals.json": decide(2, 222, "failed",
+                                                                                      {"111": 1, "222": 1})},
+               date="2020-04-16T03:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 submitted proposal #3", {"data/proposals.json": decide(3, 222, "failed",
+                                                                                      {"111": -1, "333": 0})},
+               date="2020-04-16T04:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 submitted proposal #4", {"data/proposals.json": decide(4, 111, "voting",
+                                                                                      {"111": 1})},
+               date="2020-04-16T05:00:00", author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    return repo, records
+
+
+def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) -> None:
+    repo, records = bot_game(tmp_path)
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 1", "Proposal 2", "Proposal 3"]  # 4 is still being voted on: not in the log
+    first = log["Proposal 1"]
+    # its proposer named by the commit that submitted it (a guess, in the corrections file); ballots as recorded
+    assert "Proposer: Wren#0001\nDate: 2020-04-16\nVotes: for Wren#0001, Kit#0002; against 333\nResult: adopted\n" \
+        in first
+    assert "Amend rule 201 to read:" in first
+    assert "Votes: for Wren#0001, Kit#0002\nResult: defeated" in log["Proposal 2"]
+    assert "proposal 1, the last decided before it (commit" in said
+    assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
+    assert 'method = "majority"' in files["game.toml"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1
+    # the record's one slip, found: two for, none against, and "failed"
+    assert "proposal 2: Result says defeated; the votes (2 for, 0 against) give adopted under a simple majority" in report
+    assert "1 discrepancy" in report
+
+
+def test_a_records_file_that_cannot_be_read_is_refused(tmp_path, capsys) -> None:
+    repo, records = bot_game(tmp_path)
+    for text, message in [("[proposals]\nfile = 1\n", "records.toml:2: proposals.file must be a string"),
+                          ("[proposals]\nfile = \"x\"\nnumber = \"n\"\nproposer = \"a\"\nresult = \"s\"\nwho = 1\n",
+                           "records.toml:6: proposals.who: not a key of the mapping"),
+                          (RECORDS.replace("data/proposals.json", "data/none.json"),
+                           "no file data/none.json at commit"),
+                          (RECORDS.replace(', voting = "undecided"', ""),
+                           "data/proposals.json at commit")]:
+        records.write_text(text, encoding="utf-8")
+        code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+        assert code == 2 and files == {}, said
+        assert message in said, said

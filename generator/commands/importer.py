@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import occupied_folder_error, refuse_to_replace, write_atomic
-from ..importers.rulesfile import is_rules_text_name, merged, read_rule_files, read_ruleset
-from ..importers.text import DEFAULT_TITLE, Note, RulesetImportError, render_ruleset
+from ..importers.rulesfile import is_rules_text_name, merged, read_rule_files, read_ruleset, render_ruleset
+from ..importers.text import DEFAULT_TITLE, Note, RulesetImportError
 from ..parse.source import read_text
 from ..progress import for_command
 from ..terminal import counted
@@ -39,6 +39,8 @@ def run(args) -> int:
         _write_game(args.output, result.files, progress)
     for problem in result.problems:
         print(problem, file=sys.stderr)
+    for line in result.said:
+        print(line, file=sys.stderr)
     said = f", with {counted(len(result.problems), 'problem')} in the record (above, and in IMPORT.md)" \
         if result.problems else ""
     print(f"imported {summary} into {args.output}{said}; IMPORT.md says what was read and what was not; "
@@ -108,7 +110,13 @@ def _repository_path(name: str) -> str:
 def _import_git(args):
     from ..importers.git import import_git
 
-    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title)
+    from ..importers.corrections import read_corrections
+    from ..importers.decisions import read_mapping
+
+    corrections = read_corrections(args.corrections) if args.corrections else None
+    records = read_mapping(args.records) if args.records else None
+    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title,
+                        corrections=corrections, records=records)
     return result, counted(result.proposals, "proposal")
 
 

@@ -21,14 +21,15 @@ import posixpath
 import re
 from collections import Counter
 
-from ..limits import MAX_RULE_CHARS
-from .flr import free_text_entry, proposal_said
+from ..limits import MAX_LINE_CHARS, MAX_RULE_CHARS
+from ..parse.source import FENCE, closes_fence
 from .mdtext import rule_markdown
-from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_TITLE_CHARS, MUTABLE,
+from .record import plain_words
+from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
                    NO_RULES, ImportedRule, ImportedRuleset, Kind, Layout, Line, Note, Rule, RulesetImportError,
-                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, load_yaml, region_begin,
-                   region_end, render_blocks, render_ruleset, rule_title, short_title, split_title_sentences,
-                   text_blocks, title_line, yaml_problem)
+                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, heading_text, load_yaml,
+                   region_begin, region_end, render_blocks, rule_heading, rule_title, short_title,
+                   split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
 
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd")
 PLAIN_EXTENSIONS = (".txt", ".text", ".rst")
@@ -42,11 +43,7 @@ _FURNITURE = {**dict.fromkeys(("history", "rule history", "change history", "rev
               **dict.fromkeys(("copyright", "license", "licence", "copyright and license"), "dropped"),
               **dict.fromkeys(("rule", "text", "rule text", "the rule"), "text")}
 _HISTORY_KEY = re.compile(r"History:\s*(\S.*)", re.IGNORECASE)  # rules.md's own `History:` line
-_LINK_LINE = re.compile(r"\[(.+)\]\(\s*<?([^\s<>]+)>?\s*\)")
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
-_EMPHASISED = re.compile(r"(\*\*|__|\*|_)(.+)\1")
-_CHANGE_REVISION = re.compile(r"[A-Za-z][\w -]*?\s*\(\s*([0-9]{1,6})\s*\)")  # "Amended (1) by ..."
-_NAMED_AUTHOR = re.compile(r"\b(?:proposal|rule)\s+#?[0-9]{1,12}\s*\(([^)]+)\)", re.IGNORECASE)
 _SUBER_CLASSES = re.compile(r"rules\s+in\s+the\s+100\W?s\s+are\s+immutable\s+and\s+rules\s+in\s+the\s+200\W?s\s+are"
                             r"\s+mutable", re.IGNORECASE)
 _TOC_ITEM = re.compile(r"\s*(?:[-*+]|[0-9]+[.)])\s+\[.*\]\(#[^)]*\)\s*")
@@ -111,6 +108,34 @@ def merged(parts: list[ImportedRuleset]) -> ImportedRuleset:
                            [note for part in parts for note in part.left_out],
                            [note for part in parts for note in part.rewritten],
                            [note for part in parts for note in part.guessed])
+
+
+UNRECORDED = "Rules"  # rules.md's section of rules of no recorded class (format 1.3)
+
+
+def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
+    """rules.md of `rules`, in their order: a level-2 heading for each run of one class (`## Rules` for rules of
+    no recorded class), and a level-1 heading for each run of one topic; each rule with its revision, its
+    history (`History:` lines) and its annotations."""
+    out = [f"# {heading_text(clean_line(title))}"]
+    topic: object = None
+    rule_class: object = ()  # none yet
+    for rule in rules:
+        if rule.topic != topic:
+            topic, rule_class = rule.topic, ()
+            if topic:
+                out.append(f"\n# {heading_text(clean_line(topic))}")
+        if rule.rule_class != rule_class:
+            rule_class = rule.rule_class
+            out.append(f"\n## {rule.rule_class or UNRECORDED}")
+        keys = ([f"Revision: {rule.revision}"] if rule.revision is not None else []) \
+            + [f"History: {plain_words(said)}" for _, said in rule.history]
+        out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}" + "".join(f"\n{key}" for key in keys))
+        if rule.text:
+            out.append(("\n" if keys else "") + rule.text)
+        for annotation in rule.annotations:
+            out.append("\nAnnotation:\n\n" + "\n".join(f"> {line}" if line else ">" for line in annotation.split("\n")))
+    return "\n".join(out) + "\n"
 
 
 def is_rules_text_name(name: str) -> bool:
@@ -453,51 +478,36 @@ class _Shape:
             elif mode == "annotation":
                 annotations[-1].append(line)
         rule.words = " ".join(line.content for line in text)
-        rule.annotations = [self._markdown(lines) if self.markdown else render_blocks(text_blocks(lines, Layout.of(lines)),
+        rule.annotations = [self._markdown(lines, rule) if self.markdown else render_blocks(text_blocks(lines, Layout.of(lines)),
                                                                                       rule)
                             for lines in annotations if any(line.text for line in lines)]
         if self.markdown:
-            rule.text = self._markdown(text)
+            rule.text = self._markdown(text, rule)
         else:
             rule.blocks = text_blocks(text, layout or Layout.of(text))
             rule.lines = text
 
-    def _markdown(self, lines: list[Line]) -> str:
+    def _markdown(self, lines: list[Line], rule: Rule) -> str:
         while lines and not lines[0].text:
             lines = lines[1:]
         raws = [line.rest if line.kind is Kind.TEXT and line.rest is not None else line.raw for line in lines]
         breaks = {n for n, line in enumerate(lines) if line.index in self.hard_breaks}
         text, said = rule_markdown(raws, breaks, link_base=self.reading.link_base, path=self.file)
+        text = _wrapped(text, rule)
         for what in said:
             if Note(self.file, lines[0].index + 1, what) not in self.reading.rewritten:
                 self.note(self.reading.rewritten, lines[0].index + 1, what)
         return text
 
-    def _history_entry(self, text: str, line: int) -> dict:
-        """A line of a rule's history as an entry (flr.free_text_entry's form): its change, the proposal or rule
-        it names and who made it where the line says, its day; a link around it (a commit) kept apart."""
+    def _history_entry(self, text: str, line: int) -> tuple[int, str]:
+        """A line of a rule's history as written (a list item's mark aside), with its line; too long a line cut."""
         text = text.strip()
         if mark := _LIST_MARK.match(text):
             text = text[mark.end():]
-        link = None
-        if m := _LINK_LINE.fullmatch(text):
-            text, link = m.group(1), m.group(2)
-        while m := _EMPHASISED.fullmatch(text.strip()):
-            text = m.group(2)
-        said, why = short_title(clean_line(text), MAX_TITLE_CHARS)
+        said, why = short_title(text, MAX_LINE_CHARS - len("History: "))
         if why:
             self.note(self.reading.rewritten, line, f"a history line: {why}")
-        entry = free_text_entry(said)
-        if named := proposal_said(said):
-            entry["proposal"] = named[0]
-            if named[1].get("author"):
-                entry["author"] = named[1]["author"]
-        if "author" not in entry and (m := _NAMED_AUTHOR.search(said)):
-            entry["author"] = m.group(1).strip()
-        if m := _CHANGE_REVISION.match(said):
-            entry["revision"] = m.group(1)
-        entry.update(source_line=line, **({"link": link} if link else {}))
-        return entry
+        return line, said
 
 
 # --- JSON ---------------------------------------------------------------------------------------------------
@@ -520,29 +530,29 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
                                  "each with 'id', 'title' and 'content')", 1, file)
     reading = _Reading(None)
     places = _places(found)
-    html_seen = False
+    # A website's rules written in HTML show each line break (as AnthonyW2/Nomic's page does); Markdown does not.
+    html_seen = any(_HTML_TAG.search(_json_value(item, _JSON_TEXT_KEYS)) for item in found)
     for position, item in enumerate(found, start=1):
         number = _json_number(item)
         content = _json_value(item, _JSON_TEXT_KEYS)
         if number is None and item.get("tag") is None:
-            reading.left_out.append(Note(file, 0, f"the {position}th rule of the JSON has no number"))
+            reading.left_out.append(Note(file, 0, f"rule {position} of the JSON has no number and no tag"))
             continue
-        if "<" in content and _HTML_TAG.search(content):
-            content, html_seen = _html_markdown(content), True
         kind = _json_value(item, _JSON_CLASS_KEYS).strip().lower()
         rule_class = IMMUTABLE if kind == "immutable" else MUTABLE if kind == "mutable" else None
-        lines = content.split("\n") if content.strip() else []
-        text_md, said = rule_markdown([line.rstrip() for line in lines]) if lines else ("", [])
+        lines = [line.rstrip() for line in (_html_markdown(content) if html_seen else content).split("\n")]
+        breaks = set(range(len(lines) - 1)) if html_seen else set()
         rule = Rule(number if number is not None else position, rule_class, [], 0,
                     title=_json_value(item, _JSON_TITLE_KEYS).strip() or None,
                     class_from="front matter" if rule_class else "", key=item.get("tag") if number is None else None,
                     place=places.get(id(item)))
-        rule.file, rule.text = file, text_md
+        rule.file = file
+        rule.text = _wrapped(rule_markdown(lines, breaks)[0], rule) if content.strip() else ""
         rule.history = [_json_history(entry) for entry in item.get("history") or [] if isinstance(entry, dict)]
         reading.rules.append(rule)
     if html_seen:
-        reading.rewritten.append(Note(file, 0, "HTML in the rules' texts written as Markdown (bold as bold, links "
-                                               "within the page as their text)"))
+        reading.rewritten.append(Note(file, 0, "HTML in the rules' texts written as Markdown (bold as bold, a line "
+                                               "break as a line break, links within the page as their text)"))
     if any(rule.key for rule in reading.rules):
         reading.guessed.append(Note(file, 0, f"the JSON numbers no rules: each is numbered by its place in the "
                                              f"outline, 1 to {len(reading.rules)} (its tag kept)"))
@@ -599,23 +609,20 @@ def _json_value(item: dict, keys: tuple[str, ...]) -> str:
     return next((item[key] for key in keys if isinstance(item.get(key), str)), "")
 
 
-def _json_history(entry: dict) -> dict:
-    """A history entry of a JSON rule ({"player": 4, "proposition": 35, "time": 1675642921}), kept whole under
-    "record", with a line in words and what flr's entries hold where it says it."""
+def _json_history(entry: dict) -> tuple[int, str]:
+    """A history entry of a JSON rule ({"player": 4, "proposition": 35, "time": 1675642921}) as a history line in
+    the words record.history_entry reads: "Amended by Proposal 35 (player 4), 2023-02-05"; -1 is the initial rules.
+    (The player is the record's index of a player, which the record's players list names.)"""
     said = {key: value for key, value in entry.items() if isinstance(value, (str, int)) and not isinstance(value, bool)}
     proposal = next((said[key] for key in ("proposal", "proposition", "prop") if key in said), None)
+    author = next((said[key] for key in ("player", "author", "by") if key in said), None)
+    proposal, author = (None if value in (-1, "-1", "") else value for value in (proposal, author))
     date = None
     if isinstance(said.get("time"), int) and 0 <= said["time"] < 10**11:
         date = datetime.datetime.fromtimestamp(said["time"], datetime.timezone.utc).date().isoformat()
-    words = ", ".join(f"{key} {value}" for key, value in said.items() if key != "time") + (f", {date}" if date else "")
-    out = {"line": clean_line(words) or "history entry", "change": {"type": ""}, "date": date, "record": entry,
-           "agent": {"proposal": str(proposal)} if proposal not in (None, -1, "-1") else None}
-    if proposal not in (None, -1, "-1"):
-        out["proposal"] = proposal
-    author = next((said[key] for key in ("player", "author", "by") if key in said), None)
-    if author not in (None, -1, "-1"):
-        out["author"] = str(author)
-    return out
+    words = (f"Changed by Proposal {proposal}" if proposal is not None else "Initial rule") \
+        + (f" (player {author})" if author is not None else "") + (f", {date}" if date else "")
+    return 0, clean_line(words)
 
 
 def _html_markdown(content: str) -> str:
@@ -677,6 +684,21 @@ def _dominant_style(lines: list[Line]) -> str | None:
     if markup and (counts[markup[0]] > 1 or not plain):
         return markup[0]
     return (ALONE if counts[ALONE] > counts[INLINE] else INLINE) if plain else None
+
+
+def _wrapped(text: str, rule: Rule) -> str:
+    """Markdown with each line longer than a line of the log may be broken (text.wrap); a fenced block's lines and
+    a table's are as written (one too long refuses the rule, as a paragraph with no space does)."""
+    out: list[str] = []
+    fence = None
+    for line in text.split("\n"):
+        verbatim = fence is not None or bool(FENCE.match(line)) or line.startswith("|")
+        if fence is not None:
+            fence = None if closes_fence(line, fence) else fence
+        elif m := FENCE.match(line):
+            fence = m.group(1)
+        out.append(wrapped_line(line, rule) if not verbatim or len(line) > MAX_QUOTED_LINE else line)
+    return "\n".join(out)
 
 
 def _is_markdown(file: str | None, style: str | None) -> bool:

@@ -296,6 +296,10 @@ class WinnerClaim(Claim):
 @dataclass(frozen=True)
 class ResultClaim(Claim):
     result: Result
+    # Format 1.3: why a proposal failed, as the game's own rules give it (`Reason: depends on proposal 58`), and
+    # where it is written; "" when the record gives none.
+    reason: str = ""
+    reason_source: Source | None = None
 
 
 @dataclass(frozen=True)
