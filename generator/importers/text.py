@@ -35,13 +35,14 @@ _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*
 _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z])\s*[.:]?\s*(.*)", re.IGNORECASE)
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
+_BOLD = re.compile(r"(\*\*|__)(.+)\1")
 _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"']([^\"']*)[\"']\s*/?>(?:\s*</a>)?", re.IGNORECASE)
 _CLOSING_SEQUENCE = re.compile(r"[ \t]+#+$")
 _WORD = re.compile(r"\w")
 _UNDERLINE = re.compile(r" {0,3}(={3,}|-{3,})[ \t]*")
 _HEADING_CLASS = re.compile(r"[(\[]?\s*(im)?mutable\s*[)\]]?(?=$|[\s\-\u2013\u2014:,.])", re.IGNORECASE)
 _HEADING_PUNCTUATION = " \t-\u2013\u2014:,."
-_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[^#\s].*)?")
+_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[0-9A-Z].*)?")  # (`##101`, `#Rules`: a heading; `#channel` not)
 _FRONT_MATTER_STATUS_IN_FORCE = {"", "accepted", "adopted", "active", "enacted", "in force", "in effect", "passed"}
 _SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
@@ -375,6 +376,8 @@ def _classify(index: int, raw: str) -> Line:
                         rule_class=rule_class, title=title, style=BOLD_ITEM if m.group(1) else BOLD,
                         revision=_revision(inner.group(2)))
     if m := _RULE_INLINE.fullmatch(stripped):
+        if bold := _BOLD.fullmatch(m.group(2)):  # "101: **Victory Condition**": its title
+            return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), title=bold.group(2).strip(), style=INLINE)
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=INLINE)
     if m := _RULE_ALONE.fullmatch(stripped):
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
@@ -540,8 +543,9 @@ def collect_plain_rules(region: list[Line], layout: Layout, left_out: list[Note]
                 # The rule's first line keeps its full width, which tells wrapped lines from paragraph ends.
                 body = [Line(line.index, Kind.TEXT, line.raw, rest=line.rest)] if line.rest is not None else []
                 current = Rule(line.number, line.rule_class or rule_class, body, line.index + 1,
-                               number_alone=line.rest is None, class_from="heading" if line.rule_class else
-                               "section" if rule_class else "", revision=line.revision)
+                               number_alone=line.rest is None and line.title is None, title=line.title,
+                               class_from="heading" if line.rule_class else "section" if rule_class else "",
+                               revision=line.revision)
                 rules.append(current)
                 continue
             if i in candidates and current is not None:
