@@ -414,7 +414,7 @@ def test_names_and_titles_are_written_as_check_reads_them_and_shown_as_they_are(
     assert "Enact rule 301: New <b>rule</b>\n" in (out / "log.md").read_text(encoding="utf-8")
     spans = [child.content for token in MarkdownIt("commonmark").parse((out / "IMPORT.md").read_text(encoding="utf-8"))
              for child in token.children or [] if child.type == "code_inline"]
-    assert any("'##PRIV <b>x</b> `y`' names no numbered rule" in span for span in spans)  # shown as it is
+    assert any("'##PRIV <b>x</b> `y`' names no numbered rule" in span for span in spans)  # shown as it is written
     code, report = run(capsys, "check", str(out))
     assert code == 0, report
     site = tmp_path / "site"
@@ -471,7 +471,7 @@ def test_lines_titles_rules_and_files_past_the_caps_never_make_a_game_check_refu
     code, said = run(capsys, "import", "git", str(repo), "--rules", "rules.md", "-o", str(out))
     assert code == 1, said
     for problem in (f"rules.md at {long_line[:10]}, line 13: line is 30,000 characters long; a line may hold at most "
-                    "20,000", f"rules.md at {huge_rule[:10]}, line 11: rule 302's text is 143,999 characters long; a "
+                    "20,000", f"rules.md at {huge_rule[:10]}, line 11: rule 302's text is 156,183 characters long; a "
                     "rule's text may hold at most 100,000", f"rules.md at {huge_file[:10]}: is 5.5 MB; such a file may "
                     "hold at most 4.0 MB", "its subject: it is 30,014 characters long, cut to 10,000"):
         assert problem in said, problem

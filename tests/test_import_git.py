@@ -395,8 +395,11 @@ def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
     log = entries(files["log.md"])
     assert list(log) == ["Proposal 301", "Proposal 302: repeal the draft rule"]
     assert "Transmute rule 201 to immutable." in log["Proposal 301"]
+    # A file among the rules that says `Status: Draft` is read as in force (a game's adopted rule may keep its
+    # draft's status; the import says so), and the file's `# Rule` heading is furniture, not text.
+    assert "Amend rule 301 to read:\n\n> A draft no longer." in log["Proposal 301"]
     assert "Repeal rule 301." in log["Proposal 302: repeal the draft rule"]
-    assert "### 301" not in files["rules.md"]
+    assert "### 301\nA draft.\n" in files["rules.md"]
     assert main(["check", str(tmp_path / "game")]) == 0
 
 

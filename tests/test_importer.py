@@ -361,17 +361,20 @@ def test_headings_with_the_class_in_parentheses() -> None:
 
 def test_headings_with_no_space_and_the_class_in_the_title() -> None:
     read = read_ruleset(HEADINGS_WITH_CLASS_IN_TITLE)
-    assert [(rule.number, rule.rule_class, rule.title) for rule in read.rules] == [
-        (101, "Immutable Rules", "Scope"), (109, None, None), (201, "Mutable Rules", "Quorum"),
-        (302, None, "Random numbers"), (322, None, "Identifiers")]
-    # A heading that names no numbered rule ends the rule before it and is reported, with its line; so is the
-    # text before the first rule.
+    # A rule known by four capital letters is numbered by them (ABCD = 01020304), its letters its key; an empty
+    # stub (`##109` with only a note that it was amended away) is no rule in force.
+    assert [(rule.number, rule.rule_class, rule.title, rule.key) for rule in read.rules] == [
+        (101, "Immutable Rules", "Scope", None), (201, "Mutable Rules", "Quorum", None),
+        (302, None, "Random numbers", None), (1020304, None, "Named, not numbered", "ABCD"),
+        (322, None, "Identifiers", None)]
     assert read.left_out == [
-        Note(None, 21, "'##ABCD - Named, not numbered' names no numbered rule: it and the text under it are left out"),
-        Note(None, 3, "line 3, before the first rule, not a rule")]
-    assert read.rules[3].text == "A die decides."
+        Note(None, 3, "line 3, before the first rule, not a rule"),
+        Note(None, 10, "'##109' is a heading with only a note, '*Amended, to become rule 322.*': not a rule in "
+             "force")]
+    assert read.guessed == [Note(None, 21, "rules known by letters are numbered by them, two digits a letter "
+                                           "(A = 01): ABCD = 1020304")]
+    assert read.rules[2].text == "A die decides."
     assert read.rules[0].text == "Everyone follows the rules then in force, in the form in which they are then in force."
-    assert read.rules[1].text == "*Amended, to become rule 322.*"
 
 
 def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
@@ -387,11 +390,13 @@ def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
     output = tmp_path / "rules.md"
     assert main(["import", str(folder), "-o", str(output)]) == 0
     rules_md = output.read_text(encoding="utf-8")
-    assert rule_classes(rules_md) == {"Immutable Rules": [101], "Mutable Rules": [202]}
-    assert rule_titles(rules_md) == {101: None, 202: "Voting"}
+    # A draft among the rules is read as a rule (a game's adopted rule may keep its draft's status), and said.
+    assert rule_classes(rules_md) == {"Immutable Rules": [101], "Mutable Rules": [202, 301]}
+    assert rule_titles(rules_md) == {101: None, 202: "Voting", 301: None}
     assert rule_blocks(rules_md, 202) == ["A proposal needs a majority."]
     err = capsys.readouterr().err
-    assert f"{folder / 'rule301.md'}: left out: rule 301 has status 'Draft', not in force" in err
+    assert f"{folder / 'rule301.md'}: guessed: rule 301 has status 'Draft': read as in force, as a file among the " \
+        "rules" in err
     assert f"{folder / 'README.md'}: left out: names no rule: no front matter giving a number, no number in its " \
         "name, no numbered rule heading in it" in err
 
@@ -410,7 +415,11 @@ def test_the_command_names_each_heading_left_out(tmp_path, capsys) -> None:
     source.write_text(HEADINGS_WITH_CLASS_IN_TITLE, encoding="utf-8")
     assert main(["import", str(source)]) == 0
     captured = capsys.readouterr()
-    assert f"{source}:21: left out: '##ABCD - Named, not numbered' names no numbered rule" in captured.err
+    assert f"{source}:10: left out: '##109' is a heading with only a note, '*Amended, to become rule 322.*': not a " \
+        "rule in force" in captured.err
+    assert f"{source}:21: guessed: rules known by letters are numbered by them" in captured.err
+    assert "### 101. Scope\nEveryone follows the rules then in force, in the form in which they are then in force." \
+        in captured.out
     assert "### 322. Identifiers" in captured.out
 
 

@@ -14,8 +14,8 @@ from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import occupied_folder_error, refuse_to_replace, write_atomic
-from ..importers.rulesfile import is_rules_text_name, merged, read_rule_files, read_ruleset
-from ..importers.text import DEFAULT_TITLE, Note, RulesetImportError, render_ruleset
+from ..importers.rulesfile import is_rules_text_name, merged, read_rule_files, read_ruleset, render_ruleset
+from ..importers.text import DEFAULT_TITLE, Note, RulesetImportError
 from ..parse.source import read_text
 from ..progress import for_command
 from ..terminal import counted

@@ -40,9 +40,9 @@ from .decisions import Decision, DecisionsUnreadable, Mapping, moment_of, read_d
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
-from .rulesfile import read_rule_files, read_ruleset
+from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line, escape_markdown,
-                   heading_text, render_ruleset, short_title, wrap)
+                   heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 _NUMBER = r"[0-9]{1,6}"
@@ -436,8 +436,9 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
         content = _read(blobs, revision, path)
         return read_ruleset(content, file=path) if content is not None else None
     if kind == "tree":
-        files = [(name, _read(blobs, revision, name)) for name in list_files(repo, revision, path, recursive=False)]
-        return read_rule_files([(name, content) for name, content in files if content is not None])
+        files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
+                 for name in list_files(repo, revision, path, recursive=False)]
+        return read_rule_files(files)
     return None
 
 

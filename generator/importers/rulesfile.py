@@ -14,6 +14,7 @@ class marked), else Suber's numbering where a rule of the game says it applies, 
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import html
 import json
@@ -21,32 +22,43 @@ import posixpath
 import re
 from collections import Counter
 
-from ..limits import MAX_RULE_CHARS
-from .flr import free_text_entry, proposal_said
+from ..limits import MAX_LINE_CHARS, MAX_RULE_CHARS
+from ..parse.source import FENCE, closes_fence
 from .mdtext import rule_markdown
-from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_TITLE_CHARS, MUTABLE,
+from .record import plain_words
+from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
                    NO_RULES, ImportedRule, ImportedRuleset, Kind, Layout, Line, Note, Rule, RulesetImportError,
-                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, load_yaml, region_begin,
-                   region_end, render_blocks, render_ruleset, rule_title, short_title, split_title_sentences,
-                   text_blocks, title_line, yaml_problem)
+                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, heading_class_and_title,
+                   heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
+                   short_title, split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
 
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd")
 PLAIN_EXTENSIONS = (".txt", ".text", ".rst")
 _TEXT_FILE = re.compile(r"[^./]+|.*\.(?:md|markdown|mdown|mkd|txt|text|rst)", re.IGNORECASE)  # no extension, or text
-_FRONT_MATTER_STATUS_IN_FORCE = {"", "accepted", "adopted", "active", "enacted", "in force", "in effect", "passed"}
+# A rule file's status that says it is not in force. Any other is read as in force; one that does not say so
+# ("Draft": a game's adopted rule may keep its draft's status) is named among the guesses.
+_STATUS_NOT_IN_FORCE = {"repealed", "rejected", "failed", "withdrawn", "defeated", "superseded", "obsolete", "deleted",
+                        "expired", "inactive", "retired"}
+_STATUS_IN_FORCE = {"", "accepted", "adopted", "active", "enacted", "in force", "in effect", "passed", "current"}
 # What a heading inside a rule's section names when it is not the rule's text (its words, in lower case, without
 # emphasis or a colon).
 _FURNITURE = {**dict.fromkeys(("history", "rule history", "change history", "revision history", "changes"), "history"),
               **dict.fromkeys(("annotation", "annotations", "note", "notes", "comment", "comments", "commentary",
-                               "original language", "original text", "explanation", "rationale"), "annotation"),
+                               "original language", "original text", "explanation", "rationale", "references",
+                               "judgment", "judgments", "judgement", "judgements", "ruling", "rulings"),
+                              "annotation"),
               **dict.fromkeys(("copyright", "license", "licence", "copyright and license"), "dropped"),
               **dict.fromkeys(("rule", "text", "rule text", "the rule"), "text")}
 _HISTORY_KEY = re.compile(r"History:\s*(\S.*)", re.IGNORECASE)  # rules.md's own `History:` line
-_LINK_LINE = re.compile(r"\[(.+)\]\(\s*<?([^\s<>]+)>?\s*\)")
+# A line of references to what made the rule: `[[1](https://github.com/o/r/pull/1)] [[6](...)]`.
+_REFERENCES = re.compile(r"(?:\[\[[^\[\]]*\]\([^()\s]*\)\]\s*)+")
+# A note of the rule's earlier numbers: `*Previous numbers: 211, 305*`, `*Previous identifiers: 205, 306*`.
+_PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\1", re.IGNORECASE)
+# All a stub heading holds: a note that the rule is gone (`*Amended, to become rule 322.*`, `*Repealed.*`).
+# A rule known by four capital letters (`##PRIV - Private Data`, `##VPRD - Immutable - Voting period`).
+_IDENTIFIER = re.compile(r"([A-Z]{4})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
+_GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|superseded|moved)\b.*", re.IGNORECASE)
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
-_EMPHASISED = re.compile(r"(\*\*|__|\*|_)(.+)\1")
-_CHANGE_REVISION = re.compile(r"[A-Za-z][\w -]*?\s*\(\s*([0-9]{1,6})\s*\)")  # "Amended (1) by ..."
-_NAMED_AUTHOR = re.compile(r"\b(?:proposal|rule)\s+#?[0-9]{1,12}\s*\(([^)]+)\)", re.IGNORECASE)
 _SUBER_CLASSES = re.compile(r"rules\s+in\s+the\s+100\W?s\s+are\s+immutable\s+and\s+rules\s+in\s+the\s+200\W?s\s+are"
                             r"\s+mutable", re.IGNORECASE)
 _TOC_ITEM = re.compile(r"\s*(?:[-*+]|[0-9]+[.)])\s+\[.*\]\(#[^)]*\)\s*")
@@ -83,7 +95,7 @@ def read_rule_files(files: list[tuple[str, str | None]], *, link_base: str | Non
     """The rules of a folder: `files` is (path, text) in the order to report them, text None for a file not read
     (a picture, a file that is not text). A file with YAML front matter
     naming a number (`rule`, `number`, `id`) is that rule, its class from `type` or `class` and its title from
-    `title`; a `status` other than one in force (a draft, a repealed rule) keeps it out. A file without front
+    `title`; a `status` that says it is not in force (repealed, rejected) keeps it out. A file without front
     matter holds the rules its headings number (`## 203/1`), or is the rule its name numbers (`rule203.md`). Its
     text is its body, without its furniture (a `# Rule` heading, a `# Copyright` section, a History section).
     A file that is no rule (a README, a template, a picture) is named in `left_out` with why. Raises
@@ -111,6 +123,34 @@ def merged(parts: list[ImportedRuleset]) -> ImportedRuleset:
                            [note for part in parts for note in part.left_out],
                            [note for part in parts for note in part.rewritten],
                            [note for part in parts for note in part.guessed])
+
+
+UNRECORDED = "Rules"  # rules.md's section of rules of no recorded class (format 1.3)
+
+
+def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
+    """rules.md of `rules`, in their order: a level-2 heading for each run of one class (`## Rules` for rules of
+    no recorded class), and a level-1 heading for each run of one topic; each rule with its revision, its
+    history (`History:` lines) and its annotations."""
+    out = [f"# {heading_text(clean_line(title))}"]
+    topic: object = None
+    rule_class: object = ()  # none yet
+    for rule in rules:
+        if rule.topic != topic:
+            topic, rule_class = rule.topic, ()
+            if topic:
+                out.append(f"\n# {heading_text(clean_line(topic))}")
+        if rule.rule_class != rule_class:
+            rule_class = rule.rule_class
+            out.append(f"\n## {rule.rule_class or UNRECORDED}")
+        keys = ([f"Revision: {rule.revision}"] if rule.revision is not None else []) \
+            + [f"History: {plain_words(said)}" for _, said in rule.history]
+        out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}" + "".join(f"\n{key}" for key in keys))
+        if rule.text:
+            out.append(("\n" if keys else "") + rule.text)
+        for annotation in rule.annotations:
+            out.append("\nAnnotation:\n\n" + "\n".join(f"> {line}" if line else ">" for line in annotation.split("\n")))
+    return "\n".join(out) + "\n"
 
 
 def is_rules_text_name(name: str) -> bool:
@@ -190,10 +230,14 @@ class _Reading:
                 self.left_out.append(Note(name, 2, f"its front matter's rule number '{_shown(said)}' is not a number "
                                                    "(a template?)"))
                 return
-            if status not in _FRONT_MATTER_STATUS_IN_FORCE:
+            if status in _STATUS_NOT_IN_FORCE:
                 self.left_out.append(Note(name, 0, f"{'rule ' + str(number) if number is not None else 'it'} has "
                                                    f"status '{keys['status']}', not in force"))
                 return
+            if status not in _STATUS_IN_FORCE:
+                self.guessed.append(Note(name, 0, f"{'rule ' + str(number) if number is not None else 'it'} has "
+                                                  f"status '{keys['status']}': read as in force, as a file among the "
+                                                  "rules"))
         else:
             number = None
         if number is None and _holds_numbered_rules(text, first_line):
@@ -207,7 +251,7 @@ class _Reading:
         rules = self.read_file(name, text, first_line=first_line, single=number)
         for rule in rules:
             rule.front_matter = keys
-            kind = str(keys.get("type") or keys.get("class") or "").strip().lower()
+            kind = str(keys.get("type") or keys.get("class") or keys.get("mutability") or "").strip().lower()
             if kind in ("immutable", "mutable"):
                 rule.rule_class, rule.class_from = (IMMUTABLE if kind == "immutable" else MUTABLE), "front matter"
             if keys.get("title") and not rule.title:
@@ -289,12 +333,21 @@ class _Shape:
         rules: list[Rule] = []
         current: Rule | None = None
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
+        lettered: list[Rule] = []
         for line in lines[begin:end]:
+            identifier = _IDENTIFIER.fullmatch(line.words or "") if line.kind is Kind.HEADING and rule_level \
+                and line.level == rule_level else None
+            if identifier:  # `##TIDE - Title`: a rule known by letters where the game gave up numbers
+                line = dataclasses.replace(line, kind=Kind.RULE_START, style=style, number=_letters_number(
+                    identifier.group(1)), rule_class=heading_class_and_title(identifier.group(2) or "")[0],
+                    title=heading_class_and_title(identifier.group(2) or "")[1])
             if line.style == style and line.kind is Kind.RULE_START:
                 current = Rule(line.number, line.rule_class or _stack_class(stack), [], line.index + 1,
                                title=line.title, class_from="heading" if line.rule_class else
                                "section" if _stack_class(stack) else "", revision=line.revision,
-                               topic=_stack_topic(stack, title))
+                               topic=_stack_topic(stack, title), key=identifier.group(1) if identifier else None)
+                if identifier:
+                    lettered.append(current)
                 if line.rest:
                     current.lines.append(Line(line.index, Kind.TEXT, line.raw, rest=line.rest))
                 rules.append(current)
@@ -322,7 +375,23 @@ class _Shape:
         self._outside(lines, first, end, len(lines), start, stop)
         for rule in rules:
             self._finish(rule)
-        return rules
+            if not self.markdown:
+                rule.text = render_blocks(rule.blocks, rule)
+        if lettered:
+            self.note(self.reading.guessed, lettered[0].line, "rules known by letters are numbered by them, two "
+                      "digits a letter (A = 01): " + ", ".join(f"{rule.key} = {rule.number}" for rule in lettered))
+        return [rule for rule in rules if not self._stub(rule)]
+
+    def _stub(self, rule: Rule) -> bool:
+        """Whether a rule's heading stands for no rule in force: it has no text, or only a note that the rule is
+        gone (`*Amended, to become rule 322.*`). Said as left out."""
+        words = rule.words.strip()
+        if words and not (_GONE.fullmatch(words) and words[0] in "*_" and "\n" not in rule.text):
+            return False
+        heading = self.raw_lines[rule.line - 1].strip()
+        self.note(self.reading.left_out, rule.line, f"'{_shown(heading)}' is a heading with "
+                  + (f"only a note, '{_shown(words)}'" if words else "no text") + ": not a rule in force")
+        return True
 
     def _outside(self, lines: list[Line], first: int, end: int, total: int, start: str | None = None,
                  stop: str | None = None) -> None:
@@ -434,7 +503,17 @@ class _Shape:
         text: list[Line] = []
         annotations: list[list[Line]] = []
         mode, mode_level = "text", 0
+        comment: list[Line] | None = None  # an HTML comment being read: a note hidden from readers, not text
         for line in rule.lines:
+            if self.markdown and comment is None and line.text.startswith("<!--"):
+                comment = []
+                annotations.append(comment)
+            if comment is not None:
+                said = line.raw.replace("<!--", "", 1) if not comment else line.raw
+                comment.append(dataclasses.replace(line, raw=said.split("-->")[0], rest=None))
+                if "-->" in said:
+                    comment = None
+                continue
             name = _furniture(line)
             if name is not None:
                 mode, mode_level = name, line.level if line.heading else 7
@@ -446,143 +525,164 @@ class _Shape:
             if mode == "text":
                 if (m := _HISTORY_KEY.fullmatch(line.text)) and line.kind is Kind.TEXT:
                     rule.history.append(self._history_entry(m.group(1), line.index + 1))
+                elif line.kind is Kind.TEXT and (_REFERENCES.fullmatch(line.text) or _PREVIOUS.fullmatch(line.text)):
+                    rule.history.append(self._history_entry(line.text, line.index + 1))
                 else:
                     text.append(line)
             elif mode == "history" and line.kind in (Kind.TEXT, Kind.LIST_ITEM, Kind.RULE_START):
                 rule.history.append(self._history_entry(line.text, line.index + 1))
             elif mode == "annotation":
                 annotations[-1].append(line)
+        if self.markdown and (quoted := _only_quote(text)) is not None:
+            text = quoted  # a rule written as a blockquote: its text is what is quoted
         rule.words = " ".join(line.content for line in text)
-        rule.annotations = [self._markdown(lines) if self.markdown else render_blocks(text_blocks(lines, Layout.of(lines)),
+        rule.annotations = [self._markdown(lines, rule) if self.markdown else render_blocks(text_blocks(lines, Layout.of(lines)),
                                                                                       rule)
                             for lines in annotations if any(line.text for line in lines)]
         if self.markdown:
-            rule.text = self._markdown(text)
+            rule.text = self._markdown(text, rule)
         else:
             rule.blocks = text_blocks(text, layout or Layout.of(text))
             rule.lines = text
 
-    def _markdown(self, lines: list[Line]) -> str:
+    def _markdown(self, lines: list[Line], rule: Rule) -> str:
         while lines and not lines[0].text:
             lines = lines[1:]
         raws = [line.rest if line.kind is Kind.TEXT and line.rest is not None else line.raw for line in lines]
         breaks = {n for n, line in enumerate(lines) if line.index in self.hard_breaks}
         text, said = rule_markdown(raws, breaks, link_base=self.reading.link_base, path=self.file)
+        text = _wrapped(text, rule)
         for what in said:
             if Note(self.file, lines[0].index + 1, what) not in self.reading.rewritten:
                 self.note(self.reading.rewritten, lines[0].index + 1, what)
         return text
 
-    def _history_entry(self, text: str, line: int) -> dict:
-        """A line of a rule's history as an entry (flr.free_text_entry's form): its change, the proposal or rule
-        it names and who made it where the line says, its day; a link around it (a commit) kept apart."""
+    def _history_entry(self, text: str, line: int) -> tuple[int, str]:
+        """A line of a rule's history as written (a list item's mark aside), with its line; too long a line cut."""
         text = text.strip()
         if mark := _LIST_MARK.match(text):
             text = text[mark.end():]
-        link = None
-        if m := _LINK_LINE.fullmatch(text):
-            text, link = m.group(1), m.group(2)
-        while m := _EMPHASISED.fullmatch(text.strip()):
-            text = m.group(2)
-        said, why = short_title(clean_line(text), MAX_TITLE_CHARS)
+        said, why = short_title(text, MAX_LINE_CHARS - len("History: "))
         if why:
             self.note(self.reading.rewritten, line, f"a history line: {why}")
-        entry = free_text_entry(said)
-        if named := proposal_said(said):
-            entry["proposal"] = named[0]
-            if named[1].get("author"):
-                entry["author"] = named[1]["author"]
-        if "author" not in entry and (m := _NAMED_AUTHOR.search(said)):
-            entry["author"] = m.group(1).strip()
-        if m := _CHANGE_REVISION.match(said):
-            entry["revision"] = m.group(1)
-        entry.update(source_line=line, **({"link": link} if link else {}))
-        return entry
+        return line, said
 
 
 # --- JSON ---------------------------------------------------------------------------------------------------
 
 def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
-    """Rules kept as JSON (a website's export, a bot's data): a list of rules, or an object holding one under
-    `rules` (a list, or an object of rules by tag). A rule's number is its `id` (`number`, `rule`, `n`), from 0;
-    its title `title` (`summary`, `name`); its text `content` (`text`, `body`), Markdown, or HTML written as
-    Markdown; its class `class` (`type`, `mutability`), else not recorded; its `history` entries kept. Rules with
-    no number (a bot's outline: `parent_tag`, `child_tags`) are numbered by their place, their tag their key."""
+    """Rules kept as JSON (a website's export, a bot's data): a list of rules; an object holding one under `rules`
+    (a list, or an object of rules by tag); or a tree of rules, each with its `subrules`. A rule's number is its
+    `id` (`number`, `rule`, `n`), from 0; its title `title` (`summary`, `name`); its text `content` (`text`,
+    `body`), Markdown, or HTML written as Markdown; its class `class` (`type`, `mutability`), else not recorded;
+    its `history` kept as lines. A tree's root that holds the rules and says nothing (AnthonyW2's "Rules") is no
+    rule; a rule's place in the tree is the path of `relid`s (`3.1.2`). Rules with no number (a bot's outline:
+    `parent_tag`, `child_tags`) are numbered by their place, their tag their key. A number used twice (a keeper's
+    slip) keeps its first rule; the second is left out and said."""
     try:
         data = json.loads(text)
-    except json.JSONDecodeError as error:
-        raise RulesetImportError(f"not JSON: {error.msg}", error.lineno, file) from None
-    found = data.get("rules") if isinstance(data, dict) else data
-    if isinstance(found, dict):
-        found = _outline_order(found)
-    if not isinstance(found, list) or not all(isinstance(item, dict) for item in found):
+    except (json.JSONDecodeError, RecursionError) as error:
+        line = getattr(error, "lineno", 0)
+        raise RulesetImportError(f"not JSON: {getattr(error, 'msg', 'nested too deep')}", line, file) from None
+    reading = _Reading(None)
+    places: dict[int, str] = {}
+    if isinstance(data, dict) and isinstance(data.get("subrules"), list):
+        found = _tree_order(data, places, reading.left_out, file)
+    else:
+        found = data.get("rules") if isinstance(data, dict) else data
+        if isinstance(found, dict):
+            found = _outline_order(found, places)
+    if not isinstance(found, list) or not found or not all(isinstance(item, dict) for item in found):
         raise RulesetImportError("no rules found in the JSON (a list of rules, or an object with one under 'rules', "
                                  "each with 'id', 'title' and 'content')", 1, file)
-    reading = _Reading(None)
-    places = _places(found)
-    html_seen = False
+    # A website's rules written in HTML show each line break (as AnthonyW2/Nomic's page does); Markdown does not.
+    html_seen = any(_HTML_TAG.search(_json_value(item, _JSON_TEXT_KEYS)) for item in found)
+    numbered: dict[int, Rule] = {}
     for position, item in enumerate(found, start=1):
         number = _json_number(item)
         content = _json_value(item, _JSON_TEXT_KEYS)
-        if number is None and item.get("tag") is None:
-            reading.left_out.append(Note(file, 0, f"the {position}th rule of the JSON has no number"))
+        title = _json_value(item, _JSON_TITLE_KEYS).strip() or None
+        if number is None and not isinstance(item.get("tag"), str):
+            reading.left_out.append(Note(file, 0, f"rule {position} of the JSON ('{_shown(title or '')}') has no "
+                                                   "number and no tag"))
             continue
-        if "<" in content and _HTML_TAG.search(content):
-            content, html_seen = _html_markdown(content), True
+        if number is not None and number in numbered:
+            first = numbered[number]
+            reading.left_out.append(Note(file, 0, f"'{_shown(title or '')}'{_at(places.get(id(item)))} is numbered "
+                                                   f"{number}, as '{_shown(first.title or '')}'{_at(first.place)} "
+                                                   "is: left out (a slip of the record's)"))
+            continue
         kind = _json_value(item, _JSON_CLASS_KEYS).strip().lower()
         rule_class = IMMUTABLE if kind == "immutable" else MUTABLE if kind == "mutable" else None
-        lines = content.split("\n") if content.strip() else []
-        text_md, said = rule_markdown([line.rstrip() for line in lines]) if lines else ("", [])
-        rule = Rule(number if number is not None else position, rule_class, [], 0,
-                    title=_json_value(item, _JSON_TITLE_KEYS).strip() or None,
-                    class_from="front matter" if rule_class else "", key=item.get("tag") if number is None else None,
+        lines = [line.rstrip() for line in (_html_markdown(content) if html_seen else content).split("\n")]
+        breaks = set(range(len(lines) - 1)) if html_seen else set()
+        rule = Rule(number if number is not None else position, rule_class, [], 0, title=title,
+                    class_from="front matter" if rule_class else "", key=item["tag"] if number is None else None,
                     place=places.get(id(item)))
-        rule.file, rule.text = file, text_md
+        rule.file = file
+        rule.text = _wrapped(rule_markdown(lines, breaks)[0], rule) if content.strip() else ""
         rule.history = [_json_history(entry) for entry in item.get("history") or [] if isinstance(entry, dict)]
         reading.rules.append(rule)
+        if number is not None:
+            numbered[number] = rule
     if html_seen:
-        reading.rewritten.append(Note(file, 0, "HTML in the rules' texts written as Markdown (bold as bold, links "
-                                               "within the page as their text)"))
+        reading.rewritten.append(Note(file, 0, "HTML in the rules' texts written as Markdown (bold as bold, a line "
+                                               "break as a line break, links within the page as their text)"))
     if any(rule.key for rule in reading.rules):
         reading.guessed.append(Note(file, 0, f"the JSON numbers no rules: each is numbered by its place in the "
                                              f"outline, 1 to {len(reading.rules)} (its tag kept)"))
     return reading.result(file)
 
 
-def _outline_order(rules: dict) -> list[dict]:
-    """Rules kept by tag, each naming its children: in the outline's order from its root, then any not reached."""
-    items = {tag: item for tag, item in rules.items() if isinstance(item, dict)}
-    root = next((item for item in items.values() if item.get("parent_tag") in (None, "")), None)
+def _at(place: str | None) -> str:
+    return f" (at {place})" if place else ""
+
+
+def _tree_order(root: dict, places: dict[int, str], left_out: list[Note], file: str | None) -> list[dict]:
+    """A tree of rules (each with its `subrules`) in the order a reader meets them, each one's place the path of
+    its `relid`s (else its position among its siblings); a root that holds rules and has no text is no rule."""
     order: list[dict] = []
-    seen: set[str] = set()
-
-    def walk(item: dict) -> None:
-        for child in item.get("child_tags") or []:
-            if isinstance(child, str) and child in items and child not in seen:
-                seen.add(child)
-                order.append(items[child])
-                walk(items[child])
-
-    if root is not None and root.get("content") is None:
-        seen.add(str(root.get("tag")))
-        walk(root)
-    order += [item for tag, item in items.items() if tag not in seen and item is not root]
+    bare_root = not _json_value(root, _JSON_TEXT_KEYS).strip()
+    if bare_root:
+        left_out.append(Note(file, 0, f"the tree's root ('{_shown(_json_value(root, _JSON_TITLE_KEYS))}') holds the "
+                                      "rules and says nothing itself: not a rule"))
+    stack: list[tuple[dict, str]] = [(root, "")]
+    while stack:  # (depth first, without recursion: a hostile file may nest as deep as it likes)
+        item, place = stack.pop()
+        if item is not root or not bare_root:
+            order.append(item)
+            if place:
+                places[id(item)] = place
+        children = [child for child in item.get("subrules") or [] if isinstance(child, dict)]
+        for position, child in reversed(list(enumerate(children, start=1))):
+            relid = child.get("relid")
+            step = str(relid) if isinstance(relid, int) and not isinstance(relid, bool) else str(position)
+            stack.append((child, f"{place}.{step}" if place else step))
     return order
 
 
-def _places(items: list[dict]) -> dict[int, str]:
-    """Each tagged rule's place in the outline its parents make (`2.2.1`)."""
-    by_tag = {item.get("tag"): item for item in items if item.get("tag")}
-    counts: Counter = Counter()
-    places: dict[int, str] = {}
-    for item in items:
-        parent = by_tag.get(item.get("parent_tag"))
-        if not item.get("tag"):
-            continue
-        counts[item.get("parent_tag")] += 1
-        above = places.get(id(parent)) if parent is not None else None
-        places[id(item)] = f"{above}.{counts[item.get('parent_tag')]}" if above else str(counts[item.get("parent_tag")])
-    return places
+def _outline_order(rules: dict, places: dict[int, str]) -> list[dict]:
+    """Rules kept by tag, each naming its children: in the outline's order from its root (the entry without a
+    parent and without text), then any not reached; each one's place in the outline (`2.2.1`)."""
+    items = {tag: item for tag, item in rules.items() if isinstance(item, dict)}
+    root = next((item for item in items.values() if item.get("parent_tag") in (None, "")
+                 and not _json_value(item, _JSON_TEXT_KEYS)), None)
+    order: list[dict] = []
+    seen: set[str] = set()
+    stack: list[tuple[dict, str]] = [(root, "")] if root is not None else []
+    if root is not None:
+        seen.add(str(root.get("tag")))
+    while stack:
+        item, place = stack.pop()
+        if item is not root:
+            order.append(item)
+            places[id(item)] = place
+        children = [child for child in item.get("child_tags") or [] if isinstance(child, str) and child in items
+                    and child not in seen]
+        seen.update(children)
+        for position, child in reversed(list(enumerate(children, start=1))):
+            stack.append((items[child], f"{place}.{position}" if place else str(position)))
+    return order + [item for tag, item in items.items() if tag not in seen and item is not root]
 
 
 def _json_number(item: dict) -> int | None:
@@ -599,23 +699,24 @@ def _json_value(item: dict, keys: tuple[str, ...]) -> str:
     return next((item[key] for key in keys if isinstance(item.get(key), str)), "")
 
 
-def _json_history(entry: dict) -> dict:
-    """A history entry of a JSON rule ({"player": 4, "proposition": 35, "time": 1675642921}), kept whole under
-    "record", with a line in words and what flr's entries hold where it says it."""
+def _json_history(entry: dict) -> tuple[int, str]:
+    """A history entry of a JSON rule ({"player": 4, "proposition": 35, "time": 1675642921}) as a history line in
+    the words record.history_entry reads: "Amended by Proposal 35 (player 4), 2023-02-05"; -1 is the initial rules.
+    (The player is the record's index of a player, which the record's players list names.)"""
     said = {key: value for key, value in entry.items() if isinstance(value, (str, int)) and not isinstance(value, bool)}
     proposal = next((said[key] for key in ("proposal", "proposition", "prop") if key in said), None)
-    date = None
-    if isinstance(said.get("time"), int) and 0 <= said["time"] < 10**11:
-        date = datetime.datetime.fromtimestamp(said["time"], datetime.timezone.utc).date().isoformat()
-    words = ", ".join(f"{key} {value}" for key, value in said.items() if key != "time") + (f", {date}" if date else "")
-    out = {"line": clean_line(words) or "history entry", "change": {"type": ""}, "date": date, "record": entry,
-           "agent": {"proposal": str(proposal)} if proposal not in (None, -1, "-1") else None}
-    if proposal not in (None, -1, "-1"):
-        out["proposal"] = proposal
     author = next((said[key] for key in ("player", "author", "by") if key in said), None)
-    if author not in (None, -1, "-1"):
-        out["author"] = str(author)
-    return out
+    proposal, author = (None if value in (-1, "-1", "") else value for value in (proposal, author))
+    time = said.get("time")
+    time = int(time) if isinstance(time, str) and time.isdigit() and len(time) <= 11 else time
+    date = datetime.datetime.fromtimestamp(time, datetime.timezone.utc).date().isoformat() \
+        if isinstance(time, int) and 0 <= time < 10**11 else None
+    if proposal is not None:
+        words = f"Changed by Proposal {proposal}" + (f" (player {author})" if author is not None else "")
+    else:
+        words = f"Changed by player {author}" if author is not None else "Initial rule"
+    words += f", {date}" if date else ""
+    return 0, clean_line(words)
 
 
 def _html_markdown(content: str) -> str:
@@ -679,6 +780,21 @@ def _dominant_style(lines: list[Line]) -> str | None:
     return (ALONE if counts[ALONE] > counts[INLINE] else INLINE) if plain else None
 
 
+def _wrapped(text: str, rule: Rule) -> str:
+    """Markdown with each line longer than a line of the log may be broken (text.wrap); a fenced block's lines and
+    a table's are as written (one too long refuses the rule, as a paragraph with no space does)."""
+    out: list[str] = []
+    fence = None
+    for line in text.split("\n"):
+        verbatim = fence is not None or bool(FENCE.match(line)) or line.startswith("|")
+        if fence is not None:
+            fence = None if closes_fence(line, fence) else fence
+        elif m := FENCE.match(line):
+            fence = m.group(1)
+        out.append(wrapped_line(line, rule) if not verbatim or len(line) > MAX_QUOTED_LINE else line)
+    return "\n".join(out)
+
+
 def _is_markdown(file: str | None, style: str | None) -> bool:
     name = (file or "").lower()
     if name.endswith(MARKDOWN_EXTENSIONS):
@@ -711,6 +827,25 @@ def _stack_topic(stack: list[tuple[int, Line]], title: Line | None) -> str | Non
     """The heading above a rule that names no class (`# Voting`), the file's title aside."""
     return next((line.words for _, line in reversed(stack) if line.kind is Kind.HEADING and line is not title
                  and line.words), None)
+
+
+def _letters_number(letters: str) -> int:
+    """A rule's number for an identifier of capital letters, the same wherever it is read: each letter's place in
+    the alphabet in two digits (TIDE = 20090405), above any number a game writes."""
+    return int("".join(f"{ord(letter) - ord('A') + 1:02}" for letter in letters))
+
+
+def _only_quote(lines: list[Line]) -> list[Line] | None:
+    """A rule's text written as a blockquote (it opens with one, and most of its lines are quoted) without that
+    quote: each quoted line without its first `>`, what follows the quote (a footnote) as it is. None for any other
+    text."""
+    written = [line for line in lines if line.text and line.kind is not Kind.SEPARATOR]
+    quoted = [line for line in written if line.text.startswith(">")]
+    if not written or not written[0].text.startswith(">") or len(quoted) * 2 < len(written):
+        return None
+    return [dataclasses.replace(line, raw=re.sub(r"^\s*> ?", "", line.raw), rest=None,
+                                kind=Kind.TEXT if line.text.strip(">").strip() else Kind.BLANK)
+            if line.text.startswith(">") else line for line in lines]
 
 
 def _span(indices: list[int]) -> str:

@@ -35,13 +35,14 @@ _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*
 _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z])\s*[.:]?\s*(.*)", re.IGNORECASE)
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
+_BOLD = re.compile(r"(\*\*|__)(.+)\1")
 _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"']([^\"']*)[\"']\s*/?>(?:\s*</a>)?", re.IGNORECASE)
 _CLOSING_SEQUENCE = re.compile(r"[ \t]+#+$")
 _WORD = re.compile(r"\w")
 _UNDERLINE = re.compile(r" {0,3}(={3,}|-{3,})[ \t]*")
 _HEADING_CLASS = re.compile(r"[(\[]?\s*(im)?mutable\s*[)\]]?(?=$|[\s\-\u2013\u2014:,.])", re.IGNORECASE)
 _HEADING_PUNCTUATION = " \t-\u2013\u2014:,."
-_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[^#\s].*)?")
+_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[0-9A-Z].*)?")  # (`##101`, `#Rules`: a heading; `#channel` not)
 _FRONT_MATTER_STATUS_IN_FORCE = {"", "accepted", "adopted", "active", "enacted", "in force", "in effect", "passed"}
 _SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
@@ -270,7 +271,7 @@ class Rule:
     file: str | None = None
     text: str = ""          # its text as rules.md holds it, once written
     words: str = ""         # its text's words as read (what a rule of the game says of the others)
-    history: list[dict] = field(default_factory=list)
+    history: list[tuple[int, str]] = field(default_factory=list)
     annotations: list[str] = field(default_factory=list)
     front_matter: dict = field(default_factory=dict)
 
@@ -295,10 +296,9 @@ class ImportedRule:
     line: int               # 1-based line of its start in its file
     file: str | None = None  # the file it is in, when a folder or several files are read
     revision: int | None = None  # "## 101/3": the keepers' count of its changes
-    # What its section says of its past (a `History` heading's lines, `History:` lines), each an entry in the form
-    # of flr.free_text_entry: {"line": as written, "change": {"type": ...}, "agent": ..., "date": ..., and where
-    # the line names them "proposal", "author", "revision", "link"; "source_line": its line in the file}.
-    history: tuple[dict, ...] = ()
+    # What its section says of its past (a `History` heading's lines, `History:` lines), each line as written
+    # (record.history_entry reads it) with its 1-based line in its file (0: the record gives none, as JSON).
+    history: tuple[tuple[int, str], ...] = ()
     annotations: tuple[str, ...] = ()  # notes kept with it, not its text (Markdown)
     topic: str | None = None  # the heading that groups it, not naming a class ("Voting")
     key: str | None = None  # its identity where the file numbers no rules (an outline's tag, "glossary")
@@ -376,6 +376,8 @@ def _classify(index: int, raw: str) -> Line:
                         rule_class=rule_class, title=title, style=BOLD_ITEM if m.group(1) else BOLD,
                         revision=_revision(inner.group(2)))
     if m := _RULE_INLINE.fullmatch(stripped):
+        if bold := _BOLD.fullmatch(m.group(2)):  # "101: **Victory Condition**": its title
+            return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), title=bold.group(2).strip(), style=INLINE)
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=INLINE)
     if m := _RULE_ALONE.fullmatch(stripped):
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
@@ -541,8 +543,9 @@ def collect_plain_rules(region: list[Line], layout: Layout, left_out: list[Note]
                 # The rule's first line keeps its full width, which tells wrapped lines from paragraph ends.
                 body = [Line(line.index, Kind.TEXT, line.raw, rest=line.rest)] if line.rest is not None else []
                 current = Rule(line.number, line.rule_class or rule_class, body, line.index + 1,
-                               number_alone=line.rest is None, class_from="heading" if line.rule_class else
-                               "section" if rule_class else "", revision=line.revision)
+                               number_alone=line.rest is None and line.title is None, title=line.title,
+                               class_from="heading" if line.rule_class else "section" if rule_class else "",
+                               revision=line.revision)
                 rules.append(current)
                 continue
             if i in candidates and current is not None:
@@ -658,34 +661,6 @@ def split_title_sentences(rules: list[Rule]) -> None:
         rule.blocks[0].text = m.group(2)
 
 
-UNRECORDED = "Rules"  # rules.md's section of rules of no recorded class (format 1.3)
-
-
-def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
-    """rules.md of `rules`, in their order: a level-2 heading for each run of one class (`## Rules` for rules of
-    no recorded class), and a level-1 heading for each run of one topic; each rule with its revision, its
-    history (`History:` lines) and its annotations."""
-    out = [f"# {heading_text(clean_line(title))}"]
-    topic: object = None
-    rule_class: object = ()  # none yet
-    for rule in rules:
-        if rule.topic != topic:
-            topic, rule_class = rule.topic, ()
-            if topic:
-                out.append(f"\n# {heading_text(clean_line(topic))}")
-        if rule.rule_class != rule_class:
-            rule_class = rule.rule_class
-            out.append(f"\n## {rule.rule_class or UNRECORDED}")
-        keys = ([f"Revision: {rule.revision}"] if rule.revision is not None else []) \
-            + [f"History: {clean_line(entry['line'])}" for entry in rule.history]
-        out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}" + "".join(f"\n{key}" for key in keys))
-        if rule.text:
-            out.append(("\n" if keys else "") + rule.text)
-        for annotation in rule.annotations:
-            out.append("\nAnnotation:\n\n" + "\n".join(f"> {line}" if line else ">" for line in annotation.split("\n")))
-    return "\n".join(out) + "\n"
-
-
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t])#+$")  # what a heading's reader takes for its closing sequence
 
 
@@ -707,15 +682,20 @@ def render_blocks(blocks: list[Block], rule: Rule) -> str:
     for block in blocks:
         if previous is not None and not (previous.is_list_item and block.is_list_item):
             out.append("")  # a blank line between blocks, none between the items of one list
-        line = f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text)
-        wrapped = wrap(line)
-        if wrapped is None:
-            raise RulesetImportError(f"rule {rule.number} has a paragraph of {len(line):,} characters with no space "
-                                     f"to break it at within {MAX_QUOTED_LINE:,} (a line may hold at most "
-                                     f"{MAX_LINE_CHARS:,}, quoted in the log)", rule.line)
-        out.append(wrapped)
+        out.append(wrapped_line(f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text),
+                                rule))
         previous = block
     return "\n".join(out)
+
+
+def wrapped_line(line: str, rule: Rule) -> str:
+    """A line of `rule`'s text as `wrap` breaks it; RulesetImportError when it cannot."""
+    wrapped = wrap(line)
+    if wrapped is None:
+        raise RulesetImportError(f"rule {rule.number} has a paragraph of {len(line):,} characters with no space "
+                                 f"to break it at within {MAX_QUOTED_LINE:,} (a line may hold at most "
+                                 f"{MAX_LINE_CHARS:,}, quoted in the log)", rule.line, rule.file)
+    return wrapped
 
 
 # Where a line of a paragraph may be broken: not before words that, starting a line of a key paragraph of the
