@@ -595,3 +595,118 @@ def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_pat
     # the keeper's slip: proposition 2 archived as adopted with one vote for and two against
     assert "proposal 2: Result says adopted; the votes (1 for, 2 against) give defeated" in report
     assert "1 discrepancy" in report
+
+
+HISTORY_RULES = """# OUR RULES (LONG FORMAT)
+---
+## 101/0 (IMMUTABLE)
+
+Play fair.
+
+##### *History*
+
+[*Initial immutable Rule 101, Jan 1, 2020*](https://example.org/101)
+
+## 201/0
+
+Each turn a player proposes.
+
+##### *History*
+
+[*Initial mutable Rule 201, Jan 1, 2020*](https://example.org/201)
+"""
+
+
+def test_history_lines_name_each_proposal_and_its_author(tmp_path, capsys) -> None:
+    """A rules file whose History lines name each change's proposal and author, kept by a keeper who commits
+    everything: the History line a commit adds is the record, not the commit's subject or author."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial Set", {"rules.md": HISTORY_RULES}, date="2020-01-01T12:00:00", author="Keeper")
+    text = HISTORY_RULES.replace("Each turn a player proposes.", "Each turn a player proposes once.").replace(
+        "(https://example.org/201)", "(https://example.org/201)  \n[*Amended (1) by Proposal 5 (Wren), Feb 1, 2020*]"
+        "(https://example.org/5)")
+    git_commit(repo, "Proposal 5 (rules.md)", {"rules.md": text}, date="2020-02-01T12:00:00", author="Keeper")
+    text = text.replace("## 201/0", "## 201/2").replace("proposes once.", "proposes once or twice.").replace(
+        "(https://example.org/5)", "(https://example.org/5)  \n[*Amended (2) by Proposal 7 (Lu), Feb 3, 2020*](u)")
+    text += ("\n## 306/0\n\nA die has six sides.\n\n##### *History*\n\n"
+             "[*Enacted by Proposal 6 (Kit), Feb 2, 2020*](https://example.org/6)\n")
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2020-02-03T12:00:00", author="Keeper")
+    text = text.replace("(https://example.org/101)\n", "(https://example.org/101)\n\n##### *Judgments*\n\n"
+                        "*\"Fair\" means within the rules. (Moe), Mar 1, 2020*\n")
+    git_commit(repo, "Judgment I", {"rules.md": text}, date="2020-03-01T12:00:00", author="Keeper")
+    text += ("\n## 601/0\n\nA poet has ten beans.\n\n##### *History*\n\n"
+             "[*Created from Temporary Rule 601 (Wren), Mar 2, 2020*](https://example.org/601)\n")
+    git_commit(repo, "Temporary Rule 601", {"rules.md": text}, date="2020-03-02T12:00:00", author="Keeper")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 5", "Proposal 6", "Proposal 7", "Judgment 1", "Event: Temporary Rule 601"]
+    assert "Proposer: Wren" in log["Proposal 5"] and "Amend rule 201" in log["Proposal 5"]
+    # one commit, two proposals: each change in the entry of the proposal its History line names
+    assert "Proposer: Kit" in log["Proposal 6"] and "Enact rule 306" in log["Proposal 6"]
+    assert "Proposer: Lu" in log["Proposal 7"] and "Amend rule 201" in log["Proposal 7"]
+    assert "Enact" not in log["Proposal 7"] and "Amend" not in log["Proposal 6"]
+    assert "Judge: Moe" in log["Judgment 1"] and "Annotate rule 101:" in log["Judgment 1"]
+    assert "By: temporary rule 601 (Wren)" in log["Event: Temporary Rule 601"]
+    assert "History" not in files["rules.md"].split("### 201")[1].split("###")[0].replace("History:", "")
+    assert "Keeper" not in files["game.toml"]
+    assert not re.search(r"commit [0-9a-f]{10}: .*guessed|guessed for", said)  # (the reader's class guess is said)
+    assert "the record: its History line 'Amended (1) by Proposal 5 (Wren), Feb 1, 2020 (rules.md:" \
+        in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report  # a judgment's note on an immutable rule is no amendment of it
+
+
+def test_a_reformatting_beside_a_real_change_is_a_cleaning_of_its_own(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    text = amended(RULES, "Everyone follows the rules in force.", "Everyone  *follows*  the rules in force.")
+    text = amended(text, "half the players", "a third of the players")
+    git_commit(repo, "Proposal 301: lower quorum, tidy 101", {"rules.md": text}, author="Bea")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Event: lower quorum, tidy 101 (formatting)", "Proposal 301: lower quorum, tidy 101"]
+    assert "By: cleaning (Bea)" in log["Event: lower quorum, tidy 101 (formatting)"]
+    assert "Amend rule 101" in log["Event: lower quorum, tidy 101 (formatting)"]
+    assert "Amend rule 101" not in log["Proposal 301: lower quorum, tidy 101"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_the_keepers_word_on_a_decision_and_a_reason_check_verifies(tmp_path, capsys) -> None:
+    repo, records = bot_game(tmp_path)
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text("proposal 2 invalid: depends on proposal 1 (dependency resolution)\n"
+                           "proposal 3 invalid: spam, ten open proposals\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections))
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert "Result: invalid\nReason: depends on proposal 1 (dependency resolution)\n" in log["Proposal 2"]
+    assert f"{corrections}:1: proposal 2: invalid: depends on proposal 1 (dependency resolution) (the record: " \
+        "failed)" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1 and "1 discrepancy" in report
+    # proposal 1 was adopted: what proposal 2 depended on did not fail
+    assert "proposal 2: Reason says it depends on proposal 1, but proposal 1 was adopted" in report
+    corrections.write_text("proposal 9 defeated\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections), out="again")
+    assert code == 2 and files == {}
+    assert f"{corrections}:1: proposal 9: no decision on proposal 9 is in the records file" in said
+
+
+def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Round 1 begins", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - One\n\nOne.\n"})
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round1.md"], check=True)
+    git_commit(repo, "Round 1 archived", {})
+    second = git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    assert list(entries(files["log.md"])) == ["Proposal 301"]
+    assert "The rules moved from `rules.md` to `round1.md` at commit" in files["IMPORT.md"]
+    assert f"A new `rules.md` was made at commit `{second[:10]}`" in files["IMPORT.md"]
+    assert f"--rules rules.md --from {second[:10]}" in files["IMPORT.md"]

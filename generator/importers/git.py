@@ -422,8 +422,10 @@ def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Correction
                 walk.keys[rule.key] = rule.number if rule.number not in taken else max(taken) + 1
             rule = dataclasses.replace(rule, number=walk.keys[rule.key])
         if corrections is not None and (said := corrections.rule_class(rule.number)):
-            corrections.use(said[0], f"rule {rule.number} {said[1]}")
-            rule = dataclasses.replace(rule, rule_class={"immutable": IMMUTABLE, "mutable": MUTABLE}.get(said[1]))
+            rule_class = {"immutable": IMMUTABLE, "mutable": MUTABLE}.get(said[1])
+            same = " (as the import reads it)" if rule_class == rule.rule_class else ""
+            corrections.use(said[0], f"rule {rule.number} {said[1]}{same}")
+            rule = dataclasses.replace(rule, rule_class=rule_class)
         walk.classes[rule.number] = rule.rule_class
         out.append(rule)
     return out
@@ -534,8 +536,7 @@ def _history(rule: ImportedRule | None, file: str, commit: str) -> list[HistoryE
     """A rule's History lines as entries; None when the record keeps none for it."""
     if rule is None:
         return None
-    return [history_entry(str(said.get("line", "")), Source(rule.file or file, commit, said.get("source_line") or 0))
-            for said in rule.history]
+    return [history_entry(said, Source(rule.file or file, commit, line)) for line, said in rule.history]
 
 
 def _credited(change: Change, before: dict[int, ImportedRule], after: dict[int, ImportedRule], file: str,
@@ -586,7 +587,7 @@ def _read_step(step: _Step) -> bool:
         step.guesses += [f"proposal {number}'s proposer is {author_is} (its History line names none)"
                          for number, authors in proposals.items() if not authors]
         step.reading = Reading("proposal", tuple(Proposal(number, authors or (author,))
-                                                 for number, authors in proposals.items()))
+                                                 for number, authors in sorted(proposals.items())))
         return True
     if entries and len(agents) == 1 and agents <= {"judgment", "temporary-rule", "rule", "cleaning"}:
         entry = entries[0]
