@@ -45,6 +45,7 @@ from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBey
                    heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
+MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
 _NUMBER = r"[0-9]{1,6}"
 _JOINER = r"\s*(?:,|&|\+|\band\b|-|\u2013|\bto\b)\s*"
 # "Proposal 12", "Proposals 66 + 70", "Proposals 80 and 81", "Proposals 26, 29-33", "P49-54", "P63 and P65"
@@ -676,7 +677,8 @@ def _guess(walk: _Walk, undecided: list[_Step]) -> None:
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
-        elif len(made) == 1 and (own_numbers or own_numbers is None and made[0] > highest_initial):
+        elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
+                (own_numbers or own_numbers is None and made[0] > highest_initial):
             why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
                 "above the initial rules', as Suber's numbering makes them"
             step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
