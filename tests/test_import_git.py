@@ -40,6 +40,13 @@ def imported(tmp_path, capsys, repo, *args: str, out: str = "game") -> tuple[int
     return code, files, captured.out + captured.err
 
 
+def imported_log(tmp_path, capsys, repo, *args: str) -> tuple[dict[str, str], dict[str, str], str]:
+    """An import that must succeed: the files it wrote, its log's entries by heading, what it said."""
+    code, files, said = imported(tmp_path, capsys, repo, *args)
+    assert code == 0, said
+    return files, entries(files["log.md"]), said
+
+
 def entries(log: str) -> dict[str, str]:
     """Each entry's heading -> its whole text."""
     parts = re.split(r"^## ", log, flags=re.MULTILINE)[1:]
@@ -160,9 +167,7 @@ def test_numbers_are_the_games_own(tmp_path, capsys) -> None:
         text = text + f"\n## Rule {number}\n\nRule {number} says something.\n" if number else \
             amended(text, "Play fair.", "Play fair. The crier is Elm.")
         git_commit(repo, subject, {"rules.md": text})
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 3", "Unrecorded: 4", "Proposal 5", "Proposal 6",
                          "Unrecorded: 7", "Proposal 8", "Proposal 9", "Proposal 10", "Proposal 11",
                          "Event: Crier appointed, after #12", "Unrecorded: 12-13", "Proposal 15", "Proposal 14"]
@@ -190,9 +195,7 @@ def test_a_proposal_carried_out_in_several_commits_is_one_proposal(tmp_path, cap
     git_commit(repo, "Proposals 302 + 303", {"rules.md": text}, date="2020-01-05T12:00:00")
     text = amended(text, "Third.", "Third, mended.")
     git_commit(repo, "Proposal 301 again", {"rules.md": text}, date="2020-01-06T12:00:00")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 301", "Proposal 302: Temp", "Proposal 303", "Event: again"]
     assert "Enact rule 301" in log["Proposal 301"] and "Amend rule 301" in log["Proposal 301"]
     assert re.search(r"Commits `[0-9a-f]{10}`, `[0-9a-f]{10}`\.", log["Proposal 301"])
@@ -214,9 +217,7 @@ def test_a_judgment_a_temporary_rule_and_a_non_rule_change_are_no_proposals(tmp_
     git_commit(repo, "Non-rule-change: wording", {"rules.md": text}, date="2020-02-03T12:00:00", author="Lee")
     text = amended(text, "A poet has ten beans.", "A poet has *ten* beans.")
     git_commit(repo, "Tidy up", {"rules.md": text}, date="2020-02-04T12:00:00", author="Lee")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Judgment 2", "Event: Temporary Rule 601", "Event: wording", "Event: Tidy up"]
     assert "Judge: Kim\nDate: 2020-02-01\nNote: The record names it Judgment II." in log["Judgment 2"]
     assert "By: temporary rule 601" in log["Event: Temporary Rule 601"]
@@ -243,9 +244,7 @@ def test_a_game_of_pull_requests(tmp_path, capsys) -> None:
     text = amended(text, "##302 - Tea\n\nTea is served at noon.", "##304 - Tea\n\nTea is served at noon and at four.")
     merge_pull_request(repo, 8, "bob", "twice", "Rule 304: Tea twice", [("twice", {"rules.md": text})],
                        "2021-01-04T12:00:00")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 301: Lower the quorum", "Proposal 302: Points for tea", "Unrecorded: 303",
                          "Proposal 304: Tea twice"]
     assert "Proposer: alice" in log["Proposal 301: Lower the quorum"]
@@ -390,9 +389,7 @@ def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
         "rules/rule201.md": front.format(n=201, kind="Immutable", status="Accepted", text="Vote by majority.")},
         date="2019-05-03T12:00:00", author="Bea")
     git_commit(repo, "Proposal 302: repeal the draft rule", {"rules/rule301.md": None}, date="2019-05-04T12:00:00")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules")
     assert list(log) == ["Proposal 301", "Proposal 302: repeal the draft rule"]
     assert "Transmute rule 201 to immutable." in log["Proposal 301"]
     # A file among the rules that says `Status: Draft` is read as in force (a game's adopted rule may keep its
@@ -492,9 +489,7 @@ def bot_game(tmp_path):
 
 def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) -> None:
     repo, records = bot_game(tmp_path)
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
     # 4 is still being voted on: Unrecorded, saying so
     assert list(log) == ["Proposal 1", "Proposal 2", "Proposal 3", "Unrecorded: 4"]
     assert "still being voted on at the last commit read" in log["Unrecorded: 4"]
@@ -579,9 +574,7 @@ def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_pat
                                         "Players/players.json": json.dumps(players)})
     records = tmp_path / "records.toml"
     records.write_text(WEBSITE_RECORDS, encoding="utf-8")
-    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records))
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records))
     assert list(log) == ["Proposal 0: Dice added by Ann", "Proposal 1", "Proposal 2: Voting changed by Bo"]
     first = log["Proposal 0: Dice added by Ann"]
     assert "Proposer: Ann\nDate: 2022-05-22\nVotes: for Ann, Bo; against Cy\nResult: adopted" in first
@@ -637,9 +630,7 @@ def test_history_lines_name_each_proposal_and_its_author(tmp_path, capsys) -> No
     text += ("\n## 601/0\n\nA poet has ten beans.\n\n##### *History*\n\n"
              "[*Created from Temporary Rule 601 (Wren), Mar 2, 2020*](https://example.org/601)\n")
     git_commit(repo, "Temporary Rule 601", {"rules.md": text}, date="2020-03-02T12:00:00", author="Keeper")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 5", "Proposal 6", "Proposal 7", "Judgment 1", "Event: Temporary Rule 601"]
     assert "Proposer: Wren" in log["Proposal 5"] and "Amend rule 201" in log["Proposal 5"]
     # one commit, two proposals: each change in the entry of the proposal its History line names
@@ -663,9 +654,7 @@ def test_a_reformatting_beside_a_real_change_is_a_cleaning_of_its_own(tmp_path, 
     text = amended(RULES, "Everyone follows the rules in force.", "Everyone  *follows*  the rules in force.")
     text = amended(text, "half the players", "a third of the players")
     git_commit(repo, "Proposal 301: lower quorum, tidy 101", {"rules.md": text}, author="Bea")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Event: lower quorum, tidy 101 (formatting)", "Proposal 301: lower quorum, tidy 101"]
     assert "By: cleaning (Bea)" in log["Event: lower quorum, tidy 101 (formatting)"]
     assert "Amend rule 101" in log["Event: lower quorum, tidy 101 (formatting)"]

@@ -35,9 +35,9 @@ RULE_CLASSES = ("immutable", "mutable", "not recorded")
 
 _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
 _COMMIT = re.compile(r"commit\s+([0-9a-fA-F]{7,40})\s+(.*)", re.IGNORECASE)
-_PROPOSAL = re.compile(r"proposal\s+([0-9]+)(?:\s+by\s+(.*))?", re.IGNORECASE)
-_JUDGMENT = re.compile(r"judge?ment\s+(.+?)(?:\s+by\s+(.+))?", re.IGNORECASE)
-_BY_ONLY = re.compile(r"(event|cleaning)(?:\s+by\s+(.+))?", re.IGNORECASE)
+# What a commit line says the commit was, after its id: each kind's words, and who after `by`.
+_READINGS = {kind: re.compile(words + r"(?:\s+by\s+(.+))?", re.IGNORECASE) for kind, words in (
+    ("proposal", r"proposal\s+([0-9]+)"), ("judgment", r"judge?ment\s+(.+?)"), ("other", r"(event|cleaning)"))}
 _RULE = re.compile(r"rule\s+([0-9]+)\s+(?:class\s+)?(immutable|mutable|not\s+recorded)", re.IGNORECASE)
 _PLAYER = re.compile(r"player\s+(.+?)\s*=\s*(.+)", re.IGNORECASE)
 _DECISION = re.compile(r"proposal\s+([0-9]+)\s+(adopted|defeated|withdrawn|invalid|failed-quorum)(?:\s*:\s*(.+))?",
@@ -172,7 +172,7 @@ def _reading(words: str) -> Reading:
     if words.lower().startswith("proposal"):
         proposals = []
         for part in words.split(";"):
-            m = _PROPOSAL.fullmatch(part.strip())
+            m = _READINGS["proposal"].fullmatch(part.strip())
             if m is None:
                 raise ValueError(f"'{part.strip()}' is not `proposal N` or `proposal N by NAME, NAME`")
             authors = tuple(_name(author) for author in (m.group(2) or "").split(",") if author.strip())
@@ -181,9 +181,9 @@ def _reading(words: str) -> Reading:
         if len(set(numbers)) < len(numbers):
             raise ValueError("a proposal is named twice in one commit")
         return Reading("proposal", tuple(proposals))
-    if m := _JUDGMENT.fullmatch(words):
+    if m := _READINGS["judgment"].fullmatch(words):
         return Reading("judgment", name=m.group(1), by=_name(m.group(2)) if m.group(2) else "")
-    if m := _BY_ONLY.fullmatch(words):
+    if m := _READINGS["other"].fullmatch(words):
         return Reading(m.group(1).lower(), by=m.group(2) or "")
     raise ValueError(f"a commit is read as one of {', '.join(COMMIT_KINDS)}, not '{words}'")
 
