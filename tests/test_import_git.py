@@ -699,3 +699,14 @@ def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(t
     assert "The rules moved from `rules.md` to `round1.md` at commit" in files["IMPORT.md"]
     assert f"A new `rules.md` was made at commit `{second[:10]}`" in files["IMPORT.md"]
     assert f"--rules rules.md --from {second[:10]}" in files["IMPORT.md"]
+
+
+def test_a_turns_player_in_the_subject_is_the_proposer(tmp_path, capsys) -> None:
+    """A keeper who commits each turn as `Round 1, Turn 4 (Kit)`: the player is the game's byline, not the
+    committer; the game numbers turns, not proposals, so the numbers are a guess in sequence."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Ruleset", {"rules.md": RULES}, author="Keeper")
+    git_commit(repo, "Round 1, Turn 4 (Kit)", {"rules.md": amended(RULES, "half", "a third of")}, author="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: Kit" in log["Proposal 1: Round 1, Turn 4 (Kit)"]
+    assert "proposer is" not in files["IMPORT.md"] and "numbered 1, next in sequence" in files["IMPORT.md"]

@@ -71,6 +71,7 @@ _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMB
 _DECIDED = re.compile(rf"\b(?:passed|adopted|enacted|accepted|applied)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
 _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
                         re.IGNORECASE)
+_TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
@@ -632,8 +633,8 @@ def _read_step(step: _Step) -> bool:
 
 def _author(step: _Step) -> tuple[str, str]:
     """Who the record says made the commit's proposal, and where it says so: the message's byline ("Proposed by
-    Ann"), its pull request's author, else its commit's author."""
-    if byline := _BYLINE.search(step.commit.message):
+    Ann", a turn's player: "Round 1, Turn 11 (Kit)"), its pull request's author, else its commit's author."""
+    if byline := _BYLINE.search(step.commit.message) or _TURN_BYLINE.search(step.title):
         return byline.group(1), "its message's byline"
     return step.author, step.author_is
 
