@@ -24,6 +24,7 @@ from collections import Counter
 
 from ..limits import MAX_LINE_CHARS, MAX_RULE_CHARS
 from ..parse.source import FENCE, closes_fence
+from .archive import number_ranges, runs
 from .mdtext import rule_markdown
 from .record import plain_words
 from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
@@ -412,11 +413,12 @@ class _Shape:
     def outline(self, lines: list[Line], style: str | None) -> list[Rule] | None:
         """Each section of an outline of headings a rule, numbered from 1 by its place in the file, its tag (the
         heading's anchor) its key and its place in the outline (`2.2.1`) kept; a table of contents left out. None
-        when the file is no outline: fewer than two sections, or plain numbered rules and no tags."""
+        when the file is no outline: no tagged section and fewer than two, or plain numbered rules and no tags."""
         headings = [line for line in lines if line.kind in (Kind.HEADING, Kind.CLASS_HEADING)]
         if headings and headings[0].level == 1 and sum(1 for line in headings if line.level == 1) == 1:
             headings = headings[1:]  # the file's title
-        if len(headings) < 2 or (style is not None and not any(line.anchor for line in headings)):
+        tagged = any(line.anchor for line in headings)
+        if len(headings) < (1 if tagged else 2) or (style is not None and not tagged):
             return None
         at = {line.index: n for n, line in enumerate(lines)}
         sections = []
@@ -607,11 +609,15 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
                                                    "number and no tag"))
             continue
         if number is not None and number in numbered:
-            first = numbered[number]
-            reading.left_out.append(Note(file, 0, f"'{_shown(title or '')}'{_at(places.get(id(item)))} is numbered "
-                                                   f"{number}, as '{_shown(first.title or '')}'{_at(first.place)} "
-                                                   "is: left out (a slip of the record's)"))
-            continue
+            kept, other = numbered[number], (title, places.get(id(item)))
+            if _first_time(item) < _first_time(found[kept.position]):  # the elder keeps the number
+                reading.rules.remove(kept)
+                kept, other = None, (kept.title, kept.place)
+            reading.left_out.append(Note(file, 0, f"'{_shown(other[0] or '')}'{_at(other[1])} is numbered {number} "
+                                                   "as another rule made before it is: left out (a slip of the "
+                                                   "record's)"))
+            if kept is not None:
+                continue
         kind = _json_value(item, _JSON_CLASS_KEYS).strip().lower()
         rule_class = IMMUTABLE if kind == "immutable" else MUTABLE if kind == "mutable" else None
         lines = [line.rstrip() for line in (_html_markdown(content) if html_seen else content).split("\n")]
@@ -619,7 +625,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         rule = Rule(number if number is not None else position, rule_class, [], 0, title=title,
                     class_from="front matter" if rule_class else "", key=item["tag"] if number is None else None,
                     place=places.get(id(item)))
-        rule.file = file
+        rule.file, rule.position = file, position - 1
         rule.text = _wrapped(rule_markdown(lines, breaks)[0], rule) if content.strip() else ""
         rule.history = [_json_history(entry) for entry in item.get("history") or [] if isinstance(entry, dict)]
         reading.rules.append(rule)
@@ -632,6 +638,13 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         reading.guessed.append(Note(file, 0, f"the JSON numbers no rules: each is numbered by its place in the "
                                              f"outline, 1 to {len(reading.rules)} (its tag kept)"))
     return reading.result(file)
+
+
+def _first_time(item: dict) -> float:
+    """When a JSON rule was made, by its history's first time (never: later than any)."""
+    times = [int(entry["time"]) for entry in item.get("history") or [] if isinstance(entry, dict)
+             and str(entry.get("time", "")).isdigit() and len(str(entry["time"])) <= 11]
+    return min(times, default=float("inf"))
 
 
 def _at(place: str | None) -> str:
@@ -854,8 +867,9 @@ def _span(indices: list[int]) -> str:
 
 
 def _numbers(rules: list[Rule]) -> str:
-    numbers = [str(rule.number) for rule in rules]
-    return f"rule {numbers[0]}" if len(numbers) == 1 else f"rules {', '.join(numbers[:-1])} and {numbers[-1]}"
+    """Rules' numbers as a person reads them: "rule 201", "rules 201-219, 303, 305-309"."""
+    numbers = [rule.number for rule in rules]
+    return f"rule {numbers[0]}" if len(numbers) == 1 else f"rules {number_ranges(runs(numbers))}"
 
 
 def _shown(text: str, limit: int = 60) -> str:

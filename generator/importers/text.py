@@ -274,6 +274,7 @@ class Rule:
     history: list[tuple[int, str]] = field(default_factory=list)
     annotations: list[str] = field(default_factory=list)
     front_matter: dict = field(default_factory=dict)
+    position: int = 0       # its place among the items of a JSON file
 
 
 class Note(NamedTuple):
