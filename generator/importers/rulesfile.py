@@ -285,7 +285,8 @@ class _Reading:
             for rule in unknown:
                 rule.rule_class = other
             self.guessed.append(Note(unknown[0].file, 0, f"{_numbers(unknown)} read as {other.split()[0].lower()}: "
-                                     f"the rules' headings mark only {marked.pop().split()[0].lower()} rules so"))
+                                     f"the rules' headings mark only {marked.pop().split()[0].lower()} rules, and "
+                                     "these carry no mark"))
             return
         saying = next((rule for rule in self.rules if _SUBER_CLASSES.search(rule.words)), None)
         suber = [rule for rule in unknown if 100 <= rule.number < 300]
