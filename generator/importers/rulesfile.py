@@ -53,6 +53,7 @@ _FURNITURE = {**dict.fromkeys(("history", "rule history", "change history", "rev
 _HISTORY_KEY = re.compile(r"History:\s*(\S.*)", re.IGNORECASE)  # rules.md's own `History:` line
 # A line of references to what made the rule: `[[1](https://github.com/o/r/pull/1)] [[6](...)]`.
 _REFERENCES = re.compile(r"(?:\[\[[^\[\]]*\]\([^()\s]*\)\]\s*)+")
+_REFERENCE = re.compile(r"\[\[([^\[\]]*)\]\(([^()\s]*)\)\]")
 # A note of the rule's earlier numbers: `*Previous numbers: 211, 305*`, `*Previous identifiers: 205, 306*`.
 _PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\1", re.IGNORECASE)
 # All a stub heading holds: a note that the rule is gone (`*Amended, to become rule 322.*`, `*Repealed.*`).
@@ -145,13 +146,21 @@ def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
             rule_class = rule.rule_class
             out.append(f"\n## {rule.rule_class or UNRECORDED}")
         keys = ([f"Revision: {rule.revision}"] if rule.revision is not None else []) \
-            + [f"History: {plain_words(said)}" for _, said in rule.history]
+            + [f"History: {_history_words(said)}" for _, said in rule.history]
         out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}" + "".join(f"\n{key}" for key in keys))
         if rule.text:
             out.append(("\n" if keys else "") + rule.text)
         for annotation in rule.annotations:
             out.append("\nAnnotation:\n\n" + "\n".join(f"> {line}" if line else ">" for line in annotation.split("\n")))
     return "\n".join(out) + "\n"
+
+
+def _history_words(said: str) -> str:
+    """A history line as a `History:` line shows it (plain words): a line of references as its labels and their
+    addresses ("References: 1 (https://github.com/o/r/pull/1)"), any other as record.plain_words reads it."""
+    if _REFERENCES.fullmatch(said):
+        return "References: " + ", ".join(f"{label} ({address})" for label, address in _REFERENCE.findall(said))
+    return plain_words(said)
 
 
 def is_rules_text_name(name: str) -> bool:
@@ -181,6 +190,13 @@ class _Reading:
         self.left_out: list[Note] = []
         self.rewritten: list[Note] = []
         self.guessed: list[Note] = []
+        self._said: set[Note] = set()
+
+    def say_once(self, note: Note) -> None:
+        """Add a rewriting to those said, unless it was said already."""
+        if note not in self._said:
+            self._said.add(note)
+            self.rewritten.append(note)
 
     # --- one rules file --------------------------------------------------------------------------------------
 
@@ -329,7 +345,9 @@ class _Shape:
         heading gives the rules under it their class, any other their topic."""
         rule_level = int(style[1]) if style in HEADING_STYLES else 0
         first = next(line.index for line in lines[begin:end] if line.style == style)
-        end = region_end(lines, first, None) if stop is None else end
+        if stop is None:  # chatter after the rules (a footer repeated from the top), never before a rule
+            cut = region_end(lines, first, None)
+            end = cut if not any(line.style == style for line in lines[cut:end]) else end
         stack: list[tuple[int, Line]] = []  # the headings above the line being read
         title = next((line for line in lines[:first] if line.heading and line.kind is not Kind.BLANK), None)
         rules: list[Rule] = []
@@ -456,7 +474,7 @@ class _Shape:
         end = region_end(lines, begin, stop)
         region = lines[begin:end]
         layout = Layout.of(region)
-        rules = collect_plain_rules(region, layout, self.reading.left_out, self.file)
+        rules = collect_plain_rules(region, layout, style, self.reading.left_out, self.file)
         if not rules:
             raise RulesetImportError(NO_RULES, file=self.file)
         for rule in rules:
@@ -556,8 +574,7 @@ class _Shape:
         text, said = rule_markdown(raws, breaks, link_base=self.reading.link_base, path=self.file)
         text = _wrapped(text, rule)
         for what in said:
-            if Note(self.file, lines[0].index + 1, what) not in self.reading.rewritten:
-                self.note(self.reading.rewritten, lines[0].index + 1, what)
+            self.reading.say_once(Note(self.file, lines[0].index + 1, what))
         return text
 
     def _history_entry(self, text: str, line: int) -> tuple[int, str]:
@@ -601,6 +618,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
     # A website's rules written in HTML show each line break (as AnthonyW2/Nomic's page does); Markdown does not.
     html_seen = any(_HTML_TAG.search(_json_value(item, _JSON_TEXT_KEYS)) for item in found)
     numbered: dict[int, Rule] = {}
+    dropped: set[int] = set()  # (the younger of two rules numbered alike, read first)
     for position, item in enumerate(found, start=1):
         number = _json_number(item)
         content = _json_value(item, _JSON_TEXT_KEYS)
@@ -612,7 +630,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         if number is not None and number in numbered:
             kept, other = numbered[number], (title, places.get(id(item)))
             if _first_time(item) < _first_time(found[kept.position]):  # the elder keeps the number
-                reading.rules.remove(kept)
+                dropped.add(id(kept))
                 kept, other = None, (kept.title, kept.place)
             reading.left_out.append(Note(file, 0, f"'{_shown(other[0] or '')}'{_at(other[1])} is numbered {number} "
                                                    "as another rule made before it is: left out (a slip of the "
@@ -632,6 +650,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         reading.rules.append(rule)
         if number is not None:
             numbered[number] = rule
+    reading.rules = [rule for rule in reading.rules if id(rule) not in dropped]
     if html_seen:
         reading.rewritten.append(Note(file, 0, "HTML in the rules' texts written as Markdown (bold as bold, a line "
                                                "break as a line break, links within the page as their text)"))
@@ -676,27 +695,29 @@ def _tree_order(root: dict, places: dict[int, str], left_out: list[Note], file: 
 
 
 def _outline_order(rules: dict, places: dict[int, str]) -> list[dict]:
-    """Rules kept by tag, each naming its children: in the outline's order from its root (the entry without a
-    parent and without text), then any not reached; each one's place in the outline (`2.2.1`)."""
+    """Rules kept by tag, each naming its parent and children: in the outline's order (depth first from the top:
+    the rules whose parent is no rule of the file, or is a root without text, which is no rule), each one's place
+    in the outline (`2.2.1`); any a walk from the top does not reach follows."""
     items = {tag: item for tag, item in rules.items() if isinstance(item, dict)}
-    root = next((item for item in items.values() if item.get("parent_tag") in (None, "")
-                 and not _json_value(item, _JSON_TEXT_KEYS)), None)
+    roots = {tag for tag, item in items.items() if item.get("parent_tag") in (None, "")
+             and not _json_value(item, _JSON_TEXT_KEYS)}
+    tops = [tag for tag, item in items.items() if tag not in roots
+            and (item.get("parent_tag") not in items or item.get("parent_tag") in roots)]
+    for root in roots:  # a root names its children in their order
+        named = [child for child in items[root].get("child_tags") or [] if child in tops]
+        tops = named + [tag for tag in tops if tag not in named]
     order: list[dict] = []
-    seen: set[str] = set()
-    stack: list[tuple[dict, str]] = [(root, "")] if root is not None else []
-    if root is not None:
-        seen.add(str(root.get("tag")))
-    while stack:
-        item, place = stack.pop()
-        if item is not root:
-            order.append(item)
-            places[id(item)] = place
-        children = [child for child in item.get("child_tags") or [] if isinstance(child, str) and child in items
-                    and child not in seen]
+    seen: set[str] = set(roots) | set(tops)
+    stack = [(tag, str(position)) for position, tag in reversed(list(enumerate(tops, start=1)))]
+    while stack:  # (depth first, without recursion: a hostile file may chain tags as deep as it likes)
+        tag, place = stack.pop()
+        order.append(items[tag])
+        places[id(items[tag])] = place
+        children = [child for child in items[tag].get("child_tags") or [] if isinstance(child, str)
+                    and child in items and child not in seen]
         seen.update(children)
-        for position, child in reversed(list(enumerate(children, start=1))):
-            stack.append((items[child], f"{place}.{position}" if place else str(position)))
-    return order + [item for tag, item in items.items() if tag not in seen and item is not root]
+        stack += [(child, f"{place}.{position}") for position, child in reversed(list(enumerate(children, start=1)))]
+    return order + [item for tag, item in items.items() if tag not in seen]
 
 
 def _json_number(item: dict) -> int | None:
@@ -780,18 +801,18 @@ def _find_line(lines: list[Line], needle: str, after: int, option: str) -> int:
 
 def _dominant_style(lines: list[Line]) -> str | None:
     """How the file writes its rules' starts: the markup style of most lines (a heading of one level, a bold
-    number), where one is used more than once or no plain numbers are; else the plain style of most lines ("101.
-    text" on a tie); None when no line may start a rule."""
+    number), where one is used more than once or no plain numbers are; else the plain style of most lines (the
+    first used, on a tie); None when no line may start a rule."""
     counts = Counter(line.style for line in lines if line.kind is Kind.RULE_START)
     first = {}
     for line in lines:
         if line.kind is Kind.RULE_START:
             first.setdefault(line.style, line.index)
     markup = sorted((style for style in counts if style in MARKUP_STYLES), key=lambda s: (-counts[s], first[s]))
-    plain = counts[INLINE] + counts[ALONE]
+    plain = sorted((style for style in (INLINE, ALONE) if counts[style]), key=lambda s: (-counts[s], first[s]))
     if markup and (counts[markup[0]] > 1 or not plain):
         return markup[0]
-    return (ALONE if counts[ALONE] > counts[INLINE] else INLINE) if plain else None
+    return plain[0] if plain else None
 
 
 def _wrapped(text: str, rule: Rule) -> str:
