@@ -29,7 +29,7 @@ from .mdtext import rule_markdown
 from .record import plain_words
 from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
                    NO_RULES, ImportedRule, ImportedRuleset, Kind, Layout, Line, Note, Rule, RulesetImportError,
-                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, heading_class_and_title,
+                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, find_line, heading_class_and_title,
                    heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
                    short_title, split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
 
@@ -209,8 +209,8 @@ class _Reading:
         lines = classify(raw_lines)
         for line in lines[:first_line]:
             line.kind, line.heading = Kind.BLANK, False
-        begin = _find_line(lines, start, first_line, "start") if start is not None else first_line
-        end = _find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
+        begin = find_line(lines, start, first_line, "start") if start is not None else first_line
+        end = find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
         style = _dominant_style(lines[begin:end])
         if markdown is None:
             markdown = _is_markdown(file, style)
@@ -789,14 +789,6 @@ def _source_lines(text: str) -> tuple[list[str], set[int]]:
     raw = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return [line.rstrip() for line in raw], {n for n, line in enumerate(raw)
                                              if line.endswith("  ") or line.rstrip().endswith("\\")}
-
-
-def _find_line(lines: list[Line], needle: str, after: int, option: str) -> int:
-    for line in lines[after:]:
-        if needle in line.raw:
-            return line.index
-    where = " after the start of the rules" if option == "stop" else ""
-    raise RulesetImportError(f"{option} text '{needle}' not found{where}")
 
 
 def _dominant_style(lines: list[Line]) -> str | None:

@@ -410,7 +410,8 @@ def _revision(text: str | None) -> int | None:
     return int(text) if text else None
 
 
-def _find(lines: list[Line], needle: str, after: int, option: str) -> int:
+def find_line(lines: list[Line], needle: str, after: int, option: str) -> int:
+    """The index of the first line from `after` holding `needle` (the text of --start or --stop, `option`)."""
     for line in lines[after:]:
         if needle in line.raw:
             return line.index
@@ -422,7 +423,7 @@ def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> i
     """The first line of the rules: `start`, else the first class heading, else after "Initial Ruleset", else the
     first line of the plain `style` the file's rules are written in ("101. text" or "101" alone)."""
     if start is not None:
-        return _find(lines, start, 0, "start")
+        return find_line(lines, start, 0, "start")
     for line in lines:
         if line.kind is Kind.CLASS_HEADING or (line.kind is Kind.RULE_START and line.heading):
             return line.index
@@ -438,7 +439,7 @@ def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> i
 
 def region_end(lines: list[Line], begin: int, stop: str | None) -> int:
     """Where trailing chatter starts: `stop`, a signature, a widget, or furniture repeated from before the rules."""
-    end = _find(lines, stop, begin, "stop") if stop is not None else len(lines)
+    end = find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
     seen_before = {_collapse(line.text) for line in lines[:begin] if len(line.text.split()) >= MIN_REPEATED_WORDS}
     for line in lines[begin:end]:
         if (line.raw == "--" or _EMBED.fullmatch(line.text)
