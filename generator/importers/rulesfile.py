@@ -58,6 +58,9 @@ _REFERENCE = re.compile(r"\[\[([^\[\]]*)\]\(([^()\s]*)\)\]")
 _PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\1", re.IGNORECASE)
 # All a stub heading holds: a note that the rule is gone (`*Amended, to become rule 322.*`, `*Repealed.*`).
 # A rule known by four capital letters (`##PRIV - Private Data`, `##VPRD - Immutable - Voting period`).
+# A line that reads as a History line, its History heading missing: the change in emphasis, or a link around it.
+_HISTORY_LIKE = re.compile(r"\[?[*_]{1,2}(?:initial|enacted|amended|created|repealed|re-?enacted|retitled|"
+                           r"transmuted|renumbered)\b[^\n]*", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"([A-Z]{4})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
 _GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|superseded|moved)\b.*", re.IGNORECASE)
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
@@ -554,6 +557,17 @@ class _Shape:
                 rule.history.append(self._history_entry(line.text, line.index + 1))
             elif mode == "annotation":
                 annotations[-1].append(line)
+        # History lines that end the text with no History heading above them (a keeper forgot it) are history
+        # too; never the whole text (a stub's note that the rule was amended away is what it says).
+        end = len(text)
+        while end and (not text[end - 1].text or text[end - 1].kind is Kind.SEPARATOR
+                       or _HISTORY_LIKE.fullmatch(text[end - 1].text)):
+            end -= 1
+        if any(line.text for line in text[:end]):
+            rule.history += [self._history_entry(line.text, line.index + 1) for line in text[end:]
+                             if line.text and line.kind is not Kind.SEPARATOR]
+            rule.history.sort(key=lambda entry: entry[0])
+            text = text[:end]
         if self.markdown and (quoted := _only_quote(text)) is not None:
             text = quoted  # a rule written as a blockquote: its text is what is quoted
         rule.words = " ".join(line.content for line in text)
