@@ -335,6 +335,16 @@ def test_a_section_that_names_no_class_holds_rules_of_no_recorded_class_in_any_o
         (7, "unrecorded", "Ballots"), (0, "unrecorded", ""), (3, "mutable", "")]
 
 
+def test_a_level_one_heading_after_the_title_is_a_topic_that_ends_the_rule_before_it():
+    """Format 1.3: `# Voting` groups the rules under it (their classes still by their level-2 headings)."""
+    ruleset, errors = ruleset_of("# Title\n\n# Voting\n\n## Mutable Rules\n\n### 1\nOne.\n\n# Points\n\n"
+                                 "## Immutable Rules\n\n### 2\nTwo.\n\n#### A part of rule 2\nStill two.\n")
+    assert errors == []
+    assert ruleset.title == "Title"
+    assert [(rule.number, rule.rule_class, rule.text) for rule in ruleset.rules] == [
+        (1, "mutable", "One."), (2, "immutable", "Two.\n\n#### A part of rule 2\nStill two.")]
+
+
 def test_rule_number_not_a_whole_number():
     _, errors = ruleset_of("## Mutable Rules\n\n### -1\nMinus.\n\n### x1\nNo.\n")
     assert errors == ["g/rules.md:3: rule heading '-1' does not start with a whole number",

@@ -1,27 +1,19 @@
 """Format 1.3 on the site: rules of no recorded class, and numbers from 0, built from the engine's case folders."""
 from __future__ import annotations
 
-import shutil
 from pathlib import Path
 
 import pytest
 
-from generator.cli import main
 from tests.helpers import broken_links
-from tests.test_site_v12 import text
+from tests.test_site_v12 import built_site, text
 
-CASES = Path(__file__).resolve().parent / "cases" / "engine"
 GAMES = ("v13-class-unrecorded", "v13-numbered-from-zero")
 
 
 @pytest.fixture(scope="module")
 def site(tmp_path_factory) -> Path:
-    content = tmp_path_factory.mktemp("content")
-    for name in GAMES:
-        shutil.copytree(CASES / name, content / name)
-    out = tmp_path_factory.mktemp("site") / "site"
-    assert main(["build", str(content), "-o", str(out), "-q"]) in (0, 1)
-    return out
+    return built_site(tmp_path_factory, GAMES)
 
 
 def test_a_rule_of_no_recorded_class_is_called_so_and_listed_apart(site):

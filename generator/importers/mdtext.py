@@ -47,9 +47,11 @@ def _blocks(lines: list[str], hard_breaks) -> list[str]:
         if not line.strip():
             i += 1
         elif fence := FENCE.match(line):
-            end = next((j for j in range(i + 1, len(lines)) if closes_fence(lines[j], fence.group(1))), len(lines) - 1)
-            blocks.append("\n".join(lines[i:end + 1]))
-            i = end + 1
+            end = next((j for j in range(i + 1, len(lines)) if closes_fence(lines[j], fence.group(1))), None)
+            # (one never closed runs to the rule's end, as CommonMark reads it, and is closed there: in rules.md
+            # it would run on into the rules after)
+            blocks.append("\n".join(lines[i:end + 1] if end is not None else [*lines[i:], fence.group(1)]))
+            i = end + 1 if end is not None else len(lines)
         elif _TABLE_ROW.match(line):
             end = _run(lines, i, lambda text: bool(_TABLE_ROW.match(text)))
             blocks.append("\n".join(part.strip() for part in lines[i:end]))

@@ -24,11 +24,12 @@ from collections import Counter
 
 from ..limits import MAX_LINE_CHARS, MAX_RULE_CHARS
 from ..parse.source import FENCE, closes_fence
+from .archive import number_ranges, runs
 from .mdtext import rule_markdown
 from .record import plain_words
 from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
                    NO_RULES, ImportedRule, ImportedRuleset, Kind, Layout, Line, Note, Rule, RulesetImportError,
-                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, heading_class_and_title,
+                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, find_line, heading_class_and_title,
                    heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
                    short_title, split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
 
@@ -52,10 +53,14 @@ _FURNITURE = {**dict.fromkeys(("history", "rule history", "change history", "rev
 _HISTORY_KEY = re.compile(r"History:\s*(\S.*)", re.IGNORECASE)  # rules.md's own `History:` line
 # A line of references to what made the rule: `[[1](https://github.com/o/r/pull/1)] [[6](...)]`.
 _REFERENCES = re.compile(r"(?:\[\[[^\[\]]*\]\([^()\s]*\)\]\s*)+")
+_REFERENCE = re.compile(r"\[\[([^\[\]]*)\]\(([^()\s]*)\)\]")
 # A note of the rule's earlier numbers: `*Previous numbers: 211, 305*`, `*Previous identifiers: 205, 306*`.
 _PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\1", re.IGNORECASE)
 # All a stub heading holds: a note that the rule is gone (`*Amended, to become rule 322.*`, `*Repealed.*`).
 # A rule known by four capital letters (`##PRIV - Private Data`, `##VPRD - Immutable - Voting period`).
+# A line that reads as a History line, its History heading missing: the change in emphasis, or a link around it.
+_HISTORY_LIKE = re.compile(r"\[?[*_]{1,2}(?:initial|enacted|amended|created|repealed|re-?enacted|retitled|"
+                           r"transmuted|renumbered)\b[^\n]*", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"([A-Z]{4})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
 _GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|superseded|moved)\b.*", re.IGNORECASE)
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
@@ -144,13 +149,21 @@ def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
             rule_class = rule.rule_class
             out.append(f"\n## {rule.rule_class or UNRECORDED}")
         keys = ([f"Revision: {rule.revision}"] if rule.revision is not None else []) \
-            + [f"History: {plain_words(said)}" for _, said in rule.history]
+            + [f"History: {_history_words(said)}" for _, said in rule.history]
         out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}" + "".join(f"\n{key}" for key in keys))
         if rule.text:
             out.append(("\n" if keys else "") + rule.text)
         for annotation in rule.annotations:
             out.append("\nAnnotation:\n\n" + "\n".join(f"> {line}" if line else ">" for line in annotation.split("\n")))
     return "\n".join(out) + "\n"
+
+
+def _history_words(said: str) -> str:
+    """A history line as a `History:` line shows it (plain words): a line of references as its labels and their
+    addresses ("References: 1 (https://github.com/o/r/pull/1)"), any other as record.plain_words reads it."""
+    if _REFERENCES.fullmatch(said):
+        return "References: " + ", ".join(f"{label} ({address})" for label, address in _REFERENCE.findall(said))
+    return plain_words(said)
 
 
 def is_rules_text_name(name: str) -> bool:
@@ -180,6 +193,13 @@ class _Reading:
         self.left_out: list[Note] = []
         self.rewritten: list[Note] = []
         self.guessed: list[Note] = []
+        self._said: set[Note] = set()
+
+    def say_once(self, note: Note) -> None:
+        """Add a rewriting to those said, unless it was said already."""
+        if note not in self._said:
+            self._said.add(note)
+            self.rewritten.append(note)
 
     # --- one rules file --------------------------------------------------------------------------------------
 
@@ -192,8 +212,8 @@ class _Reading:
         lines = classify(raw_lines)
         for line in lines[:first_line]:
             line.kind, line.heading = Kind.BLANK, False
-        begin = _find_line(lines, start, first_line, "start") if start is not None else first_line
-        end = _find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
+        begin = find_line(lines, start, first_line, "start") if start is not None else first_line
+        end = find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
         style = _dominant_style(lines[begin:end])
         if markdown is None:
             markdown = _is_markdown(file, style)
@@ -284,7 +304,8 @@ class _Reading:
             for rule in unknown:
                 rule.rule_class = other
             self.guessed.append(Note(unknown[0].file, 0, f"{_numbers(unknown)} read as {other.split()[0].lower()}: "
-                                     f"the rules' headings mark only {marked.pop().split()[0].lower()} rules so"))
+                                     f"the rules' headings mark only {marked.pop().split()[0].lower()} rules, and "
+                                     "these carry no mark"))
             return
         saying = next((rule for rule in self.rules if _SUBER_CLASSES.search(rule.words)), None)
         suber = [rule for rule in unknown if 100 <= rule.number < 300]
@@ -327,7 +348,9 @@ class _Shape:
         heading gives the rules under it their class, any other their topic."""
         rule_level = int(style[1]) if style in HEADING_STYLES else 0
         first = next(line.index for line in lines[begin:end] if line.style == style)
-        end = region_end(lines, first, None) if stop is None else end
+        if stop is None:  # chatter after the rules (a footer repeated from the top), never before a rule
+            cut = region_end(lines, first, None)
+            end = cut if not any(line.style == style for line in lines[cut:end]) else end
         stack: list[tuple[int, Line]] = []  # the headings above the line being read
         title = next((line for line in lines[:first] if line.heading and line.kind is not Kind.BLANK), None)
         rules: list[Rule] = []
@@ -412,11 +435,12 @@ class _Shape:
     def outline(self, lines: list[Line], style: str | None) -> list[Rule] | None:
         """Each section of an outline of headings a rule, numbered from 1 by its place in the file, its tag (the
         heading's anchor) its key and its place in the outline (`2.2.1`) kept; a table of contents left out. None
-        when the file is no outline: fewer than two sections, or plain numbered rules and no tags."""
+        when the file is no outline: no tagged section and fewer than two, or plain numbered rules and no tags."""
         headings = [line for line in lines if line.kind in (Kind.HEADING, Kind.CLASS_HEADING)]
         if headings and headings[0].level == 1 and sum(1 for line in headings if line.level == 1) == 1:
             headings = headings[1:]  # the file's title
-        if len(headings) < 2 or (style is not None and not any(line.anchor for line in headings)):
+        tagged = any(line.anchor for line in headings)
+        if len(headings) < (1 if tagged else 2) or (style is not None and not tagged):
             return None
         at = {line.index: n for n, line in enumerate(lines)}
         sections = []
@@ -453,7 +477,7 @@ class _Shape:
         end = region_end(lines, begin, stop)
         region = lines[begin:end]
         layout = Layout.of(region)
-        rules = collect_plain_rules(region, layout, self.reading.left_out, self.file)
+        rules = collect_plain_rules(region, layout, style, self.reading.left_out, self.file)
         if not rules:
             raise RulesetImportError(NO_RULES, file=self.file)
         for rule in rules:
@@ -533,6 +557,17 @@ class _Shape:
                 rule.history.append(self._history_entry(line.text, line.index + 1))
             elif mode == "annotation":
                 annotations[-1].append(line)
+        # History lines that end the text with no History heading above them (a keeper forgot it) are history
+        # too; never the whole text (a stub's note that the rule was amended away is what it says).
+        end = len(text)
+        while end and (not text[end - 1].text or text[end - 1].kind is Kind.SEPARATOR
+                       or _HISTORY_LIKE.fullmatch(text[end - 1].text)):
+            end -= 1
+        if any(line.text for line in text[:end]):
+            rule.history += [self._history_entry(line.text, line.index + 1) for line in text[end:]
+                             if line.text and line.kind is not Kind.SEPARATOR]
+            rule.history.sort(key=lambda entry: entry[0])
+            text = text[:end]
         if self.markdown and (quoted := _only_quote(text)) is not None:
             text = quoted  # a rule written as a blockquote: its text is what is quoted
         rule.words = " ".join(line.content for line in text)
@@ -553,8 +588,7 @@ class _Shape:
         text, said = rule_markdown(raws, breaks, link_base=self.reading.link_base, path=self.file)
         text = _wrapped(text, rule)
         for what in said:
-            if Note(self.file, lines[0].index + 1, what) not in self.reading.rewritten:
-                self.note(self.reading.rewritten, lines[0].index + 1, what)
+            self.reading.say_once(Note(self.file, lines[0].index + 1, what))
         return text
 
     def _history_entry(self, text: str, line: int) -> tuple[int, str]:
@@ -598,6 +632,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
     # A website's rules written in HTML show each line break (as AnthonyW2/Nomic's page does); Markdown does not.
     html_seen = any(_HTML_TAG.search(_json_value(item, _JSON_TEXT_KEYS)) for item in found)
     numbered: dict[int, Rule] = {}
+    dropped: set[int] = set()  # (the younger of two rules numbered alike, read first)
     for position, item in enumerate(found, start=1):
         number = _json_number(item)
         content = _json_value(item, _JSON_TEXT_KEYS)
@@ -607,11 +642,15 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
                                                    "number and no tag"))
             continue
         if number is not None and number in numbered:
-            first = numbered[number]
-            reading.left_out.append(Note(file, 0, f"'{_shown(title or '')}'{_at(places.get(id(item)))} is numbered "
-                                                   f"{number}, as '{_shown(first.title or '')}'{_at(first.place)} "
-                                                   "is: left out (a slip of the record's)"))
-            continue
+            kept, other = numbered[number], (title, places.get(id(item)))
+            if _first_time(item) < _first_time(found[kept.position]):  # the elder keeps the number
+                dropped.add(id(kept))
+                kept, other = None, (kept.title, kept.place)
+            reading.left_out.append(Note(file, 0, f"'{_shown(other[0] or '')}'{_at(other[1])} is numbered {number} "
+                                                   "as another rule made before it is: left out (a slip of the "
+                                                   "record's)"))
+            if kept is not None:
+                continue
         kind = _json_value(item, _JSON_CLASS_KEYS).strip().lower()
         rule_class = IMMUTABLE if kind == "immutable" else MUTABLE if kind == "mutable" else None
         lines = [line.rstrip() for line in (_html_markdown(content) if html_seen else content).split("\n")]
@@ -619,12 +658,13 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         rule = Rule(number if number is not None else position, rule_class, [], 0, title=title,
                     class_from="front matter" if rule_class else "", key=item["tag"] if number is None else None,
                     place=places.get(id(item)))
-        rule.file = file
+        rule.file, rule.position = file, position - 1
         rule.text = _wrapped(rule_markdown(lines, breaks)[0], rule) if content.strip() else ""
         rule.history = [_json_history(entry) for entry in item.get("history") or [] if isinstance(entry, dict)]
         reading.rules.append(rule)
         if number is not None:
             numbered[number] = rule
+    reading.rules = [rule for rule in reading.rules if id(rule) not in dropped]
     if html_seen:
         reading.rewritten.append(Note(file, 0, "HTML in the rules' texts written as Markdown (bold as bold, a line "
                                                "break as a line break, links within the page as their text)"))
@@ -632,6 +672,13 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         reading.guessed.append(Note(file, 0, f"the JSON numbers no rules: each is numbered by its place in the "
                                              f"outline, 1 to {len(reading.rules)} (its tag kept)"))
     return reading.result(file)
+
+
+def _first_time(item: dict) -> float:
+    """When a JSON rule was made, by its history's first time (never: later than any)."""
+    times = [int(entry["time"]) for entry in item.get("history") or [] if isinstance(entry, dict)
+             and str(entry.get("time", "")).isdigit() and len(str(entry["time"])) <= 11]
+    return min(times, default=float("inf"))
 
 
 def _at(place: str | None) -> str:
@@ -662,27 +709,29 @@ def _tree_order(root: dict, places: dict[int, str], left_out: list[Note], file: 
 
 
 def _outline_order(rules: dict, places: dict[int, str]) -> list[dict]:
-    """Rules kept by tag, each naming its children: in the outline's order from its root (the entry without a
-    parent and without text), then any not reached; each one's place in the outline (`2.2.1`)."""
+    """Rules kept by tag, each naming its parent and children: in the outline's order (depth first from the top:
+    the rules whose parent is no rule of the file, or is a root without text, which is no rule), each one's place
+    in the outline (`2.2.1`); any a walk from the top does not reach follows."""
     items = {tag: item for tag, item in rules.items() if isinstance(item, dict)}
-    root = next((item for item in items.values() if item.get("parent_tag") in (None, "")
-                 and not _json_value(item, _JSON_TEXT_KEYS)), None)
+    roots = {tag for tag, item in items.items() if item.get("parent_tag") in (None, "")
+             and not _json_value(item, _JSON_TEXT_KEYS)}
+    tops = [tag for tag, item in items.items() if tag not in roots
+            and (item.get("parent_tag") not in items or item.get("parent_tag") in roots)]
+    for root in roots:  # a root names its children in their order
+        named = [child for child in items[root].get("child_tags") or [] if child in tops]
+        tops = named + [tag for tag in tops if tag not in named]
     order: list[dict] = []
-    seen: set[str] = set()
-    stack: list[tuple[dict, str]] = [(root, "")] if root is not None else []
-    if root is not None:
-        seen.add(str(root.get("tag")))
-    while stack:
-        item, place = stack.pop()
-        if item is not root:
-            order.append(item)
-            places[id(item)] = place
-        children = [child for child in item.get("child_tags") or [] if isinstance(child, str) and child in items
-                    and child not in seen]
+    seen: set[str] = set(roots) | set(tops)
+    stack = [(tag, str(position)) for position, tag in reversed(list(enumerate(tops, start=1)))]
+    while stack:  # (depth first, without recursion: a hostile file may chain tags as deep as it likes)
+        tag, place = stack.pop()
+        order.append(items[tag])
+        places[id(items[tag])] = place
+        children = [child for child in items[tag].get("child_tags") or [] if isinstance(child, str)
+                    and child in items and child not in seen]
         seen.update(children)
-        for position, child in reversed(list(enumerate(children, start=1))):
-            stack.append((items[child], f"{place}.{position}" if place else str(position)))
-    return order + [item for tag, item in items.items() if tag not in seen and item is not root]
+        stack += [(child, f"{place}.{position}") for position, child in reversed(list(enumerate(children, start=1)))]
+    return order + [item for tag, item in items.items() if tag not in seen]
 
 
 def _json_number(item: dict) -> int | None:
@@ -756,28 +805,20 @@ def _source_lines(text: str) -> tuple[list[str], set[int]]:
                                              if line.endswith("  ") or line.rstrip().endswith("\\")}
 
 
-def _find_line(lines: list[Line], needle: str, after: int, option: str) -> int:
-    for line in lines[after:]:
-        if needle in line.raw:
-            return line.index
-    where = " after the start of the rules" if option == "stop" else ""
-    raise RulesetImportError(f"{option} text '{needle}' not found{where}")
-
-
 def _dominant_style(lines: list[Line]) -> str | None:
     """How the file writes its rules' starts: the markup style of most lines (a heading of one level, a bold
-    number), where one is used more than once or no plain numbers are; else the plain style of most lines ("101.
-    text" on a tie); None when no line may start a rule."""
+    number), where one is used more than once or no plain numbers are; else the plain style of most lines (the
+    first used, on a tie); None when no line may start a rule."""
     counts = Counter(line.style for line in lines if line.kind is Kind.RULE_START)
     first = {}
     for line in lines:
         if line.kind is Kind.RULE_START:
             first.setdefault(line.style, line.index)
     markup = sorted((style for style in counts if style in MARKUP_STYLES), key=lambda s: (-counts[s], first[s]))
-    plain = counts[INLINE] + counts[ALONE]
+    plain = sorted((style for style in (INLINE, ALONE) if counts[style]), key=lambda s: (-counts[s], first[s]))
     if markup and (counts[markup[0]] > 1 or not plain):
         return markup[0]
-    return (ALONE if counts[ALONE] > counts[INLINE] else INLINE) if plain else None
+    return plain[0] if plain else None
 
 
 def _wrapped(text: str, rule: Rule) -> str:
@@ -854,8 +895,9 @@ def _span(indices: list[int]) -> str:
 
 
 def _numbers(rules: list[Rule]) -> str:
-    numbers = [str(rule.number) for rule in rules]
-    return f"rule {numbers[0]}" if len(numbers) == 1 else f"rules {', '.join(numbers[:-1])} and {numbers[-1]}"
+    """Rules' numbers as a person reads them: "rule 201", "rules 201-219, 303, 305-309"."""
+    numbers = [rule.number for rule in rules]
+    return f"rule {numbers[0]}" if len(numbers) == 1 else f"rules {number_ranges(runs(numbers))}"
 
 
 def _shown(text: str, limit: int = 60) -> str:

@@ -44,7 +44,7 @@ _HEADING_CLASS = re.compile(r"[(\[]?\s*(im)?mutable\s*[)\]]?(?=$|[\s\-\u2013\u20
 _HEADING_PUNCTUATION = " \t-\u2013\u2014:,."
 _MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[0-9A-Z].*)?")  # (`##101`, `#Rules`: a heading; `#channel` not)
 _FRONT_MATTER_STATUS_IN_FORCE = {"", "accepted", "adopted", "active", "enacted", "in force", "in effect", "passed"}
-_SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
+_SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}|={3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
 _LIST_ITEM = re.compile(r"-\s+\S.*")
 _SENTENCE_END = re.compile(r"[.!?:][\"'\u201d\u2019)\]]*$")
@@ -235,6 +235,7 @@ class Line:
     revision: int | None = None  # "101/3": the rule's revision
     words: str | None = None  # a heading's words, without its marks, anchor and emphasis
     anchor: str | None = None  # a heading's tag: <a name='glossary'/> (an outline's rules are known by it)
+    starts_block: bool = False  # a numbered line read as text ("1. one to vote with;"): a paragraph of its own
 
     @property
     def text(self) -> str:
@@ -274,6 +275,7 @@ class Rule:
     history: list[tuple[int, str]] = field(default_factory=list)
     annotations: list[str] = field(default_factory=list)
     front_matter: dict = field(default_factory=dict)
+    position: int = 0       # its place among the items of a JSON file
 
 
 class Note(NamedTuple):
@@ -408,7 +410,8 @@ def _revision(text: str | None) -> int | None:
     return int(text) if text else None
 
 
-def _find(lines: list[Line], needle: str, after: int, option: str) -> int:
+def find_line(lines: list[Line], needle: str, after: int, option: str) -> int:
+    """The index of the first line from `after` holding `needle` (the text of --start or --stop, `option`)."""
     for line in lines[after:]:
         if needle in line.raw:
             return line.index
@@ -420,7 +423,7 @@ def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> i
     """The first line of the rules: `start`, else the first class heading, else after "Initial Ruleset", else the
     first line of the plain `style` the file's rules are written in ("101. text" or "101" alone)."""
     if start is not None:
-        return _find(lines, start, 0, "start")
+        return find_line(lines, start, 0, "start")
     for line in lines:
         if line.kind is Kind.CLASS_HEADING or (line.kind is Kind.RULE_START and line.heading):
             return line.index
@@ -436,7 +439,7 @@ def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> i
 
 def region_end(lines: list[Line], begin: int, stop: str | None) -> int:
     """Where trailing chatter starts: `stop`, a signature, a widget, or furniture repeated from before the rules."""
-    end = _find(lines, stop, begin, "stop") if stop is not None else len(lines)
+    end = find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
     seen_before = {_collapse(line.text) for line in lines[:begin] if len(line.text.split()) >= MIN_REPEATED_WORDS}
     for line in lines[begin:end]:
         if (line.raw == "--" or _EMBED.fullmatch(line.text)
@@ -461,7 +464,7 @@ class Layout:
                       and len(line.text) >= WRAPPED_LINE_LENGTH]
         open_ended = sum(1 for text in long_lines if not _SENTENCE_END.search(text))
         # The margin is where most long lines end, not the longest line (a table, an address runs past it).
-        lengths = sorted(len(line.raw) for line in region if line.kind is not Kind.BLANK)
+        lengths = sorted(len(line.raw) for line in region if line.kind in (Kind.TEXT, Kind.RULE_START, Kind.LIST_ITEM))
         return cls(wrapped=open_ended * 2 > len(long_lines),
                    blank_separated=any(line.kind is Kind.BLANK for line in region),
                    width=lengths[(len(lengths) * 19) // 20] if lengths else 0)
@@ -519,10 +522,13 @@ def increasing_subsequence(numbers: list[int]) -> set[int]:
     return chosen
 
 
-def collect_plain_rules(region: list[Line], layout: Layout, left_out: list[Note], file: str | None) -> list[Rule]:
-    """The rules in `region`, a text whose rules start with plain numbers ("101. text", "101" alone): in each
-    class section, the longest run of such lines numbered in increasing order (a number out of order is far more
-    often a wrapped line or a list item than a rule), each other one named in `left_out` as read for text."""
+def collect_plain_rules(region: list[Line], layout: Layout, style: str, left_out: list[Note],
+                        file: str | None) -> list[Rule]:
+    """The rules in `region`, a text whose rules start with plain numbers in `style` ("101. text", or "101" alone
+    with "101. text" too when that is the commoner): in each class section, the longest run of such lines
+    numbered in increasing order (a number out of order is far more often a wrapped line or a list item than a
+    rule), each other one named in `left_out` as read for text."""
+    styles = (INLINE, ALONE) if style == INLINE else (ALONE,)  # ("1. item" lists inside "Rule 101/0" rules)
     sections: list[tuple[str | None, list[Line]]] = [(None, [])]
     for line in region:
         if line.kind is Kind.CLASS_HEADING:
@@ -534,7 +540,7 @@ def collect_plain_rules(region: list[Line], layout: Layout, left_out: list[Note]
     rules: list[Rule] = []
     for rule_class, lines in sections:
         candidates = [i for i, line in enumerate(lines) if line.kind is Kind.RULE_START
-                      and line.style in (INLINE, ALONE) and layout.may_start_rule(lines[i - 1] if i else None)]
+                      and line.style in styles and layout.may_start_rule(lines[i - 1] if i else None)]
         accepted = {candidates[k] for k in increasing_subsequence([lines[i].number for i in candidates])}
         preamble: list[Line] = []
         current: Rule | None = None
@@ -552,7 +558,9 @@ def collect_plain_rules(region: list[Line], layout: Layout, left_out: list[Note]
                 left_out.append(Note(file, line.index + 1, f"'{_shown(line.text)}' is read as text of rule "
                                      f"{current.number}, not as a rule: its number is out of order"))
             if line.kind in (Kind.RULE_START, Kind.HEADING):  # a number out of sequence, a heading: text
-                line = Line(line.index, Kind.TEXT, line.raw)
+                previous = lines[i - 1] if i else None
+                line = Line(line.index, Kind.TEXT, line.raw, starts_block=line.kind is Kind.RULE_START and (
+                    layout.may_start_rule(previous) or previous.kind is Kind.RULE_START))
             (current.lines if current else preamble).append(line)
         if not has_headings and uses_separators:
             rules[:0] = _unnumbered_rules(preamble, numbered=rules)
@@ -613,9 +621,13 @@ def check_rules(rules: list[Rule]) -> None:
 
 
 def title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line]]:
-    """A short first line without closing punctuation, followed by more text, is the rule's title."""
+    """A short first line without closing punctuation, followed by more text, is the rule's title: right under
+    the number, or a paragraph of its own (a blank line between the number and a wrapped paragraph says that
+    paragraph is text)."""
     content = [i for i, line in enumerate(lines) if line.kind is not Kind.BLANK]
     if len(content) < 2 or lines[content[0]].kind is not Kind.TEXT or lines[content[1]].kind is Kind.SEPARATOR:
+        return None, lines
+    if content[0] > 0 and content[1] == content[0] + 1:
         return None, lines
     first, following = lines[content[0]], lines[content[1]]
     if len(first.text.split()) > MAX_TITLE_LINE_WORDS or _TITLE_END.search(first.text):
@@ -635,7 +647,7 @@ def text_blocks(lines: list[Line], layout: Layout) -> list[Block]:
             continue
         if line.kind is Kind.LIST_ITEM:
             pieces.append((True, [line.text[1:]]))
-        elif previous is not None and layout.continues(previous, line):
+        elif previous is not None and not line.starts_block and layout.continues(previous, line):
             pieces[-1][1].append(line.content)
         else:
             pieces.append((False, [line.content]))

@@ -175,6 +175,7 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
     first_seen: dict[int, int] = {}
     open_rule: tuple[int, str, RuleClass, int] | None = None  # number, title, class, heading line (0-based)
     seen_heading = False
+    titled = False  # the first level-1 heading is the title; a later one is a topic (format 1.3)
 
     def close(end: int) -> None:
         nonlocal open_rule
@@ -206,10 +207,12 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
         if token.type == "heading_open":
             heading_text = tokens[index + 1].content.strip()
             line = token.map[0]
-            if token.tag == "h1" and not seen_heading:
-                title = heading_text
+            if token.tag == "h1" and not seen_heading and not titled:
+                title, titled = heading_text, True
                 continue
             seen_heading = True
+            if token.tag == "h1":  # format 1.3: a topic, grouping the rules under it; it ends the rule before it
+                close(line)
             if token.tag == "h2":
                 close(line)
                 current_class = heading_class(heading_text)
