@@ -113,7 +113,7 @@ def test_each_commit_that_changes_a_rule_is_read_for_what_it_did(tmp_path, capsy
     assert 'players = [\n  "Bea",\n  "Ann",\n  "cy",\n]' in files["game.toml"]
     assert "start = 2020-06-01" in files["game.toml"]
     report = files["IMPORT.md"]
-    assert "- Proposals: 3, in 3 commits" in report
+    assert "- Proposals: 3; 3 carried out in 3 commits" in report
     assert "- Rule changes: 1 amend, 1 enact, 1 retitle." in report
     assert "- Unrecorded numbers (no record holds them): none." in report
     code, report = check(capsys, tmp_path / "game")

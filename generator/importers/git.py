@@ -1251,7 +1251,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            f"`nomic-archive import git` read {where} in the repository {escape_markdown(repo.resolve().name)}, "
            f"first-parent history from commit `{walk.start_commit[:10]}` (the rules in rules.md) to `{end[:10]}`.",
            "",
-           f"- Proposals: {proposals}, in {readings['proposal']} commits ({numbered} numbered by the record, "
+           f"- Proposals: {len(decided) - sum(1 for d in decided.values() if d.result == 'undecided') or proposals}; "
+           f"{proposals} carried out in {readings['proposal']} commits ({numbered} of them numbered by the record, "
            f"{proposed} with a proposer the record names: its History lines, the game's own words in titles).",
            f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting): {readings['event']}; "
            f"cleanings (no proposal: formatting, what the game calls non-rule changes): {readings['cleaning']}; "
