@@ -204,7 +204,7 @@ def _add_import(commands) -> None:
                                "nomic-archive import git CLONE --rules rules/ --from v2 --title 'Our Nomic' -o "
                                "content/our-nomic"))
     git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
-    git.add_argument("--rules", required=True, action="append", metavar="PATH", help="the rules file or folder "
+    git.add_argument("--rules", action="append", default=[], metavar="PATH", help="the rules file or folder "
                      "(the files directly in it; '.' is the top folder), as a path inside the repository; again for "
                      "where they were kept before or after (a move git records is followed without it)")
     git.add_argument("--corrections", type=Path, metavar="FILE", help="the keeper's corrections: the file "

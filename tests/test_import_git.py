@@ -40,6 +40,13 @@ def imported(tmp_path, capsys, repo, *args: str, out: str = "game") -> tuple[int
     return code, files, captured.out + captured.err
 
 
+def imported_log(tmp_path, capsys, repo, *args: str) -> tuple[dict[str, str], dict[str, str], str]:
+    """An import that must succeed: the files it wrote, its log's entries by heading, what it said."""
+    code, files, said = imported(tmp_path, capsys, repo, *args)
+    assert code == 0, said
+    return files, entries(files["log.md"]), said
+
+
 def entries(log: str) -> dict[str, str]:
     """Each entry's heading -> its whole text."""
     parts = re.split(r"^## ", log, flags=re.MULTILINE)[1:]
@@ -81,7 +88,8 @@ def small_game(tmp_path):
     text += "\n##302 - Dice\n\nA die decides ties.\n"
     git_commit(repo, "Prop 302", {"rules.md": text}, date="2020-06-05T10:00:00")
     merge_pull_request(repo, 3, "cy", "dice", "303: Rename the dice rule",
-                       [("Rename the dice rule", {"rules.md": amended(text, "##302 - Dice", "##302 - Dice and coins")})],
+                       [("Rename the dice rule", {"rules.md": amended(text, "##302 - Dice",
+                                                                      "##302 - Dice and coins")})],
                        "2020-06-07T10:00:00")
     return repo
 
@@ -107,7 +115,7 @@ def test_each_commit_that_changes_a_rule_is_read_for_what_it_did(tmp_path, capsy
     report = files["IMPORT.md"]
     assert "- Proposals: 3, in 3 commits" in report
     assert "- Rule changes: 1 amend, 1 enact, 1 retitle." in report
-    assert "- Unrecorded numbers (no commit carried them out): none." in report
+    assert "- Unrecorded numbers (no record holds them): none." in report
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
 
@@ -124,7 +132,8 @@ def test_what_was_guessed_is_said_and_written_for_the_keeper_to_correct(tmp_path
                and "the record: its title '303: Rename the dice rule'" in line for line in lines)
     assert [line for line in lines if line.startswith("player ")][0].startswith("player Ann = Ann")
     guess = f"commit {first}: proposal 301 by Bea: guessed: the proposer is the commit's author"
-    assert guess in said  # on standard error
+    # on standard error each guess once, with the commits it was made for
+    assert f"guessed for 2 commits ({first}, {second}): the proposer is the commit's author" in said
     assert guess in files["IMPORT.md"] and "## What was guessed, and how to correct it" in files["IMPORT.md"]
 
 
@@ -158,18 +167,16 @@ def test_numbers_are_the_games_own(tmp_path, capsys) -> None:
         text = text + f"\n## Rule {number}\n\nRule {number} says something.\n" if number else \
             amended(text, "Play fair.", "Play fair. The crier is Elm.")
         git_commit(repo, subject, {"rules.md": text})
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 3", "Unrecorded: 4", "Proposal 5", "Proposal 6",
                          "Unrecorded: 7", "Proposal 8", "Proposal 9", "Proposal 10", "Proposal 11",
                          "Event: Crier appointed, after #12", "Unrecorded: 12-13", "Proposal 15", "Proposal 14"]
     assert "rule 3\n\n> Rule 3 says something." in log["Proposal 5"] and "Enact" not in log["Proposal 6"]
     assert "Carried out in the same commit as proposal 5" in log["Proposal 6"]
-    assert "By: the keeper (Ann)" in log["Event: Crier appointed, after #12"]
+    assert "By: Ann, no proposal" in log["Event: Crier appointed, after #12"]
     assert "301" not in files["log.md"] and "first_proposal = 3" in files["game.toml"]
     assert "in_order = false" in files["game.toml"]
-    assert "where the game numbers its proposals in their titles: the keeper's own change" in said
+    assert "where the game names its proposals in their titles: the keeper's own change" in said
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
 
@@ -188,9 +195,7 @@ def test_a_proposal_carried_out_in_several_commits_is_one_proposal(tmp_path, cap
     git_commit(repo, "Proposals 302 + 303", {"rules.md": text}, date="2020-01-05T12:00:00")
     text = amended(text, "Third.", "Third, mended.")
     git_commit(repo, "Proposal 301 again", {"rules.md": text}, date="2020-01-06T12:00:00")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 301", "Proposal 302: Temp", "Proposal 303", "Event: again"]
     assert "Enact rule 301" in log["Proposal 301"] and "Amend rule 301" in log["Proposal 301"]
     assert re.search(r"Commits `[0-9a-f]{10}`, `[0-9a-f]{10}`\.", log["Proposal 301"])
@@ -212,9 +217,7 @@ def test_a_judgment_a_temporary_rule_and_a_non_rule_change_are_no_proposals(tmp_
     git_commit(repo, "Non-rule-change: wording", {"rules.md": text}, date="2020-02-03T12:00:00", author="Lee")
     text = amended(text, "A poet has ten beans.", "A poet has *ten* beans.")
     git_commit(repo, "Tidy up", {"rules.md": text}, date="2020-02-04T12:00:00", author="Lee")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Judgment 2", "Event: Temporary Rule 601", "Event: wording", "Event: Tidy up"]
     assert "Judge: Kim\nDate: 2020-02-01\nNote: The record names it Judgment II." in log["Judgment 2"]
     assert "By: temporary rule 601" in log["Event: Temporary Rule 601"]
@@ -241,9 +244,7 @@ def test_a_game_of_pull_requests(tmp_path, capsys) -> None:
     text = amended(text, "##302 - Tea\n\nTea is served at noon.", "##304 - Tea\n\nTea is served at noon and at four.")
     merge_pull_request(repo, 8, "bob", "twice", "Rule 304: Tea twice", [("twice", {"rules.md": text})],
                        "2021-01-04T12:00:00")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 301: Lower the quorum", "Proposal 302: Points for tea", "Unrecorded: 303",
                          "Proposal 304: Tea twice"]
     assert "Proposer: alice" in log["Proposal 301: Lower the quorum"]
@@ -324,7 +325,8 @@ def test_the_keepers_corrections_are_followed(tmp_path, capsys, small_game) -> N
     assert "Proposer: Dee\nCo-authors: Eve\n" in log["Proposal 302"]
     assert "By: cleaning (cy)" in log["Event: Rename the dice rule"]
     assert 'players = [\n  "Beatrice",\n  "Dee",\n]' in files["game.toml"]
-    line = next(n for n, text in enumerate(corrections.read_text().splitlines(), 1) if text.startswith(f"commit {second}"))
+    line = next(n for n, text in enumerate(corrections.read_text().splitlines(), 1)
+                if text.startswith(f"commit {second}"))
     assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in said
     assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in files["IMPORT.md"]
     assert f"commit {second} proposal 302 by Dee, Eve" in files["corrections.txt"]  # kept for the next import
@@ -387,9 +389,7 @@ def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
         "rules/rule201.md": front.format(n=201, kind="Immutable", status="Accepted", text="Vote by majority.")},
         date="2019-05-03T12:00:00", author="Bea")
     git_commit(repo, "Proposal 302: repeal the draft rule", {"rules/rule301.md": None}, date="2019-05-04T12:00:00")
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules")
-    assert code == 0, said
-    log = entries(files["log.md"])
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules")
     assert list(log) == ["Proposal 301", "Proposal 302: repeal the draft rule"]
     assert "Transmute rule 201 to immutable." in log["Proposal 301"]
     # A file among the rules that says `Status: Draft` is read as in force (a game's adopted rule may keep its
@@ -424,7 +424,9 @@ def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> Non
     with pytest.raises(SystemExit) as stopped:  # argparse's usage error
         main(["import", "git", "-o", str(out)])
     assert stopped.value.code == 2
-    assert "the following arguments are required: REPO, --rules" in capsys.readouterr().err
+    assert "the following arguments are required: REPO" in capsys.readouterr().err
+    assert main(["import", "git", str(small_game), "-o", str(out)]) == 2
+    assert "--rules: is needed: the rules file or folder in the repository" in capsys.readouterr().err
 
 
 def test_the_same_clone_gives_the_same_files(tmp_path, capsys, small_game) -> None:
@@ -487,10 +489,10 @@ def bot_game(tmp_path):
 
 def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) -> None:
     repo, records = bot_game(tmp_path)
-    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
-    assert code == 0, said
-    log = entries(files["log.md"])
-    assert list(log) == ["Proposal 1", "Proposal 2", "Proposal 3"]  # 4 is still being voted on: not in the log
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    # 4 is still being voted on: Unrecorded, saying so
+    assert list(log) == ["Proposal 1", "Proposal 2", "Proposal 3", "Unrecorded: 4"]
+    assert "still being voted on at the last commit read" in log["Unrecorded: 4"]
     first = log["Proposal 1"]
     # its proposer named by the commit that submitted it (a guess, in the corrections file); ballots as recorded
     assert "Proposer: Wren#0001\nDate: 2020-04-16\nVotes: for Wren#0001, Kit#0002; against 333\nResult: adopted\n" \
@@ -503,13 +505,14 @@ def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsy
     code, report = check(capsys, tmp_path / "game")
     assert code == 1
     # the record's one slip, found: two for, none against, and "failed"
-    assert "proposal 2: Result says defeated; the votes (2 for, 0 against) give adopted under a simple majority" in report
+    assert "proposal 2: Result says defeated; the votes (2 for, 0 against) give adopted under a simple majority" \
+        in report
     assert "1 discrepancy" in report
 
 
 def test_a_records_file_that_cannot_be_read_is_refused(tmp_path, capsys) -> None:
     repo, records = bot_game(tmp_path)
-    for text, message in [("[proposals]\nfile = 1\n", "records.toml:2: proposals.file must be a string"),
+    for text, message in [("[proposals]\nfile = 1\n", "records.toml:2: proposals.file: must be a string"),
                           ("[proposals]\nfile = \"x\"\nnumber = \"n\"\nproposer = \"a\"\nresult = \"s\"\nwho = 1\n",
                            "records.toml:6: proposals.who: not a key of the mapping"),
                           (RECORDS.replace("data/proposals.json", "data/none.json"),
@@ -520,3 +523,190 @@ def test_a_records_file_that_cannot_be_read_is_refused(tmp_path, capsys) -> None
         code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
         assert code == 2 and files == {}, said
         assert message in said, said
+
+
+WEBSITE_RECORDS = """[rulesets]
+list = "Rules/Archive/index.json"
+file = "Rules/Archive/rules.{ruleset}.json"
+proposal = "proposition"
+date = "timestamp"
+title = "summary"
+
+[proposals]
+file = "Propositions/propositions.json"
+number = "index"
+proposer = "author"
+date = "timestamp"
+votes = "votes"
+ballot_lists = ["for", "against", "", "abstain"]
+adopted = "rulesets"
+adoption = "majority"
+
+[players]
+file = "Players/players.json"
+id = "PID"
+name = "name"
+"""
+
+
+def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_path, capsys) -> None:
+    """One archived ruleset per adopted proposition, propositions with four lists of ballots, everything numbered
+    from 0, players named in a file of their own: the keeper's one slip found, nothing invented."""
+    import json
+
+    repo = tmp_path / "repo"
+    rules = [{"id": 0, "title": "Winning", "content": "The first to 10 points wins."},
+             {"id": 1, "title": "Voting", "content": "A majority adopts a proposition."}]
+    archive = {"Rules/Archive/rules.0.json": json.dumps(rules)}
+    rules = rules + [{"id": 2, "title": "Dice", "content": "A die has six sides."}]
+    archive["Rules/Archive/rules.1.json"] = json.dumps(rules)
+    rules = [rules[0], {"id": 1, "title": "Voting", "content": "Two thirds adopt a proposition."}, rules[2]]
+    archive["Rules/Archive/rules.2.json"] = json.dumps(rules)
+    index = [{"ruleset": 0, "timestamp": 1653105600, "proposition": None, "summary": "Initial"},
+             {"ruleset": 1, "timestamp": 1653200000, "proposition": 0, "summary": "Dice added by Ann"},
+             {"ruleset": 2, "timestamp": 1653400000, "proposition": 2, "summary": "Voting changed by Bo"}]
+    propositions = [{"author": 0, "timestamp": 1653150000, "votes": [[0, 1], [2], [], []]},
+                    {"author": 1, "timestamp": 1653250000, "votes": [[1], [0, 2], [], []]},
+                    {"author": 1, "timestamp": 1653300000, "votes": [[1], [0, 2], [2], []]}]
+    players = [{"name": "Ann", "PID": 0}, {"name": "Bo", "PID": 1}, {"name": "Cy", "PID": 2}]
+    git_commit(repo, "Synced changes", {**archive, "Rules/Archive/index.json": json.dumps(index),
+                                        "Propositions/propositions.json": json.dumps(propositions),
+                                        "Players/players.json": json.dumps(players)})
+    records = tmp_path / "records.toml"
+    records.write_text(WEBSITE_RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records))
+    assert list(log) == ["Proposal 0: Dice added by Ann", "Proposal 1", "Proposal 2: Voting changed by Bo"]
+    first = log["Proposal 0: Dice added by Ann"]
+    assert "Proposer: Ann\nDate: 2022-05-22\nVotes: for Ann, Bo; against Cy\nResult: adopted" in first
+    assert "Enact rule 2: Dice" in first
+    assert "Result: defeated" in log["Proposal 1"]
+    assert "Amend rule 1 to read:\n\n> Two thirds adopt a proposition." in log["Proposal 2: Voting changed by Bo"]
+    assert "first_proposal = 0" in files["game.toml"] and "### 0. Winning" in files["rules.md"]
+    assert re.search(r"^player 1 = Bo +# the record: its file of players$", files["corrections.txt"], re.MULTILINE)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1
+    # the keeper's slip: proposition 2 archived as adopted with one vote for and two against
+    assert "proposal 2: Result says adopted; the votes (1 for, 2 against) give defeated" in report
+    assert "1 discrepancy" in report
+
+
+HISTORY_RULES = """# OUR RULES (LONG FORMAT)
+---
+## 101/0 (IMMUTABLE)
+
+Play fair.
+
+##### *History*
+
+[*Initial immutable Rule 101, Jan 1, 2020*](https://example.org/101)
+
+## 201/0
+
+Each turn a player proposes.
+
+##### *History*
+
+[*Initial mutable Rule 201, Jan 1, 2020*](https://example.org/201)
+"""
+
+
+def test_history_lines_name_each_proposal_and_its_author(tmp_path, capsys) -> None:
+    """A rules file whose History lines name each change's proposal and author, kept by a keeper who commits
+    everything: the History line a commit adds is the record, not the commit's subject or author."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial Set", {"rules.md": HISTORY_RULES}, date="2020-01-01T12:00:00", author="Keeper")
+    text = HISTORY_RULES.replace("Each turn a player proposes.", "Each turn a player proposes once.").replace(
+        "(https://example.org/201)", "(https://example.org/201)  \n[*Amended (1) by Proposal 5 (Wren), Feb 1, 2020*]"
+        "(https://example.org/5)")
+    git_commit(repo, "Proposal 5 (rules.md)", {"rules.md": text}, date="2020-02-01T12:00:00", author="Keeper")
+    text = text.replace("## 201/0", "## 201/2").replace("proposes once.", "proposes once or twice.").replace(
+        "(https://example.org/5)", "(https://example.org/5)  \n[*Amended (2) by Proposal 7 (Lu), Feb 3, 2020*](u)")
+    text += ("\n## 306/0\n\nA die has six sides.\n\n##### *History*\n\n"
+             "[*Enacted by Proposal 6 (Kit), Feb 2, 2020*](https://example.org/6)\n")
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2020-02-03T12:00:00", author="Keeper")
+    text = text.replace("(https://example.org/101)\n", "(https://example.org/101)\n\n##### *Judgments*\n\n"
+                        "*\"Fair\" means within the rules. (Moe), Mar 1, 2020*\n")
+    git_commit(repo, "Judgment I", {"rules.md": text}, date="2020-03-01T12:00:00", author="Keeper")
+    text += ("\n## 601/0\n\nA poet has ten beans.\n\n##### *History*\n\n"
+             "[*Created from Temporary Rule 601 (Wren), Mar 2, 2020*](https://example.org/601)\n")
+    git_commit(repo, "Temporary Rule 601", {"rules.md": text}, date="2020-03-02T12:00:00", author="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 5", "Proposal 6", "Proposal 7", "Judgment 1", "Event: Temporary Rule 601"]
+    assert "Proposer: Wren" in log["Proposal 5"] and "Amend rule 201" in log["Proposal 5"]
+    # one commit, two proposals: each change in the entry of the proposal its History line names
+    assert "Proposer: Kit" in log["Proposal 6"] and "Enact rule 306" in log["Proposal 6"]
+    assert "Proposer: Lu" in log["Proposal 7"] and "Amend rule 201" in log["Proposal 7"]
+    assert "Enact" not in log["Proposal 7"] and "Amend" not in log["Proposal 6"]
+    assert "Judge: Moe" in log["Judgment 1"] and "Annotate rule 101:" in log["Judgment 1"]
+    assert "By: temporary rule 601 (Wren)" in log["Event: Temporary Rule 601"]
+    assert "History" not in files["rules.md"].split("### 201")[1].split("###")[0].replace("History:", "")
+    assert "Keeper" not in files["game.toml"]
+    assert not re.search(r"commit [0-9a-f]{10}: .*guessed|guessed for", said)  # (the reader's class guess is said)
+    assert "the record: its History line 'Amended (1) by Proposal 5 (Wren), Feb 1, 2020 (rules.md:" \
+        in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report  # a judgment's note on an immutable rule is no amendment of it
+
+
+def test_a_reformatting_beside_a_real_change_is_a_cleaning_of_its_own(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    text = amended(RULES, "Everyone follows the rules in force.", "Everyone  *follows*  the rules in force.")
+    text = amended(text, "half the players", "a third of the players")
+    git_commit(repo, "Proposal 301: lower quorum, tidy 101", {"rules.md": text}, author="Bea")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Event: lower quorum, tidy 101 (formatting)", "Proposal 301: lower quorum, tidy 101"]
+    assert "By: cleaning (Bea)" in log["Event: lower quorum, tidy 101 (formatting)"]
+    assert "Amend rule 101" in log["Event: lower quorum, tidy 101 (formatting)"]
+    assert "Amend rule 101" not in log["Proposal 301: lower quorum, tidy 101"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_the_keepers_word_on_a_decision_and_a_reason_check_verifies(tmp_path, capsys) -> None:
+    repo, records = bot_game(tmp_path)
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text("proposal 2 invalid: depends on proposal 1 (dependency resolution)\n"
+                           "proposal 3 invalid: spam, ten open proposals\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections))
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert "Result: invalid\nReason: depends on proposal 1 (dependency resolution)\n" in log["Proposal 2"]
+    assert f"{corrections}:1: proposal 2: invalid: depends on proposal 1 (dependency resolution) (the record: " \
+        "failed)" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1 and "1 discrepancy" in report
+    # proposal 1 was adopted: what proposal 2 depended on did not fail
+    assert "proposal 2: Reason says it depends on proposal 1, but proposal 1 was adopted" in report
+    corrections.write_text("proposal 9 defeated\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections), out="again")
+    assert code == 2 and files == {}
+    assert f"{corrections}:1: proposal 9: no decision on proposal 9 is in the records file" in said
+
+
+def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Round 1 begins", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - One\n\nOne.\n"})
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round1.md"], check=True)
+    git_commit(repo, "Round 1 archived", {})
+    second = git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    assert list(entries(files["log.md"])) == ["Proposal 301"]
+    assert "The rules moved from `rules.md` to `round1.md` at commit" in files["IMPORT.md"]
+    assert f"A new `rules.md` was made at commit `{second[:10]}`" in files["IMPORT.md"]
+    assert f"--rules rules.md --from {second[:10]}" in files["IMPORT.md"]
+
+
+def test_a_turns_player_in_the_subject_is_the_proposer(tmp_path, capsys) -> None:
+    """A keeper who commits each turn as `Round 1, Turn 4 (Kit)`: the player is the game's byline, not the
+    committer; the game numbers turns, not proposals, so the numbers are a guess in sequence."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Ruleset", {"rules.md": RULES}, author="Keeper")
+    git_commit(repo, "Round 1, Turn 4 (Kit)", {"rules.md": amended(RULES, "half", "a third of")}, author="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: Kit" in log["Proposal 1: Round 1, Turn 4 (Kit)"]
+    assert "proposer is" not in files["IMPORT.md"] and "numbered 1, next in sequence" in files["IMPORT.md"]

@@ -115,6 +115,9 @@ def _import_git(args):
 
     corrections = read_corrections(args.corrections) if args.corrections else None
     records = read_mapping(args.records) if args.records else None
+    if not args.rules and not (records and records.rulesets):
+        raise ArchiveError([SourceError("--rules", 0, "is needed: the rules file or folder in the repository (or "
+                                        "a records file whose [rulesets] says where a website keeps them)")])
     result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title,
                         corrections=corrections, records=records)
     return result, counted(result.proposals, "proposal")

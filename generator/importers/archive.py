@@ -120,7 +120,10 @@ def code_span(text: str) -> str:
 
 
 def quote(text: str) -> str:
-    return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
+    """`text` as a blockquote; a line too long for the log's reader broken where it can be (text.wrap), which the
+    reader joins again."""
+    lines = [wrap(line) or line for line in text.split("\n")]
+    return "\n".join(f"> {line}" if line else ">" for line in "\n".join(lines).split("\n"))
 
 
 def change_paragraph(change: Change) -> str:

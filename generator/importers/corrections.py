@@ -9,6 +9,10 @@ git's mailmap and beets' importer take a person's word over their own guesses.
     rule 117 immutable
     rule 205 class not recorded
     player Jason Cobb = Jason
+    proposal 59 invalid: depends on proposal 58
+
+The last kind corrects a decision the records file gives (`--records`): its result, and for a proposal that failed
+for a reason the game's own rules give, that reason (`Result: invalid` and `Reason:` in the log).
 
 A line is read up to a `#` that follows a space (a name may hold one: `Sound#6980`). `by` names a proposal's
 authors (its proposer first), a judgment's judge, or who made an event's or a cleaning's changes. A line that
@@ -31,11 +35,13 @@ RULE_CLASSES = ("immutable", "mutable", "not recorded")
 
 _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
 _COMMIT = re.compile(r"commit\s+([0-9a-fA-F]{7,40})\s+(.*)", re.IGNORECASE)
-_PROPOSAL = re.compile(r"proposal\s+([0-9]+)(?:\s+by\s+(.*))?", re.IGNORECASE)
-_JUDGMENT = re.compile(r"judge?ment\s+(.+?)(?:\s+by\s+(.+))?", re.IGNORECASE)
-_BY_ONLY = re.compile(r"(event|cleaning)(?:\s+by\s+(.+))?", re.IGNORECASE)
+# What a commit line says the commit was, after its id: each kind's words, and who after `by`.
+_READINGS = {kind: re.compile(words + r"(?:\s+by\s+(.+))?", re.IGNORECASE) for kind, words in (
+    ("proposal", r"proposal\s+([0-9]+)"), ("judgment", r"judge?ment\s+(.+?)"), ("other", r"(event|cleaning)"))}
 _RULE = re.compile(r"rule\s+([0-9]+)\s+(?:class\s+)?(immutable|mutable|not\s+recorded)", re.IGNORECASE)
 _PLAYER = re.compile(r"player\s+(.+?)\s*=\s*(.+)", re.IGNORECASE)
+_DECISION = re.compile(r"proposal\s+([0-9]+)\s+(adopted|defeated|withdrawn|invalid|failed-quorum)(?:\s*:\s*(.+))?",
+                       re.IGNORECASE)
 
 
 @dataclass(frozen=True)
@@ -72,6 +78,7 @@ class Corrections:
     commits: dict[str, tuple[int, Reading]] = field(default_factory=dict)  # by the id as written, lower case
     classes: dict[int, tuple[int, str]] = field(default_factory=dict)
     players: dict[str, tuple[int, str]] = field(default_factory=dict)
+    decisions: dict[int, tuple[int, str, str]] = field(default_factory=dict)  # number -> (line, result, reason)
     used: dict[int, str] = field(default_factory=dict)  # line -> what the import did with it
 
     def commit(self, commit_id: str) -> tuple[int, Reading] | None:
@@ -100,6 +107,9 @@ class Corrections:
                    for rule, (line, _) in self.classes.items() if line not in self.used]
         errors += [SourceError(self.file, line, f"player {name}: the name '{name}' is not in {players}")
                    for name, (line, _) in self.players.items() if line not in self.used]
+        errors += [SourceError(self.file, line, f"proposal {number}: no decision on proposal {number} is in the "
+                               "records file (--records)") for number, (line, _, _) in self.decisions.items()
+                   if line not in self.used]
         if errors:
             raise ArchiveError(errors)
 
@@ -139,6 +149,13 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
         if rule in corrections.classes:
             raise ValueError(f"rule {rule} is named twice (first at line {corrections.classes[rule][0]})")
         corrections.classes[rule] = (number, " ".join(m.group(2).lower().split()))
+    elif m := _DECISION.fullmatch(line):
+        proposal = _number(m.group(1))
+        if proposal in corrections.decisions:
+            raise ValueError(f"proposal {proposal} is named twice (first at line {corrections.decisions[proposal][0]})")
+        if m.group(3) and m.group(2).lower() == "adopted":
+            raise ValueError("a reason says why a proposal failed; this one is adopted")
+        corrections.decisions[proposal] = (number, m.group(2).lower(), clean_line(m.group(3) or ""))
     elif m := _PLAYER.fullmatch(line):
         recorded, name = m.group(1), _name(m.group(2))
         if recorded in corrections.players:
@@ -147,14 +164,15 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
     else:
         raise ValueError("not a correction: a line is `commit ID proposal N by NAME`, `commit ID judgment NAME by "
                          "JUDGE`, `commit ID event by WHO`, `commit ID cleaning by WHO`, `rule N immutable` "
-                         "(mutable, class not recorded) or `player NAME IN THE RECORD = NAME`")
+                         "(mutable, class not recorded), `player NAME IN THE RECORD = NAME` or `proposal N invalid: "
+                         "REASON`")
 
 
 def _reading(words: str) -> Reading:
     if words.lower().startswith("proposal"):
         proposals = []
         for part in words.split(";"):
-            m = _PROPOSAL.fullmatch(part.strip())
+            m = _READINGS["proposal"].fullmatch(part.strip())
             if m is None:
                 raise ValueError(f"'{part.strip()}' is not `proposal N` or `proposal N by NAME, NAME`")
             authors = tuple(_name(author) for author in (m.group(2) or "").split(",") if author.strip())
@@ -163,9 +181,9 @@ def _reading(words: str) -> Reading:
         if len(set(numbers)) < len(numbers):
             raise ValueError("a proposal is named twice in one commit")
         return Reading("proposal", tuple(proposals))
-    if m := _JUDGMENT.fullmatch(words):
+    if m := _READINGS["judgment"].fullmatch(words):
         return Reading("judgment", name=m.group(1), by=_name(m.group(2)) if m.group(2) else "")
-    if m := _BY_ONLY.fullmatch(words):
+    if m := _READINGS["other"].fullmatch(words):
         return Reading(m.group(1).lower(), by=m.group(2) or "")
     raise ValueError(f"a commit is read as one of {', '.join(COMMIT_KINDS)}, not '{words}'")
 

@@ -31,9 +31,19 @@ from .text import clean_line, short_title
 
 RESULTS = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum", "undecided")
 BALLOTS = ("for", "against", "abstain", "")
-_KEYS = {"file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists", "results",
-         "adoption", "title"}
 _METHODS = ("unanimous", "majority", "fraction")
+
+
+@dataclass(frozen=True)
+class Rulesets:
+    """Where a website keeps one ruleset per adopted proposal, and how to read them: a list of entries, each
+    naming its file (`{KEY}` in `file` is that key of the entry) and the proposal that made it."""
+
+    list: str
+    file: str
+    proposal: str
+    date: str
+    title: str
 
 
 @dataclass(frozen=True)
@@ -52,6 +62,9 @@ class Mapping:
     results: dict[str, str]
     adoption: str
     title: str
+    adopted_by_rulesets: bool = False   # a proposal is adopted where a ruleset names it, else defeated
+    rulesets: Rulesets | None = None
+    players: tuple[str, str, str, str] | None = None  # a JSON file of players: file, list, the id's key, the name's
 
 
 @dataclass(frozen=True)
@@ -66,6 +79,7 @@ class Decision:
     moment: float                        # for ordering: seconds since 1970 (0 where unknown)
     votes: tuple[tuple[str, str], ...]   # (voter, for | against | abstain), as the file lists them
     title: str
+    reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
 
 
 def read_mapping(path: Path) -> Mapping:
@@ -77,62 +91,110 @@ def read_mapping(path: Path) -> Mapping:
     data = read_toml(text, name, errors) if text is not None else None
     errors.raise_if_any()
     lines = locate_keys(text or "")
-
-    def fail(key: str, message: str) -> ArchiveError:
-        return ArchiveError([SourceError(name, lines.get(f"proposals.{key}", lines.get("proposals", 0)), message)])
-
-    table = data.get("proposals")
-    if not isinstance(table, dict):
+    for table in data:
+        if table not in _TABLES:
+            raise ArchiveError([SourceError(name, lines.get(table, 0), f"[{table}]: not a table of the mapping "
+                                            f"(tables: {', '.join(_TABLES)})")])
+    proposals = _Table(data, "proposals", name, lines)
+    if proposals.table is None:
         raise ArchiveError([SourceError(name, 0, "no [proposals] table: it says where the game's decisions are")])
-    for key in table:
-        if key not in _KEYS:
-            raise fail(key, f"proposals.{key}: not a key of the mapping (keys: {', '.join(sorted(_KEYS))})")
+    lists = proposals.value("ballot_lists", list, [])
+    if any(item not in BALLOTS for item in lists):
+        raise proposals.fail("ballot_lists", "must list, for each list of voters, one of 'for', 'against', 'abstain' "
+                                             "or '' (no ballot)")
+    adoption = proposals.value("adoption", str, "unanimous")
+    if adoption not in _METHODS:
+        raise proposals.fail("adoption", f"must be one of {', '.join(_METHODS)}")
+    rulesets = _Table(data, "rulesets", name, lines)
+    players = _Table(data, "players", name, lines)
+    adopted = proposals.value("adopted", str, "")
+    if adopted not in ("", "rulesets") or adopted and rulesets.table is None:
+        raise proposals.fail("adopted", "may only be 'rulesets' (adopted where a [rulesets] entry names it)")
+    return Mapping(proposals.value("file", str), proposals.value("list", str, ""), proposals.value("number", str),
+                   proposals.value("proposer", str), proposals.value("result", str, "") if adopted else
+                   proposals.value("result", str), proposals.value("date", str, ""),
+                   proposals.value("votes", str, ""), proposals.words("ballots", BALLOTS), tuple(lists),
+                   proposals.words("results", RESULTS), adoption, proposals.value("title", str, ""),
+                   bool(adopted),
+                   Rulesets(rulesets.value("list", str), rulesets.value("file", str),
+                            rulesets.value("proposal", str), rulesets.value("date", str, ""),
+                            rulesets.value("title", str, "")) if rulesets.table is not None else None,
+                   (players.value("file", str), players.value("list", str, ""), players.value("id", str),
+                    players.value("name", str)) if players.table is not None else None)
 
-    def string(key: str, default: str | None = None) -> str:
-        value = table.get(key, default)
-        if not isinstance(value, str):
-            raise fail(key, f"proposals.{key} must be a string" if key in table else f"proposals.{key} is needed")
+
+_TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
+                         "results", "adoption", "title", "adopted"),
+           "rulesets": ("list", "file", "proposal", "date", "title"),
+           "players": ("file", "list", "id", "name")}
+
+
+class _Table:
+    """One table of the records file, each value read with its line for the message when it is wrong."""
+
+    def __init__(self, data: dict, name: str, file: str, lines: dict[str, int]):
+        self.table, self.name, self.file, self.lines = data.get(name), name, file, lines
+        if self.table is not None and not isinstance(self.table, dict):
+            raise self.fail("", "must be a table")
+        for key in self.table or {}:
+            if key not in _TABLES[name]:
+                raise self.fail(key, f"not a key of the mapping (keys: {', '.join(_TABLES[name])})")
+
+    def fail(self, key: str, message: str) -> ArchiveError:
+        where = f"{self.name}.{key}" if key else self.name
+        return ArchiveError([SourceError(self.file, self.lines.get(where, self.lines.get(self.name, 0)),
+                                         f"{where}: {message}")])
+
+    def value(self, key: str, kind: type, default=None):
+        value = self.table.get(key, default)
+        if value is None:
+            raise self.fail(key, "is needed")
+        if not isinstance(value, kind):
+            raise self.fail(key, f"must be a {'string' if kind is str else 'list'}")
         return value
 
-    def words(key: str, allowed: tuple[str, ...]) -> dict[str, str]:
-        value = table.get(key, {})
+    def words(self, key: str, allowed: tuple[str, ...]) -> dict[str, str]:
+        value = self.table.get(key, {})
         if not isinstance(value, dict) or any(not isinstance(v, str) or v not in allowed for v in value.values()):
-            raise fail(key, f"proposals.{key} must be a table of the record's words, each one of "
-                            f"{', '.join(repr(a) for a in allowed)}")
+            raise self.fail(key, "must be a table of the record's words, each one of "
+                                 f"{', '.join(repr(a) for a in allowed)}")
         return {str(k): v for k, v in value.items()}
-
-    lists = table.get("ballot_lists", [])
-    if not isinstance(lists, list) or any(item not in BALLOTS for item in lists):
-        raise fail("ballot_lists", "proposals.ballot_lists must list, for each list of voters, one of 'for', "
-                                   "'against', 'abstain' or '' (no ballot)")
-    adoption = string("adoption", "unanimous")
-    if adoption not in _METHODS:
-        raise fail("adoption", f"proposals.adoption must be one of {', '.join(_METHODS)}")
-    return Mapping(string("file"), string("list", ""), string("number"), string("proposer"), string("result"),
-                   string("date", ""), string("votes", ""), words("ballots", BALLOTS), tuple(lists),
-                   words("results", RESULTS), adoption, string("title", ""))
 
 
 class DecisionsUnreadable(Exception):
     """The file of decisions cannot be read as the mapping says: the message says where and why."""
 
 
-def read_decisions(mapping: Mapping, content: str) -> list[Decision]:
+def read_decisions(mapping: Mapping, content: str, adopted: dict[int, str] | None = None) -> list[Decision]:
     """The decisions in `content` (the mapping's file), in the file's order; DecisionsUnreadable naming the first
-    entry that cannot be read as the mapping says."""
+    entry that cannot be read as the mapping says. `adopted`: where a proposal is adopted when a ruleset names it,
+    the proposals the rulesets name, each with the ruleset's words."""
+    out = []
+    for place, item in enumerate(read_list(content, mapping.list, "proposals")):
+        if not isinstance(item, dict):
+            raise DecisionsUnreadable(f"proposal {place} (from 0) is not an object")
+        out.append(_decision(mapping, place, item, adopted))
+    return out
+
+
+def read_list(content: str, path: str, what: str) -> list:
+    """The list at `path` ("a.b"; "" for the top) in a JSON text; DecisionsUnreadable where there is none."""
     try:
         data = json.loads(content, parse_constant=lambda word: None)
     except (ValueError, RecursionError) as error:
         raise DecisionsUnreadable(f"not JSON: {error}") from None
-    items = _at(data, mapping.list)
+    items = _at(data, path)
     if not isinstance(items, list):
-        raise DecisionsUnreadable(f"'{mapping.list or 'the top'}' holds no list of proposals")
-    out = []
-    for place, item in enumerate(items):
-        if not isinstance(item, dict):
-            raise DecisionsUnreadable(f"proposal {place} (from 0) is not an object")
-        out.append(_decision(mapping, place, item))
-    return out
+        raise DecisionsUnreadable(f"'{path or 'the top'}' holds no list of {what}")
+    return items
+
+
+def read_players(mapping: Mapping, content: str) -> dict[str, str]:
+    """A JSON file of players: each one's identifier (as the decisions give it) -> name."""
+    _, path, id_key, name_key = mapping.players
+    return {clean_line(str(item[id_key])): clean_line(str(item[name_key]))
+            for item in read_list(content, path, "players")
+            if isinstance(item, dict) and item.get(id_key) is not None and isinstance(item.get(name_key), str)}
 
 
 def _at(data, path: str):
@@ -141,7 +203,7 @@ def _at(data, path: str):
     return data
 
 
-def _decision(mapping: Mapping, place: int, item: dict) -> Decision:
+def _decision(mapping: Mapping, place: int, item: dict, adopted: dict[int, str] | None) -> Decision:
     where = f"proposal {place} (from 0)"
     if mapping.number == "index":
         number = place
@@ -150,19 +212,24 @@ def _decision(mapping: Mapping, place: int, item: dict) -> Decision:
         if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10 ** 12:
             raise DecisionsUnreadable(f"{where}: its '{mapping.number}' is not a number")
         number = value
-    said = clean_line(str(item.get(mapping.result, "")))
-    result = mapping.results.get(said, said if said in RESULTS else "")
+    if adopted is not None:
+        said = adopted.get(number, "named by no ruleset")
+        result = "adopted" if number in adopted else "defeated"
+    else:
+        said = clean_line(str(item.get(mapping.result, "")))
+        result = mapping.results.get(said, said if said in RESULTS else "")
     if not result:
         raise DecisionsUnreadable(f"proposal {number}: its result '{said}' is not one the mapping names "
                                   f"(proposals.results)")
-    moment, date = _moment(item.get(mapping.date)) if mapping.date else (0.0, "")
+    moment, date = moment_of(item.get(mapping.date)) if mapping.date else (0.0, "")
     title = short_title(str(item.get(mapping.title) or ""))[0] if mapping.title else ""
     proposer = item.get(mapping.proposer)
     return Decision(number, "" if proposer is None else clean_line(str(proposer)), result, said, date, moment,
                     _votes(mapping, item.get(mapping.votes) if mapping.votes else None, number), title)
 
 
-def _moment(value) -> tuple[float, str]:
+def moment_of(value) -> tuple[float, str]:
+    """A record's time, seconds since 1970 or an ISO date, as (seconds, YYYY-MM-DD); (0, "") when it is neither."""
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 10 ** 11:
         moment = datetime.datetime.fromtimestamp(value, datetime.timezone.utc)
         return float(value), moment.date().isoformat()

@@ -36,7 +36,7 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
                       toml_string)
 from .corrections import FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import Decision, DecisionsUnreadable, Mapping, read_decisions
+from .decisions import Decision, DecisionsUnreadable, Mapping, moment_of, read_decisions, read_list, read_players
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
@@ -45,16 +45,24 @@ from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBey
                    heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
+MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
 _NUMBER = r"[0-9]{1,6}"
 _JOINER = r"\s*(?:,|&|\+|\band\b|-|\u2013|\bto\b)\s*"
 # "Proposal 12", "Proposals 66 + 70", "Proposals 80 and 81", "Proposals 26, 29-33", "P49-54", "P63 and P65"
 _NUMBERS = re.compile(rf"(?:\bprop(?:osal)?s?\.?|\bp(?=[0-9]))\s*(?:no\.?\s*)?#?({_NUMBER}(?:{_JOINER}"
                       rf"(?:prop(?:osal)?\s*|p)?{_NUMBER})*)\b", re.IGNORECASE)
 _LEADING_NUMBER = re.compile(rf"^\s*({_NUMBER})\s*[:.\u2013\u2014-]\s+(?=\S)")     # "384: Subgamification"
+# A title in a game's own form for a proposal that names the rule it changes, not a proposal number: "amend(105):",
+# "propose(303):", "rule301:" (a commit convention such games write into a rule).
+_PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\s*\(?\s*[0-9]{1,6}\s*\)?\s*:",
+                            re.IGNORECASE)
 _LEADING_RULE_NUMBER = re.compile(rf"^\s*rule\s+({_NUMBER})\s*:\s+(?=\S)", re.IGNORECASE)  # "Rule 323: Title"
 _NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.IGNORECASE)
-_JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?", re.IGNORECASE)
+# "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
+_JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?\s*(?:$|[:.\u2013\u2014-])",
+                       re.IGNORECASE)
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
+_FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #[0-9]+ from ([^/\s]+)/(\S+)")
 _SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#[0-9]+\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
@@ -63,6 +71,7 @@ _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMB
 _DECIDED = re.compile(rf"\b(?:passed|adopted|enacted|accepted|applied)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
 _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
                         re.IGNORECASE)
+_TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
@@ -83,6 +92,9 @@ class _Step:
     formatting: bool            # every change only reformats a rule's text
     message: list[str]
     place: int                  # the commit's place in the first-parent history
+    marked: bool = False        # its title is in the game's form for a proposal, which numbers no proposal
+    cleaned: list[Change] = field(default_factory=list)  # beside its changes, those that only reformat a rule
+    ruleset: str = ""           # a website's archived ruleset it is read from (records' [rulesets]), not a commit
     reading: Reading = field(default_factory=lambda: Reading("proposal"))
     said: list[str] = field(default_factory=list)     # what the record says of it (for the corrections file)
     guesses: list[str] = field(default_factory=list)  # what the import guessed, in words
@@ -107,6 +119,16 @@ class _Walk:
     # Commits that record a decision ("Gibson passed proposal #61"), as (the place of the commit in the history,
     # the proposal's number, the commit): a bot applies a proposal's changes in commits of their own after it.
     decided: list[tuple[int, int, Commit]] = field(default_factory=list)
+    # What the reader of the rules took where the record does not say (a class by Suber's numbering): its words ->
+    # (the file, the first commit it was read at).
+    guessed: dict[str, tuple[str, str]] = field(default_factory=dict)
+    guessed_shapes: set[str] = field(default_factory=set)  # each guess of `guessed` with its numbers left out
+    remade: dict[str, Commit] = field(default_factory=dict)  # a path the rules left, made again by a later commit
+    decision_guesses: list[str] = field(default_factory=list)  # what the import took for the record of decisions
+    adopted: dict[int, str] = field(default_factory=dict)  # the proposals archived rulesets name, and their words
+    record_names: dict[str, str] = field(default_factory=dict)  # an identifier -> the name the file of players gives
+    keys: dict[str, int] = field(default_factory=dict)  # an outline's tags -> the numbers the import gave them
+    classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
     # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
     submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
 
@@ -134,11 +156,12 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
-    if first is None:
+    if first is None and paths:
         paths = _earlier_paths(repo, last, paths)
-    walk = _walk(repo, paths, first, last)
+    walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
+        _walk(repo, paths, first, last, corrections)
     decisions = _read_decisions(repo, records, last, walk) if records else []
-    undecided = [step for step in walk.steps if not _read_step(step)]
+    undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step)]
     _guess(walk, undecided)
     for step in walk.steps:
         if corrections is not None and (said := corrections.commit(step.commit.id)):
@@ -153,31 +176,36 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     for decision in decisions:
         names.learn(decision)
     decided = {decision.number: names.decision(decision) for decision in decisions}
+    for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
+        if number in decided:
+            corrections.use(line, f"proposal {number}: {result}" + (f": {reason}" if reason else "") +
+                            f" (the record: {decided[number].said})")
+            decided[number] = dataclasses.replace(decided[number], result=result, reason=reason)
     if corrections is not None:
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
     entries, unrecorded, numbers = _entries(steps, decided, walk)
-    players = list(dict.fromkeys([p.authors[0] for step in steps if step.reading.kind == "proposal"
-                                  and step.again is None for p in step.reading.proposals]
-                                 + [name for decision in decided.values() for name, _ in decision.votes]
-                                 + [decision.proposer for decision in decided.values() if decision.proposer]))
+    players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
+                                 + [name for decision in decided.values() for name, _ in decision.votes]))
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
-    where = " or ".join(code_span(path or ".") for path in paths)
+    where = " or ".join(code_span(path or ".") for path in paths) or code_span(records.rulesets.list)
     rules_md = render_ruleset(f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
                               list(walk.initial.values()))
     if why := too_large_for(rules_md):
         raise ImportRefused(str(repo), f"the rules at commit {walk.start_commit[:10]}, as rules.md, would be a file "
                             f"that {why}", walk.problems)
-    logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per commit that changed the rules "
-                     f"({escape_markdown(' or '.join(path or '.' for path in paths))}); the file `IMPORT.md` in the game's folder, which is not part of "
-                     "the site, says how each was read.\n\n", entries)
+    read = " or ".join(path or "." for path in paths) or (records.rulesets.list if records else "")
+    logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per change of the rules "
+                     f"({escape_markdown(read)}); the file `IMPORT.md` in the game's folder, which is not part of the "
+                     "site, says how each was read.\n\n", entries)
     game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records else None)
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
-    guessed = [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
-               for step in steps if step.guesses and not step.correction]
+    guessed = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    guessed += [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
+                for step in steps if step.guesses and not step.correction] + walk.decision_guesses
     # The lines that changed what the import read (those that say what it reads are counted, not listed).
     used = [f"{corrections.file}:{line}: {what}" for line, what in sorted(corrections.used.items())
             if not what.endswith("(as the import reads it)")] if corrections else []
@@ -185,10 +213,34 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         used.append(f"{corrections.file}: {counted(confirmed, 'line')} confirmed what the import reads")
     files = {"game.toml": game_toml, "rules.md": rules_md,
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
-             "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used),
-             FILE_NAME: render(f"the import of {repo.resolve().name} ({where})", _correction_lines(steps, names))}
-    return ImportedGame(files, sum(len(step.reading.proposals) for step in steps if step.again is None),
-                        walk.problems, said=used + guessed)
+             "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used, records, decided),
+             FILE_NAME: render(f"the import of {repo.resolve().name} ({where})",
+                               _correction_lines(steps, names, walk.classes, walk.guessed))}
+    return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
+                        said=used + _told(walk, steps))
+
+
+def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
+    """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
+    the corrections file list them commit by commit)."""
+    out = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    if walk.decision_guesses:
+        out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
+                   + (" and the like" if len(walk.decision_guesses) > 1 else ""))
+    alike: dict[str, list[tuple[_Step, str]]] = {}  # a guess with its numbers as N -> the steps it was made for
+    for step in steps:
+        if not step.correction:
+            for guess in step.guesses:
+                alike.setdefault(re.sub(r"[0-9]+", "N", guess), []).append((step, guess))
+    for shape, made in alike.items():
+        if len(made) == 1:
+            step, guess = made[0]
+            out.append(f"commit {step.commit.short}: {step.reading.words()}: guessed: {guess}")
+            continue
+        ids = [step.commit.short for step, _ in made]
+        shown_ids = ", ".join(ids[:3]) + (f" and {len(ids) - 3:,} more" if len(ids) > 3 else "")
+        out.append(f"guessed for {counted(len(ids), 'commit')} ({shown_ids}): {shape}")
+    return out + ([f"each guess is in IMPORT.md and, to correct, in {FILE_NAME}"] if out else [])
 
 
 # --- where the rules are, commit by commit ----------------------------------------------------------------------
@@ -247,7 +299,7 @@ def _touches(changed: list[str], path: str) -> bool:
     return any(name == path or _folder(name) == path for name in changed)
 
 
-def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
+def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None) -> _Walk:
     """The rules at the start and each commit after that changed them, following them where git moved them."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
@@ -255,6 +307,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
     walk = _Walk({}, "", "", [], [], [], None, [], {})
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
+    left: list[str] = []  # the paths the rules moved away from
     with BlobReader(repo) as blobs:
         def rules_at(revision: str) -> tuple[tuple[dict[int, ImportedRule], str] | None, list[Problem]]:
             """The rules at `revision` and the path that holds them (None where no path holds readable rules), and
@@ -278,7 +331,11 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
                     if (file, what) not in rewritten:  # said once, not at each commit that has it
                         rewritten.add((file, what))
                         problems.append(Problem(file or path, revision, line, what))
-                return ({rule.number: rule for rule in read.rules}, path), problems
+                for note in read.guessed:  # (said once: at later commits the same guess names more rules)
+                    if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
+                        walk.guessed_shapes.add(re.sub(r"[0-9, ]+", " ", note.message))
+                        walk.guessed[note.message] = (note.file or path, revision)
+                return ({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path), problems
             return None, problems
 
         current: tuple[dict[int, ImportedRule], str] | None = None
@@ -297,6 +354,9 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
                 walk.decided.append((place, int(m.group(1)), commit))
             if m := _SUBMITTED.match(commit.subject):
                 walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+            for old in left:  # rules made again where they were before they moved: a new game, or round
+                if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
+                    walk.remade[old] = commit
             if not any(_touches(changed, path) for path in paths):
                 continue
             now, problems = rules_at(commit.id)
@@ -309,6 +369,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
             if now is None and (moved := _moved(repo, list(commit.parents), commit.id, away=current[1])) is not None \
                     and moved not in paths:  # the rules moved: follow them
                 paths.insert(0, moved)
+                left.append(current[1])
                 now, problems = rules_at(commit.id)
                 if now is not None:
                     walk.moves.append(f"from {code_span(current[1] or '.')} to {code_span(moved)} at commit "
@@ -324,12 +385,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
                 continue
             before, after = current[0], now[0]
             current = now
-            changes, formatting = _changes(before, after)
-            annotations = _annotations(before, after)
-            if not changes and not annotations:
+            changes, cleaned = _changes(before, after)
+            changes += _annotations(before, after)
+            if not changes and not cleaned:
                 walk.unchanged.append(commit)
                 continue
-            changes += annotations
+            formatting = not changes
+            changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
             summary, why = short_title(title)
@@ -338,8 +400,8 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
             body, why = _message(commit.message, summary)
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
-            walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch,
-                                    formatting and not annotations, body, place))
+            walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
+                                    place, cleaned=cleaned))
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
                             walk.problems)
@@ -348,6 +410,27 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str) -> _Walk:
 
 def _named(paths: list[str]) -> str:
     return " or ".join(path or "." for path in paths)
+
+
+def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Corrections | None) -> list[ImportedRule]:
+    """The rules read at a commit with the numbers and classes the import keeps across commits: a rule an outline
+    identifies by its tag keeps the number it had, whatever its place now (a new tag takes the next number); a
+    rule's class is the keeper's where the corrections file gives it."""
+    out = []
+    for rule in rules:
+        if rule.key is not None:
+            if rule.key not in walk.keys:
+                taken = set(walk.keys.values())
+                walk.keys[rule.key] = rule.number if rule.number not in taken else max(taken) + 1
+            rule = dataclasses.replace(rule, number=walk.keys[rule.key])
+        if corrections is not None and (said := corrections.rule_class(rule.number)):
+            rule_class = {"immutable": IMMUTABLE, "mutable": MUTABLE}.get(said[1])
+            same = " (as the import reads it)" if rule_class == rule.rule_class else ""
+            corrections.use(said[0], f"rule {rule.number} {said[1]}{same}")
+            rule = dataclasses.replace(rule, rule_class=rule_class)
+        walk.classes[rule.number] = rule.rule_class
+        out.append(rule)
+    return out
 
 
 def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
@@ -387,15 +470,16 @@ def _formatting(text_: str) -> str:
     return " ".join(_MARKUP.sub("", text_).split())
 
 
-def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> tuple[list[Change], bool]:
-    """What a keeper would write to turn `before` into `after`, rule by rule, and whether it changes formatting
-    only. A rule that leaves one number as another arrives with much the same text is renumbered, not repealed
-    and enacted: its history goes on."""
+def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> tuple[list[Change], list[Change]]:
+    """What a keeper would write to turn `before` into `after`, rule by rule: the changes, and apart from them
+    those that only reformat a rule's text or title (a cleaning, which no rule-change is). A rule that leaves one
+    number as another arrives with much the same text is renumbered, not repealed and enacted: its history goes
+    on."""
     changes: list[Change] = []
+    cleaned: list[Change] = []
     gone = [number for number in before if number not in after]
     new = [number for number in after if number not in before]
     renumbered = _renumbered({n: before[n] for n in gone}, {n: after[n] for n in new})
-    formatting = True
     for number in sorted(before.keys() | after.keys()):
         old, now = before.get(number), after.get(number)
         if number in renumbered:
@@ -404,22 +488,19 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
         elif now is None:
             if number not in renumbered.values():
                 changes.append(Change("repeal", number))
-                formatting = False
             continue
         elif old is None:
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
-            formatting = False
             continue
         if _class(old) != _class(now) and _class(now) is not None:
             changes.append(Change("transmute", number, rule_class=_class(now)))
-            formatting = False
         if old.text != now.text:
-            changes.append(Change("amend", number, text=now.text))
-            formatting = formatting and _formatting(old.text) == _formatting(now.text)
+            alike = _formatting(old.text) == _formatting(now.text) and number not in renumbered
+            (cleaned if alike else changes).append(Change("amend", number, text=now.text))
         if old.title != now.title:
-            changes.append(Change("retitle", number, title=now.title or ""))
-            formatting = formatting and _formatting(old.title or "") == _formatting(now.title or "")
-    return changes, formatting and bool(changes)
+            alike = _formatting(old.title or "") == _formatting(now.title or "") and number not in renumbered
+            (cleaned if alike else changes).append(Change("retitle", number, title=now.title or ""))
+    return changes, cleaned
 
 
 def _renumbered(gone: dict[int, ImportedRule], new: dict[int, ImportedRule]) -> dict[int, int]:
@@ -430,7 +511,8 @@ def _renumbered(gone: dict[int, ImportedRule], new: dict[int, ImportedRule]) -> 
     pairs = []
     for old_number, old in gone.items():
         for new_number, now in new.items():
-            same_title = bool(old.title) and _formatting(old.title or "").lower() == _formatting(now.title or "").lower()
+            same_title = bool(old.title) and \
+                _formatting(old.title or "").lower() == _formatting(now.title or "").lower()
             ratio = difflib.SequenceMatcher(None, old.text.split(), now.text.split(), autojunk=False).ratio()
             if same_title or ratio >= 0.75:
                 pairs.append((-(ratio + same_title), old_number, new_number))
@@ -448,8 +530,7 @@ def _annotations(before: dict[int, ImportedRule], after: dict[int, ImportedRule]
         old = before.get(number)
         if old is None:
             continue
-        seen = list(getattr(old, "annotations", ()))
-        out += [Change("annotate", number, text=note) for note in getattr(rule, "annotations", ()) if note not in seen]
+        out += [Change("annotate", number, text=note) for note in rule.annotations if note not in old.annotations]
     return out
 
 
@@ -457,7 +538,7 @@ def _history(rule: ImportedRule | None, file: str, commit: str) -> list[HistoryE
     """A rule's History lines as entries; None when the record keeps none for it."""
     if rule is None:
         return None
-    return [history_entry(said, Source(file, commit, line)) for line, said in getattr(rule, "history", ())]
+    return [history_entry(said, Source(rule.file or file, commit, line)) for line, said in rule.history]
 
 
 def _credited(change: Change, before: dict[int, ImportedRule], after: dict[int, ImportedRule], file: str,
@@ -490,6 +571,7 @@ def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
 # --- what the record says each commit was ----------------------------------------------------------------------
 
 _UNNUMBERED = "no record numbers it"   # the guess a numbering pass completes
+NEXT = -1                              # the number of a proposal to be numbered in sequence (a game may number from 0)
 
 
 def _read_step(step: _Step) -> bool:
@@ -507,7 +589,7 @@ def _read_step(step: _Step) -> bool:
         step.guesses += [f"proposal {number}'s proposer is {author_is} (its History line names none)"
                          for number, authors in proposals.items() if not authors]
         step.reading = Reading("proposal", tuple(Proposal(number, authors or (author,))
-                                                 for number, authors in proposals.items()))
+                                                 for number, authors in sorted(proposals.items())))
         return True
     if entries and len(agents) == 1 and agents <= {"judgment", "temporary-rule", "rule", "cleaning"}:
         entry = entries[0]
@@ -542,14 +624,17 @@ def _read_step(step: _Step) -> bool:
         step.said.append(f"its branch's name '{step.branch}'")
         _proposals(step, numbers, author, author_is)
     else:
+        if _PROPOSAL_FORM.match(title):  # a proposal by the game's form: its number is still to guess
+            step.marked = True
+            step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
     return True
 
 
 def _author(step: _Step) -> tuple[str, str]:
     """Who the record says made the commit's proposal, and where it says so: the message's byline ("Proposed by
-    Ann"), its pull request's author, else its commit's author."""
-    if byline := _BYLINE.search(step.commit.message):
+    Ann", a turn's player: "Round 1, Turn 11 (Kit)"), its pull request's author, else its commit's author."""
+    if byline := _BYLINE.search(step.commit.message) or _TURN_BYLINE.search(step.title):
         return byline.group(1), "its message's byline"
     return step.author, step.author_is
 
@@ -568,14 +653,15 @@ def _guess(walk: _Walk, undecided: list[_Step]) -> None:
     steps = walk.steps
     numbered = [step for step in steps if step not in undecided and step.reading.kind == "proposal"]
     own_numbers = _rules_numbered_as_proposals(numbered)
+    numbered += [step for step in steps if step.marked]
     highest_initial = max(walk.initial, default=0)
     claimed = {p.number for step in numbered for p in step.reading.proposals}
     begun = False
     previous = -1  # the place of the last commit that changed the rules
     for step in steps:
         since, previous = previous, step.place
+        begun = begun or step in numbered
         if step not in undecided:
-            begun = begun or step in numbered
             continue
         author, author_is = _author(step)
         decided = [(number, commit) for place, number, commit in walk.decided if since < place < step.place] or \
@@ -592,19 +678,20 @@ def _guess(walk: _Walk, undecided: list[_Step]) -> None:
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
-        elif len(made) == 1 and (own_numbers or own_numbers is None and made[0] > highest_initial):
+        elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
+                (own_numbers or own_numbers is None and made[0] > highest_initial):
             why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
                 "above the initial rules', as Suber's numbering makes them"
             step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
             _proposals(step, made, author, author_is)
             claimed.add(made[0])
-        elif begun:
-            step.guesses.append("no record numbers it, where the game numbers its proposals in their titles: the "
+        elif begun and not step.marked:
+            step.guesses.append("no record numbers it, where the game names its proposals in their titles: the "
                                 "keeper's own change, not a proposal")
-            step.reading = Reading("event", by=f"the keeper ({author})")
+            step.reading = Reading("event", by=f"{author}, no proposal")
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
-            _proposals(step, [0], author, author_is)
+            _proposals(step, [NEXT], author, author_is)
 
 
 def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
@@ -666,18 +753,19 @@ def _runs(steps: list[_Step]) -> list[_Step]:
     for step in steps:
         previous = out[-1] if out else None
         numbers = [p.number for p in step.reading.proposals]
-        if previous is not None and step.reading.kind in ("proposal", "judgment") and 0 not in numbers \
+        if previous is not None and step.reading.kind in ("proposal", "judgment") and NEXT not in numbers \
                 and _same(previous.reading, step.reading):
             previous.changes += step.changes
             previous.credited += step.credited
+            previous.cleaned += step.cleaned
             previous.commits.append(step.commit)
             continue
-        if step.reading.kind == "proposal" and 0 not in numbers and set(numbers) <= done:
+        if step.reading.kind == "proposal" and NEXT not in numbers and set(numbers) <= done:
             step.again = numbers[0]
-        elif step.reading.kind == "proposal" and done & set(numbers):
+        elif step.reading.kind == "proposal" and NEXT not in numbers and done & set(numbers):
             step.completes = [number for number in numbers if number in done]
             step.reading = Reading("proposal", tuple(p for p in step.reading.proposals if p.number not in done))
-        done.update(numbers)
+        done.update(number for number in numbers if number != NEXT)
         out.append(step)
     return out
 
@@ -694,8 +782,9 @@ def _number(steps: list[_Step]) -> None:
     """Number each proposal no record numbers: next in sequence after the proposal before it, skipping the numbers
     the record gives later commits; before any, counting back from the first number the record gives (from 1
     where it gives none)."""
-    claimed = {p.number for step in steps for p in step.reading.proposals if p.number}
-    first_claimed = next((i for i, step in enumerate(steps) for p in step.reading.proposals if p.number), len(steps))
+    claimed = {p.number for step in steps for p in step.reading.proposals if p.number != NEXT}
+    first_claimed = next((i for i, step in enumerate(steps) for p in step.reading.proposals if p.number != NEXT),
+                         len(steps))
     unnumbered_before = sum(1 for step in steps[:first_claimed] if step.reading.kind == "proposal")
     previous = max(0, min(claimed) - unnumbered_before - 1) if claimed else 0
     for step in steps:
@@ -703,7 +792,7 @@ def _number(steps: list[_Step]) -> None:
             continue
         proposals = []
         for proposal in step.reading.proposals:
-            if proposal.number == 0:
+            if proposal.number == NEXT:
                 number = previous + 1
                 while number in claimed:
                     number += 1
@@ -734,6 +823,8 @@ class _Names:
         if said is not None:
             self._use(raw, said)
             name, why = said[1], "your correction" if said[1] != player_name(raw)[0] else "as your line says"
+        elif raw in self.walk.record_names:
+            name, why = player_name(self.walk.record_names[raw])[0], "the record: its file of players"
         elif raw in self.guessed:
             name, why = self.guessed[raw]
         else:
@@ -777,8 +868,16 @@ class _Names:
                                                f"'{clean_line(commit.subject)}'")
 
     def decision(self, decision: Decision) -> Decision:
-        """A decision of the file of decisions with its names written (after `learn` has seen them all)."""
-        return dataclasses.replace(decision, proposer=self.name(decision.proposer) if decision.proposer else "",
+        """A decision of the file of decisions with its names written (after `learn` has seen them all); where the
+        file names no proposer, the one the commit that submitted it names (a guess)."""
+        proposer = self.name(decision.proposer) if decision.proposer else ""
+        if not proposer and (submitted := self.walk.submitted.get(decision.number)):
+            name, commit = submitted
+            proposer = self.name(name, commit.id)
+            self.walk.decision_guesses.append(f"proposal {decision.number}: its proposer {proposer}: guessed from "
+                                              f"commit {commit.short} '{clean_line(commit.subject)}' (the record of "
+                                              "decisions names none)")
+        return dataclasses.replace(decision, proposer=proposer,
                                    votes=tuple((self.name(voter), ballot) for voter, ballot in decision.votes))
 
     def lines(self) -> list[Line]:
@@ -787,20 +886,76 @@ class _Names:
 
 # --- the log -----------------------------------------------------------------------------------------------------
 
-def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> list[Decision]:
-    """The decisions in the keeper's file of proposals, read at the last commit the import reads."""
-    with BlobReader(repo) as blobs:
-        try:
-            content = blobs.read(last, records.file)
-        except BlobTooLarge as error:
-            raise ImportRefused(str(repo), str(error), walk.problems) from None
-    if content is None:
-        raise ImportRefused(str(repo), f"no file {records.file} at commit {last[:10]} (the records file's "
-                            "proposals.file)", walk.problems)
+def _file_text(repo: Path, blobs: BlobReader, last: str, path: str, what: str, walk: _Walk) -> str:
+    """A file the records file names, read at the last commit; the import is refused without it."""
     try:
-        return read_decisions(records, content)
+        content = blobs.read(last, path)
+    except BlobTooLarge as error:
+        raise ImportRefused(str(repo), str(error), walk.problems) from None
+    if content is None:
+        raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the records file's {what})",
+                            walk.problems)
+    return content
+
+
+def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> list[Decision]:
+    """The decisions in the keeper's file of proposals, read at the last commit the import reads; and the names
+    its file of players gives the identifiers it uses."""
+    with BlobReader(repo) as blobs:
+        content = _file_text(repo, blobs, last, records.file, "proposals.file", walk)
+        players = _file_text(repo, blobs, last, records.players[0], "players.file", walk) if records.players else None
+    try:
+        if players is not None:
+            walk.record_names = read_players(records, players)
+        return read_decisions(records, content, walk.adopted if records.adopted_by_rulesets else None)
     except DecisionsUnreadable as error:
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
+
+
+def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
+    """A game a website keeps as one archived ruleset per adopted proposal (the records file's [rulesets]): each
+    ruleset after the first is a step, the proposal its entry names, its changes what it changed."""
+    sets = records.rulesets
+    walk = _Walk({}, last, "", [], [], [], None, [], {})
+    with BlobReader(repo) as blobs:
+        try:
+            entries = read_list(_file_text(repo, blobs, last, sets.list, "rulesets.list", walk), "", "rulesets")
+        except DecisionsUnreadable as error:
+            raise ImportRefused(str(repo), f"{sets.list} at commit {last[:10]}: {error}") from None
+        before: dict[int, ImportedRule] | None = None
+        for place, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise ImportRefused(str(repo), f"{sets.list} at commit {last[:10]}: ruleset {place} (from 0) is not "
+                                    "an object")
+            path = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: clean_line(str(entry.get(m.group(1), ""))),
+                          sets.file)
+            try:
+                read = read_ruleset(_file_text(repo, blobs, last, path, "rulesets.file", walk), file=path)
+            except RulesetImportError as error:
+                raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
+            rules = {rule.number: rule for rule in read.rules}
+            moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
+            title = short_title(str(entry.get(sets.title) or ""))[0] if sets.title else ""
+            if before is None:
+                walk.initial, walk.start_date = rules, date
+                before = rules
+                continue
+            changes, cleaned = _changes(before, rules)
+            before = rules
+            proposal = entry.get(sets.proposal)
+            commit = Commit(last, (), "", datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(),
+                            title)
+            step = _Step(commit, changes + cleaned, [None] * len(changes + cleaned), title, "", "", "", False, [],
+                         place, ruleset=path)
+            if isinstance(proposal, int) and not isinstance(proposal, bool):
+                walk.adopted[proposal] = f"adopted: ruleset {place} ({path}) names it"
+                step.said.append(f"ruleset {place} names proposal {proposal}")
+                step.reading = Reading("proposal", (Proposal(proposal),))  # (its proposer: the decision's)
+            else:
+                step.said.append(f"ruleset {place} names no proposal")
+                step.reading = Reading("event", by="the keeper, no proposal")
+            walk.steps.append(step)
+    return walk
 
 
 def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> tuple[list[Entry], Runs, list[int]]:
@@ -809,8 +964,8 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     accounts for (in a game kept in git, a proposal that failed is never merged), each before the first proposal
     numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order."""
     carried = {p.number for step in steps if step.again is None for p in step.reading.proposals}
-    alone = sorted((decision for number, decision in decided.items() if number not in carried
-                    and decision.result != "undecided"), key=lambda decision: (decision.moment, decision.number))
+    alone = sorted((decision for number, decision in decided.items() if number not in carried),
+                   key=lambda decision: (decision.moment, decision.number))
     used = carried | {decision.number for decision in alone}
     missing = gaps(used, min(used), max(used)) if used else []
     entries: list[Entry] = []
@@ -831,9 +986,12 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
         unrecorded([decision.number])
         # (a decision's day is UTC's, a commit's its keeper's: never before the entry above it)
         date = max(decision.date, last_date) if decision.date else last_date
-        keys = [("Proposer", decision.proposer or "unknown"), ("Date", date), *_ballots(decision)]
-        entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""), keys,
-                             prose=[f"The record of decisions says: {escape_markdown(decision.said)}."]))
+        if decision.result == "undecided" or not decision.proposer:
+            entries.append(_undecided(decision))
+        else:
+            keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
+            entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
+                                 keys, prose=[f"The record of decisions says: {escape_markdown(decision.said)}."]))
         order.append(decision.number)
 
     for step in steps:
@@ -854,13 +1012,23 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     return entries, missing, order
 
 
+def _undecided(decision: Decision) -> Entry:
+    """A decision the log cannot write as a proposal: one still voted on when the record was last read, or one
+    whose proposer no record names (the format writes a proposal with its proposer, and none is made up). Its
+    number is Unrecorded, saying what the record holds."""
+    votes = next(value for key, value in _ballots(decision) if key == "Votes")
+    said = "still being voted on at the last commit read" if decision.result == "undecided" else \
+        f"{decision.said}, with no proposer (votes: {votes})"
+    return Entry(f"Unrecorded: {decision.number}", prose=[f"The record of decisions says: {escape_markdown(said)}."])
+
+
 def _ballots(decision: Decision) -> list[tuple[str, str]]:
     """The keys a decision of the record gives a proposal: its ballots (`Votes: none` where nobody voted) and its
     result."""
     groups = {kind: [voter for voter, ballot in decision.votes if ballot == kind] for kind in ("for", "against",
                                                                                                "abstain")}
     votes = "; ".join(f"{kind} {', '.join(voters)}" for kind, voters in groups.items() if voters) or "none"
-    return [("Votes", votes), ("Result", decision.result)]
+    return [("Votes", votes), ("Result", decision.result)] + ([("Reason", decision.reason)] if decision.reason else [])
 
 
 def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk) -> list[Entry]:
@@ -868,21 +1036,45 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
     prose = _provenance(step)
+    if step.cleaned and reading.kind == "cleaning":
+        step.changes, step.cleaned = step.changes + step.cleaned, []
+    if step.cleaned:  # (its changes of formatting alone, apart: a cleaning, which no rule-change is)
+        cleaning = Entry(f"Event: {title or 'a change'} (formatting)", [("Date", date), ("By", f"cleaning "
+                         f"({_player(step.author)})")], step.cleaned, [f"The formatting {step.commit.short} changed "
+                         "beside its other changes."])
+        step.cleaned = []
+        return [cleaning] + _step_entries(step, judgments, decided, walk)
+    if reading.kind == "proposal" and step.again is None and any(
+            decided[p.number].result == "undecided" or not decided[p.number].proposer
+            for p in reading.proposals if p.number in decided):
+        # (a decision no proposal entry can hold: its number Unrecorded, its changes an event by it)
+        numbers = [p.number for p in reading.proposals]
+        return [_undecided(decided[number]) if number in decided else Entry(f"Unrecorded: {number}")
+                for number in numbers] + [Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", "proposal "
+                                                + ", ".join(str(number) for number in numbers))], step.changes, prose)]
     if reading.kind == "proposal" and step.again is None:
         shares = _shares(step)
         out = []
         for proposal in reading.proposals:
             heading = f"Proposal {proposal.number}" + (f": {title}" if title and len(reading.proposals) == 1 else "")
             decision = decided.get(proposal.number)
-            proposer = decision.proposer if decision and decision.proposer else proposal.authors[0]
+            proposer = decision.proposer if decision and decision.proposer else (proposal.authors or ("unknown",))[0]
             keys = [("Proposer", proposer)]
             if proposal.authors[1:]:
                 keys.append(("Co-authors", ", ".join(proposal.authors[1:])))
             keys += [("Date", date), *(_ballots(decision) if decision else [("Result", "adopted")])]
-            if decision and decision.result != "adopted":
-                walk.problems.append(Problem("", commit.id, 0, f"the record of decisions says proposal "
-                                             f"{proposal.number} {decision.said}, yet this commit carries it out"))
             changes = shares.get(proposal.number, [])
+            if decision and decision.result != "adopted":  # the rules changed all the same: an event, beside it
+                walk.problems.append(Problem("", commit.id, 0, f"the record of decisions says proposal "
+                                             f"{proposal.number} {decision.said}, yet this commit carries it out: "
+                                             "its changes are an event by it"))
+                out.append(Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", f"proposal "
+                                 f"{proposal.number}"), ("Note", f"The record of decisions says proposal "
+                                 f"{proposal.number} {clean_line(decision.said)}; this commit made its changes.")],
+                                 changes, prose))
+                out.append(Entry(heading, keys, [], [f"The record of decisions says: "
+                                                     f"{escape_markdown(decision.said)}."]))
+                continue
             if not changes:
                 keys.append(("Note", f"Carried out in the same commit as proposal {reading.proposals[0].number}, "
                                      "whose entry holds the commit's changes the record does not credit to it."))
@@ -932,6 +1124,9 @@ def _judgment_number(name: str, count: int) -> tuple[int, str]:
 
 
 def _provenance(step: _Step) -> list[str]:
+    if step.ruleset:
+        return [f"The ruleset {code_span(step.ruleset)}" + (f", whose summary says: {escape_markdown(step.title)}"
+                                                             if step.title else ".")]
     commits = [step.commit] + step.commits
     ids = ", ".join(f"`{c.id[:10]}`" for c in commits)
     out = [f"Commit{'s' if len(commits) > 1 else ''} {ids}" + (", whose message says:" if step.message else ".")]
@@ -943,8 +1138,8 @@ def _provenance(step: _Step) -> list[str]:
 def _strip_numbers(title: str) -> str:
     """A title without the words that name its entry ("Proposal 12: Dice" is "Dice", "Temp Prop 66" is "Temp",
     "Rule 304: Tea" is "Tea", "Judgment II" is "")."""
-    for pattern in (_LEADING_NUMBER, _LEADING_RULE_NUMBER, _JUDGMENT, _NON_RULE_CHANGE):
-        title = pattern.sub("", title, count=1)
+    for pattern in (_JUDGMENT, _NON_RULE_CHANGE, _LEADING_NUMBER, _LEADING_RULE_NUMBER, _FILE_NAMED):
+        title = pattern.sub("", title, count=1)  # (in this order: "319: Non-rule-change PRs" keeps its words)
     if m := _NUMBERS.search(title):
         title = title[:m.start()].rstrip() + " " + title[m.end():].lstrip(_BETWEEN)
     return title.strip(_BETWEEN)
@@ -1004,9 +1199,10 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
 
 # --- what the import says of itself ------------------------------------------------------------------------------
 
-def _correction_lines(steps: list[_Step], names: _Names) -> list[tuple[str, list[Line]]]:
+def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
+                      guessed: dict[str, tuple[str, str]]) -> list[tuple[str, list[Line]]]:
     commits = []
-    for step in steps:
+    for step in (step for step in steps if not step.ruleset):  # (a ruleset's step is the record's: no guess)
         ids = "".join(f", then {c.short}" for c in step.commits)
         if step.own is not None:
             why = f"your correction (the import read: {step.own.words()})"
@@ -1020,33 +1216,58 @@ def _correction_lines(steps: list[_Step], names: _Names) -> list[tuple[str, list
         if step.again is not None:
             why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
         commits.append(Line(f"commit {step.commit.short}", step.reading.words(), why + ids))
-    return [("Commits that changed the rules", commits), ("Players", names.lines())]
+    rules = []
+    if guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's to say
+        words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
+        rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
+                      "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
+    return [("Commits that changed the rules", commits), ("Rules", rules), ("Players", names.lines())]
+
+
+def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
+    if records is None:
+        return ("- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) "
+                "and no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.")
+    results = Counter(decision.result for decision in decided.values())
+    no_proposer = sum(1 for decision in decided.values() if not decision.proposer)
+    return (f"- Decisions: {len(decided)} in {code_span(records.file)} (" + ", ".join(
+        f"{count} {result}" for result, count in sorted(results.items())) + "), each with its ballots and result as "
+        f"recorded, checked by `check` under `{records.adoption}`; {no_proposer} with no proposer and those still "
+        "undecided are Unrecorded numbers saying what the record holds. A proposal that failed for a reason the "
+        "game's rules give, not by its ballots, is `Result: invalid` with `Reason:` (docs/format.md): write it in "
+        f"{FILE_NAME} as `proposal N invalid: depends on proposal M`.")
 
 
 def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], unrecorded: Runs,
-            guessed: list[str], used: list[str]) -> str:
+            guessed: list[str], used: list[str], records: Mapping | None, decided: dict[int, Decision]) -> str:
     kinds = Counter(change.kind for step in steps for change in step.changes)
     readings = Counter(step.reading.kind if step.again is None else "again" for step in steps)
     proposals = sum(len(step.reading.proposals) for step in steps if step.again is None)
-    from_record = sum(1 for step in steps if step.reading.kind == "proposal" and not step.guesses)
+    numbered = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
+        guess.startswith("no record numbers it") for guess in step.guesses))
+    proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
+        "proposer is" in guess for guess in step.guesses))
     out = ["# How this game was imported", "",
            f"`nomic-archive import git` read {where} in the repository {escape_markdown(repo.resolve().name)}, "
            f"first-parent history from commit `{walk.start_commit[:10]}` (the rules in rules.md) to `{end[:10]}`.",
            "",
-           f"- Proposals: {proposals}, in {readings['proposal']} commits ({from_record} read whole from the record: "
-           "its History lines, the game's own words in titles).",
+           f"- Proposals: {proposals}, in {readings['proposal']} commits ({numbered} numbered by the record, "
+           f"{proposed} with a proposer the record names: its History lines, the game's own words in titles).",
            f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting): {readings['event']}; "
            f"cleanings (no proposal: formatting, what the game calls non-rule changes): {readings['cleaning']}; "
            f"later commits carrying out a proposal again: {readings['again']}.",
            "- Rule changes: " + (", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())) or "none") + ".",
-           f"- Unrecorded numbers (no commit carried them out): {number_ranges(unrecorded) if unrecorded else 'none'}.",
-           "- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) and "
-           "no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.",
+           f"- Unrecorded numbers (no record holds them): {number_ranges(unrecorded) if unrecorded else 'none'}.",
+           _ballots_said(records, decided),
            f"- Commits that changed the rules' files but no rule: {len(walk.unchanged)}.", ""]
     if walk.moves:
         out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
+    for path, commit in walk.remade.items():
+        out += [f"A new {code_span(path)} was made at commit `{commit.short}` ({commit.date[:10]}, "
+                f"{escape_markdown(clean_line(commit.subject))}) after the rules moved away from it: a new game, or "
+                f"round? Import it with `--rules {path} --from {commit.short}`.", ""]
     out += ["## What was guessed, and how to correct it", "",
             f"`{FILE_NAME}`, beside this file, holds a line for each commit and each player: what the import read "
             "and why. Edit a line to correct a guess (the proposal's number, its proposer, whether it is a proposal, "
