@@ -178,9 +178,10 @@ def _add_import(commands) -> None:
                               "./git).")
     kinds = imp.add_subparsers(dest="kind", metavar="KIND", required=True)
 
-    text = kinds.add_parser("text", help="a plain-text ruleset, or a folder of one file per rule, to rules.md",
-                            description="A ruleset in plain text (a mail, a wiki page, a forum post, a game's rules "
-                            "file) or a folder of\none file per rule with YAML front matter, to rules.md.", **_examples(
+    text = kinds.add_parser("text", help="a ruleset in plain text, or a game's rules file, folder or JSON, to "
+                            "rules.md", description="A ruleset in plain text (a mail, a wiki page, a forum post), or "
+                            "a game's rules file, folder of rule files\nor JSON as its keepers kept it, to rules.md; "
+                            "what it left out or guessed is said, with file:line.", **_examples(
                                 "nomic-archive import text rules.txt -o content/my-game/rules.md",
                                 "nomic-archive import rules/ -o content/my-game/rules.md    (the same as 'import "
                                 "text rules/')"))
