@@ -930,14 +930,27 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
             path = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: clean_line(str(entry.get(m.group(1), ""))),
                           sets.file)
             try:
-                read = read_ruleset(_file_text(repo, blobs, last, path, "rulesets.file", walk), file=path)
-            except RulesetImportError as error:
-                raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
+                content = blobs.read(last, path)
+                read = read_ruleset(content, file=path) if content is not None else None
+            except (RulesetImportError, BlobTooLarge) as error:
+                if before is None:
+                    raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
+                walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: the next "
+                                             "readable ruleset carries its changes"))
+                continue
+            if read is None:  # (the list names a ruleset the archive lacks)
+                if before is None:
+                    raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the first ruleset the "
+                                        f"records file's rulesets.list names)", walk.problems)
+                walk.problems.append(Problem(path, last, 0, f"{sets.list} names this ruleset, which is not in the "
+                                             "repository: the next ruleset carries its changes"))
+                continue
             rules = {rule.number: rule for rule in read.rules}
             moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
             title = short_title(str(entry.get(sets.title) or ""))[0] if sets.title else ""
-            if before is None:
-                walk.initial, walk.start_date = rules, date
+            if before is None:  # (undated by the list: the game starts on the day of the commit read)
+                walk.initial, walk.start_date = rules, date or text(git(repo, "show", "-s", "--format=%cI",
+                                                                        "--end-of-options", last)).strip()[:10]
                 before = rules
                 continue
             changes, cleaned = _changes(before, rules)
@@ -972,7 +985,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     order: list[int] = []
     pending = missing
     judgments = 0
-    last_date = ""
+    last_date = ""  # (a decision the record does not date takes the day of the entry above it, or the game's start)
 
     def unrecorded(numbers: list[int]) -> None:
         nonlocal pending
@@ -985,7 +998,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     def decision_alone(decision: Decision) -> None:
         unrecorded([decision.number])
         # (a decision's day is UTC's, a commit's its keeper's: never before the entry above it)
-        date = max(decision.date, last_date) if decision.date else last_date
+        date = max(decision.date, last_date) if decision.date else last_date or walk.start_date
         if decision.result == "undecided" or not decision.proposer:
             entries.append(_undecided(decision))
         else:
