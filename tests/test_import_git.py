@@ -549,9 +549,9 @@ name = "name"
 """
 
 
-def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_path, capsys) -> None:
-    """One archived ruleset per adopted proposition, propositions with four lists of ballots, everything numbered
-    from 0, players named in a file of their own: the keeper's one slip found, nothing invented."""
+def website_game(tmp_path, lost: bool = False):
+    """A website's archive: one ruleset per adopted proposition, propositions with four lists of ballots, players
+    in a file of their own, everything numbered from 0; `lost`: the list names a ruleset never committed."""
     import json
 
     repo = tmp_path / "repo"
@@ -565,6 +565,8 @@ def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_pat
     index = [{"ruleset": 0, "timestamp": 1653105600, "proposition": None, "summary": "Initial"},
              {"ruleset": 1, "timestamp": 1653200000, "proposition": 0, "summary": "Dice added by Ann"},
              {"ruleset": 2, "timestamp": 1653400000, "proposition": 2, "summary": "Voting changed by Bo"}]
+    if lost:
+        index.append({"ruleset": 3, "timestamp": 1653500000, "proposition": None, "summary": "Lost"})
     propositions = [{"author": 0, "timestamp": 1653150000, "votes": [[0, 1], [2], [], []]},
                     {"author": 1, "timestamp": 1653250000, "votes": [[1], [0, 2], [], []]},
                     {"author": 1, "timestamp": 1653300000, "votes": [[1], [0, 2], [2], []]}]
@@ -574,6 +576,13 @@ def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_pat
                                         "Players/players.json": json.dumps(players)})
     records = tmp_path / "records.toml"
     records.write_text(WEBSITE_RECORDS, encoding="utf-8")
+    return repo, records
+
+
+def test_a_websites_archive_of_rulesets_and_propositions_numbered_from_0(tmp_path, capsys) -> None:
+    """Everything numbered from 0, players named in a file of their own: the keeper's one slip found, nothing
+    invented."""
+    repo, records = website_game(tmp_path)
     files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records))
     assert list(log) == ["Proposal 0: Dice added by Ann", "Proposal 1", "Proposal 2: Voting changed by Bo"]
     first = log["Proposal 0: Dice added by Ann"]
@@ -710,3 +719,12 @@ def test_a_turns_player_in_the_subject_is_the_proposer(tmp_path, capsys) -> None
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert "Proposer: Kit" in log["Proposal 1: Round 1, Turn 4 (Kit)"]
     assert "proposer is" not in files["IMPORT.md"] and "numbered 1, next in sequence" in files["IMPORT.md"]
+
+
+def test_a_ruleset_the_list_names_but_the_archive_lacks_is_said(tmp_path, capsys) -> None:
+    repo, records = website_game(tmp_path, lost=True)
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records))
+    assert code == 1, said
+    assert "Rules/Archive/rules.3.json at " in said and "Rules/Archive/index.json names this ruleset, which is not " \
+        "in the repository" in said
+    assert len(entries(files["log.md"])) == 3
