@@ -213,19 +213,24 @@ def _add_import(commands) -> None:
                               "./git).")
     kinds = imp.add_subparsers(dest="kind", metavar="KIND", required=True)
 
-    text = kinds.add_parser("text", help="a plain-text ruleset, or a folder of one file per rule, to rules.md",
-                            description="A ruleset in plain text (a mail, a wiki page, a forum post, a game's rules "
-                            "file) or a folder of\none file per rule with YAML front matter, to rules.md.", **_examples(
+    text = kinds.add_parser("text", help="a ruleset in plain text, or a game's rules file, folder or JSON, to "
+                            "rules.md", description="A ruleset in plain text (a mail, a wiki page, a forum post), or "
+                            "a game's rules file, folder of rule files\nor JSON as its keepers kept it, to rules.md; "
+                            "what it left out or guessed is said, with file:line.", **_examples(
                                 "nomic-archive import text rules.txt -o content/my-game/rules.md",
                                 "nomic-archive import rules/ -o content/my-game/rules.md    (the same as 'import "
                                 "text rules/')"))
-    text.add_argument("file", type=Path, help="the plain-text ruleset, or the folder of rule files")
+    text.add_argument("files", type=Path, nargs="+", metavar="PATH", help="the rules file (plain text, Markdown, "
+                      "JSON), or a folder of rule files; several are read as one ruleset")
     text.add_argument("-o", "--output", type=Path, metavar="FILE", help="write rules.md here instead of standard "
                       "output")
     text.add_argument("--force", action="store_true", help="replace the -o file if it exists")
     text.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
     text.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
     text.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
+    text.add_argument("--link-base", metavar="URL", help="the web address of the repository's root as GitHub shows "
+                      "its files (https://github.com/OWNER/REPO/blob/BRANCH/), run from the repository's root: a "
+                      "relative link in a rule is made absolute with it (without it, written as its text)")
     text.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     git = kinds.add_parser("git", help="a game kept in git: each commit that changes the rules a proposal",
@@ -235,8 +240,14 @@ def _add_import(commands) -> None:
                                "nomic-archive import git CLONE --rules rules/ --from v2 --title 'Our Nomic' -o "
                                "content/our-nomic"))
     git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
-    git.add_argument("--rules", required=True, metavar="PATH", help="the rules file or folder, as a path inside "
-                     "the repository")
+    git.add_argument("--rules", action="append", default=[], metavar="PATH", help="the rules file or folder "
+                     "(the files directly in it; '.' is the top folder), as a path inside the repository; again for "
+                     "where they were kept before or after (a move git records is followed without it)")
+    git.add_argument("--corrections", type=Path, metavar="FILE", help="the keeper's corrections: the file "
+                     "corrections.txt an earlier import wrote, edited (docs/guide/import.md)")
+    git.add_argument("--records", type=Path, metavar="FILE", help="where the game keeps its decisions beside the "
+                     "rules (a JSON file of proposals with ballots) and how to read them: a small TOML file the "
+                     "keeper writes once (docs/guide/import.md)")
     git.add_argument("--title", help="the game's title (default: the repository's folder name)")
     _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
                          "the last commit read (default: HEAD)")

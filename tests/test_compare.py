@@ -13,7 +13,7 @@ from generator.pipeline import replay_games
 from generator.diffing.compare import Comparison, compare, to_json
 from generator.errors import ErrorCollector
 from generator.model import Rule, Source
-from generator.importers.text import import_ruleset
+from generator.importers.rulesfile import import_ruleset
 from generator.parse.rules import parse_ruleset
 from generator.site import compare_pages as comparisons
 from generator.site.compare_pages import list_compare_pages

@@ -216,7 +216,7 @@ def test_broken_rules_file_names_every_line(tmp_path, capsys):
     code, out, err = diff(capsys, broken, "examples/suber-2nd.md")
     assert (code, out) == (2, "")
     assert err.splitlines() == [f"{broken}:8: rule 201 appears twice (first at line 5)",
-                                f"{broken}:11: rule heading 'two' does not start with a positive whole number"]
+                                f"{broken}:11: rule heading 'two' does not start with a whole number"]
 
 
 def test_not_utf8_and_not_a_ruleset(tmp_path, capsys):

@@ -247,7 +247,7 @@ def test_a_command_not_run_is_still_held_to_the_parser():
     assert parses(["serve", "--port", "0"]) is None
     assert parses(["import", "git", "CLONE", "--rules", "rules.md", "-o", "content/g"]) is None
     assert "unrecognized arguments: --prot" in parses(["serve", "--prot", "0"])
-    assert "required" in parses(["import", "git", "CLONE", "-o", "content/g"])
+    assert "required" in parses(["import", "git", "--rules", "rules.md", "-o", "content/g"])  # (no CLONE)
 
 
 def test_the_reference_gives_the_caps_of_generator_limits():

@@ -203,6 +203,12 @@ def test_new_starts_a_game_around_the_rules_md_that_import_wrote(tmp_path, capsy
     monkeypatch.chdir(tmp_path)
     Path("rules.txt").write_text(PLAIN_RULES)
     assert main(["import", "rules.txt", "-o", "content/my-game/rules.md"]) == 0
+    # The import says what it left out (the mail's headers) and what the record does not say: the classes,
+    # taken from the rule that says Suber's numbering applies.
+    assert capsys.readouterr().err == (
+        "rules.txt:1: left out: lines 1-4, before the first rule, not a rule\n"
+        "rules.txt:8: guessed: rules 101-102, 201 classed by Suber's numbering (immutable in the 100s, mutable in "
+        "the 200s), which rule 102 says applies\n")
     imported = Path("content/my-game/rules.md").read_bytes()
     assert main(["new", "content/my-game", "--rules", "rules.txt", "--player", "Ann"]) == 2
     assert capsys.readouterr().err == ("content/my-game/rules.md: exists, and new does not replace it (it may be a "

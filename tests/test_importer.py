@@ -10,7 +10,8 @@ from markdown_it import MarkdownIt
 import generator
 from generator.errors import ErrorCollector
 from generator.cli import main
-from generator.importers.text import RulesetImportError, import_ruleset, read_ruleset
+from generator.importers.rulesfile import import_ruleset, read_ruleset, render_ruleset
+from generator.importers.text import Note, RulesetImportError
 from generator.parse.rules import parse_ruleset
 
 DATA = Path(__file__).parent / "data"
@@ -67,7 +68,7 @@ def rule_titles(rules_md: str) -> dict[int, str | None]:
 
 def rule_blocks(rules_md: str, number: int) -> list[str]:
     """The Markdown blocks of one rule's text (a list counts as one block)."""
-    body = re.search(rf"^### {number}(?:\. [^\n]*)?\n(.*?)(?=\n\n#|\n*\Z)", rules_md, re.MULTILINE | re.DOTALL)
+    body = re.search(rf"^### {number}(?:\. [^\n]*)?\n(.*?)(?=\n\n#{{1,3}} |\n*\Z)", rules_md, re.MULTILINE | re.DOTALL)
     assert body, f"no rule {number}"
     return body.group(1).split("\n\n")
 
@@ -222,9 +223,9 @@ def test_start_option_begins_the_rules() -> None:
 def test_start_and_stop_cut_rules_out_of_a_message() -> None:
     message = ("Agenda for Friday:\n1. Buy dice.\n2. Print the rules.\n\nOur rules:\n"
                "101. Be nice to each other.\n102. Vote within a week.\n\nThanks!\nAnn\n")
-    assert rule_classes(import_ruleset(message)) == {"Immutable Rules": [1, 2, 101, 102]}
+    assert rule_classes(import_ruleset(message)) == {"Rules": [1, 2, 101, 102]}  # (no class recorded: `## Rules`)
     rules_md = import_ruleset(message, start="Our rules", stop="Thanks")
-    assert rules_md == ("# Initial Set of Rules\n\n## Immutable Rules\n\n### 101\nBe nice to each other.\n\n"
+    assert rules_md == ("# Initial Set of Rules\n\n## Rules\n\n### 101\nBe nice to each other.\n\n"
                         "### 102\nVote within a week.\n")
 
 
@@ -349,21 +350,30 @@ Each proposal gets a name.
 
 def test_headings_with_the_class_in_parentheses() -> None:
     rules_md = import_ruleset(HEADINGS_WITH_CLASS_IN_PARENTHESES)
-    assert rule_classes(rules_md) == {"Immutable Rules": [101, 102], "Mutable Rules": [201, 305]}
+    # Both classes are marked on headings, so 305's unmarked heading records none.
+    assert rule_classes(rules_md) == {"Immutable Rules": [101, 102], "Mutable Rules": [201], "Rules": [305]}
     assert rule_titles(rules_md) == {101: None, 102: None, 201: None, 305: None}
-    # A deeper heading and a numbered list stay in the rule's text, as text.
-    assert rule_blocks(rules_md, 305) == ["A map of the table:", "\\#### The corners", "1\\. North corner",
-                                          "2\\. South corner", "Each corner has a flag."]
+    # Rules written as Markdown headings are Markdown: a deeper heading (at level 4 or more, below rules.md's own)
+    # and a numbered list stay in the rule's text, as the keeper wrote them.
+    assert rule_blocks(rules_md, 305) == ["A map of the table:", "#### The corners", "1. North corner\n2. South corner",
+                                          "Each corner has a flag."]
 
 
 def test_headings_with_no_space_and_the_class_in_the_title() -> None:
     read = read_ruleset(HEADINGS_WITH_CLASS_IN_TITLE)
-    assert [(rule.number, rule.rule_class, rule.title) for rule in read.rules] == [
-        (101, "Immutable Rules", "Scope"), (109, "Immutable Rules", None), (201, "Mutable Rules", "Quorum"),
-        (302, "Mutable Rules", "Random numbers"), (322, "Mutable Rules", "Identifiers")]
-    # A heading that names no numbered rule ends the rule before it and is reported, with its line.
-    assert read.left_out == [(21, "##ABCD - Named, not numbered")]
-    assert read.rules[3].text == "A die decides."
+    # A rule known by four capital letters is numbered by them (ABCD = 01020304), its letters its key; an empty
+    # stub (`##109` with only a note that it was amended away) is no rule in force.
+    assert [(rule.number, rule.rule_class, rule.title, rule.key) for rule in read.rules] == [
+        (101, "Immutable Rules", "Scope", None), (201, "Mutable Rules", "Quorum", None),
+        (302, None, "Random numbers", None), (1020304, None, "Named, not numbered", "ABCD"),
+        (322, None, "Identifiers", None)]
+    assert read.left_out == [
+        Note(None, 3, "line 3, before the first rule, not a rule"),
+        Note(None, 10, "'##109' is a heading with only a note, '*Amended, to become rule 322.*': not a rule in "
+             "force")]
+    assert read.guessed == [Note(None, 21, "rules known by letters are numbered by them, two digits a letter "
+                                           "(A = 01): ABCD = 1020304")]
+    assert read.rules[2].text == "A die decides."
     assert read.rules[0].text == "Everyone follows the rules then in force, in the form in which they are then in force."
 
 
@@ -380,12 +390,15 @@ def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
     output = tmp_path / "rules.md"
     assert main(["import", str(folder), "-o", str(output)]) == 0
     rules_md = output.read_text(encoding="utf-8")
-    assert rule_classes(rules_md) == {"Immutable Rules": [101], "Mutable Rules": [202]}
-    assert rule_titles(rules_md) == {101: None, 202: "Voting"}
+    # A draft among the rules is read as a rule (a game's adopted rule may keep its draft's status), and said.
+    assert rule_classes(rules_md) == {"Immutable Rules": [101], "Mutable Rules": [202, 301]}
+    assert rule_titles(rules_md) == {101: None, 202: "Voting", 301: None}
     assert rule_blocks(rules_md, 202) == ["A proposal needs a majority."]
     err = capsys.readouterr().err
-    assert f"{folder}: left out: {folder / 'rule301.md'}: rule 301 has status 'Draft', not in force" in err
-    assert f"left out: {folder / 'README.md'}: no front matter naming a rule" in err
+    assert f"{folder / 'rule301.md'}: guessed: rule 301 has status 'Draft': read as in force, as a file among the " \
+        "rules" in err
+    assert f"{folder / 'README.md'}: left out: names no rule: no front matter giving a number, no number in its " \
+        "name, no numbered rule heading in it" in err
 
 
 def test_rule_files_with_unreadable_front_matter(tmp_path, capsys) -> None:
@@ -402,7 +415,11 @@ def test_the_command_names_each_heading_left_out(tmp_path, capsys) -> None:
     source.write_text(HEADINGS_WITH_CLASS_IN_TITLE, encoding="utf-8")
     assert main(["import", str(source)]) == 0
     captured = capsys.readouterr()
-    assert f"{source}:21: left out: '##ABCD - Named, not numbered' names no numbered rule" in captured.err
+    assert f"{source}:10: left out: '##109' is a heading with only a note, '*Amended, to become rule 322.*': not a " \
+        "rule in force" in captured.err
+    assert f"{source}:21: guessed: rules known by letters are numbered by them" in captured.err
+    assert "### 101. Scope\nEveryone follows the rules then in force, in the form in which they are then in force." \
+        in captured.out
     assert "### 322. Identifiers" in captured.out
 
 
@@ -421,3 +438,83 @@ def test_each_kind_of_import_is_a_subcommand_and_import_file_still_works(tmp_pat
         shown = capsys.readouterr().out
         assert own in shown and foreign not in shown, shown
         assert "example" in shown and f"nomic-archive import {kind}" in shown
+
+
+# --- The reader of a game's rules file: what the file's structure says (issue 50) ---------------------------
+
+def test_the_commonest_markup_style_makes_the_rules_and_numbered_lists_stay_text() -> None:
+    text = ("# Our game\n\n1. Ada\n2. Ben\n\n## Immutable Rules\n\n**7** *Zero*\n\nNumbers start at zero:\n\n"
+            "1. the first is 0;\n2. the next is 1.\n\n**0** *First*\n\nThe first rule.\n")
+    read = read_ruleset(text, file="README.md")
+    assert [(rule.number, rule.title, rule.rule_class) for rule in read.rules] == [
+        (7, "Zero", "Immutable Rules"), (0, "First", "Immutable Rules")]  # numbers from 0, in the file's order
+    assert read.rules[0].text == "Numbers start at zero:\n\n1. the first is 0;\n2. the next is 1."
+    assert read.left_out == [Note("README.md", 3, "lines 3-4, before the first rule, not a rule")]
+
+
+def test_a_heading_of_another_style_where_rules_are_bold_is_said_with_its_text() -> None:
+    read = read_ruleset("**1** One.\n\n# Contributing\n\nOpen a pull request.\n\n**2** Two.\n", file="README.md")
+    assert [rule.number for rule in read.rules] == [1, 2]
+    assert read.left_out == [Note("README.md", 3, "'# Contributing' names no numbered rule: it and the text under it "
+                                                  "are left out")]
+
+
+def test_several_paths_are_one_ruleset_and_a_number_in_two_is_refused_naming_both(tmp_path, capsys) -> None:
+    (tmp_path / "a.md").write_text("## 1\n\nOne.\n", encoding="utf-8")
+    (tmp_path / "b.md").write_text("## 2\n\nTwo.\n\n## 1\n\nAgain.\n", encoding="utf-8")
+    (tmp_path / "c.md").write_text("## 3\n\nThree.\n", encoding="utf-8")
+    assert main(["import", "text", str(tmp_path / "a.md"), str(tmp_path / "c.md")]) == 0
+    assert rule_classes(capsys.readouterr().out) == {"Rules": [1, 3]}
+    assert main(["import", "text", str(tmp_path / "a.md"), str(tmp_path / "b.md"), "-o", str(tmp_path / "r.md")]) == 2
+    assert capsys.readouterr().err == f"{tmp_path / 'b.md'}:5: rule 1 is also in {tmp_path / 'a.md'} (line 1)\n"
+    assert not (tmp_path / "r.md").exists()
+    assert main(["import", "text", str(tmp_path / "a.md"), str(tmp_path / "c.md"), "--start", "One"]) == 2
+    assert "--start and --stop say where one file's rules begin and end" in capsys.readouterr().err
+
+
+def test_a_relative_link_is_made_absolute_from_the_files_path_or_written_as_its_text() -> None:
+    text = ("## 1\n\nSee [the list](../players.md), [the start](/initial/), [rule 2](#rule-2), [out](../../x) "
+            "and [a site](https://example.org/a).\n")
+    base = "https://github.com/o/r/blob/abc/"
+    read = read_ruleset(text, file="rules/rules.md", link_base=base)
+    assert read.rules[0].text == (f"See [the list]({base}players.md), [the start]({base}initial/), rule 2, out and "
+                                  "[a site](https://example.org/a).")
+    assert read.rewritten == [Note("rules/rules.md", 3, "links written as their text, since no web address is known "
+                                                        "for the file (--link-base): #rule-2, ../../x")]
+    unknown = read_ruleset(text, file="rules/rules.md")
+    assert unknown.rules[0].text == "See the list, the start, rule 2, out and [a site](https://example.org/a)."
+
+
+def test_markdown_text_is_the_same_however_the_file_wraps_it() -> None:
+    """A keeper re-wrapping the file changes no rule: each paragraph and list item is one line in rules.md."""
+    one = "## 1\n\nA proposal passes with a majority of the votes cast,\nabstentions aside.\n\n- a\n  item\n"
+    two = "## 1\n\nA proposal passes with a majority\nof the votes cast, abstentions aside.\n\n- a item\n"
+    assert read_ruleset(one, file="r.md").rules[0].text == read_ruleset(two, file="r.md").rules[0].text == (
+        "A proposal passes with a majority of the votes cast, abstentions aside.\n\n- a item")
+
+
+def test_the_class_is_never_guessed_from_a_number_unless_a_rule_says_so() -> None:
+    plain = read_ruleset("## 101\n\nObey.\n\n## 201\n\nVote.\n", file="r.md")
+    assert [rule.rule_class for rule in plain.rules] == [None, None] and plain.guessed == []
+    said = read_ruleset("## 101\n\nObey.\n\n## 102\n\nInitially rules in the 100's are immutable and rules in the "
+                        "200's are mutable.\n\n## 201\n\nVote.\n\n## 301\n\nNew.\n", file="r.md")
+    assert [rule.rule_class for rule in said.rules] == ["Immutable Rules", "Immutable Rules", "Mutable Rules", None]
+    assert said.guessed == [Note("r.md", 5, "rules 101-102, 201 classed by Suber's numbering (immutable in the "
+                                            "100s, mutable in the 200s), which rule 102 says applies")]
+
+
+def test_hostile_json_and_markdown_are_refused_or_read_never_a_crash() -> None:
+    with pytest.raises(RulesetImportError, match="^not JSON: nested too deep$"):  # (a file holds no such line)
+        read_ruleset("[\n" * 100_000 + "]\n" * 100_000, file="deep.json")
+    chain = {f"t{n}": {"tag": f"t{n}", "title": f"T{n}", "content": "x", "parent_tag": f"t{n - 1}" if n else "root",
+                       "child_tags": [f"t{n + 1}"]} for n in range(20_000)}
+    read = read_ruleset(__import__("json").dumps({"rules": chain}), file="rules.json")
+    assert len(read.rules) == 20_000 and read.rules[-1].place == ".".join(["1"] * 20_000)
+    # Fences never closed: in Markdown one runs to the rule's end and is closed there (not on into rule 2); in plain
+    # text none is a fence. No line is looked at again for each one.
+    fences = "## 1\n\n" + "~~~ x\n" * 10_000 + "\n## 2\n\nTwo.\n"
+    markdown = read_ruleset(fences, file="r.md")
+    assert markdown.rules[0].text.endswith("~~~ x\n~~~") and markdown.rules[0].text.count("~~~ x") == 10_000
+    rules_md = render_ruleset("T", markdown.rules)
+    assert [rule.number for rule in parse_ruleset(rules_md, "rules.md", ErrorCollector()).rules] == [1, 2]
+    assert [rule.number for rule in read_ruleset(fences, file="r.txt").rules] == [1, 2]

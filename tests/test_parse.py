@@ -187,10 +187,10 @@ def test_bad_choices(text, message):
     ('[adoption]\nfraction = 1.5\n', "g/game.toml:2: adoption.fraction must be more than 0 and at most 1, not 1.5"),
     ('[adoption]\nfraction = 0\n', "g/game.toml:2: adoption.fraction must be more than 0 and at most 1, not 0"),
     ('[scoring]\nwin = 0\n', "g/game.toml:2: scoring.win must be a positive integer, not 0"),
-    ('[numbering]\nfirst_proposal = -3\n', "g/game.toml:2: numbering.first_proposal must be a positive integer, not -3"),
+    ('[numbering]\nfirst_proposal = -3\n', "g/game.toml:2: numbering.first_proposal must be a whole number, 0 or more, not -3"),
     ('[limits]\nmax_mutable = -1\n', "g/game.toml:2: limits.max_mutable must not be negative, not -1"),
     ('[adoption]\nafter_circuits = -1\n', "g/game.toml:2: adoption.after_circuits must not be negative, not -1"),
-    ('[adoption]\nunless_amended = 0\n', "g/game.toml:2: adoption.unless_amended must be a rule number, not 0"),
+    ('[adoption]\nunless_amended = -1\n', "g/game.toml:2: adoption.unless_amended must be a rule number, not -1"),
     ('[scoring]\ndie = "d1"\n', 'g/game.toml:2: scoring.die: not dice notation: "d1" (expected e.g. "d6" or "2d6": 1 to 100 '
      'dice of 2 to 1000 sides)'),
     ('[scoring]\nformula = "proposal ** 2"\n', "g/game.toml:2: scoring.formula: '**' is not allowed"),
@@ -302,7 +302,7 @@ def test_ruleset_numbers_titles_classes_texts_and_lines():
 
 @pytest.mark.parametrize("heading, parsed", [("101", (101, "")), ("102. Initial status", (102, "Initial status")),
                                              ("103: Title", (103, "Title")), ("104 Title words", (104, "Title words")),
-                                             ("105.", (105, "")), ("0", (None, "")), ("-3", (None, "")),
+                                             ("105.", (105, "")), ("0", (0, "")), ("-3", (None, "")),
                                              ("12a", (None, "")), ("Rule 5", (None, "5"))])
 def test_rule_headings(heading, parsed):
     assert parse_rule_heading(heading) == parsed
@@ -313,19 +313,42 @@ def test_rule_appears_twice():
     assert errors == ["g/rules.md:9: rule 203 appears twice (first at line 3)"]
 
 
-def test_rule_outside_a_class_section_and_a_classless_section():
-    _, errors = ruleset_of("# Title\n\n### 101\nNo class.\n\n## Preamble\n\n### 102\nStill none.\n\n"
+def test_rule_outside_a_class_section_and_a_misspelt_class():
+    _, errors = ruleset_of("# Title\n\n### 101\nNo class.\n\n## Imutabel rules\n\n### 102\nStill none.\n\n"
                            "## Mutable rules\n\n### 201\nFine.\n")
+    outside = "is outside a class section (put it under '## Immutable Rules', '## Mutable Rules', or '## Rules' when " \
+        "its class is not recorded)"
     assert errors == [
-        "g/rules.md:3: rule 101 is outside a class section (put it under '## Immutable Rules' or '## Mutable Rules')",
-        "g/rules.md:6: section 'Preamble' names no class of rules (a level-2 heading must say 'Immutable' or 'Mutable')",
-        "g/rules.md:8: rule 102 is outside a class section (put it under '## Immutable Rules' or '## Mutable Rules')"]
+        f"g/rules.md:3: rule 101 {outside}",
+        "g/rules.md:6: section 'Imutabel rules': did you mean 'immutable'? (a level-2 heading says 'Immutable' or "
+        "'Mutable', or names no class for rules of no recorded class, as '## Rules')",
+        f"g/rules.md:8: rule 102 {outside}"]
 
 
-def test_rule_number_not_a_positive_integer():
-    _, errors = ruleset_of("## Mutable Rules\n\n### 0\nZero.\n\n### x1\nNo.\n")
-    assert errors == ["g/rules.md:3: rule heading '0' does not start with a positive whole number",
-                      "g/rules.md:6: rule heading 'x1' does not start with a positive whole number"]
+def test_a_section_that_names_no_class_holds_rules_of_no_recorded_class_in_any_order():
+    """Format 1.3: `## Rules` (or any level-2 heading naming no class, a topic) gives its rules no class; rules may
+    be numbered from 0 and stand in any order."""
+    ruleset, errors = ruleset_of("# Title\n\n## Voting\n\n### 7. Ballots\nOne each.\n\n### 0\nThe first rule.\n\n"
+                                 "## Mutable Rules\n\n### 3\nA mutable rule.\n")
+    assert errors == []
+    assert [(rule.number, rule.rule_class, rule.title) for rule in ruleset.rules] == [
+        (7, "unrecorded", "Ballots"), (0, "unrecorded", ""), (3, "mutable", "")]
+
+
+def test_a_level_one_heading_after_the_title_is_a_topic_that_ends_the_rule_before_it():
+    """Format 1.3: `# Voting` groups the rules under it (their classes still by their level-2 headings)."""
+    ruleset, errors = ruleset_of("# Title\n\n# Voting\n\n## Mutable Rules\n\n### 1\nOne.\n\n# Points\n\n"
+                                 "## Immutable Rules\n\n### 2\nTwo.\n\n#### A part of rule 2\nStill two.\n")
+    assert errors == []
+    assert ruleset.title == "Title"
+    assert [(rule.number, rule.rule_class, rule.text) for rule in ruleset.rules] == [
+        (1, "mutable", "One."), (2, "immutable", "Two.\n\n#### A part of rule 2\nStill two.")]
+
+
+def test_rule_number_not_a_whole_number():
+    _, errors = ruleset_of("## Mutable Rules\n\n### -1\nMinus.\n\n### x1\nNo.\n")
+    assert errors == ["g/rules.md:3: rule heading '-1' does not start with a whole number",
+                      "g/rules.md:6: rule heading 'x1' does not start with a whole number"]
 
 
 def test_no_rules_at_all():

@@ -17,14 +17,19 @@ GAMES = ("v12-decision-again", "v12-unrecorded", "v12-failed-change", "v12-rules
          "v12-judgment-by-case")
 
 
-@pytest.fixture(scope="module")
-def site(tmp_path_factory) -> Path:
+def built_site(tmp_path_factory, games: tuple[str, ...]) -> Path:
+    """The site of the engine's case folders `games`, built together."""
     content = tmp_path_factory.mktemp("content")
-    for name in GAMES:
+    for name in games:
         shutil.copytree(CASES / name, content / name)
     out = tmp_path_factory.mktemp("site") / "site"
     assert main(["build", str(content), "-o", str(out)]) == 0
     return out
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return built_site(tmp_path_factory, GAMES)
 
 
 def text(site: Path, page: str) -> str:

@@ -5,7 +5,8 @@ import os
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..importers.text import RulesetImportError, import_ruleset, is_rules_md
+from ..importers.rulesfile import import_ruleset
+from ..importers.text import RulesetImportError, is_rules_md
 from ..parse.source import read_text
 
 DEFAULT_CONTENT = "content"
@@ -33,6 +34,6 @@ def read_ruleset(path: Path) -> str:
     if is_rules_md(text):
         return text
     try:
-        return import_ruleset(text)
+        return import_ruleset(text, file=str(path))
     except RulesetImportError as error:
         raise ArchiveError([SourceError(str(path), error.line, str(error))]) from None

@@ -6,6 +6,7 @@ agora --ruleset CLONE`: a game's whole history from where it is kept, to a new g
 history importers write only into a new or empty folder, and write a game whole or not at all."""
 from __future__ import annotations
 
+import dataclasses
 import os
 import shutil
 import sys
@@ -13,7 +14,8 @@ from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import occupied_folder_error, refuse_to_replace, write_atomic
-from ..importers.text import DEFAULT_TITLE, RulesetImportError, read_rule_files, read_ruleset, render_ruleset
+from ..importers.rulesfile import is_rules_text_name, merged, read_rule_files, read_ruleset, render_ruleset
+from ..importers.text import DEFAULT_TITLE, Note, RulesetImportError
 from ..parse.source import read_text
 from ..progress import for_command
 from ..terminal import counted
@@ -37,6 +39,8 @@ def run(args) -> int:
         _write_game(args.output, result.files, progress)
     for problem in result.problems:
         print(problem, file=sys.stderr)
+    for line in result.said:
+        print(line, file=sys.stderr)
     said = f", with {counted(len(result.problems), 'problem')} in the record (above, and in IMPORT.md)" \
         if result.problems else ""
     print(f"imported {summary} into {args.output}{said}; IMPORT.md says what was read and what was not; "
@@ -47,42 +51,75 @@ def run(args) -> int:
 def _run_text(args) -> int:
     if args.output:
         refuse_to_replace(args.output, "import", force=args.force)
-    errors = ErrorCollector()
+    if len(args.files) > 1 and (args.start or args.stop):
+        raise ArchiveError([SourceError("--start", 0, "--start and --stop say where one file's rules begin and end: "
+                                        "give one file with them")])
     with for_command("import", 3, quiet=args.quiet) as progress:
-        progress.step(f"reading {args.file}")
+        progress.step(f"reading {', '.join(str(path) for path in args.files)}")
+        parts = []
+        for path in args.files:
+            try:
+                parts.append(_read_rules(path, args))
+            except RulesetImportError as error:
+                raise ArchiveError([SourceError(error.file or str(path), error.line, str(error))]) from None
+        progress.step("finding the rules")
         try:
-            if args.file.is_dir():
-                files = sorted(path for path in args.file.iterdir() if path.is_file() and not path.name.startswith("."))
-                texts = [(str(path), read_text(path, str(path), errors, root=args.file,
-                                               root_name="the folder imported")) for path in files]
-                errors.raise_if_any()
-                progress.step("finding the rules")
-                read = read_rule_files([(name, text) for name, text in texts if text is not None])
-            else:
-                text = read_text(args.file, str(args.file), errors)
-                errors.raise_if_any()
-                progress.step("finding the rules")
-                read = read_ruleset(text, start=args.start, stop=args.stop)
+            read = merged(parts) if len(parts) > 1 else parts[0]
         except RulesetImportError as error:
-            raise ArchiveError([SourceError(error.file or str(args.file), error.line, str(error))]) from None
+            raise ArchiveError([SourceError(error.file or str(args.files[0]), error.line, str(error))]) from None
         rules_md = render_ruleset(args.title or DEFAULT_TITLE, read.rules)
         progress.step(f"writing {args.output or 'the rules'}")
         if args.output:
             write_atomic(args.output, rules_md)
-    for line, what in read.left_out:
-        print(SourceError(str(args.file), line, f"left out: '{what}' names no numbered rule" if line else
-                          f"left out: {what}"), file=sys.stderr)
-    for file, line, what in read.rewritten:
-        print(SourceError(file or str(args.file), line, what), file=sys.stderr)
+    where = str(args.files[0])
+    for kind, notes in (("left out: ", read.left_out), ("guessed: ", read.guessed), ("", read.rewritten)):
+        for note in notes:
+            print(SourceError(note.file or where, note.line, kind + note.message), file=sys.stderr)
     if not args.output:
         sys.stdout.write(rules_md)
     return 0
 
 
+def _read_rules(path: Path, args):
+    """One path of `import text`: a rules file, or a folder of rule files (its files, not its folders, read; a
+    file that cannot hold rules by its name named, unread). A file's path as given is its path in the repository
+    that --link-base names."""
+    errors = ErrorCollector()
+    if path.is_dir():
+        entries = sorted(path.iterdir())
+        texts = [(str(entry), read_text(entry, str(entry), errors, root=path, root_name="the folder imported")
+                  if is_rules_text_name(entry.name) else None) for entry in entries if entry.is_file()]
+        errors.raise_if_any()
+        read = read_rule_files([(_repository_path(name), text) for name, text in texts], link_base=args.link_base)
+        folders = [Note(str(entry), 0, "a folder: the files of a folder of rules are read, not its folders")
+                   for entry in entries if entry.is_dir() and not entry.name.startswith(".")]
+        return dataclasses.replace(read, left_out=read.left_out + folders)
+    text = read_text(path, str(path), errors)
+    errors.raise_if_any()
+    return read_ruleset(text, file=_repository_path(str(path)), start=args.start, stop=args.stop,
+                        link_base=args.link_base)
+
+
+def _repository_path(name: str) -> str:
+    """A file named on the command line as its path in the repository --link-base names: relative to the working
+    directory (the repository's root), as given when it lies outside it."""
+    relative = os.path.relpath(name)
+    return name if relative.startswith("..") else relative
+
+
 def _import_git(args):
     from ..importers.git import import_git
 
-    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title)
+    from ..importers.corrections import read_corrections
+    from ..importers.decisions import read_mapping
+
+    corrections = read_corrections(args.corrections) if args.corrections else None
+    records = read_mapping(args.records) if args.records else None
+    if not args.rules and not (records and records.rulesets):
+        raise ArchiveError([SourceError("--rules", 0, "is needed: the rules file or folder in the repository (or "
+                                        "a records file whose [rulesets] says where a website keeps them)")])
+    result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title,
+                        corrections=corrections, records=records)
     return result, counted(result.proposals, "proposal")
 
 

@@ -196,7 +196,7 @@ class Replay(Outcome):
 
 def entry_label(entry: Entry) -> str:
     if isinstance(entry, Proposal):
-        return f"proposal {entry.name}" if entry.number else "draft proposal"
+        return f"proposal {entry.name}"  # (a draft is replayed under the number it would take)
     if isinstance(entry, Judgment):
         return f"judgment {entry.case or entry.number}"
     if isinstance(entry, Unrecorded):
@@ -297,6 +297,10 @@ class Checkpoint(NamedTuple):
 
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
+# A failed proposal's `Reason:` that names the proposal it depended on (format 1.3).
+_DEPENDS = re.compile(r"\bdepend(?:s|ed|ing)?\s+on\s+proposal\s+#?([0-9]{1,12})\b", re.IGNORECASE)
+# An event's `By:` that names the keepers' cleaning (format 1.2 extension): no rule-change.
+_CLEANING = re.compile(r"\s*cleaning\b", re.IGNORECASE)
 
 
 def replay(game: Game, *, checkpoints: bool = False) -> Replay:
@@ -548,6 +552,8 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     elif decision and recorded in ("adopted", "defeated", "failed-quorum") and computed != recorded:
         state.find("result", proposal.result.source, f"Result says {recorded}; {_gives(decision)}",
                    expected=computed, found=recorded)
+    if proposal.result and proposal.result.reason:
+        _check_reason(state, proposal.result)
     if result is None:
         state.find("result", proposal.source, "no Result and no Votes: the replay cannot tell whether it was adopted")
 
@@ -590,6 +596,20 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
     state.decisions[number] = (result, proposal.source)
     return _Outcome(turn_of=turn_of, method=method if votes and votes.cast else None, decision=decision, power=power,
                     computed=computed, result=result)
+
+
+def _check_reason(state: _State, claim) -> None:
+    """A proposal that failed because it depended on another (format 1.3, `Reason: depends on proposal 58`): that
+    one must have been decided before it, and not adopted. Any other reason is the game's own, shown, not checked."""
+    if m := _DEPENDS.search(claim.reason):
+        number = int(m.group(1))
+        earlier = state.decisions.get(number)
+        if earlier is None:
+            state.find("result", claim.reason_source, f"Reason says it depends on proposal {number}, which has no "
+                       "decision before it", expected="a decision on it before", found=claim.reason)
+        elif earlier[0] == "adopted":
+            state.find("result", claim.reason_source, f"Reason says it depends on proposal {number}, but proposal "
+                       f"{number} was adopted", expected=f"proposal {number} not adopted", found=claim.reason)
 
 
 def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) -> None:
@@ -908,9 +928,11 @@ def _apply_effect(state: _State, effect) -> None:
 
 
 def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None,
-                   power=None) -> None:
+                   power=None, *, cleaning: bool = False) -> None:
     """Apply change paragraphs in order. `power`: the power the proposal takes effect with, where checked: a
-    change beyond it is a finding, and is applied all the same (the replay follows the record)."""
+    change beyond it is a finding, and is applied all the same (the replay follows the record). A `cleaning` (an
+    event `By: cleaning`: the keepers' correction of spelling or formatting) is no rule-change: an immutable rule
+    may take it (Suber 103 governs rule-changes)."""
     rules = state.config.rules
     for change in changes:
         if change.failed:
@@ -930,7 +952,8 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
             for note in state.book.apply(change, index, state.label, proposal_number, state.config.numbering,
                                          rules.power_default if rules.power else None):
                 kind = "immutable" if "immutable" in note else "rule-number"
-                state.find(kind, change.source, note)
+                if not (cleaning and kind == "immutable"):
+                    state.find(kind, change.source, note)
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
@@ -1105,7 +1128,8 @@ def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
                        expected="a rule in force", found=entry.by)
     for effect in entry.effects:
         _apply_effect(state, effect)
-    _apply_changes(state, index, entry.changes, None)
+    _apply_changes(state, index, entry.changes, None, cleaning=isinstance(entry, Event) and _CLEANING.match(entry.by)
+                   is not None)
     if isinstance(entry, Judgment):
         _award_points(state, entry)
 

@@ -10,6 +10,9 @@ from fractions import Fraction
 from ..limits import MAX_RULE_CHARS
 from ..model import Change, Rule, Source
 
+# What `Transmute rule N.` without a class makes of a rule (format 1.3: one of no recorded class needs the class said).
+_OTHER_CLASS = {"immutable": "mutable", "mutable": "immutable"}
+
 
 @dataclass(frozen=True)
 class RuleVersion:
@@ -268,13 +271,16 @@ class Rulebook:
             return notes
         new_text = changed_text(rule.text, change, rule.number)
         if change.kind == "transmute":
-            target = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
-            if target == rule.rule_class:
+            target = change.rule_class or _OTHER_CLASS.get(rule.rule_class, rule.rule_class)
+            if rule.rule_class == "unrecorded" and change.rule_class is None:
+                notes.append(f"rule {rule.number}'s class is not recorded: a transmutation of it must say to which "
+                             f"class ('Transmute rule {rule.number} to mutable.')")
+            elif target == rule.rule_class:
                 notes.append(f"rule {rule.number} is already {target}")
         self._begin_change(rule, step, change)
         rule.text = new_text
         if change.kind == "transmute":
-            rule.rule_class = change.rule_class or ("mutable" if rule.rule_class == "immutable" else "immutable")
+            rule.rule_class = target
         if change.kind == "retitle":
             rule.title = change.title
         if change.kind == "power":

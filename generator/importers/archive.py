@@ -46,6 +46,7 @@ class ImportedGame:
     files: dict[str, str]   # path in the game folder -> text
     proposals: int          # proposal entries (decisions) in its log
     problems: list[Problem]  # each also listed in the game's IMPORT.md
+    said: list[str] = field(default_factory=list)  # what the import guessed or was told, a line each (IMPORT.md too)
 
 
 def problems_section(problems: list[Problem]) -> list[str]:
@@ -61,7 +62,7 @@ def problems_section(problems: list[Problem]) -> list[str]:
 class Change:
     """One change paragraph. `text` is the rule's whole Markdown text (enact, reenact, amend), or the note (annotate)."""
 
-    kind: str               # enact | reenact | amend | repeal | retitle | transmute | power | annotate
+    kind: str               # enact | reenact | amend | repeal | retitle | transmute | renumber | power | annotate
     rule: int
     text: str | None = None
     title: str | None = None
@@ -69,6 +70,7 @@ class Change:
     power: str | None = None
     failed: bool = False
     after: str | None = None       # prose after the paragraph (why it failed, where it came from)
+    new_number: int | None = None  # of a renumbering
 
 
 @dataclass
@@ -118,7 +120,10 @@ def code_span(text: str) -> str:
 
 
 def quote(text: str) -> str:
-    return "\n".join(f"> {line}" if line else ">" for line in text.split("\n"))
+    """`text` as a blockquote; a line too long for the log's reader broken where it can be (text.wrap), which the
+    reader joins again."""
+    lines = [wrap(line) or line for line in text.split("\n")]
+    return "\n".join(f"> {line}" if line else ">" for line in "\n".join(lines).split("\n"))
 
 
 def change_paragraph(change: Change) -> str:
@@ -140,6 +145,8 @@ def change_paragraph(change: Change) -> str:
         paragraph = f"{prefix}Retitle rule {change.rule} to \"{change.title or ''}\"."
     elif change.kind == "transmute":
         paragraph = f"{prefix}Transmute rule {change.rule} to {change.rule_class}."
+    elif change.kind == "renumber":
+        paragraph = f"{prefix}Renumber rule {change.rule} to {change.new_number}."
     elif change.kind == "power":
         paragraph = f"{prefix}Change the power of rule {change.rule} to {change.power}."
     elif change.kind == "annotate":

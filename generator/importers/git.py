@@ -1,13 +1,27 @@
-"""A game kept in git: each commit on the first-parent line (a merged pull request is its merge commit) that
-changes the rules becomes a proposal, its changes read from the rules before and after it.
+"""A game kept in git, read as its keepers kept it: each commit on the first-parent line (a merged pull request is
+its merge commit) that changes the rules is read for what it did (the rules before and after it) and for what the
+record says it was, in this order:
 
-The rules are one file (in any shape the plain-text importer reads) or a folder of one file per rule with
-YAML front matter. A proposal's number is the one its subject gives ("Proposal 12", "Prop 12", "#12",
-"P12"; "Proposals 12-14" for a batch), else the next; numbers never seen become `## Unrecorded`. Ballots are
-not in git: each entry records `Result: adopted` (the change was made) and no `Votes:` line, the format's way
-of saying the ballots are unknown; nothing is guessed."""
+1. the keeper's corrections file (`--corrections`), a line per commit (corrections.py);
+2. the rule's own history: the History line the commit added for each change (record.py) names the proposal, its
+   authors, or a judgment, a temporary rule, a cleaning;
+3. the game's own words in the commit's subject or its pull request's title: `Proposal 12`, `Proposals 66 + 70`,
+   `P49-54`, `384: Title`, `Judgment I`, `Temporary Rule 601`, `Non-rule-change: Typo` (never a pull request's
+   own number, `#30`);
+4. a guess, said as one: a commit that changes only the rules' formatting is a cleaning, any other a proposal
+   numbered next in sequence, proposed by its pull request's author (`from user/branch`) or its author.
+
+Every reading is written to the game's corrections file, each guess said on standard error and in IMPORT.md.
+Ballots are not in git: each proposal records `Result: adopted` (its change was made) and no `Votes:` line, the
+format's way of saying the ballots are unknown; nothing is guessed there.
+
+The rules are one file (in any shape the plain-text importer reads) or a folder of one file per rule (the files
+directly in it). When the rules move (git records a rename: rules at the root moved to `rules/`) the import follows
+them; when they are removed, the game (a round of it) ends there, and IMPORT.md says where a new one begins."""
 from __future__ import annotations
 
+import dataclasses
+import datetime
 import re
 from collections import Counter
 from dataclasses import dataclass, field
@@ -16,151 +30,419 @@ from pathlib import Path
 from ..errors import ErrorCollector
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
-from .text import (IMMUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line,
-                              escape_markdown, heading_text, read_rule_files, read_ruleset, render_ruleset,
-                              short_title, wrap)
 from ..parse.source import check_line_lengths
-from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, number_ranges,
-                      log_parts, player_name, problems_section, quote, runs, runs_below, too_large_for,
-                      toml_players, toml_string)
-from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_date,
-                      commit_id, first_parent_commits, list_files)
+from ..terminal import counted
+from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
+                      number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
+                      toml_string)
+from .corrections import FILE_NAME, Corrections, Line, Proposal, Reading, render
+from .decisions import Decision, DecisionsUnreadable, Mapping, moment_of, read_decisions, read_list, read_players
+from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
+                      git, list_files, log_records, text)
+from .record import HistoryEntry, Source, credit, history_entry, plain_words
+from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
+from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line, escape_markdown,
+                   heading_text, short_title, wrap)
 
-FIRST_PROPOSAL = 301            # Suber's Initial Set (rule 107) numbers proposals from 301
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
-_NUMBERS = re.compile(r"\bprop(?:osal)?s?\.?\s*(?:no\.?\s*)?#?\s*([0-9]{1,6}(?:\s*(?:,|&|and|-|\u2013|to)\s*#?[0-9]{1,6})*)",
-                      re.IGNORECASE)
-_SHORT_NUMBER = re.compile(r"(?<![\w#])(?:#|p)([0-9]{1,6})\b", re.IGNORECASE)
-_LEADING_NUMBER = re.compile(r"^\s*(?:implement(?:ed|s)?\s+|merge\s+)?(?:prop(?:osal)?s?\.?|p|#)\s*#?[0-9][0-9,&\-\u2013\s]*"
-                             r"(?:and\s+#?[0-9]+\s*)*[:.\-\u2013]?\s*", re.IGNORECASE)
+MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
+_NUMBER = r"[0-9]{1,6}"
+_JOINER = r"\s*(?:,|&|\+|\band\b|-|\u2013|\bto\b)\s*"
+# "Proposal 12", "Proposals 66 + 70", "Proposals 80 and 81", "Proposals 26, 29-33", "P49-54", "P63 and P65"
+_NUMBERS = re.compile(rf"(?:\bprop(?:osal)?s?\.?|\bp(?=[0-9]))\s*(?:no\.?\s*)?#?({_NUMBER}(?:{_JOINER}"
+                      rf"(?:prop(?:osal)?\s*|p)?{_NUMBER})*)\b", re.IGNORECASE)
+_LEADING_NUMBER = re.compile(rf"^\s*({_NUMBER})\s*[:.\u2013\u2014-]\s+(?=\S)")     # "384: Subgamification"
+# A title in a game's own form for a proposal that names the rule it changes, not a proposal number: "amend(105):",
+# "propose(303):", "rule301:" (a commit convention such games write into a rule).
+_PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\s*\(?\s*[0-9]{1,6}\s*\)?\s*:",
+                            re.IGNORECASE)
+_LEADING_RULE_NUMBER = re.compile(rf"^\s*rule\s+({_NUMBER})\s*:\s+(?=\S)", re.IGNORECASE)  # "Rule 323: Title"
+_NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.IGNORECASE)
+# "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
+_JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?\s*(?:$|[:.\u2013\u2014-])",
+                       re.IGNORECASE)
+_TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
+_FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
+_MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #[0-9]+ from ([^/\s]+)/(\S+)")
+_SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#[0-9]+\)\s*$")                   # "Title (#45)"
+_BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
+# A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
+# made a proposal ("Heavpoot#5118 submitted proposal #171").
+_DECIDED = re.compile(rf"\b(?:passed|adopted|enacted|accepted|applied)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
+_SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
+                        re.IGNORECASE)
+_TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
+_BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+_BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
+_MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
 @dataclass
-class _Proposal:
+class _Step:
+    """One commit (or a run of commits saying the same) that changed the rules, and what it is read as."""
+
     commit: Commit
-    proposer: str
     changes: list[Change]
-    said: list[int]             # the numbers its subject gives (a batch gives several)
-    title: str                  # the subject, or for a merged pull request its title
-    message: list[str]          # the rest of the commit's message: paragraphs of Markdown, each a line or wrapped
-    numbers: list[int] = field(default_factory=list)  # those it is given (see _number): its own first
-    number: int = 0
-    note: str | None = None
+    credited: list[HistoryEntry | None]    # for each change, the History line its commit added for it
+    title: str                  # the subject, or a merged pull request's title
+    author: str                 # its pull request's author, else its commit's
+    author_is: str              # where the author comes from, in words
+    branch: str
+    formatting: bool            # every change only reformats a rule's text
+    message: list[str]
+    place: int                  # the commit's place in the first-parent history
+    marked: bool = False        # its title is in the game's form for a proposal, which numbers no proposal
+    cleaned: list[Change] = field(default_factory=list)  # beside its changes, those that only reformat a rule
+    ruleset: str = ""           # a website's archived ruleset it is read from (records' [rulesets]), not a commit
+    reading: Reading = field(default_factory=lambda: Reading("proposal"))
+    said: list[str] = field(default_factory=list)     # what the record says of it (for the corrections file)
+    guesses: list[str] = field(default_factory=list)  # what the import guessed, in words
+    correction: int = 0         # the corrections file's line that gave its reading
+    own: Reading | None = None  # the import's own reading, where a correction gave another
+    commits: list[Commit] = field(default_factory=list)  # the later commits of a run that said the same
+    again: int | None = None    # it carries out a proposal an earlier commit already carried out
+    completes: list[int] = field(default_factory=list)  # proposals an earlier commit began that this one completes
 
 
-def import_git(repo: Path, rules_path: str, *, start: str | None = None, end: str | None = None,
-               title: str | None = None) -> ImportedGame:
+@dataclass
+class _Walk:
+    initial: dict[int, ImportedRule]
+    start_commit: str
+    start_date: str
+    steps: list[_Step]
+    unchanged: list[Commit]
+    moves: list[str]            # how the rules moved, in words, for IMPORT.md
+    ended: str | None           # why the import ended before its last commit (the rules removed), in words
+    problems: list[Problem]
+    left_out: dict[str, str]
+    # Commits that record a decision ("Gibson passed proposal #61"), as (the place of the commit in the history,
+    # the proposal's number, the commit): a bot applies a proposal's changes in commits of their own after it.
+    decided: list[tuple[int, int, Commit]] = field(default_factory=list)
+    # What the reader of the rules took where the record does not say (a class by Suber's numbering): its words ->
+    # (the file, the first commit it was read at).
+    guessed: dict[str, tuple[str, str]] = field(default_factory=dict)
+    guessed_shapes: set[str] = field(default_factory=set)  # each guess of `guessed` with its numbers left out
+    remade: dict[str, Commit] = field(default_factory=dict)  # a path the rules left, made again by a later commit
+    decision_guesses: list[str] = field(default_factory=list)  # what the import took for the record of decisions
+    adopted: dict[int, str] = field(default_factory=dict)  # the proposals archived rulesets name, and their words
+    record_names: dict[str, str] = field(default_factory=dict)  # an identifier -> the name the file of players gives
+    keys: dict[str, int] = field(default_factory=dict)  # an outline's tags -> the numbers the import gave them
+    classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
+    # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
+    submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
+
+
+def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
+               title: str | None = None, corrections: Corrections | None = None,
+               records: Mapping | None = None) -> ImportedGame:
     try:
-        return _import(repo, rules_path.strip("/") or ".", start, end, title)
+        return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records)
     except GitError as error:
         raise ImportRefused(str(repo), str(error)) from None
 
 
-def _import(repo: Path, rules_path: str, start: str | None, end: str | None, title: str | None) -> ImportedGame:
+def _path(path: str) -> str:
+    """A path as git names it inside the repository: "" for the top folder ("." or "/")."""
+    path = path.strip().strip("/")
+    return "" if path in (".", "") else path.removeprefix("./")
+
+
+def _import(repo: Path, paths: list[str], start: str | None, end: str | None, title: str | None,
+            corrections: Corrections | None, records: Mapping | None) -> ImportedGame:
     if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
         raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
-    commits = first_parent_commits(repo, last, [rules_path], first)
-    problems: list[Problem] = []
-    rewritten: set[tuple[str | None, str]] = set()
-    left_out: dict[str, str] = {}
-    with BlobReader(repo) as blobs:
-        def rules_at(revision: str) -> dict[int, ImportedRule] | None:
-            try:
-                read = _read_rules(repo, blobs, revision, rules_path)
-            except YamlBeyondBounds as error:
-                raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: {error}") \
-                    from None
-            except RulesetImportError as error:
-                problems.append(Problem(error.file or rules_path, revision, error.line, f"{error}; not read: the next "
-                                          "readable commit carries its changes"))
-                return None
-            if read is None:
-                return None
-            for _, heading in read.left_out:
-                left_out.setdefault(heading, revision[:10])
-            for file, line, what in read.rewritten:
-                if (file, what) not in rewritten:  # said once, not at each commit that has it
-                    rewritten.add((file, what))
-                    problems.append(Problem(file or rules_path, revision, line, what))
-            return {rule.number: rule for rule in read.rules}
-
-        if first:
-            initial = rules_at(first)
-            if initial is None:
-                raise ImportRefused(str(repo), f"no rules at {rules_path} in commit {first[:10]} (--from)", problems)
-            start_date = commit_date(repo, first)
-            start_commit = first
-        else:
-            initial = None
-            while commits and initial is None:
-                head = commits.pop(0)
-                initial, start_date, start_commit = rules_at(head.id), head.date[:10], head.id
-            if initial is None:
-                raise ImportRefused(str(repo), f"no readable rules at {rules_path} in the history up to {last[:10]}",
-                                    problems)
-        proposals: list[_Proposal] = []
-        named: set[str] = set()  # authors whose name was said to be written otherwise
-        unchanged: list[Commit] = []
-        rules = initial
-        for commit in commits:
-            now = rules_at(commit.id)
-            if now is None:
-                continue
-            changes = _changes(rules, now)
-            if not changes:
-                unchanged.append(commit)
-                continue
-            proposer, summary = commit.author, commit.subject
-            if len(commit.parents) > 1:  # a merged pull request: its author, and its title (GitHub puts it second)
-                proposer, branch_subject = author_and_subject(repo, commit.parents[1])
-                summary = (_message_paragraphs(commit.message)[1:2] or [branch_subject])[0]
-            name, why = player_name(proposer)
-            if why and proposer not in named:
-                named.add(proposer)
-                problems.append(Problem("", commit.id, 0, f"its author's name '{shown(proposer)}' cannot be "
-                                          f"written as it is ({why}): written '{name}'"))
-            summary, why = short_title(summary)
-            if why:
-                problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
-            message, why = _message(commit.message, summary)
-            if why:
-                problems.append(Problem("", commit.id, 0, f"its message: {why}"))
-            proposals.append(_Proposal(commit, name, changes, _subject_numbers(commit.subject), summary, message))
-            rules = now
-    renumbered = _number(proposals)
-    entries, unrecorded = _entries(proposals)
-    players = list(dict.fromkeys(proposal.proposer for proposal in proposals))
+    if first is None and paths:
+        paths = _earlier_paths(repo, last, paths)
+    walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
+        _walk(repo, paths, first, last, corrections)
+    decisions = _read_decisions(repo, records, last, walk) if records else []
+    undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step)]
+    _guess(walk, undecided)
+    for step in walk.steps:
+        if corrections is not None and (said := corrections.commit(step.commit.id)):
+            step.correction, reading = said
+            if reading != step.reading:
+                step.own, step.reading = step.reading, reading
+    steps = _runs(walk.steps)
+    _number(steps)
+    names = _Names(corrections, walk)
+    for step in steps:
+        names.follow(step)
+    for decision in decisions:
+        names.learn(decision)
+    decided = {decision.number: names.decision(decision) for decision in decisions}
+    for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
+        if number in decided:
+            corrections.use(line, f"proposal {number}: {result}" + (f": {reason}" if reason else "") +
+                            f" (the record: {decided[number].said})")
+            decided[number] = dataclasses.replace(decided[number], result=result, reason=reason)
+    if corrections is not None:
+        last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
+        corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
+                                  f"{last_read})", players="the names the import read")
+    entries, unrecorded, numbers = _entries(steps, decided, walk)
+    players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
+                                 + [name for decision in decided.values() for name, _ in decision.votes]))
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
-    rules_md = render_ruleset(f"The rules at commit {start_commit[:10]} ({start_date})", list(initial.values()))
+    where = " or ".join(code_span(path or ".") for path in paths) or code_span(records.rulesets.list)
+    rules_md = render_ruleset(f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
+                              list(walk.initial.values()))
     if why := too_large_for(rules_md):
-        raise ImportRefused(str(repo), f"the rules at commit {start_commit[:10]}, as rules.md, would be a file that "
-                            f"{why}", problems)
-    logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per commit that changed "
-                     f"{escape_markdown(rules_path)}; see IMPORT.md.\n\n", entries)
-    game_toml = _game_toml(name, start_date, players, proposals)
+        raise ImportRefused(str(repo), f"the rules at commit {walk.start_commit[:10]}, as rules.md, would be a file "
+                            f"that {why}", walk.problems)
+    read = " or ".join(path or "." for path in paths) or (records.rulesets.list if records else "")
+    logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per change of the rules "
+                     f"({escape_markdown(read)}); the file `IMPORT.md` in the game's folder, which is not part of the "
+                     "site, says how each was read.\n\n", entries)
+    game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records else None)
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
-                            f"{why}", problems)
+                            f"{why}", walk.problems)
+    guessed = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    guessed += [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
+                for step in steps if step.guesses and not step.correction] + walk.decision_guesses
+    # The lines that changed what the import read (those that say what it reads are counted, not listed).
+    used = [f"{corrections.file}:{line}: {what}" for line, what in sorted(corrections.used.items())
+            if not what.endswith("(as the import reads it)")] if corrections else []
+    if corrections and (confirmed := len(corrections.used) - len(used)):
+        used.append(f"{corrections.file}: {counted(confirmed, 'line')} confirmed what the import reads")
     files = {"game.toml": game_toml, "rules.md": rules_md,
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
-             "IMPORT.md": _report(repo, rules_path, start_commit, last, proposals, unrecorded, problems, unchanged,
-                                  renumbered, left_out)}
-    return ImportedGame(files, len(proposals), problems)
+             "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used, records, decided),
+             FILE_NAME: render(f"the import of {repo.resolve().name} ({where})",
+                               _correction_lines(steps, names, walk.classes, walk.guessed))}
+    return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
+                        said=used + _told(walk, steps))
+
+
+def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
+    """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
+    the corrections file list them commit by commit)."""
+    out = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    if walk.decision_guesses:
+        out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
+                   + (" and the like" if len(walk.decision_guesses) > 1 else ""))
+    alike: dict[str, list[tuple[_Step, str]]] = {}  # a guess with its numbers as N -> the steps it was made for
+    for step in steps:
+        if not step.correction:
+            for guess in step.guesses:
+                alike.setdefault(re.sub(r"[0-9]+", "N", guess), []).append((step, guess))
+    for shape, made in alike.items():
+        if len(made) == 1:
+            step, guess = made[0]
+            out.append(f"commit {step.commit.short}: {step.reading.words()}: guessed: {guess}")
+            continue
+        ids = [step.commit.short for step, _ in made]
+        shown_ids = ", ".join(ids[:3]) + (f" and {len(ids) - 3:,} more" if len(ids) > 3 else "")
+        out.append(f"guessed for {counted(len(ids), 'commit')} ({shown_ids}): {shape}")
+    return out + ([f"each guess is in IMPORT.md and, to correct, in {FILE_NAME}"] if out else [])
+
+
+# --- where the rules are, commit by commit ----------------------------------------------------------------------
+
+def _earlier_paths(repo: Path, last: str, paths: list[str]) -> list[str]:
+    """`paths` and, after them, where their rules were before git saw them moved there: the files of `rules/`
+    renamed from the top folder make the top folder the rules until then. (The rules are read from the first of
+    the paths that holds them.)"""
+    paths = list(paths)
+    while True:
+        records = log_records(repo, ("%H", "%P"), "--first-parent", "--reverse", "--diff-filter=A", last, "--",
+                              _pathspec(paths[-1]))
+        if not records:
+            return paths
+        (commit, parents), _ = records[0]
+        source = _moved(repo, parents.split()[:1], commit, to=paths[-1])
+        if source is None or source in paths:
+            return paths
+        paths.append(source)
+
+
+def _pathspec(path: str) -> str:
+    """What `git log -- PATHSPEC` reads as the rules' path: a file, or the files directly in a folder."""
+    return f":(glob){path}/*" if path and not path.endswith((".md", ".txt")) else path or ":(glob)*"
+
+
+def _moved(repo: Path, parents: list[str], commit: str, *, to: str | None = None, away: str | None = None
+           ) -> str | None:
+    """Where git says a commit moved rules: the path the renamed files came from (into `to`), or went to (from
+    `away`); None when it moved none. A file is its own path; files of a folder name their folder."""
+    if not parents:
+        return None
+    raw = text(git(repo, "diff-tree", "-r", "-M", "-z", "--name-status", "--no-commit-id", parents[0], commit))
+    items = raw.split("\0")
+    found: Counter[str] = Counter()
+    at = 0
+    while at < len(items) - 1:
+        status = items[at]
+        if status.startswith(("R", "C")) and at + 2 < len(items):
+            old, new = items[at + 1], items[at + 2]
+            if to is not None and (new == to or _folder(new) == to):
+                found[old if new == to else _folder(old)] += 1
+            if away is not None and (old == away or _folder(old) == away):
+                found[new if old == away else _folder(new)] += 1
+            at += 3
+        else:
+            at += 2
+    return found.most_common(1)[0][0] if found else None
+
+
+def _folder(path: str) -> str:
+    return path.rpartition("/")[0]
+
+
+def _touches(changed: list[str], path: str) -> bool:
+    return any(name == path or _folder(name) == path for name in changed)
+
+
+def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None) -> _Walk:
+    """The rules at the start and each commit after that changed them, following them where git moved them."""
+    span = f"{first}..{last}" if first else last
+    records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
+                          "--diff-merges=first-parent", "--name-only", span)
+    walk = _Walk({}, "", "", [], [], [], None, [], {})
+    rewritten: set[tuple[str | None, str]] = set()
+    paths = list(paths)
+    left: list[str] = []  # the paths the rules moved away from
+    with BlobReader(repo) as blobs:
+        def rules_at(revision: str) -> tuple[tuple[dict[int, ImportedRule], str] | None, list[Problem]]:
+            """The rules at `revision` and the path that holds them (None where no path holds readable rules), and
+            the problems met on the way."""
+            problems = []
+            for path in paths:
+                try:
+                    read = _read_rules(repo, blobs, revision, path)
+                except YamlBeyondBounds as error:
+                    raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
+                                        f"{error}") from None
+                except RulesetImportError as error:  # (where the rules are, unreadable: not those before)
+                    problems.append(Problem(error.file or path or ".", revision, error.line, f"{error}; not read: "
+                                            "the next readable commit carries its changes"))
+                    break
+                if read is None:
+                    continue
+                for note in read.left_out:
+                    walk.left_out.setdefault(note.message, revision[:10])
+                for file, line, what in read.rewritten:
+                    if (file, what) not in rewritten:  # said once, not at each commit that has it
+                        rewritten.add((file, what))
+                        problems.append(Problem(file or path, revision, line, what))
+                for note in read.guessed:  # (said once: at later commits the same guess names more rules)
+                    if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
+                        walk.guessed_shapes.add(re.sub(r"[0-9, ]+", " ", note.message))
+                        walk.guessed[note.message] = (note.file or path, revision)
+                return ({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path), problems
+            return None, problems
+
+        current: tuple[dict[int, ImportedRule], str] | None = None
+        if first:
+            current, problems = rules_at(first)
+            walk.problems += problems
+            if current is None:
+                raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in commit {first[:10]} (--from)",
+                                    walk.problems)
+            walk.start_commit = first
+            walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
+            walk.initial = current[0]
+        for place, ((id_, parents, author, date, message), changed) in enumerate(records):
+            commit = Commit(id_, tuple(parents.split()), author, date, message)
+            if m := _DECIDED.search(commit.subject):
+                walk.decided.append((place, int(m.group(1)), commit))
+            if m := _SUBMITTED.match(commit.subject):
+                walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+            for old in left:  # rules made again where they were before they moved: a new game, or round
+                if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
+                    walk.remade[old] = commit
+            if not any(_touches(changed, path) for path in paths):
+                continue
+            now, problems = rules_at(commit.id)
+            if current is None:
+                walk.problems += problems
+                if now is not None:
+                    current, walk.start_commit, walk.start_date = now, commit.id, commit.date[:10]
+                    walk.initial = now[0]
+                continue
+            if now is None and (moved := _moved(repo, list(commit.parents), commit.id, away=current[1])) is not None \
+                    and moved not in paths:  # the rules moved: follow them
+                paths.insert(0, moved)
+                left.append(current[1])
+                now, problems = rules_at(commit.id)
+                if now is not None:
+                    walk.moves.append(f"from {code_span(current[1] or '.')} to {code_span(moved)} at commit "
+                                      f"{commit.short} ({commit.date[:10]})")
+            walk.problems += problems
+            if now is None:
+                if current[1] and blobs.kind(commit.id, current[1]) is None:  # removed: the game (a round) ends
+                    walk.ended = f"the rules were removed at commit {commit.short} ({commit.date[:10]}, " \
+                                 f"{escape_markdown(clean_line(commit.subject))}): the game, or this round of it, " \
+                                 "ends there. A rules file made again later starts a new one: import it with " \
+                                 "`--from` its first commit."
+                    break
+                continue
+            before, after = current[0], now[0]
+            current = now
+            changes, cleaned = _changes(before, after)
+            changes += _annotations(before, after)
+            if not changes and not cleaned:
+                walk.unchanged.append(commit)
+                continue
+            formatting = not changes
+            changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
+            credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
+            title, author, author_is, branch = _title_and_author(repo, commit)
+            summary, why = short_title(title)
+            if why:
+                walk.problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
+            body, why = _message(commit.message, summary)
+            if why:
+                walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
+            walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
+                                    place, cleaned=cleaned))
+    if current is None:
+        raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
+                            walk.problems)
+    return walk
+
+
+def _named(paths: list[str]) -> str:
+    return " or ".join(path or "." for path in paths)
+
+
+def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Corrections | None) -> list[ImportedRule]:
+    """The rules read at a commit with the numbers and classes the import keeps across commits: a rule an outline
+    identifies by its tag keeps the number it had, whatever its place now (a new tag takes the next number); a
+    rule's class is the keeper's where the corrections file gives it."""
+    out = []
+    for rule in rules:
+        if rule.key is not None:
+            if rule.key not in walk.keys:
+                taken = set(walk.keys.values())
+                walk.keys[rule.key] = rule.number if rule.number not in taken else max(taken) + 1
+            rule = dataclasses.replace(rule, number=walk.keys[rule.key])
+        if corrections is not None and (said := corrections.rule_class(rule.number)):
+            rule_class = {"immutable": IMMUTABLE, "mutable": MUTABLE}.get(said[1])
+            same = " (as the import reads it)" if rule_class == rule.rule_class else ""
+            corrections.use(said[0], f"rule {rule.number} {said[1]}{same}")
+            rule = dataclasses.replace(rule, rule_class=rule_class)
+        walk.classes[rule.number] = rule.rule_class
+        out.append(rule)
+    return out
 
 
 def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
-    kind = blobs.kind(revision, path)
+    kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content) if content is not None else None
+        return read_ruleset(content, file=path) if content is not None else None
     if kind == "tree":
-        files = [(name, _read(blobs, revision, name)) for name in list_files(repo, revision, path)]
-        return read_rule_files([(name, content) for name, content in files if content is not None])
+        files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
+                 for name in list_files(repo, revision, path, recursive=False)]
+        return read_rule_files(files)
     return None
 
 
@@ -176,106 +458,708 @@ def _read(blobs: BlobReader, revision: str, path: str) -> str | None:
     return content
 
 
-def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> list[Change]:
-    """Whole-text changes, by rule number: what a keeper would write to turn `before` into `after`."""
+# --- what a commit did to the rules ----------------------------------------------------------------------------
+
+def _class(rule: ImportedRule) -> str | None:
+    """"immutable", "mutable", or None where the record does not say."""
+    return "immutable" if rule.rule_class == IMMUTABLE else "mutable" if rule.rule_class == MUTABLE else None
+
+
+def _formatting(text_: str) -> str:
+    """A text's words and punctuation, as they read whatever their markup and white space."""
+    return " ".join(_MARKUP.sub("", text_).split())
+
+
+def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> tuple[list[Change], list[Change]]:
+    """What a keeper would write to turn `before` into `after`, rule by rule: the changes, and apart from them
+    those that only reformat a rule's text or title (a cleaning, which no rule-change is). A rule that leaves one
+    number as another arrives with much the same text is renumbered, not repealed and enacted: its history goes
+    on."""
     changes: list[Change] = []
+    cleaned: list[Change] = []
+    gone = [number for number in before if number not in after]
+    new = [number for number in after if number not in before]
+    renumbered = _renumbered({n: before[n] for n in gone}, {n: after[n] for n in new})
     for number in sorted(before.keys() | after.keys()):
-        old, new = before.get(number), after.get(number)
-        if new is None:
-            changes.append(Change("repeal", number))
+        old, now = before.get(number), after.get(number)
+        if number in renumbered:
+            old = before[renumbered[number]]
+            changes.append(Change("renumber", old.number, new_number=number))
+        elif now is None:
+            if number not in renumbered.values():
+                changes.append(Change("repeal", number))
+            continue
         elif old is None:
-            changes.append(Change("enact", number, text=new.text, title=new.title,
-                                  rule_class="immutable" if new.rule_class == IMMUTABLE else "mutable"))
+            changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
+            continue
+        if _class(old) != _class(now) and _class(now) is not None:
+            changes.append(Change("transmute", number, rule_class=_class(now)))
+        if old.text != now.text:
+            alike = _formatting(old.text) == _formatting(now.text) and number not in renumbered
+            (cleaned if alike else changes).append(Change("amend", number, text=now.text))
+        if old.title != now.title:
+            alike = _formatting(old.title or "") == _formatting(now.title or "") and number not in renumbered
+            (cleaned if alike else changes).append(Change("retitle", number, title=now.title or ""))
+    return changes, cleaned
+
+
+def _renumbered(gone: dict[int, ImportedRule], new: dict[int, ImportedRule]) -> dict[int, int]:
+    """New number -> old number, for each rule that left a number and took another in one commit: the same
+    title, or words mostly the same (each pair at most once, the closest first)."""
+    import difflib
+
+    pairs = []
+    for old_number, old in gone.items():
+        for new_number, now in new.items():
+            same_title = bool(old.title) and \
+                _formatting(old.title or "").lower() == _formatting(now.title or "").lower()
+            ratio = difflib.SequenceMatcher(None, old.text.split(), now.text.split(), autojunk=False).ratio()
+            if same_title or ratio >= 0.75:
+                pairs.append((-(ratio + same_title), old_number, new_number))
+    out: dict[int, int] = {}
+    for _, old_number, new_number in sorted(pairs):
+        if new_number not in out and old_number not in out.values():
+            out[new_number] = old_number
+    return out
+
+
+def _annotations(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> list[Change]:
+    """The notes (a judgment's ruling, say) a commit added to rules in force before and after it."""
+    out = []
+    for number, rule in sorted(after.items()):
+        old = before.get(number)
+        if old is None:
+            continue
+        out += [Change("annotate", number, text=note) for note in rule.annotations if note not in old.annotations]
+    return out
+
+
+def _history(rule: ImportedRule | None, file: str, commit: str) -> list[HistoryEntry] | None:
+    """A rule's History lines as entries; None when the record keeps none for it."""
+    if rule is None:
+        return None
+    return [history_entry(said, Source(rule.file or file, commit, line)) for line, said in rule.history]
+
+
+def _credited(change: Change, before: dict[int, ImportedRule], after: dict[int, ImportedRule], file: str,
+              commit: str, changes: list[Change]) -> HistoryEntry | None:
+    """The History line the commit added to the changed rule's history for this change, if any (record.credit)."""
+    number = change.new_number if change.kind == "renumber" else change.rule
+    rule_changes = [other for other in changes if (other.new_number if other.kind == "renumber" else other.rule)
+                    == number]
+    history_after = _history(after.get(number), file, commit)
+    if history_after is None:
+        return None
+    old = before.get(change.rule if change.kind == "renumber" else number)
+    return credit(rule_changes, _history(old, file, commit), history_after)
+
+
+def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
+    """A commit's title (a merged pull request's: the paragraph GitHub puts second, else its branch's subject),
+    who made it, in words where that comes from, and its branch's name."""
+    if len(commit.parents) > 1 and (m := _MERGED_PULL_REQUEST.match(commit.subject)):
+        paragraphs = _message_paragraphs(commit.message)  # (GitHub writes the title on one line, the body after)
+        title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else \
+            author_and_subject(repo, commit.parents[1])[1]
+        return title, m.group(1), f"its pull request's author (from {m.group(1)}/{m.group(2)})", m.group(2)
+    if len(commit.parents) > 1:
+        author, subject = author_and_subject(repo, commit.parents[1])
+        return subject, author, "the author of the branch it merged", ""
+    return _SQUASHED_PULL_REQUEST.sub("", commit.subject), commit.author, "the commit's author", ""
+
+
+# --- what the record says each commit was ----------------------------------------------------------------------
+
+_UNNUMBERED = "no record numbers it"   # the guess a numbering pass completes
+NEXT = -1                              # the number of a proposal to be numbered in sequence (a game may number from 0)
+
+
+def _read_step(step: _Step) -> bool:
+    """Read the commit as corrections.py writes it, from the record (its History lines, the game's words in its
+    title). False when the record does not say what it is: `_guess` decides, from the game's ways."""
+    entries = [entry for entry in step.credited if entry is not None and entry.agent.kind != "initial"]
+    author, author_is = _author(step)
+    agents = {entry.agent.kind for entry in entries}
+    if entries and agents <= {"proposal"} and all(entry.proposal is not None for entry in entries):
+        proposals: dict[int, tuple[str, ...]] = {}
+        for entry in entries:
+            if not proposals.get(entry.proposal):
+                proposals[entry.proposal] = entry.authors
+        step.said += [f"its History line '{_shown(entry)}'" for entry in dict.fromkeys(entries)]
+        step.guesses += [f"proposal {number}'s proposer is {author_is} (its History line names none)"
+                         for number, authors in proposals.items() if not authors]
+        step.reading = Reading("proposal", tuple(Proposal(number, authors or (author,))
+                                                 for number, authors in sorted(proposals.items())))
+        return True
+    if entries and len(agents) == 1 and agents <= {"judgment", "temporary-rule", "rule", "cleaning"}:
+        entry = entries[0]
+        step.said.append(f"its History line '{_shown(entry)}'")
+        by = ", ".join(entry.authors)
+        if entry.agent.kind == "judgment":
+            if not by:
+                step.guesses.append(f"the judge is {author_is} (the History line names none)")
+            step.reading = Reading("judgment", name=entry.agent.number or "?", by=by or author)
+        elif entry.agent.kind == "cleaning":
+            step.reading = Reading("cleaning", by=by or author)
         else:
-            if old.rule_class != new.rule_class:
-                changes.append(Change("transmute", number, rule_class="immutable" if new.rule_class == IMMUTABLE
-                                      else "mutable"))
-            if old.text != new.text:
-                changes.append(Change("amend", number, text=new.text))
-            if old.title != new.title:
-                changes.append(Change("retitle", number, title=new.title or ""))
-    return changes
+            step.reading = Reading("event", by=entry.agent.words.lower() + (f" ({by})" if by else ""))
+        return True
+    title = step.title
+    if _NON_RULE_CHANGE.match(title):
+        step.said.append(f"its title '{clean_line(title)}' calls it a non-rule change")
+        step.reading = Reading("cleaning", by=author)
+    elif m := _JUDGMENT.match(title):
+        step.said.append(f"its title '{clean_line(title)}'")
+        judge = _judge([change for change in step.changes if change.kind == "annotate"])
+        if judge is None:
+            step.guesses.append(f"the judge is {author_is} (nothing in the record names one)")
+        step.reading = Reading("judgment", name=" ".join((m.group(1) or "?").split()), by=judge or author)
+    elif m := _TEMPORARY_RULE.match(title):
+        step.said.append(f"its title '{clean_line(title)}'")
+        step.reading = Reading("event", by=f"temporary rule {m.group(1)}")
+    elif numbers := _subject_numbers(title):
+        step.said.append(f"its title '{clean_line(title)}'")
+        _proposals(step, numbers, author, author_is)
+    elif numbers := _branch_numbers(step.branch):
+        step.said.append(f"its branch's name '{step.branch}'")
+        _proposals(step, numbers, author, author_is)
+    else:
+        if _PROPOSAL_FORM.match(title):  # a proposal by the game's form: its number is still to guess
+            step.marked = True
+            step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
+        return False
+    return True
 
 
-def _subject_numbers(subject: str) -> list[int]:
-    if m := _NUMBERS.search(subject):
+def _author(step: _Step) -> tuple[str, str]:
+    """Who the record says made the commit's proposal, and where it says so: the message's byline ("Proposed by
+    Ann", a turn's player: "Round 1, Turn 11 (Kit)"), its pull request's author, else its commit's author."""
+    if byline := _BYLINE.search(step.commit.message) or _TURN_BYLINE.search(step.title):
+        return byline.group(1), "its message's byline"
+    return step.author, step.author_is
+
+
+def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> None:
+    if author_is == "the commit's author":
+        step.guesses.append(f"the proposer is {author_is} (nothing in the record names one)")
+    step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
+
+
+def _guess(walk: _Walk, undecided: list[_Step]) -> None:
+    """What the record does not say, guessed from the game's own ways and said as guesses: a commit that only
+    reformats is a cleaning; one that makes a new rule numbered as the game numbers its proposals' rules is that
+    proposal; once the game writes its proposals' numbers in titles, a commit without one is the keeper's own;
+    before, a proposal numbered next in sequence (by `_number`)."""
+    steps = walk.steps
+    numbered = [step for step in steps if step not in undecided and step.reading.kind == "proposal"]
+    own_numbers = _rules_numbered_as_proposals(numbered)
+    numbered += [step for step in steps if step.marked]
+    highest_initial = max(walk.initial, default=0)
+    claimed = {p.number for step in numbered for p in step.reading.proposals}
+    begun = False
+    previous = -1  # the place of the last commit that changed the rules
+    for step in steps:
+        since, previous = previous, step.place
+        begun = begun or step in numbered
+        if step not in undecided:
+            continue
+        author, author_is = _author(step)
+        decided = [(number, commit) for place, number, commit in walk.decided if since < place < step.place] or \
+            [(number, commit) for place, number, commit in walk.decided if place < step.place][-1:]
+        if decided and not step.formatting:
+            number, commit = decided[-1]
+            step.title = ""  # (its subject is the bot's words for the change, not the proposal's title)
+            step.guesses.append(f"no record numbers it: proposal {number}, the last decided before it (commit "
+                                f"{commit.short} '{clean_line(commit.subject)}')")
+            _proposals(step, [number], author, author_is)
+            continue
+        made = sorted({change.new_number if change.kind == "renumber" else change.rule for change in step.changes
+                       if change.kind in ("enact", "renumber")} - claimed)
+        if step.formatting:
+            step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
+            step.reading = Reading("cleaning", by=author)
+        elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
+                (own_numbers or own_numbers is None and made[0] > highest_initial):
+            why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
+                "above the initial rules', as Suber's numbering makes them"
+            step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
+            _proposals(step, made, author, author_is)
+            claimed.add(made[0])
+        elif begun and not step.marked:
+            step.guesses.append("no record numbers it, where the game names its proposals in their titles: the "
+                                "keeper's own change, not a proposal")
+            step.reading = Reading("event", by=f"{author}, no proposal")
+        else:
+            step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
+            _proposals(step, [NEXT], author, author_is)
+
+
+def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
+    """Whether the game's proposals make rules numbered as themselves (an enacted rule takes the proposal's number,
+    Suber's 107, or an amended one, 108), by what its numbered proposals did; None when none made a rule."""
+    verdicts = []
+    for step in steps:
+        numbers = {p.number for p in step.reading.proposals}
+        made = {change.new_number if change.kind == "renumber" else change.rule for change in step.changes
+                if change.kind in ("enact", "renumber")}
+        if made:
+            verdicts.append(bool(made & numbers))
+    return None if not verdicts else sum(verdicts) * 2 > len(verdicts)
+
+
+def _judge(annotated: list[Change]) -> str | None:
+    """The judge an annotation names, the way a ruling's note signs it: "... (Cy), Jun 6, 2020"."""
+    for change in annotated:
+        if m := re.search(r"\(([^()]+)\),?\s*[A-Z][a-z]{2,8}\.?\s+[0-9]{1,2},?\s+[0-9]{4}",
+                          plain_words(change.text or "")):
+            return m.group(1).strip()
+    return None
+
+
+def _shown(entry: HistoryEntry) -> str:
+    where = f" ({entry.source.file}:{entry.source.line})" if entry.source.line else ""
+    return f"{entry.said}{where}"
+
+
+def _subject_numbers(title: str) -> list[int]:
+    """The proposal numbers a title gives in the game's own words (never a pull request's `#30`)."""
+    if m := _NUMBERS.search(title):
         numbers: list[int] = []
-        for piece in re.split(r"\s*(?:,|&|\band\b)\s*", m.group(1)):
+        for piece in re.split(r"\s*(?:,|&|\+|\band\b)\s*", m.group(1)):
             bounds = [int(n) for n in re.findall(r"[0-9]+", piece)]
             if len(bounds) == 2 and 0 <= bounds[1] - bounds[0] <= MAX_BATCH:
                 numbers.extend(range(bounds[0], bounds[1] + 1))
             else:
                 numbers.extend(bounds)
         return list(dict.fromkeys(numbers))[:MAX_BATCH]
-    if m := _SHORT_NUMBER.search(subject):
+    if m := _LEADING_NUMBER.match(title) or _LEADING_RULE_NUMBER.match(title):
         return [int(m.group(1))]
     return []
 
 
-def _number(proposals: list[_Proposal]) -> list[str]:
-    """Give each proposal its number: the one its subject gives, unless an earlier commit took it; else the
-    lowest number after those used so far that no subject claims (so a commit without a number does not take
-    the number a later commit's subject gives). Returns a line for IMPORT.md for each subject not followed."""
-    claimed: set[int] = set()
-    for proposal in proposals:
-        proposal.numbers = [n for n in proposal.said if n > 0 and n not in claimed]
-        claimed.update(proposal.numbers)
-    taken = set(claimed)
-    notes: list[str] = []
-    highest = FIRST_PROPOSAL - 1
-    for proposal in proposals:
-        if proposal.numbers:
-            proposal.number = proposal.numbers[0]
+def _branch_numbers(branch: str) -> list[int]:
+    """A pull request's branch named for its proposal: `rule-change-301`, `384-subgamification`."""
+    m = _BRANCH_NUMBER.match(branch.rpartition("/")[2])
+    return [int(m.group(1))] if m else []
+
+
+def _runs(steps: list[_Step]) -> list[_Step]:
+    """Steps with consecutive commits that say they carry out the same proposals (or the same judgment) joined:
+    "Proposal 303" three times over is one proposal. A later commit that says it carries out a proposal an earlier
+    one did is its own entry, an event by that proposal; a commit that names it among others ("Proposals 66 +
+    70" after "Temp Prop 66") completes it in the others' entry."""
+    out: list[_Step] = []
+    done: set[int] = set()
+    for step in steps:
+        previous = out[-1] if out else None
+        numbers = [p.number for p in step.reading.proposals]
+        if previous is not None and step.reading.kind in ("proposal", "judgment") and NEXT not in numbers \
+                and _same(previous.reading, step.reading):
+            previous.changes += step.changes
+            previous.credited += step.credited
+            previous.cleaned += step.cleaned
+            previous.commits.append(step.commit)
+            continue
+        if step.reading.kind == "proposal" and NEXT not in numbers and set(numbers) <= done:
+            step.again = numbers[0]
+        elif step.reading.kind == "proposal" and NEXT not in numbers and done & set(numbers):
+            step.completes = [number for number in numbers if number in done]
+            step.reading = Reading("proposal", tuple(p for p in step.reading.proposals if p.number not in done))
+        done.update(number for number in numbers if number != NEXT)
+        out.append(step)
+    return out
+
+
+def _same(one: Reading, other: Reading) -> bool:
+    if one.kind != other.kind:
+        return False
+    if one.kind == "judgment":
+        return one.name == other.name
+    return [p.number for p in one.proposals] == [p.number for p in other.proposals]
+
+
+def _number(steps: list[_Step]) -> None:
+    """Number each proposal no record numbers: next in sequence after the proposal before it, skipping the numbers
+    the record gives later commits; before any, counting back from the first number the record gives (from 1
+    where it gives none)."""
+    claimed = {p.number for step in steps for p in step.reading.proposals if p.number != NEXT}
+    first_claimed = next((i for i, step in enumerate(steps) for p in step.reading.proposals if p.number != NEXT),
+                         len(steps))
+    unnumbered_before = sum(1 for step in steps[:first_claimed] if step.reading.kind == "proposal")
+    previous = max(0, min(claimed) - unnumbered_before - 1) if claimed else 0
+    for step in steps:
+        if step.reading.kind != "proposal" or step.again is not None:
+            continue
+        proposals = []
+        for proposal in step.reading.proposals:
+            if proposal.number == NEXT:
+                number = previous + 1
+                while number in claimed:
+                    number += 1
+                claimed.add(number)
+                proposal = Proposal(number, proposal.authors)
+                step.guesses = [f"{_UNNUMBERED}: numbered {number}, next in sequence"
+                                if guess.startswith(_UNNUMBERED) else guess for guess in step.guesses]
+            proposals.append(proposal)
+            previous = max(previous, proposal.number)
+        step.reading = Reading("proposal", tuple(proposals))
+
+
+class _Names:
+    """Each player's name as the log writes it: the keeper's word (`player Jason Cobb = Jason`), else a guess from
+    the record (who submitted a proposal, for a bot's numeric identifiers), else the name as the record gives it,
+    written as the log can hold it (each one written otherwise said once, at the first commit that gives it)."""
+
+    def __init__(self, corrections: Corrections | None, walk: _Walk):
+        self.corrections, self.walk = corrections, walk
+        self.written: dict[str, str] = {}       # a name as the record gives it -> as the log writes it
+        self.why: dict[str, str] = {}           # -> why, for the corrections file
+        self.guessed: dict[str, tuple[str, str]] = {}  # an identifier -> the name a commit gives it, and why
+
+    def name(self, raw: str, commit: str = "") -> str:
+        if raw in self.written:
+            return self.written[raw]
+        said = self.corrections.player(raw) if self.corrections else None
+        if said is not None:
+            self._use(raw, said)
+            name, why = said[1], "your correction" if said[1] != player_name(raw)[0] else "as your line says"
+        elif raw in self.walk.record_names:
+            name, why = player_name(self.walk.record_names[raw])[0], "the record: its file of players"
+        elif raw in self.guessed:
+            name, why = self.guessed[raw]
         else:
-            proposal.number = highest + 1
-            while proposal.number in taken:
-                proposal.number += 1
-            taken.add(proposal.number)
-            proposal.numbers = [proposal.number]
-            if proposal.said:
-                numbers = ", ".join(str(n) for n in proposal.said)
-                proposal.note = (f"The commit's subject says proposal {numbers}, a number an earlier commit "
-                                 f"took; numbered {proposal.number}.")
-                notes.append(f"commit {proposal.commit.short}: subject says {numbers}, taken earlier; numbered "
-                             f"{proposal.number}")
-        highest = max(highest, proposal.number)
-    return notes
+            name, problem = player_name(raw)
+            why = "as the record writes it; two names of one person: write one as the other"
+            if problem:
+                self.walk.problems.append(Problem("", commit, 0, f"the name '{shown(raw)}' cannot be written as it is "
+                                                  f"({problem}): written '{name}'"))
+                why = f"written so: {problem}"
+        self.written[raw], self.why[raw] = name, why
+        return name
+
+    def follow(self, step: _Step) -> None:
+        """The step's reading with the names written; the keeper's own reading (its line) as it is."""
+        reading = step.reading
+        if step.correction:
+            self.corrections.use(step.correction, f"commit {step.commit.short}: {reading.words()}" + (
+                f" (the import read: {step.own.words()})" if step.own else " (as the import reads it)"))
+        names = [author for entry in step.credited if entry is not None for author in entry.authors]
+        for raw in [step.author, _author(step)[0], *names]:  # (a line may name any, that a correction replaced)
+            if self.corrections and (said := self.corrections.player(raw)):
+                self._use(raw, said)
+        step.reading = Reading(reading.kind, tuple(Proposal(p.number, tuple(self.name(a, step.commit.id)
+                                                                            for a in p.authors))
+                                                   for p in reading.proposals), reading.name,
+                               self.name(reading.by, step.commit.id) if reading.kind in ("judgment", "cleaning")
+                               else reading.by)
+
+    def _use(self, raw: str, said: tuple[int, str]) -> None:
+        same = " (as the import reads it)" if said[1] == player_name(raw)[0] else ""
+        self.corrections.use(said[0], f"player {raw} written {said[1]}{same}")
+
+    def learn(self, decision: Decision) -> None:
+        """Guess the name of a decision's proposer, where the file gives an identifier, from the commit that says
+        who submitted it."""
+        submitted = self.walk.submitted.get(decision.number)
+        if submitted and decision.proposer and decision.proposer not in self.guessed and \
+                not (self.corrections and self.corrections.player(decision.proposer)):
+            name, commit = submitted
+            self.guessed[decision.proposer] = (player_name(name)[0], f"guessed: commit {commit.short} "
+                                               f"'{clean_line(commit.subject)}'")
+
+    def decision(self, decision: Decision) -> Decision:
+        """A decision of the file of decisions with its names written (after `learn` has seen them all); where the
+        file names no proposer, the one the commit that submitted it names (a guess)."""
+        proposer = self.name(decision.proposer) if decision.proposer else ""
+        if not proposer and (submitted := self.walk.submitted.get(decision.number)):
+            name, commit = submitted
+            proposer = self.name(name, commit.id)
+            self.walk.decision_guesses.append(f"proposal {decision.number}: its proposer {proposer}: guessed from "
+                                              f"commit {commit.short} '{clean_line(commit.subject)}' (the record of "
+                                              "decisions names none)")
+        return dataclasses.replace(decision, proposer=proposer,
+                                   votes=tuple((self.name(voter), ballot) for voter, ballot in decision.votes))
+
+    def lines(self) -> list[Line]:
+        return [Line(f"player {raw}", f"= {name}", self.why[raw]) for raw, name in sorted(self.written.items())]
 
 
-def _entries(proposals: list[_Proposal]) -> tuple[list[Entry], Runs]:
-    """The log: proposals in commit order, with `## Unrecorded` for every number no commit accounts for, each
-    before the first proposal numbered above it (where the numbering check looks for it)."""
-    if not proposals:
-        return [], []
-    first = min(min(p.numbers) for p in proposals)
-    used = {n for p in proposals for n in p.numbers}
-    missing = gaps(used, first, max(used))
+# --- the log -----------------------------------------------------------------------------------------------------
+
+def _file_text(repo: Path, blobs: BlobReader, last: str, path: str, what: str, walk: _Walk) -> str:
+    """A file the records file names, read at the last commit; the import is refused without it."""
+    try:
+        content = blobs.read(last, path)
+    except BlobTooLarge as error:
+        raise ImportRefused(str(repo), str(error), walk.problems) from None
+    if content is None:
+        raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the records file's {what})",
+                            walk.problems)
+    return content
+
+
+def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> list[Decision]:
+    """The decisions in the keeper's file of proposals, read at the last commit the import reads; and the names
+    its file of players gives the identifiers it uses."""
+    with BlobReader(repo) as blobs:
+        content = _file_text(repo, blobs, last, records.file, "proposals.file", walk)
+        players = _file_text(repo, blobs, last, records.players[0], "players.file", walk) if records.players else None
+    try:
+        if players is not None:
+            walk.record_names = read_players(records, players)
+        return read_decisions(records, content, walk.adopted if records.adopted_by_rulesets else None)
+    except DecisionsUnreadable as error:
+        raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
+
+
+def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
+    """A game a website keeps as one archived ruleset per adopted proposal (the records file's [rulesets]): each
+    ruleset after the first is a step, the proposal its entry names, its changes what it changed."""
+    sets = records.rulesets
+    walk = _Walk({}, last, "", [], [], [], None, [], {})
+    with BlobReader(repo) as blobs:
+        try:
+            entries = read_list(_file_text(repo, blobs, last, sets.list, "rulesets.list", walk), "", "rulesets")
+        except DecisionsUnreadable as error:
+            raise ImportRefused(str(repo), f"{sets.list} at commit {last[:10]}: {error}") from None
+        before: dict[int, ImportedRule] | None = None
+        for place, entry in enumerate(entries):
+            if not isinstance(entry, dict):
+                raise ImportRefused(str(repo), f"{sets.list} at commit {last[:10]}: ruleset {place} (from 0) is not "
+                                    "an object")
+            path = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: clean_line(str(entry.get(m.group(1), ""))),
+                          sets.file)
+            try:
+                content = blobs.read(last, path)
+                read = read_ruleset(content, file=path) if content is not None else None
+            except (RulesetImportError, BlobTooLarge) as error:
+                if before is None:
+                    raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
+                walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: the next "
+                                             "readable ruleset carries its changes"))
+                continue
+            if read is None:  # (the list names a ruleset the archive lacks)
+                if before is None:
+                    raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the first ruleset the "
+                                        f"records file's rulesets.list names)", walk.problems)
+                walk.problems.append(Problem(path, last, 0, f"{sets.list} names this ruleset, which is not in the "
+                                             "repository: the next ruleset carries its changes"))
+                continue
+            rules = {rule.number: rule for rule in read.rules}
+            moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
+            title = short_title(str(entry.get(sets.title) or ""))[0] if sets.title else ""
+            if before is None:  # (undated by the list: the game starts on the day of the commit read)
+                walk.initial, walk.start_date = rules, date or text(git(repo, "show", "-s", "--format=%cI",
+                                                                        "--end-of-options", last)).strip()[:10]
+                before = rules
+                continue
+            changes, cleaned = _changes(before, rules)
+            before = rules
+            proposal = entry.get(sets.proposal)
+            commit = Commit(last, (), "", datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(),
+                            title)
+            step = _Step(commit, changes + cleaned, [None] * len(changes + cleaned), title, "", "", "", False, [],
+                         place, ruleset=path)
+            if isinstance(proposal, int) and not isinstance(proposal, bool):
+                walk.adopted[proposal] = f"adopted: ruleset {place} ({path}) names it"
+                step.said.append(f"ruleset {place} names proposal {proposal}")
+                step.reading = Reading("proposal", (Proposal(proposal),))  # (its proposer: the decision's)
+            else:
+                step.said.append(f"ruleset {place} names no proposal")
+                step.reading = Reading("event", by="the keeper, no proposal")
+            walk.steps.append(step)
+    return walk
+
+
+def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> tuple[list[Entry], Runs, list[int]]:
+    """The log: an entry per step in commit order, and each decision the file of decisions records that no commit
+    carried out (most that were not adopted) among them by its time; `## Unrecorded` for every number neither
+    accounts for (in a game kept in git, a proposal that failed is never merged), each before the first proposal
+    numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order."""
+    carried = {p.number for step in steps if step.again is None for p in step.reading.proposals}
+    alone = sorted((decision for number, decision in decided.items() if number not in carried),
+                   key=lambda decision: (decision.moment, decision.number))
+    used = carried | {decision.number for decision in alone}
+    missing = gaps(used, min(used), max(used)) if used else []
     entries: list[Entry] = []
+    order: list[int] = []
     pending = missing
-    for proposal in proposals:
-        due, pending = runs_below(pending, proposal.number)
+    judgments = 0
+    last_date = ""  # (a decision the record does not date takes the day of the entry above it, or the game's start)
+
+    def unrecorded(numbers: list[int]) -> None:
+        nonlocal pending
+        due, pending = runs_below(pending, min(numbers))
         if due:
             entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
-                "No commit on the rules says it made these proposals (see IMPORT.md)."]))
-        entries.append(_proposal_entry(proposal))
-        if len(proposal.numbers) > 1:
-            entries.append(Entry(f"Unrecorded: {number_ranges(runs(proposal.numbers[1:]))}", prose=[
-                f"Carried out in the same commit as proposal {proposal.number}: their changes are all in its entry."]))
-    return entries, missing
+                "Neither a commit on the rules nor the record of decisions says what became of these proposals: in a "
+                "game kept in git, a proposal that failed is never merged (see IMPORT.md)."]))
+
+    def decision_alone(decision: Decision) -> None:
+        unrecorded([decision.number])
+        # (a decision's day is UTC's, a commit's its keeper's: never before the entry above it)
+        date = max(decision.date, last_date) if decision.date else last_date or walk.start_date
+        if decision.result == "undecided" or not decision.proposer:
+            entries.append(_undecided(decision))
+        else:
+            keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
+            entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
+                                 keys, prose=[f"The record of decisions says: {escape_markdown(decision.said)}."]))
+        order.append(decision.number)
+
+    for step in steps:
+        moment = datetime.datetime.fromisoformat(step.commit.date).timestamp()
+        while alone and alone[0].moment <= moment:
+            decision_alone(alone.pop(0))
+        numbers = [p.number for p in step.reading.proposals]
+        if numbers and step.again is None:
+            unrecorded(numbers)
+            order += numbers
+        if step.reading.kind == "judgment":
+            judgments += 1
+        made = _step_entries(step, judgments, decided, walk)
+        entries += made
+        last_date = next(value for key, value in made[-1].keys if key == "Date")
+    for decision in alone:
+        decision_alone(decision)
+    return entries, missing, order
 
 
-def _proposal_entry(proposal: _Proposal) -> Entry:
-    commit = proposal.commit
-    title = clean_line(_LEADING_NUMBER.sub("", proposal.title))
-    heading = f"Proposal {proposal.number}" + (f": {title}" if title else "")
-    keys = [("Proposer", proposal.proposer), ("Date", commit.date[:10]), ("Result", "adopted")]
-    if proposal.note:
-        keys.append(("Note", proposal.note))
+def _undecided(decision: Decision) -> Entry:
+    """A decision the log cannot write as a proposal: one still voted on when the record was last read, or one
+    whose proposer no record names (the format writes a proposal with its proposer, and none is made up). Its
+    number is Unrecorded, saying what the record holds."""
+    votes = next(value for key, value in _ballots(decision) if key == "Votes")
+    said = "still being voted on at the last commit read" if decision.result == "undecided" else \
+        f"{decision.said}, with no proposer (votes: {votes})"
+    return Entry(f"Unrecorded: {decision.number}", prose=[f"The record of decisions says: {escape_markdown(said)}."])
+
+
+def _ballots(decision: Decision) -> list[tuple[str, str]]:
+    """The keys a decision of the record gives a proposal: its ballots (`Votes: none` where nobody voted) and its
+    result."""
+    groups = {kind: [voter for voter, ballot in decision.votes if ballot == kind] for kind in ("for", "against",
+                                                                                               "abstain")}
+    votes = "; ".join(f"{kind} {', '.join(voters)}" for kind, voters in groups.items() if voters) or "none"
+    return [("Votes", votes), ("Result", decision.result)] + ([("Reason", decision.reason)] if decision.reason else [])
+
+
+def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk) -> list[Entry]:
+    commit, reading = step.commit, step.reading
+    date = (step.commits[-1] if step.commits else commit).date[:10]
+    title = clean_line(_strip_numbers(step.title))
+    prose = _provenance(step)
+    if step.cleaned and reading.kind == "cleaning":
+        step.changes, step.cleaned = step.changes + step.cleaned, []
+    if step.cleaned:  # (its changes of formatting alone, apart: a cleaning, which no rule-change is)
+        cleaning = Entry(f"Event: {title or 'a change'} (formatting)", [("Date", date), ("By", f"cleaning "
+                         f"({_player(step.author)})")], step.cleaned, [f"The formatting {step.commit.short} changed "
+                         "beside its other changes."])
+        step.cleaned = []
+        return [cleaning] + _step_entries(step, judgments, decided, walk)
+    if reading.kind == "proposal" and step.again is None and any(
+            decided[p.number].result == "undecided" or not decided[p.number].proposer
+            for p in reading.proposals if p.number in decided):
+        # (a decision no proposal entry can hold: its number Unrecorded, its changes an event by it)
+        numbers = [p.number for p in reading.proposals]
+        return [_undecided(decided[number]) if number in decided else Entry(f"Unrecorded: {number}")
+                for number in numbers] + [Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", "proposal "
+                                                + ", ".join(str(number) for number in numbers))], step.changes, prose)]
+    if reading.kind == "proposal" and step.again is None:
+        shares = _shares(step)
+        out = []
+        for proposal in reading.proposals:
+            heading = f"Proposal {proposal.number}" + (f": {title}" if title and len(reading.proposals) == 1 else "")
+            decision = decided.get(proposal.number)
+            proposer = decision.proposer if decision and decision.proposer else (proposal.authors or ("unknown",))[0]
+            keys = [("Proposer", proposer)]
+            if proposal.authors[1:]:
+                keys.append(("Co-authors", ", ".join(proposal.authors[1:])))
+            keys += [("Date", date), *(_ballots(decision) if decision else [("Result", "adopted")])]
+            changes = shares.get(proposal.number, [])
+            if decision and decision.result != "adopted":  # the rules changed all the same: an event, beside it
+                walk.problems.append(Problem("", commit.id, 0, f"the record of decisions says proposal "
+                                             f"{proposal.number} {decision.said}, yet this commit carries it out: "
+                                             "its changes are an event by it"))
+                out.append(Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", f"proposal "
+                                 f"{proposal.number}"), ("Note", f"The record of decisions says proposal "
+                                 f"{proposal.number} {clean_line(decision.said)}; this commit made its changes.")],
+                                 changes, prose))
+                out.append(Entry(heading, keys, [], [f"The record of decisions says: "
+                                                     f"{escape_markdown(decision.said)}."]))
+                continue
+            if not changes:
+                keys.append(("Note", f"Carried out in the same commit as proposal {reading.proposals[0].number}, "
+                                     "whose entry holds the commit's changes the record does not credit to it."))
+            if step.completes and proposal is reading.proposals[0]:
+                named = ", ".join(str(number) for number in step.completes)
+                keys.append(("Note", f"The same commit completes proposal {named}, which an earlier commit began; "
+                                     "which of its changes belong to which proposal is not recorded."))
+            out.append(Entry(heading, keys, changes, prose))
+        return out
+    if reading.kind == "judgment":
+        number, case = _judgment_number(reading.name, judgments)
+        heading = f"Judgment {case or number}" + (f": {title}" if title else "")
+        keys = [("Judge", reading.by or _player(step.author)), ("Date", date)]
+        if not case and str(number) != reading.name:
+            keys.append(("Note", f"The record names it Judgment {reading.name}."))
+        return [Entry(heading, keys, step.changes, prose)]
+    if step.again is not None:
+        by = f"proposal {step.again}"
+    elif reading.kind == "cleaning":
+        by = f"cleaning ({reading.by})" if reading.by else "cleaning"
+    else:
+        by = reading.by or "the keeper"
+    return [Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", by)], step.changes, prose)]
+
+
+def _shares(step: _Step) -> dict[int, list[Change]]:
+    """The step's changes by proposal: each to the proposal its History line credits it to, the rest to the first."""
+    numbers = [p.number for p in step.reading.proposals]
+    out: dict[int, list[Change]] = {number: [] for number in numbers}
+    for change, entry in zip(step.changes, step.credited):
+        number = entry.proposal if entry is not None and entry.proposal in out and step.own is None else numbers[0]
+        out[number].append(change)
+    return out
+
+
+def _judgment_number(name: str, count: int) -> tuple[int, str]:
+    """A judgment's number and case as the log writes them: "7" is 7, "I" is 1 (Roman), "CFJ 12" is a case."""
+    name = " ".join(name.split())
+    if name.isdigit():
+        return int(name), ""
+    if re.fullmatch(r"[A-Za-z]+ [0-9]+", name):
+        return 0, name
+    if name and all(c in _ROMAN for c in name):
+        values = [_ROMAN[c] for c in name]
+        return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)), ""
+    return count, ""
+
+
+def _provenance(step: _Step) -> list[str]:
+    if step.ruleset:
+        return [f"The ruleset {code_span(step.ruleset)}" + (f", whose summary says: {escape_markdown(step.title)}"
+                                                             if step.title else ".")]
+    commits = [step.commit] + step.commits
+    ids = ", ".join(f"`{c.id[:10]}`" for c in commits)
+    out = [f"Commit{'s' if len(commits) > 1 else ''} {ids}" + (", whose message says:" if step.message else ".")]
     # The message is quoted, never prose of the entry: a paragraph such as "Repeal rule 202." would be a change,
     # and the changes are what the rules file did.
-    prose = [f"Commit `{commit.id[:10]}`" + (", whose message says:" if proposal.message else ".")]
-    return Entry(heading, keys, proposal.changes, prose + ([quote("\n\n".join(proposal.message))]
-                                                           if proposal.message else []))
+    return out + ([quote("\n\n".join(step.message))] if step.message else [])
+
+
+def _strip_numbers(title: str) -> str:
+    """A title without the words that name its entry ("Proposal 12: Dice" is "Dice", "Temp Prop 66" is "Temp",
+    "Rule 304: Tea" is "Tea", "Judgment II" is "")."""
+    for pattern in (_JUDGMENT, _NON_RULE_CHANGE, _LEADING_NUMBER, _LEADING_RULE_NUMBER, _FILE_NAMED):
+        title = pattern.sub("", title, count=1)  # (in this order: "319: Non-rule-change PRs" keeps its words)
+    if m := _NUMBERS.search(title):
+        title = title[:m.start()].rstrip() + " " + title[m.end():].lstrip(_BETWEEN)
+    return title.strip(_BETWEEN)
+
+
+def _player(raw: str) -> str:
+    return player_name(raw)[0]
 
 
 def _message(message: str, title: str) -> tuple[list[str], str | None]:
@@ -286,16 +1170,16 @@ def _message(message: str, title: str) -> tuple[list[str], str | None]:
     for paragraph in _message_paragraphs(message)[1:]:
         if clean_line(paragraph) == title:
             continue
-        text = escape_markdown(paragraph)
-        if length + len(text) > MAX_RULE_CHARS:
+        text_ = escape_markdown(paragraph)
+        if length + len(text_) > MAX_RULE_CHARS:
             why.append(f"what passes {MAX_RULE_CHARS:,} characters is left out")
             break
-        if (wrapped := wrap(text)) is None:
-            text, cut = short_title(text)
+        if (wrapped := wrap(text_)) is None:
+            text_, cut = short_title(text_)
             why.append(f"a paragraph with no place to break it: {cut}")
-            wrapped = text
+            wrapped = text_
         out.append(wrapped)
-        length += len(text)
+        length += len(text_)
     return out, "; ".join(why) or None
 
 
@@ -303,49 +1187,113 @@ def _message_paragraphs(message: str) -> list[str]:
     return [paragraph for paragraph in re.split(r"\n\s*\n", message.strip()) if paragraph.strip()]
 
 
-def _game_toml(name: str, start: str, players: list[str], proposals: list[_Proposal]) -> str:
-    numbers = [p.number for p in proposals]
-    in_order = numbers == sorted(numbers)
-    first = min((n for p in proposals for n in p.numbers), default=FIRST_PROPOSAL)
+def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None) -> str:
     lines = [f"title = {toml_string(name)}",
-             "description = \"Imported from git by nomic-archive: each commit that changed the rules is a proposal; "
-             "the ballots were not recorded there.\"",
+             "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
+             + ("; the ballots are the record of decisions'.\"" if adoption else
+                "; the ballots were not recorded there.\""),
              f"start = {start}",
              toml_players(players),
              "",
              "# Rules keep their numbers: an enactment takes the number the commit gave it.",
              "[numbering]",
-             f"first_proposal = {first}",
+             f"first_proposal = {min(numbers, default=1)}",
              "amend_renumbers = false",
              "enact_takes_proposal_number = false"]
-    if not in_order:
+    if numbers != sorted(numbers):
         lines.append("in_order = false  # the commits made some proposals after higher-numbered ones")
-    lines += ["", "# No ballots, dice or turns in the record: nothing to score or to check turns against.",
+    if adoption:
+        lines += ["", "[adoption]", f"method = {toml_string(adoption)}"]
+    lines += ["", "# No dice or turns in the record: nothing to score or to check turns against.",
               "[scoring]", "turn = \"none\"", "defeated = 0", "against_adopted = 0", "",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
     return "\n".join(lines)
 
 
-def _report(repo: Path, rules_path: str, start: str, end: str, proposals: list[_Proposal], unrecorded: Runs,
-            problems: list[Problem], unchanged: list[Commit], renumbered: list[str], left_out: dict[str, str]) -> str:
-    kinds = Counter(change.kind for p in proposals for change in p.changes)
-    from_subject = sum(1 for p in proposals if p.note is None and p.said)
+# --- what the import says of itself ------------------------------------------------------------------------------
+
+def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
+                      guessed: dict[str, tuple[str, str]]) -> list[tuple[str, list[Line]]]:
+    commits = []
+    for step in (step for step in steps if not step.ruleset):  # (a ruleset's step is the record's: no guess)
+        ids = "".join(f", then {c.short}" for c in step.commits)
+        if step.own is not None:
+            why = f"your correction (the import read: {step.own.words()})"
+        elif step.guesses:
+            why = "guessed: " + "; ".join(step.guesses) + (f" (the record: {'; '.join(step.said)})" if step.said
+                                                           else "")
+        else:
+            why = "the record: " + "; ".join(step.said)
+        if step.correction and step.own is None:
+            why = f"as your line says; {why}"
+        if step.again is not None:
+            why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
+        commits.append(Line(f"commit {step.commit.short}", step.reading.words(), why + ids))
+    rules = []
+    if guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's to say
+        words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
+        rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
+                      "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
+    return [("Commits that changed the rules", commits), ("Rules", rules), ("Players", names.lines())]
+
+
+def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
+    if records is None:
+        return ("- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) "
+                "and no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.")
+    results = Counter(decision.result for decision in decided.values())
+    no_proposer = sum(1 for decision in decided.values() if not decision.proposer)
+    return (f"- Decisions: {len(decided)} in {code_span(records.file)} (" + ", ".join(
+        f"{count} {result}" for result, count in sorted(results.items())) + "), each with its ballots and result as "
+        f"recorded, checked by `check` under `{records.adoption}`; {no_proposer} with no proposer and those still "
+        "undecided are Unrecorded numbers saying what the record holds. A proposal that failed for a reason the "
+        "game's rules give, not by its ballots, is `Result: invalid` with `Reason:` (docs/format.md): write it in "
+        f"{FILE_NAME} as `proposal N invalid: depends on proposal M`.")
+
+
+def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], unrecorded: Runs,
+            guessed: list[str], used: list[str], records: Mapping | None, decided: dict[int, Decision]) -> str:
+    kinds = Counter(change.kind for step in steps for change in step.changes)
+    readings = Counter(step.reading.kind if step.again is None else "again" for step in steps)
+    proposals = sum(len(step.reading.proposals) for step in steps if step.again is None)
+    numbered = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
+        guess.startswith("no record numbers it") for guess in step.guesses))
+    proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
+        "proposer is" in guess for guess in step.guesses))
     out = ["# How this game was imported", "",
-           f"`nomic-archive import git` read {code_span(rules_path)} in the repository "
-           f"{escape_markdown(repo.resolve().name)}, "
-           f"first-parent history from commit `{start[:10]}` (the rules in rules.md) to `{end[:10]}`.", "",
-           f"- Proposals: {len(proposals)}, one per commit that changed a rule ({from_subject} numbered as their "
-           f"subject says, the others in sequence).",
+           f"`nomic-archive import git` read {where} in the repository {escape_markdown(repo.resolve().name)}, "
+           f"first-parent history from commit `{walk.start_commit[:10]}` (the rules in rules.md) to `{end[:10]}`.",
+           "",
+           f"- Proposals: {len(decided) - sum(1 for d in decided.values() if d.result == 'undecided') or proposals}; "
+           f"{proposals} carried out in {readings['proposal']} commits ({numbered} of them numbered by the record, "
+           f"{proposed} with a proposer the record names: its History lines, the game's own words in titles).",
+           f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting): {readings['event']}; "
+           f"cleanings (no proposal: formatting, what the game calls non-rule changes): {readings['cleaning']}; "
+           f"later commits carrying out a proposal again: {readings['again']}.",
            "- Rule changes: " + (", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())) or "none") + ".",
-           f"- Unrecorded numbers: {number_ranges(unrecorded) if unrecorded else 'none'}.",
-           "- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) and "
-           "no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.",
-           f"- Commits that changed the rules' file but no rule (formatting, notes): {len(unchanged)}.", ""]
-    out += problems_section(problems)
-    sections = [("Numbered otherwise than the subject says", [escape_markdown(item) for item in renumbered]),
-                ("Left out of the rules (headings that name no numbered rule, rule files not in force)",
-                 [f"{code_span(heading)} (first at commit {commit})" for heading, commit in left_out.items()])]
-    for heading, items in sections:
-        if items:
-            out += [f"## {heading}", ""] + [f"- {item}" for item in items] + [""]
-    return "\n".join(out)
+           f"- Unrecorded numbers (no record holds them): {number_ranges(unrecorded) if unrecorded else 'none'}.",
+           _ballots_said(records, decided),
+           f"- Commits that changed the rules' files but no rule: {len(walk.unchanged)}.", ""]
+    if walk.moves:
+        out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
+    if walk.ended:
+        out += [f"The import ends early: {walk.ended}", ""]
+    for path, commit in walk.remade.items():
+        out += [f"A new {code_span(path)} was made at commit `{commit.short}` ({commit.date[:10]}, "
+                f"{escape_markdown(clean_line(commit.subject))}) after the rules moved away from it: a new game, or "
+                f"round? Import it with `--rules {path} --from {commit.short}`.", ""]
+    out += ["## What was guessed, and how to correct it", "",
+            f"`{FILE_NAME}`, beside this file, holds a line for each commit and each player: what the import read "
+            "and why. Edit a line to correct a guess (the proposal's number, its proposer, whether it is a proposal, "
+            "a judgment, an event or a cleaning; two names of one person), then import again into a new folder with "
+            f"`--corrections {FILE_NAME}`: every line is followed, and one that names nothing is refused.", ""]
+    out += [f"- {escape_markdown(line)}" for line in guessed] or ["Nothing: every reading is the record's."]
+    out.append("")
+    if used:
+        out += ["## Corrections followed", ""] + [f"- {escape_markdown(line)}" for line in used] + [""]
+    out += problems_section(walk.problems)
+    if walk.left_out:
+        out += ["## Left out of the rules (headings that name no numbered rule, rule files not in force)", ""]
+        out += [f"- {code_span(heading)} (first at commit {commit})" for heading, commit in walk.left_out.items()]
+        out.append("")
+    return "\n".join(out) + "\n"

@@ -152,9 +152,11 @@ def author_and_subject(repo: Path, revision: str) -> tuple[str, str]:
     return author, subject
 
 
-def list_files(repo: Path, revision: str, folder: str) -> list[str]:
-    """Paths of the files (blobs, not links) under `folder` at `revision`, in git's order; [] when absent."""
-    raw = git(repo, "ls-tree", "-r", "-z", "--full-tree", revision, "--", folder.rstrip("/") + "/")
+def list_files(repo: Path, revision: str, folder: str, *, recursive: bool = True) -> list[str]:
+    """Paths of the files (blobs, not links) under `folder` at `revision` (directly in it, unless `recursive`; ""
+    is the top folder), in git's order; [] when absent."""
+    where = ["--", folder.rstrip("/") + "/"] if folder.strip("/") else []
+    raw = git(repo, "ls-tree", *(["-r"] if recursive else []), "-z", "--full-tree", revision, *where)
     names = []
     for item in raw.split(b"\0"):
         if not item:

@@ -13,9 +13,11 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 from enum import Enum
+from typing import NamedTuple
 
-from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_YAML_ALIASES
+from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_NESTING, MAX_YAML_ALIASES
 from ..model.names import invisible_escaped
+from ..parse.source import FENCE, closes_fence
 
 DEFAULT_TITLE = "Initial Set of Rules"
 IMMUTABLE = "Immutable Rules"
@@ -25,16 +27,24 @@ _CLASS_HEADING = re.compile(r"(?:#{1,6}\s*)?(?:the\s+)?(im)?mutable\s+rules\s*:?
 _RULESET_HEADING = re.compile(
     r"(?:the\s+)?(?:(?:draft\s+)?initial|starting|current)\s+(?:set\s+of\s+rules|rule\s*set|rules)\s*:?",
     re.IGNORECASE)
-_RULE_INLINE = re.compile(r"(?:rule\s+)?0*([1-9][0-9]{0,5})\s*[.:]\s+(\S.*)", re.IGNORECASE)
-_RULE_ALONE = re.compile(r"(?:rule\s+)?0*([1-9][0-9]{0,5})\s*[.:]?", re.IGNORECASE)
-# A Markdown heading that starts a rule: its number, then the class and the title in either order.
-_RULE_HEADING = re.compile(r"#{1,6}\s*(?:rule\s+)?0*([1-9][0-9]{0,5})(?:/[0-9]+)?(?![0-9A-Za-z])\s*[.:]?\s*(.*)",
-                           re.IGNORECASE)
+_RULE_INLINE = re.compile(r"(?:rule\s+)?([0-9]{1,6})\s*[.:]\s+(\S.*)", re.IGNORECASE)
+_RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*([(\[]\s*(?:im)?mutable\s*[)\]])?",
+                         re.IGNORECASE)
+# What starts a rule in a heading or in bold: its number and revision ("101/3"), then the class and the title in
+# either order ("(IMMUTABLE)", "Immutable - Scope", ": Title").
+_RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z])\s*[.:]?\s*(.*)", re.IGNORECASE)
+_BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
+_EMPHASIS = re.compile(r"([*_])(.+)\1")
+_BOLD = re.compile(r"(\*\*|__)(.+)\1")
+_ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"']([^\"']*)[\"']\s*/?>(?:\s*</a>)?", re.IGNORECASE)
+_CLOSING_SEQUENCE = re.compile(r"[ \t]+#+$")
+_WORD = re.compile(r"\w")
+_UNDERLINE = re.compile(r" {0,3}(={3,}|-{3,})[ \t]*")
 _HEADING_CLASS = re.compile(r"[(\[]?\s*(im)?mutable\s*[)\]]?(?=$|[\s\-\u2013\u2014:,.])", re.IGNORECASE)
 _HEADING_PUNCTUATION = " \t-\u2013\u2014:,."
-_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[^#\s].*)?")
+_MARKDOWN_HEADING = re.compile(r"#{1,6}(?:\s.*|[0-9A-Z].*)?")  # (`##101`, `#Rules`: a heading; `#channel` not)
 _FRONT_MATTER_STATUS_IN_FORCE = {"", "accepted", "adopted", "active", "enacted", "in force", "in effect", "passed"}
-_SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}")
+_SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}|={3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
 _LIST_ITEM = re.compile(r"-\s+\S.*")
 _SENTENCE_END = re.compile(r"[.!?:][\"'\u201d\u2019)\]]*$")
@@ -200,6 +210,16 @@ class Kind(Enum):
     TEXT = "text"
 
 
+# How a rule's start is written. A file's rules are all written one way: the way most of its rule starts are, the
+# headings and bold numbers (markup) before the plain ones, which numbered lists inside rules also look like.
+HEADING_STYLES = tuple(f"h{level}" for level in range(1, 7))  # "## 101/0 (IMMUTABLE)", "# Rule 3: Title", setext
+BOLD = "bold"               # "**101** *Title*", "** Rule 1 **", "**Rule 6: Votes**"
+BOLD_ITEM = "bold item"     # "* **Rule 19** *(Strength=10)*", "- **Rule 6: Triple Votes**"
+INLINE = "inline"           # "101. text", "Rule 101: text"
+ALONE = "alone"             # "101", "Rule 101", "Rule 101/0 (IMMUTABLE)" on a line of its own
+MARKUP_STYLES = (*HEADING_STYLES, BOLD, BOLD_ITEM)
+
+
 @dataclass
 class Line:
     index: int              # 0-based line in the input
@@ -209,8 +229,13 @@ class Line:
     rest: str | None = None  # the text after "101." on a rule-start line
     rule_class: str | None = None
     title: str | None = None  # the title a rule's heading gives
-    heading: bool = False     # a rule start written as a Markdown heading: its title is on the line or absent
+    heading: bool = False     # a Markdown heading (ATX or setext), whether or not it starts a rule
     level: int = 0            # a Markdown heading's level ("##" is 2)
+    style: str | None = None  # how a rule start is written (one of the styles above)
+    revision: int | None = None  # "101/3": the rule's revision
+    words: str | None = None  # a heading's words, without its marks, anchor and emphasis
+    anchor: str | None = None  # a heading's tag: <a name='glossary'/> (an outline's rules are known by it)
+    starts_block: bool = False  # a numbered line read as text ("1. one to vote with;"): a paragraph of its own
 
     @property
     def text(self) -> str:
@@ -230,152 +255,103 @@ class Block:
 
 @dataclass
 class Rule:
+    """A rule while it is read: its lines, from its start to the next."""
+
     number: int
-    rule_class: str
+    rule_class: str | None  # IMMUTABLE or MUTABLE; None: not recorded
     lines: list[Line]
     line: int               # 1-based, for messages
     number_alone: bool = False  # "101" on its own line: the next line may be a title
     title: str | None = None
     blocks: list[Block] = field(default_factory=list)
+    class_from: str = ""    # where its class was read: "heading" (its own), "section", "front matter"
+    revision: int | None = None
+    topic: str | None = None
+    key: str | None = None
+    place: str | None = None
+    file: str | None = None
+    text: str = ""          # its text as rules.md holds it, once written
+    words: str = ""         # its text's words as read (what a rule of the game says of the others)
+    history: list[tuple[int, str]] = field(default_factory=list)
+    annotations: list[str] = field(default_factory=list)
+    front_matter: dict = field(default_factory=dict)
+    position: int = 0       # its place among the items of a JSON file
+
+
+class Note(NamedTuple):
+    """Something a reader of a rules file should hear of: a file (None: the one read), a 1-based line (0: the
+    file as a whole), and what."""
+
+    file: str | None
+    line: int
+    message: str
 
 
 @dataclass(frozen=True)
 class ImportedRule:
-    """One rule as read: its text is Markdown that renders as the source text."""
+    """One rule as read: its text is Markdown, rules.md's, that renders as the source shows it."""
 
     number: int
-    rule_class: str         # IMMUTABLE or MUTABLE
+    rule_class: str | None  # IMMUTABLE or MUTABLE; None when the record gives it no class
     title: str | None       # as written, not escaped
     text: str
-    line: int               # 1-based line of its start in the source
+    line: int               # 1-based line of its start in its file
+    file: str | None = None  # the file it is in, when a folder or several files are read
+    revision: int | None = None  # "## 101/3": the keepers' count of its changes
+    # What its section says of its past (a `History` heading's lines, `History:` lines), each line as written
+    # (record.history_entry reads it) with its 1-based line in its file (0: the record gives none, as JSON).
+    history: tuple[tuple[int, str], ...] = ()
+    annotations: tuple[str, ...] = ()  # notes kept with it, not its text (Markdown)
+    topic: str | None = None  # the heading that groups it, not naming a class ("Voting")
+    key: str | None = None  # its identity where the file numbers no rules (an outline's tag, "glossary")
+    place: str | None = None  # its place in an outline ("2.2.1")
+    front_matter: dict = field(default_factory=dict)  # its file's front matter, keys in lower case
 
 
 @dataclass(frozen=True)
 class ImportedRuleset:
-    rules: list[ImportedRule]
-    left_out: list[tuple[int, str]]  # (1-based line, heading) of headings that name no numbered rule
-    # (the file in a folder of rule files, else None; 1-based line; what was done) for each title written otherwise
-    rewritten: list[tuple[str | None, int, str]] = field(default_factory=list)
+    rules: list[ImportedRule]  # in the order the file (or folder) holds them
+    left_out: list[Note] = field(default_factory=list)  # what was not read as a rule, and why
+    rewritten: list[Note] = field(default_factory=list)  # what was written otherwise than it reads (a title cut)
+    guessed: list[Note] = field(default_factory=list)  # what the record does not say and the reader took for it
 
 
-def import_ruleset(text: str, *, title: str | None = None, start: str | None = None,
-                   stop: str | None = None) -> str:
-    """rules.md for the ruleset in `text`; `start`/`stop` name a line where the rules begin / end (exclusive)."""
-    return render_ruleset(title or DEFAULT_TITLE, read_ruleset(text, start=start, stop=stop).rules)
-
-
-def read_ruleset(text: str, *, start: str | None = None, stop: str | None = None) -> ImportedRuleset:
-    """The numbered rules in `text`, in order; raises RulesetImportError when there are none."""
-    raw_lines = [line.rstrip() for line in text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")]
-    lines = [_classify(index, raw) for index, raw in enumerate(raw_lines)]
-    begin = _region_begin(lines, start)
-    end = _region_end(lines, begin, stop)
-    region = lines[begin:end]
-    layout = Layout.of(region)
-    left_out: list[tuple[int, str]] = []
-    rules = _collect_rules(region, layout, left_out)
-    if not rules:
-        raise RulesetImportError(NO_RULES)
-    for rule in rules:
-        if rule.number_alone:
-            rule.title, rule.lines = _title_line(rule.lines, layout)
-    _check_rules(rules)
-    for rule in rules:
-        rule.blocks = _blocks(rule.lines, layout)
-    _split_title_sentences(rules)
-    rewritten: list[tuple[str | None, int, str]] = []
-    return ImportedRuleset([_imported(rule, None, rewritten) for rule in rules], left_out, rewritten)
-
-
-def read_rule_files(files: list[tuple[str, str]]) -> ImportedRuleset:
-    """Rules kept one to a file, each with YAML front matter giving its number, class and status.
-
-    `files` is (name, text) in the order to report them. A rule's number comes from a front matter key
-    (`rule`, `number`, `id`), else from the digits of the file's name; its class from `type` or `class`
-    ("Immutable"/"Mutable"), else Suber's convention by number; a `status` other than accepted (a draft, a
-    repealed rule) keeps it out of the ruleset. A file that is not a rule (no front matter, no number) is left
-    out and reported in `left_out` with line 0. Raises RulesetImportError (naming the file) for unreadable
-    front matter or a number used twice."""
-    rules: list[ImportedRule] = []
-    left_out: list[tuple[int, str]] = []
-    rewritten: list[tuple[str | None, int, str]] = []
-    seen: dict[int, str] = {}
-    for name, text in files:
-        parsed = _front_matter(name, text)
-        if parsed is None:
-            left_out.append((0, f"{name}: no front matter naming a rule"))
+def classify(raw_lines: list[str]) -> list[Line]:
+    """Each line's kind. A fenced block (closed) is text whatever its lines look like; a line of words underlined
+    with `===` or `---` is a heading (setext), its underline blank."""
+    lines: list[Line] = []
+    fence: str | None = None
+    underlined = False
+    # For each fence character, the longest run of it that closes a fence at or after each line.
+    closable = {char: [0] * (len(raw_lines) + 1) for char in "`~"}
+    for index in range(len(raw_lines) - 1, -1, -1):
+        for char, longest in closable.items():
+            longest[index] = longest[index + 1]
+        if (m := FENCE.match(raw_lines[index])) and not raw_lines[index][m.end():].strip():
+            longest = closable[m.group(1)[0]]
+            longest[index] = max(longest[index], len(m.group(1)))
+    for index, raw in enumerate(raw_lines):
+        if underlined:
+            lines.append(Line(index, Kind.BLANK, raw))
+            underlined = False
             continue
-        keys, body, body_line = parsed
-        number = _front_matter_number(keys, name)
-        if number is None:
-            left_out.append((0, f"{name}: no rule number in its front matter or its name"))
+        if fence is not None:
+            fence = None if closes_fence(raw, fence) else fence
+            lines.append(Line(index, Kind.TEXT, raw))
             continue
-        status = str(keys.get("status") or "").strip().lower()
-        if status not in _FRONT_MATTER_STATUS_IN_FORCE:
-            left_out.append((0, f"{name}: rule {number} has status '{keys['status']}', not in force"))
+        if (m := FENCE.match(raw)) and closable[m.group(1)[0]][index + 1] >= len(m.group(1)):
+            fence = m.group(1)  # (one never closed is no fence: plain text may start a line with ```)
+            lines.append(Line(index, Kind.TEXT, raw))
             continue
-        if number in seen:
-            raise RulesetImportError(f"rule {number} is also in {seen[number]}", file=name)
-        seen[number] = name
-        kind = str(keys.get("type") or keys.get("class") or "").strip().lower()
-        rule_class = IMMUTABLE if kind == "immutable" else MUTABLE if kind == "mutable" else _conventional_class(number)
-        title = keys.get("title")
-        lines = [_classify(index, raw.rstrip()) for index, raw in enumerate(body.split("\n"), start=body_line)]
-        lines = [Line(line.index, Kind.TEXT, line.raw) if line.kind in (Kind.RULE_START, Kind.CLASS_HEADING)
-                 else line for line in lines]  # the whole body is the rule's text
-        rule = Rule(number, rule_class, lines, body_line, title=str(title).strip() if title else None)
-        layout = Layout.of(lines)
-        rule.blocks = _blocks(lines, layout)
-        if not rule.blocks:
-            raise RulesetImportError(f"rule {number} has no text", body_line + 1, file=name)
-        rules.append(_imported(rule, name, rewritten))
-    if not rules:
-        raise RulesetImportError("no rule files found (each needs front matter between '---' lines, e.g. "
-                                 "'rule: 101', 'type: Immutable', 'status: Accepted')")
-    rules.sort(key=lambda rule: rule.number)
-    return ImportedRuleset(rules, left_out, rewritten)
-
-
-def _front_matter(name: str, text: str) -> tuple[dict, str, int] | None:
-    """(keys in lower case, the body after the front matter, the body's 0-based first line), or None."""
-    import yaml  # only the rule-file reader needs it
-
-    lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
-    if not lines or lines[0].strip() != "---":
-        return None
-    end = next((i for i in range(1, len(lines)) if lines[i].strip() in ("---", "...")), None)
-    if end is None:
-        return None
-    try:
-        keys = load_yaml("\n".join(lines[1:end]))
-    except YamlBeyondBounds as error:  # its line is the front matter's, which starts on the file's second
-        raise YamlBeyondBounds(f"front matter: {error}", error.line + 1, file=name) from None
-    except yaml.YAMLError as error:
-        line, problem = yaml_problem(error, first_line=2)
-        raise RulesetImportError(f"its front matter is not YAML: {problem}", line, file=name) from None
-    if not isinstance(keys, dict):
-        return None
-    return {str(key).strip().lower(): value for key, value in keys.items()}, "\n".join(lines[end + 1:]), end + 1
-
-
-def _front_matter_number(keys: dict, name: str) -> int | None:
-    for key in ("rule", "number", "id"):
-        value = keys.get(key)
-        if isinstance(value, str) and (m := re.fullmatch(r"\s*(?:rule\s*)?0*([1-9][0-9]{0,5})\s*", value, re.I)):
-            return int(m.group(1))
-    m = re.search(r"(?<![0-9])0*([1-9][0-9]{0,5})(?![0-9])", name.rsplit("/", 1)[-1])
-    return int(m.group(1)) if m else None
-
-
-def _imported(rule: Rule, file: str | None, rewritten: list[tuple[str | None, int, str]]) -> ImportedRule:
-    title, why = rule_title(rule.title) if rule.title else (None, None)
-    if why:
-        rewritten.append((file, rule.line, f"rule {rule.number}: {why}"))
-    text = _render_blocks(rule.blocks, rule)
-    if len(text) > MAX_RULE_CHARS:
-        raise RulesetImportError(f"rule {rule.number}'s text is {len(text):,} characters long; a rule's text may "
-                                 f"hold at most {MAX_RULE_CHARS:,}", rule.line, file)
-    return ImportedRule(rule.number, rule.rule_class, title, text, rule.line)
+        line = _classify(index, raw)
+        following = raw_lines[index + 1] if index + 1 < len(raw_lines) else ""
+        if (line.kind in (Kind.TEXT, Kind.RULE_START, Kind.CLASS_HEADING) and not line.heading
+                and line.style != BOLD_ITEM and not raw.startswith("    ") and _WORD.search(raw)
+                and (m := _UNDERLINE.fullmatch(following))):
+            line = _classify_heading(index, raw, 1 if m.group(1)[0] == "=" else 2, line.text)
+            underlined = True
+        lines.append(line)
+    return lines
 
 
 def _classify(index: int, raw: str) -> Line:
@@ -385,23 +361,57 @@ def _classify(index: int, raw: str) -> Line:
     if _SEPARATOR.fullmatch(stripped):
         return Line(index, Kind.SEPARATOR, raw)
     if m := _CLASS_HEADING.fullmatch(stripped):
-        return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE)
-    if m := _RULE_HEADING.fullmatch(stripped):
-        rule_class, title = _heading_class_and_title(m.group(2))
-        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
-                    heading=True, level=_heading_level(stripped))
+        level = _heading_level(stripped)
+        return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE,
+                    heading=level > 0, level=level, words=stripped.lstrip("#").strip())
     if _MARKDOWN_HEADING.fullmatch(stripped):
-        return Line(index, Kind.HEADING, raw, level=_heading_level(stripped))
+        level = _heading_level(stripped)
+        return _classify_heading(index, raw, level, _CLOSING_SEQUENCE.sub("", stripped[level:]).strip())
+    if m := _BOLD_START.fullmatch(stripped):
+        if inner := _RULE_NUMBER.fullmatch(m.group(3)):
+            rule_class, title = heading_class_and_title(inner.group(3))
+            rest = m.group(4).strip()
+            if emphasised := _EMPHASIS.fullmatch(rest):  # "**101** *Title*": the title, in italics
+                rule_class, title, rest = rule_class or heading_class_and_title(emphasised.group(2))[0], \
+                    title or heading_class_and_title(emphasised.group(2))[1], ""
+            return Line(index, Kind.RULE_START, raw, number=int(inner.group(1)), rest=rest or None,
+                        rule_class=rule_class, title=title, style=BOLD_ITEM if m.group(1) else BOLD,
+                        revision=_revision(inner.group(2)))
     if m := _RULE_INLINE.fullmatch(stripped):
-        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2))
+        if bold := _BOLD.fullmatch(m.group(2)):  # "101: **Victory Condition**": its title
+            return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), title=bold.group(2).strip(), style=INLINE)
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=INLINE)
     if m := _RULE_ALONE.fullmatch(stripped):
-        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)))
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
+                    rule_class=heading_class_and_title(m.group(3) or "")[0], style=ALONE)
     if _LIST_ITEM.fullmatch(stripped):
         return Line(index, Kind.LIST_ITEM, raw)
     return Line(index, Kind.TEXT, raw)
 
 
-def _find(lines: list[Line], needle: str, after: int, option: str) -> int:
+def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
+    """A heading (`level` 1 to 6) whose text is `words`: a rule's start when it begins with a number, a class
+    heading when it names one, else a heading (its anchor, if it has one, kept)."""
+    anchor = None
+    if m := _ANCHOR.match(words):
+        anchor, words = m.group(1), words[m.end():].strip()
+    words = _EMPHASIS.fullmatch(words).group(2).strip() if _EMPHASIS.fullmatch(words) else words
+    if m := _CLASS_HEADING.fullmatch(words):
+        return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE, heading=True,
+                    level=level, words=words)
+    if m := _RULE_NUMBER.fullmatch(words):
+        rule_class, title = heading_class_and_title(m.group(3))
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
+                    heading=True, level=level, style=f"h{level}", revision=_revision(m.group(2)), words=words)
+    return Line(index, Kind.HEADING, raw, heading=True, level=level, words=words, anchor=anchor)
+
+
+def _revision(text: str | None) -> int | None:
+    return int(text) if text else None
+
+
+def find_line(lines: list[Line], needle: str, after: int, option: str) -> int:
+    """The index of the first line from `after` holding `needle` (the text of --start or --stop, `option`)."""
     for line in lines[after:]:
         if needle in line.raw:
             return line.index
@@ -409,27 +419,27 @@ def _find(lines: list[Line], needle: str, after: int, option: str) -> int:
     raise RulesetImportError(f"{option} text '{needle}' not found{where}")
 
 
-def _region_begin(lines: list[Line], start: str | None) -> int:
-    """The first line of the rules: `start`, else the first class heading, else after "Initial Ruleset"."""
+def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> int:
+    """The first line of the rules: `start`, else the first class heading, else after "Initial Ruleset", else the
+    first line of the plain `style` the file's rules are written in ("101. text" or "101" alone)."""
     if start is not None:
-        return _find(lines, start, 0, "start")
+        return find_line(lines, start, 0, "start")
     for line in lines:
         if line.kind is Kind.CLASS_HEADING or (line.kind is Kind.RULE_START and line.heading):
             return line.index
     for line in lines:
         if _RULESET_HEADING.fullmatch(line.text):
             return line.index + 1
-    # No heading at all: prefer "101. text" over a number alone, which is often page furniture.
-    for wanted in (True, False):
+    for wanted in (style, INLINE if style == ALONE else ALONE):
         for line in lines:
-            if line.kind is Kind.RULE_START and (line.rest is not None) == wanted:
+            if line.kind is Kind.RULE_START and line.style == wanted:
                 return line.index
     raise RulesetImportError(NO_RULES)
 
 
-def _region_end(lines: list[Line], begin: int, stop: str | None) -> int:
+def region_end(lines: list[Line], begin: int, stop: str | None) -> int:
     """Where trailing chatter starts: `stop`, a signature, a widget, or furniture repeated from before the rules."""
-    end = _find(lines, stop, begin, "stop") if stop is not None else len(lines)
+    end = find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
     seen_before = {_collapse(line.text) for line in lines[:begin] if len(line.text.split()) >= MIN_REPEATED_WORDS}
     for line in lines[begin:end]:
         if (line.raw == "--" or _EMBED.fullmatch(line.text)
@@ -453,9 +463,11 @@ class Layout:
         long_lines = [line.text for line in region if line.kind in (Kind.TEXT, Kind.RULE_START, Kind.LIST_ITEM)
                       and len(line.text) >= WRAPPED_LINE_LENGTH]
         open_ended = sum(1 for text in long_lines if not _SENTENCE_END.search(text))
+        # The margin is where most long lines end, not the longest line (a table, an address runs past it).
+        lengths = sorted(len(line.raw) for line in region if line.kind in (Kind.TEXT, Kind.RULE_START, Kind.LIST_ITEM))
         return cls(wrapped=open_ended * 2 > len(long_lines),
                    blank_separated=any(line.kind is Kind.BLANK for line in region),
-                   width=max((len(line.raw) for line in region), default=0))
+                   width=lengths[(len(lengths) * 19) // 20] if lengths else 0)
 
     def fits(self, line: str, next_line: str) -> bool:
         """Would the next line's first word have fitted on this line? Then the break was not a wrap."""
@@ -510,8 +522,13 @@ def increasing_subsequence(numbers: list[int]) -> set[int]:
     return chosen
 
 
-def _collect_rules(region: list[Line], layout: Layout, left_out: list[tuple[int, str]]) -> list[Rule]:
-    """The rules in `region`; each heading that ends a rule and names none is added to `left_out`."""
+def collect_plain_rules(region: list[Line], layout: Layout, style: str, left_out: list[Note],
+                        file: str | None) -> list[Rule]:
+    """The rules in `region`, a text whose rules start with plain numbers in `style` ("101. text", or "101" alone
+    with "101. text" too when that is the commoner): in each class section, the longest run of such lines
+    numbered in increasing order (a number out of order is far more often a wrapped line or a list item than a
+    rule), each other one named in `left_out` as read for text."""
+    styles = (INLINE, ALONE) if style == INLINE else (ALONE,)  # ("1. item" lists inside "Rule 101/0" rules)
     sections: list[tuple[str | None, list[Line]]] = [(None, [])]
     for line in region:
         if line.kind is Kind.CLASS_HEADING:
@@ -522,40 +539,40 @@ def _collect_rules(region: list[Line], layout: Layout, left_out: list[tuple[int,
     uses_separators = any(line.kind is Kind.SEPARATOR for line in region)
     rules: list[Rule] = []
     for rule_class, lines in sections:
-        # Where rules are written as headings, a numbered line ("1. Carrier") is a list in a rule's text.
-        headings_only = any(line.kind is Kind.RULE_START and line.heading for line in lines)
         candidates = [i for i, line in enumerate(lines) if line.kind is Kind.RULE_START
-                      and layout.may_start_rule(lines[i - 1] if i else None)
-                      and (line.heading or not headings_only)]
+                      and line.style in styles and layout.may_start_rule(lines[i - 1] if i else None)]
         accepted = {candidates[k] for k in increasing_subsequence([lines[i].number for i in candidates])}
         preamble: list[Line] = []
         current: Rule | None = None
-        rule_level = 0  # the level of the current rule's heading: a deeper heading is part of its text
-        after_heading = False  # under a heading that names no rule: its text belongs to no rule
         for i, line in enumerate(lines):
             if i in accepted:
                 # The rule's first line keeps its full width, which tells wrapped lines from paragraph ends.
                 body = [Line(line.index, Kind.TEXT, line.raw, rest=line.rest)] if line.rest is not None else []
-                current = Rule(line.number, line.rule_class or rule_class or _conventional_class(line.number), body,
-                               line.index + 1, number_alone=line.rest is None and not line.heading, title=line.title)
+                current = Rule(line.number, line.rule_class or rule_class, body, line.index + 1,
+                               number_alone=line.rest is None and line.title is None, title=line.title,
+                               class_from="heading" if line.rule_class else "section" if rule_class else "",
+                               revision=line.revision)
                 rules.append(current)
-                after_heading, rule_level = False, line.level
                 continue
-            # Where rules are headings, a heading no deeper than theirs that names no rule ends the rule before it.
-            if line.kind in (Kind.HEADING, Kind.RULE_START) and rule_level and 0 < line.level <= rule_level:
-                current, after_heading = None, True
-                left_out.append((line.index + 1, line.text))  # a numbered heading out of sequence names none either
-                continue
-            if line.kind in (Kind.RULE_START, Kind.HEADING):  # a number out of sequence, a sub-heading: text
-                line = Line(line.index, Kind.TEXT, line.raw)
-            if not after_heading:
-                (current.lines if current else preamble).append(line)
+            if i in candidates and current is not None:
+                left_out.append(Note(file, line.index + 1, f"'{_shown(line.text)}' is read as text of rule "
+                                     f"{current.number}, not as a rule: its number is out of order"))
+            if line.kind in (Kind.RULE_START, Kind.HEADING):  # a number out of sequence, a heading: text
+                previous = lines[i - 1] if i else None
+                line = Line(line.index, Kind.TEXT, line.raw, starts_block=line.kind is Kind.RULE_START and (
+                    layout.may_start_rule(previous) or previous.kind is Kind.RULE_START))
+            (current.lines if current else preamble).append(line)
         if not has_headings and uses_separators:
             rules[:0] = _unnumbered_rules(preamble, numbered=rules)
     return rules
 
 
-def _heading_class_and_title(rest: str) -> tuple[str | None, str | None]:
+def _shown(text: str, limit: int = 60) -> str:
+    """A line of the source quoted in a message: on one line, and cut when long."""
+    return short_title(text, limit)[0]
+
+
+def heading_class_and_title(rest: str) -> tuple[str | None, str | None]:
     """"(IMMUTABLE)" -> (immutable, None); "Immutable - Scope" -> (immutable, "Scope"); "- Scope" -> (None, "Scope")."""
     rest = rest.strip(_HEADING_PUNCTUATION)
     rule_class = None
@@ -570,11 +587,6 @@ def _heading_class_and_title(rest: str) -> tuple[str | None, str | None]:
 
 def _heading_level(stripped: str) -> int:
     return len(stripped) - len(stripped.lstrip("#"))
-
-
-def _conventional_class(number: int) -> str:
-    """Suber's convention when the text names no classes: rules in the 100s are immutable, 200s on mutable."""
-    return IMMUTABLE if number < 200 else MUTABLE
 
 
 def _unnumbered_rules(preamble: list[Line], numbered: list[Rule]) -> list[Rule]:
@@ -592,11 +604,12 @@ def _unnumbered_rules(preamble: list[Line], numbered: list[Rule]) -> list[Rule]:
     chunks = [chunk for chunk in chunks[1:] if any(line.kind is not Kind.BLANK for line in chunk)]
     if chunks:
         for rule in numbered:
-            rule.rule_class = MUTABLE
-    return [Rule(number, IMMUTABLE, chunk, chunk[0].index + 1) for number, chunk in enumerate(chunks, start=1)]
+            rule.rule_class, rule.class_from = MUTABLE, "section"
+    return [Rule(number, IMMUTABLE, chunk, chunk[0].index + 1, class_from="section")
+            for number, chunk in enumerate(chunks, start=1)]
 
 
-def _check_rules(rules: list[Rule]) -> None:
+def check_rules(rules: list[Rule]) -> None:
     first_line: dict[int, int] = {}
     for rule in rules:
         if rule.number in first_line:
@@ -607,10 +620,14 @@ def _check_rules(rules: list[Rule]) -> None:
             raise RulesetImportError(f"rule {rule.number} has no text", rule.line)
 
 
-def _title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line]]:
-    """A short first line without closing punctuation, followed by more text, is the rule's title."""
+def title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line]]:
+    """A short first line without closing punctuation, followed by more text, is the rule's title: right under
+    the number, or a paragraph of its own (a blank line between the number and a wrapped paragraph says that
+    paragraph is text)."""
     content = [i for i, line in enumerate(lines) if line.kind is not Kind.BLANK]
     if len(content) < 2 or lines[content[0]].kind is not Kind.TEXT or lines[content[1]].kind is Kind.SEPARATOR:
+        return None, lines
+    if content[0] > 0 and content[1] == content[0] + 1:
         return None, lines
     first, following = lines[content[0]], lines[content[1]]
     if len(first.text.split()) > MAX_TITLE_LINE_WORDS or _TITLE_END.search(first.text):
@@ -620,7 +637,7 @@ def _title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Lin
     return _collapse(first.text), lines[content[0] + 1:]
 
 
-def _blocks(lines: list[Line], layout: Layout) -> list[Block]:
+def text_blocks(lines: list[Line], layout: Layout) -> list[Block]:
     """Paragraphs and list items, each on one line, whitespace collapsed."""
     pieces: list[tuple[bool, list[str]]] = []  # each block's lines, joined once (joining per line costs the square)
     previous: Line | None = None
@@ -630,7 +647,7 @@ def _blocks(lines: list[Line], layout: Layout) -> list[Block]:
             continue
         if line.kind is Kind.LIST_ITEM:
             pieces.append((True, [line.text[1:]]))
-        elif previous is not None and layout.continues(previous, line):
+        elif previous is not None and not line.starts_block and layout.continues(previous, line):
             pieces[-1][1].append(line.content)
         else:
             pieces.append((False, [line.content]))
@@ -638,7 +655,7 @@ def _blocks(lines: list[Line], layout: Layout) -> list[Block]:
     return [Block(is_list_item, _collapse(" ".join(parts))) for is_list_item, parts in pieces]
 
 
-def _split_title_sentences(rules: list[Rule]) -> None:
+def split_title_sentences(rules: list[Rule]) -> None:
     """When every untitled rule opens with a sentence of a few words ("Scoring. The player..."), that is its title.
 
     A document-wide decision: one rule opening with a long sentence shows the text has no such titles.
@@ -656,19 +673,6 @@ def _split_title_sentences(rules: list[Rule]) -> None:
         rule.blocks[0].text = m.group(2)
 
 
-def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
-    out = [f"# {heading_text(clean_line(title))}"]
-    for rule_class in (IMMUTABLE, MUTABLE):
-        members = [rule for rule in rules if rule.rule_class == rule_class]
-        if not members:
-            continue
-        out.append(f"\n## {rule_class}")
-        for rule in members:
-            out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}")
-            out.append(rule.text)
-    return "\n".join(out) + "\n"
-
-
 _CLOSING_HASHES = re.compile(r"(?:^|[ \t])#+$")  # what a heading's reader takes for its closing sequence
 
 
@@ -684,21 +688,26 @@ def rule_heading(number: int, title: str | None) -> str:
     return f"{number}. {title}" if title else str(number)
 
 
-def _render_blocks(blocks: list[Block], rule: Rule) -> str:
+def render_blocks(blocks: list[Block], rule: Rule) -> str:
     out: list[str] = []
     previous: Block | None = None
     for block in blocks:
         if previous is not None and not (previous.is_list_item and block.is_list_item):
             out.append("")  # a blank line between blocks, none between the items of one list
-        line = f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text)
-        wrapped = wrap(line)
-        if wrapped is None:
-            raise RulesetImportError(f"rule {rule.number} has a paragraph of {len(line):,} characters with no space "
-                                     f"to break it at within {MAX_QUOTED_LINE:,} (a line may hold at most "
-                                     f"{MAX_LINE_CHARS:,}, quoted in the log)", rule.line)
-        out.append(wrapped)
+        out.append(wrapped_line(f"- {_escape_block(block.text)}" if block.is_list_item else _escape_block(block.text),
+                                rule))
         previous = block
     return "\n".join(out)
+
+
+def wrapped_line(line: str, rule: Rule) -> str:
+    """A line of `rule`'s text as `wrap` breaks it; RulesetImportError when it cannot."""
+    wrapped = wrap(line)
+    if wrapped is None:
+        raise RulesetImportError(f"rule {rule.number} has a paragraph of {len(line):,} characters with no space "
+                                 f"to break it at within {MAX_QUOTED_LINE:,} (a line may hold at most "
+                                 f"{MAX_LINE_CHARS:,}, quoted in the log)", rule.line, rule.file)
+    return wrapped
 
 
 # Where a line of a paragraph may be broken: not before words that, starting a line of a key paragraph of the

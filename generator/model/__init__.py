@@ -15,7 +15,8 @@ from typing import TYPE_CHECKING, Literal, Union
 if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type checkers only
     from .config import Config
 
-RuleClass = Literal["immutable", "mutable"]
+# Format 1.3: "unrecorded" where the game's record gives a rule no class (`## Rules`): no immutability applies.
+RuleClass = Literal["immutable", "mutable", "unrecorded"]
 # A score, a payment or a setting of one: a whole number, or an exact decimal (format 1.2: `8.8`).
 Number = Union[int, Fraction]
 
@@ -295,6 +296,10 @@ class WinnerClaim(Claim):
 @dataclass(frozen=True)
 class ResultClaim(Claim):
     result: Result
+    # Format 1.3: why a proposal failed, as the game's own rules give it (`Reason: depends on proposal 58`), and
+    # where it is written; "" when the record gives none.
+    reason: str = ""
+    reason_source: Source | None = None
 
 
 @dataclass(frozen=True)

@@ -348,17 +348,17 @@ def _check_meaning(key: str, value: Any) -> None:
     """Range checks and the little languages (dice, formula, collation)."""
     if key == "adoption.fraction" and not 0 < value <= 1:
         raise ValueError(f"adoption.fraction must be more than 0 and at most 1, not {value}")
-    if key in ("numbering.first_proposal", "scoring.win") and value < 1:
+    if key == "scoring.win" and value < 1:
         raise ValueError(f"{key} must be a positive integer, not {value}")
+    if key == "numbering.first_proposal" and value < 0:  # format 1.3: a game may number its proposals from 0
+        raise ValueError(f"{key} must be a whole number, 0 or more, not {value}")
     if key in ("adoption.index", "rules.power_cap", "rules.power_exempt") and value is not None and value <= 0:
         raise ValueError(f"{key} must be more than 0, not {_show(value)}")
     if key == "rules.power_default" and value < 0:
         raise ValueError(f"{key} must not be negative, not {_show(value)}")
     if key in ("limits.max_mutable", "adoption.after_circuits", "adoption.quorum") and value < 0:
         raise ValueError(f"{key} must not be negative, not {value}")
-    if key == "numbering.next_rule" and value is not None and value < 1:
-        raise ValueError(f"{key} must be a rule number, not {value}")
-    if key == "adoption.unless_amended" and value is not None and value < 1:
+    if key in ("numbering.next_rule", "adoption.unless_amended") and value is not None and value < 0:
         raise ValueError(f"{key} must be a rule number, not {value}")
     if key == "scoring.die":
         try:

@@ -97,11 +97,12 @@ def _too_deep(data: dict[str, Any]) -> str | None:
     return None
 
 
-def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title: str = "") -> Config:
-    """Read game.toml; problems go to `errors` (each with its line) and defaults stand in for bad values."""
+def read_toml(text: str, file: str, errors: ErrorCollector) -> dict | None:
+    """A TOML text read within the caps, each problem at its line (tomllib keeps none); None when it cannot be
+    read (the problems in `errors`)."""
     if problem := toml_problem(text):
         errors.add(file, *problem)
-        return Config(title=default_title)
+        return None
     try:
         data = tomllib.loads(text)
     except tomllib.TOMLDecodeError as error:
@@ -113,12 +114,21 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
             line, column = max(len(text.splitlines()), 1), None
         reason = _TOML_ERROR_POSITION.sub("", message).replace(" (at end of document)", " at the end of the file")
         errors.add(file, line, f"not valid TOML: {reason}", column)
-        return Config(title=default_title)
-    positions = locate_keys(text)
+        return None
     if (deep := _too_deep(data)) is not None:
+        positions = locate_keys(text)
         line = min((at for key, at in positions.items() if key == deep or key.startswith(f"{deep}.")), default=1)
         errors.add(file, line, f"'{deep}': values nested more than {MAX_NESTING} deep")
+        return None
+    return data
+
+
+def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title: str = "") -> Config:
+    """Read game.toml; problems go to `errors` (each with its line) and defaults stand in for bad values."""
+    data = read_toml(text, file, errors)
+    if data is None:
         return Config(title=default_title)
+    positions = locate_keys(text)
     config = Config(title=default_title)
     for key, value in _flatten(data):
         line = _line_of(key, positions)

@@ -47,8 +47,8 @@ _DECISION_AGAIN = re.compile(r"^([0-9]+)([A-Z])$")
 _MONTH = re.compile(r"^([0-9]{4})-([0-9]{2})$")
 _KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
 
-PROPOSAL_KEYS = ("proposer", "co-authors", "date", "votes", "tally", "result", "die", "points", "scores", "winner",
-                 "effect", "note", "turn", "index", "quorum", "power")
+PROPOSAL_KEYS = ("proposer", "co-authors", "date", "votes", "tally", "result", "reason", "die", "points", "scores",
+                 "winner", "effect", "note", "turn", "index", "quorum", "power")
 JUDGMENT_KEYS = ("judge", "date", "by", "sets", "points", "scores", "winner", "effect", "note")
 EVENT_KEYS = ("date", "by", "players", "points", "scores", "winner", "effect", "note", "turn", "die")
 UNRECORDED_KEYS = ("date", "note")
@@ -1120,12 +1120,18 @@ def _read_decision_keys(file: str, keys: _Keys, errors: ErrorCollector) -> dict:
 def _read_result(file: str, keys: _Keys, errors: ErrorCollector) -> ResultClaim | None:
     found = keys.one("result")
     if found is None:
+        if (reason := keys.one("reason")) is not None:
+            errors.add(file, reason[1], "a Reason needs the Result it explains (format 1.3: `Result: invalid`)")
         return None
     value = " ".join(found[0].lower().rstrip(".").split()).replace("failed quorum", "failed-quorum")
     if value not in RESULTS:
         errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn, invalid or failed-quorum")
         return None
-    return ResultClaim(Source(file, found[1]), value)  # type: ignore[arg-type]
+    reason = keys.one("reason")
+    if reason is not None and value == "adopted":
+        errors.add(file, reason[1], "a Reason says why a proposal failed (format 1.3); this one is adopted")
+    return ResultClaim(Source(file, found[1]), value, reason[0] if reason else "",  # type: ignore[arg-type]
+                       Source(file, reason[1]) if reason else None)
 
 
 def _read_die(file: str, keys: _Keys, errors: ErrorCollector) -> DieRoll | None:

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import datetime as dt
+import difflib
 import functools
 import re
 from fractions import Fraction
@@ -26,9 +27,18 @@ def heading_class(text: str) -> RuleClass | None:
     return None
 
 
+def misspelt_class(text: str) -> str | None:
+    """The class a level-2 heading seems to mean by a word spelt close to it ("Imutable"), or None: such a heading
+    is an error, where one that names no class at all starts rules of no recorded class (format 1.3)."""
+    for word in re.findall(r"[a-z]+", text.lower()):
+        if close := difflib.get_close_matches(word, ("immutable", "mutable"), n=1, cutoff=0.8):
+            return close[0]
+    return None
+
+
 def parse_rule_heading(text: str) -> tuple[int | None, str]:
-    """`101`, `102. Initial status`, `103: Title` -> (number, title); number None when it is not a positive
-    integer. Raises NumberTooLarge for a number past the cap."""
+    """`101`, `102. Initial status`, `103: Title` -> (number, title); number None when it is not a whole number
+    (format 1.3: 0 is one). Raises NumberTooLarge for a number past the cap."""
     m = _RULE_HEADING.match(text.strip())
     if not m:
         return None, ""
@@ -40,7 +50,7 @@ def parse_rule_heading(text: str) -> tuple[int | None, str]:
         raise
     except ValueError:
         return None, title
-    return (number, title) if number >= 1 else (None, title)
+    return (number, title) if number >= 0 else (None, title)
 
 
 _POWER_LINE = re.compile(r"^Power:(.*)$", re.IGNORECASE)  # the value stripped after: a lazy one backtracks
@@ -165,6 +175,7 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
     first_seen: dict[int, int] = {}
     open_rule: tuple[int, str, RuleClass, int] | None = None  # number, title, class, heading line (0-based)
     seen_heading = False
+    titled = False  # the first level-1 heading is the title; a later one is a topic (format 1.3)
 
     def close(end: int) -> None:
         nonlocal open_rule
@@ -196,16 +207,21 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
         if token.type == "heading_open":
             heading_text = tokens[index + 1].content.strip()
             line = token.map[0]
-            if token.tag == "h1" and not seen_heading:
-                title = heading_text
+            if token.tag == "h1" and not seen_heading and not titled:
+                title, titled = heading_text, True
                 continue
             seen_heading = True
+            if token.tag == "h1":  # format 1.3: a topic, grouping the rules under it; it ends the rule before it
+                close(line)
             if token.tag == "h2":
                 close(line)
                 current_class = heading_class(heading_text)
-                if current_class is None:
-                    errors.add(file, line + 1, f"section '{heading_text}' names no class of rules "
-                               "(a level-2 heading must say 'Immutable' or 'Mutable')")
+                if current_class is None and (meant := misspelt_class(heading_text)):
+                    errors.add(file, line + 1, f"section '{heading_text}': did you mean '{meant}'? (a level-2 "
+                               "heading says 'Immutable' or 'Mutable', or names no class for rules of no recorded "
+                               "class, as '## Rules')")
+                elif current_class is None:
+                    current_class = "unrecorded"
             elif token.tag == "h3":
                 close(line)
                 try:
@@ -214,11 +230,12 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
                     errors.add(file, line + 1, f"rule heading '{shorten(heading_text)}': {error}")
                     continue
                 if number is None:
-                    errors.add(file, line + 1, f"rule heading '{heading_text}' does not start with a positive whole number")
+                    errors.add(file, line + 1, f"rule heading '{heading_text}' does not start with a whole number")
                     continue
                 if current_class is None:
                     errors.add(file, line + 1, f"rule {number} is outside a class section "
-                               "(put it under '## Immutable Rules' or '## Mutable Rules')")
+                               "(put it under '## Immutable Rules', '## Mutable Rules', or '## Rules' when its "
+                               "class is not recorded)")
                     continue
                 if number in first_seen:
                     errors.add(file, line + 1, f"rule {number} appears twice (first at line {first_seen[number]})")

@@ -35,7 +35,8 @@ from .views import (TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, d
                     step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
-CLASS_ORDER = ("immutable", "mutable")
+CLASS_HEADINGS = {"immutable": "Immutable Rules", "mutable": "Mutable Rules",
+                  "unrecorded": "Rules of no recorded class"}  # (format 1.3) in this order on the rules' page
 DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
 
@@ -179,8 +180,8 @@ def _rules_in_force(pages: GamePages, path: str, view: str) -> Page:
             placed = {n for section in sections for n in section.rules}
             made.append(("Other rules", "", shown([v for v in in_force if v.number not in placed])))
         elif pages.base["game"]["classes"]:
-            made = [(f"{cls.capitalize()} Rules", "", shown([v for v in in_force if v.rule_class == cls]))
-                    for cls in CLASS_ORDER]
+            made = [(CLASS_HEADINGS[cls], "", shown([v for v in in_force if v.rule_class == cls]))
+                    for cls in CLASS_HEADINGS]
         else:
             made = [("", "", shown(in_force))]
         return {"groups": [group for group in made if group[2]]}

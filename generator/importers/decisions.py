@@ -1,0 +1,266 @@
+"""What keepers keep beside the rules: the game's decisions (each proposal's proposer, ballots and result) in a
+JSON file of proposals, as a bot or a website keeps them, read through a mapping the keeper writes once
+(`--records FILE`, a small TOML file) so that results are checked against ballots, not assumed adopted.
+
+    [proposals]
+    file = "data/proposals.json"   # in the repository, read at the last commit the import reads
+    list = "proposals"             # where the list is in the file ("" : the file is the list)
+    number = "n"                   # the key of its number, or "index": its place in the list, from 0
+    proposer = "author"
+    result = "status"
+    date = "timestamp"             # seconds since 1970, or YYYY-MM-DD...
+    votes = "votes"                # {voter: ballot}, or lists of voters, one list per kind of ballot
+    ballots = { "1" = "for", "-1" = "against", "0" = "abstain" }   # a {voter: ballot} table's ballots
+    # ballot_lists = ["for", "against", "", "abstain"]             # or: what each list is ("": no ballot)
+    results = { passed = "adopted", failed = "defeated", deleted = "withdrawn", voting = "undecided" }
+    adoption = "majority"          # the game's adoption method (game.toml's adoption.method)
+
+Voters and proposers are named as the file names them (a number, a handle); the corrections file's `player`
+lines give their names (`player 3097874862 = Gibson#3668`)."""
+from __future__ import annotations
+
+import datetime
+import json
+from dataclasses import dataclass
+from pathlib import Path
+
+from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..parse.config import locate_keys, read_toml
+from ..parse.source import read_text
+from .text import clean_line, short_title
+
+RESULTS = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum", "undecided")
+BALLOTS = ("for", "against", "abstain", "")
+_METHODS = ("unanimous", "majority", "fraction")
+
+
+@dataclass(frozen=True)
+class Rulesets:
+    """Where a website keeps one ruleset per adopted proposal, and how to read them: a list of entries, each
+    naming its file (`{KEY}` in `file` is that key of the entry) and the proposal that made it."""
+
+    list: str
+    file: str
+    proposal: str
+    date: str
+    title: str
+
+
+@dataclass(frozen=True)
+class Mapping:
+    """Where the decisions are and how to read them (the keeper's records file)."""
+
+    file: str
+    list: str
+    number: str
+    proposer: str
+    result: str
+    date: str
+    votes: str
+    ballots: dict[str, str]
+    ballot_lists: tuple[str, ...]
+    results: dict[str, str]
+    adoption: str
+    title: str
+    adopted_by_rulesets: bool = False   # a proposal is adopted where a ruleset names it, else defeated
+    rulesets: Rulesets | None = None
+    players: tuple[str, str, str, str] | None = None  # a JSON file of players: file, list, the id's key, the name's
+
+
+@dataclass(frozen=True)
+class Decision:
+    """One proposal as the file records it, in the log's words (names as the file gives them)."""
+
+    number: int
+    proposer: str
+    result: str                          # one of RESULTS
+    said: str                            # the file's own word for the result
+    date: str                            # YYYY-MM-DD, "" where unknown
+    moment: float                        # for ordering: seconds since 1970 (0 where unknown)
+    votes: tuple[tuple[str, str], ...]   # (voter, for | against | abstain), as the file lists them
+    title: str
+    reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
+
+
+def read_mapping(path: Path) -> Mapping:
+    """The keeper's records file; ArchiveError (exit 2) at the line of each value it cannot use."""
+    errors = ErrorCollector()
+    name = str(path)
+    text = read_text(path, name, errors, missing="no such file (--records names the keeper's mapping of the "
+                                                 "game's records, docs/guide/import.md)")
+    data = read_toml(text, name, errors) if text is not None else None
+    errors.raise_if_any()
+    lines = locate_keys(text or "")
+    for table in data:
+        if table not in _TABLES:
+            raise ArchiveError([SourceError(name, lines.get(table, 0), f"[{table}]: not a table of the mapping "
+                                            f"(tables: {', '.join(_TABLES)})")])
+    proposals = _Table(data, "proposals", name, lines)
+    if proposals.table is None:
+        raise ArchiveError([SourceError(name, 0, "no [proposals] table: it says where the game's decisions are")])
+    lists = proposals.value("ballot_lists", list, [])
+    if any(item not in BALLOTS for item in lists):
+        raise proposals.fail("ballot_lists", "must list, for each list of voters, one of 'for', 'against', 'abstain' "
+                                             "or '' (no ballot)")
+    adoption = proposals.value("adoption", str, "unanimous")
+    if adoption not in _METHODS:
+        raise proposals.fail("adoption", f"must be one of {', '.join(_METHODS)}")
+    rulesets = _Table(data, "rulesets", name, lines)
+    players = _Table(data, "players", name, lines)
+    adopted = proposals.value("adopted", str, "")
+    if adopted not in ("", "rulesets") or adopted and rulesets.table is None:
+        raise proposals.fail("adopted", "may only be 'rulesets' (adopted where a [rulesets] entry names it)")
+    return Mapping(proposals.value("file", str), proposals.value("list", str, ""), proposals.value("number", str),
+                   proposals.value("proposer", str), proposals.value("result", str, "") if adopted else
+                   proposals.value("result", str), proposals.value("date", str, ""),
+                   proposals.value("votes", str, ""), proposals.words("ballots", BALLOTS), tuple(lists),
+                   proposals.words("results", RESULTS), adoption, proposals.value("title", str, ""),
+                   bool(adopted),
+                   Rulesets(rulesets.value("list", str), rulesets.value("file", str),
+                            rulesets.value("proposal", str), rulesets.value("date", str, ""),
+                            rulesets.value("title", str, "")) if rulesets.table is not None else None,
+                   (players.value("file", str), players.value("list", str, ""), players.value("id", str),
+                    players.value("name", str)) if players.table is not None else None)
+
+
+_TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
+                         "results", "adoption", "title", "adopted"),
+           "rulesets": ("list", "file", "proposal", "date", "title"),
+           "players": ("file", "list", "id", "name")}
+
+
+class _Table:
+    """One table of the records file, each value read with its line for the message when it is wrong."""
+
+    def __init__(self, data: dict, name: str, file: str, lines: dict[str, int]):
+        self.table, self.name, self.file, self.lines = data.get(name), name, file, lines
+        if self.table is not None and not isinstance(self.table, dict):
+            raise self.fail("", "must be a table")
+        for key in self.table or {}:
+            if key not in _TABLES[name]:
+                raise self.fail(key, f"not a key of the mapping (keys: {', '.join(_TABLES[name])})")
+
+    def fail(self, key: str, message: str) -> ArchiveError:
+        where = f"{self.name}.{key}" if key else self.name
+        return ArchiveError([SourceError(self.file, self.lines.get(where, self.lines.get(self.name, 0)),
+                                         f"{where}: {message}")])
+
+    def value(self, key: str, kind: type, default=None):
+        value = self.table.get(key, default)
+        if value is None:
+            raise self.fail(key, "is needed")
+        if not isinstance(value, kind):
+            raise self.fail(key, f"must be a {'string' if kind is str else 'list'}")
+        return value
+
+    def words(self, key: str, allowed: tuple[str, ...]) -> dict[str, str]:
+        value = self.table.get(key, {})
+        if not isinstance(value, dict) or any(not isinstance(v, str) or v not in allowed for v in value.values()):
+            raise self.fail(key, "must be a table of the record's words, each one of "
+                                 f"{', '.join(repr(a) for a in allowed)}")
+        return {str(k): v for k, v in value.items()}
+
+
+class DecisionsUnreadable(Exception):
+    """The file of decisions cannot be read as the mapping says: the message says where and why."""
+
+
+def read_decisions(mapping: Mapping, content: str, adopted: dict[int, str] | None = None) -> list[Decision]:
+    """The decisions in `content` (the mapping's file), in the file's order; DecisionsUnreadable naming the first
+    entry that cannot be read as the mapping says. `adopted`: where a proposal is adopted when a ruleset names it,
+    the proposals the rulesets name, each with the ruleset's words."""
+    out = []
+    for place, item in enumerate(read_list(content, mapping.list, "proposals")):
+        if not isinstance(item, dict):
+            raise DecisionsUnreadable(f"proposal {place} (from 0) is not an object")
+        out.append(_decision(mapping, place, item, adopted))
+    return out
+
+
+def read_list(content: str, path: str, what: str) -> list:
+    """The list at `path` ("a.b"; "" for the top) in a JSON text; DecisionsUnreadable where there is none."""
+    try:
+        data = json.loads(content, parse_constant=lambda word: None)
+    except (ValueError, RecursionError) as error:
+        raise DecisionsUnreadable(f"not JSON: {error}") from None
+    items = _at(data, path)
+    if not isinstance(items, list):
+        raise DecisionsUnreadable(f"'{path or 'the top'}' holds no list of {what}")
+    return items
+
+
+def read_players(mapping: Mapping, content: str) -> dict[str, str]:
+    """A JSON file of players: each one's identifier (as the decisions give it) -> name."""
+    _, path, id_key, name_key = mapping.players
+    return {clean_line(str(item[id_key])): clean_line(str(item[name_key]))
+            for item in read_list(content, path, "players")
+            if isinstance(item, dict) and item.get(id_key) is not None and isinstance(item.get(name_key), str)}
+
+
+def _at(data, path: str):
+    for key in [part for part in path.split(".") if part]:
+        data = data.get(key) if isinstance(data, dict) else None
+    return data
+
+
+def _decision(mapping: Mapping, place: int, item: dict, adopted: dict[int, str] | None) -> Decision:
+    where = f"proposal {place} (from 0)"
+    if mapping.number == "index":
+        number = place
+    else:
+        value = item.get(mapping.number)
+        if not isinstance(value, int) or isinstance(value, bool) or not 0 <= value < 10 ** 12:
+            raise DecisionsUnreadable(f"{where}: its '{mapping.number}' is not a number")
+        number = value
+    if adopted is not None:
+        said = adopted.get(number, "named by no ruleset")
+        result = "adopted" if number in adopted else "defeated"
+    else:
+        said = clean_line(str(item.get(mapping.result, "")))
+        result = mapping.results.get(said, said if said in RESULTS else "")
+    if not result:
+        raise DecisionsUnreadable(f"proposal {number}: its result '{said}' is not one the mapping names "
+                                  f"(proposals.results)")
+    moment, date = moment_of(item.get(mapping.date)) if mapping.date else (0.0, "")
+    title = short_title(str(item.get(mapping.title) or ""))[0] if mapping.title else ""
+    proposer = item.get(mapping.proposer)
+    return Decision(number, "" if proposer is None else clean_line(str(proposer)), result, said, date, moment,
+                    _votes(mapping, item.get(mapping.votes) if mapping.votes else None, number), title)
+
+
+def moment_of(value) -> tuple[float, str]:
+    """A record's time, seconds since 1970 or an ISO date, as (seconds, YYYY-MM-DD); (0, "") when it is neither."""
+    if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 10 ** 11:
+        moment = datetime.datetime.fromtimestamp(value, datetime.timezone.utc)
+        return float(value), moment.date().isoformat()
+    if isinstance(value, str):
+        try:
+            moment = datetime.datetime.fromisoformat(value.strip())
+        except ValueError:
+            return 0.0, ""
+        if moment.tzinfo is None:
+            moment = moment.replace(tzinfo=datetime.timezone.utc)
+        return moment.timestamp(), moment.date().isoformat()
+    return 0.0, ""
+
+
+def _votes(mapping: Mapping, value, number: int) -> tuple[tuple[str, str], ...]:
+    if value is None:
+        return ()
+    out = []
+    if isinstance(value, dict):
+        for voter, ballot in value.items():
+            kind = mapping.ballots.get(clean_line(str(ballot)))
+            if kind is None:
+                raise DecisionsUnreadable(f"proposal {number}: the ballot '{ballot}' of {voter} is not one the mapping "
+                                          "names (proposals.ballots)")
+            if kind:
+                out.append((clean_line(str(voter)), kind))
+    elif isinstance(value, list) and mapping.ballot_lists:
+        for kind, voters in zip(mapping.ballot_lists, value):
+            if kind and isinstance(voters, list):
+                out += [(clean_line(str(voter)), kind) for voter in voters]
+    else:
+        raise DecisionsUnreadable(f"proposal {number}: its votes are neither a table of ballots nor lists the mapping "
+                                  "names (proposals.ballot_lists)")
+    return tuple(out)

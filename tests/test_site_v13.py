@@ -1,0 +1,30 @@
+"""Format 1.3 on the site: rules of no recorded class, and numbers from 0, built from the engine's case folders."""
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from tests.helpers import broken_links
+from tests.test_site_v12 import built_site, text
+
+GAMES = ("v13-class-unrecorded", "v13-numbered-from-zero")
+
+
+@pytest.fixture(scope="module")
+def site(tmp_path_factory) -> Path:
+    return built_site(tmp_path_factory, GAMES)
+
+
+def test_a_rule_of_no_recorded_class_is_called_so_and_listed_apart(site):
+    assert "Class not recorded." in text(site, "v13-class-unrecorded/rules/3.html")
+    assert "Immutable." in text(site, "v13-class-unrecorded/rules/2.html")
+    # In force at the end: rule 0 and 1 of the other game were never given a class, and the page says so.
+    rules = text(site, "v13-numbered-from-zero/rules/index.html")
+    assert "Immutable Rules" not in rules and "Mutable Rules" in rules and "Rules of no recorded class" in rules
+
+
+def test_proposal_and_rule_zero_have_their_pages(site):
+    assert "When a player wins, the game ends at once." in text(site, "v13-numbered-from-zero/rules/0.html")
+    assert "Proposal 0" in text(site, "v13-numbered-from-zero/proposals/0.html")
+    assert broken_links(site) == []
