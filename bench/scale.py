@@ -274,6 +274,8 @@ def serve_child(spec_path: Path) -> None:
     response = events.getresponse()  # kept: its fp closes with it
     stream = response.fp
     stream.readline(), stream.readline()  # retry: and the blank line
+    assert stream.readline() == b"event: site\n"  # which site the stream speaks for: its data, a blank line
+    stream.readline(), stream.readline()
     browser = http.client.HTTPConnection("127.0.0.1", port, timeout=TIMEOUT)
 
     def page(path: str) -> bytes:

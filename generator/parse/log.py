@@ -766,42 +766,55 @@ def parse_draft(file: str, text: str, errors: ErrorCollector, *, power: bool = F
     return proposals[0]
 
 
+class _Heading(NamedTuple):
+    """What an entry's heading says: its kind, its place, and what the kind's pattern read of it (None: a draft's
+    heading, `## Proposal: Title`, which names no number)."""
+
+    kind: "_EntryKind"
+    file: str
+    line: int
+    text: str
+    match: re.Match | None
+
+    @property
+    def source(self) -> Source:
+        return Source(self.file, self.line)
+
+
+class _EntryKind(NamedTuple):
+    """A kind of log entry: its name, the headings that start one, its keys, and its reader (the heading, its keys,
+    the fields every kind has, the text `As proposed:` gives, the errors) -> the entry, or None."""
+
+    name: str
+    patterns: tuple[re.Pattern, ...]
+    keys: tuple[str, ...]
+    read: Callable[[_Heading, "_Keys", dict, str, ErrorCollector], Entry | None]
+
+
 def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, heading: Token,
                  blocks: list[tuple[int, Token]], end_line: int, errors: ErrorCollector, *,
                  draft: bool = False, power: bool = False) -> Entry | None:
-    heading_text = tokens[index + 1].content.strip()
-    line = heading.map[0] + 1
-    source = Source(file, line)
-    if m := _PROPOSAL.match(heading_text):
-        kind, allowed = "proposal", PROPOSAL_KEYS
-    elif m := _UNRECORDED.match(heading_text):
-        kind, allowed = "unrecorded", UNRECORDED_KEYS
-    elif m := (_JUDGMENT_CASE.match(heading_text) or _JUDGMENT.match(heading_text)):
-        kind, allowed = "judgment", JUDGMENT_KEYS
-    elif m := _EVENT.match(heading_text):
-        kind, allowed = "event", EVENT_KEYS
-    elif heading_text.lower().startswith("proposal") and draft:
-        m, kind, allowed = None, "proposal", PROPOSAL_KEYS
-    else:
-        errors.add(file, line, f"'## {heading_text}' is not an entry: a log heading starts with "
-                   "'Proposal 301', 'Judgment 7', 'Event:' or 'Unrecorded:'")
+    """One entry: its heading names its kind (ENTRY_KINDS), whose reader makes it of the key paragraph and the
+    fields every kind has (the date, the body, the changes, the claims)."""
+    head = _read_heading(file, tokens[index + 1].content.strip(), heading.map[0] + 1, draft, errors)
+    if head is None:
         return None
-
-    keys = _read_keys(file, tokens, blocks, allowed, kind, errors)
+    keys = _read_keys(file, tokens, blocks, head.kind.keys, head.kind.name, errors)
     body, body_start = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
     proposed = ""
-    if kind == "proposal" and (found := _as_proposed(file, lines, tokens, body_blocks, errors)) is not None:
+    if head.kind.name == "proposal" and (found := _as_proposed(file, lines, tokens, body_blocks, errors)) is not None:
         proposed, (first, last) = found
         body = "\n\n".join(part for part in (slice_lines(lines, body_start, first), slice_lines(lines, last, end_line))
                              if part)
         body_blocks = [(i, t) for i, t in body_blocks if not first <= t.map[0] < last]
     changes = _read_changes(file, lines, tokens, body_blocks, errors, power)
-    date, month_only = _read_date(file, keys, kind, source, errors, draft=draft or kind == "unrecorded")
+    date, month_only = _read_date(file, keys, head.kind.name, head.source, errors,
+                                  draft=draft or head.kind.name == "unrecorded")
     by = keys.one("by")
     common = dict(
         date=date, month_only=month_only, by=by[0] if by else "", by_source=Source(file, by[1]) if by else None,
-        source=source, body=body,
+        source=head.source, body=body,
         notes=tuple(value for value, _ in keys.all("note")),
         changes=tuple(changes),
         effects=tuple(_read_effects(file, keys, errors)),
@@ -809,54 +822,81 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
         scores=_read_scores(file, keys, errors),
         winner=_read_winner(file, keys, errors),
     )
-    if kind == "unrecorded":
-        ranges = _read_ranges(file, line, m.group(1), errors)
-        return Unrecorded(title="", ranges=ranges, **common) if ranges else None
-    if kind == "proposal":
-        decision = _DECISION_AGAIN.match(m.group(1)) if m else None
-        number = _read_number(file, line, decision.group(1) if decision else m.group(1) if m else None, "proposal",
-                              errors, optional=m is None)
-        title = (m.group(2) or "").strip() if m else heading_text.partition(":")[2].strip()
-        proposer = keys.one("proposer")
-        if proposer is None or not proposer[0]:
-            errors.add(file, line, f"proposal {number or ''} has no Proposer".replace("  ", " "))
-        else:
-            _check_name(file, proposer[1], proposer[0], errors)
-        votes, votes_source = _read_votes(file, keys, errors)
-        if (tally := keys.one("tally")) is not None:
-            if votes is not None:
-                errors.add(file, tally[1], f"'Tally:' and 'Votes:' (line {votes_source.line}) on one proposal: record "
-                           "the ballots once, by name (Votes) or as counts (Tally)")
-            else:
-                votes, votes_source = _read_tally(file, tally, errors), Source(file, tally[1])
-        result = _read_result(file, keys, errors)
-        turn = keys.one("turn")
-        if turn and turn[0].lower() != "extra":
-            errors.add(file, turn[1], f"'Turn: {turn[0]}' on a proposal: the only value is 'extra' "
-                       "(a proposal that takes no turn of its own)")
-        if result and result.result != "adopted" and common["effects"]:
-            errors.add(file, common["effects"][0].source.line,
-                       f"an Effect on a {result.result} proposal: only an adopted proposal changes the mechanics")
-        coauthors = keys.one("co-authors")
-        return Proposal(title=title, number=number or 0, decision=decision.group(2) if decision else "",
-                        **_read_decision_keys(file, keys, errors),
-                        proposer=proposer[0] if proposer else "",
-                        proposer_source=Source(file, proposer[1]) if proposer else None,
-                        coauthors=tuple(_check_name(file, coauthors[1], name, errors)
-                                        for name in split_names(coauthors[0])) if coauthors else (),
-                        proposed=proposed,
-                        votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
-                        extra_turn=bool(turn and turn[0].lower() == "extra"), **common)
-    if kind == "judgment":
-        case = " ".join(m.group(1).split()) if m.re is _JUDGMENT_CASE else ""
-        number = None if case else _read_number(file, line, m.group(1), "judgment", errors)
-        judge = keys.one("judge")
-        if judge is None or not judge[0]:
-            errors.add(file, line, f"judgment {case or number} has no Judge")
-        else:
-            _check_name(file, judge[1], judge[0], errors)
-        return Judgment(title=(m.group(2) or "").strip(), number=number or 0, case=case, judge=judge[0] if judge else "",
-                        settings=tuple(_read_settings(file, keys, errors)), **common)
+    return head.kind.read(head, keys, common, proposed, errors)
+
+
+def _read_heading(file: str, text: str, line: int, draft: bool, errors: ErrorCollector) -> _Heading | None:
+    """The kind of entry a heading starts, or None with an error when it starts none."""
+    for kind in ENTRY_KINDS:
+        for pattern in kind.patterns:
+            if m := pattern.match(text):
+                return _Heading(kind, file, line, text, m)
+    if draft and text.lower().startswith("proposal"):
+        return _Heading(ENTRY_KINDS[0], file, line, text, None)
+    errors.add(file, line, f"'## {text}' is not an entry: a log heading starts with "
+               "'Proposal 301', 'Judgment 7', 'Event:' or 'Unrecorded:'")
+    return None
+
+
+def _read_proposal(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector) -> Proposal:
+    file, line, m = head.file, head.line, head.match
+    decision = _DECISION_AGAIN.match(m.group(1)) if m else None
+    number = _read_number(file, line, decision.group(1) if decision else m.group(1) if m else None, "proposal",
+                          errors, optional=m is None)
+    title = (m.group(2) or "").strip() if m else head.text.partition(":")[2].strip()
+    proposer = keys.one("proposer")
+    if proposer is None or not proposer[0]:
+        errors.add(file, line, f"proposal {number or ''} has no Proposer".replace("  ", " "))
+    else:
+        _check_name(file, proposer[1], proposer[0], errors)
+    votes, votes_source = _read_ballots(file, keys, errors)
+    result = _read_result(file, keys, errors)
+    turn = keys.one("turn")
+    if turn and turn[0].lower() != "extra":
+        errors.add(file, turn[1], f"'Turn: {turn[0]}' on a proposal: the only value is 'extra' "
+                   "(a proposal that takes no turn of its own)")
+    if result and result.result != "adopted" and common["effects"]:
+        errors.add(file, common["effects"][0].source.line,
+                   f"an Effect on a {result.result} proposal: only an adopted proposal changes the mechanics")
+    coauthors = keys.one("co-authors")
+    return Proposal(title=title, number=number or 0, decision=decision.group(2) if decision else "",
+                    **_read_decision_keys(file, keys, errors),
+                    proposer=proposer[0] if proposer else "",
+                    proposer_source=Source(file, proposer[1]) if proposer else None,
+                    coauthors=tuple(_check_name(file, coauthors[1], name, errors)
+                                    for name in split_names(coauthors[0])) if coauthors else (),
+                    proposed=proposed,
+                    votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
+                    extra_turn=bool(turn and turn[0].lower() == "extra"), **common)
+
+
+def _read_ballots(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
+    """A proposal's `Votes:` (by name) or `Tally:` (counts, format 1.2), and its place: one of them, never both."""
+    votes, votes_source = _read_votes(file, keys, errors)
+    if (tally := keys.one("tally")) is None:
+        return votes, votes_source
+    if votes is not None:
+        errors.add(file, tally[1], f"'Tally:' and 'Votes:' (line {votes_source.line}) on one proposal: record "
+                   "the ballots once, by name (Votes) or as counts (Tally)")
+        return votes, votes_source
+    return _read_tally(file, tally, errors), Source(file, tally[1])
+
+
+def _read_judgment(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector) -> Judgment:
+    file, m = head.file, head.match
+    case = " ".join(m.group(1).split()) if m.re is _JUDGMENT_CASE else ""
+    number = None if case else _read_number(file, head.line, m.group(1), "judgment", errors)
+    judge = keys.one("judge")
+    if judge is None or not judge[0]:
+        errors.add(file, head.line, f"judgment {case or number} has no Judge")
+    else:
+        _check_name(file, judge[1], judge[0], errors)
+    return Judgment(title=(m.group(2) or "").strip(), number=number or 0, case=case, judge=judge[0] if judge else "",
+                    settings=tuple(_read_settings(file, keys, errors)), **common)
+
+
+def _read_event(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector) -> Event:
+    file = head.file
     turn = keys.one("turn")
     if turn:
         _check_name(file, turn[1], turn[0], errors)
@@ -864,9 +904,25 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     if die and not turn:
         errors.add(file, die[1], "a Die on an event counts only for a turn: add 'Turn: Name' (the player whose "
                    "turn it was)")
-    return Event(title=(m.group(1) or "").strip(), players=tuple(_read_players(file, keys, errors)),
+    return Event(title=(head.match.group(1) or "").strip(), players=tuple(_read_players(file, keys, errors)),
                  turn_of=turn[0] if turn else None, turn_source=Source(file, turn[1]) if turn else None,
                  die=_read_die(file, keys, errors), **common)
+
+
+def _read_unrecorded(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector
+                     ) -> Unrecorded | None:
+    ranges = _read_ranges(head.file, head.line, head.match.group(1), errors)
+    return Unrecorded(title="", ranges=ranges, **common) if ranges else None
+
+
+# The kinds of entry, in the order their headings are tried. A new key of a kind: its name in the kind's keys,
+# read in its reader (or, for every kind, in `_parse_entry`'s common fields), and the model's field.
+ENTRY_KINDS = (
+    _EntryKind("proposal", (_PROPOSAL,), PROPOSAL_KEYS, _read_proposal),
+    _EntryKind("unrecorded", (_UNRECORDED,), UNRECORDED_KEYS, _read_unrecorded),
+    _EntryKind("judgment", (_JUDGMENT_CASE, _JUDGMENT), JUDGMENT_KEYS, _read_judgment),
+    _EntryKind("event", (_EVENT,), EVENT_KEYS, _read_event),
+)
 
 
 def _as_proposed(file: str, lines: list[str], tokens: list[Token], blocks: list[tuple[int, Token]],
@@ -1322,86 +1378,122 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
     return changes
 
 
-def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector,
-                 power: bool = False) -> Change | None:
-    """One change paragraph; raises NumberTooLarge for a rule number past the cap."""
-    def needs_quote(what: str) -> bool:
-        if quoted is None or not quoted.strip():
-            errors.add(source.file, source.line, f"'{shorten(text, 200)}' must be followed by {what} as a blockquote "
-                       "(lines starting with '>')")
+class _ChangeText(NamedTuple):
+    """A change paragraph being read: its text (joined into one line), the blockquote after it (None: none), its
+    place, where errors go, and whether the game's rules carry a power."""
+
+    text: str
+    quoted: str | None
+    source: Source
+    errors: ErrorCollector
+    power: bool
+
+    def error(self, message: str) -> None:
+        self.errors.add(self.source.file, self.source.line, message)
+
+    def has_quote(self, what: str) -> bool:
+        """Whether a blockquote follows; else an error saying it must give `what`."""
+        if self.quoted is None or not self.quoted.strip():
+            self.error(f"'{shorten(self.text, 200)}' must be followed by {what} as a blockquote (lines starting "
+                       "with '>')")
             return False
         return True
 
-    if m := _SET_POWER.match(text):
-        power = _read_power(m.group(2), text, "Change the power of rule 2692 to 2.0.", source, errors)
-        return Change("power", source, rule=read_int(m.group(1)), power=power) if power is not None else None
-    if m := _ENACT.match(text):
-        if not needs_quote("the new rule's text"):
-            return None
-        power = _read_power(m.group(2), text, "Enact power 1.5 rule 2699: Title", source, errors) if m.group(2) else None
-        if m.group(2) and power is None:
-            return None
-        rule_class = (m.group(1) or "mutable").lower()
-        return Change("enact", source, rule=read_int(m.group(3)) if m.group(3) else None, text=quoted or "",
-                      title=(m.group(4) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class,  # type: ignore[arg-type]
-                      power=power)
-    if _POWER_CHANGE_START_LOOSE.match(text):
-        errors.add(source.file, source.line, f"cannot read the change '{shorten(text)}'; write 'Enact power 1.5 rule "
-                   "2699: Title' or 'Change the power of rule 2692 to 2.0.'")
+    def read_power(self, written: str, example: str) -> Fraction | None:
+        """The power the paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
+        try:
+            return read_decimal(written)
+        except NumberTooLarge as error:
+            self.error(f"the power in '{shorten(self.text)}': {error}")
+        except ValueError:
+            self.error(f"the power in '{shorten(self.text)}' must be a decimal, like '{example}'")
         return None
-    if m := _REPEAL.match(text):
-        return Change("repeal", source, rule=read_int(m.group(1)))
-    if m := _REENACT.match(text):
-        if m.group(1) and not power:
-            errors.add(source.file, source.line, f"'{shorten(text)}' gives a power, but the game's rules have none: "
-                       "set [rules] power = true in game.toml")
-            return None
-        given = _read_power(m.group(1), text, "Reenact power 2.0 rule 2531.", source, errors) if m.group(1) else None
-        if m.group(1) and given is None:
-            return None
-        return Change("reenact", source, rule=read_int(m.group(2)), text=quoted or "",
-                      title=(m.group(3) or "").strip().rstrip(".").strip().strip("\"\u201c\u201d"), power=given)
-    if m := _ANNOTATE.match(text):
-        return Change("annotate", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the annotation") else None
-    if m := _AMEND_READ.match(text):
-        return Change("amend", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
-    if m := _AMEND_APPEND.match(text):
-        return Change("append", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the text to append") else None
-    if m := _AMEND_EDIT.match(text):
-        edits = _read_edits(m.group(2))
-        if edits is None:
-            errors.add(source.file, source.line, f"cannot read the edits in '{shorten(text, 200)}' (write 'by replacing \"x\" with "
-                       "\"y\" and \"z\" with \"w\".' or 'by deleting \"x\".')")
-            return None
-        empty = [old for old, _ in edits if not old.strip()]
-        if empty:
-            errors.add(source.file, source.line, "a phrase to replace or delete is empty")
-            return None
-        return Change("replace", source, rule=read_int(m.group(1)), edits=tuple(edits))
-    if m := _TRANSMUTE.match(text):
-        target = m.group(2).lower() if m.group(2) else None
-        return Change("transmute", source, rule=read_int(m.group(1)), rule_class=target)  # type: ignore[arg-type]
-    if m := _RENUMBER.match(text):
-        return Change("renumber", source, rule=read_int(m.group(1)), new_number=read_int(m.group(2)))
-    if m := _RETITLE.match(text):
-        return Change("retitle", source, rule=read_int(m.group(1)), title=m.group(2))
+
+
+def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector,
+                 power: bool = False) -> Change | None:
+    """One change paragraph, by the first of CHANGE_READERS whose pattern it matches; raises NumberTooLarge for a
+    rule number past the cap."""
+    paragraph = _ChangeText(text, quoted, source, errors, power)
+    for pattern, read in CHANGE_READERS:
+        if m := pattern.match(text):
+            return read(paragraph, m)
     if not re.search(r"\brules?\s+\d+", text, re.IGNORECASE) and not text.lower().startswith("enact"):
-        errors.add(source.file, source.line, f"change '{shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
+        paragraph.error(f"change '{shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
     else:
-        errors.add(source.file, source.line, f"cannot read the change '{shorten(text)}'; a change reads like "
-                   + "; ".join(f"'{example}'" for example in CHANGE_EXAMPLES[:5]))
+        paragraph.error(f"cannot read the change '{shorten(text)}'; a change reads like "
+                        + "; ".join(f"'{example}'" for example in CHANGE_EXAMPLES[:5]))
     return None
 
 
-def _read_power(written: str, text: str, example: str, source: Source, errors: ErrorCollector) -> Fraction | None:
-    """The power a change paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
-    try:
-        return read_decimal(written)
-    except NumberTooLarge as error:
-        errors.add(source.file, source.line, f"the power in '{shorten(text)}': {error}")
-    except ValueError:
-        errors.add(source.file, source.line, f"the power in '{shorten(text)}' must be a decimal, like '{example}'")
-    return None
+def _read_set_power(c: _ChangeText, m: re.Match) -> Change | None:
+    power = c.read_power(m.group(2), "Change the power of rule 2692 to 2.0.")
+    return Change("power", c.source, rule=read_int(m.group(1)), power=power) if power is not None else None
+
+
+def _read_enact(c: _ChangeText, m: re.Match) -> Change | None:
+    if not c.has_quote("the new rule's text"):
+        return None
+    power = c.read_power(m.group(2), "Enact power 1.5 rule 2699: Title") if m.group(2) else None
+    if m.group(2) and power is None:
+        return None
+    return Change("enact", c.source, rule=read_int(m.group(3)) if m.group(3) else None, text=c.quoted or "",
+                  title=(m.group(4) or "").strip().strip("\"\u201c\u201d"),
+                  rule_class=(m.group(1) or "mutable").lower(), power=power)  # type: ignore[arg-type]
+
+
+def _unreadable_power_change(c: _ChangeText, m: re.Match) -> None:
+    c.error(f"cannot read the change '{shorten(c.text)}'; write 'Enact power 1.5 rule 2699: Title' or 'Change the "
+            "power of rule 2692 to 2.0.'")
+
+
+def _read_reenact(c: _ChangeText, m: re.Match) -> Change | None:
+    if m.group(1) and not c.power:
+        c.error(f"'{shorten(c.text)}' gives a power, but the game's rules have none: set [rules] power = true in "
+                "game.toml")
+        return None
+    given = c.read_power(m.group(1), "Reenact power 2.0 rule 2531.") if m.group(1) else None
+    if m.group(1) and given is None:
+        return None
+    return Change("reenact", c.source, rule=read_int(m.group(2)), text=c.quoted or "",
+                  title=(m.group(3) or "").strip().rstrip(".").strip().strip("\"\u201c\u201d"), power=given)
+
+
+def _quoting(kind: str, what: str) -> Callable[[_ChangeText, re.Match], Change | None]:
+    """The reader of a change to rule N whose blockquote gives `what`."""
+    def read(c: _ChangeText, m: re.Match) -> Change | None:
+        return Change(kind, c.source, rule=read_int(m.group(1)), text=c.quoted or "") if c.has_quote(what) else None
+    return read
+
+
+def _read_replace(c: _ChangeText, m: re.Match) -> Change | None:
+    edits = _read_edits(m.group(2))
+    if edits is None:
+        c.error(f"cannot read the edits in '{shorten(c.text, 200)}' (write 'by replacing \"x\" with \"y\" and \"z\" "
+                "with \"w\".' or 'by deleting \"x\".')")
+        return None
+    if any(not old.strip() for old, _ in edits):
+        c.error("a phrase to replace or delete is empty")
+        return None
+    return Change("replace", c.source, rule=read_int(m.group(1)), edits=tuple(edits))
+
+
+# Each change's pattern and reader, tried in order (a power change before the enactment it looks like).
+CHANGE_READERS: tuple[tuple[re.Pattern, Callable[[_ChangeText, re.Match], Change | None]], ...] = (
+    (_SET_POWER, _read_set_power),
+    (_ENACT, _read_enact),
+    (_POWER_CHANGE_START_LOOSE, _unreadable_power_change),
+    (_REPEAL, lambda c, m: Change("repeal", c.source, rule=read_int(m.group(1)))),
+    (_REENACT, _read_reenact),
+    (_ANNOTATE, _quoting("annotate", "the annotation")),
+    (_AMEND_READ, _quoting("amend", "the new text")),
+    (_AMEND_APPEND, _quoting("append", "the text to append")),
+    (_AMEND_EDIT, _read_replace),
+    (_TRANSMUTE, lambda c, m: Change("transmute", c.source, rule=read_int(m.group(1)),
+                                     rule_class=m.group(2).lower() if m.group(2) else None)),
+    (_RENUMBER, lambda c, m: Change("renumber", c.source, rule=read_int(m.group(1)), new_number=read_int(m.group(2)))),
+    (_RETITLE, lambda c, m: Change("retitle", c.source, rule=read_int(m.group(1)), title=m.group(2))),
+)
 
 
 def _read_edits(text: str) -> list[tuple[str, str]] | None:
