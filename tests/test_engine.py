@@ -1,10 +1,12 @@
 """The engine's parts (adoption, turns, the rulebook) and replay on small games built in memory."""
 from __future__ import annotations
 
+import dataclasses
 import functools
 import json
 import re
 import sys
+from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
@@ -970,8 +972,8 @@ def _replayed_with_checkpoints(tmp_path, monkeypatch):
     folder, load_game = _synthetic_log(tmp_path)
     previous = replay(load_game(folder), checkpoints=True)
     folded = []
-    real = engine._fold_entry
-    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
+    real = engine.FoldState.fold
+    monkeypatch.setattr(engine.FoldState, "fold", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
     return engine, folder, load_game, previous, folded
 
 
@@ -1119,8 +1121,8 @@ def test_a_replay_resumes_only_from_the_entry_that_changed(tmp_path, monkeypatch
     (folder / "log.md").write_text(text[:at] + text[at:].replace(old, new, 1), encoding="utf-8")
     fresh = replay(load_game(folder))
     folded = []
-    real = engine._fold_entry
-    monkeypatch.setattr(engine, "_fold_entry", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
+    real = engine.FoldState.fold
+    monkeypatch.setattr(engine.FoldState, "fold", lambda state, index, *rest: folded.append(index) or real(state, index, *rest))
     resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
     assert resumed == fresh
     assert len(set(folded)) <= 17  # from the checkpoint before the edit to the edited entry
@@ -1263,3 +1265,74 @@ def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_th
         assert 0 < refolded < 40
     log.write_text(text, encoding="utf-8")  # and back, from the resumed replay's checkpoints
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
+
+
+# --- The fold's state: one value, compared and copied by its type -------------------------------------------
+
+
+def _mutable_parts(value, found: dict, seen: set, path: str) -> None:
+    """Every mutable object (list, dict, set, a dataclass not frozen) reachable from `value` through containers and
+    dataclasses' fields, by id, with the path to it."""
+    if id(value) in seen or isinstance(value, (str, int, float, bool, type(None))):
+        return
+    seen.add(id(value))
+    if isinstance(value, (list, dict, set)) or (dataclasses.is_dataclass(value) and not isinstance(value, type)
+                                                and not value.__dataclass_params__.frozen):
+        found.setdefault(id(value), path)
+    items = (value.items() if isinstance(value, dict)
+             else enumerate(value) if isinstance(value, (list, tuple, set, frozenset))
+             else vars(value).items() if dataclasses.is_dataclass(value) and not isinstance(value, type) else ())
+    for key, item in items:
+        if key != "game":  # (shared: a game is immutable and each state names its own)
+            _mutable_parts(item, found, seen, f"{path}.{key}")
+
+
+def test_a_copy_of_the_folds_state_shares_nothing_the_fold_changes(tmp_path, monkeypatch):
+    """FoldState.copy copies each field as its type copies itself (a Rulebook and a TurnTracker theirs): whatever
+    field the state, the book or the tracker gains, no mutable part of a checkpoint is one the fold goes on
+    changing, and the copy is equal to the state (its type's equality: the fields it carries)."""
+    engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
+    folder, load_game = _synthetic_log(tmp_path, proposals=120)
+    game = load_game(folder)
+    state = engine.initial_state(game)
+    rulings, points = engine.result_rulings(game), engine.snapshot_points(game, [])
+    for index, entry in enumerate(game.log.entries[:100]):
+        state.fold(index, entry, rulings, points)
+    copied = state.copy()
+    assert copied == state and copied.text_differences(state) == set()
+    original, twin = {}, {}
+    _mutable_parts(state, original, set(), "state")
+    _mutable_parts(copied, twin, set(), "copy")
+    assert len(original) > 50 and [original[i] for i in original.keys() & twin.keys()] == []
+    copied.scores[next(iter(copied.scores))] += 1  # and what it carries is what it compares
+    assert copied != state and copied.text_differences(state) is None
+
+
+def test_what_the_fold_carries_is_what_a_state_compares_and_each_entry_starts_its_own_anew():
+    engine = sys.modules["generator.engine.replay"]
+
+    fields = dataclasses.fields(engine.FoldState)
+    own = {f.name for f in fields if f.metadata.get("entry")}
+    assert own == {"follow_recorded", "notes", "deltas", "failed", "label", "source"}
+    assert set(engine._CARRIED) == {f.name for f in fields} - own - {"game"}
+    assert all(not f.compare for f in fields if f.name in own or f.name == "game")
+
+
+@pytest.mark.parametrize("case", sorted(p for p in (Path(__file__).parent / "cases" / "engine").iterdir()
+                                        if (p / "game.toml").is_file()), ids=lambda p: p.name)
+def test_the_fold_reads_none_of_a_games_words(case):
+    """Config.with_words: the settings declared `words` (the title, the description, the sections) are never read
+    by the fold, so that a change to them takes the last replay whole (engine/resume.py): each case replayed with
+    other words gives the same steps, versions and findings."""
+    from generator.model.config import WORDS_SETTINGS, Section
+    from generator.parse.game import load_game
+
+    game = load_game(case)
+    other = dataclasses.replace(game.config, title="Other", description="Other words.",
+                                sections=(Section("Other", "A note.", (101,)),))
+    assert set(WORDS_SETTINGS) == {"title", "description", "sections"}
+    assert game.config.with_words(other) == other and other.with_words(game.config) == game.config
+    plain, reworded = replay(game), replay(dataclasses.replace(game, config=other))
+    assert (plain.steps, plain.versions, plain.findings, plain.errors) == (
+        reworded.steps, reworded.versions, reworded.findings, reworded.errors)
+    assert reworded.mechanics == plain.mechanics.with_words(other)

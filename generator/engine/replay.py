@@ -204,9 +204,22 @@ def entry_label(entry: Entry) -> str:
     return f"event '{entry.title}'" if entry.title else "event"
 
 
+def _entry_own(factory: Callable[[], object] | None = None, default: object = None):
+    """A field of FoldState that belongs to the entry being folded, not carried to the next: each entry starts it
+    anew (its default), and neither the state's equality nor a copy of it holds it."""
+    if factory is not None:
+        return field(default_factory=factory, compare=False, metadata={"entry": True})
+    return field(default=default, compare=False, metadata={"entry": True})
+
+
 @dataclass
-class _State:
-    game: Game
+class FoldState:
+    """What the fold carries from one entry to the next: every field but the game and those of the entry being
+    folded (`_entry_own`). Two states are equal when what they carry is (the dataclass's equality), and a copy
+    copies each carried field as its type copies itself (`copy.copy`: a Rulebook and a TurnTracker copy what they
+    change): a field added here is carried, compared and copied with no list to name it in."""
+
+    game: Game = field(compare=False)  # (None in a checkpoint: set again when the fold resumes)
     config: Config
     book: Rulebook
     turns: TurnTracker
@@ -231,8 +244,7 @@ class _State:
     score_slips: dict[str, tuple[int, Source]] = field(default_factory=dict)
     # Format 1.2: numbers declared unrecorded; the last decision on each proposal number, (result, where);
     # whether whose turn it is was lost (after unrecorded numbers); old names -> (new name, where renamed);
-    # whether the last date was a month; the annotations made; the players whose recorded Scores the replay
-    # follows at this entry (an award to voters by side a Tally cannot assign).
+    # whether the last date was a month; the annotations made.
     unrecorded: list[tuple[int, int, Unrecorded]] = field(default_factory=list)  # (first, last, where): sorted, disjoint
     decisions: dict[int, tuple[str | None, Source]] = field(default_factory=dict)
     turn_unknown: bool = False
@@ -241,15 +253,18 @@ class _State:
     annotations: list[tuple[int, Change, int]] = field(default_factory=list)
     wins: list[tuple[int, tuple[str, ...]]] = field(default_factory=list)  # (entry index, winners): after_win = "reset"
     next_rule: int | None = None  # numbering.next_rule as enactments move it on
-    follow_recorded: set[str] = field(default_factory=set)
     findings: list[Finding] = field(default_factory=list)
     errors: list[Finding] = field(default_factory=list)
     overrides: list[Override] = field(default_factory=list)
-    notes: list[str] = field(default_factory=list)
-    deltas: list[ScoreDelta] = field(default_factory=list)
-    failed: list[tuple[Change, str]] = field(default_factory=list)  # this entry's (see Step)
-    label: str = ""
-    source: Source | None = None  # the heading of the entry being replayed
+    # The entry's own (see Step): the players whose recorded Scores the replay follows at this entry (an award
+    # to voters by side a Tally cannot assign), its notes, its score changes, its changes recorded as failed,
+    # its label and its heading.
+    follow_recorded: set[str] = _entry_own(set)
+    notes: list[str] = _entry_own(list)
+    deltas: list[ScoreDelta] = _entry_own(list)
+    failed: list[tuple[Change, str]] = _entry_own(list)
+    label: str = _entry_own(default="")
+    source: Source | None = _entry_own()
 
     def find(self, kind: str, source: Source, message: str | Cited, expected: object = None, found: object = None,
              cause: Source | None = None, rule: int | None = None) -> None:
@@ -261,40 +276,64 @@ class _State:
             self.scores[player] = as_amount(self.scores.get(player, 0) + points)  # exact: fractions, never floats
             self.deltas.append(ScoreDelta(player, as_amount(points), reason))
 
-    def copy(self) -> "_State":
-        """An independent copy, to resume the fold from (a checkpoint); what is immutable is shared."""
-        return dataclasses.replace(
-            self, book=self.book.copy(), turns=self.turns.copy(), scores=dict(self.scores), players=list(self.players),
-            seen_numbers=dict(self.seen_numbers), unordered=list(self.unordered), strangers=set(self.strangers),
-            score_slips=dict(self.score_slips), findings=list(self.findings), errors=list(self.errors),
-            overrides=list(self.overrides), notes=[], deltas=[], failed=[], unrecorded=list(self.unrecorded),
-            decisions=dict(self.decisions), renamed=dict(self.renamed), annotations=list(self.annotations),
-            wins=list(self.wins),
-            follow_recorded=set())
+    def begin(self, entry: Entry) -> None:
+        """The state about to fold `entry`: the entry's own fields started anew."""
+        for name, fresh in _ENTRY_OWN:
+            setattr(self, name, fresh())
+        self.label, self.source = entry_label(entry), entry.source
 
-    def text_differences(self, other: "_State") -> set[int] | None:
+    def copy(self) -> FoldState:
+        """An independent copy, to resume the fold from (a checkpoint): what it carries copied as each type copies
+        itself, the entry's own started anew, the game shared."""
+        copied = copy.copy(self)
+        for name in _CARRIED:
+            setattr(copied, name, copy.copy(getattr(self, name)))
+        for name, fresh in _ENTRY_OWN:
+            setattr(copied, name, fresh())
+        return copied
+
+    def fold(self, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
+        """One step of the fold: the game just after `entry` (entry `index` of the game's log), this state moved
+        on to it. `rulings` and `points`: the game's `result_rulings` and `snapshot_points`."""
+        return _fold_entry(self, index, entry, rulings, points)
+
+    def kept(self) -> FoldState:
+        """A copy to keep in a checkpoint, without the game (a checkpoint must not keep an old game alive)."""
+        kept = self.copy()
+        kept.game = None
+        return kept
+
+    def resumed(self, game: Game) -> FoldState:
+        """A copy of a checkpoint's state to fold `game`'s entries from."""
+        state = self.copy()
+        state.game = game
+        return state
+
+    def text_differences(self, other: FoldState) -> set[int] | None:
         """The rules, by identity, whose texts alone tell this state from `other` (Rulebook.text_differences;
-        none: the fold goes on from both alike); None when anything else they carry from one entry to the
-        next differs."""
-        if not all(getattr(self, name) == getattr(other, name) for name in _CARRIED if name != "book"):
+        none: the fold goes on from both alike); None when anything else they carry differs."""
+        if any(getattr(self, name) != getattr(other, name) for name in _CARRIED if name != "book"):
             return None
         return self.book.text_differences(other.book)
 
 
-# What the fold carries from one entry to the next (the rest of _State is the entry's own, or the game).
-_CARRIED = ("config", "next_numbers", "switch_identity", "winner", "ended_at", "switched", "overlooked_win",
-            "last_date", "stranger_turn", "scores", "players", "strangers", "score_slips", "turns", "seen_numbers",
-            "unordered", "findings", "errors", "overrides", "unrecorded", "decisions", "turn_unknown", "renamed",
-            "last_month_only", "annotations", "wins", "next_rule", "book")
-# Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
+# Read off the fields' declarations above (the dataclass's equality reads the same): what the fold carries, and
+# the entry's own with how each starts.
+_CARRIED = tuple(f.name for f in dataclasses.fields(FoldState) if f.compare)
+_ENTRY_OWN = tuple((f.name, f.default_factory if f.default_factory is not dataclasses.MISSING
+                    else (lambda default=f.default: default)) for f in dataclasses.fields(FoldState)
+                   if f.metadata.get("entry"))
+
+
 class Checkpoint(NamedTuple):
     """The fold's state just before entry `index`, kept by a replay asked for checkpoints (serve's), for a
     replay of the edited log to resume from (engine/resume.py): every few hundred entries, and after the last."""
 
     index: int
-    state: _State
+    state: FoldState
 
 
+# Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
 # A failed proposal's `Reason:` that names the proposal it depended on (format 1.3).
@@ -306,27 +345,27 @@ _CLEANING = re.compile(r"\s*cleaning\b", re.IGNORECASE)
 def replay(game: Game, *, checkpoints: bool = False) -> Replay:
     """The replay of a game: the fold over its entries. With `checkpoints`, the fold's state is kept every few
     hundred entries (`Checkpoint`), for a later replay of the edited log to resume from (engine/resume.py)."""
-    state = _initial_state(game)
-    _look_alike_players(game, state.findings)
+    state = initial_state(game)
+    look_alike_players(game, state.findings)
     initial_scores = dict(state.scores)
-    rulings, points = _result_rulings(game), _snapshot_points(game, state.findings)
+    rulings, points = result_rulings(game), snapshot_points(game, state.findings)
     for snapshot in points.get(-1, []):
-        _compare_snapshot(state.findings, state.book.current, snapshot)
+        compare_snapshot(state.findings, state.book.current, snapshot)
     before_entries = list(state.findings)  # snapshots before the first entry, or standing nowhere
     entries = game.log.entries
     kept: list[Checkpoint] = []
     steps: list[Step] = []
     for index, entry in enumerate(entries):
         if checkpoints and keeps_checkpoint(index, len(entries)):
-            kept.append(Checkpoint(index, _checkpoint(state)))
-        steps.append(_fold_entry(state, index, entry, rulings, points))
-    return _finish(game, state, steps, before_entries, initial_scores, tuple(kept))
+            kept.append(Checkpoint(index, state.kept()))
+        steps.append(state.fold(index, entry, rulings, points))
+    return finish(game, state, steps, before_entries, initial_scores, tuple(kept))
 
 
-def _initial_state(game: Game) -> _State:
+def initial_state(game: Game) -> FoldState:
     config = game.config
     players = list(config.players)
-    state = _State(game=game, config=config, book=Rulebook.from_rules(game.rules.rules),
+    state = FoldState(game=game, config=config, book=Rulebook.from_rules(game.rules.rules),
                    turns=TurnTracker(config.turns.order, config.turns.collation, list(players)),
                    scores={p: 0 for p in players}, players=players,
                    next_numbers=(config.numbering.first_proposal,), next_rule=config.numbering.next_rule)
@@ -334,10 +373,9 @@ def _initial_state(game: Game) -> _State:
     return state
 
 
-def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
+def _fold_entry(state: FoldState, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
     """One step of the fold: the game just after `entry`, `state` moved on to it."""
-    state.label, state.source = entry_label(entry), entry.source
-    state.deltas, state.notes, state.follow_recorded, state.failed = [], [], set(), []
+    state.begin(entry)
     findings_before, overrides_before = len(state.findings), len(state.overrides)
     _check_date(state, entry)
     if state.winner and not isinstance(entry, Judgment):
@@ -359,7 +397,7 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
     _maybe_switch(state)
     state.turns.follow(state.config.turns.order, state.config.turns.collation)
     for snapshot in points.get(index, []):
-        _compare_snapshot(state.findings, state.book.current, snapshot)
+        compare_snapshot(state.findings, state.book.current, snapshot)
     return Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
                 expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
                 decision=outcome.decision, power=outcome.power,
@@ -373,10 +411,10 @@ def _fold_entry(state: _State, index: int, entry: Entry, rulings: dict, points: 
                 failed=tuple(state.failed))
 
 
-def _finish(game: Game, state: _State, steps: list[Step], before_entries: list[Finding],
+def finish(game: Game, state: FoldState, steps: list[Step], before_entries: list[Finding],
             initial_scores: dict[str, int], checkpoints: tuple[Checkpoint, ...]) -> Replay:
     if checkpoints:  # and one at the end, where an entry appended resumes
-        checkpoints += (Checkpoint(len(steps), _checkpoint(state)),)
+        checkpoints += (Checkpoint(len(steps), state.kept()),)
     _missing_numbers(state, steps)
     findings = before_entries + [f for step in steps for f in step.findings]
     # A replay that numbered proposals in resolution order adds findings at the end, after the fold: it is
@@ -398,10 +436,6 @@ def _checkpoint_spacing(entries: int) -> int:
     return max(CHECKPOINT_MIN_SPACING, -(-entries // CHECKPOINTS))
 
 
-def _checkpoint(state: _State) -> _State:
-    kept = state.copy()
-    kept.game = None  # set again when the fold resumes: a checkpoint must not keep an old game alive
-    return kept
 
 
 @dataclass(frozen=True)
@@ -414,7 +448,7 @@ class _Outcome:
     result: str | None = None
 
 
-def _result_rulings(game: Game) -> dict[int, tuple[str, str, Source]]:
+def result_rulings(game: Game) -> dict[int, tuple[str, str, Source]]:
     """Judgments' `Sets: result N X`: the Judge's result governs proposal N wherever the ruling stands."""
     rulings = {}
     for entry in game.log.entries:
@@ -429,7 +463,7 @@ def _date_text(date: dt.date, month_only: bool) -> str:
     return date.strftime("%Y-%m") if month_only else str(date)
 
 
-def _check_date(state: _State, entry: Entry) -> None:
+def _check_date(state: FoldState, entry: Entry) -> None:
     if entry.date is None:
         return
     # A month (format 1.2) is never backwards against a day in it, nor that day against it.
@@ -444,7 +478,7 @@ def _check_date(state: _State, entry: Entry) -> None:
     state.last_date, state.last_month_only = entry.date, entry.month_only
 
 
-def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
+def _check_player(state: FoldState, name: str, source: Source, role: str) -> bool:
     """Whether `name` plays; a stranger is reported once (the first time the log names them)."""
     if name in state.players:
         return True
@@ -460,14 +494,14 @@ def _check_player(state: _State, name: str, source: Source, role: str) -> bool:
     return False
 
 
-def _looks_like_player(state: _State, name: str) -> str:
+def _looks_like_player(state: FoldState, name: str) -> str:
     """` (\u0410nn looks like Ann)` when a name that is no player's looks like a player's; else nothing."""
     key = skeleton(name)
     alike = next((player for player in state.players if skeleton(player) == key), None)
     return f" ({looks_like(name, alike)})" if alike is not None else ""
 
 
-def _look_alike_players(game: Game, findings: list[Finding]) -> None:
+def look_alike_players(game: Game, findings: list[Finding]) -> None:
     """Players in game.toml whose names look alike (model/names.py): a finding naming both, at its line."""
     for name, other in look_alike(game.config.players):
         findings.append(Finding("player", game.players_source or game.rules.source, f"players {name} and {other} "
@@ -475,7 +509,7 @@ def _look_alike_players(game: Game, findings: list[Finding]) -> None:
                                 "or scored; rename one", found=name))
 
 
-def _take_turn(state: _State, player: str, source: Source, known: bool = True) -> None:
+def _take_turn(state: FoldState, player: str, source: Source, known: bool = True) -> None:
     """A turn taken by `player`. A stranger (already reported) takes no turn, but the player after them may
     be the one who was due or the one after (the record may have counted the stranger's turn as theirs),
     so that one slip stays one finding."""
@@ -506,11 +540,42 @@ def _order_phrase(order: str) -> str:
             "custom": "in the game's collation order", "rotating": "in rotating order"}.get(order, "")
 
 
-def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
-    config = state.config
+def _proposal(state: FoldState, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
+    """A proposal: its number, its proposer's turn, its decision (the votes, or a Judge's ruling), what adopting it
+    does, and the points it pays."""
+    _check_proposal_number(state, index, proposal)
+    _check_decision_keys(state, proposal)
+    proposer_source = proposal.proposer_source or proposal.source
+    known = _check_player(state, proposal.proposer, proposer_source, "proposer")
+    turn_of = None
+    if not proposal.extra_turn and not proposal.decision:  # a decision taken again is no new turn
+        turn_of = proposal.proposer
+        _take_turn(state, proposal.proposer, proposer_source, known)
+    outcome = _decided(state, index, proposal, rulings)
+    votes, result = proposal.votes, outcome.result
+    if result == "adopted":
+        outcome = dataclasses.replace(outcome, power=_adopt(state, index, proposal, known))
+    elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
+        state.add(proposal.proposer, state.config.scoring.defeated, "defeated")
+    if result != "adopted":
+        state.failed.extend((change, f"the proposal was {result or 'not adopted'}") for change in proposal.changes
+                            if change.failed)
+    if known:
+        _pay_awards(state, proposal, votes, result)
+    vote_ended_game = bool(_winners(state))
+    if known and not proposal.decision:
+        _turn_score(state, proposal, votes, vote_ended_game)
+    _award_points(state, proposal)
+    state.decisions[proposal.number] = (result, proposal.source)
+    return dataclasses.replace(outcome, turn_of=turn_of)
+
+
+def _check_proposal_number(state: FoldState, index: int, proposal: Proposal) -> None:
+    """A proposal's number by the numbering in force; a decision taken again (format 1.2), not counted by it, needs
+    an earlier decision that did not adopt it."""
     number = proposal.number
     earlier = state.decisions.get(number)
-    if proposal.decision:  # a decision taken again (format 1.2): not counted by the numbering
+    if proposal.decision:
         if earlier is None:
             state.find("proposal-number", proposal.source, f"{proposal.name} is a decision taken again, but no "
                        f"earlier decision on proposal {number} is in the log", expected=f"proposal {number} above",
@@ -518,23 +583,19 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         elif earlier[0] == "adopted":
             state.find("result", proposal.result.source if proposal.result else proposal.source,
                        Cited(f"proposal {number} was already adopted at ", earlier[1]), found=proposal.name)
-    elif config.numbering.in_order:
+    elif state.config.numbering.in_order:
         _check_number(state, proposal)
     else:
         _check_number_unordered(state, index, proposal)
-    _check_decision_keys(state, proposal)
 
-    proposer_source = proposal.proposer_source or proposal.source
-    known = _check_player(state, proposal.proposer, proposer_source, "proposer")
-    turn_of = None
-    if not proposal.extra_turn and not proposal.decision:  # a decision taken again is no new turn
-        turn_of = proposal.proposer
-        _take_turn(state, proposal.proposer, proposer_source, known)
 
+def _decided(state: FoldState, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
+    """The decision on a proposal: the method it is judged by, the vote judged, the result computed and the one the
+    replay goes on with (the log's, or a Judge's ruling above both)."""
+    config, votes, number = state.config, proposal.votes, proposal.number
     method = config.adoption.transmutation if any(c.kind == "transmute" for c in proposal.changes) \
         else config.adoption.method
-    computed = decision = power = None
-    votes = proposal.votes
+    computed = decision = None
     if votes is not None and proposal.votes_source is not None:
         _check_votes(state, proposal)
         if votes.cast:
@@ -556,49 +617,40 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         _check_reason(state, proposal.result)
     if result is None:
         state.find("result", proposal.source, "no Result and no Votes: the replay cannot tell whether it was adopted")
+    return _Outcome(method=method if votes and votes.cast else None, decision=decision, computed=computed,
+                    result=result)
 
-    if result == "adopted":
-        for effect in proposal.effects:
-            _apply_effect(state, effect)
-        config = state.config
-        cap = config.limits.max_mutable
-        # Counting walks every rule: only where there is a cap (without one, 10,000 proposals made it quadratic).
-        mutable_before = state.book.mutable_count() if cap else 0
-        power = _power_of(config, proposal)
-        _apply_changes(state, index, proposal.changes, number, power)
-        mutable_after = state.book.mutable_count() if cap else 0
-        # Only the adoption that raises the count past the cap breaks it: one breach, one finding.
-        if cap and mutable_after > cap and mutable_after > mutable_before:
-            state.find("mutable-cap", proposal.source, f"adopting it leaves {mutable_after} mutable "
-                       f"rules; at most {cap} are allowed", expected=f"at most {cap}", found=mutable_after)
-        if known:
-            state.add(proposal.proposer, config.scoring.adopted, "adopted")
-        # Suber 204: the bonus exists once the game's adoption is not unanimous (under unanimity an adopted
-        # proposal with a vote against is a result slip, already reported).
-        if config.adoption.method != "unanimous":
-            for voter in (votes.against if votes else ()):
-                if voter in state.players:
-                    state.add(voter, config.scoring.against_adopted, "voted against")
-            if votes and votes.counts and votes.counts[1] and config.scoring.against_adopted:
-                _follow_recorded(state, state.players)
-    elif result in ("defeated", "failed-quorum") and known:  # a failed quorum counts as a defeat
-        state.add(proposal.proposer, config.scoring.defeated, "defeated")
-    if result != "adopted":
-        state.failed.extend((change, f"the proposal was {result or 'not adopted'}") for change in proposal.changes
-                            if change.failed)
 
+def _adopt(state: FoldState, index: int, proposal: Proposal, known: bool) -> Fraction | None:
+    """An adopted proposal takes effect: its Effects, then its changes (with the power it takes effect with,
+    which it gives back), the cap on mutable rules, and the points for adopting and for voting against."""
+    for effect in proposal.effects:
+        _apply_effect(state, effect)
+    config, votes = state.config, proposal.votes
+    cap = config.limits.max_mutable
+    # Counting walks every rule: only where there is a cap (without one, 10,000 proposals made it quadratic).
+    mutable_before = state.book.mutable_count() if cap else 0
+    power = _power_of(config, proposal)
+    _apply_changes(state, index, proposal.changes, proposal.number, power)
+    mutable_after = state.book.mutable_count() if cap else 0
+    # Only the adoption that raises the count past the cap breaks it: one breach, one finding.
+    if cap and mutable_after > cap and mutable_after > mutable_before:
+        state.find("mutable-cap", proposal.source, f"adopting it leaves {mutable_after} mutable "
+                   f"rules; at most {cap} are allowed", expected=f"at most {cap}", found=mutable_after)
     if known:
-        _pay_awards(state, proposal, votes, result)
-    vote_ended_game = bool(_winners(state))
-    if known and not proposal.decision:
-        _turn_score(state, proposal, votes, vote_ended_game)
-    _award_points(state, proposal)
-    state.decisions[number] = (result, proposal.source)
-    return _Outcome(turn_of=turn_of, method=method if votes and votes.cast else None, decision=decision, power=power,
-                    computed=computed, result=result)
+        state.add(proposal.proposer, config.scoring.adopted, "adopted")
+    # Suber 204: the bonus exists once the game's adoption is not unanimous (under unanimity an adopted
+    # proposal with a vote against is a result slip, already reported).
+    if config.adoption.method != "unanimous":
+        for voter in (votes.against if votes else ()):
+            if voter in state.players:
+                state.add(voter, config.scoring.against_adopted, "voted against")
+        if votes and votes.counts and votes.counts[1] and config.scoring.against_adopted:
+            _follow_recorded(state, state.players)
+    return power
 
 
-def _check_reason(state: _State, claim) -> None:
+def _check_reason(state: FoldState, claim) -> None:
     """A proposal that failed because it depended on another (format 1.3, `Reason: depends on proposal 58`): that
     one must have been decided before it, and not adopted. Any other reason is the game's own, shown, not checked."""
     if m := _DEPENDS.search(claim.reason):
@@ -612,7 +664,7 @@ def _check_reason(state: _State, claim) -> None:
                        f"{number} was adopted", expected=f"proposal {number} not adopted", found=claim.reason)
 
 
-def _pay_awards(state: _State, proposal: Proposal, votes, result: str | None) -> None:
+def _pay_awards(state: FoldState, proposal: Proposal, votes, result: str | None) -> None:
     """The award tables (format 1.2), in name order, after the v1 payments. An award by the die, where turns
     throw none, needs a `Die:` exactly on the entries that pay it."""
     scoring = state.config.scoring
@@ -658,13 +710,13 @@ def _uses_die(formula: str) -> bool:
     return "die" in _compiled(formula).names_used
 
 
-def _follow_recorded(state: _State, players) -> None:
+def _follow_recorded(state: FoldState, players) -> None:
     """Points this entry paid to voters a Tally does not name (format 1.2): the replay takes these players'
     scores from the entry's Scores line, without a finding; with none there, it goes on without the points."""
     state.follow_recorded.update(players)
 
 
-def _unrecorded(state: _State, entry: Unrecorded) -> _Outcome:
+def _unrecorded(state: FoldState, entry: Unrecorded) -> _Outcome:
     """Numbers used of which the record holds nothing (format 1.2): they count as used, and whose turn it is
     next is not known."""
     for first, last in entry.ranges:
@@ -692,13 +744,13 @@ def _declare_unrecorded(runs: list[tuple[int, int, Unrecorded]], first: int, las
     runs[start:end] = [(first, last, entry)]
 
 
-def _declared_unrecorded(state: _State, number: int) -> Unrecorded | None:
+def _declared_unrecorded(state: FoldState, number: int) -> Unrecorded | None:
     """The entry that declared `number` unrecorded, or None."""
     at = bisect.bisect_right(state.unrecorded, number, key=itemgetter(0)) - 1
     return state.unrecorded[at][2] if at >= 0 and state.unrecorded[at][1] >= number else None
 
 
-def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> None:
+def _check_number_unordered(state: FoldState, index: int, proposal: Proposal) -> None:
     """Numbering in the order of resolution (format 1.1, section 4): a number used twice, or below the first,
     is a finding here; the numbers missing below the highest are found after the last entry."""
     number, first = proposal.number, state.config.numbering.first_proposal
@@ -719,7 +771,7 @@ def _check_number_unordered(state: _State, index: int, proposal: Proposal) -> No
     state.next_numbers = (max(max(state.next_numbers), number + 1),)
 
 
-def _missing_numbers(state: _State, steps: list[Step]) -> None:
+def _missing_numbers(state: FoldState, steps: list[Step]) -> None:
     """The numbers from first_proposal to the highest used that no proposal took: one finding for each run of
     them (`proposals 302 to 999999999998 are missing`), at the first entry (in the log's order) numbered above
     it. Runs, not numbers: time and memory go with the proposals, whatever the width of a gap."""
@@ -755,7 +807,7 @@ def _missing_numbers(state: _State, steps: list[Step]) -> None:
         steps[where] = dataclasses.replace(steps[where], findings=steps[where].findings + tuple(findings))
 
 
-def _undeclared(state: _State, low: int, high: int) -> list[tuple[int, int]]:
+def _undeclared(state: FoldState, low: int, high: int) -> list[tuple[int, int]]:
     """The runs of the numbers from `low` to `high` that no `## Unrecorded` entry declared (format 1.2)."""
     runs = []
     for start, end, _ in state.unrecorded[max(bisect.bisect_right(state.unrecorded, low, key=itemgetter(0)) - 1, 0):]:
@@ -773,7 +825,7 @@ def _index_of(config: Config, proposal: Proposal):
     return proposal.index if proposal.index is not None else config.adoption.index
 
 
-def _check_decision_keys(state: _State, proposal: Proposal) -> None:
+def _check_decision_keys(state: FoldState, proposal: Proposal) -> None:
     """`Index:` needs the index method in force, `Power:` needs rules with powers: else the archive cannot be
     read as written (exit 2)."""
     config = state.config
@@ -805,7 +857,7 @@ def _power_of(config: Config, proposal: Proposal):
     return None if rules.power_exempt is not None and power >= rules.power_exempt else power
 
 
-def _check_number(state: _State, proposal: Proposal) -> None:
+def _check_number(state: FoldState, proposal: Proposal) -> None:
     """Numbering in the order of the log (FORMAT.md): after a proposal written N where E was expected, the
     next may be N+1 or E+1, and the count follows whichever it is."""
     number = proposal.number
@@ -840,7 +892,7 @@ def _gives(decision: Decision) -> str:
     return f"the votes ({decision.tally()}) give {decision.result} under {under}"
 
 
-def _check_votes(state: _State, proposal: Proposal) -> None:
+def _check_votes(state: FoldState, proposal: Proposal) -> None:
     seen: set[str] = set()
     for voter in proposal.votes.voters:
         if voter in seen:
@@ -850,7 +902,7 @@ def _check_votes(state: _State, proposal: Proposal) -> None:
         _check_player(state, voter, proposal.votes_source, "voter")
 
 
-def _turn_score(state: _State, proposal: Proposal, votes, vote_ended_game: bool) -> None:
+def _turn_score(state: FoldState, proposal: Proposal, votes, vote_ended_game: bool) -> None:
     scoring = state.config.scoring
     if scoring.turn == "die":
         die = proposal.die
@@ -887,7 +939,7 @@ def _formula_points(formula: str, rounding: str, used: tuple[tuple[str, object],
     return _compiled(formula).evaluate_int(dict(used), rounding)
 
 
-def _add_die(state: _State, player: str, die) -> None:
+def _add_die(state: FoldState, player: str, die) -> None:
     dice = parse_dice(state.config.scoring.die)
     if not dice.contains(die.total):
         state.find("die", die.source, f"Die {die.total} is outside {dice} ({dice.minimum}..{dice.maximum})",
@@ -906,7 +958,7 @@ def _formula_values(proposal: Proposal, votes) -> dict[str, object]:
             "die": proposal.die.total if proposal.die else 0}
 
 
-def _apply_effect(state: _State, effect) -> None:
+def _apply_effect(state: FoldState, effect) -> None:
     """An adopted setting takes hold at once, everywhere the engine reads it (the turn order from the next
     circuit: the tracker follows the config after each entry)."""
     try:
@@ -927,7 +979,7 @@ def _apply_effect(state: _State, effect) -> None:
         state.next_rule = state.config.numbering.next_rule
 
 
-def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], proposal_number: int | None,
+def _apply_changes(state: FoldState, index: int, changes: tuple[Change, ...], proposal_number: int | None,
                    power=None, *, cleaning: bool = False) -> None:
     """Apply change paragraphs in order. `power`: the power the proposal takes effect with, where checked: a
     change beyond it is a finding, and is applied all the same (the replay follows the record). A `cleaning` (an
@@ -959,7 +1011,7 @@ def _apply_changes(state: _State, index: int, changes: tuple[Change, ...], propo
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
 
 
-def _check_next_rule(state: _State, change: Change, proposal_number: int | None) -> None:
+def _check_next_rule(state: FoldState, change: Change, proposal_number: int | None) -> None:
     """numbering.next_rule (format 1.2): an enactment that names its number names at least it, and moves it on;
     a rule reenacted from before the archive must have been numbered below it."""
     next_rule, number = state.next_rule, change.rule
@@ -977,7 +1029,7 @@ def _check_next_rule(state: _State, change: Change, proposal_number: int | None)
                    f"(numbering.next_rule is {next_rule})", expected=f"below {next_rule}", found=number)
 
 
-def _check_failed(state: _State, change: Change, power, proposal_number: int | None) -> None:
+def _check_failed(state: FoldState, change: Change, power, proposal_number: int | None) -> None:
     """A change recorded as failed (format 1.2) is never applied; the claim is checked: a finding when nothing
     stops it (the rule is in force, each phrase found once, not immutable, and in a proposal, the power enough).
     In a judgment or an event no power governs: only the rule and the phrases are checked."""
@@ -996,7 +1048,7 @@ def _check_failed(state: _State, change: Change, power, proposal_number: int | N
                expected="applied", found="failed")
 
 
-def _why_it_fails(state: _State, change: Change, power, proposal_number: int | None) -> str | None:
+def _why_it_fails(state: FoldState, change: Change, power, proposal_number: int | None) -> str | None:
     """Why a change could not take effect now, in words; None when it could."""
     book = state.book
     if change.kind == "enact":
@@ -1025,7 +1077,7 @@ def _why_it_fails(state: _State, change: Change, power, proposal_number: int | N
     return None
 
 
-def _check_power(state: _State, change: Change, power, proposal_number: int | None) -> None:
+def _check_power(state: FoldState, change: Change, power, proposal_number: int | None) -> None:
     shown = decimal_text(power)
     label = f"proposal {proposal_number}"
     if change.kind == "enact":
@@ -1049,7 +1101,7 @@ def _check_power(state: _State, change: Change, power, proposal_number: int | No
                    expected=f"power {decimal_text(change.power)} or more", found=f"power {shown}", rule=rule.number)
 
 
-def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
+def _judgment(state: FoldState, index: int, judgment: Judgment) -> _Outcome:
     for setting in judgment.settings:
         if setting.what == "score":
             if _check_player(state, setting.player, setting.source, "Sets: score"):
@@ -1070,7 +1122,7 @@ def _judgment(state: _State, index: int, judgment: Judgment) -> _Outcome:
     return _Outcome()
 
 
-def _rename(state: _State, old: str, new: str, source: Source) -> None:
+def _rename(state: FoldState, old: str, new: str, source: Source) -> None:
     """`Players: Jason -> Janet` (format 1.2): the same player under a new name; score, turn and history go on."""
     if new in state.players or new == old:
         state.errors.append(Finding("player", source, f"{old} cannot be renamed {new}: {new} is a name in use",
@@ -1087,7 +1139,7 @@ def _rename(state: _State, old: str, new: str, source: Source) -> None:
     state.renamed[old] = (new, source)
 
 
-def _event(state: _State, index: int, event: Event) -> _Outcome:
+def _event(state: FoldState, index: int, event: Event) -> _Outcome:
     for change in event.players:
         if change.renamed_to:
             _rename(state, change.player, change.renamed_to, change.source)
@@ -1119,7 +1171,7 @@ def _event(state: _State, index: int, event: Event) -> _Outcome:
     return _Outcome(turn_of=turn_of)
 
 
-def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
+def _common_effects(state: FoldState, index: int, entry: Judgment | Event) -> None:
     """Effects and change paragraphs in a judgment or an event apply at once, without renumbering."""
     if entry.by and (named := re.match(r"rule\s+([0-9]+)\b", entry.by, re.IGNORECASE)):
         number = named.group(1)
@@ -1134,14 +1186,14 @@ def _common_effects(state: _State, index: int, entry: Judgment | Event) -> None:
         _award_points(state, entry)
 
 
-def _award_points(state: _State, entry: Entry) -> None:
+def _award_points(state: FoldState, entry: Entry) -> None:
     """`Points:` lines: points a rule paid, to players in the game."""
     for award in entry.points:
         if _check_player(state, award.player, award.source, "Points"):
             state.add(award.player, award.points, f"points ({award.reason})" if award.reason else "points")
 
 
-def _winners(state: _State) -> tuple[str, ...]:
+def _winners(state: FoldState) -> tuple[str, ...]:
     if state.winner or state.overlooked_win:
         return ()
     win = state.config.scoring.win
@@ -1152,7 +1204,7 @@ def _winners(state: _State) -> tuple[str, ...]:
     return tuple(sorted(p for p, s in reached.items() if s == best))
 
 
-def _check_win(state: _State, entry: Entry) -> tuple[str, ...]:
+def _check_win(state: FoldState, entry: Entry) -> tuple[str, ...]:
     newly = _winners(state)
     if newly:
         state.winner = newly
@@ -1160,7 +1212,7 @@ def _check_win(state: _State, entry: Entry) -> tuple[str, ...]:
     return newly
 
 
-def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> None:
+def _check_claims(state: FoldState, entry: Entry, newly_won: tuple[str, ...]) -> None:
     if entry.scores:
         for player, claimed in entry.scores.scores:
             if player in state.follow_recorded and player in state.scores:
@@ -1201,11 +1253,11 @@ def _check_claims(state: _State, entry: Entry, newly_won: tuple[str, ...]) -> No
             state.winner, state.ended_at, state.overlooked_win = (), "", True
 
 
-def _reached_win(state: _State, players: tuple[str, ...]) -> bool:
+def _reached_win(state: FoldState, players: tuple[str, ...]) -> bool:
     return all(p in state.players and state.scores.get(p, 0) >= state.config.scoring.win for p in players)
 
 
-def _check_score(state: _State, source: Source, player: str, claimed: Number) -> None:
+def _check_score(state: FoldState, source: Source, player: str, claimed: Number) -> None:
     """One Scores item. After a slip the log may go on from its own figure or from the replay's: the replay
     follows whichever it does, so one slip is one finding."""
     computed = state.scores[player]
@@ -1222,7 +1274,7 @@ def _check_score(state: _State, source: Source, player: str, claimed: Number) ->
     state.score_slips[player] = (claimed - computed, slip[1] if slip else source)
 
 
-def _explain(state: _State, player: str, computed: Number) -> str | Cited:
+def _explain(state: FoldState, player: str, computed: Number) -> str | Cited:
     own = [d for d in state.deltas if d.player == player]
     if not own:
         return f"{amount_text(computed)} (unchanged)"
@@ -1230,12 +1282,12 @@ def _explain(state: _State, player: str, computed: Number) -> str | Cited:
     return Cited(f"{amount_text(computed)} = {amount_text(before)}", *(part for d in own for part in (" ", d.explain())))
 
 
-def _switch_identity(state: _State) -> int | None:
+def _switch_identity(state: FoldState) -> int | None:
     number = state.config.adoption.unless_amended
     return state.book.identity_of(number) if number else None
 
 
-def _maybe_switch(state: _State) -> None:
+def _maybe_switch(state: FoldState) -> None:
     """The automatic change of adoption method after enough complete circuits (2nd ed. rule 203)."""
     adoption = state.config.adoption
     if state.switched or adoption.then is None or state.turns.circuits < adoption.after_circuits:
@@ -1252,7 +1304,7 @@ def _maybe_switch(state: _State) -> None:
     state.notes.append(f"after {adoption.after_circuits} complete circuits, adoption becomes {adoption.then}")
 
 
-def _snapshot_points(game: Game, findings: list[Finding]) -> dict[int, list[Ruleset]]:
+def snapshot_points(game: Game, findings: list[Finding]) -> dict[int, list[Ruleset]]:
     """The entry after which each snapshot must equal the replay (-1: before the first entry); a snapshot
     that stands nowhere is a finding, added to `findings`."""
     points: dict[int, list[Ruleset]] = {}
@@ -1287,7 +1339,7 @@ def _same_text(a: str, b: str) -> bool:
     return _normal(a) == _normal(b)
 
 
-def _compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion | CurrentRule],
+def compare_snapshot(findings: list[Finding], in_force: dict[int, RuleVersion | CurrentRule],
                       snapshot: Ruleset) -> None:
     """The differences between `snapshot` and the rules in force in the replay (by number), added to `findings`."""
     replayed = dict(sorted(in_force.items()))

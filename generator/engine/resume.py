@@ -2,23 +2,21 @@
 the fold's state kept every few hundred entries) before the first entry the edit changed, stopping as soon as
 its state after the changed entries is the one the previous replay had there; the rest is the previous
 replay's (the same entries from the same state give the same steps). What it gives is what a replay from the
-start gives: tests/test_engine.py holds it to that. The fold itself, the game's rules, is engine/replay.py's;
-this module drives it (`fold._fold_entry`, read from the module so that a test may watch it).
+start gives: tests/test_engine.py holds it to that. The fold itself, the game's rules, is engine/replay.py's
+(`FoldState.fold`); this module drives it from a checkpoint, through replay.py's public face.
 """
 from __future__ import annotations
 
 import dataclasses
-import importlib
 from itertools import compress
 from operator import is_not
 
-from ..model import Game, Judgment, Ruleset
+from ..model import Game, Ruleset
 from ..model.config import Config
-from .replay import Checkpoint, Finding, Replay, Step
+from .replay import (Checkpoint, Finding, FoldState, Replay, Step, compare_snapshot, finish, keeps_checkpoint,
+                     look_alike_players, replay, result_rulings, snapshot_points)
 from .rulebook import Rulebook
 
-# The module, not the package's `replay` (the function of that name)
-fold = importlib.import_module(".replay", __package__)
 
 def resume(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game` from `previous`'s checkpoints, what a replay from the start gives; None when it must
@@ -28,11 +26,11 @@ def resume(game: Game, previous: Replay) -> Replay | None:
     old_game = previous.game
     entries, old_entries = game.log.entries, old_game.log.entries
     if game.config != old_game.config:
-        if _described(old_game.config, game.config) == game.config:
+        if old_game.config.with_words(game.config) == game.config:
             return resume(game, _redescribed(previous, game.config))
-        return fold.replay(game, checkpoints=True)
+        return replay(game, checkpoints=True)
     if game.snapshots != old_game.snapshots:
-        return fold.replay(game, checkpoints=True)
+        return replay(game, checkpoints=True)
     if len(entries) != len(old_entries):
         return _refolded_from_first_change(game, previous) if game.rules == old_game.rules else None
     changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
@@ -52,31 +50,26 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
     """The replay of `game`, whose log is `previous`'s but for the entries at `changed` (the same number of
     them): the fold again from the last checkpoint before the first, on until its state is the previous one's
     (or differs only in rule texts, which `_texts_followed` carries through the rest). None when the Judges'
-    result rulings or the snapshots' places moved."""
+    result rulings or the snapshots' places moved (read again from both logs: what an entry holds that moves
+    them is theirs to say)."""
     entries, old_entries = game.log.entries, previous.game.log.entries
-    rulings, points = fold._result_rulings(game), fold._snapshot_points(game, [])
-    # The old log's rulings and snapshot points are these, unless a changed entry is or was a judgment or moved
-    # what a snapshot is placed by (a proposal's number, a date): only then is the old log read for them.
-    if any(type(entries[i]) is not type(old_entries[i]) or isinstance(entries[i], Judgment)
-           or entries[i].date != old_entries[i].date
-           or getattr(entries[i], "number", None) != getattr(old_entries[i], "number", None) for i in changed):
-        if rulings != fold._result_rulings(previous.game) or points != fold._snapshot_points(previous.game, []):
-            return None
+    rulings, points = result_rulings(game), snapshot_points(game, [])
+    if rulings != result_rulings(previous.game) or points != snapshot_points(previous.game, []):
+        return None
     first, last = changed[0], changed[-1]
     state, steps = _state_at(game, previous, first, rulings, points)
     # The previous replay's state after the changed entries, to compare with: only when entries follow them
     # (a change that moves every later entry of its file down, in a log of one file, reaches its end).
     old_state = None
     if last + 1 < len(entries):
-        old_state = state.copy()
-        old_state.game = previous.game
+        old_state = state.resumed(previous.game)
     checkpoints = [c for c in previous.checkpoints if c[0] <= first]
     for index in range(first, last + 1):
-        if fold.keeps_checkpoint(index, len(entries)) and index > first:
-            checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
-        steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
+        if keeps_checkpoint(index, len(entries)) and index > first:
+            checkpoints.append(Checkpoint(index, state.kept()))
+        steps.append(state.fold(index, entries[index], rulings, points))
         if old_state is not None:
-            fold._fold_entry(old_state, index, old_entries[index], rulings, points)
+            old_state.fold(index, old_entries[index], rulings, points)
     before_entries = _before_entries(previous)
     # Where the previous replay's state is known (just after the edited entries, and at its checkpoints), the
     # fold may end: when the state is the same, the rest is the previous replay's; when it differs only in rule
@@ -95,38 +88,31 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
                                        points)
             if followed is not None:
                 return followed
-        if fold.keeps_checkpoint(index, len(entries)):
-            checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
-        steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
-    return fold._finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
-
-
-def _described(config: Config, like: Config) -> Config:
-    """`config` with the title, description and sections of `like`: the game's own words, and how its keepers
-    arrange its rules, which the fold never reads."""
-    return dataclasses.replace(config, title=like.title, description=like.description, sections=like.sections)
+        if keeps_checkpoint(index, len(entries)):
+            checkpoints.append(Checkpoint(index, state.kept()))
+        steps.append(state.fold(index, entries[index], rulings, points))
+    return finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints))
 
 
 def _redescribed(previous: Replay, config: Config) -> Replay:
-    """`previous` as the replay of its game under `config`, which differs from its own only in what `_described`
-    changes: the same steps, the mechanics and checkpoints given the new words."""
+    """`previous` as the replay of its game under `config`, which differs from its own only in its words
+    (Config.with_words): the same steps, the mechanics and checkpoints given the new words."""
     return dataclasses.replace(
         previous, game=dataclasses.replace(previous.game, config=config),
-        mechanics=_described(previous.mechanics, config),
-        checkpoints=tuple(Checkpoint(index, dataclasses.replace(state, config=_described(state.config, config)))
+        mechanics=previous.mechanics.with_words(config),
+        checkpoints=tuple(Checkpoint(index, dataclasses.replace(state, config=state.config.with_words(config)))
                           for index, state in previous.checkpoints))
 
 
-def _state_at(game: Game, previous: Replay, first: int, rulings: dict, points: dict):
+def _state_at(game: Game, previous: Replay, first: int, rulings: dict, points: dict) -> tuple[FoldState, list[Step]]:
     """The fold's state just before entry `first` of `game`, whose entries before it are `previous`'s, from the
     last checkpoint before it, and the steps so far (the previous replay's: the same entries from the same
     state give the same steps)."""
     start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
-    state = kept.copy()
-    state.game = game
+    state = kept.resumed(game)
     steps = list(previous.steps[:start])
     for index in range(start, first):
-        fold._fold_entry(state, index, game.log.entries[index], rulings, points)
+        state.fold(index, game.log.entries[index], rulings, points)
         steps.append(previous.steps[index])
     return state, steps
 
@@ -139,20 +125,20 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
     entries, old_entries = game.log.entries, previous.game.log.entries
     first = next((i for i, (new, old) in enumerate(zip(entries, old_entries)) if new is not old),
                  min(len(entries), len(old_entries)))
-    rulings, points = fold._result_rulings(game), fold._snapshot_points(game, [])
-    if rulings != fold._result_rulings(previous.game) or points != fold._snapshot_points(previous.game, []):
+    rulings, points = result_rulings(game), snapshot_points(game, [])
+    if rulings != result_rulings(previous.game) or points != snapshot_points(previous.game, []):
         return None
     # From the first entry that moved, or from this log's last where that is before it (the last entry deleted:
     # the state before the new last one is kept, as a replay from the start keeps it)
     start = min(first, max(len(entries) - 1, 0))
     state, steps = _state_at(game, previous, start, rulings, points)
     # The previous replay's checkpoints before it, where this log keeps one, and this fold's from there on
-    checkpoints = [c for c in previous.checkpoints if c[0] < start and fold.keeps_checkpoint(c[0], len(entries))]
+    checkpoints = [c for c in previous.checkpoints if c[0] < start and keeps_checkpoint(c[0], len(entries))]
     for index in range(start, len(entries)):
-        if fold.keeps_checkpoint(index, len(entries)):
-            checkpoints.append(Checkpoint(index, fold._checkpoint(state)))
-        steps.append(fold._fold_entry(state, index, entries[index], rulings, points))
-    return fold._finish(game, state, steps, _before_entries(previous), previous.initial_scores, tuple(checkpoints))
+        if keeps_checkpoint(index, len(entries)):
+            checkpoints.append(Checkpoint(index, state.kept()))
+        steps.append(state.fold(index, entries[index], rulings, points))
+    return finish(game, state, steps, _before_entries(previous), previous.initial_scores, tuple(checkpoints))
 
 
 # Rule texts that differ from the previous replay's, all else being the same (below): nothing in the fold reads
@@ -171,10 +157,10 @@ def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
     book = Rulebook.from_rules(rules)
     differing = {book.identity_of(rule.number) for rule, old in zip(rules, old_rules) if rule != old}
     before_entries: list[Finding] = []
-    fold._look_alike_players(game, before_entries)
-    points = fold._snapshot_points(game, before_entries)
+    look_alike_players(game, before_entries)
+    points = snapshot_points(game, before_entries)
     for snapshot in points.get(-1, []):
-        fold._compare_snapshot(before_entries, book.current, snapshot)
+        compare_snapshot(before_entries, book.current, snapshot)
     return _texts_followed(game, previous, book, differing, 0, [], before_entries, [], points)
 
 
@@ -198,7 +184,7 @@ def _texts_followed(game: Game, previous: Replay, book: Rulebook, identities: se
             step = steps[point]
             compared = [f for f in step.findings if f.kind != "snapshot"]
             for snapshot in snapshots:
-                fold._compare_snapshot(compared, in_force, snapshot)
+                compare_snapshot(compared, in_force, snapshot)
             if tuple(compared) != step.findings:
                 steps[point] = dataclasses.replace(step, findings=tuple(compared))
                 findings_moved = point if findings_moved is None else findings_moved

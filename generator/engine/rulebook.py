@@ -3,6 +3,8 @@ renumbering, and every version of every rule kept with the span of log entries i
 """
 from __future__ import annotations
 
+import copy
+
 import dataclasses
 from dataclasses import dataclass, field
 from fractions import Fraction
@@ -54,7 +56,7 @@ class CurrentRule:
         return copied
 
 
-@dataclass
+@dataclass(frozen=True)
 class Departure:
     """Why a number no longer names a rule: renumbered (to `now`) or repealed."""
 
@@ -82,11 +84,14 @@ class Rulebook:
     by_identity: dict[int, CurrentRule] = field(default_factory=dict)  # the rules in force
     _next_identity: int = 0
 
-    def copy(self) -> "Rulebook":
-        """An independent copy (a replay's checkpoint): the rules in force change, their versions do not."""
-        current = {number: rule.copy() for number, rule in self.current.items()}
-        return Rulebook(current, list(self.versions), dict(self.departures), set(self.amended),
-                        {rule.identity: rule for rule in current.values()}, self._next_identity)
+    def __copy__(self) -> "Rulebook":
+        """An independent copy (a replay's checkpoint): each field copied as its type copies itself, and the rules
+        in force one by one (they change; their versions, departures and identities do not)."""
+        twin = object.__new__(Rulebook)
+        twin.__dict__ = {name: copy.copy(value) for name, value in self.__dict__.items()}
+        twin.current = {number: rule.copy() for number, rule in self.current.items()}
+        twin.by_identity = {rule.identity: rule for rule in twin.current.values()}
+        return twin
 
     @classmethod
     def from_rules(cls, rules: tuple[Rule, ...]) -> "Rulebook":
@@ -241,18 +246,7 @@ class Rulebook:
         """
         notes: list[str] = []
         if change.kind == "enact":
-            number = change.rule
-            if proposal_number is not None and numbering.enact_takes_proposal_number:
-                if change.rule is not None and change.rule != proposal_number:
-                    notes.append(f"enacts rule {change.rule}, but an enacted rule takes the proposal's number, "
-                                 f"{proposal_number}")
-                number = proposal_number
-            if number is None:
-                raise ChangeProblem("rule-number", "an enactment outside a proposal must give the new rule's number")
-            if number in self.current:
-                raise ChangeProblem("rule-number", f"cannot enact rule {number}: a rule {number} already exists")
-            self._create(number, change.rule_class or "mutable", change.title, change.text, step, [change],
-                         change.source, change.power if change.power is not None else power_default)
+            self._enact(change, step, proposal_number, numbering, power_default, notes)
             return notes
         if change.kind == "reenact":
             self._reenact(change, step, proposal_number, numbering, power_default)
@@ -263,13 +257,38 @@ class Rulebook:
             notes.append(f"rule {rule.number} is immutable: it must be transmuted before it is "
                          f"{'repealed' if change.kind == 'repeal' else 'amended'} (Suber 103)")
         if change.kind == "repeal":
-            self.versions.append(self._freeze(rule, step))
-            del self.current[rule.number]
-            del self.by_identity[rule.identity]
-            self.departures[rule.number] = Departure(rule.identity, "repealed", entry_label)
-            self.amended.add(rule.identity)
-            return notes
+            self._repeal(rule, step, entry_label)
+        else:
+            self._change(rule, change, step, entry_label, proposal_number, numbering, notes)
+        return notes
+
+    def _enact(self, change: Change, step: int, proposal_number: int | None, numbering,
+               power_default: Fraction | None, notes: list[str]) -> None:
+        number = change.rule
+        if proposal_number is not None and numbering.enact_takes_proposal_number:
+            if change.rule is not None and change.rule != proposal_number:
+                notes.append(f"enacts rule {change.rule}, but an enacted rule takes the proposal's number, "
+                             f"{proposal_number}")
+            number = proposal_number
+        if number is None:
+            raise ChangeProblem("rule-number", "an enactment outside a proposal must give the new rule's number")
+        if number in self.current:
+            raise ChangeProblem("rule-number", f"cannot enact rule {number}: a rule {number} already exists")
+        self._create(number, change.rule_class or "mutable", change.title, change.text, step, [change],
+                     change.source, change.power if change.power is not None else power_default)
+
+    def _repeal(self, rule: CurrentRule, step: int, entry_label: str) -> None:
+        self.versions.append(self._freeze(rule, step))
+        del self.current[rule.number]
+        del self.by_identity[rule.identity]
+        self.departures[rule.number] = Departure(rule.identity, "repealed", entry_label)
+        self.amended.add(rule.identity)
+
+    def _change(self, rule: CurrentRule, change: Change, step: int, entry_label: str, proposal_number: int | None,
+                numbering, notes: list[str]) -> None:
+        """A change to a rule in force that keeps it in force: a new version of it, perhaps under a new number."""
         new_text = changed_text(rule.text, change, rule.number)
+        target = rule.rule_class
         if change.kind == "transmute":
             target = change.rule_class or _OTHER_CLASS.get(rule.rule_class, rule.rule_class)
             if rule.rule_class == "unrecorded" and change.rule_class is None:
@@ -278,33 +297,32 @@ class Rulebook:
             elif target == rule.rule_class:
                 notes.append(f"rule {rule.number} is already {target}")
         self._begin_change(rule, step, change)
-        rule.text = new_text
-        if change.kind == "transmute":
-            rule.rule_class = target
+        rule.text, rule.rule_class = new_text, target
         if change.kind == "retitle":
             rule.title = change.title
         if change.kind == "power":
             rule.power = change.power
         if change.kind in ("amend", "replace", "append"):
             self.amended.add(rule.identity)
-        target_number = None
         if change.kind == "renumber":
-            target_number = change.new_number
+            self._renumber(rule, change.new_number, entry_label, notes)
         elif (change.kind in ("amend", "replace", "append", "transmute") and proposal_number is not None
               and numbering.amend_renumbers):
-            target_number = proposal_number
-        if target_number is not None and target_number != rule.number:
-            if target_number in self.current:
-                notes.append(f"rule {rule.number} should become rule {target_number}, but a rule {target_number} "
-                             f"already exists; it keeps number {rule.number}")
-            else:
-                del self.current[rule.number]
-                self.departures[rule.number] = Departure(rule.identity, "renumbered", entry_label, target_number)
-                rule.number = target_number
-                self.current[target_number] = rule
-                self.departures.pop(target_number, None)
-        return notes
+            self._renumber(rule, proposal_number, entry_label, notes)
 
+    def _renumber(self, rule: CurrentRule, target: int, entry_label: str, notes: list[str]) -> None:
+        """`rule` under number `target`, unless a rule in force has it (a note)."""
+        if target == rule.number:
+            return
+        if target in self.current:
+            notes.append(f"rule {rule.number} should become rule {target}, but a rule {target} already exists; it "
+                         f"keeps number {rule.number}")
+            return
+        del self.current[rule.number]
+        self.departures[rule.number] = Departure(rule.identity, "renumbered", entry_label, target)
+        rule.number = target
+        self.current[target] = rule
+        self.departures.pop(target, None)
 
     def _reenact(self, change: Change, step: int, proposal_number: int | None, numbering,
                  power_default: Fraction | None) -> None:

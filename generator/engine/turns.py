@@ -6,7 +6,6 @@ count of circuits goes on (FORMAT.md, "Mechanics").
 """
 from __future__ import annotations
 
-import copy
 from dataclasses import dataclass, field
 
 
@@ -51,10 +50,10 @@ class TurnTracker:
     def __post_init__(self) -> None:
         self._order = self._circuit_order()
 
-    def copy(self) -> "TurnTracker":
-        """An independent copy (a replay's checkpoint)."""
-        twin = copy.copy(self)
-        twin.seating, twin._order = list(self.seating), list(self._order)
+    def __copy__(self) -> "TurnTracker":
+        """An independent copy (a replay's checkpoint): its lists copied, the rest is immutable."""
+        twin = object.__new__(TurnTracker)
+        twin.__dict__ = {name: list(value) if type(value) is list else value for name, value in self.__dict__.items()}
         return twin
 
     def _circuit_order(self) -> list[str]:

@@ -26,8 +26,11 @@ WORDS = ("spaces", "letters")
 ACTION_SOURCES = ("fixed", "immutable")
 
 
-def _option(default: Any, *, choices: tuple[str, ...] = (), optional: bool = False, help: str = "") -> Any:
-    return field(default=default, metadata={"choices": choices, "optional": optional, "help": help})
+def _option(default: Any, *, choices: tuple[str, ...] = (), optional: bool = False, help: str = "",
+            words: bool = False) -> Any:
+    """A setting. `words`: the game's own words, or how its keepers arrange its rules, which no replay reads
+    (a change to one takes the last replay whole: `Config.with_words`)."""
+    return field(default=default, metadata={"choices": choices, "optional": optional, "help": help, "words": words})
 
 
 @dataclass(frozen=True)
@@ -128,8 +131,8 @@ class Solitaire:
 
 @dataclass(frozen=True)
 class Config:
-    title: str = _option("")
-    description: str = _option("")
+    title: str = _option("", words=True)
+    description: str = _option("", words=True)
     start: dt.date | None = _option(None, optional=True)
     players: tuple[str, ...] = _option(())
     variant: str = _option("standard", choices=VARIANTS)
@@ -140,7 +143,12 @@ class Config:
     turns: Turns = field(default_factory=Turns)
     rules: Rules = field(default_factory=Rules)
     solitaire: Solitaire = field(default_factory=Solitaire)
-    sections: tuple[Section, ...] = field(default=(), metadata={"sections": True})
+    sections: tuple[Section, ...] = field(default=(), metadata={"sections": True, "words": True})
+
+    def with_words(self, other: Config) -> Config:
+        """This config with the words of `other` (the settings declared `words`, which no replay reads): equal
+        to `other` when the two differ in nothing a replay reads."""
+        return dataclasses.replace(self, **{name: getattr(other, name) for name in WORDS_SETTINGS})
 
     def get(self, key: str) -> Any:
         section, _, name = key.rpartition(".")
@@ -163,6 +171,9 @@ class Config:
             return dataclasses.replace(self, **{name: checked})
         return dataclasses.replace(self, **{section: dataclasses.replace(getattr(self, section), **{name: checked})})
 
+
+# The settings that are the game's own words (see _option), read off their declarations.
+WORDS_SETTINGS = tuple(f.name for f in dataclasses.fields(Config) if f.metadata.get("words"))
 
 SECTION_CLASSES = {"numbering": Numbering, "adoption": Adoption, "scoring": Scoring, "limits": Limits, "turns": Turns,
                    "rules": Rules, "solitaire": Solitaire}
@@ -305,43 +316,71 @@ def _check_value(key: str, spec: dataclasses.Field, value: Any) -> Any:
         if not isinstance(value, str) or value not in meta["choices"]:
             allowed = ", ".join(f'"{c}"' for c in meta["choices"])
             raise ValueError(f"{key} must be one of {allowed}, not {_show(value)}")
-    if declared.startswith("int"):
-        if isinstance(value, bool) or not isinstance(value, int):
-            raise ValueError(f"{key} must be an integer, not {_type_name(value)} ({_show(value)})")
-        if abs(value) >= 10**MAX_DIGITS:  # the engine's arithmetic stays within numbers a game can reach
-            raise ValueError(f"{key}: number too large (at most {MAX_DIGITS} digits)")
-    elif declared == "bool":
-        if not isinstance(value, bool):
-            raise ValueError(f"{key} must be true or false, not {_type_name(value)} ({_show(value)})")
-    elif declared.startswith("Fraction"):
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{key} must be a decimal number, not {_type_name(value)} ({_show(value)})")
-        value = Fraction(str(value))  # exact: 1.7 is seventeen tenths, as written (repr is the shortest decimal)
-    elif declared == "float":
-        if isinstance(value, bool) or not isinstance(value, (int, float)):
-            raise ValueError(f"{key} must be a number, not {_type_name(value)} ({_show(value)})")
-    elif declared.startswith("str"):
-        if not isinstance(value, str):
-            raise ValueError(f"{key} must be a string, not {_type_name(value)} ({_show(value)})")
-    elif declared.startswith("tuple"):
-        if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
-            raise ValueError(f"{key} must be a list of names, e.g. [\"Alice\", \"Bob\"]")
-        value = tuple(normal(v) for v in value)  # as every text is read: NFC (model/names.py)
-        if len(set(value)) != len(value):
-            twice = next(v for v in value if value.count(v) > 1)
-            raise ValueError(f"{key} names '{twice}' twice")
-    elif declared.startswith("dt.date"):
-        if isinstance(value, str):
-            try:
-                value = dt.date.fromisoformat(value)
-            except ValueError:
-                raise ValueError(f"{key} must be a date like 1982-06-01, not {_show(value)}") from None
-        if isinstance(value, dt.datetime):
-            value = value.date()
-        if not isinstance(value, dt.date):
-            raise ValueError(f"{key} must be a date like 1982-06-01, not {_show(value)}")
+    check = next((check for prefix, check in _TYPE_CHECKS if declared.startswith(prefix)), None)
+    if check is not None:
+        value = check(key, value)
     _check_meaning(key, value)
     return value
+
+
+def _checked_int(key: str, value: Any) -> int:
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise ValueError(f"{key} must be an integer, not {_type_name(value)} ({_show(value)})")
+    if abs(value) >= 10**MAX_DIGITS:  # the engine's arithmetic stays within numbers a game can reach
+        raise ValueError(f"{key}: number too large (at most {MAX_DIGITS} digits)")
+    return value
+
+
+def _checked_bool(key: str, value: Any) -> bool:
+    if not isinstance(value, bool):
+        raise ValueError(f"{key} must be true or false, not {_type_name(value)} ({_show(value)})")
+    return value
+
+
+def _checked_fraction(key: str, value: Any) -> Fraction:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{key} must be a decimal number, not {_type_name(value)} ({_show(value)})")
+    return Fraction(str(value))  # exact: 1.7 is seventeen tenths, as written (repr is the shortest decimal)
+
+
+def _checked_float(key: str, value: Any) -> float:
+    if isinstance(value, bool) or not isinstance(value, (int, float)):
+        raise ValueError(f"{key} must be a number, not {_type_name(value)} ({_show(value)})")
+    return value
+
+
+def _checked_str(key: str, value: Any) -> str:
+    if not isinstance(value, str):
+        raise ValueError(f"{key} must be a string, not {_type_name(value)} ({_show(value)})")
+    return value
+
+
+def _checked_names(key: str, value: Any) -> tuple[str, ...]:
+    if not isinstance(value, (list, tuple)) or not all(isinstance(v, str) and v.strip() for v in value):
+        raise ValueError(f"{key} must be a list of names, e.g. [\"Alice\", \"Bob\"]")
+    value = tuple(normal(v) for v in value)  # as every text is read: NFC (model/names.py)
+    if len(set(value)) != len(value):
+        twice = next(v for v in value if value.count(v) > 1)
+        raise ValueError(f"{key} names '{twice}' twice")
+    return value
+
+
+def _checked_date(key: str, value: Any) -> dt.date:
+    if isinstance(value, str):
+        try:
+            value = dt.date.fromisoformat(value)
+        except ValueError:
+            raise ValueError(f"{key} must be a date like 1982-06-01, not {_show(value)}") from None
+    if isinstance(value, dt.datetime):
+        value = value.date()
+    if not isinstance(value, dt.date):
+        raise ValueError(f"{key} must be a date like 1982-06-01, not {_show(value)}")
+    return value
+
+
+# Each declared type (the start of its annotation) and the check of a value of it.
+_TYPE_CHECKS = (("int", _checked_int), ("bool", _checked_bool), ("Fraction", _checked_fraction),
+                ("float", _checked_float), ("str", _checked_str), ("tuple", _checked_names), ("dt.date", _checked_date))
 
 
 def _check_meaning(key: str, value: Any) -> None:
