@@ -728,3 +728,52 @@ def test_a_ruleset_the_list_names_but_the_archive_lacks_is_said(tmp_path, capsys
     assert "Rules/Archive/rules.3.json at " in said and "Rules/Archive/index.json names this ruleset, which is not " \
         "in the repository" in said
     assert len(entries(files["log.md"])) == 3
+
+
+def test_a_websites_rule_with_no_text_of_its_own_and_the_keepers_word_on_a_decision_kept(tmp_path, capsys) -> None:
+    """A website's tree gains a rule that only heads the rules under it (no text of its own): it is enacted with
+    an empty blockquote, which check reads. A leftvote (a fourth kind of ballot the keeper maps to against) counts
+    against. The keeper's word on a decision is kept in the new corrections file, and importing again with that
+    file gives the same game."""
+    import json
+
+    repo, records = website_game(tmp_path)
+    records.write_text(WEBSITE_RECORDS.replace('["for", "against", "", "abstain"]',
+                                               '["for", "against", "against", "abstain"]'), encoding="utf-8")
+    tree = {"summary": "Rules", "content": "", "subrules": [
+        {"id": 0, "summary": "Winning", "content": "The first to 10 points wins."},
+        {"id": 1, "summary": "Voting", "content": "Two thirds adopt a proposition."},
+        {"id": 2, "summary": "Dice", "content": "A die has six sides."},
+        {"id": 3, "summary": "Board", "content": "", "subrules": [
+            {"id": 4, "summary": "Squares", "content": "The board has nine squares."}]}]}
+    index = json.loads(subprocess.run(["git", "-C", str(repo), "show", "HEAD:Rules/Archive/index.json"],
+                                      capture_output=True, text=True, check=True).stdout)
+    index.append({"ruleset": 3, "timestamp": 1653600000, "proposition": 3, "summary": "Board added by Cy"})
+    propositions = [{"author": 0, "timestamp": 1653150000, "votes": [[0, 1], [2], [], []]},
+                    {"author": 1, "timestamp": 1653250000, "votes": [[1], [0, 2], [], []]},
+                    {"author": 1, "timestamp": 1653300000, "votes": [[1, 2], [0], [], []]},  # (no slip now)
+                    {"author": 2, "timestamp": 1653550000, "votes": [[0, 1, 2], [], [], []]},
+                    {"author": 0, "timestamp": 1653560000, "votes": [[0], [], [1, 2], []]}]
+    git_commit(repo, "Synced changes", {"Rules/Archive/rules.3.json": json.dumps(tree),
+                                        "Rules/Archive/index.json": json.dumps(index),
+                                        "Propositions/propositions.json": json.dumps(propositions)})
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text("proposal 1 withdrawn   # its author took it back\n", encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                    str(corrections))
+    board = log["Proposal 3: Board added by Cy"]
+    assert "Enact rule 3: Board\n\n>\n\nEnact rule 4: Squares\n\n> The board has nine squares." in board
+    assert "Votes: for Ann; against Bo, Cy\nResult: defeated" in log["Proposal 4"]  # two leftvotes against one
+    assert f"{corrections}:1: proposal 1: withdrawn (the record: named by no ruleset)" in said
+    assert re.search(r"^proposal 1 withdrawn +# your correction \(the record: ", files["corrections.txt"], re.MULTILINE)
+    assert "player 1 written" not in said  # (no line of the keeper's about players)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    again = tmp_path / "again.txt"
+    again.write_text(files["corrections.txt"], encoding="utf-8")
+    code, second, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections", str(again),
+                                  out="again")
+    assert code == 0, said
+    assert f"{again}: 3 lines confirmed what the import reads" in said  # its player lines, as the import reads them
+    assert {name: text for name, text in second.items() if name != "IMPORT.md"} == \
+        {name: text for name, text in files.items() if name != "IMPORT.md"}

@@ -689,6 +689,18 @@ def test_change_errors(paragraph, message):
     assert entries_of(proposal(paragraph))[1] == [message]
 
 
+def test_an_empty_blockquote_enacts_or_amends_a_rule_to_no_text_of_its_own():
+    """1.3: a rule that only heads the rules under it (a website's tree) has no text: a lone `>` says so, where a
+    missing quote is still an error (above) and an empty one after `Annotate` or `by appending` too."""
+    entries, errors = entries_of(proposal("Enact rule 5: Board\n\n>\n\nAmend rule 203 to read:\n\n>\n"))
+    assert errors == []
+    assert [(change.kind, change.rule, change.title, change.text) for change in entries[0].changes] == [
+        ("enact", 5, "Board", ""), ("amend", 203, "", "")]
+    assert entries_of(proposal("Amend rule 203 by appending:\n\n>\n"))[1] == [
+        "g/log.md:5: 'Amend rule 203 by appending:' must be followed by the text to append as a blockquote (lines "
+        "starting with '>')"]
+
+
 def test_text_mentioning_rules_is_not_a_change():
     entries, errors = entries_of(proposal("This amends the spirit of rule 203.\n\nWe repeal nothing.\n"))
     assert errors == [] and entries[0].changes == ()

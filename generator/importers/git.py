@@ -176,10 +176,12 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     for decision in decisions:
         names.learn(decision)
     decided = {decision.number: names.decision(decision) for decision in decisions}
+    kept: list[Line] = []  # the keeper's decision lines, for the new corrections file
     for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
         if number in decided:
-            corrections.use(line, f"proposal {number}: {result}" + (f": {reason}" if reason else "") +
-                            f" (the record: {decided[number].said})")
+            said = f"{result}: {reason}" if reason else result
+            corrections.use(line, f"proposal {number}: {said} (the record: {decided[number].said})")
+            kept.append(Line(f"proposal {number}", said, f"your correction (the record: {decided[number].said})"))
             decided[number] = dataclasses.replace(decided[number], result=result, reason=reason)
     if corrections is not None:
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
@@ -215,7 +217,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
              "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used, records, decided),
              FILE_NAME: render(f"the import of {repo.resolve().name} ({where})",
-                               _correction_lines(steps, names, walk.classes, walk.guessed))}
+                               _correction_lines(steps, names, walk.classes, walk.guessed, kept))}
     return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
                         said=used + _told(walk, steps))
 
@@ -819,23 +821,29 @@ class _Names:
     def name(self, raw: str, commit: str = "") -> str:
         if raw in self.written:
             return self.written[raw]
-        said = self.corrections.player(raw) if self.corrections else None
-        if said is not None:
-            self._use(raw, said)
-            name, why = said[1], "your correction" if said[1] != player_name(raw)[0] else "as your line says"
-        elif raw in self.walk.record_names:
+        if raw in self.walk.record_names:
             name, why = player_name(self.walk.record_names[raw])[0], "the record: its file of players"
         elif raw in self.guessed:
             name, why = self.guessed[raw]
         else:
             name, problem = player_name(raw)
             why = "as the record writes it; two names of one person: write one as the other"
-            if problem:
+            if problem and not (self.corrections and self.corrections.player(raw)):
                 self.walk.problems.append(Problem("", commit, 0, f"the name '{shown(raw)}' cannot be written as it is "
                                                   f"({problem}): written '{name}'"))
                 why = f"written so: {problem}"
+        said = self.corrections.player(raw) if self.corrections else None
+        if said is not None:
+            self._use(raw, said)
+            if said[1] != name:
+                name, why = said[1], f"your correction (the import read: {name})"
         self.written[raw], self.why[raw] = name, why
         return name
+
+    def _use(self, raw: str, said: tuple[int, str]) -> None:
+        read = self.walk.record_names.get(raw) or self.guessed.get(raw, (raw, ""))[0]  # the import's own reading
+        same = " (as the import reads it)" if said[1] == player_name(read)[0] else ""
+        self.corrections.use(said[0], f"player {raw} written {said[1]}{same}")
 
     def follow(self, step: _Step) -> None:
         """The step's reading with the names written; the keeper's own reading (its line) as it is."""
@@ -852,10 +860,6 @@ class _Names:
                                                    for p in reading.proposals), reading.name,
                                self.name(reading.by, step.commit.id) if reading.kind in ("judgment", "cleaning")
                                else reading.by)
-
-    def _use(self, raw: str, said: tuple[int, str]) -> None:
-        same = " (as the import reads it)" if said[1] == player_name(raw)[0] else ""
-        self.corrections.use(said[0], f"player {raw} written {said[1]}{same}")
 
     def learn(self, decision: Decision) -> None:
         """Guess the name of a decision's proposer, where the file gives an identifier, from the commit that says
@@ -1213,7 +1217,7 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
 # --- what the import says of itself ------------------------------------------------------------------------------
 
 def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
-                      guessed: dict[str, tuple[str, str]]) -> list[tuple[str, list[Line]]]:
+                      guessed: dict[str, tuple[str, str]], decisions: list[Line]) -> list[tuple[str, list[Line]]]:
     commits = []
     for step in (step for step in steps if not step.ruleset):  # (a ruleset's step is the record's: no guess)
         ids = "".join(f", then {c.short}" for c in step.commits)
@@ -1234,7 +1238,8 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
         words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
         rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
                       "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
-    return [("Commits that changed the rules", commits), ("Rules", rules), ("Players", names.lines())]
+    return [("Commits that changed the rules", commits), ("Rules", rules), ("Players", names.lines()),
+            ("Decisions", decisions)]
 
 
 def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
