@@ -777,3 +777,58 @@ def test_a_websites_rule_with_no_text_of_its_own_and_the_keepers_word_on_a_decis
     assert f"{again}: 3 lines confirmed what the import reads" in said  # its player lines, as the import reads them
     assert {name: text for name, text in second.items() if name != "IMPORT.md"} == \
         {name: text for name, text in files.items() if name != "IMPORT.md"}
+
+
+def test_a_game_whose_proposals_are_its_pull_requests_says_so_by_its_keepers_word(tmp_path, capsys) -> None:
+    """A game numbering its proposals by their pull requests (nothing else names them): without the keeper's word
+    no pull request's number is a proposal's, and the corrections file says how to give it; with
+    --proposals-are-pull-requests each merged pull request is the proposal of its number, by its author, and the
+    keeper's own commits are no proposals; the new corrections file keeps the convention, so importing again with
+    it gives the same game. A convention the import does not know is refused at its line."""
+    repo = tmp_path / "repo"
+    text = RULES
+    git_commit(repo, "Initial Ruleset", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text = amended(text, "half the players", "a third of the players")
+    merge_pull_request(repo, 2, "alice", "patch-1", "Lower the quorum", [("quorum", {"rules.md": text})],
+                       "2021-01-02T12:00:00", merger="Keeper")
+    text = amended(text, "a third of the players.", "a third of the players, two at least.")
+    git_commit(repo, "Clarifying the scope", {"rules.md": text}, date="2021-01-03T12:00:00", author="Keeper")
+    text += "\n##202 Mutable - Tea\n\nTea is served at noon.\n"
+    merge_pull_request(repo, 4, "bob", "patch-2", "Tea", [("tea", {"rules.md": text})], "2021-01-04T12:00:00",
+                       merger="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert not any(heading.startswith(("Proposal 2:", "Proposal 4:")) for heading in log)  # never #2 or #4 alone
+    assert "2 commits merged pull requests, whose numbers were not taken for proposals'" in files["corrections.txt"]
+    assert "import again with --proposals-are-pull-requests" in files["corrections.txt"]
+
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--proposals-are-pull-requests",
+                                 out="numbered")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 2: Lower the quorum", "Event: Clarifying the scope", "Unrecorded: 3",
+                         "Proposal 4: Tea"]
+    assert "Proposer: alice" in log["Proposal 2: Lower the quorum"] and "Proposer: bob" in log["Proposal 4: Tea"]
+    assert "By: Keeper, no proposal" in log["Event: Clarifying the scope"]
+    assert "first_proposal = 2" in files["game.toml"]
+    assert re.search(r"^convention proposals-are-pull-requests +# ", files["corrections.txt"], re.MULTILINE)
+    assert "import again with --proposals-are-pull-requests" not in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "numbered")
+    assert code == 0, report
+
+    again = tmp_path / "again.txt"
+    again.write_text(files["corrections.txt"], encoding="utf-8")
+    code, second, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(again),
+                                  out="again")
+    assert code == 0, said
+    assert second["log.md"] == files["log.md"]
+
+    def readings(corrections: str) -> list[str]:
+        return [line.split("  #")[0].strip() for line in corrections.splitlines() if not line.startswith("#")]
+    assert readings(second["corrections.txt"]) == readings(files["corrections.txt"])
+
+    again.write_text("convention proposals-are-merges\n", encoding="utf-8")
+    code, nothing, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(again),
+                                   out="refused")
+    assert code == 2 and nothing == {}
+    assert f"{again}:1: 'proposals-are-merges' is not a convention the import knows (proposals-are-pull-requests)" \
+        in said

@@ -6,8 +6,8 @@ record says it was, in this order:
 2. the rule's own history: the History line the commit added for each change (record.py) names the proposal, its
    authors, or a judgment, a temporary rule, a cleaning;
 3. the game's own words in the commit's subject or its pull request's title: `Proposal 12`, `Proposals 66 + 70`,
-   `P49-54`, `384: Title`, `Judgment I`, `Temporary Rule 601`, `Non-rule-change: Typo` (never a pull request's
-   own number, `#30`);
+   `P49-54`, `384: Title`, `Judgment I`, `Temporary Rule 601`, `Non-rule-change: Typo` (a pull request's own
+   number, `#30`, only where the keeper says the game's proposals are its pull requests);
 4. a guess, said as one: a commit that changes only the rules' formatting is a cleaning, any other a proposal
    numbered next in sequence, proposed by its pull request's author (`from user/branch`) or its author.
 
@@ -35,7 +35,7 @@ from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
                       toml_string)
-from .corrections import FILE_NAME, Corrections, Line, Proposal, Reading, render
+from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
 from .decisions import Decision, DecisionsUnreadable, Mapping, moment_of, read_decisions, read_list, read_players
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
@@ -63,8 +63,8 @@ _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\
                        re.IGNORECASE)
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
-_MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #[0-9]+ from ([^/\s]+)/(\S+)")
-_SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#[0-9]+\)\s*$")                   # "Title (#45)"
+_MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
+_SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#([0-9]{1,12})\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
 # A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
 # made a proposal ("Heavpoot#5118 submitted proposal #171").
@@ -135,9 +135,12 @@ class _Walk:
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
                title: str | None = None, corrections: Corrections | None = None,
-               records: Mapping | None = None) -> ImportedGame:
+               records: Mapping | None = None, by_pull_requests: bool = False) -> ImportedGame:
+    """The game in `repo` (see the module's doc); `by_pull_requests`: the game's convention that its proposals are
+    its merged pull requests, numbered as they are (also said by a corrections line)."""
     try:
-        return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records)
+        return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records,
+                       by_pull_requests)
     except GitError as error:
         raise ImportRefused(str(repo), str(error)) from None
 
@@ -149,7 +152,7 @@ def _path(path: str) -> str:
 
 
 def _import(repo: Path, paths: list[str], start: str | None, end: str | None, title: str | None,
-            corrections: Corrections | None, records: Mapping | None) -> ImportedGame:
+            corrections: Corrections | None, records: Mapping | None, by_pull_requests: bool) -> ImportedGame:
     if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
         raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
@@ -161,8 +164,11 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections)
     decisions = _read_decisions(repo, records, last, walk) if records else []
-    undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step)]
-    _guess(walk, undecided)
+    # (the line is used either way: a keeper may say both)
+    said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
+    by_pull_requests = by_pull_requests or said_by_line
+    undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
+    _guess(walk, undecided, by_pull_requests)
     for step in walk.steps:
         if corrections is not None and (said := corrections.commit(step.commit.id)):
             step.correction, reading = said
@@ -217,7 +223,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
              "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used, records, decided),
              FILE_NAME: render(f"the import of {repo.resolve().name} ({where})",
-                               _correction_lines(steps, names, walk.classes, walk.guessed, kept))}
+                               _correction_lines(steps, names, walk.classes, walk.guessed, kept, by_pull_requests),
+                               _hints(steps, by_pull_requests))}
     return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
                         said=used + _told(walk, steps))
 
@@ -563,7 +570,7 @@ def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
         paragraphs = _message_paragraphs(commit.message)  # (GitHub writes the title on one line, the body after)
         title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else \
             author_and_subject(repo, commit.parents[1])[1]
-        return title, m.group(1), f"its pull request's author (from {m.group(1)}/{m.group(2)})", m.group(2)
+        return title, m.group(2), f"its pull request's author (from {m.group(2)}/{m.group(3)})", m.group(3)
     if len(commit.parents) > 1:
         author, subject = author_and_subject(repo, commit.parents[1])
         return subject, author, "the author of the branch it merged", ""
@@ -576,9 +583,18 @@ _UNNUMBERED = "no record numbers it"   # the guess a numbering pass completes
 NEXT = -1                              # the number of a proposal to be numbered in sequence (a game may number from 0)
 
 
-def _read_step(step: _Step) -> bool:
+def _pull_request(commit: Commit) -> int | None:
+    """The number of the pull request a commit merged (`Merge pull request #12 from ...`) or squashed (`Title
+    (#12)`), if it says one."""
+    m = _MERGED_PULL_REQUEST.match(commit.subject) if len(commit.parents) > 1 else \
+        _SQUASHED_PULL_REQUEST.search(commit.subject)
+    return int(m.group(1)) if m else None
+
+
+def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     """Read the commit as corrections.py writes it, from the record (its History lines, the game's words in its
-    title). False when the record does not say what it is: `_guess` decides, from the game's ways."""
+    title; with the game's convention `by_pull_requests`, its pull request's number is its proposal's). False when
+    the record does not say what it is: `_guess` decides, from the game's ways."""
     entries = [entry for entry in step.credited if entry is not None and entry.agent.kind != "initial"]
     author, author_is = _author(step)
     agents = {entry.agent.kind for entry in entries}
@@ -607,7 +623,11 @@ def _read_step(step: _Step) -> bool:
             step.reading = Reading("event", by=entry.agent.words.lower() + (f" ({by})" if by else ""))
         return True
     title = step.title
-    if _NON_RULE_CHANGE.match(title):
+    if by_pull_requests and (number := _pull_request(step.commit)) is not None and not _NON_RULE_CHANGE.match(title):
+        step.said.append(f"its pull request #{number}, the game numbering its proposals by their pull requests "
+                         f"({CONVENTION_PULL_REQUESTS})")
+        _proposals(step, [number], author, author_is)
+    elif _NON_RULE_CHANGE.match(title):
         step.said.append(f"its title '{clean_line(title)}' calls it a non-rule change")
         step.reading = Reading("cleaning", by=author)
     elif m := _JUDGMENT.match(title):
@@ -647,9 +667,10 @@ def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> 
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
-def _guess(walk: _Walk, undecided: list[_Step]) -> None:
+def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False) -> None:
     """What the record does not say, guessed from the game's own ways and said as guesses: a commit that only
-    reformats is a cleaning; one that makes a new rule numbered as the game numbers its proposals' rules is that
+    reformats is a cleaning; where the game's proposals are its pull requests (`by_pull_requests`), any other
+    commit is the keeper's own; one that makes a new rule numbered as the game numbers its proposals' rules is that
     proposal; once the game writes its proposals' numbers in titles, a commit without one is the keeper's own;
     before, a proposal numbered next in sequence (by `_number`)."""
     steps = walk.steps
@@ -680,6 +701,10 @@ def _guess(walk: _Walk, undecided: list[_Step]) -> None:
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
+        elif by_pull_requests:
+            step.guesses.append("no pull request merged it, where the game's proposals are its pull requests: the "
+                                "keeper's own change, not a proposal")
+            step.reading = Reading("event", by=f"{author}, no proposal")
         elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
                 (own_numbers or own_numbers is None and made[0] > highest_initial):
             why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
@@ -1216,8 +1241,23 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
 
 # --- what the import says of itself ------------------------------------------------------------------------------
 
+def _hints(steps: list[_Step], by_pull_requests: bool) -> list[str]:
+    """Conventions the game may follow, for the keeper to take by a line of the corrections file: where commits
+    merged pull requests, that the game's proposals are its pull requests (a pull request's number is never taken
+    for a proposal's without the keeper's word)."""
+    merged = sum(1 for step in steps for commit in [step.commit, *step.commits] if _pull_request(commit) is not None)
+    if by_pull_requests or not merged:
+        return []
+    return [f"{counted(merged, 'commit')} merged pull requests, whose numbers were not taken for proposals'. If the "
+            "game's proposals are",
+            "its pull requests, each numbered as its pull request is, import again with --proposals-are-pull-requests",
+            "and without the commit lines above (each says a commit's reading over any convention): every other",
+            "commit is then the keeper's own, and the new file says `convention proposals-are-pull-requests`."]
+
+
 def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
-                      guessed: dict[str, tuple[str, str]], decisions: list[Line]) -> list[tuple[str, list[Line]]]:
+                      guessed: dict[str, tuple[str, str]], decisions: list[Line],
+                      by_pull_requests: bool = False) -> list[tuple[str, list[Line]]]:
     commits = []
     for step in (step for step in steps if not step.ruleset):  # (a ruleset's step is the record's: no guess)
         ids = "".join(f", then {c.short}" for c in step.commits)
@@ -1238,8 +1278,10 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
         words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
         rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
                       "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
-    return [("Commits that changed the rules", commits), ("Rules", rules), ("Players", names.lines()),
-            ("Decisions", decisions)]
+    conventions = [Line("convention", CONVENTION_PULL_REQUESTS, "a merged pull request's number is its proposal's "
+                        "(--proposals-are-pull-requests, or this line)")] if by_pull_requests else []
+    return [("The game's conventions", conventions), ("Commits that changed the rules", commits), ("Rules", rules),
+            ("Players", names.lines()), ("Decisions", decisions)]
 
 
 def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
