@@ -832,3 +832,40 @@ def test_a_game_whose_proposals_are_its_pull_requests_says_so_by_its_keepers_wor
     assert code == 2 and nothing == {}
     assert f"{again}:1: 'proposals-are-merges' is not a convention the import knows (proposals-are-pull-requests)" \
         in said
+
+
+def test_a_failure_the_ballots_do_not_give_is_read_for_the_reason_the_record_states(tmp_path, capsys) -> None:
+    """A bot's decisions that failed though their ballots adopt them: where the proposal's text states a condition
+    the game's rules give (it depends on one that failed; it is incompatible with itself) it is `Result: invalid`
+    with that `Reason:`, which check verifies; where its own author failed it, `withdrawn`. Each is a guess, said
+    and written to the corrections file; a condition the record does not bear out (it depends on one adopted) is
+    no reason, and the finding stays."""
+    import json
+
+    repo, records = bot_game(tmp_path)
+    records.write_text(RECORDS + 'text = "content"\n', encoding="utf-8")
+    proposals = json.loads(subprocess.run(["git", "-C", str(repo), "show", "HEAD:data/proposals.json"],
+                                          capture_output=True, text=True, check=True).stdout)["proposals"]
+    for number, author, text in [(5, 222, "This proposal depends on #3.\n\nAdd a bean."),
+                                 (6, 222, "Add two beans."), (7, 111, "This proposal is incompatible with #7."),
+                                 (8, 111, "Depends on proposal 1. Add a cup.")]:
+        proposals.append({"n": number, "author": author, "status": "failed", "votes": {"111": 1, "222": 1},
+                          "timestamp": 1_587_000_000 + number * 3600, "content": text})
+        git_commit(repo, f"Kit#0002 submitted proposal #{number}",
+                   {"data/proposals.json": json.dumps({"proposals": proposals})},
+                   date=f"2020-04-16T{number + 5:02}:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 failed proposal #6", {"data/proposals.json": json.dumps({"proposals": proposals})},
+               date="2020-04-16T20:00:00", author="Bot")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Result: invalid\nReason: depends on proposal 3\n" in log["Proposal 5"]
+    assert "Result: withdrawn\nReason: its author failed it\n" in log["Proposal 6"]
+    assert "Result: invalid\nReason: incompatible with proposal 7\n" in log["Proposal 7"]
+    assert "Result: defeated\n" in log["Proposal 8"] and "Reason" not in log["Proposal 8"]
+    assert "proposal 5: invalid: depends on proposal 3: guessed: its text says 'depends on #3', and proposal 3 was " \
+        "defeated; its ballots adopt it, the record says it failed" in said
+    assert re.search(r"^proposal 6 withdrawn: its author failed it +# guessed: commit [0-9a-f]{10} 'Kit#0002 failed "
+                     r"proposal #6'", files["corrections.txt"], re.MULTILINE)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1, report
+    assert "proposal 8: Result says defeated; the votes (2 for, 0 against) give adopted" in report
+    assert "proposal 5" not in report and "proposal 6" not in report and "proposal 7" not in report

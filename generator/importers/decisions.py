@@ -14,13 +14,16 @@ JSON file of proposals, as a bot or a website keeps them, read through a mapping
     # ballot_lists = ["for", "against", "", "abstain"]             # or: what each list is ("": no ballot)
     results = { passed = "adopted", failed = "defeated", deleted = "withdrawn", voting = "undecided" }
     adoption = "majority"          # the game's adoption method (game.toml's adoption.method)
+    text = "content"               # the proposal's text, where it states what it depends on (optional)
 
 Voters and proposers are named as the file names them (a number, a handle); the corrections file's `player`
-lines give their names (`player 3097874862 = Gibson#3668`)."""
+lines give their names (`player 3097874862 = Gibson#3668`). A proposal's text may state what the game's rules let
+it depend on ("This proposal depends on #36", "is incompatible with #6"): `stated_conditions` reads it."""
 from __future__ import annotations
 
 import datetime
 import json
+import re
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -65,6 +68,7 @@ class Mapping:
     adopted_by_rulesets: bool = False   # a proposal is adopted where a ruleset names it, else defeated
     rulesets: Rulesets | None = None
     players: tuple[str, str, str, str] | None = None  # a JSON file of players: file, list, the id's key, the name's
+    text: str = ""                      # the key of a proposal's text
 
 
 @dataclass(frozen=True)
@@ -80,6 +84,7 @@ class Decision:
     votes: tuple[tuple[str, str], ...]   # (voter, for | against | abstain), as the file lists them
     title: str
     reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
+    text: str = ""                       # the proposal's text, where the mapping names it
 
 
 def read_mapping(path: Path) -> Mapping:
@@ -120,11 +125,12 @@ def read_mapping(path: Path) -> Mapping:
                             rulesets.value("proposal", str), rulesets.value("date", str, ""),
                             rulesets.value("title", str, "")) if rulesets.table is not None else None,
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
-                    players.value("name", str)) if players.table is not None else None)
+                    players.value("name", str)) if players.table is not None else None,
+                   proposals.value("text", str, ""))
 
 
 _TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
-                         "results", "adoption", "title", "adopted"),
+                         "results", "adoption", "title", "adopted", "text"),
            "rulesets": ("list", "file", "proposal", "date", "title"),
            "players": ("file", "list", "id", "name")}
 
@@ -224,8 +230,24 @@ def _decision(mapping: Mapping, place: int, item: dict, adopted: dict[int, str] 
     moment, date = moment_of(item.get(mapping.date)) if mapping.date else (0.0, "")
     title = short_title(str(item.get(mapping.title) or ""))[0] if mapping.title else ""
     proposer = item.get(mapping.proposer)
+    text = item.get(mapping.text) if mapping.text else None
     return Decision(number, "" if proposer is None else clean_line(str(proposer)), result, said, date, moment,
-                    _votes(mapping, item.get(mapping.votes) if mapping.votes else None, number), title)
+                    _votes(mapping, item.get(mapping.votes) if mapping.votes else None, number), title,
+                    text=text if isinstance(text, str) else "")
+
+
+# What a proposal's text may state of others, as games' rules let it ("This proposal depends on #36", "Depends on
+# proposal 18", "This proposal is incompatible with #6"): it fails if one it depends on fails, or one it is
+# incompatible with passes.
+_CONDITION = re.compile(r"\b(depends?|incompatible)\s+(?:up)?(?:on|with)\s+(?:proposals?\s*)?#?\s*([0-9]{1,12})\b",
+                        re.IGNORECASE)
+
+
+def stated_conditions(text: str) -> list[tuple[str, int, str]]:
+    """What a proposal's text states it depends on or is incompatible with: ("depends" or "incompatible", the
+    proposal's number, the words as written), in the text's order."""
+    return [("depends" if m.group(1).lower().startswith("depend") else "incompatible", int(m.group(2)),
+             clean_line(m.group(0))) for m in _CONDITION.finditer(text[:100_000])]
 
 
 def moment_of(value) -> tuple[float, str]:

@@ -27,8 +27,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
+from ..engine.adoption import decide
 from ..errors import ErrorCollector
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
+from ..model import Votes
 from ..model.names import shown
 from ..parse.source import check_line_lengths
 from ..terminal import counted
@@ -36,7 +38,8 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
                       toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import Decision, DecisionsUnreadable, Mapping, moment_of, read_decisions, read_list, read_players
+from .decisions import (Decision, DecisionsUnreadable, Mapping, moment_of, read_decisions, read_list, read_players,
+                        stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
@@ -69,6 +72,7 @@ _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMB
 # A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
 # made a proposal ("Heavpoot#5118 submitted proposal #171").
 _DECIDED = re.compile(rf"\b(?:passed|adopted|enacted|accepted|applied)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
+_FAILED_BY = re.compile(rf"^(\S.*?)\s+(?:failed|rejected)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
 _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
                         re.IGNORECASE)
 _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
@@ -131,6 +135,8 @@ class _Walk:
     classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
     # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
     submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
+    # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
+    failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -182,6 +188,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     for decision in decisions:
         names.learn(decision)
     decided = {decision.number: names.decision(decision) for decision in decisions}
+    reasons = _failed_for_a_reason(decided, walk, names, records.adoption if records else "")
     kept: list[Line] = []  # the keeper's decision lines, for the new corrections file
     for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
         if number in decided:
@@ -189,6 +196,11 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
             corrections.use(line, f"proposal {number}: {said} (the record: {decided[number].said})")
             kept.append(Line(f"proposal {number}", said, f"your correction (the record: {decided[number].said})"))
             decided[number] = dataclasses.replace(decided[number], result=result, reason=reason)
+            reasons.pop(number, None)
+    kept += [Line(f"proposal {number}", f"{decided[number].result}: {decided[number].reason}", f"guessed: {why}")
+             for number, why in sorted(reasons.items())]
+    walk.decision_guesses += [f"proposal {number}: {decided[number].result}: {decided[number].reason}: guessed: {why}"
+                              for number, why in sorted(reasons.items())]
     if corrections is not None:
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
@@ -363,6 +375,8 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.decided.append((place, int(m.group(1)), commit))
             if m := _SUBMITTED.match(commit.subject):
                 walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+            if m := _FAILED_BY.match(commit.subject):
+                walk.failed_by[int(m.group(2))] = (m.group(1), commit)
             for old in left:  # rules made again where they were before they moved: a new game, or round
                 if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
                     walk.remade[old] = commit
@@ -914,6 +928,43 @@ class _Names:
 
 
 # --- the log -----------------------------------------------------------------------------------------------------
+
+def _failed_for_a_reason(decided: dict[int, Decision], walk: _Walk, names: _Names, method: str) -> dict[int, str]:
+    """Decisions the record says failed though their ballots adopt them, where the record says why as the game's
+    rules let it (a guess, each said, for the keeper's corrections file): its text states it depends on a proposal
+    that failed, or is incompatible with one adopted (or with itself): `Result: invalid` and that `Reason:`, which
+    check verifies; else its own author failed it (a bot's "Kit failed proposal #36"): `Result: withdrawn`. Changes
+    `decided`; returns each changed proposal's number with why, in words."""
+    guessed: dict[int, str] = {}
+    for number, decision in decided.items():
+        if decision.result != "defeated" or not _ballots_adopt(decision, method):
+            continue
+        for kind, other, words in stated_conditions(decision.text):
+            holds = other in decided and (decided[other].result == "adopted") == (kind == "incompatible") \
+                or kind == "incompatible" and other == number
+            if holds and other != number or holds and kind == "incompatible":
+                reason = f"{'depends on' if kind == 'depends' else 'incompatible with'} proposal {other}"
+                decided[number] = dataclasses.replace(decision, result="invalid", reason=reason)
+                guessed[number] = (f"its text says '{words}', and proposal {other} " + (
+                    "is itself" if other == number else f"was {decided[other].result}") +
+                    f"; its ballots adopt it, the record says it {decision.said}")
+                break
+        else:
+            failer = walk.failed_by.get(number)
+            if failer and decision.proposer and names.name(failer[0], failer[1].id) == decision.proposer:
+                decided[number] = dataclasses.replace(decision, result="withdrawn", reason="its author failed it")
+                guessed[number] = (f"commit {failer[1].short} '{clean_line(failer[1].subject)}': its author failed it; "
+                                   f"its ballots adopt it, the record says it {decision.said}")
+    return guessed
+
+
+def _ballots_adopt(decision: Decision, method: str) -> bool:
+    """Whether a decision's recorded ballots adopt it under the game's adoption method (the records file's)."""
+    votes = Votes(*(tuple(voter for voter, ballot in decision.votes if ballot == kind)
+                    for kind in ("for", "against", "abstain")))
+    return bool(votes.voters) and method in ("unanimous", "majority", "fraction") and \
+        decide(method, votes).result == "adopted"
+
 
 def _file_text(repo: Path, blobs: BlobReader, last: str, path: str, what: str, walk: _Walk) -> str:
     """A file the records file names, read at the last commit; the import is refused without it."""
