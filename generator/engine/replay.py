@@ -31,7 +31,7 @@ from ..parse.source import FENCE
 from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook, changed_text
 from .turns import TurnTracker
-from .words import effect_words
+from .words import ORDER_WORDS, effect_words
 
 
 class _Placed:
@@ -498,13 +498,8 @@ def _take_turn(state: _State, player: str, source: Source, known: bool = True) -
     state.stranger_turn = False
     if expected is not None and player != expected:
         state.find("turn", source, f"it was {expected}'s turn, not {player}'s "
-                   f"({_order_phrase(state.turns.order_kind)})", expected=expected, found=player)
+                   f"({ORDER_WORDS.get(state.turns.order_kind, '')})", expected=expected, found=player)
     state.turns.take_turn(player)
-
-
-def _order_phrase(order: str) -> str:
-    return {"seating": "in seating order", "alphabetical": "in alphabetical order", "surname": "in order of surname",
-            "custom": "in the game's collation order", "rotating": "in rotating order"}.get(order, "")
 
 
 def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
