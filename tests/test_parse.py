@@ -629,8 +629,8 @@ def test_change_paragraphs(paragraph, expected):
 
 
 @pytest.mark.parametrize("paragraph, expected", [
-    ('Enact rule:', dict(kind="enact", rule=None, title="", rule_class="mutable")),
-    ('Enact rule: Quorum', dict(kind="enact", rule=None, title="Quorum", rule_class="mutable")),
+    ('Enact rule:', dict(kind="enact", rule=None, title="", rule_class=None)),  # (the game's: mutable, unless none is recorded)
+    ('Enact rule: Quorum', dict(kind="enact", rule=None, title="Quorum", rule_class=None)),
     ('Enact immutable rule 117: "Dice"', dict(kind="enact", rule=117, title="Dice", rule_class="immutable")),
     ('Enact mutable rule 220', dict(kind="enact", rule=220, title="", rule_class="mutable")),
     ('Amend rule 203 to read:', dict(kind="amend", rule=203)),

@@ -1343,7 +1343,7 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
         power = _read_power(m.group(2), text, "Enact power 1.5 rule 2699: Title", source, errors) if m.group(2) else None
         if m.group(2) and power is None:
             return None
-        rule_class = (m.group(1) or "mutable").lower()
+        rule_class = m.group(1).lower() if m.group(1) else None  # (none given: the game's, rulebook.enacted_class)
         return Change("enact", source, rule=read_int(m.group(3)) if m.group(3) else None, text=quoted or "",
                       title=(m.group(4) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class,  # type: ignore[arg-type]
                       power=power)
