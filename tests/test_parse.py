@@ -701,6 +701,17 @@ def test_an_empty_blockquote_enacts_or_amends_a_rule_to_no_text_of_its_own():
         "starting with '>')"]
 
 
+def test_a_rulesets_topics_group_its_rules_in_the_files_order():
+    """1.3: level-1 headings after the title are topics, each holding the rules under it (of either class)."""
+    errors = ErrorCollector()
+    ruleset = parse_ruleset("# Title\n\n## Rules\n\n### 9. Before any topic\nNine.\n\n# Voting\n\n## Immutable "
+                            "Rules\n\n### 5. Votes\nFive.\n\n## Mutable Rules\n\n### 2. Ballots\nTwo.\n\n"
+                            "# Winning\n\n## Mutable Rules\n\n### 7. Points\nSeven.\n", "rules.md", errors)
+    assert errors.errors == []
+    assert ruleset.topics == (("Voting", (5, 2)), ("Winning", (7,)))
+    assert [rule.number for rule in ruleset.rules] == [9, 5, 2, 7]
+
+
 def test_text_mentioning_rules_is_not_a_change():
     entries, errors = entries_of(proposal("This amends the spirit of rule 203.\n\nWe repeal nothing.\n"))
     assert errors == [] and entries[0].changes == ()

@@ -8,7 +8,7 @@ import pytest
 from tests.helpers import broken_links
 from tests.test_site_v12 import built_site, text
 
-GAMES = ("v13-class-unrecorded", "v13-numbered-from-zero")
+GAMES = ("v13-class-unrecorded", "v13-numbered-from-zero", "v13-topics")
 
 
 @pytest.fixture(scope="module")
@@ -30,3 +30,13 @@ def test_proposal_and_rule_zero_have_their_pages(site):
     assert "When a player wins, the game ends at once." in text(site, "v13-numbered-from-zero/rules/0.html")
     assert "Proposal 0" in text(site, "v13-numbered-from-zero/proposals/0.html")
     assert broken_links(site) == []
+
+
+def test_the_rules_topics_are_shown_as_the_rulesets_parts(site):
+    """rules.md's topics (its level-1 headings) are the parts of the rules page by section, each rule under its
+    own, in the keepers' order; a rule enacted later, under none, is with the other rules."""
+    page = text(site, "v13-topics/rules/by-section.html")
+    assert "Playing: 101 305 Winning: 203 Other rules: 306" in page
+    assert page.index("Playing 101 . Obey") < page.index("305 . Turns") < page.index("Winning 203 . Thirty points")
+    assert "by section" in text(site, "v13-topics/rules/index.html")
+    assert not (site / "v13-class-unrecorded/rules/by-section.html").exists()  # no topics: no such page
