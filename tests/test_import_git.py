@@ -869,3 +869,43 @@ def test_a_failure_the_ballots_do_not_give_is_read_for_the_reason_the_record_sta
     assert code == 1, report
     assert "proposal 8: Result says defeated; the votes (2 for, 0 against) give adopted" in report
     assert "proposal 5" not in report and "proposal 6" not in report and "proposal 7" not in report
+
+
+def test_scores_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) -> None:
+    """A file per player holding their score (and a folder's other file, which holds none): the records file's
+    [scores] reads them at the last commit into a Scores line on the last entry, which check holds to the replay
+    under the points the game gives an adopted proposal; a score the replay does not give is a finding. Without
+    [proposals], only the scores are read."""
+    repo = tmp_path / "repo"
+    player = "# Player: {name}\n\nGitHub handle: @{handle}\n\nCurrent score: {score}\n"
+    git_commit(repo, "Initial rules", {"rules.md": RULES, "players/README.md": "One file per player.\n",
+                                       "players/a.md": player.format(name="Al", handle="alice", score=0),
+                                       "players/b.md": player.format(name="Bo", handle="bob", score=0)},
+               date="2021-01-01T12:00:00")
+    text = amended(RULES, "half the players", "a third of the players")
+    merge_pull_request(repo, 5, "alice", "patch-1", "301: Lower the quorum", [("quorum", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    text += "\n##302 - Tea\n\nTea is served at noon.\n"
+    merge_pull_request(repo, 6, "bob", "patch-2", "302: Tea", [("tea", {"rules.md": text})], "2021-01-03T12:00:00")
+    git_commit(repo, "Points", {"players/a.md": player.format(name="Al", handle="alice", score=1),
+                                "players/b.md": player.format(name="Bo", handle="bob", score=1.5)},
+               date="2021-01-04T12:00:00")
+    records = tmp_path / "records.toml"
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nname = 'GitHub handle: @(\\S+)'\n"
+                       "score = 'Current score: (-?[0-9]+(?:[.][0-9]+)?)'\nadopted = 1\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert code == 1, said  # (the file that holds no score is a problem of the record, said)
+    log = entries(files["log.md"])
+    assert "Scores: alice 1, bob 1.5\n" in log["Proposal 302: Tea"]
+    assert "adopted = 1" in files["game.toml"]
+    assert "players/README.md" in said and "holds no player's name and score" in said
+    assert "Votes" not in files["log.md"]  # no file of decisions: ballots unknown, as without --records
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1 and "1 discrepancy" in report
+    assert "proposal 302: Scores says bob 1.5; replay gives 1" in report  # half a point no proposal explains
+
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nscore = 'Current score: (x'\n", encoding="utf-8")
+    code, nothing, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                   out="refused")
+    assert code == 2 and nothing == {}
+    assert f"{records}:3: scores.score: is not a regular expression" in said

@@ -16,14 +16,29 @@ JSON file of proposals, as a bot or a website keeps them, read through a mapping
     adoption = "majority"          # the game's adoption method (game.toml's adoption.method)
     text = "content"               # the proposal's text, where it states what it depends on (optional)
 
+Each player's score, as the game keeps it beside the rules (a file per player, or a JSON table), read at the last
+commit so that `check` holds it to the replay (`Scores:` on the log's last entry), and the points the game's rules
+give for an adopted proposal:
+
+    [scores]
+    files = "players/*.md"                         # a file per player (a pattern of paths), or one JSON file
+    name = 'GitHub handle: @(\\S+)'                # in each file, the player's name (default: the file's name)
+    score = 'Current score: (-?[0-9]+(?:[.][0-9]+)?)'
+    # table = "points.players"                     # or, in one JSON file: where {player: score} is
+    adopted = 1                                    # points to a proposal's proposer when it is adopted
+
+Without [proposals] the game has no file of decisions: only its scores are read.
+
 Voters and proposers are named as the file names them (a number, a handle); the corrections file's `player`
 lines give their names (`player 3097874862 = Gibson#3668`). A proposal's text may state what the game's rules let
 it depend on ("This proposal depends on #36", "is incompatible with #6"): `stated_conditions` reads it."""
 from __future__ import annotations
 
 import datetime
+import fnmatch
 import json
 import re
+from fractions import Fraction
 from dataclasses import dataclass
 from pathlib import Path
 
@@ -50,6 +65,20 @@ class Rulesets:
 
 
 @dataclass(frozen=True)
+class ScoreFiles:
+    """Where the game keeps each player's score, and how to read it: files matching `files`, each one player's,
+    the name and the score found by the regular expressions `name` and `score` (their first group); or one JSON
+    file whose `table` is {player: score}. `adopted`: the points the game's rules give a proposal's proposer when
+    it is adopted (game.toml's scoring.adopted)."""
+
+    files: str
+    name: str
+    score: str
+    table: str
+    adopted: int
+
+
+@dataclass(frozen=True)
 class Mapping:
     """Where the decisions are and how to read them (the keeper's records file)."""
 
@@ -69,6 +98,7 @@ class Mapping:
     rulesets: Rulesets | None = None
     players: tuple[str, str, str, str] | None = None  # a JSON file of players: file, list, the id's key, the name's
     text: str = ""                      # the key of a proposal's text
+    scores: ScoreFiles | None = None    # where the game keeps its players' scores
 
 
 @dataclass(frozen=True)
@@ -101,8 +131,12 @@ def read_mapping(path: Path) -> Mapping:
             raise ArchiveError([SourceError(name, lines.get(table, 0), f"[{table}]: not a table of the mapping "
                                             f"(tables: {', '.join(_TABLES)})")])
     proposals = _Table(data, "proposals", name, lines)
-    if proposals.table is None:
-        raise ArchiveError([SourceError(name, 0, "no [proposals] table: it says where the game's decisions are")])
+    scores = _Table(data, "scores", name, lines)
+    if proposals.table is None and scores.table is None:
+        raise ArchiveError([SourceError(name, 0, "no [proposals] table: it says where the game's decisions are (or "
+                                        "[scores], where its players' scores are)")])
+    if proposals.table is None:  # scores only: no file of decisions
+        proposals.table = {"file": "", "number": "", "proposer": "", "result": ""}
     lists = proposals.value("ballot_lists", list, [])
     if any(item not in BALLOTS for item in lists):
         raise proposals.fail("ballot_lists", "must list, for each list of voters, one of 'for', 'against', 'abstain' "
@@ -126,13 +160,68 @@ def read_mapping(path: Path) -> Mapping:
                             rulesets.value("title", str, "")) if rulesets.table is not None else None,
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
                     players.value("name", str)) if players.table is not None else None,
-                   proposals.value("text", str, ""))
+                   proposals.value("text", str, ""), _score_files(scores) if scores.table is not None else None)
+
+
+def _score_files(scores: "_Table") -> ScoreFiles:
+    files, table = scores.value("files", str), scores.value("table", str, "")
+    patterns = {key: scores.value(key, str, "" if key == "name" or table else None) for key in ("name", "score")}
+    for key, pattern in patterns.items():
+        try:
+            if pattern and re.compile(pattern).groups < 1:
+                raise scores.fail(key, "must hold a group, (...), around what it reads")
+        except re.error as error:
+            raise scores.fail(key, f"is not a regular expression: {error}") from None
+    adopted = scores.table.get("adopted", 0)
+    if not isinstance(adopted, int) or isinstance(adopted, bool):
+        raise scores.fail("adopted", "must be a whole number")
+    return ScoreFiles(files, patterns["name"], patterns["score"], table, adopted)
+
+
+def score_paths(scores: ScoreFiles, paths: list[str]) -> list[str]:
+    """The repository's files (`paths`) that hold the players' scores, in name order."""
+    return sorted(path for path in paths if fnmatch.fnmatchcase(path, scores.files))
+
+
+def read_scores(scores: ScoreFiles, files: list[tuple[str, str]]) -> tuple[dict[str, Fraction], list[str]]:
+    """Each player's score (as the record names the player) in `files` (path, text), and the files that hold none
+    (a folder's README, say); DecisionsUnreadable naming a JSON file with no table of scores where the mapping
+    says, or a score that is not a number."""
+    out: dict[str, Fraction] = {}
+    left_out: list[str] = []
+    for path, content in files:
+        if scores.table:
+            table = _at(_json(content), scores.table)
+            if not isinstance(table, dict):
+                raise DecisionsUnreadable(f"{path}: '{scores.table}' holds no table of players' scores")
+            for player, value in table.items():
+                out[clean_line(str(player))] = _score(value, path, player)
+            continue
+        score = re.search(scores.score, content, re.MULTILINE)
+        named = re.search(scores.name, content, re.MULTILINE) if scores.name else None
+        if score is None or scores.name and named is None:
+            left_out.append(path)
+            continue
+        player = clean_line(named.group(1)) if named else path.rpartition("/")[2].rpartition(".")[0]
+        out[player] = _score(score.group(1), path, player)
+    return out, left_out
+
+
+def _score(value, path: str, player: str) -> Fraction:
+    try:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or len(str(value)) > 20:
+            raise ValueError
+        return Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        raise DecisionsUnreadable(f"{path}: the score of {player}, '{clean_line(str(value))[:40]}', is not a "
+                                  "number") from None
 
 
 _TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
                          "results", "adoption", "title", "adopted", "text"),
            "rulesets": ("list", "file", "proposal", "date", "title"),
-           "players": ("file", "list", "id", "name")}
+           "players": ("file", "list", "id", "name"),
+           "scores": ("files", "name", "score", "table", "adopted")}
 
 
 class _Table:
@@ -185,14 +274,17 @@ def read_decisions(mapping: Mapping, content: str, adopted: dict[int, str] | Non
 
 def read_list(content: str, path: str, what: str) -> list:
     """The list at `path` ("a.b"; "" for the top) in a JSON text; DecisionsUnreadable where there is none."""
-    try:
-        data = json.loads(content, parse_constant=lambda word: None)
-    except (ValueError, RecursionError) as error:
-        raise DecisionsUnreadable(f"not JSON: {error}") from None
-    items = _at(data, path)
+    items = _at(_json(content), path)
     if not isinstance(items, list):
         raise DecisionsUnreadable(f"'{path or 'the top'}' holds no list of {what}")
     return items
+
+
+def _json(content: str):
+    try:
+        return json.loads(content, parse_constant=lambda word: None)
+    except (ValueError, RecursionError) as error:
+        raise DecisionsUnreadable(f"not JSON: {error}") from None
 
 
 def read_players(mapping: Mapping, content: str) -> dict[str, str]:

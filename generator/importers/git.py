@@ -23,6 +23,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from decimal import Decimal
+from fractions import Fraction
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -38,8 +40,8 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
                       toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import (Decision, DecisionsUnreadable, Mapping, moment_of, read_decisions, read_list, read_players,
-                        stated_conditions)
+from .decisions import (Decision, DecisionsUnreadable, Mapping, ScoreFiles, moment_of, read_decisions, read_list,
+                        read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
@@ -169,7 +171,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         paths = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections)
-    decisions = _read_decisions(repo, records, last, walk) if records else []
+    decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
@@ -201,13 +203,20 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
              for number, why in sorted(reasons.items())]
     walk.decision_guesses += [f"proposal {number}: {decided[number].result}: {decided[number].reason}: guessed: {why}"
                               for number, why in sorted(reasons.items())]
+    scores = {names.name(raw): score for raw, score in _read_scores(repo, records.scores, last, walk).items()} \
+        if records and records.scores else {}
     if corrections is not None:
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
     entries, unrecorded, numbers = _entries(steps, decided, walk)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
-                                 + [name for decision in decided.values() for name, _ in decision.votes]))
+                                 + [name for decision in decided.values() for name, _ in decision.votes]
+                                 + list(scores)))
+    if scores:  # the record's scores at the end, which check holds to the replay
+        last_entry = next(entry for entry in reversed(entries) if not entry.heading.startswith("Unrecorded"))
+        last_entry.keys.append(("Scores", ", ".join(f"{player} {_decimal(score)}"
+                                                    for player, score in sorted(scores.items()))))
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
     where = " or ".join(code_span(path or ".") for path in paths) or code_span(records.rulesets.list)
     rules_md = render_ruleset(f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
@@ -219,7 +228,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per change of the rules "
                      f"({escape_markdown(read)}); the file `IMPORT.md` in the game's folder, which is not part of the "
                      "site, says how each was read.\n\n", entries)
-    game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records else None)
+    game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records and records.file
+                           else None, records.scores.adopted if records and records.scores else 0)
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
@@ -992,6 +1002,31 @@ def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> lis
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
 
 
+def _read_scores(repo: Path, scores: ScoreFiles, last: str, walk: _Walk) -> dict[str, Fraction]:
+    """Each player's score in the files the records file's [scores] names, read at the last commit (as the record
+    names each player); the import is refused where they cannot be read, or no file matches."""
+    paths = score_paths(scores, list_files(repo, last, ""))
+    if not paths:
+        raise ImportRefused(str(repo), f"no file matches {scores.files} at commit {last[:10]} (the records file's "
+                            "scores.files)", walk.problems)
+    with BlobReader(repo) as blobs:
+        files = [(path, _file_text(repo, blobs, last, path, "scores.files", walk)) for path in paths]
+    try:
+        read, left_out = read_scores(scores, files)
+    except DecisionsUnreadable as error:
+        raise ImportRefused(str(repo), f"at commit {last[:10]}: {error}", walk.problems) from None
+    walk.problems += [Problem(path, last, 0, "holds no player's name and score where the records file's scores.name "
+                              "and scores.score find them: not read") for path in left_out]
+    return read
+
+
+def _decimal(score: Fraction) -> str:
+    """A score as the log writes it: whole, or a decimal the record gave (31.7)."""
+    if score.denominator == 1:
+        return str(score.numerator)
+    return str(Decimal(score.numerator) / Decimal(score.denominator))
+
+
 def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
     """A game a website keeps as one archived ruleset per adopted proposal (the records file's [rulesets]): each
     ruleset after the first is a step, the proposal its entry names, its changes what it changed."""
@@ -1267,7 +1302,8 @@ def _message_paragraphs(message: str) -> list[str]:
     return [paragraph for paragraph in re.split(r"\n\s*\n", message.strip()) if paragraph.strip()]
 
 
-def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None) -> str:
+def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None,
+               adopted: int = 0) -> str:
     lines = [f"title = {toml_string(name)}",
              "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
              + ("; the ballots are the record of decisions'.\"" if adoption else
@@ -1285,7 +1321,10 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
     if adoption:
         lines += ["", "[adoption]", f"method = {toml_string(adoption)}"]
     lines += ["", "# No dice or turns in the record: nothing to score or to check turns against.",
-              "[scoring]", "turn = \"none\"", "defeated = 0", "against_adopted = 0", "",
+              "[scoring]", "turn = \"none\"", "defeated = 0", "against_adopted = 0"]
+    if adopted:
+        lines.append(f"adopted = {adopted}  # the records file's: points to a proposal's proposer on adoption")
+    lines += ["",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
     return "\n".join(lines)
 
@@ -1336,7 +1375,7 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
 
 
 def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
-    if records is None:
+    if records is None or not records.file:
         return ("- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) "
                 "and no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.")
     results = Counter(decision.result for decision in decided.values())
