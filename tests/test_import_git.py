@@ -909,3 +909,61 @@ def test_scores_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) 
                                    out="refused")
     assert code == 2 and nothing == {}
     assert f"{records}:3: scores.score: is not a regular expression" in said
+
+
+ARCHIVE_RECORDS = """[proposals]
+file = "old_proposals.md"
+heading = '^#+(?P<number>[0-9]+|[A-Z]{4}) - (?P<title>.*) - (?P<result>[A-Za-z]+)\\s*$'
+byline = '^Proposed by: (.+?)(?:\\s+[+-][0-9].*)?\\s*$'
+ballot = '^(?P<voter>[A-Z][^:\\n]*?):\\s*(?P<ballot>For|Against|Abstain)\\b'
+ballots = { For = "for", Against = "against", Abstain = "abstain" }
+results = { passed = "adopted", Passed = "adopted", defeated = "defeated" }
+adoption = "majority"
+"""
+
+
+def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_path, capsys) -> None:
+    """A keeper who commits every change as "Update rules.md" and archives each decided proposal under a heading
+    (`#302 - Title - passed`, its byline, a line per ballot): the archive is the record. A commit that makes a rule
+    numbered as an adopted proposal is that proposal; any other (a typo fixed) is the keeper's own, never a number
+    invented in sequence; a defeated proposal is its own entry in its place; one the record names by letters is an
+    event by it, outside the numbering."""
+    repo = tmp_path / "repo"
+    archive = ("Archived proposals.\n\n#301 - Dice - defeated\n\nProposed by: Ann -10pts\n\nAnn: For  \nBo: Against  \n"
+               "Cy: Against  \n\n#302 - Tea - passed\n\nProposed by: Bo +3 (a roll)\n\nAnn: For  \nBo: For  \n"
+               "Cy: Against  \n\n#QUIT - Quitting - Passed\n\nProposed by: Cy\n\nAnn: For\nCy: For\n")
+    git_commit(repo, "Start", {"rules.md": RULES, "old_proposals.md": "Archived proposals.\n"},
+               date="2016-10-01T12:00:00", author="Keeper")
+    git_commit(repo, "Update rules.md", {"rules.md": amended(RULES, "Quorum is half", "Quorum  is half")},
+               date="2016-10-02T12:00:00", author="Keeper")
+    text = RULES + "\n##302 Mutable - Tea\n\nTea is served at noon.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2016-10-05T12:00:00", author="Keeper")
+    text = amended(text, "Quorum is half the players.", "Quorum is a third of the players.")
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2016-10-06T12:00:00", author="Keeper")
+    text += "\n##QUIT Mutable - Quitting\n\nA player may quit.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text, "old_proposals.md": archive}, date="2016-10-07T12:00:00",
+               author="Keeper")
+    records = tmp_path / "records.toml"
+    records.write_text(ARCHIVE_RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    # (the first commit only re-spaced a line, which changes no rule's text: no entry)
+    assert list(log) == ["Proposal 301: Dice", "Proposal 302: Tea", "Event: Update rules.md",
+                         "Event: proposal QUIT: Quitting"]
+    # (undated: the day of the entry above it, here the game's start)
+    dice = log["Proposal 301: Dice"]
+    assert "Proposer: Ann\nDate: 2016-10-01\nVotes: for Ann; against Bo, Cy\nResult: defeated" in dice
+    tea = log["Proposal 302: Tea"]
+    assert "Proposer: Bo\n" in tea and "Votes: for Ann, Bo; against Cy\nResult: adopted" in tea
+    assert "Enact rule 302: Tea" in tea
+    assert "By: Keeper, no proposal" in log["Event: Update rules.md"]  # no number invented for it
+    quit_entry = log["Event: proposal QUIT: Quitting"]
+    assert "By: proposal QUIT (Cy)" in quit_entry and "its decision: Passed (votes: for Ann, Cy)" in quit_entry
+    assert "Unrecorded" not in files["log.md"]
+    assert "the record of decisions holds the game's proposals: the keeper's own change" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    records.write_text(ARCHIVE_RECORDS.replace("(?P<number>", "(?P<n>"), encoding="utf-8")
+    code, nothing, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                   out="refused")
+    assert code == 2 and nothing == {}
+    assert f"{records}:3: proposals.heading: must hold (?P<number>...)" in said

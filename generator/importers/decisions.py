@@ -16,6 +16,20 @@ JSON file of proposals, as a bot or a website keeps them, read through a mapping
     adoption = "majority"          # the game's adoption method (game.toml's adoption.method)
     text = "content"               # the proposal's text, where it states what it depends on (optional)
 
+A keeper's Markdown archive of proposals, one heading each (`#302 - Title - passed`, then `Proposed by: Ann` and
+a line per ballot, `Bo: For`), is read by regular expressions instead of keys:
+
+    [proposals]
+    file = "old_proposals.md"
+    heading = '^#(?P<number>[0-9]+|[A-Z]{4}) - (?P<title>.*) - (?P<result>[A-Za-z]+)$'
+    byline = '^Proposed by: (.+?)(?: [+-][0-9].*)?$'
+    ballot = '^(?P<voter>[^:]+): (?P<ballot>For|Against|Abstain)'
+    ballots = { For = "for", Against = "against", Abstain = "abstain" }
+    results = { passed = "adopted", Passed = "adopted", defeated = "defeated" }
+
+A number written in capital letters (VPRD) is numbered as a rule so named is (each letter's place in the alphabet
+in two digits: 22161804).
+
 Each player's score, as the game keeps it beside the rules (a file per player, or a JSON table), read at the last
 commit so that `check` holds it to the replay (`Scores:` on the log's last entry), and the points the game's rules
 give for an adopted proposal:
@@ -45,6 +59,7 @@ from pathlib import Path
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..parse.config import locate_keys, read_toml
 from ..parse.source import read_text
+from .rulesfile import letters_number
 from .text import clean_line, short_title
 
 RESULTS = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum", "undecided")
@@ -99,6 +114,7 @@ class Mapping:
     players: tuple[str, str, str, str] | None = None  # a JSON file of players: file, list, the id's key, the name's
     text: str = ""                      # the key of a proposal's text
     scores: ScoreFiles | None = None    # where the game keeps its players' scores
+    markdown: tuple[str, str, str] | None = None  # a Markdown archive: the heading's, byline's, ballot's expressions
 
 
 @dataclass(frozen=True)
@@ -115,6 +131,7 @@ class Decision:
     title: str
     reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
     text: str = ""                       # the proposal's text, where the mapping names it
+    name: str = ""                       # the record's own name for it, where not its number (VPRD)
 
 
 def read_mapping(path: Path) -> Mapping:
@@ -137,6 +154,11 @@ def read_mapping(path: Path) -> Mapping:
                                         "[scores], where its players' scores are)")])
     if proposals.table is None:  # scores only: no file of decisions
         proposals.table = {"file": "", "number": "", "proposer": "", "result": ""}
+    markdown = None
+    if "heading" in proposals.table:  # a Markdown archive: read by expressions, not keys
+        markdown = tuple(_expression(proposals, key, groups) for key, groups in (
+            ("heading", ("number", "result")), ("byline", ()), ("ballot", ("voter", "ballot"))))
+        proposals.table = {"number": "", "proposer": "", "result": "", **proposals.table}
     lists = proposals.value("ballot_lists", list, [])
     if any(item not in BALLOTS for item in lists):
         raise proposals.fail("ballot_lists", "must list, for each list of voters, one of 'for', 'against', 'abstain' "
@@ -160,7 +182,22 @@ def read_mapping(path: Path) -> Mapping:
                             rulesets.value("title", str, "")) if rulesets.table is not None else None,
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
                     players.value("name", str)) if players.table is not None else None,
-                   proposals.value("text", str, ""), _score_files(scores) if scores.table is not None else None)
+                   proposals.value("text", str, ""), _score_files(scores) if scores.table is not None else None,
+                   markdown)
+
+
+def _expression(table: "_Table", key: str, groups: tuple[str, ...]) -> str:
+    """A regular expression of the records file, with the named groups it must hold (else its first group)."""
+    pattern = table.value(key, str)
+    try:
+        compiled = re.compile(pattern)
+    except re.error as error:
+        raise table.fail(key, f"is not a regular expression: {error}") from None
+    missing = [group for group in groups if group not in compiled.groupindex]
+    if missing or not groups and compiled.groups < 1:
+        raise table.fail(key, "must hold " + (", ".join(f"(?P<{group}>...)" for group in missing) if missing else
+                                              "a group, (...), around what it reads"))
+    return pattern
 
 
 def _score_files(scores: "_Table") -> ScoreFiles:
@@ -218,7 +255,7 @@ def _score(value, path: str, player: str) -> Fraction:
 
 
 _TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
-                         "results", "adoption", "title", "adopted", "text"),
+                         "results", "adoption", "title", "adopted", "text", "heading", "byline", "ballot"),
            "rulesets": ("list", "file", "proposal", "date", "title"),
            "players": ("file", "list", "id", "name"),
            "scores": ("files", "name", "score", "table", "adopted")}
@@ -264,6 +301,8 @@ def read_decisions(mapping: Mapping, content: str, adopted: dict[int, str] | Non
     """The decisions in `content` (the mapping's file), in the file's order; DecisionsUnreadable naming the first
     entry that cannot be read as the mapping says. `adopted`: where a proposal is adopted when a ruleset names it,
     the proposals the rulesets name, each with the ruleset's words."""
+    if mapping.markdown:
+        return _markdown_decisions(mapping, content)
     out = []
     for place, item in enumerate(read_list(content, mapping.list, "proposals")):
         if not isinstance(item, dict):
@@ -340,6 +379,42 @@ def stated_conditions(text: str) -> list[tuple[str, int, str]]:
     proposal's number, the words as written), in the text's order."""
     return [("depends" if m.group(1).lower().startswith("depend") else "incompatible", int(m.group(2)),
              clean_line(m.group(0))) for m in _CONDITION.finditer(text[:100_000])]
+
+
+def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
+    """The decisions of a Markdown archive: each line the heading expression matches opens one, read up to the
+    next; its byline and ballots found in its lines."""
+    heading, byline, ballot = (re.compile(pattern, re.MULTILINE) for pattern in mapping.markdown)
+    starts = list(heading.finditer(content))
+    out = []
+    for at, start in enumerate(starts):
+        body = content[start.end():starts[at + 1].start() if at + 1 < len(starts) else len(content)]
+        written = start.group("number")
+        number = int(written) if written.isdigit() else letters_number(written) if written.isalpha() and \
+            written.isupper() else None
+        if number is None or number >= 10 ** 12:
+            raise DecisionsUnreadable(f"'{clean_line(start.group(0))[:60]}': its number '{written}' is neither digits "
+                                      "nor capital letters")
+        said = clean_line(start.group("result"))
+        result = mapping.results.get(said, said if said in RESULTS else "")
+        if not result:
+            raise DecisionsUnreadable(f"proposal {written}: its result '{said}' is not one the mapping names "
+                                      "(proposals.results)")
+        proposer = byline.search(body)
+        votes = []
+        for cast in ballot.finditer(body):
+            kind = mapping.ballots.get(clean_line(cast.group("ballot")))
+            if kind is None:
+                raise DecisionsUnreadable(f"proposal {written}: the ballot '{clean_line(cast.group('ballot'))}' of "
+                                          f"{clean_line(cast.group('voter'))} is not one the mapping names "
+                                          "(proposals.ballots)")
+            if kind:
+                votes.append((clean_line(cast.group("voter")), kind))
+        title = short_title(clean_line(start.group("title")))[0] if "title" in heading.groupindex else ""
+        out.append(Decision(number, clean_line(proposer.group(1)) if proposer else "", result, said, "", 0.0,
+                            tuple(votes), title, text=body,
+                            name="" if written.isdigit() else written))
+    return out
 
 
 def moment_of(value) -> tuple[float, str]:

@@ -176,7 +176,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
-    _guess(walk, undecided, by_pull_requests)
+    _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
+           if records and records.file and not records.rulesets else None)
     for step in walk.steps:
         if corrections is not None and (said := corrections.commit(step.commit.id)):
             step.correction, reading = said
@@ -691,12 +692,15 @@ def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> 
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
-def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False) -> None:
+def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
+           adopted: set[int] | None = None) -> None:
     """What the record does not say, guessed from the game's own ways and said as guesses: a commit that only
     reformats is a cleaning; where the game's proposals are its pull requests (`by_pull_requests`), any other
     commit is the keeper's own; one that makes a new rule numbered as the game numbers its proposals' rules is that
     proposal; once the game writes its proposals' numbers in titles, a commit without one is the keeper's own;
-    before, a proposal numbered next in sequence (by `_number`)."""
+    before, a proposal numbered next in sequence (by `_number`). Where the game's decisions are recorded
+    (`adopted`, the numbers of those adopted), a commit is a proposal only as one adopted: one that makes a rule
+    numbered as an adopted proposal is; any other is the keeper's own (no number is invented)."""
     steps = walk.steps
     numbered = [step for step in steps if step not in undecided and step.reading.kind == "proposal"]
     own_numbers = _rules_numbered_as_proposals(numbered)
@@ -725,6 +729,15 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False) 
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
+        elif adopted is not None and (recorded := sorted(set(made) & adopted)):
+            step.guesses.append(f"no record numbers it: proposal {recorded[0]}, the number of the rule it makes, "
+                                "which the record of decisions says was adopted")
+            _proposals(step, recorded[:1], author, author_is)
+            claimed.add(recorded[0])
+        elif adopted is not None:
+            step.guesses.append("no record numbers it, and the record of decisions holds the game's proposals: the "
+                                "keeper's own change, not a proposal")
+            step.reading = Reading("event", by=f"{author}, no proposal")
         elif by_pull_requests:
             step.guesses.append("no pull request merged it, where the game's proposals are its pull requests: the "
                                 "keeper's own change, not a proposal")
@@ -1092,9 +1105,19 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     accounts for (in a game kept in git, a proposal that failed is never merged), each before the first proposal
     numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order."""
     carried = {p.number for step in steps if step.again is None for p in step.reading.proposals}
+
+    def moment(decision: Decision) -> float:
+        """When a decision was taken, or, where the record does not date it, just before the first commit that
+        carried out a proposal numbered above it (after every commit, for one above them all)."""
+        if decision.moment or decision.name:
+            return decision.moment or float("inf")
+        return next((datetime.datetime.fromisoformat(step.commit.date).timestamp() - 1 for step in steps
+                     if any(p.number > decision.number for p in step.reading.proposals)), float("inf"))
+
     alone = sorted((decision for number, decision in decided.items() if number not in carried),
-                   key=lambda decision: (decision.moment, decision.number))
-    used = carried | {decision.number for decision in alone}
+                   key=lambda decision: (moment(decision), decision.number))
+    # (a number the record writes in letters, VPRD, is a name: it leaves no gap in the numbers)
+    used = (carried | {decision.number for decision in alone}) - {d.number for d in decided.values() if d.name}
     missing = gaps(used, min(used), max(used)) if used else []
     entries: list[Entry] = []
     order: list[int] = []
@@ -1116,6 +1139,8 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
         date = max(decision.date, last_date) if decision.date else last_date or walk.start_date
         if decision.result == "undecided" or not decision.proposer:
             entries.append(_undecided(decision))
+        elif decision.name:
+            entries.append(_lettered(decision, date, [], []))
         else:
             keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
             entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
@@ -1123,8 +1148,8 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
         order.append(decision.number)
 
     for step in steps:
-        moment = datetime.datetime.fromisoformat(step.commit.date).timestamp()
-        while alone and alone[0].moment <= moment:
+        step_moment = datetime.datetime.fromisoformat(step.commit.date).timestamp()
+        while alone and moment(alone[0]) <= step_moment:
             decision_alone(alone.pop(0))
         numbers = [p.number for p in step.reading.proposals]
         if numbers and step.again is None:
@@ -1159,6 +1184,18 @@ def _ballots(decision: Decision) -> list[tuple[str, str]]:
     return [("Votes", votes), ("Result", decision.result)] + ([("Reason", decision.reason)] if decision.reason else [])
 
 
+def _lettered(decision: Decision, date: str, changes: list[Change], prose: list[str], title: str = "") -> Entry:
+    """A proposal the record names by letters (VPRD), not in the game's numbering: an event by it, its decision
+    in a note (the log numbers its proposals; the letters' number would leave millions unaccounted for)."""
+    votes = next(value for key, value in _ballots(decision) if key == "Votes")
+    return Entry(f"Event: proposal {decision.name}" + (f": {decision.title or title}" if title or decision.title
+                                                        else ""),
+                 [("Date", date), ("By", f"proposal {decision.name}" + (f" ({decision.proposer})" if
+                                                                         decision.proposer else "")),
+                  ("Note", f"The record names this proposal by letters, outside the game's numbering; its decision: "
+                           f"{clean_line(decision.said)} (votes: {votes}).")], changes, prose)
+
+
 def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk) -> list[Entry]:
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
@@ -1184,14 +1221,18 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
         shares = _shares(step)
         out = []
         for proposal in reading.proposals:
-            heading = f"Proposal {proposal.number}" + (f": {title}" if title and len(reading.proposals) == 1 else "")
             decision = decided.get(proposal.number)
+            named = decision.title if decision and decision.title else title if len(reading.proposals) == 1 else ""
+            heading = f"Proposal {proposal.number}" + (f": {named}" if named else "")
             proposer = decision.proposer if decision and decision.proposer else (proposal.authors or ("unknown",))[0]
             keys = [("Proposer", proposer)]
             if proposal.authors[1:]:
                 keys.append(("Co-authors", ", ".join(proposal.authors[1:])))
             keys += [("Date", date), *(_ballots(decision) if decision else [("Result", "adopted")])]
             changes = shares.get(proposal.number, [])
+            if decision and decision.name:
+                out.append(_lettered(decision, date, changes, prose, title))
+                continue
             if decision and decision.result != "adopted":  # the rules changed all the same: an event, beside it
                 walk.problems.append(Problem("", commit.id, 0, f"the record of decisions says proposal "
                                              f"{proposal.number} {decision.said}, yet this commit carries it out: "
