@@ -835,7 +835,7 @@ def test_a_game_whose_proposals_are_its_pull_requests_says_so_by_its_keepers_wor
 
 
 def test_a_failure_the_ballots_do_not_give_is_read_for_the_reason_the_record_states(tmp_path, capsys) -> None:
-    """A bot's decisions that failed though their ballots adopt them: where the proposal's text states a condition
+    """A bot's decisions that failed though most of their ballots favour them: where the proposal's text states a condition
     the game's rules give (it depends on one that failed; it is incompatible with itself) it is `Result: invalid`
     with that `Reason:`, which check verifies; where its own author failed it, `withdrawn`. Each is a guess, said
     and written to the corrections file; a condition the record does not bear out (it depends on one adopted) is
@@ -862,7 +862,7 @@ def test_a_failure_the_ballots_do_not_give_is_read_for_the_reason_the_record_sta
     assert "Result: invalid\nReason: incompatible with proposal 7\n" in log["Proposal 7"]
     assert "Result: defeated\n" in log["Proposal 8"] and "Reason" not in log["Proposal 8"]
     assert "proposal 5: invalid: depends on proposal 3: guessed: its text says 'depends on #3', and proposal 3 was " \
-        "defeated; its ballots adopt it, the record says it failed" in said
+        "defeated; most of its ballots favour it, the record says it failed" in said
     assert re.search(r"^proposal 6 withdrawn: its author failed it +# guessed: commit [0-9a-f]{10} 'Kit#0002 failed "
                      r"proposal #6'", files["corrections.txt"], re.MULTILINE)
     code, report = check(capsys, tmp_path / "game")

@@ -29,10 +29,8 @@ from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..engine.adoption import decide
 from ..errors import ErrorCollector
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
-from ..model import Votes
 from ..model.names import shown
 from ..parse.source import check_line_lengths
 from ..terminal import counted
@@ -191,7 +189,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     for decision in decisions:
         names.learn(decision)
     decided = {decision.number: names.decision(decision) for decision in decisions}
-    reasons = _failed_for_a_reason(decided, walk, names, records.adoption if records else "")
+    reasons = _failed_for_a_reason(decided, walk, names)
     kept: list[Line] = []  # the keeper's decision lines, for the new corrections file
     for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
         if number in decided:
@@ -952,15 +950,15 @@ class _Names:
 
 # --- the log -----------------------------------------------------------------------------------------------------
 
-def _failed_for_a_reason(decided: dict[int, Decision], walk: _Walk, names: _Names, method: str) -> dict[int, str]:
-    """Decisions the record says failed though their ballots adopt them, where the record says why as the game's
+def _failed_for_a_reason(decided: dict[int, Decision], walk: _Walk, names: _Names) -> dict[int, str]:
+    """Decisions the record says failed though most of their ballots favour them, where the record says why as the game's
     rules let it (a guess, each said, for the keeper's corrections file): its text states it depends on a proposal
     that failed, or is incompatible with one adopted (or with itself): `Result: invalid` and that `Reason:`, which
     check verifies; else its own author failed it (a bot's "Kit failed proposal #36"): `Result: withdrawn`. Changes
     `decided`; returns each changed proposal's number with why, in words."""
     guessed: dict[int, str] = {}
     for number, decision in decided.items():
-        if decision.result != "defeated" or not _ballots_adopt(decision, method):
+        if decision.result != "defeated" or not _ballots_favour(decision):
             continue
         for kind, other, words in stated_conditions(decision.text):
             holds = other in decided and (decided[other].result == "adopted") == (kind == "incompatible") \
@@ -970,23 +968,22 @@ def _failed_for_a_reason(decided: dict[int, Decision], walk: _Walk, names: _Name
                 decided[number] = dataclasses.replace(decision, result="invalid", reason=reason)
                 guessed[number] = (f"its text says '{words}', and proposal {other} " + (
                     "is itself" if other == number else f"was {decided[other].result}") +
-                    f"; its ballots adopt it, the record says it {decision.said}")
+                    f"; most of its ballots favour it, the record says it {decision.said}")
                 break
         else:
             failer = walk.failed_by.get(number)
             if failer and decision.proposer and names.name(failer[0], failer[1].id) == decision.proposer:
                 decided[number] = dataclasses.replace(decision, result="withdrawn", reason="its author failed it")
                 guessed[number] = (f"commit {failer[1].short} '{clean_line(failer[1].subject)}': its author failed it; "
-                                   f"its ballots adopt it, the record says it {decision.said}")
+                                   f"most of its ballots favour it, the record says it {decision.said}")
     return guessed
 
 
-def _ballots_adopt(decision: Decision, method: str) -> bool:
-    """Whether a decision's recorded ballots adopt it under the game's adoption method (the records file's)."""
-    votes = Votes(*(tuple(voter for voter, ballot in decision.votes if ballot == kind)
-                    for kind in ("for", "against", "abstain")))
-    return bool(votes.voters) and method in ("unanimous", "majority", "fraction") and \
-        decide(method, votes).result == "adopted"
+def _ballots_favour(decision: Decision) -> bool:
+    """Whether more of a decision's recorded ballots are for it than against it: a failure they do not explain is
+    one the record may say why of (whether they adopt it under the game's method is check's to say)."""
+    kinds = [ballot for _, ballot in decision.votes]
+    return kinds.count("for") > kinds.count("against")
 
 
 def _file_text(repo: Path, blobs: BlobReader, last: str, path: str, what: str, walk: _Walk) -> str:
