@@ -1391,9 +1391,11 @@ class _ChangeText(NamedTuple):
     def error(self, message: str) -> None:
         self.errors.add(self.source.file, self.source.line, message)
 
-    def has_quote(self, what: str) -> bool:
-        """Whether a blockquote follows; else an error saying it must give `what`."""
-        if self.quoted is None or not self.quoted.strip():
+    def has_quote(self, what: str, may_be_empty: bool = False) -> bool:
+        """Whether a blockquote follows; else an error saying it must give `what`. (1.3: a rule with no text of its
+        own, a heading over the rules under it, is enacted or amended by an empty blockquote, a lone `>`: written
+        so, not forgotten.)"""
+        if self.quoted is None or not self.quoted.strip() and not may_be_empty:
             self.error(f"'{shorten(self.text, 200)}' must be followed by {what} as a blockquote (lines starting "
                        "with '>')")
             return False
@@ -1432,14 +1434,15 @@ def _read_set_power(c: _ChangeText, m: re.Match) -> Change | None:
 
 
 def _read_enact(c: _ChangeText, m: re.Match) -> Change | None:
-    if not c.has_quote("the new rule's text"):
+    if not c.has_quote("the new rule's text", may_be_empty=True):
         return None
     power = c.read_power(m.group(2), "Enact power 1.5 rule 2699: Title") if m.group(2) else None
     if m.group(2) and power is None:
         return None
     return Change("enact", c.source, rule=read_int(m.group(3)) if m.group(3) else None, text=c.quoted or "",
                   title=(m.group(4) or "").strip().strip("\"\u201c\u201d"),
-                  rule_class=(m.group(1) or "mutable").lower(), power=power)  # type: ignore[arg-type]
+                  # (no class given: the game's, Rulebook.enacted_class)
+                  rule_class=m.group(1).lower() if m.group(1) else None, power=power)  # type: ignore[arg-type]
 
 
 def _unreadable_power_change(c: _ChangeText, m: re.Match) -> None:
@@ -1459,10 +1462,12 @@ def _read_reenact(c: _ChangeText, m: re.Match) -> Change | None:
                   title=(m.group(3) or "").strip().rstrip(".").strip().strip("\"\u201c\u201d"), power=given)
 
 
-def _quoting(kind: str, what: str) -> Callable[[_ChangeText, re.Match], Change | None]:
-    """The reader of a change to rule N whose blockquote gives `what`."""
+def _quoting(kind: str, what: str, may_be_empty: bool = False) -> Callable[[_ChangeText, re.Match], Change | None]:
+    """The reader of a change to rule N whose blockquote gives `what` (`may_be_empty`: a lone `>`, no text)."""
     def read(c: _ChangeText, m: re.Match) -> Change | None:
-        return Change(kind, c.source, rule=read_int(m.group(1)), text=c.quoted or "") if c.has_quote(what) else None
+        if not c.has_quote(what, may_be_empty):
+            return None
+        return Change(kind, c.source, rule=read_int(m.group(1)), text=c.quoted or "")
     return read
 
 
@@ -1486,7 +1491,7 @@ CHANGE_READERS: tuple[tuple[re.Pattern, Callable[[_ChangeText, re.Match], Change
     (_REPEAL, lambda c, m: Change("repeal", c.source, rule=read_int(m.group(1)))),
     (_REENACT, _read_reenact),
     (_ANNOTATE, _quoting("annotate", "the annotation")),
-    (_AMEND_READ, _quoting("amend", "the new text")),
+    (_AMEND_READ, _quoting("amend", "the new text", may_be_empty=True)),
     (_AMEND_APPEND, _quoting("append", "the text to append")),
     (_AMEND_EDIT, _read_replace),
     (_TRANSMUTE, lambda c, m: Change("transmute", c.source, rule=read_int(m.group(1)),
