@@ -132,12 +132,16 @@ class Pipeline:
         replays = replay_games(folder or self.content, drafts=self.serving, cache=cache, jobs=jobs,
                                previous=self.replays if self.serving else None, checkpoints=self.serving,
                                parser=self.parser, progress=progress)
-        self.replays.update((replay.game.slug, replay) for replay in replays)
+        for replay in replays:
+            if (last := self.replays.get(replay.game.slug)) is not None:  # log files gone: the parser forgets them
+                self.parser.forget(set(last.game.log.files) - set(replay.game.log.files))
+            self.replays[replay.game.slug] = replay
         return replays
 
     def forget(self, slug: str) -> None:
-        """A game whose folder went."""
-        self.replays.pop(slug, None)
+        """A game whose folder went: its replay, its plans' memo and its log files' last parses."""
+        if (last := self.replays.pop(slug, None)) is not None:
+            self.parser.forget(last.game.log.files)
         self._memos.pop(slug, None)
 
     def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None,

@@ -1282,3 +1282,23 @@ def test_as_proposed_is_read_in_any_case_as_keys_are():
 def test_an_as_proposed_without_its_text_or_twice_is_named(body, message):
     _, errors = entries_of(proposal(body))
     assert len(errors) == 1 and message in errors[0], errors
+
+
+def test_the_parsers_memo_is_bounded_by_the_last_parses_and_forgets_a_file_gone(monkeypatch):
+    """Serve's parser remembers the entries of each file's last cut and at most as many again (with a few spare):
+    however many saves there were; and nothing of a file whose game (or log) went. Each parse is still the log
+    parsed whole."""
+    from generator.parse import log
+
+    monkeypatch.setattr(log, "_SPARE_ENTRIES", 5)
+    parser = log.LogParser()
+    texts = [proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 311)]
+    for save in range(60):  # each save a new word in an entry: 60 texts, each replaced by the next save there
+        texts[save % 10] = texts[save % 10].replace(".\n", f" w{save}.\n", 1)
+        text = "# Log\n\n" + "\n".join(texts)
+        assert parser.parse_log_file(LOG, text) == log._parse_whole(LOG, text)
+        parser.parse_log_file("g/log/other.md", texts[0])
+        assert len(parser.entries) <= 2 * 11 + 5
+    parser.forget([LOG])
+    assert {key[0] for key in parser.entries} == {"g/log/other.md"}
+    assert set(parser.files) == set(parser.last_parse) == {("g/log/other.md", log.Dialect())}

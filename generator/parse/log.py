@@ -13,7 +13,7 @@ import functools
 import pickle
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterator
+from collections.abc import Callable, Iterable, Iterator
 from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
@@ -155,8 +155,10 @@ class Dialect(NamedTuple):
 # expression engine then looks for its first characters as a string, many times faster than for `^`.
 _HEADING_LINE = re.compile(r"\n##(?=[ \t\n]|$)")
 _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
-# The most entries a LogParser remembers (the oldest used forgotten first).
+# The most entries a LogParser remembers (the oldest used forgotten first), and how many more than twice those of
+# the files' last cuts it lets gather before it forgets those (LogParser._bound).
 _ENTRY_CACHE_SIZE = 200_000
+_SPARE_ENTRIES = 1000
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
 PARSER_LAYOUT = "log-7"
 
@@ -217,6 +219,28 @@ class LogParser:
         # with errors), by (file, dialect).
         self.last_parse: dict[tuple[str, Dialect], list[tuple[int, str, Entry | None]]] = {}
 
+    def forget(self, files: Iterable[str]) -> None:
+        """The files of a game that went, or that its log no longer has: their last texts, cuts and parses, and the
+        entries of their texts."""
+        gone = set(files)
+        for key in [key for key in self.files if key[0] in gone]:
+            del self.files[key]
+            self.last_parse.pop(key, None)
+        for key in [key for key in self.entries if key[0] in gone]:
+            del self.entries[key]
+
+    def _bound(self) -> None:
+        """The entries remembered kept to those of each file's last cut and as many again (the texts an edit
+        replaced, which an undo brings back): beyond that, the others are forgotten, so that serve's memo does not
+        grow with its saves (a save of a 10,000-entry log adds one entry)."""
+        live = sum(map(len, self.last_parse.values()))
+        if len(self.entries) <= 2 * live + _SPARE_ENTRIES:
+            return
+        keep = {(file, chunk, dialect, position == len(cut) - 1) for (file, dialect), cut in self.last_parse.items()
+                for position, (_, chunk, entry) in enumerate(cut) if entry is not None}
+        for key in [key for key in self.entries if key not in keep]:
+            del self.entries[key]
+
     def parse_log_file(self, file: str, text: str, dialect: Dialect = Dialect(), cache: Cache | None = None, *,
                        jobs: int = 1) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]]:
         """One log file, entry by entry: each entry's parse is kept (in memory, and in `cache` between runs)
@@ -237,6 +261,7 @@ class LogParser:
             if cache:
                 cache.put_value(whole_key, _file_record(parsed, places), FileRecord)
         self.files[(file, dialect)] = (text, parsed)
+        self._bound()
         return parsed
 
     def _parse_edit(self, file: str, text: str, dialect: Dialect) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]] | None:
