@@ -95,3 +95,19 @@ def _paragraphs(markdown: str) -> list[str]:
     if current:
         paragraphs.append(" ".join(current))
     return paragraphs
+
+
+CORRECTED = "corrected"
+
+
+def corrected_changes(replay) -> tuple[Note, ...]:
+    """Format 1.4: a note at each change whose record its keepers later corrected (`Corrected:`): the log gives
+    what took effect as the later record says, the note what was recorded at the time."""
+    return tuple(Note(CORRECTED, change.source, entry_label(step.entry), f"rule {change.rule}: the record was "
+                      f"corrected: {change.corrected}", step.index, (change.rule,) if change.rule is not None else ())
+                 for step in replay.steps for change in getattr(step.entry, "changes", ()) if change.corrected)
+
+
+def replay_notes(replay) -> tuple[Note, ...]:
+    """Every note on a replay, in the order of its entries."""
+    return tuple(sorted(unread_changes(replay) + corrected_changes(replay), key=lambda note: note.index))

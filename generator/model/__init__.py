@@ -178,7 +178,7 @@ class Ruleset:
 
 
 ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle", "power",
-                     "reenact", "annotate"]
+                     "reenact", "annotate", "unannotate"]
 
 
 @dataclass(frozen=True)
@@ -196,6 +196,12 @@ class Change:
     power: Fraction | None = None  # enact with a power, or a change of power (format 1.1)
     # Format 1.2: recorded as attempted and not taken effect (`Failed: ...`): never applied, its claim checked.
     failed: bool = False
+    # Format 1.4, the record's word on the change (a paragraph right after it): the keepers' own history line for it
+    # (on a re-enactment the rule's earlier lives first), the rule's revision after it as they count, and what the
+    # record said at the time where they later corrected it.
+    history: tuple[str, ...] = ()
+    revision: int | None = None
+    corrected: str = ""
 
 
 @dataclass(frozen=True)

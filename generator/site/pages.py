@@ -13,7 +13,7 @@ from markupsafe import Markup
 
 from ..cache import Cache
 from ..engine.adoption import describe
-from ..engine.notes import unread_change, unread_changes
+from ..engine.notes import replay_notes, unread_change
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
@@ -397,9 +397,16 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     last = rule_history.last
     repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
     before, kept = plan.rule_notes.get(rule_history.identity, ((), ()))
-    annotations = [{"html": render_markdown(text), "by": None} for text in kept]
-    annotations += [{"html": render_markdown(change.text), "by": step_view(plan, plan.replay.steps[index], "../")}
-                    for change, index in plan.annotations.get(rule_history.identity, ())]
+    annotations = [{"html": render_markdown(text), "by": None, "text": " ".join(text.split()), "removed_by": None}
+                   for text in kept]
+    for change, index in plan.annotations.get(rule_history.identity, ()):
+        by = step_view(plan, plan.replay.steps[index], "../")
+        if change.kind == "annotate":
+            annotations.append({"html": render_markdown(change.text), "by": by, "text": " ".join(change.text.split()),
+                                "removed_by": None})
+        else:  # format 1.4: removed (the engine found it in force), shown removed where it stood
+            removed = next(a for a in annotations if a["removed_by"] is None and a["text"] == " ".join(change.text.split()))
+            removed["removed_by"] = by
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
             "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
             "annotations": annotations,
@@ -526,7 +533,7 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
             "notes": [{"entry": n.entry, "message": n.message, "url": plan.entry_anchor(replay.steps[n.index])}
-                      for n in unread_changes(replay)],
+                      for n in replay_notes(replay)],
             "proposals": replay.proposal_count, "entries": len(replay.steps),
             "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
 
