@@ -190,7 +190,7 @@ class _Importer:
         self._former_names = self._former_names_pattern()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final: dict[int, list[dict]] | None = None
-        self.proposal_notes: dict[int, tuple[str, dict]] = {}
+        self.proposal_notes: dict[int | str, tuple[str, dict]] = {}  # by number, or by name where it has none
         # What the FLR's lines of 2017 say of a proposal (its title, its authors): (file, commit, as a note holds it)
         self._said_of_proposals: dict[int, tuple[str, str, dict]] = {}
         self.start_date = ""  # the day the game starts (the walk's)
@@ -645,6 +645,7 @@ class _Importer:
                 continue
             history = self._final[rule]
             split = self._split(history)
+            items = self._renamed_not_repealed(items, history, replaced)
             used: set[int] = set()
             start = initial.get(rule)  # the rule as the log replays it so far (failed changes left out)
             view: dict | None = {"in force": True, "text": start.text, "title": start.name, "power": start.power} \
@@ -717,6 +718,30 @@ class _Importer:
                 out.append(piece)
         return out + before.get(0, [])
 
+    @staticmethod
+    def _renamed_not_repealed(items: list[_Found], history: list[dict], replaced: dict[int, list[_Found]]
+                              ) -> list[_Found]:
+        """A rule whose file the 2017 layouts renamed with its title is read as repealed and enacted again on one day;
+        where neither the commits nor the history say so, it is the rule amended and retitled."""
+        days = {_valid_date(entry.get("date")) for entry in history
+                if KIND_OF_TYPE.get(change_type(entry)) in ("repeal", "enact", "reenact")}
+        out: list[_Found] = []
+        for item in items:
+            last = out[-1] if out else None
+            if last is not None and [change.kind for change in last.changes] == ["repeal"] and \
+                    [change.kind for change in item.changes] in (["reenact"], ["enact"]) and \
+                    last.commit_date[:10] == item.commit_date[:10] and item.commit_date[:10] not in days and \
+                    not any(KIND_OF_TYPE.get(change_type(entry)) in ("repeal", "enact", "reenact")
+                            for entry in last.added + item.added):
+                came = item.changes[0]
+                replaced[id(last)] = []
+                item.changes = [Change("amend", item.rule, text=came.text), Change("retitle", item.rule,
+                                                                                  title=came.title)]
+                out[-1] = item
+                continue
+            out.append(item)
+        return out
+
     def _said_entry(self, history: list[dict], split: int, used: set[int], item: _Found,
                     change: Change) -> tuple[int | None, dict | None]:
         """The place in the rule's history now of the entry the commit added for one of its changes, as the
@@ -775,8 +800,11 @@ class _Importer:
         if day is None or day < self.start_date or not items or day > self.last_commit_date:
             return None
         change = None
+        title = (entry.get("change") or {}).get("new-title") or (entry.get("change") or {}).get("new-name")
         if kind in ("amendment", "null-amendment"):
             change = Change("amend", rule, text=None)  # (its text is the rule's then: see _record_revisions)
+        elif kind == "retitling" and isinstance(title, str) and title.strip():
+            change = Change("retitle", rule, title=rule_title(title)[0])
         elif kind == "power-change" and (power := _decimal((entry.get("change") or {}).get("new-power"))):
             change = Change("power", rule, power=power if "." in power else f"{power}.0")
         if change is None:
@@ -801,14 +829,15 @@ class _Importer:
         for entry in entries:
             if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted":
                 continue
-            unknown = [change for change in entry.changes if id(change) in self._unseen_changes
-                       and (change.rule not in in_force or change.kind == "amend" and change.rule not in text)]
-            if unknown:  # (a change no commit shows, to a rule not in force here, or whose text the log lacks)
-                entry.changes = [change for change in entry.changes if change not in unknown]
-                self.notes["Changes the rules' histories give that no commit shows (not in the log)"].extend(
-                    f"rule {change.rule}: {self.history(self.credited[id(change)][0])[self.credited[id(change)][1]]}"
-                    for change in unknown)
+            unknown = []
             for change in entry.changes:
+                if id(change) in self._unseen_changes and (change.rule not in in_force or change.kind == "amend"
+                                                           and change.rule not in text):
+                    unknown.append(change)  # (no commit shows it, and the rule is not in force here)
+                    history, index = self.credited[id(change)]
+                    self.notes["Changes the rules' histories give that no commit shows, to a rule not in force "
+                               "then (not in the log)"].append(f"rule {change.rule}: {self.history(history)[index]}")
+                    continue
                 if change.kind in ("annotate", "unannotate"):
                     continue
                 if change.kind == "amend" and change.text is None:
@@ -835,6 +864,7 @@ class _Importer:
                     in_force.add(change.rule)
                 elif not change.failed and change.kind == "repeal":
                     in_force.discard(change.rule)
+            entry.changes = [change for change in entry.changes if change not in unknown]
 
     def _proposal_of(self, item: _Found) -> int | None:
         if (number := _number((item.agent or {}).get("proposal"))) is not None:
@@ -848,7 +878,9 @@ class _Importer:
         for layout in PROPOSAL_FOLDERS:
             names = [name for name in text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout)
                                            ).split("\0") if name]
-            numbered = {number: name for name in names if (number := _number(name.rsplit("/", 1)[-1]))}
+            # (a proposal of the 1990s the record names by its title, "A Separation of Powers", or as "01-003")
+            numbered = {_number(name.rsplit("/", 1)[-1]) or clean_line(name.rsplit("/", 1)[-1]): name
+                        for name in names}
             with BlobReader(self.ruleset) as blobs:
                 for number, name in numbered.items():
                     try:
@@ -872,7 +904,7 @@ class _Importer:
         kind, value = next(iter(agent.items()))
         if kind == "proposal":
             number = clean_line(str(value))
-            note = self.proposal_notes.get(_number(number) or 0, ("", {}))[1]
+            note = self.proposal_notes.get(_number(number) or number, ("", {}))[1]
             return proposal_words(number, note, self.name)
         if kind == "rule":
             return f"R{clean_line(str(value))}"
@@ -1520,7 +1552,7 @@ class _Importer:
 
     def _unrecorded(self, due: Runs, year: str) -> Entry:
         notes = self.proposal_notes
-        titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
+        titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(k for k in notes if isinstance(k, int))
                   if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
         unauthored = [(n, said) for n, said in sorted(self.unauthored.items())
                       if any(low <= n <= high for low, high in due)]

@@ -405,7 +405,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         summary = (f"power {power_text(after.power)}",) if after.power is not None else ()
     elif before is None and after is not None:
         html, _ = redline_view("", after.text, cite)
-        kind, summary = "enacted", (f"enacted as rule {after.number}"
+        again = any(change.kind == "reenact" and change.rule == after.number for change in step.entry.changes)
+        kind, summary = "enacted", (f"{'re-enacted' if again else 'enacted'} as rule {after.number}"
                                     + (f", power {power_text(after.power)}" if after.power is not None else ""),)
     elif after is None:
         html, summary = redline_view(before.text, "", cite)
