@@ -111,7 +111,8 @@ def workflow_command(command: str, message: str, *, file: str | None = None, lin
     return f"::{command}{' ' + listed if listed else ''}::{escape_data(for_terminal(message))}"
 
 
-_NOTE_TITLES = {"unread-change": "a change not read", "corrected": "the record was corrected"}
+_NOTE_TITLES = {"unread-change": "a change not read", "corrected": "the record was corrected",
+                "behind": "a snapshot behind the log"}
 
 
 def report_github(replays: list[Replay], places: Places) -> str:

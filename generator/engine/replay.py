@@ -1283,12 +1283,15 @@ def _maybe_switch(state: _State) -> None:
     state.notes.append(f"after {adoption.after_circuits} complete circuits, adoption becomes {adoption.then}")
 
 
-def _snapshot_points(game: Game, findings: list[Finding]) -> dict[int, list[Ruleset]]:
+def _snapshot_points(game: Game, findings: list[Finding], *, behind: bool = False) -> dict[int, list[Ruleset]]:
     """The entry after which each snapshot must equal the replay (-1: before the first entry); a snapshot
-    that stands nowhere is a finding, added to `findings`."""
+    that stands nowhere is a finding, added to `findings`. Those a `Behind:` line marks (format 1.4) are left to
+    engine/notes.py, or are the only ones with `behind`."""
     points: dict[int, list[Ruleset]] = {}
     entries = game.log.entries
     for snapshot in game.snapshots:
+        if bool(snapshot.behind) != behind:
+            continue
         if snapshot.after_proposal is not None:
             where = next((i for i, e in enumerate(entries) if isinstance(e, Proposal)
                           and e.number == snapshot.after_proposal), None)

@@ -776,8 +776,10 @@ class _Importer:
     def _recorded_then(self, item: _Found, entry: dict, change: Change) -> str:
         """What the commit recorded of a change, where the Rulekeepor corrected it since (its date, its agent):
         "" where it is as he keeps it now, or where the commit recorded nothing."""
-        then = next((said for said in item.added if KIND_OF_TYPE.get(change_type(said)) in _kinds(change)
-                     and "line" not in said), None)
+        said = [then for then in item.added if KIND_OF_TYPE.get(change_type(then)) in _kinds(change)
+                and "line" not in then]
+        then = next((then for then in said if _who(then) == _who(entry)), None) or \
+            next((then for then in said if _canonical(then.get("date")) == _canonical(entry.get("date"))), None)
         if then is None or (_who(then) == _who(entry) and _valid_date(then.get("date")) == _valid_date(entry.get("date"))):
             return ""
         return f"recorded at commit {item.commit[:10]} ({item.commit_date[:10]}) as '{self._words_then(item, then)}'"
@@ -1161,7 +1163,8 @@ class _Importer:
         for year, state in sorted(walk.year_ends.items()):
             if year < last_year and year >= walk.start_date[:4]:
                 snapshot = self._ruleset_md(f"The Rulekeepor's rules at the end of {year}", state,
-                                            snapshot_date=f"{year}-12-31")
+                                            snapshot_date=f"{year}-12-31",
+                                            behind=self._behind(year, state, walk, log_entries, found))
                 if why := too_large_for(snapshot):
                     self.problems.append(Problem(str(self.ruleset), "", 0, f"the rules at the end of {year}, as a "
                                                  f"snapshot, would be a file that {why}: no snapshot of {year}"))
@@ -1170,6 +1173,37 @@ class _Importer:
         files["IMPORT.md"] = self._report(walk, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
         return ImportedGame(files, count, self.problems)
+
+    def _behind(self, year: str, state: dict[int, _Rule], walk: _Walk, entries: list[Entry],
+                found: list[_Found]) -> str:
+        """Why the Rulekeepor's rules at the end of `year` are not what the log says took effect by then, where
+        every rule in which they differ has a cause in the record: a change of the year he committed in a later
+        one (a backlog), or an entry of the year he corrected or struck later. "" where they agree, or where a
+        difference has no such cause (check then reports it)."""
+        end = f"{year}-12-31"
+        ours, his = _rules_after(walk.initial, entries, end), _as_compared(state)
+        differ = {number for number in ours.keys() | his.keys() if ours.get(number) != his.get(number)}
+        if not differ:
+            return ""
+        late = [item for item in found if (item.date or "9999") <= end < item.commit_date[:10] and item.rule in differ]
+        corrected = [item for item in found if item.commit_date[:10] <= end and item.rule in differ
+                     and any(change.failed and change.corrected for change in item.changes)]
+        if not differ <= {item.rule for item in late + corrected}:
+            return ""
+        days = sorted({item.commit_date[:10] for item in walk.found})
+        gaps = [(a, b) for a, b in zip(days, days[1:]) if a <= end < b]
+        a, b = max(gaps, key=lambda gap: datetime.date.fromisoformat(gap[1]) - datetime.date.fromisoformat(gap[0]),
+                   default=("", ""))
+        said = []
+        if late:
+            said.append(f"{len(late)} change{'s' if len(late) != 1 else ''} of {year} the Rulekeepor committed after "
+                        "the year's end" + (f" (nothing was committed from {a} to {b})"
+                                            if a and (datetime.date.fromisoformat(b) -
+                                                      datetime.date.fromisoformat(a)).days > 30 else ""))
+        if corrected:
+            said.append(f"{len(corrected)} change{'s' if len(corrected) != 1 else ''} he recorded by then and "
+                        "struck from the rules' histories later")
+        return "; ".join(said) + "."
 
     def _numbered_out_of_turn(self, entries: list[Entry], highest: int) -> bool:
         """Whether the log's enactments, after the highest rule before it, are not in increasing order (the
@@ -1235,30 +1269,8 @@ class _Importer:
     def _compare_the_end(self, walk: _Walk, entries: list[Entry]) -> None:
         """The rules in force after the log's last entry, held against the Rulekeepor's at the last commit read:
         each rule that differs is a problem (a change the import lost, or one the record contradicts)."""
-        rules = {number: (rule.name, rule.power, rule.text) for number, rule in walk.initial.items()}
-        last: dict[int, tuple[str, str, str]] = dict(rules)  # what a re-enactment without a text brings back
-        for entry in entries:
-            if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted":
-                continue
-            for change in entry.changes:
-                if change.failed or change.kind == "annotate":
-                    continue
-                name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
-                if change.kind == "repeal":
-                    rules.pop(change.rule, None)
-                    continue
-                if change.kind in ("enact", "reenact", "amend"):
-                    text = change.text if change.text is not None else text
-                if change.kind in ("enact", "reenact", "retitle"):
-                    name = change.title if change.title is not None or change.kind == "retitle" else name
-                if change.kind in ("enact", "reenact", "power") and change.power is not None:
-                    power = change.power
-                rules[change.rule] = last[change.rule] = (name or "", power, text)
-        final = {number: (rule.name, rule.power, rule.text) for number, rule in walk.final.items()}
-        rules = {number: (name, str(Decimal(power).normalize()) if _decimal(power) else power, text)
-                 for number, (name, power, text) in rules.items()}  # (a power of 3 is one of 3.0)
-        final = {number: (name, str(Decimal(power).normalize()) if _decimal(power) else power, text)
-                 for number, (name, power, text) in final.items()}
+        rules = _rules_after(walk.initial, entries)
+        final = _as_compared(walk.final)
         commit = walk.final_commit
         differ = []
         for number in sorted(rules.keys() | final.keys()):
@@ -1600,10 +1612,10 @@ class _Importer:
 
     def _ruleset_md(self, title: str, rules: dict[int, _Rule], *,
                     history: dict[int, tuple[list[str], int | None]] | None = None,
-                    snapshot_date: str | None = None) -> str:
+                    snapshot_date: str | None = None, behind: str = "") -> str:
         """A ruleset as rules.md (with each rule's `history` before the archive, and its annotations) or as a
         snapshot."""
-        out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
+        out = [f"Date: {snapshot_date}" + (f"\nBehind: {behind}" if behind else "") + "\n"] if snapshot_date else []
         out += [f"# {heading_text(title)}", "", "## Mutable Rules"]
         for number in sorted(rules):
             rule = rules[number]
@@ -1827,6 +1839,39 @@ def _replayed(rule: dict | None, changes: list[Change]) -> dict | None:
         if change.power is not None:
             state["power"] = change.power
     return state
+
+
+def _rules_after(initial: dict[int, _Rule], entries: list[Entry], until: str = "9999") -> dict[int, tuple[str, str, str]]:
+    """The rules in force (title, power, text) after the log's entries dated up to `until`, as check replays them."""
+    rules = {number: (rule.name, rule.power, rule.text) for number, rule in initial.items()}
+    last: dict[int, tuple[str, str, str]] = dict(rules)  # what a re-enactment without a text brings back
+    for entry in entries:
+        if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted" or \
+                entry.heading.startswith("Unrecorded") or (dict(entry.keys).get("Date") or "") > until:
+            continue
+        for change in entry.changes:
+            if change.failed or change.kind in ("annotate", "unannotate"):
+                continue
+            name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
+            if change.kind == "repeal":
+                rules.pop(change.rule, None)
+                continue
+            if change.kind in ("enact", "reenact", "amend"):
+                text = change.text if change.text is not None else text
+            if change.kind in ("enact", "reenact", "retitle"):
+                name = change.title if change.title is not None or change.kind == "retitle" else name
+            if change.kind in ("enact", "reenact", "power") and change.power is not None:
+                power = change.power
+            rules[change.rule] = last[change.rule] = (name or "", power, text)
+    return {number: (name, _power_compared(power), text) for number, (name, power, text) in rules.items()}
+
+
+def _as_compared(rules: dict[int, _Rule]) -> dict[int, tuple[str, str, str]]:
+    return {number: (rule.name, _power_compared(rule.power), rule.text) for number, rule in rules.items()}
+
+
+def _power_compared(power: str) -> str:
+    return str(Decimal(power).normalize()) if _decimal(power) else power  # (a power of 3 is one of 3.0)
 
 
 def _sources(batch: str | None, commits: list[str]) -> str:

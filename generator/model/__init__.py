@@ -174,6 +174,9 @@ class Ruleset:
     as_of: dt.date | None = None
     # Format 1.3: the topics its level-1 headings group the rules by, each with its rules' numbers in its order.
     topics: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # Format 1.4, a snapshot's `Behind:` line: why the keepers' record at that point lagged what the log says took
+    # effect (a backlog, entries corrected since): its differences are one note with this cause, not findings.
+    behind: str = ""
 
     def by_number(self) -> dict[int, Rule]:
         return {rule.number: rule for rule in self.rules}
