@@ -264,6 +264,9 @@ def _add_import(commands) -> None:
     agora.add_argument("--ruleset", type=Path, required=True, metavar="CLONE", help="a clone of AgoraNomic/ruleset")
     agora.add_argument("--assessor", type=Path, metavar="CLONE", help="a clone of AgoraNomic/assessor (its gh-pages "
                        "branch holds the ballots); without it, proposals have no ballots")
+    agora.add_argument("--corrections", type=Path, metavar="FILE", help="the keeper's word on who is who: lines "
+                       "'player Telna = Telnaior' make two names one player (spellings that differ only in case or "
+                       "accents are one without it; docs/format.md)")
     _add_history_options(agora, "N", "the first proposal number (default: the Assessor's first)",
                          "the last proposal number")
 

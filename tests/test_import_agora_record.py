@@ -15,11 +15,17 @@ OLD_LIVES = [entry_yaml("enactment", "1999-01-01", "proposal: '3'"), entry_yaml(
 
 
 def _notes(*numbers: int) -> dict[str, str]:
-    return {f"rules_data/proposals/{n}": f"id: '{n}'\ntitle: Idea {n}\nauthor: Cy\n" for n in numbers}
+    # (46's author writes her name in small letters: one player)
+    return {f"rules_data/proposals/{n}": f"id: '{n}'\ntitle: Idea {n}\nauthor: {'cy' if n == 46 else 'Cy'}\n"
+            + ("coauthors:\n- Dee\n" if n == 45 else "") for n in numbers}
 
 
 @pytest.fixture
 def imported(tmp_path, capsys):
+    return _imported(tmp_path, capsys)
+
+
+def _imported(tmp_path, capsys, *options: str):
     repo = tmp_path / "ruleset"
     game = [INITIAL]
     voting = [VOTING]
@@ -56,7 +62,7 @@ def imported(tmp_path, capsys):
                                                 "rules_data/rules/101": numbered_rule(101, "Game", "1", "D.", game)})
     commit("Proposal 46", "2021-03-01", {"rules_data/rules/102": numbered_rule(
         102, "Voting", "1", "X.", voting + [entry_yaml("amendment", "2021-03-01", "proposal: '46'")])})
-    code, files, said = run_import(tmp_path, capsys, "--ruleset", str(repo))
+    code, files, said = run_import(tmp_path, capsys, "--ruleset", str(repo), *options)
     assert code == 0, said
     log = {heading: text for name, text in sorted(files.items()) if name.startswith("log/")
            for heading, text in entries(text).items()}
@@ -124,3 +130,22 @@ def test_8_a_year_end_behind_the_record_is_one_note_with_its_cause(imported, cap
     assert "snapshot on 2020-12-31: differs from the replay in 2 rules (101, 102); the record says why: 2 changes of " \
         "2020" in out
     assert "snapshot on 2020-12-31: rule" not in out
+
+
+def test_9_one_player_one_name_case_aside_and_the_keepers_word_for_the_rest(tmp_path, capsys):
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text("player Dee = Cy\n", encoding="utf-8")
+    files, log, _ = _imported(tmp_path, capsys, "--corrections", str(corrections))
+    assert 'players = [\n  "Cy",\n]' in files["game.toml"]
+    assert "Proposer: Cy\n" in log["Proposal 46: Idea 46"] and "Co-authors" not in log["Proposal 45: Idea 45"].replace(
+        "Co-authors: Cy", "")
+    assert "- cy -> Cy" in files["IMPORT.md"]
+
+
+def test_9_a_corrections_line_that_names_no_one_is_refused(tmp_path, capsys):
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text("player Nobody = Cy\n", encoding="utf-8")
+    with pytest.raises(AssertionError, match="corrections.txt:1: player Nobody: the name 'Nobody' is not in the "
+                                             "records read"):  # (exit 2, and nothing is written)
+        _imported(tmp_path, capsys, "--corrections", str(corrections))
+    assert not (tmp_path / "agora").exists()

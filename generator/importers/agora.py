@@ -19,6 +19,7 @@ import datetime
 import json
 import re
 import string
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -33,6 +34,7 @@ from .text import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_lin
                               heading_text, increasing_subsequence, load_yaml, rule_heading, rule_title, short_title,
                               yaml_problem)
 from ..parse.source import read_int, shorten
+from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
                       toml_players, toml_string)
@@ -151,7 +153,7 @@ class _Decision:
 
 
 def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = None,
-                 last: str | None = None) -> ImportedGame:
+                 last: str | None = None, corrections: Corrections | None = None) -> ImportedGame:
     for name, repo in (("--ruleset", ruleset), ("--assessor", assessor)):
         if repo is not None:
             try:
@@ -161,9 +163,12 @@ def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = No
     low = _proposal_number(first, "--from")
     high = _proposal_number(last, "--to")
     try:
-        return _Importer(ruleset, assessor).run(low, high)
+        game = _Importer(ruleset, assessor, corrections).run(low, high)
     except GitError as error:
         raise ImportRefused(str(ruleset), str(error)) from None
+    if corrections is not None:
+        corrections.refuse_unused("those of the ruleset", players="the records read")
+    return game
 
 
 def _proposal_number(value: str | None, option: str) -> int | None:
@@ -176,8 +181,10 @@ def _proposal_number(value: str | None, option: str) -> int | None:
 
 
 class _Importer:
-    def __init__(self, ruleset: Path, assessor: Path | None):
+    def __init__(self, ruleset: Path, assessor: Path | None, corrections: Corrections | None = None):
         self.ruleset = ruleset
+        self.corrections = corrections
+        self._spelling: dict[str, str] = {}  # a name as written -> the spelling of the player it is (_one_spelling)
         self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected entries are read
         self.assessor = assessor
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
@@ -242,7 +249,36 @@ class _Importer:
                                                      f"({why}): written '{name}'"))
         if not renamed:
             return name
-        return self.renames.get(name) or self._full_names.get(name, name)
+        name = self.renames.get(name) or self._full_names.get(name, name)
+        if self.corrections is not None and (said := self.corrections.player(name)) is not None:
+            self.corrections.use(said[0], f"player {name}")
+            name = said[1]
+        return self._spelling.get(name, name)
+
+    def _one_spelling(self, decisions: list[_Decision]) -> None:
+        """One spelling for each player the records write several ways that differ only in case or accents (Grok
+        and grok, Ørjan and Oerjan): the current name where name_replacement_data gives one, else the most written
+        (then the first in order). Ballots' strengths are named so too. IMPORT.md lists each."""
+        written: Counter[str] = Counter()
+        for decision in decisions:
+            written.update(self._voters(decision))
+            written.update(self.name(name) for name in [decision.proposal.get("author")]
+                           + _list(decision.proposal.get("coauthors")) if _named(name))
+        written.update(self.name(name) for _, note in self.proposal_notes.values()
+                       for name in [note.get("author")] + _list(note.get("coauthors")) if _named(name))
+        groups: dict[str, list[str]] = defaultdict(list)
+        for name in sorted(written):
+            groups[_folded_name(name)].append(name)
+        current = set(self.renames.values())
+        for names in groups.values():
+            if len(names) > 1:
+                one = min(names, key=lambda name: (name not in current, -written[name], name))
+                self._spelling.update({name: one for name in names if name != one})
+                self.notes["Names written several ways, one player (case and accents aside)"].append(
+                    f"{', '.join(name for name in names if name != one)} -> {one}")
+        for decision in decisions:
+            decision.strengths = {self._spelling.get(name, name): strength
+                                  for name, strength in decision.strengths.items()}
 
     def _former_names_pattern(self) -> re.Pattern | None:
         """Every former name, longest first, as a whole word; None when no player was renamed."""
@@ -1072,6 +1108,7 @@ class _Importer:
         self._latest_annotations(walk.found, walk.initial, walk.latest)
         for number, (path, commit, note) in self._said_of_proposals.items():  # for proposals the notes lack
             self.proposal_notes.setdefault(number, (f"{path} at {commit[:10]}", note))
+        self._one_spelling(decisions)
         if low is None:  # from the first commit: every proposal it applies, but those it credits with old changes
             low = min((number for item in found if (number := self._proposal_of(item)) is not None
                        and (item.date or item.commit_date[:10]) >= walk.start_date), default=1)
@@ -1491,8 +1528,9 @@ class _Importer:
         commits = [item.commit for item in found] + ([recorded[0]] if recorded else [])
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
         place = min((position[id(item)] for item in found), default=len(position))
-        return _Placed(date, place, Entry(heading, keys, changes, [_sources(None, commits)], year=date[:4]),
-                       list(found))
+        # (neither record keeps the text of a proposal only the Rulekeepor recorded: said, not shown as its text)
+        prose = [_sources(None, commits), "Neither record holds the text of this proposal."]
+        return _Placed(date, place, Entry(heading, keys, changes, prose, year=date[:4]), list(found))
 
     def _event_entry(self, group: list[_Found], position: dict[int, int], *, late: bool = False) -> _Placed:
         """What one commit did by one agent on one day. A change recorded `late` (see _in_the_rulekeepors_order)
@@ -1839,6 +1877,14 @@ def _replayed(rule: dict | None, changes: list[Change]) -> dict | None:
         if change.power is not None:
             state["power"] = change.power
     return state
+
+
+def _folded_name(name: str) -> str:
+    """A name as compared for spellings of one player: case, accents and the letters written two ways (ø, oe) aside."""
+    folded = name.casefold()
+    for letter, pair in (("ø", "oe"), ("æ", "ae"), ("å", "aa"), ("ß", "ss")):
+        folded = folded.replace(letter, pair)
+    return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
 
 
 def _rules_after(initial: dict[int, _Rule], entries: list[Entry], until: str = "9999") -> dict[int, tuple[str, str, str]]:
