@@ -238,7 +238,7 @@ class _Importer:
         return {author: self.renames[first] for author in set(authors)
                 if len(parts := author.split()) > 1 and (first := parts[0]) in self.renames}
 
-    def name(self, raw, where: Problem | None = None, *, renamed: bool = True) -> str:
+    def name(self, raw, where: Problem | None = None, *, renamed: bool = True, one_spelling: bool = True) -> str:
         """A player's name as the game writes it (`player_name`), as the player is named now unless `renamed` is
         false. A name that must be written otherwise is a problem `where` it is first read."""
         name, why = player_name(raw)
@@ -253,7 +253,11 @@ class _Importer:
         if self.corrections is not None and (said := self.corrections.player(name)) is not None:
             self.corrections.use(said[0], f"player {name}")
             name = said[1]
-        return self._spelling.get(name, name)
+        return self._spelling.get(name, name) if one_spelling else name
+
+    def as_written(self, raw) -> str:
+        """A name as the FLR's words give it: as the player is named now, in the record's own spelling."""
+        return self.name(raw, one_spelling=False)
 
     def _one_spelling(self, decisions: list[_Decision]) -> None:
         """One spelling for each player the records write several ways that differ only in case or accents (Grok
@@ -943,13 +947,13 @@ class _Importer:
         if kind == "proposal":
             number = clean_line(str(value))
             note = self.proposal_notes.get(_number(number) or number, ("", {}))[1]
-            return proposal_words(number, note, self.name)
+            return proposal_words(number, note, self.as_written)
         if kind == "rule":
             return f"R{clean_line(str(value))}"
         if kind == "said":  # (as a line of the FLR of 2017 says it)
             return self.current_names(clean_line(str(value)))
         detail = value if isinstance(value, dict) else {}
-        person = next((self.name(detail[key]) for key in ("by", "person", "engineer", "magister")
+        person = next((self.as_written(detail[key]) for key in ("by", "person", "engineer", "magister")
                        if isinstance(detail.get(key), str)), None)
         if kind == "convergence" and detail:
             return f"a convergence caused by {self.cause(detail)}"
@@ -958,9 +962,9 @@ class _Importer:
         if kind == "ratification" and detail.get("document"):
             return f"{clean_line(str(detail['document']))} ratification"
         if kind == "decree" and isinstance(value, str):
-            return f"decree given by {self.name(value)}"
+            return f"decree given by {self.as_written(value)}"
         if kind == "person" and isinstance(value, str):
-            return self.name(value)
+            return self.as_written(value)
         if kind == "tournament_init" and person:
             return f"initiation of {clean_line(str(detail.get('name', '')))} by {person}"
         if kind == "tournament_change" and person:
@@ -978,7 +982,7 @@ class _Importer:
     def history(self, entries: list[dict]) -> list[str]:
         """History entries as History: lines, in the FLR's words, titles and authors of proposals included."""
         notes = {number: note for number, (_, note) in self.proposal_notes.items()}
-        return [self.current_names(with_titles(line, notes, self.name) if entry.get("line") else line)
+        return [self.current_names(with_titles(line, notes, self.as_written) if entry.get("line") else line)
                 for entry, line in zip(entries, history_lines(entries, self.cause))]
 
     # --- the Assessor's repository ---------------------------------------------------------------------
