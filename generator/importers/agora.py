@@ -729,6 +729,9 @@ class _Importer:
                     pieces.setdefault(key, []).append(change)
                 replaced[id(item)] = []
                 for (how, agent, date), changes in pieces.items():
+                    # (in the order of the rule's history: "Retitled", then "Amended(8)", as the FLR lists them)
+                    changes.sort(key=lambda change: matched[id(change)][0] if matched[id(change)][0] is not None
+                                 else len(history))
                     after = _replayed(view, changes)
                     if how == "none" and after == view:
                         self.notes["Changes left out: each only undoes a change the Rulekeepor later struck"].append(
