@@ -100,6 +100,8 @@ def _change_lines(plan: GamePlan, before: RuleVersion | None, after: RuleVersion
             kind = "amend" if change.kind in ("replace", "append") else change.kind
             if kind != "annotate" and kind not in kinds:
                 kinds.append(kind)
+        if before is not None and before.number != after.number and "renumber" not in kinds:
+            kinds.append("renumber")  # as an amendment renumbers under amend_renumbers (Suber 107)
     cause, date = _cause(entry, keepers=keepers), entry.date
     lines = []
     for kind in kinds:
