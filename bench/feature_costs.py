@@ -46,13 +46,13 @@ def take_out(features: tuple[str, ...]) -> None:
 
     if "redlines" in features:
         unchanged = redline.Redline(())
-        replace(views, "redline_drawn", lambda old, new: ("", ()))
+        replace(views, "redline_rendered", lambda old, new: ("", ()))
         for module in (points, compare):
             replace(module, "redline", lambda old, new: unchanged)
     if "pieces" in features:
         replace(pages, "list_points_pages", lambda pages: None)
     if "search" in features:
-        replace(pages, "_search_pages", lambda plan: [])
+        replace(pages, "_search_pieces", lambda plan: [])
 
 
 def child(features: str, argv: list[str]) -> None:

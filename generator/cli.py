@@ -266,6 +266,9 @@ def _add_import(commands) -> None:
     git.add_argument("--records", type=Path, metavar="FILE", help="where the game keeps its decisions beside the "
                      "rules (a JSON file of proposals with ballots) and how to read them: a small TOML file the "
                      "keeper writes once (docs/guide/import.md)")
+    git.add_argument("--proposals-are-pull-requests", action="store_true", help="the game's proposals are its merged "
+                     "pull requests, each numbered as its pull request is (without it, a pull request's number is "
+                     "never taken for a proposal's); any other commit is the keeper's own")
     git.add_argument("--title", help="the game's title (default: the repository's folder name)")
     _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
                          "the last commit read (default: HEAD)")

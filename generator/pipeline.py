@@ -1,6 +1,6 @@
 """The walk every command takes, from a content folder to its replays and, for a site, to its pages:
-load (parse, each entry's parse kept by its text) → replay (resumed from the game's last replay) → pages (each a
-path and the way to draw it) → draw → write.
+load (parse, each entry's parse kept by its text) → replay (resumed from the game's last replay) → list (each
+page a path and the maker of its page) → make → draw → write.
 
 `Pipeline` holds what one walk hands the next: the parser's memo, each game's last replay, the Jinja environment
 and the plans' memo. Its two drivers to a site: `build_site` (here), which draws every page and writes those
@@ -30,7 +30,7 @@ from .parse.game import inputs_digest, load_content, names_root
 from .parse.log import LogParser
 from .preview import preview_draft
 from .progress import NO_PROGRESS, Progress
-from .site.pages import SITE_TITLE, SiteGame, site_game, site_pages
+from .site.pages import SITE_TITLE, SiteGame, site_game, top_pages
 from .site.render import build_pages, make_environment, page_bytes, templates_digest, unchanged_site
 from .site.views import Memo, Page
 from .terminal import counted
@@ -62,51 +62,53 @@ def replay_games(content: Path, *, drafts: bool = False, cache: Cache | None = N
 
 
 class Site:
-    """A site's pages by path, so that routing a request to its page is a lookup; a game's page is made when it is
-    asked for, and its search index listed when a path in it is first asked for (serve makes it only when a
-    reader searches)."""
+    """A site's pages by path, so that routing a request to its page is a lookup: the pages above the games, and
+    each game's listing; a game's page is made when it is asked for, and its search index's pieces made and
+    listed when a path among them is first asked for (serve makes them only when a reader searches)."""
 
     def __init__(self, games: list[SiteGame], *, site: dict[str, str]):
         self._games = {game.slug: game for game in games}
         self._unindexed = set(self._games)
         self._made: list[Page] | None = None
-        self._pages = {page.path: page for page in site_pages(games, self.game_pages, site=site)}  # above the games
+        self._top = {page.path: page for page in top_pages(games, self.every_game_page, site=site)}
 
     def page(self, path: str) -> Page | None:
-        if (page := self._pages.get(path)) is not None:
+        """The page at `path`, made; None when the site has none there."""
+        if (page := self._top.get(path)) is not None:
             return page
         slug, _, rest = path.partition("/")
         game = self._games.get(slug)
-        if game is not None and path not in game.pages and rest.startswith("search/") and slug in self._unindexed:
+        if game is not None and path not in game.listing and rest.startswith("search/") and slug in self._unindexed:
             self._index(game)
-        return game.pages.page(path) if game is not None and path in game.pages else None
+        return game.listing.make(path) if game is not None and path in game.listing else None
 
-    def game_pages(self) -> list[Page]:
+    def every_game_page(self) -> list[Page]:
         """Every page of every game, the search indices' included, each made once."""
         if self._made is None:
             for slug in list(self._unindexed):
                 self._index(self._games[slug])
-            self._made = [game.pages.page(path) for game in self._games.values() for path in game.pages]
+            self._made = [game.listing.make(path) for game in self._games.values() for path in game.listing]
         return self._made
 
-    def pages(self) -> list[Page]:
-        return self.game_pages() + list(self._pages.values())
+    def every_page(self) -> list[Page]:
+        """Every page of the site, made (a build draws them all)."""
+        return self.every_game_page() + list(self._top.values())
 
     def _index(self, game: SiteGame) -> None:
-        for page in game.search_pages():
-            game.pages.add(page)
+        for page in game.search_pieces():
+            game.listing.add_made(page)
         self._unindexed.discard(game.slug)
 
 
 class Pipeline:
     """A content folder's walk to its site, and what one walk hands the next (serve's, from save to save).
-    `drafts`: serve's walk, which parses each game's drafts and draws their previews, and keeps checkpoints of
-    each replay to resume the next from."""
+    `serving`: the pipeline is serve's, which parses each game's drafts and draws their previews, and keeps
+    checkpoints of each replay to resume the next from; a build walks once and shows no drafts."""
 
-    def __init__(self, content: Path, *, drafts: bool = False):
+    def __init__(self, content: Path, *, serving: bool = False):
         self.content = content
         self.overrides = content / "_templates" if content.is_dir() else None
-        self.drafts = drafts
+        self.serving = serving
         self.parser = LogParser()
         self.replays: dict[str, GameReplay] = {}  # each game's last, by slug
         self._memos: dict[str, Memo] = {}  # each game's plans', by slug
@@ -127,8 +129,8 @@ class Pipeline:
                progress: Progress = NO_PROGRESS) -> list[GameReplay]:
         """The replays of the games of `folder` (the content folder, or one of its games), each resumed from the
         game's last replay when the pipeline is serve's, and kept for the next."""
-        replays = replay_games(folder or self.content, drafts=self.drafts, cache=cache, jobs=jobs,
-                               previous=self.replays if self.drafts else None, checkpoints=self.drafts,
+        replays = replay_games(folder or self.content, drafts=self.serving, cache=cache, jobs=jobs,
+                               previous=self.replays if self.serving else None, checkpoints=self.serving,
                                parser=self.parser, progress=progress)
         self.replays.update((replay.game.slug, replay) for replay in replays)
         return replays
@@ -149,13 +151,13 @@ class Pipeline:
                            jobs=jobs) for replay in replays]
         for game, replay in zip(games, replays):
             for page in self._draft_pages(replay):
-                game.pages.add(page)
+                game.listing.add_made(page)
         return Site(games, site=common)
 
     def _draft_pages(self, replay: GameReplay) -> list[Page]:
         """A game's drafts and their list (serve's: a build shows none), each draft previewed (a replay of the
         game and the draft) when a page that shows it is drawn."""
-        if not self.drafts or isinstance(replay, SolitaireReplay):
+        if not self.serving or isinstance(replay, SolitaireReplay):
             return []
         slug, context, drafts = replay.game.slug, {"game_title": replay.game.config.title}, replay.game.drafts
         return [Page(f"{slug}/drafts/index.html", "drafts.html", context,
@@ -203,14 +205,14 @@ def _build_locked(content: Path, output: Path, base_url: str, cache_dir: Path | 
         cache.close()
         return {**said, "written": 0, "seconds": time.perf_counter() - started}
     # Parsing and replaying make millions of objects that live to the end and form no cycles: the collector
-    # would walk them again and again for nothing. Frozen, forked workers share them without copying; drawing
+    # would traverse them again and again for nothing. Frozen, forked workers share them without copying; drawing
     # pages makes no cycles either, so the collector stays off in this short-lived process.
     gc.disable()
     try:
         jobs = jobs or available_cores()
         replays = pipeline.replay(cache=cache, jobs=jobs, progress=progress)
         progress.step("listing the pages")
-        pages = pipeline.site(replays, base_url=base_url, store=cache, jobs=jobs).pages()
+        pages = pipeline.site(replays, base_url=base_url, store=cache, jobs=jobs).every_page()
         gc.freeze()
         progress.step(f"drawing {len(pages):,} pages")
         summary = {"games": len(replays), "pages": len(pages), "findings": sum(len(r.findings) for r in replays)}

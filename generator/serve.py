@@ -1,6 +1,9 @@
 """`nomic-archive serve`: each page drawn when a browser asks for it, from the current replays, and open pages
-reloaded after every save (as Lektor's and Vite's development servers do: nothing decides which pages a save
-touched). `LiveSite` updates and answers without threads or sockets (the tests drive it directly); `EventHub`
+told to reload after every save. Lektor's server records what each page read while it renders it and rebuilds,
+in the background, the pages whose sources changed; this one records nothing: a save replays the games it
+changed and lists their pages again, and a request draws the page it names from the current replay, so that no
+page can be left stale by a dependency no one recorded. `LiveSite` updates and answers without threads or
+sockets (the tests drive it directly); `EventHub`
 carries each update's outcome to open pages as server-sent events; `SiteServer` answers on 127.0.0.1;
 `Watcher` wires them to a watchdog observer and a debounced update thread.
 """
@@ -18,6 +21,7 @@ import sys
 import threading
 import time
 import traceback
+from collections import Counter
 from dataclasses import dataclass
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
@@ -32,7 +36,8 @@ from watchdog.observers import Observer
 from .allocator import give_memory_back
 from .errors import ArchiveError, SourceError, bug_message
 from .parse.game import address_problems, game_folders, is_game, names_root
-from .pipeline import GameReplay, Pipeline, Site
+from .model.urls import url_segment
+from .pipeline import Pipeline, Site
 from .site.render import make_environment, package_templates, static_files, template_names, template_problem
 
 EVENTS_PATH = "/__nomic/events"
@@ -83,12 +88,11 @@ class LiveSite:
     def __init__(self, content: Path, *, live_reload: str = LIVE_RELOAD):
         self.content = Path(os.path.abspath(content))  # so that "serve ." names its game
         self.live_reload = live_reload
-        self.pipeline = Pipeline(self.content, drafts=True)
+        self.pipeline = Pipeline(self.content, serving=True)
         self.site: Site | None = None  # the last good one
         self.errors: list[SourceError] = []  # of the last update
         self._drawn: dict[str, bytes] = {}  # pages of `site` drawn since it was listed
         self._statics: dict[str, bytes] = {}
-        self._replays: dict[str, GameReplay] = {}  # by folder name
         self._broken: dict[str, list[SourceError]] = {}  # games that failed to load, retried every update
         # Templates changed since the last good site: checked, in an environment of their own, once the content
         # can be read (a template saved while the log is broken is not forgotten).
@@ -106,16 +110,21 @@ class LiveSite:
         stale, templates_changed = self._stale(changed)
         self._templates_pending |= templates_changed
         folders = {folder.name: folder for folder in game_folders(self.content)} if self.content.is_dir() else {}
-        for name in set(self._replays) - set(folders):
-            self.pipeline.forget(self._replays.pop(name).game.slug)
+        slugs = {name: url_segment(name) for name in folders}  # each game's name on the site, as the pipeline's
+        for slug in set(self.pipeline.replays) - set(slugs.values()):
+            self.pipeline.forget(slug)
+        # Folders one address stands for (a problem said below) may each have left their replay there: read again
+        # every time, so that the one kept once the other is renamed is its own.
+        shared = {slug for slug, count in Counter(slugs.values()).items() if count > 1}
         for name in set(self._broken) - set(folders):
             del self._broken[name]
         # Replaying makes many objects and few cycles: the collector is kept off meanwhile, and what the
-        # replays keep is frozen after, so that it never walks them again.
+        # replays keep is frozen after, so that it never traverses them again.
         gc.disable()
         try:
             replayed = [self._load(name, folder) for name, folder in folders.items()
-                        if stale is None or name in stale or name in self._broken or name not in self._replays]
+                        if stale is None or name in stale or name in self._broken
+                        or slugs[name] not in self.pipeline.replays or slugs[name] in shared]
             errors = address_problems(list(folders.values()))
             errors += [error for name in sorted(self._broken) for error in self._broken[name]]
             if not folders:
@@ -125,7 +134,7 @@ class LiveSite:
                 env = make_environment(self.pipeline.overrides)
                 statics, errors = self._templates_checked(env)
             if not errors:
-                site = self.pipeline.site([self._replays[name] for name in folders])
+                site = self.pipeline.site([self.pipeline.replays[slugs[name]] for name in folders])
                 with self._lock:  # the site, and the templates it is drawn with, change together
                     self.site, self._drawn = site, {}
                     if env is not None:
@@ -157,7 +166,7 @@ class LiveSite:
         bug, stays broken and is retried at every update, so its errors show (and nothing is drawn from its
         stale replay) until it is fixed."""
         try:
-            (self._replays[name],) = self.pipeline.replay(folder)
+            self.pipeline.replay(folder)  # kept in pipeline.replays
         except ArchiveError as error:
             self._broken[name] = error.errors
             return False

@@ -35,7 +35,7 @@ def served_tree(live, built: Path) -> dict[str, str]:
     """What serve (a LiveSite without its live reload) answers at each path of the site `built` and at each of
     its own pages (but its drafts'), as site_digest gives a site: equal to site_digest(built) when serve draws
     the site that was built, no page more or less."""
-    paths = set(site_digest(built)) | {page.path for page in live.site.pages() if "/drafts/" not in page.path}
+    paths = set(site_digest(built)) | {page.path for page in live.site.every_page() if "/drafts/" not in page.path}
     return {path: hashlib.sha256(live.answer(f"/{path}").data).hexdigest() for path in sorted(paths)}
 
 
@@ -123,14 +123,14 @@ def site_pages_of(replays) -> list:
     """Every page a build lists for these replays, none drawn."""
     from generator.pipeline import Pipeline
 
-    return Pipeline(ROOT / "content").site(replays).pages()
+    return Pipeline(ROOT / "content").site(replays).every_page()
 
 
 def write_site(pages, folder: Path) -> None:
     """Draw `pages` into `folder` (new), with the static files, as a build from nothing writes them."""
-    from generator.site.render import make_environment, render_all, static_files
+    from generator.site.render import make_environment, draw_all, static_files
 
-    render_all(make_environment(), pages, folder)
+    draw_all(make_environment(), pages, folder)
     for name, data in static_files():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)

@@ -18,7 +18,7 @@ from generator.parse.rules import parse_ruleset
 from generator.site import compare_pages as comparisons
 from generator.site.compare_pages import list_compare_pages
 from generator.site.history import GameHistory
-from generator.site.views import GamePages, GamePlan, game_view, point_name
+from generator.site.views import Listing, GamePlan, game_view, point_name
 from tests.helpers import DATA, ROOT, broken_links, site_pages_of, write_site
 
 EXAMPLES = ROOT / "examples"
@@ -300,9 +300,9 @@ def game_plan(tmp_path) -> GamePlan:
 
 def compare_pages(plan: GamePlan) -> list:
     """The game's comparison pages, each made."""
-    pages = GamePages(plan.slug, {"game": game_view(plan.replay)}, plan)
-    list_compare_pages(pages)
-    return [pages.page(path) for path in pages]
+    listing = Listing(plan.slug, {"game": game_view(plan.replay)}, plan)
+    list_compare_pages(listing)
+    return [listing.make(path) for path in listing]
 
 
 def _main_text(html: str) -> str:

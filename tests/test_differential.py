@@ -387,7 +387,7 @@ def test_serve_and_an_incremental_build_equal_a_build_from_nothing_after_random_
                 build_site(content, site, cache_dir=cache, jobs=1)
             continue
         assert update.ok, f"{update.errors[:3]} ({trail})"
-        paths = set(want) | {page.path for page in live.site.pages() if "/drafts/" not in page.path}
+        paths = set(want) | {page.path for page in live.site.every_page() if "/drafts/" not in page.path}
         got = {path: hashlib.sha256(fetch(path)).hexdigest() for path in paths}
         differ = sorted(path for path in paths if want.get(path) != got[path])
         assert not differ, f"serve: {len(differ)} pages differ from a build from nothing, e.g. {differ[:5]} ({trail})"

@@ -10,11 +10,15 @@ bench/hostile_inputs.py measures the large inputs.
 from __future__ import annotations
 
 import datetime as dt
+import sys
+from contextlib import contextmanager
 
 from hypothesis import HealthCheck, given, settings
 from hypothesis import strategies as st
 
 from generator.engine.replay import replay
+from generator.importers import mdtext, rulesfile
+from generator.importers.text import RulesetImportError
 from generator.errors import ArchiveError, ErrorCollector, SourceError
 from generator.model.config import SETTINGS
 from generator.model.formula import SCORING_NAMES, FormulaError, compile_formula
@@ -141,3 +145,70 @@ def test_a_whole_game_is_read_and_replayed_or_refused(toml: str, rules: str, log
         assert all("\n" not in str(problem) for problem in error.errors)
         return
     replay(game)
+
+
+# A rules file's lines as games write them: the Markdown blocks a rule holds, each of which may start or end
+# another (a list item followed at once by a quote line once made the reader loop for ever).
+MARKDOWN_PIECES = st.sampled_from([
+    "- item", "* item", "+ item", "1. item", "2) item", "-", "1.", "  - nested", "    deeper", "  continued", "text",
+    "more text", "> quote", ">", "  > quote in an item", "```", "~~~", "  ```", "# Heading", "#### Deep", "===",
+    "---", "***", "| a | b |", "|---|---|", "History: Enacted", "[a link](rules/1.md)", "`code [x](y)`", "",
+    "**101** *Title*", "## Rule 3", "### 102. Title", "<!-- note -->", "Rule 7"])
+MARKDOWN = st.lists(st.tuples(MARKDOWN_PIECES, st.sampled_from(["", " ", "  ", " text", "\\"])).map("".join),
+                    max_size=30)
+
+
+@contextmanager
+def _bounded_work(files: set[str], budget: int):
+    """Fail, from inside the code, once the functions of `files` have run `budget` lines between them: a loop
+    that makes no progress is then an error, where it would otherwise never return (a deadline is only looked at
+    after a call returns)."""
+    steps = 0
+
+    def each_line(frame, event, arg):
+        nonlocal steps
+        if event == "line":
+            steps += 1
+            if steps > budget:
+                raise AssertionError(f"more than {budget} lines run: a loop that makes no progress")
+        return each_line
+
+    def each_call(frame, event, arg):
+        return each_line if frame.f_code.co_filename in files else None
+
+    previous = sys.gettrace()
+    sys.settrace(each_call)
+    try:
+        yield
+    finally:
+        sys.settrace(previous)
+
+
+@settings(FUZZ, max_examples=300)
+@given(MARKDOWN, st.sets(st.integers(0, 30)))
+def test_a_rules_text_in_markdown_is_read_with_bounded_work(lines: list[str], hard_breaks: set[int]) -> None:
+    """Whatever the blocks and their order, reading a rule's Markdown (and a rules file of it) ends, after work
+    that grows at most with the square of its lines (a paragraph's end is looked for from each line)."""
+    budget = 400 * (len(lines) + 1) ** 2
+    with _bounded_work({mdtext.__file__}, budget):
+        mdtext.rule_markdown(lines, hard_breaks, link_base=None, path="rules.md")
+    with _bounded_work({mdtext.__file__, rulesfile.__file__}, 10 * budget):
+        try:
+            rulesfile.read_ruleset("\n".join(lines), file="rules.md")
+        except RulesetImportError:
+            pass
+
+
+def test_the_work_bound_stops_a_loop_that_makes_no_progress() -> None:
+    """The bound itself: a loop of this file that never ends is stopped, with the reason."""
+    def spin() -> None:
+        while True:
+            pass
+
+    try:
+        with _bounded_work({__file__}, 1000):
+            spin()
+    except AssertionError as stopped:
+        assert "no progress" in str(stopped)
+    else:
+        raise AssertionError("the loop was not stopped")

@@ -728,3 +728,242 @@ def test_a_ruleset_the_list_names_but_the_archive_lacks_is_said(tmp_path, capsys
     assert "Rules/Archive/rules.3.json at " in said and "Rules/Archive/index.json names this ruleset, which is not " \
         "in the repository" in said
     assert len(entries(files["log.md"])) == 3
+
+
+def test_a_websites_rule_with_no_text_of_its_own_and_the_keepers_word_on_a_decision_kept(tmp_path, capsys) -> None:
+    """A website's tree gains a rule that only heads the rules under it (no text of its own): it is enacted with
+    an empty blockquote, which check reads. A leftvote (a fourth kind of ballot the keeper maps to against) counts
+    against. The keeper's word on a decision is kept in the new corrections file, and importing again with that
+    file gives the same game."""
+    import json
+
+    repo, records = website_game(tmp_path)
+    records.write_text(WEBSITE_RECORDS.replace('["for", "against", "", "abstain"]',
+                                               '["for", "against", "against", "abstain"]'), encoding="utf-8")
+    tree = {"summary": "Rules", "content": "", "subrules": [
+        {"id": 0, "summary": "Winning", "content": "The first to 10 points wins."},
+        {"id": 1, "summary": "Voting", "content": "Two thirds adopt a proposition."},
+        {"id": 2, "summary": "Dice", "content": "A die has six sides."},
+        {"id": 3, "summary": "Board", "content": "", "subrules": [
+            {"id": 4, "summary": "Squares", "content": "The board has nine squares."}]}]}
+    index = json.loads(subprocess.run(["git", "-C", str(repo), "show", "HEAD:Rules/Archive/index.json"],
+                                      capture_output=True, text=True, check=True).stdout)
+    index.append({"ruleset": 3, "timestamp": 1653600000, "proposition": 3, "summary": "Board added by Cy"})
+    propositions = [{"author": 0, "timestamp": 1653150000, "votes": [[0, 1], [2], [], []]},
+                    {"author": 1, "timestamp": 1653250000, "votes": [[1], [0, 2], [], []]},
+                    {"author": 1, "timestamp": 1653300000, "votes": [[1, 2], [0], [], []]},  # (no slip now)
+                    {"author": 2, "timestamp": 1653550000, "votes": [[0, 1, 2], [], [], []]},
+                    {"author": 0, "timestamp": 1653560000, "votes": [[0], [], [1, 2], []]}]
+    git_commit(repo, "Synced changes", {"Rules/Archive/rules.3.json": json.dumps(tree),
+                                        "Rules/Archive/index.json": json.dumps(index),
+                                        "Propositions/propositions.json": json.dumps(propositions)})
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text("proposal 1 withdrawn   # its author took it back\n", encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                    str(corrections))
+    board = log["Proposal 3: Board added by Cy"]
+    assert "Enact rule 3: Board\n\n>\n\nEnact rule 4: Squares\n\n> The board has nine squares." in board
+    assert "Votes: for Ann; against Bo, Cy\nResult: defeated" in log["Proposal 4"]  # two leftvotes against one
+    assert f"{corrections}:1: proposal 1: withdrawn (the record: named by no ruleset)" in said
+    assert re.search(r"^proposal 1 withdrawn +# your correction \(the record: ", files["corrections.txt"], re.MULTILINE)
+    assert "player 1 written" not in said  # (no line of the keeper's about players)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    again = tmp_path / "again.txt"
+    again.write_text(files["corrections.txt"], encoding="utf-8")
+    code, second, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections", str(again),
+                                  out="again")
+    assert code == 0, said
+    assert f"{again}: 3 lines confirmed what the import reads" in said  # its player lines, as the import reads them
+    assert {name: text for name, text in second.items() if name != "IMPORT.md"} == \
+        {name: text for name, text in files.items() if name != "IMPORT.md"}
+
+
+def test_a_game_whose_proposals_are_its_pull_requests_says_so_by_its_keepers_word(tmp_path, capsys) -> None:
+    """A game numbering its proposals by their pull requests (nothing else names them): without the keeper's word
+    no pull request's number is a proposal's, and the corrections file says how to give it; with
+    --proposals-are-pull-requests each merged pull request is the proposal of its number, by its author, and the
+    keeper's own commits are no proposals; the new corrections file keeps the convention, so importing again with
+    it gives the same game. A convention the import does not know is refused at its line."""
+    repo = tmp_path / "repo"
+    text = RULES
+    git_commit(repo, "Initial Ruleset", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text = amended(text, "half the players", "a third of the players")
+    merge_pull_request(repo, 2, "alice", "patch-1", "Lower the quorum", [("quorum", {"rules.md": text})],
+                       "2021-01-02T12:00:00", merger="Keeper")
+    text = amended(text, "a third of the players.", "a third of the players, two at least.")
+    git_commit(repo, "Clarifying the scope", {"rules.md": text}, date="2021-01-03T12:00:00", author="Keeper")
+    text += "\n##202 Mutable - Tea\n\nTea is served at noon.\n"
+    merge_pull_request(repo, 4, "bob", "patch-2", "Tea", [("tea", {"rules.md": text})], "2021-01-04T12:00:00",
+                       merger="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert not any(heading.startswith(("Proposal 2:", "Proposal 4:")) for heading in log)  # never #2 or #4 alone
+    assert "2 commits merged pull requests, whose numbers were not taken for proposals'" in files["corrections.txt"]
+    assert "import again with --proposals-are-pull-requests" in files["corrections.txt"]
+
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--proposals-are-pull-requests",
+                                 out="numbered")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert list(log) == ["Proposal 2: Lower the quorum", "Event: Clarifying the scope", "Unrecorded: 3",
+                         "Proposal 4: Tea"]
+    assert "Proposer: alice" in log["Proposal 2: Lower the quorum"] and "Proposer: bob" in log["Proposal 4: Tea"]
+    assert "By: Keeper, no proposal" in log["Event: Clarifying the scope"]
+    assert "first_proposal = 2" in files["game.toml"]
+    assert re.search(r"^convention proposals-are-pull-requests +# ", files["corrections.txt"], re.MULTILINE)
+    assert "import again with --proposals-are-pull-requests" not in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "numbered")
+    assert code == 0, report
+
+    again = tmp_path / "again.txt"
+    again.write_text(files["corrections.txt"], encoding="utf-8")
+    code, second, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(again),
+                                  out="again")
+    assert code == 0, said
+    assert second["log.md"] == files["log.md"]
+
+    def readings(corrections: str) -> list[str]:
+        return [line.split("  #")[0].strip() for line in corrections.splitlines() if not line.startswith("#")]
+    assert readings(second["corrections.txt"]) == readings(files["corrections.txt"])
+
+    again.write_text("convention proposals-are-merges\n", encoding="utf-8")
+    code, nothing, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(again),
+                                   out="refused")
+    assert code == 2 and nothing == {}
+    assert f"{again}:1: 'proposals-are-merges' is not a convention the import knows (proposals-are-pull-requests)" \
+        in said
+
+
+def test_a_failure_the_ballots_do_not_give_is_read_for_the_reason_the_record_states(tmp_path, capsys) -> None:
+    """A bot's decisions that failed though most of their ballots favour them: where the proposal's text states a condition
+    the game's rules give (it depends on one that failed; it is incompatible with itself) it is `Result: invalid`
+    with that `Reason:`, which check verifies; where its own author failed it, `withdrawn`. Each is a guess, said
+    and written to the corrections file; a condition the record does not bear out (it depends on one adopted) is
+    no reason, and the finding stays."""
+    import json
+
+    repo, records = bot_game(tmp_path)
+    records.write_text(RECORDS + 'text = "content"\n', encoding="utf-8")
+    proposals = json.loads(subprocess.run(["git", "-C", str(repo), "show", "HEAD:data/proposals.json"],
+                                          capture_output=True, text=True, check=True).stdout)["proposals"]
+    for number, author, text in [(5, 222, "This proposal depends on #3.\n\nAdd a bean."),
+                                 (6, 222, "Add two beans."), (7, 111, "This proposal is incompatible with #7."),
+                                 (8, 111, "Depends on proposal 1. Add a cup.")]:
+        proposals.append({"n": number, "author": author, "status": "failed", "votes": {"111": 1, "222": 1},
+                          "timestamp": 1_587_000_000 + number * 3600, "content": text})
+        git_commit(repo, f"Kit#0002 submitted proposal #{number}",
+                   {"data/proposals.json": json.dumps({"proposals": proposals})},
+                   date=f"2020-04-16T{number + 5:02}:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 failed proposal #6", {"data/proposals.json": json.dumps({"proposals": proposals})},
+               date="2020-04-16T20:00:00", author="Bot")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Result: invalid\nReason: depends on proposal 3\n" in log["Proposal 5"]
+    assert "Result: withdrawn\nReason: its author failed it\n" in log["Proposal 6"]
+    assert "Result: invalid\nReason: incompatible with proposal 7\n" in log["Proposal 7"]
+    assert "Result: defeated\n" in log["Proposal 8"] and "Reason" not in log["Proposal 8"]
+    assert "proposal 5: invalid: depends on proposal 3: guessed: its text says 'depends on #3', and proposal 3 was " \
+        "defeated; most of its ballots favour it, the record says it failed" in said
+    assert re.search(r"^proposal 6 withdrawn: its author failed it +# guessed: commit [0-9a-f]{10} 'Kit#0002 failed "
+                     r"proposal #6'", files["corrections.txt"], re.MULTILINE)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1, report
+    assert "proposal 8: Result says defeated; the votes (2 for, 0 against) give adopted" in report
+    assert "proposal 5" not in report and "proposal 6" not in report and "proposal 7" not in report
+
+
+def test_scores_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) -> None:
+    """A file per player holding their score (and a folder's other file, which holds none): the records file's
+    [scores] reads them at the last commit into a Scores line on the last entry, which check holds to the replay
+    under the points the game gives an adopted proposal; a score the replay does not give is a finding. Without
+    [proposals], only the scores are read."""
+    repo = tmp_path / "repo"
+    player = "# Player: {name}\n\nGitHub handle: @{handle}\n\nCurrent score: {score}\n"
+    git_commit(repo, "Initial rules", {"rules.md": RULES, "players/README.md": "One file per player.\n",
+                                       "players/a.md": player.format(name="Al", handle="alice", score=0),
+                                       "players/b.md": player.format(name="Bo", handle="bob", score=0)},
+               date="2021-01-01T12:00:00")
+    text = amended(RULES, "half the players", "a third of the players")
+    merge_pull_request(repo, 5, "alice", "patch-1", "301: Lower the quorum", [("quorum", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    text += "\n##302 - Tea\n\nTea is served at noon.\n"
+    merge_pull_request(repo, 6, "bob", "patch-2", "302: Tea", [("tea", {"rules.md": text})], "2021-01-03T12:00:00")
+    git_commit(repo, "Points", {"players/a.md": player.format(name="Al", handle="alice", score=1),
+                                "players/b.md": player.format(name="Bo", handle="bob", score=1.5)},
+               date="2021-01-04T12:00:00")
+    records = tmp_path / "records.toml"
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nname = 'GitHub handle: @(\\S+)'\n"
+                       "score = 'Current score: (-?[0-9]+(?:[.][0-9]+)?)'\nadopted = 1\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert code == 1, said  # (the file that holds no score is a problem of the record, said)
+    log = entries(files["log.md"])
+    assert "Scores: alice 1, bob 1.5\n" in log["Proposal 302: Tea"]
+    assert "adopted = 1" in files["game.toml"]
+    assert "players/README.md" in said and "holds no player's name and score" in said
+    assert "Votes" not in files["log.md"]  # no file of decisions: ballots unknown, as without --records
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 1 and "1 discrepancy" in report
+    assert "proposal 302: Scores says bob 1.5; replay gives 1" in report  # half a point no proposal explains
+
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nscore = 'Current score: (x'\n", encoding="utf-8")
+    code, nothing, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                   out="refused")
+    assert code == 2 and nothing == {}
+    assert f"{records}:3: scores.score: is not a regular expression" in said
+
+
+ARCHIVE_RECORDS = """[proposals]
+file = "old_proposals.md"
+heading = '^#+(?P<number>[0-9]+|[A-Z]{4}) - (?P<title>.*) - (?P<result>[A-Za-z]+)\\s*$'
+byline = '^Proposed by: (.+?)(?:\\s+[+-][0-9].*)?\\s*$'
+ballot = '^(?P<voter>[A-Z][^:\\n]*?):\\s*(?P<ballot>For|Against|Abstain)\\b'
+ballots = { For = "for", Against = "against", Abstain = "abstain" }
+results = { passed = "adopted", Passed = "adopted", defeated = "defeated" }
+adoption = "majority"
+"""
+
+
+def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_path, capsys) -> None:
+    """A keeper who commits every change as "Update rules.md" and archives each decided proposal under a heading
+    (`#302 - Title - passed`, its byline, a line per ballot): the archive is the record. A commit that makes a rule
+    numbered as an adopted proposal is that proposal; any other (a typo fixed) is the keeper's own, never a number
+    invented in sequence; a defeated proposal is its own entry in its place; one the record names by letters is an
+    event by it, outside the numbering."""
+    repo = tmp_path / "repo"
+    archive = ("Archived proposals.\n\n#301 - Dice - defeated\n\nProposed by: Ann -10pts\n\nAnn: For  \nBo: Against  \n"
+               "Cy: Against  \n\n#302 - Tea - passed\n\nProposed by: Bo +3 (a roll)\n\nAnn: For  \nBo: For  \n"
+               "Cy: Against  \n\n#QUIT - Quitting - Passed\n\nProposed by: Cy\n\nAnn: For\nCy: For\n")
+    git_commit(repo, "Start", {"rules.md": RULES, "old_proposals.md": "Archived proposals.\n"},
+               date="2016-10-01T12:00:00", author="Keeper")
+    git_commit(repo, "Update rules.md", {"rules.md": amended(RULES, "Quorum is half", "Quorum  is half")},
+               date="2016-10-02T12:00:00", author="Keeper")
+    text = RULES + "\n##302 Mutable - Tea\n\nTea is served at noon.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2016-10-05T12:00:00", author="Keeper")
+    text = amended(text, "Quorum is half the players.", "Quorum is a third of the players.")
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2016-10-06T12:00:00", author="Keeper")
+    text += "\n##QUIT Mutable - Quitting\n\nA player may quit.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text, "old_proposals.md": archive}, date="2016-10-07T12:00:00",
+               author="Keeper")
+    records = tmp_path / "records.toml"
+    records.write_text(ARCHIVE_RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    # (the first commit only re-spaced a line, which changes no rule's text: no entry)
+    assert list(log) == ["Proposal 301: Dice", "Proposal 302: Tea", "Event: Update rules.md",
+                         "Event: proposal QUIT: Quitting"]
+    # (undated: the day of the entry above it, here the game's start)
+    dice = log["Proposal 301: Dice"]
+    assert "Proposer: Ann\nDate: 2016-10-01\nVotes: for Ann; against Bo, Cy\nResult: defeated" in dice
+    tea = log["Proposal 302: Tea"]
+    assert "Proposer: Bo\n" in tea and "Votes: for Ann, Bo; against Cy\nResult: adopted" in tea
+    assert "Enact rule 302: Tea" in tea
+    assert "By: Keeper, no proposal" in log["Event: Update rules.md"]  # no number invented for it
+    quit_entry = log["Event: proposal QUIT: Quitting"]
+    assert "By: proposal QUIT (Cy)" in quit_entry and "its decision: Passed (votes: for Ann, Cy)" in quit_entry
+    assert "Unrecorded" not in files["log.md"]
+    assert "the record of decisions holds the game's proposals: the keeper's own change" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    records.write_text(ARCHIVE_RECORDS.replace("(?P<number>", "(?P<n>"), encoding="utf-8")
+    code, nothing, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                   out="refused")
+    assert code == 2 and nothing == {}
+    assert f"{records}:3: proposals.heading: must hold (?P<number>...)" in said

@@ -518,3 +518,11 @@ def test_hostile_json_and_markdown_are_refused_or_read_never_a_crash() -> None:
     rules_md = render_ruleset("T", markdown.rules)
     assert [rule.number for rule in parse_ruleset(rules_md, "rules.md", ErrorCollector()).rules] == [1, 2]
     assert [rule.number for rule in read_ruleset(fences, file="r.txt").rules] == [1, 2]
+
+
+def test_a_list_item_followed_at_once_by_a_block_of_its_own_ends_the_list() -> None:
+    """A quote, a fence or a table right under a list item (no blank line between) ends the list; the block is
+    read as itself (the reader once looped for ever on the quote)."""
+    read = read_ruleset("## 1\n\n- vote\n> a note\n\n- tally\n\n  ```\n  x\n  ```\n\n## 2\n\nTwo.\n", file="r.md")
+    assert read.rules[0].text == "- vote\n\n> a note\n\n- tally\n\n  ```\n  x\n  ```"  # a fence as written
+    assert [rule.number for rule in read.rules] == [1, 2]

@@ -345,7 +345,7 @@ def test_a_build_takes_the_search_index_from_the_cache_until_a_document_changes(
     kept, empty = tmp_path / "kept", tmp_path / "empty"
     assert main(["build", str(game.parent), "-o", str(tmp_path / "first"), "--cache-dir", str(kept)]) == 0
     with monkeypatch.context() as patched:  # a second build into a new folder indexes nothing: it is all kept
-        patched.setattr(search, "search_pages", lambda *args: pytest.fail("indexed again"))
+        patched.setattr(search, "search_pieces", lambda *args: pytest.fail("indexed again"))
         assert main(["build", str(game.parent), "-o", str(tmp_path / "second"), "--cache-dir", str(kept)]) == 0
     assert tree_digest(tmp_path / "second") == tree_digest(tmp_path / "first")
     _a_proposals_title(game)

@@ -629,8 +629,8 @@ def test_change_paragraphs(paragraph, expected):
 
 
 @pytest.mark.parametrize("paragraph, expected", [
-    ('Enact rule:', dict(kind="enact", rule=None, title="", rule_class="mutable")),
-    ('Enact rule: Quorum', dict(kind="enact", rule=None, title="Quorum", rule_class="mutable")),
+    ('Enact rule:', dict(kind="enact", rule=None, title="", rule_class=None)),  # (the game's: mutable, unless none is recorded)
+    ('Enact rule: Quorum', dict(kind="enact", rule=None, title="Quorum", rule_class=None)),
     ('Enact immutable rule 117: "Dice"', dict(kind="enact", rule=117, title="Dice", rule_class="immutable")),
     ('Enact mutable rule 220', dict(kind="enact", rule=220, title="", rule_class="mutable")),
     ('Amend rule 203 to read:', dict(kind="amend", rule=203)),
@@ -687,6 +687,29 @@ def test_unquote():
 ])
 def test_change_errors(paragraph, message):
     assert entries_of(proposal(paragraph))[1] == [message]
+
+
+def test_an_empty_blockquote_enacts_or_amends_a_rule_to_no_text_of_its_own():
+    """1.3: a rule that only heads the rules under it (a website's tree) has no text: a lone `>` says so, where a
+    missing quote is still an error (above) and an empty one after `Annotate` or `by appending` too."""
+    entries, errors = entries_of(proposal("Enact rule 5: Board\n\n>\n\nAmend rule 203 to read:\n\n>\n"))
+    assert errors == []
+    assert [(change.kind, change.rule, change.title, change.text) for change in entries[0].changes] == [
+        ("enact", 5, "Board", ""), ("amend", 203, "", "")]
+    assert entries_of(proposal("Amend rule 203 by appending:\n\n>\n"))[1] == [
+        "g/log.md:5: 'Amend rule 203 by appending:' must be followed by the text to append as a blockquote (lines "
+        "starting with '>')"]
+
+
+def test_a_rulesets_topics_group_its_rules_in_the_files_order():
+    """1.3: level-1 headings after the title are topics, each holding the rules under it (of either class)."""
+    errors = ErrorCollector()
+    ruleset = parse_ruleset("# Title\n\n## Rules\n\n### 9. Before any topic\nNine.\n\n# Voting\n\n## Immutable "
+                            "Rules\n\n### 5. Votes\nFive.\n\n## Mutable Rules\n\n### 2. Ballots\nTwo.\n\n"
+                            "# Winning\n\n## Mutable Rules\n\n### 7. Points\nSeven.\n", "rules.md", errors)
+    assert errors.errors == []
+    assert ruleset.topics == (("Voting", (5, 2)), ("Winning", (7,)))
+    assert [rule.number for rule in ruleset.rules] == [9, 5, 2, 7]
 
 
 def test_text_mentioning_rules_is_not_a_change():

@@ -22,7 +22,7 @@ def test_a_build_reads_the_documents_on_several_cores_as_on_one(tmp_path):
 
     def pieces(jobs: int, cache: Path) -> list:
         site = Pipeline(content).site(replays, store=open_cache(cache, tmp_path), jobs=jobs)
-        return [(p.path, p.context["data"]) for p in site.pages() if "/search/" in p.path]
+        return [(p.path, p.context["data"]) for p in site.every_page() if "/search/" in p.path]
     with patch.object(search, "PARALLEL_DOCUMENTS", 1):
         assert pieces(2, tmp_path / "two") == pieces(1, tmp_path / "one") != []
 

@@ -243,6 +243,17 @@ def test_two_games_with_one_address_are_refused_and_the_last_good_site_served(li
     assert "Players bring snacks." in text(live, "/tiny/proposals/302.html")
 
 
+def test_of_two_games_with_one_address_the_one_left_after_a_rename_shows_its_own_replay(live, game):
+    edit(write_game(game.parent, "ti-ny") / "log.md", "> Players bring snacks.", "> Players bring fruit.")
+    assert live.update([game.parent / "ti-ny" / "log.md"]).ok
+    write_game(game.parent, "ti ny")  # its address is ti-ny/ too, and its replay the later one
+    assert not live.update([game.parent / "ti ny" / "game.toml"]).ok
+    (game.parent / "ti ny").rename(game.parent / "other")  # only "other" changed, as a watcher says
+    assert live.update([game.parent / "other"]).ok
+    assert "Players bring fruit." in text(live, "/ti-ny/proposals/302.html")
+    assert "Players bring snacks." in text(live, "/other/proposals/302.html")
+
+
 def test_search_documents_are_kept_from_one_listing_to_the_next_and_what_an_edit_replaced_goes(live, game,
                                                                                                  monkeypatch):
     from generator.site import search

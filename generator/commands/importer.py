@@ -119,7 +119,8 @@ def _import_git(args):
         raise ArchiveError([SourceError("--rules", 0, "is needed: the rules file or folder in the repository (or "
                                         "a records file whose [rulesets] says where a website keeps them)")])
     result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title,
-                        corrections=corrections, records=records)
+                        corrections=corrections, records=records,
+                        by_pull_requests=args.proposals_are_pull_requests)
     return result, counted(result.proposals, "proposal")
 
 

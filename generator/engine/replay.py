@@ -31,7 +31,7 @@ from ..parse.source import FENCE
 from .adoption import Decision, decide, decimal_text, describe
 from .rulebook import ChangeProblem, CurrentRule, RuleVersion, Rulebook, changed_text
 from .turns import TurnTracker
-from .words import effect_words
+from .words import ORDER_WORDS, effect_words
 
 
 class _Placed:
@@ -297,8 +297,9 @@ class Checkpoint(NamedTuple):
 
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
-# A failed proposal's `Reason:` that names the proposal it depended on (format 1.3).
+# A failed proposal's `Reason:` that names the proposal it depended on, or one it was incompatible with (1.3).
 _DEPENDS = re.compile(r"\bdepend(?:s|ed|ing)?\s+on\s+proposal\s+#?([0-9]{1,12})\b", re.IGNORECASE)
+_INCOMPATIBLE = re.compile(r"\bincompatible\s+with\s+proposal\s+#?([0-9]{1,12})\b", re.IGNORECASE)
 # An event's `By:` that names the keepers' cleaning (format 1.2 extension): no rule-change.
 _CLEANING = re.compile(r"\s*cleaning\b", re.IGNORECASE)
 
@@ -497,13 +498,8 @@ def _take_turn(state: _State, player: str, source: Source, known: bool = True) -
     state.stranger_turn = False
     if expected is not None and player != expected:
         state.find("turn", source, f"it was {expected}'s turn, not {player}'s "
-                   f"({_order_phrase(state.turns.order_kind)})", expected=expected, found=player)
+                   f"({ORDER_WORDS.get(state.turns.order_kind, '')})", expected=expected, found=player)
     state.turns.take_turn(player)
-
-
-def _order_phrase(order: str) -> str:
-    return {"seating": "in seating order", "alphabetical": "in alphabetical order", "surname": "in order of surname",
-            "custom": "in the game's collation order", "rotating": "in rotating order"}.get(order, "")
 
 
 def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _Outcome:
@@ -553,7 +549,7 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
         state.find("result", proposal.result.source, f"Result says {recorded}; {_gives(decision)}",
                    expected=computed, found=recorded)
     if proposal.result and proposal.result.reason:
-        _check_reason(state, proposal.result)
+        _check_reason(state, proposal.result, number)
     if result is None:
         state.find("result", proposal.source, "no Result and no Votes: the replay cannot tell whether it was adopted")
 
@@ -598,9 +594,18 @@ def _proposal(state: _State, index: int, proposal: Proposal, rulings: dict) -> _
                     computed=computed, result=result)
 
 
-def _check_reason(state: _State, claim) -> None:
-    """A proposal that failed because it depended on another (format 1.3, `Reason: depends on proposal 58`): that
-    one must have been decided before it, and not adopted. Any other reason is the game's own, shown, not checked."""
+def _check_reason(state: _State, claim, number: int) -> None:
+    """A proposal (`number`) that failed because it depended on another (format 1.3, `Reason: depends on proposal
+    58`): that one must have been decided before it, and not adopted; or because it was incompatible with another
+    (`Reason: incompatible with proposal 6`): that one must have been adopted before it, unless it is this proposal
+    itself (which then can never pass). Any other reason is the game's own, shown, not checked."""
+    if (m := _INCOMPATIBLE.search(claim.reason)) and int(m.group(1)) != number:
+        other = int(m.group(1))
+        earlier = state.decisions.get(other)
+        if earlier is None or earlier[0] != "adopted":
+            state.find("result", claim.reason_source, f"Reason says it is incompatible with proposal {other}, "
+                       + ("which has no decision before it" if earlier is None else f"but proposal {other} was "
+                          f"{earlier[0] or 'not decided'}"), expected=f"proposal {other} adopted before it", found=claim.reason)
     if m := _DEPENDS.search(claim.reason):
         number = int(m.group(1))
         earlier = state.decisions.get(number)

@@ -81,16 +81,21 @@ class Rulebook:
     amended: set[int] = field(default_factory=set)  # identities amended or repealed at least once
     by_identity: dict[int, CurrentRule] = field(default_factory=dict)  # the rules in force
     _next_identity: int = 0
+    # The class of a rule enacted without one: mutable, as Suber's rules say; in a game whose rules record no class
+    # at all (format 1.3, `## Rules` only), not recorded: the program invents none.
+    enacted_class: str = "mutable"
 
     def copy(self) -> "Rulebook":
         """An independent copy (a replay's checkpoint): the rules in force change, their versions do not."""
         current = {number: rule.copy() for number, rule in self.current.items()}
         return Rulebook(current, list(self.versions), dict(self.departures), set(self.amended),
-                        {rule.identity: rule for rule in current.values()}, self._next_identity)
+                        {rule.identity: rule for rule in current.values()}, self._next_identity, self.enacted_class)
 
     @classmethod
     def from_rules(cls, rules: tuple[Rule, ...]) -> "Rulebook":
         book = cls()
+        if rules and all(rule.rule_class == "unrecorded" for rule in rules):
+            book.enacted_class = "unrecorded"
         for rule in rules:
             book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source, rule.power)
         return book
@@ -182,7 +187,8 @@ class Rulebook:
         for place in places:
             was = closed[place]
             closed[place] = versions.get((was.identity, was.start), was)
-        return Rulebook(current, closed, self.departures, self.amended, by_identity, self._next_identity)
+        return Rulebook(current, closed, self.departures, self.amended, by_identity, self._next_identity,
+                        self.enacted_class)
 
     def closed_places(self, identities: set[int], start: int = 0) -> list[int]:
         """Where the closed versions of the rules of `identities` stand in this book's, from place `start` on. A
@@ -251,7 +257,7 @@ class Rulebook:
                 raise ChangeProblem("rule-number", "an enactment outside a proposal must give the new rule's number")
             if number in self.current:
                 raise ChangeProblem("rule-number", f"cannot enact rule {number}: a rule {number} already exists")
-            self._create(number, change.rule_class or "mutable", change.title, change.text, step, [change],
+            self._create(number, change.rule_class or self.enacted_class, change.title, change.text, step, [change],
                          change.source, change.power if change.power is not None else power_default)
             return notes
         if change.kind == "reenact":

@@ -5,9 +5,11 @@ from __future__ import annotations
 from ..model.config import AWARDS_PREFIX, Award, Config
 from .adoption import decimal_text, describe
 
-_ORDERS = {"seating": "as they sit", "alphabetical": "in alphabetical order", "surname": "in order of surname",
-           "custom": "in the game's collation order of names", "rotating": "as they sit, each circuit one place on",
-           "none": "in no set order"}
+# The order of play (turns.order) in words, as every sentence puts it: the game's page ("Order of play: ..."), an
+# adopted Effect ("players move ...") and a finding ("it was Ann's turn, not Bob's (...)").
+ORDER_WORDS = {"seating": "in seating order", "alphabetical": "in alphabetical order", "surname": "in order of surname",
+               "custom": "in the game's collation order", "rotating": "in seating order, each circuit starting one "
+               "seat later", "none": "in no set order"}
 _AWARD_TO = {"proposer": "the proposer", "for": "each who voted for", "against": "each who voted against",
              "voters": "each who voted", "all": "every player", "others": "every player but the proposer"}
 _AWARD_WHEN = {"adopted": "adopted", "defeated": "defeated", "resolved": "adopted or defeated"}
@@ -57,7 +59,7 @@ def effect_words(key: str, config: Config) -> str:
                                              "a win ends the game"),
         "limits.max_mutable": lambda: f"at most {value} rules may be mutable" if value else "any number of rules may "
                                                                                             "be mutable",
-        "turns.order": lambda: f"from the next circuit, players move {_ORDERS[value]}",
+        "turns.order": lambda: f"from the next circuit, players move {ORDER_WORDS[value]}",
         "turns.collation": lambda: "from the next circuit, names are sorted in a new collation order",
         "numbering.first_proposal": lambda: f"proposals are numbered from {value} on",
         "numbering.amend_renumbers": lambda: _switch(value, "an amended rule takes the proposal's number",

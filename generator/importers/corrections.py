@@ -10,9 +10,12 @@ git's mailmap and beets' importer take a person's word over their own guesses.
     rule 205 class not recorded
     player Jason Cobb = Jason
     proposal 59 invalid: depends on proposal 58
+    convention proposals-are-pull-requests
 
-The last kind corrects a decision the records file gives (`--records`): its result, and for a proposal that failed
-for a reason the game's own rules give, that reason (`Result: invalid` and `Reason:` in the log).
+The `proposal` kind corrects a decision the records file gives (`--records`): its result, and for a proposal that failed
+for a reason the game's own rules give, that reason (`Result: invalid` and `Reason:` in the log). A `convention`
+line says how the game numbers what the import would otherwise guess: `proposals-are-pull-requests`, the game's
+proposals are its merged pull requests, each numbered as its pull request is (never assumed without the line).
 
 A line is read up to a `#` that follows a space (a name may hold one: `Sound#6980`). `by` names a proposal's
 authors (its proposer first), a judgment's judge, or who made an event's or a cleaning's changes. A line that
@@ -32,6 +35,8 @@ from .text import clean_line
 FILE_NAME = "corrections.txt"   # in the imported game's folder, beside IMPORT.md; not part of the site
 COMMIT_KINDS = ("proposal", "judgment", "event", "cleaning")
 RULE_CLASSES = ("immutable", "mutable", "not recorded")
+CONVENTION_PULL_REQUESTS = "proposals-are-pull-requests"   # a merged pull request's number is its proposal's
+CONVENTIONS = (CONVENTION_PULL_REQUESTS,)
 
 _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
 _COMMIT = re.compile(r"commit\s+([0-9a-fA-F]{7,40})\s+(.*)", re.IGNORECASE)
@@ -39,6 +44,7 @@ _COMMIT = re.compile(r"commit\s+([0-9a-fA-F]{7,40})\s+(.*)", re.IGNORECASE)
 _READINGS = {kind: re.compile(words + r"(?:\s+by\s+(.+))?", re.IGNORECASE) for kind, words in (
     ("proposal", r"proposal\s+([0-9]+)"), ("judgment", r"judge?ment\s+(.+?)"), ("other", r"(event|cleaning)"))}
 _RULE = re.compile(r"rule\s+([0-9]+)\s+(?:class\s+)?(immutable|mutable|not\s+recorded)", re.IGNORECASE)
+_CONVENTION = re.compile(r"convention\s+(\S+)", re.IGNORECASE)
 _PLAYER = re.compile(r"player\s+(.+?)\s*=\s*(.+)", re.IGNORECASE)
 _DECISION = re.compile(r"proposal\s+([0-9]+)\s+(adopted|defeated|withdrawn|invalid|failed-quorum)(?:\s*:\s*(.+))?",
                        re.IGNORECASE)
@@ -79,6 +85,7 @@ class Corrections:
     classes: dict[int, tuple[int, str]] = field(default_factory=dict)
     players: dict[str, tuple[int, str]] = field(default_factory=dict)
     decisions: dict[int, tuple[int, str, str]] = field(default_factory=dict)  # number -> (line, result, reason)
+    conventions: dict[str, int] = field(default_factory=dict)  # the game's conventions the file names -> line
     used: dict[int, str] = field(default_factory=dict)  # line -> what the import did with it
 
     def commit(self, commit_id: str) -> tuple[int, Reading] | None:
@@ -93,6 +100,13 @@ class Corrections:
 
     def player(self, name: str) -> tuple[int, str] | None:
         return self.players.get(name)
+
+    def convention(self, name: str) -> bool:
+        """Whether the file says the game follows the convention `name` (one of CONVENTIONS); the line is used."""
+        line = self.conventions.get(name)
+        if line is not None:
+            self.use(line, f"convention {name}")
+        return line is not None
 
     def use(self, line: int, what: str) -> None:
         self.used.setdefault(line, what)
@@ -156,6 +170,13 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
         if m.group(3) and m.group(2).lower() == "adopted":
             raise ValueError("a reason says why a proposal failed; this one is adopted")
         corrections.decisions[proposal] = (number, m.group(2).lower(), clean_line(m.group(3) or ""))
+    elif m := _CONVENTION.fullmatch(line):
+        name = m.group(1).lower()
+        if name not in CONVENTIONS:
+            raise ValueError(f"'{name}' is not a convention the import knows ({', '.join(CONVENTIONS)})")
+        if name in corrections.conventions:
+            raise ValueError(f"convention {name} is named twice (first at line {corrections.conventions[name]})")
+        corrections.conventions[name] = number
     elif m := _PLAYER.fullmatch(line):
         recorded, name = m.group(1), _name(m.group(2))
         if recorded in corrections.players:
@@ -164,8 +185,8 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
     else:
         raise ValueError("not a correction: a line is `commit ID proposal N by NAME`, `commit ID judgment NAME by "
                          "JUDGE`, `commit ID event by WHO`, `commit ID cleaning by WHO`, `rule N immutable` "
-                         "(mutable, class not recorded), `player NAME IN THE RECORD = NAME` or `proposal N invalid: "
-                         "REASON`")
+                         "(mutable, class not recorded), `player NAME IN THE RECORD = NAME`, `proposal N invalid: "
+                         f"REASON` or `convention NAME` ({', '.join(CONVENTIONS)})")
 
 
 def _reading(words: str) -> Reading:
@@ -212,8 +233,9 @@ class Line:
     why: str        # "guessed: its subject says ...", "the record: ...", "your correction (the import read ...)"
 
 
-def render(title: str, sections: list[tuple[str, list[Line]]]) -> str:
-    """The corrections file: a header saying how to use it, then each section's lines, a comment after each."""
+def render(title: str, sections: list[tuple[str, list[Line]]], hints: list[str] = ()) -> str:
+    """The corrections file: a header saying how to use it, then each section's lines, a comment after each; then
+    `hints`, lines the keeper may take by removing the `# ` before them (a convention the game may follow)."""
     out = [f"# Corrections to {title}: the import's reading of each commit, rule and player it was not told.",
            "# Edit a line to correct it, then import again with --corrections FILE (into a new folder): every line",
            "# is followed, and a line that names nothing the import reads is refused. A `#` after a space starts",
@@ -225,4 +247,5 @@ def render(title: str, sections: list[tuple[str, list[Line]]]) -> str:
         width = min(max(len(f"{line.names} {line.reading}") for line in lines), 60)
         out += [f"{line.names} {line.reading}".ljust(width) + f"  # {clean_line(line.why)}" for line in lines]
         out.append("")
+    out += [f"# {hint}" for hint in hints]
     return "\n".join(out).rstrip("\n") + "\n"

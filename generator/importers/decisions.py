@@ -14,19 +14,52 @@ JSON file of proposals, as a bot or a website keeps them, read through a mapping
     # ballot_lists = ["for", "against", "", "abstain"]             # or: what each list is ("": no ballot)
     results = { passed = "adopted", failed = "defeated", deleted = "withdrawn", voting = "undecided" }
     adoption = "majority"          # the game's adoption method (game.toml's adoption.method)
+    text = "content"               # the proposal's text, where it states what it depends on (optional)
+
+A keeper's Markdown archive of proposals, one heading each (`#302 - Title - passed`, then `Proposed by: Ann` and
+a line per ballot, `Bo: For`), is read by regular expressions instead of keys:
+
+    [proposals]
+    file = "old_proposals.md"
+    heading = '^#(?P<number>[0-9]+|[A-Z]{4}) - (?P<title>.*) - (?P<result>[A-Za-z]+)$'
+    byline = '^Proposed by: (.+?)(?: [+-][0-9].*)?$'
+    ballot = '^(?P<voter>[^:]+): (?P<ballot>For|Against|Abstain)'
+    ballots = { For = "for", Against = "against", Abstain = "abstain" }
+    results = { passed = "adopted", Passed = "adopted", defeated = "defeated" }
+
+A number written in capital letters (VPRD) is numbered as a rule so named is (each letter's place in the alphabet
+in two digits: 22161804).
+
+Each player's score, as the game keeps it beside the rules (a file per player, or a JSON table), read at the last
+commit so that `check` holds it to the replay (`Scores:` on the log's last entry), and the points the game's rules
+give for an adopted proposal:
+
+    [scores]
+    files = "players/*.md"                         # a file per player (a pattern of paths), or one JSON file
+    name = 'GitHub handle: @(\\S+)'                # in each file, the player's name (default: the file's name)
+    score = 'Current score: (-?[0-9]+(?:[.][0-9]+)?)'
+    # table = "points.players"                     # or, in one JSON file: where {player: score} is
+    adopted = 1                                    # points to a proposal's proposer when it is adopted
+
+Without [proposals] the game has no file of decisions: only its scores are read.
 
 Voters and proposers are named as the file names them (a number, a handle); the corrections file's `player`
-lines give their names (`player 3097874862 = Gibson#3668`)."""
+lines give their names (`player 3097874862 = Gibson#3668`). A proposal's text may state what the game's rules let
+it depend on ("This proposal depends on #36", "is incompatible with #6"): `stated_conditions` reads it."""
 from __future__ import annotations
 
 import datetime
+import fnmatch
 import json
+import re
+from fractions import Fraction
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..parse.config import locate_keys, read_toml
 from ..parse.source import read_text
+from .rulesfile import letters_number
 from .text import clean_line, short_title
 
 RESULTS = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum", "undecided")
@@ -44,6 +77,20 @@ class Rulesets:
     proposal: str
     date: str
     title: str
+
+
+@dataclass(frozen=True)
+class ScoreFiles:
+    """Where the game keeps each player's score, and how to read it: files matching `files`, each one player's,
+    the name and the score found by the regular expressions `name` and `score` (their first group); or one JSON
+    file whose `table` is {player: score}. `adopted`: the points the game's rules give a proposal's proposer when
+    it is adopted (game.toml's scoring.adopted)."""
+
+    files: str
+    name: str
+    score: str
+    table: str
+    adopted: int
 
 
 @dataclass(frozen=True)
@@ -65,6 +112,9 @@ class Mapping:
     adopted_by_rulesets: bool = False   # a proposal is adopted where a ruleset names it, else defeated
     rulesets: Rulesets | None = None
     players: tuple[str, str, str, str] | None = None  # a JSON file of players: file, list, the id's key, the name's
+    text: str = ""                      # the key of a proposal's text
+    scores: ScoreFiles | None = None    # where the game keeps its players' scores
+    markdown: tuple[str, str, str] | None = None  # a Markdown archive: the heading's, byline's, ballot's expressions
 
 
 @dataclass(frozen=True)
@@ -80,6 +130,8 @@ class Decision:
     votes: tuple[tuple[str, str], ...]   # (voter, for | against | abstain), as the file lists them
     title: str
     reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
+    text: str = ""                       # the proposal's text, where the mapping names it
+    name: str = ""                       # the record's own name for it, where not its number (VPRD)
 
 
 def read_mapping(path: Path) -> Mapping:
@@ -96,8 +148,17 @@ def read_mapping(path: Path) -> Mapping:
             raise ArchiveError([SourceError(name, lines.get(table, 0), f"[{table}]: not a table of the mapping "
                                             f"(tables: {', '.join(_TABLES)})")])
     proposals = _Table(data, "proposals", name, lines)
-    if proposals.table is None:
-        raise ArchiveError([SourceError(name, 0, "no [proposals] table: it says where the game's decisions are")])
+    scores = _Table(data, "scores", name, lines)
+    if proposals.table is None and scores.table is None:
+        raise ArchiveError([SourceError(name, 0, "no [proposals] table: it says where the game's decisions are (or "
+                                        "[scores], where its players' scores are)")])
+    if proposals.table is None:  # scores only: no file of decisions
+        proposals.table = {"file": "", "number": "", "proposer": "", "result": ""}
+    markdown = None
+    if "heading" in proposals.table:  # a Markdown archive: read by expressions, not keys
+        markdown = tuple(_expression(proposals, key, groups) for key, groups in (
+            ("heading", ("number", "result")), ("byline", ()), ("ballot", ("voter", "ballot"))))
+        proposals.table = {"number": "", "proposer": "", "result": "", **proposals.table}
     lists = proposals.value("ballot_lists", list, [])
     if any(item not in BALLOTS for item in lists):
         raise proposals.fail("ballot_lists", "must list, for each list of voters, one of 'for', 'against', 'abstain' "
@@ -120,13 +181,84 @@ def read_mapping(path: Path) -> Mapping:
                             rulesets.value("proposal", str), rulesets.value("date", str, ""),
                             rulesets.value("title", str, "")) if rulesets.table is not None else None,
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
-                    players.value("name", str)) if players.table is not None else None)
+                    players.value("name", str)) if players.table is not None else None,
+                   proposals.value("text", str, ""), _score_files(scores) if scores.table is not None else None,
+                   markdown)
+
+
+def _expression(table: "_Table", key: str, groups: tuple[str, ...]) -> str:
+    """A regular expression of the records file, with the named groups it must hold (else its first group)."""
+    pattern = table.value(key, str)
+    try:
+        compiled = re.compile(pattern)
+    except re.error as error:
+        raise table.fail(key, f"is not a regular expression: {error}") from None
+    missing = [group for group in groups if group not in compiled.groupindex]
+    if missing or not groups and compiled.groups < 1:
+        raise table.fail(key, "must hold " + (", ".join(f"(?P<{group}>...)" for group in missing) if missing else
+                                              "a group, (...), around what it reads"))
+    return pattern
+
+
+def _score_files(scores: "_Table") -> ScoreFiles:
+    files, table = scores.value("files", str), scores.value("table", str, "")
+    patterns = {key: scores.value(key, str, "" if key == "name" or table else None) for key in ("name", "score")}
+    for key, pattern in patterns.items():
+        try:
+            if pattern and re.compile(pattern).groups < 1:
+                raise scores.fail(key, "must hold a group, (...), around what it reads")
+        except re.error as error:
+            raise scores.fail(key, f"is not a regular expression: {error}") from None
+    adopted = scores.table.get("adopted", 0)
+    if not isinstance(adopted, int) or isinstance(adopted, bool):
+        raise scores.fail("adopted", "must be a whole number")
+    return ScoreFiles(files, patterns["name"], patterns["score"], table, adopted)
+
+
+def score_paths(scores: ScoreFiles, paths: list[str]) -> list[str]:
+    """The repository's files (`paths`) that hold the players' scores, in name order."""
+    return sorted(path for path in paths if fnmatch.fnmatchcase(path, scores.files))
+
+
+def read_scores(scores: ScoreFiles, files: list[tuple[str, str]]) -> tuple[dict[str, Fraction], list[str]]:
+    """Each player's score (as the record names the player) in `files` (path, text), and the files that hold none
+    (a folder's README, say); DecisionsUnreadable naming a JSON file with no table of scores where the mapping
+    says, or a score that is not a number."""
+    out: dict[str, Fraction] = {}
+    left_out: list[str] = []
+    for path, content in files:
+        if scores.table:
+            table = _at(_json(content), scores.table)
+            if not isinstance(table, dict):
+                raise DecisionsUnreadable(f"{path}: '{scores.table}' holds no table of players' scores")
+            for player, value in table.items():
+                out[clean_line(str(player))] = _score(value, path, player)
+            continue
+        score = re.search(scores.score, content, re.MULTILINE)
+        named = re.search(scores.name, content, re.MULTILINE) if scores.name else None
+        if score is None or scores.name and named is None:
+            left_out.append(path)
+            continue
+        player = clean_line(named.group(1)) if named else path.rpartition("/")[2].rpartition(".")[0]
+        out[player] = _score(score.group(1), path, player)
+    return out, left_out
+
+
+def _score(value, path: str, player: str) -> Fraction:
+    try:
+        if isinstance(value, bool) or not isinstance(value, (int, float, str)) or len(str(value)) > 20:
+            raise ValueError
+        return Fraction(str(value).strip())
+    except (ValueError, ZeroDivisionError):
+        raise DecisionsUnreadable(f"{path}: the score of {player}, '{clean_line(str(value))[:40]}', is not a "
+                                  "number") from None
 
 
 _TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
-                         "results", "adoption", "title", "adopted"),
+                         "results", "adoption", "title", "adopted", "text", "heading", "byline", "ballot"),
            "rulesets": ("list", "file", "proposal", "date", "title"),
-           "players": ("file", "list", "id", "name")}
+           "players": ("file", "list", "id", "name"),
+           "scores": ("files", "name", "score", "table", "adopted")}
 
 
 class _Table:
@@ -169,6 +301,8 @@ def read_decisions(mapping: Mapping, content: str, adopted: dict[int, str] | Non
     """The decisions in `content` (the mapping's file), in the file's order; DecisionsUnreadable naming the first
     entry that cannot be read as the mapping says. `adopted`: where a proposal is adopted when a ruleset names it,
     the proposals the rulesets name, each with the ruleset's words."""
+    if mapping.markdown:
+        return _markdown_decisions(mapping, content)
     out = []
     for place, item in enumerate(read_list(content, mapping.list, "proposals")):
         if not isinstance(item, dict):
@@ -179,14 +313,17 @@ def read_decisions(mapping: Mapping, content: str, adopted: dict[int, str] | Non
 
 def read_list(content: str, path: str, what: str) -> list:
     """The list at `path` ("a.b"; "" for the top) in a JSON text; DecisionsUnreadable where there is none."""
-    try:
-        data = json.loads(content, parse_constant=lambda word: None)
-    except (ValueError, RecursionError) as error:
-        raise DecisionsUnreadable(f"not JSON: {error}") from None
-    items = _at(data, path)
+    items = _at(_json(content), path)
     if not isinstance(items, list):
         raise DecisionsUnreadable(f"'{path or 'the top'}' holds no list of {what}")
     return items
+
+
+def _json(content: str):
+    try:
+        return json.loads(content, parse_constant=lambda word: None)
+    except (ValueError, RecursionError) as error:
+        raise DecisionsUnreadable(f"not JSON: {error}") from None
 
 
 def read_players(mapping: Mapping, content: str) -> dict[str, str]:
@@ -224,8 +361,60 @@ def _decision(mapping: Mapping, place: int, item: dict, adopted: dict[int, str] 
     moment, date = moment_of(item.get(mapping.date)) if mapping.date else (0.0, "")
     title = short_title(str(item.get(mapping.title) or ""))[0] if mapping.title else ""
     proposer = item.get(mapping.proposer)
+    text = item.get(mapping.text) if mapping.text else None
     return Decision(number, "" if proposer is None else clean_line(str(proposer)), result, said, date, moment,
-                    _votes(mapping, item.get(mapping.votes) if mapping.votes else None, number), title)
+                    _votes(mapping, item.get(mapping.votes) if mapping.votes else None, number), title,
+                    text=text if isinstance(text, str) else "")
+
+
+# What a proposal's text may state of others, as games' rules let it ("This proposal depends on #36", "Depends on
+# proposal 18", "This proposal is incompatible with #6"): it fails if one it depends on fails, or one it is
+# incompatible with passes.
+_CONDITION = re.compile(r"\b(depends?|incompatible)\s+(?:up)?(?:on|with)\s+(?:proposals?\s*)?#?\s*([0-9]{1,12})\b",
+                        re.IGNORECASE)
+
+
+def stated_conditions(text: str) -> list[tuple[str, int, str]]:
+    """What a proposal's text states it depends on or is incompatible with: ("depends" or "incompatible", the
+    proposal's number, the words as written), in the text's order."""
+    return [("depends" if m.group(1).lower().startswith("depend") else "incompatible", int(m.group(2)),
+             clean_line(m.group(0))) for m in _CONDITION.finditer(text[:100_000])]
+
+
+def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
+    """The decisions of a Markdown archive: each line the heading expression matches opens one, read up to the
+    next; its byline and ballots found in its lines."""
+    heading, byline, ballot = (re.compile(pattern, re.MULTILINE) for pattern in mapping.markdown)
+    starts = list(heading.finditer(content))
+    out = []
+    for at, start in enumerate(starts):
+        body = content[start.end():starts[at + 1].start() if at + 1 < len(starts) else len(content)]
+        written = start.group("number")
+        number = int(written) if written.isdigit() else letters_number(written) if written.isalpha() and \
+            written.isupper() else None
+        if number is None or number >= 10 ** 12:
+            raise DecisionsUnreadable(f"'{clean_line(start.group(0))[:60]}': its number '{written}' is neither digits "
+                                      "nor capital letters")
+        said = clean_line(start.group("result"))
+        result = mapping.results.get(said, said if said in RESULTS else "")
+        if not result:
+            raise DecisionsUnreadable(f"proposal {written}: its result '{said}' is not one the mapping names "
+                                      "(proposals.results)")
+        proposer = byline.search(body)
+        votes = []
+        for cast in ballot.finditer(body):
+            kind = mapping.ballots.get(clean_line(cast.group("ballot")))
+            if kind is None:
+                raise DecisionsUnreadable(f"proposal {written}: the ballot '{clean_line(cast.group('ballot'))}' of "
+                                          f"{clean_line(cast.group('voter'))} is not one the mapping names "
+                                          "(proposals.ballots)")
+            if kind:
+                votes.append((clean_line(cast.group("voter")), kind))
+        title = short_title(clean_line(start.group("title")))[0] if "title" in heading.groupindex else ""
+        out.append(Decision(number, clean_line(proposer.group(1)) if proposer else "", result, said, "", 0.0,
+                            tuple(votes), title, text=body,
+                            name="" if written.isdigit() else written))
+    return out
 
 
 def moment_of(value) -> tuple[float, str]:

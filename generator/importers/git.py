@@ -6,8 +6,8 @@ record says it was, in this order:
 2. the rule's own history: the History line the commit added for each change (record.py) names the proposal, its
    authors, or a judgment, a temporary rule, a cleaning;
 3. the game's own words in the commit's subject or its pull request's title: `Proposal 12`, `Proposals 66 + 70`,
-   `P49-54`, `384: Title`, `Judgment I`, `Temporary Rule 601`, `Non-rule-change: Typo` (never a pull request's
-   own number, `#30`);
+   `P49-54`, `384: Title`, `Judgment I`, `Temporary Rule 601`, `Non-rule-change: Typo` (a pull request's own
+   number, `#30`, only where the keeper says the game's proposals are its pull requests);
 4. a guess, said as one: a commit that changes only the rules' formatting is a cleaning, any other a proposal
    numbered next in sequence, proposed by its pull request's author (`from user/branch`) or its author.
 
@@ -23,6 +23,8 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from decimal import Decimal
+from fractions import Fraction
 from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
@@ -35,8 +37,9 @@ from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
                       toml_string)
-from .corrections import FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import Decision, DecisionsUnreadable, Mapping, moment_of, read_decisions, read_list, read_players
+from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
+from .decisions import (Decision, DecisionsUnreadable, Mapping, ScoreFiles, moment_of, read_decisions, read_list,
+                        read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
@@ -63,12 +66,13 @@ _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\
                        re.IGNORECASE)
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
-_MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #[0-9]+ from ([^/\s]+)/(\S+)")
-_SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#[0-9]+\)\s*$")                   # "Title (#45)"
+_MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
+_SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#([0-9]{1,12})\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
 # A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
 # made a proposal ("Heavpoot#5118 submitted proposal #171").
 _DECIDED = re.compile(rf"\b(?:passed|adopted|enacted|accepted|applied)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
+_FAILED_BY = re.compile(rf"^(\S.*?)\s+(?:failed|rejected)\s+proposal\s*#?({_NUMBER})\b", re.IGNORECASE)
 _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
                         re.IGNORECASE)
 _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
@@ -131,13 +135,18 @@ class _Walk:
     classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
     # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
     submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
+    # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
+    failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
                title: str | None = None, corrections: Corrections | None = None,
-               records: Mapping | None = None) -> ImportedGame:
+               records: Mapping | None = None, by_pull_requests: bool = False) -> ImportedGame:
+    """The game in `repo` (see the module's doc); `by_pull_requests`: the game's convention that its proposals are
+    its merged pull requests, numbered as they are (also said by a corrections line)."""
     try:
-        return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records)
+        return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records,
+                       by_pull_requests)
     except GitError as error:
         raise ImportRefused(str(repo), str(error)) from None
 
@@ -149,7 +158,7 @@ def _path(path: str) -> str:
 
 
 def _import(repo: Path, paths: list[str], start: str | None, end: str | None, title: str | None,
-            corrections: Corrections | None, records: Mapping | None) -> ImportedGame:
+            corrections: Corrections | None, records: Mapping | None, by_pull_requests: bool) -> ImportedGame:
     if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
         raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
@@ -160,9 +169,13 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         paths = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections)
-    decisions = _read_decisions(repo, records, last, walk) if records else []
-    undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step)]
-    _guess(walk, undecided)
+    decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
+    # (the line is used either way: a keeper may say both)
+    said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
+    by_pull_requests = by_pull_requests or said_by_line
+    undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
+    _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
+           if records and records.file and not records.rulesets else None)
     for step in walk.steps:
         if corrections is not None and (said := corrections.commit(step.commit.id)):
             step.correction, reading = said
@@ -176,18 +189,33 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     for decision in decisions:
         names.learn(decision)
     decided = {decision.number: names.decision(decision) for decision in decisions}
+    reasons = _failed_for_a_reason(decided, walk, names)
+    kept: list[Line] = []  # the keeper's decision lines, for the new corrections file
     for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
         if number in decided:
-            corrections.use(line, f"proposal {number}: {result}" + (f": {reason}" if reason else "") +
-                            f" (the record: {decided[number].said})")
+            said = f"{result}: {reason}" if reason else result
+            corrections.use(line, f"proposal {number}: {said} (the record: {decided[number].said})")
+            kept.append(Line(f"proposal {number}", said, f"your correction (the record: {decided[number].said})"))
             decided[number] = dataclasses.replace(decided[number], result=result, reason=reason)
+            reasons.pop(number, None)
+    kept += [Line(f"proposal {number}", f"{decided[number].result}: {decided[number].reason}", f"guessed: {why}")
+             for number, why in sorted(reasons.items())]
+    walk.decision_guesses += [f"proposal {number}: {decided[number].result}: {decided[number].reason}: guessed: {why}"
+                              for number, why in sorted(reasons.items())]
+    scores = {names.name(raw): score for raw, score in _read_scores(repo, records.scores, last, walk).items()} \
+        if records and records.scores else {}
     if corrections is not None:
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
     entries, unrecorded, numbers = _entries(steps, decided, walk)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
-                                 + [name for decision in decided.values() for name, _ in decision.votes]))
+                                 + [name for decision in decided.values() for name, _ in decision.votes]
+                                 + list(scores)))
+    if scores:  # the record's scores at the end, which check holds to the replay
+        last_entry = next(entry for entry in reversed(entries) if not entry.heading.startswith("Unrecorded"))
+        last_entry.keys.append(("Scores", ", ".join(f"{player} {_decimal(score)}"
+                                                    for player, score in sorted(scores.items()))))
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
     where = " or ".join(code_span(path or ".") for path in paths) or code_span(records.rulesets.list)
     rules_md = render_ruleset(f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
@@ -199,7 +227,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per change of the rules "
                      f"({escape_markdown(read)}); the file `IMPORT.md` in the game's folder, which is not part of the "
                      "site, says how each was read.\n\n", entries)
-    game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records else None)
+    game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records and records.file
+                           else None, records.scores.adopted if records and records.scores else 0)
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
@@ -215,7 +244,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
              "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used, records, decided),
              FILE_NAME: render(f"the import of {repo.resolve().name} ({where})",
-                               _correction_lines(steps, names, walk.classes, walk.guessed))}
+                               _correction_lines(steps, names, walk.classes, walk.guessed, kept, by_pull_requests),
+                               _hints(steps, by_pull_requests))}
     return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
                         said=used + _told(walk, steps))
 
@@ -354,6 +384,8 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.decided.append((place, int(m.group(1)), commit))
             if m := _SUBMITTED.match(commit.subject):
                 walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+            if m := _FAILED_BY.match(commit.subject):
+                walk.failed_by[int(m.group(2))] = (m.group(1), commit)
             for old in left:  # rules made again where they were before they moved: a new game, or round
                 if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
                     walk.remade[old] = commit
@@ -561,7 +593,7 @@ def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
         paragraphs = _message_paragraphs(commit.message)  # (GitHub writes the title on one line, the body after)
         title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else \
             author_and_subject(repo, commit.parents[1])[1]
-        return title, m.group(1), f"its pull request's author (from {m.group(1)}/{m.group(2)})", m.group(2)
+        return title, m.group(2), f"its pull request's author (from {m.group(2)}/{m.group(3)})", m.group(3)
     if len(commit.parents) > 1:
         author, subject = author_and_subject(repo, commit.parents[1])
         return subject, author, "the author of the branch it merged", ""
@@ -574,9 +606,18 @@ _UNNUMBERED = "no record numbers it"   # the guess a numbering pass completes
 NEXT = -1                              # the number of a proposal to be numbered in sequence (a game may number from 0)
 
 
-def _read_step(step: _Step) -> bool:
+def _pull_request(commit: Commit) -> int | None:
+    """The number of the pull request a commit merged (`Merge pull request #12 from ...`) or squashed (`Title
+    (#12)`), if it says one."""
+    m = _MERGED_PULL_REQUEST.match(commit.subject) if len(commit.parents) > 1 else \
+        _SQUASHED_PULL_REQUEST.search(commit.subject)
+    return int(m.group(1)) if m else None
+
+
+def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     """Read the commit as corrections.py writes it, from the record (its History lines, the game's words in its
-    title). False when the record does not say what it is: `_guess` decides, from the game's ways."""
+    title; with the game's convention `by_pull_requests`, its pull request's number is its proposal's). False when
+    the record does not say what it is: `_guess` decides, from the game's ways."""
     entries = [entry for entry in step.credited if entry is not None and entry.agent.kind != "initial"]
     author, author_is = _author(step)
     agents = {entry.agent.kind for entry in entries}
@@ -605,7 +646,11 @@ def _read_step(step: _Step) -> bool:
             step.reading = Reading("event", by=entry.agent.words.lower() + (f" ({by})" if by else ""))
         return True
     title = step.title
-    if _NON_RULE_CHANGE.match(title):
+    if by_pull_requests and (number := _pull_request(step.commit)) is not None and not _NON_RULE_CHANGE.match(title):
+        step.said.append(f"its pull request #{number}, the game numbering its proposals by their pull requests "
+                         f"({CONVENTION_PULL_REQUESTS})")
+        _proposals(step, [number], author, author_is)
+    elif _NON_RULE_CHANGE.match(title):
         step.said.append(f"its title '{clean_line(title)}' calls it a non-rule change")
         step.reading = Reading("cleaning", by=author)
     elif m := _JUDGMENT.match(title):
@@ -645,11 +690,15 @@ def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> 
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
-def _guess(walk: _Walk, undecided: list[_Step]) -> None:
+def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
+           adopted: set[int] | None = None) -> None:
     """What the record does not say, guessed from the game's own ways and said as guesses: a commit that only
-    reformats is a cleaning; one that makes a new rule numbered as the game numbers its proposals' rules is that
+    reformats is a cleaning; where the game's proposals are its pull requests (`by_pull_requests`), any other
+    commit is the keeper's own; one that makes a new rule numbered as the game numbers its proposals' rules is that
     proposal; once the game writes its proposals' numbers in titles, a commit without one is the keeper's own;
-    before, a proposal numbered next in sequence (by `_number`)."""
+    before, a proposal numbered next in sequence (by `_number`). Where the game's decisions are recorded
+    (`adopted`, the numbers of those adopted), a commit is a proposal only as one adopted: one that makes a rule
+    numbered as an adopted proposal is; any other is the keeper's own (no number is invented)."""
     steps = walk.steps
     numbered = [step for step in steps if step not in undecided and step.reading.kind == "proposal"]
     own_numbers = _rules_numbered_as_proposals(numbered)
@@ -678,6 +727,19 @@ def _guess(walk: _Walk, undecided: list[_Step]) -> None:
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
+        elif adopted is not None and (recorded := sorted(set(made) & adopted)):
+            step.guesses.append(f"no record numbers it: proposal {recorded[0]}, the number of the rule it makes, "
+                                "which the record of decisions says was adopted")
+            _proposals(step, recorded[:1], author, author_is)
+            claimed.add(recorded[0])
+        elif adopted is not None:
+            step.guesses.append("no record numbers it, and the record of decisions holds the game's proposals: the "
+                                "keeper's own change, not a proposal")
+            step.reading = Reading("event", by=f"{author}, no proposal")
+        elif by_pull_requests:
+            step.guesses.append("no pull request merged it, where the game's proposals are its pull requests: the "
+                                "keeper's own change, not a proposal")
+            step.reading = Reading("event", by=f"{author}, no proposal")
         elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
                 (own_numbers or own_numbers is None and made[0] > highest_initial):
             why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
@@ -819,23 +881,29 @@ class _Names:
     def name(self, raw: str, commit: str = "") -> str:
         if raw in self.written:
             return self.written[raw]
-        said = self.corrections.player(raw) if self.corrections else None
-        if said is not None:
-            self._use(raw, said)
-            name, why = said[1], "your correction" if said[1] != player_name(raw)[0] else "as your line says"
-        elif raw in self.walk.record_names:
+        if raw in self.walk.record_names:
             name, why = player_name(self.walk.record_names[raw])[0], "the record: its file of players"
         elif raw in self.guessed:
             name, why = self.guessed[raw]
         else:
             name, problem = player_name(raw)
             why = "as the record writes it; two names of one person: write one as the other"
-            if problem:
+            if problem and not (self.corrections and self.corrections.player(raw)):
                 self.walk.problems.append(Problem("", commit, 0, f"the name '{shown(raw)}' cannot be written as it is "
                                                   f"({problem}): written '{name}'"))
                 why = f"written so: {problem}"
+        said = self.corrections.player(raw) if self.corrections else None
+        if said is not None:
+            self._use(raw, said)
+            if said[1] != name:
+                name, why = said[1], f"your correction (the import read: {name})"
         self.written[raw], self.why[raw] = name, why
         return name
+
+    def _use(self, raw: str, said: tuple[int, str]) -> None:
+        read = self.walk.record_names.get(raw) or self.guessed.get(raw, (raw, ""))[0]  # the import's own reading
+        same = " (as the import reads it)" if said[1] == player_name(read)[0] else ""
+        self.corrections.use(said[0], f"player {raw} written {said[1]}{same}")
 
     def follow(self, step: _Step) -> None:
         """The step's reading with the names written; the keeper's own reading (its line) as it is."""
@@ -852,10 +920,6 @@ class _Names:
                                                    for p in reading.proposals), reading.name,
                                self.name(reading.by, step.commit.id) if reading.kind in ("judgment", "cleaning")
                                else reading.by)
-
-    def _use(self, raw: str, said: tuple[int, str]) -> None:
-        same = " (as the import reads it)" if said[1] == player_name(raw)[0] else ""
-        self.corrections.use(said[0], f"player {raw} written {said[1]}{same}")
 
     def learn(self, decision: Decision) -> None:
         """Guess the name of a decision's proposer, where the file gives an identifier, from the commit that says
@@ -886,6 +950,42 @@ class _Names:
 
 # --- the log -----------------------------------------------------------------------------------------------------
 
+def _failed_for_a_reason(decided: dict[int, Decision], walk: _Walk, names: _Names) -> dict[int, str]:
+    """Decisions the record says failed though most of their ballots favour them, where the record says why as the game's
+    rules let it (a guess, each said, for the keeper's corrections file): its text states it depends on a proposal
+    that failed, or is incompatible with one adopted (or with itself): `Result: invalid` and that `Reason:`, which
+    check verifies; else its own author failed it (a bot's "Kit failed proposal #36"): `Result: withdrawn`. Changes
+    `decided`; returns each changed proposal's number with why, in words."""
+    guessed: dict[int, str] = {}
+    for number, decision in decided.items():
+        if decision.result != "defeated" or not _ballots_favour(decision):
+            continue
+        for kind, other, words in stated_conditions(decision.text):
+            holds = other in decided and (decided[other].result == "adopted") == (kind == "incompatible") \
+                or kind == "incompatible" and other == number
+            if holds and other != number or holds and kind == "incompatible":
+                reason = f"{'depends on' if kind == 'depends' else 'incompatible with'} proposal {other}"
+                decided[number] = dataclasses.replace(decision, result="invalid", reason=reason)
+                guessed[number] = (f"its text says '{words}', and proposal {other} " + (
+                    "is itself" if other == number else f"was {decided[other].result}") +
+                    f"; most of its ballots favour it, the record says it {decision.said}")
+                break
+        else:
+            failer = walk.failed_by.get(number)
+            if failer and decision.proposer and names.name(failer[0], failer[1].id) == decision.proposer:
+                decided[number] = dataclasses.replace(decision, result="withdrawn", reason="its author failed it")
+                guessed[number] = (f"commit {failer[1].short} '{clean_line(failer[1].subject)}': its author failed it; "
+                                   f"most of its ballots favour it, the record says it {decision.said}")
+    return guessed
+
+
+def _ballots_favour(decision: Decision) -> bool:
+    """Whether more of a decision's recorded ballots are for it than against it: a failure they do not explain is
+    one the record may say why of (whether they adopt it under the game's method is check's to say)."""
+    kinds = [ballot for _, ballot in decision.votes]
+    return kinds.count("for") > kinds.count("against")
+
+
 def _file_text(repo: Path, blobs: BlobReader, last: str, path: str, what: str, walk: _Walk) -> str:
     """A file the records file names, read at the last commit; the import is refused without it."""
     try:
@@ -910,6 +1010,31 @@ def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> lis
         return read_decisions(records, content, walk.adopted if records.adopted_by_rulesets else None)
     except DecisionsUnreadable as error:
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
+
+
+def _read_scores(repo: Path, scores: ScoreFiles, last: str, walk: _Walk) -> dict[str, Fraction]:
+    """Each player's score in the files the records file's [scores] names, read at the last commit (as the record
+    names each player); the import is refused where they cannot be read, or no file matches."""
+    paths = score_paths(scores, list_files(repo, last, ""))
+    if not paths:
+        raise ImportRefused(str(repo), f"no file matches {scores.files} at commit {last[:10]} (the records file's "
+                            "scores.files)", walk.problems)
+    with BlobReader(repo) as blobs:
+        files = [(path, _file_text(repo, blobs, last, path, "scores.files", walk)) for path in paths]
+    try:
+        read, left_out = read_scores(scores, files)
+    except DecisionsUnreadable as error:
+        raise ImportRefused(str(repo), f"at commit {last[:10]}: {error}", walk.problems) from None
+    walk.problems += [Problem(path, last, 0, "holds no player's name and score where the records file's scores.name "
+                              "and scores.score find them: not read") for path in left_out]
+    return read
+
+
+def _decimal(score: Fraction) -> str:
+    """A score as the log writes it: whole, or a decimal the record gave (31.7)."""
+    if score.denominator == 1:
+        return str(score.numerator)
+    return str(Decimal(score.numerator) / Decimal(score.denominator))
 
 
 def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
@@ -977,9 +1102,19 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     accounts for (in a game kept in git, a proposal that failed is never merged), each before the first proposal
     numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order."""
     carried = {p.number for step in steps if step.again is None for p in step.reading.proposals}
+
+    def moment(decision: Decision) -> float:
+        """When a decision was taken, or, where the record does not date it, just before the first commit that
+        carried out a proposal numbered above it (after every commit, for one above them all)."""
+        if decision.moment or decision.name:
+            return decision.moment or float("inf")
+        return next((datetime.datetime.fromisoformat(step.commit.date).timestamp() - 1 for step in steps
+                     if any(p.number > decision.number for p in step.reading.proposals)), float("inf"))
+
     alone = sorted((decision for number, decision in decided.items() if number not in carried),
-                   key=lambda decision: (decision.moment, decision.number))
-    used = carried | {decision.number for decision in alone}
+                   key=lambda decision: (moment(decision), decision.number))
+    # (a number the record writes in letters, VPRD, is a name: it leaves no gap in the numbers)
+    used = (carried | {decision.number for decision in alone}) - {d.number for d in decided.values() if d.name}
     missing = gaps(used, min(used), max(used)) if used else []
     entries: list[Entry] = []
     order: list[int] = []
@@ -1001,6 +1136,8 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
         date = max(decision.date, last_date) if decision.date else last_date or walk.start_date
         if decision.result == "undecided" or not decision.proposer:
             entries.append(_undecided(decision))
+        elif decision.name:
+            entries.append(_lettered(decision, date, [], []))
         else:
             keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
             entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
@@ -1008,8 +1145,8 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
         order.append(decision.number)
 
     for step in steps:
-        moment = datetime.datetime.fromisoformat(step.commit.date).timestamp()
-        while alone and alone[0].moment <= moment:
+        step_moment = datetime.datetime.fromisoformat(step.commit.date).timestamp()
+        while alone and moment(alone[0]) <= step_moment:
             decision_alone(alone.pop(0))
         numbers = [p.number for p in step.reading.proposals]
         if numbers and step.again is None:
@@ -1044,6 +1181,18 @@ def _ballots(decision: Decision) -> list[tuple[str, str]]:
     return [("Votes", votes), ("Result", decision.result)] + ([("Reason", decision.reason)] if decision.reason else [])
 
 
+def _lettered(decision: Decision, date: str, changes: list[Change], prose: list[str], title: str = "") -> Entry:
+    """A proposal the record names by letters (VPRD), not in the game's numbering: an event by it, its decision
+    in a note (the log numbers its proposals; the letters' number would leave millions unaccounted for)."""
+    votes = next(value for key, value in _ballots(decision) if key == "Votes")
+    return Entry(f"Event: proposal {decision.name}" + (f": {decision.title or title}" if title or decision.title
+                                                        else ""),
+                 [("Date", date), ("By", f"proposal {decision.name}" + (f" ({decision.proposer})" if
+                                                                         decision.proposer else "")),
+                  ("Note", f"The record names this proposal by letters, outside the game's numbering; its decision: "
+                           f"{clean_line(decision.said)} (votes: {votes}).")], changes, prose)
+
+
 def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk) -> list[Entry]:
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
@@ -1069,14 +1218,18 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
         shares = _shares(step)
         out = []
         for proposal in reading.proposals:
-            heading = f"Proposal {proposal.number}" + (f": {title}" if title and len(reading.proposals) == 1 else "")
             decision = decided.get(proposal.number)
+            named = decision.title if decision and decision.title else title if len(reading.proposals) == 1 else ""
+            heading = f"Proposal {proposal.number}" + (f": {named}" if named else "")
             proposer = decision.proposer if decision and decision.proposer else (proposal.authors or ("unknown",))[0]
             keys = [("Proposer", proposer)]
             if proposal.authors[1:]:
                 keys.append(("Co-authors", ", ".join(proposal.authors[1:])))
             keys += [("Date", date), *(_ballots(decision) if decision else [("Result", "adopted")])]
             changes = shares.get(proposal.number, [])
+            if decision and decision.name:
+                out.append(_lettered(decision, date, changes, prose, title))
+                continue
             if decision and decision.result != "adopted":  # the rules changed all the same: an event, beside it
                 walk.problems.append(Problem("", commit.id, 0, f"the record of decisions says proposal "
                                              f"{proposal.number} {decision.said}, yet this commit carries it out: "
@@ -1187,7 +1340,8 @@ def _message_paragraphs(message: str) -> list[str]:
     return [paragraph for paragraph in re.split(r"\n\s*\n", message.strip()) if paragraph.strip()]
 
 
-def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None) -> str:
+def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None,
+               adopted: int = 0) -> str:
     lines = [f"title = {toml_string(name)}",
              "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
              + ("; the ballots are the record of decisions'.\"" if adoption else
@@ -1205,15 +1359,33 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
     if adoption:
         lines += ["", "[adoption]", f"method = {toml_string(adoption)}"]
     lines += ["", "# No dice or turns in the record: nothing to score or to check turns against.",
-              "[scoring]", "turn = \"none\"", "defeated = 0", "against_adopted = 0", "",
+              "[scoring]", "turn = \"none\"", "defeated = 0", "against_adopted = 0"]
+    if adopted:
+        lines.append(f"adopted = {adopted}  # the records file's: points to a proposal's proposer on adoption")
+    lines += ["",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
     return "\n".join(lines)
 
 
 # --- what the import says of itself ------------------------------------------------------------------------------
 
+def _hints(steps: list[_Step], by_pull_requests: bool) -> list[str]:
+    """Conventions the game may follow, for the keeper to take by a line of the corrections file: where commits
+    merged pull requests, that the game's proposals are its pull requests (a pull request's number is never taken
+    for a proposal's without the keeper's word)."""
+    merged = sum(1 for step in steps for commit in [step.commit, *step.commits] if _pull_request(commit) is not None)
+    if by_pull_requests or not merged:
+        return []
+    return [f"{counted(merged, 'commit')} merged pull requests, whose numbers were not taken for proposals'. If the "
+            "game's proposals are",
+            "its pull requests, each numbered as its pull request is, import again with --proposals-are-pull-requests",
+            "and without the commit lines above (each says a commit's reading over any convention): every other",
+            "commit is then the keeper's own, and the new file says `convention proposals-are-pull-requests`."]
+
+
 def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
-                      guessed: dict[str, tuple[str, str]]) -> list[tuple[str, list[Line]]]:
+                      guessed: dict[str, tuple[str, str]], decisions: list[Line],
+                      by_pull_requests: bool = False) -> list[tuple[str, list[Line]]]:
     commits = []
     for step in (step for step in steps if not step.ruleset):  # (a ruleset's step is the record's: no guess)
         ids = "".join(f", then {c.short}" for c in step.commits)
@@ -1234,11 +1406,14 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
         words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
         rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
                       "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
-    return [("Commits that changed the rules", commits), ("Rules", rules), ("Players", names.lines())]
+    conventions = [Line("convention", CONVENTION_PULL_REQUESTS, "a merged pull request's number is its proposal's "
+                        "(--proposals-are-pull-requests, or this line)")] if by_pull_requests else []
+    return [("The game's conventions", conventions), ("Commits that changed the rules", commits), ("Rules", rules),
+            ("Players", names.lines()), ("Decisions", decisions)]
 
 
 def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
-    if records is None:
+    if records is None or not records.file:
         return ("- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) "
                 "and no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.")
     results = Counter(decision.result for decision in decided.values())

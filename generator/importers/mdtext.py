@@ -95,6 +95,8 @@ def _list(lines: list[str], i: int, hard_breaks, blocks: list[str]) -> int:
             i = following
         elif item is None:  # an item's paragraph after a blank line
             end = _paragraph_end(lines, i, in_item=True)
+            if end == i:  # a block of its own (a quote, a fence, a heading, a table) ends the list
+                break
             indent = len(lines[i]) - len(lines[i].lstrip())
             out.append(" " * min(indent, 4) + _joined(lines, i, end, hard_breaks))
             i = end

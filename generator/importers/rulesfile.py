@@ -361,7 +361,7 @@ class _Shape:
             identifier = _IDENTIFIER.fullmatch(line.words or "") if line.kind is Kind.HEADING and rule_level \
                 and line.level == rule_level else None
             if identifier:  # `##TIDE - Title`: a rule known by letters where the game gave up numbers
-                line = dataclasses.replace(line, kind=Kind.RULE_START, style=style, number=_letters_number(
+                line = dataclasses.replace(line, kind=Kind.RULE_START, style=style, number=letters_number(
                     identifier.group(1)), rule_class=heading_class_and_title(identifier.group(2) or "")[0],
                     title=heading_class_and_title(identifier.group(2) or "")[1])
             if line.style == style and line.kind is Kind.RULE_START:
@@ -870,7 +870,7 @@ def _stack_topic(stack: list[tuple[int, Line]], title: Line | None) -> str | Non
                  and line.words), None)
 
 
-def _letters_number(letters: str) -> int:
+def letters_number(letters: str) -> int:
     """A rule's number for an identifier of capital letters, the same wherever it is read: each letter's place in
     the alphabet in two digits (TIDE = 20090405), above any number a game writes."""
     return int("".join(f"{ord(letter) - ord('A') + 1:02}" for letter in letters))

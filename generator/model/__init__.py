@@ -172,6 +172,8 @@ class Ruleset:
     # Set on snapshots only: the point in the log the snapshot claims to show.
     after_proposal: int | None = None
     as_of: dt.date | None = None
+    # Format 1.3: the topics its level-1 headings group the rules by, each with its rules' numbers in its order.
+    topics: tuple[tuple[str, tuple[int, ...]], ...] = ()
 
     def by_number(self) -> dict[int, Rule]:
         return {rule.number: rule for rule in self.rules}

@@ -1,6 +1,7 @@
 """A game folder (game.toml, rules.md, the log, snapshots, drafts) or a content folder of games to the model."""
 from __future__ import annotations
 
+import dataclasses
 import os
 from pathlib import Path
 
@@ -8,7 +9,7 @@ from ..cache import Cache, digest
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
-from ..model.config import Config
+from ..model.config import Config, Section
 from ..model.urls import RESERVED, draft_page_name, url_segment
 from .config import locate_keys, parse_config
 from .log import LogParser, parse_draft, parse_log
@@ -107,6 +108,8 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
     power = config.rules.power  # format 1.1: rulesets carry `Power:` lines, the log may change powers
     rules = (parse_ruleset(texts[rules_name], rules_name, errors, power=power) if rules_name in texts
              else Ruleset("", (), Source(rules_name, 0)))
+    if rules.topics and not config.sections:  # format 1.3: rules.md's topics are the ruleset's parts on the site
+        config = dataclasses.replace(config, sections=tuple(Section(name, "", numbers) for name, numbers in rules.topics))
     log_files = [f"{prefix}/log.md"] if f"{prefix}/log.md" in texts else []
     log_files += under("log")
     solitaire = config.variant == "solitaire"

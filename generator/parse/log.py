@@ -1325,8 +1325,10 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
 def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector,
                  power: bool = False) -> Change | None:
     """One change paragraph; raises NumberTooLarge for a rule number past the cap."""
-    def needs_quote(what: str) -> bool:
-        if quoted is None or not quoted.strip():
+    def needs_quote(what: str, may_be_empty: bool = False) -> bool:
+        # (1.3: a rule with no text of its own, a heading over the rules under it, is enacted or amended by an
+        # empty blockquote, a lone `>`: written so, not forgotten)
+        if quoted is None or not quoted.strip() and not may_be_empty:
             errors.add(source.file, source.line, f"'{shorten(text, 200)}' must be followed by {what} as a blockquote "
                        "(lines starting with '>')")
             return False
@@ -1336,12 +1338,12 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
         power = _read_power(m.group(2), text, "Change the power of rule 2692 to 2.0.", source, errors)
         return Change("power", source, rule=read_int(m.group(1)), power=power) if power is not None else None
     if m := _ENACT.match(text):
-        if not needs_quote("the new rule's text"):
+        if not needs_quote("the new rule's text", may_be_empty=True):
             return None
         power = _read_power(m.group(2), text, "Enact power 1.5 rule 2699: Title", source, errors) if m.group(2) else None
         if m.group(2) and power is None:
             return None
-        rule_class = (m.group(1) or "mutable").lower()
+        rule_class = m.group(1).lower() if m.group(1) else None  # (none given: the game's, rulebook.enacted_class)
         return Change("enact", source, rule=read_int(m.group(3)) if m.group(3) else None, text=quoted or "",
                       title=(m.group(4) or "").strip().strip("\"\u201c\u201d"), rule_class=rule_class,  # type: ignore[arg-type]
                       power=power)
@@ -1364,7 +1366,7 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
     if m := _ANNOTATE.match(text):
         return Change("annotate", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the annotation") else None
     if m := _AMEND_READ.match(text):
-        return Change("amend", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the new text") else None
+        return Change("amend", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the new text", may_be_empty=True) else None
     if m := _AMEND_APPEND.match(text):
         return Change("append", source, rule=read_int(m.group(1)), text=quoted or "") if needs_quote("the text to append") else None
     if m := _AMEND_EDIT.match(text):

@@ -176,6 +176,9 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
     open_rule: tuple[int, str, RuleClass, int] | None = None  # number, title, class, heading line (0-based)
     seen_heading = False
     titled = False  # the first level-1 heading is the title; a later one is a topic (format 1.3)
+    topics: dict[str, list[int]] = {}  # each topic's rules, by number, in the file's order
+    topic: str | None = None
+    topic_of: dict[int, str] = {}  # a rule's topic, where one is over it
 
     def close(end: int) -> None:
         nonlocal open_rule
@@ -213,6 +216,7 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
             seen_heading = True
             if token.tag == "h1":  # format 1.3: a topic, grouping the rules under it; it ends the rule before it
                 close(line)
+                topic = heading_text
             if token.tag == "h2":
                 close(line)
                 current_class = heading_class(heading_text)
@@ -243,6 +247,8 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
                 if problem := invisible_problem(rule_title, "title"):  # U+202E would turn it round on every page
                     errors.add(file, line + 1, f"rule {number}: {problem}")
                 first_seen[number] = line + 1
+                if topic is not None:
+                    topic_of[number] = topic
                 open_rule = (number, rule_title, current_class, token.map[1] - 1)
         elif snapshot and not seen_heading and token.type == "paragraph_open":
             for offset, raw in enumerate(tokens[index + 1].content.split("\n")):
@@ -266,4 +272,8 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
     if not rules and not errors.errors:
         errors.add(file, 1, "no rules found (a rule is a level-3 heading '### 101' under '## Immutable Rules' "
                    "or '## Mutable Rules')")
-    return Ruleset(title=title, rules=tuple(rules), source=Source(file, 1), after_proposal=after_proposal, as_of=as_of)
+    for rule in rules:
+        if rule.number in topic_of:
+            topics.setdefault(topic_of[rule.number], []).append(rule.number)
+    return Ruleset(title=title, rules=tuple(rules), source=Source(file, 1), after_proposal=after_proposal, as_of=as_of,
+                   topics=tuple((name, tuple(numbers)) for name, numbers in topics.items()))

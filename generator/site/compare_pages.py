@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..diffing.compare import Comparison, Pair, RuleLike, compare, identical
-from .views import (GamePages, GamePlan, Page, case_example, game_view, pager, part_name, parts, point_name, redline_view,
+from .views import (Listing, GamePlan, Page, case_example, game_view, pager, part_name, parts, point_name, redline_view,
                     step_view)
 
 START = -1  # the point before the first entry: the initial set
@@ -53,13 +53,13 @@ def _links(pair: Pair, rule_url: Callable[[RuleLike], str] | None) -> list[tuple
     return links
 
 
-def list_compare_pages(pages: GamePages) -> None:
+def list_compare_pages(listing: Listing) -> None:
     """List `<game>/compare/start-now.html` (in parts, when long) and `index.html`, where the reader picks any two
     points. What each entry changed is on the entry's own page (a proposal's page, or its place in the log)."""
-    for part in range(len(parts(len(_start_now(pages.plan)[2]), COMPARE_PART))):
-        pages.list(f"compare/{part_name('start-now', part)}", _start_now_page, part)
+    for part in range(len(parts(len(_start_now(listing.plan)[2]), COMPARE_PART))):
+        listing.add(f"compare/{part_name('start-now', part)}", _start_now_page, part)
     # The picker draws in the browser from the points and compare/rules pieces (points.py).
-    pages.list("compare/index.html", _compare_index_page)
+    listing.add("compare/index.html", _compare_index_page)
 
 
 def _start_now(plan: GamePlan) -> tuple[list[RuleLike], list[RuleLike], list[int]]:
@@ -72,8 +72,8 @@ def _start_now(plan: GamePlan) -> tuple[list[RuleLike], list[RuleLike], list[int
     return plan.once("start-now", made)
 
 
-def _start_now_page(pages: GamePages, path: str, part: int) -> Page:
-    plan = pages.plan
+def _start_now_page(listing: Listing, path: str, part: int) -> Page:
+    plan = listing.plan
     start, now, numbers = _start_now(plan)
     ranges = parts(len(numbers), COMPARE_PART)
     low = numbers[ranges[part].start] if part else None
@@ -82,12 +82,12 @@ def _start_now_page(pages: GamePages, path: str, part: int) -> Page:
     def shows(pair: Pair) -> bool:
         return (low is None or pair.first_number >= low) and (high is None or pair.first_number < high)
     comparison = functools.partial(plan.once, "start-now comparison", lambda: compare(start, now, by_identity=True))
-    return _comparison_page(plan, pages.made, path, START, len(plan.replay.steps) - 1, comparison,
+    return _comparison_page(plan, listing.new_page, path, START, len(plan.replay.steps) - 1, comparison,
                             pager("start-now", ranges, part, lambda i: f"Rule {numbers[i]}"), shows)
 
 
-def _compare_index_page(pages: GamePages, path: str, _: Any) -> Page:
-    return pages.made(path, "compare_index.html", {}, lazy=lambda: {"case_example": case_example(pages.plan)})
+def _compare_index_page(listing: Listing, path: str, _: Any) -> Page:
+    return listing.new_page(path, "compare_index.html", {}, lazy=lambda: {"case_example": case_example(listing.plan)})
 
 
 def comparison_page(plan: GamePlan, before: int, after: int) -> Page:

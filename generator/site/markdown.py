@@ -90,7 +90,7 @@ def markdown_to_html(text: str) -> Markup:
 # that each start with a letter (after the quote's or the item's mark: no heading, list, code, table or rule
 # starts there, nor underlines a heading) and hold letters, digits, spaces and punctuation that no inline rule
 # reads (no emphasis, code, link, escape, entity or hard break: no trailing space), and the noncharacters that
-# mark a redline's edits (redline.py). Most rule texts and proposals are such prose, and drawing them was a tenth
+# mark a redline's edits (redline.py). Most rule texts and proposals are such prose, and rendering them was a tenth
 # of a build: their HTML is their paragraphs, escaped as Markdown escapes text. tests/test_markdown.py holds it
 # to markdown-it's.
 _PROSE_LINE = "[\ufdd0-\ufdd3]*[^\\W\\d_][\\w ,.;:?!'\"()%/+=$@#^{}~>\ufdd0-\ufdd3-]*(?<! )"
@@ -136,14 +136,14 @@ def _blocks(parts: list[str]) -> list[ProseBlock] | None:
 def _prose_html(text: str) -> str | None:
     """The HTML of `text` when it is plain prose (above), else None."""
     blocks = _prose_blocks(text)
-    return None if blocks is None else _drawn(blocks)
+    return None if blocks is None else _prose_html_of(blocks)
 
 
-def _drawn(blocks: list[ProseBlock]) -> str:
+def _prose_html_of(blocks: list[ProseBlock]) -> str:
     """The HTML of plain prose's blocks (_prose_blocks); a list is tight: its items' paragraphs are not marked."""
     return "".join(f"<p>{escapeHtml(content)}</p>\n" if kind == "p"
                    else "<ul>\n" + "".join(f"<li>{escapeHtml(item)}</li>\n" for item in content) + "</ul>\n"
-                   if kind == "ul" else f"<blockquote>\n{_drawn(content)}</blockquote>\n"
+                   if kind == "ul" else f"<blockquote>\n{_prose_html_of(content)}</blockquote>\n"
                    for kind, content in blocks)
 
 
@@ -160,22 +160,22 @@ def _prose_words(blocks: list[ProseBlock]) -> Iterator[str]:
 def render_markdown(text: str) -> Markup:
     """HTML of a Markdown text; cached by the text itself, since rule versions repeat across pages.
 
-    A text of several blocks is drawn block by block (split_blocks, as a redline draws them) when that is
-    the same HTML: then a version drawn after its predecessor draws only the blocks an amendment changed."""
+    A text of several blocks is rendered block by block (split_blocks, as a redline splits them) when that is
+    the same HTML: then a version rendered after its predecessor renders only the blocks an amendment changed."""
     blocks = split_blocks(text) if "\n" in text and not _JOINED.search(text) else ()
-    if len(blocks) > 1:  # a block has no blank line: drawn whole below
-        drawn = [render_markdown(block) for block in blocks]
-        if not any(_ACROSS_BLOCKS.search(html) for html in drawn):
-            return Markup("".join(drawn))
+    if len(blocks) > 1:  # a block has no blank line: rendered whole below
+        rendered = [render_markdown(block) for block in blocks]
+        if not any(_ACROSS_BLOCKS.search(html) for html in rendered):
+            return Markup("".join(rendered))
     return markdown_to_html(text)
 
 
-# Where a text's blocks would not be drawn alone as they are drawn together: a line that only Python finds blank
+# Where a text's blocks would not be rendered alone as they are rendered together: a line that only Python finds blank
 # (a no-break space), a line ending split_blocks changes, the noncharacters it drops (redline.py), and a link
 # reference definition, which every block may cite.
 _JOINED = re.compile("[^\\S \t\n]|[\ufdd0-\ufdd3]|\\]:")
 # Blocks that run on past a blank line (a loose list, indented or fenced code) and, to be safe, those that hold
-# other blocks or rows (quotes, tables): such a text is drawn whole.
+# other blocks or rows (quotes, tables): such a text is rendered whole.
 _ACROSS_BLOCKS = re.compile("<(?:ul|ol|li|pre|blockquote|table)[ >]")
 
 
@@ -190,7 +190,7 @@ _HEADING_TAG = re.compile(r"<(/?)h([1-6])>")
 
 
 def demote_headings(html: Markup, top: int) -> Markup:
-    """`html` (drawn here) with its headings moved down so that the first level is `top`, none past h6. Raw
+    """`html` (rendered here) with its headings moved down so that the first level is `top`, none past h6. Raw
     HTML is off, so a heading's tags are the only `<hN>` in it (a player's are escaped)."""
     levels = [int(match[1]) for match in _HEADING_TAG.findall(html)]
     shift = max(0, top - min(levels)) if levels else 0
@@ -209,7 +209,7 @@ def words_and_html(text: str) -> tuple[str, Markup]:
     spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
     blocks = _prose_blocks(text) if "://" not in text else None
     if blocks is not None:
-        return " ".join(" ".join(_prose_words(blocks)).split()), Markup(_drawn(blocks))
+        return " ".join(" ".join(_prose_words(blocks)).split()), Markup(_prose_html_of(blocks))
     md = _LINKING if "://" in text else _MD  # (a proposal's text, whose web addresses are links: entry_html)
     tokens = md.parse(text)
     return _plain_words(tokens), Markup(md.renderer.render(tokens, md.options, {}))

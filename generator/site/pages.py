@@ -1,7 +1,8 @@
-"""The plan of a site: every page, its path, its template and how its context is made.
+"""A site's pages: each game's listing (`list_game`), the maker of each kind of page, and the pages above the
+games (`top_pages`).
 
-Listing a game's pages is cheap (`list_game`: each page's context that costs anything is made only when the
-page is drawn): a build draws them all, and serve draws the one a browser asks for.
+Listing a game's pages is cheap: a page's context that costs anything is made only when the page is drawn. A
+build draws them all, and serve draws the one a browser asks for.
 """
 from __future__ import annotations
 
@@ -18,6 +19,7 @@ from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
 from ..engine.turns import ordered
+from ..engine.words import ORDER_WORDS
 from ..model import Event, Judgment, Proposal, Unrecorded
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
@@ -27,10 +29,10 @@ from .compare_pages import list_compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
 from .points import bucket_of, list_points_pages
-from .search import (documents_from_entries, games_page, plan_documents, search_pages,
-                     stored_search_pages)
+from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
+                     stored_search_pieces)
 from .solitaire_pages import solitaire_site
-from .views import (TABLE_PART, GamePages, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
+from .views import (TABLE_PART, Listing, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
                     keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
                     step_facts, step_view, version_view)
 
@@ -51,32 +53,32 @@ def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
 
 def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: Memo | None = None,
               store: Cache | None = None, jobs: int = 1) -> SiteGame:
-    """A game as the site takes it: its pages listed (a solitaire game's are solitaire_pages.py's), each made
-    when asked for, with `site` (its title and address) in their context; its search index's (made when asked
-    for: serve makes it only when a reader searches); and what the site's index says of it."""
+    """A game as the site takes it: its listing (a solitaire game's pages are solitaire_pages.py's), each page
+    made when asked for, with `site` (its title and address) in its context; its search index's pieces (made
+    when asked for: serve makes them only when a reader searches); and what the site's index says of it."""
     if isinstance(replay, SolitaireReplay):  # seed 000 plays turns, not proposals: pages of its own
-        game_pages, summary, entries = solitaire_site(replay)
+        made, summary, entries = solitaire_site(replay)
         slug, title = replay.game.slug, replay.game.config.title
-        pages = GamePages(slug, site)
-        for page in game_pages:
-            pages.add(page)
-        return SiteGame(slug, title, pages, lambda: summary,
-                        lambda: search_pages(slug, title, documents_from_entries(slug, entries)))
+        listing = Listing(slug, site)
+        for page in made:
+            listing.add_made(page)
+        return SiteGame(slug, title, listing, lambda: summary,
+                        lambda: search_pieces(slug, title, documents_from_entries(slug, entries)))
     plan = game_plan(replay, memo)
     plan.store, plan.jobs = store, jobs
-    pages = GamePages(plan.slug, {"game": game_view(replay), **site}, plan)
-    list_game(pages)
-    return SiteGame(plan.slug, replay.game.config.title, pages, lambda: _game_summary(plan),
-                    lambda: _search_pages(plan))
+    listing = Listing(plan.slug, {"game": game_view(replay), **site}, plan)
+    list_game(listing)
+    return SiteGame(plan.slug, replay.game.config.title, listing, lambda: _game_summary(plan),
+                    lambda: _search_pieces(plan))
 
 
 @dataclass
 class SiteGame:
     slug: str
     title: str
-    pages: GamePages  # all but the search index's
+    listing: Listing  # every page but its search index's pieces
     summary: Callable[[], dict[str, Any]]  # what the site's index shows of it
-    search_pages: Callable[[], list[Page]]
+    search_pieces: Callable[[], list[Page]]  # its search index's pieces, made
 
 
 def sitemap_paths(pages: list[Page]) -> list[str]:
@@ -84,15 +86,16 @@ def sitemap_paths(pages: list[Page]) -> list[str]:
     return [p.path for p in pages if p.kind == "html" and not p.stub]
 
 
-def site_pages(games: list[SiteGame], game_pages: Callable[[], list[Page]], *, site: dict[str, str]) -> list[Page]:
+def top_pages(games: list[SiteGame], every_game_page: Callable[[], list[Page]], *,
+              site: dict[str, str]) -> list[Page]:
     """The pages above the games: the index, 404, the list of games a widened search looks in, and the sitemap
-    of `game_pages` when the site's address is known."""
+    of `every_game_page()` when the site's address is known."""
     pages = [Page("index.html", "index.html", {**site},
                   lazy=lambda: {"games": [game.summary() for game in games]}),
              games_page([(game.slug, game.title) for game in games])]
     if site["base_url"]:  # a sitemap's <loc>s must be absolute: without the site's address there is none
         pages.append(Page("sitemap.xml", "sitemap.xml", {**site}, kind="xml",
-                          lazy=lambda: {"paths": sorted(sitemap_paths(game_pages())) + ["index.html"]}))
+                          lazy=lambda: {"paths": sorted(sitemap_paths(every_game_page())) + ["index.html"]}))
     # A host serves 404.html at any missing address, at any depth: its links start from the site's
     # address, or from the host's root without one.
     pages.append(Page("404.html", "404.html", {"root": site["base_url"] or "/", **site}))
@@ -109,41 +112,45 @@ def _game_summary(plan: GamePlan) -> dict[str, Any]:
             "last": replay.steps[-1].entry.date.isoformat() if replay.steps and replay.steps[-1].entry.date else ""}
 
 
-def list_game(pages: GamePages) -> None:
+def list_game(listing: Listing) -> None:
     """List every page of one game but its search index's: each path with the function that makes its page."""
-    plan = pages.plan
+    plan = listing.plan
     history = plan.history
     for view in _rule_views(plan):
-        pages.list(f"rules/{RULE_VIEWS[view][0]}", _rules_in_force, view)
-    pages.list("repealed.html", _repealed_page)
-    pages.list("index.html", _overview_page)
-    pages.list("check.html", _check_page)
-    pages.list("feed.xml", _feed_page)
-    pages.list("players.html", _players_page)
+        listing.add(f"rules/{RULE_VIEWS[view][0]}", _rules_in_force, view)
+    listing.add("repealed.html", _repealed_page)
+    listing.add("index.html", _overview_page)
+    listing.add("check.html", _check_page)
+    listing.add("feed.xml", _feed_page)
+    listing.add("players.html", _players_page)
     for identity in history.rules:
-        pages.list(plan.rule_page(identity), _rule_page, identity)
+        listing.add(plan.rule_page(identity), _rule_page, identity)
     for number, identity in sorted(history.old_numbers().items()):
-        pages.list(f"rules/{number}.html", _redirect_page, identity)
+        listing.add(f"rules/{number}.html", _redirect_page, identity)
     for position, step in enumerate(history.proposal_steps):
-        pages.list(f"proposals/{plan.proposal_pages[step.index]}.html", _proposal_page, position)
+        listing.add(f"proposals/{plan.proposal_pages[step.index]}.html", _proposal_page, position)
     for stem, path in (("log", ""), ("index", "proposals/"), ("scores", ""), ("defeated", "")):
-        if stem != "scores" or pages.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
+        if stem != "scores" or listing.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
             for part in range(_parts_of(plan, stem)):
-                pages.list(path + part_name(stem, part), _list_page, (stem, part))
-    pages.list("as-of.html", _as_of_page)
-    list_compare_pages(pages)
-    list_points_pages(pages)
+                listing.add(path + part_name(stem, part), _list_page, (stem, part))
+    listing.add("as-of.html", _as_of_page)
+    list_compare_pages(listing)
+    list_points_pages(listing)
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
     return len(_entry_list(plan, stem)[1])
 
 
-def _search_pages(plan: GamePlan) -> list[Page]:
-    """The search index's pages, kept in the cache a build keeps (search.stored_search_pages)."""
+def _search_pieces(plan: GamePlan) -> list[Page]:
+    """The search index's pieces. A build's are kept in the cache it keeps (search.stored_search_pieces), and
+    where it reads the proposals' texts for their words, each text's HTML from the same parse is what the
+    proposal's pages show (GamePlan.proposal_html): made before any page is drawn."""
     if plan.store is not None:
-        return stored_search_pages(plan, plan.store)
-    return search_pages(plan.slug, plan.replay.game.config.title, plan_documents(plan))
+        pieces, html = stored_search_pieces(plan, plan.store)
+        plan.proposal_html.update(html)
+        return pieces
+    return search_pieces(plan.slug, plan.replay.game.config.title, plan_documents(plan))
 
 
 # The ways to read the rules in force: by number (in their classes, where a game has two), grouped by power
@@ -158,10 +165,10 @@ def _rule_views(plan: GamePlan) -> list[str]:
             + (["section"] if config.sections else []))
 
 
-def _rules_in_force(pages: GamePages, path: str, view: str) -> Page:
+def _rules_in_force(listing: Listing, path: str, view: str) -> Page:
     """The rules in force, read one way of `RULE_VIEWS`: each group with its heading and note (none where there
     is one group, as in a game whose rules are all of one class)."""
-    plan = pages.plan
+    plan = listing.plan
     in_force = plan.history.in_force()
     views = _rule_views(plan)
 
@@ -179,92 +186,92 @@ def _rules_in_force(pages: GamePages, path: str, view: str) -> Page:
                      shown([by_number[n] for n in section.rules if n in by_number])) for section in sections]
             placed = {n for section in sections for n in section.rules}
             made.append(("Other rules", "", shown([v for v in in_force if v.number not in placed])))
-        elif pages.base["game"]["classes"]:
+        elif listing.base["game"]["classes"]:
             made = [(CLASS_HEADINGS[cls], "", shown([v for v in in_force if v.rule_class == cls]))
                     for cls in CLASS_HEADINGS]
         else:
             made = [("", "", shown(in_force))]
         return {"groups": [group for group in made if group[2]]}
-    return pages.made(path, "rules.html", {
+    return listing.new_page(path, "rules.html", {
         "heading": "Rules in force" + (f" {RULE_VIEWS[view][1]}" if view != "number" else ""), "view": view,
         "views": [(RULE_VIEWS[other][0], RULE_VIEWS[other][1], other == view) for other in views] if len(views) > 1
         else []}, lazy=groups)
 
 
-def _repealed_page(pages: GamePages, path: str, _: Any) -> Page:
-    plan = pages.plan
-    return pages.made(path, "repealed.html", {},
+def _repealed_page(listing: Listing, path: str, _: Any) -> Page:
+    plan = listing.plan
+    return listing.new_page(path, "repealed.html", {},
                       lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
 
 
 # The pages that sum up the whole game: its page and feed (the latest proposals) and the verification report.
 
-def _overview_page(pages: GamePages, path: str, _: Any) -> Page:
-    return pages.made(path, "game.html", {}, lazy=lambda: _overview(pages.plan))
+def _overview_page(listing: Listing, path: str, _: Any) -> Page:
+    return listing.new_page(path, "game.html", {}, lazy=lambda: _overview(listing.plan))
 
 
-def _check_page(pages: GamePages, path: str, _: Any) -> Page:
-    return pages.made(path, "check.html", {}, lazy=lambda: _check_context(pages.plan))
+def _check_page(listing: Listing, path: str, _: Any) -> Page:
+    return listing.new_page(path, "check.html", {}, lazy=lambda: _check_context(listing.plan))
 
 
-def _feed_page(pages: GamePages, path: str, _: Any) -> Page:
-    return pages.made(path, "feed.xml", {}, kind="xml", lazy=lambda: _feed_context(pages.plan))
+def _feed_page(listing: Listing, path: str, _: Any) -> Page:
+    return listing.new_page(path, "feed.xml", {}, kind="xml", lazy=lambda: _feed_context(listing.plan))
 
 
-def _players_page(pages: GamePages, path: str, _: Any) -> Page:
-    return pages.made(path, "players.html", {}, lazy=lambda: _players_context(pages.plan))
+def _players_page(listing: Listing, path: str, _: Any) -> Page:
+    return listing.new_page(path, "players.html", {}, lazy=lambda: _players_context(listing.plan))
 
 
-def _as_of_page(pages: GamePages, path: str, _: Any) -> Page:
-    return pages.made(path, "as-of.html", {}, lazy=lambda: {"case_example": case_example(pages.plan)})
+def _as_of_page(listing: Listing, path: str, _: Any) -> Page:
+    return listing.new_page(path, "as-of.html", {}, lazy=lambda: {"case_example": case_example(listing.plan)})
 
 
-def _rule_page(pages: GamePages, path: str, identity: int) -> Page:
-    plan = pages.plan
-    return pages.made(path, "rule.html", {}, lazy=lambda: _rule_context(plan, plan.history.rules[identity]),
+def _rule_page(listing: Listing, path: str, identity: int) -> Page:
+    plan = listing.plan
+    return listing.new_page(path, "rule.html", {}, lazy=lambda: _rule_context(plan, plan.history.rules[identity]),
                       affinity=bucket_of(identity))
 
 
-def _redirect_page(pages: GamePages, path: str, identity: int) -> Page:
+def _redirect_page(listing: Listing, path: str, identity: int) -> Page:
     """A small page for a number a rule once had: it sends the reader to the rule's page. The pages of one
     rule's old numbers say the same (the numbers are in its lineage, and whether the rule was repealed), so
-    they are one file (see render_all)."""
-    history = pages.plan.history
+    they are one file (see draw_all)."""
+    history = listing.plan.history
     target = history.rules[identity]
     context = {"target": f"{history.page_number[identity]}.html", "lineage": target.lineage,
                "now": target.last.number, "repealed": target.repealed}
-    return pages.made(path, "redirect.html", context, stub=True, affinity=bucket_of(identity))
+    return listing.new_page(path, "redirect.html", context, stub=True, affinity=bucket_of(identity))
 
 
-def _proposal_page(pages: GamePages, path: str, position: int) -> Page:
-    plan = pages.plan
+def _proposal_page(listing: Listing, path: str, position: int) -> Page:
+    plan = listing.plan
     proposal_steps = plan.history.proposal_steps
     step = proposal_steps[position]
     previous = proposal_steps[position - 1] if position else None
     following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
     revisions = plan.history.revisions_by_step.get(step.index, ())
-    return pages.made(path, "proposal.html", {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))},
+    return listing.new_page(path, "proposal.html", {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))},
                       lazy=lambda: _proposal_context(plan, step, previous, following),
                       affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
 
 
-def _list_page(pages: GamePages, path: str, which: tuple[str, int]) -> Page:
+def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     """A part of a list of entries: the log, the table of proposals, the scores (the first part with the chart),
     the defeated proposals."""
-    plan = pages.plan
+    plan = listing.plan
     stem, part = which
     entries, ranges, label = _entry_list(plan, stem)
     chosen = entries[ranges[part].start:ranges[part].stop]
     context = {"pager": pager(stem, ranges, part, label, growing=True)}
     if stem == "log":
-        return pages.made(path, "log.html", context, lazy=lambda: {
+        return listing.new_page(path, "log.html", context, lazy=lambda: {
             "entries": [_log_entry(plan, s) for s in chosen],
             "preamble": render_prose(plan.replay.game.log.preamble, 2) if part == 0 else ""})
     if stem == "scores":
-        return pages.made(path, "scores.html", context,
+        return listing.new_page(path, "scores.html", context,
                           lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
     if stem == "defeated":
-        return pages.made(path, "defeated.html", context,
+        return listing.new_page(path, "defeated.html", context,
                           lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
     def rows() -> dict[str, Any]:
@@ -272,7 +279,7 @@ def _list_page(pages: GamePages, path: str, which: tuple[str, int]) -> Page:
         unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
                       for s in plan.replay.steps if isinstance(s.entry, Unrecorded)] if part == 0 else []
         return {"rows": [_proposal_row(plan, s, "../") for s in chosen], "unrecorded": unrecorded}
-    return pages.made(path, "proposals.html", {**context, "heading": "All proposals"}, lazy=rows)
+    return listing.new_page(path, "proposals.html", {**context, "heading": "All proposals"}, lazy=rows)
 
 
 def _by_number(plan: GamePlan) -> list[Step]:
@@ -381,9 +388,6 @@ def _adoption_rows(adoption, replay: Replay, in_force: list[RuleVersion]) -> lis
     return rows
 
 
-ORDER_WORDS = {"seating": "as the players sit", "alphabetical": "alphabetical", "surname": "by surname",
-               "custom": "by the game's collation of names", "rotating": "as the players sit, each circuit starting "
-               "one seat later"}
 ROUNDING_WORDS = {"half-up": "halves rounded up", "half-even": "halves rounded to even", "down": "rounded toward zero",
                   "floor": "rounded down", "ceiling": "rounded up"}
 
@@ -484,7 +488,7 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
 
 
 def _body_html(plan: GamePlan, step: Step) -> Markup:
-    html = plan.body_html.get(step.index)
+    html = plan.proposal_html.get(step.index)
     return html if html is not None else entry_html(step.entry.body)
 
 

@@ -37,7 +37,7 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import (GamePages, GamePlan, Page, ScriptJSON, date_attribute, judgment_name, point_name, script_json,
+from .views import (Listing, GamePlan, Page, ScriptJSON, date_attribute, judgment_name, point_name, script_json,
                     step_view, summaries)
 
 PER_PIECE = 100
@@ -53,25 +53,25 @@ def _digest(text: str) -> str:
     return hashlib.sha1(text.encode("utf-8")).hexdigest()[:12]
 
 
-def list_points_pages(pages: GamePages) -> None:
+def list_points_pages(listing: Listing) -> None:
     """List the pieces: each points piece, their manifest, each bucket of the rules' comparisons and each block of
     a long history's."""
-    plan = pages.plan
+    plan = listing.plan
     for first in range(0, max(len(plan.replay.steps), 1), PER_PIECE):
-        pages.list(f"points/{first // PER_PIECE}.js", _points_piece, first)
-    pages.list("points/index.js", _manifest)
+        listing.add(f"points/{first // PER_PIECE}.js", _points_piece, first)
+    listing.add("points/index.js", _manifest)
     for bucket, histories in sorted(_buckets(plan).items()):
-        pages.list(f"compare/rules/{bucket}.js", _rules_piece, bucket)
+        listing.add(f"compare/rules/{bucket}.js", _rules_piece, bucket)
         for history in histories:
             if len(history.versions) > SHORT_HISTORY:
                 for first in range(0, len(history.versions), BLOCK):
-                    pages.list(f"compare/rules/{history.identity}-{first // BLOCK}.js", _rules_block,
+                    listing.add(f"compare/rules/{history.identity}-{first // BLOCK}.js", _rules_block,
                                (history, range(first, min(first + BLOCK, len(history.versions)))))
 
 
-def _points_piece(pages: GamePages, path: str, first: int) -> Page:
+def _points_piece(listing: Listing, path: str, first: int) -> Page:
     """The points piece of the entries `first` onwards."""
-    plan = pages.plan
+    plan = listing.plan
 
     def data() -> dict[str, Any]:
         steps, history = plan.replay.steps, plan.history
@@ -85,7 +85,7 @@ def _points_piece(pages: GamePages, path: str, first: int) -> Page:
         live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
                       key=lambda v: (v.start, v.identity))
         return {"data": _piece_json(first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}
-    return pages.made(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
+    return listing.new_page(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
 
 
 def _buckets(plan: GamePlan) -> dict[int, list[RuleHistory]]:
@@ -109,9 +109,9 @@ def keyframe_interval(rules_in_force: int) -> int:
     return max(KEYFRAME, -(-rules_in_force // PER_PIECE))
 
 
-def _manifest(pages: GamePages, path: str, _: Any) -> Page:
+def _manifest(listing: Listing, path: str, _: Any) -> Page:
     """How many entries, how many per piece, and each piece's range of dates, proposal and judgment numbers."""
-    plan = pages.plan
+    plan = listing.plan
 
     def data() -> dict[str, Any]:
         steps = plan.replay.steps
@@ -120,7 +120,7 @@ def _manifest(pages: GamePages, path: str, _: Any) -> Page:
         # (model/points.py)
         return {"data": {"count": len(steps), "per": PER_PIECE, "pieces": pieces, "syntax": SYNTAX, "hint": HINT,
                          "keyframe": keyframe_interval(len(plan.history.in_force()))}}
-    return pages.made(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
+    return listing.new_page(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
 
 
 def _piece_ranges(steps: tuple[Step, ...]) -> list:
@@ -171,11 +171,11 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
 # lives in its bucket's file when its rule has at most SHORT_HISTORY versions, else in the file of the block of
 # BLOCK versions that holds it; the bucket also holds each rule's first and last texts and the article of the first
 # against the last, all that comparing with the start or with now needs. A rule's comparisons are its page's
-# redlines again (redline_view keeps them): drawn by the worker that drew its page (see render_all).
+# redlines again (redline_view keeps them): drawn by the worker that drew its page (see draw_all).
 
-def _rules_piece(pages: GamePages, path: str, bucket: int) -> Page:
+def _rules_piece(listing: Listing, path: str, bucket: int) -> Page:
     """The bucket's file."""
-    plan = pages.plan
+    plan = listing.plan
 
     def bucket_context() -> dict[str, Any]:
         rules = {}
@@ -189,15 +189,15 @@ def _rules_piece(pages: GamePages, path: str, bucket: int) -> Page:
                 rules[history.identity] = {"ends": {0: versions[0].text, len(versions) - 1: versions[-1].text},
                                            "whole": _changed(plan, versions[0], versions[-1])}
         return {"rules": rules}
-    return pages.made(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context, affinity=bucket)
+    return listing.new_page(path, "compare-piece.js", {"key": path}, kind="js", lazy=bucket_context, affinity=bucket)
 
 
-def _rules_block(pages: GamePages, path: str, block: tuple[RuleHistory, range]) -> Page:
+def _rules_block(listing: Listing, path: str, block: tuple[RuleHistory, range]) -> Page:
     """The file of a block of versions of a rule with a long history."""
     history, numbers = block
-    return pages.made(path, "compare-piece.js", {"key": path}, kind="js", affinity=bucket_of(history.identity),
+    return listing.new_page(path, "compare-piece.js", {"key": path}, kind="js", affinity=bucket_of(history.identity),
                       lazy=lambda: {"rules": {history.identity: {
-                          "entries": {n: _entry(pages.plan, history, n) for n in numbers}}}})
+                          "entries": {n: _entry(listing.plan, history, n) for n in numbers}}}})
 
 
 def _entry(plan: GamePlan, history: RuleHistory, n: int) -> dict[str, Any]:

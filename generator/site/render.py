@@ -40,7 +40,7 @@ def package_templates() -> Path:
     return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "templates"
 
 
-class _Environment(SandboxedEnvironment):
+class PageEnvironment(SandboxedEnvironment):
     """Jinja2's sandboxed environment (a keeper's override is a template anyone may have sent: it reaches no
     Python beyond what pages are given, jinja2.sandbox), with templates kept by name (`get_template`) and
     `page.title` on a dict (most of what views hand templates) looking up the key first: Jinja2 tries the
@@ -50,6 +50,8 @@ class _Environment(SandboxedEnvironment):
     def __init__(self, *args, **kwargs):
         super().__init__(*args, **kwargs)
         self.templates_by_name: dict[str, Any] = {}
+        # The site's header of each game at each depth, drawn once (see _header): the same on all its pages.
+        self.headers: dict[tuple, Markup] = {}
 
     def get_template(self, name, parent=None, globals=None):
         """A template loaded once, then taken by its name (pages, layouts and includes ask for them some 85,000
@@ -81,7 +83,7 @@ class _Environment(SandboxedEnvironment):
 
     def make_globals(self, d):
         """A template's globals as one dict, not Jinja2's ChainMap over the environment's: every page and include
-        copies them into its context, and a ChainMap is walked in Python. Globals are all set before any template
+        copies them into its context, and a ChainMap is searched in Python. Globals are all set before any template
         is loaded (make_environment), as Jinja2 asks."""
         return {**self.globals, **(d or {})}
 
@@ -124,11 +126,11 @@ class OverrideLoader(BaseLoader):
         return text, name, lambda: True
 
 
-def make_environment(overrides: Path | None = None) -> Environment:
+def make_environment(overrides: Path | None = None) -> PageEnvironment:
     """The environment pages are drawn in: a keeper's templates in `overrides` (content/_templates) first, then
     the bundled ones; sandboxed, whoever wrote them."""
     loaders = [OverrideLoader(overrides, overrides.parent)] if overrides else []
-    env = _Environment(loader=ChoiceLoader([*loaders, FileSystemLoader(str(package_templates()))]),
+    env = PageEnvironment(loader=ChoiceLoader([*loaders, FileSystemLoader(str(package_templates()))]),
                        autoescape=select_autoescape(("html", "xml", "js"), default_for_string=True),
                        undefined=StrictUndefined, trim_blocks=True, lstrip_blocks=True, keep_trailing_newline=True,
                        # A template changed while serving gets a new environment (serve.py): no need to look at
@@ -138,7 +140,6 @@ def make_environment(overrides: Path | None = None) -> Environment:
     env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
     env.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalize would lower-case the rest
     env.filters["finding_kind"] = finding_kind
-    env.nomic_headers = {}  # the header of each game at each depth, drawn once (see _header)
     return env
 
 
@@ -181,11 +182,11 @@ def draw_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
         raise ArchiveError([problem]) from None
 
 
-def _header(env: Environment, context: dict, root: str, live_reload: str) -> Markup:
+def _header(env: PageEnvironment, context: dict, root: str, live_reload: str) -> Markup:
     """The site's header and navigation, the same on every page of a game at one depth: drawn once."""
     game = context.get("game")
     key = (root, bool(live_reload), context.get("site_title"), tuple(sorted(game.items())) if game else None)
-    headers = env.nomic_headers
+    headers = env.headers
     if key not in headers:
         values = {"root": root, "live_reload": live_reload, "site_title": context.get("site_title", "")}
         if game is not None:
@@ -232,7 +233,7 @@ def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:
 Known = tuple[bytes, int, int, int]
 
 
-def render_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
+def draw_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
                known: dict[str, Known] | None = None) -> dict[str, Known]:
     """Draw `pages` and write into `out` (a staging folder) those whose bytes are not what `known` says the site
     holds (all without it); returns what the manifest says of each page (of one not written, `known`'s). The
@@ -252,7 +253,7 @@ def render_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
     # longest batch cannot be the one that ends last.
     batches = ([others] if others else []) + [by_affinity[affinity] for affinity in sorted(by_affinity)]
     drawn: dict[str, Known] = {}
-    for part in run_in_turn(lambda batch: _render_share(env, batches[batch], out, known or {}), len(batches), jobs):
+    for part in run_in_turn(lambda batch: _draw_share(env, batches[batch], out, known or {}), len(batches), jobs):
         drawn.update(part)
     return drawn
 
@@ -267,7 +268,7 @@ def page_bytes(env: Environment, page: Page, *, live_reload: str = "") -> bytes:
                                         "character and cannot be written in UTF-8")]) from None
 
 
-def _render_share(env: Environment, pages: list[Page], out: Path, known: dict[str, Known]) -> dict[str, Known]:
+def _draw_share(env: Environment, pages: list[Page], out: Path, known: dict[str, Known]) -> dict[str, Known]:
     drawn = {}
     folders: set[Path] = set()
     mode = file_mode()
@@ -335,7 +336,7 @@ def templates_digest(overrides: Path | None) -> bytes:
 
 def _override_files(overrides: Path) -> list[tuple[str, Path]]:
     """Whatever stands in a keeper's templates folder but folders (files, links, FIFOs: each is reported when
-    read), by its name in errors. Folders linked from it are walked where they stay inside the content folder
+    read), by its name in errors. Folders linked from it are read where they stay inside the content folder
     (once each); one leading out is listed itself, and refused when read."""
     if not os.path.isdir(overrides):
         return []
@@ -379,7 +380,7 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     staging = new_staging_folder(output)
     try:
         with writing(output):
-            drawn = render_all(env, pages, staging, jobs=jobs, known=known)
+            drawn = draw_all(env, pages, staging, jobs=jobs, known=known)
             if known is None:
                 for name, data in files.items():
                     _write_file(staging / name, data)

@@ -53,17 +53,13 @@ def words(text: str) -> list[str]:
 
 def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     """A game's rules (by their present number, repealed last) and proposals, as the index lists them, each kept
-    (GamePlan.memo) by what it is made of: after an edit, serve reads again only the texts that changed. A
-    proposal's HTML, drawn from the same parse, is kept for its pages (GamePlan.body_html)."""
+    (GamePlan.memo) by what it is made of: after an edit, serve reads again only the texts that changed."""
     plan.memo.turn()  # what the documents listed last time did not use goes
     documents = []
     for key in _document_keys(plan):
         source = _document_source(plan, key)
-        document, html = plan.memo.of("document", digest(repr(sorted(source[0].items())), *source[1:]),
-                                      lambda: _document(source))
-        if html is not None and not plan.replay.steps[key[1]].entry.proposed:  # (else: the text as proposed too)
-            plan.body_html[key[1]] = html
-        documents.append(document)
+        documents.append(plan.memo.of("document", digest(repr(sorted(source[0].items())), *source[1:]),
+                                      lambda: _document(source)[0]))
     return documents
 
 
@@ -96,17 +92,18 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
 
 def _document(source: tuple[dict[str, Any], str, str]) -> tuple[dict[str, Any], Markup | None]:
     """A document made from what `_document_source` reads (its text is the plain words of the Markdown), and a
-    proposal's text drawn from the same parse (its page and the log show it)."""
+    proposal's text rendered from the same parse (its page and the log show it)."""
     fields, prefix, markdown = source
     words, html = words_and_html(markdown)
     return {**fields, "text": prefix + words}, html if fields["kind"] == "proposal" else None
 
 
-def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
-    """A game's index pages as `search_pages` makes them, kept in the cache by a digest of what its documents
+def stored_search_pieces(plan: GamePlan, store: Cache) -> tuple[list[Page], dict[int, Markup]]:
+    """A game's index pieces as `search_pieces` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
-    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores, the
-    proposals' texts drawn from the same parse (GamePlan.body_html)."""
+    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores. With the
+    pieces, the HTML of each proposal's text (by step index) where the words were read from the same parse
+    (none when the pieces came from the cache, or a proposal has a text as proposed as well)."""
     title = plan.replay.game.config.title
     keys = _document_keys(plan)
     sources = [_document_source(plan, key) for key in keys]
@@ -114,23 +111,23 @@ def stored_search_pages(plan: GamePlan, store: Cache) -> list[Page]:
     for fields, prefix, markdown in sources:
         parts += [repr(sorted(fields.items())), prefix, markdown]
     key = digest(*parts)
-    kept = store.value(key, StoredPages)
+    kept = store.value(key, StoredPieces)
     if kept is not None:
-        return _stored_pages(kept)
+        return _stored_pieces(kept), {}
     read = map_shares(lambda position: _document(sources[position]), range(len(keys)), plan.jobs,
                       PARALLEL_DOCUMENTS)
-    plan.body_html = {which: html for (kind, which), (_, html) in zip(keys, read)
-                      if kind == "step" and not plan.replay.steps[which].entry.proposed}
-    pages = search_pages(plan.slug, title, [document for document, _ in read])
-    store.put_value(key, [(p.path, p.context["data"]) for p in pages], StoredPages)
-    return pages
+    html = {which: rendered for (kind, which), (_, rendered) in zip(keys, read)
+            if kind == "step" and not plan.replay.steps[which].entry.proposed}
+    pieces = search_pieces(plan.slug, title, [document for document, _ in read])
+    store.put_value(key, [(p.path, p.context["data"]) for p in pieces], StoredPieces)
+    return pieces, html
 
 
 # The index's pages as the cache keeps them: each page's path and data.
-StoredPages = list[tuple[str, JsonValue]]
+StoredPieces = list[tuple[str, JsonValue]]
 
 
-def _stored_pages(kept: list[tuple[str, Any]]) -> list[Page]:
+def _stored_pieces(kept: list[tuple[str, Any]]) -> list[Page]:
     return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js") for path, data in kept]
 
 
@@ -149,7 +146,7 @@ def documents_from_entries(slug: str, entries: list[dict[str, str]]) -> list[dic
     return documents
 
 
-def search_pages(slug: str, title: str, documents: list[dict[str, Any]]) -> list[Page]:
+def search_pieces(slug: str, title: str, documents: list[dict[str, Any]]) -> list[Page]:
     """The pieces of one game's index as pages (kind "js"): its term pieces, its document pieces, its manifest."""
     postings: dict[str, tuple[list[int], ...]] = defaultdict(lambda: ([], [], [], []))
     for doc_id, doc in enumerate(documents):

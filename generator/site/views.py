@@ -1,5 +1,5 @@
-"""What pages are made of: the Page, a game's plan (its history and page names), and the views of steps,
-rule versions and revisions that several kinds of page show. Both the page plan (pages.py) and the
+"""What pages are made of: the Page, a game's plan (its history and page names), its listing, and the views of
+steps, rule versions and revisions that several kinds of page show. The game's pages (pages.py) and the
 comparison pages (compare_pages.py) build on these; neither imports the other's internals.
 """
 from __future__ import annotations
@@ -131,13 +131,13 @@ _CITE = "\ufdd4"
 
 def redline_view(old: str, new: str, cite: str) -> tuple[Markup, tuple[str, ...]]:
     """The redline of two texts as HTML, its edits citing `cite` (none when empty), and its summary."""
-    html, summary = redline_drawn(old, new)
+    html, summary = redline_rendered(old, new)
     return Markup(html.replace(f' cite="{_CITE}"', f' cite="{escape(cite)}"' if cite else "")), summary
 
 
 @lru_cache(maxsize=8192)
-def redline_drawn(old: str, new: str) -> tuple[str, tuple[str, ...]]:
-    """The redline of two texts drawn once, whatever page cites it: a rule's page, its proposal's page and
+def redline_rendered(old: str, new: str) -> tuple[str, tuple[str, ...]]:
+    """The redline of two texts rendered once, whatever page cites it: a rule's page, its proposal's page and
     the picker's comparisons show it, each citing the proposal from where it stands."""
     diff = redline(old, new)
     return str(render_html(diff, cite=_CITE, render_markdown=render_markdown)), tuple(summarize(diff))
@@ -182,9 +182,9 @@ class GamePlan:
     history: GameHistory
     slug: str
     proposal_pages: dict[int, str] = field(default_factory=dict)  # step index -> page name
-    # Proposals' texts drawn, by step index, when a build read them for the search index (one parse for both);
-    # those missing are drawn with their pages.
-    body_html: dict[int, Markup] = field(default_factory=dict)
+    # Proposals' texts rendered, by step index, where a build read them for the search index (one parse for both:
+    # pages.py's _search_pieces puts them here, before any page is drawn); a page renders a text missing here.
+    proposal_html: dict[int, Markup] = field(default_factory=dict)
     store: Cache | None = None  # the cache a build keeps between runs
     jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
     memo: Memo = field(default_factory=Memo)  # what the next plan of the game may take as it is
@@ -271,38 +271,41 @@ def summaries(steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]]
     return [summarize(start, tuple(steps[start:start + size])) for start in range(0, len(steps), size)]
 
 
-# How a listed page is made: from the game's pages (its plan and the context every page has), the page's path and
-# an argument (a rule's identity, a proposal's place, a part of a list...).
-Maker = Callable[["GamePages", str, Any], Page]
+# How a listed page is made: from the game's listing (its plan and the context every page has), the page's path
+# and an argument (a rule's identity, a proposal's place, a part of a list...).
+Maker = Callable[["Listing", str, Any], Page]
 
 
-class GamePages(dict):
-    """A game's pages as listed: each path with the function that makes its page and that function's argument.
-    Listing a page costs a dict entry; the page is made (`page`) when asked for, and its costly context when it
-    is drawn."""
+class Listing(dict):
+    """A game's listing: each of its pages' paths with the function that makes the page and that function's
+    argument. Adding a path costs a dict entry; the page is made (`make`) when asked for, and its costly context
+    when it is drawn."""
 
     def __init__(self, slug: str, base: dict[str, Any], plan: GamePlan | None = None):
         super().__init__()
         self.slug, self.plan = slug, plan
         self.base = base  # in every page's context: the game's header, the site's title and address
 
-    def list(self, path: str, maker: Maker, argument: Any = None) -> None:
+    def add(self, path: str, maker: Maker, argument: Any = None) -> None:
+        """List the page at `path` (under the game's folder), made by `maker(self, path, argument)`."""
         self[f"{self.slug}/{path}"] = (maker, argument)
 
-    def add(self, page: Page) -> None:
-        """A page made already (a solitaire game's: a few), given the context every page has."""
+    def add_made(self, page: Page) -> None:
+        """List a page made already (a solitaire game's: a few; a draft's), given the context every page has."""
         page.context = {**self.base, **page.context}
         self[page.path] = (_made_already, page)
 
-    def page(self, path: str) -> Page:
+    def make(self, path: str) -> Page:
+        """The page listed at `path` (its full path), made."""
         maker, argument = self[path]
         return maker(self, path, argument)
 
-    def made(self, path: str, template: str, context: dict[str, Any], **options: Any) -> Page:
+    def new_page(self, path: str, template: str, context: dict[str, Any], **options: Any) -> Page:
+        """A page of this game: `context` and the context every page of it has."""
         return Page(path, template, {**self.base, **context}, **options)
 
 
-def _made_already(pages: GamePages, path: str, page: Page) -> Page:
+def _made_already(listing: Listing, path: str, page: Page) -> Page:
     return page
 
 

@@ -20,7 +20,7 @@ from generator.engine.solitaire import SolitaireReplay
 from generator.diffing.compare import compare
 from generator.site.compare_pages import comparison_page
 from generator.site.pages import game_plan
-from generator.site.render import make_environment, render_all
+from generator.site.render import make_environment, draw_all
 from tests.helpers import ROOT
 
 pytestmark = pytest.mark.browser
@@ -243,7 +243,7 @@ def test_the_pickers_redline_is_the_static_comparisons_own(site, phone, tmp_path
         pages = [comparison_page(plan, before, after) for before, after in spans]
         for page in pages:
             page.context.setdefault("site_title", "Nomic archives")
-        render_all(make_environment(), pages, copy)
+        draw_all(make_environment(), pages, copy)
     compared = 0
     for page in sorted(copy.glob("*/compare/*.html")):
         if page.stem == "index":
