@@ -5,8 +5,6 @@ import os
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..importers.rulesfile import import_ruleset
-from ..importers.text import RulesetImportError, is_rules_md
 from ..model import Game
 from ..model.points import PointError, point_index, read_point
 from ..parse.game import names_root
@@ -31,6 +29,11 @@ def content_folder(named: Path | None, command: str) -> Path:
 def read_ruleset(path: Path) -> str:
     """A ruleset file as rules.md: rules.md (or a snapshot) as it is, plain text as `import` reads it. Raises
     ArchiveError (exit 2) when it cannot be read as either."""
+    # Imported here: the importers are a fifth of the start of the commands that never read a ruleset file (a
+    # build with nothing to do).
+    from ..importers.rulesfile import import_ruleset
+    from ..importers.text import RulesetImportError, is_rules_md
+
     errors = ErrorCollector()
     text = read_text(path, str(path), errors)
     errors.raise_if_any()

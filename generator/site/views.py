@@ -182,11 +182,7 @@ class GamePlan:
     history: GameHistory
     slug: str
     proposal_pages: dict[int, str] = field(default_factory=dict)  # step index -> page name
-    # Proposals' texts rendered, by step index, where a build read them for the search index (one parse for both:
-    # pages.py's _search_pieces puts them here, before any page is drawn); a page renders a text missing here.
-    proposal_html: dict[int, Markup] = field(default_factory=dict)
     store: Cache | None = None  # the cache a build keeps between runs
-    jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
     memo: Memo = field(default_factory=Memo)  # what the next plan of the game may take as it is
     # Format 1.2: the proposal steps of each number decided more than once (`Proposal 8188A`), in log order;
     # by rule identity, what rules.md keeps beside an initial rule's text (its `History:` lines and
