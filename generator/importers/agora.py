@@ -38,6 +38,7 @@ from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
                       toml_players, toml_string)
+from .agora_report import report_toml
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
 from .gitread import (BlobReader, BlobTooLarge, GitError, check_repository, commit_date, commit_id, git,
@@ -1716,7 +1717,8 @@ class _Importer:
             "power_cap = 4.0",
             "power_exempt = 3.0",
             "",
-            *self._sections_toml(sections)])
+            *self._sections_toml(sections),
+            *report_toml(self.ruleset, self.head)])
 
     def _sections_toml(self, sections: list[tuple[str, str, list[int]]]) -> list[str]:
         """The FLR's sections of the rules in force (its index's), each with its note, as `[[sections]]`: each rule

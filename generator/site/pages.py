@@ -196,7 +196,7 @@ def _rules_in_force(listing: Listing, path: str, view: str) -> Page:
 def _repealed_page(listing: Listing, path: str, _: Any) -> Page:
     plan = listing.plan
     return listing.new_page(path, "repealed.html", {},
-                      lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
+                            lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
 
 
 # The pages that sum up the whole game: its page and feed (the latest proposals) and the verification report.
@@ -224,7 +224,7 @@ def _as_of_page(listing: Listing, path: str, _: Any) -> Page:
 def _rule_page(listing: Listing, path: str, identity: int) -> Page:
     plan = listing.plan
     return listing.new_page(path, "rule.html", {}, lazy=lambda: _rule_context(plan, plan.history.rules[identity]),
-                      affinity=bucket_of(identity))
+                            affinity=bucket_of(identity))
 
 
 def _redirect_page(listing: Listing, path: str, identity: int) -> Page:
@@ -245,9 +245,10 @@ def _proposal_page(listing: Listing, path: str, position: int) -> Page:
     previous = proposal_steps[position - 1] if position else None
     following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
     revisions = plan.history.revisions_by_step.get(step.index, ())
-    return listing.new_page(path, "proposal.html", {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))},
-                      lazy=lambda: _proposal_context(plan, step, previous, following),
-                      affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
+    points = (point_name(plan, step.index - 1), point_name(plan, step.index))
+    affinity = bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None
+    return listing.new_page(path, "proposal.html", {"points": points},
+                            lazy=lambda: _proposal_context(plan, step, previous, following), affinity=affinity)
 
 
 def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
@@ -264,10 +265,10 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
             "preamble": render_prose(plan.replay.game.log.preamble, 2) if part == 0 else ""})
     if stem == "scores":
         return listing.new_page(path, "scores.html", context,
-                          lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
+                                lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
     if stem == "defeated":
         return listing.new_page(path, "defeated.html", context,
-                          lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
+                                lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
     def rows() -> dict[str, Any]:
         # Numbers used of which the record holds nothing (format 1.2), listed on the first part
