@@ -24,9 +24,10 @@ CONTENT_HELP = "content folder or one game (default: content/ in the working dir
 PACKAGE_HELP = ("what the workflow installs nomic-archive from: a git URL pinned to a commit (git+https://…"
                 "/nomic-archive.git@COMMIT), or a path inside the repository (default: where this copy came from, "
                 "where GitHub can install exactly it; else nothing is written)")
+POINT_NAMES = "312, 312-2, 8221A, judgment-1, entry-12, 2005-04-02, start, now"
 QUIET_HELP = "print no progress (it is shown only on a terminal, for work that takes more than a second)"
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
-                   "preview": "preview", "diff": "diff", "solve": "solve", "synth": "synth",
+                   "preview": "preview", "diff": "diff", "ruleset": "ruleset", "solve": "solve", "synth": "synth",
                    "github-workflow": "github"}
 
 
@@ -149,7 +150,7 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                     "nomic-archive diff examples/suber-2nd.md examples/livejournal-after.md --format html -o diff.html",
                     more="Exit 0: the rulesets are the same. 1: they differ. 2: a side could not be read, or the -o "
                     "file\nwritten.")
-    point = "ruleset file, game folder, or GAME@POINT (312, 312-2, judgment-1, entry-12, 2005-04-02, start, now)"
+    point = f"ruleset file, game folder, or GAME@POINT ({POINT_NAMES})"
     diff.add_argument("old", metavar="OLD", help=point)
     diff.add_argument("new", metavar="NEW", help=point)
     diff.add_argument("--format", choices=("text", "html", "json"), default="text",
@@ -157,6 +158,23 @@ def _parser(*, help_shown: bool = True) -> argparse.ArgumentParser:
                       "redlines; json: the comparison as data")
     diff.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of standard output")
     diff.add_argument("--force", action="store_true", help="replace the -o file if it exists")
+
+    ruleset = _command(commands, "ruleset", "print the rules in force at any point of a game, as the report its "
+                       "players read",
+                       "nomic-archive ruleset content/agora                 (the Full Logical Ruleset now)",
+                       "nomic-archive ruleset content/agora@8221A --format short -o slr.txt",
+                       "nomic-archive ruleset content/suber-1982@2005-04-02 --format short",
+                       more="In the game's own layout where its game.toml has a [report] table (Agora's FLR and SLR), "
+                       "else a plain\none. Exit 0: printed. 2: the game or the point could not be read, or the -o "
+                       "file written.")
+    ruleset.add_argument("game", metavar="GAME[@POINT]", help="a game folder, and a point of it: " + POINT_NAMES
+                         + " (default: now)")
+    ruleset.add_argument("--format", choices=("full", "short", "flr", "slr"), default="full",
+                         help="full: each rule with its history and annotations (default); short: the texts alone; "
+                         "flr and slr: Agora's names for them")
+    ruleset.add_argument("--plain", action="store_true", help="the plain layout even where the game has its own")
+    ruleset.add_argument("-o", "--output", type=Path, metavar="FILE", help="write here instead of standard output")
+    ruleset.add_argument("--force", action="store_true", help="replace the -o file if it exists")
 
     solve = _command(commands, "solve", "find the shortest win of a Solitaire Nomic game, as a log",
                      "nomic-archive solve content/solitaire         (16 turns)",
@@ -264,6 +282,9 @@ def _add_import(commands) -> None:
     agora.add_argument("--ruleset", type=Path, required=True, metavar="CLONE", help="a clone of AgoraNomic/ruleset")
     agora.add_argument("--assessor", type=Path, metavar="CLONE", help="a clone of AgoraNomic/assessor (its gh-pages "
                        "branch holds the ballots); without it, proposals have no ballots")
+    agora.add_argument("--corrections", type=Path, metavar="FILE", help="the keeper's word on who is who: lines "
+                       "'player Telna = Telnaior' make two names one player (spellings that differ only in case or "
+                       "accents are one without it; docs/format.md)")
     _add_history_options(agora, "N", "the first proposal number (default: the Assessor's first)",
                          "the last proposal number")
 

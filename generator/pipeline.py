@@ -62,15 +62,15 @@ def replay_games(content: Path, *, drafts: bool = False, cache: Cache | None = N
 
 
 class Site:
-    """A site's pages by path, so that routing a request to its page is a lookup: the pages above the games, and
-    each game's listing; a game's page is made when it is asked for, and its search index's pieces made and
-    listed when a path among them is first asked for (serve makes them only when a reader searches)."""
+    """A site's pages by path, so that routing a request to its page is a lookup: the pages above the games, each
+    game's listing, and each game's search pieces, made when one of them is first asked for (serve makes them
+    only when a reader searches; a build, while its other pages are drawn: `search_pieces`)."""
 
     def __init__(self, games: list[SiteGame], *, site: dict[str, str]):
         self._games = {game.slug: game for game in games}
-        self._unindexed = set(self._games)
-        self._made: list[Page] | None = None
-        self._top = {page.path: page for page in top_pages(games, self.every_game_page, site=site)}
+        self._pieces: dict[str, dict[str, Page]] = {}  # each game's search pieces by path, once made
+        self._listed: list[Page] | None = None
+        self._top = {page.path: page for page in top_pages(games, self.listed_game_pages, site=site)}
 
     def page(self, path: str) -> Page | None:
         """The page at `path`, made; None when the site has none there."""
@@ -78,26 +78,34 @@ class Site:
             return page
         slug, _, rest = path.partition("/")
         game = self._games.get(slug)
-        if game is not None and path not in game.listing and rest.startswith("search/") and slug in self._unindexed:
-            self._index(game)
-        return game.listing.make(path) if game is not None and path in game.listing else None
+        if game is None:
+            return None
+        if path in game.listing:
+            return game.listing.make(path)
+        return self._search_pieces(game).get(path) if rest.startswith("search/") else None
 
-    def every_game_page(self) -> list[Page]:
-        """Every page of every game, the search indices' included, each made once."""
-        if self._made is None:
-            for slug in list(self._unindexed):
-                self._index(self._games[slug])
-            self._made = [game.listing.make(path) for game in self._games.values() for path in game.listing]
-        return self._made
+    def listed_game_pages(self) -> list[Page]:
+        """Every page of every game's listing, made once (not the search pieces)."""
+        if self._listed is None:
+            self._listed = [game.listing.make(path) for game in self._games.values() for path in game.listing]
+        return self._listed
+
+    def listed_pages(self) -> list[Page]:
+        """Every page of the site but the games' search pieces, made."""
+        return self.listed_game_pages() + list(self._top.values())
+
+    def search_pieces(self) -> list[Page]:
+        """Every game's search pieces, made once."""
+        return [page for game in self._games.values() for page in self._search_pieces(game).values()]
 
     def every_page(self) -> list[Page]:
-        """Every page of the site, made (a build draws them all)."""
-        return self.every_game_page() + list(self._top.values())
+        """Every page of the site, made."""
+        return self.listed_pages() + self.search_pieces()
 
-    def _index(self, game: SiteGame) -> None:
-        for page in game.search_pieces():
-            game.listing.add_made(page)
-        self._unindexed.discard(game.slug)
+    def _search_pieces(self, game: SiteGame) -> dict[str, Page]:
+        if game.slug not in self._pieces:
+            self._pieces[game.slug] = {page.path: page for page in game.search_pieces()}
+        return self._pieces[game.slug]
 
 
 class Pipeline:
@@ -144,15 +152,13 @@ class Pipeline:
             self.parser.forget(last.game.log.files)
         self._memos.pop(slug, None)
 
-    def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None,
-             jobs: int = 1) -> Site:
+    def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None) -> Site:
         """The site of these replays: its pages listed, none made. `store`, the cache a build keeps, lends what
-        an earlier build made from the same inputs (the search index); `jobs`: the cores to read the search
-        index's documents on (forking: only where no other thread runs)."""
+        an earlier build made from the same inputs (the search index)."""
         common = {"site_title": SITE_TITLE, "base_url": base_url + "/" if base_url and not base_url.endswith("/")
                   else base_url}
-        games = [site_game(replay, site=common, memo=self._memos.setdefault(replay.game.slug, Memo()), store=store,
-                           jobs=jobs) for replay in replays]
+        games = [site_game(replay, site=common, memo=self._memos.setdefault(replay.game.slug, Memo()), store=store)
+                 for replay in replays]
         for game, replay in zip(games, replays):
             for page in self._draft_pages(replay):
                 game.listing.add_made(page)
@@ -216,13 +222,16 @@ def _build_locked(content: Path, output: Path, base_url: str, cache_dir: Path | 
         jobs = jobs or available_cores()
         replays = pipeline.replay(cache=cache, jobs=jobs, progress=progress)
         progress.step("listing the pages")
-        pages = pipeline.site(replays, base_url=base_url, store=cache, jobs=jobs).every_page()
+        site = pipeline.site(replays, base_url=base_url, store=cache)
+        pages = site.listed_pages()
         gc.freeze()
-        progress.step(f"drawing {len(pages):,} pages")
-        summary = {"games": len(replays), "pages": len(pages), "findings": sum(len(r.findings) for r in replays)}
+        progress.step(f"drawing {len(pages):,} pages and the search index")
+        summary = {"games": len(replays), "findings": sum(len(r.findings) for r in replays)}
+        # The search index is made by this process while forked workers draw the other pages: it is the one
+        # part of the site that reads every text, and made before the drawing it kept the other core idle.
         result = build_pages(pipeline.env, pages, output, cache=cache, overrides=pipeline.overrides, jobs=jobs,
-                             inputs=(inputs, summary) if inputs else None)
+                             later=site.search_pieces, inputs=inputs, summary=summary)
     finally:
         gc.enable()
         cache.close()
-    return {**summary, "written": result.written, "seconds": time.perf_counter() - started}
+    return {**summary, "pages": result.pages, "written": result.written, "seconds": time.perf_counter() - started}

@@ -381,7 +381,7 @@ def test_diff_says_what_each_format_is():
 # The placeholders of every option and argument: each a word for what to write there, one value each (the
 # import kinds' TITLE, START and STOP: the text of a title, of the line where the rules start, where they stop).
 PLACEHOLDERS = {"CONTENT", "FOLDER", "FILE", "PATH", "N", "URL", "NAME", "TEXT", "SEED", "PORT", "SOURCE", "DRAFT",
-                "OLD", "NEW", "GAME", "REPO", "REV", "CLONE", "KIND", "COMMAND", "TITLE", "START", "STOP"}
+                "OLD", "NEW", "GAME", "POINT", "REPO", "REV", "CLONE", "KIND", "COMMAND", "TITLE", "START", "STOP"}
 
 
 @pytest.mark.parametrize("command", [[]] + COMMANDS + [["import"]], ids=lambda c: " ".join(c) or "nomic-archive")

@@ -596,7 +596,8 @@ def test_the_layouts_of_2017_are_read_within_bounds(tmp_path, capsys) -> None:
     report = (out / "IMPORT.md").read_text(encoding="utf-8")
     assert "- Ghost, at commit " in report and "- Huge, at commit " in report
     log = (out / "log" / "2017.md").read_text(encoding="utf-8")
-    assert "## Proposal 130\nProposer: Bea\n" in log and "## Event: Proposal 131\n" in log
+    assert "## Proposal 130\nProposer: Bea\n" in log and "## Event: By by by" in log  # (named by its agent)
+    assert "The Rulekeepor's commit: \u201cProposal 131\u201d." in log
     assert run(capsys, "check", str(out))[0] in (0, 1)
 
 
@@ -620,7 +621,7 @@ def test_separators_in_a_message_or_a_name_are_text_like_any_other(tmp_path, cap
     code, said, out = agora_import(tmp_path, capsys, ruleset, assessor)
     assert code == 1, said
     log = (out / "log" / "2020.md").read_text(encoding="utf-8")
-    assert "## Event: Newname cleans Rule 102\nDate: 2020-03-20\n" in log
+    assert "Date: 2020-03-20\n" in log and "The Rulekeepor's commit: \u201cNewname cleans Rule 102\u201d." in log
 
 
 

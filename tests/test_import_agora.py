@@ -124,7 +124,7 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
     assert sorted(files) == ["IMPORT.md", "game.toml", "log/2020.md", "rules.md"]
     log = entries(files["log/2020.md"])
     assert list(log) == ["Proposal 10: Idea 10", "Proposal 11: Idea 11", "Proposal 12: Quick fix",
-                         "Event: Newname cleans Rule 102", "Proposal 13: Idea 13", "Proposal 14: Idea 14",
+                         "Event: Cleaning (Newname): rule 102", "Proposal 13: Idea 13", "Proposal 14: Idea 14",
                          "Proposal 14A: Idea 14", "Unrecorded: 15", "Proposal 16: Idea 16"]
     ten = log["Proposal 10: Idea 10"]
     # The batch lists only Bea's strength: the others have what F = 8 leaves, 3 each.
@@ -138,7 +138,7 @@ def test_the_two_records_become_one_game(tmp_path, capsys, records) -> None:
     assert "Enact power 1 rule 104: Brief\n\n> ```\n> A brief rule.\n> ```" in log["Proposal 11: Idea 11"]
     twelve = log["Proposal 12: Quick fix"]  # the Rulekeepor applied it; the Assessor has no JSON for it
     assert "Proposer: Bea\nDate: 2020-02-05\nPower: 1.0\nResult: adopted\n" in twelve and "Repeal rule 104." in twelve
-    cleaning = log["Event: Newname cleans Rule 102"]
+    cleaning = log["Event: Cleaning (Newname): rule 102"]
     assert "Date: 2020-03-01\nBy: cleaning (Newname)" in cleaning  # 2020-05-32 is no day: the commit's date
     assert "Votes: against Bea x3; present" not in log["Proposal 13: Idea 13"]
     assert "Result: defeated" in log["Proposal 13: Idea 13"]

@@ -134,10 +134,10 @@ def test_every_layout_is_read_from_the_first_commit(tmp_path, capsys, ruleset) -
     # No record names 132's author (as none does 7879's): its number is unrecorded, its change an event by it. Its
     # file was removed, and the index fixed a commit later.
     assert "Proposal 132: The Rulekeepor applied it" in log["Unrecorded: 132"]
-    assert "By: proposal 132\n\nRepeal rule 103." in log["Event: Proposal 132"]
+    assert "By: proposal 132\n\nRepeal rule 103." in log["Event: Proposal 132: rule 103"]
     assert "Amend rule 104 to read:\n\n> ```\n> Something newer.\n> ```" in log["Proposal 133: Newer"]
     assert "Amend rule 104 to read:\n\n> ```\n> The newest.\n> ```" in log["Proposal 134"]
-    assert [heading for heading in log if heading.startswith("Event")] == ["Event: Proposal 132"]  # (no layout change
+    assert [heading for heading in log if heading.startswith("Event")] == ["Event: Proposal 132: rule 103"]  # (no layout change
     # is a change of the rules)
     assert "Proposer: Newname\nCo-authors: Dee\n" in log["Proposal 133: Newer"]
     toml = files["game.toml"]
@@ -169,7 +169,9 @@ def test_history_before_the_archive_is_the_flrs_with_titles_and_authors(tmp_path
     assert game.startswith("Power: 3\nRevision: 1\nHistory: Initial immutable rule 101, Agora's birth\n"
                            "History: Mutated from MI=unanimity to MI=3 by P14, 1995-03-15\n"
                            "History: Amended(1) by P20 'Tidy the game' (Newname), 2005-08-06\n"), game
-    assert "Annotation: CFJ 77 (called 20 June 2007): A finding." in game
+    # The annotation as the Rulekeepor writes it now (its call date as today's FLR gives it), not as in 2017.
+    assert "Annotation: CFJ 77 (called between 2007-06-01 and 2007-06-30): A finding." in game
+    assert "20 June 2007" not in game
     assert "correction" not in rules
     old = rules.split("### 103. Old Rule\n")[1]  # repealed before any structured history: the FLR's own line
     assert "History: Created by Proposal 6, Sep. 5 2002\n" in old
@@ -200,8 +202,8 @@ def test_a_change_recorded_after_later_ones_is_written_where_it_was_recorded(tmp
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset))
     assert code == 0, said
     log = log_of(files)
-    event = log["Event: Apply judgement in CFJ 12"]
-    assert event.startswith("Event: Apply judgement in CFJ 12\nDate: 2020-09-01\nBy: proposal 134 (Dee)\n")
+    event = log["Event: Proposal 134 (Dee): rule 102"]
+    assert event.startswith("Event: Proposal 134 (Dee): rule 102\nDate: 2020-09-01\nBy: proposal 134 (Dee)\n")
     assert "Each ballot counts, loudly." in event and "The Rulekeepor's history gives this change of 2020-07-10" in event
     assert "Its change to rule 102 is the event of 2020-09-01 where the Rulekeepor recorded it" in log["Proposal 134"]
     report = files["IMPORT.md"]
@@ -239,7 +241,7 @@ def test_names_are_as_the_players_go_by_now(tmp_path, capsys, ruleset) -> None:
         date="2020-08-01T12:00:00", author="Oldname Surname")
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset))
     assert "Oldname" not in "".join(files.values()).replace("Oldname -> Newname", ""), said
-    event = log_of(files)["Event: Newname cleans Rule 102"]
+    event = log_of(files)["Event: Cleaning (Newname): rule 102"]
     assert "By: cleaning (Newname)" in event
     assert "Proposer: Newname\n" in log_of(files)["Proposal 133: Newer"]
 
@@ -254,9 +256,10 @@ def test_the_preamble_says_where_import_md_is_without_a_link(tmp_path, capsys, r
     assert "IMPORT.md" not in files["game.toml"]
 
 
-def test_annotations_added_later_are_events_and_a_rewording_is_said(tmp_path, capsys, ruleset) -> None:
-    """An annotation a commit adds is an `Annotate` change of an event; one reworded on the same case cannot be
-    written (the format adds notes, never replaces one): its first text stays, and IMPORT.md says so."""
+def test_annotations_added_later_are_events_and_a_rewording_removes_the_old_text(tmp_path, capsys, ruleset) -> None:
+    """An annotation a commit adds is an `Annotate` change of an event; one reworded on the same case is the old
+    text removed (`Unannotate`, format 1.4) and the new added, so that those in force at the end are the
+    Rulekeepor's."""
     def with_notes(*notes: tuple[str, str]) -> str:
         return numbered_rule(101, "The Game", "3", "Play the game.", GAME_HISTORY) + "annotations:\n" + "".join(
             f"- cfjs:\n  - id: '{case}'\n    called: 2020-07-01\n  text: {text}\n" for case, text in notes)
@@ -267,12 +270,11 @@ def test_annotations_added_later_are_events_and_a_rewording_is_said(tmp_path, ca
         ("77", "A finding."), ("88", "Another finding, reworded."))}, date="2020-08-02T12:00:00")
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset))
     assert code == 0, said
-    log = log_of(files)
-    assert log["Event: Add some annotations"].startswith(
-        "Event: Add some annotations\nDate: 2020-08-01\nBy: the Rulekeepor, annotating\n\nAnnotate rule 101:\n\n"
-        "> CFJ 88 (called 2020-07-01): Another finding.\n")
-    assert "Event: Reword an annotation" not in log
-    assert "rule 101: CFJ 88 (called 2020-07-01): Another finding. (reworded at commit" in files["IMPORT.md"]
+    log = "".join(text for name, text in files.items() if name.startswith("log/"))
+    assert ("## Event: The Rulekeepor, annotating: rule 101\nDate: 2020-08-01\nBy: the Rulekeepor, annotating\n\n"
+            "Annotate rule 101:\n\n> CFJ 88 (called 2020-07-01): Another finding.\n") in log
+    assert ("Date: 2020-08-02\nBy: the Rulekeepor, annotating\n\nUnannotate rule 101:\n\n> CFJ 88 (called 2020-07-01): "
+            "Another finding.\n\nAnnotate rule 101:\n\n> CFJ 88 (called 2020-07-01): Another finding, reworded.\n") in log
     assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()
 
 

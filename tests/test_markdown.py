@@ -5,8 +5,8 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 from markupsafe import Markup
 
-from generator.site.markdown import (_MD, _plain_words, _prose_html, markdown_to_html, render_markdown, render_prose,
-                                     words_and_html)
+from generator.site.markdown import (_MD, _plain_words, _prose_html, markdown_to_html, plain_words, render_markdown,
+                                     render_prose)
 
 LINES = ["# Title", "## Part", "###### Deep", "Setext", "===", "---", "text <h1>raw</h1> and `<h2>`", "```",
          "<h3>", "> # quoted heading", "- item", "  ## in a list", "    # indented code", "", "", "plain words",
@@ -47,12 +47,12 @@ def test_the_dialect_without_its_raw_html_rules_reads_as_with_them(text):
 
 @settings(max_examples=200, deadline=None)
 @given(text=texts)
-def test_the_html_read_with_the_words_is_the_html(text):
-    assert words_and_html(text)[1] == markdown_to_html(text)
+def test_the_words_of_plain_prose_are_the_words_markdown_it_finds(text):
+    assert plain_words(text) == _plain_words(_MD.parse(text))
 
 
 def test_the_words_are_the_text_without_its_markup():
-    words, _ = words_and_html("# Fines\n\nA *fine* of `10` points,\nthen:\n\n- one\n- two\n\n    code here\n")
+    words = plain_words("# Fines\n\nA *fine* of `10` points,\nthen:\n\n- one\n- two\n\n    code here\n")
     assert words == "Fines A fine of 10 points, then: one two code here"
 
 
@@ -103,7 +103,7 @@ def test_prose_drawn_without_markdown_it_is_what_markdown_it_draws(text):
     words and HTML."""
     tokens = _MD.parse(text)
     assert markdown_to_html(text) == _MD.renderer.render(tokens, _MD.options, {})
-    assert words_and_html(text) == (_plain_words(tokens), markdown_to_html(text))
+    assert plain_words(text) == _plain_words(tokens)
 
 
 def test_rule_texts_and_proposals_in_plain_words_are_drawn_without_parsing():

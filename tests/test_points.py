@@ -26,8 +26,8 @@ def _proposal(number: int, day: int, text: str) -> str:
 
 
 # Entries: 1 proposal 301, 2 proposal 302, 3 proposal 302 again (302-2), 4 judgment 1, 5 an event, 6 judgment 1
-# again, 7 proposal 303, 8 a judgment named by its case (format 1.2); each changes rule 201's text to say which
-# it is.
+# again, 7 proposal 303, 8 a judgment named by its case (format 1.2), 9 a decision taken again on proposal 303
+# (format 1.2, 303A); each changes rule 201's text to say which it is.
 LOG = ("# Log\n\n" + _proposal(301, 1, "After 301.") + _proposal(302, 2, "After the first 302.")
        + _proposal(302, 3, "After the second 302.")
        + "## Judgment 1: A ruling\nJudge: Bob\nDate: 2024-01-04\n\nAmend rule 201 to read:\n\n> After judgment 1.\n\n"
@@ -35,9 +35,11 @@ LOG = ("# Log\n\n" + _proposal(301, 1, "After 301.") + _proposal(302, 2, "After 
        + "## Judgment 1: Again\nJudge: Bob\nDate: 2024-01-06\n\nAmend rule 201 to read:\n\n> After judgment 1 again.\n\n"
        + _proposal(303, 7, "After 303.")
        + "## Judgment CFJ 4153: By its case\nJudge: Ann\nDate: 2024-01-08\n\nAmend rule 201 to read:\n\n"
-         "> After CFJ 4153.\n\n")
+         "> After CFJ 4153.\n\n"
+       + _proposal(303, 9, "After 303A.").replace("Proposal 303", "Proposal 303A"))
 TEXTS = ["Rule one.", "After 301.", "After the first 302.", "After the second 302.", "After judgment 1.",
-         "After the event.", "After judgment 1 again.", "After 303.", "After CFJ 4153."]  # by index + 1
+         "After the event.", "After judgment 1 again.", "After 303.", "After CFJ 4153.",
+         "After 303A."]  # by index + 1
 
 
 @pytest.fixture(scope="module")
@@ -52,14 +54,16 @@ def game(tmp_path_factory) -> Path:
 
 # (name, the entry after which it stands: None when it names no point or none of this log)
 NAMES = [
-    ("start", -1), ("now", 7), ("  Now ", 7), ("301", 0), ("proposal 301", 0), ("Proposal 302", 1), ("302", 1),
+    ("start", -1), ("now", 8), ("  Now ", 8), ("301", 0), ("proposal 301", 0), ("Proposal 302", 1), ("302", 1),
     ("302-1", 1), ("0302", 1), ("302-2", 2), ("302-3", None), ("302-0", None), ("303", 6), ("304", None),
     ("judgment-1", 3), ("JUDGMENT-1", 3), ("judgment-2", None), ("entry-1", 0), ("entry-5", 4), ("entry-7", 6),
-    ("entry-8", 7), ("entry-9", None), ("entry-0", None), ("2023-12-31", -1), ("2024-01-03", 2), ("2024-01-05", 4),
-    ("2024-02-01", 7), ("2024-02-30", None), ("2024-13-01", None), ("tuesday", None), ("302-2-2", None),
+    ("entry-8", 7), ("entry-9", 8), ("entry-10", None), ("entry-0", None), ("2023-12-31", -1), ("2024-01-03", 2), ("2024-01-05", 4),
+    ("2024-02-01", 8), ("2024-02-30", None), ("2024-13-01", None), ("tuesday", None), ("302-2-2", None),
     ("-1", None), ("judgment-", None), ("9" * 13, None), ("entry-1x", None),
     ("judgment-cfj-4153", 7), ("Judgment-CFJ-4153", 7), ("judgment-cfj-4154", None), ("judgment-cfj", None),
     ("judgment-cfj-41a", None), ("judgment-0", None), ("judgment-cfj-" + "9" * 13, None),
+    ("303A", 8), ("303a", 8), ("proposal 303A", 8), ("303A-1", 8), ("303A-2", None), ("303B", None), ("301A", None),
+    ("303AB", None), ("304A", None),
 ]
 
 
@@ -76,8 +80,8 @@ def test_a_point_names_one_entry(game, name, index):
 def test_a_reused_number_names_the_same_entry_in_diff_as_on_the_site(game, capsys):
     """`302` is the page proposals/302.html, the first proposal numbered 302; `302-2` the second's page."""
     (replay,) = replay_games(game)
-    names = page_names((s.index, s.entry.number) for s in replay.steps if s.entry.kind == "proposal")
-    assert names == {0: "301", 1: "302", 2: "302-2", 6: "303"}
+    names = page_names((s.index, s.entry.name) for s in replay.steps if s.entry.kind == "proposal")
+    assert names == {0: "301", 1: "302", 2: "302-2", 6: "303", 8: "303A"}
     for name, index in NAMES:
         if index is None:
             continue
@@ -104,10 +108,12 @@ def _ruleset(folder: Path, text: str) -> Path:
     ("302-3", "g/log.md: proposal 302-3 is not in the log (it has 2 proposals numbered 302: 302, 302-2)"),
     ("304", "g/log.md: proposal 304 is not in the log (its proposals run from 301 to 303)"),
     ("judgment-2", "g/log.md: judgment 2 is not in the log (its judgments run from 1 to 1)"),
-    ("entry-9", "g/log.md: entry-9 is not in the log (it has 8 entries)"),
+    ("entry-10", "g/log.md: entry-10 is not in the log (it has 9 entries)"),
+    ("303B", "g/log.md: proposal 303B is not in the log (no decision B was taken again on proposal 303)"),
+    ("303A-2", "g/log.md: proposal 303A-2 is not in the log (it has 1 proposal numbered 303A: 303A)"),
     ("judgment-cfj-4154", "g/log.md: judgment CFJ 4154 is not in the log (no judgment is named by that case)"),
     ("tuesday", "{game}@tuesday: no such point; a point is start, now, a proposal number (312; 312-2 for the "
-                "second proposal numbered 312), judgment-N (judgment-cfj-4153 for one named by its case), entry-N "
+                "second proposal numbered 312; 8221A for a decision taken again on proposal 8221), judgment-N (judgment-cfj-4153 for one named by its case), entry-N "
                 "(the log's N-th entry) or a date (2005-04-02)"),
     ("2024-02-30", "{game}@2024-02-30: no such date (a date is written 2005-04-02)"),
     ("9" * 13, "{game}@" + "9" * 13 + ": number too large (at most 12 digits)"),
@@ -120,9 +126,10 @@ def test_diff_says_why_a_point_names_nothing_exit_2(game, capsys, name, message)
 
 def test_point_names_read_back_as_pages_write_them():
     assert [read_point(n).name for n in ("312", "312-2", "Proposal 0312", "judgment-7", "entry-12", "2005-04-02",
-                                         "start", "now", "Judgment-CFJ-4153")] == [
-        "312", "312-2", "312", "judgment-7", "entry-12", "2005-04-02", "start", "now", "judgment-cfj-4153"]
+                                         "start", "now", "Judgment-CFJ-4153", "8221a")] == [
+        "312", "312-2", "312", "judgment-7", "entry-12", "2005-04-02", "start", "now", "judgment-cfj-4153", "8221A"]
     assert read_point("312-2") == Point("proposal", 312, 2)
+    assert read_point("8221a") == Point("proposal", 8221, decision="A") and read_point("8221A-2").name == "8221A-2"
 
 
 # --- The browser's reading: static/points.js, run by Node.js on the site's own data ------------------

@@ -1,9 +1,6 @@
-"""The search index: read on several cores as on one, its words normalized as the browser's are, and its term
-pieces cut as a plain walk cuts them."""
+"""The search index: a build's (kept in its cache) as serve's, its words normalized as the browser's are, and its
+term pieces cut as a plain walk cuts them."""
 from __future__ import annotations
-
-from pathlib import Path
-from unittest.mock import patch
 
 from hypothesis import given, settings
 from hypothesis import strategies as st
@@ -15,16 +12,18 @@ from generator.site.search import normalize
 from tests.helpers import copy_games
 
 
-def test_a_build_reads_the_documents_on_several_cores_as_on_one(tmp_path):
-    """A build (with its cache) reads the documents' words in forked shares: the same pieces as in one."""
+def test_a_builds_search_pieces_made_and_taken_from_its_cache_are_serves(tmp_path, monkeypatch):
     content = copy_games(tmp_path, "mini")
     replays = replay_games(content)
 
-    def pieces(jobs: int, cache: Path) -> list:
-        site = Pipeline(content).site(replays, store=open_cache(cache, tmp_path), jobs=jobs)
-        return [(p.path, p.context["data"]) for p in site.every_page() if "/search/" in p.path]
-    with patch.object(search, "PARALLEL_DOCUMENTS", 1):
-        assert pieces(2, tmp_path / "two") == pieces(1, tmp_path / "one") != []
+    def pieces(site) -> list:
+        return [(p.path, p.context["data"]) for p in site.search_pieces()]
+    served = pieces(Pipeline(content, serving=True).site(replays))
+    cache = open_cache(tmp_path / "cache", tmp_path)
+    assert pieces(Pipeline(content).site(replays, store=cache)) == served != []
+    cache.close()
+    monkeypatch.setattr(search, "search_pieces", lambda *args: [])  # the next are the cache's
+    assert pieces(Pipeline(content).site(replays, store=open_cache(tmp_path / "cache", tmp_path))) == served
 
 
 def test_ascii_is_normalized_as_any_text():

@@ -5,8 +5,9 @@ import os
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..importers.rulesfile import import_ruleset
-from ..importers.text import RulesetImportError, is_rules_md
+from ..model import Game
+from ..model.points import PointError, point_index, read_point
+from ..parse.game import names_root
 from ..parse.source import read_text
 
 DEFAULT_CONTENT = "content"
@@ -28,6 +29,11 @@ def content_folder(named: Path | None, command: str) -> Path:
 def read_ruleset(path: Path) -> str:
     """A ruleset file as rules.md: rules.md (or a snapshot) as it is, plain text as `import` reads it. Raises
     ArchiveError (exit 2) when it cannot be read as either."""
+    # Imported here: the importers are a fifth of the start of the commands that never read a ruleset file (a
+    # build with nothing to do).
+    from ..importers.rulesfile import import_ruleset
+    from ..importers.text import RulesetImportError, is_rules_md
+
     errors = ErrorCollector()
     text = read_text(path, str(path), errors)
     errors.raise_if_any()
@@ -37,3 +43,17 @@ def read_ruleset(path: Path) -> str:
         return import_ruleset(text, file=str(path))
     except RulesetImportError as error:
         raise ArchiveError([SourceError(str(path), error.line, str(error))]) from None
+
+
+def game_point(game: Game, point: str, spec: str, folder: Path) -> int:
+    """The log entry after which `point` stands (-1: the initial set), read as the site reads it (model/points.py);
+    raises ArchiveError (exit 2) naming `spec` for a name that is no point, the log for a point it lacks."""
+    kind = "turn" if game.config.variant == "solitaire" else "proposal"  # GAME@16: after turn 16
+    try:
+        return point_index(read_point(point), game.log.entries, kind=kind)
+    except PointError as error:
+        if not error.in_log:
+            raise ArchiveError([SourceError(spec, 0, str(error))]) from None
+        files, prefix = game.log.files, Path(game.rules.source.file).parent.as_posix()
+        log_file = files[0] if len(files) == 1 else f"{prefix}/log" if files else f"{prefix}/log.md"
+        raise ArchiveError([SourceError(log_file, 0, str(error))], root=str(names_root(folder))) from None

@@ -5,7 +5,7 @@ import gc
 import json
 
 from ..cache import open_cache
-from ..engine.notes import unread_changes
+from ..engine.notes import replay_notes
 from ..engine.replay import Replay
 from ..parallel import available_cores
 from ..errors import ArchiveError
@@ -56,7 +56,7 @@ def report_json(replays: list[Replay], places: Places) -> dict:
             "consistent": not r.findings,
             "findings": [placed(f) for f in r.findings],
             "overrides": [placed(o) for o in r.overrides],
-            "notes": [placed(n) for n in unread_changes(r)],
+            "notes": [placed(n) for n in replay_notes(r)],
             "scores": {player: score if isinstance(score, int) else float(score)  # a JSON number: 8.8
                        for player, score in r.final_scores.items()},
             "winner": list(r.winner),
@@ -72,7 +72,7 @@ def report_text(replays: list[Replay], places: Places) -> str:
             lines.append(places.finding(finding))
         for override in r.overrides:
             lines.append(places.finding(override) + " [judgment]")
-        for note in unread_changes(r):
+        for note in replay_notes(r):
             lines.append(places.finding(note))
     return "\n".join(lines + _summaries(replays))
 
@@ -85,7 +85,7 @@ def _summaries(replays: list[Replay]) -> list[str]:
         decided = f" ({again} decided again)" if again else ""
         verdict = counted(len(r.findings), "discrepancy", "discrepancies") if r.findings else "consistent"
         winner = f", won by {', '.join(r.winner)}" if r.winner else ""
-        notes = f"; {counted(len(noted), 'note')}" if (noted := unread_changes(r)) else ""
+        notes = f"; {counted(len(noted), 'note')}" if (noted := replay_notes(r)) else ""
         lines.append(one_line(f"{r.game.slug}: {counted(count, noun)}{decided}, {verdict}{winner}{notes}"))
     return lines
 
@@ -111,6 +111,10 @@ def workflow_command(command: str, message: str, *, file: str | None = None, lin
     return f"::{command}{' ' + listed if listed else ''}::{escape_data(for_terminal(message))}"
 
 
+_NOTE_TITLES = {"unread-change": "a change not read", "corrected": "the record was corrected",
+                "behind": "a snapshot behind the log"}
+
+
 def report_github(replays: list[Replay], places: Places) -> str:
     """Each finding an `::error`, each judgment that overrode the arithmetic a `::notice` and each note a
     `::warning` (it fails nothing), on its file and line (named from the working directory, which in a workflow
@@ -119,7 +123,7 @@ def report_github(replays: list[Replay], places: Places) -> str:
     for r in replays:
         for kind, item, title in [("error", f, f"nomic-archive check: {f.kind}") for f in r.findings] + [
                 ("notice", o, "nomic-archive check: a judgment overrides the arithmetic") for o in r.overrides] + [
-                ("warning", n, "nomic-archive check: a change not read") for n in unread_changes(r)]:
+                ("warning", n, "nomic-archive check: " + _NOTE_TITLES.get(n.kind, n.kind)) for n in replay_notes(r)]:
             lines.append(workflow_command(kind, item.described(places.place), file=places.path(item.file),
                                           line=item.line, title=title))
     return "\n".join(lines + _summaries(replays))  # a summary starts with a game's address, never `::`

@@ -19,14 +19,12 @@ from markupsafe import Markup
 from ..diffing.compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
-from ..model import Game
-from ..model.points import PointError, point_index, read_point
-from ..parse.game import is_game, names_root
+from ..parse.game import is_game
 from ..parse.rules import parse_ruleset
 from ..diffing.redline import ansi_key, render_ansi
 from ..terminal import one_line
 from ..pipeline import replay_games
-from . import read_ruleset
+from . import game_point, read_ruleset
 
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"
 INDENT = "    "
@@ -79,21 +77,8 @@ def _game_rules(folder: Path, point: str | None, spec: str) -> Sequence[RuleLike
     if not is_game(folder):
         raise ArchiveError([SourceError(str(folder), 0, "not a game folder (a game is a folder with game.toml)")])
     replay = replay_games(folder)[0]  # raises for unreadable files and changes that cannot apply
-    index = len(replay.steps) - 1 if point is None else _point_index(replay.game, point, spec, folder)
+    index = len(replay.steps) - 1 if point is None else game_point(replay.game, point, spec, folder)
     return replay.rules_at(index)
-
-
-def _point_index(game: Game, point: str, spec: str, folder: Path) -> int:
-    """The log entry after which `point` stands (-1: the initial set), read as the site reads it (model/points.py)."""
-    kind = "turn" if game.config.variant == "solitaire" else "proposal"  # GAME@16: after turn 16
-    try:
-        return point_index(read_point(point), game.log.entries, kind=kind)
-    except PointError as error:
-        if not error.in_log:
-            raise ArchiveError([SourceError(spec, 0, str(error))]) from None
-        files, prefix = game.log.files, Path(game.rules.source.file).parent.as_posix()
-        log_file = files[0] if len(files) == 1 else f"{prefix}/log" if files else f"{prefix}/log.md"
-        raise ArchiveError([SourceError(log_file, 0, str(error))], root=str(names_root(folder))) from None
 
 
 # --- Text ----------------------------------------------------------------------------------------

@@ -127,7 +127,10 @@ def _import_git(args):
 def _import_agora(args):
     from ..importers.agora import import_agora
 
-    result = import_agora(args.ruleset, args.assessor, first=args.start, last=args.end)
+    from ..importers.corrections import read_corrections
+
+    corrections = read_corrections(args.corrections) if args.corrections else None
+    result = import_agora(args.ruleset, args.assessor, first=args.start, last=args.end, corrections=corrections)
     return result, counted(result.proposals, "decision")
 
 

@@ -14,7 +14,7 @@ from dataclasses import dataclass
 
 from ..model import Proposal, Source
 from ..parse.source import FENCE, shorten
-from .replay import _Placed, entry_label
+from .replay import _Placed, compare_snapshot, snapshot_points, entry_label
 
 UNREAD_CHANGE = "unread-change"
 # A paragraph that asks for a change to a numbered rule: a verb of change first and a rule's number within its
@@ -95,3 +95,46 @@ def _paragraphs(markdown: str) -> list[str]:
     if current:
         paragraphs.append(" ".join(current))
     return paragraphs
+
+
+CORRECTED = "corrected"
+
+
+def corrected_changes(replay) -> tuple[Note, ...]:
+    """Format 1.4: a note at each change whose record its keepers later corrected (`Corrected:`): the log gives
+    what took effect as the later record says, the note what was recorded at the time."""
+    return tuple(Note(CORRECTED, change.source, entry_label(step.entry), f"rule {change.rule}: the record was "
+                      f"corrected: {change.corrected}", step.index, (change.rule,) if change.rule is not None else ())
+                 for step in replay.steps for change in getattr(step.entry, "changes", ()) if change.corrected)
+
+
+BEHIND = "behind"
+
+
+def snapshots_behind(replay) -> tuple[Note, ...]:
+    """Format 1.4: one note for each snapshot its `Behind:` line says lagged the log (the keepers' backlog, entries
+    they corrected since), with the rules in which it differs from the replay and that cause; none where it
+    agrees."""
+    game = replay.game
+    if not replay.steps or not any(snapshot.behind for snapshot in getattr(game, "snapshots", ())):
+        return ()
+    notes = []
+    for index, snapshots in snapshot_points(game, [], behind=True).items():
+        in_force = {version.number: version for version in replay.rules_at(index)}
+        for snapshot in snapshots:
+            found: list = []
+            compare_snapshot(found, in_force, snapshot)
+            rules = tuple(sorted({finding.rule for finding in found if finding.rule is not None}))
+            if found:
+                where = f"after proposal {snapshot.after_proposal}" if snapshot.after_proposal else \
+                    f"on {snapshot.as_of}"
+                notes.append(Note(BEHIND, snapshot.source, f"snapshot {where}", f"differs from the replay in "
+                                  f"{len(rules)} rule{'s' if len(rules) != 1 else ''} ({', '.join(map(str, rules))}); "
+                                  f"the record says why: {snapshot.behind}", max(index, 0), rules))
+    return tuple(notes)
+
+
+def replay_notes(replay) -> tuple[Note, ...]:
+    """Every note on a replay, in the order of its entries."""
+    return tuple(sorted(unread_changes(replay) + corrected_changes(replay) + snapshots_behind(replay),
+                        key=lambda note: note.index))

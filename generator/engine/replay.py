@@ -26,6 +26,7 @@ from ..model.config import POWER_KEYS, Config
 from ..model.dice import parse_dice
 from ..model.names import look_alike, looks_like, skeleton
 from ..model.solitaire import Turn
+from ..parse.source import shorten
 from ..model.formula import SCORING_NAMES, FormulaError, compile_formula
 from ..parse.source import FENCE
 from .adoption import Decision, decide, decimal_text, describe
@@ -995,12 +996,17 @@ def _apply_changes(state: FoldState, index: int, changes: tuple[Change, ...], pr
         if change.failed:
             _check_failed(state, change, power, proposal_number)
             continue
-        if change.kind == "annotate":
-            if change.rule in state.book.current:
-                state.annotations.append((state.book.identity_of(change.rule), change, index))
-            else:
-                state.find("no-such-rule", change.source, f"Annotate rule {change.rule}: there is no rule "
+        if change.kind in ("annotate", "unannotate"):
+            identity = state.book.identity_of(change.rule)
+            verb = "Annotate" if change.kind == "annotate" else "Unannotate"
+            if identity is None:
+                state.find("no-such-rule", change.source, f"{verb} rule {change.rule}: there is no rule "
                            f"{change.rule} in force")
+            elif change.kind == "unannotate" and _folded(change.text) not in _annotations_of(state, identity):
+                state.find("no-such-rule", change.source, f"Unannotate rule {change.rule}: rule {change.rule} has no "
+                           f"such annotation (\"{shorten(change.text)}\")")
+            else:
+                state.annotations.append((identity, change, index))
             continue
         if power is not None:
             _check_power(state, change, power, proposal_number)
@@ -1014,6 +1020,24 @@ def _apply_changes(state: FoldState, index: int, changes: tuple[Change, ...], pr
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
+
+
+def _folded(text: str) -> str:
+    return " ".join(text.split())
+
+
+def _annotations_of(state: FoldState, identity: int) -> list[str]:
+    """A rule's annotations now (format 1.4), white space folded: those rules.md gives it (an initial rule's identity
+    is its place in rules.md), and those entries added since, less those they removed."""
+    rules = state.game.rules.rules
+    notes = [_folded(text) for text, _ in rules[identity].annotations] if identity < len(rules) else []
+    for noted, change, _ in state.annotations:
+        if noted == identity:
+            if change.kind == "annotate":
+                notes.append(_folded(change.text))
+            elif _folded(change.text) in notes:
+                notes.remove(_folded(change.text))
+    return notes
 
 
 def _check_next_rule(state: FoldState, change: Change, proposal_number: int | None) -> None:
@@ -1039,6 +1063,8 @@ def _check_failed(state: FoldState, change: Change, power, proposal_number: int 
     stops it (the rule is in force, each phrase found once, not immutable, and in a proposal, the power enough).
     In a judgment or an event no power governs: only the rule and the phrases are checked."""
     why = _why_it_fails(state, change, power, proposal_number)
+    if why is None and change.corrected:  # format 1.4: the keepers' later record says it failed (a note, not a slip)
+        why = f"the record was corrected: {change.corrected}"
     state.failed.append((change, why or ""))
     if why is not None:
         return
@@ -1309,12 +1335,15 @@ def _maybe_switch(state: FoldState) -> None:
     state.notes.append(f"after {adoption.after_circuits} complete circuits, adoption becomes {adoption.then}")
 
 
-def snapshot_points(game: Game, findings: list[Finding]) -> dict[int, list[Ruleset]]:
+def snapshot_points(game: Game, findings: list[Finding], *, behind: bool = False) -> dict[int, list[Ruleset]]:
     """The entry after which each snapshot must equal the replay (-1: before the first entry); a snapshot
-    that stands nowhere is a finding, added to `findings`."""
+    that stands nowhere is a finding, added to `findings`. Those a `Behind:` line marks (format 1.4) are left to
+    engine/notes.py, or are the only ones with `behind`."""
     points: dict[int, list[Ruleset]] = {}
     entries = game.log.entries
     for snapshot in game.snapshots:
+        if bool(snapshot.behind) != behind:
+            continue
         if snapshot.after_proposal is not None:
             where = next((i for i, e in enumerate(entries) if isinstance(e, Proposal)
                           and e.number == snapshot.after_proposal), None)

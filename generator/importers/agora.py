@@ -19,6 +19,7 @@ import datetime
 import json
 import re
 import string
+import unicodedata
 from collections import Counter, defaultdict
 from dataclasses import dataclass, field
 from decimal import Decimal
@@ -33,9 +34,11 @@ from .text import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_lin
                               heading_text, increasing_subsequence, load_yaml, rule_heading, rule_title, short_title,
                               yaml_problem)
 from ..parse.source import read_int, shorten
+from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
                       toml_players, toml_string)
+from .agora_report import report_toml
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
 from .gitread import (BlobReader, BlobTooLarge, GitError, check_repository, commit_date, commit_id, git,
@@ -88,6 +91,7 @@ class _Rule:
     annotations: tuple[str, ...]
     path: str                    # its file
     revision: int | None = None  # the file's own count of its changes (`rev:`, 2017), where it keeps one
+    annotated: bool = True       # the file says what annotations the rule has (a list, empty or not)
 
 
 @dataclass
@@ -102,6 +106,10 @@ class _Found:
     changes: list[Change]
     agent: dict | None
     date: str | None             # the history entry's date, when it is a real day
+    # The history entries the commit added to the rule, and its whole history then (canonical JSON): what the
+    # record said at the time, which the Rulekeepor may have corrected since (see _credit).
+    added: list[dict] = field(default_factory=list)
+    history_then: tuple[str, ...] = ()
 
 
 @dataclass
@@ -146,7 +154,7 @@ class _Decision:
 
 
 def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = None,
-                 last: str | None = None) -> ImportedGame:
+                 last: str | None = None, corrections: Corrections | None = None) -> ImportedGame:
     for name, repo in (("--ruleset", ruleset), ("--assessor", assessor)):
         if repo is not None:
             try:
@@ -156,9 +164,12 @@ def import_agora(ruleset: Path, assessor: Path | None, *, first: str | None = No
     low = _proposal_number(first, "--from")
     high = _proposal_number(last, "--to")
     try:
-        return _Importer(ruleset, assessor).run(low, high)
+        game = _Importer(ruleset, assessor, corrections).run(low, high)
     except GitError as error:
         raise ImportRefused(str(ruleset), str(error)) from None
+    if corrections is not None:
+        corrections.refuse_unused("those of the ruleset", players="the records read")
+    return game
 
 
 def _proposal_number(value: str | None, option: str) -> int | None:
@@ -171,8 +182,10 @@ def _proposal_number(value: str | None, option: str) -> int | None:
 
 
 class _Importer:
-    def __init__(self, ruleset: Path, assessor: Path | None):
+    def __init__(self, ruleset: Path, assessor: Path | None, corrections: Corrections | None = None):
         self.ruleset = ruleset
+        self.corrections = corrections
+        self._spelling: dict[str, str] = {}  # a name as written -> the spelling of the player it is (_one_spelling)
         self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected entries are read
         self.assessor = assessor
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
@@ -185,13 +198,12 @@ class _Importer:
         self._former_names = self._former_names_pattern()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final: dict[int, list[dict]] | None = None
-        self.proposal_notes: dict[int, tuple[str, dict]] = {}
+        self.proposal_notes: dict[int | str, tuple[str, dict]] = {}  # by number, or by name where it has none
         # What the FLR's lines of 2017 say of a proposal (its title, its authors): (file, commit, as a note holds it)
         self._said_of_proposals: dict[int, tuple[str, str, dict]] = {}
         self.start_date = ""  # the day the game starts (the walk's)
-        self._annotations_seen: dict[int, set[str]] = {}  # each rule's annotations so far, as _annotation_key
-        self._gone: list[tuple[int, str, str, bool]] = []  # annotations that went: rule, text, commit, reworded
         self.unauthored: dict[int, str] = {}  # proposals no record names an author for -> what the records say
+        self._annotations_now: dict[int, dict[str, str]] = {}  # each rule's annotations as the log has them, by key
         self.end = (0, 0, "")  # rules in force after the log equal to the Rulekeepor's, of how many, at which commit
 
     # --- names ---------------------------------------------------------------------------------------------
@@ -227,7 +239,7 @@ class _Importer:
         return {author: self.renames[first] for author in set(authors)
                 if len(parts := author.split()) > 1 and (first := parts[0]) in self.renames}
 
-    def name(self, raw, where: Problem | None = None, *, renamed: bool = True) -> str:
+    def name(self, raw, where: Problem | None = None, *, renamed: bool = True, one_spelling: bool = True) -> str:
         """A player's name as the game writes it (`player_name`), as the player is named now unless `renamed` is
         false. A name that must be written otherwise is a problem `where` it is first read."""
         name, why = player_name(raw)
@@ -238,7 +250,40 @@ class _Importer:
                                                      f"({why}): written '{name}'"))
         if not renamed:
             return name
-        return self.renames.get(name) or self._full_names.get(name, name)
+        name = self.renames.get(name) or self._full_names.get(name, name)
+        if self.corrections is not None and (said := self.corrections.player(name)) is not None:
+            self.corrections.use(said[0], f"player {name}")
+            name = said[1]
+        return self._spelling.get(name, name) if one_spelling else name
+
+    def as_written(self, raw) -> str:
+        """A name as the FLR's words give it: as the player is named now, in the record's own spelling."""
+        return self.name(raw, one_spelling=False)
+
+    def _one_spelling(self, decisions: list[_Decision]) -> None:
+        """One spelling for each player the records write several ways that differ only in case or accents (Grok
+        and grok, Ørjan and Oerjan): the current name where name_replacement_data gives one, else the most written
+        (then the first in order). Ballots' strengths are named so too. IMPORT.md lists each."""
+        written: Counter[str] = Counter()
+        for decision in decisions:
+            written.update(self._voters(decision))
+            written.update(self.name(name) for name in [decision.proposal.get("author")]
+                           + _list(decision.proposal.get("coauthors")) if _named(name))
+        written.update(self.name(name) for _, note in self.proposal_notes.values()
+                       for name in [note.get("author")] + _list(note.get("coauthors")) if _named(name))
+        groups: dict[str, list[str]] = defaultdict(list)
+        for name in sorted(written):
+            groups[_folded_name(name)].append(name)
+        current = set(self.renames.values())
+        for names in groups.values():
+            if len(names) > 1:
+                one = min(names, key=lambda name: (name not in current, -written[name], name))
+                self._spelling.update({name: one for name in names if name != one})
+                self.notes["Names written several ways, one player (case and accents aside)"].append(
+                    f"{', '.join(name for name in names if name != one)} -> {one}")
+        for decision in decisions:
+            decision.strengths = {self._spelling.get(name, name): strength
+                                  for name, strength in decision.strengths.items()}
 
     def _former_names_pattern(self) -> re.Pattern | None:
         """Every former name, longest first, as a whole word; None when no player was renamed."""
@@ -473,7 +518,7 @@ class _Importer:
             problem(0, why)
         revision = _number(data.get("rev"), least=0)
         return _Rule(rule, name, power.strip(), text, history, tuple(note for note in annotations if note), path,
-                     revision)
+                     revision, "annotations" in data or "cfjs" in data)
 
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
                  files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int],
@@ -526,43 +571,52 @@ class _Importer:
                 self.problems.append(Problem(path, commit, 0, f"the history entry's date {json.dumps(entry_date)} "
                                              "is not a day: dated by the commit"))
             found.append(_Found(commit, subject, date, rule, path, changes,
-                                agent if isinstance(agent, dict) else None, valid))
+                                agent if isinstance(agent, dict) else None, valid,
+                                (added[-1:] if file_old is None else added), history_after))
         return found
 
     def _annotated(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
                    noting: bool) -> list[_Found]:
-        """The annotations a commit adds to rules in force before and after it, each an `Annotate` change. An
-        annotation is the same whatever its call date is written as (2017's "20 June 2007" is now 2007-06-20), and
-        one that comes back after it went is no new one; one that takes the place of another on the same cases is
-        a rewording. The format adds notes and never takes one away, so a reworded or removed one keeps its
-        first text (IMPORT.md says which: _annotations_gone)."""
+        """The annotations a commit adds to, or takes from, rules in force before and after it: an `Annotate` change
+        for each new one, an `Unannotate` for each gone (a rewording is both). An annotation is the same whatever its
+        call date is written as (2017's "20 June 2007" is now 2007-06-20): each is written as its rule's last file
+        has it (_latest_annotations), so that those in force at the end are the FLR's."""
         found = []
         for rule, new in after.items():
             old = before.get(rule)
-            if old is None or old is new:
+            if old is new or not new.annotated:  # (a file that says nothing of them takes none away)
                 continue
-            seen = self._annotations_seen.setdefault(rule, set())
-            seen.update(_annotation_key(note) for note in old.annotations)
-            kept = {_annotation_key(note) for note in new.annotations}
-            notes = [note for note in new.annotations if _annotation_key(note) not in seen]
-            gone = [note for note in old.annotations if _annotation_key(note) not in kept]
-            if noting:
-                reworded = {_cases(note) for note in notes}
-                self._gone.extend((rule, note, commit, _cases(note) in reworded) for note in gone)
-            cases = {_cases(note) for note in gone}
-            notes = [note for note in notes if not _cases(note) or _cases(note) not in cases]
-            seen.update(kept)
-            if notes:
-                found.append(_Found(commit, subject, date, rule, new.path, [Change("annotate", rule, text=note)
-                                                                            for note in notes], ANNOTATOR, None))
+            has = {_annotation_key(note): note for note in new.annotations}
+            had = self._annotations_now.get(rule)
+            if had is None:
+                had = {_annotation_key(note): note for note in old.annotations} if old is not None else {}
+            self._annotations_now[rule] = has
+            if old is None:
+                continue
+            changes = [Change("unannotate", rule, text=note) for key, note in had.items() if key not in has] + \
+                [Change("annotate", rule, text=note) for key, note in has.items() if key not in had]
+            if changes:
+                found.append(_Found(commit, subject, date, rule, new.path, changes, ANNOTATOR, None))
         return found
 
-    def _annotations_gone(self, latest: dict[int, _Rule]) -> None:
-        """IMPORT.md's list of the annotations reworded or removed for good (not back in the rule's last file)."""
-        for rule, note, commit, reworded in self._gone:
-            if rule in latest and _annotation_key(note) not in {_annotation_key(n) for n in latest[rule].annotations}:
-                self.notes["Annotations the Rulekeepor later reworded or removed (their first text is kept)"].append(
-                    f"rule {rule}: {shorten(note)} ({'reworded' if reworded else 'removed'} at commit {commit[:10]})")
+    def _latest_annotations(self, found: list[_Found], initial: dict[int, _Rule], latest: dict[int, _Rule]) -> None:
+        """Each annotation written as the Rulekeepor last wrote it (the same finding, its call date written as
+        now): as the rule's last file read has it, else as it was when he took it away."""
+        texts: dict[int, dict[str, str]] = defaultdict(dict)
+        for item in found:
+            for change in item.changes:
+                if change.kind in ("annotate", "unannotate"):
+                    texts[change.rule][_annotation_key(change.text)] = change.text
+        for number, rule in latest.items():
+            texts[number].update({_annotation_key(note): note for note in rule.annotations})
+        for item in found:
+            for change in item.changes:
+                if change.kind in ("annotate", "unannotate"):
+                    change.text = texts.get(change.rule, {}).get(_annotation_key(change.text), change.text)
+        for number, rule in list(initial.items()):
+            now = texts.get(number, {})
+            initial[number] = dataclasses.replace(rule, annotations=tuple(now.get(_annotation_key(note), note)
+                                                                          for note in rule.annotations))
 
     def final_entry(self, rule: int, entry: dict) -> dict:
         """The history entry as the Rulekeepor has it now: later commits fix its date ("Fix date in R649 history")
@@ -600,6 +654,264 @@ class _Importer:
                 break
         return out
 
+    # --- the record as the Rulekeepor keeps it now -----------------------------------------------------------
+
+    def _split(self, history: list[dict]) -> int:
+        """Where a rule's history (as kept now) enters this archive: its first entry dated from the game's start on
+        (those before are its History: before the archive)."""
+        return next((index for index, entry in enumerate(history)
+                     if (day := _valid_date(entry.get("date"))) and day >= self.start_date), len(history))
+
+    def _credit(self, found: list[_Found], initial: dict[int, _Rule]) -> list[_Found]:
+        """Every change credited from the rule's history as the Rulekeepor keeps it now: each change of a commit
+        matched to an entry of it (the one the commit added, as he has corrected it since; else the first entry
+        left of its kind dated by the commit), and given that entry's agent and date. A change whose entry he
+        later struck is recorded as failed, what was recorded then kept as `corrected`; a change no entry
+        accounts for (a rewrap, a correction of his text) is his, counts no revision, and is left out where it
+        only undoes a change he struck. An entry no commit's change shows (a ratification that left the text as
+        it was) becomes a change of its own. A rule without a history now (one repealed before 2020) keeps what
+        its commits said. `self.credited` maps each change (by id) to its rule's history and the entry's place."""
+        if self._final is None:
+            self._final = self._read_final()
+        self.credited: dict[int, tuple[list[dict], int]] = {}
+        self._unseen_changes: set[int] = set()  # (by id: see _unseen)
+        by_rule: dict[int, list[_Found]] = defaultdict(list)
+        for item in found:
+            if item.agent is not ANNOTATOR:
+                by_rule[item.rule].append(item)
+        replaced: dict[int, list[_Found]] = {}
+        made: list[tuple[_Found, _Found | None]] = []  # (an entry no change showed, the item it goes before)
+        for rule, items in by_rule.items():
+            if rule not in self._final:
+                continue
+            history = self._final[rule]
+            split = self._split(history)
+            items = self._renamed_not_repealed(items, history, replaced)
+            used: set[int] = set()
+            start = initial.get(rule)  # the rule as the log replays it so far (failed changes left out)
+            view: dict | None = {"in force": True, "text": start.text, "title": start.name, "power": start.power} \
+                if start is not None else None
+            # The entries the commits added first, then by date for the changes whose commits added none.
+            matched: dict[int, tuple[int | None, dict | None]] = {}
+            for item in items:
+                for change in item.changes:
+                    matched[id(change)] = found_entry = self._said_entry(history, split, used, item, change)
+                    if found_entry[0] is not None:
+                        used.add(found_entry[0])
+            reached = split - 1  # (a change never takes an entry before one an earlier commit's change took)
+            for item in items:
+                for change in item.changes:
+                    if matched[id(change)] == (None, None):
+                        matched[id(change)] = self._dated_entry(history, reached + 1, used, item, change), None
+                        if matched[id(change)][0] is not None:
+                            used.add(matched[id(change)][0])
+                reached = max([reached] + [index for change in item.changes
+                                           if (index := matched[id(change)][0]) is not None])
+            for item in items:
+                pieces: dict[tuple, list[Change]] = {}
+                for change in item.changes:
+                    index, struck = matched[id(change)]
+                    if index is not None:
+                        entry = history[index]
+                        kind = KIND_OF_TYPE.get(change_type(entry))
+                        if {change.kind, kind} == {"enact", "reenact"}:
+                            change.kind = kind
+                        self.credited[id(change)] = (history, index)
+                        change.corrected = self._recorded_then(item, entry, change)
+                        key = ("entry", _canonical(entry.get("agent")), _valid_date(entry.get("date")))
+                    elif struck is not None:
+                        change.failed = True
+                        change.corrected = f"recorded at commit {item.commit[:10]} ({item.commit_date[:10]}) as " \
+                                           f"'{self._words_then(item, struck)}'; the Rulekeepor later took it out of " \
+                                           "the rule's history"
+                        key = ("struck", _canonical(item.agent), item.date)
+                    else:
+                        key = ("none", "", None)
+                    pieces.setdefault(key, []).append(change)
+                replaced[id(item)] = []
+                for (how, agent, date), changes in pieces.items():
+                    # (in the order of the rule's history: "Retitled", then "Amended(8)", as the FLR lists them)
+                    changes.sort(key=lambda change: matched[id(change)][0] if matched[id(change)][0] is not None
+                                 else len(history))
+                    after = _replayed(view, changes)
+                    if how == "none" and after == view:
+                        self.notes["Changes left out: each only undoes a change the Rulekeepor later struck"].append(
+                            f"rule {rule} at commit {item.commit[:10]} ({item.subject})")
+                        continue
+                    view = after
+                    piece = dataclasses.replace(item, changes=changes)
+                    if how == "entry":
+                        piece.agent, piece.date = json.loads(agent), date
+                    elif how == "none":
+                        piece.agent, piece.date = dict(UNRECORDED_CHANGE), None
+                    replaced[id(item)].append(piece)
+            pieces_of_rule = [piece for item in items for piece in replaced[id(item)]]
+            for index in range(split, len(history)):
+                if index not in used and (piece := self._unseen(rule, history, index, items)) is not None:
+                    # (before the first change of the rule that comes after it in the rule's history)
+                    later = next((other for other in pieces_of_rule if any(
+                        self.credited.get(id(change), (None, -1))[1] > index for change in other.changes)), None)
+                    made.append((piece, later))
+        out: list[_Found] = []
+        before: dict[int, list[_Found]] = defaultdict(list)
+        for piece, later in made:
+            before[id(later) if later is not None else 0].append(piece)
+        for item in found:
+            for piece in replaced.get(id(item), [item]):
+                out += before.get(id(piece), [])
+                out.append(piece)
+        return out + before.get(0, [])
+
+    @staticmethod
+    def _renamed_not_repealed(items: list[_Found], history: list[dict], replaced: dict[int, list[_Found]]
+                              ) -> list[_Found]:
+        """A rule whose file the 2017 layouts renamed with its title is read as repealed and enacted again on one day;
+        where neither the commits nor the history say so, it is the rule amended and retitled."""
+        days = {_valid_date(entry.get("date")) for entry in history
+                if KIND_OF_TYPE.get(change_type(entry)) in ("repeal", "enact", "reenact")}
+        out: list[_Found] = []
+        for item in items:
+            last = out[-1] if out else None
+            if last is not None and [change.kind for change in last.changes] == ["repeal"] and \
+                    [change.kind for change in item.changes] in (["reenact"], ["enact"]) and \
+                    last.commit_date[:10] == item.commit_date[:10] and item.commit_date[:10] not in days and \
+                    not any(KIND_OF_TYPE.get(change_type(entry)) in ("repeal", "enact", "reenact")
+                            for entry in last.added + item.added):
+                came = item.changes[0]
+                replaced[id(last)] = []
+                item.changes = [Change("amend", item.rule, text=came.text), Change("retitle", item.rule,
+                                                                                  title=came.title)]
+                out[-1] = item
+                continue
+            out.append(item)
+        return out
+
+    def _said_entry(self, history: list[dict], split: int, used: set[int], item: _Found,
+                    change: Change) -> tuple[int | None, dict | None]:
+        """The place in the rule's history now of the entry the commit added for one of its changes, as the
+        Rulekeepor has corrected it since (the same agent, else the same date); where he struck it, None and that
+        entry as recorded then; (None, None) where the commit added none."""
+        kinds = _kinds(change)
+        free = [index for index in range(split, len(history))
+                if index not in used and KIND_OF_TYPE.get(change_type(history[index])) in kinds]
+        said = [entry for entry in item.added if KIND_OF_TYPE.get(change_type(entry)) in kinds
+                and not ((day := _valid_date(entry.get("date"))) and day < self.start_date)]
+        for entry in said:
+            for same in ([index for index in free if _who(history[index]) == _who(entry)],
+                         [index for index in free if entry.get("date") is not None and
+                          _canonical(history[index].get("date")) == _canonical(entry.get("date"))]):
+                if same:
+                    return same[0], None
+        # What he added then (structured, from the game's start on) that no entry of the history he keeps now
+        # gives, by that agent and of that kind, he struck.
+        struck = next((entry for entry in said if "line" not in entry and not any(
+            _who(other) == _who(entry) for other in history if KIND_OF_TYPE.get(change_type(other)) in kinds)), None)
+        return None, struck
+
+    @staticmethod
+    def _dated_entry(history: list[dict], split: int, used: set[int], item: _Found, change: Change) -> int | None:
+        """For a change whose commit added no entry: the first entry of its kind left in the rule's history, dated
+        no later than the commit."""
+        kinds = _kinds(change)
+        return next((index for index in range(split, len(history)) if index not in used
+                     and KIND_OF_TYPE.get(change_type(history[index])) in kinds
+                     and (_valid_date(history[index].get("date")) or "9999") <= item.commit_date[:10]), None)
+
+    def _recorded_then(self, item: _Found, entry: dict, change: Change) -> str:
+        """What the commit recorded of a change, where the Rulekeepor corrected it since (its date, its agent):
+        "" where it is as he keeps it now, or where the commit recorded nothing."""
+        said = [then for then in item.added if KIND_OF_TYPE.get(change_type(then)) in _kinds(change)
+                and "line" not in then]
+        then = next((then for then in said if _who(then) == _who(entry)), None) or \
+            next((then for then in said if _canonical(then.get("date")) == _canonical(entry.get("date"))), None)
+        if then is None or (_who(then) == _who(entry) and _valid_date(then.get("date")) == _valid_date(entry.get("date"))):
+            return ""
+        return f"recorded at commit {item.commit[:10]} ({item.commit_date[:10]}) as '{self._words_then(item, then)}'"
+
+    def _words_then(self, item: _Found, entry: dict) -> str:
+        """A history entry in the FLR's words as the rule's history read when the commit added it."""
+        history = [json.loads(line) for line in item.history_then]
+        lines = self.history(history)
+        canonical = _canonical(entry)
+        return next((line for said, line in zip(item.history_then, lines) if _canonical(json.loads(said)) == canonical),
+                    self.history([entry])[0])
+
+    def _unseen(self, rule: int, history: list[dict], index: int, items: list[_Found]) -> _Found | None:
+        """A change the rule's history gives that no commit shows (a ratification that left the text as it was, a
+        change of power the Rulekeepor recorded later), dated from the game's start to the last commit read: an
+        amendment to the same text, or the change of power; None for any other (IMPORT.md lists it)."""
+        entry = history[index]
+        day = _valid_date(entry.get("date"))
+        kind = change_type(entry)
+        if day is None or day < self.start_date or not items or day > self.last_commit_date:
+            return None
+        change = None
+        title = (entry.get("change") or {}).get("new-title") or (entry.get("change") or {}).get("new-name")
+        if kind in ("amendment", "null-amendment"):
+            change = Change("amend", rule, text=None)  # (its text is the rule's then: see _record_revisions)
+        elif kind == "retitling" and isinstance(title, str) and title.strip():
+            change = Change("retitle", rule, title=rule_title(title)[0])
+        elif kind == "power-change" and (power := _decimal((entry.get("change") or {}).get("new-power"))):
+            change = Change("power", rule, power=power if "." in power else f"{power}.0")
+        if change is None:
+            self.notes["Changes the rules' histories give that no commit shows (not in the log)"].append(
+                f"rule {rule}: {self.history(history)[index]}")
+            return None
+        self.credited[id(change)] = (history, index)
+        self._unseen_changes.add(id(change))
+        agent = entry.get("agent") if isinstance(entry.get("agent"), dict) else None
+        return _Found("", "", day + "T00:00:00", rule, items[0].path, [change], agent, day)
+
+    def _record_revisions(self, entries: list[Entry], initial: dict[int, _Rule]) -> None:
+        """Each credited change given, in the log's order, its history line in the FLR's words (a re-enactment of a
+        rule the archive has not held before, the rule's earlier lives first) and the rule's revision after it as
+        the Rulekeepor's generator counts (its history up to the latest entry the log has reached); a change no
+        entry accounts for keeps the revision the rule had. An amendment to the same text (_unseen) is given it."""
+        reached: dict[int, int] = {}
+        revision: dict[int, int] = {}
+        text = {number: rule.text for number, rule in initial.items()}
+        in_force = set(initial)
+        words: dict[int, list[str]] = {}
+        for entry in entries:
+            if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted":
+                continue
+            unknown = []
+            for change in entry.changes:
+                if id(change) in self._unseen_changes and (change.rule not in in_force or change.kind == "amend"
+                                                           and change.rule not in text):
+                    unknown.append(change)  # (no commit shows it, and the rule is not in force here)
+                    history, index = self.credited[id(change)]
+                    self.notes["Changes the rules' histories give that no commit shows, to a rule not in force "
+                               "then (not in the log)"].append(f"rule {change.rule}: {self.history(history)[index]}")
+                    continue
+                if change.kind in ("annotate", "unannotate"):
+                    continue
+                if change.kind == "amend" and change.text is None:
+                    change.text = text[change.rule]
+                credited = self.credited.get(id(change))
+                if credited is not None and not change.failed:
+                    history, index = credited
+                    key = id(history)
+                    if key not in words:
+                        words[key] = self.history(history)
+                    lives = []
+                    if change.kind == "reenact" and change.rule not in initial and change.rule not in reached:
+                        lives = words[key][:index]
+                    change.history = tuple(lives + [words[key][index]])
+                    reached[change.rule] = max(reached.get(change.rule, -1), index)
+                    revision[change.rule] = revisions(history[:reached[change.rule] + 1])[1]
+                    change.revision = revision[change.rule]
+                elif change.rule in revision or (self._final.get(change.rule) and change.rule in initial
+                                                 and change.rule in self._revision_before):
+                    change.revision = revision.get(change.rule, self._revision_before.get(change.rule))
+                if change.kind in ("enact", "reenact", "amend") and change.text is not None and not change.failed:
+                    text[change.rule] = change.text
+                if not change.failed and change.kind in ("enact", "reenact"):
+                    in_force.add(change.rule)
+                elif not change.failed and change.kind == "repeal":
+                    in_force.discard(change.rule)
+            entry.changes = [change for change in entry.changes if change not in unknown]
+
     def _proposal_of(self, item: _Found) -> int | None:
         if (number := _number((item.agent or {}).get("proposal"))) is not None:
             return number
@@ -612,7 +924,9 @@ class _Importer:
         for layout in PROPOSAL_FOLDERS:
             names = [name for name in text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout)
                                            ).split("\0") if name]
-            numbered = {number: name for name in names if (number := _number(name.rsplit("/", 1)[-1]))}
+            # (a proposal of the 1990s the record names by its title, "A Separation of Powers", or as "01-003")
+            numbered = {_number(name.rsplit("/", 1)[-1]) or clean_line(name.rsplit("/", 1)[-1]): name
+                        for name in names}
             with BlobReader(self.ruleset) as blobs:
                 for number, name in numbered.items():
                     try:
@@ -636,14 +950,14 @@ class _Importer:
         kind, value = next(iter(agent.items()))
         if kind == "proposal":
             number = clean_line(str(value))
-            note = self.proposal_notes.get(_number(number) or 0, ("", {}))[1]
-            return proposal_words(number, note, self.name)
+            note = self.proposal_notes.get(_number(number) or number, ("", {}))[1]
+            return proposal_words(number, note, self.as_written)
         if kind == "rule":
             return f"R{clean_line(str(value))}"
         if kind == "said":  # (as a line of the FLR of 2017 says it)
             return self.current_names(clean_line(str(value)))
         detail = value if isinstance(value, dict) else {}
-        person = next((self.name(detail[key]) for key in ("by", "person", "engineer", "magister")
+        person = next((self.as_written(detail[key]) for key in ("by", "person", "engineer", "magister")
                        if isinstance(detail.get(key), str)), None)
         if kind == "convergence" and detail:
             return f"a convergence caused by {self.cause(detail)}"
@@ -652,9 +966,9 @@ class _Importer:
         if kind == "ratification" and detail.get("document"):
             return f"{clean_line(str(detail['document']))} ratification"
         if kind == "decree" and isinstance(value, str):
-            return f"decree given by {self.name(value)}"
+            return f"decree given by {self.as_written(value)}"
         if kind == "person" and isinstance(value, str):
-            return self.name(value)
+            return self.as_written(value)
         if kind == "tournament_init" and person:
             return f"initiation of {clean_line(str(detail.get('name', '')))} by {person}"
         if kind == "tournament_change" and person:
@@ -672,7 +986,7 @@ class _Importer:
     def history(self, entries: list[dict]) -> list[str]:
         """History entries as History: lines, in the FLR's words, titles and authors of proposals included."""
         notes = {number: note for number, (_, note) in self.proposal_notes.items()}
-        return [self.current_names(with_titles(line, notes, self.name) if entry.get("line") else line)
+        return [self.current_names(with_titles(line, notes, self.as_written) if entry.get("line") else line)
                 for entry, line in zip(entries, history_lines(entries, self.cause))]
 
     # --- the Assessor's repository ---------------------------------------------------------------------
@@ -796,11 +1110,13 @@ class _Importer:
             raise ImportRefused(str(self.assessor), f"--assessor: {error}") from None
         self.read_proposal_notes()
         walk = self.walk(low, high)
-        found = walk.found
         self.start_date = walk.start_date
-        self._annotations_gone(walk.latest)
+        self.last_commit_date = walk.found[-1].commit_date[:10] if walk.found else walk.start_date
+        found = self._credit(walk.found, walk.initial)
+        self._latest_annotations(walk.found, walk.initial, walk.latest)
         for number, (path, commit, note) in self._said_of_proposals.items():  # for proposals the notes lack
             self.proposal_notes.setdefault(number, (f"{path} at {commit[:10]}", note))
+        self._one_spelling(decisions)
         if low is None:  # from the first commit: every proposal it applies, but those it credits with old changes
             low = min((number for item in found if (number := self._proposal_of(item)) is not None
                        and (item.date or item.commit_date[:10]) >= walk.start_date), default=1)
@@ -850,6 +1166,9 @@ class _Importer:
         top = max(used | set(self.unauthored), default=low)
         missing = gaps(used, low, top)
         log_entries = self._place_unrecorded(entries, missing)
+        before = self._history_before(walk, log_entries)
+        self._revision_before = {number: revision for number, (_, revision) in before.items() if revision is not None}
+        self._record_revisions(log_entries, walk.initial)
         self._compare_the_end(walk, log_entries)
         players = sorted({name for entry in log_entries for key, value in entry.keys if key == "Proposer"
                           for name in [value]}
@@ -869,7 +1188,7 @@ class _Importer:
         first = min(used, default=low)
         opening = next((_entry_number(entry) for entry in log_entries if entry.heading.startswith("Proposal ")), first)
         title = f"Agora's rules before proposal {opening}"
-        rules_md = self._ruleset_md(title, walk.initial, history=self._history_before(walk, log_entries))
+        rules_md = self._ruleset_md(title, walk.initial, history=before)
         if why := too_large_for(rules_md):
             raise ImportRefused(str(self.ruleset), f"the rules before proposal {opening}, as rules.md, would be a file "
                                 f"that {why}", self.problems)
@@ -889,7 +1208,8 @@ class _Importer:
         for year, state in sorted(walk.year_ends.items()):
             if year < last_year and year >= walk.start_date[:4]:
                 snapshot = self._ruleset_md(f"The Rulekeepor's rules at the end of {year}", state,
-                                            snapshot_date=f"{year}-12-31")
+                                            snapshot_date=f"{year}-12-31",
+                                            behind=self._behind(year, state, walk, log_entries, found))
                 if why := too_large_for(snapshot):
                     self.problems.append(Problem(str(self.ruleset), "", 0, f"the rules at the end of {year}, as a "
                                                  f"snapshot, would be a file that {why}: no snapshot of {year}"))
@@ -898,6 +1218,37 @@ class _Importer:
         files["IMPORT.md"] = self._report(walk, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
         return ImportedGame(files, count, self.problems)
+
+    def _behind(self, year: str, state: dict[int, _Rule], walk: _Walk, entries: list[Entry],
+                found: list[_Found]) -> str:
+        """Why the Rulekeepor's rules at the end of `year` are not what the log says took effect by then, where
+        every rule in which they differ has a cause in the record: a change of the year he committed in a later
+        one (a backlog), or an entry of the year he corrected or struck later. "" where they agree, or where a
+        difference has no such cause (check then reports it)."""
+        end = f"{year}-12-31"
+        ours, his = _rules_after(walk.initial, entries, end), _as_compared(state)
+        differ = {number for number in ours.keys() | his.keys() if ours.get(number) != his.get(number)}
+        if not differ:
+            return ""
+        late = [item for item in found if (item.date or "9999") <= end < item.commit_date[:10] and item.rule in differ]
+        corrected = [item for item in found if item.commit_date[:10] <= end and item.rule in differ
+                     and any(change.failed and change.corrected for change in item.changes)]
+        if not differ <= {item.rule for item in late + corrected}:
+            return ""
+        days = sorted({item.commit_date[:10] for item in walk.found})
+        gaps = [(a, b) for a, b in zip(days, days[1:]) if a <= end < b]
+        a, b = max(gaps, key=lambda gap: datetime.date.fromisoformat(gap[1]) - datetime.date.fromisoformat(gap[0]),
+                   default=("", ""))
+        said = []
+        if late:
+            said.append(f"{len(late)} change{'s' if len(late) != 1 else ''} of {year} the Rulekeepor committed after "
+                        "the year's end" + (f" (nothing was committed from {a} to {b})"
+                                            if a and (datetime.date.fromisoformat(b) -
+                                                      datetime.date.fromisoformat(a)).days > 30 else ""))
+        if corrected:
+            said.append(f"{len(corrected)} change{'s' if len(corrected) != 1 else ''} he recorded by then and "
+                        "struck from the rules' histories later")
+        return "; ".join(said) + "."
 
     def _numbered_out_of_turn(self, entries: list[Entry], highest: int) -> bool:
         """Whether the log's enactments, after the highest rule before it, are not in increasing order (the
@@ -963,26 +1314,8 @@ class _Importer:
     def _compare_the_end(self, walk: _Walk, entries: list[Entry]) -> None:
         """The rules in force after the log's last entry, held against the Rulekeepor's at the last commit read:
         each rule that differs is a problem (a change the import lost, or one the record contradicts)."""
-        rules = {number: (rule.name, rule.power, rule.text) for number, rule in walk.initial.items()}
-        last: dict[int, tuple[str, str, str]] = dict(rules)  # what a re-enactment without a text brings back
-        for entry in entries:
-            if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted":
-                continue
-            for change in entry.changes:
-                if change.failed or change.kind == "annotate":
-                    continue
-                name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
-                if change.kind == "repeal":
-                    rules.pop(change.rule, None)
-                    continue
-                if change.kind in ("enact", "reenact", "amend"):
-                    text = change.text if change.text is not None else text
-                if change.kind in ("enact", "reenact", "retitle"):
-                    name = change.title if change.title is not None or change.kind == "retitle" else name
-                if change.kind in ("enact", "reenact", "power") and change.power is not None:
-                    power = change.power
-                rules[change.rule] = last[change.rule] = (name or "", power, text)
-        final = {number: (rule.name, rule.power, rule.text) for number, rule in walk.final.items()}
+        rules = _rules_after(walk.initial, entries)
+        final = _as_compared(walk.final)
         commit = walk.final_commit
         differ = []
         for number in sorted(rules.keys() | final.keys()):
@@ -1203,8 +1536,9 @@ class _Importer:
         commits = [item.commit for item in found] + ([recorded[0]] if recorded else [])
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
         place = min((position[id(item)] for item in found), default=len(position))
-        return _Placed(date, place, Entry(heading, keys, changes, [_sources(None, commits)], year=date[:4]),
-                       list(found))
+        # (neither record keeps the text of a proposal only the Rulekeepor recorded: said, not shown as its text)
+        prose = [_sources(None, commits), "Neither record holds the text of this proposal."]
+        return _Placed(date, place, Entry(heading, keys, changes, prose, year=date[:4]), list(found))
 
     def _event_entry(self, group: list[_Found], position: dict[int, int], *, late: bool = False) -> _Placed:
         """What one commit did by one agent on one day. A change recorded `late` (see _in_the_rulekeepors_order)
@@ -1221,13 +1555,19 @@ class _Importer:
             self.problems.append(dataclasses.replace(where, message=f"{where.message}: a rule numbered past "
                                                      f"{MAX_DIGITS} digits: written in quotes"))
             by = f"'{by}'"
+        if all(change.failed for item in group for change in item.changes):  # (struck since: no rule acted)
+            by = f"as first recorded, {by}"
         keys = [("Date", date), ("By", by)]
-        subject = self._title(self.current_names(first.subject), Problem("", first.commit, 0, "its subject"))
-        heading = f"Event: {subject}" if subject else "Event: a change"
-        if agent is None:
-            self.notes["Changes no history entry accounts for (the Rulekeepor's corrections)"].extend(
+        # Named by who made it, as the rule's history says: a commit's subject is at most a note.
+        rules = sorted({item.rule for item in group})
+        heading = "Event: " + (by[0].upper() + by[1:] if by else "A change") + \
+            f": rule{'s' if len(rules) > 1 else ''} {number_ranges(runs(rules))}"
+        if agent is None or agent == UNRECORDED_CHANGE:
+            self.notes["Changes no history entry accounts for (the Rulekeepor's rewraps and corrections)"].extend(
                 f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})" for item in group)
-        prose = [_sources(None, [first.commit])]
+        prose = [_sources(None, [first.commit] if first.commit else [])]
+        if first.subject:
+            prose.append(escape_markdown(f"The Rulekeepor's commit: \u201c{self.current_names(first.subject)}\u201d."))
         if early and not late:
             prose.append(f"The Rulekeepor's history dates this change {first.date}, before this archive begins; "
                          "it is dated here by his commit.")
@@ -1270,7 +1610,7 @@ class _Importer:
 
     def _unrecorded(self, due: Runs, year: str) -> Entry:
         notes = self.proposal_notes
-        titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(notes)
+        titled = [f"{n}: {clean_line(str(notes[n][1].get('title')))}" for n in sorted(k for k in notes if isinstance(k, int))
                   if notes[n][1].get("title") and any(low <= n <= high for low, high in due)]
         unauthored = [(n, said) for n, said in sorted(self.unauthored.items())
                       if any(low <= n <= high for low, high in due)]
@@ -1302,12 +1642,15 @@ class _Importer:
             else:
                 history = [json.loads(entry) for entry in rule.history]
             kept = []
-            for entry in history:
-                day = _valid_date(entry.get("date"))
-                if day and day >= walk.start_date or _number((entry.get("agent") or {}).get("proposal")) in \
-                        in_log[number]:
-                    break
-                kept.append(entry)
+            if self._final.get(number):  # (as _credit reads it)
+                kept = history[:self._split(history)]
+            else:
+                for entry in history:
+                    day = _valid_date(entry.get("date"))
+                    if day and day >= walk.start_date or _number((entry.get("agent") or {}).get("proposal")) in \
+                            in_log[number]:
+                        break
+                    kept.append(entry)
             counted = revisions(kept)[1] if kept else None
             out[number] = self.history(kept), rule.revision if all("line" in entry for entry in kept) and \
                 rule.revision is not None else counted
@@ -1315,10 +1658,10 @@ class _Importer:
 
     def _ruleset_md(self, title: str, rules: dict[int, _Rule], *,
                     history: dict[int, tuple[list[str], int | None]] | None = None,
-                    snapshot_date: str | None = None) -> str:
+                    snapshot_date: str | None = None, behind: str = "") -> str:
         """A ruleset as rules.md (with each rule's `history` before the archive, and its annotations) or as a
         snapshot."""
-        out = [f"Date: {snapshot_date}\n"] if snapshot_date else []
+        out = [f"Date: {snapshot_date}" + (f"\nBehind: {behind}" if behind else "") + "\n"] if snapshot_date else []
         out += [f"# {heading_text(title)}", "", "## Mutable Rules"]
         for number in sorted(rules):
             rule = rules[number]
@@ -1374,7 +1717,8 @@ class _Importer:
             "power_cap = 4.0",
             "power_exempt = 3.0",
             "",
-            *self._sections_toml(sections)])
+            *self._sections_toml(sections),
+            *report_toml(self.ruleset, self.head)])
 
     def _sections_toml(self, sections: list[tuple[str, str, list[int]]]) -> list[str]:
         """The FLR's sections of the rules in force (its index's), each with its note, as `[[sections]]`: each rule
@@ -1498,6 +1842,93 @@ def _corrects(entry: dict, old: dict) -> bool:
                                                        or _canonical(entry.get("date")) == _canonical(old.get("date")))
 
 
+# Who made a change the Rulekeepor records without a history entry: a rewrap, a correction of his own text.
+UNRECORDED_CHANGE = {"said": "the Rulekeepor, with no history entry"}
+
+
+def _who(entry: dict) -> str:
+    """Who a history entry says made the change, as compared across the Rulekeepor's corrections: a proposal or
+    rule by its number, a ratification by its document, anyone else (a cleaning, whose person's name he may
+    have corrected since) by what they did."""
+    agent = entry.get("agent")
+    if not isinstance(agent, dict) or not agent:
+        return ""
+    kind, value = next(iter(agent.items()))
+    if kind in ("proposal", "rule"):
+        return f"{kind} {_number(str(value)) or clean_line(str(value))}"
+    if kind == "ratification":
+        return f"{kind} {_canonical(value)}"
+    return str(kind)
+
+
+def _kinds(change: Change) -> set[str]:
+    """The kinds of history entry that may record a change: an enactment and a re-enactment are told apart by
+    the record, not by the commit."""
+    return {"enact", "reenact"} if change.kind in ("enact", "reenact") else {change.kind}
+
+
+def _replayed(rule: dict | None, changes: list[Change]) -> dict | None:
+    """A rule (in force or not, text, title, power) after changes to it (those failed left out), as the log
+    replays them: None before anything is known of it."""
+    state = dict(rule) if rule is not None else {}
+    for change in changes:
+        if change.failed or change.kind in ("annotate", "unannotate") or \
+                change.kind not in ("enact", "reenact") and not state.get("in force"):
+            continue  # (a change to a rule not in force changes nothing)
+        if change.kind == "repeal":
+            state["in force"] = False
+            continue
+        state["in force"] = True
+        if change.text is not None and change.kind in ("enact", "reenact", "amend"):
+            state["text"] = change.text
+        if change.title is not None and change.kind in ("enact", "reenact", "retitle"):
+            state["title"] = change.title
+        if change.power is not None:
+            state["power"] = change.power
+    return state
+
+
+def _folded_name(name: str) -> str:
+    """A name as compared for spellings of one player: case, accents and the letters written two ways (ø, oe) aside."""
+    folded = name.casefold()
+    for letter, pair in (("ø", "oe"), ("æ", "ae"), ("å", "aa"), ("ß", "ss")):
+        folded = folded.replace(letter, pair)
+    return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
+
+
+def _rules_after(initial: dict[int, _Rule], entries: list[Entry], until: str = "9999") -> dict[int, tuple[str, str, str]]:
+    """The rules in force (title, power, text) after the log's entries dated up to `until`, as check replays them."""
+    rules = {number: (rule.name, rule.power, rule.text) for number, rule in initial.items()}
+    last: dict[int, tuple[str, str, str]] = dict(rules)  # what a re-enactment without a text brings back
+    for entry in entries:
+        if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted" or \
+                entry.heading.startswith("Unrecorded") or (dict(entry.keys).get("Date") or "") > until:
+            continue
+        for change in entry.changes:
+            if change.failed or change.kind in ("annotate", "unannotate"):
+                continue
+            name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
+            if change.kind == "repeal":
+                rules.pop(change.rule, None)
+                continue
+            if change.kind in ("enact", "reenact", "amend"):
+                text = change.text if change.text is not None else text
+            if change.kind in ("enact", "reenact", "retitle"):
+                name = change.title if change.title is not None or change.kind == "retitle" else name
+            if change.kind in ("enact", "reenact", "power") and change.power is not None:
+                power = change.power
+            rules[change.rule] = last[change.rule] = (name or "", power, text)
+    return {number: (name, _power_compared(power), text) for number, (name, power, text) in rules.items()}
+
+
+def _as_compared(rules: dict[int, _Rule]) -> dict[int, tuple[str, str, str]]:
+    return {number: (rule.name, _power_compared(rule.power), rule.text) for number, rule in rules.items()}
+
+
+def _power_compared(power: str) -> str:
+    return str(Decimal(power).normalize()) if _decimal(power) else power  # (a power of 3 is one of 3.0)
+
+
 def _sources(batch: str | None, commits: list[str]) -> str:
     """Where an entry comes from, as links: the Assessor's report of its batch and the Rulekeepor's commits."""
     said = []
@@ -1517,12 +1948,6 @@ ANNOTATOR = {"said": "the Rulekeepor, annotating"}  # who records a finding on a
 
 def _annotation_key(note: str) -> str:
     return " ".join(re.sub(r"\s*\(called [^)]*\)", "", note).casefold().split())
-
-
-def _cases(note: str) -> tuple[str, ...]:
-    """The CFJs an annotation gives its finding of: "CFJ 1584 (called ...), CFJ 1728 (...): ..." -> ("1584", "1728")."""
-    head, colon, _ = note.partition(": ")
-    return tuple(re.findall(r"CFJ ([^\s,:()]+)", head)) if colon and head.startswith("CFJ ") else ()
 
 
 def _named(person) -> bool:

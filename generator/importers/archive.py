@@ -71,6 +71,11 @@ class Change:
     failed: bool = False
     after: str | None = None       # prose after the paragraph (why it failed, where it came from)
     new_number: int | None = None  # of a renumbering
+    # Format 1.4, the record's word on the change: its history line(s), the rule's revision after it, and what
+    # was recorded at the time where the record was corrected since.
+    history: tuple[str, ...] = ()
+    revision: int | None = None
+    corrected: str = ""
 
 
 @dataclass
@@ -149,11 +154,15 @@ def change_paragraph(change: Change) -> str:
         paragraph = f"{prefix}Renumber rule {change.rule} to {change.new_number}."
     elif change.kind == "power":
         paragraph = f"{prefix}Change the power of rule {change.rule} to {change.power}."
-    elif change.kind == "annotate":
-        paragraph = f"{prefix}Annotate rule {change.rule}:\n\n{quote(change.text or '')}"
+    elif change.kind in ("annotate", "unannotate"):
+        verb = "Annotate" if change.kind == "annotate" else "Unannotate"
+        paragraph = f"{prefix}{verb} rule {change.rule}:\n\n{quote(change.text or '')}"
     else:
         raise ValueError(f"no paragraph for a change of kind {change.kind}")
-    return paragraph + (f"\n\n{change.after}" if change.after else "")
+    record = [f"History: {line}" for line in change.history] + \
+        ([f"Revision: {change.revision}"] if change.revision is not None else []) + \
+        ([f"Corrected: {change.corrected}"] if change.corrected else [])
+    return paragraph + ("\n\n" + "\n".join(record) if record else "") + (f"\n\n{change.after}" if change.after else "")
 
 
 def render_entry(entry: Entry) -> str:

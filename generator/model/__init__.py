@@ -174,13 +174,16 @@ class Ruleset:
     as_of: dt.date | None = None
     # Format 1.3: the topics its level-1 headings group the rules by, each with its rules' numbers in its order.
     topics: tuple[tuple[str, tuple[int, ...]], ...] = ()
+    # Format 1.4, a snapshot's `Behind:` line: why the keepers' record at that point lagged what the log says took
+    # effect (a backlog, entries corrected since): its differences are one note with this cause, not findings.
+    behind: str = ""
 
     def by_number(self) -> dict[int, Rule]:
         return {rule.number: rule for rule in self.rules}
 
 
 ChangeKind = Literal["enact", "repeal", "amend", "replace", "append", "transmute", "renumber", "retitle", "power",
-                     "reenact", "annotate"]
+                     "reenact", "annotate", "unannotate"]
 
 
 @dataclass(frozen=True)
@@ -198,6 +201,12 @@ class Change:
     power: Fraction | None = None  # enact with a power, or a change of power (format 1.1)
     # Format 1.2: recorded as attempted and not taken effect (`Failed: ...`): never applied, its claim checked.
     failed: bool = False
+    # Format 1.4, the record's word on the change (a paragraph right after it): the keepers' own history line for it
+    # (on a re-enactment the rule's earlier lives first), the rule's revision after it as they count, and what the
+    # record said at the time where they later corrected it.
+    history: tuple[str, ...] = ()
+    revision: int | None = None
+    corrected: str = ""
 
 
 @dataclass(frozen=True)

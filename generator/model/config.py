@@ -70,6 +70,33 @@ class Section:
 
 
 @dataclass(frozen=True)
+class Ratification:
+    """A ratification of the ruleset (`[[report.ratifications]]`): when it took effect, and the date of the
+    ruleset it ratified (None: not recorded)."""
+
+    date: dt.date
+    ruleset: dt.date | None = None
+
+
+# The placeholders of a report's templates (docs/format.md, `[report]`), as the Rulekeepor's generator names them.
+REPORT_PLACEHOLDERS = ("header", "num", "her", "hr", "hp", "line", "toc", "powers", "ruleset", "ratification", "date")
+
+
+@dataclass(frozen=True)
+class Report:
+    """`[report]`: the keepers' own text report of the rules in force (Agora's Full and Short Logical Rulesets):
+    the templates of the full and the short report, the header both include, the width lines are wrapped and
+    ruled at, the words of the last ratification, and the ratifications the header names."""
+
+    full: str
+    short: str
+    header: str = ""
+    width: int = 72
+    ratification: str = "{ruleset} ruleset on {date}"
+    ratifications: tuple[Ratification, ...] = ()
+
+
+@dataclass(frozen=True)
 class Award:
     """Format 1.2, `[scoring.awards.NAME]`: points paid on what happens to a proposal (JamesWP rule 305: +5 to
     each who voted for an adopted proposal)."""
@@ -144,6 +171,7 @@ class Config:
     rules: Rules = field(default_factory=Rules)
     solitaire: Solitaire = field(default_factory=Solitaire)
     sections: tuple[Section, ...] = field(default=(), metadata={"sections": True, "words": True})
+    report: Report | None = field(default=None, metadata={"sections": True, "words": True})
 
     def with_words(self, other: Config) -> Config:
         """This config with the words of `other` (the settings declared `words`, which no replay reads): equal
@@ -162,6 +190,8 @@ class Config:
             return dataclasses.replace(self, scoring=dataclasses.replace(self.scoring, awards=tuple(awards)))
         if key == "sections":
             return dataclasses.replace(self, sections=_sections(value))
+        if key == "report":
+            return dataclasses.replace(self, report=_report(value))
         spec = _SCHEMA.get(key)
         if spec is None:
             raise ValueError(_unknown_key_message(key))
@@ -258,6 +288,46 @@ def _sections(value: Any) -> tuple[Section, ...]:
     return tuple(sections)
 
 
+def _report(value: Any) -> Report:
+    """The `[report]` table, validated; raises SettingError in a person's words, with the key at fault."""
+    keys = ("full", "short", "header", "width", "ratification", "ratifications")
+    if not isinstance(value, dict):
+        raise ValueError('report must be a table: [report], with full = """...""" and short = """..."""')
+    unknown = sorted(set(value) - set(keys))
+    if unknown:
+        raise SettingError(f"report: unknown key '{unknown[0]}' (it has {', '.join(keys)})", f"report.{unknown[0]}")
+    for key in ("full", "short"):
+        if not isinstance(value.get(key), str) or not value[key].strip():
+            raise SettingError(f'report.{key} must be the report\'s template, a string like """...{{ruleset}}..."""',
+                               f"report.{key}" if key in value else "report")
+    for key in ("header", "ratification"):
+        if not isinstance(value.get(key, ""), str):
+            raise SettingError(f"report.{key} must be a string", f"report.{key}")
+    for key in ("full", "short", "header", "ratification"):
+        for name in re.findall(r"\{([a-z_]+)\}", value.get(key, "")):
+            if name not in REPORT_PLACEHOLDERS:
+                raise SettingError(f"report.{key}: no placeholder is named {{{name}}} (they are "
+                                   + ", ".join(f"{{{n}}}" for n in REPORT_PLACEHOLDERS) + ")", f"report.{key}")
+    width = value.get("width", 72)
+    if not isinstance(width, int) or isinstance(width, bool) or not 20 <= width <= 1000:
+        raise SettingError(f"report.width must be a whole number from 20 to 1000, not {_show(width)}", "report.width")
+    ratifications = value.get("ratifications", [])
+    example = "[[report.ratifications]] tables, like date = 2026-05-11, ruleset = 2025-10-12"
+    if not isinstance(ratifications, list) or not all(isinstance(table, dict) for table in ratifications):
+        raise SettingError(f"report.ratifications must be {example}", "report.ratifications")
+    read = []
+    for number, table in enumerate(ratifications, 1):
+        key = f"report.ratifications.{number}"
+        if set(table) - {"date", "ruleset"} or type(table.get("date")) is not dt.date \
+                or type(table.get("ruleset", dt.date.min)) is not dt.date:
+            raise SettingError(f"report.ratifications: the {number}{_ordinal_suffix(number)} must be a table with a "
+                               f"date and, if known, the ruleset's date, like date = 2026-05-11, ruleset = 2025-10-12",
+                               key)
+        read.append(Ratification(table["date"], table.get("ruleset")))
+    return Report(value["full"], value["short"], value.get("header", ""), width,
+                  value.get("ratification", Report.ratification), tuple(read))
+
+
 def _ordinal_suffix(number: int) -> str:
     return "th" if 10 <= number % 100 <= 20 else {1: "st", 2: "nd", 3: "rd"}.get(number % 10, "th")
 
@@ -272,6 +342,7 @@ NOT_BY_EFFECT = {
     "rules.power": "it decides how rules.md and the snapshots are read: set it in game.toml",
     "sections": "the sections are the keepers' arrangement of the rules, not a rule of play: change them in "
                 "game.toml",
+    "report": "the report is the keepers' layout of the rules, not a rule of play: change it in game.toml",
     **{f"solitaire.{f.name}": "a reading of Solitaire Nomic, whose log has no Effects: set it in game.toml"
        for f in dataclasses.fields(Solitaire)},
 }

@@ -24,14 +24,15 @@ from ..limits import MAX_DIGITS
 # Each kind of name but `start` and `now`, as a regular expression that Python and JavaScript read alike
 # (ASCII digits spelt out: `\d` is every script's digits in Python).
 SYNTAX = {
-    "proposal": r"^([0-9]+)(?:-([0-9]+))?$",
+    "proposal": r"^([0-9]+)([a-z]?)(?:-([0-9]+))?$",
     "judgment": r"^judgment-([0-9]+)$",
     "case": r"^judgment-([a-z]+-([0-9]+))$",
     "entry": r"^entry-([0-9]+)$",
     "date": r"^[0-9]{4}-[0-9]{2}-[0-9]{2}$",
 }
 _SYNTAX = {kind: re.compile(pattern) for kind, pattern in SYNTAX.items()}
-HINT = ("a point is start, now, a proposal number (312; 312-2 for the second proposal numbered 312), "
+HINT = ("a point is start, now, a proposal number (312; 312-2 for the second proposal numbered 312; 8221A for a "
+        "decision taken again on proposal 8221), "
         "judgment-N (judgment-cfj-4153 for one named by its case), entry-N (the log's N-th entry) or a date "
         "(2005-04-02)")
 
@@ -45,12 +46,14 @@ class Point:
     use: int = 1  # of a proposal number used more than once: which use (1: the first)
     day: dt.date | None = None
     case: str = ""  # of a judgment named by its case: the case as its name writes it (`cfj-4153`)
+    decision: str = ""  # of a proposal: the letter of a decision taken again on it (format 1.2, `8221A`)
 
     @property
     def name(self) -> str:
-        """The name as pages write it: `312` for the first use, `312-2` for the second."""
+        """The name as pages write it: `312` for the first use, `312-2` for the second, `8221A` for a decision
+        taken again."""
         if self.kind == "proposal":
-            return page_name(self.number, self.use)
+            return page_name(f"{self.number}{self.decision}", self.use)
         if self.kind in ("judgment", "entry"):
             return f"{self.kind}-{self.number}"
         if self.kind == "case":
@@ -82,7 +85,8 @@ def read_point(text: str) -> Point:
             return Point("date", day=dt.date.fromisoformat(name))
         except ValueError:
             raise PointError("no such date (a date is written 2005-04-02)") from None
-    numbers = [g for g in m.groups() if g is not None]
+    decision = m.group(2).upper() if kind == "proposal" else ""
+    numbers = [g for g in m.groups() if g and not g.isalpha()]
     if kind == "case":
         case, numbers = numbers[0], numbers[1:]
     if any(len(g.lstrip("0")) > MAX_DIGITS for g in numbers):
@@ -92,7 +96,7 @@ def read_point(text: str) -> Point:
     number, use = int(numbers[0]), int(numbers[1]) if len(numbers) > 1 else 1
     if use < 1 or (kind == "entry" and number < 1):
         raise PointError(f"no such point; {HINT}")
-    return Point(kind, number, use)
+    return Point(kind, number, use, decision=decision)
 
 
 def case_name(case: str) -> str:
@@ -100,7 +104,7 @@ def case_name(case: str) -> str:
     return "-".join(case.lower().split())
 
 
-def page_name(number: int, use: int = 1) -> str:
+def page_name(number: int | str, use: int = 1) -> str:
     return str(number) if use == 1 else f"{number}-{use}"
 
 
@@ -147,13 +151,18 @@ def point_index(point: Point, entries: Sequence, *, kind: str = "proposal") -> i
     # (a judgment named by its case has no number: `judgment-cfj-4153` names it)
     numbered = [(i, entry) for i, entry in enumerate(entries)
                 if entry.kind == wanted and not getattr(entry, "case", "")]
-    found = [i for i, entry in numbered if entry.number == point.number]
+    found = [i for i, entry in numbered
+             if entry.number == point.number and getattr(entry, "decision", "") == point.decision]
     if len(found) >= point.use:
         return found[point.use - 1]
     if found:
-        names = ", ".join(page_name(point.number, use) for use in range(1, len(found) + 1))
+        named = f"{point.number}{point.decision}"
+        names = ", ".join(page_name(named, use) for use in range(1, len(found) + 1))
         raise PointError(f"{wanted} {point.name} is not in the log (it has {len(found)} {wanted}"
-                         f"{'s' if len(found) > 1 else ''} numbered {point.number}: {names})", in_log=True)
+                         f"{'s' if len(found) > 1 else ''} numbered {named}: {names})", in_log=True)
+    if point.decision and any(entry.number == point.number for _, entry in numbered):
+        raise PointError(f"{wanted} {point.name} is not in the log (no decision {point.decision} was taken again on "
+                         f"{wanted} {point.number})", in_log=True)
     numbers = [entry.number for _, entry in numbered]
     where = f"its {wanted}s run from {min(numbers)} to {max(numbers)}" if numbers else f"it has no {wanted}s"
     raise PointError(f"{wanted} {point.number} is not in the log ({where})", in_log=True)

@@ -57,10 +57,12 @@ REPEATABLE = {"points", "effect", "note", "sets", "players"}
 _CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+(?:(?:im)?mutable\s+)?rules?\b",
                            re.IGNORECASE)
 # Format 1.2: a paragraph that starts with one of these words is a change (or an error), never prose.
-_NEW_CHANGE_START = re.compile(r"^(?:reenact|annotate)\s", re.IGNORECASE)
+_NEW_CHANGE_START = re.compile(r"^(?:reenact|annotate|unannotate)\s", re.IGNORECASE)
 _FAILED = re.compile(r"^failed\s*:\s*", re.IGNORECASE)
 _REENACT = re.compile(r"^reenact\s+(?:power\s+(\S+)\s+)?rule\s+([0-9]+)(?:\s*:(.*)|\s*\.?)$", re.IGNORECASE)
-_ANNOTATE = re.compile(r"^annotate\s+rule\s+([0-9]+)\s*:?$", re.IGNORECASE)
+_ANNOTATE = re.compile(r"^(un)?annotate\s+rule\s+([0-9]+)\s*:?$", re.IGNORECASE)
+# Format 1.4: the record's word on the change above (its own paragraph, right after the change or its quoted text).
+_RECORD_LINE = re.compile(r"^(history|revision|corrected)\s*:\s*(.*)$", re.IGNORECASE)
 # Every pattern that reads a line runs in time linear in it: rule numbers are ASCII digits (read_int caps
 # them), and no lazy part is followed by optional white space before the end (that backtracks: a 40 KB line
 # took 20 s); a title is read greedily and stripped.
@@ -90,7 +92,8 @@ _SPACES = re.compile(r"\s*")
 CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" with "y".',
                    'Amend rule 203 by deleting "x".', 'Amend rule 203 by appending:', 'Repeal rule 204.',
                    'Enact rule: Title', 'Transmute rule 109 to mutable.', 'Renumber rule 305 to 220.',
-                   'Retitle rule 203 to "Quorum".', 'Reenact rule 2531.', 'Annotate rule 2166:')
+                   'Retitle rule 203 to "Quorum".', 'Reenact rule 2531.', 'Annotate rule 2166:',
+                   'Unannotate rule 2166:')
 
 
 # Reads one entry: (file, lines, tokens, index of its heading token, the heading, its blocks, the line after
@@ -1366,8 +1369,15 @@ def _read_players(file: str, keys: _Keys, errors: ErrorCollector) -> list[Player
 def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list[tuple[int, Token]],
                   errors: ErrorCollector, power: bool = False) -> list[Change]:
     changes = []
+    records: set[int] = set()  # the positions of record paragraphs read with their change (format 1.4)
     for position, (index, token) in enumerate(blocks):
         if token.type != "paragraph_open":
+            continue
+        if _is_record(tokens[index + 1].content):
+            if position not in records:
+                errors.add(file, token.map[0] + 1, f"'{shorten(tokens[index + 1].content.split(chr(10))[0])}' is the "
+                           "record of a change: write it in a paragraph right after the change it records (after "
+                           "the change's quoted text, if it has one)")
             continue
         text = " ".join(part.strip() for part in tokens[index + 1].content.split("\n"))
         failed = _FAILED.match(text)
@@ -1398,9 +1408,71 @@ def _read_changes(file: str, lines: list[str], tokens: list[Token], blocks: list
         if change is not None and change.title and (problem := invisible_problem(change.title, "title")):
             errors.add(file, source.line, problem)  # a rule's title gets a name's rules (model/names.py)
             continue
-        if change is not None:
-            changes.append(dataclasses.replace(change, failed=True) if failed else change)
+        if change is None:
+            continue
+        after = position + (2 if following is not None and following.type in ("blockquote_open", "fence")
+                            and quoted is not None else 1)
+        if after < len(blocks) and blocks[after][1].type == "paragraph_open" and \
+                _is_record(tokens[blocks[after][0] + 1].content):
+            records.add(after)
+            record = _read_record(file, blocks[after][1].map[0] + 1, tokens[blocks[after][0] + 1].content, change,
+                                  errors)
+            if record is None:
+                continue
+            change = dataclasses.replace(change, **record)
+        changes.append(dataclasses.replace(change, failed=True) if failed else change)
     return changes
+
+
+def _is_record(paragraph: str) -> bool:
+    return _RECORD_LINE.match(paragraph.split("\n", 1)[0]) is not None
+
+
+def _read_record(file: str, first: int, content: str, change: Change, errors: ErrorCollector) -> dict | None:
+    """A change's record (format 1.4): its `History:` lines (the keepers' own line for the change; on a
+    re-enactment, the lines before it are the rule's earlier lives), its `Revision:` (the rule's revision after it,
+    as the keepers count) and `Corrected:` (what the record said at the time, since corrected). A line that names
+    no key continues the value above it. None, with an error at the line, when it cannot be read."""
+    read: list[tuple[str, str, int]] = []
+    ok = True
+    for offset, line in enumerate(content.split("\n")):
+        if m := _RECORD_LINE.match(line.strip()):
+            read.append((m.group(1).lower(), m.group(2).strip(), first + offset))
+        elif line.strip() and read and not _KEY.match(line.strip()):
+            key, value, at = read[-1]
+            read[-1] = (key, f"{value} {line.strip()}", at)
+        elif line.strip():
+            errors.add(file, first + offset, f"'{shorten(line.strip())}' in a change's record: each line is "
+                       "'History: ...', 'Revision: N' or 'Corrected: ...'")
+            ok = False
+    history, revision, corrected = [], None, ""
+    lines = [at for key, _, at in read if key == "history"]
+    for key, value, at in read:
+        if not value:
+            errors.add(file, at, f"'{key.capitalize()}:' is empty: it says what the record holds of the change")
+            ok = False
+        elif key == "history":
+            history.append(value)
+        elif (key == "revision" and revision is not None) or (key == "corrected" and corrected):
+            errors.add(file, at, f"a second '{key.capitalize()}:' for one change (a change has one {key})")
+            ok = False
+        elif key == "revision":
+            try:
+                revision = read_int(value)
+            except NumberTooLarge as error:
+                errors.add(file, at, f"'Revision: {shorten(value)}': {error}")
+                ok = False
+            except ValueError:
+                errors.add(file, at, f"'Revision: {shorten(value)}' must be a whole number, the rule's revision after "
+                           "the change as its keepers count (like 'Revision: 12')")
+                ok = False
+        else:
+            corrected = value
+    if len(history) > 1 and change.kind != "reenact":
+        errors.add(file, lines[1], f"{len(history)} 'History:' lines for one {change.kind} change: only a "
+                   "re-enactment carries the rule's earlier lives before its own line")
+        ok = False
+    return dict(history=tuple(history), revision=revision, corrected=corrected) if ok else None
 
 
 class _ChangeText(NamedTuple):
@@ -1515,7 +1587,8 @@ CHANGE_READERS: tuple[tuple[re.Pattern, Callable[[_ChangeText, re.Match], Change
     (_POWER_CHANGE_START_LOOSE, _unreadable_power_change),
     (_REPEAL, lambda c, m: Change("repeal", c.source, rule=read_int(m.group(1)))),
     (_REENACT, _read_reenact),
-    (_ANNOTATE, _quoting("annotate", "the annotation")),
+    (_ANNOTATE, lambda c, m: Change("unannotate" if m.group(1) else "annotate", c.source, rule=read_int(m.group(2)),
+                                    text=c.quoted or "") if c.has_quote("the annotation") else None),
     (_AMEND_READ, _quoting("amend", "the new text", may_be_empty=True)),
     (_AMEND_APPEND, _quoting("append", "the text to append")),
     (_AMEND_EDIT, _read_replace),

@@ -16,6 +16,7 @@ from .source import FENCE, NumberTooLarge, closes_fence, markdown, read_decimal,
 _RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
 _SNAPSHOT_AFTER = re.compile(r"^After:\s*proposal\s+(\S+)\s*$", re.IGNORECASE)
 _SNAPSHOT_DATE = re.compile(r"^Date:\s*(\S+)\s*$", re.IGNORECASE)
+_SNAPSHOT_BEHIND = re.compile(r"^Behind:\s*(.*)$", re.IGNORECASE)
 
 
 def heading_class(text: str) -> RuleClass | None:
@@ -170,6 +171,7 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
     title = ""
     after_proposal: int | None = None
     as_of: dt.date | None = None
+    behind = ""
     current_class: RuleClass | None = None
     rules: list[Rule] = []
     first_seen: dict[int, int] = {}
@@ -260,6 +262,11 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
                         errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}': {error}")
                     except ValueError:
                         errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}' needs a proposal number")
+                elif m := _SNAPSHOT_BEHIND.match(raw.strip()):
+                    behind = m.group(1).strip()
+                    if not behind:
+                        errors.add(file, line_number, "'Behind:' is empty: it says why the record here lagged what "
+                                   "the log says took effect")
                 elif m := _SNAPSHOT_DATE.match(raw.strip()):
                     try:
                         as_of = dt.date.fromisoformat(m.group(1))
@@ -276,4 +283,4 @@ def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: boo
         if rule.number in topic_of:
             topics.setdefault(topic_of[rule.number], []).append(rule.number)
     return Ruleset(title=title, rules=tuple(rules), source=Source(file, 1), after_proposal=after_proposal, as_of=as_of,
-                   topics=tuple((name, tuple(numbers)) for name, numbers in topics.items()))
+                   behind=behind, topics=tuple((name, tuple(numbers)) for name, numbers in topics.items()))

@@ -162,9 +162,12 @@ def _by_start_and_end(versions: list[RuleVersion]) -> tuple[dict[int, list[RuleV
 
 
 def _revisions(history: RuleHistory, steps: tuple[Step, ...]) -> list[Revision]:
-    """A rule's revisions, in order: each version from the one before, and its repeal."""
+    """A rule's revisions, in order: each version from the one before, and each repeal (one followed by a
+    re-enactment too: the rule was out of force between them)."""
     revisions, before = [], None
     for version in history.versions:
+        if before is not None and before.end is not None and before.end != version.start:
+            revisions.append(Revision(before, None, steps[before.end]))
         revisions.append(Revision(before, version, steps[version.start] if version.start >= 0 else None))
         before = version
     if history.repealed:

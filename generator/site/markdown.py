@@ -204,15 +204,13 @@ def render_inline(text: str) -> Markup:
     return Markup(_MD.renderInline(text))
 
 
-def words_and_html(text: str) -> tuple[str, Markup]:
+def plain_words(text: str) -> str:
     """The words of a Markdown text without its markup (for search snippets: blocks and lines joined by
-    spaces), and markdown_to_html(text), from one parse: a build reads each proposal for both."""
-    blocks = _prose_blocks(text) if "://" not in text else None
+    spaces)."""
+    blocks = _prose_blocks(text)
     if blocks is not None:
-        return " ".join(" ".join(_prose_words(blocks)).split()), Markup(_prose_html_of(blocks))
-    md = _LINKING if "://" in text else _MD  # (a proposal's text, whose web addresses are links: entry_html)
-    tokens = md.parse(text)
-    return _plain_words(tokens), Markup(md.renderer.render(tokens, md.options, {}))
+        return " ".join(" ".join(_prose_words(blocks)).split())
+    return _plain_words(_MD.parse(text))
 
 
 def _plain_words(tokens: list[Token]) -> str:

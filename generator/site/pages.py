@@ -10,11 +10,10 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from typing import Any
 
-from markupsafe import Markup
 
 from ..cache import Cache
 from ..engine.adoption import describe
-from ..engine.notes import unread_change, unread_changes
+from ..engine.notes import replay_notes, unread_change
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
@@ -52,7 +51,7 @@ def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
 
 
 def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: Memo | None = None,
-              store: Cache | None = None, jobs: int = 1) -> SiteGame:
+              store: Cache | None = None) -> SiteGame:
     """A game as the site takes it: its listing (a solitaire game's pages are solitaire_pages.py's), each page
     made when asked for, with `site` (its title and address) in its context; its search index's pieces (made
     when asked for: serve makes them only when a reader searches); and what the site's index says of it."""
@@ -65,7 +64,7 @@ def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: M
         return SiteGame(slug, title, listing, lambda: summary,
                         lambda: search_pieces(slug, title, documents_from_entries(slug, entries)))
     plan = game_plan(replay, memo)
-    plan.store, plan.jobs = store, jobs
+    plan.store = store
     listing = Listing(plan.slug, {"game": game_view(replay), **site}, plan)
     list_game(listing)
     return SiteGame(plan.slug, replay.game.config.title, listing, lambda: _game_summary(plan),
@@ -86,16 +85,16 @@ def sitemap_paths(pages: list[Page]) -> list[str]:
     return [p.path for p in pages if p.kind == "html" and not p.stub]
 
 
-def top_pages(games: list[SiteGame], every_game_page: Callable[[], list[Page]], *,
+def top_pages(games: list[SiteGame], listed_game_pages: Callable[[], list[Page]], *,
               site: dict[str, str]) -> list[Page]:
     """The pages above the games: the index, 404, the list of games a widened search looks in, and the sitemap
-    of `every_game_page()` when the site's address is known."""
+    of `listed_game_pages()` when the site's address is known."""
     pages = [Page("index.html", "index.html", {**site},
                   lazy=lambda: {"games": [game.summary() for game in games]}),
              games_page([(game.slug, game.title) for game in games])]
     if site["base_url"]:  # a sitemap's <loc>s must be absolute: without the site's address there is none
         pages.append(Page("sitemap.xml", "sitemap.xml", {**site}, kind="xml",
-                          lazy=lambda: {"paths": sorted(sitemap_paths(every_game_page())) + ["index.html"]}))
+                          lazy=lambda: {"paths": sorted(sitemap_paths(listed_game_pages())) + ["index.html"]}))
     # A host serves 404.html at any missing address, at any depth: its links start from the site's
     # address, or from the host's root without one.
     pages.append(Page("404.html", "404.html", {"root": site["base_url"] or "/", **site}))
@@ -143,13 +142,9 @@ def _parts_of(plan: GamePlan, stem: str) -> int:
 
 
 def _search_pieces(plan: GamePlan) -> list[Page]:
-    """The search index's pieces. A build's are kept in the cache it keeps (search.stored_search_pieces), and
-    where it reads the proposals' texts for their words, each text's HTML from the same parse is what the
-    proposal's pages show (GamePlan.proposal_html): made before any page is drawn."""
+    """The search index's pieces, a build's kept in the cache it keeps (search.stored_search_pieces)."""
     if plan.store is not None:
-        pieces, html = stored_search_pieces(plan, plan.store)
-        plan.proposal_html.update(html)
-        return pieces
+        return stored_search_pieces(plan, plan.store)
     return search_pieces(plan.slug, plan.replay.game.config.title, plan_documents(plan))
 
 
@@ -201,7 +196,7 @@ def _rules_in_force(listing: Listing, path: str, view: str) -> Page:
 def _repealed_page(listing: Listing, path: str, _: Any) -> Page:
     plan = listing.plan
     return listing.new_page(path, "repealed.html", {},
-                      lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
+                            lazy=lambda: {"rules": [_repealed_row(plan, h) for h in plan.history.repealed()]})
 
 
 # The pages that sum up the whole game: its page and feed (the latest proposals) and the verification report.
@@ -229,7 +224,7 @@ def _as_of_page(listing: Listing, path: str, _: Any) -> Page:
 def _rule_page(listing: Listing, path: str, identity: int) -> Page:
     plan = listing.plan
     return listing.new_page(path, "rule.html", {}, lazy=lambda: _rule_context(plan, plan.history.rules[identity]),
-                      affinity=bucket_of(identity))
+                            affinity=bucket_of(identity))
 
 
 def _redirect_page(listing: Listing, path: str, identity: int) -> Page:
@@ -250,9 +245,10 @@ def _proposal_page(listing: Listing, path: str, position: int) -> Page:
     previous = proposal_steps[position - 1] if position else None
     following = proposal_steps[position + 1] if position + 1 < len(proposal_steps) else None
     revisions = plan.history.revisions_by_step.get(step.index, ())
-    return listing.new_page(path, "proposal.html", {"points": (point_name(plan, step.index - 1), point_name(plan, step.index))},
-                      lazy=lambda: _proposal_context(plan, step, previous, following),
-                      affinity=bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None)
+    points = (point_name(plan, step.index - 1), point_name(plan, step.index))
+    affinity = bucket_of((revisions[0].after or revisions[0].before).identity) if revisions else None
+    return listing.new_page(path, "proposal.html", {"points": points},
+                            lazy=lambda: _proposal_context(plan, step, previous, following), affinity=affinity)
 
 
 def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
@@ -269,10 +265,10 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
             "preamble": render_prose(plan.replay.game.log.preamble, 2) if part == 0 else ""})
     if stem == "scores":
         return listing.new_page(path, "scores.html", context,
-                          lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
+                                lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
     if stem == "defeated":
         return listing.new_page(path, "defeated.html", context,
-                          lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
+                                lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
 
     def rows() -> dict[str, Any]:
         # Numbers used of which the record holds nothing (format 1.2), listed on the first part
@@ -401,9 +397,16 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     last = rule_history.last
     repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
     before, kept = plan.rule_notes.get(rule_history.identity, ((), ()))
-    annotations = [{"html": render_markdown(text), "by": None} for text in kept]
-    annotations += [{"html": render_markdown(change.text), "by": step_view(plan, plan.replay.steps[index], "../")}
-                    for change, index in plan.annotations.get(rule_history.identity, ())]
+    annotations = [{"html": render_markdown(text), "by": None, "text": " ".join(text.split()), "removed_by": None}
+                   for text in kept]
+    for change, index in plan.annotations.get(rule_history.identity, ()):
+        by = step_view(plan, plan.replay.steps[index], "../")
+        if change.kind == "annotate":
+            annotations.append({"html": render_markdown(change.text), "by": by, "text": " ".join(change.text.split()),
+                                "removed_by": None})
+        else:  # format 1.4: removed (the engine found it in force), shown removed where it stood
+            removed = next(a for a in annotations if a["removed_by"] is None and a["text"] == " ".join(change.text.split()))
+            removed["removed_by"] = by
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
             "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
             "annotations": annotations,
@@ -442,7 +445,7 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "coauthors": list(entry.coauthors), "file": entry.source.file},
         "step": step_facts(step),
         "decision": _decision_view(step),
-        "body": demote_headings(_body_html(plan, step), 3),  # under the page's h2, as is the text as proposed
+        "body": demote_headings(entry_html(entry.body), 3),  # under the page's h2, as is the text as proposed
         "proposed": demote_headings(entry_html(entry.proposed), 3) if entry.proposed else None,
         "revisions": revisions,
         "previous": step_view(plan, previous, "../") if previous else None,
@@ -481,15 +484,10 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
     elif isinstance(entry, Proposal):  # its text with the keeper's commentary, as events and judgments show theirs
         view["proposer"] = entry.proposer
     view["by"] = getattr(entry, "by", "")
-    view["body"] = demote_headings(_body_html(plan, step), 3)
+    view["body"] = demote_headings(entry_html(entry.body), 3)
     if not isinstance(entry, Proposal):  # what a judgment or event changed shows here: it has no page of its own
         view["revisions"] = [revision_view(plan, r, "") for r in plan.history.revisions_by_step.get(step.index, ())]
     return view
-
-
-def _body_html(plan: GamePlan, step: Step) -> Markup:
-    html = plan.proposal_html.get(step.index)
-    return html if html is not None else entry_html(step.entry.body)
 
 
 def _scores_context(plan: GamePlan, players: list[str], chosen: list[Step], first: bool) -> dict[str, Any]:
@@ -530,7 +528,7 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
             "overrides": [{"judgment": o.judgment, "what": o.what, "computed": o.computed, "set": o.set_to,
                            "url": plan.entry_anchor(step)} for step in replay.steps for o in step.overrides],
             "notes": [{"entry": n.entry, "message": n.message, "url": plan.entry_anchor(replay.steps[n.index])}
-                      for n in unread_changes(replay)],
+                      for n in replay_notes(replay)],
             "proposals": replay.proposal_count, "entries": len(replay.steps),
             "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
 

@@ -196,8 +196,8 @@ def _rules_block(listing: Listing, path: str, block: tuple[RuleHistory, range]) 
     """The file of a block of versions of a rule with a long history."""
     history, numbers = block
     return listing.new_page(path, "compare-piece.js", {"key": path}, kind="js", affinity=bucket_of(history.identity),
-                      lazy=lambda: {"rules": {history.identity: {
-                          "entries": {n: _entry(listing.plan, history, n) for n in numbers}}}})
+                            lazy=lambda: {"rules": {history.identity: {
+                                "entries": {n: _entry(listing.plan, history, n) for n in numbers}}}})
 
 
 def _entry(plan: GamePlan, history: RuleHistory, n: int) -> dict[str, Any]:

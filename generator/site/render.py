@@ -9,7 +9,9 @@ from __future__ import annotations
 import os
 import shutil
 import traceback
+from concurrent.futures import Future, ThreadPoolExecutor
 from array import array
+from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
 from typing import Any
@@ -32,6 +34,8 @@ from .views import Page, finding_kind, script_json
 
 # Below this many pages to draw, forking workers costs more than it saves.
 PARALLEL_FROM = 400
+# Threads writing a drawing process's files (see _draw_share).
+WRITERS = 4
 
 
 def package_templates() -> Path:
@@ -234,13 +238,14 @@ Known = tuple[bytes, int, int, int]
 
 
 def draw_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
-               known: dict[str, Known] | None = None) -> dict[str, Known]:
+             known: dict[str, Known] | None = None, later: Callable[[], list[Page]] = list) -> dict[str, Known]:
     """Draw `pages` and write into `out` (a staging folder) those whose bytes are not what `known` says the site
     holds (all without it); returns what the manifest says of each page (of one not written, `known`'s). The
     pages are drawn a batch at a time: the pages of one affinity are a batch (what they share is drawn once, and
     still remembered when the next needs it), and the pages of none the first. With `jobs` > 1 and enough
     pages, this process and forked workers draw the batches (the same files, byte for byte), whichever is free
-    taking the next."""
+    taking the next. The pages `later()` makes are made and drawn by this process first, while the workers
+    draw the others (a build's search index: what this process alone may write into the cache)."""
     jobs = min(jobs, max(1, len(pages) // (PARALLEL_FROM // 2)))
     by_affinity: dict[int, list[Page]] = {}
     others: list[Page] = []
@@ -251,9 +256,12 @@ def draw_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
             by_affinity.setdefault(page.affinity, []).append(page)
     # The pages of no affinity are the game's lists, pieces and comparison of start and now. Drawn first, the
     # longest batch cannot be the one that ends last.
-    batches = ([others] if others else []) + [by_affinity[affinity] for affinity in sorted(by_affinity)]
+    batches = [others] + [by_affinity[affinity] for affinity in sorted(by_affinity)]
+
+    def draw(batch: int) -> dict[str, Known]:  # batch 0 in this process
+        return _draw_share(env, (later() if batch == 0 else []) + batches[batch], out, known or {})
     drawn: dict[str, Known] = {}
-    for part in run_in_turn(lambda batch: _draw_share(env, batches[batch], out, known or {}), len(batches), jobs):
+    for part in run_in_turn(draw, len(batches), jobs):
         drawn.update(part)
     return drawn
 
@@ -269,28 +277,36 @@ def page_bytes(env: Environment, page: Page, *, live_reload: str = "") -> bytes:
 
 
 def _draw_share(env: Environment, pages: list[Page], out: Path, known: dict[str, Known]) -> dict[str, Known]:
-    drawn = {}
+    """Draw `pages`, each written by a writer thread while the next is drawn: making a file blocks on the disk
+    (half of a build's time on this machine's ext4, where the processes stood waiting), and a thread waiting on
+    the disk holds no lock Python's other threads need."""
+    drawn: dict[str, Known | tuple[bytes, Future]] = {}
     folders: set[Path] = set()
     mode = file_mode()
-    stubs: dict[bytes, Path] = {}  # each stub's bytes, and the file this share wrote them to
-    for page in pages:
-        data = page_bytes(env, page)
-        key = digest(data)
-        kept = known.get(page.path)
-        if kept is not None and kept[0] == key:
-            drawn[page.path] = kept
-            continue
-        target = out / page.path
-        if target.parent not in folders:
-            target.parent.mkdir(parents=True, exist_ok=True)
-            folders.add(target.parent)
-        stat = _linked(stubs.get(data), target) if page.stub else None
-        if stat is None:
-            stat = _write_new(target, data, mode)
-            if page.stub:
-                stubs.setdefault(data, target)
-        drawn[page.path] = (key, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-    return drawn
+    stubs: dict[bytes, tuple[Future, Path]] = {}  # each stub's bytes, the first file this share wrote them to
+    with ThreadPoolExecutor(WRITERS, thread_name_prefix="nomic-writer") as writers:
+        for page in pages:
+            data = page_bytes(env, page)
+            key = digest(data)
+            kept = known.get(page.path)
+            if kept is not None and kept[0] == key:
+                drawn[page.path] = kept
+                continue
+            target = out / page.path
+            if target.parent not in folders:
+                target.parent.mkdir(parents=True, exist_ok=True)
+                folders.add(target.parent)
+            first = stubs.get(data) if page.stub else None
+            writing = writers.submit(_write_new, target, data, mode) if first is None else \
+                writers.submit(_linked, *first, target, data, mode)
+            if page.stub and first is None:
+                stubs[data] = (writing, target)
+            drawn[page.path] = (key, writing)
+    for path, entry in drawn.items():
+        if isinstance(entry[1], Future):
+            stat = entry[1].result()
+            drawn[path] = (entry[0], stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+    return drawn  # type: ignore[return-value]
 
 
 def _write_new(target: Path, data: bytes, mode: int) -> os.stat_result:
@@ -304,16 +320,16 @@ def _write_new(target: Path, data: bytes, mode: int) -> os.stat_result:
         os.close(handle)
 
 
-def _linked(source: Path | None, target: Path) -> os.stat_result | None:
-    """`target` made another name of `source`, a file of the same bytes: the stubs of a rule's old numbers are
-    alike, and making a file costs the file system far more than naming one again (thousands in a long game).
-    None when there is no such file or the file system cannot link: the caller writes one."""
-    if source is None:
-        return None
+def _linked(writing: Future, first: Path, target: Path, data: bytes, mode: int) -> os.stat_result:
+    """`target` made another name of `first`, a file of the same bytes (the stubs of a rule's old numbers are
+    alike, and making a file costs the file system far more than naming one again: thousands in a long game);
+    written where the file system cannot link. `first` was handed to the writers before (`writing`), so it is written
+    or being written: waiting for it cannot wait for this."""
+    writing.result()
     try:
-        os.link(source, target)
+        os.link(first, target)
     except OSError:
-        return None
+        return _write_new(target, data, mode)
     return target.stat()
 
 
@@ -363,14 +379,16 @@ class BuildResult:
 
 
 def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cache, overrides: Path | None,
-                jobs: int = 1, inputs: tuple[bytes, Any] | None = None) -> BuildResult:
+                jobs: int = 1, later: Callable[[], list[Page]] = list, inputs: bytes | None = None,
+                summary: dict[str, Any] | None = None) -> BuildResult:
     """Write the site into `output` (checked by the caller: absent, empty or a site a build made).
 
     Every page is drawn. Without a usable manifest, the whole site is written in a staging folder and swapped
     in. With one, the pages whose bytes differ from the manifest's (or whose file is not as the manifest left
     it) are written in a staging folder, then moved into place, and files no longer made are removed. Either way
-    a failure while drawing leaves the site as it was. `inputs`: a digest of everything the site was made from
-    and what to say of it, kept with the manifest (see `unchanged_site`)."""
+    a failure while drawing leaves the site as it was. `later`: pages made while the others are drawn (see
+    draw_all). `inputs`: a digest of everything the site was made from, kept with the manifest and what to say
+    of the site (`summary` and how many pages it has; see `unchanged_site`)."""
     files = dict(static_files(overrides))
     known = _read_manifest(cache, output)
     if known is not None:  # (a file changed by hand since is drawn again: its manifest entry is not kept)
@@ -380,7 +398,7 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     staging = new_staging_folder(output)
     try:
         with writing(output):
-            drawn = draw_all(env, pages, staging, jobs=jobs, known=known)
+            drawn = draw_all(env, pages, staging, jobs=jobs, known=known, later=later)
             if known is None:
                 for name, data in files.items():
                     _write_file(staging / name, data)
@@ -400,6 +418,7 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     except BaseException:
         shutil.rmtree(staging, ignore_errors=True)
         raise
+    drawn_pages = len(drawn)
     for name, data in files.items():
         drawn[name] = (digest(data), 0, 0, 0)  # (the times are the site's, below)
     # A rename keeps the modification time but sets the change time, and so does a link made or removed to a
@@ -408,8 +427,9 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     after, _ = _site_files(output)
     manifest = {path: (entry[0], *after[path]) for path, entry in drawn.items()
                 if path in after and (path in files or after[path][:2] == entry[1:3])}
-    _write_manifest(cache, output, manifest, inputs)
-    return BuildResult(len(pages), written)
+    said = (inputs, {**(summary or {}), "pages": drawn_pages}) if inputs is not None else None
+    _write_manifest(cache, output, manifest, said)
+    return BuildResult(drawn_pages, written)
 
 
 def _folder_made(target: Path) -> Path:

@@ -22,12 +22,10 @@ from itertools import accumulate
 from operator import add
 from typing import Any
 
-from markupsafe import Markup
 
 from ..cache import Cache, digest
-from ..parallel import map_shares
 from ..records import JsonValue
-from .markdown import words_and_html
+from .markdown import plain_words
 from .views import GamePlan, Page
 
 DOCS_PER_PIECE = 100
@@ -36,7 +34,6 @@ TEXT_CHARS = 2000  # of a document's text kept for the words around a match
 _WORD = re.compile(r"[^\W_]+")
 # Bumped when the index's pieces change in a way their documents do not show (kept in the cache by them).
 SEARCH_LAYOUT = "search-2"
-PARALLEL_DOCUMENTS = 1000  # documents per core at least: fewer are read quicker than a fork costs
 
 
 def normalize(text: str) -> str:
@@ -59,7 +56,7 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     for key in _document_keys(plan):
         source = _document_source(plan, key)
         documents.append(plan.memo.of("document", digest(repr(sorted(source[0].items())), *source[1:]),
-                                      lambda: _document(source)[0]))
+                                      lambda: _document(source)))
     return documents
 
 
@@ -90,20 +87,16 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
         entry.body + (f"\n\n{entry.proposed}" if entry.proposed else "")
 
 
-def _document(source: tuple[dict[str, Any], str, str]) -> tuple[dict[str, Any], Markup | None]:
-    """A document made from what `_document_source` reads (its text is the plain words of the Markdown), and a
-    proposal's text rendered from the same parse (its page and the log show it)."""
+def _document(source: tuple[dict[str, Any], str, str]) -> dict[str, Any]:
+    """A document made from what `_document_source` reads: its text is the plain words of the Markdown."""
     fields, prefix, markdown = source
-    words, html = words_and_html(markdown)
-    return {**fields, "text": prefix + words}, html if fields["kind"] == "proposal" else None
+    return {**fields, "text": prefix + plain_words(markdown)}
 
 
-def stored_search_pieces(plan: GamePlan, store: Cache) -> tuple[list[Page], dict[int, Markup]]:
+def stored_search_pieces(plan: GamePlan, store: Cache) -> list[Page]:
     """A game's index pieces as `search_pieces` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
-    indexes them (seconds at 10,000 proposals). Else their words are read on `plan.jobs` cores. With the
-    pieces, the HTML of each proposal's text (by step index) where the words were read from the same parse
-    (none when the pieces came from the cache, or a proposal has a text as proposed as well)."""
+    indexes them (seconds at 10,000 proposals)."""
     title = plan.replay.game.config.title
     keys = _document_keys(plan)
     sources = [_document_source(plan, key) for key in keys]
@@ -113,14 +106,10 @@ def stored_search_pieces(plan: GamePlan, store: Cache) -> tuple[list[Page], dict
     key = digest(*parts)
     kept = store.value(key, StoredPieces)
     if kept is not None:
-        return _stored_pieces(kept), {}
-    read = map_shares(lambda position: _document(sources[position]), range(len(keys)), plan.jobs,
-                      PARALLEL_DOCUMENTS)
-    html = {which: rendered for (kind, which), (_, rendered) in zip(keys, read)
-            if kind == "step" and not plan.replay.steps[which].entry.proposed}
-    pieces = search_pieces(plan.slug, title, [document for document, _ in read])
+        return _stored_pieces(kept)
+    pieces = search_pieces(plan.slug, title, list(map(_document, sources)))
     store.put_value(key, [(p.path, p.context["data"]) for p in pieces], StoredPieces)
-    return pieces, html
+    return pieces
 
 
 # The index's pages as the cache keeps them: each page's path and data.

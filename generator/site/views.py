@@ -182,11 +182,7 @@ class GamePlan:
     history: GameHistory
     slug: str
     proposal_pages: dict[int, str] = field(default_factory=dict)  # step index -> page name
-    # Proposals' texts rendered, by step index, where a build read them for the search index (one parse for both:
-    # pages.py's _search_pieces puts them here, before any page is drawn); a page renders a text missing here.
-    proposal_html: dict[int, Markup] = field(default_factory=dict)
     store: Cache | None = None  # the cache a build keeps between runs
-    jobs: int = 1  # the cores a build plans on (forked: serve, whose threads forbid forking, plans on one)
     memo: Memo = field(default_factory=Memo)  # what the next plan of the game may take as it is
     # Format 1.2: the proposal steps of each number decided more than once (`Proposal 8188A`), in log order;
     # by rule identity, what rules.md keeps beside an initial rule's text (its `History:` lines and
@@ -261,9 +257,27 @@ class GamePlan:
         """A version's revision, as its keepers count a rule's changes (Agora's `Rule 2139/12`): the initial
         rule's `Revision:`, one more for each version since (a rule made in the archive starts at 0); None
         where the game keeps no revisions."""
-        if self.revisions is None:
+        if self.revisions is None and not self.recorded_revisions:
             return None
-        return self.revisions.get(version.identity, 0) + self.history.ordinal[version.identity, version.start]
+        return self.once("revisions", self._revisions)[version.identity, version.start]
+
+    def _revisions(self) -> dict[tuple[int, int], int]:
+        """Each version's revision: a change's `Revision:` (format 1.4) where one of those that made it gives one,
+        else one more than the version before."""
+        out = {}
+        for identity, rule in self.history.rules.items():
+            count = (self.revisions or {}).get(identity, 0) - 1
+            for version in rule.versions:
+                given = [change.revision for change in version.changes if change.revision is not None]
+                count = given[-1] if given else count + 1
+                out[identity, version.start] = count
+        return out
+
+    @property
+    def recorded_revisions(self) -> bool:
+        """Whether some change of the log gives the rule's revision after it (format 1.4)."""
+        return self.once("recorded revisions", lambda: any(
+            change.revision is not None for step in self.replay.steps for change in getattr(step.entry, "changes", ())))
 
 
 def summaries(steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]], Any], size: int = 256) -> list[Any]:
@@ -390,7 +404,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         summary = (f"power {power_text(after.power)}",) if after.power is not None else ()
     elif before is None and after is not None:
         html, _ = redline_view("", after.text, cite)
-        kind, summary = "enacted", (f"enacted as rule {after.number}"
+        again = any(change.kind == "reenact" and change.rule == after.number for change in step.entry.changes)
+        kind, summary = "enacted", (f"{'re-enacted' if again else 'enacted'} as rule {after.number}"
                                     + (f", power {power_text(after.power)}" if after.power is not None else ""),)
     elif after is None:
         html, summary = redline_view(before.text, "", cite)
@@ -408,6 +423,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     # A change made beyond the proposal's power: the format applies it as the record does, and says so here
     beyond = next((f.message for f in step.findings if f.kind == "power" and f.rule == (before or after).number),
                   None) if step else None
+    # Format 1.4: the record's own line for the change (its keepers' words), and what it said at the time
+    record = _record_of(step, (before or after).number, after is None) if step else None
     return {
         "anchor": revision_anchor(plan, step),
         # The span the version was in force: until the entry that changed it next (None: still in force).
@@ -419,7 +436,16 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
+        "history": list(record.history) if record else [], "corrected": record.corrected if record else "",
     }
+
+
+def _record_of(step: Step, number: int, repeal: bool) -> Change | None:
+    """The change of `step` to rule `number` (its repeal, when `repeal`) that carries the record's word on it
+    (format 1.4), the last such; None when none does."""
+    found = [change for change in step.entry.changes if change.rule == number and (change.kind == "repeal") == repeal
+             and (change.history or change.corrected) and not change.failed]
+    return found[-1] if found else None
 
 
 def point_name(plan: GamePlan, index: int) -> str:

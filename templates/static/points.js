@@ -1,7 +1,7 @@
 /* nomic-archive: points of a game in the browser, for "rules as of" and "compare" (static/compare.js).
    A point is named as in URLs, comparison pages and `diff GAME@…`, with one meaning each
    (generator/model/points.py, whose syntax the manifest carries): start, now, a proposal's page name (312,
-   the first proposal numbered 312; 312-2, the second), judgment-N (the first judgment numbered N),
+   the first proposal numbered 312; 312-2, the second; 8221A, a decision taken again on 8221), judgment-N (the first judgment numbered N),
    judgment-cfj-4153 (the first judgment named by its case, CFJ 4153), entry-N, or a date (after the last
    entry dated on or before it).
    Its data comes in pieces (generator/site/points.py) loaded through NOMIC.load from site.js. */
@@ -26,13 +26,15 @@
       var m = new RegExp(manifest.syntax[kinds[k]]).exec(name);
       if (!m) continue;
       if (kinds[k] === "case") return { kind: "case", name: name };  // found by its name (the manifest's)
-      var number = m[1] === undefined ? 0 : +m[1], use = m[2] === undefined ? 1 : +m[2];
+      var proposal = kinds[k] === "proposal";  // its second group is a decision's letter (8221A), its third the use
+      var letter = proposal && m[2] ? m[2].toUpperCase() : "", used = proposal ? m[3] : m[2];
+      var number = m[1] === undefined ? 0 : +m[1], use = used === undefined ? 1 : +used;
       if (use < 1 || (kinds[k] === "entry" && number < 1)) return null;
       var day = kinds[k] === "date" ? new Date(name + "T00:00:00Z") : null;  // 2005-02-30 is no date
       if (day && (isNaN(day) || day.toISOString().slice(0, 10) !== name)) return null;
       var point = { kind: kinds[k], number: number, use: use };
-      point.name = kinds[k] === "date" ? name : kinds[k] === "proposal" ? (use === 1 ? String(number) :
-        number + "-" + use) : kinds[k] + "-" + number;
+      point.name = kinds[k] === "date" ? name : proposal ? (use === 1 ? number + letter :
+        number + letter + "-" + use) : kinds[k] + "-" + number;
       return point;
     }
     return null;

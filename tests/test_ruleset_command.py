@@ -1,0 +1,548 @@
+"""`nomic-archive ruleset GAME[@POINT]`: the rules in force at a point as the report a game's players read: the
+keepers' layout where game.toml has a `[report]` (Agora's FLR and SLR, as the Rulekeepor's generator lays them
+out, on a small game of that shape), else the plain one; and every input it cannot read, exit 2 with nothing
+written."""
+from __future__ import annotations
+
+import contextlib
+import random
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.site.ruleset_text import wrap
+from tests.helpers import ROOT
+
+GAME_TOML = """\
+title = "Small Agora"
+start = 2020-01-01
+players = ["Ann", "Bob"]
+
+[numbering]
+first_proposal = 200
+amend_renumbers = false
+enact_takes_proposal_number = false
+
+[adoption]
+method = "index"
+
+[scoring]
+turn = "none"
+defeated = 0
+against_adopted = 0
+
+[rules]
+power = true
+
+[[sections]]
+title = "Foundations"
+note = \"\"\"
+The rules that say what the game is, and how it
+changes.\"\"\"
+rules = [101, 105]
+
+[[sections]]
+title = "Play"
+note = "How players play."
+rules = [2001]
+
+[report]
+full = '''
+THE FULL REPORT
+
+{header}
+
+{line}
+
+Table of Contents:
+
+{toc}
+
+{line}
+
+Power Distribution:
+
+{powers}
+
+{ruleset}
+'''
+short = '''
+THE SHORT REPORT
+
+{header}
+
+{ruleset}
+'''
+header = '''
+Date of this ruleset: {date}
+Last ratification: {ratification}
+Number of rules currently enacted: {num}
+Highest ID'd rule in this ruleset: {her}
+Highest ID'd Proposal Passed: {hp}
+Highest ID'd Rule Enacted: {hr}
+'''
+width = 40
+
+[[report.ratifications]]
+date = 2020-03-01
+ruleset = 2020-02-01
+"""
+
+RULES = """\
+# Small Agora's rules
+
+## Mutable Rules
+
+### 101. The Game
+Power: 3
+Revision: 2
+History: Initial immutable rule 101, Agora's birth
+History: Amended(1) by P10 'First' (Ann), 1999-09-27
+History: Amended(2) by P20 'A rather long title that wraps' (Bob, Ann), 2005-08-06
+
+```
+This is a game.
+
+Play it well.
+```
+
+Annotation: CFJ 7 (called 7 November 1995): Games are played by players who play.
+
+### 105. Changes
+Power: 2
+Revision: 0
+History: Enacted by P30 (Ann), 2010-01-02
+
+```
+Rules change by proposals.
+```
+"""
+
+LOG = """\
+## Proposal 200: Growth
+Proposer: Ann
+Co-authors: Bob
+Date: 2020-02-01
+Index: 3.0
+Power: 3
+Votes: for Ann, Bob
+Result: adopted
+
+Amend rule 101 by replacing "Play it well." with "Play it well and fairly."
+
+Enact power 1.5 rule 2001: Turns
+
+> ```
+> Players take turns.
+> ```
+
+## Proposal 201: Fail
+Proposer: Bob
+Date: 2020-02-10
+Index: 3.0
+Votes: against Ann, Bob
+Result: defeated
+
+## Proposal 201A: Fail again
+Proposer: Bob
+Date: 2020-02-20
+Index: 3.0
+Power: 3
+Votes: for Ann, Bob
+Result: adopted
+
+Retitle rule 105 to "Rule Changes".
+
+## Event: Cleanup
+Date: 2020-03-05
+By: rule 105
+
+Amend rule 2001 by replacing "turns." with "turns in order."
+
+Annotate rule 2001:
+
+> CFJ 12 (called 2020-03-04): Order means the order of the players' names.
+"""
+
+FULL_NOW = (
+    'THE FULL REPORT\n'
+    '\n'
+    'Date of this ruleset: 05 Mar 2020\n'
+    'Last ratification: 01 Feb 2020 ruleset on 01 Mar 2020\n'
+    'Number of rules currently enacted: 3\n'
+    "Highest ID'd rule in this ruleset: 2001\n"
+    "Highest ID'd Proposal Passed: 201\n"
+    "Highest ID'd Rule Enacted: 2001\n"
+    '\n'
+    '----------------------------------------\n'
+    '\n'
+    'Table of Contents:\n'
+    '\n'
+    'Foundations\n'
+    '   * Rule  101: The Game\n'
+    '   * Rule  105: Rule Changes\n'
+    'Play\n'
+    '   * Rule 2001: Turns\n'
+    '\n'
+    '\n'
+    '----------------------------------------\n'
+    '\n'
+    'Power Distribution:\n'
+    '\n'
+    '1 with Power=1.5\n'
+    '1 with Power=2\n'
+    '1 with Power=3\n'
+    '\n'
+    '========================================\n'
+    'Foundations\n'
+    '   The rules that say what the game is,\n'
+    '   and how it changes.\n'
+    '----------------------------------------\n'
+    'Rule 101/3 (Power=3)\n'
+    'The Game\n'
+    '\n'
+    '      This is a game.\n'
+    '      \n'
+    '      Play it well and fairly.\n'
+    '\n'
+    'History:\n'
+    '\n'
+    "Initial immutable rule 101, Agora's\n"
+    '   birth\n'
+    "Amended(1) by P10 'First' (Ann), 27 Sep\n"
+    '   1999\n'
+    "Amended(2) by P20 'A rather long title\n"
+    "   that wraps' (Bob, Ann), 06 Aug 2005\n"
+    "Amended(3) by P200 'Growth' (Ann, Bob),\n"
+    '   01 Feb 2020\n'
+    '\n'
+    'Annotations:\n'
+    'CFJ 7 (called 07 Nov 1995): Games are\n'
+    '    played by players who play.\n'
+    '\n'
+    '----------------------------------------\n'
+    'Rule 105/1 (Power=2)\n'
+    'Rule Changes\n'
+    '\n'
+    '      Rules change by proposals.\n'
+    '\n'
+    'History:\n'
+    '\n'
+    'Enacted by P30 (Ann), 02 Jan 2010\n'
+    "Retitled by P201 'Fail again' (Bob), 20\n"
+    '   Feb 2020\n'
+    '\n'
+    'Annotations:\n'
+    '\n'
+    '----------------------------------------\n'
+    '========================================\n'
+    'Play\n'
+    '   How players play.\n'
+    '----------------------------------------\n'
+    'Rule 2001/1 (Power=1.5)\n'
+    'Turns\n'
+    '\n'
+    '      Players take turns in order.\n'
+    '\n'
+    'History:\n'
+    '\n'
+    "Enacted by P200 'Growth' (Ann, Bob), 01\n"
+    '   Feb 2020\n'
+    'Amended(1) by R105, 05 Mar 2020\n'
+    '\n'
+    'Annotations:\n'
+    'CFJ 12 (called 04 Mar 2020): Order means\n'
+    "    the order of the players' names.\n"
+    '\n'
+    '----------------------------------------\n'
+    '\n')
+
+SHORT_AFTER_201 = (
+    'THE SHORT REPORT\n'
+    '\n'
+    'Date of this ruleset: 10 Feb 2020\n'
+    'Last ratification: none recorded\n'
+    'Number of rules currently enacted: 3\n'
+    "Highest ID'd rule in this ruleset: 2001\n"
+    "Highest ID'd Proposal Passed: 200\n"
+    "Highest ID'd Rule Enacted: 2001\n"
+    '\n'
+    '========================================\n'
+    'Foundations\n'
+    '   The rules that say what the game is,\n'
+    '   and how it changes.\n'
+    '----------------------------------------\n'
+    'Rule 101/3 (Power=3)\n'
+    'The Game\n'
+    '\n'
+    '      This is a game.\n'
+    '      \n'
+    '      Play it well and fairly.\n'
+    '\n'
+    '----------------------------------------\n'
+    'Rule 105/0 (Power=2)\n'
+    'Changes\n'
+    '\n'
+    '      Rules change by proposals.\n'
+    '\n'
+    '----------------------------------------\n'
+    '========================================\n'
+    'Play\n'
+    '   How players play.\n'
+    '----------------------------------------\n'
+    'Rule 2001/0 (Power=1.5)\n'
+    'Turns\n'
+    '\n'
+    '      Players take turns.\n'
+    '\n'
+    '----------------------------------------\n'
+    '\n')
+
+PLAIN_NOW = (
+    "Small Agora: the rules after event 'Cleanup' (2020-03-05)\n"
+    '=========================================================\n'
+    '\n'
+    '3 rules in force.\n'
+    '\n'
+    'Foundations\n'
+    '-----------\n'
+    '\n'
+    'Rule 101: The Game (power 3, revision 3)\n'
+    '\n'
+    '    This is a game.\n'
+    '\n'
+    '    Play it well and fairly.\n'
+    '\n'
+    '  History:\n'
+    "    Initial immutable rule 101, Agora's birth\n"
+    "    Amended(1) by P10 'First' (Ann), 1999-09-27\n"
+    "    Amended(2) by P20 'A rather long title that wraps' (Bob, Ann), 2005-08-06\n"
+    "    Amended by proposal 200 'Growth' (Ann, Bob), 2020-02-01\n"
+    '\n'
+    '  Annotations:\n'
+    '    CFJ 7 (called 7 November 1995): Games are played by players who\n'
+    '      play.\n'
+    '\n'
+    'Rule 105: Rule Changes (power 2, revision 1)\n'
+    '\n'
+    '    Rules change by proposals.\n'
+    '\n'
+    '  History:\n'
+    '    Enacted by P30 (Ann), 2010-01-02\n'
+    "    Retitled by proposal 201A 'Fail again' (Bob), 2020-02-20\n"
+    '\n'
+    'Play\n'
+    '----\n'
+    '\n'
+    'Rule 2001: Turns (power 1.5, revision 1)\n'
+    '\n'
+    '    Players take turns in order.\n'
+    '\n'
+    '  History:\n'
+    "    Enacted by proposal 200 'Growth' (Ann, Bob), 2020-02-01\n"
+    '    Amended by rule 105, 2020-03-05\n'
+    '\n'
+    '  Annotations:\n'
+    "    CFJ 12 (called 2020-03-04): Order means the order of the players'\n"
+    '      names.\n')
+
+
+def write_game(folder: Path, toml: str = GAME_TOML) -> Path:
+    folder.mkdir(parents=True)
+    (folder / "game.toml").write_text(toml, encoding="utf-8")
+    (folder / "rules.md").write_text(RULES, encoding="utf-8")
+    (folder / "log.md").write_text(LOG, encoding="utf-8")
+    return folder
+
+
+@pytest.fixture
+def game(tmp_path) -> Path:
+    return write_game(tmp_path / "content" / "small")
+
+
+def ruleset(capsys, *args) -> tuple[int, str, str]:
+    code = main(["ruleset", *map(str, args)])
+    captured = capsys.readouterr()
+    return code, captured.out, captured.err
+
+
+def test_the_full_report_in_the_keepers_layout(game, capsys):
+    """Contents by section, powers, then each rule: `Rule N/R (Power=P)`, title, text indented, history (the
+    record's lines re-dated, then each change in the Rulekeepor's words), annotations; lines wrapped at the width."""
+    assert ruleset(capsys, game) == (0, FULL_NOW, "")
+    assert ruleset(capsys, f"{game}@now", "--format", "flr") == (0, FULL_NOW, "")
+
+
+def test_the_short_report_at_a_point_has_that_points_texts_revisions_and_figures(game, capsys):
+    """After proposal 201 (defeated): 2001 not yet amended, 105 not yet retitled (the decision taken again, 201A,
+    comes after), no ratification yet, and the highest proposal passed is 200."""
+    assert ruleset(capsys, f"{game}@201", "--format", "slr") == (0, SHORT_AFTER_201, "")
+    code, out, _ = ruleset(capsys, f"{game}@201A", "--format", "short")
+    assert code == 0 and "Rule 105/1 (Power=2)\nRule Changes\n" in out and "Passed: 201\n" in out
+
+
+def test_a_date_before_the_first_entry_is_the_initial_set(game, capsys):
+    code, out, _ = ruleset(capsys, f"{game}@2020-01-15", "--format", "short")
+    assert code == 0 and "Number of rules currently enacted: 2\n" in out and "Rule 2001" not in out
+    assert "Date of this ruleset: 15 Jan 2020\n" in out  # the day asked for
+    code, out, _ = ruleset(capsys, f"{game}@start", "--format", "short")
+    assert code == 0 and "Date of this ruleset: 01 Jan 2020\n" in out  # the game's start
+
+
+def test_the_plain_layout(game, capsys):
+    assert ruleset(capsys, game, "--plain") == (0, PLAIN_NOW, "")
+
+
+def test_a_game_without_a_report_table_is_shown_plain_by_class(tmp_path, capsys):
+    toml = GAME_TOML[:GAME_TOML.index("[[sections]]")]
+    game = write_game(tmp_path / "g", toml)
+    code, out, _ = ruleset(capsys, f"{game}@start", "--format", "short")
+    assert code == 0
+    assert out == ("Small Agora: the rules at the start (2020-01-01)\n"
+                   "================================================\n\n2 rules in force.\n\n"
+                   "Mutable rules\n-------------\n\n"
+                   "Rule 101: The Game (power 3, revision 2)\n\n    This is a game.\n\n    Play it well.\n\n"
+                   "Rule 105: Changes (power 2, revision 0)\n\n    Rules change by proposals.\n")
+
+
+def test_a_rule_no_section_holds_is_listed_last(tmp_path, capsys):
+    toml = GAME_TOML.replace("rules = [2001]", "rules = []")
+    game = write_game(tmp_path / "g", toml)
+    code, out, _ = ruleset(capsys, game, "--format", "short")
+    assert code == 0
+    assert out.endswith("========================================\nRules in no section\n"
+                        "----------------------------------------\nRule 2001/1 (Power=1.5)\nTurns\n\n"
+                        "      Players take turns in order.\n\n----------------------------------------\n\n")
+
+
+def test_written_to_a_file_and_never_over_one(game, tmp_path, capsys):
+    out = tmp_path / "flr.txt"
+    assert ruleset(capsys, game, "-o", out) == (0, "", "")
+    assert out.read_text(encoding="utf-8") == FULL_NOW
+    out.write_text("the keeper's own copy", encoding="utf-8")
+    code, printed, err = ruleset(capsys, game, "-o", out)
+    assert (code, printed) == (2, "") and "exists, and ruleset does not replace a file" in err
+    assert out.read_text(encoding="utf-8") == "the keeper's own copy"
+    assert ruleset(capsys, game, "-o", out, "--force")[0] == 0 and out.read_text(encoding="utf-8") == FULL_NOW
+
+
+@pytest.mark.parametrize("spec, message", [
+    ("{game}@202", "small/log.md: proposal 202 is not in the log (its proposals run from 200 to 201)"),
+    ("{game}@201B", "small/log.md: proposal 201B is not in the log (no decision B was taken again on proposal 201)"),
+    ("{game}@tuesday", "small@tuesday: no such point; a point is start, now, a proposal number"),
+    ("{game}@2020-02-30", "small@2020-02-30: no such date (a date is written 2005-04-02)"),
+    ("nothing", "nothing: no such game folder"),
+    ("nothing@201", "nothing: no such game folder"),
+    (".", ".: not a game folder (a game is a folder with game.toml)"),
+])
+def test_what_cannot_be_read_is_said_exit_2(game, capsys, spec, message):
+    with contextlib.chdir(game.parent):  # named from the working directory
+        code, out, err = ruleset(capsys, spec.format(game=game.name))
+    assert (code, out) == (2, "")
+    assert err.startswith(message) and err.count("\n") == 1
+
+
+BROKEN_REPORTS = [  # (what is replaced, by what, the line the problem is said at, the message)
+    ("width = 40", "width = 10", "width = 10", "report.width must be a whole number from 20 to 1000, not 10"),
+    ("width = 40", "widht = 40", "widht = 40", "report: unknown key 'widht' (it has full, short, header, width, "
+                                               "ratification, ratifications)"),
+    ("{ruleset}\n'''\nshort", "{rules}\n'''\nshort", "full = ",
+     "report.full: no placeholder is named {rules} (they are {header}, {num}"),
+    ("date = 2020-03-01", 'date = "March"', "[[report.ratifications]]",
+     "report.ratifications: the 1st must be a table with a date"),
+]
+
+
+@pytest.mark.parametrize("was, broken, at, message", BROKEN_REPORTS)
+def test_a_report_table_that_cannot_be_read_is_said_at_its_line(tmp_path, capsys, was, broken, at, message):
+    toml = GAME_TOML.replace(was, broken, 1)
+    line = toml[:toml.index(at)].count("\n") + 1
+    game = write_game(tmp_path / "g", toml)
+    with contextlib.chdir(tmp_path):
+        code, out, err = ruleset(capsys, "g")
+    assert (code, out) == (2, "")
+    assert err.startswith(f"g/game.toml:{line}: {message}"), err
+
+
+def test_an_effect_cannot_change_the_report(game, capsys):
+    log = game / "log.md"
+    log.write_text(log.read_text(encoding="utf-8").replace("Result: defeated", "Result: defeated\nEffect: report = {}"),
+                   encoding="utf-8")
+    code, _, err = ruleset(capsys, game)
+    assert code == 2 and "Effect: report cannot be changed by an Effect: the report is the keepers' layout" in err
+
+
+def test_a_solitaire_game_has_no_ruleset_report(capsys):
+    code, out, err = ruleset(capsys, ROOT / "content" / "solitaire")
+    assert (code, out) == (2, "") and "a Solitaire Nomic game has no ruleset report" in err
+
+
+@pytest.mark.parametrize("seed", range(30))
+def test_wrapping_keeps_every_word_and_the_width(seed):
+    """As the Rulekeepor's generator wraps: the words in order, one space apart (two spaces keep an empty word),
+    no line past the width but one holding a single longer word, each line after the first indented."""
+    rng = random.Random(seed)
+    words = ["".join(rng.choice("abcdef") for _ in range(rng.randint(0, 14))) for _ in range(rng.randint(1, 60))]
+    text = " ".join(words)
+    width = rng.randint(20, 50)
+    lines = wrap(text, width, "", "   ")
+    assert all(line.startswith("   ") for line in lines[1:])
+    assert " ".join([lines[0]] + [line[3:] for line in lines[1:]]) == text.strip(" ")  # (each line of it stripped)
+    assert all(len(line) <= width or " " not in line.strip(" ") for line in lines)
+
+
+def test_the_plain_layout_wraps_prose_and_keeps_lists_and_fenced_text(tmp_path, capsys):
+    game = write_game(tmp_path / "g", GAME_TOML[:GAME_TOML.index("[[sections]]")])
+    words = " ".join(f"word{n}" for n in range(30))
+    (game / "rules.md").write_text(
+        "# Rules\n\n## Mutable Rules\n\n### 101. Prose\nPower: 3\n\n" + words.replace(" word15", "\nword15") + "\n\n"
+        "- a list item\n- another\n\n### 105. Kept\nPower: 2\n\n```\n" + words + "\n```\n", encoding="utf-8")
+    (game / "log.md").write_text("", encoding="utf-8")
+    code, out, _ = ruleset(capsys, game, "--format", "short")
+    assert code == 0
+    assert ("Rule 101: Prose (power 3)\n\n"
+            "    word0 word1 word2 word3 word4 word5 word6 word7 word8 word9 word10\n"
+            "    word11 word12 word13 word14 word15 word16 word17 word18 word19\n"
+            "    word20 word21 word22 word23 word24 word25 word26 word27 word28\n"
+            "    word29\n\n    - a list item\n    - another\n\n") in out
+    assert f"Rule 105: Kept (power 2)\n\n    {words}\n" in out  # a fenced text is kept line for line
+
+
+def test_import_agora_writes_the_rulekeepors_templates_and_the_ratifications_his_header_named(tmp_path, capsys):
+    """The templates of rules_data/config/ become [report], the header's last-ratification words {ratification};
+    each ratification any version of the header named is listed (a lone date that is a date of one said in full
+    is that one), and the report at each point names the last one by then."""
+    from helpers import git_commit
+    from test_import_agora import FIRST, index, rule_file
+
+    repo = tmp_path / "ruleset"
+    config = {"rules_data/config/flr_format": "FULL\n\n{header}\n\n{ruleset}\n",
+              "rules_data/config/slr_format": "SHORT\n\n{header}\n\n{ruleset}\n"}
+    git_commit(repo, "Start", {**config, "rules_data/config/index": index(101),
+                               "rules_data/rules/101": rule_file(101, "The Game", "3", "A game.", [FIRST]),
+                               "rules_data/config/header": "Date of last SLR ratification: 8 May 2019\n\nRules: {num}\n"},
+               date="2020-01-01T12:00:00")
+    git_commit(repo, "Proposal 10", {"rules_data/rules/101": rule_file(
+        101, "The Game", "3", "A good game.", [FIRST, ("amendment", "2020-02-01", 'proposal: "10"')])},
+        date="2020-02-01T12:00:00")
+    git_commit(repo, "Ratified", {"rules_data/config/header": "Date of last SLR ratification: 3 Mar 2020\n\n"
+                                                              "Rules: {num}\n"}, date="2020-03-03T12:00:00")
+    git_commit(repo, "Said in full", {"rules_data/config/header": "Last SLR ratification: 1 Feb 2020 ruleset on 3 Mar "
+                                                                  "2020\n\nRules: {num}\n"}, date="2020-03-04T12:00:00")
+    game = tmp_path / "agora"
+    assert main(["import", "agora", "--ruleset", str(repo), "-o", str(game), "-q"]) in (0, 1)
+    toml = (game / "game.toml").read_text(encoding="utf-8")
+    assert ("[report]\nfull = '''\nFULL\n\n{header}\n\n{ruleset}\n'''\nshort = '''\nSHORT\n\n{header}\n\n{ruleset}\n"
+            "'''\nheader = '''\nLast SLR ratification: {ratification}\n\nRules: {num}\n'''\n\n"
+            "[[report.ratifications]]\ndate = 2019-05-08\n\n"
+            "[[report.ratifications]]\ndate = 2020-03-03\nruleset = 2020-02-01") in toml
+    capsys.readouterr()
+    code, out, _ = ruleset(capsys, f"{game}@start", "--format", "short")
+    assert code == 0 and out.startswith("SHORT\n\nLast SLR ratification: 08 May 2019\n\nRules: 1\n\n=====")
+    assert "Rule 101/0 (Power=3)\nThe Game\n\n      A game.\n" in out
+    code, out, _ = ruleset(capsys, f"{game}@entry-1")  # no record names 10's author: an event `By: proposal 10`
+    assert code == 0 and out.startswith("FULL\n\nLast SLR ratification: 08 May 2019\n")
+    assert "History:\n\nEnacted by P1, 01 Dec 2019\nAmended(1) by P10, 01 Feb 2020\n" in out
+    code, out, _ = ruleset(capsys, f"{game}@2020-03-03")
+    assert code == 0 and out.startswith("FULL\n\nLast SLR ratification: 01 Feb 2020 ruleset on 03 Mar 2020\n")
