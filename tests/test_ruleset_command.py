@@ -546,3 +546,52 @@ def test_import_agora_writes_the_rulekeepors_templates_and_the_ratifications_his
     assert "History:\n\nEnacted by P1, 01 Dec 2019\nAmended(1) by P10, 01 Feb 2020\n" in out
     code, out, _ = ruleset(capsys, f"{game}@2020-03-03")
     assert code == 0 and out.startswith("FULL\n\nLast SLR ratification: 01 Feb 2020 ruleset on 03 Mar 2020\n")
+
+
+RECORDED_LOG = LOG + """
+## Proposal 202: Recorded
+Proposer: Ann
+Date: 2020-04-01
+Index: 3.0
+Power: 3
+Votes: for Ann, Bob
+Result: adopted
+
+Amend rule 2001 to read:
+
+> Players take turns in the order of their names.
+
+History: Amended(2) by P202 'Recorded' (Ann), 2020-04-02
+Revision: 2
+
+Unannotate rule 2001:
+
+> CFJ 12 (called 2020-03-04): Order means the order of the players' names.
+
+## Event: The keeper rewraps rule 2001
+Date: 2020-04-03
+By: cleaning (Bob)
+
+Amend rule 2001 to read:
+
+> Players take turns
+> in the order of their names.
+
+Revision: 2
+"""
+
+
+def test_a_record_of_history_lines_is_printed_as_kept_and_a_removed_annotation_is_gone(tmp_path, capsys):
+    """Where the log carries the keepers' own history lines (format 1.4), the keepers' layout prints those, re-dated,
+    and nothing for a change their history does not name (a rewrap); an annotation taken away is no longer shown."""
+    game = write_game(tmp_path / "g")
+    (game / "log.md").write_text(RECORDED_LOG, encoding="utf-8")
+    code, out, _ = ruleset(capsys, game)
+    rule = " ".join(out[out.index("Rule 2001/2"):].split())  # the report's width is 40: lines wrap
+    assert code == 0 and "History: Amended(2) by P202 'Recorded' (Ann), 02 Apr 2020 Annotations:" in rule
+    assert "cleaning" not in rule and "Amended(1)" not in rule  # changes no History: line names are not shown
+    assert "CFJ 12" not in rule
+    code, out, _ = ruleset(capsys, f"{game}@201A")  # before its removal the annotation is there
+    assert code == 0 and "CFJ 12" not in out[out.index("Rule 2001"):]  # nor before it was made
+    code, out, _ = ruleset(capsys, f"{game}@2020-03-10")
+    assert code == 0 and "CFJ 12 (called 04 Mar 2020)" in " ".join(out.split())

@@ -15,7 +15,7 @@ from fractions import Fraction
 
 from ..engine.adoption import decimal_text
 from ..engine.rulebook import RuleVersion
-from ..model import Judgment, Proposal
+from ..model import Change, Judgment, Proposal, Unrecorded
 from ..model.config import Report
 from .views import GamePlan
 
@@ -51,7 +51,9 @@ def ruleset_text(plan: GamePlan, index: int, *, full: bool, plain: bool = False,
     date = date or point_date(plan, index)
     report = plan.replay.game.config.report
     keepers = report is not None and not plain
-    rules = [_rule_report(plan, version, index, full=full, keepers=keepers)
+    recorded = keepers and any(change.history for entry in plan.replay.game.log.entries
+                               if not isinstance(entry, Unrecorded) for change in entry.changes)
+    rules = [_rule_report(plan, version, index, full=full, keepers=keepers, recorded=recorded)
              for version in plan.history.rules_at(index)]
     if keepers:
         return _keepers_text(plan, report, rules, index, date, full=full)
@@ -70,7 +72,8 @@ def point_date(plan: GamePlan, index: int) -> dt.date | None:
 # --- A rule's history and annotations ---------------------------------------------------------------------
 
 
-def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool, keepers: bool) -> RuleReport:
+def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool, keepers: bool,
+                 recorded: bool) -> RuleReport:
     revision = plan.revision(version)
     if not full:
         return RuleReport(version, revision, (), ())
@@ -81,8 +84,16 @@ def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool
         step = revision_step.step
         if step is None or step.index > index:
             continue
-        history += _change_lines(plan, revision_step.before, revision_step.after, step.entry, keepers=keepers)
-    annotations = list(kept) + [change.text for change, at in plan.annotations.get(identity, ()) if at <= index]
+        history += _change_lines(plan, revision_step.before, revision_step.after, step.entry, keepers=keepers,
+                                 recorded=recorded)
+    annotations = list(kept)
+    for change, at in plan.annotations.get(identity, ()):
+        if at > index:
+            continue
+        if change.kind == "annotate":
+            annotations.append(change.text)
+        else:  # unannotate: the one it names, white space aside, as the replay matched it
+            annotations = [text for text in annotations if text.split() != change.text.split()]
     if keepers:
         annotations = [_CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", text, count=1)
                        for text in annotations]
@@ -90,8 +101,12 @@ def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool
 
 
 def _change_lines(plan: GamePlan, before: RuleVersion | None, after: RuleVersion | None, entry, *,
-                  keepers: bool) -> list[str]:
-    """What one entry did to one rule, a line per kind of change, in the order its paragraphs made them."""
+                  keepers: bool, recorded: bool) -> list[str]:
+    """What one entry did to one rule, a line per kind of change, in the order its paragraphs made them; in the
+    keepers' layout, where the record gives its own lines for the entry's changes (format 1.4's `History:`),
+    those lines, and nothing for a change the keepers' history does not name."""
+    if recorded:
+        return [_keepers_date(line) for change in _changes_to(entry, before, after) for line in change.history]
     if after is None:
         kinds = ["repeal"]
     else:
@@ -112,6 +127,14 @@ def _change_lines(plan: GamePlan, before: RuleVersion | None, after: RuleVersion
             words += f", {_day(date) if keepers else date.isoformat()}"
         lines.append(words)
     return lines
+
+
+def _changes_to(entry, before: RuleVersion | None, after: RuleVersion | None) -> tuple[Change, ...]:
+    """The entry's changes that made `after` (or, for a repeal, that repealed `before`)."""
+    if after is not None:
+        return after.changes
+    return tuple(change for change in entry.changes
+                 if change.kind == "repeal" and before is not None and change.rule == before.number)
 
 
 def _effect(kind: str, before: RuleVersion | None, after: RuleVersion | None, plan: GamePlan, *,
