@@ -141,13 +141,22 @@ def point_index(point: Point, entries: Sequence, *, kind: str = "proposal") -> i
         dated = [i for i, entry in enumerate(entries) if entry.date is not None and entry.date <= point.day]
         return dated[-1] if dated else -1
     if point.kind == "case":
-        found = [i for i, entry in enumerate(entries)
-                 if entry.kind == "judgment" and case_name(getattr(entry, "case", "")) == point.case]
-        if found:
-            return found[0]
-        raise PointError(f"judgment {point.case.upper().replace('-', ' ')} is not in the log (no judgment is named "
-                         f"by that case)", in_log=True)
-    wanted = kind if point.kind == "proposal" else "judgment"
+        return _case_index(point, entries)
+    return _numbered_index(point, entries, kind if point.kind == "proposal" else "judgment")
+
+
+def _case_index(point: Point, entries: Sequence) -> int:
+    """The judgment named by its case (`judgment-cfj-4153`)."""
+    found = [i for i, entry in enumerate(entries)
+             if entry.kind == "judgment" and case_name(getattr(entry, "case", "")) == point.case]
+    if found:
+        return found[0]
+    raise PointError(f"judgment {point.case.upper().replace('-', ' ')} is not in the log (no judgment is named "
+                     f"by that case)", in_log=True)
+
+
+def _numbered_index(point: Point, entries: Sequence, wanted: str) -> int:
+    """The entry of kind `wanted` with the point's number, decision (`8221A`) and use (`301-2`)."""
     # (a judgment named by its case has no number: `judgment-cfj-4153` names it)
     numbered = [(i, entry) for i, entry in enumerate(entries)
                 if entry.kind == wanted and not getattr(entry, "case", "")]

@@ -398,6 +398,32 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     step = revision.step
     cite = f"{from_dir}{plan.entry_anchor(step)}" if step else ""
     before, after = revision.before, revision.after
+    html, kind, summary = _shown_change(before, after, step, cite)
+    rule = after or before
+    ended = after.end if after is not None else None
+    # A change made beyond the proposal's power: the format applies it as the record does, and says so here
+    beyond = next((f.message for f in step.findings if f.kind == "power" and f.rule == (before or after).number),
+                  None) if step else None
+    # Format 1.4: the record's own line for the change (its keepers' words), and what it said at the time
+    record = _record_of(step, (before or after).number, after is None) if step else None
+    return {
+        "anchor": revision_anchor(plan, step),
+        # The span the version was in force: until the entry that changed it next (None: still in force).
+        "until": step_view(plan, plan.replay.steps[ended], from_dir) if ended is not None else None,
+        "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
+        "kind": kind, "html": html, "summary": summary, "cite": cite, "beyond_power": beyond,
+        "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
+        "revision": plan.revision(rule) if after is not None else None,
+        "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
+        "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
+        "step": step_view(plan, step, from_dir) if step else None,
+        "history": list(record.history) if record else [], "corrected": record.corrected if record else "",
+    }
+
+
+def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: Step | None,
+                  cite: str) -> tuple[str, str, list[str]]:
+    """A revision's HTML (the initial text, or the redline of the change), its kind, and its summary in words."""
     notes: list[str] = []
     if before is None and after is not None and step is None:
         html, kind = render_markdown(after.text), "initial"
@@ -418,26 +444,7 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         notes += class_and_title_notes(before, after)
         if before.text == after.text:
             summary = ()
-    rule = after or before
-    ended = after.end if after is not None else None
-    # A change made beyond the proposal's power: the format applies it as the record does, and says so here
-    beyond = next((f.message for f in step.findings if f.kind == "power" and f.rule == (before or after).number),
-                  None) if step else None
-    # Format 1.4: the record's own line for the change (its keepers' words), and what it said at the time
-    record = _record_of(step, (before or after).number, after is None) if step else None
-    return {
-        "anchor": revision_anchor(plan, step),
-        # The span the version was in force: until the entry that changed it next (None: still in force).
-        "until": step_view(plan, plan.replay.steps[ended], from_dir) if ended is not None else None,
-        "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
-        "kind": kind, "html": html, "summary": list(summary) + notes, "cite": cite, "beyond_power": beyond,
-        "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
-        "revision": plan.revision(rule) if after is not None else None,
-        "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
-        "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
-        "step": step_view(plan, step, from_dir) if step else None,
-        "history": list(record.history) if record else [], "corrected": record.corrected if record else "",
-    }
+    return html, kind, list(summary) + notes
 
 
 def _record_of(step: Step, number: int, repeal: bool) -> Change | None:
