@@ -12,7 +12,7 @@ import copy
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -1002,7 +1002,7 @@ def _apply_changes(state: FoldState, index: int, changes: tuple[Change, ...], pr
             if identity is None:
                 state.find("no-such-rule", change.source, f"{verb} rule {change.rule}: there is no rule "
                            f"{change.rule} in force")
-            elif change.kind == "unannotate" and _folded(change.text) not in _annotations_of(state, identity):
+            elif change.kind == "unannotate" and " ".join(change.text.split()) not in _annotations_of(state, identity):
                 state.find("no-such-rule", change.source, f"Unannotate rule {change.rule}: rule {change.rule} has no "
                            f"such annotation (\"{shorten(change.text)}\")")
             else:
@@ -1022,22 +1022,38 @@ def _apply_changes(state: FoldState, index: int, changes: tuple[Change, ...], pr
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
 
 
-def _folded(text: str) -> str:
-    return " ".join(text.split())
+@dataclass
+class AnnotationSpan:
+    """One annotation of a rule over the log: its text, the entry that made it (-1: rules.md gave it) and the one
+    that took it away (format 1.4's Unannotate; None while it stands)."""
+    text: str
+    made: int
+    removed: int | None = None
+
+
+def annotation_spans(given: Sequence[str], changes: Iterable[tuple[Change, int]]) -> list[AnnotationSpan]:
+    """A rule's annotations as `changes` (Annotate and Unannotate, each with its entry's index, in log order) make
+    and remove them, starting from those rules.md `given`: an Unannotate takes away the first one still standing
+    with its words, white space aside (the replay admits one only where such a one stands)."""
+    spans = [AnnotationSpan(text, -1) for text in given]
+    for change, index in changes:
+        if change.kind == "annotate":
+            spans.append(AnnotationSpan(change.text, index))
+        else:
+            words = change.text.split()
+            removed = next((span for span in spans if span.removed is None and span.text.split() == words), None)
+            if removed is not None:
+                removed.removed = index
+    return spans
 
 
 def _annotations_of(state: FoldState, identity: int) -> list[str]:
     """A rule's annotations now (format 1.4), white space folded: those rules.md gives it (an initial rule's identity
     is its place in rules.md), and those entries added since, less those they removed."""
     rules = state.game.rules.rules
-    notes = [_folded(text) for text, _ in rules[identity].annotations] if identity < len(rules) else []
-    for noted, change, _ in state.annotations:
-        if noted == identity:
-            if change.kind == "annotate":
-                notes.append(_folded(change.text))
-            elif _folded(change.text) in notes:
-                notes.remove(_folded(change.text))
-    return notes
+    given = [text for text, _ in rules[identity].annotations] if identity < len(rules) else []
+    changes = [(change, index) for noted, change, index in state.annotations if noted == identity]
+    return [" ".join(span.text.split()) for span in annotation_spans(given, changes) if span.removed is None]
 
 
 def _check_next_rule(state: FoldState, change: Change, proposal_number: int | None) -> None:

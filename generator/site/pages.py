@@ -14,7 +14,7 @@ from typing import Any
 from ..cache import Cache
 from ..engine.adoption import describe
 from ..engine.notes import replay_notes, unread_change
-from ..engine.replay import Replay, Step
+from ..engine.replay import Replay, Step, annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
 from ..engine.turns import ordered
@@ -397,16 +397,12 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     last = rule_history.last
     repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
     before, kept = plan.rule_notes.get(rule_history.identity, ((), ()))
-    annotations = [{"html": render_markdown(text), "by": None, "text": " ".join(text.split()), "removed_by": None}
-                   for text in kept]
-    for change, index in plan.annotations.get(rule_history.identity, ()):
-        by = step_view(plan, plan.replay.steps[index], "../")
-        if change.kind == "annotate":
-            annotations.append({"html": render_markdown(change.text), "by": by, "text": " ".join(change.text.split()),
-                                "removed_by": None})
-        else:  # format 1.4: removed (the engine found it in force), shown removed where it stood
-            removed = next(a for a in annotations if a["removed_by"] is None and a["text"] == " ".join(change.text.split()))
-            removed["removed_by"] = by
+    def by(index: int | None):
+        return step_view(plan, plan.replay.steps[index], "../") if index is not None and index >= 0 else None
+
+    # format 1.4: one taken away is shown removed where it stood
+    annotations = [{"html": render_markdown(span.text), "by": by(span.made), "removed_by": by(span.removed)}
+                   for span in annotation_spans(kept, plan.annotations.get(rule_history.identity, ()))]
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
             "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
             "annotations": annotations,

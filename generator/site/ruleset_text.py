@@ -14,6 +14,7 @@ from dataclasses import dataclass
 from fractions import Fraction
 
 from ..engine.adoption import decimal_text
+from ..engine.replay import annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Change, Judgment, Proposal, Unrecorded
 from ..model.config import Report
@@ -86,14 +87,8 @@ def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool
             continue
         history += _change_lines(plan, revision_step.before, revision_step.after, step.entry, keepers=keepers,
                                  recorded=recorded)
-    annotations = list(kept)
-    for change, at in plan.annotations.get(identity, ()):
-        if at > index:
-            continue
-        if change.kind == "annotate":
-            annotations.append(change.text)
-        else:  # unannotate: the one it names, white space aside, as the replay matched it
-            annotations = [text for text in annotations if text.split() != change.text.split()]
+    annotations = [span.text for span in annotation_spans(kept, plan.annotations.get(identity, ()))
+                   if span.made <= index and (span.removed is None or span.removed > index)]
     if keepers:
         annotations = [_CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", text, count=1)
                        for text in annotations]
