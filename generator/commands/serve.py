@@ -6,6 +6,7 @@ import errno
 import os
 import signal
 import sys
+import threading
 import webbrowser
 from pathlib import Path
 
@@ -42,6 +43,15 @@ def _stop(signum, frame) -> None:
     raise KeyboardInterrupt  # a service manager's SIGTERM stops serving as cleanly as Ctrl-C
 
 
+def _stop_serving(server):
+    """A signal handler that ends `server.serve_forever` from a thread of its own (the only way: shutdown waits for
+    the serving loop). Raising KeyboardInterrupt there instead lands wherever the loop is: while a request's
+    thread starts, socketserver took it for a failed request, and serving went on after Ctrl-C."""
+    def stop(signum, frame) -> None:
+        threading.Thread(target=server.shutdown, name="nomic-stop", daemon=True).start()
+    return stop
+
+
 def run(args) -> int:
     content = content_folder(args.content, "serve")
     if not os.path.isdir(content):
@@ -59,6 +69,8 @@ def run(args) -> int:
     signal.signal(signal.SIGTERM, _stop)
     try:
         first = watcher.start()
+        for each in (signal.SIGINT, signal.SIGTERM):
+            signal.signal(each, _stop_serving(watcher.server))
         if first.ok:
             print(f"read {counted(first.games, 'game')} in {first.seconds:.2f}s; each page is drawn when it is "
                   "asked for", file=sys.stderr)
@@ -76,5 +88,6 @@ def run(args) -> int:
     except KeyboardInterrupt:
         pass
     finally:
+        signal.signal(signal.SIGINT, signal.default_int_handler)  # a second Ctrl-C stops a slow close
         watcher.close()
     return 0
