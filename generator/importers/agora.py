@@ -31,8 +31,8 @@ import yaml
 from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
 from .text import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
-                              heading_text, increasing_subsequence, load_yaml, rule_heading, rule_title, short_title,
-                              yaml_problem)
+                              heading_text, increasing_subsequence, load_yaml, one_line, rule_heading, rule_title,
+                              short_title, yaml_problem)
 from ..parse.source import read_int, shorten
 from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
@@ -593,8 +593,7 @@ class _Importer:
             self._annotations_now[rule] = has
             if old is None:
                 continue
-            changes = [Change("unannotate", rule, text=note) for key, note in had.items() if key not in has] + \
-                [Change("annotate", rule, text=note) for key, note in has.items() if key not in had]
+            changes = _annotation_changes(rule, had, has)
             if changes:
                 found.append(_Found(commit, subject, date, rule, new.path, changes, ANNOTATOR, None))
         return found
@@ -632,8 +631,9 @@ class _Importer:
         return entry
 
     def _read_final(self) -> dict[int, list[dict]]:
-        """Each rule's history entries at HEAD."""
+        """Each rule's history entries at HEAD (and its power as written there, in `self._final_powers`)."""
         out: dict[int, list[dict]] = {}
+        self._final_powers: dict[int, str] = {}
         for layout in LAYOUTS:
             try:
                 names = text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout.folder)).split("\0")
@@ -650,6 +650,8 @@ class _Importer:
                         continue
                     history = _list(data.get("history")) if isinstance(data, dict) else []
                     out[rule] = [entry for entry in history if isinstance(entry, dict)]
+                    if power := _decimal(data.get("power") if isinstance(data, dict) else None):
+                        self._final_powers[rule] = power
             if names:
                 break
         return out
@@ -852,7 +854,10 @@ class _Importer:
         elif kind == "retitling" and isinstance(title, str) and title.strip():
             change = Change("retitle", rule, title=rule_title(title)[0])
         elif kind == "power-change" and (power := _decimal((entry.get("change") or {}).get("new-power"))):
-            change = Change("power", rule, power=power if "." in power else f"{power}.0")
+            # As the entry writes it; a power the rule has at HEAD as its file writes it (`3` where the entry has
+            # `3.0`), which is how the FLR's heading shows it.
+            head = self._final_powers.get(rule)
+            change = Change("power", rule, power=head if head and Decimal(head) == Decimal(power) else power)
         if change is None:
             self.notes["Changes the rules' histories give that no commit shows (not in the log)"].append(
                 f"rule {rule}: {self.history(history)[index]}")
@@ -1946,6 +1951,29 @@ ANNOTATOR = {"said": "the Rulekeepor, annotating"}  # who records a finding on a
 
 
 
+def _annotation_changes(rule: int, had: dict[str, str], has: dict[str, str]) -> list[Change]:
+    """The Unannotate and Annotate changes that make a rule's annotations `had` into `has` (each by its key, in its
+    file's order), written so that the replay keeps the file's order: one that takes the place of one removed (a
+    rewording: the same place between those kept) right after its removal, which it replaces (engine
+    annotation_spans); new ones then, which go last; the removals no new one replaces last of all."""
+    def between_kept(notes: dict[str, str], other: dict[str, str]) -> list[list[str]]:
+        runs: list[list[str]] = [[]]
+        for key in notes:
+            if key in other:
+                runs.append([])
+            else:
+                runs[-1].append(key)
+        return runs
+
+    paired, added, removed = [], [], []
+    for gone, new in zip(between_kept(had, has), between_kept(has, had)):
+        for old, key in zip(gone, new):
+            paired += [Change("unannotate", rule, text=had[old]), Change("annotate", rule, text=has[key])]
+        added += [Change("annotate", rule, text=has[key]) for key in new[len(gone):]]
+        removed += [Change("unannotate", rule, text=had[old]) for old in gone[len(new):]]
+    return paired + added + removed
+
+
 def _annotation_key(note: str) -> str:
     return " ".join(re.sub(r"\s*\(called [^)]*\)", "", note).casefold().split())
 
@@ -2008,8 +2036,8 @@ def _annotation(item: dict) -> str:
     body = item.get("text")
     if isinstance(body, dict):  # (2017: `text: {text: ...}`)
         body = body.get("text")
-    body = str(body or "")
-    return clean_line(f"{cases}: {body}" if cases else body)
+    body = one_line(str(body or ""))
+    return f"{cases}: {body}" if cases else body
 
 
 def _rule_text(text: str) -> str:

@@ -43,6 +43,31 @@ class Amount(Fraction):
         return Amount, (Fraction.__str__(self),)
 
 
+class WrittenDecimal(Fraction):
+    """A rule's power as its record writes it (`2.0` beside `2`, format 1.4): equal to, hashed and computed with as
+    the Fraction it is (arithmetic gives plain Fractions); `str` and `written` give it as written, for a report
+    that prints a power as its keeper wrote it."""
+
+    __slots__ = ("written",)
+
+    def __new__(cls, value: Fraction, written: str) -> WrittenDecimal:
+        made = super().__new__(cls, value.numerator, value.denominator)
+        made.written = written
+        return made
+
+    def __str__(self) -> str:
+        return self.written
+
+    def __reduce__(self):
+        return WrittenDecimal, (Fraction(self.numerator, self.denominator), self.written)
+
+    def __copy__(self) -> WrittenDecimal:
+        return self
+
+    def __deepcopy__(self, memo) -> WrittenDecimal:
+        return self
+
+
 def as_amount(value: Number) -> Number:
     """A sum of scores as the archive holds it: a whole number where it is one, else an Amount."""
     return int(value) if value.denominator == 1 else Amount(value)

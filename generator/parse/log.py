@@ -33,8 +33,8 @@ from ..model.names import invisible_problem, name_problem
 from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
-from .source import (NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int, shorten, slice_lines,
-                     unquote)
+from .source import (NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int, read_written_decimal,
+                     shorten, slice_lines, unquote)
 
 _PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
@@ -1501,7 +1501,7 @@ class _ChangeText(NamedTuple):
     def read_power(self, written: str, example: str) -> Fraction | None:
         """The power the paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
         try:
-            return read_decimal(written)
+            return read_written_decimal(written)
         except NumberTooLarge as error:
             self.error(f"the power in '{shorten(self.text)}': {error}")
         except ValueError:

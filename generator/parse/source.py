@@ -15,7 +15,7 @@ from markdown_it.token import Token
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LINE_CHARS
-from ..model import as_amount
+from ..model import WrittenDecimal, as_amount
 
 
 # A fenced block's opening line (CommonMark: three or more backticks or tildes, indented at most three spaces);
@@ -182,6 +182,11 @@ def read_decimal(text: str) -> Fraction:
     if len(decimals) > MAX_DIGITS:
         raise NumberTooLarge(f"number too precise (at most {MAX_DIGITS} digits after the point)")
     return number + Fraction(int(decimals or "0"), 10 ** len(decimals))
+
+
+def read_written_decimal(text: str) -> WrittenDecimal:
+    """A decimal as read_decimal reads it, keeping how it was written (a power's `2.0`, format 1.4)."""
+    return WrittenDecimal(read_decimal(text), text)
 
 
 def read_amount(text: str) -> int | Fraction:

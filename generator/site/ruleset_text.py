@@ -16,7 +16,7 @@ from fractions import Fraction
 from ..engine.adoption import decimal_text
 from ..engine.replay import annotation_spans
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Judgment, Proposal, Unrecorded
+from ..model import Change, Judgment, Proposal, Unrecorded, WrittenDecimal
 from ..model.config import Report
 from .views import GamePlan
 
@@ -31,6 +31,7 @@ NO_SECTION = "Rules in no section"  # where a rule in force that no [[sections]]
 _ISO = r"\d{4}-\d{2}-\d{2}"
 _LINE_DATE = re.compile(rf"(, (?:around |between )?)({_ISO})((?: and )({_ISO}))?$")
 _CALLED = re.compile(r"\(called ([^)]*)\)")
+_CASES = re.compile(r"(?:[^:()]*\(called [^)]*\),? ?)+")  # an annotation's cases, up to its finding
 _WORD_DATE = re.compile(r"(\d{1,2}) ([A-Za-z]+) (\d{4})")
 
 
@@ -90,8 +91,7 @@ def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool
     annotations = [span.text for span in annotation_spans(kept, plan.annotations.get(identity, ()))
                    if span.made <= index and (span.removed is None or span.removed > index)]
     if keepers:
-        annotations = [_CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", text, count=1)
-                       for text in annotations]
+        annotations = [_keepers_called(text) for text in annotations]
     return RuleReport(version, revision, tuple(history), tuple(annotations))
 
 
@@ -172,8 +172,11 @@ def _cause(entry, *, keepers: bool) -> str:
     return by
 
 
-def _power(power: Fraction | None) -> str:
-    """A power as the FLR's history and distribution write it: `3`, `3.1`, `0.5`."""
+def _power(power: Fraction | None, *, as_written: bool = True) -> str:
+    """A power as the FLR writes it: as its record wrote it (`2.0`, a WrittenDecimal) unless not `as_written`, else
+    without trailing zeros (`3`, `3.1`, `0.5`, as its distribution counts them)."""
+    if as_written and isinstance(power, WrittenDecimal):
+        return power.written
     text = decimal_text(power) if power is not None else ""
     return text.rstrip("0").rstrip(".") if "." in text else text
 
@@ -187,6 +190,14 @@ def _keepers_date(line: str) -> str:
     """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it."""
     return _LINE_DATE.sub(lambda m: m.group(1) + _day(dt.date.fromisoformat(m.group(2)))
                           + (f" and {_day(dt.date.fromisoformat(m.group(4)))}" if m.group(4) else ""), line)
+
+
+def _keepers_called(annotation: str) -> str:
+    """An annotation with the dates of the `(called ...)` of its cases (`CFJ 1 (called 1999-01-02), CFJ 2 (called
+    ...): finding`) as the FLR writes them; its finding as it is."""
+    cases = _CASES.match(annotation)
+    end = cases.end() if cases else 0
+    return _CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", annotation[:end]) + annotation[end:]
 
 
 def _keepers_dates(text: str) -> str:
@@ -300,7 +311,7 @@ def _powers(rules: list[RuleReport]) -> str:
     if not counts:
         return "No rules have power."
     count_width = max(len(str(count)) for count in counts.values())
-    return "\n".join(f"{str(count).ljust(count_width)} with Power={_power(power)}"
+    return "\n".join(f"{str(count).ljust(count_width)} with Power={_power(power, as_written=False)}"
                      for power, count in sorted(counts.items()))
 
 
