@@ -1678,8 +1678,8 @@ class _Importer:
                 out += [f"History: {short_title(line)[0]}" for line in lines]
             out += ["", rule.text]
             if history is not None:
-                for note in rule.annotations:
-                    out += ["", f"Annotation: {short_title(note)[0]}"]
+                for note in rule.annotations:  # (as kept: two spaces within a line too; a long one quoted)
+                    out += ["", f"Annotation: {note}" if len(note) <= MAX_TITLE_CHARS else f"Annotation:\n\n> {note}"]
         return "\n".join(out) + "\n"
 
     def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None,
