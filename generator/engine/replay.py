@@ -1036,7 +1036,8 @@ def annotation_spans(given: Sequence[str], changes: Iterable[tuple[Change, int]]
     and remove them, starting from those rules.md `given`: an Unannotate takes away the first one still standing
     with its words, white space aside (the replay admits one only where such a one stands). An entry that removes
     some and adds some rewords them: its first Annotate takes the place of the first one it removed, and so on
-    (listed right after it); the rest go last."""
+    (listed right after it); the rest go last, but one with a `Place:` (format 1.4), which stands that many places
+    after the first of those then standing."""
     spans = [AnnotationSpan(text, -1) for text in given]
     vacated: list[AnnotationSpan] = []  # those the current entry removed and no Annotate of it has replaced
     for change, index in changes:
@@ -1044,7 +1045,10 @@ def annotation_spans(given: Sequence[str], changes: Iterable[tuple[Change, int]]
             vacated.clear()
         if change.kind == "annotate":
             made = AnnotationSpan(change.text, index)
-            if vacated:
+            standing = [place for place, span in enumerate(spans) if span.removed is None]
+            if change.place is not None and change.place < len(standing):
+                spans.insert(standing[change.place], made)
+            elif vacated:
                 old = vacated.pop(0)
                 spans.insert(next(place for place, span in enumerate(spans) if span is old) + 1, made)
             else:

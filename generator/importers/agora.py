@@ -683,8 +683,11 @@ class _Importer:
                 by_rule[item.rule].append(item)
         replaced: dict[int, list[_Found]] = {}
         made: list[tuple[_Found, _Found | None]] = []  # (an entry no change showed, the item it goes before)
+        named = {number for entries in self._final.values() for entry in entries
+                 if isinstance(entry.get("agent"), dict) and (number := _number(entry["agent"].get("proposal")))}
         for rule, items in by_rule.items():
             if rule not in self._final:
+                self._struck_whole(rule, items, named)
                 continue
             history = self._final[rule]
             split = self._split(history)
@@ -838,6 +841,23 @@ class _Importer:
         return next((line for said, line in zip(item.history_then, lines) if _canonical(json.loads(said)) == canonical),
                     self.history([entry])[0])
 
+    def _struck_whole(self, rule: int, items: list[_Found], named: set[int]) -> None:
+        """A rule his record no longer holds, enacted by a proposal no rule's history names now (`named`) and taken
+        out by a commit of his that records no repeal: he struck it whole (2017's rule 2942, whose enactment by
+        P7850 no history gives now). Every change to it is recorded failed, with what was recorded then."""
+        enacted, removed = items[0], items[-1]
+        proposal = self._proposal_of(enacted)
+        if not (any(change.kind == "enact" for change in enacted.changes) and proposal is not None
+                and proposal not in named and removed.agent is None and not _PROPOSAL_SUBJECT.match(removed.subject)
+                and any(change.kind == "repeal" for change in removed.changes)):
+            return
+        for item in items:
+            for change in item.changes:
+                change.failed = True
+                change.corrected = f"recorded at commit {item.commit[:10]} ({item.commit_date[:10]}); the " \
+                                   f"Rulekeepor later took rule {rule} out of his record (no rule's history now " \
+                                   f"names proposal {proposal}, which enacted it)"
+
     def _unseen(self, rule: int, history: list[dict], index: int, items: list[_Found]) -> _Found | None:
         """A change the rule's history gives that no commit shows (a ratification that left the text as it was, a
         change of power the Rulekeepor recorded later), dated from the game's start to the last commit read: an
@@ -903,6 +923,8 @@ class _Importer:
                     if change.kind == "reenact" and change.rule not in initial and change.rule not in reached:
                         lives = words[key][:index]
                     change.history = tuple(lives + [words[key][index]])
+                    if index < reached.get(change.rule, -1):  # (recorded after changes his history puts after it)
+                        change.place = index
                     reached[change.rule] = max(reached.get(change.rule, -1), index)
                     revision[change.rule] = revisions(history[:reached[change.rule] + 1])[1]
                     change.revision = revision[change.rule]
@@ -1955,7 +1977,8 @@ def _annotation_changes(rule: int, had: dict[str, str], has: dict[str, str]) -> 
     """The Unannotate and Annotate changes that make a rule's annotations `had` into `has` (each by its key, in its
     file's order), written so that the replay keeps the file's order: one that takes the place of one removed (a
     rewording: the same place between those kept) right after its removal, which it replaces (engine
-    annotation_spans); new ones then, which go last; the removals no new one replaces last of all."""
+    annotation_spans); new ones then, last or, where the file puts one before others, at its `Place:`; the removals
+    no new one replaces last of all."""
     def between_kept(notes: dict[str, str], other: dict[str, str]) -> list[list[str]]:
         runs: list[list[str]] = [[]]
         for key in notes:
@@ -1966,10 +1989,17 @@ def _annotation_changes(rule: int, had: dict[str, str], has: dict[str, str]) -> 
         return runs
 
     paired, added, removed = [], [], []
+    standing = list(had)  # (the replay's order as it reads these changes: the removals no new one replaces last)
+    order = list(has)
     for gone, new in zip(between_kept(had, has), between_kept(has, had)):
         for old, key in zip(gone, new):
             paired += [Change("unannotate", rule, text=had[old]), Change("annotate", rule, text=has[key])]
-        added += [Change("annotate", rule, text=has[key]) for key in new[len(gone):]]
+            standing[standing.index(old)] = key
+        for key in new[len(gone):]:
+            follows = next((standing.index(later) for later in order[order.index(key) + 1:] if later in standing),
+                           None)
+            added.append(Change("annotate", rule, text=has[key], place=follows))
+            standing.insert(len(standing) if follows is None else follows, key)
         removed += [Change("unannotate", rule, text=had[old]) for old in gone[len(new):]]
     return paired + added + removed
 

@@ -228,10 +228,12 @@ class Change:
     failed: bool = False
     # Format 1.4, the record's word on the change (a paragraph right after it): the keepers' own history line for it
     # (on a re-enactment the rule's earlier lives first), the rule's revision after it as they count, and what the
-    # record said at the time where they later corrected it.
+    # record said at the time where they later corrected it. `place`: its line's place among the rule's history
+    # lines as the keepers order them (0 the first), where the log holds it after lines that follow it there.
     history: tuple[str, ...] = ()
     revision: int | None = None
     corrected: str = ""
+    place: int | None = None
 
 
 @dataclass(frozen=True)

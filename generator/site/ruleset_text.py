@@ -86,8 +86,13 @@ def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool
         step = revision_step.step
         if step is None or step.index > index:
             continue
-        history += _change_lines(plan, revision_step.before, revision_step.after, step.entry, keepers=keepers,
-                                 recorded=recorded)
+        lines = _change_lines(plan, revision_step.before, revision_step.after, step.entry, keepers=keepers,
+                              recorded=recorded)
+        # (a change the log holds after later ones goes where the record's `Place:` puts it)
+        place = next((change.place for change in _changes_to(step.entry, revision_step.before, revision_step.after)
+                      if change.place is not None), None) if recorded else None
+        at = len(history) if place is None else min(place, len(history))
+        history[at:at] = lines
     annotations = [span.text for span in annotation_spans(kept, plan.annotations.get(identity, ()))
                    if span.made <= index and (span.removed is None or span.removed > index)]
     if keepers:
