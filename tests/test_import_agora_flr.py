@@ -2,6 +2,8 @@
 for line (issue 51: the FLR of the end equal to his), on a small repository of our own words."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from generator.cli import main
@@ -77,7 +79,8 @@ def flr(tmp_path, capsys):
     assert code == 0, said
     out = tmp_path / "flr.txt"
     assert main(["ruleset", str(tmp_path / "agora"), "--format", "flr", "-o", str(out)]) == 0
-    return out.read_text(encoding="utf-8"), (tmp_path / "agora" / "log" / "2020.md").read_text(encoding="utf-8")
+    return out.read_text(encoding="utf-8"), "\n".join((tmp_path / "agora" / name).read_text(encoding="utf-8")
+                                                      for name in ("log/2020.md", "IMPORT.md"))
 
 
 def test_a_power_is_printed_as_the_record_writes_it_and_counted_as_its_value(flr):
@@ -149,3 +152,6 @@ def test_a_rule_the_record_struck_whole_is_failed_and_counts_in_no_header(flr):
             in log)
     assert "the Rulekeepor later took rule 109 out of his record (no rule's history now names proposal 6, which " \
         "enacted it)" in " ".join(log.split())
+    assert re.search(r"## Rules the Rulekeepor took out of his record whole \(each change to them failed\) \(1\)\n\n"
+                     r"- rule 109, enacted by proposal 6 at commit [0-9a-f]{10}, taken out at commit [0-9a-f]{10} "
+                     r"\(Some fixes\)\n", log)

@@ -851,6 +851,9 @@ class _Importer:
                 and proposal not in named and removed.agent is None and not _PROPOSAL_SUBJECT.match(removed.subject)
                 and any(change.kind == "repeal" for change in removed.changes)):
             return
+        self.notes["Rules the Rulekeepor took out of his record whole (each change to them failed)"].append(
+            f"rule {rule}, enacted by proposal {proposal} at commit {enacted.commit[:10]}, taken out at commit "
+            f"{removed.commit[:10]} ({removed.subject})")
         for item in items:
             for change in item.changes:
                 change.failed = True
