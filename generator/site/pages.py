@@ -28,11 +28,13 @@ from .compare_pages import list_compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
 from .points import bucket_of, list_points_pages
+from .ruleset_text import history_lines, recorded_history
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
 from .views import (TABLE_PART, Listing, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
-                    keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
+                    keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_anchor,
+                    revision_view,
                     step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -404,10 +406,19 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     annotations = [{"html": render_markdown(span.text), "by": by(span.made), "removed_by": by(span.removed)}
                    for span in annotation_spans(kept, plan.annotations.get(rule_history.identity, ()))]
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
-            "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
+            "lineage": rule_history.lineage, "revisions": revisions, "record": _record_lines(plan, rule_history, before),
             "annotations": annotations,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
+
+
+def _record_lines(plan: GamePlan, rule_history: RuleHistory, before: tuple[str, ...]) -> list[dict[str, Any]]:
+    """The rule's history as its record keeps it (format 1.4): every line, in the record's order (the report's
+    own list), each made in the archive linked to its revision below; else rules.md's lines from before it."""
+    if not recorded_history(plan):
+        return [{"text": line, "anchor": None} for line in before]
+    return [{"text": line, "anchor": revision_anchor(plan, plan.replay.steps[index]) if index >= 0 else None}
+            for index, line in history_lines(plan, rule_history.identity, keepers=True, recorded=True, dates=str)]
 
 
 def _votes_view(entry: Proposal) -> dict[str, Any] | None:

@@ -10,6 +10,7 @@ from __future__ import annotations
 import datetime as dt
 import re
 from collections import Counter
+from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
 
@@ -17,7 +18,7 @@ from ..engine.adoption import decimal_text
 from ..engine.replay import annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Change, Judgment, Proposal, Unrecorded, WrittenDecimal
-from .views import GamePlan
+from .views import GamePlan, changes_making
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MONTH_NAMES = {name.lower(): n for n, name in enumerate(("January", "February", "March", "April", "May", "June",
@@ -287,22 +288,8 @@ def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) ->
 def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
     """A rule's history lines and annotations over the whole game, as the layout prints them."""
     keepers = layout.keepers
-    before, kept = plan.rule_notes.get(identity, ((), ()))
-    history = [(-1, _keepers_date(line) if keepers else line) for line in before]
-    recorded = keepers and plan.once("report recorded", lambda: any(
-        change.history for entry in plan.replay.game.log.entries if not isinstance(entry, Unrecorded)
-        for change in entry.changes))
-    for revision_step in plan.history.revisions_by_rule[identity]:
-        step = revision_step.step
-        if step is not None:
-            lines = [(step.index, line) for line in _change_lines(
-                plan, revision_step.before, revision_step.after, step.entry, keepers=keepers, recorded=recorded)]
-            # (a change the log holds after later ones goes where the record's `Place:` puts it)
-            place = next((change.place for change in _changes_to(step.entry, revision_step.before,
-                                                                 revision_step.after) if change.place is not None),
-                         None) if recorded else None
-            at = len(history) if place is None else min(place, len(history))
-            history[at:at] = lines
+    kept = plan.rule_notes.get(identity, ((), ()))[1]
+    history = history_lines(plan, identity, keepers=keepers, recorded=keepers and recorded_history(plan))
     annotations = [(span.made, STILL if span.removed is None else span.removed, span.text)
                    for span in annotation_spans(kept, plan.annotations.get(identity, ()))]
     if keepers:
@@ -315,6 +302,37 @@ def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes
     return RuleNotes(tuple((made, f"    {text}\n") for made, text in history),
                      tuple((made, removed, "".join(line + "\n" for line in wrap(text, PLAIN_WIDTH, "    ", "      ")))
                            for made, removed, text in annotations))
+
+
+def recorded_history(plan: GamePlan) -> bool:
+    """Whether the log gives the record's own history lines for its changes (format 1.4's `History:`)."""
+    return plan.once("report recorded", lambda: any(
+        change.history for entry in plan.replay.game.log.entries if not isinstance(entry, Unrecorded)
+        for change in entry.changes))
+
+
+def history_lines(plan: GamePlan, identity: int, *, keepers: bool, recorded: bool,
+                  dates: Callable[[str], str] | None = None) -> list[tuple[int, str]]:
+    """A rule's history lines in the order its keepers list them, each with the entry after which it stands (-1:
+    from the start): rules.md's lines, then each revision's (the record's own where `recorded`), a change the log
+    holds after later ones where the record's `Place:` puts it. `dates` rewrites a line's date (default: as the
+    keepers write it in their layout, else as given); the rule page and the report both read this list."""
+    if dates is None:
+        dates = _keepers_date if keepers else str
+    before = plan.rule_notes.get(identity, ((), ()))[0]
+    history = [(-1, dates(line)) for line in before]
+    for revision_step in plan.history.revisions_by_rule[identity]:
+        step = revision_step.step
+        if step is not None:
+            lines = [(step.index, line) for line in _change_lines(
+                plan, revision_step.before, revision_step.after, step.entry, keepers=keepers, recorded=recorded,
+                dates=dates)]
+            place = next((change.place for change in changes_making(step.entry, revision_step.before,
+                                                                    revision_step.after) if change.place is not None),
+                         None) if recorded else None
+            at = len(history) if place is None else min(place, len(history))
+            history[at:at] = lines
+    return history
 
 
 def point_figures(plan: GamePlan, index: int) -> PointFigures:
@@ -336,12 +354,12 @@ def _point_words(plan: GamePlan, index: int) -> str:
 
 
 def _change_lines(plan: GamePlan, before: RuleVersion | None, after: RuleVersion | None, entry, *,
-                  keepers: bool, recorded: bool) -> list[str]:
+                  keepers: bool, recorded: bool, dates: Callable[[str], str] = str) -> list[str]:
     """What one entry did to one rule, a line per kind of change, in the order its paragraphs made them; in the
     keepers' layout, where the record gives its own lines for the entry's changes (format 1.4's `History:`),
     those lines, and nothing for a change the keepers' history does not name."""
     if recorded:
-        return [_keepers_date(line) for change in _changes_to(entry, before, after) for line in change.history]
+        return [dates(line) for change in changes_making(entry, before, after) for line in change.history]
     if after is None:
         kinds = ["repeal"]
     else:
@@ -362,14 +380,6 @@ def _change_lines(plan: GamePlan, before: RuleVersion | None, after: RuleVersion
             words += f", {_day(date) if keepers else date.isoformat()}"
         lines.append(words)
     return lines
-
-
-def _changes_to(entry, before: RuleVersion | None, after: RuleVersion | None) -> tuple[Change, ...]:
-    """The entry's changes that made `after` (or, for a repeal, that repealed `before`)."""
-    if after is not None:
-        return after.changes
-    return tuple(change for change in entry.changes
-                 if change.kind == "repeal" and before is not None and change.rule == before.number)
 
 
 def _effect(kind: str, before: RuleVersion | None, after: RuleVersion | None, plan: GamePlan, *,

@@ -404,8 +404,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
     # A change made beyond the proposal's power: the format applies it as the record does, and says so here
     beyond = next((f.message for f in step.findings if f.kind == "power" and f.rule == (before or after).number),
                   None) if step else None
-    # Format 1.4: the record's own line for the change (its keepers' words), and what it said at the time
-    record = _record_of(step, (before or after).number, after is None) if step else None
+    # Format 1.4: the record's own lines for the changes (its keepers' words), and what it said at the time
+    records = changes_making(step.entry, before, after) if step else ()
     return {
         "anchor": revision_anchor(plan, step),
         # The span the version was in force: until the entry that changed it next (None: still in force).
@@ -417,7 +417,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
-        "history": list(record.history) if record else [], "corrected": record.corrected if record else "",
+        "history": [line for change in records for line in change.history],
+        "corrected": "; ".join(change.corrected for change in records if change.corrected),
     }
 
 
@@ -447,12 +448,13 @@ def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: S
     return html, kind, list(summary) + notes
 
 
-def _record_of(step: Step, number: int, repeal: bool) -> Change | None:
-    """The change of `step` to rule `number` (its repeal, when `repeal`) that carries the record's word on it
-    (format 1.4), the last such; None when none does."""
-    found = [change for change in step.entry.changes if change.rule == number and (change.kind == "repeal") == repeal
-             and (change.history or change.corrected) and not change.failed]
-    return found[-1] if found else None
+def changes_making(entry, before: RuleVersion | None, after: RuleVersion | None) -> tuple[Change, ...]:
+    """The entry's changes that made `after` (or, for a repeal, that repealed `before`): those whose record
+    (format 1.4's `History:` lines) a revision carries."""
+    if after is not None:
+        return after.changes
+    return tuple(change for change in getattr(entry, "changes", ())
+                 if change.kind == "repeal" and before is not None and change.rule == before.number)
 
 
 def point_name(plan: GamePlan, index: int) -> str:
