@@ -82,6 +82,8 @@ class RulePage(HTMLParser):
         self.history: list[str] = []   # the record's lines as the page lists them (before-archive or all)
         self.revision_lines: list[str] = []   # each revision's record lines, in the revisions' order
         self.revisions_without_record: list[str] = []   # headings of revisions that show no record line
+        # each revision's record lines with the revision its span says it is ("Revision 3, in force ...")
+        self.revision_spans: list[tuple[list[str], str, bool]] = []
         self._stack: list[tuple[str, set[str]]] = []
         self._into: str | None = None
         self._buffer: list[str] = []
@@ -113,11 +115,16 @@ class RulePage(HTMLParser):
         elif tag == "li" and self._sections() & {"before-archive", "record-history"}:
             self._start("before")
         elif tag == "article" and "revision" in classes:
-            self._in_revision, self._revision_records, self._heading = True, 0, ""
+            self._in_revision, self._revision_records, self._heading, self._span = True, 0, "", ""
+            self._late = False  # the page says the change was recorded after later ones
         elif tag == "h3" and self._in_revision:
             self._start("heading")
+        elif tag == "p" and "late" in classes and self._in_revision:
+            self._late = True
         elif tag == "p" and "record" in classes and "corrected" not in classes:
             self._start("record")
+        elif tag == "p" and "span" in classes and self._in_revision:
+            self._start("span")
 
     def _sections(self) -> set[str]:
         return {c for tag, classes in self._stack if tag == "section" for c in classes}
@@ -129,6 +136,8 @@ class RulePage(HTMLParser):
         if self._into and len(self._stack) == self._depth:
             self._flush()
         if tag == "article" and self._in_revision:
+            if self._revision_records:
+                self.revision_spans.append((self.revision_lines[-self._revision_records:], self._span, self._late))
             if not self._revision_records:
                 self.revisions_without_record.append(self._heading)
             self._in_revision = False
@@ -149,6 +158,8 @@ class RulePage(HTMLParser):
             self.history.append(same_dates(text))
         elif what == "heading":
             self._heading = text
+        elif what == "span":
+            self._span = text
         elif what == "record" and text:
             self.revision_lines.append(same_dates(text))
             self._revision_records += 1
@@ -188,6 +199,13 @@ def compare_rules(site: Path, flr: dict[int, dict], problems: dict[str, list[str
         if page.listed_whole and collections.Counter(page.revision_lines) - collections.Counter(page.history):
             problems["revision's record line not in the page's list"].append(str(number))
         _compare_lines(number, page.annotations, entry["annotations"], "annotation", problems)
+        for lines, span, late in page.revision_spans:
+            counted = [m[1] for line in lines for m in [re.search(r"\((\d+)\)", line.split(" by ")[0])] if m]
+            said = re.match(r"Revision (\d+),", span)
+            if late:
+                shown["changes said to be recorded late"] += 1
+            elif counted and (not said or said[1] != counted[-1]):
+                problems["a change's revision against its record line"].append(f"{number}: {span[:40]!r} {lines}")
         shown["revisions with no record line"] += len(page.revisions_without_record)
         shown["rules compared"] += 1
         shown["history lines compared"] += len(entry["history"])
@@ -271,7 +289,17 @@ def _scalar(value: str) -> str:
     return value
 
 
-def compare_proposals(site: Path, records: Path, sample: int, problems, shown, seed: int = 51):
+def flr_credits(flr: dict[int, dict]) -> dict[str, tuple[str, list[str]]]:
+    """The FLR's words for each proposal its history lines name: number -> (title, authors)."""
+    credits = {}
+    for entry in flr.values():
+        for line in entry["history"]:
+            for m in re.finditer(r"\bP(\d+) '(.*?)'(?: \[[^]]*\])? \(([^)]*)\)", line):
+                credits[m[1]] = (m[2], [a.strip() for a in m[3].split(",")])
+    return credits
+
+
+def compare_proposals(site: Path, records: Path, sample: int, problems, shown, credits, seed: int = 51):
     pages = {p.stem: p for p in (site / "proposals").glob("*.html") if p.stem.isdigit()}
     numbers = sorted(n for n in pages if (records / n).exists())
     for number in random.Random(seed).sample(numbers, min(sample, len(numbers))):
@@ -280,13 +308,16 @@ def compare_proposals(site: Path, records: Path, sample: int, problems, shown, s
         page.feed(pages[number].read_text(encoding="utf-8"))
         shown["proposal pages compared"] += 1
         title = page.h1.split(": ", 1)[1] if ": " in page.h1 else ""
-        if "title" in record and html.unescape(title) != record["title"]:
+        if "title" in record and html.unescape(title) != record["title"] and not (
+                number in credits and credits[number][0] != record["title"]):
             problems["proposal title"].append(f"{number}: page {title!r}, record {record['title']!r}")
         authors = [record.get("author", "")] + record.get("coauthors", [])
         shown_authors = [page.facts.get("Proposer", "")] + [
             a.strip() for a in re.split(r",| and ", page.facts.get("Co-authors", "")) if a.strip()]
         if [a.casefold() for a in authors] != [a.casefold() for a in shown_authors]:
-            problems["proposal authors"].append(f"{number}: page {shown_authors}, record {authors}")
+            kind = "proposal authors as the FLR names them (the record file names them otherwise)" \
+                if number in credits and credits[number][1] == shown_authors else "proposal authors"
+            problems[kind].append(f"{number}: page {shown_authors}, record {authors}")
         if "date" in record:
             shown_date = same_dates(page.facts.get("Date", ""))
             if shown_date != same_dates(str(record["date"])):
@@ -303,8 +334,9 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     problems: dict[str, list[str]] = collections.defaultdict(list)
     shown: collections.Counter = collections.Counter()
-    compare_rules(args.site, flr_entries(args.flr.read_text(encoding="utf-8")), problems, shown)
-    compare_proposals(args.site, args.proposals, args.sample, problems, shown)
+    flr = flr_entries(args.flr.read_text(encoding="utf-8"))
+    compare_rules(args.site, flr, problems, shown)
+    compare_proposals(args.site, args.proposals, args.sample, problems, shown, flr_credits(flr))
     for what, count in shown.items():
         print(f"{what}: {count}")
     print(f"disagreements: {sum(len(v) for v in problems.values())}")

@@ -103,6 +103,11 @@ def test_the_changes_stay_in_the_logs_order_each_with_every_line_of_its_entry(tm
     assert record == ("Retitled by P305 'Rename and spend' (Ann), 2026-03-01 "
                       "Amended(6) by P305 'Rename and spend' (Ann), 2026-03-01")
     assert "Rule 201/6: revision 6." in _words(page)
+    # P304's line says Amended(4), its text (after P303's too) is revision 5: the page says why
+    late = _words(page[page.index('id="proposal-304"'):page.index('id="proposal-305"')])
+    assert "Recorded after changes that took effect later: the record lists it before them (see the history " \
+        "above), and the text here has them too (revision 5)." in late
+    assert "Recorded after" not in _words(page[:page.index('id="proposal-304"')])
 
 
 def test_a_game_whose_log_gives_no_record_lists_only_what_came_before_the_archive(tmp_path):

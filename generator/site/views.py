@@ -20,7 +20,7 @@ from ..cache import Cache
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Entry, Judgment, Proposal
+from ..model import Change, Entry, Judgment, Proposal, WrittenDecimal
 from ..model.points import case_name
 from ..model.urls import is_url_segment
 from ..diffing.compare import change_notes
@@ -389,7 +389,10 @@ def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
 
 
 def power_text(power) -> str | None:
-    """A rule's power as a keeper writes it (1.5, 3.0); None where rules carry no power."""
+    """A rule's power as its record writes it (format 1.4's WrittenDecimal: `2` or `2.0`, as the report heads the
+    rule), else as a keeper writes it (1.5, 3.0); None where rules carry no power."""
+    if isinstance(power, WrittenDecimal):
+        return power.written
     return decimal_text(power) if power is not None else None
 
 
@@ -419,6 +422,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "step": step_view(plan, step, from_dir) if step else None,
         "history": [line for change in records for line in change.history],
         "corrected": "; ".join(change.corrected for change in records if change.corrected),
+        # recorded after changes that took effect later (format 1.4's `Place:`): the record lists it before them
+        "late": any(change.place is not None and change.history for change in records),
     }
 
 
