@@ -8,6 +8,7 @@ beside "Rules as of".
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -320,6 +321,35 @@ def point_figures(plan: GamePlan, index: int) -> PointFigures:
     date = point_date(plan, index)
     return PointFigures(str(max(numbers.values(), default="")), str(max(adopted, default="")),
                         date.isoformat() if date else "", _point_words(plan, index))
+
+
+def every_point_figures(plan: GamePlan) -> list[PointFigures]:
+    """The figures of every point, the start's first, in one pass over the log (as `point_figures` gives each)."""
+    steps = plan.replay.steps
+    starting: dict[int, list[RuleVersion]] = {}
+    for version in plan.replay.versions:
+        starting.setdefault(version.start, []).append(version)
+    numbers: dict[int, int] = {}  # each rule's last number so far
+    held: Counter[int] = Counter()  # how many rules last had each number
+    highest: list[int] = []  # a heap of those numbers, negated; one no rule holds now is dropped when on top
+    adopted, date, out = None, plan.replay.game.config.start, []
+    for index in range(-1, len(steps)):
+        if index >= 0:
+            entry = steps[index].entry
+            date = entry.date or date
+            if isinstance(entry, Proposal) and steps[index].result == "adopted":
+                adopted = entry.number if adopted is None else max(adopted, entry.number)
+        for version in starting.get(index, ()):
+            if version.identity in numbers:
+                held[numbers[version.identity]] -= 1
+            numbers[version.identity] = version.number
+            held[version.number] += 1
+            heapq.heappush(highest, -version.number)
+        while highest and held[-highest[0]] <= 0:
+            heapq.heappop(highest)
+        out.append(PointFigures(str(-highest[0]) if highest else "", "" if adopted is None else str(adopted),
+                                date.isoformat() if date else "", _point_words(plan, index)))
+    return out
 
 
 def _point_words(plan: GamePlan, index: int) -> str:

@@ -98,14 +98,23 @@
     });
   }
 
+  /* The numbers of the pieces that hold the versions in force after entry `index` (-1: the start): the keyframe
+     before the point's piece, and the pieces from there to the point's (whose last holds the point). The report's
+     pieces (static/report.js) go by the same numbers. */
+  NOMIC.piecesAt = function (index) {
+    return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
+      var last = Math.max(0, Math.floor(index / manifest.per)), numbers = [];
+      for (var n = last - last % manifest.keyframe; n <= last; n++) numbers.push(n);
+      return numbers;
+    });
+  };
+
   /* The versions in force after entry `index` (-1: the start), by number: from the keyframe before the
      point's piece (the ruleset in force at its first entry) and the versions that came into force in it
      and in the pieces up to the point's. */
   NOMIC.rulesAt = function (index) {
-    return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
-      var last = Math.max(0, Math.floor(index / manifest.per)), pieces = [];
-      for (var n = last - last % manifest.keyframe; n <= last; n++) pieces.push(piece(n));
-      return Promise.all(pieces);
+    return NOMIC.piecesAt(index).then(function (numbers) {
+      return Promise.all(numbers.map(piece));
     }).then(function (pieces) {
       var versions = [].concat.apply([], pieces.map(function (data) { return data.versions; }));
       return versions.filter(function (v) { return v[5] <= index && (v[6] === -2 || v[6] > index); })
@@ -204,6 +213,8 @@
           });
           target.appendChild(section);
         });
+        /* The text report of these rules, when the reader asks for it (static/report.js) */
+        document.dispatchEvent(new CustomEvent("nomic:rules-shown", { detail: point }));
         /* A link to a rule as of a point (the verification page's) lands on it once it is drawn */
         var named = location.hash && document.getElementById(location.hash.slice(1));
         if (named) named.scrollIntoView();
