@@ -154,12 +154,14 @@ def test_the_browsers_report_of_a_point_is_the_commands(tmp_path, capsys, monkey
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
 def test_the_browsers_report_equals_the_commands_in_a_game_of_recorded_history_and_one_of_classes(
         tmp_path, capsys, monkeypatch):
-    """The keepers' own history lines (format 1.4) and a removed annotation; a game without sections or a
-    [report] table, listed by class (the bundled mini game)."""
+    """The keepers' own history lines (format 1.4; one dated on no day, as Agora's record has `2023-05-32`, printed
+    as written) and a removed annotation; a game without sections or a [report] table, listed by class (the
+    bundled mini game)."""
     content = copy_games(tmp_path, "mini")
     recorded = write_game(content / "recorded")
-    (recorded / "log.md").write_text(RECORDED_LOG, encoding="utf-8")
+    (recorded / "log.md").write_text(RECORDED_LOG.replace("(Ann), 2020-04-02", "(Ann), 2020-04-31"), encoding="utf-8")
     _build(content, tmp_path / "site", monkeypatch)
+    assert "(Ann), 2020-04-31 Annotations:" in " ".join(_command_report(capsys, recorded, "now", True).split())
     for game in ("recorded", "mini"):
         asks = [(name, full) for name in _points(random.Random(7), content / game, 30) for full in (True, False)]
         for (name, full), text in zip(asks, _browser_reports(tmp_path / "site", game, asks)):

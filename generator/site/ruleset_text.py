@@ -448,19 +448,21 @@ def _day(date: dt.date) -> str:
 
 
 def _keepers_date(line: str) -> str:
-    """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it."""
-    return _LINE_DATE.sub(lambda m: m.group(1) + _day(dt.date.fromisoformat(m.group(2)))
-                          + (f" and {_day(dt.date.fromisoformat(m.group(4)))}" if m.group(4) else ""), line)
+    """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it; a date that
+    is no day (the record's `2023-05-32`) as written."""
+    return _LINE_DATE.sub(lambda m: m.group(1) + _iso_as_day(m.group(2))
+                          + (f" and {_iso_as_day(m.group(4))}" if m.group(4) else ""), line)
+
+
+def _iso_as_day(text: str) -> str:
+    try:
+        return _day(dt.date.fromisoformat(text))
+    except ValueError:
+        return text
 
 
 def _keepers_dates(text: str) -> str:
     """The dates of an annotation's `(called ...)`, ISO or in words (`7 November 1995`), as the FLR writes them."""
-    def iso(m: re.Match) -> str:
-        try:
-            return _day(dt.date.fromisoformat(m.group(0)))
-        except ValueError:
-            return m.group(0)
-
     def words(m: re.Match) -> str:
         month = _MONTH_NAMES.get(m.group(2).lower())
         try:
@@ -468,7 +470,7 @@ def _keepers_dates(text: str) -> str:
         except ValueError:
             return m.group(0)
 
-    return _WORD_DATE.sub(words, re.sub(_ISO, iso, text))
+    return _WORD_DATE.sub(words, re.sub(_ISO, lambda m: _iso_as_day(m.group(0)), text))
 
 
 # --- Layouts --------------------------------------------------------------------------------------------------
