@@ -18,19 +18,11 @@ from generator.site.pages import game_plan
 from generator.site.render import package_templates
 from generator.site.ruleset_text import every_point_figures, point_figures
 from tests.helpers import copy_games
+from tests.test_points import NODE_SITE
 from tests.test_ruleset_command import GAME_TOML, RECORDED_LOG, write_game
 
-NODE_HARNESS = r"""
-const fs = require("fs"), vm = require("vm");
-const [site, game, pointsScript, reportScript, asks] = process.argv.slice(1);  // (node -e: no script name)
-const store = {};
-const window = { NOMIC: {}, NOMIC_DATA: store };
-window.NOMIC.load = function (root, path) {
-  if (!(path in store)) vm.runInNewContext(fs.readFileSync(site + "/" + path, "utf8"), { window: window });
-  return Promise.resolve(store[path]);
-};
-const form = { getAttribute: function (name) { return name === "data-game" ? game : ""; } };
-const document = { querySelector: function () { return form; }, getElementById: function () { return null; } };
+NODE_HARNESS = NODE_SITE + r"""
+const [pointsScript, reportScript, asks] = process.argv.slice(3);
 const context = vm.createContext({ window: window, document: document });
 vm.runInContext(fs.readFileSync(pointsScript, "utf8"), context);
 vm.runInContext(fs.readFileSync(reportScript, "utf8"), context);

@@ -13,7 +13,10 @@
   var root = form.getAttribute("data-root") || "";
   var game = form.getAttribute("data-game");
 
-  function piece(n) { return NOMIC.load(root, game + "/points/" + n + ".js"); }
+  /* A piece of the game's data (`points/3.js`), loaded once; static/report.js loads the report's through it. */
+  NOMIC.game = game;
+  NOMIC.gamePiece = function (path) { return NOMIC.load(root, game + "/" + path); };
+  function piece(n) { return NOMIC.gamePiece("points/" + n + ".js"); }
 
   /* A point's name read as generator/model/points.py reads it, with the syntax the manifest carries from
      there (and the hint that says what a point is): {kind, name, number, use}, or null when it names no point. */

@@ -6,13 +6,10 @@
 (function () {
   "use strict";
   var NOMIC = window.NOMIC;
-  var form = document.querySelector("form.point-form");
-  if (!NOMIC || !form) return;
-  var root = form.getAttribute("data-root") || "";
-  var game = form.getAttribute("data-game");
+  if (!NOMIC || !NOMIC.gamePiece) return;  // (static/points.js, loaded before, found no game's points form)
   var ISO_DAY = /^\d{4}-\d{2}-\d{2}$/;
 
-  function load(path) { return NOMIC.load(root, game + "/report/" + path); }
+  function load(path) { return NOMIC.gamePiece("report/" + path); }
 
   /* The report of the versions in force after entry `index` (`rules`, by number: each {identity, number,
      rule_class, power, toc, block}), as ruleset_text.assemble makes it. */
@@ -129,7 +126,7 @@
       if (url) URL.revokeObjectURL(url);
       url = URL.createObjectURL(new Blob([report], { type: "text/plain;charset=utf-8" }));
       download.href = url;
-      download.download = game + "-" + point.name + "-" + wanted + ".txt";
+      download.download = NOMIC.game + "-" + point.name + "-" + wanted + ".txt";
       var lines = report.split("\n").length - 1;
       say("The " + wanted + " report of these rules: " + lines.toLocaleString("en") + " lines.");
     }).catch(function (error) { say(error.message); });

@@ -3,14 +3,12 @@ as `nomic-archive ruleset GAME@POINT` prints it; a decision taken again (`as-of.
 is a point; axe-core finds nothing on the view; a screenshot kept in test-artifacts/."""
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
 from pathlib import Path
 
 import pytest
 
 from generator.cli import main
+from tests.e2e.conftest import serving
 from tests.test_ruleset_command import write_game
 
 pytestmark = pytest.mark.browser
@@ -33,13 +31,8 @@ def site(content) -> Path:
 
 @pytest.fixture(scope="module")
 def http_base(site):
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/"
-    server.shutdown()
-    server.server_close()
+    with serving(site) as base:
+        yield base
 
 
 def _errors(page) -> list[str]:
