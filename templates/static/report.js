@@ -106,7 +106,7 @@
 
   var box = document.getElementById("as-of-report");
   if (!box) return;
-  var shown = null, wanted = null, url = null;
+  var shown = null, wanted = null, url = null, asks = 0;
   var text = box.querySelector(".report-text");
   var status = box.querySelector(".report-status");
   var actions = box.querySelector(".report-actions");
@@ -116,10 +116,10 @@
 
   function draw() {
     if (!shown || !wanted) return;
-    var point = shown, full = wanted === "full";
+    var point = shown, full = wanted === "full", ask = ++asks;
     say("Assembling the " + wanted + " report\u2026");
     NOMIC.reportAt(point, full).then(function (report) {
-      if (point !== shown) return;  // another point was asked for meanwhile
+      if (ask !== asks) return;  // another point or form was asked for meanwhile
       text.textContent = report;
       text.hidden = false;
       actions.hidden = false;
@@ -129,7 +129,7 @@
       download.download = NOMIC.game + "-" + point.name + "-" + wanted + ".txt";
       var lines = report.split("\n").length - 1;
       say("The " + wanted + " report of these rules: " + lines.toLocaleString("en") + " lines.");
-    }).catch(function (error) { say(error.message); });
+    }).catch(function (error) { if (ask === asks) say(error.message); });
   }
 
   box.querySelectorAll("button[data-report]").forEach(function (button) {
@@ -157,6 +157,8 @@
   document.addEventListener("nomic:rules-shown", function (event) {
     shown = event.detail;
     box.hidden = false;
+    text.hidden = actions.hidden = true;  // the last point's report is not this one's
+    say("");
     if (wanted) draw();
   });
 }());
