@@ -262,7 +262,16 @@ def _power_ranks(plan: GamePlan) -> dict[Fraction, int]:
 
 
 def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
-    """A version as the layout prints it."""
+    """A version as the layout prints it, made once per plan (a version long in force is in many of the site's
+    keyframes)."""
+    made = plan.once("report versions", dict)
+    key = (layout.keepers, version.identity, version.start)
+    if key not in made:
+        made[key] = _version_piece(plan, layout, version)
+    return made[key]
+
+
+def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
     revision = plan.revision(version)
     if layout.keepers:
         power = f" (Power={_power(version.power)})" if version.power is not None else ""
@@ -285,7 +294,16 @@ def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) ->
 
 
 def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
-    """A rule's history lines and annotations over the whole game, as the layout prints them."""
+    """A rule's history lines and annotations over the whole game, as the layout prints them; made once per plan
+    (the site's notes and its end's report ask for the same)."""
+    made = plan.once("report notes", dict)
+    key = (layout.keepers, identity)
+    if key not in made:
+        made[key] = _rule_notes(plan, layout, identity)
+    return made[key]
+
+
+def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
     keepers = layout.keepers
     before, kept = plan.rule_notes.get(identity, ((), ()))
     history = [(-1, _keepers_date(line) if keepers else line) for line in before]
