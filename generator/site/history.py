@@ -1,10 +1,13 @@
 """A replay seen rule by rule and entry by entry: the indices every page of a game's site reads.
 
-Built once per game in linear time, so no page has to search the whole history again.
+Built once per game in linear time, so no page has to search the whole history again. The rules' part
+(`RuleIndex`) is made from the replay's versions alone, so that a replay whose versions are those of the one
+before (an edit that changed no rule) takes the same index.
 """
 from __future__ import annotations
 
 import functools
+from operator import attrgetter
 from dataclasses import dataclass, field
 
 from ..engine.replay import Replay, Step
@@ -18,7 +21,7 @@ class Revision:
 
     before: RuleVersion | None
     after: RuleVersion | None
-    step: Step | None  # None for the initial set
+    index: int | None  # of the entry that made it (its step: GameHistory.step_of); None for the initial set
 
     @property
     def renumbered(self) -> bool:
@@ -48,27 +51,37 @@ class RuleHistory:
         return numbers
 
 
-class GameHistory:
-    def __init__(self, replay: Replay):
-        self.replay = replay
+class RuleIndex:
+    """The replay's versions by rule, by the entry that made them and by the number that names each rule's page:
+    made from the versions alone. `before`, an index of other versions (the replay before an edit's): a rule
+    whose versions are equal to those it had there keeps its history and revisions, which are made from them
+    alone."""
+
+    def __init__(self, versions: tuple[RuleVersion, ...], before: RuleIndex | None = None):
+        by_rule: dict[int, list[RuleVersion]] = {}
+        for version in versions:
+            by_rule.setdefault(version.identity, []).append(version)
+        kept = before.rules if before is not None else {}
         self.rules: dict[int, RuleHistory] = {}
-        for version in replay.versions:
-            self.rules.setdefault(version.identity, RuleHistory(version.identity)).versions.append(version)
-        for history in self.rules.values():
-            history.versions.sort(key=lambda v: v.start)
-        self.revisions_by_step: dict[int, list[Revision]] = {}
         self.revisions_by_rule: dict[int, list[Revision]] = {}
-        for history in self.rules.values():
-            self.revisions_by_rule[history.identity] = revisions = _revisions(history, replay.steps)
+        for identity, own in by_rule.items():
+            own.sort(key=_start)  # (a replay's are in order of start already: this costs a look)
+            history = kept.get(identity)
+            if history is not None and history.versions == own:
+                self.rules[identity], self.revisions_by_rule[identity] = history, before.revisions_by_rule[identity]
+            else:
+                self.rules[identity] = history = RuleHistory(identity, own)
+                self.revisions_by_rule[identity] = _revisions(history)
+        self.revisions_by_step: dict[int, list[Revision]] = {}
+        for revisions in self.revisions_by_rule.values():
             for revision in revisions:
-                if revision.step is not None:
-                    self.revisions_by_step.setdefault(revision.step.index, []).append(revision)
+                if revision.index is not None:
+                    self.revisions_by_step.setdefault(revision.index, []).append(revision)
         for revisions in self.revisions_by_step.values():
-            revisions.sort(key=lambda r: (r.after or r.before).number)
+            if len(revisions) > 1:
+                revisions.sort(key=_revision_number)
         self.page_number = self._page_numbers()
-        self._starting, self._ending = _by_start_and_end(replay.versions)
-        self._cursor, self._live = -2, {}
-        self.proposal_steps = _proposal_steps(replay.steps)
+        self.starting_at, self.ending_at = _by_start_and_end(versions)
         self._old_numbers: dict[int, int] | None = None
         self._in_force: list[RuleVersion] | None = None
         self._in_order: list[int] | None = None
@@ -106,26 +119,7 @@ class GameHistory:
 
     def starting(self, index: int) -> list[RuleVersion]:
         """The versions that came into force just after entry `index` (-1: the initial set)."""
-        return self._starting.get(index, [])
-
-    def rules_at(self, index: int) -> list[RuleVersion]:
-        """The rules in force just after entry `index` (-1: the initial set), by number.
-
-        A cursor sweeps forward from the last call, so pages asking in log order cost linear time in all
-        (Replay.rules_at scans every version, fine once but quadratic per entry). After the last entry: the rules
-        in force, without a sweep."""
-        if index >= len(self.replay.steps) - 1:
-            return self.in_force()
-        if index < self._cursor:
-            self._cursor, self._live = -2, {}
-        while self._cursor < index:
-            self._cursor += 1
-            for version in self._ending.get(self._cursor, ()):
-                self._live.pop(version.identity, None)
-            for version in self._starting.get(self._cursor, ()):
-                if version.end is None or version.end > self._cursor:
-                    self._live[version.identity] = version
-        return sorted(self._live.values(), key=lambda v: v.number)
+        return self.starting_at.get(index, [])
 
     def in_force(self) -> list[RuleVersion]:
         """The rules in force after the last entry, by number: a list of the caller's own, sorted once per history
@@ -146,6 +140,51 @@ class GameHistory:
         return sorted((h for h in self.rules.values() if h.repealed), key=lambda h: h.last.end or 0)
 
 
+class GameHistory:
+    """A replay's indices: its rules' (`RuleIndex`, taken as it is from a replay of the same versions) and its
+    proposals' steps."""
+
+    def __init__(self, replay: Replay, rules: RuleIndex | None = None):
+        self.replay = replay
+        self._cursor, self._live = -2, {}  # (rules_at's sweep: of this history, as the index is shared)
+        self.index = rules if rules is not None else RuleIndex(replay.versions)
+        self.rules, self.page_number, self.ordinal = self.index.rules, self.index.page_number, self.index.ordinal
+        self.revisions_by_step, self.revisions_by_rule = self.index.revisions_by_step, self.index.revisions_by_rule
+        self.old_numbers, self.starting, self.in_force = self.index.old_numbers, self.index.starting, self.index.in_force
+        self.rules_in_order, self.repealed = self.index.rules_in_order, self.index.repealed
+        self.proposal_steps = _proposal_steps(replay.steps)
+
+    def rules_at(self, index: int) -> list[RuleVersion]:
+        """The rules in force just after entry `index` (-1: the initial set), by number.
+
+        A cursor sweeps forward from the last call, so pages asking in log order cost linear time in all
+        (Replay.rules_at scans every version, fine once but quadratic per entry). After the last entry: the rules
+        in force, without a sweep."""
+        if index >= len(self.replay.steps) - 1:
+            return self.in_force()
+        if index < self._cursor:
+            self._cursor, self._live = -2, {}
+        while self._cursor < index:
+            self._cursor += 1
+            for version in self.index.ending_at.get(self._cursor, ()):
+                self._live.pop(version.identity, None)
+            for version in self.index.starting_at.get(self._cursor, ()):
+                if version.end is None or version.end > self._cursor:
+                    self._live[version.identity] = version
+        return sorted(self._live.values(), key=lambda v: v.number)
+
+    def step_of(self, revision: Revision) -> Step | None:
+        """The step of the entry that made `revision` (None: the initial set)."""
+        return None if revision.index is None else self.replay.steps[revision.index]
+
+
+_start = attrgetter("start")
+
+
+def _revision_number(revision: Revision) -> int:
+    return (revision.after or revision.before).number
+
+
 def _proposal_steps(steps: tuple[Step, ...]) -> list[Step]:
     return [step for step in steps if isinstance(step.entry, Proposal)]
 
@@ -161,17 +200,17 @@ def _by_start_and_end(versions: list[RuleVersion]) -> tuple[dict[int, list[RuleV
     return starting, ending
 
 
-def _revisions(history: RuleHistory, steps: tuple[Step, ...]) -> list[Revision]:
+def _revisions(history: RuleHistory) -> list[Revision]:
     """A rule's revisions, in order: each version from the one before, and each repeal (one followed by a
     re-enactment too: the rule was out of force between them)."""
     revisions, before = [], None
     for version in history.versions:
         if before is not None and before.end is not None and before.end != version.start:
-            revisions.append(Revision(before, None, steps[before.end]))
-        revisions.append(Revision(before, version, steps[version.start] if version.start >= 0 else None))
+            revisions.append(Revision(before, None, before.end))
+        revisions.append(Revision(before, version, version.start if version.start >= 0 else None))
         before = version
     if history.repealed:
-        revisions.append(Revision(history.last, None, steps[history.last.end]))
+        revisions.append(Revision(history.last, None, history.last.end))
     return revisions
 
 

@@ -25,13 +25,13 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.points import page_names
 from .charts import score_chart
 from .compare_pages import list_compare_pages
-from .history import GameHistory, RuleHistory
+from .history import GameHistory, RuleHistory, RuleIndex
 from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
 from .points import bucket_of, list_points_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
-from .views import (TABLE_PART, Listing, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
+from .views import (TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text, departed, game_view,
                     keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
                     step_facts, step_view, version_view)
 
@@ -44,10 +44,15 @@ FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of
 
 def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
     """The plan of a game, made from its replay; `memo`, what the plans of the game before this one kept (serve's,
-    from save to save), each value under what it was made from."""
-    history = GameHistory(replay)
-    names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
-    return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo or Memo())
+    from save to save), each value under what it was made from: the rules' index under the replay's versions
+    (the very tuple the replay before had, when an edit changed no rule), the proposals' page names under their
+    numbers."""
+    memo = memo or Memo()
+    index = memo.last("rule index", replay.versions, lambda versions: RuleIndex(versions, memo.kept("rule index")))
+    history = GameHistory(replay, index)
+    named = tuple(filter(None, memo.each("proposal names", replay.steps, _proposal_name)))
+    names = memo.last("proposal pages", named, page_names)
+    return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo)
 
 
 def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: Memo | None = None,
@@ -122,12 +127,10 @@ def list_game(listing: Listing) -> None:
     listing.add("check.html", _check_page)
     listing.add("feed.xml", _feed_page)
     listing.add("players.html", _players_page)
-    for identity in history.rules:
-        listing.add(plan.rule_page(identity), _rule_page, identity)
-    for number, identity in sorted(history.old_numbers().items()):
-        listing.add(f"rules/{number}.html", _redirect_page, identity)
-    for position, step in enumerate(history.proposal_steps):
-        listing.add(f"proposals/{plan.proposal_pages[step.index]}.html", _proposal_page, position)
+    # The longest parts of the listing, each made from what it lists alone: the plan before's, when that was the
+    # same (the rules' index of the same versions, the same page names)
+    listing.update(plan.memo.last("rule paths", (plan.slug, history.index), _rule_paths))
+    listing.update(plan.memo.last("proposal paths", (plan.slug, plan.proposal_pages), _proposal_paths))
     for stem, path in (("log", ""), ("index", "proposals/"), ("scores", ""), ("defeated", "")):
         if stem != "scores" or listing.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
             for part in range(_parts_of(plan, stem)):
@@ -135,6 +138,21 @@ def list_game(listing: Listing) -> None:
     listing.add("as-of.html", _as_of_page)
     list_compare_pages(listing)
     list_points_pages(listing)
+
+
+def _rule_paths(key: tuple[str, RuleIndex]) -> dict[str, tuple[Maker, int]]:
+    """The rules' pages and the pages of their old numbers, listed."""
+    slug, index = key
+    paths = {f"{slug}/rules/{index.page_number[identity]}.html": (_rule_page, identity) for identity in index.rules}
+    for number, identity in sorted(index.old_numbers().items()):
+        paths[f"{slug}/rules/{number}.html"] = (_redirect_page, identity)
+    return paths
+
+
+def _proposal_paths(key: tuple[str, dict[int, str]]) -> dict[str, tuple[Maker, int]]:
+    """The proposals' pages listed, each with its place among the proposals (their page names in log order)."""
+    slug, names = key
+    return {f"{slug}/proposals/{name}.html": (_proposal_page, position) for position, name in enumerate(names.values())}
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
@@ -280,8 +298,24 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
 
 def _by_number(plan: GamePlan) -> list[Step]:
     """The proposals' steps by number, each decision taken again after the one before it (`8188`, `8188A`)."""
-    return plan.once("by number", lambda: sorted(plan.history.proposal_steps,
-                                                 key=lambda step: (step.entry.number, step.entry.decision)))
+    def made() -> list[Step]:
+        numbered = tuple(filter(None, plan.memo.each("proposal numbers", plan.replay.steps, _proposal_number)))
+        steps = plan.history.proposal_steps
+        return [steps[place] for place in plan.memo.last("by number", numbered, _number_order)]
+    return plan.once("by number", made)
+
+
+def _proposal_name(step: Step) -> tuple[int, str] | None:
+    return (step.index, step.entry.name) if isinstance(step.entry, Proposal) else None
+
+
+def _proposal_number(step: Step) -> tuple[int, str] | None:
+    return (step.entry.number, step.entry.decision) if isinstance(step.entry, Proposal) else None
+
+
+def _number_order(numbered: tuple[tuple[int, str], ...]) -> list[int]:
+    """The places of the proposals, each (number, decision), in order of number and decision."""
+    return sorted(range(len(numbered)), key=numbered.__getitem__)
 
 
 def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], list[range], Callable[[int], str]]:

@@ -82,7 +82,7 @@ def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool
     before, kept = plan.rule_notes.get(identity, ((), ()))
     history = [_keepers_date(line) if keepers else line for line in before]
     for revision_step in plan.history.revisions_by_rule[identity]:
-        step = revision_step.step
+        step = plan.history.step_of(revision_step)
         if step is None or step.index > index:
             continue
         history += _change_lines(plan, revision_step.before, revision_step.after, step.entry, keepers=keepers,

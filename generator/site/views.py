@@ -11,7 +11,8 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, is_not
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -155,6 +156,38 @@ class Memo:
     def __init__(self) -> None:
         self._kept: dict[tuple[str, Any], Any] = {}
         self._used: dict[tuple[str, Any], Any] = {}
+        self._last: dict[str, tuple[Any, Any]] = {}  # of each kind, the last key and what was made from it
+
+    def last(self, kind: str, key: Any, make: Callable[[Any], Any]) -> Any:
+        """`make(key)`, a value made from `key` alone, taken from the plan before when it was made from a key
+        equal to this one. One value of each kind is kept, and its key compared, never hashed: a key may be as
+        long as a replay (all its versions, which an edit that changed no rule leaves the very same tuple)."""
+        kept = self._last.get(kind)
+        value = kept[1] if kept is not None and kept[0] == key else make(key)
+        self._last[kind] = (key, value)
+        return value
+
+    def each(self, kind: str, items: Sequence[Any], make: Callable[[Any], Any]) -> tuple[Any, ...]:
+        """`make` of each of `items` (a replay's steps), as a tuple: an item that is the very object the last call
+        of `kind` had at its place takes the value made of it then, so that after an edit only the steps the
+        replay made anew are read (reading a field of 10,000 entries scattered in memory costs milliseconds)."""
+        kept = self._last.get(kind)
+        if kept is None:
+            values = list(map(make, items))
+        else:
+            before, made = kept
+            common = min(len(items), len(before))
+            values = list(made[:common]) + [make(item) for item in items[common:]]
+            for place in compress(range(common), map(is_not, items, before)):
+                values[place] = make(items[place])
+        self._last[kind] = (tuple(items), tuple(values))
+        return self._last[kind][1]
+
+    def kept(self, kind: str) -> Any:
+        """The value of `kind` made last (from another key, maybe): what the next may take parts of, each part under
+        what it was made from (RuleIndex)."""
+        kept = self._last.get(kind)
+        return kept[1] if kept is not None else None
 
     def of(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
         """The value `make` gives from the values `key` names (hashable, compared by value), made once."""
@@ -239,16 +272,8 @@ class GamePlan:
 
     def log_parts(self) -> list[range]:
         """The entries each part of the log shows (see LOG_PART)."""
-        def cut() -> list[range]:
-            starts, size = [0], 0
-            for index, step in enumerate(self.replay.steps):
-                shown = ENTRY_CHARS + len(step.entry.body)
-                if index > starts[-1] and (index - starts[-1] == LOG_PART or size + shown > LOG_PART_CHARS):
-                    starts.append(index)
-                    size = 0
-                size += shown
-            return [range(start, end) for start, end in zip(starts, starts[1:] + [len(self.replay.steps)])]
-        return self.once("log parts", cut)
+        return self.once("log parts", lambda: self.memo.last(
+            "log parts", self.memo.each("entry lengths", self.replay.steps, _shown_length), _log_cut))
 
     def rule_page(self, identity: int) -> str:
         return f"rules/{self.history.page_number[identity]}.html"
@@ -276,8 +301,27 @@ class GamePlan:
     @property
     def recorded_revisions(self) -> bool:
         """Whether some change of the log gives the rule's revision after it (format 1.4)."""
-        return self.once("recorded revisions", lambda: any(
-            change.revision is not None for step in self.replay.steps for change in getattr(step.entry, "changes", ())))
+        return self.once("recorded revisions", lambda: any(self.memo.each("recorded revisions", self.replay.steps,
+                                                                           _records_revisions)))
+
+
+def _shown_length(step: Step) -> int:
+    return ENTRY_CHARS + len(step.entry.body)
+
+
+def _log_cut(lengths: tuple[int, ...]) -> list[range]:
+    """The log's parts, from what each entry shows (`_shown_length`)."""
+    starts, size = [0], 0
+    for index, shown in enumerate(lengths):
+        if index > starts[-1] and (index - starts[-1] == LOG_PART or size + shown > LOG_PART_CHARS):
+            starts.append(index)
+            size = 0
+        size += shown
+    return [range(start, end) for start, end in zip(starts, starts[1:] + [len(lengths)])]
+
+
+def _records_revisions(step: Step) -> bool:
+    return any(change.revision is not None for change in getattr(step.entry, "changes", ()))
 
 
 def summaries(steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]], Any], size: int = 256) -> list[Any]:
@@ -395,7 +439,7 @@ def power_text(power) -> str | None:
 
 def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str, Any]:
     """A revision ready for a template: who changed what, the redline, and the summary in words."""
-    step = revision.step
+    step = plan.history.step_of(revision)
     cite = f"{from_dir}{plan.entry_anchor(step)}" if step else ""
     before, after = revision.before, revision.after
     html, kind, summary = _shown_change(before, after, step, cite)
