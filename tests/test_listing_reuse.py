@@ -97,7 +97,7 @@ def _index_view(index: RuleIndex) -> tuple:
     """Everything a rules' index holds, as plain values in their order."""
     return (list(index.rules.items()), list(index.revisions_by_rule.items()), sorted(index.revisions_by_step.items()),
             list(index.page_number.items()), list(index.old_numbers().items()), sorted(index.starting_at.items()),
-            sorted(index.ending_at.items()), list(index.ordinal.items()), index.in_force(), index.rules_in_order(),
+            sorted(index.ending_at.items()), sorted(index.ordinal.items()), index.classes, index.in_force(), index.rules_in_order(),
             index.repealed())
 
 
@@ -109,7 +109,7 @@ def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path
     assert main(["synth", str(game), "--proposals", "40", "--seed", str(seed), "--per-file", "15"]) == 0
     serving = Pipeline(content, serving=True)
     serving.site(serving.replay())
-    carried = partly = 0
+    carried = partly = followed = 0
     trail: list[str] = []
     for step in range(EDITS):
         saved = tmp_path / "saved"
@@ -138,4 +138,8 @@ def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path
         index = plan.history.index
         carried += index is before
         partly += index is not before and any(index.rules[i] is before.rules.get(i) for i in index.rules)
-    assert carried and partly, f"the index was taken whole {carried} times, rule by rule {partly} times"
+        # (the indices by entry followed from the index before, not made again: their lists are the same objects)
+        followed += index is not before and any(index.revisions_by_step.get(at) is revisions
+                                                for at, revisions in before.revisions_by_step.items())
+    assert carried and partly and followed, (f"the index was taken whole {carried} times, rule by rule {partly} "
+                                             f"times, followed {followed} times")

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 
@@ -32,7 +33,8 @@ from .search import (documents_from_entries, games_page, plan_documents, search_
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
 from .views import (TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text, departed, game_view,
-                    keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
+                    keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, proposal_number,
+                    revision_view,
                     step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -49,9 +51,9 @@ def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
     numbers."""
     memo = memo or Memo()
     index = memo.last("rule index", replay.versions, lambda versions: RuleIndex(versions, memo.kept("rule index")))
-    history = GameHistory(replay, index)
-    named = tuple(filter(None, memo.each("proposal names", replay.steps, _proposal_name)))
-    names = memo.last("proposal pages", named, page_names)
+    named = memo.each("proposal names", replay.steps, _proposal_name)
+    history = GameHistory(replay, index, list(compress(replay.steps, named)))
+    names = memo.last("proposal pages", tuple(filter(None, named)), page_names)
     return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo)
 
 
@@ -70,7 +72,7 @@ def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: M
                         lambda: search_pieces(slug, title, documents_from_entries(slug, entries)))
     plan = game_plan(replay, memo)
     plan.store = store
-    listing = Listing(plan.slug, {"game": game_view(replay), **site}, plan)
+    listing = Listing(plan.slug, {"game": game_view(replay, plan.history), **site}, plan)
     list_game(listing)
     return SiteGame(plan.slug, replay.game.config.title, listing, lambda: _game_summary(plan),
                     lambda: _search_pieces(plan))
@@ -108,7 +110,7 @@ def top_pages(games: list[SiteGame], listed_game_pages: Callable[[], list[Page]]
 
 def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
-    return {**game_view(replay), "findings": len(replay.findings),
+    return {**game_view(replay, plan.history), "findings": len(replay.findings),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
             "proposals": replay.proposal_count.numbers, "rules": len(plan.history.in_force()),
             "winner": list(replay.winner), "variant": game.config.variant,
@@ -129,7 +131,9 @@ def list_game(listing: Listing) -> None:
     listing.add("players.html", _players_page)
     # The longest parts of the listing, each made from what it lists alone: the plan before's, when that was the
     # same (the rules' index of the same versions, the same page names)
-    listing.update(plan.memo.last("rule paths", (plan.slug, history.index), _rule_paths))
+    index = history.index
+    listing.update(plan.memo.last("rule paths", (plan.slug, tuple(index.rules), index.page_number,
+                                                 index.old_numbers()), _rule_paths))
     listing.update(plan.memo.last("proposal paths", (plan.slug, plan.proposal_pages), _proposal_paths))
     for stem, path in (("log", ""), ("index", "proposals/"), ("scores", ""), ("defeated", "")):
         if stem != "scores" or listing.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
@@ -140,11 +144,12 @@ def list_game(listing: Listing) -> None:
     list_points_pages(listing)
 
 
-def _rule_paths(key: tuple[str, RuleIndex]) -> dict[str, tuple[Maker, int]]:
-    """The rules' pages and the pages of their old numbers, listed."""
-    slug, index = key
-    paths = {f"{slug}/rules/{index.page_number[identity]}.html": (_rule_page, identity) for identity in index.rules}
-    for number, identity in sorted(index.old_numbers().items()):
+def _rule_paths(key: tuple[str, tuple[int, ...], dict[int, str], dict[int, int]]) -> dict[str, tuple[Maker, int]]:
+    """The rules' pages (each rule's identity, in order, and its page's name) and the pages of their old numbers,
+    listed."""
+    slug, identities, page_number, old_numbers = key
+    paths = {f"{slug}/rules/{page_number[identity]}.html": (_rule_page, identity) for identity in identities}
+    for number, identity in sorted(old_numbers.items()):
         paths[f"{slug}/rules/{number}.html"] = (_redirect_page, identity)
     return paths
 
@@ -298,19 +303,27 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
 
 def _by_number(plan: GamePlan) -> list[Step]:
     """The proposals' steps by number, each decision taken again after the one before it (`8188`, `8188A`)."""
-    def made() -> list[Step]:
-        numbered = tuple(filter(None, plan.memo.each("proposal numbers", plan.replay.steps, _proposal_number)))
-        steps = plan.history.proposal_steps
-        return [steps[place] for place in plan.memo.last("by number", numbered, _number_order)]
-    return plan.once("by number", made)
+    return plan.once("by number", lambda: list(map(plan.history.proposal_steps.__getitem__, _number_places(plan))))
+
+
+def _number_places(plan: GamePlan) -> list[int]:
+    """The proposals' places among them (`history.proposal_steps`), by number."""
+    numbered = tuple(filter(None, plan.memo.each("proposal numbers", plan.replay.steps, proposal_number)))
+    return plan.memo.last("by number", numbered, _number_order)
+
+
+def _scored(step: Step) -> bool:
+    return bool(step.deltas or step.overrides)
+
+
+def _defeated(step: Step) -> bool:
+    return step.result in DEFEATED
 
 
 def _proposal_name(step: Step) -> tuple[int, str] | None:
     return (step.index, step.entry.name) if isinstance(step.entry, Proposal) else None
 
 
-def _proposal_number(step: Step) -> tuple[int, str] | None:
-    return (step.entry.number, step.entry.decision) if isinstance(step.entry, Proposal) else None
 
 
 def _number_order(numbered: tuple[tuple[int, str], ...]) -> list[int]:
@@ -326,9 +339,17 @@ def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], list[range],
     elif stem == "index":  # by number (a log in order of resolution, format 1.1, holds them otherwise)
         entries = _by_number(plan)
     elif stem == "scores":  # the entries that changed a score (or whose scores a Judge set)
-        entries = plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides])
+        entries = plan.once("scored", lambda: list(compress(plan.replay.steps,
+                                                            plan.memo.each("scored", plan.replay.steps, _scored))))
     else:
-        entries = plan.once("defeated", lambda: [s for s in _by_number(plan) if s.result in DEFEATED])
+        def defeated() -> list[Step]:
+            steps = plan.replay.steps
+            # (each proposal's flag, by its place among the proposals: no step read again)
+            flags = tuple(compress(plan.memo.each("defeated", steps, _defeated),
+                                   plan.memo.each("proposal names", steps, _proposal_name)))
+            places = _number_places(plan)
+            return list(map(plan.history.proposal_steps.__getitem__, compress(places, map(flags.__getitem__, places))))
+        entries = plan.once("defeated", defeated)
     if stem != "log":
         ranges = parts(len(entries), TABLE_PART)
     if stem in ("log", "scores"):

@@ -144,7 +144,6 @@ def redline_rendered(old: str, new: str) -> tuple[str, tuple[str, ...]]:
     return str(render_html(diff, cite=_CITE, render_markdown=render_markdown)), tuple(summarize(diff))
 
 
-_number = attrgetter("entry.number")
 
 
 class Memo:
@@ -171,17 +170,23 @@ class Memo:
         """`make` of each of `items` (a replay's steps), as a tuple: an item that is the very object the last call
         of `kind` had at its place takes the value made of it then, so that after an edit only the steps the
         replay made anew are read (reading a field of 10,000 entries scattered in memory costs milliseconds)."""
+        items = tuple(items)
         kept = self._last.get(kind)
         if kept is None:
-            values = list(map(make, items))
+            values = tuple(map(make, items))
         else:
             before, made = kept
             common = min(len(items), len(before))
-            values = list(made[:common]) + [make(item) for item in items[common:]]
-            for place in compress(range(common), map(is_not, items, before)):
-                values[place] = make(items[place])
-        self._last[kind] = (tuple(items), tuple(values))
-        return self._last[kind][1]
+            places = list(compress(range(common), map(is_not, items, before)))
+            if places or common < len(made) or common < len(items):
+                remade = list(made[:common]) + [make(item) for item in items[common:]]
+                for place in places:
+                    remade[place] = make(items[place])
+                values = tuple(remade)
+            else:
+                values = made
+        self._last[kind] = (items, values)
+        return values
 
     def kept(self, kind: str) -> Any:
         """The value of `kind` made last (from another key, maybe): what the next may take parts of, each part under
@@ -230,7 +235,8 @@ class GamePlan:
 
     def __post_init__(self) -> None:
         proposal_steps = self.history.proposal_steps
-        reused = {number for number, count in Counter(map(_number, proposal_steps)).items() if count > 1}
+        reused = self.memo.last("numbers decided again",
+                                self.memo.each("proposal numbers", self.replay.steps, proposal_number), _decided_again)
         by_number: dict[int, list[Step]] = {}
         for step in proposal_steps if reused else ():
             if step.entry.number in reused:
@@ -303,6 +309,16 @@ class GamePlan:
         """Whether some change of the log gives the rule's revision after it (format 1.4)."""
         return self.once("recorded revisions", lambda: any(self.memo.each("recorded revisions", self.replay.steps,
                                                                            _records_revisions)))
+
+
+def proposal_number(step: Step) -> tuple[int, str] | None:
+    """A proposal's number and decision (`8188`, `A`); None for any other entry."""
+    return (step.entry.number, step.entry.decision) if isinstance(step.entry, Proposal) else None
+
+
+def _decided_again(numbered: tuple[tuple[int, str] | None, ...]) -> set[int]:
+    """The numbers of proposals decided more than once (`proposal_number` of each step)."""
+    return {number for number, count in Counter(number for number, _ in filter(None, numbered)).items() if count > 1}
 
 
 def _shown_length(step: Step) -> int:
@@ -521,9 +537,9 @@ def revision_anchor(plan: GamePlan, step: Step | None) -> str:
     return f"proposal-{name}" if isinstance(step.entry, Proposal) else name
 
 
-def game_view(replay: Replay) -> dict[str, Any]:
+def game_view(replay: Replay, history: GameHistory | None = None) -> dict[str, Any]:
     """What every page of a game shows of it (its header, its navigation), and what its pages read to say only
-    what the game has."""
+    what the game has; `history`, the replay's indices, where made."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
             "scores": keeps_scores(replay), "variant": config.variant,
@@ -531,7 +547,8 @@ def game_view(replay: Replay) -> dict[str, Any]:
             "judged": any(isinstance(step.entry, Judgment) for step in replay.steps),
             # Whether its rules are of two classes, immutable and mutable (in a game of powers, as Agora's, all
             # are of one, which no page names)
-            "classes": len({version.rule_class for version in getattr(replay, "versions", ())}) > 1}
+            "classes": len(history.index.classes if history is not None
+                           else {version.rule_class for version in getattr(replay, "versions", ())}) > 1}
 
 
 def keeps_scores(replay: Replay) -> bool:
