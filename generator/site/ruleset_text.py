@@ -8,6 +8,7 @@ beside "Rules as of".
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -16,7 +17,7 @@ from fractions import Fraction
 from ..engine.adoption import decimal_text
 from ..engine.replay import annotation_spans
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Judgment, Proposal, Unrecorded
+from ..model import Change, Judgment, Proposal, Unrecorded, WrittenDecimal
 from .views import GamePlan
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -30,6 +31,7 @@ NO_SECTION = "Rules in no section"  # where a rule in force that no [[sections]]
 _ISO = r"\d{4}-\d{2}-\d{2}"
 _LINE_DATE = re.compile(rf"(, (?:around |between )?)({_ISO})((?: and )({_ISO}))?$")
 _CALLED = re.compile(r"\(called ([^)]*)\)")
+_CASES = re.compile(r"(?:[^:()]*\(called [^)]*\),? ?)+")  # an annotation's cases, up to its finding
 _WORD_DATE = re.compile(r"(\d{1,2}) ([A-Za-z]+) (\d{4})")
 
 
@@ -213,7 +215,7 @@ def _layout(plan: GamePlan, plain: bool) -> ReportLayout:
                            report.ratification.replace("{date}", _day(r.date)).replace("{ruleset}", _day(r.ruleset)))
                           for r in report.ratifications) if report else ()
     common = dict(placed=tuple(sorted({number for section in config.sections for number in section.rules})),
-                  powers=tuple(f" with Power={_power(power)}" for power in powers), powerless="No rules have power.",
+                  powers=tuple(f" with Power={_power(power, as_written=False)}" for power in powers), powerless="No rules have power.",
                   ratifications=ratifications, unratified="none recorded", months=MONTHS)
     if report is not None:
         width = report.width
@@ -261,7 +263,16 @@ def _power_ranks(plan: GamePlan) -> dict[Fraction, int]:
 
 
 def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
-    """A version as the layout prints it."""
+    """A version as the layout prints it, made once per plan (a version long in force is in many of the site's
+    keyframes)."""
+    made = plan.once("report versions", dict)
+    key = (layout.keepers, version.identity, version.start)
+    if key not in made:
+        made[key] = _version_piece(plan, layout, version)
+    return made[key]
+
+
+def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
     revision = plan.revision(version)
     if layout.keepers:
         power = f" (Power={_power(version.power)})" if version.power is not None else ""
@@ -284,7 +295,16 @@ def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) ->
 
 
 def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
-    """A rule's history lines and annotations over the whole game, as the layout prints them."""
+    """A rule's history lines and annotations over the whole game, as the layout prints them; made once per plan
+    (the site's notes and its end's report ask for the same)."""
+    made = plan.once("report notes", dict)
+    key = (layout.keepers, identity)
+    if key not in made:
+        made[key] = _rule_notes(plan, layout, identity)
+    return made[key]
+
+
+def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
     keepers = layout.keepers
     before, kept = plan.rule_notes.get(identity, ((), ()))
     history = [(-1, _keepers_date(line) if keepers else line) for line in before]
@@ -294,13 +314,18 @@ def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes
     for revision_step in plan.history.revisions_by_rule[identity]:
         step = plan.history.step_of(revision_step)
         if step is not None:
-            history += [(step.index, line) for line in _change_lines(
+            lines = [(step.index, line) for line in _change_lines(
                 plan, revision_step.before, revision_step.after, step.entry, keepers=keepers, recorded=recorded)]
+            # (a change the log holds after later ones goes where the record's `Place:` puts it)
+            place = next((change.place for change in _changes_to(step.entry, revision_step.before,
+                                                                 revision_step.after) if change.place is not None),
+                         None) if recorded else None
+            at = len(history) if place is None else min(place, len(history))
+            history[at:at] = lines
     annotations = [(span.made, STILL if span.removed is None else span.removed, span.text)
                    for span in annotation_spans(kept, plan.annotations.get(identity, ()))]
     if keepers:
-        annotations = [(made, removed, _CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", text, count=1))
-                       for made, removed, text in annotations]
+        annotations = [(made, removed, _keepers_called(text)) for made, removed, text in annotations]
         width = plan.replay.game.config.report.width
         return RuleNotes(tuple((made, "".join(line + "\n" for line in wrap(text, width, "", "   ")))
                                for made, text in history),
@@ -320,6 +345,35 @@ def point_figures(plan: GamePlan, index: int) -> PointFigures:
     date = point_date(plan, index)
     return PointFigures(str(max(numbers.values(), default="")), str(max(adopted, default="")),
                         date.isoformat() if date else "", _point_words(plan, index))
+
+
+def every_point_figures(plan: GamePlan) -> list[PointFigures]:
+    """The figures of every point, the start's first, in one pass over the log (as `point_figures` gives each)."""
+    steps = plan.replay.steps
+    starting: dict[int, list[RuleVersion]] = {}
+    for version in plan.replay.versions:
+        starting.setdefault(version.start, []).append(version)
+    numbers: dict[int, int] = {}  # each rule's last number so far
+    held: Counter[int] = Counter()  # how many rules last had each number
+    highest: list[int] = []  # a heap of those numbers, negated; one no rule holds now is dropped when on top
+    adopted, date, out = None, plan.replay.game.config.start, []
+    for index in range(-1, len(steps)):
+        if index >= 0:
+            entry = steps[index].entry
+            date = entry.date or date
+            if isinstance(entry, Proposal) and steps[index].result == "adopted":
+                adopted = entry.number if adopted is None else max(adopted, entry.number)
+        for version in starting.get(index, ()):
+            if version.identity in numbers:
+                held[numbers[version.identity]] -= 1
+            numbers[version.identity] = version.number
+            held[version.number] += 1
+            heapq.heappush(highest, -version.number)
+        while highest and held[-highest[0]] <= 0:
+            heapq.heappop(highest)
+        out.append(PointFigures(str(-highest[0]) if highest else "", "" if adopted is None else str(adopted),
+                                date.isoformat() if date else "", _point_words(plan, index)))
+    return out
 
 
 def _point_words(plan: GamePlan, index: int) -> str:
@@ -406,8 +460,11 @@ def _cause(entry, *, keepers: bool) -> str:
     return by
 
 
-def _power(power: Fraction | None) -> str:
-    """A power as the FLR's history and distribution write it: `3`, `3.1`, `0.5`."""
+def _power(power: Fraction | None, *, as_written: bool = True) -> str:
+    """A power as the FLR writes it: as its record wrote it (`2.0`, a WrittenDecimal) unless not `as_written`, else
+    without trailing zeros (`3`, `3.1`, `0.5`, as its distribution counts them)."""
+    if as_written and isinstance(power, WrittenDecimal):
+        return power.written
     text = decimal_text(power) if power is not None else ""
     return text.rstrip("0").rstrip(".") if "." in text else text
 
@@ -418,19 +475,29 @@ def _day(date: dt.date) -> str:
 
 
 def _keepers_date(line: str) -> str:
-    """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it."""
-    return _LINE_DATE.sub(lambda m: m.group(1) + _day(dt.date.fromisoformat(m.group(2)))
-                          + (f" and {_day(dt.date.fromisoformat(m.group(4)))}" if m.group(4) else ""), line)
+    """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it; a date that
+    is no day (the record's `2023-05-32`) as written."""
+    return _LINE_DATE.sub(lambda m: m.group(1) + _iso_as_day(m.group(2))
+                          + (f" and {_iso_as_day(m.group(4))}" if m.group(4) else ""), line)
+
+
+def _iso_as_day(text: str) -> str:
+    try:
+        return _day(dt.date.fromisoformat(text))
+    except ValueError:
+        return text
+
+
+def _keepers_called(annotation: str) -> str:
+    """An annotation with the dates of the `(called ...)` of its cases (`CFJ 1 (called 1999-01-02), CFJ 2 (called
+    ...): finding`) as the FLR writes them; its finding as it is."""
+    cases = _CASES.match(annotation)
+    end = cases.end() if cases else 0
+    return _CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", annotation[:end]) + annotation[end:]
 
 
 def _keepers_dates(text: str) -> str:
     """The dates of an annotation's `(called ...)`, ISO or in words (`7 November 1995`), as the FLR writes them."""
-    def iso(m: re.Match) -> str:
-        try:
-            return _day(dt.date.fromisoformat(m.group(0)))
-        except ValueError:
-            return m.group(0)
-
     def words(m: re.Match) -> str:
         month = _MONTH_NAMES.get(m.group(2).lower())
         try:
@@ -438,7 +505,7 @@ def _keepers_dates(text: str) -> str:
         except ValueError:
             return m.group(0)
 
-    return _WORD_DATE.sub(words, re.sub(_ISO, iso, text))
+    return _WORD_DATE.sub(words, re.sub(_ISO, lambda m: _iso_as_day(m.group(0)), text))
 
 
 # --- Layouts --------------------------------------------------------------------------------------------------
