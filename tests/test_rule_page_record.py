@@ -65,12 +65,16 @@ def _words(html: str) -> str:
     return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
 
 
-def _page(tmp_path: Path, more: str = LATER) -> str:
+def _page(tmp_path: Path, more: str = LATER, *, record: bool = True) -> str:
+    """Rule 201's page after the case's log and `more`; without the record's keys where not `record`."""
     game = tmp_path / "content" / "v14-record"
     shutil.copytree(CASE, game)
     (game / "expected.txt").unlink()
     log = game / "log.md"
-    log.write_text(log.read_text(encoding="utf-8") + more, encoding="utf-8")
+    text = log.read_text(encoding="utf-8") + more
+    if not record:
+        text = re.sub(r"\n(History|Revision|Place|Corrected): [^\n]*(\n[a-z][^\n]*)?", "", text)
+    log.write_text(text, encoding="utf-8")
     assert main(["build", str(game), "-o", str(tmp_path / "site"), "-q"]) == 0
     return (tmp_path / "site" / "v14-record" / "rules" / "201.html").read_text(encoding="utf-8")
 
@@ -111,15 +115,7 @@ def test_the_changes_stay_in_the_logs_order_each_with_every_line_of_its_entry(tm
 
 
 def test_a_game_whose_log_gives_no_record_lists_only_what_came_before_the_archive(tmp_path):
-    plain = re.sub(r"\n(History|Revision|Place|Corrected): [^\n]*", "", LATER)
-    game = tmp_path / "content" / "v14-record"
-    shutil.copytree(CASE, game)
-    (game / "expected.txt").unlink()
-    log = game / "log.md"
-    log.write_text(re.sub(r"\n(History|Revision|Corrected): [^\n]*(\n[a-z][^\n]*)?", "",
-                          log.read_text(encoding="utf-8")) + plain, encoding="utf-8")
-    assert main(["build", str(game), "-o", str(tmp_path / "site"), "-q"]) == 0
-    page = (tmp_path / "site" / "v14-record" / "rules" / "201.html").read_text(encoding="utf-8")
+    page = _page(tmp_path, record=False)
     assert "<h2>Before this archive</h2>" in page and 'class="record"' not in page
     assert _listed(page) == [("Enacted by P10 (Ann), 2025-01-01", ""), ("Amended(1) by P11 (Bob), 2025-02-01", ""),
                              ("Amended(2) by P12 (Ann), 2025-03-01", "")]
