@@ -59,6 +59,7 @@ class People:
     """Every person of a replay, by name, each with their record and their page's address (`players/SLUG.html`)."""
 
     def __init__(self, replay: Replay, ballots_per_part: int):
+        self.ballots_per_part = ballots_per_part  # (a player's page shows their ballots in parts of so many)
         self.renamed = renames(replay)
         self.aliases = replay.game.config.aliases
         self.records: dict[str, Record] = {}

@@ -1,7 +1,7 @@
 """The players' pages: the players page (one row per person, each linked to their page) and each person's page
 (`players/SLUG.html`): the names they played under, their proposals with results, those they co-authored, their
 judgments, their wins, their score over the game where it keeps scores, and their ballots, in parts of
-TABLE_PART (`players/SLUG-2.html`, ...) so that a player of thousands of ballots gets pages of a few dozen KB.
+views.TABLE_PART (`players/SLUG-2.html`, ...) so that a player of thousands of ballots gets pages of a few dozen KB.
 """
 from __future__ import annotations
 
@@ -10,13 +10,14 @@ from typing import Any
 from ..engine.turns import ordered
 from ..model import Event, Proposal, amount_text, as_amount
 from .people import PEOPLE_FOLDER, Record
-from .views import TABLE_PART, GamePlan, Listing, Page, keeps_scores, pager, part_name, parts, step_view
+from .views import GamePlan, Listing, Page, keeps_scores, pager, part_name, parts, step_view
 
 
 def list_player_pages(listing: Listing) -> None:
     """List each person's page, and the further parts of their ballots."""
-    for record in listing.plan.people.records.values():
-        for part in range(len(parts(len(record.ballots), TABLE_PART))):
+    people = listing.plan.people
+    for record in people.records.values():
+        for part in range(len(parts(len(record.ballots), people.ballots_per_part))):
             listing.add(f"{PEOPLE_FOLDER}/{part_name(record.slug, part)}", player_page, (record.name, part))
 
 
@@ -24,7 +25,7 @@ def player_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     plan = listing.plan
     name, part = which
     record = plan.people.records[name]
-    ranges = parts(len(record.ballots), TABLE_PART)
+    ranges = parts(len(record.ballots), plan.people.ballots_per_part)
     steps = plan.replay.steps
     context = {"player": {"name": name, "aliases": list(record.aliases), "former": list(record.former),
                           "url": f"{record.slug}.html"}, "part": part,
