@@ -91,14 +91,14 @@ def test_slugs_are_plain_segments_distinct_for_any_name_without_regard_to_case(t
     site = build(tmp_path, content)
     pages = sorted(p.name for p in (site / "g/players").iterdir())
     # In order without regard to case, each with its ballots' second part: G (G, G-2), g (g-3, g-3-2: g-2 would be
-    # G-2 on a case-blind disk), G. (G-4, G-4-2); Ørjan (rjan) and ☃ (player) as plain segments; a long name cut
-    assert pages == sorted(["G.html", "G-2.html", "g-3.html", "g-3-2.html", "G-4.html", "G-4-2.html", "rjan.html",
-                            "rjan-2.html", "player.html", "player-2.html", "Ann-Lee.html", "Ann-Lee-2.html",
+    # G-2 on a case-blind disk), G. (G-4, G-4-2); Ørjan (Orjan) and ☃ (player) as plain segments; a long name cut
+    assert pages == sorted(["G.html", "G-2.html", "g-3.html", "g-3-2.html", "G-4.html", "G-4-2.html", "Orjan.html",
+                            "Orjan-2.html", "player.html", "player-2.html", "Ann-Lee.html", "Ann-Lee-2.html",
                             "x" * 90 + ".html", "x" * 90 + "-2.html"])
     assert len({page.casefold() for page in pages}) == len(pages)
     html = (site / "g/players.html").read_text()
     assert '<a href="players/G-4.html">G.</a>' in html and '<a href="players/player.html">☃</a>' in html
-    second = text(site, "g/players/rjan-2.html")
+    second = text(site, "g/players/Orjan-2.html")
     assert second.startswith("All players Ørjan Ørjan: ballots Ballots 301 – 310 311 – 312 No. Title Date Ballot "
                              "Result 311 2020-01-01 for adopted 312")
     assert broken_links(site) == []

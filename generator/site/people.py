@@ -17,6 +17,10 @@ from ..model import Event, Judgment, Proposal
 from ..model.urls import MAX_SEGMENT_CHARS, url_segment
 
 PEOPLE_FOLDER = "players"
+# Latin letters that no decomposition takes to ASCII, spelled as their languages spell them without the letter
+# (a page's name only: `Ørjan` is players/Orjan.html)
+_SPELLED = str.maketrans({"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",
+                          "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i"})
 
 
 def renames(replay: Replay) -> dict[str, str]:
@@ -111,8 +115,9 @@ class People:
         taken: set[str] = set()
         for record in self.records.values():
             # (room for `-N` and a part's `-N`; a name of no ASCII letter or digit, `☃`, is `player`)
-            base = url_segment(record.name)[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
-            if not base or not any(c.isascii() and c.isalnum() for c in unicodedata.normalize("NFKD", record.name)):
+            spelled = record.name.translate(_SPELLED)
+            base = url_segment(spelled)[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
+            if not base or not any(c.isascii() and c.isalnum() for c in unicodedata.normalize("NFKD", spelled)):
                 base = "player"
             extra = max(0, -(-len(record.ballots) // ballots_per_part) - 1)  # ballot parts after the first
             suffix = 1
