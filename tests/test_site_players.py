@@ -71,6 +71,7 @@ def test_proposers_co_authors_and_judges_link_to_their_pages_from_rule_histories
     assert ('<p class="authors">By <a href="../players/Ann.html">Annie</a> (Ann) (co-authors '
             '<a href="../players/Bo.html">Bo</a>, Zed)</p>') in rule  # Zed, no player, has no page
     assert '<p class="authors">Judge <a href="../players/Bo.html">Bo</a></p>' in rule
+    assert '<p class="meta">Judge: <a href="players/Bo.html">Bo</a></p>' in (site / "g/log.html").read_text()
     bo = text(site, "g/players/Bo.html")
     assert "Co-authored No. Title Date Result Proposer 301 Kinder 2020-01-01 adopted Annie (Ann)" in bo
     assert "Judgments Judgment 1 : Is it kind? ( 2020-01-02 )" in bo

@@ -476,7 +476,7 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
     view.update({"anchor": log_anchor(step), "facts": step_facts(step), "is_proposal": isinstance(entry, Proposal),
                  "judge": "", "players": [], "body": "", "revisions": []})
     if isinstance(entry, Judgment):
-        view["judge"] = entry.judge
+        view["judge"] = plan.person_view(entry.judge, "")
     elif isinstance(entry, Event):
         view["players"] = [f"{c.player} → {c.renamed_to}" if c.renamed_to else ("+" if c.joins else "-") + c.player
                            for c in entry.players]
