@@ -9,13 +9,16 @@ import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LINE_CHARS
-from ..model import as_amount
+from ..model import WrittenDecimal, as_amount
+
+if TYPE_CHECKING:  # imported when first used: a build with nothing to do reads files and no Markdown
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 
 # A fenced block's opening line (CommonMark: three or more backticks or tildes, indented at most three spaces);
@@ -34,6 +37,8 @@ def new_markdown() -> MarkdownIt:
     """The one Markdown dialect of archives: CommonMark with tables, raw HTML off (rule text is untrusted), in a
     parser of its own for a caller to adjust. With raw HTML off, the rules that look for it answer no at every
     line and every `<`: they are left out (a twentieth of the time, the same tokens)."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False}).enable("table").disable(["html_block", "html_inline"])
 
 
@@ -182,6 +187,11 @@ def read_decimal(text: str) -> Fraction:
     if len(decimals) > MAX_DIGITS:
         raise NumberTooLarge(f"number too precise (at most {MAX_DIGITS} digits after the point)")
     return number + Fraction(int(decimals or "0"), 10 ** len(decimals))
+
+
+def read_written_decimal(text: str) -> WrittenDecimal:
+    """A decimal as read_decimal reads it, keeping how it was written (a power's `2.0`, format 1.4)."""
+    return WrittenDecimal(read_decimal(text), text)
 
 
 def read_amount(text: str) -> int | Fraction:
