@@ -32,7 +32,7 @@ from .search import (documents_from_entries, games_page, plan_documents, search_
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
 from .views import (TABLE_PART, Listing, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
-                    keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
+                    history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
                     step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -128,6 +128,11 @@ def list_game(listing: Listing) -> None:
         listing.add(f"rules/{number}.html", _redirect_page, identity)
     for position, step in enumerate(history.proposal_steps):
         listing.add(f"proposals/{plan.proposal_pages[step.index]}.html", _proposal_page, position)
+    earlier = plan.earlier()  # format 1.4: known from the record only
+    for position, proposal in enumerate(earlier):
+        listing.add(f"proposals/{proposal.number}.html", _earlier_page, position)
+    for part in range(len(parts(len(earlier), TABLE_PART)) if earlier else 0):
+        listing.add("proposals/" + part_name("earlier", part), _earlier_list_page, part)
     for stem, path in (("log", ""), ("index", "proposals/"), ("scores", ""), ("defeated", "")):
         if stem != "scores" or listing.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
             for part in range(_parts_of(plan, stem)):
@@ -251,6 +256,40 @@ def _proposal_page(listing: Listing, path: str, position: int) -> Page:
                             lazy=lambda: _proposal_context(plan, step, previous, following), affinity=affinity)
 
 
+def _earlier_page(listing: Listing, path: str, position: int) -> Page:
+    """Format 1.4: a proposal known only from the record (earlier.md): what the record says of it, and the rules
+    whose history lines name it."""
+    plan = listing.plan
+    earlier = plan.earlier()
+    proposal = earlier[position]
+
+    def context() -> dict[str, Any]:
+        def neighbour(other) -> dict[str, Any]:
+            return {"url": f"{other.number}.html", "label": f"proposal {other.number}"}
+        return {"previous": neighbour(earlier[position - 1]) if position else None,
+                "next": neighbour(earlier[position + 1]) if position + 1 < len(earlier) else None,
+                "list": part_name("earlier", position // TABLE_PART),
+                "notes": [render_inline(note) for note in proposal.notes],
+                "text": demote_headings(render_markdown(proposal.text), 3) if proposal.text else "",
+                "rules": [{"number": (last := plan.history.rules[identity].last).number, "title": last.title,
+                           "url": f"../{plan.rule_page(identity)}",
+                           "repealed": plan.history.rules[identity].repealed,
+                           "lines": [history_html(plan, line, "../") for line in lines]}
+                          for identity, lines in plan.naming(proposal.number)]}
+    return listing.new_page(path, "earlier_proposal.html", {"proposal": proposal}, lazy=context)
+
+
+def _earlier_list_page(listing: Listing, path: str, part: int) -> Page:
+    """Format 1.4: the proposals known only from the record, by number, in parts."""
+    earlier = listing.plan.earlier()
+    ranges = parts(len(earlier), TABLE_PART)
+    chosen = earlier[ranges[part].start:ranges[part].stop]
+    return listing.new_page(path, "earlier.html", {
+        "pager": pager("earlier", ranges, part, lambda i: str(earlier[i].number)), "count": len(earlier),
+        "rows": [{"number": p.number, "title": p.title, "proposer": p.proposer, "date": p.date,
+                  "url": f"{p.number}.html"} for p in chosen]})
+
+
 def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     """A part of a list of entries: the log, the table of proposals, the scores (the first part with the chart),
     the defeated proposals."""
@@ -274,7 +313,8 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
         # Numbers used of which the record holds nothing (format 1.2), listed on the first part
         unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
                       for s in plan.replay.steps if isinstance(s.entry, Unrecorded)] if part == 0 else []
-        return {"rows": [_proposal_row(plan, s, "../") for s in chosen], "unrecorded": unrecorded}
+        return {"rows": [_proposal_row(plan, s, "../") for s in chosen], "unrecorded": unrecorded,
+                "earlier": len(plan.earlier()) if part == 0 else 0}
     return listing.new_page(path, "proposals.html", {**context, "heading": "All proposals"}, lazy=rows)
 
 
@@ -397,6 +437,7 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     last = rule_history.last
     repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
     before, kept = plan.rule_notes.get(rule_history.identity, ((), ()))
+
     def by(index: int | None):
         return step_view(plan, plan.replay.steps[index], "../") if index is not None and index >= 0 else None
 
@@ -404,7 +445,8 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     annotations = [{"html": render_markdown(span.text), "by": by(span.made), "removed_by": by(span.removed)}
                    for span in annotation_spans(kept, plan.annotations.get(rule_history.identity, ()))]
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
-            "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
+            "lineage": rule_history.lineage, "revisions": revisions,
+            "before": [history_html(plan, line, "../") for line in before],
             "annotations": annotations,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -20,7 +21,7 @@ from ..cache import Cache
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Entry, Judgment, Proposal
+from ..model import Change, EarlierProposal, Entry, Judgment, Proposal
 from ..model.points import case_name
 from ..model.urls import is_url_segment
 from ..diffing.compare import change_notes
@@ -273,6 +274,53 @@ class GamePlan:
                 out[identity, version.start] = count
         return out
 
+    def earlier(self) -> list[EarlierProposal]:
+        """Format 1.4: the proposals of earlier.md that have a page of their own, by number: those the log does
+        not hold (a number the log holds keeps the log's page)."""
+        def made() -> list[EarlierProposal]:
+            logged = {step.entry.number for step in self.history.proposal_steps}
+            return [p for p in self.replay.game.earlier if p.number not in logged]
+        return self.once("earlier", made)
+
+    def proposal_url(self, number: int, from_dir: str) -> str | None:
+        """The page of proposal `number`: the log's (its first, for a number it holds more than once), else
+        earlier.md's; None when neither holds it."""
+        def made() -> dict[int, str]:
+            pages = {p.number: str(p.number) for p in self.earlier()}
+            for step in self.history.proposal_steps:
+                pages.setdefault(step.entry.number, self.proposal_pages[step.index])
+            return pages
+        name = self.once("proposal numbers", made).get(number)
+        return f"{from_dir}proposals/{name}.html" if name is not None else None
+
+    def history_lines(self) -> dict[int, list[str]]:
+        """Every history line the record keeps of each rule (by identity): rules.md's `History:` lines and the
+        log's changes' (format 1.4), in order."""
+        def made() -> dict[int, list[str]]:
+            lines = {identity: list(before) for identity, (before, _) in self.rule_notes.items() if before}
+            for identity, revisions in self.history.revisions_by_rule.items():
+                for revision in revisions:
+                    rule = revision.before or revision.after
+                    record = _record_of(revision.step, rule.number, revision.after is None) if revision.step else None
+                    if record is not None and record.history:
+                        lines.setdefault(identity, []).extend(record.history)
+            return lines
+        return self.once("history lines", made)
+
+    def naming(self, number: int) -> list[tuple[int, list[str]]]:
+        """The rules (by identity, in number order) whose history lines name proposal `number`, with those lines."""
+        def made() -> dict[int, list[tuple[int, list[str]]]]:
+            found: dict[int, dict[int, list[str]]] = {}
+            for identity, lines in self.history_lines().items():
+                for line in lines:
+                    for m in _PROPOSAL_CITED.finditer(line):
+                        found.setdefault(int(m.group(2)), {}).setdefault(identity, [])
+                        if line not in found[int(m.group(2))][identity]:
+                            found[int(m.group(2))][identity].append(line)
+            return {n: sorted(rules.items(), key=lambda item: self.history.rules[item[0]].last.number)
+                    for n, rules in found.items()}
+        return self.once("naming", made).get(number, [])
+
     @property
     def recorded_revisions(self) -> bool:
         """Whether some change of the log gives the rule's revision after it (format 1.4)."""
@@ -417,7 +465,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
-        "history": list(record.history) if record else [], "corrected": record.corrected if record else "",
+        "history": [history_html(plan, line, from_dir) for line in record.history] if record else [],
+        "corrected": record.corrected if record else "",
     }
 
 
@@ -445,6 +494,23 @@ def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: S
         if before.text == after.text:
             summary = ()
     return html, kind, list(summary) + notes
+
+
+# A proposal a history line names as the agent of a change: `by P1234 'Title' (Ann)`, `by Proposal 7850`.
+_PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9])")
+
+
+def history_html(plan: GamePlan, line: str, from_dir: str) -> Markup:
+    """A history line (its keepers' words) as HTML, each proposal it names as an agent linked to its page (the
+    log's, else earlier.md's) where the archive has one."""
+    parts, last = [], 0
+    for m in _PROPOSAL_CITED.finditer(line):
+        url = plan.proposal_url(int(m.group(2)), from_dir)
+        if url is not None:
+            start = m.start(1)
+            parts += [escape(line[last:start]), Markup('<a href="{}">{}</a>').format(url, line[start:m.end()])]
+            last = m.end()
+    return Markup("").join(parts + [escape(line[last:])])
 
 
 def _record_of(step: Step, number: int, repeal: bool) -> Change | None:

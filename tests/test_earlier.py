@@ -1,0 +1,78 @@
+"""Format 1.4: proposals known only from the record (earlier.md), from before the log begins: a page each, a list of
+them, and the numbers of the rules' history lines linked to them (or to the log's pages for the log's own). The
+case folders tests/cases/engine/v14-earlier (check's note where a title differs) and tests/cases/parse/
+v14-bad-earlier (each bad record at its line, exit 2) hold check's exact report."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from generator.cli import main
+
+CASE = Path(__file__).resolve().parent / "cases" / "engine" / "v14-earlier"
+
+
+def _words(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
+
+
+def _built(tmp_path: Path) -> Path:
+    game = tmp_path / "content" / "v14-earlier"
+    shutil.copytree(CASE, game)
+    (game / "expected.txt").unlink()
+    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
+    return tmp_path / "site" / "v14-earlier"
+
+
+def test_each_earlier_proposal_has_a_page_saying_it_is_known_from_the_record_only(tmp_path):
+    site = _built(tmp_path)
+    page = (site / "proposals" / "10.html").read_text(encoding="utf-8")
+    words = _words(page)
+    assert "Proposal 10: Coins" in words and "Known from the record only" in words
+    assert "Proposer Ann Co-authors Bob, Cy Date 2025-01 Power 1.0" in words
+    assert "<p>Make coins <em>spendable</em>.</p>" in page  # the record's words, as Markdown
+    assert "The record names it in two rules' histories." in words
+    # the rules whose history lines name it, linked, with those lines
+    assert '<a href="../rules/201.html">Rule 201: Spending</a>' in page
+    assert '<a href="../rules/202.html">Rule 202: Saving</a>' in page
+    assert "Enacted by P10 'Coins' (Ann), 2025-01-01" in words
+    untitled = _words((site / "proposals" / "99.html").read_text(encoding="utf-8"))
+    assert "Proposer not recorded" in untitled and "Date not recorded" in untitled
+    assert "The record holds no text of this proposal." in untitled
+    assert "Rule 201: Spending : Amended(2) by Proposal 99 (Dee), 2025-03-01" in untitled
+    assert "No rule's history in this archive names it." in _words((site / "proposals" / "12.html").read_text("utf-8"))
+
+
+def test_a_number_the_log_holds_keeps_the_logs_page(tmp_path):
+    site = _built(tmp_path)
+    page = _words((site / "proposals" / "11.html").read_text(encoding="utf-8"))
+    assert "Proposal 11: More coins" in page and "Known from the record only" not in page
+    listed = (site / "proposals" / "earlier.html").read_text(encoding="utf-8")
+    assert re.findall(r'<td class="num"><a href="(\d+)\.html">', listed) == ["10", "12", "99"]
+    assert "3 proposals known from the record only" in _words(listed)
+    index = (site / "proposals" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="earlier.html">3 proposals from before the log begins</a>' in index
+
+
+def test_history_lines_link_each_proposal_to_its_page_and_stay_escaped(tmp_path):
+    page = (_built(tmp_path) / "rules" / "201.html").read_text(encoding="utf-8")
+    before = page[page.index('class="before-archive"'):page.index('class="history"')]
+    assert 'Enacted by <a href="../proposals/10.html">P10</a> &#39;Coins&#39; (Ann)' in before
+    # a number the log holds links to the log's page; the title's markup is text
+    assert 'by <a href="../proposals/11.html">P11</a> &#39;More &lt;coins&gt;&#39; (Bob, Cy), 2025-02' in before
+    assert 'by <a href="../proposals/99.html">Proposal 99</a> (Dee)' in before
+    record = re.search(r'<p class="record">(.*?)</p>', page).group(1)
+    assert record == ('Amended(3) by <a href="../proposals/11.html">P11</a> &#39;More coins&#39; (Bob), '
+                      '2026-01-10')
+
+
+def test_a_number_with_no_page_is_left_as_text(tmp_path):
+    game = tmp_path / "v14-earlier"
+    shutil.copytree(CASE, game)
+    (game / "expected.txt").unlink()
+    (game / "earlier.md").unlink()
+    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
+    page = (tmp_path / "site" / "v14-earlier" / "rules" / "201.html").read_text(encoding="utf-8")
+    assert "Enacted by P10 &#39;Coins&#39;" in page and "proposals/10.html" not in page
+    assert not (tmp_path / "site" / "v14-earlier" / "proposals" / "earlier.html").exists()
