@@ -348,6 +348,7 @@ class Proposal(EntryCommon):
     # Format 1.2: the proposal's own text as submitted (Markdown, after a paragraph `As proposed:`), where its
     # change paragraphs are what the record says it did; not part of `body`.
     proposed: str = ""
+    proposed_unrecorded: bool = False  # format 1.4: `As proposed: not recorded`, no record holds its own text
     votes: Votes | None = None  # None: no Votes line at all; Votes() with nothing: "Votes: none"
     votes_source: Source | None = None
     result: ResultClaim | None = None

@@ -480,7 +480,8 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "date": entry.date.isoformat() if entry.date else "", "votes": _votes_view(entry),
                      "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
                      "extra": entry.extra_turn, "notes": [render_inline(note) for note in entry.notes],
-                     "coauthors": list(entry.coauthors), "file": entry.source.file},
+                     "coauthors": list(entry.coauthors), "file": entry.source.file,
+                     "unrecorded": entry.proposed_unrecorded},
         "step": step_facts(step),
         "decision": _decision_view(step),
         "body": demote_headings(entry_html(entry.body), 3),  # under the page's h2, as is the text as proposed

@@ -496,8 +496,9 @@ def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: S
     return html, kind, list(summary) + notes
 
 
-# A proposal a history line names as the agent of a change: `by P1234 'Title' (Ann)`, `by Proposal 7850`.
-_PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9])")
+# A proposal a history line names as the agent of a change: `by P1234 'Title' (Ann)`, `by Proposal 7850` (not
+# `by P7729 #1`, one of two proposals its record numbered alike).
+_PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9]| #[0-9])")
 
 
 def history_html(plan: GamePlan, line: str, from_dir: str) -> Markup:
