@@ -17,7 +17,6 @@ from ..engine.adoption import decimal_text
 from ..engine.replay import annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Change, Judgment, Proposal, Unrecorded
-from ..model.config import Report
 from .views import GamePlan
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -34,31 +33,95 @@ _CALLED = re.compile(r"\(called ([^)]*)\)")
 _WORD_DATE = re.compile(r"(\d{1,2}) ([A-Za-z]+) (\d{4})")
 
 
-@dataclass(frozen=True)
-class RuleReport:
-    """One rule as a report shows it: its version then, revision, and (in a full report) its history and
-    annotations, in the record's words."""
+STILL = -2  # the end of a span that still stands, as the site's pieces write it
 
-    version: RuleVersion
-    revision: int | None
-    history: tuple[str, ...]
-    annotations: tuple[str, ...]
+
+@dataclass(frozen=True)
+class Group:
+    """A part of the report: a section (its rules' numbers in its order), the rules no section places (`rest`), or,
+    in the plain layout of a game without sections, a class of rules; its heading and its table of contents'
+    heading as the report prints them."""
+
+    head: str
+    toc: str
+    numbers: tuple[int, ...] | None = None
+    rule_class: str | None = None
+    rest: bool = False
+
+
+@dataclass(frozen=True)
+class ReportLayout:
+    """What a game's report is made of that no point changes: its templates, their placeholders in the order they
+    are filled, its parts, the words around a rule's history and annotations, the powers' lines, the
+    ratifications. `keepers`: the game's `[report]` layout, else the plain one."""
+
+    keepers: bool
+    full: str
+    short: str
+    placeholders: tuple[str, ...]
+    title: str  # the plain layout's heading: the game's
+    groups: tuple[Group, ...]
+    placed: tuple[int, ...]  # the numbers some section places
+    line: str
+    toc_line: str  # a table of contents' line before the rule's number (which is right-aligned)
+    rule_tail: str
+    history_head: str
+    history_tail: str
+    annotations_head: str
+    annotations_tail: str
+    always: bool  # the heads are printed for a rule with no history or annotations too
+    powers: tuple[str, ...]  # each power's line after its count, in order of power
+    powerless: str
+    ratifications: tuple[tuple[str, str], ...]  # (ISO date, the header's words) in the order game.toml gives them
+    unratified: str
+    months: tuple[str, ...]
+
+
+@dataclass(frozen=True)
+class VersionPiece:
+    """One rule version as a report prints it: its head and text (`block`, the same in a full and a short report)
+    and its table of contents' line after the number; `power` its place in ReportLayout.powers (-1: none)."""
+
+    identity: int
+    start: int
+    end: int  # STILL: in force at the end
+    number: int
+    rule_class: str
+    power: int
+    toc: str
+    block: str
+
+
+@dataclass(frozen=True)
+class RuleNotes:
+    """A rule's history lines and annotations as a full report prints them, each with the entry after which it
+    is printed (-1: from the start) and, for an annotation, after which it no longer is (STILL: never)."""
+
+    history: tuple[tuple[int, str], ...]
+    annotations: tuple[tuple[int, int, str], ...]
+
+
+@dataclass(frozen=True)
+class PointFigures:
+    """What a report says of its point besides its rules: the highest rule number any rule had had (`hr`), the
+    highest adopted proposal (`hp`), the date of the last dated entry (ISO, "" before any) and, in the plain
+    heading, the point in words."""
+
+    highest: str
+    proposal: str
+    date: str
+    words: str
 
 
 def ruleset_text(plan: GamePlan, index: int, *, full: bool, plain: bool = False, date: dt.date | None = None) -> str:
     """The rules in force just after entry `index` (-1: the initial set) as text: in the game's `[report]`
     layout unless `plain` or the game has none. `date`: the day asked for, where the point was named by one (else
     the last dated entry's, `point_date`)."""
-    date = date or point_date(plan, index)
-    report = plan.replay.game.config.report
-    keepers = report is not None and not plain
-    recorded = keepers and any(change.history for entry in plan.replay.game.log.entries
-                               if not isinstance(entry, Unrecorded) for change in entry.changes)
-    rules = [_rule_report(plan, version, index, full=full, keepers=keepers, recorded=recorded)
-             for version in plan.history.rules_at(index)]
-    if keepers:
-        return _keepers_text(plan, report, rules, index, date, full=full)
-    return _plain_text(plan, rules, index, date, full=full)
+    layout = report_layout(plan, plain=plain)
+    rules = [version_piece(plan, layout, version) for version in plan.history.rules_at(index)]
+    notes = {rule.identity: rule_notes(plan, layout, rule.identity) for rule in rules} if full else {}
+    return assemble(layout, rules, notes, point_figures(plan, index), index, full=full,
+                    asked=date.isoformat() if date else "")
 
 
 def point_date(plan: GamePlan, index: int) -> dt.date | None:
@@ -70,29 +133,200 @@ def point_date(plan: GamePlan, index: int) -> dt.date | None:
     return plan.replay.game.config.start
 
 
-# --- A rule's history and annotations ---------------------------------------------------------------------
+def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, RuleNotes], point: PointFigures,
+             index: int, *, full: bool, asked: str = "") -> str:
+    """The report of the rules `rules` (those in force after entry `index`, by number): the pieces selected and
+    joined, nothing worded. static/report.js does the same in the same steps: keep the two alike."""
+    date = asked or point.date
+    by_number = {rule.number: rule for rule in rules}
+    placed = set(layout.placed)
+    width = max((len(str(rule.number)) for rule in rules), default=0)
+    body, toc = [], []
+    for group in layout.groups:
+        if group.numbers is not None:
+            held = [by_number[number] for number in group.numbers if number in by_number]
+        elif group.rest:
+            held = [rule for rule in rules if rule.number not in placed]
+        else:
+            held = [rule for rule in rules if rule.rule_class == group.rule_class]
+        if not held:
+            continue
+        body.append(group.head)
+        toc.append(group.toc + "\n".join(layout.toc_line + str(rule.number).rjust(width) + rule.toc for rule in held)
+                   + "\n")
+        for rule in held:
+            body.append(rule.block)
+            if full:
+                body.append(_notes_text(layout, notes.get(rule.identity), index))
+            body.append(layout.rule_tail)
+    counts = Counter(rule.power for rule in rules if rule.power >= 0)
+    count_width = max((len(str(count)) for count in counts.values()), default=0)
+    last = None
+    for ratified in layout.ratifications:
+        if date and ratified[0] <= date and (last is None or ratified[0] > last[0]):
+            last = ratified
+    heading = f"{layout.title}: the rules {point.words}" + (f" ({date})" if date else "")
+    values = {"num": str(len(rules)), "her": str(max((rule.number for rule in rules), default="")),
+              "hr": point.highest, "hp": point.proposal,
+              "ratification": layout.unratified if last is None else last[1],
+              "date": _iso_day(layout, date) if date else "", "line": layout.line, "toc": "".join(toc),
+              "powers": "\n".join(str(counts[power]).ljust(count_width) + layout.powers[power]
+                                   for power in sorted(counts)) or layout.powerless,
+              "heading": heading, "underline": "=" * len(heading),
+              "counted": f"{len(rules)} rule{'' if len(rules) == 1 else 's'}", "ruleset": "".join(body)}
+    text = layout.full if full else layout.short
+    for name in layout.placeholders:
+        text = text.replace("{" + name + "}", values[name])
+    return text if layout.keepers else text.rstrip("\n") + "\n"
 
 
-def _rule_report(plan: GamePlan, version: RuleVersion, index: int, *, full: bool, keepers: bool,
-                 recorded: bool) -> RuleReport:
+def _notes_text(layout: ReportLayout, notes: RuleNotes | None, index: int) -> str:
+    history = [text for made, text in notes.history if made <= index] if notes else []
+    annotations = [text for made, removed, text in notes.annotations
+                   if made <= index and (removed == STILL or removed > index)] if notes else []
+    out = ""
+    if history or layout.always:
+        out += layout.history_head + "".join(history) + layout.history_tail
+    if annotations or layout.always:
+        out += layout.annotations_head + "".join(annotations) + layout.annotations_tail
+    return out
+
+
+def _iso_day(layout: ReportLayout, iso: str) -> str:
+    """An ISO date as the keepers' report writes it (`_day`), from the layout's month names."""
+    return f"{iso[8:10]} {layout.months[int(iso[5:7]) - 1]} {int(iso[:4])}"
+
+
+# --- The pieces -----------------------------------------------------------------------------------------------
+
+
+def report_layout(plan: GamePlan, *, plain: bool = False) -> ReportLayout:
+    """The game's report layout (its `[report]`'s unless `plain` or it has none), made once per plan."""
+    return plan.once(f"report layout {plain}", lambda: _layout(plan, plain))
+
+
+def _layout(plan: GamePlan, plain: bool) -> ReportLayout:
+    config = plan.replay.game.config
+    report = None if plain else config.report
+    powers = _power_ranks(plan)
+    ratifications = tuple((r.date.isoformat(), _day(r.date) if r.ruleset is None else
+                           report.ratification.replace("{date}", _day(r.date)).replace("{ruleset}", _day(r.ruleset)))
+                          for r in report.ratifications) if report else ()
+    common = dict(placed=tuple(sorted({number for section in config.sections for number in section.rules})),
+                  powers=tuple(f" with Power={_power(power)}" for power in powers), powerless="No rules have power.",
+                  ratifications=ratifications, unratified="none recorded", months=MONTHS)
+    if report is not None:
+        width = report.width
+        dashes, equals = "-" * width, "=" * width
+        groups = []
+        for title, note, numbers in _parts(plan):
+            note_lines = "".join(line + "\n" for line in wrap(note, width, "   ", "   ")) if note else ""
+            groups.append(Group(f"{equals}\n{title}\n{note_lines}{dashes}\n", f"{title}\n", numbers,
+                                rest=numbers is None))
+        return ReportLayout(
+            True, report.full.replace("{header}", report.header.strip()),
+            report.short.replace("{header}", report.header.strip()),
+            ("num", "her", "hr", "hp", "ratification", "date", "line", "toc", "powers", "ruleset"), "",
+            tuple(groups), line=dashes, toc_line="   * Rule ", rule_tail=f"\n{dashes}\n",
+            history_head="\nHistory:\n\n", history_tail="", annotations_head="\nAnnotations:\n",
+            annotations_tail="", always=True, **common)
+    if config.sections:
+        groups = [Group(f"{title}\n{'-' * len(title)}\n\n", "", numbers, rest=numbers is None)
+                  for title, _, numbers in _parts(plan)]
+    else:
+        order = {"immutable": "Immutable rules", "mutable": "Mutable rules", "unrecorded": "Rules of no recorded class"}
+        groups = [Group(f"{words}\n{'-' * len(words)}\n\n", "", rule_class=rule_class)
+                  for rule_class, words in order.items()]
+    template = "{heading}\n{underline}\n\n{counted} in force.\n\n{ruleset}"
+    return ReportLayout(
+        False, template, template, ("heading", "underline", "counted", "ruleset"),
+        config.title or plan.replay.game.slug, tuple(groups), line="", toc_line="", rule_tail="",
+        history_head="  History:\n", history_tail="\n", annotations_head="  Annotations:\n",
+        annotations_tail="\n", always=False, **common)
+
+
+def _parts(plan: GamePlan) -> list[tuple[str, str, tuple[int, ...] | None]]:
+    """The game's `[[sections]]` (title, note, numbers in the section's order), then those no section names
+    (numbers None) under NO_SECTION."""
+    return [(section.title, section.note, tuple(section.rules)) for section in plan.replay.game.config.sections] \
+        + [(NO_SECTION, "", None)]
+
+
+def _power_ranks(plan: GamePlan) -> dict[Fraction, int]:
+    """Each power any version of the game has, by its place in order of power."""
+    def make() -> dict[Fraction, int]:
+        powers = sorted({version.power for version in plan.replay.versions if version.power is not None})
+        return {power: rank for rank, power in enumerate(powers)}
+    return plan.once("report powers", make)
+
+
+def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
+    """A version as the layout prints it."""
     revision = plan.revision(version)
-    if not full:
-        return RuleReport(version, revision, (), ())
-    identity = version.identity
+    if layout.keepers:
+        power = f" (Power={_power(version.power)})" if version.power is not None else ""
+        text = "\n".join(TEXT_INDENT + line if line.strip() else max(line, TEXT_INDENT, key=len)
+                         for line in rule_lines(version.text))
+        block = f"Rule {version.number}/{revision if revision is not None else 0}{power}\n{version.title}\n\n" \
+            + text + "\n"
+    else:
+        facts = [f"power {_power(version.power)}"] if version.power is not None else []
+        if revision is not None:
+            facts.append(f"revision {revision}")
+        head = f"Rule {version.number}" + (f": {version.title}" if version.title else "") \
+            + (f" ({', '.join(facts)})" if facts else "")
+        block = head + "\n\n" + "".join(line + "\n" for line in _plain_lines(rule_lines(version.text), version.text)) \
+            + "\n"
+    return VersionPiece(version.identity, version.start, STILL if version.end is None else version.end,
+                        version.number, version.rule_class,
+                        _power_ranks(plan)[version.power] if version.power is not None else -1,
+                        f": {version.title}", block)
+
+
+def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
+    """A rule's history lines and annotations over the whole game, as the layout prints them."""
+    keepers = layout.keepers
     before, kept = plan.rule_notes.get(identity, ((), ()))
-    history = [_keepers_date(line) if keepers else line for line in before]
+    history = [(-1, _keepers_date(line) if keepers else line) for line in before]
+    recorded = keepers and plan.once("report recorded", lambda: any(
+        change.history for entry in plan.replay.game.log.entries if not isinstance(entry, Unrecorded)
+        for change in entry.changes))
     for revision_step in plan.history.revisions_by_rule[identity]:
         step = revision_step.step
-        if step is None or step.index > index:
-            continue
-        history += _change_lines(plan, revision_step.before, revision_step.after, step.entry, keepers=keepers,
-                                 recorded=recorded)
-    annotations = [span.text for span in annotation_spans(kept, plan.annotations.get(identity, ()))
-                   if span.made <= index and (span.removed is None or span.removed > index)]
+        if step is not None:
+            history += [(step.index, line) for line in _change_lines(
+                plan, revision_step.before, revision_step.after, step.entry, keepers=keepers, recorded=recorded)]
+    annotations = [(span.made, STILL if span.removed is None else span.removed, span.text)
+                   for span in annotation_spans(kept, plan.annotations.get(identity, ()))]
     if keepers:
-        annotations = [_CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", text, count=1)
-                       for text in annotations]
-    return RuleReport(version, revision, tuple(history), tuple(annotations))
+        annotations = [(made, removed, _CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", text, count=1))
+                       for made, removed, text in annotations]
+        width = plan.replay.game.config.report.width
+        return RuleNotes(tuple((made, "".join(line + "\n" for line in wrap(text, width, "", "   ")))
+                               for made, text in history),
+                         tuple((made, removed, "".join(line + "\n" for line in wrap(text, width, "", "    ")))
+                               for made, removed, text in annotations))
+    return RuleNotes(tuple((made, f"    {text}\n") for made, text in history),
+                     tuple((made, removed, "".join(line + "\n" for line in wrap(text, PLAIN_WIDTH, "    ", "      ")))
+                           for made, removed, text in annotations))
+
+
+def point_figures(plan: GamePlan, index: int) -> PointFigures:
+    """The figures of the point after entry `index`, computed for it alone (the site's `every_point_figures`
+    computes them all in one pass; a test holds the two equal)."""
+    steps = plan.replay.steps[:index + 1]
+    numbers = {version.identity: version.number for version in plan.replay.versions if version.start <= index}
+    adopted = [step.entry.number for step in steps if isinstance(step.entry, Proposal) and step.result == "adopted"]
+    date = point_date(plan, index)
+    return PointFigures(str(max(numbers.values(), default="")), str(max(adopted, default="")),
+                        date.isoformat() if date else "", _point_words(plan, index))
+
+
+def _point_words(plan: GamePlan, index: int) -> str:
+    return "at the start" if index < 0 else f"after {plan.replay.steps[index].label}"
+
+
+# --- A rule's history and annotations ---------------------------------------------------------------------
 
 
 def _change_lines(plan: GamePlan, before: RuleVersion | None, after: RuleVersion | None, entry, *,
@@ -240,86 +474,6 @@ def wrap(text: str, width: int, first: str = "", following: str = "") -> list[st
     return lines
 
 
-def _sections(plan: GamePlan, rules: list[RuleReport]) -> list[tuple[str, str, list[RuleReport]]]:
-    """The rules by the game's `[[sections]]` (title, note, rules in the section's order); those no section names
-    last, by number, under NO_SECTION."""
-    by_number = {rule.version.number: rule for rule in rules}
-    sections, placed = [], set()
-    for section in plan.replay.game.config.sections:
-        held = [by_number[n] for n in section.rules if n in by_number]
-        placed.update(section.rules)
-        if held:
-            sections.append((section.title, section.note, held))
-    rest = [rule for rule in rules if rule.version.number not in placed]
-    if rest:
-        sections.append((NO_SECTION, "", rest))
-    return sections
-
-
-def _keepers_text(plan: GamePlan, report: Report, rules: list[RuleReport], index: int, date: dt.date | None, *,
-                  full: bool) -> str:
-    """Agora's layout, as the Rulekeepor's generator writes it (its report/Readable.kt), into the game's template."""
-    width = report.width
-    sections = _sections(plan, rules)
-    dashes, equals = "-" * width, "=" * width
-    body = []
-    for title, note, held in sections:
-        note_lines = "".join(line + "\n" for line in wrap(note, width, "   ", "   ")) if note else ""
-        body.append(f"{equals}\n{title}\n{note_lines}{dashes}\n")
-        body += [_keepers_rule(rule, width, full=full) + f"\n{dashes}\n" for rule in held]
-    number_width = max((len(str(rule.version.number)) for rule in rules), default=0)
-    toc = "".join(f"{title}\n" + "\n".join(f"   * Rule {str(rule.version.number).rjust(number_width)}: "
-                                           f"{rule.version.title}" for rule in held) + "\n"
-                  for title, _, held in sections)
-    template = report.full if full else report.short
-    text = template.replace("{header}", report.header.strip())
-    figures = _figures(plan, rules, index, date)
-    for name, value in (*figures.items(), ("line", dashes), ("toc", toc), ("powers", _powers(rules))):
-        text = text.replace("{" + name + "}", value)
-    return text.replace("{ruleset}", "".join(body))
-
-
-def _keepers_rule(rule: RuleReport, width: int, *, full: bool) -> str:
-    version = rule.version
-    power = f" (Power={_power(version.power)})" if version.power is not None else ""
-    text = "\n".join(TEXT_INDENT + line if line.strip() else max(line, TEXT_INDENT, key=len)
-                     for line in rule_lines(version.text))
-    head = f"Rule {version.number}/{rule.revision if rule.revision is not None else 0}{power}\n{version.title}\n\n"
-    out = head + text + "\n"
-    if full:
-        history = [line for entry in rule.history for line in wrap(entry, width, "", "   ")]
-        annotations = [line for entry in rule.annotations for line in wrap(entry, width, "", "    ")]
-        out += "\nHistory:\n\n" + "".join(line + "\n" for line in history)
-        out += "\nAnnotations:\n" + "".join(line + "\n" for line in annotations)
-    return out
-
-
-def _powers(rules: list[RuleReport]) -> str:
-    """How many rules have each power, as the FLR's Power Distribution lists them."""
-    counts = Counter(rule.version.power for rule in rules if rule.version.power is not None)
-    if not counts:
-        return "No rules have power."
-    count_width = max(len(str(count)) for count in counts.values())
-    return "\n".join(f"{str(count).ljust(count_width)} with Power={_power(power)}"
-                     for power, count in sorted(counts.items()))
-
-
-def _figures(plan: GamePlan, rules: list[RuleReport], index: int, date: dt.date | None) -> dict[str, str]:
-    """The header's figures at the point: rules in force (`num`), the highest of them (`her`), the highest rule
-    number any rule had had, its last then (`hr`: a number a rule left by renumbering does not count), the highest adopted proposal (`hp`), the last ratification and the date."""
-    report = plan.replay.game.config.report
-    steps = plan.replay.steps[:index + 1]
-    numbers = {version.identity: version.number for version in plan.replay.versions if version.start <= index}
-    adopted = [step.entry.number for step in steps if isinstance(step.entry, Proposal) and step.result == "adopted"]
-    ratified = [r for r in report.ratifications if date is not None and r.date <= date]
-    last = max(ratified, key=lambda r: r.date, default=None)
-    ratification = "none recorded" if last is None else _day(last.date) if last.ruleset is None else \
-        report.ratification.replace("{date}", _day(last.date)).replace("{ruleset}", _day(last.ruleset))
-    return {"num": str(len(rules)), "her": str(max((r.version.number for r in rules), default="")),
-            "hr": str(max(numbers.values(), default="")), "hp": str(max(adopted, default="")),
-            "ratification": ratification, "date": _day(date) if date else ""}
-
-
 _BLOCK_LINE = re.compile(r"\s|[-*+>#|]|\d+[.)]\s")  # a line Markdown reads as more than prose: kept as its own
 
 
@@ -349,37 +503,3 @@ def _plain_lines(lines: list[str], text: str) -> list[str]:
             paragraph.append(line.strip())
     flush()
     return out
-
-
-def _plain_text(plan: GamePlan, rules: list[RuleReport], index: int, date: dt.date | None, *, full: bool) -> str:
-    """The plain layout: a heading saying the point, then each rule by section (else by class), its text
-    indented, and in a full report its history and annotations."""
-    game = plan.replay.game
-    point = "at the start" if index < 0 else f"after {plan.replay.steps[index].label}"
-    heading = f"{game.config.title or game.slug}: the rules {point}" + (f" ({date.isoformat()})" if date else "")
-    out = [heading, "=" * len(heading), "", f"{len(rules)} rule{'' if len(rules) == 1 else 's'} in force.", ""]
-    if game.config.sections:
-        groups = [(title, held) for title, _, held in _sections(plan, rules)]
-    else:
-        order = {"immutable": "Immutable rules", "mutable": "Mutable rules", "unrecorded": "Rules of no recorded class"}
-        groups = [(words, [r for r in rules if r.version.rule_class == rule_class]) for rule_class, words in order.items()]
-    for title, held in groups:
-        if not held:
-            continue
-        out += [title, "-" * len(title), ""]
-        for rule in held:
-            version = rule.version
-            facts = [f"power {_power(version.power)}"] if version.power is not None else []
-            if rule.revision is not None:
-                facts.append(f"revision {rule.revision}")
-            out.append(f"Rule {version.number}" + (f": {version.title}" if version.title else "")
-                       + (f" ({', '.join(facts)})" if facts else ""))
-            out.append("")
-            out += _plain_lines(rule_lines(version.text), version.text)
-            out.append("")
-            if full and rule.history:
-                out += ["  History:"] + [f"    {line}" for line in rule.history] + [""]
-            if full and rule.annotations:
-                out += ["  Annotations:"] + [wrapped for text in rule.annotations
-                                             for wrapped in wrap(text, PLAIN_WIDTH, "    ", "      ")] + [""]
-    return "\n".join(out).rstrip("\n") + "\n"
