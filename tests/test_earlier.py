@@ -78,3 +78,28 @@ def test_a_number_with_no_page_is_left_as_text(tmp_path):
     page = (tmp_path / "site" / "v14-earlier" / "rules" / "201.html").read_text(encoding="utf-8")
     assert "Enacted by P10 &#39;Coins&#39;" in page and "proposals/10.html" not in page
     assert not (tmp_path / "site" / "v14-earlier" / "proposals" / "earlier.html").exists()
+
+
+def test_what_serve_answers_after_each_edit_of_earlier_md_is_the_site_a_build_gives(tmp_path):
+    from generator.serve import LiveSite
+    from tests.helpers import served_tree, site_digest
+
+    content = tmp_path / "content"
+    game = content / "v14-earlier"
+    shutil.copytree(CASE, game)
+    (game / "expected.txt").unlink()
+    live = LiveSite(content, live_reload="")
+    assert live.update().ok
+    earlier = game / "earlier.md"
+    text = earlier.read_text(encoding="utf-8")
+    for step, new in enumerate([text.replace("## Proposal 10: Coins", "## Proposal 10: Pennies"),
+                                text + "\n## Proposal 13: Late find\nProposer: Eve\n", None]):
+        if new is None:
+            earlier.unlink()
+        else:
+            earlier.write_text(new, encoding="utf-8")
+        assert live.update([earlier]).ok
+        built = tmp_path / f"built-{step}"
+        assert main(["build", str(content), "-o", str(built), "--quiet"]) == 0
+        assert served_tree(live, built) == site_digest(built), f"after edit {step}"
+    assert not (built / "v14-earlier" / "proposals" / "10.html").exists()
