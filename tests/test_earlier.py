@@ -107,5 +107,5 @@ def test_what_serve_answers_after_each_edit_of_earlier_md_is_the_site_a_build_gi
 
 def test_the_search_index_finds_an_earlier_proposal_by_its_title(tmp_path):
     docs = (_built(tmp_path) / "search" / "docs-0.js").read_text(encoding="utf-8")
-    assert '{"k":"proposal","n":[10],"o":[],"t":"Proposal 10: Coins","u":"proposals/10.html"' in docs
-    assert '"x":"Ann, known from the record only. Make coins spendable."' in docs
+    assert '["proposal","Proposal 10: Coins","proposals/10.html","Ann, known from the record only. Make coins ' \
+        'spendable."]' in docs
