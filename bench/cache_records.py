@@ -26,7 +26,7 @@ sys.path.insert(0, str(ROOT))
 from generator.cache import _seal, _unsealed  # noqa: E402
 from generator.parse.log import LogParser, ParsedEntry  # noqa: E402
 from generator.records import decoded, encoded  # noqa: E402
-from generator.site import render  # noqa: E402
+from generator import manifest  # noqa: E402
 
 
 def main() -> None:
@@ -47,20 +47,20 @@ def main() -> None:
     records = [encoded(entry, ParsedEntry) for entry in entries]
     manifest_pickle = pickle.dumps((4, pages, inputs), pickle.HIGHEST_PROTOCOL)
 
-    manifest_record = encoded(render.stored_manifest(pages, inputs), render.StoredManifest)
+    manifest_record = encoded(manifest.stored_manifest(pages, inputs), manifest.StoredManifest)
 
     class Stored:
         def manifest(self, output, kind):
             return decoded(manifest_record, kind)
 
-    render.SITE_MARKER = Path(__file__).name  # (the manifest of a "site" that is this folder)
+    manifest.SITE_MARKER = Path(__file__).name  # (the manifest of a "site" that is this folder)
     work = {
         "entries pickled": lambda: [pickle.dumps(entry, pickle.HIGHEST_PROTOCOL) for entry in entries],
         "entries as records": lambda: [encoded(entry, ParsedEntry) for entry in entries],
         "entries unpickled": lambda: [pickle.loads(data) for data in pickles],
         "entries read from records": lambda: [decoded(data, ParsedEntry) for data in records],
         "manifest unpickled": lambda: pickle.loads(manifest_pickle),
-        "manifest read from its record": lambda: render._read_record(Stored(), Path(__file__).parent),
+        "manifest read from its record": lambda: manifest.read_record(Stored(), Path(__file__).parent),
         "entries' seals made and checked": lambda: [_unsealed(secret, key, _seal(secret, key, data) + data)
                                                      for data in records],
     }

@@ -3,62 +3,32 @@ load (parse, each entry's parse kept by its text) → replay (resumed from the g
 page a path and the maker of its page) → make → draw → write.
 
 `Pipeline` holds what one walk hands the next: the parser's memo, each game's last replay, the Jinja environment
-and the plans' memo. Its two drivers to a site: `build_site` (here), which draws every page and writes those
-whose bytes changed, and serve, which draws the page a browser asks for from the current replays. `check`,
-`diff` and `preview` stop at the replays (`replay_games`).
+and the plans' memo. Its two drivers to a site: a build (`draw_site` here, under build.build_site, which first
+asks whether there is anything to do), which draws every page and writes those whose bytes changed, and serve,
+which draws the page a browser asks for from the current replays. `check`, `diff` and `preview` stop at the
+replays (`replays.replay_games`).
 """
 from __future__ import annotations
 
 import gc
-import time
-from collections.abc import Callable, Mapping
 from functools import partial
 from pathlib import Path
 
 from jinja2 import Environment
 
-from .cache import Cache, digest, open_cache, program_digest
-from .engine import replay_game
+from .cache import Cache
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
-from .errors import ArchiveError, SourceError
-from .files import check_site_folder, site_folder, site_lock
+from .manifest import overrides_folder
 from .model import Proposal
-from .model.urls import base_url_problem, draft_page_name
-from .parallel import available_cores
-from .parse.game import inputs_digest, load_content, names_root
+from .model.urls import draft_page_name
 from .parse.log import LogParser
 from .preview import preview_draft
 from .progress import NO_PROGRESS, Progress
+from .replays import GameReplay, replay_games
 from .site.pages import SITE_TITLE, SiteGame, site_game, top_pages
-from .site.render import build_pages, make_environment, page_bytes, templates_digest, unchanged_site
+from .site.render import build_pages, make_environment, page_bytes
 from .site.views import Memo, Page
-from .terminal import counted
-
-# The steps each says to a command's progress line (progress.py).
-REPLAY_STEPS = 2  # reading the games, replaying them
-BUILD_STEPS = REPLAY_STEPS + 2  # and listing the pages, drawing them
-
-GameReplay = Replay | SolitaireReplay
-
-
-def replay_games(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
-                 previous: Mapping[str, GameReplay] | None = None, checkpoints: bool = False,
-                 parser: LogParser | None = None, progress: Progress = NO_PROGRESS) -> list[GameReplay]:
-    """Replays of every game (their drafts parsed too when asked); raises ArchiveError when any input
-    cannot be read or applied. `jobs`: cores to parse a long log on (forking: only where no thread runs).
-    `previous` and `checkpoints`: earlier replays of the games, by slug, to resume from, and whether to keep
-    checkpoints to resume these from (see replay_game); `parser`, one that parsed the logs before and remembers
-    their entries; `progress`: told of its REPLAY_STEPS."""
-    progress.step("reading the games")
-    games = load_content(content, drafts=drafts, cache=cache, jobs=jobs, parser=parser)
-    progress.step(f"replaying {counted(len(games), 'game')}")
-    replays = [replay_game(game, previous=(previous or {}).get(game.slug), checkpoints=checkpoints) for game in games]
-    fatal = [SourceError(e.file, e.line, f"{e.entry}: {e.message}" if e.entry else e.message)
-             for r in replays for e in r.errors]
-    if fatal:
-        raise ArchiveError(fatal, root=str(names_root(content)))
-    return replays
 
 
 class Site:
@@ -115,7 +85,7 @@ class Pipeline:
 
     def __init__(self, content: Path, *, serving: bool = False):
         self.content = content
-        self.overrides = content / "_templates" if content.is_dir() else None
+        self.overrides = overrides_folder(content)
         self.serving = serving
         self.parser = LogParser()
         self.replays: dict[str, GameReplay] = {}  # each game's last, by slug
@@ -183,43 +153,16 @@ def _previewed(replay: Replay, draft: Proposal) -> dict:
     return {"preview": preview_draft(replay, draft)}
 
 
-def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Path | None = None,
-               jobs: int | None = None, waiting: Callable[[], None] = lambda: None,
-               progress: Progress = NO_PROGRESS) -> dict:
-    """Build the site into `output`: a new site is drawn in a staging folder and swapped in; a site an earlier
-    build made gets only the pages whose bytes changed (see render.build_pages). On any failure the previous
-    site stays as it was.
-
-    The output folder is checked first: a build never replaces anything but a site it made. Another build
-    writing the same folder is waited for (`waiting` is called when that starts). `progress`: told of its
-    BUILD_STEPS."""
-    started = time.perf_counter()
-    if problem := base_url_problem(base_url):  # before anything is read or written
-        raise ArchiveError([SourceError("--base-url", 0, f"'{base_url}' {problem}; nothing was written")])
-    check_site_folder(output, content)
-    output = site_folder(output)
-    with site_lock(output, waiting):
-        check_site_folder(output, content)  # as the other build left it
-        return _build_locked(content, output, base_url, cache_dir, jobs, started, progress)
-
-
-def _build_locked(content: Path, output: Path, base_url: str, cache_dir: Path | None, jobs: int | None,
-                  started: float, progress: Progress) -> dict:
-    cache = open_cache(cache_dir, content)
+def draw_site(content: Path, output: Path, cache: Cache, *, base_url: str, jobs: int, inputs: bytes | None,
+              progress: Progress = NO_PROGRESS) -> dict:
+    """Every page of the site drawn into `output` (its lock held by build.build_site) and those that changed
+    written; `inputs`, the digest of what it is made from, kept for the next build. Says what it did."""
     pipeline = Pipeline(content)
-    games = inputs_digest(content)
-    # Everything the site is made of: the games' files, the templates, the options, and this program.
-    inputs = digest(program_digest(), templates_digest(pipeline.overrides), base_url, games) if games else None
-    said = unchanged_site(cache, output, inputs) if inputs else None
-    if said is not None:  # made from the same inputs and untouched since: nothing to parse, draw or write
-        cache.close()
-        return {**said, "written": 0, "seconds": time.perf_counter() - started}
     # Parsing and replaying make millions of objects that live to the end and form no cycles: the collector
     # would traverse them again and again for nothing. Frozen, forked workers share them without copying; drawing
     # pages makes no cycles either, so the collector stays off in this short-lived process.
     gc.disable()
     try:
-        jobs = jobs or available_cores()
         replays = pipeline.replay(cache=cache, jobs=jobs, progress=progress)
         progress.step("listing the pages")
         site = pipeline.site(replays, base_url=base_url, store=cache)
@@ -233,5 +176,4 @@ def _build_locked(content: Path, output: Path, base_url: str, cache_dir: Path | 
                              later=site.search_pieces, inputs=inputs, summary=summary)
     finally:
         gc.enable()
-        cache.close()
-    return {**summary, "pages": result.pages, "written": result.written, "seconds": time.perf_counter() - started}
+    return {**summary, "pages": result.pages, "written": result.written}

@@ -12,6 +12,9 @@ import sys
 from typing import TextIO
 
 DELAY_SECONDS = 1.0
+# The steps each command says (replays.replay_games and build.build_site mark them).
+REPLAY_STEPS = 2  # reading the games, replaying them
+BUILD_STEPS = REPLAY_STEPS + 2  # and listing the pages, drawing them
 
 
 class Progress:

@@ -35,7 +35,8 @@ from watchdog.observers import Observer
 
 from .allocator import give_memory_back
 from .errors import ArchiveError, SourceError, bug_message
-from .parse.game import address_problems, game_folders, is_game, names_root
+from .parse.folders import game_folders, is_game, names_root
+from .parse.game import address_problems
 from .model.urls import url_segment
 from .pipeline import Pipeline, Site
 from .site.render import make_environment, package_templates, static_files, template_names, template_problem

@@ -14,7 +14,7 @@ from markupsafe import escape as markupsafe_escape
 
 from generator.cli import main
 from generator.terminal import one_line
-from generator.pipeline import build_site
+from generator.build import build_site
 from generator.site import render
 from generator.site.jinja_patch import quick_escape
 from generator.site.render import make_environment
@@ -297,3 +297,25 @@ def test_the_example_in_a_new_games_readme_checks_clean_once_copied_into_the_log
     capsys.readouterr()
     assert main(["check", str(game)]) == 0, capsys.readouterr()
     assert capsys.readouterr().out == "my-game: 1 proposal, consistent\n"
+
+
+def test_a_build_with_nothing_to_do_imports_no_parser_engine_site_or_jinja(tmp_path):
+    """The question "has anything changed?" is asked with a small part of the program (build.py): the rest is
+    imported only when there is something to draw. The same site either way: the first build draws it."""
+    content, site, cache = copy_games(tmp_path, "mini"), tmp_path / "site", tmp_path / "cache"
+    heavy = ("generator.parse.log", "generator.parse.game", "generator.engine", "generator.site", "generator.pipeline",
+             "jinja2", "markdown_it")
+    script = ("import sys; from generator.cli import main; code = main(sys.argv[1:]); "
+              f"print(code, *sorted(m for m in sys.modules if m.startswith({heavy!r})))")
+
+    def build() -> list[str]:
+        ran = subprocess.run([sys.executable, "-c", script, "build", str(content), "-o", str(site), "--cache-dir",
+                              str(cache), "-q"], cwd=ROOT, capture_output=True, text=True, check=True)
+        return ran.stdout.split()
+    first = build()
+    assert first[0] == "0" and set(heavy) <= set(first[1:])
+    drawn = tree_digest(site)
+    assert build() == ["0"]  # nothing changed: none of them imported
+    assert tree_digest(site) == drawn
+    (content / "mini" / "game.toml").write_text((content / "mini" / "game.toml").read_text() + "\n")
+    assert set(heavy) <= set(build()[1:])  # an input changed: drawn again

@@ -28,7 +28,7 @@ import pytest
 
 from generator.cli import main
 from generator.errors import ArchiveError
-from generator.pipeline import build_site
+from generator.build import build_site
 from generator.serve import EventHub, LiveSite, SiteServer
 from tests.helpers import ROOT, site_digest
 

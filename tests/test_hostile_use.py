@@ -114,9 +114,9 @@ def _claimed_manifest(content: Path, site: Path) -> bytes:
     """A manifest saying that `site` is, as it stands, what the last build made of `content` as it is now: were
     it believed, the build would draw nothing."""
     from generator.cache import digest, program_digest
-    from generator.parse.game import inputs_digest
+    from generator.parse.folders import inputs_digest
     from generator.records import encoded
-    from generator.site.render import StoredManifest, stored_manifest, templates_digest
+    from generator.manifest import StoredManifest, stored_manifest, templates_digest
 
     inputs = digest(program_digest(), templates_digest(None), "", inputs_digest(content))
     files = {path.relative_to(site).as_posix(): (b"\0" * 20, *_times(path))

@@ -3,12 +3,14 @@ from __future__ import annotations
 
 import os
 from pathlib import Path
+from typing import TYPE_CHECKING
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..model import Game
-from ..model.points import PointError, point_index, read_point
-from ..parse.game import names_root
+from ..parse.folders import names_root
 from ..parse.source import read_text
+
+if TYPE_CHECKING:
+    from ..model import Game
 
 DEFAULT_CONTENT = "content"
 
@@ -48,6 +50,8 @@ def read_ruleset(path: Path) -> str:
 def game_point(game: Game, point: str, spec: str, folder: Path) -> int:
     """The log entry after which `point` stands (-1: the initial set), read as the site reads it (model/points.py);
     raises ArchiveError (exit 2) naming `spec` for a name that is no point, the log for a point it lacks."""
+    from ..model.points import PointError, point_index, read_point  # (here: what build imports first stays small)
+
     kind = "turn" if game.config.variant == "solitaire" else "proposal"  # GAME@16: after turn 16
     try:
         return point_index(read_point(point), game.log.entries, kind=kind)

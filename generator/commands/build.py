@@ -1,11 +1,11 @@
-"""`nomic-archive build`: the site drawn from the content folder (pipeline.build_site), and a line saying so."""
+"""`nomic-archive build`: the site drawn from the content folder (build.build_site), and a line saying so."""
 from __future__ import annotations
 
 import sys
 from pathlib import Path
 
-from ..pipeline import BUILD_STEPS, build_site
-from ..progress import for_command
+from ..build import build_site
+from ..progress import BUILD_STEPS, for_command
 from ..terminal import counted
 from . import content_folder
 

@@ -9,10 +9,10 @@ from ..engine.notes import replay_notes
 from ..engine.replay import Replay
 from ..parallel import available_cores
 from ..errors import ArchiveError
-from ..parse.game import names_root
-from ..pipeline import REPLAY_STEPS, replay_games
+from ..parse.folders import names_root
+from ..replays import replay_games
 from ..places import Places
-from ..progress import for_command
+from ..progress import REPLAY_STEPS, for_command
 from ..terminal import counted, for_terminal, one_line
 from . import content_folder
 

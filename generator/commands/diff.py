@@ -19,11 +19,11 @@ from markupsafe import Markup
 from ..diffing.compare import Comparison, Pair, RuleLike, compare, to_json
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import refuse_to_replace, write_atomic
-from ..parse.game import is_game
+from ..parse.folders import is_game
 from ..parse.rules import parse_ruleset
 from ..diffing.redline import ansi_key, render_ansi
 from ..terminal import one_line
-from ..pipeline import replay_games
+from ..replays import replay_games
 from . import game_point, read_ruleset
 
 _BOLD, _RESET = "\x1b[1m", "\x1b[0m"

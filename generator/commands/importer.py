@@ -139,7 +139,7 @@ def _write_game(folder: Path, files: dict[str, str], progress) -> None:
     by `check`'s own parser and replay (an importer never leaves a game that `check` cannot read), then renamed
     into place. A failed import leaves nothing; a killed one, a staging folder the next one removes."""
     from ..files import SITE_MARKER, new_staging_folder, writing
-    from ..pipeline import replay_games
+    from ..replays import replay_games
 
     staging = new_staging_folder(folder)
     try:

@@ -18,7 +18,7 @@ from pathlib import Path
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import folder_mode, refuse_to_replace, write_atomic, writing
 from ..model import Proposal
-from ..parse.game import is_game
+from ..parse.folders import is_game
 from ..parse.log import parse_draft
 from ..parse.source import decode, read_text
 from ..places import Places
@@ -27,7 +27,7 @@ from ..diffing.redline import ansi_key, redline, render_ansi
 from ..site.views import Page
 from ..site.render import OVERRIDES, draw_page, make_environment, static_files
 from ..terminal import one_line
-from ..pipeline import replay_games
+from ..replays import replay_games
 
 
 def run(args) -> int:

@@ -14,8 +14,8 @@ from pathlib import Path
 from ..errors import ArchiveError, SourceError
 from ..files import refuse_to_replace, write_atomic
 from ..model.points import read_point
-from ..parse.game import is_game
-from ..pipeline import replay_games
+from ..parse.folders import is_game
+from ..replays import replay_games
 from . import game_point
 
 SHORT_FORMATS = ("short", "slr")  # `slr` and `flr`: Agora's names for the short and the full report

@@ -11,7 +11,7 @@ import webbrowser
 from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
-from ..parse.game import names_root
+from ..parse.folders import names_root
 from ..places import Places
 from ..serve import Update, Watcher
 from ..terminal import counted

@@ -17,7 +17,8 @@ from ..engine.solve import Puzzle, PlayedTurn, play_out, search, shuffle_immutab
 from ..errors import ArchiveError, SourceError
 from ..files import occupied_folder_error, write_atomic
 from ..model import Game, Ruleset
-from ..parse.game import is_game, load_game
+from ..parse.folders import is_game
+from ..parse.game import load_game
 from ..terminal import counted
 
 EXIT_FOUND, EXIT_NO_WIN, EXIT_GAVE_UP = 0, 1, 3

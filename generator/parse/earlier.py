@@ -21,7 +21,6 @@ from ..model.names import invisible_problem
 from .log import split_entries, split_names
 from .source import NumberTooLarge, read_decimal, read_int, shorten
 
-EARLIER_FILE = "earlier.md"
 EARLIER_KEYS = ("proposer", "co-authors", "date", "power", "result", "note")
 _HEADING = re.compile(r"^##[ \t]+Proposal[ \t]+#?([^\s:]+)[ \t]*(?::[ \t]*(.*?))?[ \t]*$", re.IGNORECASE)
 _KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)[ \t]*:[ \t]*(.*?)[ \t]*$")

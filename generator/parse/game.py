@@ -5,70 +5,19 @@ import dataclasses
 import os
 from pathlib import Path
 
-from ..cache import Cache, digest
+from ..cache import Cache
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config, Section
 from ..model.urls import RESERVED, draft_page_name, url_segment
 from .config import locate_keys, parse_config
-from .earlier import EARLIER_FILE, parse_earlier
+from .earlier import parse_earlier
+from .folders import EARLIER_FILE, game_folders, input_files, names_root
 from .log import LogParser, parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
-from .source import read_bytes, read_text
-
-
-def is_game(folder: Path) -> bool:
-    """A folder with a game.toml (whatever that is: one that is not a file is reported when read)."""
-    return os.path.lexists(folder / "game.toml")
-
-
-def game_folders(content: Path) -> list[Path]:
-    """The games a path names: itself when it is a game, else its sub-folders that are games, by name. A hidden
-    sub-folder (a name starting with ".") is none: an import killed mid-way leaves its game half-written in
-    `.NAME.building.PID.*` for the next one to remove.
-
-    Absolute, so that every game has a name and a parent folder: `Path(".").name` is empty and its parent is
-    itself, which would name a game's files `log.md` where they are looked up as `./log.md`."""
-    content = Path(os.path.abspath(content))
-    if is_game(content):
-        return [content]
-    return sorted((p for p in content.iterdir() if not p.name.startswith(".") and p.is_dir() and is_game(p)),
-                  key=lambda p: p.name)
-
-
-def input_files(folder: Path, *, drafts: bool = False) -> list[Path]:
-    """Every file of a game that the parser reads, in reading order; drafts only when asked for.
-
-    Whatever stands where a file is read (a folder named log.md, a FIFO in log/) is listed, to be reported."""
-    files = [folder / "game.toml", folder / "rules.md"]
-    if os.path.lexists(folder / "log.md"):
-        files.append(folder / "log.md")
-    if os.path.lexists(folder / EARLIER_FILE):  # format 1.4
-        files.append(folder / EARLIER_FILE)
-    for sub in ("log", "snapshots") + (("drafts",) if drafts else ()):
-        files += sorted((folder / sub).glob("*.md")) if (folder / sub).is_dir() else []
-    return files
-
-
-def inputs_digest(content: Path) -> bytes | None:
-    """A digest of every file the parser reads under `content` (drafts aside), by name and bytes: the same
-    digest, the same games. None when something there would not be read as it stands (a FIFO, a link out of
-    the folder, a missing file): parsing says what."""
-    errors = ErrorCollector()
-    parts: list[str | bytes] = []
-    try:
-        folders = game_folders(content)
-    except OSError:
-        return None
-    for folder in folders:
-        for path in input_files(folder):
-            data = read_bytes(path, path.name, errors, root=folder.parent, limit=MAX_LOG_BYTES)
-            if data is None:
-                return None
-            parts += [path.relative_to(folder.parent).as_posix(), data]
-    return digest(*parts) if folders else None
+from .source import read_text
 
 
 def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, cache: Cache | None = None,
@@ -159,13 +108,6 @@ def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = N
     if problems:
         raise ArchiveError(problems, root=str(names_root(content)))
     return games
-
-
-def names_root(content: Path) -> Path:
-    """The folder that the names of a content folder's files are relative to, in errors, findings and on the
-    site: the content folder, or the folder holding the one game it is."""
-    content = Path(os.path.abspath(content))
-    return content.parent if is_game(content) else content
 
 
 def address_problems(folders: list[Path]) -> list[SourceError]:

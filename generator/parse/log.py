@@ -128,7 +128,7 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bo
     an earlier run are read from it (see `LogParser.parse_log_file`); with `jobs` > 1, a long file's entries
     are parsed on that many cores; `parser`, one that parsed these files before and remembers their parses."""
     dialect = Dialect(power, read_entry)
-    parser = parser or LogParser()
+    parser = parser or LogParser(remembers=False)
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
@@ -211,9 +211,12 @@ class LogParser:
     """Parses log files entry by entry, remembering for its next parse of the same files (serve, at each save)
     each entry's parse by its text, each file's last text and parse, and each file's last cut into entries, so
     that a save re-parses only the entries it changed. One is owned by whoever parses again (serve's
-    pipeline); a build or a check parses once with a new one (the cache keeps parses between runs)."""
+    pipeline); a build or a check parses once with a new one (the cache keeps parses between runs).
+    `remembers`: False for one that parses once and is dropped (`parse_log`'s own): a file read whole from the
+    cache is then not cut into entries again to remember them (a twentieth of a check at 10,000 proposals)."""
 
-    def __init__(self) -> None:
+    def __init__(self, *, remembers: bool = True) -> None:
+        self.remembers = remembers
         # The parses of single entries, by (file, text, dialect, whether it ends the file: the file's end is the
         # end of its last entry): an entry moved by an edit above it is not parsed again.
         self.entries: OrderedDict[tuple[str, str, Dialect, bool], Entry] = OrderedDict()
@@ -257,7 +260,8 @@ class LogParser:
         whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text) if cache else b""
         if cache and (stored := _read_file_record(cache, whole_key)) is not None:
             parsed = stored
-            self._keep_entries(file, dialect, text, parsed)
+            if self.remembers:
+                self._keep_entries(file, dialect, text, parsed)
         elif cache is None and (edited := self._parse_edit(file, text, dialect)) is not None:
             parsed = edited
         else:

@@ -166,121 +166,157 @@ def _parse_ruleset(text: str, file: str, snapshot: bool, power: bool) -> tuple[R
 
 
 def _read_ruleset(text: str, file: str, errors: ErrorCollector, *, snapshot: bool, power: bool) -> Ruleset:
-    lines = text.split("\n")
+    reader = _RulesetReader(text.split("\n"), file, errors, power)
     tokens = markdown().parse(text)
-    title = ""
-    after_proposal: int | None = None
-    as_of: dt.date | None = None
-    behind = ""
-    current_class: RuleClass | None = None
-    rules: list[Rule] = []
-    first_seen: dict[int, int] = {}
-    open_rule: tuple[int, str, RuleClass, int] | None = None  # number, title, class, heading line (0-based)
-    seen_heading = False
-    titled = False  # the first level-1 heading is the title; a later one is a topic (format 1.3)
-    topics: dict[str, list[int]] = {}  # each topic's rules, by number, in the file's order
-    topic: str | None = None
-    topic_of: dict[int, str] = {}  # a rule's topic, where one is over it
-
-    def close(end: int) -> None:
-        nonlocal open_rule
-        if open_rule is not None:
-            number, rule_title, rule_class, start = open_rule
-            body_start = start + 1
-            text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
-            rule_power = None
-            if power:
-                rule_power, body_start = _read_power_line(lines, text_start, end, number, file, start + 1, errors)
-                text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
-            revision, body_start = _read_revision(lines, body_start, end, number, file, errors)
-            history, body_start = _read_history(lines, body_start, end, number, file, errors)
-            text_start = next((i for i in range(body_start, end) if lines[i].strip()), body_start)
-            end, annotations = _split_annotations(lines, body_start, end, file)
-            text = slice_lines(lines, body_start, end)
-            if len(text) > MAX_RULE_CHARS:
-                errors.add(file, start + 1, f"rule {number}'s text is {len(text):,} characters long; a rule's text "
-                           f"may hold at most {MAX_RULE_CHARS:,}")
-            else:
-                rules.append(Rule(number, rule_class, rule_title, text, Source(file, start + 1),
-                                  text_line=text_start + 1, power=rule_power, history=history,
-                                  annotations=annotations, revision=revision))
-            open_rule = None
-
     for index, token in enumerate(tokens):
         if token.level != 0 or token.map is None:
             continue
         if token.type == "heading_open":
-            heading_text = tokens[index + 1].content.strip()
-            line = token.map[0]
-            if token.tag == "h1" and not seen_heading and not titled:
-                title, titled = heading_text, True
-                continue
-            seen_heading = True
-            if token.tag == "h1":  # format 1.3: a topic, grouping the rules under it; it ends the rule before it
-                close(line)
-                topic = heading_text
-            if token.tag == "h2":
-                close(line)
-                current_class = heading_class(heading_text)
-                if current_class is None and (meant := misspelt_class(heading_text)):
-                    errors.add(file, line + 1, f"section '{heading_text}': did you mean '{meant}'? (a level-2 "
-                               "heading says 'Immutable' or 'Mutable', or names no class for rules of no recorded "
-                               "class, as '## Rules')")
-                elif current_class is None:
-                    current_class = "unrecorded"
-            elif token.tag == "h3":
-                close(line)
+            reader.heading(token.tag, tokens[index + 1].content.strip(), token.map)
+        elif snapshot and not reader.seen_heading and token.type == "paragraph_open":
+            reader.snapshot_lines(tokens[index + 1].content, token.map[0])
+    return reader.ruleset(snapshot)
+
+
+class _RulesetReader:
+    """rules.md (or a snapshot) read heading by heading: the title, the class sections, the topics (format 1.3),
+    each rule closed (its body read) when the next heading or the end comes, and a snapshot's header lines."""
+
+    def __init__(self, lines: list[str], file: str, errors: ErrorCollector, power: bool):
+        self.lines, self.file, self.errors, self.power = lines, file, errors, power
+        self.title = ""
+        self.after_proposal: int | None = None
+        self.as_of: dt.date | None = None
+        self.behind = ""
+        self.current_class: RuleClass | None = None
+        self.rules: list[Rule] = []
+        self.first_seen: dict[int, int] = {}
+        self.open_rule: tuple[int, str, RuleClass, int] | None = None  # number, title, class, heading line (0-based)
+        self.seen_heading = False
+        self.titled = False  # the first level-1 heading is the title; a later one is a topic (format 1.3)
+        self.topic: str | None = None
+        self.topic_of: dict[int, str] = {}  # a rule's topic, where one is over it
+
+    def heading(self, tag: str, text: str, lines: list[int]) -> None:
+        line = lines[0]
+        if tag == "h1" and not self.seen_heading and not self.titled:
+            self.title, self.titled = text, True
+            return
+        self.seen_heading = True
+        if tag == "h1":  # format 1.3: a topic, grouping the rules under it; it ends the rule before it
+            self.close(line)
+            self.topic = text
+        elif tag == "h2":
+            self.close(line)
+            self.current_class = self._section_class(text, line)
+        elif tag == "h3":
+            self.close(line)
+            self._open_rule(text, line, lines[1] - 1)
+
+    def _section_class(self, text: str, line: int) -> RuleClass | None:
+        """The class of the rules under a level-2 heading: 'unrecorded' when it names none (format 1.3); None
+        when it seems to misspell one (an error, and each rule under it is outside a class section)."""
+        found = heading_class(text)
+        if found is None and (meant := misspelt_class(text)):
+            self.errors.add(self.file, line + 1, f"section '{text}': did you mean '{meant}'? (a level-2 heading says "
+                            "'Immutable' or 'Mutable', or names no class for rules of no recorded class, as "
+                            "'## Rules')")
+            return None
+        return found or "unrecorded"
+
+    def _open_rule(self, text: str, line: int, last_heading_line: int) -> None:
+        """A level-3 heading: the rule it starts (read when closed), unless the heading is wrong."""
+        file, errors = self.file, self.errors
+        try:
+            number, rule_title = parse_rule_heading(text)
+        except NumberTooLarge as error:
+            errors.add(file, line + 1, f"rule heading '{shorten(text)}': {error}")
+            return
+        if number is None:
+            errors.add(file, line + 1, f"rule heading '{text}' does not start with a whole number")
+            return
+        if self.current_class is None:
+            errors.add(file, line + 1, f"rule {number} is outside a class section "
+                       "(put it under '## Immutable Rules', '## Mutable Rules', or '## Rules' when its "
+                       "class is not recorded)")
+            return
+        if number in self.first_seen:
+            errors.add(file, line + 1, f"rule {number} appears twice (first at line {self.first_seen[number]})")
+            return
+        if problem := invisible_problem(rule_title, "title"):  # U+202E would turn it round on every page
+            errors.add(file, line + 1, f"rule {number}: {problem}")
+        self.first_seen[number] = line + 1
+        if self.topic is not None:
+            self.topic_of[number] = self.topic
+        self.open_rule = (number, rule_title, self.current_class, last_heading_line)
+
+    def close(self, end: int) -> None:
+        """The open rule, if any, read from its heading to `end`: power, revision, history, text, annotations."""
+        if self.open_rule is None:
+            return
+        lines, file, errors = self.lines, self.file, self.errors
+        number, rule_title, rule_class, start = self.open_rule
+        self.open_rule = None
+        body_start = start + 1
+        rule_power = None
+        if self.power:
+            text_start = _first_text_line(lines, body_start, end)
+            rule_power, body_start = _read_power_line(lines, text_start, end, number, file, start + 1, errors)
+        revision, body_start = _read_revision(lines, body_start, end, number, file, errors)
+        history, body_start = _read_history(lines, body_start, end, number, file, errors)
+        text_start = _first_text_line(lines, body_start, end)
+        end, annotations = _split_annotations(lines, body_start, end, file)
+        text = slice_lines(lines, body_start, end)
+        if len(text) > MAX_RULE_CHARS:
+            errors.add(file, start + 1, f"rule {number}'s text is {len(text):,} characters long; a rule's text "
+                       f"may hold at most {MAX_RULE_CHARS:,}")
+            return
+        self.rules.append(Rule(number, rule_class, rule_title, text, Source(file, start + 1),
+                               text_line=text_start + 1, power=rule_power, history=history,
+                               annotations=annotations, revision=revision))
+
+    def snapshot_lines(self, paragraph: str, first: int) -> None:
+        """A paragraph before a snapshot's first heading: its `After:`, `Date:` and `Behind:` lines."""
+        file, errors = self.file, self.errors
+        for offset, raw in enumerate(paragraph.split("\n")):
+            line_number = first + offset + 1
+            if m := _SNAPSHOT_AFTER.match(raw.strip()):
                 try:
-                    number, rule_title = parse_rule_heading(heading_text)
+                    self.after_proposal = read_int(m.group(1))
                 except NumberTooLarge as error:
-                    errors.add(file, line + 1, f"rule heading '{shorten(heading_text)}': {error}")
-                    continue
-                if number is None:
-                    errors.add(file, line + 1, f"rule heading '{heading_text}' does not start with a whole number")
-                    continue
-                if current_class is None:
-                    errors.add(file, line + 1, f"rule {number} is outside a class section "
-                               "(put it under '## Immutable Rules', '## Mutable Rules', or '## Rules' when its "
-                               "class is not recorded)")
-                    continue
-                if number in first_seen:
-                    errors.add(file, line + 1, f"rule {number} appears twice (first at line {first_seen[number]})")
-                    continue
-                if problem := invisible_problem(rule_title, "title"):  # U+202E would turn it round on every page
-                    errors.add(file, line + 1, f"rule {number}: {problem}")
-                first_seen[number] = line + 1
-                if topic is not None:
-                    topic_of[number] = topic
-                open_rule = (number, rule_title, current_class, token.map[1] - 1)
-        elif snapshot and not seen_heading and token.type == "paragraph_open":
-            for offset, raw in enumerate(tokens[index + 1].content.split("\n")):
-                line_number = token.map[0] + offset + 1
-                if m := _SNAPSHOT_AFTER.match(raw.strip()):
-                    try:
-                        after_proposal = read_int(m.group(1))
-                    except NumberTooLarge as error:
-                        errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}': {error}")
-                    except ValueError:
-                        errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}' needs a proposal number")
-                elif m := _SNAPSHOT_BEHIND.match(raw.strip()):
-                    behind = m.group(1).strip()
-                    if not behind:
-                        errors.add(file, line_number, "'Behind:' is empty: it says why the record here lagged what "
-                                   "the log says took effect")
-                elif m := _SNAPSHOT_DATE.match(raw.strip()):
-                    try:
-                        as_of = dt.date.fromisoformat(m.group(1))
-                    except ValueError:
-                        errors.add(file, line_number, f"'{m.group(1)}' is not a date like 2005-04-02")
-    close(len(lines))
-    if snapshot and after_proposal is None and as_of is None:
-        errors.add(file, 1, "a snapshot must say where it stands: a line 'After: proposal 312' or "
-                   "'Date: 2005-04-02' before its first heading")
-    if not rules and not errors.errors:
-        errors.add(file, 1, "no rules found (a rule is a level-3 heading '### 101' under '## Immutable Rules' "
-                   "or '## Mutable Rules')")
-    for rule in rules:
-        if rule.number in topic_of:
-            topics.setdefault(topic_of[rule.number], []).append(rule.number)
-    return Ruleset(title=title, rules=tuple(rules), source=Source(file, 1), after_proposal=after_proposal, as_of=as_of,
-                   behind=behind, topics=tuple((name, tuple(numbers)) for name, numbers in topics.items()))
+                    errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}': {error}")
+                except ValueError:
+                    errors.add(file, line_number, f"'After: proposal {shorten(m.group(1))}' needs a proposal number")
+            elif m := _SNAPSHOT_BEHIND.match(raw.strip()):
+                self.behind = m.group(1).strip()
+                if not self.behind:
+                    errors.add(file, line_number, "'Behind:' is empty: it says why the record here lagged what "
+                               "the log says took effect")
+            elif m := _SNAPSHOT_DATE.match(raw.strip()):
+                try:
+                    self.as_of = dt.date.fromisoformat(m.group(1))
+                except ValueError:
+                    errors.add(file, line_number, f"'{m.group(1)}' is not a date like 2005-04-02")
+
+    def ruleset(self, snapshot: bool) -> Ruleset:
+        """The rules read, the last closed at the end of the file; the problems of the whole file reported."""
+        file, errors = self.file, self.errors
+        self.close(len(self.lines))
+        if snapshot and self.after_proposal is None and self.as_of is None:
+            errors.add(file, 1, "a snapshot must say where it stands: a line 'After: proposal 312' or "
+                       "'Date: 2005-04-02' before its first heading")
+        if not self.rules and not errors.errors:
+            errors.add(file, 1, "no rules found (a rule is a level-3 heading '### 101' under '## Immutable Rules' "
+                       "or '## Mutable Rules')")
+        topics: dict[str, list[int]] = {}  # each topic's rules, by number, in the file's order
+        for rule in self.rules:
+            if rule.number in self.topic_of:
+                topics.setdefault(self.topic_of[rule.number], []).append(rule.number)
+        return Ruleset(title=self.title, rules=tuple(self.rules), source=Source(file, 1),
+                       after_proposal=self.after_proposal, as_of=self.as_of, behind=self.behind,
+                       topics=tuple((name, tuple(numbers)) for name, numbers in topics.items()))
+
+
+def _first_text_line(lines: list[str], first: int, end: int) -> int:
+    """The first line from `first` on, before `end`, that is not blank (`first` when there is none)."""
+    return next((i for i in range(first, end) if lines[i].strip()), first)

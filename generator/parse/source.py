@@ -9,13 +9,16 @@ import unicodedata
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
+from typing import TYPE_CHECKING
 
-from markdown_it import MarkdownIt
-from markdown_it.token import Token
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LINE_CHARS
 from ..model import as_amount
+
+if TYPE_CHECKING:  # imported when first used: a build with nothing to do reads files and no Markdown
+    from markdown_it import MarkdownIt
+    from markdown_it.token import Token
 
 
 # A fenced block's opening line (CommonMark: three or more backticks or tildes, indented at most three spaces);
@@ -34,6 +37,8 @@ def new_markdown() -> MarkdownIt:
     """The one Markdown dialect of archives: CommonMark with tables, raw HTML off (rule text is untrusted), in a
     parser of its own for a caller to adjust. With raw HTML off, the rules that look for it answer no at every
     line and every `<`: they are left out (a twentieth of the time, the same tokens)."""
+    from markdown_it import MarkdownIt
+
     return MarkdownIt("commonmark", {"html": False}).enable("table").disable(["html_block", "html_inline"])
 
 

@@ -10,7 +10,6 @@ import os
 import shutil
 import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
-from array import array
 from collections.abc import Callable
 from dataclasses import dataclass
 from pathlib import Path
@@ -26,6 +25,8 @@ from ..cache import Cache, digest
 from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
 from ..limits import MAX_FILE_BYTES
+from ..manifest import (OVERRIDES, Known, override_files, package_templates, read_manifest, site_files,
+                        write_manifest)
 from ..parallel import run_in_turn
 from ..model import amount_text
 from ..parse.source import read_bytes, read_text
@@ -36,12 +37,6 @@ from .views import Page, finding_kind, script_json
 PARALLEL_FROM = 400
 # Threads writing a drawing process's files (see _draw_share).
 WRITERS = 4
-
-
-def package_templates() -> Path:
-    """templates/ inside an installed wheel, else at the root of a source checkout."""
-    installed = Path(__file__).resolve().parent.parent / "templates"
-    return installed if installed.is_dir() else Path(__file__).resolve().parents[2] / "templates"
 
 
 class PageEnvironment(SandboxedEnvironment):
@@ -103,10 +98,6 @@ class PageEnvironment(SandboxedEnvironment):
 _DICT_ATTRIBUTES = frozenset(dir(dict))
 MAX_POWER = 1024
 MAX_REPEAT = 1_000_000
-# How a keeper's templates are named in errors and tracebacks: as the content folder holds them.
-OVERRIDES = "_templates"
-
-
 class OverrideLoader(BaseLoader):
     """A keeper's templates (`content/_templates/`), read as every other input is (parse/source.py): only regular
     files inside the content folder (a link leading out is refused with its path), in UTF-8, within the caps.
@@ -209,7 +200,7 @@ def template_names(overrides: Path | None) -> list[str]:
     """The name of every template a page may be drawn with, the bundled ones' and a keeper's."""
     folder = package_templates()
     names = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
-    names |= {name.removeprefix(f"{OVERRIDES}/") for name, _ in _override_files(overrides)} if overrides else set()
+    names |= {name.removeprefix(f"{OVERRIDES}/") for name, _ in override_files(overrides)} if overrides else set()
     return sorted(name for name in names if not name.startswith("static/") and name.endswith((".html", ".xml", ".js")))
 
 
@@ -231,11 +222,6 @@ def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:
 
 
 # --- Drawing pages, on every core, and writing those that changed -----------------------------------
-
-# What the manifest says of a file of the site: the digest of its bytes, its size, its modification time and its
-# change time (ctime: which no copy can set, as `cp -p` and `rsync -t` set the modification time).
-Known = tuple[bytes, int, int, int]
-
 
 def draw_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
              known: dict[str, Known] | None = None, later: Callable[[], list[Page]] = list) -> dict[str, Known]:
@@ -333,45 +319,6 @@ def _linked(writing: Future, first: Path, target: Path, data: bytes, mode: int) 
     return target.stat()
 
 
-def templates_digest(overrides: Path | None) -> bytes:
-    """A digest of every template and static file (a keeper's overrides included). A keeper's file is read as
-    every input is (see OverrideLoader): one that cannot be is an ArchiveError."""
-    parts: list[bytes | str] = []
-    folder = package_templates()
-    for path in sorted(p for p in folder.rglob("*") if p.is_file()):
-        parts += [path.relative_to(folder).as_posix(), path.read_bytes()]
-    parts.append("|")
-    if overrides is not None:
-        errors = ErrorCollector()
-        for name, path in _override_files(overrides):
-            parts += [name, read_bytes(path, name, errors, root=overrides.parent) or b""]
-        errors.raise_if_any()
-    parts.append("|")
-    return digest(*parts)
-
-
-def _override_files(overrides: Path) -> list[tuple[str, Path]]:
-    """Whatever stands in a keeper's templates folder but folders (files, links, FIFOs: each is reported when
-    read), by its name in errors. Folders linked from it are read where they stay inside the content folder
-    (once each); one leading out is listed itself, and refused when read."""
-    if not os.path.isdir(overrides):
-        return []
-    root = Path(os.path.realpath(overrides.parent))
-    found, seen = [], set()
-    for folder, folders, files in os.walk(overrides, followlinks=True):
-        real = os.path.realpath(folder)
-        relative = Path(folder).relative_to(overrides).as_posix()
-        name = OVERRIDES if relative == "." else f"{OVERRIDES}/{relative}"
-        if real in seen or not Path(real).is_relative_to(root):
-            folders.clear()
-            if real not in seen:
-                found.append((name, Path(folder)))
-            continue
-        seen.add(real)
-        found += [(f"{name}/{file}", Path(folder, file)) for file in files]
-    return sorted(found)
-
-
 @dataclass
 class BuildResult:
     pages: int
@@ -388,11 +335,11 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     it) are written in a staging folder, then moved into place, and files no longer made are removed. Either way
     a failure while drawing leaves the site as it was. `later`: pages made while the others are drawn (see
     draw_all). `inputs`: a digest of everything the site was made from, kept with the manifest and what to say
-    of the site (`summary` and how many pages it has; see `unchanged_site`)."""
+    of the site (`summary` and how many pages it has; see manifest.unchanged_site)."""
     files = dict(static_files(overrides))
-    known = _read_manifest(cache, output)
+    known = read_manifest(cache, output)
     if known is not None:  # (a file changed by hand since is drawn again: its manifest entry is not kept)
-        present, links = _site_files(output)
+        present, links = site_files(output)
         known = {path: entry for path, entry in known.items() if present.get(path) == entry[1:]} if not links \
             else None  # a link in the site, which a page written into place could follow: the site is made anew
     staging = new_staging_folder(output)
@@ -424,11 +371,11 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     # A rename keeps the modification time but sets the change time, and so does a link made or removed to a
     # page's file: each file's times are taken once the site is in place. (One not as this build wrote it, were
     # anything else writing the site meanwhile, is left out: it is drawn again next time.)
-    after, _ = _site_files(output)
+    after, _ = site_files(output)
     manifest = {path: (entry[0], *after[path]) for path, entry in drawn.items()
                 if path in after and (path in files or after[path][:2] == entry[1:3])}
     said = (inputs, {**(summary or {}), "pages": drawn_pages}) if inputs is not None else None
-    _write_manifest(cache, output, manifest, said)
+    write_manifest(cache, output, manifest, said)
     return BuildResult(drawn_pages, written)
 
 
@@ -439,40 +386,6 @@ def _folder_made(target: Path) -> Path:
 
 def _write_file(target: Path, data: bytes) -> None:
     _folder_made(target).write_bytes(data)
-
-
-def unchanged_site(cache: Cache, output: Path, inputs: bytes) -> Any:
-    """What the last build into `output` said of its site, when it was made from the same `inputs` and every
-    file in it is as that build left it (none added, removed or touched): then there is nothing to do, not
-    even to parse. Else None."""
-    record = _read_record(cache, output)
-    if record is None or record[1] is None or record[1][0] != inputs:
-        return None
-    known = record[0]
-    present, links = _site_files(output)
-    present.pop(SITE_MARKER, None)
-    if links or present.keys() != known.keys() or any(present[path] != entry[1:] for path, entry in known.items()):
-        return None
-    return record[1][1]
-
-
-def _site_files(site: Path) -> tuple[dict[str, tuple[int, int, int]], bool]:
-    """Every file in the site (symbolic links included, not followed) with its size, modification time and change
-    time, and whether any of them is a symbolic link (a build makes none)."""
-    files: dict[str, tuple[int, int, int]] = {}
-    links = False
-    folders = [(site, "")]
-    while folders:
-        folder, prefix = folders.pop()
-        with os.scandir(folder) as entries:
-            for entry in entries:
-                if entry.is_dir(follow_symlinks=False):
-                    folders.append((Path(entry.path), f"{prefix}{entry.name}/"))
-                else:
-                    stat = entry.stat(follow_symlinks=False)
-                    files[prefix + entry.name] = (stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
-                    links = links or entry.is_symlink()
-    return files, links
 
 
 def _remove(site: Path, paths: list[str]) -> None:
@@ -486,46 +399,3 @@ def _remove(site: Path, paths: list[str]) -> None:
             folder.rmdir()
         except OSError:  # not empty
             pass
-
-
-# A manifest as the cache keeps it, in columns: (MANIFEST_FORMAT, the paths, their digests end to end, their
-# sizes, modification times and change times as 64-bit integers in this machine's order, (inputs digest, what
-# the build said of the site) or None). Read back in a few milliseconds at 18,000 pages: a row for each page,
-# or numbers in JSON, took four times as long.
-MANIFEST_FORMAT = 5
-StoredManifest = tuple[int, tuple[str, ...], bytes, bytes, tuple[bytes, dict[str, int]] | None]
-_DIGEST_BYTES = len(digest())
-
-
-def stored_manifest(entries: dict[str, Known], inputs: tuple[bytes, Any] | None) -> tuple:
-    """A site's manifest (what it holds, by path) as the cache keeps it (StoredManifest)."""
-    rows = list(entries.values())
-    numbers = array("q", [number for row in rows for number in row[1:]])
-    return MANIFEST_FORMAT, tuple(entries), b"".join(row[0] for row in rows), numbers.tobytes(), inputs
-
-
-def _write_manifest(cache: Cache, output: Path, entries: dict[str, Known], inputs: tuple[bytes, Any] | None) -> None:
-    cache.set_manifest(output, stored_manifest(entries, inputs), StoredManifest)
-
-
-def _read_record(cache: Cache, output: Path) -> tuple[dict[str, Known], Any] | None:
-    """The manifest of the site at `output` and the inputs it was made from; None when there is none that can
-    be used (damaged, from another version, or the folder is no site a build made): build it all again."""
-    if not (output / SITE_MARKER).is_file():
-        return None
-    record = cache.manifest(output, StoredManifest)
-    if record is None or record[0] != MANIFEST_FORMAT:
-        return None
-    _, paths, digests, packed, inputs = record
-    numbers = array("q")
-    if len(packed) != 3 * numbers.itemsize * len(paths) or len(digests) != _DIGEST_BYTES * len(paths):
-        return None
-    numbers.frombytes(packed)
-    return {path: (digests[_DIGEST_BYTES * position:_DIGEST_BYTES * (position + 1)], size, mtime, ctime)
-            for position, (path, size, mtime, ctime) in enumerate(zip(paths, numbers[0::3], numbers[1::3],
-                                                                      numbers[2::3]))}, inputs
-
-
-def _read_manifest(cache: Cache, output: Path) -> dict[str, Known] | None:
-    record = _read_record(cache, output)
-    return record[0] if record is not None else None
