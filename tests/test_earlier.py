@@ -109,3 +109,13 @@ def test_the_search_index_finds_an_earlier_proposal_by_its_title(tmp_path):
     docs = (_built(tmp_path) / "search" / "docs-0.js").read_text(encoding="utf-8")
     assert '["proposal","Proposal 10: Coins","proposals/10.html","Ann, known from the record only. Make coins ' \
         'spendable."]' in docs
+
+
+def test_a_build_after_an_edit_of_earlier_md_alone_draws_it_again(tmp_path):
+    site = _built(tmp_path)
+    game = tmp_path / "content" / "v14-earlier"
+    earlier = game / "earlier.md"
+    earlier.write_text(earlier.read_text(encoding="utf-8").replace("## Proposal 10: Coins", "## Proposal 10: Pennies"),
+                       encoding="utf-8")
+    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
+    assert "Proposal 10: Pennies" in (site / "proposals" / "10.html").read_text(encoding="utf-8")
