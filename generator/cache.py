@@ -36,7 +36,7 @@ from .records import Mismatch, decoded, encoded
 CACHE_ENV = "NOMIC_ARCHIVE_CACHE_DIR"
 # Bumped whenever what a digest stands for changes (a parser, the page plan, a template's inputs): every
 # record of an older layout is then a miss, and the file is started afresh.
-LAYOUT = 4
+LAYOUT = 5
 # Records are written in batches: one transaction per batch keeps the write lock short for other processes.
 BATCH_BYTES = 8 << 20
 # Records unused by this many of the latest runs may be dropped, once the file holds more than

@@ -16,13 +16,14 @@ import dataclasses
 import datetime as dt
 import functools
 import json
+import re
 import threading
 import types
 import typing
 from fractions import Fraction
 from typing import Any, Callable, Literal, Union
 
-from .model import Amount, LineAnchor, Source
+from .model import Amount, LineAnchor, Source, WrittenDecimal
 
 Convert = Callable[[Any], Any]
 
@@ -140,14 +141,24 @@ def _pair(tree: Any) -> list:
 
 
 def _fraction(value: Fraction) -> list:
-    return [value.numerator, value.denominator, type(value) is Amount]
+    """A fraction, and what it is beside one: an Amount (true), a power as written (its text), else false."""
+    kind = value.written if type(value) is WrittenDecimal else type(value) is Amount
+    return [value.numerator, value.denominator, kind]
 
 
 def _read_fraction(tree: Any) -> Fraction:
-    numerator, denominator, amount = _list(tree)
-    if type(numerator) is not int or type(denominator) is not int or denominator < 1 or type(amount) is not bool:
+    numerator, denominator, kind = _list(tree)
+    if type(numerator) is not int or type(denominator) is not int or denominator < 1 or type(kind) not in (bool, str):
         raise Mismatch("not a fraction")
-    return (Amount if amount else Fraction)(numerator, denominator)
+    if type(kind) is str:
+        return WrittenDecimal(Fraction(numerator, denominator), _written_decimal(kind))
+    return (Amount if kind else Fraction)(numerator, denominator)
+
+
+def _written_decimal(text: str) -> str:
+    if not re.fullmatch(r"[0-9]+(?:\.[0-9]+)?", text):
+        raise Mismatch(f"{text[:40]!r} is not a decimal as written")
+    return text
 
 
 def _read_date(tree: Any) -> dt.date:

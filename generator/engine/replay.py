@@ -1036,16 +1036,31 @@ class AnnotationSpan:
 def annotation_spans(given: Sequence[str], changes: Iterable[tuple[Change, int]]) -> list[AnnotationSpan]:
     """A rule's annotations as `changes` (Annotate and Unannotate, each with its entry's index, in log order) make
     and remove them, starting from those rules.md `given`: an Unannotate takes away the first one still standing
-    with its words, white space aside (the replay admits one only where such a one stands)."""
+    with its words, white space aside (the replay admits one only where such a one stands). An entry that removes
+    some and adds some rewords them: its first Annotate takes the place of the first one it removed, and so on
+    (listed right after it); the rest go last, but one with a `Place:` (format 1.4), which stands that many places
+    after the first of those then standing."""
     spans = [AnnotationSpan(text, -1) for text in given]
+    vacated: list[AnnotationSpan] = []  # those the current entry removed and no Annotate of it has replaced
     for change, index in changes:
+        if vacated and vacated[0].removed != index:
+            vacated.clear()
         if change.kind == "annotate":
-            spans.append(AnnotationSpan(change.text, index))
+            made = AnnotationSpan(change.text, index)
+            standing = [place for place, span in enumerate(spans) if span.removed is None]
+            if change.place is not None and change.place < len(standing):
+                spans.insert(standing[change.place], made)
+            elif vacated:
+                old = vacated.pop(0)
+                spans.insert(next(place for place, span in enumerate(spans) if span is old) + 1, made)
+            else:
+                spans.append(made)
         else:
             words = change.text.split()
             removed = next((span for span in spans if span.removed is None and span.text.split() == words), None)
             if removed is not None:
                 removed.removed = index
+                vacated.append(removed)
     return spans
 
 

@@ -31,8 +31,8 @@ import yaml
 from ..limits import MAX_DIGITS, MAX_LINE_CHARS, MAX_NESTING, MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
 from .text import (MAX_QUOTED_LINE, MAX_TITLE_CHARS, YamlBeyondBounds, clean_line, escape_markdown,
-                              heading_text, increasing_subsequence, load_yaml, rule_heading, rule_title, short_title,
-                              yaml_problem)
+                              heading_text, increasing_subsequence, load_yaml, one_line, rule_heading, rule_title,
+                              short_title, yaml_problem)
 from ..parse.source import read_int, shorten
 from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
@@ -596,8 +596,7 @@ class _Importer:
             self._annotations_now[rule] = has
             if old is None:
                 continue
-            changes = [Change("unannotate", rule, text=note) for key, note in had.items() if key not in has] + \
-                [Change("annotate", rule, text=note) for key, note in has.items() if key not in had]
+            changes = _annotation_changes(rule, had, has)
             if changes:
                 found.append(_Found(commit, subject, date, rule, new.path, changes, ANNOTATOR, None))
         return found
@@ -635,8 +634,9 @@ class _Importer:
         return entry
 
     def _read_final(self) -> dict[int, list[dict]]:
-        """Each rule's history entries at HEAD."""
+        """Each rule's history entries at HEAD (and its power as written there, in `self._final_powers`)."""
         out: dict[int, list[dict]] = {}
+        self._final_powers: dict[int, str] = {}
         for layout in LAYOUTS:
             try:
                 names = text(git(self.ruleset, "ls-tree", "-z", "--name-only", self.head, layout.folder)).split("\0")
@@ -653,6 +653,8 @@ class _Importer:
                         continue
                     history = _list(data.get("history")) if isinstance(data, dict) else []
                     out[rule] = [entry for entry in history if isinstance(entry, dict)]
+                    if power := _decimal(data.get("power") if isinstance(data, dict) else None):
+                        self._final_powers[rule] = power
             if names:
                 break
         return out
@@ -684,8 +686,11 @@ class _Importer:
                 by_rule[item.rule].append(item)
         replaced: dict[int, list[_Found]] = {}
         made: list[tuple[_Found, _Found | None]] = []  # (an entry no change showed, the item it goes before)
+        named = {number for entries in self._final.values() for entry in entries
+                 if isinstance(entry.get("agent"), dict) and (number := _number(entry["agent"].get("proposal")))}
         for rule, items in by_rule.items():
             if rule not in self._final:
+                self._struck_whole(rule, items, named)
                 continue
             history = self._final[rule]
             split = self._split(history)
@@ -839,6 +844,26 @@ class _Importer:
         return next((line for said, line in zip(item.history_then, lines) if _canonical(json.loads(said)) == canonical),
                     self.history([entry])[0])
 
+    def _struck_whole(self, rule: int, items: list[_Found], named: set[int]) -> None:
+        """A rule his record no longer holds, enacted by a proposal no rule's history names now (`named`) and taken
+        out by a commit of his that records no repeal: he struck it whole (2017's rule 2942, whose enactment by
+        P7850 no history gives now). Every change to it is recorded failed, with what was recorded then."""
+        enacted, removed = items[0], items[-1]
+        proposal = self._proposal_of(enacted)
+        if not (any(change.kind == "enact" for change in enacted.changes) and proposal is not None
+                and proposal not in named and removed.agent is None and not _PROPOSAL_SUBJECT.match(removed.subject)
+                and any(change.kind == "repeal" for change in removed.changes)):
+            return
+        self.notes["Rules the Rulekeepor took out of his record whole (each change to them failed)"].append(
+            f"rule {rule}, enacted by proposal {proposal} at commit {enacted.commit[:10]}, taken out at commit "
+            f"{removed.commit[:10]} ({removed.subject})")
+        for item in items:
+            for change in item.changes:
+                change.failed = True
+                change.corrected = f"recorded at commit {item.commit[:10]} ({item.commit_date[:10]}); the " \
+                                   f"Rulekeepor later took rule {rule} out of his record (no rule's history now " \
+                                   f"names proposal {proposal}, which enacted it)"
+
     def _unseen(self, rule: int, history: list[dict], index: int, items: list[_Found]) -> _Found | None:
         """A change the rule's history gives that no commit shows (a ratification that left the text as it was, a
         change of power the Rulekeepor recorded later), dated from the game's start to the last commit read: an
@@ -855,7 +880,10 @@ class _Importer:
         elif kind == "retitling" and isinstance(title, str) and title.strip():
             change = Change("retitle", rule, title=rule_title(title)[0])
         elif kind == "power-change" and (power := _decimal((entry.get("change") or {}).get("new-power"))):
-            change = Change("power", rule, power=power if "." in power else f"{power}.0")
+            # As the entry writes it; a power the rule has at HEAD as its file writes it (`3` where the entry has
+            # `3.0`), which is how the FLR's heading shows it.
+            head = self._final_powers.get(rule)
+            change = Change("power", rule, power=head if head and Decimal(head) == Decimal(power) else power)
         if change is None:
             self.notes["Changes the rules' histories give that no commit shows (not in the log)"].append(
                 f"rule {rule}: {self.history(history)[index]}")
@@ -901,6 +929,8 @@ class _Importer:
                     if change.kind == "reenact" and change.rule not in initial and change.rule not in reached:
                         lives = words[key][:index]
                     change.history = tuple(lives + [words[key][index]])
+                    if index < reached.get(change.rule, -1):  # (recorded after changes his history puts after it)
+                        change.place = index
                     reached[change.rule] = max(reached.get(change.rule, -1), index)
                     revision[change.rule] = revisions(history[:reached[change.rule] + 1])[1]
                     change.revision = revision[change.rule]
@@ -1681,8 +1711,8 @@ class _Importer:
                 out += [f"History: {short_title(line)[0]}" for line in lines]
             out += ["", rule.text]
             if history is not None:
-                for note in rule.annotations:
-                    out += ["", f"Annotation: {short_title(note)[0]}"]
+                for note in rule.annotations:  # (as kept: two spaces within a line too; a long one quoted)
+                    out += ["", f"Annotation: {note}" if len(note) <= MAX_TITLE_CHARS else f"Annotation:\n\n> {note}"]
         return "\n".join(out) + "\n"
 
     def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None,
@@ -2003,6 +2033,37 @@ ANNOTATOR = {"said": "the Rulekeepor, annotating"}  # who records a finding on a
 
 
 
+def _annotation_changes(rule: int, had: dict[str, str], has: dict[str, str]) -> list[Change]:
+    """The Unannotate and Annotate changes that make a rule's annotations `had` into `has` (each by its key, in its
+    file's order), written so that the replay keeps the file's order: one that takes the place of one removed (a
+    rewording: the same place between those kept) right after its removal, which it replaces (engine
+    annotation_spans); new ones then, last or, where the file puts one before others, at its `Place:`; the removals
+    no new one replaces last of all."""
+    def between_kept(notes: dict[str, str], other: dict[str, str]) -> list[list[str]]:
+        runs: list[list[str]] = [[]]
+        for key in notes:
+            if key in other:
+                runs.append([])
+            else:
+                runs[-1].append(key)
+        return runs
+
+    paired, added, removed = [], [], []
+    standing = list(had)  # (the replay's order as it reads these changes: the removals no new one replaces last)
+    order = list(has)
+    for gone, new in zip(between_kept(had, has), between_kept(has, had)):
+        for old, key in zip(gone, new):
+            paired += [Change("unannotate", rule, text=had[old]), Change("annotate", rule, text=has[key])]
+            standing[standing.index(old)] = key
+        for key in new[len(gone):]:
+            follows = next((standing.index(later) for later in order[order.index(key) + 1:] if later in standing),
+                           None)
+            added.append(Change("annotate", rule, text=has[key], place=follows))
+            standing.insert(len(standing) if follows is None else follows, key)
+        removed += [Change("unannotate", rule, text=had[old]) for old in gone[len(new):]]
+    return paired + added + removed
+
+
 def _annotation_key(note: str) -> str:
     return " ".join(re.sub(r"\s*\(called [^)]*\)", "", note).casefold().split())
 
@@ -2065,8 +2126,8 @@ def _annotation(item: dict) -> str:
     body = item.get("text")
     if isinstance(body, dict):  # (2017: `text: {text: ...}`)
         body = body.get("text")
-    body = str(body or "")
-    return clean_line(f"{cases}: {body}" if cases else body)
+    body = one_line(str(body or ""))
+    return f"{cases}: {body}" if cases else body
 
 
 def _rule_text(text: str) -> str:

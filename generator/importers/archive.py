@@ -76,6 +76,7 @@ class Change:
     history: tuple[str, ...] = ()
     revision: int | None = None
     corrected: str = ""
+    place: int | None = None  # its History: line's place in the rule's history, where the log holds it later
 
 
 @dataclass
@@ -161,7 +162,8 @@ def change_paragraph(change: Change) -> str:
         raise ValueError(f"no paragraph for a change of kind {change.kind}")
     record = [f"History: {line}" for line in change.history] + \
         ([f"Revision: {change.revision}"] if change.revision is not None else []) + \
-        ([f"Corrected: {change.corrected}"] if change.corrected else [])
+        ([f"Corrected: {change.corrected}"] if change.corrected else []) + \
+        ([f"Place: {change.place}"] if change.place is not None else [])
     return paragraph + ("\n\n" + "\n".join(record) if record else "") + (f"\n\n{change.after}" if change.after else "")
 
 

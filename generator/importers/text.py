@@ -70,6 +70,17 @@ def clean_line(value: str) -> str:
     return " ".join(_CONTROL.sub(" ", value).split())
 
 
+def one_line(value: str) -> str:
+    """A text of several lines on one, as the Rulekeepor's generator joins an annotation's: each line's ends
+    trimmed, the lines joined by a space; two spaces within a line (`made.  Then`) kept."""
+    lines = _CONTROL.sub(_line_break_or_space, value.replace("\r\n", "\n")).split("\n")
+    return " ".join(line.strip() for line in lines).strip()
+
+
+def _line_break_or_space(m: re.Match) -> str:
+    return "".join("\n" if character in "\n\r\u2028\u2029" else " " for character in m.group(0))
+
+
 def short_title(raw: str, limit: int = MAX_TITLE_CHARS) -> tuple[str, str | None]:
     """A title from a record on one line, and at most `limit` characters long; with what was done to it, if
     anything."""

@@ -43,6 +43,31 @@ class Amount(Fraction):
         return Amount, (Fraction.__str__(self),)
 
 
+class WrittenDecimal(Fraction):
+    """A rule's power as its record writes it (`2.0` beside `2`, format 1.4): equal to, hashed and computed with as
+    the Fraction it is (arithmetic gives plain Fractions); `str` and `written` give it as written, for a report
+    that prints a power as its keeper wrote it."""
+
+    __slots__ = ("written",)
+
+    def __new__(cls, value: Fraction, written: str) -> WrittenDecimal:
+        made = super().__new__(cls, value.numerator, value.denominator)
+        made.written = written
+        return made
+
+    def __str__(self) -> str:
+        return self.written
+
+    def __reduce__(self):
+        return WrittenDecimal, (Fraction(self.numerator, self.denominator), self.written)
+
+    def __copy__(self) -> WrittenDecimal:
+        return self
+
+    def __deepcopy__(self, memo) -> WrittenDecimal:
+        return self
+
+
 def as_amount(value: Number) -> Number:
     """A sum of scores as the archive holds it: a whole number where it is one, else an Amount."""
     return int(value) if value.denominator == 1 else Amount(value)
@@ -203,10 +228,12 @@ class Change:
     failed: bool = False
     # Format 1.4, the record's word on the change (a paragraph right after it): the keepers' own history line for it
     # (on a re-enactment the rule's earlier lives first), the rule's revision after it as they count, and what the
-    # record said at the time where they later corrected it.
+    # record said at the time where they later corrected it. `place`: its line's place among the rule's history
+    # lines as the keepers order them (0 the first), where the log holds it after lines that follow it there.
     history: tuple[str, ...] = ()
     revision: int | None = None
     corrected: str = ""
+    place: int | None = None
 
 
 @dataclass(frozen=True)

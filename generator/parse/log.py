@@ -33,8 +33,8 @@ from ..model.names import invisible_problem, name_problem
 from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
-from .source import (NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int, shorten, slice_lines,
-                     unquote)
+from .source import (NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int, read_written_decimal,
+                     shorten, slice_lines, unquote)
 
 _PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
@@ -63,7 +63,7 @@ _REENACT = re.compile(r"^reenact\s+(?:power\s+(\S+)\s+)?rule\s+([0-9]+)(?:\s*:(.
 _ANNOTATE = re.compile(r"^(un)?annotate\s+rule\s+([0-9]+)\s*:?$", re.IGNORECASE)
 # Format 1.4: the record's word on the change above (its own paragraph, right after the change or its quoted text).
 _NOT_RECORDED = re.compile(r"^as proposed:\s*not recorded\.?$")  # (lowered) format 1.4: no record holds its text
-_RECORD_LINE = re.compile(r"^(history|revision|corrected)\s*:\s*(.*)$", re.IGNORECASE)
+_RECORD_LINE = re.compile(r"^(history|revision|corrected|place)\s*:\s*(.*)$", re.IGNORECASE)
 # Every pattern that reads a line runs in time linear in it: rule numbers are ASCII digits (read_int caps
 # them), and no lazy part is followed by optional white space before the end (that backtracks: a 40 KB line
 # took 20 s); a title is read greedily and stripped.
@@ -1440,8 +1440,9 @@ def _is_record(paragraph: str) -> bool:
 def _read_record(file: str, first: int, content: str, change: Change, errors: ErrorCollector) -> dict | None:
     """A change's record (format 1.4): its `History:` lines (the keepers' own line for the change; on a
     re-enactment, the lines before it are the rule's earlier lives), its `Revision:` (the rule's revision after it,
-    as the keepers count) and `Corrected:` (what the record said at the time, since corrected). A line that names
-    no key continues the value above it. None, with an error at the line, when it cannot be read."""
+    as the keepers count), `Corrected:` (what the record said at the time, since corrected) and `Place:` (where its
+    line stands among the rule's history lines as the keepers order them). A line that names no key continues the
+    value above it. None, with an error at the line, when it cannot be read."""
     read: list[tuple[str, str, int]] = []
     ok = True
     for offset, line in enumerate(content.split("\n")):
@@ -1452,9 +1453,9 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
             read[-1] = (key, f"{value} {line.strip()}", at)
         elif line.strip():
             errors.add(file, first + offset, f"'{shorten(line.strip())}' in a change's record: each line is "
-                       "'History: ...', 'Revision: N' or 'Corrected: ...'")
+                       "'History: ...', 'Revision: N', 'Corrected: ...' or 'Place: N'")
             ok = False
-    history, revision, corrected = [], None, ""
+    history, numbers, corrected = [], {}, ""
     lines = [at for key, _, at in read if key == "history"]
     for key, value, at in read:
         if not value:
@@ -1462,18 +1463,20 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
             ok = False
         elif key == "history":
             history.append(value)
-        elif (key == "revision" and revision is not None) or (key == "corrected" and corrected):
+        elif key in numbers or (key == "corrected" and corrected):
             errors.add(file, at, f"a second '{key.capitalize()}:' for one change (a change has one {key})")
             ok = False
-        elif key == "revision":
+        elif key in ("revision", "place"):
             try:
-                revision = read_int(value)
+                numbers[key] = read_int(value)
             except NumberTooLarge as error:
-                errors.add(file, at, f"'Revision: {shorten(value)}': {error}")
+                errors.add(file, at, f"'{key.capitalize()}: {shorten(value)}': {error}")
                 ok = False
             except ValueError:
-                errors.add(file, at, f"'Revision: {shorten(value)}' must be a whole number, the rule's revision after "
-                           "the change as its keepers count (like 'Revision: 12')")
+                meaning = "the rule's revision after the change as its keepers count (like 'Revision: 12')" \
+                    if key == "revision" else "its line's place among the rule's history lines, 0 the first " \
+                    "(like 'Place: 3')"
+                errors.add(file, at, f"'{key.capitalize()}: {shorten(value)}' must be a whole number, {meaning}")
                 ok = False
         else:
             corrected = value
@@ -1481,7 +1484,13 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
         errors.add(file, lines[1], f"{len(history)} 'History:' lines for one {change.kind} change: only a "
                    "re-enactment carries the rule's earlier lives before its own line")
         ok = False
-    return dict(history=tuple(history), revision=revision, corrected=corrected) if ok else None
+    if "place" in numbers and not history and change.kind != "annotate":
+        errors.add(file, next(at for key, _, at in read if key == "place"), "'Place:' without a 'History:' line: it "
+                   "says where that line stands among the rule's history lines (or a new annotation among its "
+                   "annotations)")
+        ok = False
+    return dict(history=tuple(history), revision=numbers.get("revision"), corrected=corrected,
+                place=numbers.get("place")) if ok else None
 
 
 class _ChangeText(NamedTuple):
@@ -1510,7 +1519,7 @@ class _ChangeText(NamedTuple):
     def read_power(self, written: str, example: str) -> Fraction | None:
         """The power the paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
         try:
-            return read_decimal(written)
+            return read_written_decimal(written)
         except NumberTooLarge as error:
             self.error(f"the power in '{shorten(self.text)}': {error}")
         except ValueError:

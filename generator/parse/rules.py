@@ -11,7 +11,8 @@ from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
 from ..model.names import invisible_problem
-from .source import FENCE, NumberTooLarge, closes_fence, markdown, read_decimal, read_int, shorten, slice_lines, unquote
+from .source import (FENCE, NumberTooLarge, closes_fence, markdown, read_int, read_written_decimal, shorten, slice_lines,
+                     unquote)
 
 _RULE_HEADING = re.compile(r"^(\S+?)(?:\s*[.:]\s*(.*)|\s+(.*))?$")
 _SNAPSHOT_AFTER = re.compile(r"^After:\s*proposal\s+(\S+)\s*$", re.IGNORECASE)
@@ -142,7 +143,7 @@ def _read_power_line(lines: list[str], first: int, end: int, number: int, file: 
         return None, first
     value = m.group(1).strip()
     try:
-        return read_decimal(value), first + 1
+        return read_written_decimal(value), first + 1
     except NumberTooLarge as error:
         errors.add(file, first + 1, f"rule {number}'s power '{shorten(value)}': {error}")
     except ValueError:

@@ -14,7 +14,7 @@ from typing import TYPE_CHECKING
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_FILE_BYTES, MAX_LINE_CHARS
-from ..model import as_amount
+from ..model import WrittenDecimal, as_amount
 
 if TYPE_CHECKING:  # imported when first used: a build with nothing to do reads files and no Markdown
     from markdown_it import MarkdownIt
@@ -187,6 +187,11 @@ def read_decimal(text: str) -> Fraction:
     if len(decimals) > MAX_DIGITS:
         raise NumberTooLarge(f"number too precise (at most {MAX_DIGITS} digits after the point)")
     return number + Fraction(int(decimals or "0"), 10 ** len(decimals))
+
+
+def read_written_decimal(text: str) -> WrittenDecimal:
+    """A decimal as read_decimal reads it, keeping how it was written (a power's `2.0`, format 1.4)."""
+    return WrittenDecimal(read_decimal(text), text)
 
 
 def read_amount(text: str) -> int | Fraction:

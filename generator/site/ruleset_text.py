@@ -16,7 +16,7 @@ from fractions import Fraction
 from ..engine.adoption import decimal_text
 from ..engine.replay import annotation_spans
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Judgment, Proposal, Unrecorded
+from ..model import Change, Judgment, Proposal, Unrecorded, WrittenDecimal
 from .views import GamePlan
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -30,6 +30,7 @@ NO_SECTION = "Rules in no section"  # where a rule in force that no [[sections]]
 _ISO = r"\d{4}-\d{2}-\d{2}"
 _LINE_DATE = re.compile(rf"(, (?:around |between )?)({_ISO})((?: and )({_ISO}))?$")
 _CALLED = re.compile(r"\(called ([^)]*)\)")
+_CASES = re.compile(r"(?:[^:()]*\(called [^)]*\),? ?)+")  # an annotation's cases, up to its finding
 _WORD_DATE = re.compile(r"(\d{1,2}) ([A-Za-z]+) (\d{4})")
 
 
@@ -213,7 +214,7 @@ def _layout(plan: GamePlan, plain: bool) -> ReportLayout:
                            report.ratification.replace("{date}", _day(r.date)).replace("{ruleset}", _day(r.ruleset)))
                           for r in report.ratifications) if report else ()
     common = dict(placed=tuple(sorted({number for section in config.sections for number in section.rules})),
-                  powers=tuple(f" with Power={_power(power)}" for power in powers), powerless="No rules have power.",
+                  powers=tuple(f" with Power={_power(power, as_written=False)}" for power in powers), powerless="No rules have power.",
                   ratifications=ratifications, unratified="none recorded", months=MONTHS)
     if report is not None:
         width = report.width
@@ -294,13 +295,18 @@ def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes
     for revision_step in plan.history.revisions_by_rule[identity]:
         step = revision_step.step
         if step is not None:
-            history += [(step.index, line) for line in _change_lines(
+            lines = [(step.index, line) for line in _change_lines(
                 plan, revision_step.before, revision_step.after, step.entry, keepers=keepers, recorded=recorded)]
+            # (a change the log holds after later ones goes where the record's `Place:` puts it)
+            place = next((change.place for change in _changes_to(step.entry, revision_step.before,
+                                                                 revision_step.after) if change.place is not None),
+                         None) if recorded else None
+            at = len(history) if place is None else min(place, len(history))
+            history[at:at] = lines
     annotations = [(span.made, STILL if span.removed is None else span.removed, span.text)
                    for span in annotation_spans(kept, plan.annotations.get(identity, ()))]
     if keepers:
-        annotations = [(made, removed, _CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", text, count=1))
-                       for made, removed, text in annotations]
+        annotations = [(made, removed, _keepers_called(text)) for made, removed, text in annotations]
         width = plan.replay.game.config.report.width
         return RuleNotes(tuple((made, "".join(line + "\n" for line in wrap(text, width, "", "   ")))
                                for made, text in history),
@@ -406,8 +412,11 @@ def _cause(entry, *, keepers: bool) -> str:
     return by
 
 
-def _power(power: Fraction | None) -> str:
-    """A power as the FLR's history and distribution write it: `3`, `3.1`, `0.5`."""
+def _power(power: Fraction | None, *, as_written: bool = True) -> str:
+    """A power as the FLR writes it: as its record wrote it (`2.0`, a WrittenDecimal) unless not `as_written`, else
+    without trailing zeros (`3`, `3.1`, `0.5`, as its distribution counts them)."""
+    if as_written and isinstance(power, WrittenDecimal):
+        return power.written
     text = decimal_text(power) if power is not None else ""
     return text.rstrip("0").rstrip(".") if "." in text else text
 
@@ -421,6 +430,14 @@ def _keepers_date(line: str) -> str:
     """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it."""
     return _LINE_DATE.sub(lambda m: m.group(1) + _day(dt.date.fromisoformat(m.group(2)))
                           + (f" and {_day(dt.date.fromisoformat(m.group(4)))}" if m.group(4) else ""), line)
+
+
+def _keepers_called(annotation: str) -> str:
+    """An annotation with the dates of the `(called ...)` of its cases (`CFJ 1 (called 1999-01-02), CFJ 2 (called
+    ...): finding`) as the FLR writes them; its finding as it is."""
+    cases = _CASES.match(annotation)
+    end = cases.end() if cases else 0
+    return _CALLED.sub(lambda m: f"(called {_keepers_dates(m.group(1))})", annotation[:end]) + annotation[end:]
 
 
 def _keepers_dates(text: str) -> str:
