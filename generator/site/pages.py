@@ -40,6 +40,7 @@ CLASS_HEADINGS = {"immutable": "Immutable Rules", "mutable": "Mutable Rules",
                   "unrecorded": "Rules of no recorded class"}  # (format 1.3) in this order on the rules' page
 DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
+EARLIER_BATCH = 100  # earlier.md's pages drawn as one batch (see _earlier_page)
 
 
 def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
@@ -276,7 +277,10 @@ def _earlier_page(listing: Listing, path: str, position: int) -> Page:
                            "repealed": plan.history.rules[identity].repealed,
                            "lines": [history_html(plan, line, "../") for line in lines]}
                           for identity, lines in plan.naming(proposal.number)]}
-    return listing.new_page(path, "earlier_proposal.html", {"proposal": proposal}, lazy=context)
+    # (batches of their own, drawn by whichever process is free: not with the game's lists, which this process
+    # draws while it makes the search index)
+    return listing.new_page(path, "earlier_proposal.html", {"proposal": proposal}, lazy=context,
+                            affinity=-1 - position // EARLIER_BATCH)
 
 
 def _earlier_list_page(listing: Listing, path: str, part: int) -> Page:
