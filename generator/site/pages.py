@@ -28,6 +28,7 @@ from .compare_pages import list_compare_pages
 from .history import GameHistory, RuleHistory
 from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
 from .points import bucket_of, list_points_pages
+from .report_pieces import END_FILES, list_report_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
@@ -141,6 +142,7 @@ def list_game(listing: Listing) -> None:
     listing.add("as-of.html", _as_of_page)
     list_compare_pages(listing)
     list_points_pages(listing)
+    list_report_pages(listing)
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
@@ -224,7 +226,8 @@ def _players_page(listing: Listing, path: str, _: Any) -> Page:
 
 
 def _as_of_page(listing: Listing, path: str, _: Any) -> Page:
-    return listing.new_page(path, "as-of.html", {}, lazy=lambda: {"case_example": case_example(listing.plan)})
+    return listing.new_page(path, "as-of.html", {}, lazy=lambda: {"case_example": case_example(listing.plan),
+                                                                   "report_files": dict(END_FILES)})
 
 
 def _rule_page(listing: Listing, path: str, identity: int) -> Page:

@@ -74,18 +74,30 @@ def _points_piece(listing: Listing, path: str, first: int) -> Page:
     plan = listing.plan
 
     def data() -> dict[str, Any]:
-        steps, history = plan.replay.steps, plan.history
-        ordinal = history.ordinal
-        keyframe = keyframe_interval(len(history.in_force()))
-        last = min(first + PER_PIECE, len(steps)) - 1
-        low = -1 if first == 0 else first  # the first piece holds the start too
-        entries = [point_entry(plan, index) for index in range(first, last + 1)]
-        # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
-        held, since = (history.rules_at(low), low + 1) if first % (PER_PIECE * keyframe) == 0 else ([], first)
-        live = sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
-                      key=lambda v: (v.start, v.identity))
-        return {"data": _piece_json(first, entries, [_version(plan, v, ordinal[v.identity, v.start]) for v in live])}
+        ordinal = plan.history.ordinal
+        entries = [point_entry(plan, index) for index in piece_entries(plan, first)]
+        return {"data": _piece_json(first, entries, [_version(plan, v, ordinal[v.identity, v.start])
+                                                     for v in piece_versions(plan, first)])}
     return listing.new_page(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
+
+
+def piece_entries(plan: GamePlan, first: int) -> range:
+    """The entries of the points piece of the entries `first` onwards."""
+    return range(first, min(first + PER_PIECE, len(plan.replay.steps)))
+
+
+def piece_versions(plan: GamePlan, first: int) -> list[RuleVersion]:
+    """The versions the points piece of the entries `first` onwards holds (a keyframe: also those in force at its
+    first entry; the first piece holds the start too), by start: what the report's piece of the same entries
+    holds too (report_pieces.py)."""
+    history = plan.history
+    keyframe = keyframe_interval(len(history.in_force()))
+    last = piece_entries(plan, first).stop - 1
+    low = -1 if first == 0 else first
+    # A keyframe holds the rules in force just after entry `low`, the others what came into force there.
+    held, since = (history.rules_at(low), low + 1) if first % (PER_PIECE * keyframe) == 0 else ([], first)
+    return sorted(held + [v for i in range(since, last + 1) for v in history.starting(i)],
+                  key=lambda v: (v.start, v.identity))
 
 
 def _buckets(plan: GamePlan) -> dict[int, list[RuleHistory]]:
