@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 
@@ -25,16 +26,16 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.points import page_names
 from .charts import score_chart
 from .compare_pages import list_compare_pages
-from .history import GameHistory, RuleHistory
+from .history import GameHistory, RuleHistory, RuleIndex
 from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
 from .points import bucket_of, list_points_pages
 from .report_pieces import END_FILES, list_report_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
-from .views import (TABLE_PART, Listing, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
-                    history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
-                    step_facts, step_view, version_view)
+from .views import (TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text, departed, game_view,
+                    history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text,
+                    proposal_number, revision_view, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_HEADINGS = {"immutable": "Immutable Rules", "mutable": "Mutable Rules",
@@ -46,10 +47,15 @@ EARLIER_BATCH = 100  # earlier.md's pages drawn as one batch (see _earlier_page)
 
 def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
     """The plan of a game, made from its replay; `memo`, what the plans of the game before this one kept (serve's,
-    from save to save), each value under what it was made from."""
-    history = GameHistory(replay)
-    names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
-    return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo or Memo())
+    from save to save), each value under what it was made from: the rules' index under the replay's versions
+    (the very tuple the replay before had, when an edit changed no rule), the proposals' page names under their
+    numbers."""
+    memo = memo or Memo()
+    index = memo.last("rule index", replay.versions, lambda versions: RuleIndex(versions, memo.kept("rule index")))
+    named = memo.each("proposal names", replay.steps, _proposal_name)
+    history = GameHistory(replay, index, list(compress(replay.steps, named)))
+    names = memo.last("proposal pages", tuple(filter(None, named)), page_names)
+    return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo)
 
 
 def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: Memo | None = None,
@@ -67,7 +73,7 @@ def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: M
                         lambda: search_pieces(slug, title, documents_from_entries(slug, entries)))
     plan = game_plan(replay, memo)
     plan.store = store
-    listing = Listing(plan.slug, {"game": game_view(replay), **site}, plan)
+    listing = Listing(plan.slug, {"game": game_view(replay, plan.history), **site}, plan)
     list_game(listing)
     return SiteGame(plan.slug, replay.game.config.title, listing, lambda: _game_summary(plan),
                     lambda: _search_pieces(plan))
@@ -105,7 +111,7 @@ def top_pages(games: list[SiteGame], listed_game_pages: Callable[[], list[Page]]
 
 def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
-    return {**game_view(replay), "findings": len(replay.findings),
+    return {**game_view(replay, plan.history), "findings": len(replay.findings),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
             "proposals": replay.proposal_count.numbers, "rules": len(plan.history.in_force()),
             "winner": list(replay.winner), "variant": game.config.variant,
@@ -124,12 +130,12 @@ def list_game(listing: Listing) -> None:
     listing.add("check.html", _check_page)
     listing.add("feed.xml", _feed_page)
     listing.add("players.html", _players_page)
-    for identity in history.rules:
-        listing.add(plan.rule_page(identity), _rule_page, identity)
-    for number, identity in sorted(history.old_numbers().items()):
-        listing.add(f"rules/{number}.html", _redirect_page, identity)
-    for position, step in enumerate(history.proposal_steps):
-        listing.add(f"proposals/{plan.proposal_pages[step.index]}.html", _proposal_page, position)
+    # The longest parts of the listing, each made from what it lists alone: the plan before's, when that was the
+    # same (the rules' index of the same versions, the same page names)
+    index = history.index
+    listing.update(plan.memo.last("rule paths", (plan.slug, tuple(index.rules), index.page_number,
+                                                 index.old_numbers()), _rule_paths))
+    listing.update(plan.memo.last("proposal paths", (plan.slug, plan.proposal_pages), _proposal_paths))
     earlier = plan.earlier()  # format 1.4: known from the record only
     for position, proposal in enumerate(earlier):
         listing.add(f"proposals/{proposal.number}.html", _earlier_page, position)
@@ -143,6 +149,22 @@ def list_game(listing: Listing) -> None:
     list_compare_pages(listing)
     list_points_pages(listing)
     list_report_pages(listing)
+
+
+def _rule_paths(key: tuple[str, tuple[int, ...], dict[int, str], dict[int, int]]) -> dict[str, tuple[Maker, int]]:
+    """The rules' pages (each rule's identity, in order, and its page's name) and the pages of their old numbers,
+    listed."""
+    slug, identities, page_number, old_numbers = key
+    paths = {f"{slug}/rules/{page_number[identity]}.html": (_rule_page, identity) for identity in identities}
+    for number, identity in sorted(old_numbers.items()):
+        paths[f"{slug}/rules/{number}.html"] = (_redirect_page, identity)
+    return paths
+
+
+def _proposal_paths(key: tuple[str, dict[int, str]]) -> dict[str, tuple[Maker, int]]:
+    """The proposals' pages listed, each with its place among the proposals (their page names in log order)."""
+    slug, names = key
+    return {f"{slug}/proposals/{name}.html": (_proposal_page, position) for position, name in enumerate(names.values())}
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
@@ -327,8 +349,32 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
 
 def _by_number(plan: GamePlan) -> list[Step]:
     """The proposals' steps by number, each decision taken again after the one before it (`8188`, `8188A`)."""
-    return plan.once("by number", lambda: sorted(plan.history.proposal_steps,
-                                                 key=lambda step: (step.entry.number, step.entry.decision)))
+    return plan.once("by number", lambda: list(map(plan.history.proposal_steps.__getitem__, _number_places(plan))))
+
+
+def _number_places(plan: GamePlan) -> list[int]:
+    """The proposals' places among them (`history.proposal_steps`), by number."""
+    numbered = tuple(filter(None, plan.memo.each("proposal numbers", plan.replay.steps, proposal_number)))
+    return plan.memo.last("by number", numbered, _number_order)
+
+
+def _scored(step: Step) -> bool:
+    return bool(step.deltas or step.overrides)
+
+
+def _defeated(step: Step) -> bool:
+    return step.result in DEFEATED
+
+
+def _proposal_name(step: Step) -> tuple[int, str] | None:
+    return (step.index, step.entry.name) if isinstance(step.entry, Proposal) else None
+
+
+
+
+def _number_order(numbered: tuple[tuple[int, str], ...]) -> list[int]:
+    """The places of the proposals, each (number, decision), in order of number and decision."""
+    return sorted(range(len(numbered)), key=numbered.__getitem__)
 
 
 def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], list[range], Callable[[int], str]]:
@@ -339,9 +385,17 @@ def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], list[range],
     elif stem == "index":  # by number (a log in order of resolution, format 1.1, holds them otherwise)
         entries = _by_number(plan)
     elif stem == "scores":  # the entries that changed a score (or whose scores a Judge set)
-        entries = plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides])
+        entries = plan.once("scored", lambda: list(compress(plan.replay.steps,
+                                                            plan.memo.each("scored", plan.replay.steps, _scored))))
     else:
-        entries = plan.once("defeated", lambda: [s for s in _by_number(plan) if s.result in DEFEATED])
+        def defeated() -> list[Step]:
+            steps = plan.replay.steps
+            # (each proposal's flag, by its place among the proposals: no step read again)
+            flags = tuple(compress(plan.memo.each("defeated", steps, _defeated),
+                                   plan.memo.each("proposal names", steps, _proposal_name)))
+            places = _number_places(plan)
+            return list(map(plan.history.proposal_steps.__getitem__, compress(places, map(flags.__getitem__, places))))
+        entries = plan.once("defeated", defeated)
     if stem != "log":
         ranges = parts(len(entries), TABLE_PART)
     if stem in ("log", "scores"):
