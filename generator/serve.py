@@ -47,7 +47,7 @@ EVENTS_OPENED = f'var stream = "{EVENTS_PATH}";'
 # Editors save in bursts (a temporary file, a rename, a metadata touch) within a few milliseconds.
 QUIET_SECONDS = 0.025
 CONTENT_SUFFIXES = frozenset({".md", ".toml"})
-TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg"})
+TEMPLATE_SUFFIXES = frozenset({".html", ".xml", ".js", ".css", ".svg", ".txt"})
 KEEPALIVE_SECONDS = 15
 # How often serve looks whether a watched folder was replaced (removed and made again, renamed away and another
 # put in its place): a watch follows the folder it was put on, not its name.

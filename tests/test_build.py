@@ -117,7 +117,7 @@ def test_untrusted_text_never_becomes_markup(tmp_path):
     content = copy_games(tmp_path, "hostile")
     site = tmp_path / "site"
     assert main(["build", str(content), "-o", str(site)]) == 0
-    own_scripts = {"site.js", "points.js", "compare.js"}
+    own_scripts = {"site.js", "points.js", "compare.js", "report.js"}
     for page in site.rglob("*.html"):
         for tag, attributes in parse_html(page).tags:
             assert not any(name.startswith("on") for name in attributes), (page, tag, attributes)

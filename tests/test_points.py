@@ -134,9 +134,10 @@ def test_point_names_read_back_as_pages_write_them():
 
 # --- The browser's reading: static/points.js, run by Node.js on the site's own data ------------------
 
-NODE_HARNESS = r"""
+# The site's pieces loaded from its folder as the browser loads them (NOMIC.load), and a page of the game's
+NODE_SITE = r"""
 const fs = require("fs"), vm = require("vm");
-const [site, game, script, names] = process.argv.slice(1);  // (node -e: no script name)
+const [site, game] = process.argv.slice(1);  // (node -e: no script name)
 const store = {};
 const window = { NOMIC: {}, NOMIC_DATA: store };
 window.NOMIC.load = function (root, path) {
@@ -145,6 +146,9 @@ window.NOMIC.load = function (root, path) {
 };
 const form = { getAttribute: function (name) { return name === "data-game" ? game : ""; } };
 const document = { querySelector: function () { return form; }, getElementById: function () { return null; } };
+"""
+NODE_HARNESS = NODE_SITE + r"""
+const [script, names] = process.argv.slice(3);
 vm.runInNewContext(fs.readFileSync(script, "utf8"), { window: window, document: document, Promise: Promise,
                                                       Error: Error, RegExp: RegExp, Object: Object, Date: Date,
                                                       String: String, isNaN: isNaN, Math: Math });

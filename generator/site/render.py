@@ -147,7 +147,7 @@ def template_problem(error: BaseException) -> SourceError | None:
     if isinstance(error, TemplateSyntaxError):
         return SourceError(error.filename or error.name or "templates", error.lineno or 0, error.message or str(error))
     frames = [(frame.f_code.co_filename, line) for frame, line in traceback.walk_tb(error.__traceback__)]
-    in_template = [(file, line) for file, line in frames if file.endswith((".html", ".xml", ".js"))]
+    in_template = [(file, line) for file, line in frames if file.endswith((".html", ".xml", ".js", ".txt"))]
     in_override = [(file, line) for file, line in in_template if file.startswith(f"{OVERRIDES}/")]
     if isinstance(error, TemplateError):
         file, line = in_template[-1] if in_template else ("templates", 0)
@@ -201,7 +201,8 @@ def template_names(overrides: Path | None) -> list[str]:
     folder = package_templates()
     names = {path.relative_to(folder).as_posix() for path in folder.rglob("*") if path.is_file()}
     names |= {name.removeprefix(f"{OVERRIDES}/") for name, _ in override_files(overrides)} if overrides else set()
-    return sorted(name for name in names if not name.startswith("static/") and name.endswith((".html", ".xml", ".js")))
+    return sorted(name for name in names
+                  if not name.startswith("static/") and name.endswith((".html", ".xml", ".js", ".txt")))
 
 
 def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:

@@ -8,6 +8,7 @@ beside "Rules as of".
 from __future__ import annotations
 
 import datetime as dt
+import heapq
 import re
 from collections import Counter
 from dataclasses import dataclass
@@ -262,7 +263,16 @@ def _power_ranks(plan: GamePlan) -> dict[Fraction, int]:
 
 
 def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
-    """A version as the layout prints it."""
+    """A version as the layout prints it, made once per plan (a version long in force is in many of the site's
+    keyframes)."""
+    made = plan.once("report versions", dict)
+    key = (layout.keepers, version.identity, version.start)
+    if key not in made:
+        made[key] = _version_piece(plan, layout, version)
+    return made[key]
+
+
+def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
     revision = plan.revision(version)
     if layout.keepers:
         power = f" (Power={_power(version.power)})" if version.power is not None else ""
@@ -285,7 +295,16 @@ def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) ->
 
 
 def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
-    """A rule's history lines and annotations over the whole game, as the layout prints them."""
+    """A rule's history lines and annotations over the whole game, as the layout prints them; made once per plan
+    (the site's notes and its end's report ask for the same)."""
+    made = plan.once("report notes", dict)
+    key = (layout.keepers, identity)
+    if key not in made:
+        made[key] = _rule_notes(plan, layout, identity)
+    return made[key]
+
+
+def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
     keepers = layout.keepers
     before, kept = plan.rule_notes.get(identity, ((), ()))
     history = [(-1, _keepers_date(line) if keepers else line) for line in before]
@@ -293,7 +312,7 @@ def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes
         change.history for entry in plan.replay.game.log.entries if not isinstance(entry, Unrecorded)
         for change in entry.changes))
     for revision_step in plan.history.revisions_by_rule[identity]:
-        step = revision_step.step
+        step = plan.history.step_of(revision_step)
         if step is not None:
             lines = [(step.index, line) for line in _change_lines(
                 plan, revision_step.before, revision_step.after, step.entry, keepers=keepers, recorded=recorded)]
@@ -326,6 +345,35 @@ def point_figures(plan: GamePlan, index: int) -> PointFigures:
     date = point_date(plan, index)
     return PointFigures(str(max(numbers.values(), default="")), str(max(adopted, default="")),
                         date.isoformat() if date else "", _point_words(plan, index))
+
+
+def every_point_figures(plan: GamePlan) -> list[PointFigures]:
+    """The figures of every point, the start's first, in one pass over the log (as `point_figures` gives each)."""
+    steps = plan.replay.steps
+    starting: dict[int, list[RuleVersion]] = {}
+    for version in plan.replay.versions:
+        starting.setdefault(version.start, []).append(version)
+    numbers: dict[int, int] = {}  # each rule's last number so far
+    held: Counter[int] = Counter()  # how many rules last had each number
+    highest: list[int] = []  # a heap of those numbers, negated; one no rule holds now is dropped when on top
+    adopted, date, out = None, plan.replay.game.config.start, []
+    for index in range(-1, len(steps)):
+        if index >= 0:
+            entry = steps[index].entry
+            date = entry.date or date
+            if isinstance(entry, Proposal) and steps[index].result == "adopted":
+                adopted = entry.number if adopted is None else max(adopted, entry.number)
+        for version in starting.get(index, ()):
+            if version.identity in numbers:
+                held[numbers[version.identity]] -= 1
+            numbers[version.identity] = version.number
+            held[version.number] += 1
+            heapq.heappush(highest, -version.number)
+        while highest and held[-highest[0]] <= 0:
+            heapq.heappop(highest)
+        out.append(PointFigures(str(-highest[0]) if highest else "", "" if adopted is None else str(adopted),
+                                date.isoformat() if date else "", _point_words(plan, index)))
+    return out
 
 
 def _point_words(plan: GamePlan, index: int) -> str:
@@ -427,9 +475,17 @@ def _day(date: dt.date) -> str:
 
 
 def _keepers_date(line: str) -> str:
-    """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it."""
-    return _LINE_DATE.sub(lambda m: m.group(1) + _day(dt.date.fromisoformat(m.group(2)))
-                          + (f" and {_day(dt.date.fromisoformat(m.group(4)))}" if m.group(4) else ""), line)
+    """A `History:` line as rules.md keeps it (ISO dates) with its closing date as the FLR writes it; a date that
+    is no day (the record's `2023-05-32`) as written."""
+    return _LINE_DATE.sub(lambda m: m.group(1) + _iso_as_day(m.group(2))
+                          + (f" and {_iso_as_day(m.group(4))}" if m.group(4) else ""), line)
+
+
+def _iso_as_day(text: str) -> str:
+    try:
+        return _day(dt.date.fromisoformat(text))
+    except ValueError:
+        return text
 
 
 def _keepers_called(annotation: str) -> str:
@@ -442,12 +498,6 @@ def _keepers_called(annotation: str) -> str:
 
 def _keepers_dates(text: str) -> str:
     """The dates of an annotation's `(called ...)`, ISO or in words (`7 November 1995`), as the FLR writes them."""
-    def iso(m: re.Match) -> str:
-        try:
-            return _day(dt.date.fromisoformat(m.group(0)))
-        except ValueError:
-            return m.group(0)
-
     def words(m: re.Match) -> str:
         month = _MONTH_NAMES.get(m.group(2).lower())
         try:
@@ -455,7 +505,7 @@ def _keepers_dates(text: str) -> str:
         except ValueError:
             return m.group(0)
 
-    return _WORD_DATE.sub(words, re.sub(_ISO, iso, text))
+    return _WORD_DATE.sub(words, re.sub(_ISO, lambda m: _iso_as_day(m.group(0)), text))
 
 
 # --- Layouts --------------------------------------------------------------------------------------------------

@@ -13,7 +13,10 @@
   var root = form.getAttribute("data-root") || "";
   var game = form.getAttribute("data-game");
 
-  function piece(n) { return NOMIC.load(root, game + "/points/" + n + ".js"); }
+  /* A piece of the game's data (`points/3.js`), loaded once; static/report.js loads the report's through it. */
+  NOMIC.game = game;
+  NOMIC.gamePiece = function (path) { return NOMIC.load(root, game + "/" + path); };
+  function piece(n) { return NOMIC.gamePiece("points/" + n + ".js"); }
 
   /* A point's name read as generator/model/points.py reads it, with the syntax the manifest carries from
      there (and the hint that says what a point is): {kind, name, number, use}, or null when it names no point. */
@@ -98,14 +101,23 @@
     });
   }
 
+  /* The numbers of the pieces that hold the versions in force after entry `index` (-1: the start): the keyframe
+     before the point's piece, and the pieces from there to the point's (whose last holds the point). The report's
+     pieces (static/report.js) go by the same numbers. */
+  NOMIC.piecesAt = function (index) {
+    return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
+      var last = Math.max(0, Math.floor(index / manifest.per)), numbers = [];
+      for (var n = last - last % manifest.keyframe; n <= last; n++) numbers.push(n);
+      return numbers;
+    });
+  };
+
   /* The versions in force after entry `index` (-1: the start), by number: from the keyframe before the
      point's piece (the ruleset in force at its first entry) and the versions that came into force in it
      and in the pieces up to the point's. */
   NOMIC.rulesAt = function (index) {
-    return NOMIC.load(root, game + "/points/index.js").then(function (manifest) {
-      var last = Math.max(0, Math.floor(index / manifest.per)), pieces = [];
-      for (var n = last - last % manifest.keyframe; n <= last; n++) pieces.push(piece(n));
-      return Promise.all(pieces);
+    return NOMIC.piecesAt(index).then(function (numbers) {
+      return Promise.all(numbers.map(piece));
     }).then(function (pieces) {
       var versions = [].concat.apply([], pieces.map(function (data) { return data.versions; }));
       return versions.filter(function (v) { return v[5] <= index && (v[6] === -2 || v[6] > index); })
@@ -204,6 +216,8 @@
           });
           target.appendChild(section);
         });
+        /* The text report of these rules, when the reader asks for it (static/report.js) */
+        document.dispatchEvent(new CustomEvent("nomic:rules-shown", { detail: point }));
         /* A link to a rule as of a point (the verification page's) lands on it once it is drawn */
         var named = location.hash && document.getElementById(location.hash.slice(1));
         if (named) named.scrollIntoView();

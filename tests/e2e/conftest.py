@@ -5,7 +5,11 @@ must mean the browser tests ran.
 """
 from __future__ import annotations
 
+import contextlib
+import functools
+import http.server
 import os
+import threading
 from pathlib import Path
 
 import pytest
@@ -40,3 +44,17 @@ def browser():
 def artifacts() -> Path:
     ARTIFACTS.mkdir(exist_ok=True)
     return ARTIFACTS
+
+
+@contextlib.contextmanager
+def serving(folder: Path):
+    """The folder served over HTTP on 127.0.0.1, as a host serves a site: the address of its root."""
+    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(folder))
+    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
+    thread = threading.Thread(target=server.serve_forever, daemon=True)
+    thread.start()
+    try:
+        yield f"http://127.0.0.1:{server.server_address[1]}/"
+    finally:
+        server.shutdown()
+        server.server_close()

@@ -1,13 +1,10 @@
 """The built site in real headless Chromium, from file:// and over HTTP under a base URL."""
 from __future__ import annotations
 
-import functools
-import http.server
-import threading
-
 import pytest
 
 from generator.cli import main
+from tests.e2e.conftest import serving
 from tests.helpers import ROOT, copy_games
 
 pytestmark = pytest.mark.browser
@@ -24,13 +21,8 @@ def site(tmp_path_factory):
 @pytest.fixture(scope="module")
 def http_base(site):
     """The site served under a base path (/site/), as a host might publish it."""
-    handler = functools.partial(http.server.SimpleHTTPRequestHandler, directory=str(site.parent))
-    server = http.server.ThreadingHTTPServer(("127.0.0.1", 0), handler)
-    thread = threading.Thread(target=server.serve_forever, daemon=True)
-    thread.start()
-    yield f"http://127.0.0.1:{server.server_address[1]}/site/"
-    server.shutdown()
-    server.server_close()
+    with serving(site.parent) as base:
+        yield base + "site/"
 
 
 @pytest.fixture
