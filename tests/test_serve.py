@@ -554,6 +554,8 @@ def test_symlinked_temp_paths_still_map_to_their_game(game, tmp_path):
 # The edits below touch each kind of input: a change's text, a rule's text, a rule's number, a repeal
 # turned into an amendment, a recorded score. After each, what serve answers must be the site a build from
 # nothing gives; a broken step in between (rule text no longer holding the amended phrase) changes nothing.
+APPENDED = ("## Proposal 305: More rules\nProposer: Bob\nDate: 1982-06-30\nVotes: for Alice, Bob, Carol\n"
+            "Result: adopted\nDie: 4\n\nEnact rule 305: Extra\n\n> An extra rule.")
 INCREMENTAL_EDITS = [
     ("log.md", 'with "a simple majority"', 'with "a clear majority"'),
     ("rules.md", "eligible voters", "eligible players"),  # broken until the next edit
@@ -569,6 +571,13 @@ INCREMENTAL_EDITS = [
     # link to the rule's new page.
     ("log.md", "Amend rule 320 to read:\n\n> Each player gets a small bonus.", "Repeal rule 302."),
     ("log.md", "Repeal rule 302.", "Amend rule 302 to read:\n\n> Each player gets a small bonus."),
+    # Edits that add and remove pages, after which the plan takes what it can from the plan before: an entry
+    # appended that enacts a rule, a rule renumbered and one repealed by it, the game's title, the entry deleted.
+    ("log.md", "> Each player gets a small bonus.", "> Each player gets a small bonus.\n\n" + APPENDED),
+    ("log.md", "> An extra rule.", "> An extra rule.\n\nRenumber rule 201 to 210."),
+    ("log.md", "Renumber rule 201 to 210.", "Renumber rule 201 to 210.\n\nRepeal rule 301."),
+    ("game.toml", 'title = "Mini"', 'title = "Mini, edited"'),
+    ("log.md", "\n\n" + APPENDED + "\n\nRenumber rule 201 to 210.\n\nRepeal rule 301.", ""),
 ]
 
 

@@ -94,7 +94,7 @@ def comparison_page(plan: GamePlan, before: int, after: int) -> Page:
     """The comparison of the rules after entry `before` with the rules after `after` (-1: the initial set),
     as compare/start-now.html draws them; named by the two points (the picker shows the same)."""
     def made(path: str, template: str, context: dict[str, Any], **options: Any) -> Page:
-        return Page(path, template, {"game": game_view(plan.replay), **context}, **options)
+        return Page(path, template, {"game": game_view(plan.replay, plan.history), **context}, **options)
     return _comparison_page(plan, made, f"{plan.slug}/compare/{point_name(plan, before)}-{point_name(plan, after)}.html",
                             before, after, lambda: compare(plan.history.rules_at(before), plan.history.rules_at(after),
                                                            by_identity=True))

@@ -8,6 +8,7 @@ from __future__ import annotations
 
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
+from itertools import compress
 from typing import Any
 
 
@@ -25,30 +26,36 @@ from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.points import page_names
 from .charts import score_chart
 from .compare_pages import list_compare_pages
-from .history import GameHistory, RuleHistory
+from .history import GameHistory, RuleHistory, RuleIndex
 from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
 from .points import bucket_of, list_points_pages
 from .report_pieces import END_FILES, list_report_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
-from .views import (TABLE_PART, Listing, GamePlan, Memo, Page, case_example, date_text, departed, game_view,
-                    keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text, revision_view,
-                    step_facts, step_view, version_view)
+from .views import (TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text, departed, game_view,
+                    history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text,
+                    proposal_number, revision_view, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
 CLASS_HEADINGS = {"immutable": "Immutable Rules", "mutable": "Mutable Rules",
                   "unrecorded": "Rules of no recorded class"}  # (format 1.3) in this order on the rules' page
 DEFEATED = ("defeated", "withdrawn", "invalid", "failed-quorum")
 FEED_ENTRIES = 50  # the feed's latest proposals (the game's page shows fewer of them)
+EARLIER_BATCH = 100  # earlier.md's pages drawn as one batch (see _earlier_page)
 
 
 def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
     """The plan of a game, made from its replay; `memo`, what the plans of the game before this one kept (serve's,
-    from save to save), each value under what it was made from."""
-    history = GameHistory(replay)
-    names = page_names((step.index, step.entry.name) for step in history.proposal_steps)
-    return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo or Memo())
+    from save to save), each value under what it was made from: the rules' index under the replay's versions
+    (the very tuple the replay before had, when an edit changed no rule), the proposals' page names under their
+    numbers."""
+    memo = memo or Memo()
+    index = memo.last("rule index", replay.versions, lambda versions: RuleIndex(versions, memo.kept("rule index")))
+    named = memo.each("proposal names", replay.steps, _proposal_name)
+    history = GameHistory(replay, index, list(compress(replay.steps, named)))
+    names = memo.last("proposal pages", tuple(filter(None, named)), page_names)
+    return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo)
 
 
 def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: Memo | None = None,
@@ -66,7 +73,7 @@ def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: M
                         lambda: search_pieces(slug, title, documents_from_entries(slug, entries)))
     plan = game_plan(replay, memo)
     plan.store = store
-    listing = Listing(plan.slug, {"game": game_view(replay), **site}, plan)
+    listing = Listing(plan.slug, {"game": game_view(replay, plan.history), **site}, plan)
     list_game(listing)
     return SiteGame(plan.slug, replay.game.config.title, listing, lambda: _game_summary(plan),
                     lambda: _search_pieces(plan))
@@ -104,7 +111,7 @@ def top_pages(games: list[SiteGame], listed_game_pages: Callable[[], list[Page]]
 
 def _game_summary(plan: GamePlan) -> dict[str, Any]:
     replay, game = plan.replay, plan.replay.game
-    return {**game_view(replay), "findings": len(replay.findings),
+    return {**game_view(replay, plan.history), "findings": len(replay.findings),
             "players": list(replay.steps[-1].players if replay.steps else game.config.players),
             "proposals": replay.proposal_count.numbers, "rules": len(plan.history.in_force()),
             "winner": list(replay.winner), "variant": game.config.variant,
@@ -123,12 +130,17 @@ def list_game(listing: Listing) -> None:
     listing.add("check.html", _check_page)
     listing.add("feed.xml", _feed_page)
     listing.add("players.html", _players_page)
-    for identity in history.rules:
-        listing.add(plan.rule_page(identity), _rule_page, identity)
-    for number, identity in sorted(history.old_numbers().items()):
-        listing.add(f"rules/{number}.html", _redirect_page, identity)
-    for position, step in enumerate(history.proposal_steps):
-        listing.add(f"proposals/{plan.proposal_pages[step.index]}.html", _proposal_page, position)
+    # The longest parts of the listing, each made from what it lists alone: the plan before's, when that was the
+    # same (the rules' index of the same versions, the same page names)
+    index = history.index
+    listing.update(plan.memo.last("rule paths", (plan.slug, tuple(index.rules), index.page_number,
+                                                 index.old_numbers()), _rule_paths))
+    listing.update(plan.memo.last("proposal paths", (plan.slug, plan.proposal_pages), _proposal_paths))
+    earlier = plan.earlier()  # format 1.4: known from the record only
+    for position, proposal in enumerate(earlier):
+        listing.add(f"proposals/{proposal.number}.html", _earlier_page, position)
+    for part in range(len(parts(len(earlier), TABLE_PART)) if earlier else 0):
+        listing.add("proposals/" + part_name("earlier", part), _earlier_list_page, part)
     for stem, path in (("log", ""), ("index", "proposals/"), ("scores", ""), ("defeated", "")):
         if stem != "scores" or listing.base["game"]["scores"]:  # (a game decided by votes alone has no scores page)
             for part in range(_parts_of(plan, stem)):
@@ -137,6 +149,22 @@ def list_game(listing: Listing) -> None:
     list_compare_pages(listing)
     list_points_pages(listing)
     list_report_pages(listing)
+
+
+def _rule_paths(key: tuple[str, tuple[int, ...], dict[int, str], dict[int, int]]) -> dict[str, tuple[Maker, int]]:
+    """The rules' pages (each rule's identity, in order, and its page's name) and the pages of their old numbers,
+    listed."""
+    slug, identities, page_number, old_numbers = key
+    paths = {f"{slug}/rules/{page_number[identity]}.html": (_rule_page, identity) for identity in identities}
+    for number, identity in sorted(old_numbers.items()):
+        paths[f"{slug}/rules/{number}.html"] = (_redirect_page, identity)
+    return paths
+
+
+def _proposal_paths(key: tuple[str, dict[int, str]]) -> dict[str, tuple[Maker, int]]:
+    """The proposals' pages listed, each with its place among the proposals (their page names in log order)."""
+    slug, names = key
+    return {f"{slug}/proposals/{name}.html": (_proposal_page, position) for position, name in enumerate(names.values())}
 
 
 def _parts_of(plan: GamePlan, stem: str) -> int:
@@ -254,6 +282,43 @@ def _proposal_page(listing: Listing, path: str, position: int) -> Page:
                             lazy=lambda: _proposal_context(plan, step, previous, following), affinity=affinity)
 
 
+def _earlier_page(listing: Listing, path: str, position: int) -> Page:
+    """Format 1.4: a proposal known only from the record (earlier.md): what the record says of it, and the rules
+    whose history lines name it."""
+    plan = listing.plan
+    earlier = plan.earlier()
+    proposal = earlier[position]
+
+    def context() -> dict[str, Any]:
+        def neighbour(other) -> dict[str, Any]:
+            return {"url": f"{other.number}.html", "label": f"proposal {other.number}"}
+        return {"previous": neighbour(earlier[position - 1]) if position else None,
+                "next": neighbour(earlier[position + 1]) if position + 1 < len(earlier) else None,
+                "list": part_name("earlier", position // TABLE_PART),
+                "notes": [render_inline(note) for note in proposal.notes],
+                "text": demote_headings(render_markdown(proposal.text), 3) if proposal.text else "",
+                "rules": [{"number": (last := plan.history.rules[identity].last).number, "title": last.title,
+                           "url": f"../{plan.rule_page(identity)}",
+                           "repealed": plan.history.rules[identity].repealed,
+                           "lines": [history_html(plan, line, "../") for line in lines]}
+                          for identity, lines in plan.naming(proposal.number)]}
+    # (batches of their own, drawn by whichever process is free: not with the game's lists, which this process
+    # draws while it makes the search index)
+    return listing.new_page(path, "earlier_proposal.html", {"proposal": proposal}, lazy=context,
+                            affinity=-1 - position // EARLIER_BATCH)
+
+
+def _earlier_list_page(listing: Listing, path: str, part: int) -> Page:
+    """Format 1.4: the proposals known only from the record, by number, in parts."""
+    earlier = listing.plan.earlier()
+    ranges = parts(len(earlier), TABLE_PART)
+    chosen = earlier[ranges[part].start:ranges[part].stop]
+    return listing.new_page(path, "earlier.html", {
+        "pager": pager("earlier", ranges, part, lambda i: str(earlier[i].number)), "count": len(earlier),
+        "rows": [{"number": p.number, "title": p.title, "proposer": p.proposer, "date": p.date,
+                  "url": f"{p.number}.html"} for p in chosen]})
+
+
 def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     """A part of a list of entries: the log, the table of proposals, the scores (the first part with the chart),
     the defeated proposals."""
@@ -277,14 +342,39 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
         # Numbers used of which the record holds nothing (format 1.2), listed on the first part
         unrecorded = [{"numbers": s.entry.numbers_text, "date": date_text(s.entry), "url": f"../{plan.entry_anchor(s)}"}
                       for s in plan.replay.steps if isinstance(s.entry, Unrecorded)] if part == 0 else []
-        return {"rows": [_proposal_row(plan, s, "../") for s in chosen], "unrecorded": unrecorded}
+        return {"rows": [_proposal_row(plan, s, "../") for s in chosen], "unrecorded": unrecorded,
+                "earlier": len(plan.earlier()) if part == 0 else 0}
     return listing.new_page(path, "proposals.html", {**context, "heading": "All proposals"}, lazy=rows)
 
 
 def _by_number(plan: GamePlan) -> list[Step]:
     """The proposals' steps by number, each decision taken again after the one before it (`8188`, `8188A`)."""
-    return plan.once("by number", lambda: sorted(plan.history.proposal_steps,
-                                                 key=lambda step: (step.entry.number, step.entry.decision)))
+    return plan.once("by number", lambda: list(map(plan.history.proposal_steps.__getitem__, _number_places(plan))))
+
+
+def _number_places(plan: GamePlan) -> list[int]:
+    """The proposals' places among them (`history.proposal_steps`), by number."""
+    numbered = tuple(filter(None, plan.memo.each("proposal numbers", plan.replay.steps, proposal_number)))
+    return plan.memo.last("by number", numbered, _number_order)
+
+
+def _scored(step: Step) -> bool:
+    return bool(step.deltas or step.overrides)
+
+
+def _defeated(step: Step) -> bool:
+    return step.result in DEFEATED
+
+
+def _proposal_name(step: Step) -> tuple[int, str] | None:
+    return (step.index, step.entry.name) if isinstance(step.entry, Proposal) else None
+
+
+
+
+def _number_order(numbered: tuple[tuple[int, str], ...]) -> list[int]:
+    """The places of the proposals, each (number, decision), in order of number and decision."""
+    return sorted(range(len(numbered)), key=numbered.__getitem__)
 
 
 def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], list[range], Callable[[int], str]]:
@@ -295,9 +385,17 @@ def _entry_list(plan: GamePlan, stem: str) -> tuple[Sequence[Step], list[range],
     elif stem == "index":  # by number (a log in order of resolution, format 1.1, holds them otherwise)
         entries = _by_number(plan)
     elif stem == "scores":  # the entries that changed a score (or whose scores a Judge set)
-        entries = plan.once("scored", lambda: [s for s in plan.replay.steps if s.deltas or s.overrides])
+        entries = plan.once("scored", lambda: list(compress(plan.replay.steps,
+                                                            plan.memo.each("scored", plan.replay.steps, _scored))))
     else:
-        entries = plan.once("defeated", lambda: [s for s in _by_number(plan) if s.result in DEFEATED])
+        def defeated() -> list[Step]:
+            steps = plan.replay.steps
+            # (each proposal's flag, by its place among the proposals: no step read again)
+            flags = tuple(compress(plan.memo.each("defeated", steps, _defeated),
+                                   plan.memo.each("proposal names", steps, _proposal_name)))
+            places = _number_places(plan)
+            return list(map(plan.history.proposal_steps.__getitem__, compress(places, map(flags.__getitem__, places))))
+        entries = plan.once("defeated", defeated)
     if stem != "log":
         ranges = parts(len(entries), TABLE_PART)
     if stem in ("log", "scores"):
@@ -400,6 +498,7 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     last = rule_history.last
     repealed_by = step_view(plan, plan.replay.steps[last.end], "../") if rule_history.repealed else None
     before, kept = plan.rule_notes.get(rule_history.identity, ((), ()))
+
     def by(index: int | None):
         return step_view(plan, plan.replay.steps[index], "../") if index is not None and index >= 0 else None
 
@@ -407,7 +506,8 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
     annotations = [{"html": render_markdown(span.text), "by": by(span.made), "removed_by": by(span.removed)}
                    for span in annotation_spans(kept, plan.annotations.get(rule_history.identity, ()))]
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
-            "lineage": rule_history.lineage, "revisions": revisions, "before": list(before),
+            "lineage": rule_history.lineage, "revisions": revisions,
+            "before": [history_html(plan, line, "../") for line in before],
             "annotations": annotations,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
@@ -441,7 +541,8 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
                      "date": entry.date.isoformat() if entry.date else "", "votes": _votes_view(entry),
                      "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
                      "extra": entry.extra_turn, "notes": [render_inline(note) for note in entry.notes],
-                     "coauthors": list(entry.coauthors), "file": entry.source.file},
+                     "coauthors": list(entry.coauthors), "file": entry.source.file,
+                     "unrecorded": entry.proposed_unrecorded},
         "step": step_facts(step),
         "decision": _decision_view(step),
         "body": demote_headings(entry_html(entry.body), 3),  # under the page's h2, as is the text as proposed

@@ -37,7 +37,7 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import (Listing, GamePlan, Page, ScriptJSON, date_attribute, judgment_name, point_name, script_json,
+from .views import (Listing, GamePlan, Maker, Page, ScriptJSON, date_attribute, judgment_name, point_name, script_json,
                     step_view, summaries)
 
 PER_PIECE = 100
@@ -60,13 +60,22 @@ def list_points_pages(listing: Listing) -> None:
     for first in range(0, max(len(plan.replay.steps), 1), PER_PIECE):
         listing.add(f"points/{first // PER_PIECE}.js", _points_piece, first)
     listing.add("points/index.js", _manifest)
-    for bucket, histories in sorted(_buckets(plan).items()):
-        listing.add(f"compare/rules/{bucket}.js", _rules_piece, bucket)
+    # (from the rules' index alone: the plan before's, when its index was the same)
+    listing.update(plan.memo.last("rules pieces", (listing.slug, tuple(plan.history.rules.items())), _rules_pieces))
+
+
+def _rules_pieces(key: tuple[str, tuple[tuple[int, RuleHistory], ...]]) -> dict[str, tuple[Maker, Any]]:
+    """The rules' comparisons files listed, and the blocks of each long history."""
+    slug, rules = key
+    paths: dict[str, tuple[Maker, Any]] = {}
+    for bucket, histories in sorted(_buckets_of(dict(rules)).items()):
+        paths[f"{slug}/compare/rules/{bucket}.js"] = (_rules_piece, bucket)
         for history in histories:
             if len(history.versions) > SHORT_HISTORY:
                 for first in range(0, len(history.versions), BLOCK):
-                    listing.add(f"compare/rules/{history.identity}-{first // BLOCK}.js", _rules_block,
-                               (history, range(first, min(first + BLOCK, len(history.versions)))))
+                    paths[f"{slug}/compare/rules/{history.identity}-{first // BLOCK}.js"] = (
+                        _rules_block, (history, range(first, min(first + BLOCK, len(history.versions)))))
+    return paths
 
 
 def _points_piece(listing: Listing, path: str, first: int) -> Page:
@@ -102,12 +111,14 @@ def piece_versions(plan: GamePlan, first: int) -> list[RuleVersion]:
 
 def _buckets(plan: GamePlan) -> dict[int, list[RuleHistory]]:
     """The rules of each comparisons file, by bucket."""
-    def make() -> dict[int, list[RuleHistory]]:
-        buckets: dict[int, list[RuleHistory]] = {}
-        for identity, rule in sorted(plan.history.rules.items()):
-            buckets.setdefault(bucket_of(identity), []).append(rule)
-        return buckets
-    return plan.once("buckets", make)
+    return plan.once("buckets", lambda: _buckets_of(plan.history.rules))
+
+
+def _buckets_of(rules: dict[int, RuleHistory]) -> dict[int, list[RuleHistory]]:
+    buckets: dict[int, list[RuleHistory]] = {}
+    for identity, rule in sorted(rules.items()):
+        buckets.setdefault(bucket_of(identity), []).append(rule)
+    return buckets
 
 
 def bucket_of(identity: int) -> int:

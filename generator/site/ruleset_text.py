@@ -312,7 +312,7 @@ def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNote
         change.history for entry in plan.replay.game.log.entries if not isinstance(entry, Unrecorded)
         for change in entry.changes))
     for revision_step in plan.history.revisions_by_rule[identity]:
-        step = revision_step.step
+        step = plan.history.step_of(revision_step)
         if step is not None:
             lines = [(step.index, line) for line in _change_lines(
                 plan, revision_step.before, revision_step.after, step.entry, keepers=keepers, recorded=recorded)]

@@ -6,12 +6,14 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
-from operator import attrgetter
+from itertools import compress
+from operator import attrgetter, is_not
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -20,7 +22,7 @@ from ..cache import Cache
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Entry, Judgment, Proposal
+from ..model import Change, EarlierProposal, Entry, Judgment, Proposal
 from ..model.points import case_name
 from ..model.urls import is_url_segment
 from ..diffing.compare import change_notes
@@ -143,7 +145,6 @@ def redline_rendered(old: str, new: str) -> tuple[str, tuple[str, ...]]:
     return str(render_html(diff, cite=_CITE, render_markdown=render_markdown)), tuple(summarize(diff))
 
 
-_number = attrgetter("entry.number")
 
 
 class Memo:
@@ -155,6 +156,44 @@ class Memo:
     def __init__(self) -> None:
         self._kept: dict[tuple[str, Any], Any] = {}
         self._used: dict[tuple[str, Any], Any] = {}
+        self._last: dict[str, tuple[Any, Any]] = {}  # of each kind, the last key and what was made from it
+
+    def last(self, kind: str, key: Any, make: Callable[[Any], Any]) -> Any:
+        """`make(key)`, a value made from `key` alone, taken from the plan before when it was made from a key
+        equal to this one. One value of each kind is kept, and its key compared, never hashed: a key may be as
+        long as a replay (all its versions, which an edit that changed no rule leaves the very same tuple)."""
+        kept = self._last.get(kind)
+        value = kept[1] if kept is not None and kept[0] == key else make(key)
+        self._last[kind] = (key, value)
+        return value
+
+    def each(self, kind: str, items: Sequence[Any], make: Callable[[Any], Any]) -> tuple[Any, ...]:
+        """`make` of each of `items` (a replay's steps), as a tuple: an item that is the very object the last call
+        of `kind` had at its place takes the value made of it then, so that after an edit only the steps the
+        replay made anew are read (reading a field of 10,000 entries scattered in memory costs milliseconds)."""
+        items = tuple(items)
+        kept = self._last.get(kind)
+        if kept is None:
+            values = tuple(map(make, items))
+        else:
+            before, made = kept
+            common = min(len(items), len(before))
+            places = list(compress(range(common), map(is_not, items, before)))
+            if places or common < len(made) or common < len(items):
+                remade = list(made[:common]) + [make(item) for item in items[common:]]
+                for place in places:
+                    remade[place] = make(items[place])
+                values = tuple(remade)
+            else:
+                values = made
+        self._last[kind] = (items, values)
+        return values
+
+    def kept(self, kind: str) -> Any:
+        """The value of `kind` made last (from another key, maybe): what the next may take parts of, each part under
+        what it was made from (RuleIndex)."""
+        kept = self._last.get(kind)
+        return kept[1] if kept is not None else None
 
     def of(self, kind: str, key: Any, make: Callable[[], Any]) -> Any:
         """The value `make` gives from the values `key` names (hashable, compared by value), made once."""
@@ -197,7 +236,8 @@ class GamePlan:
 
     def __post_init__(self) -> None:
         proposal_steps = self.history.proposal_steps
-        reused = {number for number, count in Counter(map(_number, proposal_steps)).items() if count > 1}
+        reused = self.memo.last("numbers decided again",
+                                self.memo.each("proposal numbers", self.replay.steps, proposal_number), _decided_again)
         by_number: dict[int, list[Step]] = {}
         for step in proposal_steps if reused else ():
             if step.entry.number in reused:
@@ -239,16 +279,8 @@ class GamePlan:
 
     def log_parts(self) -> list[range]:
         """The entries each part of the log shows (see LOG_PART)."""
-        def cut() -> list[range]:
-            starts, size = [0], 0
-            for index, step in enumerate(self.replay.steps):
-                shown = ENTRY_CHARS + len(step.entry.body)
-                if index > starts[-1] and (index - starts[-1] == LOG_PART or size + shown > LOG_PART_CHARS):
-                    starts.append(index)
-                    size = 0
-                size += shown
-            return [range(start, end) for start, end in zip(starts, starts[1:] + [len(self.replay.steps)])]
-        return self.once("log parts", cut)
+        return self.once("log parts", lambda: self.memo.last(
+            "log parts", self.memo.each("entry lengths", self.replay.steps, _shown_length), _log_cut))
 
     def rule_page(self, identity: int) -> str:
         return f"rules/{self.history.page_number[identity]}.html"
@@ -273,11 +305,88 @@ class GamePlan:
                 out[identity, version.start] = count
         return out
 
+    def earlier(self) -> list[EarlierProposal]:
+        """Format 1.4: the proposals of earlier.md that have a page of their own, by number: those the log does
+        not hold (a number the log holds keeps the log's page)."""
+        def made() -> list[EarlierProposal]:
+            logged = {step.entry.number for step in self.history.proposal_steps}
+            return [p for p in self.replay.game.earlier if p.number not in logged]
+        return self.once("earlier", made)
+
+    def proposal_url(self, number: int, from_dir: str) -> str | None:
+        """The page of proposal `number`: the log's (its first, for a number it holds more than once), else
+        earlier.md's; None when neither holds it."""
+        def made() -> dict[int, str]:
+            pages = {p.number: str(p.number) for p in self.earlier()}
+            for step in self.history.proposal_steps:
+                pages.setdefault(step.entry.number, self.proposal_pages[step.index])
+            return pages
+        name = self.once("proposal numbers", made).get(number)
+        return f"{from_dir}proposals/{name}.html" if name is not None else None
+
+    def history_lines(self) -> dict[int, list[str]]:
+        """Every history line the record keeps of each rule (by identity): rules.md's `History:` lines and the
+        log's changes' (format 1.4), in order."""
+        def made() -> dict[int, list[str]]:
+            lines = {identity: list(before) for identity, (before, _) in self.rule_notes.items() if before}
+            for identity, revisions in self.history.revisions_by_rule.items():
+                for revision in revisions:
+                    rule = revision.before or revision.after
+                    step = self.history.step_of(revision)
+                    record = _record_of(step, rule.number, revision.after is None) if step else None
+                    if record is not None and record.history:
+                        lines.setdefault(identity, []).extend(record.history)
+            return lines
+        return self.once("history lines", made)
+
+    def naming(self, number: int) -> list[tuple[int, list[str]]]:
+        """The rules (by identity, in number order) whose history lines name proposal `number`, with those lines."""
+        def made() -> dict[int, list[tuple[int, list[str]]]]:
+            found: dict[int, dict[int, list[str]]] = {}
+            for identity, lines in self.history_lines().items():
+                for line in lines:
+                    for m in _PROPOSAL_CITED.finditer(line):
+                        found.setdefault(int(m.group(2)), {}).setdefault(identity, [])
+                        if line not in found[int(m.group(2))][identity]:
+                            found[int(m.group(2))][identity].append(line)
+            return {n: sorted(rules.items(), key=lambda item: self.history.rules[item[0]].last.number)
+                    for n, rules in found.items()}
+        return self.once("naming", made).get(number, [])
+
     @property
     def recorded_revisions(self) -> bool:
         """Whether some change of the log gives the rule's revision after it (format 1.4)."""
-        return self.once("recorded revisions", lambda: any(
-            change.revision is not None for step in self.replay.steps for change in getattr(step.entry, "changes", ())))
+        return self.once("recorded revisions", lambda: any(self.memo.each("recorded revisions", self.replay.steps,
+                                                                           _records_revisions)))
+
+
+def proposal_number(step: Step) -> tuple[int, str] | None:
+    """A proposal's number and decision (`8188`, `A`); None for any other entry."""
+    return (step.entry.number, step.entry.decision) if isinstance(step.entry, Proposal) else None
+
+
+def _decided_again(numbered: tuple[tuple[int, str] | None, ...]) -> set[int]:
+    """The numbers of proposals decided more than once (`proposal_number` of each step)."""
+    return {number for number, count in Counter(number for number, _ in filter(None, numbered)).items() if count > 1}
+
+
+def _shown_length(step: Step) -> int:
+    return ENTRY_CHARS + len(step.entry.body)
+
+
+def _log_cut(lengths: tuple[int, ...]) -> list[range]:
+    """The log's parts, from what each entry shows (`_shown_length`)."""
+    starts, size = [0], 0
+    for index, shown in enumerate(lengths):
+        if index > starts[-1] and (index - starts[-1] == LOG_PART or size + shown > LOG_PART_CHARS):
+            starts.append(index)
+            size = 0
+        size += shown
+    return [range(start, end) for start, end in zip(starts, starts[1:] + [len(lengths)])]
+
+
+def _records_revisions(step: Step) -> bool:
+    return any(change.revision is not None for change in getattr(step.entry, "changes", ()))
 
 
 def summaries(steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]], Any], size: int = 256) -> list[Any]:
@@ -395,7 +504,7 @@ def power_text(power) -> str | None:
 
 def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str, Any]:
     """A revision ready for a template: who changed what, the redline, and the summary in words."""
-    step = revision.step
+    step = plan.history.step_of(revision)
     cite = f"{from_dir}{plan.entry_anchor(step)}" if step else ""
     before, after = revision.before, revision.after
     html, kind, summary = _shown_change(before, after, step, cite)
@@ -417,7 +526,8 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
-        "history": list(record.history) if record else [], "corrected": record.corrected if record else "",
+        "history": [history_html(plan, line, from_dir) for line in record.history] if record else [],
+        "corrected": record.corrected if record else "",
     }
 
 
@@ -445,6 +555,24 @@ def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: S
         if before.text == after.text:
             summary = ()
     return html, kind, list(summary) + notes
+
+
+# A proposal a history line names as the agent of a change: `by P1234 'Title' (Ann)`, `by Proposal 7850` (not
+# `by P7729 #1`, one of two proposals its record numbered alike).
+_PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9]| #[0-9])")
+
+
+def history_html(plan: GamePlan, line: str, from_dir: str) -> Markup:
+    """A history line (its keepers' words) as HTML, each proposal it names as an agent linked to its page (the
+    log's, else earlier.md's) where the archive has one."""
+    parts, last = [], 0
+    for m in _PROPOSAL_CITED.finditer(line):
+        url = plan.proposal_url(int(m.group(2)), from_dir)
+        if url is not None:
+            start = m.start(1)
+            parts += [escape(line[last:start]), Markup('<a href="{}">{}</a>').format(url, line[start:m.end()])]
+            last = m.end()
+    return Markup("").join(parts + [escape(line[last:])])
 
 
 def _record_of(step: Step, number: int, repeal: bool) -> Change | None:
@@ -477,9 +605,9 @@ def revision_anchor(plan: GamePlan, step: Step | None) -> str:
     return f"proposal-{name}" if isinstance(step.entry, Proposal) else name
 
 
-def game_view(replay: Replay) -> dict[str, Any]:
+def game_view(replay: Replay, history: GameHistory | None = None) -> dict[str, Any]:
     """What every page of a game shows of it (its header, its navigation), and what its pages read to say only
-    what the game has."""
+    what the game has; `history`, the replay's indices, where made."""
     config = replay.game.config
     return {"slug": replay.game.slug, "title": config.title, "description": config.description,
             "scores": keeps_scores(replay), "variant": config.variant,
@@ -487,7 +615,8 @@ def game_view(replay: Replay) -> dict[str, Any]:
             "judged": any(isinstance(step.entry, Judgment) for step in replay.steps),
             # Whether its rules are of two classes, immutable and mutable (in a game of powers, as Agora's, all
             # are of one, which no page names)
-            "classes": len({version.rule_class for version in getattr(replay, "versions", ())}) > 1}
+            "classes": len(history.index.classes if history is not None
+                           else {version.rule_class for version in getattr(replay, "versions", ())}) > 1}
 
 
 def keeps_scores(replay: Replay) -> bool:

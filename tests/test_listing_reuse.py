@@ -1,0 +1,145 @@
+"""What a game's plan takes from the plan before it (serve's, from save to save: `Memo.last`) against a plan made
+from nothing, over random edits: the rules' index (taken whole when the versions are the same, rule by rule when
+some changed), the proposals' page names, the log's parts and the listing made from them must be what a plan of
+the same replay made alone gives. The edits include those that add and remove pages: entries appended, deleted
+and moved, rules enacted, repealed and renumbered, game.toml changed.
+"""
+from __future__ import annotations
+
+import random
+import re
+import shutil
+from pathlib import Path
+
+import pytest
+
+from generator.cli import main
+from generator.errors import ArchiveError
+from generator.pipeline import Pipeline
+from generator.site.history import RuleIndex
+from tests.test_differential import (delete_entry, game_setting, move_entry, number, result, rules_word,
+                                     title, votes, word)
+
+EDITS = 24
+
+
+def _last_log(game: Path) -> Path:
+    return sorted((game / "log").glob("*.md"))[-1]
+
+
+def _append_proposal(game: Path, changes: str, what: str, *, adopted: bool = True) -> str:
+    """A proposal appended to the last log file, making `changes`: adopted (all four players for), or not."""
+    path = _last_log(game)
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    numbers = [int(n) for log in sorted((game / "log").glob("*.md"))
+               for n in re.findall(r"(?m)^## Proposal (\d+)", log.read_text(encoding="utf-8"))]
+    date = re.findall(r"(?m)^Date: .*$", text)[-1]
+    votes = "Votes: for Alice, Bob, Carol, Dana\nResult: adopted" if adopted else "Votes: none\nResult: defeated"
+    path.write_text(f"{text}\n\n## Proposal {max(numbers) + 1}: {what}\nProposer: Alice\n{date}\n{votes}\n\n"
+                    f"{changes}\n", encoding="utf-8")
+    return what
+
+
+def append_defeated(rng: random.Random, game: Path) -> str:
+    return _append_proposal(game, "Enact rule: Appended\n\n> A rule nobody wanted.", "a defeated proposal",
+                            adopted=False)
+
+
+def delete_last(rng: random.Random, game: Path) -> str:
+    path = _last_log(game)
+    path.write_text(path.read_text(encoding="utf-8").rsplit("\n## ", 1)[0] + "\n", encoding="utf-8")
+    return "the last entry deleted"
+
+
+def _in_force(game: Path) -> list[int]:
+    """The numbers of the mutable rules in force after the last entry (the game must read)."""
+    replay = Pipeline(game.parent).replay(game)[0]
+    last = {v.identity: v for v in replay.versions}
+    return sorted(v.number for v in last.values() if v.end is None and v.rule_class == "mutable")
+
+
+def enact(rng: random.Random, game: Path) -> str:
+    return _append_proposal(game, f"Enact rule: Appended {rng.randrange(1000)}\n\n> A rule enacted by a test.",
+                            "a rule enacted")
+
+
+def repeal(rng: random.Random, game: Path) -> str | None:
+    numbers = _in_force(game)
+    return _append_proposal(game, f"Repeal rule {rng.choice(numbers)}.", "a rule repealed") if numbers else None
+
+
+def renumber(rng: random.Random, game: Path) -> str | None:
+    numbers = _in_force(game)
+    if not numbers:
+        return None
+    return _append_proposal(game, f"Renumber rule {rng.choice(numbers)} to {max(numbers) + rng.randint(1, 9)}.",
+                            "a rule renumbered")
+
+
+def amend(rng: random.Random, game: Path) -> str | None:
+    numbers = _in_force(game)
+    if not numbers:
+        return None
+    return _append_proposal(game, f"Amend rule {rng.choice(numbers)} to read:\n\n> Text of a test {rng.random()}.",
+                            "a rule amended")
+
+
+EDIT_KINDS = [number, word, delete_entry, move_entry, append_defeated, delete_last, result, title, votes, rules_word, game_setting,
+              enact, repeal, renumber, amend]
+
+
+def _listing(site, slug: str) -> dict:
+    """A game's listing but its drafts' pages (serve's alone)."""
+    return {path: made for path, made in site._games[slug].listing.items() if "/drafts/" not in path}
+
+
+def _index_view(index: RuleIndex) -> tuple:
+    """Everything a rules' index holds, as plain values in their order."""
+    return (list(index.rules.items()), list(index.revisions_by_rule.items()), sorted(index.revisions_by_step.items()),
+            list(index.page_number.items()), list(index.old_numbers().items()), sorted(index.starting_at.items()),
+            sorted(index.ending_at.items()), sorted(index.ordinal.items()), index.classes, index.in_force(), index.rules_in_order(),
+            index.repealed())
+
+
+@pytest.mark.parametrize("seed", [1, 2])
+def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path, seed):
+    rng = random.Random(seed)
+    content = tmp_path / "content"
+    game = content / "long"
+    assert main(["synth", str(game), "--proposals", "40", "--seed", str(seed), "--per-file", "15"]) == 0
+    serving = Pipeline(content, serving=True)
+    serving.site(serving.replay())
+    carried = partly = followed = 0
+    trail: list[str] = []
+    for step in range(EDITS):
+        saved = tmp_path / "saved"
+        shutil.rmtree(saved, ignore_errors=True)
+        shutil.copytree(game, saved)
+        kind = EDIT_KINDS[step % len(EDIT_KINDS)] if step < len(EDIT_KINDS) else rng.choice(EDIT_KINDS)
+        trail.append(f"{kind.__name__}: {kind(rng, game)}")
+        try:
+            fresh_replays = Pipeline(content).replay()
+        except ArchiveError:  # an edit that breaks the game: undone
+            shutil.rmtree(game)
+            shutil.copytree(saved, game)
+            trail[-1] += " (undone)"
+            continue
+        before = serving._memos["long"].kept("rule index")
+        site = serving.site(serving.replay())
+        fresh = Pipeline(content).site(fresh_replays)
+        plan, alone = site._games["long"].listing.plan, fresh._games["long"].listing.plan
+        where = f"seed {seed}: {'; '.join(trail[-4:])}"
+        assert _index_view(plan.history.index) == _index_view(alone.history.index), where
+        assert list(plan.proposal_pages.items()) == list(alone.proposal_pages.items()), where
+        assert plan.log_parts() == alone.log_parts(), where
+        assert _listing(site, "long") == _listing(fresh, "long"), where
+        for path in _listing(site, "long"):  # every page, drawn by both
+            assert serving.draw(site.page(path)) == serving.draw(fresh.page(path)), (path, where)
+        index = plan.history.index
+        carried += index is before
+        partly += index is not before and any(index.rules[i] is before.rules.get(i) for i in index.rules)
+        # (the indices by entry followed from the index before, not made again: their lists are the same objects)
+        followed += index is not before and any(index.revisions_by_step.get(at) is revisions
+                                                for at, revisions in before.revisions_by_step.items())
+    assert carried and partly and followed, (f"the index was taken whole {carried} times, rule by rule {partly} "
+                                             f"times, followed {followed} times")
