@@ -102,7 +102,7 @@ class RulePage(HTMLParser):
                 self._start("record")
             return
         self._stack.append((tag, classes))
-        if tag == "a" and "record-history" in self._sections():
+        if tag == "a" and "to-change" in classes:
             self.listed_whole = True
         if self._into:
             return
@@ -155,7 +155,7 @@ class RulePage(HTMLParser):
             # the meta line after an annotation made since the archive began is not its text
             self.annotations.append(same_dates(re.sub(r" Annotated by .*$", "", text)))
         elif what == "before":
-            self.history.append(same_dates(text))
+            self.history.append(same_dates(text.removesuffix(" ↓")))
         elif what == "heading":
             self._heading = text
         elif what == "span":

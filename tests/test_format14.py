@@ -78,3 +78,29 @@ def test_a_corrected_failed_change_is_a_note_never_a_failed_change_finding(tmp_p
                                              "found that this part of the proposal had no effect\n", ""), encoding="utf-8")
     assert main(["check", str(game)]) == 1
     assert "is recorded as failed, but the proposal was adopted and nothing stops it" in capsys.readouterr().out
+
+
+def test_a_proposal_whose_text_no_record_holds_says_so_and_never_shows_the_records_notes_as_its_text(tmp_path):
+    """Agora's 9361 (only the Rulekeepor recorded it, changing no rule): its entry's text was the importer's
+    sources line, which its page showed as "As proposed"."""
+    log = (CASE / "log.md").read_text(encoding="utf-8") + (
+        "\n## Proposal 303: Senseless\nProposer: Bob\nDate: 2026-01-25\nResult: adopted\n\n"
+        "Keeper: [abc123](https://example.org/abc123).\n\nAs proposed: not recorded\n")
+    site = _built(tmp_path, log)
+    page = (site / "proposals" / "303.html").read_text(encoding="utf-8")
+    shown = page[page.index('<section class="proposal-text">'):page.index("</section>", page.index("proposal-text"))]
+    assert _words(shown) == "As proposed The record holds no text of this proposal."
+    own = page[page.index('<details class="record-text">'):page.index("</details>")]
+    assert '<a href="https://example.org/abc123">abc123</a>' in own and "not recorded" not in _words(own)
+
+
+def test_as_proposed_not_recorded_is_no_change_and_one_text_as_proposed(tmp_path, capsys):
+    game = tmp_path / "v14-record"
+    shutil.copytree(CASE, game)
+    (game / "expected.txt").unlink()
+    with (game / "log.md").open("a", encoding="utf-8") as log:
+        log.write("\n## Proposal 303: Twice\nProposer: Bob\nDate: 2026-01-25\nResult: adopted\n\n"
+                  "As proposed: not recorded\n\nAs proposed:\n\n> Repeal rule 201.\n")
+    assert main(["check", str(game)]) == 2
+    assert "log.md:54: a second 'As proposed:' (the first is at line 52): a proposal has one text as proposed" \
+        in capsys.readouterr().err

@@ -231,3 +231,37 @@ def test_unreadable_batches_and_odd_values_are_reported_not_fatal(tmp_path, caps
         assert problem in said and problem in files["IMPORT.md"], problem
     assert re.search(r"rules_data/rules/102 at [0-9a-f]{10}, line 3: not YAML: did not find expected ',' or ']' "
                      r"\(while parsing a flow sequence at line 2\); the rule is read as it was before", said)
+
+
+def test_the_notes_of_proposals_before_the_log_become_earlier_md(tmp_path, capsys, records) -> None:
+    """The Rulekeepor's notes of proposals the log does not hold (numbered below its first) are earlier.md (format
+    1.4): each with his note's title, authors, power and date, else the date of the history entry crediting it; a
+    note named by no number is listed in IMPORT.md; a proposal the log holds is the log's alone."""
+    ruleset, assessor = records
+    git_commit(ruleset, "Notes of old proposals", {
+        "rules_data/proposals/1": "id: '1'\ntitle: The first\nauthor: Oldname\ncoauthors:\n- Bea\n",
+        "rules_data/proposals/3": "id: '3'\nname: Undated idea\nauthor: Cy\ndate: 2019-06-02\npower: '2.0'\n"
+                                  "chamber: Economy\ndisinterested: true\n",
+        "rules_data/proposals/5": "id: '5'\n",
+        "rules_data/proposals/Two Words": "id: Two Words\nauthor: Bea\n",
+        "rules_data/proposals/10": "id: '10'\ntitle: Idea 10 as noted\nauthor: Oldname\n"},
+        date="2020-03-12T12:00:00")
+    code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset), "--assessor", str(assessor))
+    assert code == 1, said
+    earlier = entries(files["earlier.md"])
+    assert list(earlier) == ["Proposal 1: The first", "Proposal 3: Undated idea", "Proposal 5"]
+    # named as now (Oldname -> Newname); dated by the history entry that credits it with rule 101's enactment
+    assert earlier["Proposal 1: The first"].startswith("Proposal 1: The first\nProposer: Newname\nCo-authors: Bea\n"
+                                                       "Date: 2019-12-01\n\nThe Rulekeepor's note: [rules_data/"
+                                                       "proposals/1](https://github.com/AgoraNomic/ruleset/blob/")
+    assert "Proposer: Cy\nDate: 2019-06-02\nPower: 2.0\nNote: The Rulekeepor's note says: chamber Economy; " \
+           "disinterested.\n" in earlier["Proposal 3: Undated idea"]
+    assert earlier["Proposal 5"].startswith("Proposal 5\n\nThe Rulekeepor's note:")  # no author, no date: none said
+    assert "- Two Words (rules_data/proposals/Two Words): the format numbers proposals" in files["IMPORT.md"]
+    assert "- earlier.md: 3 proposals numbered below the log's first" in files["IMPORT.md"]
+    assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()
+    site = tmp_path / "site"
+    assert main(["build", str(tmp_path / "agora"), "-o", str(site)]) == 0
+    page = (site / "agora" / "rules" / "101.html").read_text(encoding="utf-8")
+    assert 'Enacted by <a href="../proposals/1.html">P1</a> &#39;The first&#39; (Newname, Bea)' in page
+    assert "Known from the record only" in (site / "agora" / "proposals" / "1.html").read_text(encoding="utf-8")

@@ -82,7 +82,7 @@ def _page(tmp_path: Path, more: str = LATER, *, record: bool = True) -> str:
 def _listed(page: str) -> list[tuple[str, str]]:
     """The page's history list: (the line's words, the revision it links to, "" for none)."""
     section = re.search(r'<section class="record-history">(.*?)</section>', page, re.S)[1]
-    return [(_words(line), (re.search(r'href="#([^"]+)"', line) or [None, ""])[1])
+    return [(_words(line).removesuffix(" ↓"), (re.search(r'href="#([^"]+)"', line) or [None, ""])[1])
             for line in re.findall(r"<li>(.*?)</li>", section, re.S)]
 
 

@@ -112,7 +112,7 @@ def workflow_command(command: str, message: str, *, file: str | None = None, lin
 
 
 _NOTE_TITLES = {"unread-change": "a change not read", "corrected": "the record was corrected",
-                "behind": "a snapshot behind the log"}
+                "behind": "a snapshot behind the log", "earlier-title": "a title earlier.md gives otherwise"}
 
 
 def report_github(replays: list[Replay], places: Places) -> str:

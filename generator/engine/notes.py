@@ -134,7 +134,27 @@ def snapshots_behind(replay) -> tuple[Note, ...]:
     return tuple(notes)
 
 
+EARLIER_TITLE = "earlier-title"
+
+
+def earlier_titles(replay) -> tuple[Note, ...]:
+    """Format 1.4: a note at each proposal of earlier.md that the log holds too, where the two titles differ (the
+    log's page is the proposal's; the record's title is only compared with it)."""
+    earlier = {proposal.number: proposal for proposal in getattr(replay.game, "earlier", ())}
+    notes, seen = [], set()
+    for step in replay.steps if earlier else ():
+        entry = step.entry
+        if isinstance(entry, Proposal) and entry.number in earlier and entry.number not in seen:
+            seen.add(entry.number)
+            recorded = earlier[entry.number]
+            if recorded.title and " ".join(recorded.title.split()).casefold() != " ".join(entry.title.split()).casefold():
+                notes.append(Note(EARLIER_TITLE, recorded.source, entry_label(entry), f"earlier.md titles it "
+                                  f"'{shorten(recorded.title)}', the log '{shorten(entry.title)}'; its page is "
+                                  "the log's", step.index))
+    return tuple(notes)
+
+
 def replay_notes(replay) -> tuple[Note, ...]:
     """Every note on a replay, in the order of its entries."""
-    return tuple(sorted(unread_changes(replay) + corrected_changes(replay) + snapshots_behind(replay),
-                        key=lambda note: note.index))
+    return tuple(sorted(unread_changes(replay) + corrected_changes(replay) + snapshots_behind(replay)
+                        + earlier_titles(replay), key=lambda note: note.index))

@@ -37,7 +37,7 @@ from ..parse.source import read_int, shorten
 from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
-                      toml_players, toml_string)
+                      toml_aliases, toml_players, toml_string)
 from .agora_report import report_toml
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
@@ -58,6 +58,7 @@ LAYOUTS = (_Layout("rules_data/config/index", "rules_data/rules/"),  # 2020-07 o
            _Layout("config/index", "rules/"),                        # 2018-07 on
            _Layout("index", "rules/", titled=True),                  # 2017-10 on, with a Haskell generator
            _Layout("rules/index", "rules/", titled=True))            # 2017-05 on: rules/<Title>, flr.txt beside
+NOT_RECORDED = "As proposed: not recorded"  # (format 1.4) neither record holds the proposal's own text
 PROPOSAL_FOLDERS = ("rules_data/proposals/", "proposals/")  # the Rulekeepor's note of each proposal
 WALKED = sorted({layout.index for layout in LAYOUTS} | {layout.folder.rstrip("/") for layout in LAYOUTS}
                 | {folder.rstrip("/") for folder in PROPOSAL_FOLDERS})
@@ -71,6 +72,7 @@ PREAMBLE = ("Imported by `nomic-archive import agora` from the Rulekeepor's and 
             "part of the site.")
 ASSESSOR_FILES = "https://github.com/AgoraNomic/assessor/blob/gh-pages/"
 RULESET_COMMITS = "https://github.com/AgoraNomic/ruleset/commit/"
+RULESET_FILES = "https://github.com/AgoraNomic/ruleset/blob/"
 _ISO_DATE = re.compile(r"[0-9]{4}-[0-9]{2}-[0-9]{2}")
 _DECIMAL = re.compile(r"[0-9]{1,3}(?:\.[0-9]{1,3})?")
 _BY_RULE = re.compile(r"rule\s+([0-9]+)\b", re.IGNORECASE)  # a By: line that check reads as naming a rule
@@ -186,6 +188,9 @@ class _Importer:
         self.ruleset = ruleset
         self.corrections = corrections
         self._spelling: dict[str, str] = {}  # a name as written -> the spelling of the player it is (_one_spelling)
+        # The names as the records wrote them that the import writes as another's (game.toml's [aliases]): by the
+        # name written instead, each with its spellings, former names and the names the corrections made theirs
+        self.played_as: dict[str, set[str]] = defaultdict(set)
         self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected entries are read
         self.assessor = assessor
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
@@ -198,6 +203,7 @@ class _Importer:
         self._former_names = self._former_names_pattern()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
         self._final: dict[int, list[dict]] | None = None
+        self.earlier_count = 0  # the proposals earlier.md holds
         self.proposal_notes: dict[int | str, tuple[str, dict]] = {}  # by number, or by name where it has none
         # What the FLR's lines of 2017 say of a proposal (its title, its authors): (file, commit, as a note holds it)
         self._said_of_proposals: dict[int, tuple[str, str, dict]] = {}
@@ -250,10 +256,14 @@ class _Importer:
                                                      f"({why}): written '{name}'"))
         if not renamed:
             return name
+        written = name
+        played = name in self.renames or name not in self._full_names  # (a committer's full name is not)
         name = self.renames.get(name) or self._full_names.get(name, name)
         if self.corrections is not None and (said := self.corrections.player(name)) is not None:
             self.corrections.use(said[0], f"player {name}")
             name = said[1]
+        if played and written != name:
+            self.played_as[name].add(written)
         return self._spelling.get(name, name) if one_spelling else name
 
     def as_written(self, raw) -> str:
@@ -279,6 +289,9 @@ class _Importer:
             if len(names) > 1:
                 one = min(names, key=lambda name: (name not in current, -written[name], name))
                 self._spelling.update({name: one for name in names if name != one})
+                for name in names:
+                    if name != one:
+                        self.played_as[one] |= self.played_as.pop(name, set()) | {name}
                 self.notes["Names written several ways, one player (case and accents aside)"].append(
                     f"{', '.join(name for name in names if name != one)} -> {one}")
         for decision in decisions:
@@ -1245,6 +1258,9 @@ class _Importer:
                                                  f"snapshot, would be a file that {why}: no snapshot of {year}"))
                 else:
                     files[f"snapshots/{year}-12-31.md"] = snapshot
+        logged = set(used) | set(self.unauthored) | {n for low_, high_ in missing for n in range(low_, high_ + 1)}
+        if earlier := self._earlier_md(logged, first):
+            files["earlier.md"] = earlier
         files["IMPORT.md"] = self._report(walk, decisions, log_entries, missing)
         count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
         return ImportedGame(files, count, self.problems)
@@ -1474,6 +1490,8 @@ class _Importer:
                 self.problems.append(dataclasses.replace(where, message=f"{where.message}: its text, of "
                                                          f"{len(text):,} characters and a line of {longest:,}, is "
                                                          f"left out (a line may hold at most {MAX_LINE_CHARS:,})"))
+        else:
+            prose.append(NOT_RECORDED)
         return Entry(heading, keys, changes, prose, year=decision.date[:4])
 
     def _votes(self, decision: _Decision) -> str:
@@ -1567,7 +1585,7 @@ class _Importer:
         self.notes["Applied by the Rulekeepor, not in the Assessor's record"].append(str(number))
         place = min((position[id(item)] for item in found), default=len(position))
         # (neither record keeps the text of a proposal only the Rulekeepor recorded: said, not shown as its text)
-        prose = [_sources(None, commits), "Neither record holds the text of this proposal."]
+        prose = [_sources(None, commits), NOT_RECORDED]
         return _Placed(date, place, Entry(heading, keys, changes, prose, year=date[:4]), list(found))
 
     def _event_entry(self, group: list[_Found], position: dict[int, int], *, late: bool = False) -> _Placed:
@@ -1747,6 +1765,7 @@ class _Importer:
             "power_cap = 4.0",
             "power_exempt = 3.0",
             "",
+            *toml_aliases(self.played_as, players),
             *self._sections_toml(sections),
             *report_toml(self.ruleset, self.head)])
 
@@ -1774,6 +1793,52 @@ class _Importer:
             out += ["[[sections]]", f"title = {toml_string(title)}"] + ([f"note = {toml_string(text)}"] if text else [])
             out += ["rules = [" + "".join(f"\n  {rule}," for rule in members) + ("\n]" if members else "]"), ""]
         return out
+
+    def _earlier_md(self, logged: set[int], first: int) -> str:
+        """earlier.md (format 1.4): each proposal the Rulekeepor's notes hold (rules_data/proposals) numbered below
+        the log's first and not in the log, as his note gives it (title, author, co-authors, power, a date where
+        it has one, else the date of the earliest history entry crediting it) and a link to the note."""
+        dated: dict[int, str] = {}
+        for history in (self._final or {}).values():
+            for entry in history:
+                number = _number((entry.get("agent") or {}).get("proposal")) \
+                    if isinstance(entry.get("agent"), dict) else None
+                if number is not None and (day := _valid_date(entry.get("date"))):
+                    dated[number] = min(dated.get(number, day), day)
+        out, left = [], []
+        for key, (path, note) in sorted(self.proposal_notes.items(), key=lambda item: str(item[0]).zfill(20)):
+            if not path.startswith(PROPOSAL_FOLDERS):
+                continue  # (a note made of the FLR's lines of 2017, not one of his)
+            if not isinstance(key, int):
+                left.append(f"{clean_line(str(key))} ({path}): the format numbers proposals")
+                continue
+            if key in logged or key >= first:
+                continue
+            where = Problem(path, self.head, 0, f"proposal {key}")
+            title = self._title(note.get("title"), where)
+            lines = [f"## Proposal {key}" + (f": {title}" if title else "")]
+            if _named(note.get("author")):
+                lines.append(f"Proposer: {self.name(note['author'], where)}")
+            coauthors = [self.name(name, where) for name in _list(note.get("coauthors")) if _named(name)]
+            if coauthors:
+                lines.append(f"Co-authors: {', '.join(coauthors)}")
+            if date := _valid_date(note.get("date")) or _valid_date(note.get("adopted")) or dated.get(key):
+                lines.append(f"Date: {date}")
+            if power := _decimal(note.get("power")):
+                lines.append(f"Power: {power}")
+            said = [f"chamber {clean_line(str(note['chamber']))}" if isinstance(note.get("chamber"), str) else "",
+                    "disinterested" if str(note.get("disinterested")).lower() == "true" else ""]
+            if any(said):
+                lines.append("Note: The Rulekeepor's note says: " + "; ".join(filter(None, said)) + ".")
+            lines += ["", f"The Rulekeepor's note: [{path}]({RULESET_FILES}{self.head}/{quote(path)}).", ""]
+            out.append("\n".join(lines))
+        if left:
+            self.notes["Proposals the Rulekeepor's notes name, not numbered (not in earlier.md)"] += left
+        self.earlier_count = len(out)
+        if not out:
+            return ""
+        return ("# Agora's proposals before the log\n\nEach proposal the Rulekeepor's notes (`rules_data/proposals`) "
+                "hold, from before the log begins: known from his note only.\n\n" + "\n".join(out))
 
     def _report(self, walk: _Walk, decisions: list[_Decision], entries: list[Entry], missing: Runs) -> str:
         proposals = [e for e in entries if e.heading.startswith("Proposal ")]
@@ -1809,6 +1874,9 @@ class _Importer:
                "in a later one: " + (", ".join(f"{year}: {count}" for year, count in sorted(late.items())) or "none")
                + ".",
                f"- Adopted, changing no rule: {number_ranges(runs(self.unchanging)) if self.unchanging else 'none'}.",
+               f"- earlier.md: {self.earlier_count} proposals numbered below the log's first that the Rulekeepor's "
+               "notes (rules_data/proposals) hold, each with his note's title, authors, power and date (where the "
+               "note has none, the date of the earliest history entry crediting it).",
                "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
                                                                    sorted(self.renames.items())) or "no renames") + ".",
                ""]

@@ -375,6 +375,7 @@ class Proposal(EntryCommon):
     # Format 1.2: the proposal's own text as submitted (Markdown, after a paragraph `As proposed:`), where its
     # change paragraphs are what the record says it did; not part of `body`.
     proposed: str = ""
+    proposed_unrecorded: bool = False  # format 1.4: `As proposed: not recorded`, no record holds its own text
     votes: Votes | None = None  # None: no Votes line at all; Votes() with nothing: "Votes: none"
     votes_source: Source | None = None
     result: ResultClaim | None = None
@@ -469,6 +470,23 @@ class Log:
 
 
 @dataclass(frozen=True)
+class EarlierProposal:
+    """Format 1.4: a proposal known only from the record (earlier.md), from before the log begins: what the
+    record says of it, never replayed. `date` is as written (`1995-01-12`, `1995-01` or `1995`), `power` too."""
+
+    number: int
+    title: str
+    source: Source
+    proposer: str = ""
+    coauthors: tuple[str, ...] = ()
+    date: str = ""
+    power: str = ""
+    result: str = ""
+    notes: tuple[str, ...] = ()
+    text: str = ""  # the record's own words of it (Markdown)
+
+
+@dataclass(frozen=True)
 class Game:
     slug: str  # the folder name
     config: Config
@@ -477,3 +495,4 @@ class Game:
     snapshots: tuple[Ruleset, ...] = ()
     drafts: tuple[Proposal, ...] = ()
     players_source: Source | None = None  # the `players` line of game.toml, where findings about them stand
+    earlier: tuple[EarlierProposal, ...] = ()  # format 1.4: earlier.md, by number

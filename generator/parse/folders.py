@@ -10,6 +10,8 @@ from ..errors import ErrorCollector
 from ..limits import MAX_LOG_BYTES
 from .source import read_bytes
 
+EARLIER_FILE = "earlier.md"  # format 1.4: the proposals a game knows only from its record (parse/earlier.py)
+
 
 def is_game(folder: Path) -> bool:
     """A folder with a game.toml (whatever that is: one that is not a file is reported when read)."""
@@ -37,6 +39,8 @@ def input_files(folder: Path, *, drafts: bool = False) -> list[Path]:
     files = [folder / "game.toml", folder / "rules.md"]
     if os.path.lexists(folder / "log.md"):
         files.append(folder / "log.md")
+    if os.path.lexists(folder / EARLIER_FILE):  # format 1.4
+        files.append(folder / EARLIER_FILE)
     for sub in ("log", "snapshots") + (("drafts",) if drafts else ()):
         files += sorted((folder / sub).glob("*.md")) if (folder / sub).is_dir() else []
     return files

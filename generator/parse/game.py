@@ -12,7 +12,8 @@ from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config, Section
 from ..model.urls import RESERVED, draft_page_name, url_segment
 from .config import locate_keys, parse_config
-from .folders import game_folders, input_files, names_root
+from .earlier import parse_earlier
+from .folders import EARLIER_FILE, game_folders, input_files, names_root
 from .log import LogParser, parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
@@ -69,6 +70,8 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
     if solitaire and under("snapshots"):
         errors.add(under("snapshots")[0], 1, "a solitaire game has no snapshots: each turn's page shows the "
                    "rules after it")
+    earlier_name = f"{prefix}/{EARLIER_FILE}"
+    earlier = parse_earlier(earlier_name, texts[earlier_name], errors) if earlier_name in texts else ()
     snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True, power=power)
                       for name in under("snapshots"))
     drafts: list[Proposal] = []
@@ -80,7 +83,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
     errors.raise_if_any()
     players_line = locate_keys(texts[toml_name]).get("players") if toml_name in texts else None
     return Game(slug=slug, config=config, rules=rules, log=Log(preamble, tuple(entries), tuple(log_files)),
-                snapshots=snapshots, drafts=tuple(drafts),
+                snapshots=snapshots, drafts=tuple(drafts), earlier=earlier,
                 players_source=Source(toml_name, players_line) if players_line else None)
 
 

@@ -62,6 +62,7 @@ _FAILED = re.compile(r"^failed\s*:\s*", re.IGNORECASE)
 _REENACT = re.compile(r"^reenact\s+(?:power\s+(\S+)\s+)?rule\s+([0-9]+)(?:\s*:(.*)|\s*\.?)$", re.IGNORECASE)
 _ANNOTATE = re.compile(r"^(un)?annotate\s+rule\s+([0-9]+)\s*:?$", re.IGNORECASE)
 # Format 1.4: the record's word on the change above (its own paragraph, right after the change or its quoted text).
+_NOT_RECORDED = re.compile(r"^as proposed:\s*not recorded\.?$")  # (lowered) format 1.4: no record holds its text
 _RECORD_LINE = re.compile(r"^(history|revision|corrected|place)\s*:\s*(.*)$", re.IGNORECASE)
 # Every pattern that reads a line runs in time linear in it: rule numbers are ASCII digits (read_int caps
 # them), and no lazy part is followed by optional white space before the end (that backtracks: a 40 KB line
@@ -163,7 +164,7 @@ _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 _ENTRY_CACHE_SIZE = 200_000
 _SPARE_ENTRIES = 1000
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-7"
+PARSER_LAYOUT = "log-8"
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:
@@ -834,7 +835,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     keys = _read_keys(file, tokens, blocks, head.kind.keys, head.kind.name, errors)
     body, body_start = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
-    proposed = ""
+    proposed: str | None = ""  # None: `As proposed: not recorded`
     if head.kind.name == "proposal" and (found := _as_proposed(file, lines, tokens, body_blocks, errors)) is not None:
         proposed, (first, last) = found
         body = "\n\n".join(part for part in (slice_lines(lines, body_start, first), slice_lines(lines, last, end_line))
@@ -897,7 +898,7 @@ def _read_proposal(head: _Heading, keys: _Keys, common: dict, proposed: str, err
                     proposer_source=Source(file, proposer[1]) if proposer else None,
                     coauthors=tuple(_check_name(file, coauthors[1], name, errors)
                                     for name in split_names(coauthors[0])) if coauthors else (),
-                    proposed=proposed,
+                    proposed=proposed or "", proposed_unrecorded=proposed is None,
                     votes=votes, votes_source=votes_source, result=result, die=_read_die(file, keys, errors),
                     extra_turn=bool(turn and turn[0].lower() == "extra"), **common)
 
@@ -958,17 +959,21 @@ ENTRY_KINDS = (
 
 
 def _as_proposed(file: str, lines: list[str], tokens: list[Token], blocks: list[tuple[int, Token]],
-                 errors: ErrorCollector) -> tuple[str, tuple[int, int]] | None:
+                 errors: ErrorCollector) -> tuple[str | None, tuple[int, int]] | None:
     """A proposal's own text, after a paragraph that is `As proposed:` (format 1.2): the blockquote's text, or the
-    fenced block as written (verbatim), and the lines (0-based, end excluded) of the paragraph and the text."""
+    fenced block as written (verbatim), and the lines (0-based, end excluded) of the paragraph and the text. None
+    as the text: the paragraph is `As proposed: not recorded` (format 1.4), no record holds it."""
     found = None
     for position, (index, token) in enumerate(blocks):
-        if token.type != "paragraph_open" or tokens[index + 1].content.strip().lower() != "as proposed:":
+        said = tokens[index + 1].content.strip().lower() if token.type == "paragraph_open" else ""
+        if said != "as proposed:" and not _NOT_RECORDED.match(said):
             continue
         following, quoted = _block_after(lines, blocks, position)
         if found is not None:
             errors.add(file, token.map[0] + 1, f"a second 'As proposed:' (the first is at line {found[1][0] + 1}): a "
                        "proposal has one text as proposed")
+        elif said != "as proposed:":
+            found = None, (token.map[0], token.map[1])
         elif quoted is None and (following is None or following.type != "fence"):
             errors.add(file, token.map[0] + 1, "'As proposed:' must be followed by the proposal's text, as a blockquote "
                        "(lines starting with '>') or a fenced block")

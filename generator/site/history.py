@@ -123,22 +123,34 @@ class RuleIndex:
         made = {identity: RuleHistory(identity, list(own)) for identity, own in differing.items()
                 if own and (identity not in before.rules or identity in was)}
         changed = was.keys() | made.keys()
-        new_revisions = {identity: _revisions(history) for identity, history in made.items()}
         reordered = any(identity not in was or identity not in made
                         or was[identity].versions[0].start != made[identity].versions[0].start for identity in changed)
         if reordered:  # rules came, went or start elsewhere: in order of their first versions, as `versions` has them
             order = sorted(self.by_rule, key=lambda identity: (self.by_rule[identity][0].start, identity))
         else:
             order = list(before.rules)
+        self._follow_rules(before, was, made, order)
+        self._follow_versions(before, was, made)
+        self._follow_names(before, was, made, reordered)
+
+    def _follow_rules(self, before: RuleIndex, was: dict[int, RuleHistory], made: dict[int, RuleHistory],
+                      order: list[int]) -> None:
+        """Each rule's history and revisions, and the revisions by entry: `made`'s where given, else `before`'s."""
+        new_revisions = {identity: _revisions(history) for identity, history in made.items()}
         self.rules = {identity: made[identity] if identity in made else before.rules[identity] for identity in order}
         self.revisions_by_rule = {identity: new_revisions[identity] if identity in made
                                   else before.revisions_by_rule[identity] for identity in order}
-        rank = {identity: place for place, identity in enumerate(order)} if changed else {}
+        rank = {identity: place for place, identity in enumerate(order)}
         self.revisions_by_step = _patched(
-            before.revisions_by_step, changed,
+            before.revisions_by_step, was.keys() | made.keys(),
             [r for identity in was for r in before.revisions_by_rule[identity] if r.index is not None],
             [r for revisions in new_revisions.values() for r in revisions if r.index is not None],
             _revision_rule, _index, lambda r: (_revision_number(r), rank[_revision_rule(r)]))
+
+    def _follow_versions(self, before: RuleIndex, was: dict[int, RuleHistory], made: dict[int, RuleHistory]) -> None:
+        """The versions by start and end, their places in their rules and the count of each class: `before`'s, with
+        the versions of `was` taken out and those of `made` put in."""
+        changed = was.keys() | made.keys()
         old_versions = [v for history in was.values() for v in history.versions]
         new_versions = [v for history in made.values() for v in history.versions]
         self.starting_at = _patched(before.starting_at, changed, old_versions, new_versions, _identity, _start,
@@ -153,8 +165,12 @@ class RuleIndex:
                 self.ordinal[version.identity, version.start] = n
         self.class_count = before.class_count - Counter(map(_rule_class, old_versions)) \
             + Counter(map(_rule_class, new_versions)) if changed else before.class_count
-        # A page's name is a rule's last number, unless another rule took it: made again when a rule came, went,
-        # or its last version moved or took another number
+
+    def _follow_names(self, before: RuleIndex, was: dict[int, RuleHistory], made: dict[int, RuleHistory],
+                      reordered: bool) -> None:
+        """The pages' names: a page's name is a rule's last number, unless another rule took it, so they are made
+        again when a rule came, went, or its last version moved or took another number."""
+        changed = was.keys() | made.keys()
         if any(identity not in was or identity not in made or _named(was[identity]) != _named(made[identity])
                for identity in changed):
             self.page_number = self._page_numbers()

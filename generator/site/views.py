@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import datetime as dt
 import json
+import re
 from bisect import bisect_right
 from collections import Counter
 from collections.abc import Callable, Sequence
@@ -21,13 +22,14 @@ from ..cache import Cache
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Entry, Judgment, Proposal, WrittenDecimal
+from ..model import Change, EarlierProposal, Entry, Judgment, Proposal, WrittenDecimal
 from ..model.points import case_name
 from ..model.urls import is_url_segment
 from ..diffing.compare import change_notes
 from ..diffing.redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
+from .people import People
 
 # Long lists are cut into parts, so that no page grows with the game: the log (whose entries show the most: a
 # part ends at LOG_PART entries, or before the entry that would take its texts past LOG_PART_CHARS, so that a
@@ -261,6 +263,17 @@ class GamePlan:
             self._made[name] = make()
         return self._made[name]
 
+    @property
+    def people(self) -> People:
+        """The game's players, each with their record and page (site/people.py)."""
+        return self.once("people", lambda: People(self.replay, TABLE_PART))
+
+    def person_view(self, name: str, from_dir: str) -> dict[str, str]:
+        """A name as the record writes it, linked to its person's page (no link for a stranger), with the person's
+        name where it is another (an alias, a former name)."""
+        page, person = self.people.page(name), self.people.person(name)
+        return {"name": name, "url": f"{from_dir}{page}" if page else "", "person": person if person != name else ""}
+
     def latest_date(self) -> dt.date | None:
         """The latest date of any entry."""
         return self.once("latest date", lambda: max(filter(None, (s.entry.date for s in self.replay.steps)),
@@ -303,6 +316,54 @@ class GamePlan:
                 count = given[-1] if given else count + 1
                 out[identity, version.start] = count
         return out
+
+    def earlier(self) -> list[EarlierProposal]:
+        """Format 1.4: the proposals of earlier.md that have a page of their own, by number: those the log does
+        not hold (a number the log holds keeps the log's page)."""
+        def made() -> list[EarlierProposal]:
+            logged = {step.entry.number for step in self.history.proposal_steps}
+            return [p for p in self.replay.game.earlier if p.number not in logged]
+        return self.once("earlier", made)
+
+    def proposal_url(self, number: int, from_dir: str) -> str | None:
+        """The page of proposal `number`: the log's (its first, for a number it holds more than once), else
+        earlier.md's; None when neither holds it."""
+        def made() -> dict[int, str]:
+            pages = {p.number: str(p.number) for p in self.earlier()}
+            for step in self.history.proposal_steps:
+                pages.setdefault(step.entry.number, self.proposal_pages[step.index])
+            return pages
+        name = self.once("proposal numbers", made).get(number)
+        return f"{from_dir}proposals/{name}.html" if name is not None else None
+
+    def history_lines(self) -> dict[int, list[str]]:
+        """Every history line the record keeps of each rule (by identity): rules.md's `History:` lines and the
+        log's changes' (format 1.4), in the log's order (the keepers' order: ruleset_text.history_lines)."""
+        def made() -> dict[int, list[str]]:
+            lines = {identity: list(before) for identity, (before, _) in self.rule_notes.items() if before}
+            for identity, revisions in self.history.revisions_by_rule.items():
+                for revision in revisions:
+                    step = self.history.step_of(revision)
+                    records = changes_making(step.entry, revision.before, revision.after) if step else ()
+                    recorded = [line for change in records for line in change.history]
+                    if recorded:
+                        lines.setdefault(identity, []).extend(recorded)
+            return lines
+        return self.once("history lines", made)
+
+    def naming(self, number: int) -> list[tuple[int, list[str]]]:
+        """The rules (by identity, in number order) whose history lines name proposal `number`, with those lines."""
+        def made() -> dict[int, list[tuple[int, list[str]]]]:
+            found: dict[int, dict[int, list[str]]] = {}
+            for identity, lines in self.history_lines().items():
+                for line in lines:
+                    for m in _PROPOSAL_CITED.finditer(line):
+                        found.setdefault(int(m.group(2)), {}).setdefault(identity, [])
+                        if line not in found[int(m.group(2))][identity]:
+                            found[int(m.group(2))][identity].append(line)
+            return {n: sorted(rules.items(), key=lambda item: self.history.rules[item[0]].last.number)
+                    for n, rules in found.items()}
+        return self.once("naming", made).get(number, [])
 
     @property
     def recorded_revisions(self) -> bool:
@@ -480,11 +541,20 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
         "step": step_view(plan, step, from_dir) if step else None,
-        "history": [line for change in records for line in change.history],
+        "history": [history_html(plan, line, from_dir) for change in records for line in change.history],
         "corrected": "; ".join(change.corrected for change in records if change.corrected),
         # recorded after changes that took effect later (format 1.4's `Place:`): the record lists it before them
         "late": any(change.place is not None and change.history for change in records),
+        "authors": authors(plan, step, from_dir) if step else [],
     }
+
+
+def authors(plan: GamePlan, step: Step, from_dir: str) -> list[dict[str, str]]:
+    """Who made an entry, each linked to their page: a proposal's proposer and co-authors, a judgment's judge."""
+    entry = step.entry
+    names = ([entry.proposer, *entry.coauthors] if isinstance(entry, Proposal)
+             else [entry.judge] if isinstance(entry, Judgment) else [])
+    return [plan.person_view(name, from_dir) for name in names]
 
 
 def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: Step | None,
@@ -520,6 +590,24 @@ def changes_making(entry, before: RuleVersion | None, after: RuleVersion | None)
         return after.changes
     return tuple(change for change in getattr(entry, "changes", ())
                  if change.kind == "repeal" and before is not None and change.rule == before.number)
+
+
+# A proposal a history line names as the agent of a change: `by P1234 'Title' (Ann)`, `by Proposal 7850` (not
+# `by P7729 #1`, one of two proposals its record numbered alike).
+_PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9]| #[0-9])")
+
+
+def history_html(plan: GamePlan, line: str, from_dir: str) -> Markup:
+    """A history line (its keepers' words) as HTML, each proposal it names as an agent linked to its page (the
+    log's, else earlier.md's) where the archive has one."""
+    parts, last = [], 0
+    for m in _PROPOSAL_CITED.finditer(line):
+        url = plan.proposal_url(int(m.group(2)), from_dir)
+        if url is not None:
+            start = m.start(1)
+            parts += [escape(line[last:start]), Markup('<a href="{}">{}</a>').format(url, line[start:m.end()])]
+            last = m.end()
+    return Markup("").join(parts + [escape(line[last:])])
 
 
 def point_name(plan: GamePlan, index: int) -> str:

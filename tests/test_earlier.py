@@ -1,0 +1,121 @@
+"""Format 1.4: proposals known only from the record (earlier.md), from before the log begins: a page each, a list of
+them, and the numbers of the rules' history lines linked to them (or to the log's pages for the log's own). The
+case folders tests/cases/engine/v14-earlier (check's note where a title differs) and tests/cases/parse/
+v14-bad-earlier (each bad record at its line, exit 2) hold check's exact report."""
+from __future__ import annotations
+
+import re
+import shutil
+from pathlib import Path
+
+from generator.cli import main
+
+CASE = Path(__file__).resolve().parent / "cases" / "engine" / "v14-earlier"
+
+
+def _words(html: str) -> str:
+    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
+
+
+def _built(tmp_path: Path) -> Path:
+    game = tmp_path / "content" / "v14-earlier"
+    shutil.copytree(CASE, game)
+    (game / "expected.txt").unlink()
+    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
+    return tmp_path / "site" / "v14-earlier"
+
+
+def test_each_earlier_proposal_has_a_page_saying_it_is_known_from_the_record_only(tmp_path):
+    site = _built(tmp_path)
+    page = (site / "proposals" / "10.html").read_text(encoding="utf-8")
+    words = _words(page)
+    assert "Proposal 10: Coins" in words and "Known from the record only" in words
+    assert "Proposer Ann Co-authors Bob, Cy Date 2025-01 Power 1.0" in words
+    assert "<p>Make coins <em>spendable</em>.</p>" in page  # the record's words, as Markdown
+    assert "The record names it in two rules' histories." in words
+    # the rules whose history lines name it, linked, with those lines
+    assert '<a href="../rules/201.html">Rule 201: Spending</a>' in page
+    assert '<a href="../rules/202.html">Rule 202: Saving</a>' in page
+    assert "Enacted by P10 'Coins' (Ann), 2025-01-01" in words
+    untitled = _words((site / "proposals" / "99.html").read_text(encoding="utf-8"))
+    assert "Proposer not recorded" in untitled and "Date not recorded" in untitled
+    assert "The record's words The record holds nothing more of it." in untitled
+    assert "Rule 201: Spending : Amended(2) by Proposal 99 (Dee), 2025-03-01" in untitled
+    # `P12 #1` is one of two proposals its record numbered alike, not proposal 12
+    assert "No rule's history in this archive names it." in _words((site / "proposals" / "12.html").read_text("utf-8"))
+    assert "Amended(1) by P12 #1 &#39;Twin&#39;" in (site / "rules" / "202.html").read_text(encoding="utf-8")
+
+
+def test_a_number_the_log_holds_keeps_the_logs_page(tmp_path):
+    site = _built(tmp_path)
+    page = _words((site / "proposals" / "11.html").read_text(encoding="utf-8"))
+    assert "Proposal 11: More coins" in page and "Known from the record only" not in page
+    listed = (site / "proposals" / "earlier.html").read_text(encoding="utf-8")
+    assert re.findall(r'<td class="num"><a href="(\d+)\.html">', listed) == ["10", "12", "99"]
+    assert "3 proposals known from the record only" in _words(listed)
+    index = (site / "proposals" / "index.html").read_text(encoding="utf-8")
+    assert '<a href="earlier.html">3 proposals from before the log begins</a>' in index
+
+
+def test_history_lines_link_each_proposal_to_its_page_and_stay_escaped(tmp_path):
+    page = (_built(tmp_path) / "rules" / "201.html").read_text(encoding="utf-8")
+    before = page[page.index('class="record-history"'):page.index('class="history"')]
+    assert 'Enacted by <a href="../proposals/10.html">P10</a> &#39;Coins&#39; (Ann)' in before
+    # a number the log holds links to the log's page; the title's markup is text
+    assert 'by <a href="../proposals/11.html">P11</a> &#39;More &lt;coins&gt;&#39; (Bob, Cy), 2025-02' in before
+    assert 'by <a href="../proposals/99.html">Proposal 99</a> (Dee)' in before
+    record = re.search(r'<p class="record">(.*?)</p>', page).group(1)
+    assert record == ('Amended(3) by <a href="../proposals/11.html">P11</a> &#39;More coins&#39; (Bob), '
+                      '2026-01-10')
+
+
+def test_a_number_with_no_page_is_left_as_text(tmp_path):
+    game = tmp_path / "v14-earlier"
+    shutil.copytree(CASE, game)
+    (game / "expected.txt").unlink()
+    (game / "earlier.md").unlink()
+    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
+    page = (tmp_path / "site" / "v14-earlier" / "rules" / "201.html").read_text(encoding="utf-8")
+    assert "Enacted by P10 &#39;Coins&#39;" in page and "proposals/10.html" not in page
+    assert not (tmp_path / "site" / "v14-earlier" / "proposals" / "earlier.html").exists()
+
+
+def test_what_serve_answers_after_each_edit_of_earlier_md_is_the_site_a_build_gives(tmp_path):
+    from generator.serve import LiveSite
+    from tests.helpers import served_tree, site_digest
+
+    content = tmp_path / "content"
+    game = content / "v14-earlier"
+    shutil.copytree(CASE, game)
+    (game / "expected.txt").unlink()
+    live = LiveSite(content, live_reload="")
+    assert live.update().ok
+    earlier = game / "earlier.md"
+    text = earlier.read_text(encoding="utf-8")
+    for step, new in enumerate([text.replace("## Proposal 10: Coins", "## Proposal 10: Pennies"),
+                                text + "\n## Proposal 13: Late find\nProposer: Eve\n", None]):
+        if new is None:
+            earlier.unlink()
+        else:
+            earlier.write_text(new, encoding="utf-8")
+        assert live.update([earlier]).ok
+        built = tmp_path / f"built-{step}"
+        assert main(["build", str(content), "-o", str(built), "--quiet"]) == 0
+        assert served_tree(live, built) == site_digest(built), f"after edit {step}"
+    assert not (built / "v14-earlier" / "proposals" / "10.html").exists()
+
+
+def test_the_search_index_finds_an_earlier_proposal_by_its_title(tmp_path):
+    docs = (_built(tmp_path) / "search" / "docs-0.js").read_text(encoding="utf-8")
+    assert '["proposal","Proposal 10: Coins","proposals/10.html","Ann, known from the record only. Make coins ' \
+        'spendable."]' in docs
+
+
+def test_a_build_after_an_edit_of_earlier_md_alone_draws_it_again(tmp_path):
+    site = _built(tmp_path)
+    game = tmp_path / "content" / "v14-earlier"
+    earlier = game / "earlier.md"
+    earlier.write_text(earlier.read_text(encoding="utf-8").replace("## Proposal 10: Coins", "## Proposal 10: Pennies"),
+                       encoding="utf-8")
+    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
+    assert "Proposal 10: Pennies" in (site / "proposals" / "10.html").read_text(encoding="utf-8")
