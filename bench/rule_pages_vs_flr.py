@@ -307,11 +307,11 @@ def compare_proposals(site: Path, records: Path, sample: int, problems, shown, c
         page = ProposalPage()
         page.feed(pages[number].read_text(encoding="utf-8"))
         shown["proposal pages compared"] += 1
-        title = page.h1.split(": ", 1)[1] if ": " in page.h1 else ""
+        title = page.h1.split(": ", 1)[1].removesuffix(" from the record") if ": " in page.h1 else ""
         if "title" in record and html.unescape(title) != record["title"] and not (
                 number in credits and credits[number][0] != record["title"]):
             problems["proposal title"].append(f"{number}: page {title!r}, record {record['title']!r}")
-        authors = [record.get("author", "")] + record.get("coauthors", [])
+        authors = [record.get("author", "not recorded")] + record.get("coauthors", [])
         shown_authors = [page.facts.get("Proposer", "")] + [
             a.strip() for a in re.split(r",| and ", page.facts.get("Co-authors", "")) if a.strip()]
         if [a.casefold() for a in authors] != [a.casefold() for a in shown_authors]:
