@@ -140,6 +140,8 @@ def test_9_one_player_one_name_case_aside_and_the_keepers_word_for_the_rest(tmp_
     assert "Proposer: Cy\n" in log["Proposal 46: Idea 46"] and "Co-authors" not in log["Proposal 45: Idea 45"].replace(
         "Co-authors: Cy", "")
     assert "- cy -> Cy" in files["IMPORT.md"]
+    # The names folded are the names played under, game.toml's [aliases], which check reads as one player
+    assert '[aliases]\n"Cy" = ["cy", "Dee"]\n' in files["game.toml"]
 
 
 def test_9_a_corrections_line_that_names_no_one_is_refused(tmp_path, capsys):

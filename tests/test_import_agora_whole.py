@@ -240,7 +240,8 @@ def test_names_are_as_the_players_go_by_now(tmp_path, capsys, ruleset) -> None:
          entry_yaml("amendment", "2020-08-01", "cleaning:\n      by: Oldname Surname")])},
         date="2020-08-01T12:00:00", author="Oldname Surname")
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset))
-    assert "Oldname" not in "".join(files.values()).replace("Oldname -> Newname", ""), said
+    assert '\n[aliases]\n"Newname" = ["Oldname"]\n' in files["game.toml"]  # the name played under, kept there
+    assert "Oldname" not in "".join(files.values()).replace("Oldname -> Newname", "").replace('["Oldname"]', ""), said
     event = log_of(files)["Event: Cleaning (Newname): rule 102"]
     assert "By: cleaning (Newname)" in event
     assert "Proposer: Newname\n" in log_of(files)["Proposal 133: Newer"]

@@ -325,6 +325,7 @@ def test_the_keepers_corrections_are_followed(tmp_path, capsys, small_game) -> N
     assert "Proposer: Dee\nCo-authors: Eve\n" in log["Proposal 302"]
     assert "By: cleaning (cy)" in log["Event: Rename the dice rule"]
     assert 'players = [\n  "Beatrice",\n  "Dee",\n]' in files["game.toml"]
+    assert '[aliases]\n"Beatrice" = ["Bea"]\n' in files["game.toml"]  # the name the record gave, played under
     line = next(n for n, text in enumerate(corrections.read_text().splitlines(), 1)
                 if text.startswith(f"commit {second}"))
     assert f"{corrections}:{line}: commit {second}: proposal 302 by Dee, Eve" in said

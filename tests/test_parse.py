@@ -1302,3 +1302,34 @@ def test_the_parsers_memo_is_bounded_by_the_last_parses_and_forgets_a_file_gone(
     parser.forget([LOG])
     assert {key[0] for key in parser.entries} == {"g/log/other.md"}
     assert set(parser.files) == set(parser.last_parse) == {("g/log/other.md", log.Dialect())}
+
+
+def test_aliases_are_read_as_each_person_and_the_names_they_played_under():
+    config, errors = config_of('players = ["Jessamy", "Åsa"]\n\n[aliases]\nJessamy = ["Jess"]\n'
+                               '"A\\u030asa" = ["Aasa", "åsa"]\n')  # (a key in NFD is read in NFC)
+    assert errors == []
+    assert config.aliases.people == (("Jessamy", ("Jess",)), ("Åsa", ("Aasa", "åsa")))
+    assert config.aliases.of("Jess") == "Jessamy" and config.aliases.of("Ann") == "Ann"
+    assert config.aliases.names_of("Åsa") == ("Aasa", "åsa") and config.aliases.names_of("Ann") == ()
+
+
+@pytest.mark.parametrize("text, message", [
+    ('aliases = ["Jess"]\n', "g/game.toml:1: aliases must be a table: [aliases]"),
+    ('[aliases]\nAnn = []\n', "g/game.toml:2: aliases.Ann must be a list of the names the player played under"),
+    ('[aliases]\nAnn = ["Ann"]\n', "g/game.toml:2: aliases.Ann lists Ann, the player's own name"),
+    ('[aliases]\nAnn = ["Annie"]\n"Annie" = ["A"]\n',
+     "g/game.toml:3: aliases: Annie is an alias of Ann, and has aliases of its own: list them under Ann"),
+    ('[aliases]\nAnn = ["An\\u200bn"]\n', "g/game.toml:2: aliases.Ann: the name 'An\\u200bn' holds invisible"),
+    ('[aliases]\nAnn = ["A, B"]\n', "g/game.toml:2: aliases.Ann: player 'A, B' holds a ','"),
+    ('players = ["Ann", "Bo"]\n[aliases]\nAnn = ["Bo"]\n',
+     "g/game.toml:3: aliases: Bo is listed as Ann's alias and as a player of its own in players"),
+])
+def test_an_alias_that_cannot_be_read_says_why_at_its_line(text, message):
+    _, errors = config_of(text)
+    assert len(errors) == 1 and errors[0].startswith(message), errors
+
+
+def test_an_effect_cannot_change_the_aliases():
+    _, errors = entries_of('## Proposal 301\nProposer: Ann\nDate: 2020-01-01\nEffect: aliases = {Ann = ["A"]}\n')
+    assert errors == ["g/log.md:4: Effect: aliases cannot be changed by an Effect: the names a player played under "
+                      "are the record's, for the whole game: list them in game.toml"]

@@ -22,7 +22,7 @@ from typing import NamedTuple
 from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
                      amount_text, as_amount)
 from ..limits import MAX_DIGITS
-from ..model.config import POWER_KEYS, Config
+from ..model.config import POWER_KEYS, Aliases, Config
 from ..model.dice import parse_dice
 from ..model.names import look_alike, looks_like, skeleton
 from ..model.solitaire import Turn
@@ -375,8 +375,11 @@ def initial_state(game: Game) -> FoldState:
     return state
 
 
-def _fold_entry(state: FoldState, index: int, entry: Entry, rulings: dict, points: dict[int, list[Ruleset]]) -> Step:
-    """One step of the fold: the game just after `entry`, `state` moved on to it."""
+def _fold_entry(state: FoldState, index: int, recorded: Entry, rulings: dict, points: dict[int, list[Ruleset]]
+                ) -> Step:
+    """One step of the fold: the game just after `recorded`, `state` moved on to it. The fold reads the entry with
+    each name played under as the person's (game.toml's `[aliases]`); the step keeps the entry as recorded."""
+    entry = as_people(recorded, state.config.aliases)
     state.begin(entry)
     findings_before, overrides_before = len(state.findings), len(state.overrides)
     _check_date(state, entry)
@@ -389,7 +392,7 @@ def _fold_entry(state: FoldState, index: int, entry: Entry, rulings: dict, point
                else _unrecorded(state, entry) if isinstance(entry, Unrecorded)
                else _event(state, index, entry))
     newly_won = _check_win(state, entry)
-    _check_claims(state, entry, newly_won)
+    _check_claims(state, entry, newly_won, index == len(state.game.log.entries) - 1)
     reset = bool(newly_won) and state.winner == newly_won and state.config.scoring.after_win == "reset"
     if reset:  # format 1.2: the win recorded, every score 0, and play goes on (this entry's Scores were checked)
         state.wins.append((index, newly_won))
@@ -400,7 +403,7 @@ def _fold_entry(state: FoldState, index: int, entry: Entry, rulings: dict, point
     state.turns.follow(state.config.turns.order, state.config.turns.collation)
     for snapshot in points.get(index, []):
         compare_snapshot(state.findings, state.book.current, snapshot)
-    return Step(index=index, entry=entry, label=state.label, turn_of=outcome.turn_of,
+    return Step(index=index, entry=recorded, label=state.label, turn_of=outcome.turn_of,
                 expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
                 decision=outcome.decision, power=outcome.power,
                 computed_result=outcome.computed, result=outcome.result, deltas=tuple(state.deltas),
@@ -411,6 +414,41 @@ def _fold_entry(state: FoldState, index: int, entry: Entry, rulings: dict, point
                 findings=tuple(state.findings[findings_before:]),
                 overrides=tuple(state.overrides[overrides_before:]), notes=tuple(state.notes),
                 failed=tuple(state.failed))
+
+
+def as_people(entry: Entry, aliases: Aliases) -> Entry:
+    """`entry` with each name in it that is an alias (game.toml's `[aliases]`) written as the person's name: the
+    entry itself when it names no alias (every entry of a game without aliases)."""
+    if not aliases.people:
+        return entry
+    of = aliases.of
+
+    def names(written: tuple[str, ...]) -> tuple[str, ...]:
+        return tuple(map(of, written))
+    changed: dict[str, object] = {}
+    if entry.points:
+        changed["points"] = tuple(dataclasses.replace(p, player=of(p.player)) for p in entry.points)
+    if entry.scores:
+        changed["scores"] = dataclasses.replace(entry.scores, scores=tuple((of(n), v) for n, v in entry.scores.scores))
+    if entry.winner:
+        changed["winner"] = dataclasses.replace(entry.winner, players=names(entry.winner.players))
+    if isinstance(entry, Proposal):
+        changed.update(proposer=of(entry.proposer), coauthors=names(entry.coauthors))
+        if entry.votes:
+            votes = entry.votes
+            changed["votes"] = dataclasses.replace(votes, for_=names(votes.for_), against=names(votes.against),
+                                                   abstain=names(votes.abstain))
+    elif isinstance(entry, Judgment):
+        changed.update(judge=of(entry.judge), settings=tuple(
+            dataclasses.replace(s, player=of(s.player)) if s.player else s for s in entry.settings))
+    elif isinstance(entry, Event):
+        changed["players"] = tuple(dataclasses.replace(c, player=of(c.player), renamed_to=of(c.renamed_to)
+                                                       if c.renamed_to else "") for c in entry.players)
+        if entry.turn_of:
+            changed["turn_of"] = of(entry.turn_of)
+    if all(getattr(entry, key) == value for key, value in changed.items()):
+        return entry
+    return dataclasses.replace(entry, **changed)
 
 
 def finish(game: Game, state: FoldState, steps: list[Step], before_entries: list[Finding],
@@ -1276,7 +1314,7 @@ def _check_win(state: FoldState, entry: Entry) -> tuple[str, ...]:
     return newly
 
 
-def _check_claims(state: FoldState, entry: Entry, newly_won: tuple[str, ...]) -> None:
+def _check_claims(state: FoldState, entry: Entry, newly_won: tuple[str, ...], last: bool) -> None:
     if entry.scores:
         for player, claimed in entry.scores.scores:
             if player in state.follow_recorded and player in state.scores:
@@ -1313,7 +1351,7 @@ def _check_claims(state: FoldState, entry: Entry, newly_won: tuple[str, ...]) ->
         state.find("winner", entry.source, f"the replay finds that {', '.join(newly_won)} won here ({scores}; the "
                    f"win is {state.config.scoring.win}), but the log records no Winner",
                    expected=", ".join(newly_won), found="none")
-        if entry is not state.game.log.entries[-1]:  # play went on: the replay follows the record
+        if not last:  # play went on: the replay follows the record
             state.winner, state.ended_at, state.overlooked_win = (), "", True
 
 

@@ -37,7 +37,7 @@ from ..parse.source import read_int, shorten
 from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
-                      toml_players, toml_string)
+                      toml_aliases, toml_players, toml_string)
 from .agora_report import report_toml
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
@@ -188,6 +188,9 @@ class _Importer:
         self.ruleset = ruleset
         self.corrections = corrections
         self._spelling: dict[str, str] = {}  # a name as written -> the spelling of the player it is (_one_spelling)
+        # The names as the records wrote them that the import writes as another's (game.toml's [aliases]): by the
+        # name written instead, each with its spellings, former names and the names the corrections made theirs
+        self.played_as: dict[str, set[str]] = defaultdict(set)
         self.head = commit_id(ruleset, "HEAD")  # where the Rulekeepor's notes and corrected entries are read
         self.assessor = assessor
         self.notes: dict[str, list[str]] = defaultdict(list)   # IMPORT.md sections: what the records hold
@@ -253,10 +256,14 @@ class _Importer:
                                                      f"({why}): written '{name}'"))
         if not renamed:
             return name
+        written = name
+        played = name in self.renames or name not in self._full_names  # (a committer's full name is not)
         name = self.renames.get(name) or self._full_names.get(name, name)
         if self.corrections is not None and (said := self.corrections.player(name)) is not None:
             self.corrections.use(said[0], f"player {name}")
             name = said[1]
+        if played and written != name:
+            self.played_as[name].add(written)
         return self._spelling.get(name, name) if one_spelling else name
 
     def as_written(self, raw) -> str:
@@ -282,6 +289,9 @@ class _Importer:
             if len(names) > 1:
                 one = min(names, key=lambda name: (name not in current, -written[name], name))
                 self._spelling.update({name: one for name in names if name != one})
+                for name in names:
+                    if name != one:
+                        self.played_as[one] |= self.played_as.pop(name, set()) | {name}
                 self.notes["Names written several ways, one player (case and accents aside)"].append(
                     f"{', '.join(name for name in names if name != one)} -> {one}")
         for decision in decisions:
@@ -1755,6 +1765,7 @@ class _Importer:
             "power_cap = 4.0",
             "power_exempt = 3.0",
             "",
+            *toml_aliases(self.played_as, players),
             *self._sections_toml(sections),
             *report_toml(self.ruleset, self.head)])
 

@@ -246,6 +246,22 @@ def toml_string(value: str) -> str:
     return json.dumps(value, ensure_ascii=False)
 
 
+def toml_aliases(played_as: dict[str, set[str]], players: list[str]) -> list[str]:
+    """game.toml's `[aliases]`: each player's other names in the record, those the import wrote as the player's
+    (`played_as`), as git's .mailmap keeps them; none that is a player's own name, or another's alias too."""
+    named = set(players)
+    claimed: dict[str, int] = {}
+    for aliases in played_as.values():
+        for alias in aliases:
+            claimed[alias] = claimed.get(alias, 0) + 1
+    lines = [f"{toml_string(player)} = [{', '.join(toml_string(a) for a in aliases)}]"
+             for player in sorted(named & set(played_as), key=lambda n: (n.casefold(), n))
+             if (aliases := sorted((a for a in played_as[player] if a not in named and claimed[a] == 1 and a != player),
+                                   key=lambda n: (n.casefold(), n)))]
+    return ["# The other names each player went by in the record, written here as the player's (as git's .mailmap).",
+            "[aliases]", *lines, ""] if lines else []
+
+
 def toml_players(players: list[str]) -> str:
     """game.toml's `players`, a name a line: a long game's names would pass the length of one of its lines."""
     return "players = [\n" + "".join(f"  {toml_string(player)},\n" for player in players) + "]" if players \

@@ -35,8 +35,8 @@ from ..model.names import shown
 from ..parse.source import check_line_lengths
 from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
-                      number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_players,
-                      toml_string)
+                      number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
+                      toml_players, toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
 from .decisions import (Decision, DecisionsUnreadable, Mapping, ScoreFiles, moment_of, read_decisions, read_list,
                         read_players, read_scores, score_paths, stated_conditions)
@@ -228,7 +228,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                      f"({escape_markdown(read)}); the file `IMPORT.md` in the game's folder, which is not part of the "
                      "site, says how each was read.\n\n", entries)
     game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records and records.file
-                           else None, records.scores.adopted if records and records.scores else 0)
+                           else None, records.scores.adopted if records and records.scores else 0, names.played_as)
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
@@ -877,6 +877,7 @@ class _Names:
         self.written: dict[str, str] = {}       # a name as the record gives it -> as the log writes it
         self.why: dict[str, str] = {}           # -> why, for the corrections file
         self.guessed: dict[str, tuple[str, str]] = {}  # an identifier -> the name a commit gives it, and why
+        self.played_as: dict[str, set[str]] = {}  # a name the keeper's word wrote -> the names the record gave
 
     def name(self, raw: str, commit: str = "") -> str:
         if raw in self.written:
@@ -896,6 +897,7 @@ class _Names:
         if said is not None:
             self._use(raw, said)
             if said[1] != name:
+                self.played_as.setdefault(said[1], set()).add(name)  # game.toml's [aliases]
                 name, why = said[1], f"your correction (the import read: {name})"
         self.written[raw], self.why[raw] = name, why
         return name
@@ -1341,7 +1343,7 @@ def _message_paragraphs(message: str) -> list[str]:
 
 
 def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None,
-               adopted: int = 0) -> str:
+               adopted: int = 0, played_as: dict[str, set[str]] | None = None) -> str:
     lines = [f"title = {toml_string(name)}",
              "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
              + ("; the ballots are the record of decisions'.\"" if adoption else
@@ -1364,7 +1366,7 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
         lines.append(f"adopted = {adopted}  # the records file's: points to a proposal's proposer on adoption")
     lines += ["",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
-    return "\n".join(lines)
+    return "\n".join(lines + toml_aliases(played_as or {}, players))
 
 
 # --- what the import says of itself ------------------------------------------------------------------------------

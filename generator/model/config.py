@@ -11,6 +11,7 @@ import datetime as dt
 import re
 from dataclasses import dataclass, field
 from fractions import Fraction
+from functools import cached_property
 from typing import Any
 
 from ..limits import MAX_DIGITS
@@ -157,6 +158,28 @@ class Solitaire:
 
 
 @dataclass(frozen=True)
+class Aliases:
+    """game.toml's `[aliases]` (an extension, after git's .mailmap): each person by the name the game knows them by,
+    with the other names the record gives them (`Telnaior = ["Telna"]`). A ballot, a proposal or a score under
+    one of those names is that person's, everywhere the replay reads a name."""
+
+    people: tuple[tuple[str, tuple[str, ...]], ...] = ()  # (name, the names played under besides it), as written
+
+    @cached_property
+    def person(self) -> dict[str, str]:
+        """Each name played under -> the person's name (a frozen dataclass keeps this in its __dict__)."""
+        return {alias: name for name, aliases in self.people for alias in aliases}
+
+    def of(self, name: str) -> str:
+        """The person a name in the record stands for: their name, or `name` itself when it is no alias."""
+        return self.person.get(name, name)
+
+    def names_of(self, name: str) -> tuple[str, ...]:
+        """The names the person `name` played under besides it, as game.toml lists them."""
+        return next((aliases for person, aliases in self.people if person == name), ())
+
+
+@dataclass(frozen=True)
 class Config:
     title: str = _option("", words=True)
     description: str = _option("", words=True)
@@ -172,6 +195,8 @@ class Config:
     solitaire: Solitaire = field(default_factory=Solitaire)
     sections: tuple[Section, ...] = field(default=(), metadata={"sections": True, "words": True})
     report: Report | None = field(default=None, metadata={"sections": True, "words": True})
+    # (an extension) read by the replay, so not `words`: a change to it replays the game
+    aliases: Aliases = field(default_factory=Aliases, metadata={"sections": True})
 
     def with_words(self, other: Config) -> Config:
         """This config with the words of `other` (the settings declared `words`, which no replay reads): equal
@@ -192,6 +217,8 @@ class Config:
             return dataclasses.replace(self, sections=_sections(value))
         if key == "report":
             return dataclasses.replace(self, report=_report(value))
+        if key == "aliases":
+            return dataclasses.replace(self, aliases=_aliases(value))
         spec = _SCHEMA.get(key)
         if spec is None:
             raise ValueError(_unknown_key_message(key))
@@ -288,6 +315,47 @@ def _sections(value: Any) -> tuple[Section, ...]:
     return tuple(sections)
 
 
+def _aliases(value: Any) -> Aliases:
+    """The `[aliases]` table, validated; raises SettingError in a person's words, with the key at fault. (That
+    an alias is no player's name of its own is checked once the whole file is read: `alias_problems`.)"""
+    if not isinstance(value, dict):
+        raise ValueError('aliases must be a table: [aliases], with lines like Telnaior = ["Telna"]')
+    people: list[tuple[str, tuple[str, ...]]] = []
+    claimed: dict[str, str] = {}  # alias -> whose
+    for raw, names in value.items():
+        key = f"aliases.{raw}"
+        person = normal(raw)
+        if problem := name_problem(person):
+            raise SettingError(f"aliases: {problem}", key)
+        if not isinstance(names, list) or not names or not all(isinstance(n, str) for n in names):
+            raise SettingError(f'aliases.{person} must be a list of the names the player played under, like '
+                               f'["{person.lower() if person.lower() != person else person.upper()}"]', key)
+        aliases = tuple(normal(n) for n in names)
+        for alias in aliases:
+            if problem := name_problem(alias):
+                raise SettingError(f"aliases.{person}: {problem}", key)
+            if alias == person:
+                raise SettingError(f"aliases.{person} lists {person}, the player's own name", key)
+            if alias in claimed:
+                raise SettingError(f"aliases: {alias} is claimed by both {claimed[alias]} and {person}; a name "
+                                   "stands for one player", key)
+            claimed[alias] = person
+        people.append((person, aliases))
+    for person, _ in people:
+        if person in claimed:
+            raise SettingError(f"aliases: {person} is an alias of {claimed[person]}, and has aliases of its own: list "
+                               f"them under {claimed[person]}", f"aliases.{person}")
+    return Aliases(tuple(people))
+
+
+def alias_problems(config: Config) -> list[tuple[str, str]]:
+    """(key, message) for each alias that is a player's name of its own in `players`: the two would be one."""
+    players = set(config.players)
+    return [(f"aliases.{person}", f"aliases: {alias} is listed as {person}'s alias and as a player of its own in "
+             f"players; a ballot under {alias} would count for {person}: remove one")
+            for person, aliases in config.aliases.people for alias in aliases if alias in players]
+
+
 def _report(value: Any) -> Report:
     """The `[report]` table, validated; raises SettingError in a person's words, with the key at fault."""
     keys = ("full", "short", "header", "width", "ratification", "ratifications")
@@ -343,6 +411,7 @@ NOT_BY_EFFECT = {
     "sections": "the sections are the keepers' arrangement of the rules, not a rule of play: change them in "
                 "game.toml",
     "report": "the report is the keepers' layout of the rules, not a rule of play: change it in game.toml",
+    "aliases": "the names a player played under are the record's, for the whole game: list them in game.toml",
     **{f"solitaire.{f.name}": "a reading of Solitaire Nomic, whose log has no Effects: set it in game.toml"
        for f in dataclasses.fields(Solitaire)},
 }

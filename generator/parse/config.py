@@ -7,7 +7,7 @@ from typing import Any
 
 from ..errors import ErrorCollector
 from ..limits import MAX_DIGITS, MAX_NESTING, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
-from ..model.config import POWER_KEYS, SECTION_CLASSES, Config, SettingError
+from ..model.config import POWER_KEYS, SECTION_CLASSES, Config, SettingError, alias_problems
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
 # What tomllib must not be given: brackets nested past its recursion limit, dotted keys of many parts (it
@@ -146,6 +146,8 @@ def parse_config(text: str, file: str, errors: ErrorCollector, *, default_title:
             errors.add(file, positions[key], f"{key} means something only with rules.power = true")
     if config.adoption.method == "fraction" and "adoption.fraction" not in positions:
         errors.add(file, positions.get("adoption.method", 1), "adoption.method is \"fraction\" but adoption.fraction is not set")
+    for key, message in alias_problems(config):
+        errors.add(file, _line_of(key, positions), message)
     if config.variant != "solitaire" and isinstance(data.get("solitaire"), dict):
         errors.add(file, positions.get("solitaire", 1), "[solitaire] applies only to a game with variant = \"solitaire\"")
     return config

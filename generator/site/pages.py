@@ -18,7 +18,6 @@ from ..engine.notes import replay_notes, unread_change
 from ..engine.replay import Replay, Step, annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
-from ..engine.turns import ordered
 from ..engine.words import ORDER_WORDS
 from ..model import Event, Judgment, Proposal, Unrecorded
 from ..model.dice import dice_in_words
@@ -28,6 +27,8 @@ from .charts import score_chart
 from .compare_pages import list_compare_pages
 from .history import GameHistory, RuleHistory, RuleIndex
 from .markdown import demote_headings, entry_html, render_inline, render_markdown, render_prose
+from .people import scored_players
+from .player_pages import list_player_pages, players_context
 from .points import bucket_of, list_points_pages
 from .report_pieces import END_FILES, list_report_pages
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
@@ -130,6 +131,7 @@ def list_game(listing: Listing) -> None:
     listing.add("check.html", _check_page)
     listing.add("feed.xml", _feed_page)
     listing.add("players.html", _players_page)
+    list_player_pages(listing)
     # The longest parts of the listing, each made from what it lists alone: the plan before's, when that was the
     # same (the rules' index of the same versions, the same page names)
     index = history.index
@@ -244,7 +246,7 @@ def _feed_page(listing: Listing, path: str, _: Any) -> Page:
 
 
 def _players_page(listing: Listing, path: str, _: Any) -> Page:
-    return listing.new_page(path, "players.html", {}, lazy=lambda: _players_context(listing.plan))
+    return listing.new_page(path, "players.html", {}, lazy=lambda: players_context(listing.plan))
 
 
 def _as_of_page(listing: Listing, path: str, _: Any) -> Page:
@@ -537,11 +539,12 @@ def _proposal_context(plan: GamePlan, step: Step, previous: Step | None, followi
     entry: Proposal = step.entry  # type: ignore[assignment]
     revisions = [revision_view(plan, r, "../") for r in plan.history.revisions_by_step.get(step.index, ())]
     return {
-        "proposal": {"number": entry.name, "title": entry.title, "proposer": entry.proposer,
+        "proposal": {"number": entry.name, "title": entry.title, "proposer": plan.person_view(entry.proposer, "../"),
                      "date": entry.date.isoformat() if entry.date else "", "votes": _votes_view(entry),
                      "recorded": entry.result.result if entry.result else None, "die": entry.die.total if entry.die else None,
                      "extra": entry.extra_turn, "notes": [render_inline(note) for note in entry.notes],
-                     "coauthors": list(entry.coauthors), "file": entry.source.file,
+                     "coauthors": [plan.person_view(name, "../") for name in entry.coauthors],
+                     "file": entry.source.file,
                      "unrecorded": entry.proposed_unrecorded},
         "step": step_facts(step),
         "decision": _decision_view(step),
@@ -577,12 +580,12 @@ def _log_entry(plan: GamePlan, step: Step) -> dict[str, Any]:
     view.update({"anchor": log_anchor(step), "facts": step_facts(step), "is_proposal": isinstance(entry, Proposal),
                  "judge": "", "players": [], "body": "", "revisions": []})
     if isinstance(entry, Judgment):
-        view["judge"] = entry.judge
+        view["judge"] = plan.person_view(entry.judge, "")
     elif isinstance(entry, Event):
         view["players"] = [f"{c.player} → {c.renamed_to}" if c.renamed_to else ("+" if c.joins else "-") + c.player
                            for c in entry.players]
     elif isinstance(entry, Proposal):  # its text with the keeper's commentary, as events and judgments show theirs
-        view["proposer"] = entry.proposer
+        view["proposer"] = plan.person_view(entry.proposer, "")
     view["by"] = getattr(entry, "by", "")
     view["body"] = demote_headings(entry_html(entry.body), 3)
     if not isinstance(entry, Proposal):  # what a judgment or event changed shows here: it has no page of its own
@@ -631,72 +634,6 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
                       for n in replay_notes(replay)],
             "proposals": replay.proposal_count, "entries": len(replay.steps),
             "checked": ", ".join(checked[:-1]) + " and " + checked[-1]}
-
-
-def scored_players(replay: Replay) -> list[str]:
-    """Every player ever scored, by name: the last step's scores name them all (scores gain players, never
-    lose one)."""
-    return sorted(set(replay.initial_scores) | set(replay.steps[-1].scores if replay.steps else ()))
-
-
-def renames(replay: Replay) -> dict[str, str]:
-    """Each name a player gave up (format 1.2, `Players: Jason -> Janet`) -> the name they go by now."""
-    now: dict[str, str] = {}
-    for step in replay.steps:
-        if isinstance(step.entry, Event):
-            for change in step.entry.players:
-                if change.renamed_to and change.renamed_to in step.players:  # (not a stranger's, a finding)
-                    now.update({old: change.renamed_to for old, new in now.items() if new == change.player})
-                    now[change.player] = change.renamed_to
-    return now
-
-
-def _players_context(plan: GamePlan) -> dict[str, Any]:
-    """Each player's record (proposals made, co-authored, adopted and defeated, ballots cast, wins, score), by
-    name without regard to case; a renamed player under the name they go by now. Only what the record knows: no
-    wins where the game keeps no score and records no winner, no status where it keeps no order of play and
-    records nobody joining or leaving."""
-    replay = plan.replay
-    config = replay.game.config
-    last = replay.steps[-1] if replay.steps else None
-    current = renames(replay)
-    names = sorted({current.get(name, name) for name in scored_players(replay)}, key=lambda n: (n.casefold(), n))
-    stats = {name: {"name": name, "formerly": sorted(old for old, new in current.items() if new == name),
-                    "proposed": 0, "coauthored": 0, "adopted": 0, "defeated": 0, "ballots": 0, "wins": 0, "score": 0,
-                    "playing": False}
-             for name in names}
-
-    def credit(name: str, count: str) -> None:
-        if (stat := stats.get(current.get(name, name))) is not None:
-            stat[count] += 1
-    won: tuple[str, ...] = ()
-    coauthored = members_recorded = False
-    for step in replay.steps:
-        entry = step.entry
-        if isinstance(entry, Proposal):
-            credit(entry.proposer, "proposed")
-            for name in entry.coauthors:
-                credit(name, "coauthored")
-            coauthored |= bool(entry.coauthors)
-            if step.result in ("adopted", "defeated"):
-                credit(entry.proposer, step.result)
-            for voter in entry.votes.voters if entry.votes else ():
-                credit(voter, "ballots")
-        elif isinstance(entry, Event):
-            members_recorded |= any(change.renamed_to is None for change in entry.players)
-        if step.winner and step.winner != won:  # a win declared
-            for name in step.winner:
-                credit(name, "wins")
-        won = step.winner
-    for name in names:
-        stats[name]["score"] = str((last.scores if last else replay.initial_scores).get(name, 0))
-        stats[name]["playing"] = name in (last.players if last else config.players)
-    # The order the engine follows at the end of the log (none: a game without turns).
-    order = list(last.order) if last else ordered(list(config.players), config.turns.order, config.turns.collation)
-    return {"players": [stats[n] for n in names], "order": order if config.turns.order != "none" or last else [],
-            "coauthors": coauthored,
-            "wins": keeps_scores(replay) or any(step.entry.winner for step in replay.steps),
-            "status": config.turns.order != "none" or members_recorded}
 
 
 def _feed_context(plan: GamePlan) -> dict[str, Any]:

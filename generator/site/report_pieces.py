@@ -21,7 +21,7 @@ from typing import Any
 
 from .points import PER_PIECE, piece_entries, piece_versions
 from .ruleset_text import every_point_figures, report_layout, rule_notes, ruleset_text, version_piece
-from .views import GamePlan, Listing, Page
+from .views import Listing, Page
 
 # The end's reports as static files: their format and name.
 END_FILES = (("full", "ruleset-full.txt"), ("short", "ruleset-short.txt"))

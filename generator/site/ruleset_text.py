@@ -140,6 +140,17 @@ def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, R
     """The report of the rules `rules` (those in force after entry `index`, by number): the pieces selected and
     joined, nothing worded. static/report.js does the same in the same steps: keep the two alike."""
     date = asked or point.date
+    body, toc = _body_and_toc(layout, rules, notes, index, full=full)
+    values = _figures(layout, rules, point, date) | {"toc": toc, "ruleset": body}
+    text = layout.full if full else layout.short
+    for name in layout.placeholders:
+        text = text.replace("{" + name + "}", values[name])
+    return text if layout.keepers else text.rstrip("\n") + "\n"
+
+
+def _body_and_toc(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, RuleNotes], index: int, *,
+                  full: bool) -> tuple[str, str]:
+    """The rules group by group (with their notes, in a full report), and the table of contents of the groups."""
     by_number = {rule.number: rule for rule in rules}
     placed = set(layout.placed)
     width = max((len(str(rule.number)) for rule in rules), default=0)
@@ -161,6 +172,11 @@ def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, R
             if full:
                 body.append(_notes_text(layout, notes.get(rule.identity), index))
             body.append(layout.rule_tail)
+    return "".join(body), "".join(toc)
+
+
+def _figures(layout: ReportLayout, rules: list[VersionPiece], point: PointFigures, date: str) -> dict[str, str]:
+    """What the layout's placeholders but the table of contents and the rules stand for, at `date`."""
     counts = Counter(rule.power for rule in rules if rule.power >= 0)
     count_width = max((len(str(count)) for count in counts.values()), default=0)
     last = None
@@ -168,18 +184,14 @@ def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, R
         if date and ratified[0] <= date and (last is None or ratified[0] > last[0]):
             last = ratified
     heading = f"{layout.title}: the rules {point.words}" + (f" ({date})" if date else "")
-    values = {"num": str(len(rules)), "her": str(max((rule.number for rule in rules), default="")),
-              "hr": point.highest, "hp": point.proposal,
-              "ratification": layout.unratified if last is None else last[1],
-              "date": _iso_day(layout, date) if date else "", "line": layout.line, "toc": "".join(toc),
-              "powers": "\n".join(str(counts[power]).ljust(count_width) + layout.powers[power]
-                                   for power in sorted(counts)) or layout.powerless,
-              "heading": heading, "underline": "=" * len(heading),
-              "counted": f"{len(rules)} rule{'' if len(rules) == 1 else 's'}", "ruleset": "".join(body)}
-    text = layout.full if full else layout.short
-    for name in layout.placeholders:
-        text = text.replace("{" + name + "}", values[name])
-    return text if layout.keepers else text.rstrip("\n") + "\n"
+    return {"num": str(len(rules)), "her": str(max((rule.number for rule in rules), default="")),
+            "hr": point.highest, "hp": point.proposal,
+            "ratification": layout.unratified if last is None else last[1],
+            "date": _iso_day(layout, date) if date else "", "line": layout.line,
+            "powers": "\n".join(str(counts[power]).ljust(count_width) + layout.powers[power]
+                                 for power in sorted(counts)) or layout.powerless,
+            "heading": heading, "underline": "=" * len(heading),
+            "counted": f"{len(rules)} rule{'' if len(rules) == 1 else 's'}"}
 
 
 def _notes_text(layout: ReportLayout, notes: RuleNotes | None, index: int) -> str:

@@ -60,13 +60,14 @@ def plan_documents(plan: GamePlan) -> list[dict[str, Any]]:
     return documents
 
 
-def _document_keys(plan: GamePlan) -> list[tuple[str, int]]:
-    """The documents' subjects (("rule", identity), ("step", index) or ("earlier", its place in plan.earlier()), in
-    the index's order."""
+def _document_keys(plan: GamePlan) -> list[tuple[str, int | str]]:
+    """The documents' subjects (("rule", identity), ("step", index), ("earlier", its place in plan.earlier()) or
+    ("player", name)), in the index's order."""
     history = plan.history
     return ([("rule", identity) for identity in history.rules_in_order()]
             + [("step", step.index) for step in history.proposal_steps]
-            + [("earlier", position) for position in range(len(plan.earlier()))])
+            + [("earlier", position) for position in range(len(plan.earlier()))]
+            + [("player", name) for name in plan.people.records])
 
 
 def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, Any], str, str]:
@@ -87,6 +88,13 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
                 "title": f"Proposal {proposal.number}" + (f": {proposal.title}" if proposal.title else ""),
                 "url": f"proposals/{proposal.number}.html"}, \
             f"{proposal.proposer or 'no proposer recorded'}, known from the record only. ", proposal.text
+    if kind == "player":  # found by any name they played under
+        record = plan.people.records[which]
+        also = record.aliases + record.former
+        return {"kind": "player", "numbers": [], "old_numbers": [],
+                "title": f"Player {record.name}" + (f" (also {', '.join(also)})" if also else ""),
+                "url": plan.people.page(record.name)}, (f"{len(record.proposed)} proposals, {len(record.ballots)} "
+                                                        "ballots."), ""
     step = plan.replay.steps[which]
     entry = step.entry
     return {"kind": "proposal", "numbers": [entry.number], "old_numbers": [],

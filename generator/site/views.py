@@ -29,6 +29,7 @@ from ..diffing.compare import change_notes
 from ..diffing.redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
+from .people import People
 
 # Long lists are cut into parts, so that no page grows with the game: the log (whose entries show the most: a
 # part ends at LOG_PART entries, or before the entry that would take its texts past LOG_PART_CHARS, so that a
@@ -261,6 +262,17 @@ class GamePlan:
         if name not in self._made:
             self._made[name] = make()
         return self._made[name]
+
+    @property
+    def people(self) -> People:
+        """The game's players, each with their record and page (site/people.py)."""
+        return self.once("people", lambda: People(self.replay, TABLE_PART))
+
+    def person_view(self, name: str, from_dir: str) -> dict[str, str]:
+        """A name as the record writes it, linked to its person's page (no link for a stranger), with the person's
+        name where it is another (an alias, a former name)."""
+        page, person = self.people.page(name), self.people.person(name)
+        return {"name": name, "url": f"{from_dir}{page}" if page else "", "person": person if person != name else ""}
 
     def latest_date(self) -> dt.date | None:
         """The latest date of any entry."""
@@ -538,7 +550,16 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "step": step_view(plan, step, from_dir) if step else None,
         "history": [history_html(plan, line, from_dir) for line in record.history] if record else [],
         "corrected": record.corrected if record else "",
+        "authors": authors(plan, step, from_dir) if step else [],
     }
+
+
+def authors(plan: GamePlan, step: Step, from_dir: str) -> list[dict[str, str]]:
+    """Who made an entry, each linked to their page: a proposal's proposer and co-authors, a judgment's judge."""
+    entry = step.entry
+    names = ([entry.proposer, *entry.coauthors] if isinstance(entry, Proposal)
+             else [entry.judge] if isinstance(entry, Judgment) else [])
+    return [plan.person_view(name, from_dir) for name in names]
 
 
 def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: Step | None,

@@ -49,6 +49,8 @@ def phone(browser):
 def _kind(path: Path) -> str:
     """The kind of page, for one sample of each: proposals/301.html and proposals/302.html are one kind."""
     name = path.as_posix()
+    if "/players/" in name:  # a player's page, named by the player
+        return "players/NAME.html"
     return re.sub(r"[^/]*/", "", re.sub(r"\d[\w-]*", "N", name), count=1) if "/" in name else name
 
 
@@ -385,3 +387,33 @@ def test_the_header_has_one_height_on_every_game(browser, site):
             heights.add(page.evaluate("document.querySelector('header.site').getBoundingClientRect().height"))
         page.close()
         assert len(heights) == 1, (width, heights)
+
+
+@pytest.mark.parametrize("scheme", ["light", "dark"])
+def test_a_players_page_and_a_part_of_their_ballots_pass_axe(browser, tmp_path, small_parts, scheme):
+    """A player's page with every section (aliases, proposals, co-authored, judgments, score, ballots in parts),
+    and the second part of their ballots: no axe-core violation of any impact, nothing wider than a phone."""
+    axe = _axe()
+    content = tmp_path / "content"
+    shutil.copytree(ROOT / "tests/cases/engine/aliases", content / "aliases")
+    log = content / "aliases/log.md"
+    written = log.read_text(encoding="utf-8")
+    log.write_text(written.replace("Proposer: Bobby Tables\n", "Proposer: Bobby Tables\nCo-authors: Caz\n")
+                   + "".join(f"\n## Proposal {306 + n}\nProposer: Bob\nDate: 1990-02-0{1 + n}\nVotes: for Alice, Caz"
+                             f"\nResult: adopted\nTurn: extra\n" for n in range(6))
+                   + "\n## Judgment 1: Is it so?\nJudge: Caz\nDate: 1990-03-01\n", encoding="utf-8")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site)]) in (0, 1)
+    context = browser.new_context(color_scheme=scheme, viewport=PHONE)
+    page = context.new_page()
+    problems = []
+    for name in ("Carol.html", "Carol-2.html"):
+        page.goto((site / "aliases/players" / name).as_uri())
+        assert page.evaluate("document.documentElement.scrollWidth") <= PHONE["width"]
+        problems += [f"{name}: {v['id']} {v['impact']} {v['nodes'][0]['html'][:120]}"
+                     for v in axe.run(page).response["violations"]]
+    context.close()
+    text = (site / "aliases/players/Carol.html").read_text(encoding="utf-8")
+    assert all(heading in text for heading in ("<h2>Co-authored</h2>", "<h2>Judgments</h2>", "<h2>Score</h2>",
+                                               "<h2>Ballots</h2>", 'aria-label="Parts of this list"'))
+    assert problems == []
