@@ -30,7 +30,8 @@ def test_each_earlier_proposal_has_a_page_saying_it_is_known_from_the_record_onl
     page = (site / "proposals" / "10.html").read_text(encoding="utf-8")
     words = _words(page)
     assert "Proposal 10: Coins" in words and "Known from the record only" in words
-    assert "Proposer Ann Co-authors Bob, Cy Date 2025-01 Power 1.0" in words
+    assert "Proposer Ann Co-authors Bob , Cy Date 2025-01 Power 1.0" in words
+    assert '<dt>Co-authors</dt><dd><a href="../players/Bob.html">Bob</a>, Cy</dd>' in page  # (Cy never played)
     assert "<p>Make coins <em>spendable</em>.</p>" in page  # the record's words, as Markdown
     assert "The record names it in two rules' histories." in words
     # the rules whose history lines name it, linked, with those lines
