@@ -30,7 +30,8 @@ def test_each_earlier_proposal_has_a_page_saying_it_is_known_from_the_record_onl
     page = (site / "proposals" / "10.html").read_text(encoding="utf-8")
     words = _words(page)
     assert "Proposal 10: Coins" in words and "Known from the record only" in words
-    assert "Proposer Ann Co-authors Bob, Cy Date 2025-01 Power 1.0" in words
+    assert "Proposer Ann Co-authors Bob , Cy Date 2025-01 Power 1.0" in words
+    assert '<dt>Co-authors</dt><dd><a href="../players/Bob.html">Bob</a>, Cy</dd>' in page  # (Cy never played)
     assert "<p>Make coins <em>spendable</em>.</p>" in page  # the record's words, as Markdown
     assert "The record names it in two rules' histories." in words
     # the rules whose history lines name it, linked, with those lines
@@ -43,7 +44,10 @@ def test_each_earlier_proposal_has_a_page_saying_it_is_known_from_the_record_onl
     assert "Rule 201: Spending : Amended(2) by Proposal 99 (Dee), 2025-03-01" in untitled
     # `P12 #1` is one of two proposals its record numbered alike, not proposal 12
     assert "No rule's history in this archive names it." in _words((site / "proposals" / "12.html").read_text("utf-8"))
-    assert "Amended(1) by P12 #1 &#39;Twin&#39;" in (site / "rules" / "202.html").read_text(encoding="utf-8")
+    saving = (site / "rules" / "202.html").read_text(encoding="utf-8")
+    assert "Amended(1) by P12 #1 &#39;Twin&#39;" in saving
+    # a number the log says is unrecorded links to that entry, which says what the record holds
+    assert 'Amended(2) by <a href="../log.html#entry-1">P7</a> (Eve)' in saving
 
 
 def test_a_number_the_log_holds_keeps_the_logs_page(tmp_path):

@@ -299,6 +299,8 @@ def _earlier_page(listing: Listing, path: str, position: int) -> Page:
                 "next": neighbour(earlier[position + 1]) if position + 1 < len(earlier) else None,
                 "list": part_name("earlier", position // TABLE_PART),
                 "notes": [render_inline(note) for note in proposal.notes],
+                "proposer": plan.person_view(proposal.proposer, "../") if proposal.proposer else None,
+                "coauthors": [plan.person_view(name, "../") for name in proposal.coauthors],
                 "text": demote_headings(render_markdown(proposal.text), 3) if proposal.text else "",
                 "rules": [{"number": (last := plan.history.rules[identity].last).number, "title": last.title,
                            "url": f"../{plan.rule_page(identity)}",

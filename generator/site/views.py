@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
-from operator import attrgetter, is_not
+from operator import attrgetter, is_not, itemgetter
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -22,7 +22,7 @@ from ..cache import Cache
 from ..engine.adoption import decimal_text
 from ..engine.replay import Replay, Step
 from ..engine.rulebook import RuleVersion
-from ..model import Change, EarlierProposal, Entry, Judgment, Proposal, WrittenDecimal
+from ..model import Change, EarlierProposal, Entry, Judgment, Proposal, Unrecorded, WrittenDecimal
 from ..model.points import case_name
 from ..model.urls import is_url_segment
 from ..diffing.compare import change_notes
@@ -327,14 +327,24 @@ class GamePlan:
 
     def proposal_url(self, number: int, from_dir: str) -> str | None:
         """The page of proposal `number`: the log's (its first, for a number it holds more than once), else
-        earlier.md's; None when neither holds it."""
+        earlier.md's, else the log's `Unrecorded` entry that names it (saying what the record holds); None when
+        none does."""
         def made() -> dict[int, str]:
             pages = {p.number: str(p.number) for p in self.earlier()}
             for step in self.history.proposal_steps:
                 pages.setdefault(step.entry.number, self.proposal_pages[step.index])
             return pages
         name = self.once("proposal numbers", made).get(number)
-        return f"{from_dir}proposals/{name}.html" if name is not None else None
+        if name is not None:
+            return f"{from_dir}proposals/{name}.html"
+
+        def runs() -> list[tuple[int, int, Step]]:  # (a run may be long: looked up, never spelled out)
+            return sorted(((low, high, step) for step in self.replay.steps if isinstance(step.entry, Unrecorded)
+                           for low, high in step.entry.ranges), key=itemgetter(0, 1))
+        unrecorded = self.once("unrecorded runs", runs)
+        at = bisect_right(unrecorded, number, key=itemgetter(0)) - 1
+        return f"{from_dir}{self.entry_anchor(unrecorded[at][2])}" if at >= 0 and unrecorded[at][1] >= number \
+            else None
 
     def history_lines(self) -> dict[int, list[str]]:
         """Every history line the record keeps of each rule (by identity): rules.md's `History:` lines and the
