@@ -18,7 +18,7 @@ from fractions import Fraction
 from ..engine.adoption import decimal_text
 from ..engine.replay import annotation_spans
 from ..engine.rulebook import RuleVersion
-from ..model import Change, Judgment, Proposal, Unrecorded, WrittenDecimal
+from ..model import Judgment, Proposal, Unrecorded, WrittenDecimal
 from .views import GamePlan, changes_making
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
