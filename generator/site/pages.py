@@ -35,8 +35,8 @@ from .ruleset_text import history_lines, recorded_history
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
-from .views import (TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text, departed, game_view,
-                    history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text,
+from .views import (PROPOSAL_CITED, TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text,
+                    departed, game_view, history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text,
                     proposal_number, revision_anchor, revision_view, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -306,7 +306,7 @@ def _earlier_page(listing: Listing, path: str, position: int) -> Page:
                            "url": f"../{plan.rule_page(identity)}",
                            "repealed": plan.history.rules[identity].repealed,
                            "lines": [history_html(plan, line, "../") for line in lines]}
-                          for identity, lines in plan.naming(proposal.number)]}
+                          for identity, lines in _rules_naming(plan, proposal.number)]}
     # (batches of their own, drawn by whichever process is free: not with the game's lists, which this process
     # draws while it makes the search index)
     return listing.new_page(path, "earlier_proposal.html", {"proposal": proposal}, lazy=context,
@@ -515,6 +515,22 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
             "annotations": annotations,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
+
+
+def _rules_naming(plan: GamePlan, number: int) -> list[tuple[int, list[str]]]:
+    """The rules (by identity, in number order) whose history lines, as the record keeps them (the rule page's
+    and the report's list, `history_lines`), name proposal `number` as an agent, with those lines."""
+    def made() -> dict[int, list[tuple[int, list[str]]]]:
+        found: dict[int, dict[int, list[str]]] = {}
+        for identity in plan.history.rules:
+            for _, line in history_lines(plan, identity, keepers=True, recorded=True, dates=str):
+                for m in PROPOSAL_CITED.finditer(line):
+                    lines = found.setdefault(int(m.group(2)), {}).setdefault(identity, [])
+                    if line not in lines:
+                        lines.append(line)
+        return {n: sorted(rules.items(), key=lambda item: plan.history.rules[item[0]].last.number)
+                for n, rules in found.items()}
+    return plan.once("rules naming proposals", made).get(number, [])
 
 
 def _record_lines(plan: GamePlan, rule_history: RuleHistory, before: tuple[str, ...]) -> list[dict[str, Any]]:

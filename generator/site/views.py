@@ -346,35 +346,6 @@ class GamePlan:
         return f"{from_dir}{self.entry_anchor(unrecorded[at][2])}" if at >= 0 and unrecorded[at][1] >= number \
             else None
 
-    def history_lines(self) -> dict[int, list[str]]:
-        """Every history line the record keeps of each rule (by identity): rules.md's `History:` lines and the
-        log's changes' (format 1.4), in the log's order (the keepers' order: ruleset_text.history_lines)."""
-        def made() -> dict[int, list[str]]:
-            lines = {identity: list(before) for identity, (before, _) in self.rule_notes.items() if before}
-            for identity, revisions in self.history.revisions_by_rule.items():
-                for revision in revisions:
-                    step = self.history.step_of(revision)
-                    records = changes_making(step.entry, revision.before, revision.after) if step else ()
-                    recorded = [line for change in records for line in change.history]
-                    if recorded:
-                        lines.setdefault(identity, []).extend(recorded)
-            return lines
-        return self.once("history lines", made)
-
-    def naming(self, number: int) -> list[tuple[int, list[str]]]:
-        """The rules (by identity, in number order) whose history lines name proposal `number`, with those lines."""
-        def made() -> dict[int, list[tuple[int, list[str]]]]:
-            found: dict[int, dict[int, list[str]]] = {}
-            for identity, lines in self.history_lines().items():
-                for line in lines:
-                    for m in _PROPOSAL_CITED.finditer(line):
-                        found.setdefault(int(m.group(2)), {}).setdefault(identity, [])
-                        if line not in found[int(m.group(2))][identity]:
-                            found[int(m.group(2))][identity].append(line)
-            return {n: sorted(rules.items(), key=lambda item: self.history.rules[item[0]].last.number)
-                    for n, rules in found.items()}
-        return self.once("naming", made).get(number, [])
-
     @property
     def recorded_revisions(self) -> bool:
         """Whether some change of the log gives the rule's revision after it (format 1.4)."""
@@ -604,14 +575,14 @@ def changes_making(entry, before: RuleVersion | None, after: RuleVersion | None)
 
 # A proposal a history line names as the agent of a change: `by P1234 'Title' (Ann)`, `by Proposal 7850` (not
 # `by P7729 #1`, one of two proposals its record numbered alike).
-_PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9]| #[0-9])")
+PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9]| #[0-9])")
 
 
 def history_html(plan: GamePlan, line: str, from_dir: str) -> Markup:
     """A history line (its keepers' words) as HTML, each proposal it names as an agent linked to its page (the
     log's, else earlier.md's) where the archive has one."""
     parts, last = [], 0
-    for m in _PROPOSAL_CITED.finditer(line):
+    for m in PROPOSAL_CITED.finditer(line):
         url = plan.proposal_url(int(m.group(2)), from_dir)
         if url is not None:
             start = m.start(1)
