@@ -4,16 +4,19 @@ each did (proposals made and co-authored, ballots, judgments, wins), with the ad
 A name in the record stands for the person game.toml's `[aliases]` gives it to (`Telna` for Telnaior), and a
 renamed player (`Players: Jason -> Janet`, format 1.2) for the name they go by now. The people are those the
 players page lists: every player ever scored (the replay's scores name them all, each by the person's name).
-Built once per plan in one walk over the steps, when the game's pages are listed: a player's page needs to know
-how many parts its ballots take.
+Made in one walk over the steps when the game's pages are listed (a player's page needs to know how many parts
+its ballots take), and under serve taken from the plan before when what it reads of the steps is the same.
 """
 from __future__ import annotations
 
 import unicodedata
+from collections.abc import Iterable
 from dataclasses import dataclass, field
+from typing import NamedTuple
 
-from ..engine.replay import Replay
-from ..model import Event, Judgment, Proposal
+from ..engine.replay import Replay, Step
+from ..model import Event, Judgment, Proposal, Votes
+from ..model.config import Aliases
 from ..model.urls import MAX_SEGMENT_CHARS, url_segment
 
 PEOPLE_FOLDER = "players"
@@ -23,17 +26,22 @@ _SPELLED = str.maketrans({"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "O
                           "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i"})
 
 
-def renames(replay: Replay) -> dict[str, str]:
-    """Each name a player gave up (format 1.2, `Players: Jason -> Janet`) -> the name they go by now."""
+def _renaming(step: Step) -> tuple[tuple[str, str], ...] | tuple[()]:
+    """The renames an entry makes as written, (name given up, name taken), and the players then; () for none."""
+    if not isinstance(step.entry, Event):
+        return ()
+    changes = tuple((change.player, change.renamed_to) for change in step.entry.players if change.renamed_to)
+    return (changes, step.players) if changes else ()
+
+
+def _renamed(renamings: Iterable[tuple], aliases: Aliases) -> dict[str, str]:
     now: dict[str, str] = {}
-    aliases = replay.game.config.aliases
-    for step in replay.steps:
-        if isinstance(step.entry, Event):
-            for change in step.entry.players:
-                old, new = aliases.of(change.player), aliases.of(change.renamed_to)
-                if change.renamed_to and new in step.players:  # (not a stranger's, a finding)
-                    now.update({before: new for before, after in now.items() if after == old})
-                    now[old] = new
+    for changes, players in filter(None, renamings):
+        for old, new in changes:
+            old, new = aliases.of(old), aliases.of(new)
+            if new in players:  # (not a stranger's, a finding)
+                now.update({before: new for before, after in now.items() if after == old})
+                now[old] = new
     return now
 
 
@@ -59,18 +67,40 @@ class Record:
     wins: list[int] = field(default_factory=list)
 
 
-class People:
-    """Every person of a replay, by name, each with their record and their page's address (`players/SLUG.html`)."""
+class Deeds(NamedTuple):
+    """What one step holds that a person's record reads, as the log writes the names."""
 
-    def __init__(self, replay: Replay, ballots_per_part: int):
+    index: int
+    proposer: str
+    coauthors: tuple[str, ...]
+    votes: Votes | None
+    judge: str
+    winner: tuple[str, ...]
+    renaming: tuple
+
+
+def deeds(step: Step) -> Deeds:
+    entry = step.entry
+    proposal = isinstance(entry, Proposal)
+    return Deeds(step.index, entry.proposer if proposal else "", entry.coauthors if proposal else (),
+                 entry.votes if proposal else None, entry.judge if isinstance(entry, Judgment) else "", step.winner,
+                 _renaming(step))
+
+
+class People:
+    """Every person of a replay, by name, each with their record and their page's address (`players/SLUG.html`),
+    made from the replay's deeds, step by step (`deeds`), the players ever scored and the game's aliases alone, so
+    that a plan may take the People of the plan before when those are equal."""
+
+    def __init__(self, steps: tuple[Deeds, ...], scored: list[str], aliases: Aliases, ballots_per_part: int):
         self.ballots_per_part = ballots_per_part  # (a player's page shows their ballots in parts of so many)
-        self.renamed = renames(replay)
-        self.aliases = replay.game.config.aliases
+        self.renamed = _renamed((step.renaming for step in steps), aliases)
+        self.aliases = aliases
         self.records: dict[str, Record] = {}
-        for name in sorted({self.renamed.get(n, n) for n in scored_players(replay)}, key=lambda n: (n.casefold(), n)):
+        for name in sorted({self.renamed.get(n, n) for n in scored}, key=lambda n: (n.casefold(), n)):
             former = sorted(old for old, new in self.renamed.items() if new == name)
             self.records[name] = Record(name, aliases=self.aliases.names_of(name), former=tuple(former))
-        self._walk(replay)
+        self._walk(steps)
         self._address(ballots_per_part)
 
     def person(self, name: str) -> str:
@@ -87,20 +117,19 @@ class People:
         record = self.record(name)
         return f"{PEOPLE_FOLDER}/{record.slug}.html" if record else None
 
-    def _walk(self, replay: Replay) -> None:
+    def _walk(self, steps: tuple[Deeds, ...]) -> None:
         won: tuple[str, ...] = ()
-        for step in replay.steps:
-            entry, index = step.entry, step.index
-            if isinstance(entry, Proposal):
-                if (record := self.record(entry.proposer)) is not None:
-                    record.proposed.append(index)
-                for name in dict.fromkeys(map(self.person, entry.coauthors)):
-                    if (record := self.records.get(name)) is not None:
-                        record.coauthored.append(index)
-                for name, how, strength in entry.votes.ballots() if entry.votes else ():
-                    if (record := self.record(name)) is not None:
-                        record.ballots.append((index, how, strength))
-            elif isinstance(entry, Judgment) and (record := self.record(entry.judge)) is not None:
+        for step in steps:
+            index = step.index
+            if step.proposer and (record := self.record(step.proposer)) is not None:
+                record.proposed.append(index)
+            for name in dict.fromkeys(map(self.person, step.coauthors)):
+                if (record := self.records.get(name)) is not None:
+                    record.coauthored.append(index)
+            for name, how, strength in step.votes.ballots() if step.votes else ():
+                if (record := self.record(name)) is not None:
+                    record.ballots.append((index, how, strength))
+            if step.judge and (record := self.record(step.judge)) is not None:
                 record.judged.append(index)
             if step.winner and step.winner != won:  # a win declared
                 for name in step.winner:

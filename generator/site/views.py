@@ -29,7 +29,7 @@ from ..diffing.compare import change_notes
 from ..diffing.redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
-from .people import People
+from .people import People, deeds, scored_players
 
 # Long lists are cut into parts, so that no page grows with the game: the log (whose entries show the most: a
 # part ends at LOG_PART entries, or before the entry that would take its texts past LOG_PART_CHARS, so that a
@@ -266,7 +266,11 @@ class GamePlan:
     @property
     def people(self) -> People:
         """The game's players, each with their record and page (site/people.py)."""
-        return self.once("people", lambda: People(self.replay, TABLE_PART))
+        def made(key: tuple) -> People:
+            return People(*key, TABLE_PART)
+        return self.once("people", lambda: self.memo.last("people", (
+            self.memo.each("deeds", self.replay.steps, deeds), scored_players(self.replay),
+            self.replay.game.config.aliases), made))
 
     def person_view(self, name: str, from_dir: str) -> dict[str, str]:
         """A name as the record writes it, linked to its person's page (no link for a stranger), with the person's
