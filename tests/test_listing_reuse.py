@@ -163,6 +163,8 @@ def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path
         assert plan.log_parts() == alone.log_parts(), where
         assert _listing(site, "long") == _listing(fresh, "long"), where
         assert (plan.people.records, plan.people.renamed) == (alone.people.records, alone.people.renamed), where
+        assert [plan.people.acts(name) for name in plan.people.records] == [alone.people.acts(name) for name in
+                                                                          alone.people.records], where
         for path in _listing(site, "long"):  # every page, drawn by both
             assert serving.draw(site.page(path)) == serving.draw(fresh.page(path)), (path, where)
         index = plan.history.index

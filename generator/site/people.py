@@ -10,8 +10,12 @@ its ballots take), and under serve taken from the plan before when what it reads
 from __future__ import annotations
 
 import unicodedata
+from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
+from functools import cached_property
+from itertools import chain
+from operator import itemgetter
 from typing import NamedTuple
 
 from ..engine.replay import Replay, Step
@@ -53,13 +57,21 @@ def scored_players(replay: Replay) -> list[str]:
 
 @dataclass
 class Record:
-    """What one person did, as step indices into the replay: proposals made and co-authored, ballots (step index,
-    how, strength), judgments given, wins."""
+    """Who one person is: their name, their page's address, the other names they played under, and how many
+    ballots they cast (their page shows them in parts)."""
 
     name: str
     slug: str = ""
     aliases: tuple[str, ...] = ()  # the other names they played under (game.toml's [aliases])
     former: tuple[str, ...] = ()  # the names they went by before a rename
+    ballot_count: int = 0
+
+
+@dataclass
+class Acts:
+    """What one person did, as step indices into the replay: proposals made and co-authored, ballots (step index,
+    how, strength), judgments given, wins."""
+
     proposed: list[int] = field(default_factory=list)
     coauthored: list[int] = field(default_factory=list)
     ballots: list[tuple[int, str, int]] = field(default_factory=list)
@@ -74,6 +86,7 @@ class Deeds(NamedTuple):
     proposer: str
     coauthors: tuple[str, ...]
     votes: Votes | None
+    voters: tuple[str, ...]
     judge: str
     winner: tuple[str, ...]
     renaming: tuple
@@ -82,15 +95,17 @@ class Deeds(NamedTuple):
 def deeds(step: Step) -> Deeds:
     entry = step.entry
     proposal = isinstance(entry, Proposal)
-    return Deeds(step.index, entry.proposer if proposal else "", entry.coauthors if proposal else (),
-                 entry.votes if proposal else None, entry.judge if isinstance(entry, Judgment) else "", step.winner,
+    votes = entry.votes if proposal else None
+    return Deeds(step.index, entry.proposer if proposal else "", entry.coauthors if proposal else (), votes,
+                 votes.voters if votes else (), entry.judge if isinstance(entry, Judgment) else "", step.winner,
                  _renaming(step))
 
 
 class People:
-    """Every person of a replay, by name, each with their record and their page's address (`players/SLUG.html`),
-    made from the replay's deeds, step by step (`deeds`), the players ever scored and the game's aliases alone, so
-    that a plan may take the People of the plan before when those are equal."""
+    """Every person of a replay, by name, each with their record (who they are, their page's address:
+    `players/SLUG.html`) and their acts, made from the replay's deeds, step by step (`deeds`), the players ever
+    scored and the game's aliases alone, so that a plan may take the People of the plan before when those are equal.
+    The acts are gathered when first read (a page that shows them): listing the pages needs only the records."""
 
     def __init__(self, steps: tuple[Deeds, ...], scored: list[str], aliases: Aliases, ballots_per_part: int):
         self.ballots_per_part = ballots_per_part  # (a player's page shows their ballots in parts of so many)
@@ -100,7 +115,10 @@ class People:
         for name in sorted({self.renamed.get(n, n) for n in scored}, key=lambda n: (n.casefold(), n)):
             former = sorted(old for old, new in self.renamed.items() if new == name)
             self.records[name] = Record(name, aliases=self.aliases.names_of(name), former=tuple(former))
-        self._walk(steps)
+        self._steps = steps
+        for name, count in Counter(chain.from_iterable(step.voters for step in steps)).items():
+            if (record := self.record(name)) is not None:
+                record.ballot_count += count
         self._address(ballots_per_part)
 
     def person(self, name: str) -> str:
@@ -117,25 +135,41 @@ class People:
         record = self.record(name)
         return f"{PEOPLE_FOLDER}/{record.slug}.html" if record else None
 
-    def _walk(self, steps: tuple[Deeds, ...]) -> None:
+    def acts(self, name: str) -> Acts:
+        """What the person `name` stands for did (nothing, for a stranger)."""
+        return self._acts.get(self.person(name), Acts())
+
+    @cached_property
+    def _acts(self) -> dict[str, Acts]:
+        acts = {name: Acts() for name in self.records}
         won: tuple[str, ...] = ()
-        for step in steps:
+        by_name: dict[str, list[tuple[int, str, int]]] = {}  # the ballots, by the name cast under: far fewer names
+        for step in self._steps:
             index = step.index
-            if step.proposer and (record := self.record(step.proposer)) is not None:
-                record.proposed.append(index)
+            if step.proposer and (person := acts.get(self.person(step.proposer))) is not None:
+                person.proposed.append(index)
             for name in dict.fromkeys(map(self.person, step.coauthors)):
-                if (record := self.records.get(name)) is not None:
-                    record.coauthored.append(index)
-            for name, how, strength in step.votes.ballots() if step.votes else ():
-                if (record := self.record(name)) is not None:
-                    record.ballots.append((index, how, strength))
-            if step.judge and (record := self.record(step.judge)) is not None:
-                record.judged.append(index)
+                if (person := acts.get(name)) is not None:
+                    person.coauthored.append(index)
+            for names, how, strengths in step.votes.groups() if step.votes else ():
+                for name, strength in zip(names, strengths):
+                    if (ballots := by_name.get(name)) is None:
+                        ballots = by_name[name] = []
+                    ballots.append((index, how, strength))
+            if step.judge and (person := acts.get(self.person(step.judge))) is not None:
+                person.judged.append(index)
             if step.winner and step.winner != won:  # a win declared
                 for name in step.winner:
-                    if (record := self.record(name)) is not None:
-                        record.wins.append(index)
+                    if (person := acts.get(self.person(name))) is not None:
+                        person.wins.append(index)
             won = step.winner
+        for name, ballots in by_name.items():
+            if (person := acts.get(self.person(name))) is not None:
+                person.ballots += ballots
+        for name, record in self.records.items():
+            if record.aliases or record.former:  # ballots cast under several names
+                acts[name].ballots.sort(key=itemgetter(0))
+        return acts
 
     def _address(self, ballots_per_part: int) -> None:
         """Each person's slug: their name as a URL segment (model/urls.py), `-2`, `-3`... after it where that is
@@ -148,7 +182,7 @@ class People:
             base = url_segment(spelled)[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
             if not base or not any(c.isascii() and c.isalnum() for c in unicodedata.normalize("NFKD", spelled)):
                 base = "player"
-            extra = max(0, -(-len(record.ballots) // ballots_per_part) - 1)  # ballot parts after the first
+            extra = max(0, -(-record.ballot_count // ballots_per_part) - 1)  # ballot parts after the first
             suffix = 1
             while True:
                 slug = base if suffix == 1 else f"{base}-{suffix}"
