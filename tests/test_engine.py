@@ -1241,8 +1241,10 @@ def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_th
                                                                                          edit):
     """A proposal appended, the last entry deleted, or one in the middle deleted: the fold starts again from the
     checkpoint before the first entry that is not the same (for an entry appended, the one after the last entry;
-    for the last deleted, a few entries before), or from the start where a snapshot's place moved, and gives the replay from the start, whose checkpoints a later edit
-    resumes from in turn."""
+    for the last deleted, the one before it, which holds the state at the new end: nothing is folded), or from the
+    start where a snapshot's place moved, and gives the replay from the start. Its checkpoints are that replay's
+    (after the last entry deleted, but the one before the new last entry, which the fold keeps again when it next
+    passes there), and a later edit resumes from them in turn."""
     engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
     text = log.read_text(encoding="utf-8")
@@ -1258,11 +1260,23 @@ def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_th
     resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
     refolded = len(folded)
     fresh = replay(load_game(folder), checkpoints=True)
-    assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
+    assert resumed == fresh
+    if edit == "delete last":
+        assert refolded == 0
+        assert _kept_states(resumed) == [kept for kept in _kept_states(fresh) if kept[0] != len(fresh.steps) - 1]
+    else:
+        assert _kept_states(resumed) == _kept_states(fresh)
     if edit == "append":  # from the checkpoint after the last entry: the new entry alone
         assert folded[:refolded] == [len(chunks) - 2]
-    elif edit != "delete middle":  # (which moves the snapshot halfway through the log: the fold starts over)
-        assert 0 < refolded < 40
+    if edit == "delete last":  # the new last entry edited: from the checkpoint before it, made again
+        shortened = log.read_text(encoding="utf-8")
+        log.write_text(shortened.rstrip("\n") + "\n\nA word added at the end.\n", encoding="utf-8")
+        folded.clear()
+        edited = replay_game(load_game(folder), previous=resumed, checkpoints=True)
+        again = replay(load_game(folder), checkpoints=True)
+        assert edited == again and folded and min(folded) < len(fresh.steps) - 1
+        assert _kept_states(edited) == _kept_states(again)  # the one before the last entry kept again
+        resumed = replay_game(load_game(folder), previous=edited, checkpoints=True)
     log.write_text(text, encoding="utf-8")  # and back, from the resumed replay's checkpoints
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 

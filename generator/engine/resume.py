@@ -33,7 +33,8 @@ def resume(game: Game, previous: Replay) -> Replay | None:
         return replay(game, checkpoints=True)
     if len(entries) != len(old_entries):
         return _refolded_from_first_change(game, previous) if game.rules == old_game.rules else None
-    changed = list(compress(range(len(entries)), map(is_not, entries, old_entries)))  # (in C: 10,000 entries)
+    changed = [index for index in compress(range(len(entries)), map(is_not, entries, old_entries))  # (in C)
+               if entries[index] != old_entries[index]]
     if game.rules != old_game.rules:
         if not changed:
             return _with_initial_texts(game, previous)
@@ -65,7 +66,8 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
         old_state = state.resumed(previous.game)
     checkpoints = [c for c in previous.checkpoints if c[0] <= first]
     for index in range(first, last + 1):
-        if keeps_checkpoint(index, len(entries)) and index > first:
+        # (at `first`, the previous replay's checkpoint, where it kept one: it may not have, after a last entry deleted)
+        if keeps_checkpoint(index, len(entries)) and (index > first or not checkpoints or checkpoints[-1][0] != first):
             checkpoints.append(Checkpoint(index, state.kept()))
         steps.append(state.fold(index, entries[index], rulings, points))
         if old_state is not None:
@@ -123,18 +125,19 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
     end (entries after an insertion stand at new places: none of their steps is the previous one's). None when
     the Judges' result rulings or the snapshots' places moved."""
     entries, old_entries = game.log.entries, previous.game.log.entries
-    first = next((i for i, (new, old) in enumerate(zip(entries, old_entries)) if new is not old),
+    # (an entry parsed again may be equal to the one before: the one above a deleted last entry, whose end moved)
+    first = next((i for i, (new, old) in enumerate(zip(entries, old_entries)) if new is not old and new != old),
                  min(len(entries), len(old_entries)))
     rulings, points = result_rulings(game), snapshot_points(game, [])
     if rulings != result_rulings(previous.game) or points != snapshot_points(previous.game, []):
         return None
-    # From the first entry that moved, or from this log's last where that is before it (the last entry deleted:
-    # the state before the new last one is kept, as a replay from the start keeps it)
-    start = min(first, max(len(entries) - 1, 0))
-    state, steps = _state_at(game, previous, start, rulings, points)
+    # From the first entry that moved: after the last entry deleted, the previous replay's checkpoint before it is
+    # the state at this log's end, and nothing is folded (this replay then lacks the checkpoint before its own last
+    # entry that a replay from the start keeps; the fold keeps it again when it next passes there).
+    state, steps = _state_at(game, previous, first, rulings, points)
     # The previous replay's checkpoints before it, where this log keeps one, and this fold's from there on
-    checkpoints = [c for c in previous.checkpoints if c[0] < start and keeps_checkpoint(c[0], len(entries))]
-    for index in range(start, len(entries)):
+    checkpoints = [c for c in previous.checkpoints if c[0] < first and keeps_checkpoint(c[0], len(entries))]
+    for index in range(first, len(entries)):
         if keeps_checkpoint(index, len(entries)):
             checkpoints.append(Checkpoint(index, state.kept()))
         steps.append(state.fold(index, entries[index], rulings, points))
