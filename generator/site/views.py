@@ -325,8 +325,11 @@ class GamePlan:
         """Format 1.4: the proposals of earlier.md that have a page of their own, by number: those the log does
         not hold (a number the log holds keeps the log's page)."""
         def made() -> list[EarlierProposal]:
+            earlier = self.replay.game.earlier
+            if not earlier:  # (most games: the log's 10,000 proposal numbers not read at every save)
+                return []
             logged = {step.entry.number for step in self.history.proposal_steps}
-            return [p for p in self.replay.game.earlier if p.number not in logged]
+            return [p for p in earlier if p.number not in logged]
         return self.once("earlier", made)
 
     def proposal_url(self, number: int, from_dir: str) -> str | None:
