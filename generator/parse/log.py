@@ -230,6 +230,8 @@ class LogParser:
         """The files of a game that went, or that its log no longer has: their last texts, cuts and parses, and the
         entries of their texts."""
         gone = set(files)
+        if not gone:  # (serve asks at every save; 10,000 entries need not be looked at for nothing)
+            return
         for key in [key for key in self.files if key[0] in gone]:
             del self.files[key]
             self.last_parse.pop(key, None)
