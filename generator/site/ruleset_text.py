@@ -17,7 +17,7 @@ from fractions import Fraction
 from functools import lru_cache
 
 from ..engine.adoption import decimal_text
-from ..engine.replay import annotation_spans
+from ..engine.replay import Step, annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal, Unrecorded, WrittenDecimal
 from .views import GamePlan, changes_making
@@ -338,9 +338,12 @@ def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNote
 
 def recorded_history(plan: GamePlan) -> bool:
     """Whether the log gives the record's own history lines for its changes (format 1.4's `History:`)."""
-    return plan.once("report recorded", lambda: any(
-        change.history for entry in plan.replay.game.log.entries if not isinstance(entry, Unrecorded)
-        for change in entry.changes))
+    return plan.once("report recorded", lambda: any(plan.memo.each("recorded history", plan.replay.steps, _recorded)))
+
+
+def _recorded(step: Step) -> bool:
+    entry = step.entry
+    return not isinstance(entry, Unrecorded) and any(change.history for change in entry.changes)
 
 
 def history_lines(plan: GamePlan, identity: int, *, keepers: bool, recorded: bool,
