@@ -289,8 +289,11 @@ class LogParser:
             return None
         _, before, middle, after, moved = region
         count = before + len(middle) + len(last) - after
-        if count == before:  # the file's last texts removed: the one now last was not parsed as the last
-            return None
+        if count == before:  # the file's last texts removed: the one now last, not parsed as the last, is read again
+            if not before:
+                return None
+            before -= 1
+            middle = [last[before][:2]]
         unused = {id(entry): entry for entry in old_entries[before:after]}  # the entries a text between may keep
         between = []
         for position, (first, chunk) in enumerate(middle, before):
