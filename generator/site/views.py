@@ -158,6 +158,7 @@ class Memo:
         self._kept: dict[tuple[str, Any], Any] = {}
         self._used: dict[tuple[str, Any], Any] = {}
         self._last: dict[str, tuple[Any, Any]] = {}  # of each kind, the last key and what was made from it
+        self._compared: tuple = (None, None, [])  # the last two sequences `each` compared, and where they differ
 
     def last(self, kind: str, key: Any, make: Callable[[Any], Any]) -> Any:
         """`make(key)`, a value made from `key` alone, taken from the plan before when it was made from a key
@@ -179,7 +180,11 @@ class Memo:
         else:
             before, made = kept
             common = min(len(items), len(before))
-            places = list(compress(range(common), map(is_not, items, before)))
+            # (the kinds of one plan compare the same two replays' steps: where they differ is found once)
+            compared_items, compared_before, places = self._compared
+            if compared_items is not items or compared_before is not before:
+                places = list(compress(range(common), map(is_not, items, before)))
+                self._compared = (items, before, places)
             if places or common < len(made) or common < len(items):
                 remade = list(made[:common]) + [make(item) for item in items[common:]]
                 for place in places:
