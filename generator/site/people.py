@@ -9,7 +9,6 @@ how many parts its ballots take.
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 
 from ..engine.replay import Replay
@@ -17,10 +16,6 @@ from ..model import Event, Judgment, Proposal
 from ..model.urls import MAX_SEGMENT_CHARS, url_segment
 
 PEOPLE_FOLDER = "players"
-# Latin letters that no decomposition takes to ASCII, spelled as their languages spell them without the letter
-# (a page's name only: `Ørjan` is players/Orjan.html)
-_SPELLED = str.maketrans({"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",
-                          "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i"})
 
 
 def renames(replay: Replay) -> dict[str, str]:
@@ -115,9 +110,8 @@ class People:
         taken: set[str] = set()
         for record in self.records.values():
             # (room for `-N` and a part's `-N`; a name of no ASCII letter or digit, `☃`, is `player`)
-            spelled = record.name.translate(_SPELLED)
-            base = url_segment(spelled)[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
-            if not base or not any(c.isascii() and c.isalnum() for c in unicodedata.normalize("NFKD", spelled)):
+            base = url_segment(record.name, empty="")[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
+            if not any(c.isalnum() for c in base):
                 base = "player"
             extra = max(0, -(-len(record.ballots) // ballots_per_part) - 1)  # ballot parts after the first
             suffix = 1
