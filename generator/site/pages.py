@@ -38,8 +38,9 @@ from .ruleset_text import history_lines, recorded_history
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
+from .paging import pager, part_name, parts
 from .views import (PROPOSAL_CITED, TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text,
-                    departed, game_view, history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text,
+                    departed, game_view, history_html, keeps_scores, log_anchor, point_name, power_text,
                     proposal_number, revision_anchor, revision_view, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"

@@ -14,6 +14,7 @@ from dataclasses import dataclass, field
 from ..engine.replay import Replay
 from ..model import Event, Judgment, Proposal
 from ..model.urls import MAX_SEGMENT_CHARS, url_segment
+from .paging import part_name, parts
 
 PEOPLE_FOLDER = "players"
 
@@ -66,7 +67,7 @@ class People:
             former = sorted(old for old, new in self.renamed.items() if new == name)
             self.records[name] = Record(name, aliases=self.aliases.names_of(name), former=tuple(former))
         self._walk(replay)
-        self._address(ballots_per_part)
+        self._address()
 
     def person(self, name: str) -> str:
         """The person a name in the record stands for, by the name they go by now."""
@@ -103,7 +104,11 @@ class People:
                         record.wins.append(index)
             won = step.winner
 
-    def _address(self, ballots_per_part: int) -> None:
+    def ballot_parts(self, record: Record) -> list[range]:
+        """A person's ballots in the parts their pages show them in (`players/SLUG.html`, `SLUG-2.html`, ...)."""
+        return parts(len(record.ballots), self.ballots_per_part)
+
+    def _address(self) -> None:
         """Each person's slug: their name as a URL segment (model/urls.py), `-2`, `-3`... after it where that is
         taken by one sorted before them, or one of its pages' paths is (a ballot part `SLUG-2`); compared without
         regard to case, as a case-insensitive file system would."""
@@ -113,11 +118,11 @@ class People:
             base = url_segment(record.name, empty="")[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
             if not any(c.isalnum() for c in base):
                 base = "player"
-            extra = max(0, -(-len(record.ballots) // ballots_per_part) - 1)  # ballot parts after the first
+            pages = len(self.ballot_parts(record))
             suffix = 1
             while True:
                 slug = base if suffix == 1 else f"{base}-{suffix}"
-                stems = [slug] + [f"{slug}-{part}" for part in range(2, extra + 2)]
+                stems = [part_name(slug, part, suffix="") for part in range(pages)]
                 if not any(stem.casefold() in taken for stem in stems):
                     break
                 suffix += 1
