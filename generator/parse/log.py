@@ -14,7 +14,6 @@ import pickle
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
 from operator import itemgetter
