@@ -10,7 +10,7 @@ from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config, Section
-from ..model.urls import RESERVED, draft_page_name, url_segment
+from ..model.urls import RESERVED, draft_page_name, former_url_segments, url_segment
 from .config import locate_keys, parse_config
 from .earlier import parse_earlier
 from .folders import EARLIER_FILE, game_folders, input_files, names_root
@@ -26,7 +26,8 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
 
     Drafts are read only when asked for (serve): they are not part of the archive, and a half-written one
     must not stop a keeper's build. With a cache, log entries parsed by an earlier run are read from it; with
-    `jobs` > 1, a long log is parsed on that many cores; `parser`, one that parsed the game's log before."""
+    `jobs` > 1, a long log is parsed on that many cores; `parser`, one that parsed the game's log (and
+    earlier.md) before."""
     errors = ErrorCollector()
     folder = Path(os.path.abspath(folder))  # see game_folders: `.` has no name and is its own parent
     base = base or folder.parent
@@ -42,13 +43,13 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
             texts[name] = text
     try:
         return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs,
-                           parser)
+                           parser, former_slugs=former_url_segments(folder.name))
     except ArchiveError as error:
         raise ArchiveError(error.errors, root=str(base)) from None
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorCollector, cache: Cache | None = None,
-                jobs: int = 1, parser: LogParser | None = None) -> Game:
+                jobs: int = 1, parser: LogParser | None = None, *, former_slugs: tuple[str, ...] = ()) -> Game:
     def under(sub: str) -> list[str]:
         return sorted(name for name in texts if name.startswith(f"{prefix}/{sub}/"))
 
@@ -71,7 +72,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
         errors.add(under("snapshots")[0], 1, "a solitaire game has no snapshots: each turn's page shows the "
                    "rules after it")
     earlier_name = f"{prefix}/{EARLIER_FILE}"
-    earlier = parse_earlier(earlier_name, texts[earlier_name], errors) if earlier_name in texts else ()
+    earlier = parse_earlier(earlier_name, texts[earlier_name], errors, parser) if earlier_name in texts else ()
     snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True, power=power)
                       for name in under("snapshots"))
     drafts: list[Proposal] = []
@@ -83,7 +84,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
     errors.raise_if_any()
     players_line = locate_keys(texts[toml_name]).get("players") if toml_name in texts else None
     return Game(slug=slug, config=config, rules=rules, log=Log(preamble, tuple(entries), tuple(log_files)),
-                snapshots=snapshots, drafts=tuple(drafts), earlier=earlier,
+                snapshots=snapshots, drafts=tuple(drafts), earlier=earlier, former_slugs=former_slugs,
                 players_source=Source(toml_name, players_line) if players_line else None)
 
 

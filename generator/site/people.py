@@ -9,7 +9,6 @@ its ballots take), and under serve taken from the plan before when what it reads
 """
 from __future__ import annotations
 
-import unicodedata
 from collections import Counter
 from collections.abc import Iterable
 from dataclasses import dataclass, field
@@ -22,12 +21,9 @@ from ..engine.replay import Replay, Step
 from ..model import Event, Judgment, Proposal, Votes
 from ..model.config import Aliases
 from ..model.urls import MAX_SEGMENT_CHARS, url_segment
+from .paging import part_name, parts
 
 PEOPLE_FOLDER = "players"
-# Latin letters that no decomposition takes to ASCII, spelled as their languages spell them without the letter
-# (a page's name only: `Ørjan` is players/Orjan.html)
-_SPELLED = str.maketrans({"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",
-                          "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i"})
 
 
 def _renaming(step: Step) -> tuple[tuple[str, str], ...] | tuple[()]:
@@ -119,7 +115,7 @@ class People:
         for name, count in Counter(chain.from_iterable(step.voters for step in steps)).items():
             if (record := self.record(name)) is not None:
                 record.ballot_count += count
-        self._address(ballots_per_part)
+        self._address()
 
     def person(self, name: str) -> str:
         """The person a name in the record stands for, by the name they go by now."""
@@ -171,22 +167,25 @@ class People:
                 acts[name].ballots.sort(key=itemgetter(0))
         return acts
 
-    def _address(self, ballots_per_part: int) -> None:
+    def ballot_parts(self, record: Record) -> list[range]:
+        """A person's ballots in the parts their pages show them in (`players/SLUG.html`, `SLUG-2.html`, ...)."""
+        return parts(record.ballot_count, self.ballots_per_part)
+
+    def _address(self) -> None:
         """Each person's slug: their name as a URL segment (model/urls.py), `-2`, `-3`... after it where that is
         taken by one sorted before them, or one of its pages' paths is (a ballot part `SLUG-2`); compared without
         regard to case, as a case-insensitive file system would."""
         taken: set[str] = set()
         for record in self.records.values():
             # (room for `-N` and a part's `-N`; a name of no ASCII letter or digit, `☃`, is `player`)
-            spelled = record.name.translate(_SPELLED)
-            base = url_segment(spelled)[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
-            if not base or not any(c.isascii() and c.isalnum() for c in unicodedata.normalize("NFKD", spelled)):
+            base = url_segment(record.name, empty="")[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
+            if not any(c.isalnum() for c in base):
                 base = "player"
-            extra = max(0, -(-record.ballot_count // ballots_per_part) - 1)  # ballot parts after the first
+            pages = len(self.ballot_parts(record))
             suffix = 1
             while True:
                 slug = base if suffix == 1 else f"{base}-{suffix}"
-                stems = [slug] + [f"{slug}-{part}" for part in range(2, extra + 2)]
+                stems = [part_name(slug, part, suffix="") for part in range(pages)]
                 if not any(stem.casefold() in taken for stem in stems):
                     break
                 suffix += 1
