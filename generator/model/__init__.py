@@ -508,6 +508,11 @@ class Game:
     earlier: tuple[EarlierProposal, ...] = ()  # format 1.4: earlier.md, by number
     former_slugs: tuple[str, ...] = ()  # the addresses sites built before gave the folder (urls.former_url_segments)
 
+    @property
+    def parsed_files(self) -> tuple[str, ...]:
+        """The files read entry by entry (a LogParser remembers their parses): the log's, and earlier.md."""
+        return self.log.files + tuple(dict.fromkeys(proposal.source.file for proposal in self.earlier[:1]))
+
 
 NameMap = Callable[[Any, Callable[[str], str]], Any]  # (a value, what each name becomes) -> the value so named
 _NAME_MAPS: dict[type, NameMap | None] = {}
