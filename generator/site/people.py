@@ -4,8 +4,8 @@ each did (proposals made and co-authored, ballots, judgments, wins), with the ad
 A name in the record stands for the person game.toml's `[aliases]` gives it to (`Telna` for Telnaior), and a
 renamed player (`Players: Jason -> Janet`, format 1.2) for the name they go by now. The people are those the
 players page lists: every player ever scored (the replay's scores name them all, each by the person's name).
-Made in one walk over the steps when the game's pages are listed (a player's page needs to know how many parts
-its ballots take), and under serve taken from the plan before when what it reads of the steps is the same.
+Made from what each step holds of a person (`Deeds`) when the game's pages are listed (a player's page needs to
+know how many parts its ballots take), and under serve taken from the plan before when those are the same.
 """
 from __future__ import annotations
 
@@ -26,8 +26,9 @@ from .paging import part_name, parts
 PEOPLE_FOLDER = "players"
 
 
-def _renaming(step: Step) -> tuple[tuple[str, str], ...] | tuple[()]:
-    """The renames an entry makes as written, (name given up, name taken), and the players then; () for none."""
+def _renaming(step: Step) -> tuple[tuple[tuple[str, str], ...], tuple[str, ...]] | tuple[()]:
+    """The renames an entry makes as written, each (name given up, name taken), and the players then; () for
+    none."""
     if not isinstance(step.entry, Event):
         return ()
     changes = tuple((change.player, change.renamed_to) for change in step.entry.players if change.renamed_to)
@@ -85,7 +86,7 @@ class Deeds(NamedTuple):
     voters: tuple[str, ...]
     judge: str
     winner: tuple[str, ...]
-    renaming: tuple
+    renaming: tuple  # (_renaming)
 
 
 def deeds(step: Step) -> Deeds:
