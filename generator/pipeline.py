@@ -65,8 +65,11 @@ class Site:
         return self.listed_game_pages() + list(self._top.values())
 
     def search_pieces(self) -> list[Page]:
-        """Every game's search pieces, made once."""
-        return [page for game in self._games.values() for page in self._search_pieces(game).values()]
+        """Every game's search pieces: those a search made already (serve's), else made now and not kept. A
+        build's are drawn once, and the postings they hold (tens of MB at 10,000 proposals) go as each is drawn,
+        not at the end of the build."""
+        return [page for game in self._games.values()
+                for page in (self._pieces[game.slug].values() if game.slug in self._pieces else game.search_pieces())]
 
     def every_page(self) -> list[Page]:
         """Every page of the site, made."""
@@ -81,13 +84,14 @@ class Site:
 class Pipeline:
     """A content folder's walk to its site, and what one walk hands the next (serve's, from save to save).
     `serving`: the pipeline is serve's, which parses each game's drafts and draws their previews, and keeps
-    checkpoints of each replay to resume the next from; a build walks once and shows no drafts."""
+    checkpoints of each replay and the parser's memo to resume the next from; a build walks once, shows no drafts
+    and keeps neither."""
 
     def __init__(self, content: Path, *, serving: bool = False):
         self.content = content
         self.overrides = overrides_folder(content)
         self.serving = serving
-        self.parser = LogParser()
+        self.parser = LogParser(remembers=serving)
         self.replays: dict[str, GameReplay] = {}  # each game's last, by slug
         self._memos: dict[str, Memo] = {}  # each game's plans', by slug
         self._env: Environment | None = None
