@@ -17,6 +17,7 @@ from pathlib import Path
 from jinja2 import Environment
 
 from .cache import Cache
+from .checked import checked_key, store_checks
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
 from .manifest import overrides_folder
@@ -158,9 +159,10 @@ def _previewed(replay: Replay, draft: Proposal) -> dict:
 
 
 def draw_site(content: Path, output: Path, cache: Cache, *, base_url: str, jobs: int, inputs: bytes | None,
-              progress: Progress = NO_PROGRESS) -> dict:
+              games: bytes | None = None, progress: Progress = NO_PROGRESS) -> dict:
     """Every page of the site drawn into `output` (its lock held by build.build_site) and those that changed
-    written; `inputs`, the digest of what it is made from, kept for the next build. Says what it did."""
+    written; `inputs`, the digest of what it is made from, kept for the next build; `games`, the digest of the
+    games' files, under which what `check` says of them is kept (checked.py). Says what it did."""
     pipeline = Pipeline(content)
     # Parsing and replaying make millions of objects that live to the end and form no cycles: the collector
     # would traverse them again and again for nothing. Frozen, forked workers share them without copying; drawing
@@ -168,6 +170,7 @@ def draw_site(content: Path, output: Path, cache: Cache, *, base_url: str, jobs:
     gc.disable()
     try:
         replays = pipeline.replay(cache=cache, jobs=jobs, progress=progress)
+        store_checks(cache, content, checked_key(games) if games else None, replays)  # a check after has nothing to do
         progress.step("listing the pages")
         site = pipeline.site(replays, base_url=base_url, store=cache)
         pages = site.listed_pages()
