@@ -123,3 +123,81 @@ def test_a_build_after_an_edit_of_earlier_md_alone_draws_it_again(tmp_path):
                        encoding="utf-8")
     assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
     assert "Proposal 10: Pennies" in (site / "proposals" / "10.html").read_text(encoding="utf-8")
+
+
+# --- Reading earlier.md: its entries and key paragraphs are read as the log's --------------------------------
+
+def _earlier(text: str, parser=None) -> tuple[tuple, list[str]]:
+    from generator.errors import ErrorCollector
+    from generator.parse.earlier import parse_earlier
+
+    errors = ErrorCollector()
+    proposals = parse_earlier("g/earlier.md", text, errors, parser)
+    return proposals, [str(error) for error in errors.errors]
+
+
+def _log_errors(text: str) -> list[str]:
+    from generator.errors import ErrorCollector
+    from generator.parse.log import parse_log
+
+    errors = ErrorCollector()
+    parse_log([("g/log.md", text)], errors)
+    return [str(error) for error in errors.errors]
+
+
+def test_a_key_paragraph_is_read_as_the_logs_after_a_blank_line_and_with_wrapped_values():
+    proposals, errors = _earlier("# Earlier\n\n## Proposal 5 - Dashes\n\nProposer: Ann\nNote: a note that\n  "
+                                 "goes on\nNote: another\n\nThe record's words.\n\n## Proposal 6\nJust words.\n")
+    assert errors == []
+    five, six = proposals
+    assert (five.title, five.proposer, five.notes, five.text) == ("Dashes", "Ann", ("a note that goes on", "another"),
+                                                                   "The record's words.")
+    assert (six.source.line, six.proposer, six.text) == (12, "", "Just words.")  # a paragraph naming no key is text
+    adopted, _ = _earlier("## Proposal 7\nResult: Adopted.\nPower: 2.0\n")
+    assert (adopted[0].result, adopted[0].power) == ("adopted", "2.0")  # as the log reads them
+
+
+def test_each_bad_key_line_is_reported_at_its_line_and_as_the_log_reports_it():
+    keys = "Proposer: Ann\nDate: 2025-01-01\nProposer: Bob\nPower: much\nPower: 1\nBallots: for Ann\n"
+    _, errors = _earlier(f"# Earlier\n\n## Proposal 1\n{keys}\n## Proposal x1\n")
+    assert errors == [
+        "g/earlier.md:6: 'Proposer' appears twice (first at line 4)",
+        "g/earlier.md:8: 'Power' appears twice (first at line 7)",
+        "g/earlier.md:9: unknown key 'Ballots' on a proposal of earlier.md, which records the proposer, co-authors, "
+        "date, power, result and notes",
+        "g/earlier.md:7: Power 'much' must be a decimal of 0 or more, like 'Power: 1.0'",
+        "g/earlier.md:11: proposal number 'x1' is not a whole number"]
+    # the log says the same of the same lines, at the same places
+    logged = _log_errors(f"# Log\n\n## Proposal 1\n{keys}Votes: for Ann\nResult: adopted\n\n## Proposal x1\n"
+                         "Proposer: Ann\nDate: 2025-01-01\n")
+    assert logged[:2] == [error.replace("earlier.md", "log.md") for error in errors[:2]]
+    assert logged[2] == "g/log.md:9: unknown key 'Ballots' on a proposal"
+    assert "g/log.md:7: Power 'much' must be a decimal of 0 or more, like 'Power: 1.0'" in logged
+    assert "g/log.md:13: proposal number 'x1' is not a whole number" in logged
+
+
+def test_earlier_md_parsed_again_after_each_edit_is_the_file_parsed_afresh():
+    """A remembering parser (serve's) gives earlier.md after random edits what a new parser gives: every
+    proposal and every problem at its line."""
+    import random
+
+    from generator.parse.log import LogParser
+
+    pieces = ["## Proposal 3: Three\nProposer: Ann\nDate: 1995\n\nWords.\n", "## Proposal 4\nPower: 1.5\n",
+              "## Proposal 5: Five\nProposer: Bo\nProposer: Cy\n", "## Proposal 5: Again\n", "Prose between.\n",
+              "## Judgment 2\n", "## Proposal 8\n\nNote: later\nNote: more\n\n> quoted\n", "\n"]
+    rng = random.Random(53)
+    parser = LogParser()
+    chosen: list[str] = []
+    for _ in range(200):  # each step an edit of one piece: one added, one taken out, or one replaced
+        at = rng.randint(0, len(chosen))
+        if at == len(chosen) or rng.random() < 0.3:
+            chosen.insert(at, rng.choice(pieces))
+        elif rng.random() < 0.5:
+            del chosen[at]
+        else:
+            chosen[at] = rng.choice(pieces)
+        text = "# Earlier\n\n" + "\n".join(chosen)
+        remembered, fresh = _earlier(text, parser), _earlier(text)
+        assert remembered == fresh
+        assert [p.source.line for p in remembered[0]] == [p.source.line for p in fresh[0]]

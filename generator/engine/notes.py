@@ -140,7 +140,7 @@ EARLIER_TITLE = "earlier-title"
 def earlier_titles(replay) -> tuple[Note, ...]:
     """Format 1.4: a note at each proposal of earlier.md that the log holds too, where the two titles differ (the
     log's page is the proposal's; the record's title is only compared with it)."""
-    earlier = {proposal.number: proposal for proposal in getattr(replay.game, "earlier", ())}
+    earlier = {proposal.number: proposal for proposal in replay.game.earlier}
     notes, seen = [], set()
     for step in replay.steps if earlier else ():
         entry = step.entry

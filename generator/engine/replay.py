@@ -20,7 +20,7 @@ from operator import itemgetter
 from typing import NamedTuple
 
 from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
-                     amount_text, as_amount)
+                     amount_text, as_amount, with_names)
 from ..limits import MAX_DIGITS
 from ..model.config import POWER_KEYS, Aliases, Config
 from ..model.dice import parse_dice
@@ -418,37 +418,9 @@ def _fold_entry(state: FoldState, index: int, recorded: Entry, rulings: dict, po
 
 def as_people(entry: Entry, aliases: Aliases) -> Entry:
     """`entry` with each name in it that is an alias (game.toml's `[aliases]`) written as the person's name: the
-    entry itself when it names no alias (every entry of a game without aliases)."""
-    if not aliases.people:
-        return entry
-    of = aliases.of
-
-    def names(written: tuple[str, ...]) -> tuple[str, ...]:
-        return tuple(map(of, written))
-    changed: dict[str, object] = {}
-    if entry.points:
-        changed["points"] = tuple(dataclasses.replace(p, player=of(p.player)) for p in entry.points)
-    if entry.scores:
-        changed["scores"] = dataclasses.replace(entry.scores, scores=tuple((of(n), v) for n, v in entry.scores.scores))
-    if entry.winner:
-        changed["winner"] = dataclasses.replace(entry.winner, players=names(entry.winner.players))
-    if isinstance(entry, Proposal):
-        changed.update(proposer=of(entry.proposer), coauthors=names(entry.coauthors))
-        if entry.votes:
-            votes = entry.votes
-            changed["votes"] = dataclasses.replace(votes, for_=names(votes.for_), against=names(votes.against),
-                                                   abstain=names(votes.abstain))
-    elif isinstance(entry, Judgment):
-        changed.update(judge=of(entry.judge), settings=tuple(
-            dataclasses.replace(s, player=of(s.player)) if s.player else s for s in entry.settings))
-    elif isinstance(entry, Event):
-        changed["players"] = tuple(dataclasses.replace(c, player=of(c.player), renamed_to=of(c.renamed_to)
-                                                       if c.renamed_to else "") for c in entry.players)
-        if entry.turn_of:
-            changed["turn_of"] = of(entry.turn_of)
-    if all(getattr(entry, key) == value for key, value in changed.items()):
-        return entry
-    return dataclasses.replace(entry, **changed)
+    entry itself when it names no alias (every entry of a game without aliases). The names are the fields the
+    model types PlayerName."""
+    return with_names(entry, aliases.of) if aliases.people else entry
 
 
 def finish(game: Game, state: FoldState, steps: list[Step], before_entries: list[Finding],

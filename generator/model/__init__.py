@@ -6,11 +6,15 @@ exception, made by the parser alone: where a log entry stands in its file (see S
 """
 from __future__ import annotations
 
+import dataclasses
 import datetime as dt
+import functools
+import types
+import typing
 from dataclasses import dataclass
 from fractions import Fraction
 from collections.abc import Callable
-from typing import TYPE_CHECKING, Literal, Union
+from typing import TYPE_CHECKING, Annotated, Any, Literal, Union
 
 if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type checkers only
     from .config import Config
@@ -19,6 +23,9 @@ if TYPE_CHECKING:  # model/config.py imports nothing from here; named for type c
 RuleClass = Literal["immutable", "mutable", "unrecorded"]
 # A score, a payment or a setting of one: a whole number, or an exact decimal (format 1.2: `8.8`).
 Number = Union[int, Fraction]
+# A player's name as the record writes it (perhaps one they played under: game.toml's `[aliases]`). Every field of
+# the model that holds one is typed so: `with_names` finds them by their types, and maps them all.
+PlayerName = Annotated[str, "a player's name"]
 
 
 def amount_text(value: Number) -> str:
@@ -238,9 +245,9 @@ class Change:
 
 @dataclass(frozen=True)
 class Votes:
-    for_: tuple[str, ...] = ()
-    against: tuple[str, ...] = ()
-    abstain: tuple[str, ...] = ()
+    for_: tuple[PlayerName, ...] = ()
+    against: tuple[PlayerName, ...] = ()
+    abstain: tuple[PlayerName, ...] = ()
     # Format 1.1: each ballot's strength (`Alice x3`), parallel to the names; empty: every ballot is 1.
     strengths: tuple[tuple[int, ...], tuple[int, ...], tuple[int, ...]] | None = None
     present: bool = False  # the third group was written `present` (it means what `abstain` means)
@@ -301,7 +308,7 @@ class Votes:
 
 @dataclass(frozen=True)
 class PointAward:
-    player: str
+    player: PlayerName
     points: Number
     reason: str
     source: Source
@@ -323,12 +330,12 @@ class Claim:
 
 @dataclass(frozen=True)
 class ScoresClaim(Claim):
-    scores: tuple[tuple[str, Number], ...]
+    scores: tuple[tuple[PlayerName, Number], ...]
 
 
 @dataclass(frozen=True)
 class WinnerClaim(Claim):
-    players: tuple[str, ...]
+    players: tuple[PlayerName, ...]
 
 
 @dataclass(frozen=True)
@@ -369,9 +376,9 @@ class EntryCommon:
 class Proposal(EntryCommon):
     number: int = 0
     decision: str = ""  # format 1.2: the letter of a decision taken again (`## Proposal 8188A`)
-    proposer: str = ""
+    proposer: PlayerName = ""
     proposer_source: Source | None = None
-    coauthors: tuple[str, ...] = ()  # format 1.2: its `Co-authors:` line
+    coauthors: tuple[PlayerName, ...] = ()  # format 1.2: its `Co-authors:` line
     # Format 1.2: the proposal's own text as submitted (Markdown, after a paragraph `As proposed:`), where its
     # change paragraphs are what the record says it did; not part of `body`.
     proposed: str = ""
@@ -406,7 +413,7 @@ class Setting:
 
     what: Literal["score", "result", "next-player"]
     source: Source
-    player: str = ""
+    player: PlayerName = ""
     value: Number = 0
     proposal: int = 0
     result: Result | None = None
@@ -416,7 +423,7 @@ class Setting:
 class Judgment(EntryCommon):
     number: int = 0
     case: str = ""  # format 1.2: a judgment named by its case (`CFJ 4153`) has no number
-    judge: str = ""
+    judge: PlayerName = ""
     settings: tuple[Setting, ...] = ()
 
     @property
@@ -426,16 +433,16 @@ class Judgment(EntryCommon):
 
 @dataclass(frozen=True)
 class PlayerChange:
-    player: str
+    player: PlayerName
     joins: bool
     source: Source
-    renamed_to: str = ""  # format 1.2, `Players: Jason -> Janet`: neither joins nor leaves, but is renamed
+    renamed_to: PlayerName = ""  # format 1.2, `Players: Jason -> Janet`: neither joins nor leaves, but is renamed
 
 
 @dataclass(frozen=True)
 class Event(EntryCommon):
     players: tuple[PlayerChange, ...] = ()
-    turn_of: str | None = None
+    turn_of: PlayerName | None = None
     turn_source: Source | None = None
     die: DieRoll | None = None
 
@@ -477,8 +484,8 @@ class EarlierProposal:
     number: int
     title: str
     source: Source
-    proposer: str = ""
-    coauthors: tuple[str, ...] = ()
+    proposer: PlayerName = ""
+    coauthors: tuple[PlayerName, ...] = ()
     date: str = ""
     power: str = ""
     result: str = ""
@@ -496,3 +503,107 @@ class Game:
     drafts: tuple[Proposal, ...] = ()
     players_source: Source | None = None  # the `players` line of game.toml, where findings about them stand
     earlier: tuple[EarlierProposal, ...] = ()  # format 1.4: earlier.md, by number
+
+
+NameMap = Callable[[Any, Callable[[str], str]], Any]  # (a value, what each name becomes) -> the value so named
+_NAME_MAPS: dict[type, NameMap | None] = {}
+
+
+def with_names(value: Any, of: Callable[[str], str]) -> Any:
+    """`value` (an entry, or any dataclass of the model) with each PlayerName in it, however deep in its fields
+    and tuples, replaced by `of(name)`: the very same object where `of` gives every name back itself (the same
+    str), so that a caller can tell by identity that nothing was renamed."""
+    name_map = _class_name_map(type(value))
+    return value if name_map is None else name_map(value, of)
+
+
+def _class_name_map(kind: type) -> NameMap | None:
+    """How `with_names` maps a `kind`, made once from its fields' types: None when no field can hold a name."""
+    if kind in _NAME_MAPS:
+        return _NAME_MAPS[kind]
+    hints = typing.get_type_hints(kind, include_extras=True)
+    named = tuple((field.name, name_map) for field in dataclasses.fields(kind)
+                  if (name_map := _name_map(hints[field.name])) is not None)
+    plain = not hasattr(kind, "__post_init__") and not any(
+        isinstance(attribute, functools.cached_property) for base in kind.__mro__ for attribute in vars(base).values())
+
+    def renamed(value: Any, of: Callable[[str], str]) -> Any:
+        changed = None
+        for name, name_map in named:
+            held = getattr(value, name)
+            mapped = name_map(held, of)
+            if mapped is not held:
+                changed = changed or {}
+                changed[name] = mapped
+        if changed is None:
+            return value
+        if not plain:
+            return dataclasses.replace(value, **changed)
+        # As dataclasses.replace, without its __init__ (which took half the time of renaming a log; records.py
+        # reads a dataclass back so too): the fields are the value's own, a name for a name.
+        made = object.__new__(kind)
+        made.__dict__.update(value.__dict__, **changed)
+        return made
+    _NAME_MAPS[kind] = renamed if named else None
+    return _NAME_MAPS[kind]
+
+
+def _name_map(hint: Any) -> NameMap | None:
+    """How `with_names` maps a value of type `hint`: None when it cannot hold a name."""
+    if hint == PlayerName:
+        return _name
+    origin, arguments = typing.get_origin(hint), typing.get_args(hint)
+    if origin in (Union, types.UnionType):
+        maps = [name_map for member in arguments if (name_map := _name_map(member)) is not None]
+        if len(maps) > 1:
+            raise TypeError(f"{hint}: a union with more than one member that holds names")
+        if not maps:
+            return None
+        member_map = maps[0]
+        return (lambda value, of: value if value is None else member_map(value, of)) \
+            if type(None) in arguments else member_map
+    if origin is tuple and arguments[-1:] == (Ellipsis,):
+        return _each(arguments[0])
+    if origin is tuple:
+        return _fixed(arguments)
+    if dataclasses.is_dataclass(hint):  # by the value's own class, which may be a subclass of `hint`
+        return with_names if _class_name_map(hint) is not None else None
+    return None
+
+
+def _name(name: str, of: Callable[[str], str]) -> str:
+    return of(name)
+
+
+def _names(names: tuple[str, ...], of: Callable[[str], str]) -> tuple[str, ...]:
+    """A tuple of names (a Votes group), mapped at once."""
+    mapped = tuple(map(of, names))
+    return names if mapped == names else mapped
+
+
+def _each(item: Any) -> NameMap | None:
+    """A tuple of any length of `item`s."""
+    item_map = _name_map(item)
+    if item_map is None:
+        return None
+    if item_map is _name:
+        return _names
+
+    def renamed(values: tuple, of: Callable[[str], str]) -> tuple:
+        mapped = tuple(item_map(value, of) for value in values)
+        return values if all(new is old for new, old in zip(mapped, values)) else mapped
+    return renamed
+
+
+def _fixed(items: tuple) -> NameMap | None:
+    """A tuple of so many values, each of its own type (a score: (name, points))."""
+    maps = [(position, name_map) for position, item in enumerate(items) if (name_map := _name_map(item)) is not None]
+    if not maps:
+        return None
+
+    def renamed(values: tuple, of: Callable[[str], str]) -> tuple:
+        mapped = list(values)
+        for position, name_map in maps:
+            mapped[position] = name_map(values[position], of)
+        return values if all(new is old for new, old in zip(mapped, values)) else tuple(mapped)
+    return renamed

@@ -26,7 +26,8 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
 
     Drafts are read only when asked for (serve): they are not part of the archive, and a half-written one
     must not stop a keeper's build. With a cache, log entries parsed by an earlier run are read from it; with
-    `jobs` > 1, a long log is parsed on that many cores; `parser`, one that parsed the game's log before."""
+    `jobs` > 1, a long log is parsed on that many cores; `parser`, one that parsed the game's log (and
+    earlier.md) before."""
     errors = ErrorCollector()
     folder = Path(os.path.abspath(folder))  # see game_folders: `.` has no name and is its own parent
     base = base or folder.parent
@@ -71,7 +72,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
         errors.add(under("snapshots")[0], 1, "a solitaire game has no snapshots: each turn's page shows the "
                    "rules after it")
     earlier_name = f"{prefix}/{EARLIER_FILE}"
-    earlier = parse_earlier(earlier_name, texts[earlier_name], errors) if earlier_name in texts else ()
+    earlier = parse_earlier(earlier_name, texts[earlier_name], errors, parser) if earlier_name in texts else ()
     snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True, power=power)
                       for name in under("snapshots"))
     drafts: list[Proposal] = []

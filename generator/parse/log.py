@@ -14,7 +14,6 @@ import pickle
 import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
-from dataclasses import dataclass, field
 from fractions import Fraction
 from itertools import accumulate
 from operator import itemgetter
@@ -33,10 +32,10 @@ from ..model.names import invisible_problem, name_problem
 from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
-from .source import (NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int, read_written_decimal,
-                     shorten, slice_lines, unquote)
+from .source import (KEY_LINE, Keys, NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int,
+                     read_key_number, read_keys, read_number, read_written_decimal, shorten, slice_lines, unquote)
 
-_PROPOSAL = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
+PROPOSAL_HEADING = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _EVENT = re.compile(r"^Event(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 # Format 1.2: a judgment named by its case (`Judgment CFJ 4153: Title`), numbers never recorded, a decision
@@ -45,7 +44,6 @@ _JUDGMENT_CASE = re.compile(r"^Judge?ment\s+([A-Za-z]+\s+[0-9]+)(?:\s*[:.\u2013\
 _UNRECORDED = re.compile(r"^Unrecorded\s*:\s*(.*)$", re.IGNORECASE)
 _DECISION_AGAIN = re.compile(r"^([0-9]+)([A-Z])$")
 _MONTH = re.compile(r"^([0-9]{4})-([0-9]{2})$")
-_KEY = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
 
 PROPOSAL_KEYS = ("proposer", "co-authors", "date", "votes", "tally", "result", "reason", "die", "points", "scores",
                  "winner", "effect", "note", "turn", "index", "quorum", "power")
@@ -101,21 +99,6 @@ CHANGE_EXAMPLES = ('Amend rule 203 to read:', 'Amend rule 203 by replacing "x" w
 # it, errors) -> the entry, or None when its heading is not one.
 EntryReader = Callable[[str, list[str], list[Token], int, Token, list[tuple[int, Token]], int, ErrorCollector],
                        Any]
-
-
-@dataclass
-class _Keys:
-    """The key paragraph of one entry: each value with its line."""
-
-    values: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
-    end_line: int = 0  # 0-based line after the paragraph
-
-    def one(self, key: str) -> tuple[str, int] | None:
-        found = self.values.get(key)
-        return found[0] if found else None
-
-    def all(self, key: str) -> list[tuple[str, int]]:
-        return self.values.get(key, [])
 
 
 def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bool = False,
@@ -821,7 +804,7 @@ class _EntryKind(NamedTuple):
     name: str
     patterns: tuple[re.Pattern, ...]
     keys: tuple[str, ...]
-    read: Callable[[_Heading, "_Keys", dict, str, ErrorCollector], Entry | None]
+    read: Callable[[_Heading, "Keys", dict, str, ErrorCollector], Entry | None]
 
 
 def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, heading: Token,
@@ -871,11 +854,11 @@ def _read_heading(file: str, text: str, line: int, draft: bool, errors: ErrorCol
     return None
 
 
-def _read_proposal(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector) -> Proposal:
+def _read_proposal(head: _Heading, keys: Keys, common: dict, proposed: str, errors: ErrorCollector) -> Proposal:
     file, line, m = head.file, head.line, head.match
     decision = _DECISION_AGAIN.match(m.group(1)) if m else None
-    number = _read_number(file, line, decision.group(1) if decision else m.group(1) if m else None, "proposal",
-                          errors, optional=m is None)
+    number = read_number(file, line, decision.group(1) if decision else m.group(1) if m else None, "proposal",
+                         errors)
     title = (m.group(2) or "").strip() if m else head.text.partition(":")[2].strip()
     proposer = keys.one("proposer")
     if proposer is None or not proposer[0]:
@@ -903,7 +886,7 @@ def _read_proposal(head: _Heading, keys: _Keys, common: dict, proposed: str, err
                     extra_turn=bool(turn and turn[0].lower() == "extra"), **common)
 
 
-def _read_ballots(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
+def _read_ballots(file: str, keys: Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
     """A proposal's `Votes:` (by name) or `Tally:` (counts, format 1.2), and its place: one of them, never both."""
     votes, votes_source = _read_votes(file, keys, errors)
     if (tally := keys.one("tally")) is None:
@@ -915,10 +898,10 @@ def _read_ballots(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes
     return _read_tally(file, tally, errors), Source(file, tally[1])
 
 
-def _read_judgment(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector) -> Judgment:
+def _read_judgment(head: _Heading, keys: Keys, common: dict, proposed: str, errors: ErrorCollector) -> Judgment:
     file, m = head.file, head.match
     case = " ".join(m.group(1).split()) if m.re is _JUDGMENT_CASE else ""
-    number = None if case else _read_number(file, head.line, m.group(1), "judgment", errors)
+    number = None if case else read_number(file, head.line, m.group(1), "judgment", errors)
     judge = keys.one("judge")
     if judge is None or not judge[0]:
         errors.add(file, head.line, f"judgment {case or number} has no Judge")
@@ -928,7 +911,7 @@ def _read_judgment(head: _Heading, keys: _Keys, common: dict, proposed: str, err
                     settings=tuple(_read_settings(file, keys, errors)), **common)
 
 
-def _read_event(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector) -> Event:
+def _read_event(head: _Heading, keys: Keys, common: dict, proposed: str, errors: ErrorCollector) -> Event:
     file = head.file
     turn = keys.one("turn")
     if turn:
@@ -942,7 +925,7 @@ def _read_event(head: _Heading, keys: _Keys, common: dict, proposed: str, errors
                  die=_read_die(file, keys, errors), **common)
 
 
-def _read_unrecorded(head: _Heading, keys: _Keys, common: dict, proposed: str, errors: ErrorCollector
+def _read_unrecorded(head: _Heading, keys: Keys, common: dict, proposed: str, errors: ErrorCollector
                      ) -> Unrecorded | None:
     ranges = _read_ranges(head.file, head.line, head.match.group(1), errors)
     return Unrecorded(title="", ranges=ranges, **common) if ranges else None
@@ -951,7 +934,7 @@ def _read_unrecorded(head: _Heading, keys: _Keys, common: dict, proposed: str, e
 # The kinds of entry, in the order their headings are tried. A new key of a kind: its name in the kind's keys,
 # read in its reader (or, for every kind, in `_parse_entry`'s common fields), and the model's field.
 ENTRY_KINDS = (
-    _EntryKind("proposal", (_PROPOSAL,), PROPOSAL_KEYS, _read_proposal),
+    _EntryKind("proposal", (PROPOSAL_HEADING,), PROPOSAL_KEYS, _read_proposal),
     _EntryKind("unrecorded", (_UNRECORDED,), UNRECORDED_KEYS, _read_unrecorded),
     _EntryKind("judgment", (_JUDGMENT_CASE, _JUDGMENT), JUDGMENT_KEYS, _read_judgment),
     _EntryKind("event", (_EVENT,), EVENT_KEYS, _read_event),
@@ -992,70 +975,26 @@ def _block_after(lines: list[str], blocks: list[tuple[int, Token]], position: in
     return following, unquote(lines[following.map[0]:following.map[1]])
 
 
-def entry_body(lines: list[str], heading: Token, keys: _Keys, end_line: int) -> tuple[str, int]:
+def entry_body(lines: list[str], heading: Token, keys: Keys, end_line: int) -> tuple[str, int]:
     """The free Markdown after an entry's key paragraph: its text and its first line (0-based)."""
     body_start = keys.end_line if keys.end_line else heading.map[1]
     return slice_lines(lines, body_start, end_line), body_start
 
 
-def _read_number(file: str, line: int, text: str | None, what: str, errors: ErrorCollector,
-                 optional: bool = False) -> int | None:
-    if text is None:
-        return None
-    try:
-        return read_int(text)
-    except NumberTooLarge as error:
-        errors.add(file, line, f"{what} number '{shorten(text)}': {error}")
-    except ValueError:
-        errors.add(file, line, f"{what} number '{shorten(text)}' is not a whole number")
+def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], allowed: tuple[str, ...],
+               kind: str, errors: ErrorCollector) -> Keys:
+    """A log entry's key paragraph (source.read_keys), which no change paragraph may continue."""
+    return read_keys(file, tokens, blocks, allowed, kind, errors, repeatable=REPEATABLE, refuse=_change_in_keys)
+
+
+def _change_in_keys(line: str) -> str | None:
+    if _CHANGE_START.match(line) or _NEW_CHANGE_START.match(line):
+        return (f"'{shorten(line)}' would be read as part of the key lines above it, and no change made: put a "
+                "blank line before a change paragraph")
     return None
 
 
-def _read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], allowed: tuple[str, ...],
-               kind: str, errors: ErrorCollector) -> _Keys:
-    keys = _Keys()
-    if not blocks or blocks[0][1].type != "paragraph_open":
-        return keys
-    index, paragraph = blocks[0]
-    raw_lines = tokens[index + 1].content.split("\n")
-    # The key paragraph is the first one if any of its lines names a known key: a misspelt first key
-    # must be named as such, not make the whole paragraph prose.
-    known = set(allowed) | {"proposer", "judge", "date"}
-    if not any((m := _KEY.match(raw)) and m.group(1).lower() in known for raw in raw_lines):
-        return keys
-    keys.end_line = paragraph.map[1]
-    last_key: str | None = None
-    wrapped: dict[tuple[str, int], list[str]] = {}  # joined once at the end: joining per line costs the square
-    for offset, raw in enumerate(raw_lines):
-        line = paragraph.map[0] + offset + 1
-        m = _KEY.match(raw)
-        if not m:
-            if _CHANGE_START.match(raw.strip()) or _NEW_CHANGE_START.match(raw.strip()):
-                errors.add(file, line, f"'{shorten(raw.strip())}' would be read as part of the key lines above it, "
-                           "and no change made: put a blank line before a change paragraph")
-            elif last_key is not None:  # a wrapped value continues the key above it
-                wrapped.setdefault((last_key, len(keys.values[last_key]) - 1), []).append(raw.strip())
-            continue
-        key, value = m.group(1).lower(), m.group(2).strip()
-        if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
-            hint = f" (did you mean '{close[0].capitalize()}'?)" if close else ""
-            errors.add(file, line, f"unknown key '{m.group(1)}' on a {kind}{hint}")
-            last_key = None
-            continue
-        if key in keys.values and key not in REPEATABLE:
-            errors.add(file, line, f"'{m.group(1)}' appears twice (first at line {keys.values[key][0][1]})")
-            last_key = None
-            continue
-        keys.values.setdefault(key, []).append((value, line))
-        last_key = key
-    for (key, index), parts in wrapped.items():
-        value, value_line = keys.values[key][index]
-        keys.values[key][index] = (" ".join(part for part in (value, *parts) if part), value_line)
-    return keys
-
-
-def _read_date(file: str, keys: _Keys, kind: str, source: Source, errors: ErrorCollector, *,
+def _read_date(file: str, keys: Keys, kind: str, source: Source, errors: ErrorCollector, *,
                draft: bool = False) -> tuple[dt.date | None, bool]:
     """The entry's date, and whether only its month is known (format 1.2: `Date: 2019-07`, held as the 1st)."""
     found = keys.one("date")
@@ -1131,7 +1070,7 @@ def _read_tally(file: str, found: tuple[str, int], errors: ErrorCollector) -> Vo
                  present="present" in counts)
 
 
-def _read_votes(file: str, keys: _Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
+def _read_votes(file: str, keys: Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
     found = keys.one("votes")
     if found is None:
         return None, None
@@ -1185,40 +1124,39 @@ def _read_ballot(file: str, line: int, text: str, errors: ErrorCollector) -> tup
     return m.group(1), 0
 
 
-def _read_decision_keys(file: str, keys: _Keys, errors: ErrorCollector) -> dict:
+def _read_decision_keys(file: str, keys: Keys, errors: ErrorCollector) -> dict:
     """`Index:`, `Quorum:` and `Power:` on a proposal (format 1.1); whether each is allowed depends on the
     mechanics in force at the entry, which the engine checks."""
     found: dict = {}
     sources = []
-    for key, read, what in (("index", read_decimal, "a decimal more than 0, like 'Index: 1.5'"),
-                            ("power", read_decimal, "a decimal of 0 or more, like 'Power: 1.0'"),
+    for key, read, what in (("index", _read_index, "a decimal more than 0, like 'Index: 1.5'"),
+                            ("power", read_decimal, POWER_MUST_BE),
                             ("quorum", read_int, "a whole number of ballots, like 'Quorum: 5'")):
-        if value := keys.one(key):
-            try:
-                number = read(value[0].strip())
-            except NumberTooLarge as error:
-                errors.add(file, value[1], f"{key.capitalize()} '{shorten(value[0])}': {error}")
-                continue
-            except ValueError:
-                number = None
-            if number is None or (key == "index" and number <= 0):
-                errors.add(file, value[1], f"{key.capitalize()} '{value[0]}' must be {what}")
-            else:
-                found[key] = number
-                sources.append((key, Source(file, value[1])))
+        if (value := keys.one(key)) and (number := read_key_number(file, value, key, read, what, errors)) is not None:
+            found[key] = number
+            sources.append((key, Source(file, value[1])))
     found["decision_sources"] = tuple(sources)
     return found
 
 
-def _read_result(file: str, keys: _Keys, errors: ErrorCollector) -> ResultClaim | None:
+# What a `Power:` key must be (a proposal's in the log, earlier.md's).
+POWER_MUST_BE = "a decimal of 0 or more, like 'Power: 1.0'"
+
+
+def _read_index(text: str) -> Fraction:
+    if (index := read_decimal(text)) <= 0:
+        raise ValueError("an index is more than 0")
+    return index
+
+
+def _read_result(file: str, keys: Keys, errors: ErrorCollector) -> ResultClaim | None:
     found = keys.one("result")
     if found is None:
         if (reason := keys.one("reason")) is not None:
             errors.add(file, reason[1], "a Reason needs the Result it explains (format 1.3: `Result: invalid`)")
         return None
-    value = " ".join(found[0].lower().rstrip(".").split()).replace("failed quorum", "failed-quorum")
-    if value not in RESULTS:
-        errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn, invalid or failed-quorum")
+    value = read_result_value(file, found, errors)
+    if value is None:
         return None
     reason = keys.one("reason")
     if reason is not None and value == "adopted":
@@ -1227,7 +1165,17 @@ def _read_result(file: str, keys: _Keys, errors: ErrorCollector) -> ResultClaim 
                        Source(file, reason[1]) if reason else None)
 
 
-def _read_die(file: str, keys: _Keys, errors: ErrorCollector) -> DieRoll | None:
+def read_result_value(file: str, found: tuple[str, int], errors: ErrorCollector) -> str | None:
+    """A `Result:` value, one of RESULTS (`Adopted.` and `failed quorum` as written by hand too); None with an
+    error at its line when it is none."""
+    value = " ".join(found[0].lower().rstrip(".").split()).replace("failed quorum", "failed-quorum")
+    if value not in RESULTS:
+        errors.add(file, found[1], f"result '{found[0]}' must be adopted, defeated, withdrawn, invalid or failed-quorum")
+        return None
+    return value
+
+
+def _read_die(file: str, keys: Keys, errors: ErrorCollector) -> DieRoll | None:
     found = keys.one("die")
     if found is None:
         return None
@@ -1258,7 +1206,7 @@ def _split_points(text: str) -> tuple[str, str, str] | None:
     return None
 
 
-def _read_points(file: str, keys: _Keys, errors: ErrorCollector) -> list[PointAward]:
+def _read_points(file: str, keys: Keys, errors: ErrorCollector) -> list[PointAward]:
     awards = []
     for text, line in keys.all("points"):
         parts = _split_points(text)
@@ -1276,7 +1224,7 @@ def _read_points(file: str, keys: _Keys, errors: ErrorCollector) -> list[PointAw
     return awards
 
 
-def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim | None:
+def _read_scores(file: str, keys: Keys, errors: ErrorCollector) -> ScoresClaim | None:
     found = keys.one("scores")
     if found is None:
         return None
@@ -1295,7 +1243,7 @@ def _read_scores(file: str, keys: _Keys, errors: ErrorCollector) -> ScoresClaim 
     return ScoresClaim(Source(file, line), tuple(scores))
 
 
-def _read_winner(file: str, keys: _Keys, errors: ErrorCollector) -> WinnerClaim | None:
+def _read_winner(file: str, keys: Keys, errors: ErrorCollector) -> WinnerClaim | None:
     found = keys.one("winner")
     if found is None:
         return None
@@ -1303,7 +1251,7 @@ def _read_winner(file: str, keys: _Keys, errors: ErrorCollector) -> WinnerClaim 
                                                      for name in split_names(found[0])))
 
 
-def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect]:
+def _read_effects(file: str, keys: Keys, errors: ErrorCollector) -> list[Effect]:
     effects = []
     for text, line in keys.all("effect"):
         key, equals, value_text = text.partition("=")
@@ -1326,7 +1274,7 @@ def _read_effects(file: str, keys: _Keys, errors: ErrorCollector) -> list[Effect
     return effects
 
 
-def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setting]:
+def _read_settings(file: str, keys: Keys, errors: ErrorCollector) -> list[Setting]:
     settings = []
     for text, line in keys.all("sets"):
         source = Source(file, line)
@@ -1352,7 +1300,7 @@ def _read_settings(file: str, keys: _Keys, errors: ErrorCollector) -> list[Setti
     return settings
 
 
-def _read_players(file: str, keys: _Keys, errors: ErrorCollector) -> list[PlayerChange]:
+def _read_players(file: str, keys: Keys, errors: ErrorCollector) -> list[PlayerChange]:
     changes = []
     for text, line in keys.all("players"):
         for item in split_names(text):
@@ -1448,7 +1396,7 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
     for offset, line in enumerate(content.split("\n")):
         if m := _RECORD_LINE.match(line.strip()):
             read.append((m.group(1).lower(), m.group(2).strip(), first + offset))
-        elif line.strip() and read and not _KEY.match(line.strip()):
+        elif line.strip() and read and not KEY_LINE.match(line.strip()):
             key, value, at = read[-1]
             read[-1] = (key, f"{value} {line.strip()}", at)
         elif line.strip():

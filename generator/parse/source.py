@@ -1,15 +1,19 @@
 """Reading archive files: only regular files, within the caps, as UTF-8 (a BOM and CRLF accepted); numbers
-read with limits; and the Markdown tokens with their lines."""
+read with limits; the Markdown tokens with their lines; and an entry's key paragraph (the log's entries, a
+solitaire log's turns, earlier.md's proposals)."""
 from __future__ import annotations
 
+import difflib
 import os
 import re
 import stat
 import unicodedata
+from collections.abc import Callable, Collection
+from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
 from pathlib import Path
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, TypeVar
 
 
 from ..errors import ErrorCollector
@@ -189,6 +193,37 @@ def read_decimal(text: str) -> Fraction:
     return number + Fraction(int(decimals or "0"), 10 ** len(decimals))
 
 
+def read_number(file: str, line: int, text: str | None, what: str, errors: ErrorCollector) -> int | None:
+    """The number an entry's heading gives (`what`: 'proposal', 'judgment'), as read_int reads it; None with an
+    error at `line` when it is none (and when there is no `text`)."""
+    if text is None:
+        return None
+    try:
+        return read_int(text)
+    except NumberTooLarge as error:
+        errors.add(file, line, f"{what} number '{shorten(text)}': {error}")
+    except ValueError:
+        errors.add(file, line, f"{what} number '{shorten(text)}' is not a whole number")
+    return None
+
+
+Number = TypeVar("Number")
+
+
+def read_key_number(file: str, found: tuple[str, int], key: str, read: Callable[[str], Number], what: str,
+                    errors: ErrorCollector) -> Number | None:
+    """The number a key's value gives (`Power: 1.5`), as `read` reads it (read_int, read_decimal; a ValueError
+    for any other value it refuses); None with an error at the key's line saying it must be `what`."""
+    value, line = found
+    try:
+        return read(value.strip())
+    except NumberTooLarge as error:
+        errors.add(file, line, f"{key.capitalize()} '{shorten(value)}': {error}")
+    except ValueError:
+        errors.add(file, line, f"{key.capitalize()} '{value}' must be {what}")
+    return None
+
+
 def read_written_decimal(text: str) -> WrittenDecimal:
     """A decimal as read_decimal reads it, keeping how it was written (a power's `2.0`, format 1.4)."""
     return WrittenDecimal(read_decimal(text), text)
@@ -209,6 +244,74 @@ def read_amount(text: str) -> int | Fraction:
 def shorten(text: str, limit: int = 60) -> str:
     """Player text quoted in a message: its start, at most `limit` characters."""
     return text if len(text) <= limit else text[: limit - 1] + "\u2026"
+
+
+# A line of a key paragraph: `Key: value`.
+KEY_LINE = re.compile(r"^([A-Za-z][A-Za-z-]*)\s*:\s*(.*)$")
+# Keys that tell a key paragraph from prose, whatever the kind of entry: a first paragraph naming one is keys.
+_TELLING_KEYS = frozenset({"proposer", "judge", "date"})
+
+
+@dataclass
+class Keys:
+    """The key paragraph of one entry: each value with its line."""
+
+    values: dict[str, list[tuple[str, int]]] = field(default_factory=dict)
+    end_line: int = 0  # 0-based line after the paragraph
+
+    def one(self, key: str) -> tuple[str, int] | None:
+        found = self.values.get(key)
+        return found[0] if found else None
+
+    def all(self, key: str) -> list[tuple[str, int]]:
+        return self.values.get(key, [])
+
+
+def read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], allowed: tuple[str, ...],
+              kind: str, errors: ErrorCollector, *, repeatable: Collection[str] = (),
+              refuse: Callable[[str], str | None] | None = None) -> Keys:
+    """The key paragraph of an entry whose blocks after its heading are `blocks` (each a token's index and the
+    token): the first, when it is a paragraph and one of its lines names a key (`allowed`, or one of _TELLING_KEYS:
+    a misspelt first key is named as such, not taken for prose). A line that is not a key continues the
+    value above it. Errors at their lines: a key not `allowed` on a `kind` of entry (with the closest one), a key
+    given twice that is not `repeatable`, and a line that `refuse` says why it must not continue a value."""
+    keys = Keys()
+    if not blocks or blocks[0][1].type != "paragraph_open":
+        return keys
+    index, paragraph = blocks[0]
+    raw_lines = tokens[index + 1].content.split("\n")
+    known = _TELLING_KEYS.union(allowed)
+    if not any((m := KEY_LINE.match(raw)) and m.group(1).lower() in known for raw in raw_lines):
+        return keys
+    keys.end_line = paragraph.map[1]
+    last_key: str | None = None
+    wrapped: dict[tuple[str, int], list[str]] = {}  # joined once at the end: joining per line costs the square
+    for offset, raw in enumerate(raw_lines):
+        line = paragraph.map[0] + offset + 1
+        m = KEY_LINE.match(raw)
+        if not m:
+            if refuse is not None and (why := refuse(raw.strip())):
+                errors.add(file, line, why)
+            elif last_key is not None:  # a wrapped value continues the key above it
+                wrapped.setdefault((last_key, len(keys.values[last_key]) - 1), []).append(raw.strip())
+            continue
+        key, value = m.group(1).lower(), m.group(2).strip()
+        if key not in allowed:
+            close = difflib.get_close_matches(key, allowed, n=1)
+            hint = f" (did you mean '{close[0].capitalize()}'?)" if close else ""
+            errors.add(file, line, f"unknown key '{m.group(1)}' on a {kind}{hint}")
+            last_key = None
+            continue
+        if key in keys.values and key not in repeatable:
+            errors.add(file, line, f"'{m.group(1)}' appears twice (first at line {keys.values[key][0][1]})")
+            last_key = None
+            continue
+        keys.values.setdefault(key, []).append((value, line))
+        last_key = key
+    for (key, index), parts in wrapped.items():
+        value, value_line = keys.values[key][index]
+        keys.values[key][index] = (" ".join(part for part in (value, *parts) if part), value_line)
+    return keys
 
 
 def top_level_blocks(text: str) -> list[Token]:
