@@ -370,9 +370,10 @@ class Cache:
             with self._transaction():
                 stale = self._select("key", "run <= ? AND ", list(self._used), self.run - MARK_AGE)
                 self._db.executemany("UPDATE records SET run = ? WHERE key = ?", [(self.run, key) for key, in stale])
-                total = self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0]
-                # A run that used no record (a build with nothing to do) says nothing of what is still needed.
-                if self._used and total > KEEP_FACTOR * max(self._used_bytes, 1 << 20):
+                # A run that used no record (a build with nothing to do, a check of unchanged games) says nothing
+                # of what is still needed; nor does it add up the file's records (a read of every page of it).
+                if self._used and self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0] \
+                        > KEEP_FACTOR * max(self._used_bytes, 1 << 20):
                     self._db.execute("DELETE FROM records WHERE run <= ?", (self.run - KEEP_RUNS,))
         except sqlite3.Error:
             self._failed()
