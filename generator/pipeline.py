@@ -27,7 +27,7 @@ from .parse.log import LogParser
 from .preview import preview_draft
 from .progress import NO_PROGRESS, Progress
 from .replays import GameReplay, replay_games
-from .site.pages import SITE_TITLE, SiteGame, site_game, top_pages
+from .site.pages import SITE_TITLE, SiteGame, moved_addresses, moved_page, site_game, top_pages
 from .site.render import build_pages, make_environment, page_bytes
 from .site.views import Memo, Page
 
@@ -39,6 +39,7 @@ class Site:
 
     def __init__(self, games: list[SiteGame], *, site: dict[str, str]):
         self._games = {game.slug: game for game in games}
+        self._moved = moved_addresses(games)  # a game's former address -> the game
         self._pieces: dict[str, dict[str, Page]] = {}  # each game's search pieces by path, once made
         self._listed: list[Page] | None = None
         self._top = {page.path: page for page in top_pages(games, self.listed_game_pages, site=site)}
@@ -50,7 +51,10 @@ class Site:
         slug, _, rest = path.partition("/")
         game = self._games.get(slug)
         if game is None:
-            return None
+            moved = self._moved.get(slug)
+            if moved is None or (now := f"{moved.slug}/{rest}") not in moved.listing:
+                return None
+            return moved_page(moved.listing.make(now), slug, moved.title)
         if path in game.listing:
             return game.listing.make(path)
         return self._search_pieces(game).get(path) if rest.startswith("search/") else None
@@ -63,7 +67,13 @@ class Site:
 
     def listed_pages(self) -> list[Page]:
         """Every page of the site but the games' search pieces, made."""
-        return self.listed_game_pages() + list(self._top.values())
+        return self.listed_game_pages() + self.moved_pages() + list(self._top.values())
+
+    def moved_pages(self) -> list[Page]:
+        """The pages at the addresses games had on sites built before (pages.moved_addresses), made."""
+        pages = [moved_page(page, address, game.title) for address, game in self._moved.items()
+                 for page in self.listed_game_pages() if page.path.startswith(f"{game.slug}/")]
+        return [page for page in pages if page is not None]
 
     def search_pieces(self) -> list[Page]:
         """Every game's search pieces: those a search made already (serve's), else made now and not kept. A

@@ -20,14 +20,16 @@ from generator.cli import main
 from generator.errors import ErrorCollector, SourceError
 from generator.files import SITE_MARKER, new_staging_folder
 from generator.model.points import HINT
-from generator.model.urls import is_url_segment, url_segment
+from generator.model.urls import former_url_segments, is_url_segment, url_segment
 from generator.parse.game import load_content
 from generator.parse.source import NumberTooLarge, read_bytes, read_decimal, read_int
 from generator.diffing import redline as redline_module
 from generator.diffing.redline import redline, render_ansi, render_html, split_blocks, summarize
-from generator.site.views import Page
+from generator.pipeline import Pipeline
+from generator.site.pages import SiteGame, moved_addresses
+from generator.site.views import Listing, Page
 from generator.terminal import for_terminal, one_line
-from tests.helpers import ROOT, copy_games, tree_digest
+from tests.helpers import ROOT, broken_links, copy_games, tree_digest
 from tests.test_serve import edit, get, write_game
 
 # --- Reading ---------------------------------------------------------------------------------------
@@ -307,9 +309,53 @@ def test_what_a_killed_build_left_is_removed_but_not_a_running_builds(tmp_path):
 @pytest.mark.parametrize("name, address", [
     ("suber-1982", "suber-1982"), ("javascript:alert(document.domain)", "javascript-alert-document.domain"),
     ("My Game", "My-Game"), ("..", "game"), (".hidden", "hidden"), ("a?b#c", "a-b-c"), ("Nómic", "Nomic"),
-    ("日本", "game"), ("%2e%2e", "2e-2e"), ("x" * 300, "x" * 100)])
+    ("日本", "game"), ("%2e%2e", "2e-2e"), ("x" * 300, "x" * 100), ("Ørjan", "Orjan"), ("Straße 2", "Strasse-2"),
+    ("-Ø", "-O"), ("Œuvre: Þing", "OEuvre-Thing")])
 def test_folder_names_become_plain_url_segments(name, address):
     assert url_segment(name) == address and is_url_segment(address)
+
+
+@pytest.mark.parametrize("name, former", [("Ørjan", ("rjan",)), ("Straße 2", ("Strae-2",)), ("ØÆ", ("game",)),
+                                          ("-Ø", ("game",)), ("Nómic", ()), ("My Game", ()), ("suber-1982", ())])
+def test_a_name_spelled_now_had_the_letters_dropped_before(name, former):
+    assert former_url_segments(name) == former
+
+
+def test_a_game_whose_address_moved_keeps_its_old_address_working(tmp_path):
+    content = copy_games(tmp_path, "mini")
+    (content / "mini").rename(content / "Ørjan")  # `rjan` on sites built before its letters were spelled
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site), "--quiet", "--base-url", "https://example.org/n/"]) == 0
+    now, before = site / "Orjan", site / "rjan"
+    pages = sorted(p.relative_to(now).as_posix() for p in now.rglob("*.html"))
+    assert "index.html" in pages and "log.html" in pages
+    assert sorted(p.relative_to(before).as_posix() for p in before.rglob("*.html")) == pages
+    log = (before / "log.html").read_text()
+    assert '<meta http-equiv="refresh" content="0; url=../Orjan/log.html">' in log
+    assert '<link rel="canonical" href="../Orjan/log.html">' in log and '<header' not in log
+    deep = next(page for page in pages if page.count("/") == 1)
+    assert f'content="0; url=../../Orjan/{deep}"' in (before / deep).read_text()
+    # A feed keeps its address (the same file); the data pieces only the game's own pages load stay there alone
+    assert (before / "feed.xml").read_bytes() == (now / "feed.xml").read_bytes()
+    assert not list(before.rglob("*.js")) and list(now.rglob("*.js"))
+    sitemap = (site / "sitemap.xml").read_text()
+    assert "/n/Orjan/log.html</loc>" in sitemap and "/n/rjan/" not in sitemap
+    assert 'href="Orjan/index.html"' in (site / "index.html").read_text()
+    assert broken_links(site) == []
+    # serve finds the same page at the old address
+    pipeline = Pipeline(content, serving=True)
+    served = pipeline.site(pipeline.replay()).page("rjan/log.html")
+    assert pipeline.draw(served) == (before / "log.html").read_bytes()
+
+
+def test_an_old_address_a_game_has_now_or_two_games_had_is_not_kept():
+    def game(slug: str, *former: str) -> SiteGame:
+        return SiteGame(slug, slug, Listing(slug, {}), dict, list, former)
+    # ØOslo was `Oslo`, Øslo is `Oslo` now; Øx and Æx were both `x`, refused then as one address; Ørjan was `rjan`
+    games = [game("OOslo", "Oslo"), game("Oslo", "slo"), game("Ox", "x"), game("AEx", "x"), game("Orjan", "rjan"),
+             game("Ostatic", "static")]
+    assert {former: moved.slug for former, moved in moved_addresses(games).items()} == {"slo": "Oslo",
+                                                                                        "rjan": "Orjan"}
 
 
 def test_two_folders_with_one_address_are_refused(tmp_path):

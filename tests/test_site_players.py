@@ -105,6 +105,20 @@ def test_slugs_are_plain_segments_distinct_for_any_name_without_regard_to_case(t
     assert broken_links(site) == []
 
 
+def test_a_players_ballot_parts_are_the_pages_their_address_keeps_room_for(tmp_path, small_parts):
+    # H votes 10 times (one full part), h 11 times (two parts), Z never: h's part after the first is h-2-2.html
+    log = "# Log\n\n" + "".join(f"## Proposal {301 + n}\nProposer: H\nDate: 2020-01-01\nVotes: for "
+                                 f"{'H, h' if n < 10 else 'h'}\nResult: adopted\n\n" for n in range(11))
+    content = tmp_path / "content"
+    write_game(content / "g", 'title = "G"\nplayers = ["H", "h", "Z"]\n\n[scoring]\nturn = "none"\n\n'
+               '[turns]\norder = "none"\n', log)
+    site = build(tmp_path, content)
+    assert sorted(p.name for p in (site / "g/players").iterdir()) == ["H.html", "Z.html", "h-2-2.html", "h-2.html"]
+    assert "Ballot Result 311 2020-01-01 for adopted" in text(site, "g/players/h-2-2.html")
+    assert "Ballot Result 301 2020-01-01 for" in text(site, "g/players/h-2.html")
+    assert "Ballots 301 – 310" not in text(site, "g/players/H.html")  # one part: no pager
+
+
 def test_the_search_index_and_the_sitemap_hold_the_players_pages(tmp_path):
     content = tmp_path / "content"
     shutil.copytree(CASES / "aliases", content / "aliases")

@@ -495,7 +495,7 @@ class EarlierProposal:
 
 @dataclass(frozen=True)
 class Game:
-    slug: str  # the folder name
+    slug: str  # the folder's name as an address on the site (model/urls.py url_segment)
     config: Config
     rules: Ruleset
     log: Log
@@ -503,6 +503,7 @@ class Game:
     drafts: tuple[Proposal, ...] = ()
     players_source: Source | None = None  # the `players` line of game.toml, where findings about them stand
     earlier: tuple[EarlierProposal, ...] = ()  # format 1.4: earlier.md, by number
+    former_slugs: tuple[str, ...] = ()  # the addresses sites built before gave the folder (urls.former_url_segments)
 
 
 NameMap = Callable[[Any, Callable[[str], str]], Any]  # (a value, what each name becomes) -> the value so named

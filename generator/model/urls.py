@@ -17,6 +17,9 @@ _UNSAFE_RUN = re.compile(r"[^A-Za-z0-9._-]+")
 # The site's own files and folders at its root, and serve's: a game named so would overwrite them.
 RESERVED = frozenset({"index.html", "404.html", "search-index.js", "sitemap.xml", "static", "__nomic"})
 MAX_SEGMENT_CHARS = 100
+# Latin letters that no decomposition takes to ASCII, spelled as their languages spell them without the letter
+_SPELLED = str.maketrans({"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",
+                          "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i"})
 
 
 @functools.lru_cache(maxsize=65536)  # every page's path is checked, its game's segment on each
@@ -25,15 +28,30 @@ def is_url_segment(text: str) -> bool:
     return len(text) <= MAX_SEGMENT_CHARS and _SAFE.fullmatch(text) is not None
 
 
-def url_segment(name: str) -> str:
-    """`name` itself when it is a plain segment, else a slug of it: accents dropped, every run of other
-    characters one '-', no '.' or '-' at either end, at most MAX_SEGMENT_CHARS characters; "game" when
-    nothing is left. `javascript:alert(document.domain)` gives `javascript-alert-document.domain`."""
+def url_segment(name: str, empty: str = "game") -> str:
+    """`name` itself when it is a plain segment, else a slug of it: the Latin letters that no decomposition takes to
+    ASCII spelled as their languages spell them without the letter (`Ørjan` -> `Orjan`, `Straße` -> `Strasse`),
+    other accents dropped, every run of other characters one '-', no '.' or '-' at either end, at most
+    MAX_SEGMENT_CHARS characters; `empty` when nothing is left. `javascript:alert(document.domain)` gives
+    `javascript-alert-document.domain`."""
     if is_url_segment(name):
         return name
+    spelled = name.translate(_SPELLED)
+    return spelled if is_url_segment(spelled) else _slug(spelled, empty)
+
+
+def former_url_segments(name: str) -> tuple[str, ...]:
+    """The segments that sites built before these letters were spelled made of `name` (they were dropped: `Ørjan`
+    was `rjan`), where url_segment makes another now: the addresses a game's folder had, which a site keeps
+    working."""
+    former = name if is_url_segment(name) else _slug(name, "game")
+    return (former,) if former != url_segment(name) else ()
+
+
+def _slug(name: str, empty: str) -> str:
     ascii_name = unicodedata.normalize("NFKD", name).encode("ascii", "ignore").decode("ascii")
     slug = _UNSAFE_RUN.sub("-", ascii_name)[:MAX_SEGMENT_CHARS].strip(".-")
-    return slug or "game"
+    return slug or empty
 
 
 def draft_page_name(file: str) -> str:

@@ -10,7 +10,7 @@ from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config, Section
-from ..model.urls import RESERVED, draft_page_name, url_segment
+from ..model.urls import RESERVED, draft_page_name, former_url_segments, url_segment
 from .config import locate_keys, parse_config
 from .earlier import parse_earlier
 from .folders import EARLIER_FILE, game_folders, input_files, names_root
@@ -43,13 +43,13 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
             texts[name] = text
     try:
         return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs,
-                           parser)
+                           parser, former_slugs=former_url_segments(folder.name))
     except ArchiveError as error:
         raise ArchiveError(error.errors, root=str(base)) from None
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorCollector, cache: Cache | None = None,
-                jobs: int = 1, parser: LogParser | None = None) -> Game:
+                jobs: int = 1, parser: LogParser | None = None, *, former_slugs: tuple[str, ...] = ()) -> Game:
     def under(sub: str) -> list[str]:
         return sorted(name for name in texts if name.startswith(f"{prefix}/{sub}/"))
 
@@ -84,7 +84,7 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
     errors.raise_if_any()
     players_line = locate_keys(texts[toml_name]).get("players") if toml_name in texts else None
     return Game(slug=slug, config=config, rules=rules, log=Log(preamble, tuple(entries), tuple(log_files)),
-                snapshots=snapshots, drafts=tuple(drafts), earlier=earlier,
+                snapshots=snapshots, drafts=tuple(drafts), earlier=earlier, former_slugs=former_slugs,
                 players_source=Source(toml_name, players_line) if players_line else None)
 
 

@@ -14,7 +14,8 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..diffing.compare import Comparison, Pair, RuleLike, compare, identical
-from .views import (Listing, GamePlan, Page, case_example, game_view, pager, part_name, parts, point_name, redline_view,
+from .paging import pager, part_name, parts
+from .views import (Listing, GamePlan, Page, case_example, game_view, point_name, redline_view,
                     step_view)
 
 START = -1  # the point before the first entry: the initial set

@@ -6,6 +6,8 @@ build draws them all, and serve draws the one a browser asks for.
 """
 from __future__ import annotations
 
+import dataclasses
+from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress
@@ -23,6 +25,7 @@ from ..model import Event, Judgment, Proposal, Unrecorded
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.points import page_names
+from ..model.urls import RESERVED
 from .charts import score_chart
 from .compare_pages import list_compare_pages
 from .history import GameHistory, RuleHistory, RuleIndex
@@ -35,8 +38,9 @@ from .ruleset_text import history_lines, recorded_history
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
+from .paging import pager, part_name, parts
 from .views import (PROPOSAL_CITED, TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text,
-                    departed, game_view, history_html, keeps_scores, log_anchor, pager, part_name, parts, point_name, power_text,
+                    departed, game_view, history_html, keeps_scores, log_anchor, point_name, power_text,
                     proposal_number, revision_anchor, revision_view, step_facts, step_view, version_view)
 
 SITE_TITLE = "Nomic archives"
@@ -72,13 +76,14 @@ def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: M
         for page in made:
             listing.add_made(page)
         return SiteGame(slug, title, listing, lambda: summary,
-                        lambda: search_pieces(slug, title, documents_from_entries(slug, entries)))
+                        lambda: search_pieces(slug, title, documents_from_entries(slug, entries)),
+                        replay.game.former_slugs)
     plan = game_plan(replay, memo)
     plan.store = store
     listing = Listing(plan.slug, {"game": game_view(replay, plan.history), **site}, plan)
     list_game(listing)
     return SiteGame(plan.slug, replay.game.config.title, listing, lambda: _game_summary(plan),
-                    lambda: _search_pieces(plan))
+                    lambda: _search_pieces(plan), replay.game.former_slugs)
 
 
 @dataclass
@@ -88,6 +93,28 @@ class SiteGame:
     listing: Listing  # every page but its search index's pieces
     summary: Callable[[], dict[str, Any]]  # what the site's index shows of it
     search_pieces: Callable[[], list[Page]]  # its search index's pieces, made
+    former_slugs: tuple[str, ...] = ()  # the addresses sites built before gave it (Game.former_slugs)
+
+
+def moved_addresses(games: list[SiteGame]) -> dict[str, SiteGame]:
+    """Each address a game had on sites built before (its folder's name slugged otherwise) that the site keeps
+    working: not one a game has now or the site's own files use, and not one two games had (they were refused as
+    one address: no site was built with either)."""
+    taken = {game.slug for game in games} | RESERVED
+    had = Counter(former for game in games for former in game.former_slugs)
+    return {former: game for game in games for former in game.former_slugs if former not in taken and had[former] == 1}
+
+
+def moved_page(page: Page, former: str, title: str) -> Page | None:
+    """A game's `page` at the game's former address `former`: for an HTML page a small page that sends the reader
+    on to it (as an old rule number's page does), for a feed or a text report the same file; None for a data
+    piece, which only the game's own pages load."""
+    path = former + page.path[page.path.index("/"):]
+    if page.kind == "js":
+        return None
+    if page.kind != "html":
+        return dataclasses.replace(page, path=path)
+    return Page(path, "moved.html", {"target": "../" * page.depth + page.path, "title": title}, stub=True)
 
 
 def sitemap_paths(pages: list[Page]) -> list[str]:

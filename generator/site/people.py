@@ -9,18 +9,14 @@ how many parts its ballots take.
 """
 from __future__ import annotations
 
-import unicodedata
 from dataclasses import dataclass, field
 
 from ..engine.replay import Replay
 from ..model import Event, Judgment, Proposal
 from ..model.urls import MAX_SEGMENT_CHARS, url_segment
+from .paging import part_name, parts
 
 PEOPLE_FOLDER = "players"
-# Latin letters that no decomposition takes to ASCII, spelled as their languages spell them without the letter
-# (a page's name only: `Ørjan` is players/Orjan.html)
-_SPELLED = str.maketrans({"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",
-                          "ł": "l", "Đ": "D", "đ": "d", "Ð": "D", "ð": "d", "Þ": "Th", "þ": "th", "ı": "i"})
 
 
 def renames(replay: Replay) -> dict[str, str]:
@@ -71,7 +67,7 @@ class People:
             former = sorted(old for old, new in self.renamed.items() if new == name)
             self.records[name] = Record(name, aliases=self.aliases.names_of(name), former=tuple(former))
         self._walk(replay)
-        self._address(ballots_per_part)
+        self._address()
 
     def person(self, name: str) -> str:
         """The person a name in the record stands for, by the name they go by now."""
@@ -108,22 +104,25 @@ class People:
                         record.wins.append(index)
             won = step.winner
 
-    def _address(self, ballots_per_part: int) -> None:
+    def ballot_parts(self, record: Record) -> list[range]:
+        """A person's ballots in the parts their pages show them in (`players/SLUG.html`, `SLUG-2.html`, ...)."""
+        return parts(len(record.ballots), self.ballots_per_part)
+
+    def _address(self) -> None:
         """Each person's slug: their name as a URL segment (model/urls.py), `-2`, `-3`... after it where that is
         taken by one sorted before them, or one of its pages' paths is (a ballot part `SLUG-2`); compared without
         regard to case, as a case-insensitive file system would."""
         taken: set[str] = set()
         for record in self.records.values():
             # (room for `-N` and a part's `-N`; a name of no ASCII letter or digit, `☃`, is `player`)
-            spelled = record.name.translate(_SPELLED)
-            base = url_segment(spelled)[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
-            if not base or not any(c.isascii() and c.isalnum() for c in unicodedata.normalize("NFKD", spelled)):
+            base = url_segment(record.name, empty="")[:MAX_SEGMENT_CHARS - 10].rstrip(".-")
+            if not any(c.isalnum() for c in base):
                 base = "player"
-            extra = max(0, -(-len(record.ballots) // ballots_per_part) - 1)  # ballot parts after the first
+            pages = len(self.ballot_parts(record))
             suffix = 1
             while True:
                 slug = base if suffix == 1 else f"{base}-{suffix}"
-                stems = [slug] + [f"{slug}-{part}" for part in range(2, extra + 2)]
+                stems = [part_name(slug, part, suffix="") for part in range(pages)]
                 if not any(stem.casefold() in taken for stem in stems):
                     break
                 suffix += 1

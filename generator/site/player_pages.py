@@ -10,14 +10,15 @@ from typing import Any
 from ..engine.turns import ordered
 from ..model import Event, Proposal, amount_text, as_amount
 from .people import PEOPLE_FOLDER, Record
-from .views import GamePlan, Listing, Page, keeps_scores, pager, part_name, parts, step_view
+from .paging import pager, part_name
+from .views import GamePlan, Listing, Page, keeps_scores, step_view
 
 
 def list_player_pages(listing: Listing) -> None:
     """List each person's page, and the further parts of their ballots."""
     people = listing.plan.people
     for record in people.records.values():
-        for part in range(len(parts(len(record.ballots), people.ballots_per_part))):
+        for part in range(len(people.ballot_parts(record))):
             listing.add(f"{PEOPLE_FOLDER}/{part_name(record.slug, part)}", player_page, (record.name, part))
 
 
@@ -25,7 +26,7 @@ def player_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     plan = listing.plan
     name, part = which
     record = plan.people.records[name]
-    ranges = parts(len(record.ballots), plan.people.ballots_per_part)
+    ranges = plan.people.ballot_parts(record)
     steps = plan.replay.steps
     context = {"player": {"name": name, "aliases": list(record.aliases), "former": list(record.former),
                           "url": f"{record.slug}.html"}, "part": part,

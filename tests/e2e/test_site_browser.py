@@ -1,6 +1,9 @@
 """The built site in real headless Chromium, from file:// and over HTTP under a base URL."""
 from __future__ import annotations
 
+import re
+from html import unescape
+
 import pytest
 
 from generator.cli import main
@@ -222,3 +225,17 @@ def test_the_sites_words_as_a_reader_sees_them(page, bundled_site, artifacts, pa
     assert ("Judge's ruling" in page.locator("footer").inner_text()) == path.startswith("slips-example")
     page.screenshot(path=str(artifacts / ("words-" + path.replace("/", "-").replace(".html", ".png"))),
                     full_page=True)
+
+
+def test_a_page_at_a_games_former_address_takes_the_reader_to_it(page, tmp_path):
+    """A folder named `Ørjan` was at `rjan/` before its letters were spelled: a link kept from then still arrives."""
+    content = copy_games(tmp_path, "mini")
+    (content / "mini").rename(content / "Ørjan")
+    site = tmp_path / "site"
+    assert main(["build", str(content), "-o", str(site), "--quiet"]) == 0
+    page.goto((site / "rjan/log.html").as_uri(), wait_until="commit")
+    page.wait_for_url((site / "Orjan/log.html").as_uri())
+    page.wait_for_load_state("load")
+    title = re.search(r"<title>(.*?)</title>", (site / "Orjan/log.html").read_text())[1]
+    assert page.title() == unescape(title) and page.locator("h1").count() == 1
+    assert page.errors == []
