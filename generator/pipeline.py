@@ -126,15 +126,15 @@ class Pipeline:
                                previous=self.replays if self.serving else None, checkpoints=self.serving,
                                parser=self.parser, progress=progress)
         for replay in replays:
-            if (last := self.replays.get(replay.game.slug)) is not None:  # log files gone: the parser forgets them
-                self.parser.forget(set(last.game.log.files) - set(replay.game.log.files))
+            if (last := self.replays.get(replay.game.slug)) is not None:  # files gone: the parser forgets them
+                self.parser.forget(set(last.game.parsed_files) - set(replay.game.parsed_files))
             self.replays[replay.game.slug] = replay
         return replays
 
     def forget(self, slug: str) -> None:
-        """A game whose folder went: its replay, its plans' memo and its log files' last parses."""
+        """A game whose folder went: its replay, its plans' memo and its files' last parses."""
         if (last := self.replays.pop(slug, None)) is not None:
-            self.parser.forget(last.game.log.files)
+            self.parser.forget(last.game.parsed_files)
         self._memos.pop(slug, None)
 
     def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None) -> Site:

@@ -1,6 +1,7 @@
 """The engine's parts (adoption, turns, the rulebook) and replay on small games built in memory."""
 from __future__ import annotations
 
+import copy
 import dataclasses
 import functools
 import json
@@ -872,9 +873,9 @@ def test_a_replay_resumed_from_a_checkpoint_is_the_replay_from_the_start(tmp_pat
     log.write_text(text[:at] + new + text[at + len(old):], encoding="utf-8")
     game = load_game(folder)
     resumed, fresh = replay_game(game, previous=previous, checkpoints=True), replay(game)
-    assert resumed == fresh
+    assert resumed == fresh and (resumed.rulings, resumed.points) == (fresh.rulings, fresh.points)
     again = replay_game(load_game(folder), previous=resumed, checkpoints=True)  # from the resumed one's checkpoints
-    assert again == fresh
+    assert again == fresh and (again.rulings, again.points) == (fresh.rulings, fresh.points)
     log.write_text(text, encoding="utf-8")
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
@@ -1241,8 +1242,10 @@ def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_th
                                                                                          edit):
     """A proposal appended, the last entry deleted, or one in the middle deleted: the fold starts again from the
     checkpoint before the first entry that is not the same (for an entry appended, the one after the last entry;
-    for the last deleted, a few entries before), or from the start where a snapshot's place moved, and gives the replay from the start, whose checkpoints a later edit
-    resumes from in turn."""
+    for the last deleted, the one before it, which holds the state at the new end: nothing is folded), or from the
+    start where a snapshot's place moved, and gives the replay from the start. Its checkpoints are that replay's
+    (after the last entry deleted, but the one before the new last entry, which the fold keeps again when it next
+    passes there), and a later edit resumes from them in turn."""
     engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
     text = log.read_text(encoding="utf-8")
@@ -1258,11 +1261,23 @@ def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_th
     resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
     refolded = len(folded)
     fresh = replay(load_game(folder), checkpoints=True)
-    assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
+    assert resumed == fresh and (resumed.rulings, resumed.points) == (fresh.rulings, fresh.points)
+    if edit == "delete last":
+        assert refolded == 0
+        assert _kept_states(resumed) == [kept for kept in _kept_states(fresh) if kept[0] != len(fresh.steps) - 1]
+    else:
+        assert _kept_states(resumed) == _kept_states(fresh)
     if edit == "append":  # from the checkpoint after the last entry: the new entry alone
         assert folded[:refolded] == [len(chunks) - 2]
-    elif edit != "delete middle":  # (which moves the snapshot halfway through the log: the fold starts over)
-        assert 0 < refolded < 40
+    if edit == "delete last":  # the new last entry edited: from the checkpoint before it, made again
+        shortened = log.read_text(encoding="utf-8")
+        log.write_text(shortened.rstrip("\n") + "\n\nA word added at the end.\n", encoding="utf-8")
+        folded.clear()
+        edited = replay_game(load_game(folder), previous=resumed, checkpoints=True)
+        again = replay(load_game(folder), checkpoints=True)
+        assert edited == again and folded and min(folded) < len(fresh.steps) - 1
+        assert _kept_states(edited) == _kept_states(again)  # the one before the last entry kept again
+        resumed = replay_game(load_game(folder), previous=edited, checkpoints=True)
     log.write_text(text, encoding="utf-8")  # and back, from the resumed replay's checkpoints
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
 
@@ -1290,7 +1305,8 @@ def _mutable_parts(value, found: dict, seen: set, path: str) -> None:
 def test_a_copy_of_the_folds_state_shares_nothing_the_fold_changes(tmp_path, monkeypatch):
     """FoldState.copy copies each field as its type copies itself (a Rulebook and a TurnTracker theirs): whatever
     field the state, the book or the tracker gains, no mutable part of a checkpoint is one the fold goes on
-    changing, and the copy is equal to the state (its type's equality: the fields it carries)."""
+    changing (but the rules in force, which the book shares: a change puts a copy in a rule's place), the copy is
+    equal to the state (its type's equality: the fields it carries), and the fold going on leaves it as it was."""
     engine = sys.modules["generator.engine.replay"]  # the module (the package's `replay` is the function)
     folder, load_game = _synthetic_log(tmp_path, proposals=120)
     game = load_game(folder)
@@ -1303,9 +1319,15 @@ def test_a_copy_of_the_folds_state_shares_nothing_the_fold_changes(tmp_path, mon
     original, twin = {}, {}
     _mutable_parts(state, original, set(), "state")
     _mutable_parts(copied, twin, set(), "copy")
-    assert len(original) > 50 and [original[i] for i in original.keys() & twin.keys()] == []
+    shared = [original[i] for i in original.keys() & twin.keys()]
+    assert len(original) > 50 and shared and all(re.fullmatch(r"state\.book\.(current|by_identity)\.\d+(\.changes)?", path)
+                                                 for path in shared), shared
+    as_copied = copy.deepcopy(copied)
+    for index, entry in enumerate(game.log.entries[100:], 100):  # changing rules the copy shares
+        state.fold(index, entry, rulings, points)
+    assert copied == as_copied and copied.book.current == as_copied.book.current and state != copied
     copied.scores[next(iter(copied.scores))] += 1  # and what it carries is what it compares
-    assert copied != state and copied.text_differences(state) is None
+    assert copied != as_copied and copied.text_differences(as_copied) is None
 
 
 def test_what_the_fold_carries_is_what_a_state_compares_and_each_entry_starts_its_own_anew():

@@ -84,8 +84,36 @@ def amend(rng: random.Random, game: Path) -> str | None:
                             "a rule amended")
 
 
+def rename(rng: random.Random, game: Path) -> str:
+    """An event renaming a player (format 1.2): the people and their pages follow the new name."""
+    path = _last_log(game)
+    text = path.read_text(encoding="utf-8").rstrip("\n")
+    date = re.findall(r"(?m)^Date: .*$", text)[-1]
+    old = rng.choice(["Alice", "Bob", "Carol"])
+    path.write_text(f"{text}\n\n## Event: a rename\n{date}\nPlayers: {old} -> {old}{rng.randrange(100)}\n",
+                    encoding="utf-8")
+    return f"{old} renamed"
+
+
+def alias(rng: random.Random, game: Path) -> str | None:
+    """A vote under a name no player has, then (at the next call, a save of its own) game.toml's [aliases] giving
+    that name to a player: what a person did moves to them though no entry changed."""
+    path = game / "game.toml"
+    text = path.read_text(encoding="utf-8")
+    if not any("Bobby" in log.read_text(encoding="utf-8") for log in (game / "log").glob("*.md")):
+        _append_proposal(game, "Enact rule: Aliased\n\n> A rule voted on under another name.", "an alias voting")
+        last = _last_log(game)
+        last.write_text(last.read_text(encoding="utf-8").replace("for Alice, Bob,", "for Alice, Bobby,"),
+                        encoding="utf-8")
+        return "a vote by Bobby"
+    if "[aliases]" in text:
+        return None
+    path.write_text(text.rstrip("\n") + '\n\n[aliases]\nBob = ["Bobby"]\n', encoding="utf-8")
+    return "Bobby an alias of Bob"
+
+
 EDIT_KINDS = [number, word, delete_entry, move_entry, append_defeated, delete_last, result, title, votes, rules_word, game_setting,
-              enact, repeal, renumber, amend]
+              enact, repeal, renumber, amend, rename, alias, alias]
 
 
 def _listing(site, slug: str) -> dict:
@@ -109,7 +137,7 @@ def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path
     assert main(["synth", str(game), "--proposals", "40", "--seed", str(seed), "--per-file", "15"]) == 0
     serving = Pipeline(content, serving=True)
     serving.site(serving.replay())
-    carried = partly = followed = 0
+    carried = partly = followed = people_carried = 0
     trail: list[str] = []
     for step in range(EDITS):
         saved = tmp_path / "saved"
@@ -125,6 +153,7 @@ def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path
             trail[-1] += " (undone)"
             continue
         before = serving._memos["long"].kept("rule index")
+        people_before = serving._memos["long"].kept("people")
         site = serving.site(serving.replay())
         fresh = Pipeline(content).site(fresh_replays)
         plan, alone = site._games["long"].listing.plan, fresh._games["long"].listing.plan
@@ -133,13 +162,18 @@ def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path
         assert list(plan.proposal_pages.items()) == list(alone.proposal_pages.items()), where
         assert plan.log_parts() == alone.log_parts(), where
         assert _listing(site, "long") == _listing(fresh, "long"), where
+        assert (plan.people.records, plan.people.renamed) == (alone.people.records, alone.people.renamed), where
+        assert [plan.people.acts(name) for name in plan.people.records] == [alone.people.acts(name) for name in
+                                                                          alone.people.records], where
         for path in _listing(site, "long"):  # every page, drawn by both
             assert serving.draw(site.page(path)) == serving.draw(fresh.page(path)), (path, where)
         index = plan.history.index
+        people_carried += plan.people is people_before
         carried += index is before
         partly += index is not before and any(index.rules[i] is before.rules.get(i) for i in index.rules)
         # (the indices by entry followed from the index before, not made again: their lists are the same objects)
         followed += index is not before and any(index.revisions_by_step.get(at) is revisions
                                                 for at, revisions in before.revisions_by_step.items())
+    assert people_carried, "the people were made again at every edit"
     assert carried and partly and followed, (f"the index was taken whole {carried} times, rule by rule {partly} "
                                              f"times, followed {followed} times")

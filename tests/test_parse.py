@@ -913,8 +913,8 @@ def test_what_two_texts_share_at_their_start_and_end_is_found_by_stretches(share
 
 def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch):
     """serve's save of a long log (log._parse_edit): only the edited entries are parsed, no pass is made over
-    the others, and the parse is the log parsed whole: the entries after the edit moved to their new lines,
-    the same objects."""
+    the others (the last entry deleted included), and the parse is the log parsed whole: the entries after the
+    edit moved to their new lines, the same objects."""
     from generator.parse import log
 
     entries = [proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 321)]
@@ -929,7 +929,10 @@ def test_a_clean_log_edited_at_a_save_is_parsed_from_the_edit_alone(monkeypatch)
              # 305 and 315 back, 310 as it was (the same object), 320 no longer the last, one added:
              (text + "\n" + proposal(body="\nAdded.\n", number=321), 4),
              (text.replace("Text of 320.", "Text of 320, the last."), 1),  # the last entry, 321 gone
-             (text, 1)]  # and back
+             (text, 1),  # and back
+             # The last entry deleted: the one now last, read again as the file's end, stays the same object
+             (text[:text.rindex("## Proposal 320")], 0),
+             (text, 1)]
     for edited, parsed_again in edits:
         kept = set(map(id, parser.files[(LOG, log.Dialect())][1][1]))
         parsed = parser.parse_log_file(LOG, edited)

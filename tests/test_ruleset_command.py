@@ -9,6 +9,8 @@ import random
 from pathlib import Path
 
 import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from generator.cli import main
 from generator.site.ruleset_text import wrap
@@ -595,3 +597,25 @@ def test_a_record_of_history_lines_is_printed_as_kept_and_a_removed_annotation_i
     assert code == 0 and "CFJ 12" not in out[out.index("Rule 2001"):]  # nor before it was made
     code, out, _ = ruleset(capsys, f"{game}@2020-03-10")
     assert code == 0 and "CFJ 12 (called 04 Mar 2020)" in " ".join(out.split())
+
+
+def _wrapped_word_by_word(text: str, width: int, first: str, following: str) -> list[str]:
+    """The Rulekeepor's wrapping as his generator does it: word by word, each while it fits."""
+    lines: list[str] = []
+    for word in " ".join(line.strip() for line in text.split("\n")).split(" "):
+        if not lines:
+            lines.append(first + word)
+        elif len(lines[-1]) + len(word) + 1 > width:
+            lines.append(following + word)
+        else:
+            lines[-1] += " " + word
+    return lines
+
+
+@settings(max_examples=2000, deadline=None)
+@given(st.lists(st.sampled_from(["a", "bb", "cccccc", " ", "\n", "éé", "x" * 20]), max_size=60).map("".join),
+       st.integers(0, 30), st.sampled_from(["", "  ", "    ", "x" * 12]), st.sampled_from(["", "   ", "y" * 40]))
+def test_wrapping_is_the_word_by_word_wrapping(text, width, first, following):
+    """`wrap` finds each line by a regular expression: the lines are those of wrapping word by word, two spaces
+    (an empty word), a word longer than the width, and prefixes longer than it included."""
+    assert wrap(text, width, first, following) == _wrapped_word_by_word(text, width, first, following)

@@ -701,18 +701,25 @@ def test_a_burst_of_requests_is_all_answered(server):
 
 
 def test_the_parser_forgets_the_log_files_of_a_game_that_went_and_of_a_log_moved_into_parts(live, game):
-    """Serve's parser remembers each log file's last parse: the files of a game whose folder went, and a log file
-    no game reads any more, are forgotten (serve's memory does not grow with what it no longer serves)."""
+    """Serve's parser remembers each log file's last parse (and earlier.md's): the files of a game whose folder
+    went, and a file no game reads any more, are forgotten (serve's memory does not grow with what it no longer
+    serves)."""
     import shutil
 
     other = write_game(game.parent, "other")
-    assert live.update([other / "log.md"]).ok
+    (other / "earlier.md").write_text("## Proposal 3: Three\nProposer: Ann\nDate: 1995\n\nWords.\n", encoding="utf-8")
+    assert live.update([other / "log.md", other / "earlier.md"]).ok
+    files = {file for file, _ in live.pipeline.parser.files}
+    assert files == {"tiny/log.md", "other/log.md", "other/earlier.md"}
+    (other / "earlier.md").unlink()
+    assert live.update([other / "earlier.md"]).ok
     files = {file for file, _ in live.pipeline.parser.files}
     assert files == {"tiny/log.md", "other/log.md"}
+    (other / "earlier.md").write_text("## Proposal 3: Three\nProposer: Ann\nDate: 1995\n\nWords.\n", encoding="utf-8")
     (other / "log").mkdir()
     (other / "log.md").rename(other / "log" / "01.md")
-    assert live.update([other / "log.md", other / "log" / "01.md"]).ok
-    assert {file for file, _ in live.pipeline.parser.files} == {"tiny/log.md", "other/log/01.md"}
+    assert live.update([other / "log.md", other / "log" / "01.md", other / "earlier.md"]).ok
+    assert {file for file, _ in live.pipeline.parser.files} == {"tiny/log.md", "other/log/01.md", "other/earlier.md"}
     shutil.rmtree(other)
     assert live.update([other]).ok
     assert {file for file, _ in live.pipeline.parser.files} == {"tiny/log.md"}

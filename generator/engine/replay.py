@@ -188,6 +188,10 @@ class Replay(Outcome):
     # (entry index, the fold's state before that entry), every CHECKPOINT_EVERY entries, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`).
     checkpoints: tuple["Checkpoint", ...] = field(default=(), compare=False, repr=False)
+    # What the fold was given, read off the game (`result_rulings`, `snapshot_points`): a resume compares the
+    # edited game's with them rather than reading the whole log before the edit again.
+    rulings: dict[int, tuple[str, str, Source]] = field(default_factory=dict, compare=False, repr=False)
+    points: dict[int, list[Ruleset]] = field(default_factory=dict, compare=False, repr=False)
 
     def rules_at(self, index: int) -> list[RuleVersion]:
         """The rules in force just after entry `index` (-1: the initial set), by number."""
@@ -361,7 +365,7 @@ def replay(game: Game, *, checkpoints: bool = False) -> Replay:
         if checkpoints and keeps_checkpoint(index, len(entries)):
             kept.append(Checkpoint(index, state.kept()))
         steps.append(state.fold(index, entry, rulings, points))
-    return finish(game, state, steps, before_entries, initial_scores, tuple(kept))
+    return finish(game, state, steps, before_entries, initial_scores, tuple(kept), rulings, points)
 
 
 def initial_state(game: Game) -> FoldState:
@@ -424,7 +428,8 @@ def as_people(entry: Entry, aliases: Aliases) -> Entry:
 
 
 def finish(game: Game, state: FoldState, steps: list[Step], before_entries: list[Finding],
-            initial_scores: dict[str, int], checkpoints: tuple[Checkpoint, ...]) -> Replay:
+            initial_scores: dict[str, int], checkpoints: tuple[Checkpoint, ...], rulings: dict,
+            points: dict[int, list[Ruleset]]) -> Replay:
     if checkpoints:  # and one at the end, where an entry appended resumes
         checkpoints += (Checkpoint(len(steps), state.kept()),)
     _missing_numbers(state, steps)
@@ -435,7 +440,8 @@ def finish(game: Game, state: FoldState, steps: list[Step], before_entries: list
                   errors=tuple(state.errors), overrides=tuple(state.overrides), initial_scores=initial_scores,
                   next_proposal=max(state.next_numbers), mechanics=state.config,
                   switch_rule=state.book.number_of(state.switch_identity),
-                  annotations=tuple(state.annotations), wins=tuple(state.wins), checkpoints=checkpoints if not state.unordered else ())
+                  annotations=tuple(state.annotations), wins=tuple(state.wins),
+                  checkpoints=checkpoints if not state.unordered else (), rulings=rulings, points=points)
 
 
 def keeps_checkpoint(index: int, entries: int) -> bool:

@@ -298,12 +298,15 @@ class Votes:
         """Whether any ballot is recorded (by name or counted)."""
         return self.ballot_count > 0
 
+    def groups(self) -> tuple[tuple[tuple[str, ...], str, tuple[int, ...]], ...]:
+        """(names, how, their strengths) for the ballots for, against and abstaining, in that order."""
+        return ((self.for_, "for", self.for_strengths), (self.against, "against", self.against_strengths),
+                (self.abstain, "present" if self.present else "abstain", self.abstain_strengths))
+
     def ballots(self) -> list[tuple[str, str, int]]:
         """(name, how, strength) for every ballot, in the order written."""
-        return ([(n, "for", s) for n, s in zip(self.for_, self.for_strengths)]
-                + [(n, "against", s) for n, s in zip(self.against, self.against_strengths)]
-                + [(n, "present" if self.present else "abstain", s)
-                   for n, s in zip(self.abstain, self.abstain_strengths)])
+        return [(name, how, strength) for names, how, strengths in self.groups()
+                for name, strength in zip(names, strengths)]
 
 
 @dataclass(frozen=True)
@@ -504,6 +507,11 @@ class Game:
     players_source: Source | None = None  # the `players` line of game.toml, where findings about them stand
     earlier: tuple[EarlierProposal, ...] = ()  # format 1.4: earlier.md, by number
     former_slugs: tuple[str, ...] = ()  # the addresses sites built before gave the folder (urls.former_url_segments)
+
+    @property
+    def parsed_files(self) -> tuple[str, ...]:
+        """The files read entry by entry (a LogParser remembers their parses): the log's, and earlier.md."""
+        return self.log.files + tuple(dict.fromkeys(proposal.source.file for proposal in self.earlier[:1]))
 
 
 NameMap = Callable[[Any, Callable[[str], str]], Any]  # (a value, what each name becomes) -> the value so named

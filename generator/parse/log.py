@@ -214,6 +214,8 @@ class LogParser:
         """The files of a game that went, or that its log no longer has: their last texts, cuts and parses, and the
         entries of their texts."""
         gone = set(files)
+        if not gone:  # (serve asks at every save; 10,000 entries need not be looked at for nothing)
+            return
         for key in [key for key in self.files if key[0] in gone]:
             del self.files[key]
             self.last_parse.pop(key, None)
@@ -272,8 +274,11 @@ class LogParser:
             return None
         _, before, middle, after, moved = region
         count = before + len(middle) + len(last) - after
-        if count == before:  # the file's last texts removed: the one now last was not parsed as the last
-            return None
+        if count == before:  # the file's last texts removed: the one now last, not parsed as the last, is read again
+            if not before:
+                return None
+            before -= 1
+            middle = [last[before][:2]]
         unused = {id(entry): entry for entry in old_entries[before:after]}  # the entries a text between may keep
         between = []
         for position, (first, chunk) in enumerate(middle, before):

@@ -25,20 +25,20 @@ def list_player_pages(listing: Listing) -> None:
 def player_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     plan = listing.plan
     name, part = which
-    record = plan.people.records[name]
+    record, ballots_cast = plan.people.records[name], plan.people.acts(name).ballots
     ranges = plan.people.ballot_parts(record)
     steps = plan.replay.steps
     context = {"player": {"name": name, "aliases": list(record.aliases), "former": list(record.former),
                           "url": f"{record.slug}.html"}, "part": part,
                "pager": pager(record.slug, ranges, part,
-                              lambda i: steps[record.ballots[i][0]].entry.name)}
+                              lambda i: steps[ballots_cast[i][0]].entry.name)}
 
     def ballots() -> dict[str, Any]:
         rows = [{"step": step_view(plan, steps[index], "../"), "name": steps[index].entry.name, "how": how,
                  "strength": strength}
-                for index, how, strength in record.ballots[ranges[part].start:ranges[part].stop]]
-        return {"ballots": rows, "ballot_count": len(record.ballots),
-                "weighted": any(strength != 1 for _, _, strength in record.ballots),
+                for index, how, strength in ballots_cast[ranges[part].start:ranges[part].stop]]
+        return {"ballots": rows, "ballot_count": record.ballot_count,
+                "weighted": any(strength != 1 for _, _, strength in ballots_cast),
                 **(_player_context(plan, record) if part == 0 else {})}
     return listing.new_page(path, "player.html", context, lazy=ballots)
 
@@ -46,18 +46,19 @@ def player_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
 def _player_context(plan: GamePlan, record: Record) -> dict[str, Any]:
     """All of a person's page but their ballots."""
     steps = plan.replay.steps
+    acts = plan.people.acts(record.name)
 
     def rows(indices: list[int], others: Any) -> list[dict[str, Any]]:
         """Proposals, each with the others who wrote it (`others(entry)`: names), linked to their pages."""
         return [{**step_view(plan, steps[index], "../"), "name": steps[index].entry.name,
                  "others": [plan.person_view(n, "../") for n in others(steps[index].entry)]} for index in indices]
-    proposed = rows(record.proposed, lambda entry: entry.coauthors)
-    coauthored = rows(record.coauthored, lambda entry: (entry.proposer,))
+    proposed = rows(acts.proposed, lambda entry: entry.coauthors)
+    coauthored = rows(acts.coauthored, lambda entry: (entry.proposer,))
     return {"tables": [(heading, column, table, any(row["others"] for row in table)) for heading, column, table in
                        (("Proposals", "Co-authors", proposed), ("Co-authored", "Proposer", coauthored)) if table],
             "proposed": len(proposed), "coauthored": len(coauthored),
-            "judged": [step_view(plan, steps[index], "../") for index in record.judged],
-            "wins": [step_view(plan, steps[index], "../") for index in record.wins],
+            "judged": [step_view(plan, steps[index], "../") for index in acts.judged],
+            "wins": [step_view(plan, steps[index], "../") for index in acts.wins],
             "tally": {result: sum(1 for row in proposed if row["result"] == result)
                       for result in ("adopted", "defeated")},
             "scores": _score_history(plan, record.name) if keeps_scores(plan.replay) else None}
@@ -86,12 +87,13 @@ def players_context(plan: GamePlan) -> dict[str, Any]:
     steps = replay.steps
     rows = []
     for record in people.records.values():
-        results = [steps[index].result for index in record.proposed]
+        acts = people.acts(record.name)
+        results = [steps[index].result for index in acts.proposed]
         rows.append({"name": record.name, "url": f"{PEOPLE_FOLDER}/{record.slug}.html",
                      "aliases": list(record.aliases), "former": list(record.former),
-                     "proposed": len(record.proposed), "coauthored": len(record.coauthored),
+                     "proposed": len(acts.proposed), "coauthored": len(acts.coauthored),
                      "adopted": results.count("adopted"), "defeated": results.count("defeated"),
-                     "ballots": len(record.ballots), "wins": len(record.wins),
+                     "ballots": record.ballot_count, "wins": len(acts.wins),
                      "score": amount_text((last.scores if last else replay.initial_scores).get(record.name, 0)),
                      "playing": record.name in (last.players if last else config.players)})
     members_recorded = any(change.renamed_to is None or not change.renamed_to

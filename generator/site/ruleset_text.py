@@ -14,9 +14,10 @@ from collections import Counter
 from collections.abc import Callable
 from dataclasses import dataclass
 from fractions import Fraction
+from functools import lru_cache
 
 from ..engine.adoption import decimal_text
-from ..engine.replay import annotation_spans
+from ..engine.replay import Step, annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal, Unrecorded, WrittenDecimal
 from .views import GamePlan, changes_making
@@ -337,9 +338,12 @@ def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNote
 
 def recorded_history(plan: GamePlan) -> bool:
     """Whether the log gives the record's own history lines for its changes (format 1.4's `History:`)."""
-    return plan.once("report recorded", lambda: any(
-        change.history for entry in plan.replay.game.log.entries if not isinstance(entry, Unrecorded)
-        for change in entry.changes))
+    return plan.once("report recorded", lambda: any(plan.memo.each("recorded history", plan.replay.steps, _recorded)))
+
+
+def _recorded(step: Step) -> bool:
+    entry = step.entry
+    return not isinstance(entry, Unrecorded) and any(change.history for change in entry.changes)
 
 
 def history_lines(plan: GamePlan, identity: int, *, keepers: bool, recorded: bool,
@@ -550,17 +554,25 @@ def rule_lines(text: str) -> list[str]:
 
 def wrap(text: str, width: int, first: str = "", following: str = "") -> list[str]:
     """Words to lines of at most `width` characters (a longer word alone), as the Rulekeepor's generator wraps:
-    the text's lines joined by one space, then split at each space (so two spaces keep an empty word)."""
-    words = " ".join(line.strip() for line in text.split("\n")).split(" ")
+    the text's lines joined by one space, then split at each space (so two spaces keep an empty word), each line
+    taking words while the next fits. A line so filled is the longest run of the text that fits and ends before a
+    space or at the end (or its first word, where none fits): found by a regular expression, not word by word."""
+    joined = " ".join(line.strip() for line in text.split("\n"))
     lines: list[str] = []
-    for word in words:
-        if not lines:
-            lines.append(first + word)
-        elif len(lines[-1]) + len(word) + 1 > width:
-            lines.append(following + word)
-        else:
-            lines[-1] += " " + word
-    return lines
+    start, prefix = 0, first
+    while True:
+        word_end = joined.find(" ", start)
+        fits = _fitting(max(width - len(prefix), 0)).match(joined, start)
+        end = max(fits.end() if fits else start, len(joined) if word_end < 0 else word_end)
+        lines.append(prefix + joined[start:end])
+        if end >= len(joined):
+            return lines
+        start, prefix = end + 1, following
+
+
+@lru_cache(maxsize=None)
+def _fitting(characters: int) -> re.Pattern[str]:
+    return re.compile(f".{{0,{characters}}}(?= |\\Z)")
 
 
 _BLOCK_LINE = re.compile(r"\s|[-*+>#|]|\d+[.)]\s")  # a line Markdown reads as more than prose: kept as its own

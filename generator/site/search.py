@@ -93,7 +93,7 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
         also = record.aliases + record.former
         return {"kind": "player", "numbers": [], "old_numbers": [],
                 "title": f"Player {record.name}" + (f" (also {', '.join(also)})" if also else ""),
-                "url": plan.people.page(record.name)}, (f"{len(record.proposed)} proposals, {len(record.ballots)} "
+                "url": plan.people.page(record.name)}, (f"{len(plan.people.acts(which).proposed)} proposals, {record.ballot_count} "
                                                         "ballots."), ""
     step = plan.replay.steps[which]
     entry = step.entry

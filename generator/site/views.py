@@ -30,7 +30,7 @@ from ..diffing.redline import redline, render_html, summarize
 from .history import GameHistory, Revision
 from .markdown import render_markdown
 from .paging import part_name
-from .people import People
+from .people import People, deeds, scored_players
 
 # Long lists are cut into parts, so that no page grows with the game: the log (whose entries show the most: a
 # part ends at LOG_PART entries, or before the entry that would take its texts past LOG_PART_CHARS, so that a
@@ -144,6 +144,7 @@ class Memo:
         self._kept: dict[tuple[str, Any], Any] = {}
         self._used: dict[tuple[str, Any], Any] = {}
         self._last: dict[str, tuple[Any, Any]] = {}  # of each kind, the last key and what was made from it
+        self._compared: tuple = (None, None, [])  # the last two sequences `each` compared, and where they differ
 
     def last(self, kind: str, key: Any, make: Callable[[Any], Any]) -> Any:
         """`make(key)`, a value made from `key` alone, taken from the plan before when it was made from a key
@@ -165,7 +166,11 @@ class Memo:
         else:
             before, made = kept
             common = min(len(items), len(before))
-            places = list(compress(range(common), map(is_not, items, before)))
+            # (the kinds of one plan compare the same two replays' steps: where they differ is found once)
+            compared_items, compared_before, places = self._compared
+            if compared_items is not items or compared_before is not before:
+                places = list(compress(range(common), map(is_not, items, before)))
+                self._compared = (items, before, places)
             if places or common < len(made) or common < len(items):
                 remade = list(made[:common]) + [make(item) for item in items[common:]]
                 for place in places:
@@ -252,7 +257,11 @@ class GamePlan:
     @property
     def people(self) -> People:
         """The game's players, each with their record and page (site/people.py)."""
-        return self.once("people", lambda: People(self.replay, TABLE_PART))
+        def made(key: tuple) -> People:
+            return People(*key, TABLE_PART)
+        return self.once("people", lambda: self.memo.last("people", (
+            self.memo.each("deeds", self.replay.steps, deeds), scored_players(self.replay),
+            self.replay.game.config.aliases), made))
 
     def person_view(self, name: str, from_dir: str) -> dict[str, str]:
         """A name as the record writes it, linked to its person's page (no link for a stranger), with the person's
@@ -307,8 +316,11 @@ class GamePlan:
         """Format 1.4: the proposals of earlier.md that have a page of their own, by number: those the log does
         not hold (a number the log holds keeps the log's page)."""
         def made() -> list[EarlierProposal]:
+            earlier = self.replay.game.earlier
+            if not earlier:  # (most games: the log's 10,000 proposal numbers not read at every save)
+                return []
             logged = {step.entry.number for step in self.history.proposal_steps}
-            return [p for p in self.replay.game.earlier if p.number not in logged]
+            return [p for p in earlier if p.number not in logged]
         return self.once("earlier", made)
 
     def proposal_url(self, number: int, from_dir: str) -> str | None:
