@@ -50,7 +50,7 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
             from .pipeline import draw_site  # only now: see the module's docstring
 
             done = draw_site(content, output, cache, base_url=base_url, jobs=jobs or available_cores(),
-                             inputs=inputs, progress=progress)
+                             inputs=inputs, games=games, progress=progress)
         finally:
             cache.close()
     return {**done, "seconds": time.perf_counter() - started}

@@ -1,5 +1,5 @@
-"""The cache kept between runs: parsed log entries, the search index and each site's manifest of the pages it
-holds, each under a stable digest (sha256) of everything that made it.
+"""The cache kept between runs: parsed log entries, the search index, what check says of the games and each
+site's manifest of the pages it holds, each under a stable digest (sha256) of everything that made it.
 
 It lives outside the site and the content (the user's cache folder as platformdirs names it, `--cache-dir`,
 or the environment variable NOMIC_ARCHIVE_CACHE_DIR), in a folder of its own inside it (OWN_FOLDER), one SQLite
@@ -226,7 +226,10 @@ class Cache:
 
     # --- Records ---------------------------------------------------------------------------------
 
-    def get(self, key: bytes) -> bytes | None:
+    def get(self, key: bytes, *, mark: bool = True) -> bytes | None:
+        """The bytes kept under `key`. `mark`: False for a record that stands for the run's whole answer (a check
+        of games unchanged): a run that reads only such records says nothing of what the next one needs, and,
+        like a build with nothing to do, drops nothing (see close)."""
         if self._db is None:
             return None
         try:
@@ -236,7 +239,8 @@ class Cache:
             return None
         if row is None:
             return None
-        self._mark(key, len(row[0]))
+        if mark:
+            self._mark(key, len(row[0]))
         return _unsealed(self._secret, key, row[0])
 
     def get_many(self, keys: list[bytes]) -> dict[bytes, bytes]:
@@ -254,9 +258,9 @@ class Cache:
             return {}
         return found
 
-    def value(self, key: bytes, kind: Any) -> Any:
-        """The value of type `kind` kept under `key`, or None (a miss)."""
-        return _value(self.get(key), kind)
+    def value(self, key: bytes, kind: Any, *, mark: bool = True) -> Any:
+        """The value of type `kind` kept under `key`, or None (a miss); `mark` as for `get`."""
+        return _value(self.get(key, mark=mark), kind)
 
     def values(self, keys: list[bytes], kind: Any) -> dict[bytes, Any]:
         """The values of type `kind` found among `keys`."""
@@ -366,9 +370,10 @@ class Cache:
             with self._transaction():
                 stale = self._select("key", "run <= ? AND ", list(self._used), self.run - MARK_AGE)
                 self._db.executemany("UPDATE records SET run = ? WHERE key = ?", [(self.run, key) for key, in stale])
-                total = self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0]
-                # A run that used no record (a build with nothing to do) says nothing of what is still needed.
-                if self._used and total > KEEP_FACTOR * max(self._used_bytes, 1 << 20):
+                # A run that used no record (a build with nothing to do, a check of unchanged games) says nothing
+                # of what is still needed; nor does it add up the file's records (a read of every page of it).
+                if self._used and self._db.execute("SELECT COALESCE(SUM(size), 0) FROM records").fetchone()[0] \
+                        > KEEP_FACTOR * max(self._used_bytes, 1 << 20):
                     self._db.execute("DELETE FROM records WHERE run <= ?", (self.run - KEEP_RUNS,))
         except sqlite3.Error:
             self._failed()

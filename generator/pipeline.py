@@ -17,6 +17,7 @@ from pathlib import Path
 from jinja2 import Environment
 
 from .cache import Cache
+from .checked import checked_key, store_checks
 from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
 from .manifest import overrides_folder
@@ -75,8 +76,11 @@ class Site:
         return [page for page in pages if page is not None]
 
     def search_pieces(self) -> list[Page]:
-        """Every game's search pieces, made once."""
-        return [page for game in self._games.values() for page in self._search_pieces(game).values()]
+        """Every game's search pieces: those a search made already (serve's), else made now and not kept. A
+        build's are drawn once, and the postings they hold (tens of MB at 10,000 proposals) go as each is drawn,
+        not at the end of the build."""
+        return [page for game in self._games.values()
+                for page in (self._pieces[game.slug].values() if game.slug in self._pieces else game.search_pieces())]
 
     def every_page(self) -> list[Page]:
         """Every page of the site, made."""
@@ -91,13 +95,14 @@ class Site:
 class Pipeline:
     """A content folder's walk to its site, and what one walk hands the next (serve's, from save to save).
     `serving`: the pipeline is serve's, which parses each game's drafts and draws their previews, and keeps
-    checkpoints of each replay to resume the next from; a build walks once and shows no drafts."""
+    checkpoints of each replay and the parser's memo to resume the next from; a build walks once, shows no drafts
+    and keeps neither."""
 
     def __init__(self, content: Path, *, serving: bool = False):
         self.content = content
         self.overrides = overrides_folder(content)
         self.serving = serving
-        self.parser = LogParser()
+        self.parser = LogParser(remembers=serving)
         self.replays: dict[str, GameReplay] = {}  # each game's last, by slug
         self._memos: dict[str, Memo] = {}  # each game's plans', by slug
         self._env: Environment | None = None
@@ -164,9 +169,10 @@ def _previewed(replay: Replay, draft: Proposal) -> dict:
 
 
 def draw_site(content: Path, output: Path, cache: Cache, *, base_url: str, jobs: int, inputs: bytes | None,
-              progress: Progress = NO_PROGRESS) -> dict:
+              games: bytes | None = None, progress: Progress = NO_PROGRESS) -> dict:
     """Every page of the site drawn into `output` (its lock held by build.build_site) and those that changed
-    written; `inputs`, the digest of what it is made from, kept for the next build. Says what it did."""
+    written; `inputs`, the digest of what it is made from, kept for the next build; `games`, the digest of the
+    games' files, under which what `check` says of them is kept (checked.py). Says what it did."""
     pipeline = Pipeline(content)
     # Parsing and replaying make millions of objects that live to the end and form no cycles: the collector
     # would traverse them again and again for nothing. Frozen, forked workers share them without copying; drawing
@@ -174,6 +180,7 @@ def draw_site(content: Path, output: Path, cache: Cache, *, base_url: str, jobs:
     gc.disable()
     try:
         replays = pipeline.replay(cache=cache, jobs=jobs, progress=progress)
+        store_checks(cache, content, checked_key(games) if games else None, replays)  # a check after has nothing to do
         progress.step("listing the pages")
         site = pipeline.site(replays, base_url=base_url, store=cache)
         pages = site.listed_pages()

@@ -23,7 +23,7 @@ import typing
 from fractions import Fraction
 from typing import Any, Callable, Literal, Union
 
-from .model import Amount, LineAnchor, Source, WrittenDecimal
+from .model import Amount, Cited, LineAnchor, Source, WrittenDecimal
 
 Convert = Callable[[Any], Any]
 
@@ -188,6 +188,24 @@ def _read_source(tree: Any) -> Source:
     return place
 
 
+def _cited(value: Cited) -> list:
+    """Words that name places (a finding's message): each part a string, [0, a place] or [1, words within]."""
+    return [part if type(part) is str else [0, _source(part)] if isinstance(part, Source) else [1, _cited(part)]
+            for part in value.parts]
+
+
+def _read_cited(tree: Any) -> Cited:
+    parts: list[str | Source | Cited] = []
+    for part in _list(tree):
+        if type(part) is not str:
+            which, inner = _pair(part)
+            if which not in (0, 1) or type(which) is not int:
+                raise Mismatch("not a part of words that name places")
+            part = _read_source(inner) if which == 0 else _read_cited(inner)
+        parts.append(part)
+    return Cited(*parts)
+
+
 # A TOML value (an `Effect:` line's): each written with what it is, since JSON has no dates, and lists and
 # tables of TOML hold any of them.
 def _toml(value: Any) -> list:
@@ -225,7 +243,8 @@ _SCALARS: dict[Any, tuple[Convert, Convert]] = {
     float: (_same, _exactly(float)), type(None): (_same, _exactly(type(None))),
     bytes: (bytes.hex, lambda tree: bytes.fromhex(_exactly(str)(tree))),
     Fraction: (_fraction, _read_fraction), dt.date: (dt.date.toordinal, _read_date),
-    Source: (_source, _read_source), object: (_toml, _read_toml),  # an Effect's value: any TOML value
+    Source: (_source, _read_source), Cited: (_cited, _read_cited),
+    object: (_toml, _read_toml),  # an Effect's value: any TOML value
     JsonValue: (_same, _same),
 }
 

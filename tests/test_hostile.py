@@ -187,12 +187,12 @@ def test_many_paragraphs_are_paired_nearby_and_aligned_within_the_budget():
 
 
 def test_an_unexpected_error_is_one_line_naming_the_input_and_exit_3(tmp_path, capsys, monkeypatch):
-    from generator.commands import check
+    from generator import replays
 
     def broken(content, **options):
         raise KeyError("a bug\nwith a second line")
 
-    monkeypatch.setattr(check, "replay_games", broken)
+    monkeypatch.setattr(replays, "replay_games", broken)
     monkeypatch.delenv("NOMIC_ARCHIVE_TRACEBACK", raising=False)
     assert main(["check", str(tmp_path / "content")]) == 3
     out, err = capsys.readouterr()

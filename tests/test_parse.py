@@ -1307,6 +1307,24 @@ def test_the_parsers_memo_is_bounded_by_the_last_parses_and_forgets_a_file_gone(
     assert set(parser.files) == set(parser.last_parse) == {("g/log/other.md", log.Dialect())}
 
 
+def test_a_parser_that_parses_once_keeps_nothing_and_parses_as_one_that_remembers(tmp_path):
+    """A build's and a check's parser (remembers=False) keeps no text, cut or entry after a parse, with a cache or
+    without: the same parse as serve's, whose memo holds them, from nothing and from the cache's records (whole
+    file, and entry by entry after an edit)."""
+    from generator.cache import Cache
+    from generator.parse import log
+
+    text = "# Log\n\n" + "\n".join(proposal(body=f"\nText of {n}.\n", number=n) for n in range(301, 321))
+    edited = text.replace("Text of 310.", "Text of ten.")
+    for version in (text, text, edited):  # parsed, read whole, read by entries and one parsed
+        cache = Cache(tmp_path / "cache", tmp_path)
+        once = log.LogParser(remembers=False)
+        parsed = once.parse_log_file(LOG, version, cache=cache)
+        cache.close()
+        assert parsed == log._parse_whole(LOG, version) == log.LogParser().parse_log_file(LOG, version)
+        assert not once.entries and not once.files and not once.last_parse
+
+
 def test_aliases_are_read_as_each_person_and_the_names_they_played_under():
     config, errors = config_of('players = ["Jessamy", "Åsa"]\n\n[aliases]\nJessamy = ["Jess"]\n'
                                '"A\\u030asa" = ["Aasa", "åsa"]\n')  # (a key in NFD is read in NFC)

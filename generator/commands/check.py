@@ -1,16 +1,16 @@
-"""`nomic-archive check`: replay every game and report each discrepancy with its file:line."""
+"""`nomic-archive check`: replay every game and report each discrepancy with its file:line.
+
+What it says of games whose files are as a build or a check last found them is read from the cache (checked.py):
+the parser and the engine's replay are imported only when there is something to replay."""
 from __future__ import annotations
 
 import gc
 import json
 
 from ..cache import open_cache
-from ..engine.notes import replay_notes
-from ..engine.replay import Replay
-from ..parallel import available_cores
+from ..checked import CheckedGame, stored_checks, store_checks
 from ..errors import ArchiveError
 from ..parse.folders import names_root
-from ..replays import replay_games
 from ..places import Places
 from ..progress import REPLAY_STEPS, for_command
 from ..terminal import counted, for_terminal, one_line
@@ -24,8 +24,14 @@ def run(args) -> int:
     cache = open_cache(args.cache_dir, content)
     gc.disable()  # parsing and replaying make many objects and no cycles: the collector would only slow them
     try:
-        with for_command("check", REPLAY_STEPS, quiet=args.quiet) as progress:
-            replays = replay_games(content, cache=cache, jobs=available_cores(), progress=progress)
+        key, games = stored_checks(cache, content)
+        if games is None:
+            from ..parallel import available_cores  # only now: see the module's docstring
+            from ..replays import replay_games
+
+            with for_command("check", REPLAY_STEPS, quiet=args.quiet) as progress:
+                replays = replay_games(content, cache=cache, jobs=available_cores(), progress=progress)
+            games = store_checks(cache, content, key, replays)
     except ArchiveError as error:
         if args.format != "github":
             raise
@@ -37,56 +43,55 @@ def run(args) -> int:
         gc.enable()
     places = Places(names_root(content))
     if args.format == "json":
-        print(json.dumps(report_json(replays, places), indent=2, sort_keys=True))
+        print(json.dumps(report_json(games, places), indent=2, sort_keys=True))
     elif args.format == "github":
-        print(report_github(replays, places))
+        print(report_github(games, places))
     else:
-        print(report_text(replays, places))
-    return 1 if any(r.findings for r in replays) else 0
+        print(report_text(games, places))
+    return 1 if any(game.findings for game in games) else 0
 
 
-def report_json(replays: list[Replay], places: Places) -> dict:
+def report_json(games: list[CheckedGame], places: Places) -> dict:
     """`file` as the model names it (relative to the folder holding the games), `path` as printed."""
     def placed(item) -> dict:
         return {**item.to_json(), "path": places.path(item.file)}
     return {
         "version": JSON_SCHEMA_VERSION,
         "games": [{
-            "game": r.game.slug,
-            "consistent": not r.findings,
-            "findings": [placed(f) for f in r.findings],
-            "overrides": [placed(o) for o in r.overrides],
-            "notes": [placed(n) for n in replay_notes(r)],
+            "game": game.slug,
+            "consistent": not game.findings,
+            "findings": [placed(f) for f in game.findings],
+            "overrides": [placed(o) for o in game.overrides],
+            "notes": [placed(n) for n in game.notes],
             "scores": {player: score if isinstance(score, int) else float(score)  # a JSON number: 8.8
-                       for player, score in r.final_scores.items()},
-            "winner": list(r.winner),
-        } for r in replays],
+                       for player, score in game.scores.items()},
+            "winner": list(game.winner),
+        } for game in games],
     }
 
 
-def report_text(replays: list[Replay], places: Places) -> str:
+def report_text(games: list[CheckedGame], places: Places) -> str:
     """One line per finding, override and note (player text in them escaped), then one per game."""
     lines = []
-    for r in replays:
-        for finding in r.findings:
+    for game in games:
+        for finding in game.findings:
             lines.append(places.finding(finding))
-        for override in r.overrides:
+        for override in game.overrides:
             lines.append(places.finding(override) + " [judgment]")
-        for note in replay_notes(r):
+        for note in game.notes:
             lines.append(places.finding(note))
-    return "\n".join(lines + _summaries(replays))
+    return "\n".join(lines + _summaries(games))
 
 
-def _summaries(replays: list[Replay]) -> list[str]:
+def _summaries(games: list[CheckedGame]) -> list[str]:
     lines = []
-    for r in replays:
-        noun = "turn" if r.game.config.variant == "solitaire" else "proposal"
-        count, again = r.proposal_count
-        decided = f" ({again} decided again)" if again else ""
-        verdict = counted(len(r.findings), "discrepancy", "discrepancies") if r.findings else "consistent"
-        winner = f", won by {', '.join(r.winner)}" if r.winner else ""
-        notes = f"; {counted(len(noted), 'note')}" if (noted := replay_notes(r)) else ""
-        lines.append(one_line(f"{r.game.slug}: {counted(count, noun)}{decided}, {verdict}{winner}{notes}"))
+    for game in games:
+        noun = "turn" if game.solitaire else "proposal"
+        decided = f" ({game.decided_again} decided again)" if game.decided_again else ""
+        verdict = counted(len(game.findings), "discrepancy", "discrepancies") if game.findings else "consistent"
+        winner = f", won by {', '.join(game.winner)}" if game.winner else ""
+        notes = f"; {counted(len(game.notes), 'note')}" if game.notes else ""
+        lines.append(one_line(f"{game.slug}: {counted(game.proposals, noun)}{decided}, {verdict}{winner}{notes}"))
     return lines
 
 
@@ -115,18 +120,18 @@ _NOTE_TITLES = {"unread-change": "a change not read", "corrected": "the record w
                 "behind": "a snapshot behind the log", "earlier-title": "a title earlier.md gives otherwise"}
 
 
-def report_github(replays: list[Replay], places: Places) -> str:
+def report_github(games: list[CheckedGame], places: Places) -> str:
     """Each finding an `::error`, each judgment that overrode the arithmetic a `::notice` and each note a
     `::warning` (it fails nothing), on its file and line (named from the working directory, which in a workflow
     is the repository's root); then the summaries."""
     lines = []
-    for r in replays:
-        for kind, item, title in [("error", f, f"nomic-archive check: {f.kind}") for f in r.findings] + [
-                ("notice", o, "nomic-archive check: a judgment overrides the arithmetic") for o in r.overrides] + [
-                ("warning", n, "nomic-archive check: " + _NOTE_TITLES.get(n.kind, n.kind)) for n in replay_notes(r)]:
+    for game in games:
+        for kind, item, title in [("error", f, f"nomic-archive check: {f.kind}") for f in game.findings] + [
+                ("notice", o, "nomic-archive check: a judgment overrides the arithmetic") for o in game.overrides] + [
+                ("warning", n, "nomic-archive check: " + _NOTE_TITLES.get(n.kind, n.kind)) for n in game.notes]:
             lines.append(workflow_command(kind, item.described(places.place), file=places.path(item.file),
                                           line=item.line, title=title))
-    return "\n".join(lines + _summaries(replays))  # a summary starts with a game's address, never `::`
+    return "\n".join(lines + _summaries(games))  # a summary starts with a game's address, never `::`
 
 
 def report_github_errors(error: ArchiveError) -> str:

@@ -28,7 +28,7 @@ from functools import lru_cache
 from itertools import combinations
 from typing import Literal, Protocol
 
-from .redline import Redline, redline, similarity, similarity_bound, similarity_joined, summarize, word_count
+from .redline import Redline, forget_texts as forget_redline_texts, redline, similarity, similarity_bound, similarity_joined, summarize, word_count
 
 PairKind = Literal["equal", "changed", "renumbered", "added", "removed", "split", "merged"]
 KINDS: tuple[PairKind, ...] = ("equal", "changed", "renumbered", "split", "merged", "added", "removed")
@@ -350,6 +350,12 @@ class _Texts(tuple):
 
     def __hash__(self) -> int:
         return self._hash
+
+
+def forget_texts() -> None:
+    """Forget the likenesses kept by their texts, and the redlines' (redline.forget_texts)."""
+    _alike.cache_clear()
+    forget_redline_texts()
 
 
 @lru_cache(maxsize=16384)

@@ -176,6 +176,13 @@ _DEL_OPEN, _DEL_CLOSE, _INS_OPEN, _INS_CLOSE = "\ufdd0", "\ufdd1", "\ufdd2", "\u
 _SENTINELS = re.compile("([\ufdd0-\ufdd3])")
 
 
+def forget_texts() -> None:
+    """Forget the redlines, words and likenesses kept by their texts (a build, once the pages that share them are
+    drawn: see site/views.forget_batch)."""
+    for memo in (redline, _words, _word_bag, similarity, similarity_joined):
+        memo.cache_clear()
+
+
 def split_blocks(text: str) -> list[str]:
     """The Markdown blocks of `text` (runs of lines between blank lines, a fenced block whole, its blank lines
     included: text kept verbatim stays one block), as `redline` compares them.

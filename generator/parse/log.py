@@ -195,8 +195,9 @@ class LogParser:
     each entry's parse by its text, each file's last text and parse, and each file's last cut into entries, so
     that a save re-parses only the entries it changed. One is owned by whoever parses again (serve's
     pipeline); a build or a check parses once with a new one (the cache keeps parses between runs).
-    `remembers`: False for one that parses once and is dropped (`parse_log`'s own): a file read whole from the
-    cache is then not cut into entries again to remember them (a twentieth of a check at 10,000 proposals)."""
+    `remembers`: False for one that parses once and is dropped (`parse_log`'s own, a build's): it keeps neither
+    texts nor parses (at 10,000 proposals, the log and its 10,000 cut texts: 10 MB a build would hold to its
+    end), and a file read whole from the cache is not cut into entries again (a twentieth of a check)."""
 
     def __init__(self, *, remembers: bool = True) -> None:
         self.remembers = remembers
@@ -253,8 +254,9 @@ class LogParser:
             parsed, places = self._parse_entries(file, text, dialect, cache, jobs)
             if cache:
                 cache.put_value(whole_key, _file_record(parsed, places), FileRecord)
-        self.files[(file, dialect)] = (text, parsed)
-        self._bound()
+        if self.remembers:
+            self.files[(file, dialect)] = (text, parsed)
+            self._bound()
         return parsed
 
     def _parse_edit(self, file: str, text: str, dialect: Dialect) -> tuple[str, tuple[Entry, ...], tuple[SourceError, ...]] | None:
@@ -332,6 +334,8 @@ class LogParser:
         missing: list[int] = []
         found: list[tuple[Entry | None, tuple[SourceError, ...]] | None] = []
         keys = [(file, chunk, dialect, position == len(chunks) - 1) for position, (_, chunk) in enumerate(chunks)]
+        # Each entry's key in the cache, once (serve keeps no cache: it need not digest 10,000 entries at each save)
+        stored_keys = list(map(_entry_key, keys)) if cache else []
         for position, (first, _) in enumerate(chunks):
             kept = known.get(position)
             if kept is None and (kept := self.entries.get(keys[position])) is not None:
@@ -341,12 +345,12 @@ class LogParser:
             else:
                 found.append(None)
                 missing.append(position)
-        stored = _read_stored([keys[p] for p in missing], cache) if missing and cache else {}
+        stored = cache.values([stored_keys[p] for p in missing], ParsedEntry) if missing and cache else {}
         for position in missing:
-            if keys[position] in stored:
-                found[position] = (_place(stored[keys[position]], chunks[position][0], placed), ())
+            if stored_keys and stored_keys[position] in stored:
+                found[position] = (_place(stored[stored_keys[position]], chunks[position][0], placed), ())
                 self._remember(keys[position], found[position][0])
-        fresh = [p for p in missing if keys[p] not in stored]
+        fresh = [p for p in missing if not stored_keys or stored_keys[p] not in stored]
         records = []
         for position, (entry, entry_errors, whole) in zip(fresh, _parse_chunks(file, chunks, fresh, dialect, jobs)):
             if not whole:
@@ -355,7 +359,7 @@ class LogParser:
             if not entry_errors and entry is not None:  # messages name lines, so only clean parses are moved
                 self._remember(keys[position], entry)
                 if cache:
-                    records.append((_entry_key(keys[position]), entry))
+                    records.append((stored_keys[position], entry))
         if records:
             cache.put_values(records, ParsedEntry, beside=jobs > 1 and len(records) >= PARALLEL_ENTRIES)
         self._follow_edited_entries(file, dialect, chunks, found, placed)
@@ -365,8 +369,7 @@ class LogParser:
         for position, (entry, entry_errors) in enumerate(found):
             if entry is not None:
                 entries.append(entry)
-                # (serve, which keeps no cache, need not digest 10,000 entries at each save)
-                places.append((_entry_key(keys[position]), chunks[position][0]) if cache and not entry_errors else None)
+                places.append((stored_keys[position], chunks[position][0]) if cache and not entry_errors else None)
             errors.extend(entry_errors)
         preamble = slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1)
         return (preamble, tuple(entries), tuple(errors)), places
@@ -404,6 +407,8 @@ class LogParser:
         the old entry (a rule version, a finding naming its line) names the lines of the file as it is now, and
         the replay can tell that nothing but the text it edited changed. The old entry is forgotten: its places
         are not its own any more."""
+        if not self.remembers:
+            return
         last = self.last_parse.get((file, dialect))
         self.last_parse[(file, dialect)] = [(first, chunk, None if item is None or item[1] else item[0])
                                         for (first, chunk), item in zip(chunks, found)]
@@ -422,6 +427,8 @@ class LogParser:
             del self.entries[key]
 
     def _remember(self, key: tuple[str, str, Dialect, bool], entry: Entry) -> None:
+        if not self.remembers:
+            return
         self.entries[key] = entry
         if len(self.entries) > _ENTRY_CACHE_SIZE:
             self.entries.popitem(last=False)
@@ -572,17 +579,10 @@ def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int]
                       positions, jobs, PARALLEL_ENTRIES // 2)
 
 
-@functools.lru_cache(maxsize=_ENTRY_CACHE_SIZE)  # a file's record names every entry by it
 def _entry_key(key: tuple[str, str, Dialect, bool]) -> bytes:
-    """The cache's key of an entry's parse, kept in memory under `key` (see _entries)."""
+    """The cache's key of an entry's parse, from its key in memory (see LogParser.entries)."""
     file, chunk, dialect, last = key
     return digest(PARSER_LAYOUT, dialect.name, file, chunk, "last" if last else "")
-
-
-def _read_stored(keys: list[tuple[str, str, Dialect, bool]], cache: Cache) -> dict[tuple, Entry]:
-    """Entries an earlier run parsed, by their key in memory."""
-    by_digest = {_entry_key(key): key for key in keys}
-    return {by_digest[digested]: kept for digested, kept in cache.values(list(by_digest), ParsedEntry).items()}
 
 
 def _preamble_confirmed(preamble: str, *, entries_follow: bool) -> bool:

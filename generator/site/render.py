@@ -31,7 +31,7 @@ from ..parallel import run_in_turn
 from ..model import amount_text
 from ..parse.source import read_bytes, read_text
 from .jinja_patch import QuickEscapeTemplate
-from .views import Page, finding_kind, script_json
+from .views import Page, finding_kind, forget_batch, script_json
 
 # Below this many pages to draw, forking workers costs more than it saves.
 PARALLEL_FROM = 400
@@ -245,8 +245,10 @@ def draw_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
     # longest batch cannot be the one that ends last.
     batches = [others] + [by_affinity[affinity] for affinity in sorted(by_affinity)]
 
-    def draw(batch: int) -> dict[str, Known]:  # batch 0 in this process
-        return _draw_share(env, (later() if batch == 0 else []) + batches[batch], out, known or {})
+    def draw(batch: int) -> dict[str, Known]:  # batch 0 in this process (a new list: _draw_share empties it)
+        drawn = _draw_share(env, (later() if batch == 0 else []) + batches[batch], out, known or {})
+        forget_batch()
+        return drawn
     drawn: dict[str, Known] = {}
     for part in run_in_turn(draw, len(batches), jobs):
         drawn.update(part)
@@ -266,13 +268,16 @@ def page_bytes(env: Environment, page: Page, *, live_reload: str = "") -> bytes:
 def _draw_share(env: Environment, pages: list[Page], out: Path, known: dict[str, Known]) -> dict[str, Known]:
     """Draw `pages`, each written by a writer thread while the next is drawn: making a file blocks on the disk
     (half of a build's time on this machine's ext4, where the processes stood waiting), and a thread waiting on
-    the disk holds no lock Python's other threads need."""
+    the disk holds no lock Python's other threads need. `pages` is emptied as they are drawn: a page the list
+    alone held (a search piece and its postings) goes once drawn, not when the share ends."""
     drawn: dict[str, Known | tuple[bytes, Future]] = {}
     folders: set[Path] = set()
     mode = file_mode()
     stubs: dict[bytes, tuple[Future, Path]] = {}  # each stub's bytes, the first file this share wrote them to
+    pages.reverse()
     with ThreadPoolExecutor(WRITERS, thread_name_prefix="nomic-writer") as writers:
-        for page in pages:
+        while pages:
+            page = pages.pop()
             data = page_bytes(env, page)
             key = digest(data)
             kept = known.get(page.path)
