@@ -45,13 +45,19 @@ class CurrentRule:
     changes: list[Change]
     source: Source
     power: Fraction | None = None
+    # Its version while in force (`Rulebook.finish`), made once: a rule in the book is never changed in place (see
+    # Rulebook.__copy__), so that each replay resumed from a checkpoint that shares it gives the same object, and
+    # the site's index of the rules (site/history.py) finds it the same without comparing it.
+    open_version: RuleVersion | None = field(default=None, init=False, compare=False, repr=False)
 
     def copy(self) -> CurrentRule:
-        """An independent copy (its change paragraphs too), made from its fields as they are: copy.copy costs
-        four times as much and dataclasses.replace more, and a rule is copied at each change made to it."""
+        """An independent copy (its change paragraphs too, not its open version: the copy is made to be changed),
+        made from its fields as they are: copy.copy costs four times as much and dataclasses.replace more, and a
+        rule is copied at each change made to it."""
         copied = object.__new__(CurrentRule)
         copied.__dict__.update(self.__dict__)
         copied.changes = list(self.changes)
+        copied.open_version = None
         return copied
 
 
@@ -213,8 +219,13 @@ class Rulebook:
         self._next_identity += 1
 
     def _freeze(self, rule: CurrentRule, end: int | None) -> RuleVersion:
-        return RuleVersion(rule.identity, rule.number, rule.rule_class, rule.title, rule.text, rule.start, end,
-                           tuple(rule.changes), rule.source, rule.power)
+        if end is None and rule.open_version is not None:
+            return rule.open_version
+        version = RuleVersion(rule.identity, rule.number, rule.rule_class, rule.title, rule.text, rule.start, end,
+                              tuple(rule.changes), rule.source, rule.power)
+        if end is None:
+            rule.open_version = version
+        return version
 
     def _begin_change(self, rule: CurrentRule, step: int, change: Change) -> None:
         """Close the version in force before this entry (once per entry) and start a new one."""

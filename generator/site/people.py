@@ -14,7 +14,7 @@ from collections.abc import Iterable
 from dataclasses import dataclass, field
 from functools import cached_property
 from itertools import chain
-from operator import itemgetter
+from operator import attrgetter, itemgetter
 from typing import NamedTuple
 
 from ..engine.replay import Replay, Step
@@ -106,14 +106,14 @@ class People:
 
     def __init__(self, steps: tuple[Deeds, ...], scored: list[str], aliases: Aliases, ballots_per_part: int):
         self.ballots_per_part = ballots_per_part  # (a player's page shows their ballots in parts of so many)
-        self.renamed = _renamed((step.renaming for step in steps), aliases)
+        self.renamed = _renamed(map(attrgetter("renaming"), steps), aliases)
         self.aliases = aliases
         self.records: dict[str, Record] = {}
         for name in sorted({self.renamed.get(n, n) for n in scored}, key=lambda n: (n.casefold(), n)):
             former = sorted(old for old, new in self.renamed.items() if new == name)
             self.records[name] = Record(name, aliases=self.aliases.names_of(name), former=tuple(former))
         self._steps = steps
-        for name, count in Counter(chain.from_iterable(step.voters for step in steps)).items():
+        for name, count in Counter(chain.from_iterable(map(attrgetter("voters"), steps))).items():  # (in C)
             if (record := self.record(name)) is not None:
                 record.ballot_count += count
         self._address()

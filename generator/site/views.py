@@ -358,7 +358,7 @@ def proposal_number(step: Step) -> tuple[int, str] | None:
 
 def _decided_again(numbered: tuple[tuple[int, str] | None, ...]) -> set[int]:
     """The numbers of proposals decided more than once (`proposal_number` of each step)."""
-    return {number for number, count in Counter(number for number, _ in filter(None, numbered)).items() if count > 1}
+    return {number for number, count in Counter(map(itemgetter(0), filter(None, numbered))).items() if count > 1}
 
 
 def _shown_length(step: Step) -> int:
