@@ -64,10 +64,10 @@ def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> 
     old_state = None
     if last + 1 < len(entries):
         old_state = state.resumed(previous.game)
-    checkpoints = [c for c in previous.checkpoints if c[0] <= first]
+    # The previous replay's checkpoints before it, and this fold's from there on (as _refolded_from_first_change)
+    checkpoints = [c for c in previous.checkpoints if c[0] < first]
     for index in range(first, last + 1):
-        # (at `first`, the previous replay's checkpoint, where it kept one: it may not have, after a last entry deleted)
-        if keeps_checkpoint(index, len(entries)) and (index > first or not checkpoints or checkpoints[-1][0] != first):
+        if keeps_checkpoint(index, len(entries)):
             checkpoints.append(Checkpoint(index, state.kept()))
         steps.append(state.fold(index, entries[index], rulings, points))
         if old_state is not None:
