@@ -511,7 +511,7 @@ class Game:
     @property
     def parsed_files(self) -> tuple[str, ...]:
         """The files read entry by entry (a LogParser remembers their parses): the log's, and earlier.md."""
-        return self.log.files + tuple(dict.fromkeys(proposal.source.file for proposal in self.earlier[:1]))
+        return self.log.files + tuple(proposal.source.file for proposal in self.earlier[:1])
 
 
 NameMap = Callable[[Any, Callable[[str], str]], Any]  # (a value, what each name becomes) -> the value so named
