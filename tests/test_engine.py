@@ -1237,46 +1237,55 @@ def test_an_edit_to_the_last_entry_folds_that_entry_alone(tmp_path, monkeypatch)
     assert resumed == fresh and _kept_states(resumed) == _kept_states(fresh)
 
 
-@pytest.mark.parametrize("edit", ["append", "delete last", "delete middle"])
+@pytest.mark.parametrize("edit", ["append", "delete last", "delete last twice", "delete middle"])
 def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_that_moved(tmp_path, monkeypatch,
                                                                                          edit):
-    """A proposal appended, the last entry deleted, or one in the middle deleted: the fold starts again from the
-    checkpoint before the first entry that is not the same (for an entry appended, the one after the last entry;
-    for the last deleted, the one before it, which holds the state at the new end: nothing is folded), or from the
-    start where a snapshot's place moved, and gives the replay from the start. Its checkpoints are that replay's
-    (after the last entry deleted, but the one before the new last entry, which the fold keeps again when it next
-    passes there), and a later edit resumes from them in turn."""
+    """A proposal appended, the last entry deleted (once, or again just after), or one in the middle deleted: the
+    fold starts again from the checkpoint before the first entry that is not the same (for an entry appended, the
+    one after the last entry; for the last deleted, the one before it, which holds the state at the new end:
+    nothing is folded), or from the start where a snapshot's place moved, and gives the replay from the start. Its
+    checkpoints are that replay's (after the last entry deleted, but the one before the new last but one entry,
+    which the fold keeps again when it next passes there), and a later edit resumes from them in turn."""
     engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
     log = folder / "log.md"
     text = log.read_text(encoding="utf-8")
     chunks = re.split(r"(?m)^(?=## )", text)
-    if edit == "append":
-        number = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", text))) + 1
-        chunks.append(f"## Proposal {number}: Appended\nProposer: Alice\nDate: 2999-12-31\nVotes: none\n"
-                      f"Result: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
-    else:
-        del chunks[-1 if edit == "delete last" else len(chunks) // 2]
-    log.write_text("".join(chunks).rstrip("\n") + "\n", encoding="utf-8")
-    folded.clear()
-    resumed = replay_game(load_game(folder), previous=previous, checkpoints=True)
-    refolded = len(folded)
-    fresh = replay(load_game(folder), checkpoints=True)
-    assert resumed == fresh and (resumed.rulings, resumed.points) == (fresh.rulings, fresh.points)
-    if edit == "delete last":
-        assert refolded == 0
-        assert _kept_states(resumed) == [kept for kept in _kept_states(fresh) if kept[0] != len(fresh.steps) - 1]
-    else:
-        assert _kept_states(resumed) == _kept_states(fresh)
+    resumed = previous
+    for deletion in range(2 if edit == "delete last twice" else 1):
+        if edit == "append":
+            number = max(map(int, re.findall(r"(?m)^## Proposal (\d+)", text))) + 1
+            chunks.append(f"## Proposal {number}: Appended\nProposer: Alice\nDate: 2999-12-31\nVotes: none\n"
+                          f"Result: defeated\n\nEnact rule: Appended\n\n> A rule nobody wanted.\n")
+        else:
+            del chunks[len(chunks) // 2 if edit == "delete middle" else -1]
+        log.write_text("".join(chunks).rstrip("\n") + "\n", encoding="utf-8")
+        folded.clear()
+        resumed = replay_game(load_game(folder), previous=resumed, checkpoints=True)
+        refolded = len(folded)
+        fresh = replay(load_game(folder), checkpoints=True)
+        assert resumed == fresh and (resumed.rulings, resumed.points) == (fresh.rulings, fresh.points)
+        if edit.startswith("delete last"):
+            assert refolded == 0
+            # Those before the last two entries, which the previous replay kept (after one deletion: before the
+            # last), where no regular one (every 16 entries here) stands
+            lacking = {index for index, _ in fresh.checkpoints} - {index for index, _ in resumed.checkpoints}
+            assert lacking <= {len(fresh.steps) - 2, len(fresh.steps) - 1} - set(range(0, len(fresh.steps), 16))
+            assert len(lacking) <= deletion + 1
+            assert _kept_states(resumed) == [kept for kept in _kept_states(fresh) if kept[0] not in lacking]
+        else:
+            assert _kept_states(resumed) == _kept_states(fresh)
     if edit == "append":  # from the checkpoint after the last entry: the new entry alone
         assert folded[:refolded] == [len(chunks) - 2]
-    if edit == "delete last":  # the new last entry edited: from the checkpoint before it, made again
+    if edit.startswith("delete last"):  # the new last entry edited: from the checkpoint before it, if kept
         shortened = log.read_text(encoding="utf-8")
         log.write_text(shortened.rstrip("\n") + "\n\nA word added at the end.\n", encoding="utf-8")
         folded.clear()
         edited = replay_game(load_game(folder), previous=resumed, checkpoints=True)
+        refolded = list(folded)
         again = replay(load_game(folder), checkpoints=True)
-        assert edited == again and folded and min(folded) < len(fresh.steps) - 1
-        assert _kept_states(edited) == _kept_states(again)  # the one before the last entry kept again
+        last = len(again.steps) - 1
+        assert edited == again and (refolded == [last] if last not in lacking else refolded[-1] == last)
+        assert _kept_states(edited) == [kept for kept in _kept_states(again) if kept[0] not in lacking - {last}]
         resumed = replay_game(load_game(folder), previous=edited, checkpoints=True)
     log.write_text(text, encoding="utf-8")  # and back, from the resumed replay's checkpoints
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))

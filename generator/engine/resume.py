@@ -133,7 +133,8 @@ def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
         return None
     # From the first entry that moved: after the last entry deleted, the previous replay's checkpoint before it is
     # the state at this log's end, and nothing is folded (this replay then lacks the checkpoint before its own last
-    # entry that a replay from the start keeps; the fold keeps it again when it next passes there).
+    # but one entry that a replay from the start keeps, and after a second deletion the one before its last too;
+    # the fold keeps them again when it next passes there).
     state, steps = _state_at(game, previous, first, rulings, points)
     # The previous replay's checkpoints before it, where this log keeps one, and this fold's from there on
     checkpoints = [c for c in previous.checkpoints if c[0] < first and keeps_checkpoint(c[0], len(entries))]
