@@ -11,6 +11,7 @@ from collections import Counter
 from collections.abc import Callable, Sequence
 from dataclasses import dataclass
 from itertools import compress
+from operator import is_
 from typing import Any
 
 
@@ -57,11 +58,18 @@ def game_plan(replay: Replay, memo: Memo | None = None) -> GamePlan:
     (the very tuple the replay before had, when an edit changed no rule), the proposals' page names under their
     numbers."""
     memo = memo or Memo()
-    index = memo.last("rule index", replay.versions, lambda versions: RuleIndex(versions, memo.kept("rule index")))
+    # (under the very versions it was made from: the next index follows from it by their identity, so versions
+    # equal to them but others, as a replay from the start makes, make one of their own)
+    index = memo.last("rule index", replay.versions, lambda versions: RuleIndex(versions, memo.kept("rule index")),
+                      same=_same_objects)
     named = memo.each("proposal names", replay.steps, _proposal_name)
     history = GameHistory(replay, index, list(compress(replay.steps, named)))
     names = memo.last("proposal pages", tuple(filter(None, named)), page_names)
     return GamePlan(replay, history, replay.game.slug, proposal_pages=names, memo=memo)
+
+
+def _same_objects(these: Sequence[Any], those: Sequence[Any]) -> bool:
+    return len(these) == len(those) and all(map(is_, these, those))
 
 
 def site_game(replay: Replay | SolitaireReplay, *, site: dict[str, str], memo: Memo | None = None,

@@ -13,7 +13,7 @@ from collections.abc import Callable, Sequence
 from dataclasses import dataclass, field
 from functools import lru_cache
 from itertools import compress
-from operator import attrgetter, is_not, itemgetter
+from operator import attrgetter, eq, is_not, itemgetter
 from typing import Any
 
 from markupsafe import Markup, escape
@@ -146,12 +146,12 @@ class Memo:
         self._last: dict[str, tuple[Any, Any]] = {}  # of each kind, the last key and what was made from it
         self._compared: tuple = (None, None, [])  # the last two sequences `each` compared, and where they differ
 
-    def last(self, kind: str, key: Any, make: Callable[[Any], Any]) -> Any:
+    def last(self, kind: str, key: Any, make: Callable[[Any], Any], same: Callable[[Any, Any], bool] = eq) -> Any:
         """`make(key)`, a value made from `key` alone, taken from the plan before when it was made from a key
-        equal to this one. One value of each kind is kept, and its key compared, never hashed: a key may be as
-        long as a replay (all its versions, which an edit that changed no rule leaves the very same tuple)."""
+        equal to this one (`same`). One value of each kind is kept, and its key compared, never hashed: a key may be
+        as long as a replay (all its versions, which an edit that changed no rule leaves the very same tuple)."""
         kept = self._last.get(kind)
-        value = kept[1] if kept is not None and kept[0] == key else make(key)
+        value = kept[1] if kept is not None and same(kept[0], key) else make(key)
         self._last[kind] = (key, value)
         return value
 
