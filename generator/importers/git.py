@@ -44,8 +44,8 @@ from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_sub
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
-from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line, escape_markdown,
-                   heading_text, short_title, wrap)
+from .text import (IMMUTABLE, MUTABLE, NO_RULES, ImportedRule, NoRulesFound, RulesetImportError, YamlBeyondBounds,
+                   clean_line, escape_markdown, heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -350,7 +350,8 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
                 except RulesetImportError as error:  # (where the rules are, unreadable: not those before)
-                    problems.append(Problem(error.file or path or ".", revision, error.line, f"{error}; not read: "
+                    said = NO_RULES if isinstance(error, NoRulesFound) else str(error)
+                    problems.append(Problem(error.file or path or ".", revision, error.line, f"{said}; not read: "
                                             "the next readable commit carries its changes"))
                     break
                 if read is None:
@@ -526,13 +527,21 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
             continue
         if _class(old) != _class(now) and _class(now) is not None:
             changes.append(Change("transmute", number, rule_class=_class(now)))
+        text_alike, title_alike = _reformatted(old, now) if number not in renumbered else (False, False)
         if old.text != now.text:
-            alike = _formatting(old.text) == _formatting(now.text) and number not in renumbered
-            (cleaned if alike else changes).append(Change("amend", number, text=now.text))
+            (cleaned if text_alike else changes).append(Change("amend", number, text=now.text))
         if old.title != now.title:
-            alike = _formatting(old.title or "") == _formatting(now.title or "") and number not in renumbered
-            (cleaned if alike else changes).append(Change("retitle", number, title=now.title or ""))
+            (cleaned if title_alike else changes).append(Change("retitle", number, title=now.title or ""))
     return changes, cleaned
+
+
+def _reformatted(old: ImportedRule, now: ImportedRule) -> tuple[bool, bool]:
+    """Whether the rule's text, and its title, read alike before and after whatever their markup: a heading made
+    of the text's first line (or a title put back into the text) moves no word, and changes both."""
+    if old.title != now.title and \
+            _formatting(f"{old.title or ''} {old.text}") == _formatting(f"{now.title or ''} {now.text}"):
+        return True, True
+    return _formatting(old.text) == _formatting(now.text), _formatting(old.title or "") == _formatting(now.title or "")
 
 
 def _renumbered(gone: dict[int, ImportedRule], new: dict[int, ImportedRule]) -> dict[int, int]:
@@ -705,7 +714,11 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
     numbered += [step for step in steps if step.marked]
     highest_initial = max(walk.initial, default=0)
     claimed = {p.number for step in numbered for p in step.reading.proposals}
+    placed = set(walk.keys.values())  # an outline's sections, numbered by the import: no proposal's number
     begun = False
+    # Suber's numbering gives each new rule its proposal's number: a commit that made new rules which were not
+    # read as its number (several at once, say) shows the game numbers its rules otherwise
+    numbered_otherwise = False
     previous = -1  # the place of the last commit that changed the rules
     for step in steps:
         since, previous = previous, step.place
@@ -723,7 +736,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
             _proposals(step, [number], author, author_is)
             continue
         made = sorted({change.new_number if change.kind == "renumber" else change.rule for change in step.changes
-                       if change.kind in ("enact", "renumber")} - claimed)
+                       if change.kind in ("enact", "renumber")} - claimed - placed)
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
@@ -741,7 +754,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
                                 "keeper's own change, not a proposal")
             step.reading = Reading("event", by=f"{author}, no proposal")
         elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
-                (own_numbers or own_numbers is None and made[0] > highest_initial):
+                (own_numbers or own_numbers is None and made[0] > highest_initial and not numbered_otherwise):
             why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
                 "above the initial rules', as Suber's numbering makes them"
             step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
@@ -754,6 +767,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
             _proposals(step, [NEXT], author, author_is)
+            numbered_otherwise = numbered_otherwise or bool(made)
 
 
 def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
