@@ -1043,3 +1043,15 @@ def test_a_heading_made_of_a_rules_first_line_is_a_cleaning(tmp_path, capsys) ->
     assert "--start" not in said
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_link_base_makes_a_rules_relative_links_absolute(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## 1\n\nSee [the players](players.md) and [rule 2](#rule-2).\n"
+    git_commit(repo, "Start", {"rules.md": text})
+    git_commit(repo, "Proposal 2", {"rules.md": text + "\n## 2\n\nBe kind.\n"})
+    base = "https://github.com/o/r/blob/main/"
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--link-base", base)
+    assert code == 1, said  # the place in the page is still written as its text, and said
+    assert f"See [the players]({base}players.md) and rule 2." in files["rules.md"]
+    assert "links written as their text: #rule-2 (a place in the rules file" in said and "--link-base" not in said

@@ -141,12 +141,14 @@ class _Walk:
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
                title: str | None = None, corrections: Corrections | None = None,
-               records: Mapping | None = None, by_pull_requests: bool = False) -> ImportedGame:
+               records: Mapping | None = None, by_pull_requests: bool = False,
+               link_base: str | None = None) -> ImportedGame:
     """The game in `repo` (see the module's doc); `by_pull_requests`: the game's convention that its proposals are
-    its merged pull requests, numbered as they are (also said by a corrections line)."""
+    its merged pull requests, numbered as they are (also said by a corrections line); `link_base`: where relative
+    links in the rules lead (mdtext.absolute_link)."""
     try:
         return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records,
-                       by_pull_requests)
+                       by_pull_requests, link_base)
     except GitError as error:
         raise ImportRefused(str(repo), str(error)) from None
 
@@ -158,7 +160,8 @@ def _path(path: str) -> str:
 
 
 def _import(repo: Path, paths: list[str], start: str | None, end: str | None, title: str | None,
-            corrections: Corrections | None, records: Mapping | None, by_pull_requests: bool) -> ImportedGame:
+            corrections: Corrections | None, records: Mapping | None, by_pull_requests: bool,
+            link_base: str | None) -> ImportedGame:
     if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
         raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
@@ -168,7 +171,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     if first is None and paths:
         paths = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
-        _walk(repo, paths, first, last, corrections)
+        _walk(repo, paths, first, last, corrections, link_base)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
@@ -329,7 +332,8 @@ def _touches(changed: list[str], path: str) -> bool:
     return any(name == path or _folder(name) == path for name in changed)
 
 
-def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None) -> _Walk:
+def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None,
+          link_base: str | None) -> _Walk:
     """The rules at the start and each commit after that changed them, following them where git moved them."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
@@ -345,7 +349,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             problems = []
             for path in paths:
                 try:
-                    read = _read_rules(repo, blobs, revision, path)
+                    read = _read_rules(repo, blobs, revision, path, link_base)
                 except YamlBeyondBounds as error:
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
@@ -466,16 +470,16 @@ def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Correction
     return out
 
 
-def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
+def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_base: str | None):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
     kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content, file=path) if content is not None else None
+        return read_ruleset(content, file=path, link_base=link_base) if content is not None else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
                  for name in list_files(repo, revision, path, recursive=False)]
-        return read_rule_files(files)
+        return read_rule_files(files, link_base=link_base)
     return None
 
 

@@ -36,6 +36,7 @@ _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Z
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
 _BOLD = re.compile(r"(\*\*|__)(.+)\1")
+_SUBSECTION_NUMBER = re.compile(r"(?:rule\s+)?[0-9]{1,6}\.[0-9]", re.IGNORECASE)  # "### 2.1 Voting": a part of rule 2
 _EMPHASISED_TITLE = re.compile(r"(\*{1,3}|_{1,3})([^*_]+)\1")  # a title in italics or bold, whole
 _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"']([^\"']*)[\"']\s*/?>(?:\s*</a>)?", re.IGNORECASE)
 _CLOSING_SEQUENCE = re.compile(r"[ \t]+#+$")
@@ -418,7 +419,7 @@ def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
     if m := _CLASS_HEADING.fullmatch(words):
         return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE, heading=True,
                     level=level, words=words)
-    if m := _RULE_NUMBER.fullmatch(words):
+    if (m := _RULE_NUMBER.fullmatch(words)) and not _SUBSECTION_NUMBER.match(words):
         rule_class, title = heading_class_and_title(m.group(3))
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
                     heading=True, level=level, style=f"h{level}", revision=_revision(m.group(2)), words=words)
