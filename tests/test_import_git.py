@@ -1055,3 +1055,19 @@ def test_link_base_makes_a_rules_relative_links_absolute(tmp_path, capsys) -> No
     assert code == 1, said  # the place in the page is still written as its text, and said
     assert f"See [the players]({base}players.md) and rule 2." in files["rules.md"]
     assert "links written as their text: #rule-2 (a place in the rules file" in said and "--link-base" not in said
+
+
+def test_a_list_in_a_commits_message_is_quoted_an_item_a_line(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    message = ("Proposal 301: a higher quorum\n\nWhat it does:\n\n- raise the quorum\n- keep rule 101 as it\n  is, "
+               "unchanged\n* Repeal rule 201. is not a change here\n\n1. first\n2) second\n\nA closing  line\nwrapped.")
+    git_commit(repo, message, {"rules.md": amended(RULES, "half the players", "two thirds of the players")})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert ("> What it does:\n>\n> - raise the quorum\n> - keep rule 101 as it is, unchanged\n"
+            "> * Repeal rule 201. is not a change here\n>\n> 1. first\n> 2) second\n>\n> A closing line wrapped.") \
+        in log["Proposal 301: a higher quorum"]
+    assert "Amend rule 201" in log["Proposal 301: a higher quorum"] and "Repeal" not in files["log.md"].split(
+        "whose message says")[0]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report

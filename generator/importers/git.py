@@ -67,6 +67,7 @@ _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
+_MESSAGE_ITEM = re.compile(r"[ \t]*([-*+]|[0-9]{1,3}[.)])[ \t]+(.*)", re.DOTALL)  # a list's item in a message
 _SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#([0-9]{1,12})\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
 # A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
@@ -1343,17 +1344,27 @@ def _message(message: str, title: str) -> tuple[list[str], str | None]:
     for paragraph in _message_paragraphs(message)[1:]:
         if clean_line(paragraph) == title:
             continue
-        text_ = escape_markdown(paragraph)
+        text_ = _message_markdown(paragraph)
         if length + len(text_) > MAX_RULE_CHARS:
             why.append(f"what passes {MAX_RULE_CHARS:,} characters is left out")
             break
-        if (wrapped := wrap(text_)) is None:
+        wrapped = [wrap(line) for line in text_.split("\n")]
+        if None in wrapped:
             text_, cut = short_title(text_)
             why.append(f"a paragraph with no place to break it: {cut}")
-            wrapped = text_
-        out.append(wrapped)
+            wrapped = [text_]
+        out.append("\n".join(wrapped))
         length += len(text_)
     return out, "; ".join(why) or None
+
+
+def _message_markdown(paragraph: str) -> str:
+    """A paragraph of a commit's message as Markdown that shows it as written: a list (`- Fix the quorum` on each
+    line, `1.` numbered) keeps an item a line, each item's own lines joined; any other paragraph is one line."""
+    items = re.split(r"\n(?=[ \t]*(?:[-*+]|[0-9]{1,3}[.)])[ \t])", paragraph)
+    if not all(_MESSAGE_ITEM.match(item) for item in items):
+        return escape_markdown(paragraph)
+    return "\n".join(f"{m.group(1)} {escape_markdown(m.group(2))}" for m in map(_MESSAGE_ITEM.match, items))
 
 
 def _message_paragraphs(message: str) -> list[str]:
