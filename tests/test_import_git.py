@@ -973,7 +973,8 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
 def test_rules_numbered_in_their_own_sequence_give_no_proposal_its_number(tmp_path, capsys) -> None:
     """A game that numbers its rules one after another (its first commit makes three at once) is not numbering
     them as Suber's proposals: a later commit making one rule is a proposal numbered in sequence, not numbered as
-    its rule (which once counted the whole game's proposals back from it). A heading's title in bold is the title."""
+    its rule (which once counted the whole game's proposals back from it). A heading's title in bold is the title;
+    the subject GitHub's web editor gives a commit ("Update rules.md") is no proposal's title."""
     repo = tmp_path / "repo"
     text = "## Rules\n\n#### 101: **Winning**\n> Nobody wins.\n"
     git_commit(repo, "Update rules.md", {"rules.md": text}, date="2020-01-01T12:00:00")
@@ -982,8 +983,8 @@ def test_rules_numbered_in_their_own_sequence_give_no_proposal_its_number(tmp_pa
     text += "\n#### 104: Ending\n> The game ends in June.\n"
     git_commit(repo, "Update rules.md", {"rules.md": text}, date="2020-01-03T12:00:00", author="Bea")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert list(log) == ["Proposal 1: Update rules.md", "Proposal 2: Update rules.md"]
-    assert "Enact rule 104: Ending" in log["Proposal 2: Update rules.md"]
+    assert list(log) == ["Proposal 1", "Proposal 2"]
+    assert "Enact rule 104: Ending" in log["Proposal 2"]
     assert "first_proposal = 1" in files["game.toml"] and "Suber's numbering" not in said
     assert "### 101. Winning\nNobody wins." in files["rules.md"]
 

@@ -68,6 +68,9 @@ _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNOR
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
 _MESSAGE_ITEM = re.compile(r"[ \t]*([-*+]|[0-9]{1,3}[.)])[ \t]+(.*)", re.DOTALL)  # a list's item in a message
+# The subject GitHub's web editor gives a commit that nobody titled ("Update rules.md"): no title of a proposal
+_WEB_EDIT_SUBJECT = re.compile(r"(?:Update|Create|Delete) [^\n]+\.[A-Za-z0-9]{1,8}|(?:Update and rename|Rename) [^\n]+ to "
+                               r"[^\n]+")
 _SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#([0-9]{1,12})\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
 # A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
@@ -1218,6 +1221,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
+    titled = "" if _WEB_EDIT_SUBJECT.fullmatch(title) else title  # (an event is headed by its subject all the same)
     prose = _provenance(step)
     if step.cleaned and reading.kind == "cleaning":
         step.changes, step.cleaned = step.changes + step.cleaned, []
@@ -1240,8 +1244,8 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
         out = []
         for proposal in reading.proposals:
             decision = decided.get(proposal.number)
-            named = decision.title if decision and decision.title else title if len(reading.proposals) == 1 else ""
-            heading = f"Proposal {proposal.number}" + (f": {named}" if named else "")
+            called = decision.title if decision and decision.title else titled if len(reading.proposals) == 1 else ""
+            heading = f"Proposal {proposal.number}" + (f": {called}" if called else "")
             proposer = decision.proposer if decision and decision.proposer else (proposal.authors or ("unknown",))[0]
             keys = [("Proposer", proposer)]
             if proposal.authors[1:]:
@@ -1273,7 +1277,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
         return out
     if reading.kind == "judgment":
         number, case = _judgment_number(reading.name, judgments)
-        heading = f"Judgment {case or number}" + (f": {title}" if title else "")
+        heading = f"Judgment {case or number}" + (f": {titled}" if titled else "")
         keys = [("Judge", reading.by or _player(step.author)), ("Date", date)]
         if not case and str(number) != reading.name:
             keys.append(("Note", f"The record names it Judgment {reading.name}."))
