@@ -35,6 +35,7 @@ from __future__ import annotations
 
 import argparse
 import compileall
+import contextlib
 import json
 import os
 import re
@@ -343,7 +344,10 @@ def main() -> None:
     compileall.compile_dir(ROOT / "generator", quiet=1)
     print(f"# {time.strftime('%Y-%m-%d %H:%M')}, {os.cpu_count()} cores, {load()}", flush=True)
     rows = []
-    with tempfile.TemporaryDirectory(dir=args.keep) as scratch:
+    if args.keep:  # (kept: a folder of its own under it, made now, never deleted)
+        args.keep.mkdir(parents=True, exist_ok=True)
+    with (contextlib.nullcontext(tempfile.mkdtemp(dir=args.keep)) if args.keep
+          else tempfile.TemporaryDirectory()) as scratch:
         for n in sizes:
             tmp = Path(scratch) / f"n{n}"
             one, split = tmp / "one" / "game", tmp / "split" / "game"

@@ -297,7 +297,7 @@ def read_keys(file: str, tokens: list[Token], blocks: list[tuple[int, Token]], a
             continue
         key, value = m.group(1).lower(), m.group(2).strip()
         if key not in allowed:
-            close = difflib.get_close_matches(key, allowed, n=1)
+            close = difflib.get_close_matches(key, allowed, n=1, cutoff=0.7)  # (0.6: 'Votes', did you mean 'Note'?)
             hint = f" (did you mean '{close[0].capitalize()}'?)" if close else ""
             errors.add(file, line, f"unknown key '{m.group(1)}' on a {kind}{hint}")
             last_key = None
