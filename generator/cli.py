@@ -25,6 +25,8 @@ PACKAGE_HELP = ("what the workflow installs nomic-archive from: a git URL pinned
                 "/nomic-archive.git@COMMIT), or a path inside the repository (default: where this copy came from, "
                 "where GitHub can install exactly it; else nothing is written)")
 POINT_NAMES = "312, 312-2, 8221A, judgment-1, entry-12, 2005-04-02, start, now"
+LINK_BASE_HELP = "the web address of the repository's root as GitHub shows its files " \
+    "(https://github.com/OWNER/REPO/blob/BRANCH/)"
 QUIET_HELP = "print no progress (it is shown only on a terminal, for work that takes more than a second)"
 COMMAND_MODULES = {"build": "build", "check": "check", "import": "importer", "new": "new", "serve": "serve",
                    "preview": "preview", "diff": "diff", "ruleset": "ruleset", "solve": "solve", "synth": "synth",
@@ -246,8 +248,7 @@ def _add_import(commands) -> None:
     text.add_argument("--title", help="the ruleset's title (default: Initial Set of Rules)")
     text.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
     text.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
-    text.add_argument("--link-base", metavar="URL", help="the web address of the repository's root as GitHub shows "
-                      "its files (https://github.com/OWNER/REPO/blob/BRANCH/), run from the repository's root: a "
+    text.add_argument("--link-base", metavar="URL", help=LINK_BASE_HELP + ", run from the repository's root: a "
                       "relative link in a rule is made absolute with it (without it, written as its text)")
     text.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
@@ -270,6 +271,8 @@ def _add_import(commands) -> None:
                      "pull requests, each numbered as its pull request is (without it, a pull request's number is "
                      "never taken for a proposal's); any other commit is the keeper's own")
     git.add_argument("--title", help="the game's title (default: the repository's folder name)")
+    git.add_argument("--link-base", metavar="URL", help=LINK_BASE_HELP + ": a relative link in a rule is made "
+                     "absolute with it (without it, written as its text)")
     _add_history_options(git, "REV", "the commit whose rules start the game (default: the first that has them)",
                          "the last commit read (default: HEAD)")
 

@@ -968,3 +968,90 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
                                    out="refused")
     assert code == 2 and nothing == {}
     assert f"{records}:3: proposals.heading: must hold (?P<number>...)" in said
+
+
+def test_rules_numbered_in_their_own_sequence_give_no_proposal_its_number(tmp_path, capsys) -> None:
+    """A game that numbers its rules one after another (its first commit makes three at once) is not numbering
+    them as Suber's proposals: a later commit making one rule is a proposal numbered in sequence, not numbered as
+    its rule (which once counted the whole game's proposals back from it). A heading's title in bold is the title."""
+    repo = tmp_path / "repo"
+    text = "## Rules\n\n#### 101: **Winning**\n> Nobody wins.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2020-01-01T12:00:00")
+    text += "\n#### 102: Points\n> Points start at 0.\n\n#### 103: Votes\n> One vote each.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2020-01-02T12:00:00")
+    text += "\n#### 104: Ending\n> The game ends in June.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2020-01-03T12:00:00", author="Bea")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 1: Update rules.md", "Proposal 2: Update rules.md"]
+    assert "Enact rule 104: Ending" in log["Proposal 2: Update rules.md"]
+    assert "first_proposal = 1" in files["game.toml"] and "Suber's numbering" not in said
+    assert "### 101. Winning\nNobody wins." in files["rules.md"]
+
+
+OUTLINE = """# Our game: rules
+
+## <a name='meta'/> Meta
+
+The rules bind.
+"""
+
+
+def test_an_outlines_sections_numbered_by_place_are_no_proposals_numbers(tmp_path, capsys) -> None:
+    """A bot entering the rules section by section before any proposal: the second section, numbered 2 by its
+    place, is not proposal 2 of the record of decisions; proposal 2 is the change made after it passed."""
+    import json
+
+    repo = tmp_path / "repo"
+    voting = OUTLINE + "\n## <a name='voting'/> Voting\n\nMost votes win.\n"
+    git_commit(repo, "Initial commit", {"rules.md": OUTLINE, "data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T00:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 added new rule section `%voting`", {"rules.md": voting}, date="2020-04-16T00:10:00",
+               author="Bot")
+    decided = [{"n": 1, "author": 111, "status": "voting", "votes": {}, "timestamp": 1_587_000_000},
+               {"n": 2, "author": 222, "status": "passed", "votes": {"111": 1, "222": 1}, "timestamp": 1_587_003_600}]
+    git_commit(repo, "Kit#0002 passed proposal #2", {"data/proposals.json": json.dumps({"proposals": decided})},
+               date="2020-04-16T02:00:00", author="Bot")
+    git_commit(repo, "Kit#0002 changed the content of rule section `%voting`",
+               {"rules.md": amended(voting, "Most votes win.", "Two thirds win.")}, date="2020-04-16T02:01:00",
+               author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert [heading for heading in log if not heading.startswith("Unrecorded")] == \
+        ["Event: Kit#0002 added new rule section `%voting`", "Proposal 2"]
+    assert "Amend rule 2 to read:\n\n> Two thirds win." in log["Proposal 2"]
+    assert "the number of the rule it makes" not in said
+
+
+def test_a_heading_made_of_a_rules_first_line_is_a_cleaning(tmp_path, capsys) -> None:
+    """A plain file whose rules open with a name on a line of its own, given Markdown headings later: the
+    names become titles and no word moves, a cleaning and not a proposal; a rules file begun empty is said of its
+    commit, not with `import text`'s options."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Create RULES", {"RULES": "OUR RULES\n"}, date="2020-01-01T12:00:00")
+    plain = "OUR RULES\n\n1. PLAYING\n\nEach player plays `fair`.\n\n2. WINNING\n\nThe first to 10 points wins.\n"
+    git_commit(repo, "Update RULES", {"RULES": plain}, date="2020-01-02T12:00:00")
+    headed = plain.replace("1. PLAYING", "### 1. PLAYING").replace("2. WINNING", "### 2. WINNING")
+    git_commit(repo, "add headings", {"RULES": headed}, date="2020-01-03T12:00:00")
+    git_commit(repo, "Proposal 7", {"RULES": headed.replace("10 points", "12 points")}, date="2020-01-04T12:00:00")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "RULES")
+    log = entries(files["log.md"])
+    assert code == 1 and list(log) == ["Event: add headings", "Proposal 7"]
+    assert "By: cleaning (Ann)" in log["Event: add headings"]
+    assert 'Retitle rule 2 to "WINNING".' in log["Event: add headings"]
+    assert "RULES at " in said and ": no numbered rules found (a rule starts with" in said
+    assert "--start" not in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_link_base_makes_a_rules_relative_links_absolute(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## 1\n\nSee [the players](players.md) and [rule 2](#rule-2).\n"
+    git_commit(repo, "Start", {"rules.md": text})
+    git_commit(repo, "Proposal 2", {"rules.md": text + "\n## 2\n\nBe kind.\n"})
+    base = "https://github.com/o/r/blob/main/"
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--link-base", base)
+    assert code == 1, said  # the place in the page is still written as its text, and said
+    assert f"See [the players]({base}players.md) and rule 2." in files["rules.md"]
+    assert "links written as their text: #rule-2 (a place in the rules file" in said and "--link-base" not in said

@@ -479,10 +479,15 @@ def test_a_relative_link_is_made_absolute_from_the_files_path_or_written_as_its_
     read = read_ruleset(text, file="rules/rules.md", link_base=base)
     assert read.rules[0].text == (f"See [the list]({base}players.md), [the start]({base}initial/), rule 2, out and "
                                   "[a site](https://example.org/a).")
-    assert read.rewritten == [Note("rules/rules.md", 3, "links written as their text, since no web address is known "
-                                                        "for the file (--link-base): #rule-2, ../../x")]
-    unknown = read_ruleset(text, file="rules/rules.md")
-    assert unknown.rules[0].text == "See the list, the start, rule 2, out and [a site](https://example.org/a)."
+    assert read.rewritten == [Note("rules/rules.md", 3, "links written as their text: #rule-2 (a place in the rules "
+                                                        "file, which the archive's pages do not keep), ../../x "
+                                                        "(outside the repository)")]
+    unknown = read_ruleset(text + "\nSee [nothing]().\n", file="rules/rules.md")
+    assert unknown.rules[0].text == "See the list, the start, rule 2, out and [a site](https://example.org/a).\n\n" \
+        "See nothing."
+    assert unknown.rewritten[0].message.startswith("links written as their text: ../players.md (no web address is "
+                                                   "known for the file: --link-base gives one), /initial/ (no web")
+    assert unknown.rewritten[-1].message.endswith("() (an empty link)")
 
 
 def test_markdown_text_is_the_same_however_the_file_wraps_it() -> None:
@@ -526,3 +531,14 @@ def test_a_list_item_followed_at_once_by_a_block_of_its_own_ends_the_list() -> N
     read = read_ruleset("## 1\n\n- vote\n> a note\n\n- tally\n\n  ```\n  x\n  ```\n\n## 2\n\nTwo.\n", file="r.md")
     assert read.rules[0].text == "- vote\n\n> a note\n\n- tally\n\n  ```\n  x\n  ```"  # a fence as written
     assert [rule.number for rule in read.rules] == [1, 2]
+
+
+def test_a_heading_numbered_as_a_part_of_a_rule_is_a_heading_in_its_text() -> None:
+    """Sections numbered 2.0, 2.1, 2.1.1 under rule 2, more of them than rules: the rules are still the whole
+    numbers, each part a heading inside its rule (never a second rule 2)."""
+    text = ("# Rules\n\n## 1  FIRST\nText one.\n\n## 2  AGENDA\nIntro.\n\n### 2.0  START\nText a.\n\n"
+            "### 2.1  MIDDLE\nText b.\n\n### 2.1.1  DEEPER\nText c.\n\n### 2.2  END\nText d.\n")
+    read = read_ruleset(text, file="RULES.md")
+    assert [(rule.number, rule.title) for rule in read.rules] == [(1, "FIRST"), (2, "AGENDA")]
+    assert read.rules[1].text == ("Intro.\n\n#### 2.0 START\n\nText a.\n\n#### 2.1 MIDDLE\n\nText b.\n\n"
+                                  "#### 2.1.1 DEEPER\n\nText c.\n\n#### 2.2 END\n\nText d.")

@@ -120,7 +120,7 @@ def _import_git(args):
                                         "a records file whose [rulesets] says where a website keeps them)")])
     result = import_git(args.repo, args.rules, start=args.start, end=args.end, title=args.title,
                         corrections=corrections, records=records,
-                        by_pull_requests=args.proposals_are_pull_requests)
+                        by_pull_requests=args.proposals_are_pull_requests, link_base=args.link_base)
     return result, counted(result.proposals, "proposal")
 
 

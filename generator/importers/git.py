@@ -44,8 +44,8 @@ from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_sub
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
-from .text import (IMMUTABLE, MUTABLE, ImportedRule, RulesetImportError, YamlBeyondBounds, clean_line, escape_markdown,
-                   heading_text, short_title, wrap)
+from .text import (IMMUTABLE, MUTABLE, NO_RULES, ImportedRule, NoRulesFound, RulesetImportError, YamlBeyondBounds,
+                   clean_line, escape_markdown, heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -141,12 +141,14 @@ class _Walk:
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
                title: str | None = None, corrections: Corrections | None = None,
-               records: Mapping | None = None, by_pull_requests: bool = False) -> ImportedGame:
+               records: Mapping | None = None, by_pull_requests: bool = False,
+               link_base: str | None = None) -> ImportedGame:
     """The game in `repo` (see the module's doc); `by_pull_requests`: the game's convention that its proposals are
-    its merged pull requests, numbered as they are (also said by a corrections line)."""
+    its merged pull requests, numbered as they are (also said by a corrections line); `link_base`: where relative
+    links in the rules lead (mdtext.absolute_link)."""
     try:
         return _import(repo, [_path(path) for path in rules_paths], start, end, title, corrections, records,
-                       by_pull_requests)
+                       by_pull_requests, link_base)
     except GitError as error:
         raise ImportRefused(str(repo), str(error)) from None
 
@@ -158,7 +160,8 @@ def _path(path: str) -> str:
 
 
 def _import(repo: Path, paths: list[str], start: str | None, end: str | None, title: str | None,
-            corrections: Corrections | None, records: Mapping | None, by_pull_requests: bool) -> ImportedGame:
+            corrections: Corrections | None, records: Mapping | None, by_pull_requests: bool,
+            link_base: str | None) -> ImportedGame:
     if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
         raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
@@ -168,7 +171,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     if first is None and paths:
         paths = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
-        _walk(repo, paths, first, last, corrections)
+        _walk(repo, paths, first, last, corrections, link_base)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
@@ -329,7 +332,8 @@ def _touches(changed: list[str], path: str) -> bool:
     return any(name == path or _folder(name) == path for name in changed)
 
 
-def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None) -> _Walk:
+def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None,
+          link_base: str | None) -> _Walk:
     """The rules at the start and each commit after that changed them, following them where git moved them."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
@@ -345,12 +349,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             problems = []
             for path in paths:
                 try:
-                    read = _read_rules(repo, blobs, revision, path)
+                    read = _read_rules(repo, blobs, revision, path, link_base)
                 except YamlBeyondBounds as error:
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
                 except RulesetImportError as error:  # (where the rules are, unreadable: not those before)
-                    problems.append(Problem(error.file or path or ".", revision, error.line, f"{error}; not read: "
+                    said = NO_RULES if isinstance(error, NoRulesFound) else str(error)
+                    problems.append(Problem(error.file or path or ".", revision, error.line, f"{said}; not read: "
                                             "the next readable commit carries its changes"))
                     break
                 if read is None:
@@ -465,16 +470,16 @@ def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Correction
     return out
 
 
-def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str):
+def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_base: str | None):
     """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
     kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content, file=path) if content is not None else None
+        return read_ruleset(content, file=path, link_base=link_base) if content is not None else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
                  for name in list_files(repo, revision, path, recursive=False)]
-        return read_rule_files(files)
+        return read_rule_files(files, link_base=link_base)
     return None
 
 
@@ -526,13 +531,21 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
             continue
         if _class(old) != _class(now) and _class(now) is not None:
             changes.append(Change("transmute", number, rule_class=_class(now)))
+        text_alike, title_alike = _reformatted(old, now) if number not in renumbered else (False, False)
         if old.text != now.text:
-            alike = _formatting(old.text) == _formatting(now.text) and number not in renumbered
-            (cleaned if alike else changes).append(Change("amend", number, text=now.text))
+            (cleaned if text_alike else changes).append(Change("amend", number, text=now.text))
         if old.title != now.title:
-            alike = _formatting(old.title or "") == _formatting(now.title or "") and number not in renumbered
-            (cleaned if alike else changes).append(Change("retitle", number, title=now.title or ""))
+            (cleaned if title_alike else changes).append(Change("retitle", number, title=now.title or ""))
     return changes, cleaned
+
+
+def _reformatted(old: ImportedRule, now: ImportedRule) -> tuple[bool, bool]:
+    """Whether the rule's text, and its title, read alike before and after whatever their markup: a heading made
+    of the text's first line (or a title put back into the text) moves no word, and changes both."""
+    if old.title != now.title and \
+            _formatting(f"{old.title or ''} {old.text}") == _formatting(f"{now.title or ''} {now.text}"):
+        return True, True
+    return _formatting(old.text) == _formatting(now.text), _formatting(old.title or "") == _formatting(now.title or "")
 
 
 def _renumbered(gone: dict[int, ImportedRule], new: dict[int, ImportedRule]) -> dict[int, int]:
@@ -705,7 +718,11 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
     numbered += [step for step in steps if step.marked]
     highest_initial = max(walk.initial, default=0)
     claimed = {p.number for step in numbered for p in step.reading.proposals}
+    placed = set(walk.keys.values())  # an outline's sections, numbered by the import: no proposal's number
     begun = False
+    # Suber's numbering gives each new rule its proposal's number: a commit that made new rules which were not
+    # read as its number (several at once, say) shows the game numbers its rules otherwise
+    numbered_otherwise = False
     previous = -1  # the place of the last commit that changed the rules
     for step in steps:
         since, previous = previous, step.place
@@ -723,7 +740,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
             _proposals(step, [number], author, author_is)
             continue
         made = sorted({change.new_number if change.kind == "renumber" else change.rule for change in step.changes
-                       if change.kind in ("enact", "renumber")} - claimed)
+                       if change.kind in ("enact", "renumber")} - claimed - placed)
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
@@ -741,7 +758,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
                                 "keeper's own change, not a proposal")
             step.reading = Reading("event", by=f"{author}, no proposal")
         elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
-                (own_numbers or own_numbers is None and made[0] > highest_initial):
+                (own_numbers or own_numbers is None and made[0] > highest_initial and not numbered_otherwise):
             why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
                 "above the initial rules', as Suber's numbering makes them"
             step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
@@ -754,6 +771,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
             _proposals(step, [NEXT], author, author_is)
+            numbered_otherwise = numbered_otherwise or bool(made)
 
 
 def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:

@@ -198,6 +198,17 @@ def _links(text: str, link_base: str | None, path: str | None, said: list[str]) 
     pieces = re.split(r"(`+[^`]*`+)", text)  # code spans, whose brackets are no links
     text = "".join(piece if index % 2 else _LINK.sub(link, piece) for index, piece in enumerate(pieces))
     if left:
-        said.append(f"links written as their text, since no web address is known for the file (--link-base): "
-                    f"{', '.join(dict.fromkeys(left))}")
+        said.append("links written as their text: " + ", ".join(f"{target or '()'} ({_unlinked(target, link_base)})"
+                                                               for target in dict.fromkeys(left)))
     return text
+
+
+def _unlinked(target: str, link_base: str | None) -> str:
+    """Why a link of a rule leads nowhere the archive can show (`absolute_link` gave none)."""
+    if not target:
+        return "an empty link"
+    if target.startswith("#"):
+        return "a place in the rules file, which the archive's pages do not keep"
+    if link_base and not target.startswith("//"):
+        return "outside the repository"
+    return "no web address is known for the file: --link-base gives one"

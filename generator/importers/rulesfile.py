@@ -28,7 +28,7 @@ from .archive import number_ranges, runs
 from .mdtext import rule_markdown
 from .record import plain_words
 from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
-                   NO_RULES, ImportedRule, ImportedRuleset, Kind, Layout, Line, Note, Rule, RulesetImportError,
+                   ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note, Rule, RulesetImportError,
                    YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, find_line, heading_class_and_title,
                    heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
                    short_title, split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
@@ -227,7 +227,7 @@ class _Reading:
         elif style is not None:
             rules = shape.plain(lines, start, stop, style)
         else:
-            raise RulesetImportError(NO_RULES, file=file)
+            raise NoRulesFound(file)
         self.rules += rules
         return rules
 
@@ -281,7 +281,7 @@ class _Reading:
 
     def result(self, file: str | None) -> ImportedRuleset:
         if not self.rules:
-            raise RulesetImportError(NO_RULES, file=file)
+            raise NoRulesFound(file)
         first: dict[int, Rule] = {}
         for rule in self.rules:
             if (earlier := first.setdefault(rule.number, rule)) is not rule:
@@ -479,7 +479,7 @@ class _Shape:
         layout = Layout.of(region)
         rules = collect_plain_rules(region, layout, style, self.reading.left_out, self.file)
         if not rules:
-            raise RulesetImportError(NO_RULES, file=self.file)
+            raise NoRulesFound(self.file)
         for rule in rules:
             if rule.number_alone:
                 rule.title, rule.lines = title_line(rule.lines, layout)

@@ -36,6 +36,8 @@ _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Z
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
 _BOLD = re.compile(r"(\*\*|__)(.+)\1")
+_SUBSECTION_NUMBER = re.compile(r"(?:rule\s+)?[0-9]{1,6}\.[0-9]", re.IGNORECASE)  # "### 2.1 Voting": a part of rule 2
+_EMPHASISED_TITLE = re.compile(r"(\*{1,3}|_{1,3})([^*_]+)\1")  # a title in italics or bold, whole
 _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"']([^\"']*)[\"']\s*/?>(?:\s*</a>)?", re.IGNORECASE)
 _CLOSING_SEQUENCE = re.compile(r"[ \t]+#+$")
 _WORD = re.compile(r"\w")
@@ -55,8 +57,7 @@ MAX_TITLE_LINE_WORDS = 10   # "Silly naming rule" is a title, a wrapped sentence
 MAX_TITLE_SENTENCE_WORDS = 5  # "Two classes of Rules." opens every Solitaire rule
 MIN_REPEATED_WORDS = 4      # shorter lines ("Nomic") repeat by chance, not as page furniture
 WRAPPED_LINE_LENGTH = 40    # lines this long tell whether the text is hard-wrapped
-NO_RULES = ("no numbered rules found (a rule starts with a line like '101. text' or '101' alone); "
-            "name where they start and stop with --start and --stop")
+NO_RULES = "no numbered rules found (a rule starts with a line like '101. text' or '101' alone)"
 
 
 _RULES_MD = re.compile(r"^ {0,3}###[ \t]+\d", re.MULTILINE)  # a rule heading: the text is rules.md already
@@ -114,6 +115,14 @@ class RulesetImportError(Exception):
         super().__init__(message)
         self.line = line
         self.file = file
+
+
+class NoRulesFound(RulesetImportError):
+    """A file in which no line starts a rule. Said with how `import text` is told where a file's rules are; a
+    git import, which reads the file at each commit, says it of the commit (a game's rules file begun empty)."""
+
+    def __init__(self, file: str | None = None):
+        super().__init__(f"{NO_RULES}; name where they start and stop with --start and --stop", 0, file)
 
 
 class YamlBeyondBounds(RulesetImportError):
@@ -410,7 +419,7 @@ def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
     if m := _CLASS_HEADING.fullmatch(words):
         return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE, heading=True,
                     level=level, words=words)
-    if m := _RULE_NUMBER.fullmatch(words):
+    if (m := _RULE_NUMBER.fullmatch(words)) and not _SUBSECTION_NUMBER.match(words):
         rule_class, title = heading_class_and_title(m.group(3))
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
                     heading=True, level=level, style=f"h{level}", revision=_revision(m.group(2)), words=words)
@@ -445,7 +454,7 @@ def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> i
         for line in lines:
             if line.kind is Kind.RULE_START and line.style == wanted:
                 return line.index
-    raise RulesetImportError(NO_RULES)
+    raise NoRulesFound()
 
 
 def region_end(lines: list[Line], begin: int, stop: str | None) -> int:
@@ -593,6 +602,8 @@ def heading_class_and_title(rest: str) -> tuple[str | None, str | None]:
     elif m := re.search(r"\s*[(\[]\s*(im)?mutable\s*[)\]]$", rest, re.IGNORECASE):  # "Scope (Immutable)"
         rule_class = IMMUTABLE if m.group(1) else MUTABLE
         rest = rest[:m.start()].strip(_HEADING_PUNCTUATION)
+    if m := _EMPHASISED_TITLE.fullmatch(rest):  # "#### 101: **Victory Condition**": the emphasis is no part of it
+        rest = m.group(2)
     return rule_class, _collapse(rest) or None
 
 
