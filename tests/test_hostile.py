@@ -336,7 +336,10 @@ def test_a_game_whose_address_moved_keeps_its_old_address_working(tmp_path):
     deep = next(page for page in pages if page.count("/") == 1)
     assert f'content="0; url=../../Orjan/{deep}"' in (before / deep).read_text()
     # A feed keeps its address (the same file); the data pieces only the game's own pages load stay there alone
+    # and its ids, the first address's: a reader's feed and its entries stay the ones it read
     assert (before / "feed.xml").read_bytes() == (now / "feed.xml").read_bytes()
+    assert "<id>urn:nomic-archive:rjan</id>" in (now / "feed.xml").read_text()
+    assert "<id>urn:nomic-archive:rjan:proposal:301</id>" in (now / "feed.xml").read_text()
     assert not list(before.rglob("*.js")) and list(now.rglob("*.js"))
     sitemap = (site / "sitemap.xml").read_text()
     assert "/n/Orjan/log.html</loc>" in sitemap and "/n/rjan/" not in sitemap

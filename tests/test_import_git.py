@@ -1072,3 +1072,20 @@ def test_a_list_in_a_commits_message_is_quoted_an_item_a_line(tmp_path, capsys) 
         "whose message says")[0]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+def test_a_web_edits_pull_request_is_its_editors_and_a_decisions_proposer_is_the_records(tmp_path, capsys) -> None:
+    """GitHub names the branch of a web edit in the game's own repository `kit-patch-1`: the pull request is
+    Kit's, not the repository owner's. A proposal a bot carried out is credited, in the corrections file too, to
+    the proposer its decision names, not to the bot."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    merge_pull_request(repo, 3, "keeper", "kit-patch-1", "Proposal 301: a die",
+                       [("Update rules.md", {"rules.md": RULES + "\n##301 - Die\n\nA die decides.\n"})],
+                       "2020-06-07T10:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: kit\n" in log["Proposal 301: a die"]
+    assert f"commit {short(repo)} proposal 301 by kit " in files["corrections.txt"]
+    repo, records = bot_game(tmp_path / "bot")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 out="bot-game")
+    carried = next(line for line in files["corrections.txt"].splitlines() if "the last decided before it" in line)
+    assert " proposal 1 by Wren#0001 " in carried and "the commit's author" not in carried

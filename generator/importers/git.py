@@ -69,8 +69,9 @@ _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Prop
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
 _MESSAGE_ITEM = re.compile(r"[ \t]*([-*+]|[0-9]{1,3}[.)])[ \t]+(.*)", re.DOTALL)  # a list's item in a message
 # The subject GitHub's web editor gives a commit that nobody titled ("Update rules.md"): no title of a proposal
-_WEB_EDIT_SUBJECT = re.compile(r"(?:Update|Create|Delete) [^\n]+\.[A-Za-z0-9]{1,8}|(?:Update and rename|Rename) [^\n]+ to "
-                               r"[^\n]+")
+_WEB_EDIT_SUBJECT = re.compile(r"(?:Update|Create|Delete) [^\n]+\.[A-Za-z0-9]{1,8}|"
+                               r"(?:Update and rename|Rename) [^\n]+ to [^\n]+")
+_WEB_EDIT_BRANCH = re.compile(r"(.+)-patch-[0-9]{1,6}")  # "Ann-patch-1": GitHub's branch for a web edit by Ann
 _SQUASHED_PULL_REQUEST = re.compile(r"\s*\(#([0-9]{1,12})\)\s*$")                   # "Title (#45)"
 _BRANCH_NUMBER = re.compile(rf"^(?:(?:proposal|prop|rule-change|p)[-_]?)?({_NUMBER})(?:[-_]|$)", re.IGNORECASE)
 # A commit that records a decision, as a bot writes it ("Gibson#3668 passed proposal #61"), and one that records who
@@ -196,6 +197,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     for decision in decisions:
         names.learn(decision)
     decided = {decision.number: names.decision(decision) for decision in decisions}
+    _proposers_of_record(steps, decided)
     reasons = _failed_for_a_reason(decided, walk, names)
     kept: list[Line] = []  # the keeper's decision lines, for the new corrections file
     for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
@@ -610,7 +612,11 @@ def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
         paragraphs = _message_paragraphs(commit.message)  # (GitHub writes the title on one line, the body after)
         title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else \
             author_and_subject(repo, commit.parents[1])[1]
-        return title, m.group(2), f"its pull request's author (from {m.group(2)}/{m.group(3)})", m.group(3)
+        owner, branch = m.group(2), m.group(3)
+        if (edit := _WEB_EDIT_BRANCH.fullmatch(branch)) and edit.group(1).lower() != owner.lower():
+            return title, edit.group(1), f"its pull request's author (from {owner}/{branch}, the branch GitHub " \
+                "names for a web edit by its author)", branch
+        return title, owner, f"its pull request's author (from {owner}/{branch})", branch
     if len(commit.parents) > 1:
         author, subject = author_and_subject(repo, commit.parents[1])
         return subject, author, "the author of the branch it merged", ""
@@ -789,6 +795,21 @@ def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
         if made:
             verdicts.append(bool(made & numbers))
     return None if not verdicts else sum(verdicts) * 2 > len(verdicts)
+
+
+def _proposers_of_record(steps: list[_Step], decided: dict[int, Decision]) -> None:
+    """A proposal whose proposer the record of decisions names is credited to them, as its entry is, and not to
+    the commit that carried it out: the corrections file and what is said as guessed say what the log writes."""
+    proposers = {number: decision.proposer for number, decision in decided.items() if decision.proposer}
+    for step in steps:
+        if step.reading.kind != "proposal" or step.correction:
+            continue
+        step.reading = dataclasses.replace(step.reading, proposals=tuple(map(
+            lambda p: Proposal(p.number, (proposers[p.number],)) if p.number in proposers else p,
+            step.reading.proposals)))
+        if proposers.keys() >= {p.number for p in step.reading.proposals}:
+            step.guesses = [guess for guess in step.guesses if not guess.startswith("the proposer is")]
+            step.said.append("its decision's proposer")
 
 
 def _judge(annotated: list[Change]) -> str | None:

@@ -702,6 +702,10 @@ def _check_context(plan: GamePlan) -> dict[str, Any]:
 def _feed_context(plan: GamePlan) -> dict[str, Any]:
     steps = plan.history.proposal_steps[-FEED_ENTRIES:][::-1]
     updated = plan.latest_date()
-    return {"entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
+    # (named as the game's first address: a feed reader takes an id that changes for a new feed, and every entry
+    # in it for a new one)
+    feed_id = f"urn:nomic-archive:{(plan.replay.game.former_slugs or (plan.slug,))[0]}"
+    return {"feed_id": feed_id,
+            "entries": [{**_proposal_row(plan, s, ""), "summary": f"{s.entry.proposer}: {s.result or 'pending'}"}
                         for s in steps],
             "updated": updated.isoformat() if updated else "1970-01-01"}
