@@ -3,6 +3,7 @@ git-kept game takes (docs/guide/import.md), and the game the import writes (its 
 and corrections file). Every name and rule is invented; the shapes are those the real games show."""
 from __future__ import annotations
 
+import dataclasses
 import re
 import subprocess
 
@@ -1089,3 +1090,39 @@ def test_a_web_edits_pull_request_is_its_editors_and_a_decisions_proposer_is_the
                                  out="bot-game")
     carried = next(line for line in files["corrections.txt"].splitlines() if "the last decided before it" in line)
     assert " proposal 1 by Wren#0001 " in carried and "the commit's author" not in carried
+
+
+def test_rules_numbered_by_place_move_up_when_one_is_taken_out_and_down_when_one_comes_in(tmp_path, capsys) -> None:
+    """A game whose rules are numbered by their place: taking rule 2 out renumbers 3 and 4 (each keeps its
+    history), and a rule put in at the top moves every rule down, the last first so that each lands on a free
+    number."""
+    repo = tmp_path / "repo"
+    rules = [("Names", "Each rule has a name."), ("Points", "Points start at zero and only go up."),
+             ("Turns", "Players take turns in the order they joined."), ("Winning", "Ten points win the game.")]
+
+    def text(chosen):
+        return "# Rules\n" + "".join(f"\n## {n}. {title}\n\n{body}\n" for n, (title, body) in enumerate(chosen, 1))
+    git_commit(repo, "Start", {"rules.md": text(rules)})
+    git_commit(repo, "Proposal 7", {"rules.md": text([rules[0], rules[2], rules[3]])})
+    top = ("Spirit", "Play in the spirit of the game, whatever the rules say of it.")
+    git_commit(repo, "Proposal 8", {"rules.md": text([top, rules[0], rules[2], rules[3]])})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Repeal rule 2.\n\nRenumber rule 3 to 2.\n\nRenumber rule 4 to 3.\n" in log["Proposal 7"]
+    assert "Amend" not in log["Proposal 7"] and "Retitle" not in log["Proposal 7"]
+    assert "Renumber rule 3 to 4.\n\nRenumber rule 2 to 3.\n\nRenumber rule 1 to 2.\n\nEnact rule 1: Spirit" \
+        in log["Proposal 8"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_two_rules_that_swap_numbers_are_read_as_amended() -> None:
+    """Moves that go round (1 to 2 and 2 to 1) have no order a log can write: each number's rule is amended."""
+    from generator.importers.git import _changes
+    from generator.importers.text import ImportedRule
+
+    one, two = ImportedRule(1, None, "One", "The first rule, long enough.", 1), \
+        ImportedRule(2, None, "Two", "The second rule, quite other.", 2)
+    changes, cleaned = _changes({1: one, 2: two}, {1: dataclasses.replace(two, number=1),
+                                                   2: dataclasses.replace(one, number=2)})
+    assert [(c.kind, c.rule) for c in changes] == [("amend", 1), ("retitle", 1), ("amend", 2), ("retitle", 2)]
+    assert cleaned == []

@@ -517,7 +517,10 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
     """What a keeper would write to turn `before` into `after`, rule by rule: the changes, and apart from them
     those that only reformat a rule's text or title (a cleaning, which no rule-change is). A rule that leaves one
     number as another arrives with much the same text is renumbered, not repealed and enacted: its history goes
-    on."""
+    on; where rules that stay move up or down (one taken out of the middle of rules numbered by their place), each
+    is renumbered, and the rule it displaces repealed or renumbered first (`_shifted_changes`)."""
+    if shifted := _shifted(before, after):
+        return _shifted_changes(before, after, *shifted)
     changes: list[Change] = []
     cleaned: list[Change] = []
     gone = [number for number in before if number not in after]
@@ -535,13 +538,67 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
         elif old is None:
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
             continue
-        if _class(old) != _class(now) and _class(now) is not None:
-            changes.append(Change("transmute", number, rule_class=_class(now)))
-        text_alike, title_alike = _reformatted(old, now) if number not in renumbered else (False, False)
-        if old.text != now.text:
-            (cleaned if text_alike else changes).append(Change("amend", number, text=now.text))
-        if old.title != now.title:
-            (cleaned if title_alike else changes).append(Change("retitle", number, title=now.title or ""))
+        _compare(number, old, now, number in renumbered, changes, cleaned)
+    return changes, cleaned
+
+
+def _compare(number: int, old: ImportedRule, now: ImportedRule, renumbered: bool, changes: list[Change],
+             cleaned: list[Change]) -> None:
+    """The changes that turn `old` into `now`, rule `number` now; those of formatting alone apart in `cleaned`
+    (never for a rule `renumbered` by the same commit)."""
+    if _class(old) != _class(now) and _class(now) is not None:
+        changes.append(Change("transmute", number, rule_class=_class(now)))
+    text_alike, title_alike = _reformatted(old, now) if not renumbered else (False, False)
+    if old.text != now.text:
+        (cleaned if text_alike else changes).append(Change("amend", number, text=now.text))
+    if old.title != now.title:
+        (cleaned if title_alike else changes).append(Change("retitle", number, title=now.title or ""))
+
+
+def _shifted(before: dict[int, ImportedRule], after: dict[int, ImportedRule]
+             ) -> tuple[dict[int, int], list[tuple[int, int]], set[int]] | None:
+    """Where rules moved onto numbers other rules held: (new number -> old number, the renumberings in an order
+    in which each lands on a free number, the numbers repealed); None where no rule arrives where another stood,
+    or the moves go round in a cycle (then the plain reading)."""
+    displaced = {n for n in before.keys() & after.keys() if not _alike(before[n], after[n])}
+    if not displaced:
+        return None
+    moved = _renumbered({n: before[n] for n in before.keys() - after.keys() | displaced},
+                        {n: after[n] for n in after.keys() - before.keys() | displaced})
+    if not moved.keys() & before.keys():
+        return None
+    repealed = {n for n in before if n not in moved.values() and (n not in after or n in moved)}
+    order = _landing_order(moved, set(before) - repealed)
+    return (moved, order, repealed) if order is not None else None
+
+
+def _landing_order(moved: dict[int, int], held: set[int]) -> list[tuple[int, int]] | None:
+    """(old, new) for each move of `moved` (new -> old), in an order in which each lands on a number no rule
+    holds then (`held`: those held before the first); None for moves that go round in a cycle."""
+    pending, order = dict(moved), []
+    while pending:
+        ready = sorted((old, new) for new, old in pending.items() if new not in held)
+        if not ready:
+            return None
+        for old, new in ready:
+            order.append((old, new))
+            held = held - {old} | {new}
+            del pending[new]
+    return order
+
+
+def _shifted_changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule], moved: dict[int, int],
+                     order: list[tuple[int, int]], repealed: set[int]) -> tuple[list[Change], list[Change]]:
+    changes = [Change("repeal", number) for number in sorted(repealed)]
+    changes += [Change("renumber", old, new_number=new) for old, new in order]
+    cleaned: list[Change] = []
+    for number, now in sorted(after.items()):
+        old = before[moved[number]] if number in moved else \
+            before.get(number) if number not in moved.values() else None
+        if old is None:
+            changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
+        else:
+            _compare(number, old, now, number in moved, changes, cleaned)
     return changes, cleaned
 
 
@@ -554,19 +611,23 @@ def _reformatted(old: ImportedRule, now: ImportedRule) -> tuple[bool, bool]:
     return _formatting(old.text) == _formatting(now.text), _formatting(old.title or "") == _formatting(now.title or "")
 
 
+def _alike(old: ImportedRule, now: ImportedRule) -> float:
+    """How alike two rules read, 0 when they are not one rule: the same title, or words mostly the same."""
+    import difflib
+
+    same_title = bool(old.title) and _formatting(old.title or "").lower() == _formatting(now.title or "").lower()
+    ratio = difflib.SequenceMatcher(None, old.text.split(), now.text.split(), autojunk=False).ratio()
+    return ratio + same_title if same_title or ratio >= 0.75 else 0
+
+
 def _renumbered(gone: dict[int, ImportedRule], new: dict[int, ImportedRule]) -> dict[int, int]:
     """New number -> old number, for each rule that left a number and took another in one commit: the same
     title, or words mostly the same (each pair at most once, the closest first)."""
-    import difflib
-
     pairs = []
     for old_number, old in gone.items():
         for new_number, now in new.items():
-            same_title = bool(old.title) and \
-                _formatting(old.title or "").lower() == _formatting(now.title or "").lower()
-            ratio = difflib.SequenceMatcher(None, old.text.split(), now.text.split(), autojunk=False).ratio()
-            if same_title or ratio >= 0.75:
-                pairs.append((-(ratio + same_title), old_number, new_number))
+            if likeness := _alike(old, now):
+                pairs.append((-likeness, old_number, new_number))
     out: dict[int, int] = {}
     for _, old_number, new_number in sorted(pairs):
         if new_number not in out and old_number not in out.values():
