@@ -1126,3 +1126,21 @@ def test_two_rules_that_swap_numbers_are_read_as_amended() -> None:
                                                    2: dataclasses.replace(one, number=2)})
     assert [(c.kind, c.rule) for c in changes] == [("amend", 1), ("retitle", 1), ("amend", 2), ("retitle", 2)]
     assert cleaned == []
+
+
+def test_the_keepers_corrections_line_names_a_proposer_above_the_record_of_decisions(tmp_path, capsys) -> None:
+    """A proposal whose decision names its proposer is the keeper's to credit otherwise: a corrections line
+    `proposal 1 by Ash` writes Ash in the log, not the decision's proposer."""
+    repo, records = bot_game(tmp_path / "bot")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 out="first")
+    assert "Proposer: Wren#0001\n" in entries(files["log.md"])[next(h for h in entries(files["log.md"])
+                                                                   if h.startswith("Proposal 1"))], said
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text(files["corrections.txt"].replace(" proposal 1 by Wren#0001 ", " proposal 1 by Ash "),
+                           encoding="utf-8")
+    assert corrections.read_text(encoding="utf-8") != files["corrections.txt"]
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections), out="second")
+    log = entries(files["log.md"])
+    assert "Proposer: Ash\n" in log[next(h for h in log if h.startswith("Proposal 1"))], said
