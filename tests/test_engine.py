@@ -7,12 +7,14 @@ import functools
 import json
 import re
 import sys
+import weakref
 from pathlib import Path
 
 import pytest
 from hypothesis import assume, given, settings
 from hypothesis import strategies as st
 
+import generator.engine as engine_package
 from generator.cli import main
 from generator.engine import replay_game
 from generator.engine.adoption import adopts, describe
@@ -1289,6 +1291,29 @@ def test_entries_added_or_removed_resume_from_the_checkpoint_before_the_first_th
         resumed = replay_game(load_game(folder), previous=edited, checkpoints=True)
     log.write_text(text, encoding="utf-8")  # and back, from the resumed replay's checkpoints
     assert replay_game(load_game(folder), previous=resumed, checkpoints=True) == replay(load_game(folder))
+
+
+def test_a_replay_from_the_start_lets_the_last_replays_checkpoints_go_before_it_starts(tmp_path, monkeypatch):
+    """serve resumes each replay from the last one. One that must start from nothing (a setting of the mechanics
+    changed) takes the last one's checkpoints and lets them go before it starts, though that replay is still
+    alive (serve draws its pages meanwhile): a long game's checkpoints are never held twice. The result is the
+    replay from the start's, and a replay resumed again from one whose checkpoints were taken starts over."""
+    engine, folder, load_game, previous, folded = _replayed_with_checkpoints(tmp_path, monkeypatch)
+    kept = [weakref.ref(state) for _, state in previous.checkpoints]
+    alive = []
+    real = engine_package.replay
+    monkeypatch.setattr(engine_package, "replay", lambda game, **options: alive.append(
+        sum(ref() is not None for ref in kept)) or real(game, **options))
+    settings = folder / "game.toml"
+    text = settings.read_text(encoding="utf-8")
+    win = re.search(r"(?m)^win = .*$", text).group(0)
+    settings.write_text(text.replace(win, win + "0", 1), encoding="utf-8")
+    started_over = replay_game(load_game(folder), previous=previous, checkpoints=True)
+    assert alive == [0] and len(previous.checkpoints) == 0 and previous.steps
+    assert started_over == replay(load_game(folder)) and len(started_over.checkpoints) > 4
+    settings.write_text(text, encoding="utf-8")  # from `previous` again: its checkpoints are gone, so from nothing
+    assert replay_game(load_game(folder), previous=previous, checkpoints=True) == replay(load_game(folder))
+    assert alive == [0, 0]
 
 
 # --- The fold's state: one value, compared and copied by its type -------------------------------------------

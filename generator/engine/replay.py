@@ -12,7 +12,7 @@ import copy
 import dataclasses
 import datetime as dt
 import re
-from collections.abc import Callable, Iterable, Sequence
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from dataclasses import dataclass, field
 from fractions import Fraction
 from functools import lru_cache
@@ -188,8 +188,8 @@ class Replay(Outcome):
     annotations: tuple[tuple[int, Change, int], ...] = ()
     wins: tuple[tuple[int, tuple[str, ...]], ...] = ()  # after_win = "reset": each (entry index, winners), in order
     # (entry index, the fold's state before that entry), where `keeps_checkpoint` says, when asked for: a
-    # replay of an edited log resumes from the last one before the edit (see `replay`).
-    checkpoints: tuple["Checkpoint", ...] = field(default=(), compare=False, repr=False)
+    # replay of an edited log resumes from the last one before the edit (see `replay`), and takes them.
+    checkpoints: "Checkpoints" = field(default_factory=lambda: Checkpoints(), compare=False, repr=False)
     # What the fold was given, read off the game (`result_rulings`, `snapshot_points`): a resume compares the
     # edited game's with them rather than reading the whole log before the edit again.
     rulings: dict[int, tuple[str, str, Source]] = field(default_factory=dict, compare=False, repr=False)
@@ -343,6 +343,28 @@ class Checkpoint(NamedTuple):
     state: FoldState
 
 
+class Checkpoints:
+    """A replay's checkpoints, in order of index, which the replay resumed from it takes (`take`): a replay is
+    resumed from once, as serve resumes each from the last, and one that must start from nothing lets them go
+    before it starts, though the replay they were kept by is still drawn from (serve shows it meanwhile). Taken
+    twice, the second finds none: a replay from the start, the same result."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self, kept: Iterable[Checkpoint] = ()) -> None:
+        self._kept = tuple(kept)
+
+    def take(self) -> tuple[Checkpoint, ...]:
+        kept, self._kept = self._kept, ()
+        return kept
+
+    def __iter__(self) -> Iterator[Checkpoint]:
+        return iter(self._kept)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
 CHECKPOINTS = 32
 CHECKPOINT_MIN_SPACING = 128
@@ -446,7 +468,7 @@ def finish(game: Game, state: FoldState, steps: list[Step], before_entries: list
                   next_proposal=max(state.next_numbers), mechanics=state.config,
                   switch_rule=state.book.number_of(state.switch_identity),
                   annotations=tuple(state.annotations), wins=tuple(state.wins),
-                  checkpoints=checkpoints if not state.unordered else (), rulings=rulings, points=points)
+                  checkpoints=Checkpoints(checkpoints if not state.unordered else ()), rulings=rulings, points=points)
 
 
 def keeps_checkpoint(index: int, entries: int) -> bool:
