@@ -560,7 +560,7 @@ def _shifted(before: dict[int, ImportedRule], after: dict[int, ImportedRule]
     """Where rules moved onto numbers other rules held: (new number -> old number, the renumberings in an order
     in which each lands on a free number, the numbers repealed); None where no rule arrives where another stood,
     or the moves go round in a cycle (then the plain reading)."""
-    displaced = {n for n in before.keys() & after.keys() if not _alike(before[n], after[n])}
+    displaced = {n for n in before.keys() & after.keys() if before[n] != after[n] and not _alike(before[n], after[n])}
     if not displaced:
         return None
     moved = _renumbered({n: before[n] for n in before.keys() - after.keys() | displaced},
