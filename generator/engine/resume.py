@@ -24,36 +24,33 @@ def resume(game: Game, previous: Replay) -> Replay | None:
     the start gives; None when it must start over (the checkpoints then go before that replay is made): the
     mechanics or the snapshots changed, the initial rules changed more than their texts, the Judges' result
     rulings changed, or entries came or went along with an edit to the initial rules."""
-    return _resumed(game, previous, previous.checkpoints.take())
-
-
-def _resumed(game: Game, previous: Replay, old_checkpoints: tuple[Checkpoint, ...]) -> Replay | None:
+    # (the checkpoints held here alone from now on: they go when this returns None)
+    previous = dataclasses.replace(previous, checkpoints=Checkpoints(previous.checkpoints.take()))
     old_game = previous.game
     entries, old_entries = game.log.entries, old_game.log.entries
     if game.config != old_game.config:
         if old_game.config.with_words(game.config) == game.config:
-            return resume(game, _redescribed(previous, old_checkpoints, game.config))
+            return resume(game, _redescribed(previous, game.config))
         return None
     if game.snapshots != old_game.snapshots:
         return None
     if len(entries) != len(old_entries):
-        return _refolded_from_first_change(game, previous, old_checkpoints) if game.rules == old_game.rules else None
+        return _refolded_from_first_change(game, previous) if game.rules == old_game.rules else None
     changed = [index for index in compress(range(len(entries)), map(is_not, entries, old_entries))  # (in C)
                if entries[index] != old_entries[index]]
     if game.rules != old_game.rules:
         if not changed:
-            return _with_initial_texts(game, previous, old_checkpoints)
+            return _with_initial_texts(game, previous)
         # Both at once (one save of several files, as a checkout makes): the new texts carried through the old
         # log first, then the edited entries resumed from that replay's checkpoints.
-        texts_only = _with_initial_texts(dataclasses.replace(game, log=old_game.log), previous, old_checkpoints)
+        texts_only = _with_initial_texts(dataclasses.replace(game, log=old_game.log), previous)
         return None if texts_only is None else resume(game, texts_only)
     if not changed:
-        return dataclasses.replace(previous, game=game, checkpoints=Checkpoints(old_checkpoints))
-    return _refolded_from_changes(game, previous, old_checkpoints, changed)
+        return dataclasses.replace(previous, game=game)
+    return _refolded_from_changes(game, previous, changed)
 
 
-def _refolded_from_changes(game: Game, previous: Replay, old_checkpoints: tuple[Checkpoint, ...],
-                           changed: list[int]) -> Replay | None:
+def _refolded_from_changes(game: Game, previous: Replay, changed: list[int]) -> Replay | None:
     """The replay of `game`, whose log is `previous`'s but for the entries at `changed` (the same number of
     them): the fold again from the last checkpoint before the first, on until its state is the previous one's
     (or differs only in rule texts, which `_texts_followed` carries through the rest). None when the Judges'
@@ -64,14 +61,14 @@ def _refolded_from_changes(game: Game, previous: Replay, old_checkpoints: tuple[
     if rulings != previous.rulings or points != previous.points:
         return None
     first, last = changed[0], changed[-1]
-    state, steps = _state_at(game, previous, old_checkpoints, first, rulings, points)
+    state, steps = _state_at(game, previous, first, rulings, points)
     # The previous replay's state after the changed entries, to compare with: only when entries follow them
     # (a change that moves every later entry of its file down, in a log of one file, reaches its end).
     old_state = None
     if last + 1 < len(entries):
         old_state = state.resumed(previous.game)
     # The previous replay's checkpoints before it, and this fold's from there on (as _refolded_from_first_change)
-    checkpoints = [c for c in old_checkpoints if c[0] < first]
+    checkpoints = [c for c in previous.checkpoints if c[0] < first]
     for index in range(first, last + 1):
         if keeps_checkpoint(index, len(entries)):
             checkpoints.append(Checkpoint(index, state.kept()))
@@ -82,7 +79,7 @@ def _refolded_from_changes(game: Game, previous: Replay, old_checkpoints: tuple[
     # Where the previous replay's state is known (just after the edited entries, and at its checkpoints), the
     # fold may end: when the state is the same, the rest is the previous replay's; when it differs only in rule
     # texts, the rest is the previous replay's too, with those texts carried through the later changes.
-    known = dict(old_checkpoints)
+    known = dict(previous.checkpoints)
     for index in range(last + 1, len(entries)):
         old = old_state if index == last + 1 else known.get(index)
         texts = state.text_differences(old) if old is not None else None
@@ -91,9 +88,9 @@ def _refolded_from_changes(game: Game, previous: Replay, old_checkpoints: tuple[
                 steps += previous.steps[index:]
                 return dataclasses.replace(
                     previous, game=game, steps=tuple(steps), findings=_all_findings(before_entries, steps),
-                    checkpoints=Checkpoints(checkpoints + [c for c in old_checkpoints if c[0] >= index]))
-            followed = _texts_followed(game, previous, old_checkpoints, state.book, texts, index, steps,
-                                       before_entries, checkpoints, points)
+                    checkpoints=Checkpoints(checkpoints + [c for c in previous.checkpoints if c[0] >= index]))
+            followed = _texts_followed(game, previous, state.book, texts, index, steps, before_entries, checkpoints,
+                                       points)
             if followed is not None:
                 return followed
         if keeps_checkpoint(index, len(entries)):
@@ -102,23 +99,21 @@ def _refolded_from_changes(game: Game, previous: Replay, old_checkpoints: tuple[
     return finish(game, state, steps, before_entries, previous.initial_scores, tuple(checkpoints), rulings, points)
 
 
-def _redescribed(previous: Replay, old_checkpoints: tuple[Checkpoint, ...], config: Config) -> Replay:
-    """`previous` (its checkpoints taken: `old_checkpoints`) as the replay of its game under `config`, which
-    differs from its own only in its words (Config.with_words): the same steps, the mechanics and checkpoints
-    given the new words."""
+def _redescribed(previous: Replay, config: Config) -> Replay:
+    """`previous` as the replay of its game under `config`, which differs from its own only in its words
+    (Config.with_words): the same steps, the mechanics and checkpoints given the new words."""
     return dataclasses.replace(
         previous, game=dataclasses.replace(previous.game, config=config),
         mechanics=previous.mechanics.with_words(config),
         checkpoints=Checkpoints(Checkpoint(index, dataclasses.replace(state, config=state.config.with_words(config)))
-                                for index, state in old_checkpoints))
+                                for index, state in previous.checkpoints))
 
 
-def _state_at(game: Game, previous: Replay, old_checkpoints: tuple[Checkpoint, ...], first: int, rulings: dict,
-              points: dict) -> tuple[FoldState, list[Step]]:
+def _state_at(game: Game, previous: Replay, first: int, rulings: dict, points: dict) -> tuple[FoldState, list[Step]]:
     """The fold's state just before entry `first` of `game`, whose entries before it are `previous`'s, from the
-    last of `old_checkpoints` (previous's) before it, and the steps so far (the previous replay's: the same
-    entries from the same state give the same steps)."""
-    start, kept = max((c for c in old_checkpoints if c[0] <= first), key=lambda c: c[0])
+    last checkpoint before it, and the steps so far (the previous replay's: the same entries from the same
+    state give the same steps)."""
+    start, kept = max((c for c in previous.checkpoints if c[0] <= first), key=lambda c: c[0])
     state = kept.resumed(game)
     steps = list(previous.steps[:start])
     for index in range(start, first):
@@ -127,8 +122,7 @@ def _state_at(game: Game, previous: Replay, old_checkpoints: tuple[Checkpoint, .
     return state, steps
 
 
-def _refolded_from_first_change(game: Game, previous: Replay, old_checkpoints: tuple[Checkpoint, ...]
-                                ) -> Replay | None:
+def _refolded_from_first_change(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game`, whose log has more or fewer entries than `previous`'s (an entry appended, the last
     one deleted): the fold again from the last checkpoint before the first entry that is not the same, to the
     end (entries after an insertion stand at new places: none of their steps is the previous one's). None when
@@ -144,9 +138,9 @@ def _refolded_from_first_change(game: Game, previous: Replay, old_checkpoints: t
     # the state at this log's end, and nothing is folded (this replay then lacks the checkpoint before its own last
     # but one entry that a replay from the start keeps, and after a second deletion the one before its last too;
     # the fold keeps them again when it next passes there).
-    state, steps = _state_at(game, previous, old_checkpoints, first, rulings, points)
+    state, steps = _state_at(game, previous, first, rulings, points)
     # The previous replay's checkpoints before it, where this log keeps one, and this fold's from there on
-    checkpoints = [c for c in old_checkpoints if c[0] < first and keeps_checkpoint(c[0], len(entries))]
+    checkpoints = [c for c in previous.checkpoints if c[0] < first and keeps_checkpoint(c[0], len(entries))]
     for index in range(first, len(entries)):
         if keeps_checkpoint(index, len(entries)):
             checkpoints.append(Checkpoint(index, state.kept()))
@@ -160,7 +154,7 @@ def _refolded_from_first_change(game: Game, previous: Replay, old_checkpoints: t
 # compare it. Numbers, classes, titles and powers decide everything else. So the rest of the fold is the
 # previous one's with the new texts carried through the same changes, and the snapshots compared again.
 
-def _with_initial_texts(game: Game, previous: Replay, old_checkpoints: tuple[Checkpoint, ...]) -> Replay | None:
+def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game`, whose initial rules differ from `previous`'s only in their texts (or places), the
     log being the same; None when it must start over."""
     rules, old_rules = game.rules.rules, previous.game.rules.rules
@@ -175,12 +169,12 @@ def _with_initial_texts(game: Game, previous: Replay, old_checkpoints: tuple[Che
     points = snapshot_points(game, before_entries)
     for snapshot in points.get(-1, []):
         compare_snapshot(before_entries, book.current, snapshot)
-    return _texts_followed(game, previous, old_checkpoints, book, differing, 0, [], before_entries, [], points)
+    return _texts_followed(game, previous, book, differing, 0, [], before_entries, [], points)
 
 
-def _texts_followed(game: Game, previous: Replay, old_checkpoints: tuple[Checkpoint, ...], book: Rulebook,
-                    identities: set[int], index: int, steps: list[Step], before_entries: list[Finding],
-                    checkpoints: list[Checkpoint], points: dict[int, list[Ruleset]]) -> Replay | None:
+def _texts_followed(game: Game, previous: Replay, book: Rulebook, identities: set[int], index: int,
+                    steps: list[Step], before_entries: list[Finding], checkpoints: list[Checkpoint],
+                    points: dict[int, list[Ruleset]]) -> Replay | None:
     """The replay of `game`, whose fold reached entry `index` with `book`, the state being the one `previous`
     had there but for the texts of the rules of `identities`: `steps` and `checkpoints` as far as that, the rest
     of them `previous`'s, the versions with the new texts (Rulebook.follow_texts), the snapshots after `index`
@@ -208,7 +202,7 @@ def _texts_followed(game: Game, previous: Replay, old_checkpoints: tuple[Checkpo
     found, counted = list(before_entries), 0  # the findings before the checkpoint, counted so far to step `counted`
     places: list[int] = []  # of the rules of `identities` in the checkpoints' closed versions (Rulebook.closed_places)
     scanned = 0  # the closed versions that `places` has looked at
-    for at, kept in old_checkpoints:
+    for at, kept in previous.checkpoints:
         if at >= index:
             findings = kept.findings
             if findings_moved is not None and findings_moved < at:
