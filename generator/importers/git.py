@@ -67,7 +67,9 @@ _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
-_MESSAGE_ITEM = re.compile(r"[ \t]*([-*+]|[0-9]{1,3}[.)])[ \t]+(.*)", re.DOTALL)  # a list's item in a message
+_ITEM_MARKER = r"[-*+]|[0-9]{1,3}[.)]"  # what opens a list's item in a commit's message
+_MESSAGE_ITEM = re.compile(rf"[ \t]*({_ITEM_MARKER})[ \t]+(.*)", re.DOTALL)
+_MESSAGE_ITEM_BREAK = re.compile(rf"\n(?=[ \t]*(?:{_ITEM_MARKER})[ \t])")  # where the next item starts
 # The subject GitHub's web editor gives a commit that nobody titled ("Update rules.md"): no title of a proposal
 _WEB_EDIT_SUBJECT = re.compile(r"(?:Update|Create|Delete) [^\n]+\.[A-Za-z0-9]{1,8}|"
                                r"(?:Update and rename|Rename) [^\n]+ to [^\n]+")
@@ -1449,7 +1451,7 @@ def _message(message: str, title: str) -> tuple[list[str], str | None]:
 def _message_markdown(paragraph: str) -> str:
     """A paragraph of a commit's message as Markdown that shows it as written: a list (`- Fix the quorum` on each
     line, `1.` numbered) keeps an item a line, each item's own lines joined; any other paragraph is one line."""
-    items = re.split(r"\n(?=[ \t]*(?:[-*+]|[0-9]{1,3}[.)])[ \t])", paragraph)
+    items = _MESSAGE_ITEM_BREAK.split(paragraph)
     if not all(_MESSAGE_ITEM.match(item) for item in items):
         return escape_markdown(paragraph)
     return "\n".join(f"{m.group(1)} {escape_markdown(m.group(2))}" for m in map(_MESSAGE_ITEM.match, items))
