@@ -1330,9 +1330,9 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
             decision = decided.get(proposal.number)
             called = decision.title if decision and decision.title else titled if len(reading.proposals) == 1 else ""
             heading = f"Proposal {proposal.number}" + (f": {called}" if called else "")
-            # (the keeper's corrections line, where it names the authors, above the record of decisions)
-            proposer = proposal.authors[0] if step.correction and proposal.authors else \
-                decision.proposer if decision and decision.proposer else (proposal.authors or ("unknown",))[0]
+            # (the reading names the decision's proposer already, unless the keeper's corrections line named another)
+            proposer = (proposal.authors or ((decision.proposer,) if decision and decision.proposer
+                                             else ("unknown",)))[0]
             keys = [("Proposer", proposer)]
             if proposal.authors[1:]:
                 keys.append(("Co-authors", ", ".join(proposal.authors[1:])))
