@@ -19,7 +19,7 @@ from generator.site.render import package_templates
 from generator.site.ruleset_text import every_point_figures, point_figures
 from tests.helpers import copy_games
 from tests.test_points import NODE_SITE
-from tests.test_ruleset_command import GAME_TOML, RECORDED_LOG, write_game
+from tests.test_ruleset_command import DATED_SECTIONS, GAME_TOML, RECORDED_LOG, with_sections, write_game
 
 NODE_HARNESS = NODE_SITE + r"""
 const [pointsScript, reportScript, asks] = process.argv.slice(3);
@@ -39,12 +39,16 @@ def _text(rng: random.Random, words: int) -> str:
     return " ".join(rng.choice(WORDS) for _ in range(words)).capitalize() + "."
 
 
-def random_game(folder: Path, seed: int, *, report: bool) -> Path:
+def random_game(folder: Path, seed: int, *, report: bool, dated: bool = False) -> Path:
     """A game of the Agora shape (powers, sections, a [report] with ratifications, histories and annotations, a
     decision taken again) whose proposals enact, amend, retitle, renumber, repeal, re-power, annotate and
-    unannotate its rules at random."""
+    unannotate its rules at random; `dated`: its sections held for a time (`from`, `until`), its header dated by
+    the day asked for (`{asked}`)."""
     rng = random.Random(seed)
-    folder = write_game(folder, GAME_TOML if report else GAME_TOML[:GAME_TOML.index("[report]")])
+    toml = GAME_TOML if report else GAME_TOML[:GAME_TOML.index("[report]")]
+    if dated:
+        toml = with_sections(toml, DATED_SECTIONS).replace("Date of this ruleset: {date}", "Dated: {asked}")
+    folder = write_game(folder, toml)
     numbers, next_number, notes = {101: 3, 105: 2}, 2001, {}  # number -> power; number -> annotations standing
     entries, day = [], 0
     for n in range(200, 200 + rng.randint(25, 45)):
@@ -131,10 +135,11 @@ def _points(rng: random.Random, game: Path, count: int) -> list[str]:
 
 
 @pytest.mark.skipif(shutil.which("node") is None, reason="Node.js is not installed")
-@pytest.mark.parametrize("seed, report", [(1, True), (2, True), (3, False)])
-def test_the_browsers_report_of_a_point_is_the_commands(tmp_path, capsys, monkeypatch, seed, report):
+@pytest.mark.parametrize("seed, report, dated", [(1, True, False), (2, True, True), (3, False, False),
+                                                 (4, False, True)])
+def test_the_browsers_report_of_a_point_is_the_commands(tmp_path, capsys, monkeypatch, seed, report, dated):
     content = tmp_path / "content"
-    random_game(content / "g", seed, report=report)
+    random_game(content / "g", seed, report=report, dated=dated)
     _build(content, tmp_path / "site", monkeypatch)
     rng = random.Random(seed)
     asks = [(name, full) for name in _points(rng, content / "g", 12) for full in (True, False)]

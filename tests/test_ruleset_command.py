@@ -171,7 +171,7 @@ FULL_NOW = (
     'THE FULL REPORT\n'
     '\n'
     'Date of this ruleset: 05 Mar 2020\n'
-    'Last ratification: 01 Feb 2020 ruleset on 01 Mar 2020\n'
+    'Last ratification: 1 Feb 2020 ruleset on 1 Mar 2020\n'
     'Number of rules currently enacted: 3\n'
     "Highest ID'd rule in this ruleset: 2001\n"
     "Highest ID'd Proposal Passed: 201\n"
@@ -418,6 +418,85 @@ def test_a_rule_no_section_holds_is_listed_last(tmp_path, capsys):
                         "      Players take turns in order.\n\n----------------------------------------\n\n")
 
 
+DATED_SECTIONS = """
+[[sections]]
+title = "Early"
+rules = [101, 105, 2001]
+until = 2020-02-05
+
+[[sections]]
+title = "Foundations"
+rules = [101, 105]
+from = 2020-02-05
+
+[[sections]]
+title = "Play"
+rules = [2001]
+from = 2020-02-05
+"""
+
+
+def with_sections(toml: str, sections: str) -> str:
+    """A game.toml of the shape of GAME_TOML with its [[sections]] replaced by `sections`."""
+    end = toml.find("[report]")
+    return toml[:toml.index("[[sections]]")] + sections.lstrip("\n") + "\n" + (toml[end:] if end >= 0 else "")
+
+
+def test_sections_that_held_for_a_time_arrange_the_report_of_those_days(tmp_path, capsys):
+    """A section with `until` holds up to the day before, one with `from` from that day: the report of a day is
+    arranged by the sections of that day (the one of a point named otherwise, by its date); the site's view by
+    section is the end's."""
+    game = write_game(tmp_path / "content" / "g", with_sections(GAME_TOML, DATED_SECTIONS))
+    code, out, _ = ruleset(capsys, f"{game}@2020-02-04", "--format", "short")
+    assert code == 0 and "=\nEarly\n-" in out and "Foundations" not in out and "Rules in no section" not in out
+    code, out, _ = ruleset(capsys, f"{game}@2020-02-05")
+    assert code == 0 and "Early" not in out
+    assert "Table of Contents:\n\nFoundations\n   * Rule  101: The Game\n   * Rule  105: Changes\nPlay\n" \
+           "   * Rule 2001: Turns\n" in out
+    code, now, _ = ruleset(capsys, str(game))
+    assert code == 0 and "Early" not in now and "=\nFoundations\n" in now
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "c")]) == 0
+    by_section = (tmp_path / "site" / "g" / "rules" / "by-section.html").read_text(encoding="utf-8")
+    assert "Foundations" in by_section and "Early" not in by_section
+
+
+def test_the_day_asked_for_dates_the_report_where_the_header_asks(tmp_path, capsys):
+    """`{asked}`: the day a report was asked for, as the keepers date one (`5 Feb 2020`); empty for a point named
+    otherwise, the spaces before it on its line gone."""
+    game = write_game(tmp_path / "g", GAME_TOML.replace("Date of this ruleset: {date}", "Dated: {asked}"))
+    code, out, _ = ruleset(capsys, f"{game}@2020-02-05", "--format", "short")
+    assert code == 0 and "\nDated: 5 Feb 2020\n" in out
+    for point in ("200", "now", "start"):
+        code, out, _ = ruleset(capsys, f"{game}@{point}", "--format", "short")
+        assert code == 0 and "\nDated:\n" in out, point
+
+
+@pytest.mark.parametrize("sections, key, message", [
+    ('[[sections]]\ntitle = "A"\nrules = [101]\nuntil = 2020-02-01\nfrom = 2020-03-01\n', "until",
+     "sections: the 1st section: until (2020-02-01) must be after from (2020-03-01)"),
+    ('[[sections]]\ntitle = "A"\nrules = [101]\nfrom = "soon"\n', "from",
+     "sections: the 1st section: from must be a date, like from = 2019-05-08"),
+    ('[[sections]]\ntitle = "A"\nrules = [101]\nuntil = 2020-03-01\n\n'
+     '[[sections]]\ntitle = "B"\nrules = [105, 101]\nfrom = 2020-02-01\n', "rules",
+     "sections: the 2nd section ('B') holds rule 101, which 'A' holds already on some of the same days"),
+    ('[[sections]]\ntitle = "A"\nrules = [101]\nsince = 2020-03-01\n', "since",
+     "sections: the 1st section: unknown key 'since'"),
+])
+def test_a_section_whose_days_cannot_be_read_is_said_at_its_line(tmp_path, capsys, sections, key, message):
+    toml = with_sections(GAME_TOML, sections)
+    game = write_game(tmp_path / "g", toml)
+    code, _, err = ruleset(capsys, str(game))
+    lines = [n for n, text in enumerate(toml.splitlines(), 1) if text.startswith(f"{key} =")]
+    assert code == 2 and f"game.toml:{lines[-1]}: {message}" in err
+
+
+def test_a_rule_in_two_sections_on_days_apart_is_read(tmp_path, capsys):
+    toml = with_sections(GAME_TOML, '[[sections]]\ntitle = "A"\nrules = [101]\nuntil = 2020-02-01\n\n'
+                                     '[[sections]]\ntitle = "B"\nrules = [101]\nfrom = 2020-02-01\n')
+    code, out, _ = ruleset(capsys, f"{write_game(tmp_path / 'g', toml)}@2020-01-31", "--format", "short")
+    assert code == 0 and "=\nA\n-" in out and "=\nB\n-" not in out
+
+
 def test_written_to_a_file_and_never_over_one(game, tmp_path, capsys):
     out = tmp_path / "flr.txt"
     assert ruleset(capsys, game, "-o", out) == (0, "", "")
@@ -530,24 +609,29 @@ def test_import_agora_writes_the_rulekeepors_templates_and_the_ratifications_his
         date="2020-02-01T12:00:00")
     git_commit(repo, "Ratified", {"rules_data/config/header": "Date of last SLR ratification: 3 Mar 2020\n\n"
                                                               "Rules: {num}\n"}, date="2020-03-03T12:00:00")
-    git_commit(repo, "Said in full", {"rules_data/config/header": "Last SLR ratification: 1 Feb 2020 ruleset on 3 Mar "
-                                                                  "2020\n\nRules: {num}\n"}, date="2020-03-04T12:00:00")
+    git_commit(repo, "Said in full", {"rules_data/config/header": "Date of this ruleset:\nLast SLR ratification: 1 Feb "
+                                                                  "2020 ruleset on 3 Mar 2020\n\nRules: {num}\n"},
+               date="2020-03-04T12:00:00")
     game = tmp_path / "agora"
     assert main(["import", "agora", "--ruleset", str(repo), "-o", str(game), "-q"]) in (0, 1)
     toml = (game / "game.toml").read_text(encoding="utf-8")
     assert ("[report]\nfull = '''\nFULL\n\n{header}\n\n{ruleset}\n'''\nshort = '''\nSHORT\n\n{header}\n\n{ruleset}\n"
-            "'''\nheader = '''\nLast SLR ratification: {ratification}\n\nRules: {num}\n'''\n\n"
+            "'''\nheader = '''\nDate of this ruleset: {asked}\nLast SLR ratification: {ratification}\n\n"
+            "Rules: {num}\n'''\n\n"
             "[[report.ratifications]]\ndate = 2019-05-08\n\n"
             "[[report.ratifications]]\ndate = 2020-03-03\nruleset = 2020-02-01") in toml
     capsys.readouterr()
     code, out, _ = ruleset(capsys, f"{game}@start", "--format", "short")
-    assert code == 0 and out.startswith("SHORT\n\nLast SLR ratification: 08 May 2019\n\nRules: 1\n\n=====")
+    # (a point named otherwise than by a day: "Date of this ruleset:" is left as he leaves it, without a space)
+    assert code == 0 and out.startswith("SHORT\n\nDate of this ruleset:\nLast SLR ratification: 8 May 2019\n\n"
+                                        "Rules: 1\n\n=====")
     assert "Rule 101/0 (Power=3)\nThe Game\n\n      A game.\n" in out
     code, out, _ = ruleset(capsys, f"{game}@entry-1")  # no record names 10's author: an event `By: proposal 10`
-    assert code == 0 and out.startswith("FULL\n\nLast SLR ratification: 08 May 2019\n")
+    assert code == 0 and out.startswith("FULL\n\nDate of this ruleset:\nLast SLR ratification: 8 May 2019\n")
     assert "History:\n\nEnacted by P1, 01 Dec 2019\nAmended(1) by P10, 01 Feb 2020\n" in out
     code, out, _ = ruleset(capsys, f"{game}@2020-03-03")
-    assert code == 0 and out.startswith("FULL\n\nLast SLR ratification: 01 Feb 2020 ruleset on 03 Mar 2020\n")
+    assert code == 0 and out.startswith("FULL\n\nDate of this ruleset: 3 Mar 2020\nLast SLR ratification: 1 Feb 2020 "
+                                        "ruleset on 3 Mar 2020\n")
 
 
 RECORDED_LOG = LOG + """

@@ -39,6 +39,7 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
                       toml_aliases, toml_players, toml_string)
 from .agora_report import report_toml
+from .agora_sections import SectionSpan, section_spans
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
 from .gitread import (BlobReader, BlobTooLarge, GitError, check_repository, commit_date, commit_id, git,
@@ -127,6 +128,10 @@ class _Walk:
     final: dict[int, _Rule] = field(default_factory=dict)   # the rules in force at the last commit read
     final_commit: str = ""
     sections: list[tuple[str, str, list[int]]] = field(default_factory=list)  # the index's, at the last commit
+    # The index's sections as each commit that changed them left them, from the start on: (the day they hold
+    # from, sections); the last is `sections`, before it is cut to the rules in force at the end.
+    arrangements: list[tuple[str, list[tuple[str, str, list[int]]]]] = field(default_factory=list)
+    spans: list[SectionSpan] = field(default_factory=list)  # the sections over time, as game.toml writes them
     # Proposals whose note a commit adds, its subject naming them: number -> (commit, its date, subject).
     recorded: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     latest: dict[int, _Rule] = field(default_factory=dict)   # each rule as its file was last read
@@ -386,6 +391,8 @@ class _Importer:
                     recorded.setdefault(int(named.group(1)), (commit, date[:10], subject))
                 walk.latest.update(numbered)
                 walk.final, walk.final_commit = in_force, commit
+                if layout.index in paths or not walk.arrangements:
+                    self._arrange(walk, date[:10], changes, self._numbered_sections(sections, files, numbered, layout))
         if layout is None:
             raise ImportRefused(str(self.ruleset), "--ruleset: is not a clone of AgoraNomic/ruleset (no commit holds "
                                 f"the Rulekeepor's index of rules, {' or '.join(lay.index for lay in LAYOUTS)})")
@@ -395,7 +402,24 @@ class _Importer:
         walk.recorded = recorded
         walk.sections = [(name, note, [rule for rule in members if rule in walk.final])
                          for name, note, members in self._numbered_sections(sections, files, numbered, layout)]
+        walk.spans = section_spans(walk.arrangements, ever)
         return walk
+
+    @staticmethod
+    def _arrange(walk: _Walk, day: str, changes: list[_Found],
+                 sections: list[tuple[str, str, list[int]]]) -> None:
+        """Keep the sections a commit left, from the day of the earliest change it records (the day it was made,
+        where the Rulekeepor recorded it later; never before the sections before these), else its own day."""
+        if walk.arrangements and walk.arrangements[-1][1] == sections:
+            return
+        since = min([day] + [item.date for item in changes if item.date])
+        if walk.arrangements:
+            since = max(since, walk.arrangements[-1][0])
+            if walk.arrangements[-1][0] == since:
+                walk.arrangements.pop()
+        else:
+            since = walk.start_date
+        walk.arrangements.append((since, sections))
 
     def _text(self, blobs: BlobReader, commit: str, path: str, noting: bool) -> str | None:
         """A file's text; None when it is absent, or past the cap on a file read (a problem, from the start on)."""
@@ -1235,7 +1259,7 @@ class _Importer:
         if why := too_large_for(rules_md):
             raise ImportRefused(str(self.ruleset), f"the rules before proposal {opening}, as rules.md, would be a file "
                                 f"that {why}", self.problems)
-        game_toml = self._game_toml(walk.start_date, players, first, next_rule, walk.sections)
+        game_toml = self._game_toml(walk.start_date, players, first, next_rule, walk.spans)
         if why := too_large_for(game_toml, MAX_TOML_BYTES):
             raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
                                 f"it would be a file that {why}", self.problems)
@@ -1726,7 +1750,7 @@ class _Importer:
         return "\n".join(out) + "\n"
 
     def _game_toml(self, start: str, players: list[str], first: int, next_rule: int | None,
-                   sections: list[tuple[str, str, list[int]]]) -> str:
+                   sections: list[SectionSpan]) -> str:
         return "\n".join([
             'title = "Agora"',
             'description = "The longest-running Nomic (since 1993), imported from the Rulekeepor\'s and the '
@@ -1769,29 +1793,35 @@ class _Importer:
             *self._sections_toml(sections),
             *report_toml(self.ruleset, self.head)])
 
-    def _sections_toml(self, sections: list[tuple[str, str, list[int]]]) -> list[str]:
-        """The FLR's sections of the rules in force (its index's), each with its note, as `[[sections]]`: each rule
-        in the first that lists it, a note's paragraphs as Markdown that shows them as written."""
-        out = ["# The sections of the Full Logical Ruleset (the Rulekeepor's index), each with its note."] \
-            if sections else []
-        placed: set[int] = set()
-        for name, note, rules in sections:
-            title, why = rule_title(name)
+    def _sections_toml(self, sections: list[SectionSpan]) -> list[str]:
+        """The FLR's sections (its index's), each with its note, as `[[sections]]`: each rule in the first that
+        lists it, a note's paragraphs as Markdown that shows them as written; a section as it was for a time with
+        its `from` and `until` (the days the index so arranged the rules)."""
+        out = ["# The sections of the Full Logical Ruleset (the Rulekeepor's index), each with its note; those of",
+               "# earlier arrangements with the days they held (from, until the day before)."] if sections else []
+        said: set[str] = set()
+
+        def problem(message: str) -> None:
+            if message not in said:
+                said.add(message)
+                self.problems.append(Problem(LAYOUTS[0].index, self.head, 0, message))
+
+        for span in sections:
+            title, why = rule_title(span.title)
             if not title:
                 continue
             if why:
-                self.problems.append(Problem(LAYOUTS[0].index, self.head, 0, f"the section '{shown(name)}': {why}"))
-            paragraphs = [escape_markdown(clean_line(part)) for part in re.split(r"\n\s*\n", note) if part.strip()]
+                problem(f"the section '{shown(span.title)}': {why}")
+            paragraphs = [escape_markdown(clean_line(part)) for part in re.split(r"\n\s*\n", span.note)
+                          if part.strip()]
             text = "\n\n".join(paragraphs)
             longest = MAX_TOML_LINE_CHARS // 4 - len('note = ""')  # on one line, each character at most 4 escaped
             if len(text) > longest:
-                self.problems.append(Problem(LAYOUTS[0].index, self.head, 0, f"the note of the section '{title}' is "
-                                             f"{len(text):,} characters long, cut to {longest:,}"))
+                problem(f"the note of the section '{title}' is {len(text):,} characters long, cut to {longest:,}")
                 text = text[:longest - 1] + "\u2026"
-            members = [rule for rule in rules if rule not in placed]
-            placed.update(members)
             out += ["[[sections]]", f"title = {toml_string(title)}"] + ([f"note = {toml_string(text)}"] if text else [])
-            out += ["rules = [" + "".join(f"\n  {rule}," for rule in members) + ("\n]" if members else "]"), ""]
+            out += [f"{key} = {day}" for key, day in (("from", span.since), ("until", span.until)) if day]
+            out += ["rules = [" + "".join(f"\n  {rule}," for rule in span.rules) + ("\n]" if span.rules else "]"), ""]
         return out
 
     def _earlier_md(self, logged: set[int], first: int) -> str:

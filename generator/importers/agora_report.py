@@ -3,7 +3,8 @@ Rulesets and their header (rules_data/config/), so that `nomic-archive ruleset` 
 and each ratification of the ruleset his header has named, read from the header's history.
 
 His header names the last ratification in words he edits by hand ("Last SLR ratification: 12 Oct 2025 ruleset on
-11 May 2026"); here those words become `{ratification}`, filled at any point from `[[report.ratifications]]`.
+11 May 2026"); here those words become `{ratification}`, filled at any point from `[[report.ratifications]]`. Its
+"Date of this ruleset:", which he fills when he publishes one, becomes `{asked}`: the day a report is asked for.
 """
 from __future__ import annotations
 
@@ -19,6 +20,8 @@ HEADERS = (f"{CONFIG}/header", "config/header")  # where the header has been kep
 # "Last SLR ratification: 19 Jun 2023 ruleset on 31 Dec 2023" (since 2024-11); before, "Date of last SLR
 # ratification: 8 May 2019", whose one date was at times the ruleset's (2023-12-31: "19 June 2023").
 _RATIFICATION_LINE = re.compile(r"^(.*\bratification:[ \t]*)(.*?)[ \t]*$", re.IGNORECASE | re.MULTILINE)
+# "Date of this ruleset:", which he fills when he publishes: the day a report is asked for (`{asked}`).
+_DATE_LINE = re.compile(r"^(Date of this ruleset:)[ \t]*$", re.IGNORECASE | re.MULTILINE)
 _BOTH = re.compile(r"(.+?) ruleset on (.+)", re.IGNORECASE)
 
 
@@ -30,6 +33,7 @@ def report_toml(repo: Path, head: str) -> list[str]:
     if full is None or short is None:
         return []
     header = _RATIFICATION_LINE.sub(lambda m: m.group(1) + "{ratification}", header or "", count=1)
+    header = _DATE_LINE.sub(lambda m: m.group(1) + " {asked}", header, count=1)
     out = ["", "# The Rulekeepor's reports (rules_data/config/): `nomic-archive ruleset` lays out the rules in force",
            "# at any point as his generator does, and names the last ratification his header had named by then.",
            "[report]", f"full = {_multiline(full)}", f"short = {_multiline(short)}", f"header = {_multiline(header)}"]

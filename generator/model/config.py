@@ -68,6 +68,21 @@ class Section:
     title: str
     note: str
     rules: tuple[int, ...]
+    # (an extension) the days it held over, where the keepers' arrangement changed: from `since`, up to the day
+    # before `until` (None: from the start, to the end)
+    since: dt.date | None = None
+    until: dt.date | None = None
+
+    def holds_on(self, day: dt.date | None) -> bool:
+        """Whether the section held on `day` (None: at the end)."""
+        if day is None:
+            return self.until is None
+        return (self.since is None or self.since <= day) and (self.until is None or day < self.until)
+
+
+def sections_on(sections: tuple[Section, ...], day: dt.date | None = None) -> tuple[Section, ...]:
+    """The sections that held on `day`, in their order (None: those that hold at the end)."""
+    return tuple(section for section in sections if section.holds_on(day))
 
 
 @dataclass(frozen=True)
@@ -80,7 +95,8 @@ class Ratification:
 
 
 # The placeholders of a report's templates (docs/format.md, `[report]`), as the Rulekeepor's generator names them.
-REPORT_PLACEHOLDERS = ("header", "num", "her", "hr", "hp", "line", "toc", "powers", "ruleset", "ratification", "date")
+REPORT_PLACEHOLDERS = ("header", "num", "her", "hr", "hp", "line", "toc", "powers", "ruleset", "ratification", "date",
+                       "asked")
 
 
 @dataclass(frozen=True)
@@ -289,13 +305,20 @@ def _sections(value: Any) -> tuple[Section, ...]:
     example = '[[sections]] tables, like title = "Foundations", note = "...", rules = [101, 102]'
     if not isinstance(value, list) or not all(isinstance(table, dict) for table in value):
         raise ValueError(f"sections must be {example}")
-    sections, placed = [], {}
+    sections: list[Section] = []
+    placed: dict[int, list[Section]] = {}
     for number, table in enumerate(value, 1):
         where, key = f"sections: the {number}{_ordinal_suffix(number)} section", f"sections.{number}"
-        unknown = sorted(set(table) - {"title", "note", "rules"})
+        unknown = sorted(set(table) - {"title", "note", "rules", "from", "until"})
         if unknown:
-            raise SettingError(f"{where}: unknown key '{unknown[0]}' (a section has title, note and rules)",
-                               f"{key}.{unknown[0]}")
+            raise SettingError(f"{where}: unknown key '{unknown[0]}' (a section has title, note, rules, and from "
+                               f"and until where it held for a time)", f"{key}.{unknown[0]}")
+        since, until = table.get("from"), table.get("until")
+        for name, day in (("from", since), ("until", until)):
+            if day is not None and (not isinstance(day, dt.date) or isinstance(day, dt.datetime)):
+                raise SettingError(f"{where}: {name} must be a date, like {name} = 2019-05-08", f"{key}.{name}")
+        if since is not None and until is not None and until <= since:
+            raise SettingError(f"{where}: until ({until}) must be after from ({since})", f"{key}.until")
         title, note, rules = table.get("title"), table.get("note", ""), table.get("rules", [])
         if not isinstance(title, str) or not title.strip() or not isinstance(note, str):
             raise SettingError(f"{where} needs a title, and its note (if any) is a string",
@@ -306,13 +329,21 @@ def _sections(value: Any) -> tuple[Section, ...]:
                                                   0 < n < 10**MAX_DIGITS for n in rules):
             raise SettingError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]",
                                f"{key}.rules")
+        section = Section(normal(title), normal(note), tuple(rules), since, until)
         for rule in rules:
-            if rule in placed:
-                raise SettingError(f"{where} ('{title}') holds rule {rule}, which '{placed[rule]}' holds already",
-                                   f"{key}.rules")
-            placed[rule] = title
-        sections.append(Section(normal(title), normal(note), tuple(rules)))
+            if other := next((other for other in placed.get(rule, ()) if _overlap(other, section)), None):
+                raise SettingError(f"{where} ('{title}') holds rule {rule}, which '{other.title}' holds already"
+                                   + (" on some of the same days" if other.since or other.until or since or until
+                                      else ""), f"{key}.rules")
+            placed.setdefault(rule, []).append(section)
+        sections.append(section)
     return tuple(sections)
+
+
+def _overlap(one: Section, other: Section) -> bool:
+    """Whether two sections held on a day in common."""
+    return (one.until is None or other.since is None or other.since < one.until) and \
+        (other.until is None or one.since is None or one.since < other.until)
 
 
 def _aliases(value: Any) -> Aliases:

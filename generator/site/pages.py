@@ -23,6 +23,7 @@ from ..engine.rulebook import RuleVersion
 from ..engine.solitaire import SolitaireReplay
 from ..engine.words import ORDER_WORDS
 from ..model import Event, Judgment, Proposal, Unrecorded
+from ..model.config import sections_on
 from ..model.dice import dice_in_words
 from ..model.formula import SCORING_NAMES, compile_formula
 from ..model.points import page_names
@@ -225,7 +226,7 @@ RULE_VIEWS = {"number": ("index.html", "by number"), "power": ("by-power.html", 
 def _rule_views(plan: GamePlan) -> list[str]:
     config = plan.replay.game.config
     return (["number"] + (["power"] if any(v.power is not None for v in plan.history.in_force()) else [])
-            + (["section"] if config.sections else []))
+            + (["section"] if sections_on(config.sections) else []))
 
 
 def _rules_in_force(listing: Listing, path: str, view: str) -> Page:
@@ -244,7 +245,7 @@ def _rules_in_force(listing: Listing, path: str, view: str) -> Page:
                     for p in sorted({v.power for v in in_force if v.power is not None}, reverse=True)]
         elif view == "section":
             by_number = {v.number: v for v in in_force}
-            sections = plan.replay.game.config.sections
+            sections = sections_on(plan.replay.game.config.sections)  # the end's
             made = [(section.title, render_prose(section.note, 3) if section.note else "",  # under its h2
                      shown([by_number[n] for n in section.rules if n in by_number])) for section in sections]
             placed = {n for section in sections for n in section.rules}

@@ -20,6 +20,7 @@ from ..engine.adoption import decimal_text
 from ..engine.replay import Step, annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal, Unrecorded, WrittenDecimal
+from ..model.config import Section
 from .views import GamePlan, changes_making
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
@@ -38,6 +39,7 @@ _WORD_DATE = re.compile(r"(\d{1,2}) ([A-Za-z]+) (\d{4})")
 
 
 STILL = -2  # the end of a span that still stands, as the site's pieces write it
+_BEFORE_ALL = dt.date.min  # a day before any section's `from`
 
 
 @dataclass(frozen=True)
@@ -65,7 +67,9 @@ class ReportLayout:
     placeholders: tuple[str, ...]
     title: str  # the plain layout's heading: the game's
     groups: tuple[Group, ...]
-    placed: tuple[int, ...]  # the numbers some section places
+    # The groups in the report's order from each day on (ISO; "" from the start), where the sections held for a
+    # time: indices into `groups`, the rest (`Group.rest`) last
+    arrangements: tuple[tuple[str, tuple[int, ...]], ...]
     line: str
     toc_line: str  # a table of contents' line before the rule's number (which is right-aligned)
     rule_tail: str
@@ -142,22 +146,33 @@ def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, R
     """The report of the rules `rules` (those in force after entry `index`, by number): the pieces selected and
     joined, nothing worded. static/report.js does the same in the same steps: keep the two alike."""
     date = asked or point.date
-    body, toc = _body_and_toc(layout, rules, notes, index, full=full)
-    values = _figures(layout, rules, point, date) | {"toc": toc, "ruleset": body}
+    body, toc = _body_and_toc(layout, _arranged(layout, date), rules, notes, index, full=full)
+    values = _figures(layout, rules, point, date) | {"toc": toc, "ruleset": body, "asked": _asked_day(layout, asked)}
     text = layout.full if full else layout.short
     for name in layout.placeholders:
+        if not values[name]:  # (an empty value takes the spaces before it on its line: `Date of this ruleset:`)
+            text = re.sub(" *" + re.escape("{" + name + "}"), "", text)
         text = text.replace("{" + name + "}", values[name])
     return text if layout.keepers else text.rstrip("\n") + "\n"
 
 
-def _body_and_toc(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, RuleNotes], index: int, *,
-                  full: bool) -> tuple[str, str]:
+def _arranged(layout: ReportLayout, date: str) -> list[Group]:
+    """The groups in the order of the arrangement that held on `date` (ISO; the first, without one)."""
+    chosen = layout.arrangements[0][1]
+    for since, groups in layout.arrangements:
+        if since <= date:
+            chosen = groups
+    return [layout.groups[at] for at in chosen]
+
+
+def _body_and_toc(layout: ReportLayout, groups: list[Group], rules: list[VersionPiece], notes: dict[int, RuleNotes],
+                  index: int, *, full: bool) -> tuple[str, str]:
     """The rules group by group (with their notes, in a full report), and the table of contents of the groups."""
     by_number = {rule.number: rule for rule in rules}
-    placed = set(layout.placed)
+    placed = {number for group in groups if group.numbers is not None for number in group.numbers}
     width = max((len(str(rule.number)) for rule in rules), default=0)
     body, toc = [], []
-    for group in layout.groups:
+    for group in groups:
         if group.numbers is not None:
             held = [by_number[number] for number in group.numbers if number in by_number]
         elif group.rest:
@@ -208,6 +223,11 @@ def _notes_text(layout: ReportLayout, notes: RuleNotes | None, index: int) -> st
     return out
 
 
+def _asked_day(layout: ReportLayout, iso: str) -> str:
+    """The day a report was asked for as the keepers date a ruleset they publish (`5 Jul 2026`); "" for none."""
+    return f"{int(iso[8:10])} {layout.months[int(iso[5:7]) - 1]} {int(iso[:4])}" if iso else ""
+
+
 def _iso_day(layout: ReportLayout, iso: str) -> str:
     """An ISO date as the keepers' report writes it (`_day`), from the layout's month names."""
     return f"{iso[8:10]} {layout.months[int(iso[5:7]) - 1]} {int(iso[:4])}"
@@ -225,10 +245,11 @@ def _layout(plan: GamePlan, plain: bool) -> ReportLayout:
     config = plan.replay.game.config
     report = None if plain else config.report
     powers = _power_ranks(plan)
-    ratifications = tuple((r.date.isoformat(), _day(r.date) if r.ruleset is None else
-                           report.ratification.replace("{date}", _day(r.date)).replace("{ruleset}", _day(r.ruleset)))
+    ratifications = tuple((r.date.isoformat(), _header_day(r.date) if r.ruleset is None else
+                           report.ratification.replace("{date}", _header_day(r.date))
+                           .replace("{ruleset}", _header_day(r.ruleset)))
                           for r in report.ratifications) if report else ()
-    common = dict(placed=tuple(sorted({number for section in config.sections for number in section.rules})),
+    common = dict(arrangements=_arrangements(config.sections),
                   powers=tuple(f" with Power={_power(power, as_written=False)}" for power in powers), powerless="No rules have power.",
                   ratifications=ratifications, unratified="none recorded", months=MONTHS)
     if report is not None:
@@ -242,7 +263,7 @@ def _layout(plan: GamePlan, plain: bool) -> ReportLayout:
         return ReportLayout(
             True, report.full.replace("{header}", report.header.strip()),
             report.short.replace("{header}", report.header.strip()),
-            ("num", "her", "hr", "hp", "ratification", "date", "line", "toc", "powers", "ruleset"), "",
+            ("num", "her", "hr", "hp", "ratification", "date", "asked", "line", "toc", "powers", "ruleset"), "",
             tuple(groups), line=dashes, toc_line="   * Rule ", rule_tail=f"\n{dashes}\n",
             history_head="\nHistory:\n\n", history_tail="", annotations_head="\nAnnotations:\n",
             annotations_tail="", always=True, **common)
@@ -253,6 +274,7 @@ def _layout(plan: GamePlan, plain: bool) -> ReportLayout:
         order = {"immutable": "Immutable rules", "mutable": "Mutable rules", "unrecorded": "Rules of no recorded class"}
         groups = [Group(f"{words}\n{'-' * len(words)}\n\n", "", rule_class=rule_class)
                   for rule_class, words in order.items()]
+        common["arrangements"] = (("", tuple(range(len(groups)))),)
     template = "{heading}\n{underline}\n\n{counted} in force.\n\n{ruleset}"
     return ReportLayout(
         False, template, template, ("heading", "underline", "counted", "ruleset"),
@@ -266,6 +288,17 @@ def _parts(plan: GamePlan) -> list[tuple[str, str, tuple[int, ...] | None]]:
     (numbers None) under NO_SECTION."""
     return [(section.title, section.note, tuple(section.rules)) for section in plan.replay.game.config.sections] \
         + [(NO_SECTION, "", None)]
+
+
+def _arrangements(sections: tuple[Section, ...]) -> tuple[tuple[str, tuple[int, ...]], ...]:
+    """The sections that held from each day on which some section began or ended to the next (ISO; "" from the
+    start), as indices into `_parts`, the rest's (the last) after them; one arrangement where no section held
+    for a time only."""
+    days = sorted({day for section in sections for day in (section.since, section.until) if day is not None})
+    rest = len(sections)
+    return tuple((day.isoformat() if day else "",
+                  tuple(at for at, section in enumerate(sections) if section.holds_on(day or _BEFORE_ALL)) + (rest,))
+                 for day in [None, *days])
 
 
 def _power_ranks(plan: GamePlan) -> dict[Fraction, int]:
@@ -498,6 +531,11 @@ def _power(power: Fraction | None, *, as_written: bool = True) -> str:
 def _day(date: dt.date) -> str:
     """A date as the FLR writes it: `05 Jul 2026`."""
     return f"{date.day:02d} {MONTHS[date.month - 1]} {date.year}"
+
+
+def _header_day(date: dt.date) -> str:
+    """A date as the keepers' header writes one by hand (a ratification's, the ruleset's own): `3 May 2025`."""
+    return f"{date.day} {MONTHS[date.month - 1]} {date.year}"
 
 
 def _keepers_date(line: str) -> str:

@@ -15,12 +15,17 @@
      rule_class, power, toc, block}), as ruleset_text.assemble makes it. */
   function assemble(layout, rules, notes, point, index, full, asked) {
     var date = asked || point[2];
+    var chosen = layout.arrangements[0][1];  // the groups of the arrangement that held on `date`
+    layout.arrangements.forEach(function (arrangement) { if (arrangement[0] <= date) chosen = arrangement[1]; });
+    var groups = chosen.map(function (at) { return layout.groups[at]; });
     var byNumber = {}, placed = {};
     rules.forEach(function (rule) { byNumber[rule.number] = rule; });
-    layout.placed.forEach(function (number) { placed[number] = true; });
+    groups.forEach(function (group) {
+      if (group.numbers !== null) group.numbers.forEach(function (number) { placed[number] = true; });
+    });
     var width = rules.reduce(function (w, rule) { return Math.max(w, String(rule.number).length); }, 0);
     var body = [], toc = [];
-    layout.groups.forEach(function (group) {
+    groups.forEach(function (group) {
       var held;
       if (group.numbers !== null) {
         held = group.numbers.filter(function (n) { return n in byNumber; }).map(function (n) { return byNumber[n]; });
@@ -60,10 +65,14 @@
         return String(counts[rank]).padEnd(countWidth) + layout.powers[rank];
       }).join("\n") || layout.powerless,
       heading: heading, underline: "=".repeat(Array.from(heading).length),
-      counted: rules.length + " rule" + (rules.length === 1 ? "" : "s"), ruleset: body.join("")
+      counted: rules.length + " rule" + (rules.length === 1 ? "" : "s"), ruleset: body.join(""),
+      asked: asked ? (+asked.slice(8, 10)) + " " + layout.months[+asked.slice(5, 7) - 1] + " " + (+asked.slice(0, 4)) : ""
     };
     var text = full ? layout.full : layout.short;
-    layout.placeholders.forEach(function (name) { text = text.split("{" + name + "}").join(values[name]); });
+    layout.placeholders.forEach(function (name) {
+      if (!values[name]) text = text.replace(new RegExp(" *\\{" + name + "\\}", "g"), "");
+      text = text.split("{" + name + "}").join(values[name]);
+    });
     return layout.keepers ? text : text.replace(/\n+$/, "") + "\n";
   }
 
