@@ -21,6 +21,10 @@ Kinds, each line taking the first that fits:
 - only ours / only theirs: a rule in force on one side alone (its every line, and its contents line);
 - names as now: a rule on both sides that says the same, its lines unwrapped, once each former name of game.toml's
   `[aliases]` is the current one (the import writes names as now; his name replacements came later);
+- names as now (an entry): a history line or annotation the other side's same rule has, its names as now;
+- wording since: a history line the other side's same rule has once both are in his generator's words before
+  2024-04 (a retitling without its titles, a re-enactment without its power): his program's words changed, or
+  the record gained the titles or power since;
 - head, text, history, annotations: the lines of a rule on both sides that differ there (`Rule N/R (Power=P)`
   and title; text; `History:` lines; `Annotations:` lines);
 - other: anything else (a section's note, the end).
@@ -41,7 +45,7 @@ from pathlib import Path
 MIRROR = "/work/.mirror/AgoraNomic+ruleset/repo"
 CORRECTED_DAYS = 120  # how long after a change he published it before the record's correction (CFJs take weeks)
 KINDS = ("header date", "ratification", "header figures", "powers", "corrected later", "placement",
-         "only ours", "only theirs", "names as now", "head", "text", "history", "annotations", "other")
+         "only ours", "only theirs", "names as now", "wording since", "head", "text", "history", "annotations", "other")
 _RULE_HEAD = re.compile(r"Rule (\d+)/\d+ \(Power=[^)]*\)$")
 _TOC_LINE = re.compile(r"   \* Rule +(\d+): ")
 _CHANGE = re.compile(r"^(?:Failed|Corrected): ")
@@ -158,12 +162,66 @@ def same_but_names(mine: tuple[str, ...], other: tuple[str, ...], former) -> boo
     return unwrapped(mine) == unwrapped(other)
 
 
+def note_entries(lines: list[str], parts: list[tuple[str, int | None]]
+                 ) -> tuple[dict[int, str], dict[tuple[int, str], list[str]]]:
+    """Each history line's and annotation's entry, unwrapped (by the number of each of its lines), and each rule's
+    entries of each part."""
+    of_line: dict[int, str] = {}
+    of_rule: dict[tuple[int, str], list[str]] = collections.defaultdict(list)
+    run: list[int] = []
+
+    def close() -> None:
+        if run:
+            text = " ".join(" ".join(lines[n].split()) for n in run)
+            of_line.update(dict.fromkeys(run, text))
+            part, rule = parts[run[0]]
+            of_rule[(rule, part)].append(text)
+            run.clear()
+
+    for n, (line, (part, rule)) in enumerate(zip(lines, parts)):
+        if part not in ("history", "annotations") or not line.strip() or line in ("History:", "Annotations:"):
+            close()
+        elif line.startswith("   ") and run:
+            run.append(n)
+        else:
+            close()
+            run.append(n)
+    close()
+    return of_line, of_rule
+
+
+_NEWER_WORDING = re.compile(r"^(Retitled)(?: from '.*?')?(?: to '.*?')?(?= by )|^(Re-enacted\(\d+\)) at Power=[\d.]+")
+
+
+def older_wording(entry: str) -> str:
+    """A history entry as his generator wrote it before 2024-04 (e49e364d, 2ef8ceb0): a retitling without its
+    titles, a re-enactment without its power."""
+    return _NEWER_WORDING.sub(lambda m: m.group(1) or m.group(2), entry)
+
+
 def differing_lines(ours: str, theirs: str, corrected: set[int], former=None) -> list[tuple[str, int, str, str]]:
     """Each differing line as (`<` ours or `>` theirs, its 1-based number, the line, its kind)."""
     a, b = ours.split("\n"), theirs.split("\n")
     pa, pb = regions(a), regions(b)
     blocks_a, blocks_b = rule_blocks(a, pa), rule_blocks(b, pb)
     left, right = differing(ours, theirs)
+    entries_a, entries_b = note_entries(a, pa), note_entries(b, pb)
+
+    def renamed(text: str) -> str:
+        return former[0].sub(lambda m: former[1][m.group(1)], text) if former else text
+
+    def entry_kind(n: int, part: str, rule: int, mine, other) -> str:
+        """A history line's or annotation's kind, by its entry: the other side has it with names as now, or
+        (history) in his generator's older words."""
+        entry = mine[0].get(n)
+        if entry is None:
+            return part
+        others = [renamed(text) for text in other[1].get((rule, part), ())]
+        if renamed(entry) in others:
+            return "names as now"
+        if part == "history" and older_wording(renamed(entry)) in {older_wording(text) for text in others}:
+            return "wording since"
+        return part
 
     def kind(line: str, part: str, rule: int | None, mine: dict, other: dict, only: str) -> str:
         if part == "header":
@@ -184,11 +242,15 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None) ->
         return "head" if part == "toc" else part
 
     out = []
-    for mark, lines, parts, numbers, mine, other, only in (
-            ("<", a, pa, left, blocks_a, blocks_b, "only ours"), (">", b, pb, right, blocks_b, blocks_a, "only theirs")):
+    for mark, lines, parts, numbers, mine, other, only, notes in (
+            ("<", a, pa, left, blocks_a, blocks_b, "only ours", (entries_a, entries_b)),
+            (">", b, pb, right, blocks_b, blocks_a, "only theirs", (entries_b, entries_a))):
         for n in numbers:
             part, rule = parts[n]
-            out.append((mark, n + 1, lines[n], kind(lines[n], part, rule, mine, other, only)))
+            made = kind(lines[n], part, rule, mine, other, only)
+            if made in ("history", "annotations"):
+                made = entry_kind(n, part, rule, *notes)
+            out.append((mark, n + 1, lines[n], made))
     return out
 
 

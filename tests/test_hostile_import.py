@@ -528,7 +528,7 @@ def test_agora_values_past_the_caps(tmp_path, capsys, records) -> None:
                                                                      "resolutions": [{"proposal": 20, "resolution": {
         "result": "ADOPTED", "votes": [{"voter": f"Voter{n}", "vote": "FOR"} for n in range(10_000)]}}]})})
     code, said, out = agora_import(tmp_path / "more", capsys, ruleset, assessor)
-    assert code == 2 and "players, whom game.toml lists: it would be a file that is 150,080 bytes; such a file may " \
+    assert code == 2 and "players, whom game.toml lists: it would be a file that is 150,166 bytes; such a file may " \
         "hold at most 65,536 bytes" in said
     assert not out.exists()
 
