@@ -2,11 +2,13 @@
 
 The history of the gh-pages branch of AgoraNomic/ruleset holds every FLR he published: `flr-fresh.txt` (from 2019,
 the current generator) and `flr.txt` (from 2017, older generators). For each version (or every Nth), the FLR of
-the imported game at the version's date (`ruleset GAME@DATE --format flr`, computed in process from one replay)
-is compared line by line with his (`diff`), and each differing line (a `<` or `>` line) is counted under one kind:
+the imported game at the version's day (`ruleset GAME@DATE --format flr`, computed in process from one replay) is
+compared line by line with his (`diff`), and each differing line (a `<` or `>` line) is counted under one kind.
+The version's day is the one his header gives (`Date of this ruleset: 11 May 2026`: he has republished a ruleset
+of an earlier day, and his header's date at times lags his commit), else his commit's (`--by-commit`: always).
 
     python -m generator import agora --ruleset /tmp/ruleset --assessor /tmp/assessor -o /tmp/me/agora -q
-    python -m bench.agora_dates /tmp/me/agora [--every 10] [--file flr.txt] [--show KIND] [--dates]
+    python -m bench.agora_dates /tmp/me/agora [--every 10] [--since 2024-01-01] [--file flr.txt] [--show KIND]
 
 Kinds, each line taking the first that fits:
 
@@ -22,9 +24,11 @@ Kinds, each line taking the first that fits:
 - names as now: a rule on both sides that says the same, its lines unwrapped, once each former name of game.toml's
   `[aliases]` is the current one (the import writes names as now; his name replacements came later);
 - names as now (an entry): a history line or annotation the other side's same rule has, its names as now;
+- edited since: a history line of a rule whose history in the record (its rule file on the main branch) that
+  day is not its history now in the entries it had then: the Rulekeepor edited the entries since (a proposal
+  number corrected, a power or an event written in);
 - wording since: a history line the other side's same rule has once both are in his generator's words before
-  2024-04 (a retitling without its titles, a re-enactment without its power): his program's words changed, or
-  the record gained the titles or power since;
+  2024-04 (a retitling without its titles, a re-enactment without its power): his program's words changed;
 - head, text, history, annotations: the lines of a rule on both sides that differ there (`Rule N/R (Power=P)`
   and title; text; `History:` lines; `Annotations:` lines);
 - other: anything else (a section's note, the end).
@@ -43,9 +47,10 @@ import tempfile
 from pathlib import Path
 
 MIRROR = "/work/.mirror/AgoraNomic+ruleset/repo"
+LAG = dt.timedelta(days=60)  # the most his header's day is taken to lag or lead his commit's
 CORRECTED_DAYS = 120  # how long after a change he published it before the record's correction (CFJs take weeks)
 KINDS = ("header date", "ratification", "header figures", "powers", "corrected later", "placement",
-         "only ours", "only theirs", "names as now", "wording since", "head", "text", "history", "annotations", "other")
+         "only ours", "only theirs", "names as now", "edited since", "wording since", "head", "text", "history", "annotations", "other")
 _RULE_HEAD = re.compile(r"Rule (\d+)/\d+ \(Power=[^)]*\)$")
 _TOC_LINE = re.compile(r"   \* Rule +(\d+): ")
 _CHANGE = re.compile(r"^(?:Failed|Corrected): ")
@@ -58,6 +63,20 @@ def published(mirror: str, name: str) -> list[tuple[str, dt.date]]:
     out = subprocess.run(["git", f"--git-dir={mirror}", "log", "gh-pages", "--reverse", "--format=%H %ad",
                           "--date=short", "--", name], capture_output=True, text=True, check=True).stdout
     return [(commit, dt.date.fromisoformat(day)) for commit, day in (line.split() for line in out.splitlines())]
+
+
+_DATED = re.compile(r"^Date of this ruleset: *(\d{1,2} [A-Z][a-z]+ \d{4})\s*$", re.M)
+
+
+def dated(flr: str) -> dt.date | None:
+    """The day an FLR's header says it is of (`Date of this ruleset: 5 Jul 2026`), where it says one."""
+    if m := _DATED.search(flr):
+        for form in ("%d %b %Y", "%d %B %Y"):
+            try:
+                return dt.datetime.strptime(m.group(1), form).date()
+            except ValueError:
+                continue
+    return None
 
 
 def their_text(mirror: str, commit: str, name: str) -> str:
@@ -199,8 +218,48 @@ def older_wording(entry: str) -> str:
     return _NEWER_WORDING.sub(lambda m: m.group(1) or m.group(2), entry)
 
 
-def differing_lines(ours: str, theirs: str, corrected: set[int], former=None) -> list[tuple[str, int, str, str]]:
-    """Each differing line as (`<` ours or `>` theirs, its 1-based number, the line, its kind)."""
+class RecordThen:
+    """Whether the record's history of a rule, as it was on a day, is its history now in the entries it had then
+    (the Rulekeepor's rule files on the ruleset's main branch: rules_data/rules/N, before 2020-07 config/rules/N)."""
+
+    FOLDERS = ("rules_data/rules/", "config/rules/", "rules/")
+
+    def __init__(self, mirror: str):
+        self.mirror = mirror
+        self.head = self._commit(None)
+        self.histories: dict[tuple[str, int], list | None] = {}
+
+    def _git(self, *args: str) -> str:
+        return subprocess.run(["git", f"--git-dir={self.mirror}", *args], capture_output=True, text=True).stdout
+
+    def _commit(self, day: dt.date | None) -> str:
+        return self._git("rev-list", "-1", *([f"--before={day + dt.timedelta(days=1)}T00:00"] if day else []),
+                         "main").strip()
+
+    def _history(self, commit: str, rule: int) -> list | None:
+        if (commit, rule) not in self.histories:
+            import yaml
+            found = None
+            for folder in self.FOLDERS:
+                text = self._git("show", f"{commit}:{folder}{rule}")
+                if text:
+                    try:  # (every value a string: the record has a 2023-05-32)
+                        found = (yaml.load(text, Loader=yaml.BaseLoader) or {}).get("history")
+                    except yaml.YAMLError:
+                        found = None
+                    break
+            self.histories[(commit, rule)] = found
+        return self.histories[(commit, rule)]
+
+    def edited_since(self, day: dt.date, rule: int) -> bool:
+        then, now = self._history(self._commit(day), rule), self._history(self.head, rule)
+        return then is not None and now is not None and now[:len(then)] != then
+
+
+def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, edited=None
+                    ) -> list[tuple[str, int, str, str]]:
+    """Each differing line as (`<` ours or `>` theirs, its 1-based number, the line, its kind); `edited(rule)`:
+    whether the record's history of the rule was edited since."""
     a, b = ours.split("\n"), theirs.split("\n")
     pa, pb = regions(a), regions(b)
     blocks_a, blocks_b = rule_blocks(a, pa), rule_blocks(b, pb)
@@ -219,6 +278,8 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None) ->
         others = [renamed(text) for text in other[1].get((rule, part), ())]
         if renamed(entry) in others:
             return "names as now"
+        if part == "history" and edited is not None and edited(rule):
+            return "edited since"
         if part == "history" and older_wording(renamed(entry)) in {older_wording(text) for text in others}:
             return "wording since"
         return part
@@ -261,6 +322,8 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--file", default="flr-fresh.txt", choices=("flr-fresh.txt", "flr.txt"))
     parser.add_argument("--every", type=int, default=1, help="every Nth version, the newest always")
     parser.add_argument("--since", type=dt.date.fromisoformat, help="only versions from this date")
+    parser.add_argument("--by-commit", action="store_true",
+                        help="ours at the day of his commit, not at the day his header says (`Date of this ruleset:`)")
     parser.add_argument("--show", help="print the differing lines of this kind (with the version's date)")
     args = parser.parse_args(argv)
 
@@ -275,19 +338,22 @@ def main(argv: list[str] | None = None) -> int:
     entries = replay.game.log.entries
     corrections = corrected_rules(Path(args.game))
     former = former_names(Path(args.game))
+    record = RecordThen(args.mirror)
     versions = [v for v in published(args.mirror, args.file) if args.since is None or v[1] >= args.since]
     versions = versions[::-1][::args.every][::-1]
     totals: collections.Counter = collections.Counter()
     print(f"{'date':10} {'lines':>6}  " + "  ".join(f"{k}" for k in KINDS))
-    for commit, day in versions:
+    for commit, committed in versions:
+        theirs = their_text(args.mirror, commit, args.file)
+        day = dated(theirs)  # (a header's day far from the commit's is a slip: `18 Oct 2925`)
+        day = committed if args.by_commit or day is None or abs(day - committed) > LAG else day
         if day < replay.game.config.start:
             continue
         index = point_index(read_point(day.isoformat()), entries)
         ours = ruleset_text(plan, index, full=True, date=day)
-        theirs = their_text(args.mirror, commit, args.file)
         corrected = {rule for made, rule in corrections if dt.timedelta(0) <= day - made
                      <= dt.timedelta(days=CORRECTED_DAYS)}
-        lines = differing_lines(ours, theirs, corrected, former)
+        lines = differing_lines(ours, theirs, corrected, former, lambda rule: record.edited_since(day, rule))
         counts = collections.Counter(kind for _, _, _, kind in lines)
         totals.update(counts)
         print(f"{day} {sum(counts.values()):6}  " + "  ".join(f"{counts[k]:>{len(k)}}" for k in KINDS))

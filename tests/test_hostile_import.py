@@ -562,7 +562,7 @@ def test_sections_of_the_index_are_written_as_check_reads_them(tmp_path, capsys,
     assert "the section 'Bad\\u202e': the title 'Bad\\u202e' held invisible characters, written as their escapes" in said
     assert "the note of the section 'Long' is 9,999 characters long, cut to 991" in said
     assert '[[sections]]\ntitle = "Bad\\\\u202e"\nnote = "A \\\\*starred\\\\* note.\\n\\nIts second paragraph."\n' \
-           'rules = [\n  101,\n]\n' in toml
+           'from = 2020-03-21\nrules = [\n  101,\n]\n' in toml  # (the index's sections before it: until that day)
     assert 'title = "Long"' in toml and "rules = [\n  102,\n]" in toml and "title = \"\"" not in toml
     assert run(capsys, "check", str(out))[0] in (0, 1)
 

@@ -409,7 +409,9 @@ class _Importer:
     def _arrange(walk: _Walk, day: str, changes: list[_Found],
                  sections: list[tuple[str, str, list[int]]]) -> None:
         """Keep the sections a commit left, from the day of the earliest change it records (the day it was made,
-        where the Rulekeepor recorded it later; never before the sections before these), else its own day."""
+        where the Rulekeepor recorded it later; never before the sections before these), else its own day. A
+        section without a title is none (the report could not name it): its rules are in the next that lists them."""
+        sections = [section for section in sections if rule_title(section[0])[0]]
         if walk.arrangements and walk.arrangements[-1][1] == sections:
             return
         since = min([day] + [item.date for item in changes if item.date])
