@@ -16,8 +16,12 @@ Kinds, each line taking the first that fits:
   and the other lines before the table of contents;
 - powers: the power distribution (it follows from the rules in force and their powers);
 - corrected later: a line of a rule the record corrected later, a rule the log holds a `Failed:` change to (or
-  a change with `Corrected:`) dated within CORRECTED_DAYS before the version's date (the Rulekeepor then
-  published what the record no longer says; by our principle the corrected record stands);
+  a change with `Corrected:`) dated on or before the version's day and corrected after it (IMPORT.md's commit
+  that removed it, else within CORRECTED_DAYS): the Rulekeepor then published what the record no longer says; by
+  our principle the corrected record stands;
+- recorded late: a line of a rule whose record (its rule file on the ruleset's main branch) gained after that day
+  a history entry dated on or before it (he recorded a change late: "Add missed event"); our log has it on its
+  day;
 - placement: a rule printed alike on both sides in another place, and the sections' headings and the table of
   contents' lines of such rules (the FLR's sections at that date);
 - only ours / only theirs: a rule in force on one side alone (its every line, and its contents line);
@@ -49,8 +53,9 @@ from pathlib import Path
 MIRROR = "/work/.mirror/AgoraNomic+ruleset/repo"
 LAG = dt.timedelta(days=60)  # the most his header's day is taken to lag or lead his commit's
 CORRECTED_DAYS = 120  # how long after a change he published it before the record's correction (CFJs take weeks)
-KINDS = ("header date", "ratification", "header figures", "powers", "corrected later", "placement",
-         "only ours", "only theirs", "names as now", "edited since", "wording since", "head", "text", "history", "annotations", "other")
+KINDS = ("header date", "ratification", "header figures", "powers", "corrected later", "recorded late", "placement",
+         "only ours", "only theirs", "names as now", "edited since", "wording since", "head", "text", "history",
+         "annotations", "other")
 _RULE_HEAD = re.compile(r"Rule (\d+)/\d+ \(Power=[^)]*\)$")
 _TOC_LINE = re.compile(r"   \* Rule +(\d+): ")
 _CHANGE = re.compile(r"^(?:Failed|Corrected): ")
@@ -137,6 +142,27 @@ def differing(ours: str, theirs: str) -> tuple[list[int], list[int]]:
     left = [int(line[1:]) - 1 for line in out.splitlines() if line.startswith("<")]
     right = [int(line[1:]) - 1 for line in out.splitlines() if line.startswith(">")]
     return left, right
+
+
+_REMOVED = re.compile(r"^- rule (\d+)(?::.*, removed| whole)? at commit ([0-9a-f]{7,40})\b", re.M)
+
+
+def corrections(folder: Path, mirror: str) -> list[tuple[dt.date, dt.date, int]]:
+    """(from, until, rule): the days on which the Rulekeepor published a change the record corrected later,
+    from the change's day up to his correction's commit, where IMPORT.md names it (a change he removed from the
+    rule's history, a rule commented out whole), else for CORRECTED_DAYS."""
+    removed: dict[int, list[dt.date]] = collections.defaultdict(list)
+    for rule, commit in _REMOVED.findall(Path(folder, "IMPORT.md").read_text(encoding="utf-8")):
+        day = subprocess.run(["git", f"--git-dir={mirror}", "log", "-1", "--format=%ad", "--date=short", commit],
+                             capture_output=True, text=True).stdout.strip()
+        if day:
+            removed[int(rule)].append(dt.date.fromisoformat(day))
+    out = []
+    for made, rule in corrected_rules(folder):
+        until = min((day for day in removed.get(rule, ()) if day > made),
+                    default=made + dt.timedelta(days=CORRECTED_DAYS))
+        out.append((made, until, rule))
+    return out
 
 
 def corrected_rules(folder: Path) -> list[tuple[dt.date, int]]:
@@ -251,15 +277,24 @@ class RecordThen:
             self.histories[(commit, rule)] = found
         return self.histories[(commit, rule)]
 
-    def edited_since(self, day: dt.date, rule: int) -> bool:
+    def since(self, day: dt.date, rule: int) -> str | None:
+        """`edited` where the rule's history entries of that day are not its first ones now, `late` where it has
+        gained since an entry dated on or before that day (he recorded it late), else None."""
         then, now = self._history(self._commit(day), rule), self._history(self.head, rule)
-        return then is not None and now is not None and now[:len(then)] != then
+        if then is None or now is None:
+            return None
+        if now[:len(then)] != then:
+            return "edited"
+        if any(isinstance(entry, dict) and str(entry.get("date", "9999")) <= day.isoformat()
+               for entry in now[len(then):]):
+            return "late"
+        return None
 
 
 def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, edited=None
                     ) -> list[tuple[str, int, str, str]]:
     """Each differing line as (`<` ours or `>` theirs, its 1-based number, the line, its kind); `edited(rule)`:
-    whether the record's history of the rule was edited since."""
+    whether the record's history of the rule was `edited` since, or recorded `late` (RecordThen.since)."""
     a, b = ours.split("\n"), theirs.split("\n")
     pa, pb = regions(a), regions(b)
     blocks_a, blocks_b = rule_blocks(a, pa), rule_blocks(b, pb)
@@ -278,7 +313,7 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, ed
         others = [renamed(text) for text in other[1].get((rule, part), ())]
         if renamed(entry) in others:
             return "names as now"
-        if part == "history" and edited is not None and edited(rule):
+        if part == "history" and edited is not None and edited(rule) == "edited":
             return "edited since"
         if part == "history" and older_wording(renamed(entry)) in {older_wording(text) for text in others}:
             return "wording since"
@@ -294,12 +329,15 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, ed
             return "placement" if part == "section" else "other"
         if rule in corrected:
             return "corrected later"
+        late = edited is not None and edited(rule) == "late"
         if rule not in other:
-            return only
+            return "recorded late" if late else only
         if mine[rule] == other[rule]:
             return "placement"
         if same_but_names(mine[rule], other[rule], former):
             return "names as now"
+        if late:
+            return "recorded late"
         return "head" if part == "toc" else part
 
     out = []
@@ -336,7 +374,7 @@ def main(argv: list[str] | None = None) -> int:
     replay = replay_games(Path(args.game))[0]
     plan = game_plan(replay)
     entries = replay.game.log.entries
-    corrections = corrected_rules(Path(args.game))
+    corrected_days = corrections(Path(args.game), args.mirror)
     former = former_names(Path(args.game))
     record = RecordThen(args.mirror)
     versions = [v for v in published(args.mirror, args.file) if args.since is None or v[1] >= args.since]
@@ -351,9 +389,8 @@ def main(argv: list[str] | None = None) -> int:
             continue
         index = point_index(read_point(day.isoformat()), entries)
         ours = ruleset_text(plan, index, full=True, date=day)
-        corrected = {rule for made, rule in corrections if dt.timedelta(0) <= day - made
-                     <= dt.timedelta(days=CORRECTED_DAYS)}
-        lines = differing_lines(ours, theirs, corrected, former, lambda rule: record.edited_since(day, rule))
+        corrected = {rule for made, until, rule in corrected_days if made <= day < until}
+        lines = differing_lines(ours, theirs, corrected, former, lambda rule: record.since(day, rule))
         counts = collections.Counter(kind for _, _, _, kind in lines)
         totals.update(counts)
         print(f"{day} {sum(counts.values()):6}  " + "  ".join(f"{counts[k]:>{len(k)}}" for k in KINDS))

@@ -142,9 +142,13 @@ def test_every_layout_is_read_from_the_first_commit(tmp_path, capsys, ruleset) -
     assert "Proposer: Newname\nCo-authors: Dee\n" in log["Proposal 133: Newer"]
     toml = files["game.toml"]
     assert "first_proposal = 130" in toml and "start = 2017-05-01" in toml
-    # The FLR's sections at the end, each with its note: a way to read the rules in force.
-    assert ('[[sections]]\ntitle = "Basics"\nnote = "About Basics."\nrules = [\n  101,\n  102,\n]\n\n'
-            '[[sections]]\ntitle = "Later"\nnote = "About Later."\nrules = [\n  104,\n]\n') in toml
+    # The FLR's sections at the end, each with its note: a way to read the rules in force; those of the layout
+    # before (no notes yet) held until the day its index changed.
+    assert ('[[sections]]\ntitle = "Basics"\nuntil = 2018-07-30\nrules = [\n  101,\n  102,\n]\n\n'
+            '[[sections]]\ntitle = "Later"\nuntil = 2018-07-30\nrules = [\n  103,\n  104,\n]\n\n'
+            '[[sections]]\ntitle = "Basics"\nnote = "About Basics."\nfrom = 2018-07-30\n'
+            'rules = [\n  101,\n  102,\n]\n\n'
+            '[[sections]]\ntitle = "Later"\nnote = "About Later."\nfrom = 2018-07-30\nrules = [\n  104,\n]\n') in toml
     assert "The end: 3 of the 3 rules in force in the Rulekeepor's ruleset" in files["IMPORT.md"]
     assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()
 
