@@ -1178,3 +1178,24 @@ def test_the_keepers_corrections_line_names_a_proposer_above_the_record_of_decis
                                  "--corrections", str(corrections), out="second")
     log = entries(files["log.md"])
     assert "Proposer: Ash\n" in log[next(h for h in log if h.startswith("Proposal 1"))], said
+
+
+def test_a_decisions_proposer_keeps_the_co_authors_the_history_line_names(tmp_path, capsys) -> None:
+    """A record of decisions names a proposal's proposer; the History line the commit added names its co-author
+    too. The log writes the record's proposer and keeps the co-author (the keeper's line still names others)."""
+    import json
+
+    repo = tmp_path / "repo"
+    decisions = {"proposals": [{"n": 5, "author": "Wren", "status": "passed", "votes": {"Wren": 1, "Lu": 1},
+                                "timestamp": 1_580_515_200}]}
+    git_commit(repo, "Initial Set", {"rules.md": HISTORY_RULES, "data/proposals.json": json.dumps(decisions)},
+               date="2020-01-01T12:00:00", author="Keeper")
+    text = HISTORY_RULES.replace("Each turn a player proposes.", "Each turn a player proposes once.").replace(
+        "(https://example.org/201)", "(https://example.org/201)  \n[*Amended (1) by Proposal 5 (Wren, Lu), Feb 1, "
+        "2020*](https://example.org/5)")
+    git_commit(repo, "Proposal 5", {"rules.md": text}, date="2020-02-01T12:00:00", author="Keeper")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Proposer: Wren\nCo-authors: Lu\n" in entries(files["log.md"])["Proposal 5"], said
+    assert f"commit {short(repo)} proposal 5 by Wren, Lu " in files["corrections.txt"]

@@ -882,14 +882,15 @@ def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
 
 def _proposers_of_record(steps: list[_Step], decided: dict[int, Decision]) -> None:
     """A proposal whose proposer the record of decisions names is credited to them, as its entry is, and not to
-    the commit that carried it out: the corrections file and what is said as guessed say what the log writes."""
+    the commit that carried it out; the co-authors its reading names (a History line, a commit's trailer) stay
+    its co-authors. The corrections file and what is said as guessed say what the log writes."""
     proposers = {number: decision.proposer for number, decision in decided.items() if decision.proposer}
     for step in steps:
         if step.reading.kind != "proposal" or step.correction:
             continue
-        step.reading = dataclasses.replace(step.reading, proposals=tuple(map(
-            lambda p: Proposal(p.number, (proposers[p.number],)) if p.number in proposers else p,
-            step.reading.proposals)))
+        step.reading = dataclasses.replace(step.reading, proposals=tuple(
+            Proposal(p.number, (proposers[p.number], *(a for a in p.authors[1:] if a != proposers[p.number])))
+            if p.number in proposers else p for p in step.reading.proposals))
         if proposers.keys() >= {p.number for p in step.reading.proposals}:
             step.guesses = [guess for guess in step.guesses if not guess.startswith("the proposer is")]
             step.said.append("its decision's proposer")
