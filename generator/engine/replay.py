@@ -171,6 +171,36 @@ class Outcome:
         return self.steps[-1].winner if self.steps else ()
 
 
+class Checkpoint(NamedTuple):
+    """The fold's state just before entry `index`, kept by a replay asked for checkpoints (serve's), for a
+    replay of the edited log to resume from (engine/resume.py): every few hundred entries, and after the last."""
+
+    index: int
+    state: FoldState
+
+
+class Checkpoints:
+    """A replay's checkpoints, in order of index, which the replay resumed from it takes (`take`): a replay is
+    resumed from once, as serve resumes each from the last, and one that must start from nothing lets them go
+    before it starts, though the replay they were kept by is still drawn from (serve shows it meanwhile). Taken
+    twice, the second finds none: a replay from the start, the same result."""
+
+    __slots__ = ("_kept",)
+
+    def __init__(self, kept: Iterable[Checkpoint] = ()) -> None:
+        self._kept = tuple(kept)
+
+    def take(self) -> tuple[Checkpoint, ...]:
+        kept, self._kept = self._kept, ()
+        return kept
+
+    def __iter__(self) -> Iterator[Checkpoint]:
+        return iter(self._kept)
+
+    def __len__(self) -> int:
+        return len(self._kept)
+
+
 @dataclass(frozen=True)
 class Replay(Outcome):
     game: Game
@@ -189,7 +219,7 @@ class Replay(Outcome):
     wins: tuple[tuple[int, tuple[str, ...]], ...] = ()  # after_win = "reset": each (entry index, winners), in order
     # (entry index, the fold's state before that entry), where `keeps_checkpoint` says, when asked for: a
     # replay of an edited log resumes from the last one before the edit (see `replay`), and takes them.
-    checkpoints: "Checkpoints" = field(default_factory=lambda: Checkpoints(), compare=False, repr=False)
+    checkpoints: Checkpoints = field(default_factory=Checkpoints, compare=False, repr=False)
     # What the fold was given, read off the game (`result_rulings`, `snapshot_points`): a resume compares the
     # edited game's with them rather than reading the whole log before the edit again.
     rulings: dict[int, tuple[str, str, Source]] = field(default_factory=dict, compare=False, repr=False)
@@ -333,36 +363,6 @@ _CARRIED = tuple(f.name for f in dataclasses.fields(FoldState) if f.compare)
 _ENTRY_OWN = tuple((f.name, f.default_factory if f.default_factory is not dataclasses.MISSING
                     else (lambda default=f.default: default)) for f in dataclasses.fields(FoldState)
                    if f.metadata.get("entry"))
-
-
-class Checkpoint(NamedTuple):
-    """The fold's state just before entry `index`, kept by a replay asked for checkpoints (serve's), for a
-    replay of the edited log to resume from (engine/resume.py): every few hundred entries, and after the last."""
-
-    index: int
-    state: FoldState
-
-
-class Checkpoints:
-    """A replay's checkpoints, in order of index, which the replay resumed from it takes (`take`): a replay is
-    resumed from once, as serve resumes each from the last, and one that must start from nothing lets them go
-    before it starts, though the replay they were kept by is still drawn from (serve shows it meanwhile). Taken
-    twice, the second finds none: a replay from the start, the same result."""
-
-    __slots__ = ("_kept",)
-
-    def __init__(self, kept: Iterable[Checkpoint] = ()) -> None:
-        self._kept = tuple(kept)
-
-    def take(self) -> tuple[Checkpoint, ...]:
-        kept, self._kept = self._kept, ()
-        return kept
-
-    def __iter__(self) -> Iterator[Checkpoint]:
-        return iter(self._kept)
-
-    def __len__(self) -> int:
-        return len(self._kept)
 
 
 # Checkpoints for resuming a replay: about this many over the log (and at least this far apart).
