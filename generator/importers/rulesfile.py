@@ -357,9 +357,13 @@ class _Shape:
         current: Rule | None = None
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
         lettered: list[Rule] = []
+        starts = [(line.index, line.number) for line in lines[begin:end]
+                  if line.style == style and line.kind is Kind.RULE_START and line.number is not None]
         for line in lines[begin:end]:
             identifier = _IDENTIFIER.fullmatch(line.words or "") if line.kind is Kind.HEADING and rule_level \
                 and line.level == rule_level else None
+            if line.kind is Kind.RULE_START and line.style != style and _slipped(line, rules, starts):
+                line = dataclasses.replace(line, style=style)  # (a rule whose heading slipped a level)
             if identifier:  # `##TIDE - Title`: a rule known by letters where the game gave up numbers
                 line = dataclasses.replace(line, kind=Kind.RULE_START, style=style, number=letters_number(
                     identifier.group(1)), rule_class=heading_class_and_title(identifier.group(2) or "")[0],
@@ -858,6 +862,16 @@ def _furniture(line: Line) -> str | None:
     else:
         return None
     return _FURNITURE.get(words.strip("*_: \t").lower())
+
+
+def _slipped(line: Line, rules: list[Rule], starts: list[tuple[int, int]]) -> bool:
+    """Whether a heading that starts a rule in another style than the file's rules (`#210 Title` after `##209
+    Title`, before `##211 Title`) is one of them, its heading a level off: its number falls between the rule before
+    it and the next in the file's style (`starts`: their lines and numbers)."""
+    if not line.heading or line.number is None or not rules or line.number <= rules[-1].number:
+        return False
+    after = next((number for index, number in starts if index > line.index), None)
+    return after is None or line.number < after
 
 
 def _stack_class(stack: list[tuple[int, Line]]) -> str | None:
