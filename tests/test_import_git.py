@@ -1199,3 +1199,50 @@ def test_a_decisions_proposer_keeps_the_co_authors_the_history_line_names(tmp_pa
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
     assert "Proposer: Wren\nCo-authors: Lu\n" in entries(files["log.md"])["Proposal 5"], said
     assert f"commit {short(repo)} proposal 5 by Wren, Lu " in files["corrections.txt"]
+
+
+def test_a_decision_recorded_before_the_rules_begin_numbers_no_change_of_them(tmp_path, capsys) -> None:
+    """A bot's commit that says a proposal passed, before this game's rules file was made (an earlier round's),
+    is not the proposal a later change of these rules carries out."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Kit passed proposal #7", {"old/rules.md": RULES})
+    git_commit(repo, "New round", {"rules.md": RULES})
+    git_commit(repo, "A change", {"rules.md": amended(RULES, "half the players", "a third of the players")})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 1: A change"] and "proposal 7" not in files["corrections.txt"]
+
+
+def test_a_gap_between_the_proposals_one_commit_carries_out_is_written_between_them(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    added = RULES + "\n##301 - One\n\nThe first.\n\n##304 - Four\n\nThe fourth.\n"
+    git_commit(repo, "Proposals 301, 304", {"rules.md": added})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Unrecorded: 302-303", "Proposal 304"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_a_branch_named_for_the_rule_it_changes_numbers_no_proposal(tmp_path, capsys) -> None:
+    """A pull request's branch `201` that amends rule 201 names the rule, not its proposal."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - Brief\n\nA brief rule.\n"})
+    merge_pull_request(repo, 2, "kit", "201", "Change the quorum",
+                       [("Update rules.md", {"rules.md": amended(RULES, "half the players", "a third of the players")
+                                             + "\n##301 - Brief\n\nA brief rule.\n"})], "2020-06-07T10:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Event: Change the quorum"]  # (the game names its proposals in titles)
+
+
+def test_a_rule_given_back_its_initial_number_leaves_suber_numbering_standing(tmp_path, capsys) -> None:
+    """Rule 201 renumbered to 301 (a proposal 301, by Suber's numbering), then given back its number: a change
+    undone, no sign the game numbers its rules otherwise; the next new rule, 305, is still proposal 305."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Quorum moved", {"rules.md": RULES.replace("##201 Mutable", "##301 Mutable")})
+    git_commit(repo, "Quorum moved back", {"rules.md": RULES})
+    git_commit(repo, "Dice", {"rules.md": RULES + "\n##305 - Dice\n\nA die has six sides.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert [heading for heading in log if heading.startswith("Proposal")] == [
+        "Proposal 301: Quorum moved", "Proposal 302: Quorum moved back", "Proposal 305: Dice"]

@@ -23,9 +23,10 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from collections import Counter
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -399,12 +400,8 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             walk.initial = current[0]
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
-            if m := _DECIDED.search(commit.subject):
-                walk.decided.append((place, int(m.group(1)), commit))
-            if m := _SUBMITTED.match(commit.subject):
-                walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
-            if m := _FAILED_BY.match(commit.subject):
-                walk.failed_by[int(m.group(2))] = (m.group(1), commit)
+            if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
+                _note_decision(walk, place, commit)
             for old in left:  # rules made again where they were before they moved: a new game, or round
                 if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
                     walk.remade[old] = commit
@@ -471,6 +468,16 @@ def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFoun
         return True
     return all(line.startswith("#") or _UNDERLINE.fullmatch(line) or _UNDERLINE.fullmatch(after)
                for line, after in zip(lines, lines[1:] + [""]))
+
+
+def _note_decision(walk: _Walk, place: int, commit: Commit) -> None:
+    """What a bot's commit says of a proposal: that it was decided, submitted by someone, failed by someone."""
+    if m := _DECIDED.search(commit.subject):
+        walk.decided.append((place, int(m.group(1)), commit))
+    if m := _SUBMITTED.match(commit.subject):
+        walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+    if m := _FAILED_BY.match(commit.subject):
+        walk.failed_by[int(m.group(2))] = (m.group(1), commit)
 
 
 def _named(paths: list[str]) -> str:
@@ -771,7 +778,7 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif numbers := _subject_numbers(title):
         step.said.append(f"its title '{clean_line(title)}'")
         _proposals(step, numbers, author, author_is)
-    elif numbers := _branch_numbers(step.branch):
+    elif numbers := _branch_numbers(step.branch, step.changes):
         step.said.append(f"its branch's name '{step.branch}'")
         _proposals(step, numbers, author, author_is)
     else:
@@ -864,7 +871,8 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
             _proposals(step, [NEXT], author, author_is)
-            numbered_otherwise = numbered_otherwise or bool(made)
+            # (a rule given back a number of the initial rules, a change undone, numbers no new rule)
+            numbered_otherwise = numbered_otherwise or bool(set(made) - walk.initial.keys())
 
 
 def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
@@ -926,10 +934,12 @@ def _subject_numbers(title: str) -> list[int]:
     return []
 
 
-def _branch_numbers(branch: str) -> list[int]:
-    """A pull request's branch named for its proposal: `rule-change-301`, `384-subgamification`."""
+def _branch_numbers(branch: str, changes: list[Change]) -> list[int]:
+    """A pull request's branch named for its proposal: `rule-change-301`, `384-subgamification`; not one named
+    for a rule its `changes` amend, repeal or renumber (`422`, where a proposal changes rule 422)."""
     m = _BRANCH_NUMBER.match(branch.rpartition("/")[2])
-    return [int(m.group(1))] if m else []
+    changed = {change.rule for change in changes if change.kind != "enact"}
+    return [int(m.group(1))] if m and int(m.group(1)) not in changed else []
 
 
 def _runs(steps: list[_Step]) -> list[_Step]:
@@ -1251,13 +1261,16 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     judgments = 0
     last_date = ""  # (a decision the record does not date takes the day of the entry above it, or the game's start)
 
-    def unrecorded(numbers: list[int]) -> None:
+    def unrecorded_below(number: int) -> list[Entry]:
+        """The entry for the numbers not yet written below `number`, if any."""
         nonlocal pending
-        due, pending = runs_below(pending, min(numbers))
-        if due:
-            entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
-                "Neither a commit on the rules nor the record of decisions says what became of these proposals: in a "
-                "game kept in git, a proposal that failed is never merged (see IMPORT.md)."]))
+        due, pending = runs_below(pending, number)
+        return [Entry(f"Unrecorded: {number_ranges(due)}", prose=[
+            "Neither a commit on the rules nor the record of decisions says what became of these proposals: in a "
+            "game kept in git, a proposal that failed is never merged (see IMPORT.md)."])] if due else []
+
+    def unrecorded(numbers: list[int]) -> None:
+        entries.extend(unrecorded_below(min(numbers)))
 
     def decision_alone(decision: Decision) -> None:
         unrecorded([decision.number])
@@ -1283,7 +1296,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
             order += numbers
         if step.reading.kind == "judgment":
             judgments += 1
-        made = _step_entries(step, judgments, decided, walk)
+        made = _step_entries(step, judgments, decided, walk, unrecorded_below)
         entries += made
         last_date = next(value for key, value in made[-1].keys if key == "Date")
     for decision in alone:
@@ -1322,7 +1335,10 @@ def _lettered(decision: Decision, date: str, changes: list[Change], prose: list[
                            f"{clean_line(decision.said)} (votes: {votes}).")], changes, prose)
 
 
-def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk) -> list[Entry]:
+def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk,
+                  unrecorded_below: Callable[[int], list[Entry]]) -> list[Entry]:
+    """The step's entries; `unrecorded_below(N)` the Unrecorded entry due before proposal N, where a commit carries
+    out proposals with a gap between them ("Proposals 26, 29"), the numbering check reading them in order."""
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
@@ -1335,7 +1351,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                          f"({_player(step.author)})")], step.cleaned, [f"The formatting {step.commit.short} changed "
                          "beside its other changes."])
         step.cleaned = []
-        return [cleaning] + _step_entries(step, judgments, decided, walk)
+        return [cleaning] + _step_entries(step, judgments, decided, walk, unrecorded_below)
     if reading.kind == "proposal" and step.again is None and any(
             decided[p.number].result == "undecided" or not decided[p.number].proposer
             for p in reading.proposals if p.number in decided):
@@ -1348,6 +1364,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
         shares = _shares(step)
         out = []
         for proposal in reading.proposals:
+            out += unrecorded_below(proposal.number)
             decision = decided.get(proposal.number)
             called = decision.title if decision and decision.title else titled if len(reading.proposals) == 1 else ""
             heading = f"Proposal {proposal.number}" + (f": {called}" if called else "")
