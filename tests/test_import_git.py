@@ -375,7 +375,44 @@ def test_same_day_enactment_and_repeal_and_an_unreadable_commit(tmp_path, capsys
     assert "Repeal rule 301." in log["Proposal 302"]
     assert "## Problems in the record (1)" in files["IMPORT.md"] and problem in files["IMPORT.md"]
     assert "not read: the next readable commit carries its changes" in files["IMPORT.md"]
+    assert "--start" not in said  # (said of the commit, not with `import text`'s options)
     assert main(["check", str(tmp_path / "game")]) == 0
+
+
+@pytest.mark.parametrize("begun", ["# Our Nomic\n\n## Table of contents\n\n", "Our Nomic\n=========\n", "OUR RULES\n"])
+def test_a_rules_file_begun_with_its_title_alone_holds_no_rules_yet(tmp_path, capsys, begun) -> None:
+    """The first commits of a game may make its rules file with a title and nothing else: no rules yet, and no
+    problem; the first commit with rules starts the game. Rules emptied after that are a problem."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Create rules.md", {"rules.md": begun}, date="2021-03-01T09:00:00")
+    git_commit(repo, "Add the rules", {"rules.md": RULES}, date="2021-03-02T09:00:00")
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - Brief\n\nA brief rule.\n"},
+               date="2021-03-03T09:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301"] and "no numbered rules" not in said + files["IMPORT.md"]
+    assert f"from commit `{short(repo, 'HEAD~1')}`" in files["IMPORT.md"]
+    assert "### 201" in files["rules.md"]
+    git_commit(repo, "Start over", {"rules.md": begun}, date="2021-03-04T09:00:00")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", out="emptied")
+    assert code == 1 and f"rules.md at {short(repo)}: no numbered rules found" in said
+
+
+def test_a_rules_file_that_never_holds_a_rule_is_refused_with_what_each_commit_held(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Create rules.md", {"rules.md": "# Our Nomic\n"})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 2 and files == {}
+    assert f"rules.md at {short(repo)}: no numbered rules found" in said and "no readable rules at rules.md" in said
+
+
+def test_a_folder_of_rules_begun_with_a_readme_alone_holds_no_rules_yet(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial commit", {"README.md": "A game of Nomic, with rules in files that say what they are.\n"})
+    front = "---\nrule: {n}\ntype: Mutable\n---\n\n{text}\n"
+    git_commit(repo, "The rules", {"rule101.md": front.format(n=101, text="Follow the rules.")})
+    git_commit(repo, "Proposal 102", {"rule102.md": front.format(n=102, text="Vote.")})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", ".")
+    assert list(log) == ["Proposal 102"] and "no rules found" not in said + files["IMPORT.md"]
 
 
 def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
@@ -1027,8 +1064,7 @@ def test_an_outlines_sections_numbered_by_place_are_no_proposals_numbers(tmp_pat
 
 def test_a_heading_made_of_a_rules_first_line_is_a_cleaning(tmp_path, capsys) -> None:
     """A plain file whose rules open with a name on a line of its own, given Markdown headings later: the
-    names become titles and no word moves, a cleaning and not a proposal; a rules file begun empty is said of its
-    commit, not with `import text`'s options."""
+    names become titles and no word moves, a cleaning and not a proposal."""
     repo = tmp_path / "repo"
     git_commit(repo, "Create RULES", {"RULES": "OUR RULES\n"}, date="2020-01-01T12:00:00")
     plain = "OUR RULES\n\n1. PLAYING\n\nEach player plays `fair`.\n\n2. WINNING\n\nThe first to 10 points wins.\n"
@@ -1038,11 +1074,9 @@ def test_a_heading_made_of_a_rules_first_line_is_a_cleaning(tmp_path, capsys) ->
     git_commit(repo, "Proposal 7", {"RULES": headed.replace("10 points", "12 points")}, date="2020-01-04T12:00:00")
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "RULES")
     log = entries(files["log.md"])
-    assert code == 1 and list(log) == ["Event: add headings", "Proposal 7"]
+    assert code == 0 and list(log) == ["Event: add headings", "Proposal 7"]
     assert "By: cleaning (Ann)" in log["Event: add headings"]
     assert 'Retitle rule 2 to "WINNING".' in log["Event: add headings"]
-    assert "RULES at " in said and ": no numbered rules found (a rule starts with" in said
-    assert "--start" not in said
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
 
@@ -1144,3 +1178,24 @@ def test_the_keepers_corrections_line_names_a_proposer_above_the_record_of_decis
                                  "--corrections", str(corrections), out="second")
     log = entries(files["log.md"])
     assert "Proposer: Ash\n" in log[next(h for h in log if h.startswith("Proposal 1"))], said
+
+
+def test_a_decisions_proposer_keeps_the_co_authors_the_history_line_names(tmp_path, capsys) -> None:
+    """A record of decisions names a proposal's proposer; the History line the commit added names its co-author
+    too. The log writes the record's proposer and keeps the co-author (the keeper's line still names others)."""
+    import json
+
+    repo = tmp_path / "repo"
+    decisions = {"proposals": [{"n": 5, "author": "Wren", "status": "passed", "votes": {"Wren": 1, "Lu": 1},
+                                "timestamp": 1_580_515_200}]}
+    git_commit(repo, "Initial Set", {"rules.md": HISTORY_RULES, "data/proposals.json": json.dumps(decisions)},
+               date="2020-01-01T12:00:00", author="Keeper")
+    text = HISTORY_RULES.replace("Each turn a player proposes.", "Each turn a player proposes once.").replace(
+        "(https://example.org/201)", "(https://example.org/201)  \n[*Amended (1) by Proposal 5 (Wren, Lu), Feb 1, "
+        "2020*](https://example.org/5)")
+    git_commit(repo, "Proposal 5", {"rules.md": text}, date="2020-02-01T12:00:00", author="Keeper")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Proposer: Wren\nCo-authors: Lu\n" in entries(files["log.md"])["Proposal 5"], said
+    assert f"commit {short(repo)} proposal 5 by Wren, Lu " in files["corrections.txt"]

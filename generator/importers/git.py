@@ -44,8 +44,8 @@ from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_sub
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
-from .text import (IMMUTABLE, MUTABLE, NO_RULES, ImportedRule, NoRulesFound, RulesetImportError, YamlBeyondBounds,
-                   clean_line, escape_markdown, heading_text, short_title, wrap)
+from .text import (IMMUTABLE, MAX_TITLE_LINE_WORDS, MUTABLE, ImportedRule, NoRulesFound, RulesetImportError,
+                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -86,6 +86,7 @@ _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE) 
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
+_UNDERLINE = re.compile(r"=+|-+")  # what makes the line above it a heading (Markdown's setext headings)
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
@@ -350,10 +351,12 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
     left: list[str] = []  # the paths the rules moved away from
+    unbegun: list[Problem] = []  # the rules before the start, held as a title alone: no problem unless none start
     with BlobReader(repo) as blobs:
-        def rules_at(revision: str) -> tuple[tuple[dict[int, ImportedRule], str] | None, list[Problem]]:
+        def rules_at(revision: str, begun: bool) -> tuple[tuple[dict[int, ImportedRule], str] | None, list[Problem]]:
             """The rules at `revision` and the path that holds them (None where no path holds readable rules), and
-            the problems met on the way."""
+            the problems met on the way; before the rules have `begun`, a rules file with no rule in it yet is
+            none."""
             problems = []
             for path in paths:
                 try:
@@ -362,9 +365,12 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
                 except RulesetImportError as error:  # (where the rules are, unreadable: not those before)
-                    said = NO_RULES if isinstance(error, NoRulesFound) else str(error)
-                    problems.append(Problem(error.file or path or ".", revision, error.line, f"{said}; not read: "
-                                            "the next readable commit carries its changes"))
+                    said = error.said if isinstance(error, NoRulesFound) else str(error)
+                    problem = Problem(error.file or path or ".", revision, error.line, f"{said}; not read: the next "
+                                      "readable commit carries its changes")
+                    unread = not begun and isinstance(error, NoRulesFound) and _no_rule_yet(blobs, revision, path,
+                                                                                            error)
+                    (unbegun if unread else problems).append(problem)
                     break
                 if read is None:
                     continue
@@ -383,11 +389,11 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
 
         current: tuple[dict[int, ImportedRule], str] | None = None
         if first:
-            current, problems = rules_at(first)
+            current, problems = rules_at(first, False)
             walk.problems += problems
             if current is None:
                 raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in commit {first[:10]} (--from)",
-                                    walk.problems)
+                                    walk.problems + unbegun)
             walk.start_commit = first
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
@@ -404,7 +410,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     walk.remade[old] = commit
             if not any(_touches(changed, path) for path in paths):
                 continue
-            now, problems = rules_at(commit.id)
+            now, problems = rules_at(commit.id, current is not None)
             if current is None:
                 walk.problems += problems
                 if now is not None:
@@ -415,7 +421,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     and moved not in paths:  # the rules moved: follow them
                 paths.insert(0, moved)
                 left.append(current[1])
-                now, problems = rules_at(commit.id)
+                now, problems = rules_at(commit.id, True)
                 if now is not None:
                     walk.moves.append(f"from {code_span(current[1] or '.')} to {code_span(moved)} at commit "
                                       f"{commit.short} ({commit.date[:10]})")
@@ -449,8 +455,22 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                                     place, cleaned=cleaned))
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
-                            walk.problems)
+                            walk.problems + unbegun)
     return walk
+
+
+def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
+    """Whether rules in which no rule was found are rules not yet begun: a file that holds its title alone
+    (headings, or one short line), or a folder none of whose files is a rule (a README)."""
+    if error.file is None:
+        return not path or blobs.kind(revision, path) == "tree"
+    if error.file != path or blobs.kind(revision, path) != "blob":
+        return False
+    lines = [line.strip() for line in (_read(blobs, revision, path) or "").splitlines() if line.strip()]
+    if len(lines) == 1 and len(lines[0].split()) <= MAX_TITLE_LINE_WORDS:
+        return True
+    return all(line.startswith("#") or _UNDERLINE.fullmatch(line) or _UNDERLINE.fullmatch(after)
+               for line, after in zip(lines, lines[1:] + [""]))
 
 
 def _named(paths: list[str]) -> str:
@@ -862,14 +882,15 @@ def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
 
 def _proposers_of_record(steps: list[_Step], decided: dict[int, Decision]) -> None:
     """A proposal whose proposer the record of decisions names is credited to them, as its entry is, and not to
-    the commit that carried it out: the corrections file and what is said as guessed say what the log writes."""
+    the commit that carried it out; the co-authors its reading names (a History line, a commit's trailer) stay
+    its co-authors. The corrections file and what is said as guessed say what the log writes."""
     proposers = {number: decision.proposer for number, decision in decided.items() if decision.proposer}
     for step in steps:
         if step.reading.kind != "proposal" or step.correction:
             continue
-        step.reading = dataclasses.replace(step.reading, proposals=tuple(map(
-            lambda p: Proposal(p.number, (proposers[p.number],)) if p.number in proposers else p,
-            step.reading.proposals)))
+        step.reading = dataclasses.replace(step.reading, proposals=tuple(
+            Proposal(p.number, (proposers[p.number], *(a for a in p.authors[1:] if a != proposers[p.number])))
+            if p.number in proposers else p for p in step.reading.proposals))
         if proposers.keys() >= {p.number for p in step.reading.proposals}:
             step.guesses = [guess for guess in step.guesses if not guess.startswith("the proposer is")]
             step.said.append("its decision's proposer")

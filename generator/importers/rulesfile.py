@@ -109,9 +109,9 @@ def read_rule_files(files: list[tuple[str, str | None]], *, link_base: str | Non
     for name, text in files:
         reading.read_rule_file(name, text)
     if not reading.rules:
-        raise RulesetImportError("no rules found in the folder's files (each a rule with YAML front matter between "
-                                 "'---' lines, e.g. 'rule: 101', 'type: Immutable', 'status: Accepted'; or named "
-                                 "by a number, 'rule101.md'; or holding numbered rule headings)")
+        raise NoRulesFound(said="no rules found in the folder's files (each a rule with YAML front matter between "
+                                "'---' lines, e.g. 'rule: 101', 'type: Immutable', 'status: Accepted'; or named by "
+                                "a number, 'rule101.md'; or holding numbered rule headings)", hint="")
     return reading.result(None)
 
 
