@@ -379,10 +379,12 @@ def test_same_day_enactment_and_repeal_and_an_unreadable_commit(tmp_path, capsys
     assert main(["check", str(tmp_path / "game")]) == 0
 
 
-@pytest.mark.parametrize("begun", ["# Our Nomic\n\n## Table of contents\n\n", "Our Nomic\n=========\n", "OUR RULES\n"])
+@pytest.mark.parametrize("begun", ["# Our Nomic\n\n## Table of contents\n\n", "Our Nomic\n=========\n", "OUR RULES\n",
+                                   "# our-nomic\nA game of Nomic, played by pull requests.\n"])
 def test_a_rules_file_begun_with_its_title_alone_holds_no_rules_yet(tmp_path, capsys, begun) -> None:
-    """The first commits of a game may make its rules file with a title and nothing else: no rules yet, and no
-    problem; the first commit with rules starts the game. Rules emptied after that are a problem."""
+    """The first commits of a game may make its rules file with a title and nothing else (or GitHub's README, a
+    title and a description): no rules yet, and no problem; the first commit with rules starts the game. Rules
+    emptied after that are a problem."""
     repo = tmp_path / "repo"
     git_commit(repo, "Create rules.md", {"rules.md": begun}, date="2021-03-01T09:00:00")
     git_commit(repo, "Add the rules", {"rules.md": RULES}, date="2021-03-02T09:00:00")

@@ -45,8 +45,8 @@ from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_sub
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
-from .text import (IMMUTABLE, MAX_TITLE_LINE_WORDS, MUTABLE, ImportedRule, NoRulesFound, RulesetImportError,
-                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, short_title, wrap)
+from .text import (IMMUTABLE, MUTABLE, ImportedRule, NoRulesFound, RulesetImportError, YamlBeyondBounds,
+                   clean_line, escape_markdown, heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -458,16 +458,16 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
 
 def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
     """Whether rules in which no rule was found are rules not yet begun: a file that holds its title alone
-    (headings, or one short line), or a folder none of whose files is a rule (a README)."""
+    (headings, and at most a line under them, as GitHub makes a README: `# name`, a description), or a folder
+    none of whose files is a rule (a README)."""
     if error.file is None:
         return not path or blobs.kind(revision, path) == "tree"
     if error.file != path or blobs.kind(revision, path) != "blob":
         return False
     lines = [line.strip() for line in (_read(blobs, revision, path) or "").splitlines() if line.strip()]
-    if len(lines) == 1 and len(lines[0].split()) <= MAX_TITLE_LINE_WORDS:
-        return True
-    return all(line.startswith("#") or _UNDERLINE.fullmatch(line) or _UNDERLINE.fullmatch(after)
-               for line, after in zip(lines, lines[1:] + [""]))
+    said = [line for line, after in zip(lines, lines[1:] + [""])
+            if not (line.startswith("#") or _UNDERLINE.fullmatch(line) or _UNDERLINE.fullmatch(after))]
+    return len(said) <= 1
 
 
 def _note_decision(walk: _Walk, place: int, commit: Commit) -> None:
