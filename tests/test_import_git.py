@@ -590,9 +590,10 @@ name = "name"
 """
 
 
-def website_game(tmp_path, lost: bool = False):
+def website_game(tmp_path, lost: bool = False, current: bool = False):
     """A website's archive: one ruleset per adopted proposition, propositions with four lists of ballots, players
-    in a file of their own, everything numbered from 0; `lost`: the list names a ruleset never committed."""
+    in a file of their own, everything numbered from 0; `lost`: the list names a ruleset never committed;
+    `current`: the rules in force, a file of their own, hold that last ruleset's rules."""
     import json
 
     repo = tmp_path / "repo"
@@ -612,6 +613,8 @@ def website_game(tmp_path, lost: bool = False):
                     {"author": 1, "timestamp": 1653250000, "votes": [[1], [0, 2], [], []]},
                     {"author": 1, "timestamp": 1653300000, "votes": [[1], [0, 2], [2], []]}]
     players = [{"name": "Ann", "PID": 0}, {"name": "Bo", "PID": 1}, {"name": "Cy", "PID": 2}]
+    if current:
+        archive["Rules/rules.json"] = json.dumps(rules + [{"id": 3, "title": "End", "content": "The game ends."}])
     git_commit(repo, "Synced changes", {**archive, "Rules/Archive/index.json": json.dumps(index),
                                         "Propositions/propositions.json": json.dumps(propositions),
                                         "Players/players.json": json.dumps(players)})
@@ -771,6 +774,17 @@ def test_a_ruleset_the_list_names_but_the_archive_lacks_is_said(tmp_path, capsys
     assert len(entries(files["log.md"])) == 3
 
 
+def test_the_rules_in_force_stand_for_the_last_ruleset_the_archive_lacks(tmp_path, capsys) -> None:
+    """The records file's `current` names the file of the rules in force: where the archive lacks the list's last
+    ruleset (the website archives it later), that file is read in its place."""
+    repo, records = website_game(tmp_path, lost=True, current=True)
+    current = 'title = "summary"\ncurrent = "Rules/rules.json"\n'
+    records.write_text(WEBSITE_RECORDS.replace('title = "summary"\n', current), encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records))
+    assert list(log)[-1] == "Event: Lost" and "Enact rule 3: End" in log["Event: Lost"]
+    assert "which is not in the repository" not in said
+
+
 def test_a_websites_rule_with_no_text_of_its_own_and_the_keepers_word_on_a_decision_kept(tmp_path, capsys) -> None:
     """A website's tree gains a rule that only heads the rules under it (no text of its own): it is enacted with
     an empty blockquote, which check reads. A leftvote (a fourth kind of ballot the keeper maps to against) counts
@@ -815,9 +829,10 @@ def test_a_websites_rule_with_no_text_of_its_own_and_the_keepers_word_on_a_decis
     code, second, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections", str(again),
                                   out="again")
     assert code == 0, said
-    assert f"{again}: 3 lines confirmed what the import reads" in said  # its player lines, as the import reads them
-    assert {name: text for name, text in second.items() if name != "IMPORT.md"} == \
-        {name: text for name, text in files.items() if name != "IMPORT.md"}
+    # its player lines and its rulesets' lines, as the import reads them
+    assert f"{again}: 6 lines confirmed what the import reads" in said
+    assert {name: text for name, text in second.items() if name not in ("IMPORT.md", "corrections.txt")} == \
+        {name: text for name, text in files.items() if name not in ("IMPORT.md", "corrections.txt")}
 
 
 def test_a_game_whose_proposals_are_its_pull_requests_says_so_by_its_keepers_word(tmp_path, capsys) -> None:
@@ -1248,3 +1263,27 @@ def test_a_rule_given_back_its_initial_number_leaves_suber_numbering_standing(tm
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert [heading for heading in log if heading.startswith("Proposal")] == [
         "Proposal 301: Quorum moved", "Proposal 302: Quorum moved back", "Proposal 305: Dice"]
+
+
+def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tmp_path, capsys) -> None:
+    """A website's list may name the wrong proposition for a ruleset (its rule's own history says another): the
+    corrections file's `ruleset N proposal M` line is followed, adoption included; one naming no ruleset is
+    refused."""
+    repo, records = website_game(tmp_path)
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records))
+    assert re.search(r"^ruleset 2 proposal 2 by Bo +# the record: ruleset 2 names proposal 2", files["corrections.txt"],
+                     re.MULTILINE)
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text("ruleset 2 proposal 1 by Bo\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                 str(corrections), out="corrected")
+    log = entries(files["log.md"])
+    carried = log["Proposal 1: Voting changed by Bo"]  # (the title: the list's summary of the ruleset)
+    assert "Amend rule 1 to read:" in carried and "Result: adopted" in carried
+    assert "Result: defeated" in log["Proposal 2"] and "named by no ruleset" in log["Proposal 2"]
+    assert f"{corrections}:1: ruleset 2: proposal 1 by Bo (the import read: proposal 2)" in said
+    corrections.write_text("ruleset 9 proposal 1\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                 str(corrections), out="refused")
+    assert code == 2 and files == {}
+    assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said

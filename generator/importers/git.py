@@ -39,14 +39,14 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
                       toml_players, toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import (Decision, DecisionsUnreadable, Mapping, ScoreFiles, moment_of, read_decisions, read_list,
-                        read_players, read_scores, score_paths, stated_conditions)
+from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, moment_of, read_decisions,
+                        read_list, read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
-from .text import (IMMUTABLE, MUTABLE, ImportedRule, NoRulesFound, RulesetImportError, YamlBeyondBounds,
-                   clean_line, escape_markdown, heading_text, short_title, wrap)
+from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
+                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -179,7 +179,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     first = commit_id(repo, start) if start else None
     if first is None and paths:
         paths = _earlier_paths(repo, last, paths)
-    walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
+    walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections, link_base)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
@@ -188,11 +188,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
-    for step in walk.steps:
-        if corrections is not None and (said := corrections.commit(step.commit.id)):
-            step.correction, reading = said
-            if reading != step.reading:
-                step.own, step.reading = step.reading, reading
+    for step in walk.steps:  # (a ruleset's step: its line was followed as the rulesets were read)
+        if corrections is not None and not step.ruleset and (said := corrections.commit(step.commit.id)):
+            _correct(step, said)
     steps = _runs(walk.steps)
     _number(steps)
     names = _Names(corrections, walk)
@@ -261,6 +259,22 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                                _hints(steps, by_pull_requests))}
     return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
                         said=used + _told(walk, steps))
+
+
+def _correct(step: _Step, said: tuple[int, Reading]) -> None:
+    """The step read as the keeper's corrections line `said` (its line, its reading) says."""
+    step.correction, reading = said
+    if reading != step.reading:
+        step.own, step.reading = step.reading, reading
+
+
+def _numbers(reading: Reading) -> list[int]:
+    return [p.number for p in reading.proposals]
+
+
+def _step_named(step: _Step) -> str:
+    """How the corrections file names a step: `ruleset 3` (its place in a website's list), else `commit ID`."""
+    return f"ruleset {step.place}" if step.ruleset else f"commit {step.commit.short}"
 
 
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
@@ -1048,7 +1062,7 @@ class _Names:
         """The step's reading with the names written; the keeper's own reading (its line) as it is."""
         reading = step.reading
         if step.correction:
-            self.corrections.use(step.correction, f"commit {step.commit.short}: {reading.words()}" + (
+            self.corrections.use(step.correction, f"{_step_named(step)}: {reading.words()}" + (
                 f" (the import read: {step.own.words()})" if step.own else " (as the import reads it)"))
         names = [author for entry in step.credited if entry is not None for author in entry.authors]
         for raw in [step.author, _author(step)[0], *names]:  # (a line may name any, that a correction replaced)
@@ -1176,9 +1190,10 @@ def _decimal(score: Fraction) -> str:
     return str(Decimal(score.numerator) / Decimal(score.denominator))
 
 
-def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
+def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Corrections | None) -> _Walk:
     """A game a website keeps as one archived ruleset per adopted proposal (the records file's [rulesets]): each
-    ruleset after the first is a step, the proposal its entry names, its changes what it changed."""
+    ruleset after the first is a step, the proposal its entry names (or the keeper's corrections line `ruleset N
+    proposal M`, where the record says otherwise elsewhere), its changes what it changed."""
     sets = records.rulesets
     walk = _Walk({}, last, "", [], [], [], None, [], {})
     with BlobReader(repo) as blobs:
@@ -1193,21 +1208,9 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
                                     "an object")
             path = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: clean_line(str(entry.get(m.group(1), ""))),
                           sets.file)
-            try:
-                content = blobs.read(last, path)
-                read = read_ruleset(content, file=path) if content is not None else None
-            except (RulesetImportError, BlobTooLarge) as error:
-                if before is None:
-                    raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
-                walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: the next "
-                                             "readable ruleset carries its changes"))
-                continue
-            if read is None:  # (the list names a ruleset the archive lacks)
-                if before is None:
-                    raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the first ruleset the "
-                                        f"records file's rulesets.list names)", walk.problems)
-                walk.problems.append(Problem(path, last, 0, f"{sets.list} names this ruleset, which is not in the "
-                                             "repository: the next ruleset carries its changes"))
+            path, read = _archived_ruleset(repo, blobs, last, walk, sets, path, place == len(entries) - 1,
+                                           before is None)
+            if read is None:
                 continue
             rules = {rule.number: rule for rule in read.rules}
             moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
@@ -1217,22 +1220,61 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
                                                                         "--end-of-options", last)).strip()[:10]
                 before = rules
                 continue
-            changes, cleaned = _changes(before, rules)
+            step = _ruleset_step(_changes(before, rules), place, path, moment, title, entry.get(sets.proposal), last)
             before = rules
-            proposal = entry.get(sets.proposal)
-            commit = Commit(last, (), "", datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(),
-                            title)
-            step = _Step(commit, changes + cleaned, [None] * len(changes + cleaned), title, "", "", "", False, [],
-                         place, ruleset=path)
-            if isinstance(proposal, int) and not isinstance(proposal, bool):
-                walk.adopted[proposal] = f"adopted: ruleset {place} ({path}) names it"
-                step.said.append(f"ruleset {place} names proposal {proposal}")
-                step.reading = Reading("proposal", (Proposal(proposal),))  # (its proposer: the decision's)
-            else:
-                step.said.append(f"ruleset {place} names no proposal")
-                step.reading = Reading("event", by="the keeper, no proposal")
+            if corrections is not None and (said := corrections.ruleset(place)):
+                # (a ruleset names no proposer, the decision does: the line corrects the reading where it names
+                # other proposals, or another kind)
+                step.correction, reading = said
+                if reading.kind != step.reading.kind or _numbers(reading) != _numbers(step.reading):
+                    step.own = step.reading
+                step.reading = reading
+            for number in _numbers(step.reading):
+                walk.adopted[number] = f"adopted: ruleset {place} ({path}) names it" + (
+                    " (your correction)" if step.own is not None else "")
             walk.steps.append(step)
     return walk
+
+
+def _archived_ruleset(repo: Path, blobs: BlobReader, last: str, walk: _Walk, sets: Rulesets, path: str,
+                      last_one: bool, first: bool) -> tuple[str, ImportedRuleset | None]:
+    """The ruleset a website archived at `path` (the records file's [rulesets]), and where it was read; None, said
+    as a problem, where it is unreadable or missing (the first is refused: the game starts there). The list's
+    `last_one` the archive lacks is read from the rules in force (rulesets.current), where the keeper names them."""
+    try:
+        content = blobs.read(last, path)
+        if content is None and last_one and sets.current:  # (archived later: the rules in force stand for it)
+            path, content = sets.current, blobs.read(last, sets.current)
+        read = read_ruleset(content, file=path) if content is not None else None
+    except (RulesetImportError, BlobTooLarge) as error:
+        if first:
+            raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
+        walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: the next readable "
+                                     "ruleset carries its changes"))
+        return path, None
+    if read is None:  # (the list names a ruleset the archive lacks)
+        if first:
+            raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the first ruleset the records "
+                                "file's rulesets.list names)", walk.problems)
+        walk.problems.append(Problem(path, last, 0, f"{sets.list} names this ruleset, which is not in the "
+                                     "repository: the next ruleset carries its changes"))
+    return path, read
+
+
+def _ruleset_step(changed: tuple[list[Change], list[Change]], place: int, path: str, moment: float, title: str,
+                  proposal: object, last: str) -> _Step:
+    """The step a website's archived ruleset is: its changes (and those of formatting alone), by the proposal
+    its entry in the list names."""
+    changes = changed[0] + changed[1]
+    commit = Commit(last, (), "", datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(), title)
+    step = _Step(commit, changes, [None] * len(changes), title, "", "", "", False, [], place, ruleset=path)
+    if isinstance(proposal, int) and not isinstance(proposal, bool):
+        step.said.append(f"ruleset {place} names proposal {proposal}")
+        step.reading = Reading("proposal", (Proposal(proposal),))  # (its proposer: the decision's)
+    else:
+        step.said.append(f"ruleset {place} names no proposal")
+        step.reading = Reading("event", by="the keeper, no proposal")
+    return step
 
 
 def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> tuple[list[Entry], Runs, list[int]]:
@@ -1546,7 +1588,7 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
                       guessed: dict[str, tuple[str, str]], decisions: list[Line],
                       by_pull_requests: bool = False) -> list[tuple[str, list[Line]]]:
     commits = []
-    for step in (step for step in steps if not step.ruleset):  # (a ruleset's step is the record's: no guess)
+    for step in steps:
         ids = "".join(f", then {c.short}" for c in step.commits)
         if step.own is not None:
             why = f"your correction (the import read: {step.own.words()})"
@@ -1559,7 +1601,7 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
             why = f"as your line says; {why}"
         if step.again is not None:
             why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
-        commits.append(Line(f"commit {step.commit.short}", step.reading.words(), why + ids))
+        commits.append(Line(_step_named(step), step.reading.words(), why + ids))
     rules = []
     if guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's to say
         words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
