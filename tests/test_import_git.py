@@ -1287,3 +1287,13 @@ def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tm
                                  str(corrections), out="refused")
     assert code == 2 and files == {}
     assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said
+
+
+def test_a_commits_co_authored_by_trailers_name_the_proposals_co_authors(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301: Dice\n\nCo-authored-by: Lu <lu@example.org>\nco-authored-by: Kit <k@example.org>",
+               {"rules.md": RULES + "\n##301 - Dice\n\nA die has six sides.\n"}, author="Kit")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: Kit\nCo-authors: Lu\n" in log["Proposal 301: Dice"]  # (the author is no co-author of his own)
+    assert f"commit {short(repo)} proposal 301 by Kit, Lu " in files["corrections.txt"]

@@ -85,6 +85,8 @@ _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+prop
                         re.IGNORECASE)
 _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+_CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>)?[ \t]*$",  # Ann <a@b.org>
+                          re.IGNORECASE | re.MULTILINE)
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
 _UNDERLINE = re.compile(r"=+|-+")  # what makes the line above it a heading (Markdown's setext headings)
@@ -814,7 +816,15 @@ def _author(step: _Step) -> tuple[str, str]:
 def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> None:
     if author_is == "the commit's author":
         step.guesses.append(f"the proposer is {author_is} (nothing in the record names one)")
-    step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
+    authors = (author, *_co_authors(step.commit, author))
+    step.reading = Reading("proposal", tuple(Proposal(number, authors) for number in numbers))
+
+
+def _co_authors(commit: Commit, author: str) -> tuple[str, ...]:
+    """Whom the commit's `Co-authored-by:` trailers name beside `author`, git's way of crediting co-authors (a
+    squashed pull request gathers its commits' there)."""
+    names = (m.group(1) for m in _CO_AUTHORED.finditer(commit.message))
+    return tuple(dict.fromkeys(name for name in names if name != author))
 
 
 def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
