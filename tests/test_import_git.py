@@ -1289,11 +1289,18 @@ def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tm
     assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said
 
 
-def test_a_commits_co_authored_by_trailers_name_the_proposals_co_authors(tmp_path, capsys) -> None:
+def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_authors(tmp_path, capsys) -> None:
     repo = tmp_path / "repo"
     git_commit(repo, "Start", {"rules.md": RULES})
-    git_commit(repo, "Proposal 301: Dice\n\nCo-authored-by: Lu <lu@example.org>\nco-authored-by: Kit <k@example.org>",
-               {"rules.md": RULES + "\n##301 - Dice\n\nA die has six sides.\n"}, author="Kit")
+    git_commit(repo, "Proposal 301: Dice", {"rules.md": RULES + "\n##301 - Dice\n\nA die has six sides.\n"}, author="Lu")
+    git_commit(repo, "Proposal 302: Coins\n\nCo-authored-by: Lu <lu@example.org>\nco-authored-by: Kit <k@example.org>\n"
+               "Co-authored-by: Claude Opus 4.6 <noreply@anthropic.com>",
+               {"rules.md": RULES + "\n##301 - Dice\n\nA die has six sides.\n\n##302 - Coins\n\nA coin has two.\n"},
+               author="Kit")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert "Proposer: Kit\nCo-authors: Lu\n" in log["Proposal 301: Dice"]  # (the author is no co-author of his own)
-    assert f"commit {short(repo)} proposal 301 by Kit, Lu " in files["corrections.txt"]
+    # Lu plays (she proposed 301); the tool that helped write the commit does not, and is said as guessed
+    assert "Proposer: Kit\nCo-authors: Lu\n" in log["Proposal 302: Coins"]  # (the author is no co-author of his own)
+    assert "Claude" not in files["game.toml"] and "Co-authors: Lu, Claude" not in files["log.md"]
+    assert f"commit {short(repo)} proposal 302 by Kit, Lu " in files["corrections.txt"]
+    assert "Claude Opus 4.6, whom its Co-authored-by names, plays no other part in the record: no co-author" in \
+        files["IMPORT.md"]

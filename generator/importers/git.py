@@ -221,6 +221,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
+    _trailer_co_authors(steps, {p.authors[0] for step in steps for p in step.reading.proposals if p.authors}
+                        | {name for decision in decided.values() for name, _ in decision.votes}
+                        | {decision.proposer for decision in decided.values() if decision.proposer} | set(scores), names)
     entries, unrecorded, numbers = _entries(steps, decided, walk)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
                                  + [name for decision in decided.values() for name, _ in decision.votes]
@@ -816,15 +819,26 @@ def _author(step: _Step) -> tuple[str, str]:
 def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> None:
     if author_is == "the commit's author":
         step.guesses.append(f"the proposer is {author_is} (nothing in the record names one)")
-    authors = (author, *_co_authors(step.commit, author))
-    step.reading = Reading("proposal", tuple(Proposal(number, authors) for number in numbers))
+    step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
-def _co_authors(commit: Commit, author: str) -> tuple[str, ...]:
-    """Whom the commit's `Co-authored-by:` trailers name beside `author`, git's way of crediting co-authors (a
-    squashed pull request gathers its commits' there)."""
-    names = (m.group(1) for m in _CO_AUTHORED.finditer(commit.message))
-    return tuple(dict.fromkeys(name for name in names if name != author))
+def _trailer_co_authors(steps: list[_Step], players: set[str], names: _Names) -> None:
+    """The co-authors a proposal's commits name in `Co-authored-by:` trailers, git's way of crediting them (a
+    squashed pull request gathers its commits' there), where they are players of the record: a trailer credits the
+    tools that helped write a commit too (`Claude <noreply@anthropic.com>`), who play no part in the game. Those
+    are said as guessed; the keeper's corrections line names anyone."""
+    for step in steps:
+        if step.reading.kind != "proposal" or step.correction:
+            continue
+        trailers = dict.fromkeys(names.written.get(match.group(1), match.group(1))
+                                 for commit in (step.commit, *step.commits)
+                                 for match in _CO_AUTHORED.finditer(commit.message))
+        if outside := [name for name in trailers if name not in players]:
+            step.guesses.append(f"{', '.join(outside)}, whom its Co-authored-by names, plays no other part in the "
+                                "record: no co-author")
+        if playing := [name for name in trailers if name in players]:
+            step.reading = dataclasses.replace(step.reading, proposals=tuple(
+                Proposal(p.number, tuple(dict.fromkeys((*p.authors, *playing)))) for p in step.reading.proposals))
 
 
 def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
