@@ -28,8 +28,8 @@ from generator.build import build_site  # noqa: E402
 from generator.cache import Cache  # noqa: E402
 from generator.pipeline import Pipeline  # noqa: E402
 from generator.progress import BUILD_STEPS, Progress  # noqa: E402
-from generator.site.render import draw_page  # noqa: E402
-from generator.site.views import Page  # noqa: E402
+from generator.site.render import draw_page, page_batches  # noqa: E402
+from generator.site.views import Page, forget_batch  # noqa: E402
 
 
 def kind_of(page: Page) -> str:
@@ -83,15 +83,17 @@ def main() -> None:
     pieces = site.search_pieces()
     phases["the search index (its pieces made)"] = clock() - started
     context, jinja, count = defaultdict(float), defaultdict(float), defaultdict(int)
-    for page in pages + pieces:
-        kind = kind_of(page)
-        started = clock()
-        made = dataclasses.replace(page, context=page.full_context(), lazy=None)  # the costly context computed
-        between = clock()
-        draw_page(pipeline.env, made)  # and the page drawn from it, as draw_page draws any
-        context[kind] += between - started
-        jinja[kind] += clock() - between
-        count[kind] += 1
+    for batch in [pieces] + page_batches(pages):  # as a build draws them: what a batch shares is drawn once
+        for page in batch:
+            kind = kind_of(page)
+            started = clock()
+            made = dataclasses.replace(page, context=page.full_context(), lazy=None)  # the costly context computed
+            between = clock()
+            draw_page(pipeline.env, made)  # and the page drawn from it, as draw_page draws any
+            context[kind] += between - started
+            jinja[kind] += clock() - between
+            count[kind] += 1
+        forget_batch()
     print(f"# {Path(sys.argv[1])}, load average {os.getloadavg()[0]:.2f}")
     print("| step, or pages | how many | context | Jinja |\n|---|---|---|---|")
     for name, seconds in phases.items():

@@ -46,11 +46,12 @@ def build_site(content: Path, output: Path, *, base_url: str = "", cache_dir: Pa
                 if games else None
             said = unchanged_site(cache, output, inputs) if inputs else None
             if said is not None:  # made from the same inputs and untouched since: nothing to parse, draw or write
-                return {**said, "written": 0, "seconds": time.perf_counter() - started}
+                return {**said, "written": 0, "seconds": time.perf_counter() - started,
+                        "cache_unusable": cache.unusable}
             from .pipeline import draw_site  # only now: see the module's docstring
 
             done = draw_site(content, output, cache, base_url=base_url, jobs=jobs or available_cores(),
                              inputs=inputs, games=games, progress=progress)
         finally:
             cache.close()
-    return {**done, "seconds": time.perf_counter() - started}
+    return {**done, "seconds": time.perf_counter() - started, "cache_unusable": cache.unusable}

@@ -164,17 +164,23 @@ class Cache:
     def __init__(self, folder: Path | None, project: Path | None = None):
         self.path: Path | None = None
         self._db: sqlite3.Connection | None = None
+        self.unusable = ""  # why a cache asked for keeps nothing, in words (a command says it: each run is slow)
         self._pending: list[tuple[bytes, bytes, int]] = []
         self._pending_bytes = 0
         self._used: set[bytes] = set()
         self._used_bytes = 0
         self._writers: list = []  # the processes writing records beside this one (put_values)
-        self._secret = sealing_key() if folder is not None else None
-        if self._secret is None or key_path().resolve().is_relative_to(Path(folder).resolve()):
-            return  # (a key inside the cache folder is as open as the records it seals)
-        name = digest(str(Path(project or ".").resolve())).hex()[:24]
-        self.path = Path(folder) / OWN_FOLDER / f"{name}.sqlite"
-        self._db = self._open()
+        if folder is None:
+            return
+        self._secret = sealing_key()
+        if self._secret is None:
+            self.unusable = f"no key to seal its records can be kept at {key_path()}, readable by this user alone"
+        elif key_path().resolve().is_relative_to(Path(folder).resolve()):  # as open as the records it seals
+            self.unusable = f"the key that seals its records, {key_path()}, is inside it"
+        else:
+            name = digest(str(Path(project or ".").resolve())).hex()[:24]
+            self.path = Path(folder) / OWN_FOLDER / f"{name}.sqlite"
+            self._db = self._open()
         if self._db is not None:
             _touch(self.path)  # its time of last use, by which the least recently used files are removed
 
@@ -202,9 +208,13 @@ class Cache:
                 db.execute("UPDATE meta SET value = value + 1 WHERE name = 'run'")
                 self.run = db.execute("SELECT value FROM meta WHERE name = 'run'").fetchone()[0]
                 return db
-            except (sqlite3.Error, OSError):
+            except (sqlite3.Error, OSError) as error:
                 if attempt == 0:
                     self._remove_files()
+                failed = error
+        why = getattr(failed, "strerror", None) or str(failed)
+        where = f": {failed.filename}" if getattr(failed, "filename", None) else ""
+        self.unusable = f"{self.path.parent.parent} cannot hold it ({why}{where})"
         return None
 
     def _remove_files(self) -> None:

@@ -171,6 +171,42 @@ def test_the_key_that_seals_the_cache_is_the_users_alone(tmp_path, monkeypatch):
         cache_module.sealing_key.cache_clear()
 
 
+def test_a_cache_that_cannot_be_kept_is_said_once_and_the_build_and_check_go_on(tmp_path, monkeypatch, capsys):
+    """--cache-dir naming a file, or a key that others may read: the site and the verdict are the same as with a
+    cache, and each command says why it keeps none (else every run is slow and nothing says why)."""
+    content = copy_games(tmp_path, "mini")
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--quiet"]) == 0
+    built = tree_digest(tmp_path / "site")
+    capsys.readouterr()
+    blocked = tmp_path / "a-file"
+    blocked.write_text("a keeper's file\n")
+    assert main(["build", str(content), "-o", str(tmp_path / "site2"), "--cache-dir", str(blocked), "--quiet"]) == 0
+    said = capsys.readouterr().err
+    assert said == (f"no cache is kept: {blocked} cannot hold it (Not a directory: {blocked / cache_module.OWN_FOLDER}"
+                    "); each build and check starts from nothing (--cache-dir or NOMIC_ARCHIVE_CACHE_DIR names another "
+                    "folder)\n")
+    assert tree_digest(tmp_path / "site2") == built and blocked.read_text() == "a keeper's file\n"
+    assert main(["check", str(content), "--cache-dir", str(blocked)]) == 0
+    checked = capsys.readouterr()
+    assert checked.err == said and "mini: 4 proposals, consistent" in checked.out
+    monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
+    cache_module.sealing_key.cache_clear()
+    try:
+        assert cache_module.sealing_key() is not None
+        os.chmod(cache_module.key_path(), 0o644)
+        cache_module.sealing_key.cache_clear()
+        assert main(["check", str(content), "--cache-dir", str(tmp_path / "cache")]) == 0
+        assert capsys.readouterr().err.startswith(f"no cache is kept: no key to seal its records can be kept at "
+                                                  f"{cache_module.key_path()}, readable by this user alone; ")
+        os.chmod(cache_module.key_path(), 0o600)
+        cache_module.sealing_key.cache_clear()
+        assert main(["check", str(content), "--cache-dir", str(tmp_path / "state")]) == 0
+        assert capsys.readouterr().err.startswith(f"no cache is kept: the key that seals its records, "
+                                                  f"{cache_module.key_path()}, is inside it; ")
+    finally:
+        cache_module.sealing_key.cache_clear()
+
+
 # --- build never writes through a link --------------------------------------------------------------
 
 

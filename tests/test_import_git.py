@@ -375,7 +375,46 @@ def test_same_day_enactment_and_repeal_and_an_unreadable_commit(tmp_path, capsys
     assert "Repeal rule 301." in log["Proposal 302"]
     assert "## Problems in the record (1)" in files["IMPORT.md"] and problem in files["IMPORT.md"]
     assert "not read: the next readable commit carries its changes" in files["IMPORT.md"]
+    assert "--start" not in said  # (said of the commit, not with `import text`'s options)
     assert main(["check", str(tmp_path / "game")]) == 0
+
+
+@pytest.mark.parametrize("begun", ["# Our Nomic\n\n## Table of contents\n\n", "Our Nomic\n=========\n", "OUR RULES\n",
+                                   "# our-nomic\nA game of Nomic, played by pull requests.\n"])
+def test_a_rules_file_begun_with_its_title_alone_holds_no_rules_yet(tmp_path, capsys, begun) -> None:
+    """The first commits of a game may make its rules file with a title and nothing else (or GitHub's README, a
+    title and a description): no rules yet, and no problem; the first commit with rules starts the game. Rules
+    emptied after that are a problem."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Create rules.md", {"rules.md": begun}, date="2021-03-01T09:00:00")
+    git_commit(repo, "Add the rules", {"rules.md": RULES}, date="2021-03-02T09:00:00")
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - Brief\n\nA brief rule.\n"},
+               date="2021-03-03T09:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301"] and "no numbered rules" not in said + files["IMPORT.md"]
+    assert f"from commit `{short(repo, 'HEAD~1')}`" in files["IMPORT.md"]
+    assert "### 201" in files["rules.md"]
+    git_commit(repo, "Start over", {"rules.md": begun}, date="2021-03-04T09:00:00")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", out="emptied")
+    assert code == 1 and f"rules.md at {short(repo)}: no numbered rules found" in said
+
+
+def test_a_rules_file_that_never_holds_a_rule_is_refused_with_what_each_commit_held(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Create rules.md", {"rules.md": "# Our Nomic\n"})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 2 and files == {}
+    assert f"rules.md at {short(repo)}: no numbered rules found" in said and "no readable rules at rules.md" in said
+
+
+def test_a_folder_of_rules_begun_with_a_readme_alone_holds_no_rules_yet(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial commit", {"README.md": "A game of Nomic, with rules in files that say what they are.\n"})
+    front = "---\nrule: {n}\ntype: Mutable\n---\n\n{text}\n"
+    git_commit(repo, "The rules", {"rule101.md": front.format(n=101, text="Follow the rules.")})
+    git_commit(repo, "Proposal 102", {"rule102.md": front.format(n=102, text="Vote.")})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", ".")
+    assert list(log) == ["Proposal 102"] and "no rules found" not in said + files["IMPORT.md"]
 
 
 def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
@@ -551,9 +590,10 @@ name = "name"
 """
 
 
-def website_game(tmp_path, lost: bool = False):
+def website_game(tmp_path, lost: bool = False, current: bool = False):
     """A website's archive: one ruleset per adopted proposition, propositions with four lists of ballots, players
-    in a file of their own, everything numbered from 0; `lost`: the list names a ruleset never committed."""
+    in a file of their own, everything numbered from 0; `lost`: the list names a ruleset never committed;
+    `current`: the rules in force, a file of their own, hold that last ruleset's rules."""
     import json
 
     repo = tmp_path / "repo"
@@ -573,6 +613,8 @@ def website_game(tmp_path, lost: bool = False):
                     {"author": 1, "timestamp": 1653250000, "votes": [[1], [0, 2], [], []]},
                     {"author": 1, "timestamp": 1653300000, "votes": [[1], [0, 2], [2], []]}]
     players = [{"name": "Ann", "PID": 0}, {"name": "Bo", "PID": 1}, {"name": "Cy", "PID": 2}]
+    if current:
+        archive["Rules/rules.json"] = json.dumps(rules + [{"id": 3, "title": "End", "content": "The game ends."}])
     git_commit(repo, "Synced changes", {**archive, "Rules/Archive/index.json": json.dumps(index),
                                         "Propositions/propositions.json": json.dumps(propositions),
                                         "Players/players.json": json.dumps(players)})
@@ -732,6 +774,17 @@ def test_a_ruleset_the_list_names_but_the_archive_lacks_is_said(tmp_path, capsys
     assert len(entries(files["log.md"])) == 3
 
 
+def test_the_rules_in_force_stand_for_the_last_ruleset_the_archive_lacks(tmp_path, capsys) -> None:
+    """The records file's `current` names the file of the rules in force: where the archive lacks the list's last
+    ruleset (the website archives it later), that file is read in its place."""
+    repo, records = website_game(tmp_path, lost=True, current=True)
+    current = 'title = "summary"\ncurrent = "Rules/rules.json"\n'
+    records.write_text(WEBSITE_RECORDS.replace('title = "summary"\n', current), encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records))
+    assert list(log)[-1] == "Event: Lost" and "Enact rule 3: End" in log["Event: Lost"]
+    assert "which is not in the repository" not in said
+
+
 def test_a_websites_rule_with_no_text_of_its_own_and_the_keepers_word_on_a_decision_kept(tmp_path, capsys) -> None:
     """A website's tree gains a rule that only heads the rules under it (no text of its own): it is enacted with
     an empty blockquote, which check reads. A leftvote (a fourth kind of ballot the keeper maps to against) counts
@@ -776,9 +829,10 @@ def test_a_websites_rule_with_no_text_of_its_own_and_the_keepers_word_on_a_decis
     code, second, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections", str(again),
                                   out="again")
     assert code == 0, said
-    assert f"{again}: 3 lines confirmed what the import reads" in said  # its player lines, as the import reads them
-    assert {name: text for name, text in second.items() if name != "IMPORT.md"} == \
-        {name: text for name, text in files.items() if name != "IMPORT.md"}
+    # its player lines and its rulesets' lines, as the import reads them
+    assert f"{again}: 6 lines confirmed what the import reads" in said
+    assert {name: text for name, text in second.items() if name not in ("IMPORT.md", "corrections.txt")} == \
+        {name: text for name, text in files.items() if name not in ("IMPORT.md", "corrections.txt")}
 
 
 def test_a_game_whose_proposals_are_its_pull_requests_says_so_by_its_keepers_word(tmp_path, capsys) -> None:
@@ -1027,8 +1081,7 @@ def test_an_outlines_sections_numbered_by_place_are_no_proposals_numbers(tmp_pat
 
 def test_a_heading_made_of_a_rules_first_line_is_a_cleaning(tmp_path, capsys) -> None:
     """A plain file whose rules open with a name on a line of its own, given Markdown headings later: the
-    names become titles and no word moves, a cleaning and not a proposal; a rules file begun empty is said of its
-    commit, not with `import text`'s options."""
+    names become titles and no word moves, a cleaning and not a proposal."""
     repo = tmp_path / "repo"
     git_commit(repo, "Create RULES", {"RULES": "OUR RULES\n"}, date="2020-01-01T12:00:00")
     plain = "OUR RULES\n\n1. PLAYING\n\nEach player plays `fair`.\n\n2. WINNING\n\nThe first to 10 points wins.\n"
@@ -1038,11 +1091,9 @@ def test_a_heading_made_of_a_rules_first_line_is_a_cleaning(tmp_path, capsys) ->
     git_commit(repo, "Proposal 7", {"RULES": headed.replace("10 points", "12 points")}, date="2020-01-04T12:00:00")
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "RULES")
     log = entries(files["log.md"])
-    assert code == 1 and list(log) == ["Event: add headings", "Proposal 7"]
+    assert code == 0 and list(log) == ["Event: add headings", "Proposal 7"]
     assert "By: cleaning (Ann)" in log["Event: add headings"]
     assert 'Retitle rule 2 to "WINNING".' in log["Event: add headings"]
-    assert "RULES at " in said and ": no numbered rules found (a rule starts with" in said
-    assert "--start" not in said
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
 
@@ -1144,3 +1195,112 @@ def test_the_keepers_corrections_line_names_a_proposer_above_the_record_of_decis
                                  "--corrections", str(corrections), out="second")
     log = entries(files["log.md"])
     assert "Proposer: Ash\n" in log[next(h for h in log if h.startswith("Proposal 1"))], said
+
+
+def test_a_decisions_proposer_keeps_the_co_authors_the_history_line_names(tmp_path, capsys) -> None:
+    """A record of decisions names a proposal's proposer; the History line the commit added names its co-author
+    too. The log writes the record's proposer and keeps the co-author (the keeper's line still names others)."""
+    import json
+
+    repo = tmp_path / "repo"
+    decisions = {"proposals": [{"n": 5, "author": "Wren", "status": "passed", "votes": {"Wren": 1, "Lu": 1},
+                                "timestamp": 1_580_515_200}]}
+    git_commit(repo, "Initial Set", {"rules.md": HISTORY_RULES, "data/proposals.json": json.dumps(decisions)},
+               date="2020-01-01T12:00:00", author="Keeper")
+    text = HISTORY_RULES.replace("Each turn a player proposes.", "Each turn a player proposes once.").replace(
+        "(https://example.org/201)", "(https://example.org/201)  \n[*Amended (1) by Proposal 5 (Wren, Lu), Feb 1, "
+        "2020*](https://example.org/5)")
+    git_commit(repo, "Proposal 5", {"rules.md": text}, date="2020-02-01T12:00:00", author="Keeper")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Proposer: Wren\nCo-authors: Lu\n" in entries(files["log.md"])["Proposal 5"], said
+    assert f"commit {short(repo)} proposal 5 by Wren, Lu " in files["corrections.txt"]
+
+
+def test_a_decision_recorded_before_the_rules_begin_numbers_no_change_of_them(tmp_path, capsys) -> None:
+    """A bot's commit that says a proposal passed, before this game's rules file was made (an earlier round's),
+    is not the proposal a later change of these rules carries out."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Kit passed proposal #7", {"old/rules.md": RULES})
+    git_commit(repo, "New round", {"rules.md": RULES})
+    git_commit(repo, "A change", {"rules.md": amended(RULES, "half the players", "a third of the players")})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 1: A change"] and "proposal 7" not in files["corrections.txt"]
+
+
+def test_a_gap_between_the_proposals_one_commit_carries_out_is_written_between_them(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    added = RULES + "\n##301 - One\n\nThe first.\n\n##304 - Four\n\nThe fourth.\n"
+    git_commit(repo, "Proposals 301, 304", {"rules.md": added})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Unrecorded: 302-303", "Proposal 304"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_a_branch_named_for_the_rule_it_changes_numbers_no_proposal(tmp_path, capsys) -> None:
+    """A pull request's branch `201` that amends rule 201 names the rule, not its proposal."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - Brief\n\nA brief rule.\n"})
+    merge_pull_request(repo, 2, "kit", "201", "Change the quorum",
+                       [("Update rules.md", {"rules.md": amended(RULES, "half the players", "a third of the players")
+                                             + "\n##301 - Brief\n\nA brief rule.\n"})], "2020-06-07T10:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Event: Change the quorum"]  # (the game names its proposals in titles)
+
+
+def test_a_rule_given_back_its_initial_number_leaves_suber_numbering_standing(tmp_path, capsys) -> None:
+    """Rule 201 renumbered to 301 (a proposal 301, by Suber's numbering), then given back its number: a change
+    undone, no sign the game numbers its rules otherwise; the next new rule, 305, is still proposal 305."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Quorum moved", {"rules.md": RULES.replace("##201 Mutable", "##301 Mutable")})
+    git_commit(repo, "Quorum moved back", {"rules.md": RULES})
+    git_commit(repo, "Dice", {"rules.md": RULES + "\n##305 - Dice\n\nA die has six sides.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert [heading for heading in log if heading.startswith("Proposal")] == [
+        "Proposal 301: Quorum moved", "Proposal 302: Quorum moved back", "Proposal 305: Dice"]
+
+
+def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tmp_path, capsys) -> None:
+    """A website's list may name the wrong proposition for a ruleset (its rule's own history says another): the
+    corrections file's `ruleset N proposal M` line is followed, adoption included; one naming no ruleset is
+    refused."""
+    repo, records = website_game(tmp_path)
+    files, log, said = imported_log(tmp_path, capsys, repo, "--records", str(records))
+    assert re.search(r"^ruleset 2 proposal 2 by Bo +# the record: ruleset 2 names proposal 2", files["corrections.txt"],
+                     re.MULTILINE)
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text("ruleset 2 proposal 1 by Bo\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                 str(corrections), out="corrected")
+    log = entries(files["log.md"])
+    carried = log["Proposal 1: Voting changed by Bo"]  # (the title: the list's summary of the ruleset)
+    assert "Amend rule 1 to read:" in carried and "Result: adopted" in carried
+    assert "Result: defeated" in log["Proposal 2"] and "named by no ruleset" in log["Proposal 2"]
+    assert f"{corrections}:1: ruleset 2: proposal 1 by Bo (the import read: proposal 2)" in said
+    corrections.write_text("ruleset 9 proposal 1\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                 str(corrections), out="refused")
+    assert code == 2 and files == {}
+    assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said
+
+
+def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_authors(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301: Dice", {"rules.md": RULES + "\n##301 - Dice\n\nA die has six sides.\n"}, author="Lu")
+    git_commit(repo, "Proposal 302: Coins\n\nCo-authored-by: Lu <lu@example.org>\nco-authored-by: Kit <k@example.org>\n"
+               "Co-authored-by: Claude Opus 4.6 <noreply@anthropic.com>",
+               {"rules.md": RULES + "\n##301 - Dice\n\nA die has six sides.\n\n##302 - Coins\n\nA coin has two.\n"},
+               author="Kit")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    # Lu plays (she proposed 301); the tool that helped write the commit does not, and is said as guessed
+    assert "Proposer: Kit\nCo-authors: Lu\n" in log["Proposal 302: Coins"]  # (the author is no co-author of his own)
+    assert "Claude" not in files["game.toml"] and "Co-authors: Lu, Claude" not in files["log.md"]
+    assert f"commit {short(repo)} proposal 302 by Kit, Lu " in files["corrections.txt"]
+    assert "Claude Opus 4.6, whom its Co-authored-by names, plays no other part in the record: no co-author" in \
+        files["IMPORT.md"]

@@ -542,3 +542,17 @@ def test_a_heading_numbered_as_a_part_of_a_rule_is_a_heading_in_its_text() -> No
     assert [(rule.number, rule.title) for rule in read.rules] == [(1, "FIRST"), (2, "AGENDA")]
     assert read.rules[1].text == ("Intro.\n\n#### 2.0 START\n\nText a.\n\n#### 2.1 MIDDLE\n\nText b.\n\n"
                                   "#### 2.1.1 DEEPER\n\nText c.\n\n#### 2.2 END\n\nText d.")
+
+
+def test_a_rule_whose_heading_slipped_a_level_is_a_rule_in_its_place() -> None:
+    """Rules headed `##N` with one headed `#N` or `###N` among them, numbered between its neighbours: a rule
+    whose heading slipped a level (its text neither left out nor run into the rule above). A heading of another
+    level numbered out of the sequence is not one."""
+    text = ("#Our rules\n\n##101 Immutable - Play\n\nPlay fair.\n\n#102 Immutable - Vote\n\nVote once.\n\n"
+            "##103 Immutable - Count\n\nCount the votes.\n\n###104 - Score\n\nKeep a score.\n\n"
+            "##105 - Win\n\nWin at ten.\n\n###1 - Note\n\nA part of rule 105.\n")
+    read = read_ruleset(text, file="rules.md")
+    assert [(rule.number, rule.title, rule.text) for rule in read.rules] == [
+        (101, "Play", "Play fair."), (102, "Vote", "Vote once."), (103, "Count", "Count the votes."),
+        (104, "Score", "Keep a score."), (105, "Win", "Win at ten.\n\n###1 - Note\n\nA part of rule 105.")]
+    assert read.left_out == []

@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import os
+import sys
 from pathlib import Path
 from typing import TYPE_CHECKING
 
@@ -26,6 +27,14 @@ def content_folder(named: Path | None, command: str) -> Path:
         raise ArchiveError([SourceError(DEFAULT_CONTENT, 0, f"looked for the content folder in {os.getcwd()}, and "
                                         f"{found}; name another folder: nomic-archive {command} FOLDER{start}")])
     return Path(DEFAULT_CONTENT)
+
+
+def say_cache_unusable(unusable: str) -> None:
+    """Say why no cache is kept, where one was asked for (Cache.unusable): the run is right without it, but every
+    build and check would start from nothing, and nothing else would tell the keeper why."""
+    if unusable:
+        print(f"no cache is kept: {unusable}; each build and check starts from nothing (--cache-dir or "
+              "NOMIC_ARCHIVE_CACHE_DIR names another folder)", file=sys.stderr)
 
 
 def read_ruleset(path: Path) -> str:

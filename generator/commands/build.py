@@ -7,7 +7,7 @@ from pathlib import Path
 from ..build import build_site
 from ..progress import BUILD_STEPS, for_command
 from ..terminal import counted
-from . import content_folder
+from . import content_folder, say_cache_unusable
 
 
 def run(args) -> int:
@@ -16,6 +16,7 @@ def run(args) -> int:
         summary = build_site(content, args.output, base_url=args.base_url, cache_dir=args.cache_dir, jobs=args.jobs,
                              progress=progress, waiting=lambda: print(
                                  f"waiting for another build writing {args.output} ...", file=sys.stderr))
+    say_cache_unusable(summary["cache_unusable"])
     if not args.quiet:
         print(build_summary(summary, args.output), file=sys.stderr)
     return 0

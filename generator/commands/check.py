@@ -14,7 +14,7 @@ from ..parse.folders import names_root
 from ..places import Places
 from ..progress import REPLAY_STEPS, for_command
 from ..terminal import counted, for_terminal, one_line
-from . import content_folder
+from . import content_folder, say_cache_unusable
 
 JSON_SCHEMA_VERSION = 1
 
@@ -22,6 +22,7 @@ JSON_SCHEMA_VERSION = 1
 def run(args) -> int:
     content = content_folder(args.content, "check")
     cache = open_cache(args.cache_dir, content)
+    say_cache_unusable(cache.unusable)
     gc.disable()  # parsing and replaying make many objects and no cycles: the collector would only slow them
     try:
         key, games = stored_checks(cache, content)

@@ -6,6 +6,7 @@ git's mailmap and beets' importer take a person's word over their own guesses.
     commit 24b8a85c1e proposal 80 by Ann; proposal 81 by Bo
     commit 0f1b32a6d2 cleaning by Ann                  # the game calls it a non-rule change
     commit 2caeaac6a7 event by temporary rule 601 (Wren)
+    ruleset 23 proposal 35 by Ryan                     # a website's archived ruleset, by its place in the list
     rule 117 immutable
     rule 205 class not recorded
     player Jason Cobb = Jason
@@ -40,6 +41,7 @@ CONVENTIONS = (CONVENTION_PULL_REQUESTS,)
 
 _COMMENT = re.compile(r"(?:^|\s)#(?:\s.*)?$")
 _COMMIT = re.compile(r"commit\s+([0-9a-fA-F]{7,40})\s+(.*)", re.IGNORECASE)
+_RULESET = re.compile(r"ruleset\s+([0-9]+)\s+(.*)", re.IGNORECASE)
 # What a commit line says the commit was, after its id: each kind's words, and who after `by`.
 _READINGS = {kind: re.compile(words + r"(?:\s+by\s+(.+))?", re.IGNORECASE) for kind, words in (
     ("proposal", r"proposal\s+([0-9]+)"), ("judgment", r"judge?ment\s+(.+?)"), ("other", r"(event|cleaning)"))}
@@ -82,6 +84,7 @@ class Corrections:
 
     file: str
     commits: dict[str, tuple[int, Reading]] = field(default_factory=dict)  # by the id as written, lower case
+    rulesets: dict[int, tuple[int, Reading]] = field(default_factory=dict)  # by the place in a website's list
     classes: dict[int, tuple[int, str]] = field(default_factory=dict)
     players: dict[str, tuple[int, str]] = field(default_factory=dict)
     decisions: dict[int, tuple[int, str, str]] = field(default_factory=dict)  # number -> (line, result, reason)
@@ -94,6 +97,10 @@ class Corrections:
             if commit_id.lower().startswith(written):
                 return said
         return None
+
+    def ruleset(self, place: int) -> tuple[int, Reading] | None:
+        """The keeper's reading of a website's archived ruleset (records' [rulesets]), by its place in the list."""
+        return self.rulesets.get(place)
 
     def rule_class(self, rule: int) -> tuple[int, str] | None:
         return self.classes.get(rule)
@@ -117,6 +124,9 @@ class Corrections:
         `commits`, `rules` and `players` say what was read, for the messages."""
         errors = [SourceError(self.file, line, f"commit {written}: names no commit among {commits}")
                   for written, (line, _) in self.commits.items() if line not in self.used]
+        errors += [SourceError(self.file, line, f"ruleset {place}: the records file's list of rulesets names no "
+                               f"ruleset {place} after the first") for place, (line, _) in self.rulesets.items()
+                   if line not in self.used]
         errors += [SourceError(self.file, line, f"rule {rule}: no rule {rule} is in {rules}")
                    for rule, (line, _) in self.classes.items() if line not in self.used]
         errors += [SourceError(self.file, line, f"player {name}: the name '{name}' is not in {players}")
@@ -158,6 +168,11 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
                 raise ValueError(f"commit {written} and commit {other} (line {corrections.commits[other][0]}) may "
                                  "name one commit: name each once")
         corrections.commits[written] = (number, _reading(m.group(2)))
+    elif m := _RULESET.fullmatch(line):
+        place = _number(m.group(1))
+        if place in corrections.rulesets:
+            raise ValueError(f"ruleset {place} is named twice (first at line {corrections.rulesets[place][0]})")
+        corrections.rulesets[place] = (number, _reading(m.group(2)))
     elif m := _RULE.fullmatch(line):
         rule = _number(m.group(1))
         if rule in corrections.classes:
@@ -184,7 +199,8 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
         corrections.players[recorded] = (number, name)
     else:
         raise ValueError("not a correction: a line is `commit ID proposal N by NAME`, `commit ID judgment NAME by "
-                         "JUDGE`, `commit ID event by WHO`, `commit ID cleaning by WHO`, `rule N immutable` "
+                         "JUDGE`, `commit ID event by WHO`, `commit ID cleaning by WHO` (`ruleset N ...` for a "
+                         "website's archived ruleset), `rule N immutable` "
                          "(mutable, class not recorded), `player NAME IN THE RECORD = NAME`, `proposal N invalid: "
                          f"REASON` or `convention NAME` ({', '.join(CONVENTIONS)})")
 

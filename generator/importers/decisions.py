@@ -70,13 +70,15 @@ _METHODS = ("unanimous", "majority", "fraction")
 @dataclass(frozen=True)
 class Rulesets:
     """Where a website keeps one ruleset per adopted proposal, and how to read them: a list of entries, each
-    naming its file (`{KEY}` in `file` is that key of the entry) and the proposal that made it."""
+    naming its file (`{KEY}` in `file` is that key of the entry) and the proposal that made it; `current`, the
+    file of the rules in force, which stands for the list's last ruleset where the archive lacks it."""
 
     list: str
     file: str
     proposal: str
     date: str
     title: str
+    current: str = ""
 
 
 @dataclass(frozen=True)
@@ -179,7 +181,8 @@ def read_mapping(path: Path) -> Mapping:
                    bool(adopted),
                    Rulesets(rulesets.value("list", str), rulesets.value("file", str),
                             rulesets.value("proposal", str), rulesets.value("date", str, ""),
-                            rulesets.value("title", str, "")) if rulesets.table is not None else None,
+                            rulesets.value("title", str, ""), rulesets.value("current", str, ""))
+                   if rulesets.table is not None else None,
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
                     players.value("name", str)) if players.table is not None else None,
                    proposals.value("text", str, ""), _score_files(scores) if scores.table is not None else None,
@@ -256,7 +259,7 @@ def _score(value, path: str, player: str) -> Fraction:
 
 _TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
                          "results", "adoption", "title", "adopted", "text", "heading", "byline", "ballot"),
-           "rulesets": ("list", "file", "proposal", "date", "title"),
+           "rulesets": ("list", "file", "proposal", "date", "title", "current"),
            "players": ("file", "list", "id", "name"),
            "scores": ("files", "name", "score", "table", "adopted")}
 

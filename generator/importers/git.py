@@ -23,9 +23,10 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import re
+from collections import Counter
+from collections.abc import Callable
 from decimal import Decimal
 from fractions import Fraction
-from collections import Counter
 from dataclasses import dataclass, field
 from pathlib import Path
 
@@ -38,14 +39,14 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
                       toml_players, toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import (Decision, DecisionsUnreadable, Mapping, ScoreFiles, moment_of, read_decisions, read_list,
-                        read_players, read_scores, score_paths, stated_conditions)
+from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, moment_of, read_decisions,
+                        read_list, read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
-from .text import (IMMUTABLE, MUTABLE, NO_RULES, ImportedRule, NoRulesFound, RulesetImportError, YamlBeyondBounds,
-                   clean_line, escape_markdown, heading_text, short_title, wrap)
+from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
+                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -84,8 +85,11 @@ _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+prop
                         re.IGNORECASE)
 _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
+_CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>)?[ \t]*$",  # Ann <a@b.org>
+                          re.IGNORECASE | re.MULTILINE)
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
+_UNDERLINE = re.compile(r"=+|-+")  # what makes the line above it a heading (Markdown's setext headings)
 _ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
@@ -177,7 +181,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     first = commit_id(repo, start) if start else None
     if first is None and paths:
         paths = _earlier_paths(repo, last, paths)
-    walk = _walk_rulesets(repo, records, last) if records and records.rulesets else \
+    walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections, link_base)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
@@ -186,11 +190,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
-    for step in walk.steps:
-        if corrections is not None and (said := corrections.commit(step.commit.id)):
-            step.correction, reading = said
-            if reading != step.reading:
-                step.own, step.reading = step.reading, reading
+    for step in walk.steps:  # (a ruleset's step: its line was followed as the rulesets were read)
+        if corrections is not None and not step.ruleset and (said := corrections.commit(step.commit.id)):
+            _correct(step, said)
     steps = _runs(walk.steps)
     _number(steps)
     names = _Names(corrections, walk)
@@ -219,6 +221,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
+    _trailer_co_authors(steps, {p.authors[0] for step in steps for p in step.reading.proposals if p.authors}
+                        | {name for decision in decided.values() for name, _ in decision.votes}
+                        | {decision.proposer for decision in decided.values() if decision.proposer} | set(scores), names)
     entries, unrecorded, numbers = _entries(steps, decided, walk)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
                                  + [name for decision in decided.values() for name, _ in decision.votes]
@@ -259,6 +264,22 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                                _hints(steps, by_pull_requests))}
     return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
                         said=used + _told(walk, steps))
+
+
+def _correct(step: _Step, said: tuple[int, Reading]) -> None:
+    """The step read as the keeper's corrections line `said` (its line, its reading) says."""
+    step.correction, reading = said
+    if reading != step.reading:
+        step.own, step.reading = step.reading, reading
+
+
+def _numbers(reading: Reading) -> list[int]:
+    return [p.number for p in reading.proposals]
+
+
+def _step_named(step: _Step) -> str:
+    """How the corrections file names a step: `ruleset 3` (its place in a website's list), else `commit ID`."""
+    return f"ruleset {step.place}" if step.ruleset else f"commit {step.commit.short}"
 
 
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
@@ -350,10 +371,12 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
     left: list[str] = []  # the paths the rules moved away from
+    unbegun: list[Problem] = []  # the rules before the start, held as a title alone: no problem unless none start
     with BlobReader(repo) as blobs:
-        def rules_at(revision: str) -> tuple[tuple[dict[int, ImportedRule], str] | None, list[Problem]]:
+        def rules_at(revision: str, begun: bool) -> tuple[tuple[dict[int, ImportedRule], str] | None, list[Problem]]:
             """The rules at `revision` and the path that holds them (None where no path holds readable rules), and
-            the problems met on the way."""
+            the problems met on the way; before the rules have `begun`, a rules file with no rule in it yet is
+            none."""
             problems = []
             for path in paths:
                 try:
@@ -362,9 +385,12 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
                 except RulesetImportError as error:  # (where the rules are, unreadable: not those before)
-                    said = NO_RULES if isinstance(error, NoRulesFound) else str(error)
-                    problems.append(Problem(error.file or path or ".", revision, error.line, f"{said}; not read: "
-                                            "the next readable commit carries its changes"))
+                    said = error.said if isinstance(error, NoRulesFound) else str(error)
+                    problem = Problem(error.file or path or ".", revision, error.line, f"{said}; not read: the next "
+                                      "readable commit carries its changes")
+                    unread = not begun and isinstance(error, NoRulesFound) and _no_rule_yet(blobs, revision, path,
+                                                                                            error)
+                    (unbegun if unread else problems).append(problem)
                     break
                 if read is None:
                     continue
@@ -383,28 +409,24 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
 
         current: tuple[dict[int, ImportedRule], str] | None = None
         if first:
-            current, problems = rules_at(first)
+            current, problems = rules_at(first, False)
             walk.problems += problems
             if current is None:
                 raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in commit {first[:10]} (--from)",
-                                    walk.problems)
+                                    walk.problems + unbegun)
             walk.start_commit = first
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
-            if m := _DECIDED.search(commit.subject):
-                walk.decided.append((place, int(m.group(1)), commit))
-            if m := _SUBMITTED.match(commit.subject):
-                walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
-            if m := _FAILED_BY.match(commit.subject):
-                walk.failed_by[int(m.group(2))] = (m.group(1), commit)
+            if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
+                _note_decision(walk, place, commit)
             for old in left:  # rules made again where they were before they moved: a new game, or round
                 if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
                     walk.remade[old] = commit
             if not any(_touches(changed, path) for path in paths):
                 continue
-            now, problems = rules_at(commit.id)
+            now, problems = rules_at(commit.id, current is not None)
             if current is None:
                 walk.problems += problems
                 if now is not None:
@@ -415,7 +437,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     and moved not in paths:  # the rules moved: follow them
                 paths.insert(0, moved)
                 left.append(current[1])
-                now, problems = rules_at(commit.id)
+                now, problems = rules_at(commit.id, True)
                 if now is not None:
                     walk.moves.append(f"from {code_span(current[1] or '.')} to {code_span(moved)} at commit "
                                       f"{commit.short} ({commit.date[:10]})")
@@ -449,8 +471,32 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                                     place, cleaned=cleaned))
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
-                            walk.problems)
+                            walk.problems + unbegun)
     return walk
+
+
+def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
+    """Whether rules in which no rule was found are rules not yet begun: a file that holds its title alone
+    (headings, and at most a line under them, as GitHub makes a README: `# name`, a description), or a folder
+    none of whose files is a rule (a README)."""
+    if error.file is None:
+        return not path or blobs.kind(revision, path) == "tree"
+    if error.file != path or blobs.kind(revision, path) != "blob":
+        return False
+    lines = [line.strip() for line in (_read(blobs, revision, path) or "").splitlines() if line.strip()]
+    said = [line for line, after in zip(lines, lines[1:] + [""])
+            if not (line.startswith("#") or _UNDERLINE.fullmatch(line) or _UNDERLINE.fullmatch(after))]
+    return len(said) <= 1
+
+
+def _note_decision(walk: _Walk, place: int, commit: Commit) -> None:
+    """What a bot's commit says of a proposal: that it was decided, submitted by someone, failed by someone."""
+    if m := _DECIDED.search(commit.subject):
+        walk.decided.append((place, int(m.group(1)), commit))
+    if m := _SUBMITTED.match(commit.subject):
+        walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+    if m := _FAILED_BY.match(commit.subject):
+        walk.failed_by[int(m.group(2))] = (m.group(1), commit)
 
 
 def _named(paths: list[str]) -> str:
@@ -751,7 +797,7 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif numbers := _subject_numbers(title):
         step.said.append(f"its title '{clean_line(title)}'")
         _proposals(step, numbers, author, author_is)
-    elif numbers := _branch_numbers(step.branch):
+    elif numbers := _branch_numbers(step.branch, step.changes):
         step.said.append(f"its branch's name '{step.branch}'")
         _proposals(step, numbers, author, author_is)
     else:
@@ -774,6 +820,25 @@ def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> 
     if author_is == "the commit's author":
         step.guesses.append(f"the proposer is {author_is} (nothing in the record names one)")
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
+
+
+def _trailer_co_authors(steps: list[_Step], players: set[str], names: _Names) -> None:
+    """The co-authors a proposal's commits name in `Co-authored-by:` trailers, git's way of crediting them (a
+    squashed pull request gathers its commits' there), where they are players of the record: a trailer credits the
+    tools that helped write a commit too (`Claude <noreply@anthropic.com>`), who play no part in the game. Those
+    are said as guessed; the keeper's corrections line names anyone."""
+    for step in steps:
+        if step.reading.kind != "proposal" or step.correction:
+            continue
+        trailers = dict.fromkeys(names.written.get(match.group(1), match.group(1))
+                                 for commit in (step.commit, *step.commits)
+                                 for match in _CO_AUTHORED.finditer(commit.message))
+        if outside := [name for name in trailers if name not in players]:
+            step.guesses.append(f"{', '.join(outside)}, whom its Co-authored-by names, plays no other part in the "
+                                "record: no co-author")
+        if playing := [name for name in trailers if name in players]:
+            step.reading = dataclasses.replace(step.reading, proposals=tuple(
+                Proposal(p.number, tuple(dict.fromkeys((*p.authors, *playing)))) for p in step.reading.proposals))
 
 
 def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
@@ -844,7 +909,8 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
             _proposals(step, [NEXT], author, author_is)
-            numbered_otherwise = numbered_otherwise or bool(made)
+            # (a rule given back a number of the initial rules, a change undone, numbers no new rule)
+            numbered_otherwise = numbered_otherwise or bool(set(made) - walk.initial.keys())
 
 
 def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
@@ -862,14 +928,15 @@ def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
 
 def _proposers_of_record(steps: list[_Step], decided: dict[int, Decision]) -> None:
     """A proposal whose proposer the record of decisions names is credited to them, as its entry is, and not to
-    the commit that carried it out: the corrections file and what is said as guessed say what the log writes."""
+    the commit that carried it out; the co-authors its reading names (a History line, a commit's trailer) stay
+    its co-authors. The corrections file and what is said as guessed say what the log writes."""
     proposers = {number: decision.proposer for number, decision in decided.items() if decision.proposer}
     for step in steps:
         if step.reading.kind != "proposal" or step.correction:
             continue
-        step.reading = dataclasses.replace(step.reading, proposals=tuple(map(
-            lambda p: Proposal(p.number, (proposers[p.number],)) if p.number in proposers else p,
-            step.reading.proposals)))
+        step.reading = dataclasses.replace(step.reading, proposals=tuple(
+            Proposal(p.number, (proposers[p.number], *(a for a in p.authors[1:] if a != proposers[p.number])))
+            if p.number in proposers else p for p in step.reading.proposals))
         if proposers.keys() >= {p.number for p in step.reading.proposals}:
             step.guesses = [guess for guess in step.guesses if not guess.startswith("the proposer is")]
             step.said.append("its decision's proposer")
@@ -905,10 +972,12 @@ def _subject_numbers(title: str) -> list[int]:
     return []
 
 
-def _branch_numbers(branch: str) -> list[int]:
-    """A pull request's branch named for its proposal: `rule-change-301`, `384-subgamification`."""
+def _branch_numbers(branch: str, changes: list[Change]) -> list[int]:
+    """A pull request's branch named for its proposal: `rule-change-301`, `384-subgamification`; not one named
+    for a rule its `changes` amend, repeal or renumber (`422`, where a proposal changes rule 422)."""
     m = _BRANCH_NUMBER.match(branch.rpartition("/")[2])
-    return [int(m.group(1))] if m else []
+    changed = {change.rule for change in changes if change.kind != "enact"}
+    return [int(m.group(1))] if m and int(m.group(1)) not in changed else []
 
 
 def _runs(steps: list[_Step]) -> list[_Step]:
@@ -1017,7 +1086,7 @@ class _Names:
         """The step's reading with the names written; the keeper's own reading (its line) as it is."""
         reading = step.reading
         if step.correction:
-            self.corrections.use(step.correction, f"commit {step.commit.short}: {reading.words()}" + (
+            self.corrections.use(step.correction, f"{_step_named(step)}: {reading.words()}" + (
                 f" (the import read: {step.own.words()})" if step.own else " (as the import reads it)"))
         names = [author for entry in step.credited if entry is not None for author in entry.authors]
         for raw in [step.author, _author(step)[0], *names]:  # (a line may name any, that a correction replaced)
@@ -1145,9 +1214,10 @@ def _decimal(score: Fraction) -> str:
     return str(Decimal(score.numerator) / Decimal(score.denominator))
 
 
-def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
+def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Corrections | None) -> _Walk:
     """A game a website keeps as one archived ruleset per adopted proposal (the records file's [rulesets]): each
-    ruleset after the first is a step, the proposal its entry names, its changes what it changed."""
+    ruleset after the first is a step, the proposal its entry names (or the keeper's corrections line `ruleset N
+    proposal M`, where the record says otherwise elsewhere), its changes what it changed."""
     sets = records.rulesets
     walk = _Walk({}, last, "", [], [], [], None, [], {})
     with BlobReader(repo) as blobs:
@@ -1162,21 +1232,9 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
                                     "an object")
             path = re.sub(r"\{([A-Za-z_][A-Za-z0-9_]*)\}", lambda m: clean_line(str(entry.get(m.group(1), ""))),
                           sets.file)
-            try:
-                content = blobs.read(last, path)
-                read = read_ruleset(content, file=path) if content is not None else None
-            except (RulesetImportError, BlobTooLarge) as error:
-                if before is None:
-                    raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
-                walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: the next "
-                                             "readable ruleset carries its changes"))
-                continue
-            if read is None:  # (the list names a ruleset the archive lacks)
-                if before is None:
-                    raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the first ruleset the "
-                                        f"records file's rulesets.list names)", walk.problems)
-                walk.problems.append(Problem(path, last, 0, f"{sets.list} names this ruleset, which is not in the "
-                                             "repository: the next ruleset carries its changes"))
+            path, read = _archived_ruleset(repo, blobs, last, walk, sets, path, place == len(entries) - 1,
+                                           before is None)
+            if read is None:
                 continue
             rules = {rule.number: rule for rule in read.rules}
             moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
@@ -1186,22 +1244,61 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str) -> _Walk:
                                                                         "--end-of-options", last)).strip()[:10]
                 before = rules
                 continue
-            changes, cleaned = _changes(before, rules)
+            step = _ruleset_step(_changes(before, rules), place, path, moment, title, entry.get(sets.proposal), last)
             before = rules
-            proposal = entry.get(sets.proposal)
-            commit = Commit(last, (), "", datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(),
-                            title)
-            step = _Step(commit, changes + cleaned, [None] * len(changes + cleaned), title, "", "", "", False, [],
-                         place, ruleset=path)
-            if isinstance(proposal, int) and not isinstance(proposal, bool):
-                walk.adopted[proposal] = f"adopted: ruleset {place} ({path}) names it"
-                step.said.append(f"ruleset {place} names proposal {proposal}")
-                step.reading = Reading("proposal", (Proposal(proposal),))  # (its proposer: the decision's)
-            else:
-                step.said.append(f"ruleset {place} names no proposal")
-                step.reading = Reading("event", by="the keeper, no proposal")
+            if corrections is not None and (said := corrections.ruleset(place)):
+                # (a ruleset names no proposer, the decision does: the line corrects the reading where it names
+                # other proposals, or another kind)
+                step.correction, reading = said
+                if reading.kind != step.reading.kind or _numbers(reading) != _numbers(step.reading):
+                    step.own = step.reading
+                step.reading = reading
+            for number in _numbers(step.reading):
+                walk.adopted[number] = f"adopted: ruleset {place} ({path}) names it" + (
+                    " (your correction)" if step.own is not None else "")
             walk.steps.append(step)
     return walk
+
+
+def _archived_ruleset(repo: Path, blobs: BlobReader, last: str, walk: _Walk, sets: Rulesets, path: str,
+                      last_one: bool, first: bool) -> tuple[str, ImportedRuleset | None]:
+    """The ruleset a website archived at `path` (the records file's [rulesets]), and where it was read; None, said
+    as a problem, where it is unreadable or missing (the first is refused: the game starts there). The list's
+    `last_one` the archive lacks is read from the rules in force (rulesets.current), where the keeper names them."""
+    try:
+        content = blobs.read(last, path)
+        if content is None and last_one and sets.current:  # (archived later: the rules in force stand for it)
+            path, content = sets.current, blobs.read(last, sets.current)
+        read = read_ruleset(content, file=path) if content is not None else None
+    except (RulesetImportError, BlobTooLarge) as error:
+        if first:
+            raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
+        walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: the next readable "
+                                     "ruleset carries its changes"))
+        return path, None
+    if read is None:  # (the list names a ruleset the archive lacks)
+        if first:
+            raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the first ruleset the records "
+                                "file's rulesets.list names)", walk.problems)
+        walk.problems.append(Problem(path, last, 0, f"{sets.list} names this ruleset, which is not in the "
+                                     "repository: the next ruleset carries its changes"))
+    return path, read
+
+
+def _ruleset_step(changed: tuple[list[Change], list[Change]], place: int, path: str, moment: float, title: str,
+                  proposal: object, last: str) -> _Step:
+    """The step a website's archived ruleset is: its changes (and those of formatting alone), by the proposal
+    its entry in the list names."""
+    changes = changed[0] + changed[1]
+    commit = Commit(last, (), "", datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(), title)
+    step = _Step(commit, changes, [None] * len(changes), title, "", "", "", False, [], place, ruleset=path)
+    if isinstance(proposal, int) and not isinstance(proposal, bool):
+        step.said.append(f"ruleset {place} names proposal {proposal}")
+        step.reading = Reading("proposal", (Proposal(proposal),))  # (its proposer: the decision's)
+    else:
+        step.said.append(f"ruleset {place} names no proposal")
+        step.reading = Reading("event", by="the keeper, no proposal")
+    return step
 
 
 def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> tuple[list[Entry], Runs, list[int]]:
@@ -1230,13 +1327,16 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
     judgments = 0
     last_date = ""  # (a decision the record does not date takes the day of the entry above it, or the game's start)
 
-    def unrecorded(numbers: list[int]) -> None:
+    def unrecorded_below(number: int) -> list[Entry]:
+        """The entry for the numbers not yet written below `number`, if any."""
         nonlocal pending
-        due, pending = runs_below(pending, min(numbers))
-        if due:
-            entries.append(Entry(f"Unrecorded: {number_ranges(due)}", prose=[
-                "Neither a commit on the rules nor the record of decisions says what became of these proposals: in a "
-                "game kept in git, a proposal that failed is never merged (see IMPORT.md)."]))
+        due, pending = runs_below(pending, number)
+        return [Entry(f"Unrecorded: {number_ranges(due)}", prose=[
+            "Neither a commit on the rules nor the record of decisions says what became of these proposals: in a "
+            "game kept in git, a proposal that failed is never merged (see IMPORT.md)."])] if due else []
+
+    def unrecorded(numbers: list[int]) -> None:
+        entries.extend(unrecorded_below(min(numbers)))
 
     def decision_alone(decision: Decision) -> None:
         unrecorded([decision.number])
@@ -1262,7 +1362,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
             order += numbers
         if step.reading.kind == "judgment":
             judgments += 1
-        made = _step_entries(step, judgments, decided, walk)
+        made = _step_entries(step, judgments, decided, walk, unrecorded_below)
         entries += made
         last_date = next(value for key, value in made[-1].keys if key == "Date")
     for decision in alone:
@@ -1301,7 +1401,10 @@ def _lettered(decision: Decision, date: str, changes: list[Change], prose: list[
                            f"{clean_line(decision.said)} (votes: {votes}).")], changes, prose)
 
 
-def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk) -> list[Entry]:
+def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], walk: _Walk,
+                  unrecorded_below: Callable[[int], list[Entry]]) -> list[Entry]:
+    """The step's entries; `unrecorded_below(N)` the Unrecorded entry due before proposal N, where a commit carries
+    out proposals with a gap between them ("Proposals 26, 29"), the numbering check reading them in order."""
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
@@ -1314,7 +1417,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                          f"({_player(step.author)})")], step.cleaned, [f"The formatting {step.commit.short} changed "
                          "beside its other changes."])
         step.cleaned = []
-        return [cleaning] + _step_entries(step, judgments, decided, walk)
+        return [cleaning] + _step_entries(step, judgments, decided, walk, unrecorded_below)
     if reading.kind == "proposal" and step.again is None and any(
             decided[p.number].result == "undecided" or not decided[p.number].proposer
             for p in reading.proposals if p.number in decided):
@@ -1327,6 +1430,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
         shares = _shares(step)
         out = []
         for proposal in reading.proposals:
+            out += unrecorded_below(proposal.number)
             decision = decided.get(proposal.number)
             called = decision.title if decision and decision.title else titled if len(reading.proposals) == 1 else ""
             heading = f"Proposal {proposal.number}" + (f": {called}" if called else "")
@@ -1508,7 +1612,7 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
                       guessed: dict[str, tuple[str, str]], decisions: list[Line],
                       by_pull_requests: bool = False) -> list[tuple[str, list[Line]]]:
     commits = []
-    for step in (step for step in steps if not step.ruleset):  # (a ruleset's step is the record's: no guess)
+    for step in steps:
         ids = "".join(f", then {c.short}" for c in step.commits)
         if step.own is not None:
             why = f"your correction (the import read: {step.own.words()})"
@@ -1521,7 +1625,7 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
             why = f"as your line says; {why}"
         if step.again is not None:
             why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
-        commits.append(Line(f"commit {step.commit.short}", step.reading.words(), why + ids))
+        commits.append(Line(_step_named(step), step.reading.words(), why + ids))
     rules = []
     if guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's to say
         words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}

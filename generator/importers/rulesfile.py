@@ -109,9 +109,9 @@ def read_rule_files(files: list[tuple[str, str | None]], *, link_base: str | Non
     for name, text in files:
         reading.read_rule_file(name, text)
     if not reading.rules:
-        raise RulesetImportError("no rules found in the folder's files (each a rule with YAML front matter between "
-                                 "'---' lines, e.g. 'rule: 101', 'type: Immutable', 'status: Accepted'; or named "
-                                 "by a number, 'rule101.md'; or holding numbered rule headings)")
+        raise NoRulesFound(said="no rules found in the folder's files (each a rule with YAML front matter between "
+                                "'---' lines, e.g. 'rule: 101', 'type: Immutable', 'status: Accepted'; or named by "
+                                "a number, 'rule101.md'; or holding numbered rule headings)", hint="")
     return reading.result(None)
 
 
@@ -357,13 +357,9 @@ class _Shape:
         current: Rule | None = None
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
         lettered: list[Rule] = []
+        starts = _rule_starts(lines[begin:end], style)
         for line in lines[begin:end]:
-            identifier = _IDENTIFIER.fullmatch(line.words or "") if line.kind is Kind.HEADING and rule_level \
-                and line.level == rule_level else None
-            if identifier:  # `##TIDE - Title`: a rule known by letters where the game gave up numbers
-                line = dataclasses.replace(line, kind=Kind.RULE_START, style=style, number=letters_number(
-                    identifier.group(1)), rule_class=heading_class_and_title(identifier.group(2) or "")[0],
-                    title=heading_class_and_title(identifier.group(2) or "")[1])
+            line, identifier = _as_rule_heading(line, style, rules, starts)
             if line.style == style and line.kind is Kind.RULE_START:
                 current = Rule(line.number, line.rule_class or _stack_class(stack), [], line.index + 1,
                                title=line.title, class_from="heading" if line.rule_class else
@@ -858,6 +854,39 @@ def _furniture(line: Line) -> str | None:
     else:
         return None
     return _FURNITURE.get(words.strip("*_: \t").lower())
+
+
+def _as_rule_heading(line: Line, style: str, rules: list[Rule], starts: list[tuple[int, int]]
+                     ) -> tuple[Line, re.Match | None]:
+    """A heading read as the start of a rule in the file's `style` where it is one written otherwise: known by
+    letters (`##TIDE - Title`, where the game gave up numbers: the match given back), or its level slipped
+    (`_slipped`)."""
+    identifier = _IDENTIFIER.fullmatch(line.words or "") if line.kind is Kind.HEADING and style in HEADING_STYLES \
+        and line.level == int(style[1]) else None
+    if identifier:
+        kind, title = heading_class_and_title(identifier.group(2) or "")
+        return dataclasses.replace(line, kind=Kind.RULE_START, style=style, number=letters_number(
+            identifier.group(1)), rule_class=kind, title=title), identifier
+    if _slipped(line, style, rules, starts):
+        return dataclasses.replace(line, style=style), None
+    return line, None
+
+
+def _rule_starts(lines: list[Line], style: str) -> list[tuple[int, int]]:
+    """The lines that start a rule in `style`, and the rules' numbers."""
+    return [(line.index, line.number) for line in lines
+            if line.style == style and line.kind is Kind.RULE_START and line.number is not None]
+
+
+def _slipped(line: Line, style: str, rules: list[Rule], starts: list[tuple[int, int]]) -> bool:
+    """Whether a heading that starts a rule in another style than the file's rules, `style` (`#210 Title` after
+    `##209 Title`, before `##211 Title`), is one of them, its heading a level off: its number falls between the
+    rule before it and the next in the file's style (`starts`: their lines and numbers)."""
+    if line.kind is not Kind.RULE_START or line.style == style or not line.heading or line.number is None \
+            or not rules or line.number <= rules[-1].number:
+        return False
+    after = next((number for index, number in starts if index > line.index), None)
+    return after is None or line.number < after
 
 
 def _stack_class(stack: list[tuple[int, Line]]) -> str | None:

@@ -118,11 +118,14 @@ class RulesetImportError(Exception):
 
 
 class NoRulesFound(RulesetImportError):
-    """A file in which no line starts a rule. Said with how `import text` is told where a file's rules are; a
-    git import, which reads the file at each commit, says it of the commit (a game's rules file begun empty)."""
+    """A file in which no line starts a rule, or a folder none of whose files is a rule. Said with how `import
+    text` is told where a file's rules are; a git import, which reads the rules at each commit, says `said` of the
+    commit (a game's rules file begun empty)."""
 
-    def __init__(self, file: str | None = None):
-        super().__init__(f"{NO_RULES}; name where they start and stop with --start and --stop", 0, file)
+    def __init__(self, file: str | None = None, said: str = NO_RULES,
+                 hint: str = "; name where they start and stop with --start and --stop"):
+        super().__init__(said + hint, 0, file)
+        self.said = said
 
 
 class YamlBeyondBounds(RulesetImportError):

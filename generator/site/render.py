@@ -224,6 +224,20 @@ def static_files(overrides: Path | None = None) -> list[tuple[str, bytes]]:
 
 # --- Drawing pages, on every core, and writing those that changed -----------------------------------
 
+def page_batches(pages: list[Page]) -> list[list[Page]]:
+    """`pages` in the batches a build draws them in: first the pages of no affinity (the game's lists, pieces
+    and comparison of start and now: drawn first, the longest batch cannot be the one that ends last), then the
+    pages of each affinity, which share what is drawn once for them (Page.affinity)."""
+    by_affinity: dict[int, list[Page]] = {}
+    others: list[Page] = []
+    for page in pages:
+        if page.affinity is None:
+            others.append(page)
+        else:
+            by_affinity.setdefault(page.affinity, []).append(page)
+    return [others] + [by_affinity[affinity] for affinity in sorted(by_affinity)]
+
+
 def draw_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
              known: dict[str, Known] | None = None, later: Callable[[], list[Page]] = list) -> dict[str, Known]:
     """Draw `pages` and write into `out` (a staging folder) those whose bytes are not what `known` says the site
@@ -234,16 +248,7 @@ def draw_all(env: Environment, pages: list[Page], out: Path, *, jobs: int = 1,
     taking the next. The pages `later()` makes are made and drawn by this process first, while the workers
     draw the others (a build's search index: what this process alone may write into the cache)."""
     jobs = min(jobs, max(1, len(pages) // (PARALLEL_FROM // 2)))
-    by_affinity: dict[int, list[Page]] = {}
-    others: list[Page] = []
-    for page in pages:
-        if page.affinity is None:
-            others.append(page)
-        else:
-            by_affinity.setdefault(page.affinity, []).append(page)
-    # The pages of no affinity are the game's lists, pieces and comparison of start and now. Drawn first, the
-    # longest batch cannot be the one that ends last.
-    batches = [others] + [by_affinity[affinity] for affinity in sorted(by_affinity)]
+    batches = page_batches(pages)
 
     def draw(batch: int) -> dict[str, Known]:  # batch 0 in this process (a new list: _draw_share empties it)
         drawn = _draw_share(env, (later() if batch == 0 else []) + batches[batch], out, known or {})
