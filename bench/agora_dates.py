@@ -44,6 +44,7 @@ from __future__ import annotations
 import argparse
 import collections
 import datetime as dt
+import functools
 import re
 import subprocess
 import sys
@@ -251,13 +252,16 @@ class RecordThen:
     FOLDERS = ("rules_data/rules/", "config/rules/", "rules/")
 
     def __init__(self, mirror: str):
+        from generator.importers.gitread import BlobReader
         self.mirror = mirror
+        self.blobs = BlobReader(Path(mirror))
         self.head = self._commit(None)
         self.histories: dict[tuple[str, int], list | None] = {}
 
     def _git(self, *args: str) -> str:
         return subprocess.run(["git", f"--git-dir={self.mirror}", *args], capture_output=True, text=True).stdout
 
+    @functools.lru_cache(maxsize=None)
     def _commit(self, day: dt.date | None) -> str:
         return self._git("rev-list", "-1", *([f"--before={day + dt.timedelta(days=1)}T00:00"] if day else []),
                          "main").strip()
@@ -267,10 +271,11 @@ class RecordThen:
             import yaml
             found = None
             for folder in self.FOLDERS:
-                text = self._git("show", f"{commit}:{folder}{rule}")
+                text = self.blobs.read(commit, f"{folder}{rule}")
                 if text:
-                    try:  # (every value a string: the record has a 2023-05-32)
-                        found = (yaml.load(text, Loader=yaml.BaseLoader) or {}).get("history")
+                    loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)  # every value a string: it has 2023-05-32
+                    try:
+                        found = (yaml.load(text, Loader=loader) or {}).get("history")
                     except yaml.YAMLError:
                         found = None
                     break
@@ -280,7 +285,8 @@ class RecordThen:
     def since(self, day: dt.date, rule: int) -> str | None:
         """`edited` where the rule's history entries of that day are not its first ones now, `late` where it has
         gained since an entry dated on or before that day (he recorded it late), else None."""
-        then, now = self._history(self._commit(day), rule), self._history(self.head, rule)
+        commit = self._commit(day)
+        then, now = (self._history(commit, rule), self._history(self.head, rule)) if commit else (None, None)
         if then is None or now is None:
             return None
         if now[:len(then)] != then:

@@ -1202,7 +1202,8 @@ def test_sections_arrange_the_rules_as_their_keepers_do():
     ('title = "T"\n[[sections]]\ntitle = "A"\nrules = [101]\n[[sections]]\ntitle = "B"\nrules = [101]\n',
      "g/game.toml:7: sections: the 2nd section ('B') holds rule 101, which 'A' holds already"),
     ('[[sections]]\ntitle = "A"\n\n[[sections]]\ntitle = "B"\ncolour = "red"\n',
-     "g/game.toml:6: sections: the 2nd section: unknown key 'colour' (a section has title, note and rules)"),
+     "g/game.toml:6: sections: the 2nd section: unknown key 'colour' (a section has title, note, rules, and from "
+     "and until where it held for a time)"),
     ('[[sections]]\ntitle = "A"\nnote = 3\n', "g/game.toml:3: sections: the 1st section needs a title, and its note"),
     ('[[sections]]\ntitle = "A\\u202e"\n',
      "g/game.toml:2: sections: the 1st section: the title 'A\\u202e' holds invisible"),
