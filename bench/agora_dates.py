@@ -30,9 +30,11 @@ Kinds, each line taking the first that fits:
 - names as now (an entry): a history line or annotation the other side's same rule has, its names as now;
 - edited since: a history line of a rule whose history in the record (its rule file on the main branch) that
   day is not its history now in the entries it had then: the Rulekeepor edited the entries since (a proposal
-  number corrected, a power or an event written in);
+  number corrected, a power or an event written in); an annotation of a rule that had then an annotation it has
+  not now, as written;
 - wording since: a history line the other side's same rule has once both are in his generator's words before
-  2024-04 (a retitling without its titles, a re-enactment without its power): his program's words changed;
+  2024-04 (a retitling without its titles, a re-enactment without its power), or a blank line of a rule's text
+  (his generator indented them until 2021): his program's words changed;
 - head, text, history, annotations: the lines of a rule on both sides that differ there (`Rule N/R (Power=P)`
   and title; text; `History:` lines; `Annotations:` lines);
 - other: anything else (a section's note, the end).
@@ -266,7 +268,7 @@ class RecordThen:
         return self._git("rev-list", "-1", *([f"--before={day + dt.timedelta(days=1)}T00:00"] if day else []),
                          "main").strip()
 
-    def _history(self, commit: str, rule: int) -> list | None:
+    def _history(self, commit: str, rule: int, key: str = "history") -> list | None:
         if (commit, rule) not in self.histories:
             import yaml
             found = None
@@ -275,12 +277,21 @@ class RecordThen:
                 if text:
                     loader = getattr(yaml, "CBaseLoader", yaml.BaseLoader)  # every value a string: it has 2023-05-32
                     try:
-                        found = (yaml.load(text, Loader=loader) or {}).get("history")
+                        found = yaml.load(text, Loader=loader) or {}
                     except yaml.YAMLError:
                         found = None
                     break
-            self.histories[(commit, rule)] = found
-        return self.histories[(commit, rule)]
+            self.histories[(commit, rule)] = found if isinstance(found, dict) else None
+        read = self.histories[(commit, rule)]
+        return None if read is None else read.get(key)
+
+    def annotations_edited(self, day: dt.date, rule: int) -> bool:
+        """Whether an annotation the rule's file had that day is not one it has now, as written (he rewrote it,
+        or took it away)."""
+        commit = self._commit(day)
+        then, now = (self._history(commit, rule, "annotations"), self._history(self.head, rule, "annotations")) \
+            if commit else (None, None)
+        return isinstance(then, list) and isinstance(now, list) and any(item not in now for item in then)
 
     def since(self, day: dt.date, rule: int) -> str | None:
         """`edited` where the rule's history entries of that day are not its first ones now, `late` where it has
@@ -297,10 +308,11 @@ class RecordThen:
         return None
 
 
-def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, edited=None
+def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, edited=None, annotated=None
                     ) -> list[tuple[str, int, str, str]]:
     """Each differing line as (`<` ours or `>` theirs, its 1-based number, the line, its kind); `edited(rule)`:
-    whether the record's history of the rule was `edited` since, or recorded `late` (RecordThen.since)."""
+    whether the record's history of the rule was `edited` since, or recorded `late` (RecordThen.since);
+    `annotated(rule)`: whether an annotation it had then is not one it has now."""
     a, b = ours.split("\n"), theirs.split("\n")
     pa, pb = regions(a), regions(b)
     blocks_a, blocks_b = rule_blocks(a, pa), rule_blocks(b, pb)
@@ -320,6 +332,8 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, ed
         if renamed(entry) in others:
             return "names as now"
         if part == "history" and edited is not None and edited(rule) == "edited":
+            return "edited since"
+        if part == "annotations" and annotated is not None and annotated(rule):
             return "edited since"
         if part == "history" and older_wording(renamed(entry)) in {older_wording(text) for text in others}:
             return "wording since"
@@ -353,6 +367,8 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, ed
         for n in numbers:
             part, rule = parts[n]
             made = kind(lines[n], part, rule, mine, other, only)
+            if made == "text" and not lines[n].strip():
+                made = "wording since"  # (a blank line of a text: his older generator indented it)
             if made in ("history", "annotations"):
                 made = entry_kind(n, part, rule, *notes)
             out.append((mark, n + 1, lines[n], made))
@@ -396,7 +412,8 @@ def main(argv: list[str] | None = None) -> int:
         index = point_index(read_point(day.isoformat()), entries)
         ours = ruleset_text(plan, index, full=True, date=day)
         corrected = {rule for made, until, rule in corrected_days if made <= day < until}
-        lines = differing_lines(ours, theirs, corrected, former, lambda rule: record.since(day, rule))
+        lines = differing_lines(ours, theirs, corrected, former, lambda rule: record.since(day, rule),
+                                lambda rule: record.annotations_edited(day, rule))
         counts = collections.Counter(kind for _, _, _, kind in lines)
         totals.update(counts)
         print(f"{day} {sum(counts.values()):6}  " + "  ".join(f"{counts[k]:>{len(k)}}" for k in KINDS))
