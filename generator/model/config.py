@@ -309,35 +309,40 @@ def _sections(value: Any) -> tuple[Section, ...]:
     placed: dict[int, list[Section]] = {}
     for number, table in enumerate(value, 1):
         where, key = f"sections: the {number}{_ordinal_suffix(number)} section", f"sections.{number}"
-        unknown = sorted(set(table) - {"title", "note", "rules", "from", "until"})
-        if unknown:
-            raise SettingError(f"{where}: unknown key '{unknown[0]}' (a section has title, note, rules, and from "
-                               f"and until where it held for a time)", f"{key}.{unknown[0]}")
-        since, until = table.get("from"), table.get("until")
-        for name, day in (("from", since), ("until", until)):
-            if day is not None and (not isinstance(day, dt.date) or isinstance(day, dt.datetime)):
-                raise SettingError(f"{where}: {name} must be a date, like {name} = 2019-05-08", f"{key}.{name}")
-        if since is not None and until is not None and until <= since:
-            raise SettingError(f"{where}: until ({until}) must be after from ({since})", f"{key}.until")
-        title, note, rules = table.get("title"), table.get("note", ""), table.get("rules", [])
-        if not isinstance(title, str) or not title.strip() or not isinstance(note, str):
-            raise SettingError(f"{where} needs a title, and its note (if any) is a string",
-                               f"{key}.note" if isinstance(title, str) and title.strip() else f"{key}.title")
-        if problem := invisible_problem(title, "title"):
-            raise SettingError(f"{where}: {problem}", f"{key}.title")
-        if not isinstance(rules, list) or not all(isinstance(n, int) and not isinstance(n, bool) and
-                                                  0 < n < 10**MAX_DIGITS for n in rules):
-            raise SettingError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]",
-                               f"{key}.rules")
-        section = Section(normal(title), normal(note), tuple(rules), since, until)
-        for rule in rules:
+        section = _section(table, where, key)
+        for rule in section.rules:
             if other := next((other for other in placed.get(rule, ()) if _overlap(other, section)), None):
-                raise SettingError(f"{where} ('{title}') holds rule {rule}, which '{other.title}' holds already"
-                                   + (" on some of the same days" if other.since or other.until or since or until
-                                      else ""), f"{key}.rules")
+                timed = other.since or other.until or section.since or section.until
+                raise SettingError(f"{where} ('{section.title}') holds rule {rule}, which '{other.title}' holds "
+                                   f"already" + (" on some of the same days" if timed else ""), f"{key}.rules")
             placed.setdefault(rule, []).append(section)
         sections.append(section)
     return tuple(sections)
+
+
+def _section(table: dict, where: str, key: str) -> Section:
+    """One `[[sections]]` table, validated (`where` names it in a message, `key` in game.toml)."""
+    unknown = sorted(set(table) - {"title", "note", "rules", "from", "until"})
+    if unknown:
+        raise SettingError(f"{where}: unknown key '{unknown[0]}' (a section has title, note, rules, and from "
+                           f"and until where it held for a time)", f"{key}.{unknown[0]}")
+    since, until = table.get("from"), table.get("until")
+    for name, day in (("from", since), ("until", until)):
+        if day is not None and (not isinstance(day, dt.date) or isinstance(day, dt.datetime)):
+            raise SettingError(f"{where}: {name} must be a date, like {name} = 2019-05-08", f"{key}.{name}")
+    if since is not None and until is not None and until <= since:
+        raise SettingError(f"{where}: until ({until}) must be after from ({since})", f"{key}.until")
+    title, note, rules = table.get("title"), table.get("note", ""), table.get("rules", [])
+    if not isinstance(title, str) or not title.strip() or not isinstance(note, str):
+        raise SettingError(f"{where} needs a title, and its note (if any) is a string",
+                           f"{key}.note" if isinstance(title, str) and title.strip() else f"{key}.title")
+    if problem := invisible_problem(title, "title"):
+        raise SettingError(f"{where}: {problem}", f"{key}.title")
+    if not isinstance(rules, list) or not all(isinstance(n, int) and not isinstance(n, bool) and
+                                              0 < n < 10**MAX_DIGITS for n in rules):
+        raise SettingError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]",
+                           f"{key}.rules")
+    return Section(normal(title), normal(note), tuple(rules), since, until)
 
 
 def _overlap(one: Section, other: Section) -> bool:
