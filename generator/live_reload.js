@@ -70,6 +70,7 @@
   function heard(kind, data) {
     if (kind === "reload" || kind === "site" && data.site !== drawnFrom) location.reload();
     else if (kind === "error") show(data);
+    else hide();  // the site this page was drawn from, served again: nothing is broken
   }
   function listen(onEvent) {
     var events = new EventSource(stream);
@@ -87,7 +88,7 @@
     return;
   }
   var channel = new BroadcastChannel("nomic-archive-live-reload");
-  var last = null;  // the listening page's: the stream's last event but a reload
+  var last = null;  // the listening page's: the stream's last event, none since a reload
   channel.onmessage = function (message) {
     var said = message.data;
     if (said.kind === "hello") {
@@ -98,7 +99,9 @@
   };
   navigator.locks.request("nomic-archive-live-reload", function () {
     listen(function (kind, data) {
-      if (kind !== "reload") last = {kind: kind, data: data};
+      // A reload makes what was heard before it stale: a page that reloads first and asks, while this one has yet
+      // to go, must not be shown the error the reload's save fixed.
+      last = kind === "reload" ? null : {kind: kind, data: data};
       channel.postMessage({kind: kind, data: data});
       heard(kind, data);
     });
