@@ -127,9 +127,8 @@ class _Walk:
     year_ends: dict[str, dict[int, _Rule]]
     final: dict[int, _Rule] = field(default_factory=dict)   # the rules in force at the last commit read
     final_commit: str = ""
-    sections: list[tuple[str, str, list[int]]] = field(default_factory=list)  # the index's, at the last commit
     # The index's sections as each commit that changed them left them, from the start on: (the day they hold
-    # from, sections); the last is `sections`, before it is cut to the rules in force at the end.
+    # from, sections).
     arrangements: list[tuple[str, list[tuple[str, str, list[int]]]]] = field(default_factory=list)
     spans: list[SectionSpan] = field(default_factory=list)  # the sections over time, as game.toml writes them
     # Proposals whose note a commit adds, its subject naming them: number -> (commit, its date, subject).
@@ -400,8 +399,6 @@ class _Importer:
             raise ImportRefused(str(self.ruleset), "no change by a proposal in the range was found in the "
                                 "ruleset's history", self.problems)
         walk.recorded = recorded
-        walk.sections = [(name, note, [rule for rule in members if rule in walk.final])
-                         for name, note, members in self._numbered_sections(sections, files, numbered, layout)]
         walk.spans = section_spans(walk.arrangements, ever)
         return walk
 
