@@ -22,6 +22,7 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
+import difflib
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -221,13 +222,14 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
+    # (the players besides the proposers: those who voted or scored)
+    voters_and_scored = [name for decision in decided.values() for name, _ in decision.votes] + list(scores)
     _trailer_co_authors(steps, {p.authors[0] for step in steps for p in step.reading.proposals if p.authors}
-                        | {name for decision in decided.values() for name, _ in decision.votes}
-                        | {decision.proposer for decision in decided.values() if decision.proposer} | set(scores), names)
+                        | {decision.proposer for decision in decided.values() if decision.proposer}
+                        | set(voters_and_scored), names)
     entries, unrecorded, numbers = _entries(steps, decided, walk)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
-                                 + [name for decision in decided.values() for name, _ in decision.votes]
-                                 + list(scores)))
+                                 + voters_and_scored))
     if scores:  # the record's scores at the end, which check holds to the replay
         last_entry = next(entry for entry in reversed(entries) if not entry.heading.startswith("Unrecorded"))
         last_entry.keys.append(("Scores", ", ".join(f"{player} {_decimal(score)}"
@@ -661,8 +663,6 @@ def _reformatted(old: ImportedRule, now: ImportedRule) -> tuple[bool, bool]:
 
 def _alike(old: ImportedRule, now: ImportedRule) -> float:
     """How alike two rules read, 0 when they are not one rule: the same title, or words mostly the same."""
-    import difflib
-
     same_title = bool(old.title) and _formatting(old.title or "").lower() == _formatting(now.title or "").lower()
     ratio = difflib.SequenceMatcher(None, old.text.split(), now.text.split(), autojunk=False).ratio()
     return ratio + same_title if same_title or ratio >= 0.75 else 0
