@@ -147,7 +147,7 @@ def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, R
     joined, nothing worded. static/report.js does the same in the same steps: keep the two alike."""
     date = asked or point.date
     body, toc = _body_and_toc(layout, _arranged(layout, date), rules, notes, index, full=full)
-    values = _figures(layout, rules, point, date) | {"toc": toc, "ruleset": body, "asked": _asked_day(layout, asked)}
+    values = _figures(layout, rules, point, date) | {"toc": toc, "ruleset": body, "asked": _asked_day(asked)}
     text = layout.full if full else layout.short
     for name in layout.placeholders:
         if not values[name]:  # (an empty value takes the spaces before it on its line: `Date of this ruleset:`)
@@ -223,9 +223,9 @@ def _notes_text(layout: ReportLayout, notes: RuleNotes | None, index: int) -> st
     return out
 
 
-def _asked_day(layout: ReportLayout, iso: str) -> str:
+def _asked_day(iso: str) -> str:
     """The day a report was asked for as the keepers date a ruleset they publish (`5 Jul 2026`); "" for none."""
-    return f"{int(iso[8:10])} {layout.months[int(iso[5:7]) - 1]} {int(iso[:4])}" if iso else ""
+    return _header_day(dt.date.fromisoformat(iso)) if iso else ""
 
 
 def _iso_day(layout: ReportLayout, iso: str) -> str:
