@@ -756,13 +756,13 @@ def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(t
 
 def test_a_turns_player_in_the_subject_is_the_proposer(tmp_path, capsys) -> None:
     """A keeper who commits each turn as `Round 1, Turn 4 (Kit)`: the player is the game's byline, not the
-    committer; the game numbers turns, not proposals, so the numbers are a guess in sequence."""
+    committer; the turn numbers its proposal (test_a_game_that_numbers_its_proposals_by_turn_is_read_so)."""
     repo = tmp_path / "repo"
     git_commit(repo, "Ruleset", {"rules.md": RULES}, author="Keeper")
     git_commit(repo, "Round 1, Turn 4 (Kit)", {"rules.md": amended(RULES, "half", "a third of")}, author="Keeper")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert "Proposer: Kit" in log["Proposal 1: Round 1, Turn 4 (Kit)"]
-    assert "proposer is" not in files["IMPORT.md"] and "numbered 1, next in sequence" in files["IMPORT.md"]
+    assert "Proposer: Kit" in log["Proposal 4: Round 1, Turn 4 (Kit)"]
+    assert "proposer is" not in files["IMPORT.md"] and "next in sequence" not in files["IMPORT.md"]
 
 
 def test_a_ruleset_the_list_names_but_the_archive_lacks_is_said(tmp_path, capsys) -> None:
@@ -1349,3 +1349,57 @@ def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_aut
     assert f"commit {short(repo)} proposal 302 by Kit, Lu " in files["corrections.txt"]
     assert "Claude Opus 4.6, whom its Co-authored-by names, plays no other part in the record: no co-author" in \
         files["IMPORT.md"]
+
+
+def test_a_game_that_numbers_its_proposals_by_turn_is_read_so(tmp_path, capsys) -> None:
+    """Titles that name the turn (`Round 1, Turn 4 (Bo)`) number its proposal, the player in brackets its proposer;
+    a turn no commit carries out is Unrecorded; where two commits in a row name one turn for two players, the
+    earlier is the turn before (a guess, said); a later round's turns number nothing (they start again)."""
+    repo = tmp_path / "repo"
+    rules = RULES
+    git_commit(repo, "Start", {"rules.md": rules}, author="Keeper")
+    for turn, player, rule in [(1, "Ann", 301), (4, "Bo", 302), (6, "Cy", 303), (6, "Di", 304)]:
+        rules += f"\n##{rule} Mutable - Rule {rule}\n\nRule {rule} holds.\n"
+        git_commit(repo, f"Round 1, Turn {turn} ({player})", {"rules.md": rules}, author="Keeper")
+    rules += "\n##305 Mutable - Again\n\nA new round.\n"
+    git_commit(repo, "Round 2, Turn 1 (Ann)", {"rules.md": rules}, author="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert [heading.split(":")[0] for heading in log] == [
+        "Proposal 1", "Unrecorded", "Proposal 4", "Proposal 5", "Proposal 6", "Event"]
+    assert "Proposer: Bo\n" in log["Proposal 4: Round 1, Turn 4 (Bo)"] and "Unrecorded: 2-3" in log
+    assert "Proposer: Cy\n" in log["Proposal 5: Round 1, Turn 6 (Cy)"]
+    assert re.search(r"^commit \w+ proposal 4 by Bo +# the record: its title 'Round 1, Turn 4 \(Bo\)' names its "
+                     r"turn: the game numbers its proposals by turn$", files["corrections.txt"], re.MULTILINE)
+    slip = "proposal 5 by Cy: guessed: its title names turn 6, as the next commit's does for Di: a turn is one " \
+        "player's: turn 5, which no commit names"
+    assert slip in files["IMPORT.md"] and slip in said
+    assert "- Turns: the game numbers its proposals by turn, as the titles of 4 commits name it" in files["IMPORT.md"]
+
+
+def test_rules_in_restructuredtext_are_followed_back_where_git_saw_them_renamed(tmp_path, capsys) -> None:
+    """`--rules ruleset.rst`, a file once `ruleset.md` that git saw renamed: read from the first commit, a file,
+    not a folder of that name."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"ruleset.md": RULES})
+    git_commit(repo, "Proposal 301: Dice", {"ruleset.md": RULES + "\n##301 Mutable - Dice\n\nA die has six sides.\n"})
+    subprocess.run(["git", "-C", str(repo), "mv", "ruleset.md", "ruleset.rst"], check=True)
+    git_commit(repo, "Proposal 302: Coins", {"ruleset.rst": RULES + "\n##301 Mutable - Dice\n\nA die has six sides."
+                                             "\n\n##302 Mutable - Coins\n\nA coin has two sides.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "ruleset.rst")
+    assert list(log) == ["Proposal 301: Dice", "Proposal 302: Coins"]
+    assert "from `ruleset.md` to `ruleset.rst`" in files["IMPORT.md"] or "`ruleset.rst` or `ruleset.md`" in \
+        files["IMPORT.md"]
+
+
+def test_a_rules_file_named_without_an_extension_is_read_as_the_name_git_saw_it_renamed_to(tmp_path, capsys) -> None:
+    """`Rules` renamed to `Rules.rst`, its text the same: read as reStructuredText before the rename too (the name
+    it was given says how it is written), so that the rename changes no rule."""
+    repo = tmp_path / "repo"
+    rules = "#Rule 1: \nEveryone plays fair.  \nBe kind.\n\n#Rule 3:\nA die has six sides.\n"
+    git_commit(repo, "Start", {"Rules": rules})
+    git_commit(repo, "Proposal 4: Dice", {"Rules": rules.replace("six", "eight")})
+    subprocess.run(["git", "-C", str(repo), "mv", "Rules", "Rules.rst"], check=True)
+    git_commit(repo, "Rename Rules to Rules.rst", {})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "Rules.rst")
+    assert list(log) == ["Proposal 4: Dice"]
+    assert "Everyone plays fair.\n\nBe kind." in files["rules.md"]

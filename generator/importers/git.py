@@ -45,7 +45,8 @@ from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreF
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
-from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
+from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
+                        render_ruleset)
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
                    YamlBeyondBounds, clean_line, escape_markdown, heading_text, short_title, wrap)
 
@@ -85,6 +86,11 @@ _FAILED_BY = re.compile(rf"^(\S.*?)\s+(?:failed|rejected)\s+proposal\s*#?({_NUMB
 _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
                         re.IGNORECASE)
 _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
+# A title naming the turn whose proposal the commit carries out ("Round 1, Turn 11 (Kit)", "Turn 4"): a game that
+# numbers its proposals by turn (the first round's; a later round starts its turns again)
+_TURN = re.compile(rf"^\s*(?:round\s+([0-9]{{1,6}})\s*[,:;.\u2013\u2014-]?\s*)?turn\s+#?({_NUMBER})\b", re.IGNORECASE)
+_BY_TURN = "names its turn: the game numbers its proposals by turn"   # what the record says of such a commit
+_TURN_SLIP = "its title names turn"   # the guess that a turn's number is a slip (`_turns_named_twice`)
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>)?[ \t]*$",  # Ann <a@b.org>
                           re.IGNORECASE | re.MULTILINE)
@@ -189,6 +195,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
+    _turns_named_twice(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
     for step in walk.steps:
@@ -338,8 +345,11 @@ def _earlier_paths(repo: Path, last: str, paths: list[str]) -> list[str]:
 
 
 def _pathspec(path: str) -> str:
-    """What `git log -- PATHSPEC` reads as the rules' path: a file, or the files directly in a folder."""
-    return f":(glob){path}/*" if path and not path.endswith((".md", ".txt")) else path or ":(glob)*"
+    """What `git log -- PATHSPEC` reads as the rules' path: a file (named as text is: `rules.md`, `ruleset.rst`), or
+    the files directly in a folder."""
+    if not path:
+        return ":(glob)*"
+    return path if "." in path.rpartition("/")[2] and is_rules_text_name(path) else f":(glob){path}/*"
 
 
 def _moved(repo: Path, parents: list[str], commit: str, *, to: str | None = None, away: str | None = None
@@ -393,7 +403,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             problems = []
             for path in paths:
                 try:
-                    read = _read_rules(repo, blobs, revision, path, link_base)
+                    read = _read_rules(repo, blobs, revision, path, link_base, _markdown(path, paths))
                 except YamlBeyondBounds as error:
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
@@ -537,12 +547,26 @@ def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Correction
     return out
 
 
-def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_base: str | None):
-    """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
+def _markdown(path: str, paths: list[str]) -> bool | None:
+    """Whether the rules file at `path` is Markdown, where its name does not say (no extension) but the name git saw
+    it renamed to does (`Official-Rules` to `Official-Rules.rst`, the same text): None where the reader decides."""
+    name = path.rpartition("/")[2]
+    at = paths.index(path)
+    if "." in name or at == 0 or "." not in (later := paths[at - 1].rpartition("/")[2]):
+        return None
+    return True if later.lower().endswith(MARKDOWN_EXTENSIONS) else \
+        False if later.lower().endswith(PLAIN_EXTENSIONS) else None
+
+
+def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_base: str | None,
+                markdown: bool | None = None):
+    """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable. `markdown`:
+    whether a file is Markdown, where the reader is not to decide."""
     kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content, file=path, link_base=link_base) if content is not None else None
+        return read_ruleset(content, file=path, link_base=link_base, markdown=markdown) if content is not None \
+            else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
                  for name in list_files(repo, revision, path, recursive=False)]
@@ -805,6 +829,9 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif m := _TEMPORARY_RULE.match(title):
         step.said.append(f"its title '{clean_line(title)}'")
         step.reading = Reading("event", by=f"temporary rule {m.group(1)}")
+    elif (m := _TURN.match(title)) and m.group(1) in (None, "1"):
+        step.said.append(f"its title '{clean_line(title)}' {_BY_TURN}")
+        _proposals(step, [int(m.group(2))], author, author_is)
     elif numbers := _subject_numbers(title):
         step.said.append(f"its title '{clean_line(title)}'")
         _proposals(step, numbers, author, author_is)
@@ -817,6 +844,22 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
             step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
     return True
+
+
+def _turns_named_twice(steps: list[_Step]) -> None:
+    """A turn is one player's: where two commits in a row name one turn for two players (`Turn 24 (Kit)`, then
+    `Turn 24 (Mo)`), the earlier's number is read as a slip for the turn before, where no commit names that one (a
+    guess, said)."""
+    claimed = {p.number for step in steps for p in step.reading.proposals}
+    by_turn = [step for step in steps if any(_BY_TURN in said for said in step.said)]
+    for earlier, later in zip(by_turn, by_turn[1:]):
+        (one,), (other,) = earlier.reading.proposals, later.reading.proposals
+        if one.number == other.number and one.authors != other.authors and one.number - 1 not in claimed | {0}:
+            earlier.guesses.append(f"{_TURN_SLIP} {one.number}, as the next commit's does for "
+                                   f"{', '.join(other.authors)}: a turn is one player's: turn {one.number - 1}, "
+                                   "which no commit names")
+            earlier.reading = Reading("proposal", (Proposal(one.number - 1, one.authors),))
+            claimed.add(one.number - 1)
 
 
 def _author(step: _Step) -> tuple[str, str]:
@@ -1682,7 +1725,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
     readings = Counter(step.reading.kind if step.again is None else "again" for step in steps)
     proposals = sum(len(step.reading.proposals) for step in steps if step.again is None)
     numbered = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
-        guess.startswith("no record numbers it") for guess in step.guesses))
+        guess.startswith((_UNNUMBERED, _TURN_SLIP)) for guess in step.guesses))
+    by_turn = [step for step in steps if any(_BY_TURN in said for said in step.said)]
     proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
         "proposer is" in guess for guess in step.guesses))
     out = ["# How this game was imported", "",
@@ -1692,6 +1736,10 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            f"- Proposals: {len(decided) - sum(1 for d in decided.values() if d.result == 'undecided') or proposals}; "
            f"{proposals} carried out in {readings['proposal']} commits ({numbered} of them numbered by the record, "
            f"{proposed} with a proposer the record names: its History lines, the game's own words in titles).",
+           *([f"- Turns: the game numbers its proposals by turn, as the titles of "
+              f"{counted(len(by_turn), 'commit')} name it (`{escape_markdown(clean_line(by_turn[0].title))}`): each is numbered so (a number guessed "
+              "otherwise is said below); a turn no commit carries out is an Unrecorded number (its proposal "
+              "failed, or the turn had none)."] if by_turn else []),
            f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting): {readings['event']}; "
            f"cleanings (no proposal: formatting, what the game calls non-rule changes): {readings['cleaning']}; "
            f"later commits carrying out a proposal again: {readings['again']}.",
