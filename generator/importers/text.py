@@ -287,7 +287,7 @@ class Rule:
     number_alone: bool = False  # "101" on its own line: the next line may be a title
     title: str | None = None
     blocks: list[Block] = field(default_factory=list)
-    class_from: str = ""    # where its class was read: "heading" (its own), "section", "front matter"
+    class_from: str = ""    # where its class was read: "heading" (its own), "section", "front matter", "folder"
     revision: int | None = None
     topic: str | None = None
     key: str | None = None
