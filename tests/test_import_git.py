@@ -1331,6 +1331,7 @@ def test_rules_kept_in_a_folder_for_each_class_are_one_ruleset(tmp_path, capsys)
     assert "Enact rule 302: Tea Every Afternoon\n\n> Tea is served at four.\n>\n> #### Scones" \
         in log["Proposal 302: Tea Every Afternoon"]
     assert "Transmute rule 101 to mutable." in log["Proposal 303: make 101 mutable"]
+    assert "the record: its title '(302) Tea Every Afternoon'" in files["corrections.txt"]
     assert "Repeal" not in files["log.md"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
