@@ -1335,3 +1335,31 @@ def test_rules_kept_in_a_folder_for_each_class_are_one_ruleset(tmp_path, capsys)
     assert "Repeal" not in files["log.md"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_a_proposal_number_given_again_names_its_last_submitter(tmp_path, capsys) -> None:
+    """A bot gives a deleted proposal's number again: the file of decisions holds the last proposal of that
+    number, so its submitter is the one the last `submitted proposal #N` names."""
+    import json
+
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial commit", {"rules.md": RULES, "data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T00:00:00", author="Keeper")
+    git_commit(repo, "Cy#0003 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [
+        {"n": 1, "author": 333, "status": "voting", "votes": {}, "timestamp": 1_587_000_000}]})},
+        date="2020-04-16T01:00:00", author="Bot")
+    git_commit(repo, "Cy#0003 permanently deleted proposal #1", {"data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T01:10:00", author="Bot")
+    decided = {"n": 1, "author": 111, "status": "passed", "votes": {"111": 1, "333": 1}, "timestamp": 1_587_003_600}
+    git_commit(repo, "Wren#0001 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [decided]})},
+               date="2020-04-16T01:20:00", author="Bot")
+    git_commit(repo, "Wren#0001 passed proposal #1", {}, date="2020-04-16T02:00:00", author="Bot")
+    git_commit(repo, "Wren#0001 changed the content of rule section `%quorum`",
+               {"rules.md": amended(RULES, "half the players", "a third of the players")},
+               date="2020-04-16T02:01:00", author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Proposer: Wren#0001\n" in log["Proposal 1"]
+    assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
+    assert "player 333 = 333" in files["corrections.txt"]  # (Cy's number names Cy nowhere the file holds)

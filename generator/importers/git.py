@@ -510,8 +510,8 @@ def _note_decision(walk: _Walk, place: int, commit: Commit) -> None:
     """What a bot's commit says of a proposal: that it was decided, submitted by someone, failed by someone."""
     if m := _DECIDED.search(commit.subject):
         walk.decided.append((place, int(m.group(1)), commit))
-    if m := _SUBMITTED.match(commit.subject):
-        walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+    if m := _SUBMITTED.match(commit.subject):  # (the last: a number deleted is given again, and the file holds that)
+        walk.submitted[int(m.group(2))] = (m.group(1), commit)
     if m := _FAILED_BY.match(commit.subject):
         walk.failed_by[int(m.group(2))] = (m.group(1), commit)
 
