@@ -57,11 +57,12 @@ _REFERENCE = re.compile(r"\[\[([^\[\]]*)\]\(([^()\s]*)\)\]")
 # A note of the rule's earlier numbers: `*Previous numbers: 211, 305*`, `*Previous identifiers: 205, 306*`.
 _PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\1", re.IGNORECASE)
 # All a stub heading holds: a note that the rule is gone (`*Amended, to become rule 322.*`, `*Repealed.*`).
-# A rule known by four capital letters (`##PRIV - Private Data`, `##VPRD - Immutable - Voting period`).
+# A rule known by four capital letters (`##PRIV - Private Data`, `##VPRD - Immutable - Voting period`), or by
+# fewer and a number (`## UC1 - Title`: a game's constants beside its numbered rules).
 # A line that reads as a History line, its History heading missing: the change in emphasis, or a link around it.
 _HISTORY_LIKE = re.compile(r"\[?[*_]{1,2}(?:initial|enacted|amended|created|repealed|re-?enacted|retitled|"
                            r"transmuted|renumbered)\b[^\n]*", re.IGNORECASE)
-_IDENTIFIER = re.compile(r"([A-Z]{4})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
+_IDENTIFIER = re.compile(r"([A-Z]{4}|[A-Z]{1,3}[0-9]{1,2})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
 _GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|superseded|moved)\b.*", re.IGNORECASE)
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
 _SUBER_CLASSES = re.compile(r"rules\s+in\s+the\s+100\W?s\s+are\s+immutable\s+and\s+rules\s+in\s+the\s+200\W?s\s+are"
@@ -359,12 +360,16 @@ class _Shape:
         where rules are bold numbers) ends the rule before it, unless it names furniture (History); a class
         heading gives the rules under it their class, any other their topic."""
         rule_level = int(style[1]) if style in HEADING_STYLES else 0
-        first = next(line.index for line in lines[begin:end] if line.style == style)
+        first = next(line.index for line in lines[begin:end]
+                     if line.style == style or _as_rule_heading(line, style, [], [])[1] is not None)
         if stop is None:  # chatter after the rules (a footer repeated from the top), never before a rule
             cut = region_end(lines, first, None)
             end = cut if not any(line.style == style for line in lines[cut:end]) else end
         stack: list[tuple[int, Line]] = []  # the headings above the line being read
         title = next((line for line in lines[:first] if line.heading and line.kind is not Kind.BLANK), None)
+        if title is not None and any(line.heading and line.level == title.level and line is not title
+                                     for line in lines[first:end]):
+            title = None  # (a heading of the level of others after it is the first topic, not the file's title)
         rules: list[Rule] = []
         current: Rule | None = None
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
@@ -945,8 +950,11 @@ def _stack_topic(stack: list[tuple[int, Line]], title: Line | None) -> str | Non
 
 def letters_number(letters: str) -> int:
     """A rule's number for an identifier of capital letters, the same wherever it is read: each letter's place in
-    the alphabet in two digits (TIDE = 20090405), above any number a game writes."""
-    return int("".join(f"{ord(letter) - ord('A') + 1:02}" for letter in letters))
+    the alphabet in two digits (TIDE = 20090405), above any number a game writes; letters and a number (UC1)
+    after 99, which no letter gives, the number in two digits (UC1 = 99210301)."""
+    word = letters.rstrip("0123456789")
+    number = "".join(f"{ord(letter) - ord('A') + 1:02}" for letter in word)
+    return int(f"99{number}{int(letters[len(word):]):02}" if word != letters else number)
 
 
 def _only_quote(lines: list[Line]) -> list[Line] | None:
