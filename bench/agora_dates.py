@@ -1,14 +1,15 @@
-"""Our Full Logical Ruleset for each date the Rulekeepor published one, against the one he published.
+"""Our Full Logical Ruleset for each date the Rulekeepor published one, against the one he published (or the Short).
 
 The history of the gh-pages branch of AgoraNomic/ruleset holds every FLR he published: `flr-fresh.txt` (from 2019,
-the current generator) and `flr.txt` (from 2017, older generators). For each version (or every Nth), the FLR of
+the current generator) and `flr.txt` (from 2017, older generators); and every SLR, `slr.txt` (from 2017, compared
+with our `--format slr`). For each version (or every Nth), the FLR of
 the imported game at the version's day (`ruleset GAME@DATE --format flr`, computed in process from one replay) is
 compared line by line with his (`diff`), and each differing line (a `<` or `>` line) is counted under one kind.
 The version's day is the one his header gives (`Date of this ruleset: 11 May 2026`: he has republished a ruleset
 of an earlier day, and his header's date at times lags his commit), else his commit's (`--by-commit`: always).
 
     python -m generator import agora --ruleset /tmp/ruleset --assessor /tmp/assessor -o /tmp/me/agora -q
-    python -m bench.agora_dates /tmp/me/agora [--every 10] [--since 2024-01-01] [--file flr.txt] [--show KIND]
+    python -m bench.agora_dates /tmp/me/agora [--every 10] [--since 2024-01-01] [--file flr.txt|slr.txt] [--show KIND]
 
 Kinds, each line taking the first that fits:
 
@@ -379,7 +380,7 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("game", help="the folder `import agora` wrote")
     parser.add_argument("--mirror", default=MIRROR, help="a clone (bare or not) of AgoraNomic/ruleset")
-    parser.add_argument("--file", default="flr-fresh.txt", choices=("flr-fresh.txt", "flr.txt"))
+    parser.add_argument("--file", default="flr-fresh.txt", choices=("flr-fresh.txt", "flr.txt", "slr.txt"))
     parser.add_argument("--every", type=int, default=1, help="every Nth version, the newest always")
     parser.add_argument("--since", type=dt.date.fromisoformat, help="only versions from this date")
     parser.add_argument("--by-commit", action="store_true",
@@ -410,7 +411,7 @@ def main(argv: list[str] | None = None) -> int:
         if day < replay.game.config.start:
             continue
         index = point_index(read_point(day.isoformat()), entries)
-        ours = ruleset_text(plan, index, full=True, date=day)
+        ours = ruleset_text(plan, index, full=args.file != "slr.txt", date=day)
         corrected = {rule for made, until, rule in corrected_days if made <= day < until}
         lines = differing_lines(ours, theirs, corrected, former, lambda rule: record.since(day, rule),
                                 lambda rule: record.annotations_edited(day, rule))
