@@ -9,7 +9,7 @@ import random
 import pytest
 
 from generator.importers.agora_sections import section_spans
-from generator.model.config import Config, sections_on
+from generator.model.config import Config, Section, sections_on
 
 
 def _tables(spans) -> list[dict]:
@@ -93,3 +93,22 @@ def test_a_rule_moved_ends_both_sections_tables():
     assert [(span.title, span.rules, span.since, span.until) for span in spans] == [
         ("A", [1, 2], "", "2020-02-01"), ("B", [3], "", "2020-02-01"),
         ("A", [1], "2020-02-01", ""), ("B", [3, 2], "2020-02-01", "")]
+
+
+@pytest.mark.parametrize("seed", range(20))
+def test_two_sections_share_a_day_where_a_day_holds_both(seed):
+    """Section.shares_a_day_with (game.toml's check that no rule is in two sections at once) says what
+    Section.holds_on says of every day: some day holds both."""
+    rng = random.Random(seed)
+    days = [dt.date(2020, 1, 1) + dt.timedelta(days=n) for n in range(8)]
+
+    def section() -> Section:
+        since, until = rng.choice([None, *days[1:-1]]), rng.choice([None, *days[1:-1]])
+        if since is not None and until is not None and until <= since:
+            since, until = (until, since) if until < since else (since, None)
+        return Section("S", "", (), since, until)
+
+    for _ in range(50):
+        one, other = section(), section()
+        both = any(one.holds_on(day) and other.holds_on(day) for day in days)
+        assert one.shares_a_day_with(other) is both and other.shares_a_day_with(one) is both, (one, other)

@@ -1408,30 +1408,21 @@ class _Importer:
 
     def _decision_entries(self, decisions: list[_Decision], by_proposal: dict[int, list[_Found]],
                           events: list[_Found], entries: list, position: dict[int, int]) -> set[int]:
-        """Entries for the Assessor's decisions, each dated by its changes, else its batch's first commit."""
+        """Entries for the Assessor's decisions, each dated by the day the record gives its changes, else by its
+        batch's day (see _batch_days)."""
         batches: dict[str, list[_Decision]] = defaultdict(list)
         for decision in decisions:
             batches[decision.batch].append(decision)
         # Batches in the order of their names, which is the Assessor's ("8188-8195", "8188A-8195A", "8196-...").
-        # A batch is dated by its adopted changes; one without is dated by when its file was first committed,
-        # unless a later batch is dated earlier (the first commit of the JSON brought 2019's batches at once).
         names = sorted(batches, key=_batch_order)
-        dated = {}
-        for name in names:
-            members = batches[name]
-            dates = sorted(item.date for d in members for item in by_proposal.get(d.number, [])
-                           if item.date and d.resolution.get("result") == "ADOPTED")
-            if dates:
-                dated[name] = dates[0]
-        following = ""
-        for name in reversed(names):
-            first_committed = batches[name][0].date  # (never empty: see decisions)
-            date = dated.get(name) or (min(first_committed, following) if following else first_committed)
-            following = dated.get(name, following)
-            for d in batches[name]:
-                d.date = date
         order = {name: position for position, name in enumerate(names)}
         decisions.sort(key=lambda d: (order[d.batch], d.number))
+        # The changes a proposal made, by the decision that made them: its last adoption (see below).
+        changer = {d.number: d for d in decisions if d.resolution.get("result") == "ADOPTED"}
+        own = {id(d): day for number, d in changer.items() if (day := _recorded_day(by_proposal.get(number, [])))}
+        days = self._batch_days(names, batches, changer, by_proposal, own)
+        for d in decisions:
+            d.date = own.get(id(d)) or days[d.batch]
         seen: dict[int, list[_Decision]] = defaultdict(list)
         kept = []
         for decision in decisions:
@@ -1477,6 +1468,27 @@ class _Importer:
             entries.append(_Placed(decision.date, place, self._decision_entry(decision, result, changes),
                                    list(changes)))
         return decided
+
+    @staticmethod
+    def _batch_days(names: list[str], batches: dict[str, list[_Decision]], changer: dict[int, _Decision],
+                    by_proposal: dict[int, list[_Found]], own: dict[int, str]) -> dict[str, str]:
+        """Each batch's day, for its decisions that changed no rule (the Assessor's files give no day): the day
+        most of its adopted proposals have in the record (the first of equals; one proposal's slip of a day
+        moves no other); else the first day it recorded a change the record struck since; else when its file
+        was first committed, unless a later batch has a decision dated earlier (the first commit of the JSON
+        brought 2019's batches at once)."""
+        out: dict[str, str] = {}
+        following = ""  # the first day of a decision of a later batch
+        for name in reversed(names):
+            changing = [d for d in batches[name] if changer.get(d.number) is d]
+            days = Counter(own[id(d)] for d in changing if id(d) in own)
+            struck = [item.date for d in changing for item in by_proposal.get(d.number, []) if item.date]
+            first_committed = batches[name][0].date  # (never empty: see decisions)
+            out[name] = min(days, key=lambda day: (-days[day], day)) if days else min(struck) if struck \
+                else min(first_committed, following) if following else first_committed
+            if days or struck:
+                following = min(days or struck)
+        return out
 
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
         proposal = decision.proposal
@@ -1586,8 +1598,9 @@ class _Importer:
                          recorded: tuple[str, str] | None = None) -> _Placed:
         """A proposal the Assessor's record lacks, as the Rulekeepor applied it (`found`), or as a commit of his
         recorded it changing no rule (`recorded`: the commit and its date): adopted, with no ballots."""
-        date = min((item.date for item in found if item.date), default=found[0].commit_date[:10] if found
-                   else recorded[1] if recorded else "")
+        date = _recorded_day(found) or min((item.date for item in found if item.date),
+                                           default=found[0].commit_date[:10] if found else recorded[1] if recorded
+                                           else "")
         path, note = self.proposal_notes.get(number, ("", {}))
         where = Problem(path, self.head, 0, f"proposal {number}")
         title = self._title(note.get("title"), where)
@@ -1986,6 +1999,13 @@ def _who(entry: dict) -> str:
     if kind == "ratification":
         return f"{kind} {_canonical(value)}"
     return str(kind)
+
+
+def _recorded_day(items: list[_Found]) -> str | None:
+    """The first day the record gives these changes now: of those it keeps (a change it struck since keeps the
+    day it was first recorded with, which the record no longer says)."""
+    return min((item.date for item in items if item.date and not all(change.failed for change in item.changes)),
+               default=None)
 
 
 def _kinds(change: Change) -> set[str]:
