@@ -754,6 +754,24 @@ def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(t
     assert f"--rules rules.md --from {second[:10]}" in files["IMPORT.md"]
 
 
+def test_a_rounds_archived_rules_are_read_from_the_rules_file_that_round_made(tmp_path, capsys) -> None:
+    """Each round makes `rules.md` again and moves it to its archive at the end: `--rules round2.md` reads round
+    2 from the `rules.md` it made, not from round 1's (no --from needed)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Round 1 begins", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - One\n\nOne.\n"})
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round1.md"], check=True)
+    git_commit(repo, "Round 1 archived", {})
+    second = git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+    git_commit(repo, "Proposal 2", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n\n## Rule 2\n\nBe brief.\n"})
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round2.md"], check=True)
+    git_commit(repo, "Round 2 archived", {})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "round2.md")
+    assert list(log) == ["Proposal 2"] and "Enact rule 2" in log["Proposal 2"]
+    assert f"first-parent history from commit `{second[:10]}`" in files["IMPORT.md"]
+    assert "Be kind." in files["rules.md"] and "One." not in files["rules.md"]
+
+
 def test_a_turns_player_in_the_subject_is_the_proposer(tmp_path, capsys) -> None:
     """A keeper who commits each turn as `Round 1, Turn 4 (Kit)`: the player is the game's byline, not the
     committer; the turn numbers its proposal (test_a_game_that_numbers_its_proposals_by_turn_is_read_so)."""
@@ -1073,9 +1091,9 @@ def test_an_outlines_sections_numbered_by_place_are_no_proposals_numbers(tmp_pat
     records = tmp_path / "records.toml"
     records.write_text(RECORDS, encoding="utf-8")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
-    assert [heading for heading in log if not heading.startswith("Unrecorded")] == \
-        ["Event: Kit#0002 added new rule section `%voting`", "Proposal 2"]
-    assert "Amend rule 2 to read:\n\n> Two thirds win." in log["Proposal 2"]
+    # (the section entered before any proposal is among the starting rules: test_starting_rules_a_bot_enters_...)
+    assert [heading for heading in log if not heading.startswith("Unrecorded")] == ["Proposal 2"]
+    assert "Voting" in files["rules.md"] and "Amend rule 2 to read:\n\n> Two thirds win." in log["Proposal 2"]
     assert "the number of the rule it makes" not in said
 
 
@@ -1462,3 +1480,38 @@ def test_a_proposal_number_given_again_names_its_last_submitter(tmp_path, capsys
     assert "Proposer: Wren#0001\n" in log["Proposal 1"]
     assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
     assert "player 333 = 333" in files["corrections.txt"]  # (Cy's number names Cy nowhere the file holds)
+
+
+def test_starting_rules_a_bot_enters_over_several_commits_before_any_proposal_are_the_starting_rules(tmp_path,
+                                                                                                   capsys) -> None:
+    """A bot that enters the starting rules a section per commit, before anyone submits a proposal: the rules
+    after its last such commit are the starting rules (IMPORT.md says so, and which --from reads them as changes
+    instead); its later commits are read as ever."""
+    import json
+
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial commit", {"data/proposals.json": json.dumps({"proposals": []})}, author="Keeper")
+    rules = "#Our rules\n\n##101 Immutable - Scope\n\nEveryone follows the rules in force.\n"
+    began = git_commit(repo, "Kit#0002 added new rule section `%scope`", {"rules.md": rules}, author="Bot")
+    for number, title in [(201, "Quorum"), (202, "Dice"), (203, "Turns")]:
+        rules += f"\n##{number} Mutable - {title}\n\n{title} as the players agree.\n"
+        git_commit(repo, f"Kit#0002 added new rule section `%{title.lower()}`", {"rules.md": rules}, author="Bot")
+    proposal = {"n": 1, "author": 111, "status": "passed", "votes": {"111": 1, "222": 1}, "timestamp": 1_587_000_000}
+    git_commit(repo, "Wren#0001 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [
+        dict(proposal, status="voting", votes={})]})}, author="Bot")
+    git_commit(repo, "Kit#0002 passed proposal #1", {"data/proposals.json": json.dumps({"proposals": [proposal]})},
+               author="Bot")
+    git_commit(repo, "Kit#0002 changed the content of rule section `%dice`",
+               {"rules.md": rules.replace("Dice as the players agree.", "A die has six sides.")}, author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert list(log) == ["Proposal 1"] and "Amend rule 202 to read:" in log["Proposal 1"]
+    assert "### 203. Turns" in files["rules.md"] and "keeper's own change" not in files["IMPORT.md"]
+    assert f"The rules began at commit `{began[:10]}`" in files["IMPORT.md"]
+    assert "Bot went on entering them over 3 more commits" in files["IMPORT.md"]
+    assert f"import with `--from {began[:10]}`" in files["IMPORT.md"]
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--from", began, out="from")
+    assert [heading.split(":")[0] for heading in entries(files["log.md"])] == ["Event"] * 3 + ["Proposal 1"]
+    assert "went on entering" not in files["IMPORT.md"]

@@ -157,6 +157,12 @@ class _Walk:
     submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
     # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
     failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
+    # The rules after each step from the start by the one who began them (`begun`), before the record says any
+    # proposal was submitted or decided (`proposing`): they may be the starting rules' entry (`_begin_after_entry`)
+    entering: list[dict[int, ImportedRule]] = field(default_factory=list)
+    begun: Commit | None = None
+    proposing: Commit | None = None
+    entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -189,15 +195,17 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
     together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
+    since = None  # (where the history is read from, where the rules' earlier path was made more than once)
     if first is None and paths:
-        paths = _earlier_paths(repo, last, paths)
+        paths, since = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
-        _walk(repo, paths, first, last, corrections, link_base, together)
+        _walk(repo, paths, first, last, corrections, link_base, together, since)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
+    _begin_after_entry(walk, undecided)
     _turns_named_twice(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
@@ -330,21 +338,26 @@ def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
 
 # --- where the rules are, commit by commit ----------------------------------------------------------------------
 
-def _earlier_paths(repo: Path, last: str, paths: list[str]) -> list[str]:
+def _earlier_paths(repo: Path, last: str, paths: list[str]) -> tuple[list[str], str | None]:
     """`paths` and, after them, where their rules were before git saw them moved there: the files of `rules/`
     renamed from the top folder make the top folder the rules until then. (The rules are read from the first of
-    the paths that holds them.)"""
+    the paths that holds them.) With the commit the history is read from: where the rules moved from a file made
+    more than once before (each round of a game making `rules.md` again, the one moved to `round4/` is that
+    round's), the last time it was made; else None, from the start."""
     paths = list(paths)
-    while True:
-        records = log_records(repo, ("%H", "%P"), "--first-parent", "--reverse", "--diff-filter=A", last, "--",
-                              _pathspec(paths[-1]))
-        if not records:
-            return paths
-        (commit, parents), _ = records[0]
+    made = log_records(repo, ("%H", "%P"), "--first-parent", "--reverse", "--diff-filter=A", last, "--",
+                       _pathspec(paths[-1]))[:1]
+    since = None
+    while made:
+        (commit, parents), _ = made[0]
         source = _moved(repo, parents.split()[:1], commit, to=paths[-1])
         if source is None or source in paths:
-            return paths
+            break
         paths.append(source)
+        made = log_records(repo, ("%H", "%P"), "--first-parent", "--diff-filter=A", parents.split()[0], "--",
+                           _pathspec(source))  # (newest first: the last time it was made before it moved)
+        since = made[0][0][0] if len(made) > 1 and _pathspec(source) == source else None  # (a file's, not a folder's)
+    return paths, since
 
 
 def _pathspec(path: str) -> str:
@@ -388,13 +401,15 @@ def _touches(changed: list[str], path: str) -> bool:
 
 
 def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None,
-          link_base: str | None, together: frozenset[str] = frozenset()) -> _Walk:
+          link_base: str | None, together: frozenset[str] = frozenset(), since: str | None = None) -> _Walk:
     """The rules at the start and each commit after that changed them, following them where git moved them;
     `together`: the places the keeper named, read as one ruleset where several hold rules at once (a folder for
-    each class) and no number is in two of them."""
+    each class) and no number is in two of them; `since`: the commit to read the history from (`_earlier_paths`)."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
                           "--diff-merges=first-parent", "--name-only", span)
+    if since is not None:
+        records = records[next((n for n, ((id_, *_), _) in enumerate(records) if id_ == since), 0):]
     walk = _Walk({}, "", "", [], [], [], None, [], {})
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
@@ -455,10 +470,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             walk.start_commit = first
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
+        entering = not first  # whether the commits so far may be the starting rules' entry
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
             if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
                 _note_decision(walk, place, commit)
+                if walk.proposing is None and (walk.decided or walk.submitted):
+                    walk.proposing, entering = commit, False
             for old in left:  # rules made again where they were before they moved: a new game, or round
                 if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
                     walk.remade[old] = commit
@@ -469,7 +487,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.problems += problems
                 if now is not None:
                     current, walk.start_commit, walk.start_date = now, commit.id, commit.date[:10]
-                    walk.initial = now[0]
+                    walk.initial, walk.begun = now[0], commit
                 continue
             if now is None and (moved := _moved(repo, list(commit.parents), commit.id, away=current[1])) is not None \
                     and moved not in paths:  # the rules moved: follow them
@@ -507,10 +525,35 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
                                     place, cleaned=cleaned))
+            if entering and walk.begun is not None and commit.author == walk.begun.author:
+                walk.entering.append(now[0])
+            elif entering:  # (another changed the rules before the first proposal: no entry of starting rules)
+                entering = False
+                walk.entering.clear()
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
                             walk.problems + unbegun)
     return walk
+
+
+def _begin_after_entry(walk: _Walk, unread: list[_Step]) -> None:
+    """The starting rules entered over several commits (a bot adding a section at a time) by the one who began
+    them, every commit that changed the rules before the record says any proposal was submitted or decided (the
+    steps `walk.entering` holds), none of which the record reads (all `unread`: no proposal by its title, no
+    History line): no proposal made those changes, so the rules after the last of them are the game's starting
+    rules (`--from` says otherwise)."""
+    begun, proposing, count = walk.begun, walk.proposing, len(walk.entering)
+    if not count or begun is None or proposing is None or any(step not in unread for step in walk.steps[:count]):
+        return
+    last = walk.steps[count - 1].commit
+    walk.steps = walk.steps[count:]
+    walk.initial, walk.start_commit, walk.start_date = walk.entering[count - 1], last.id, last.date[:10]
+    walk.entered = (f"The rules began at commit `{begun.short}` ({begun.date[:10]}), and {escape_markdown(begun.author)}"
+                    f" went on entering them over {counted(count, 'more commit')}, to `{last.short}` "
+                    f"({last.date[:10]}), before the record says any proposal was submitted or decided (commit "
+                    f"`{proposing.short}`, {escape_markdown(clean_line(proposing.subject))}): no proposal made "
+                    "those changes, so rules.md holds the rules after the last of them. To read them as changes, "
+                    f"import with `--from {begun.short}`.")
 
 
 def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
@@ -1764,6 +1807,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            f"- Commits that changed the rules' files but no rule: {len(walk.unchanged)}.", ""]
     if walk.moves:
         out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
+    if walk.entered:
+        out += [walk.entered, ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
     for path, commit in walk.remade.items():
