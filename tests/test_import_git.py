@@ -739,13 +739,19 @@ def test_the_keepers_word_on_a_decision_and_a_reason_check_verifies(tmp_path, ca
     assert f"{corrections}:1: proposal 9: no decision on proposal 9 is in the records file" in said
 
 
-def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(tmp_path, capsys) -> None:
+def second_round(tmp_path):
+    """A game whose first round's rules.md is moved to round1.md at its end, and a second round's rules.md made:
+    the repository and the commit that made it."""
     repo = tmp_path / "repo"
     git_commit(repo, "Round 1 begins", {"rules.md": RULES})
     git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - One\n\nOne.\n"})
     subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round1.md"], check=True)
     git_commit(repo, "Round 1 archived", {})
-    second = git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+    return repo, git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+
+
+def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(tmp_path, capsys) -> None:
+    repo, second = second_round(tmp_path)
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
     assert code == 0, said
     assert list(entries(files["log.md"])) == ["Proposal 301"]
@@ -757,12 +763,7 @@ def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(t
 def test_a_rounds_archived_rules_are_read_from_the_rules_file_that_round_made(tmp_path, capsys) -> None:
     """Each round makes `rules.md` again and moves it to its archive at the end: `--rules round2.md` reads round
     2 from the `rules.md` it made, not from round 1's (no --from needed)."""
-    repo = tmp_path / "repo"
-    git_commit(repo, "Round 1 begins", {"rules.md": RULES})
-    git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - One\n\nOne.\n"})
-    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round1.md"], check=True)
-    git_commit(repo, "Round 1 archived", {})
-    second = git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+    repo, second = second_round(tmp_path)
     git_commit(repo, "Proposal 2", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n\n## Rule 2\n\nBe brief.\n"})
     subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round2.md"], check=True)
     git_commit(repo, "Round 2 archived", {})
