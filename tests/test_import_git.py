@@ -986,6 +986,40 @@ def test_scores_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) 
     assert f"{records}:3: scores.score: is not a regular expression" in said
 
 
+def test_scores_the_record_kept_over_time_are_checked_where_they_changed(tmp_path, capsys) -> None:
+    """Scores kept in a file per player over time: each entry after which the record's scores changed claims
+    them as they stood before the next entry (not only the last), so that check finds a slip where it was made,
+    at its entry's line."""
+    repo = tmp_path / "repo"
+    player = "GitHub handle: @{handle}\n\nCurrent score: {score}\n"
+    git_commit(repo, "Initial rules", {"rules.md": RULES, "players/a.md": player.format(handle="alice", score=0),
+                                       "players/b.md": player.format(handle="bob", score=0)}, date="2021-01-01T12:00:00")
+    text = amended(RULES, "half the players", "a third of the players")
+    git_commit(repo, "Proposal 301: Lower the quorum", {"rules.md": text}, date="2021-01-02T12:00:00", author="alice")
+    git_commit(repo, "Points for 301", {"players/a.md": player.format(handle="alice", score=1)},
+               date="2021-01-02T13:00:00")
+    text += "\n##302 - Tea\n\nTea is served at noon.\n"
+    git_commit(repo, "Proposal 302: Tea", {"rules.md": text}, date="2021-01-03T12:00:00", author="bob")
+    git_commit(repo, "Points for 302", {"players/b.md": player.format(handle="bob", score=2)},
+               date="2021-01-03T13:00:00")
+    text += "\n##303 - Cake\n\nCake on Sundays.\n"
+    git_commit(repo, "Proposal 303: Cake", {"rules.md": text}, date="2021-01-04T12:00:00", author="alice")
+    git_commit(repo, "Points for 303", {"players/a.md": player.format(handle="alice", score=2)},
+               date="2021-01-04T13:00:00")
+    records = tmp_path / "records.toml"
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nname = 'GitHub handle: @(\\S+)'\n"
+                       "score = 'Current score: (-?[0-9]+)'\nadopted = 1\n", encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Scores: alice 1, bob 0\n" in log["Proposal 301: Lower the quorum"]
+    assert "Scores: alice 1, bob 2\n" in log["Proposal 302: Tea"]
+    assert "Scores: alice 2, bob 2\n" in log["Proposal 303: Cake"]
+    code, report = check(capsys, tmp_path / "game")
+    line = files["log.md"].splitlines().index("Scores: alice 1, bob 2") + 1
+    assert code == 1 and "1 discrepancy" in report, report
+    # the keeper's slip found where it was made (bob's point doubled), at that entry's line of log.md
+    assert re.search(rf"log\.md:{line}: proposal 302: Scores says bob 2; replay gives 1", report), report
+
+
 ARCHIVE_RECORDS = """[proposals]
 file = "old_proposals.md"
 heading = '^#+(?P<number>[0-9]+|[A-Z]{4}) - (?P<title>.*) - (?P<result>[A-Za-z]+)\\s*$'

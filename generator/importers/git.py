@@ -236,8 +236,12 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                               for number, why in sorted(reasons.items())]
     scores = {names.name(raw): score for raw, score in _read_scores(repo, records.scores, last, walk).items()} \
         if records and records.scores else {}
+    kept_scores = [(moment, {names.name(raw): _decimal(score) for raw, score in read.items()})
+                   for moment, read in _scores_over_time(repo, records.scores, walk, last)] \
+        if records and records.scores else []
     # (the players besides the proposers: those who voted or scored)
-    voters_and_scored = [name for decision in decided.values() for name, _ in decision.votes] + list(scores)
+    voters_and_scored = [name for decision in decided.values() for name, _ in decision.votes] + list(
+        dict.fromkeys([*(name for _, read in kept_scores for name in read), *scores]))
     _credit_authors(steps, decided, set(voters_and_scored), names)
     if corrections is not None:
         for step in steps:
@@ -246,7 +250,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
-    entries, unrecorded, numbers = _entries(steps, decided, walk)
+    entries, unrecorded, numbers, moments = _entries(steps, decided, walk)
+    if kept_scores:  # (the record's scores over time, each where it changed: the end's are claimed below)
+        _claim_scores(entries, moments, kept_scores)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
                                  + voters_and_scored))
     if scores:  # the record's scores at the end, which check holds to the replay
@@ -1335,6 +1341,46 @@ def _read_scores(repo: Path, scores: ScoreFiles, last: str, walk: _Walk) -> dict
     return read
 
 
+def _scores_over_time(repo: Path, scores: ScoreFiles, walk: _Walk, last: str) -> list[tuple[float, dict[str, Fraction]]]:
+    """The players' scores as the record kept them over time: at each commit on the first-parent line after the
+    start (and before the last, whose scores `_read_scores` reads) that changed a file [scores] names, its moment
+    and the scores then (as the record names each player). A commit at which they cannot be read is a problem of
+    the record, and not compared."""
+    records = log_records(repo, ("%H", "%cI"), "--first-parent", "--name-only", f"{walk.start_commit}..{last}")
+    start = log_records(repo, ("%H", "%cI"), "-1", walk.start_commit)[0][0]
+    out = []
+    with BlobReader(repo) as blobs:
+        # (oldest first, from the start's, the last commit's left to the end)
+        for (commit, date), changed in [(start, None), *reversed(records[1:])]:
+            if changed is not None and not score_paths(scores, changed):
+                continue
+            try:
+                files = [(path, blobs.read(commit, path) or "") for path in score_paths(scores, list_files(repo, commit,
+                                                                                                         ""))]
+                read, _ = read_scores(scores, files)
+            except (DecisionsUnreadable, BlobTooLarge) as error:
+                walk.problems.append(Problem("", commit, 0, f"the scores ({scores.files}) cannot be read: {error}; not "
+                                             "compared there"))
+                continue
+            out.append((datetime.datetime.fromisoformat(date).timestamp(), read))
+    return out
+
+
+def _claim_scores(entries: list[Entry], moments: dict[int, float], kept: list[tuple[float, dict[str, str]]]) -> None:
+    """A `Scores:` line on each entry after which the record's scores (`kept`, by their moments, names written)
+    changed: the scores as they stood before the next entry, which check holds to the replay there. (The last
+    entry's are the end's, claimed apart.)"""
+    timed = [(moments[id(entry)], entry) for entry in entries
+             if id(entry) in moments and not entry.heading.startswith("Unrecorded")]
+    # (the scores before the first entry are the start's: an entry claims them where they changed since)
+    claimed = next((scores for moment, scores in reversed(kept) if timed and moment < timed[0][0]), None)
+    for (_, entry), (following, _) in zip(timed, timed[1:]):
+        now = next((scores for moment, scores in reversed(kept) if moment < following), None)
+        if now is not None and now != claimed:
+            entry.keys.append(("Scores", ", ".join(f"{player} {score}" for player, score in sorted(now.items()))))
+            claimed = now
+
+
 def _decimal(score: Fraction) -> str:
     """A score as the log writes it: whole, or a decimal the record gave (31.7)."""
     if score.denominator == 1:
@@ -1426,11 +1472,14 @@ def _ruleset_step(changed: tuple[list[Change], list[Change]], place: int, path: 
     return step
 
 
-def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> tuple[list[Entry], Runs, list[int]]:
+def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk
+             ) -> tuple[list[Entry], Runs, list[int], dict[int, float]]:
     """The log: an entry per step in commit order, and each decision the file of decisions records that no commit
     carried out (most that were not adopted) among them by its time; `## Unrecorded` for every number neither
     accounts for (in a game kept in git, a proposal that failed is never merged), each before the first proposal
-    numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order."""
+    numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order, and
+    the moment of each entry of a step or a decision (by the entry's id)."""
+    moments: dict[int, float] = {}
     carried = {p.number for step in steps if step.again is None for p in step.reading.proposals}
 
     def moment(decision: Decision) -> float:
@@ -1475,6 +1524,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
             keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
             entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
                                  keys, prose=[f"The record of decisions says: {escape_markdown(decision.said)}."]))
+        moments[id(entries[-1])] = moment(decision)
         order.append(decision.number)
 
     for step in steps:
@@ -1489,10 +1539,11 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
             judgments += 1
         made = _step_entries(step, judgments, decided, walk, unrecorded_below)
         entries += made
+        moments.update((id(entry), step_moment) for entry in made)
         last_date = next(value for key, value in made[-1].keys if key == "Date")
     for decision in alone:
         decision_alone(decision)
-    return entries, missing, order
+    return entries, missing, order, moments
 
 
 def _undecided(decision: Decision) -> Entry:
