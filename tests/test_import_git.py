@@ -1342,6 +1342,22 @@ def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tm
     assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said
 
 
+def test_lists_of_voters_the_records_file_does_not_name_one_for_one_are_said(tmp_path, capsys) -> None:
+    """Each proposition holds four lists of voters; a records file naming three kinds reads the first three and
+    not the fourth: said as a problem of the record, which the keeper settles in ballot_lists."""
+    repo, records = website_game(tmp_path)
+    records.write_text(WEBSITE_RECORDS.replace('["for", "against", "", "abstain"]', '["for", "against", "abstain"]'),
+                       encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records))
+    assert code == 1 and "log.md" in files, said
+    problem = "its proposals hold 4 lists of voters where the records file's proposals.ballot_lists names 3 (for, " \
+        "against, abstain): each list is read as the kind named at its place, and a list beyond them is not read"
+    assert problem in said and problem in files["IMPORT.md"]
+    repo, records = website_game(tmp_path / "fits")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), out="fits-game")
+    assert code == 0 and "lists of voters where" not in said
+
+
 def test_a_keepers_ruleset_line_that_changes_only_the_proposer_is_a_correction(tmp_path, capsys) -> None:
     """A `ruleset N` line names no commit, and an archived ruleset names no proposer (its decision does): a line
     naming another proposer is followed and said as a correction, one naming the decision's proposer (or none)

@@ -40,8 +40,8 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
                       toml_players, toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, moment_of, read_decisions,
-                        read_list, read_players, read_scores, score_paths, stated_conditions)
+from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
+                        read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
@@ -1318,6 +1318,13 @@ def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> lis
     try:
         if players is not None:
             walk.record_names = read_players(records, players)
+        named = ", ".join(kind or "no ballot" for kind in records.ballot_lists)
+        if unlike := sorted(n for n in ballot_list_counts(records, content) if n != len(records.ballot_lists)):
+            walk.problems.append(Problem(records.file, last, 0, (
+                f"its proposals hold {' or '.join(str(n) for n in unlike)} lists of voters where the records file's "
+                f"proposals.ballot_lists names {len(records.ballot_lists)} ({named}): each list is read as the kind "
+                "named at its place, and a list beyond them is not read; say in ballot_lists what each of the "
+                "file's lists is (the game's rules, its website's vote icons)")))
         return read_decisions(records, content, walk.adopted if records.adopted_by_rulesets else None)
     except DecisionsUnreadable as error:
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
