@@ -1281,12 +1281,57 @@ def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tm
     carried = log["Proposal 1: Voting changed by Bo"]  # (the title: the list's summary of the ruleset)
     assert "Amend rule 1 to read:" in carried and "Result: adopted" in carried
     assert "Result: defeated" in log["Proposal 2"] and "named by no ruleset" in log["Proposal 2"]
-    assert f"{corrections}:1: ruleset 2: proposal 1 by Bo (the import read: proposal 2)" in said
+    assert f"{corrections}:1: ruleset 2: proposal 1 by Bo (the import read: proposal 2 by Bo)" in said
     corrections.write_text("ruleset 9 proposal 1\n", encoding="utf-8")
     code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
                                  str(corrections), out="refused")
     assert code == 2 and files == {}
     assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said
+
+
+def test_a_keepers_ruleset_line_that_changes_only_the_proposer_is_a_correction(tmp_path, capsys) -> None:
+    """A `ruleset N` line names no commit, and an archived ruleset names no proposer (its decision does): a line
+    naming another proposer is followed and said as a correction, one naming the decision's proposer (or none)
+    confirms the import's reading."""
+    repo, records = website_game(tmp_path)
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text("ruleset 2 proposal 2 by Cy\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                 str(corrections), out="corrected")
+    assert code == 0, said
+    assert "Proposer: Cy\n" in entries(files["log.md"])["Proposal 2: Voting changed by Bo"]
+    followed = f"{corrections}:1: ruleset 2: proposal 2 by Cy (the import read: proposal 2 by Bo)"
+    assert followed in said and "confirmed what the import reads" not in said
+    assert "## Corrections followed" in files["IMPORT.md"] and followed in files["IMPORT.md"]
+    assert re.search(r"^ruleset 2 proposal 2 by Cy +# your correction \(the import read: proposal 2 by Bo\)",
+                     files["corrections.txt"], re.MULTILINE)
+    for n, line in enumerate(["ruleset 2 proposal 2 by Bo", "ruleset 2 proposal 2"]):
+        corrections.write_text(line + "\n", encoding="utf-8")
+        code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                     str(corrections), out=f"confirmed{n}")
+        assert code == 0 and f"{corrections}: 1 line confirmed what the import reads" in said, said
+        assert "Proposer: Bo\n" in entries(files["log.md"])["Proposal 2: Voting changed by Bo"]
+
+
+def test_a_keepers_commit_line_is_compared_with_the_proposer_the_record_of_decisions_names(tmp_path,
+                                                                                          capsys) -> None:
+    """Where the record of decisions names a proposal's proposer, the import credits them, not the commit's
+    author: a commit line naming the commit's author corrects that, one naming the decision's proposer confirms."""
+    repo, records = bot_game(tmp_path)
+    carried = short(repo, "HEAD~3")  # (the bot's commit that carried out proposal 1)
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text(f"commit {carried} proposal 1 by Kit#0002\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections), out="corrected")
+    assert code == 0, said
+    assert "Proposer: Kit#0002\n" in entries(files["log.md"])["Proposal 1"]
+    assert f"{corrections}:1: commit {carried}: proposal 1 by Kit#0002 (the import read: proposal 1 by Wren#0001)" \
+        in said
+    corrections.write_text(f"commit {carried} proposal 1 by Wren#0001\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections), out="confirmed")
+    assert code == 0 and f"{corrections}: 1 line confirmed what the import reads" in said, said
+    assert "Proposer: Wren#0001\n" in entries(files["log.md"])["Proposal 1"]
 
 
 def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_authors(tmp_path, capsys) -> None:
