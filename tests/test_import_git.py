@@ -1349,3 +1349,62 @@ def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_aut
     assert f"commit {short(repo)} proposal 302 by Kit, Lu " in files["corrections.txt"]
     assert "Claude Opus 4.6, whom its Co-authored-by names, plays no other part in the record: no co-author" in \
         files["IMPORT.md"]
+
+
+def test_rules_kept_in_a_folder_for_each_class_are_one_ruleset(tmp_path, capsys) -> None:
+    """`--rules immutable_rules --rules mutable_rules`, both there at once: one ruleset, each rule's class its
+    folder's, its title the file's name (or its own first line); a rule moved from one folder to the other is
+    transmuted, and a pull request titled `(N) Title` is proposal N."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"immutable_rules/101_Obey-the-rules.md": "Everyone obeys the rules.\n",
+                                       "mutable_rules/201_Quorum.md": "Quorum is half the players.\n",
+                                       "README.md": "How we play.\n"}, date="2017-04-01T12:00:00")
+    merge_pull_request(repo, 4, "kit", "tea", "(302) Tea Every Afternoon",
+                       [("tea", {"mutable_rules/302_Tea-Every-Afternoon.md":
+                                 "# Tea Every Afternoon\n\nTea is served at four.\n\n## Scones\n\nWith scones.\n"})],
+                       "2017-04-02T12:00:00")
+    subprocess.run(["git", "-C", str(repo), "mv", "immutable_rules/101_Obey-the-rules.md",
+                    "mutable_rules/101_Obey-the-rules.md"], check=True)
+    git_commit(repo, "Proposal 303: make 101 mutable", {}, date="2017-04-03T12:00:00", author="Lee")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "immutable_rules",
+                                    "--rules", "mutable_rules")
+    rules = files["rules.md"]
+    assert "## Immutable Rules\n\n### 101. Obey the rules\n" in rules
+    assert "## Mutable Rules\n\n### 201. Quorum\n" in rules
+    assert "Suber" not in said  # (the folders say the classes: nothing guessed)
+    assert list(log) == ["Proposal 302: Tea Every Afternoon", "Proposal 303: make 101 mutable"]
+    assert "Enact rule 302: Tea Every Afternoon\n\n> Tea is served at four.\n>\n> #### Scones" \
+        in log["Proposal 302: Tea Every Afternoon"]
+    assert "Transmute rule 101 to mutable." in log["Proposal 303: make 101 mutable"]
+    assert "the record: its title '(302) Tea Every Afternoon'" in files["corrections.txt"]
+    assert "Repeal" not in files["log.md"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_a_proposal_number_given_again_names_its_last_submitter(tmp_path, capsys) -> None:
+    """A bot gives a deleted proposal's number again: the file of decisions holds the last proposal of that
+    number, so its submitter is the one the last `submitted proposal #N` names."""
+    import json
+
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial commit", {"rules.md": RULES, "data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T00:00:00", author="Keeper")
+    git_commit(repo, "Cy#0003 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [
+        {"n": 1, "author": 333, "status": "voting", "votes": {}, "timestamp": 1_587_000_000}]})},
+        date="2020-04-16T01:00:00", author="Bot")
+    git_commit(repo, "Cy#0003 permanently deleted proposal #1", {"data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T01:10:00", author="Bot")
+    decided = {"n": 1, "author": 111, "status": "passed", "votes": {"111": 1, "333": 1}, "timestamp": 1_587_003_600}
+    git_commit(repo, "Wren#0001 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [decided]})},
+               date="2020-04-16T01:20:00", author="Bot")
+    git_commit(repo, "Wren#0001 passed proposal #1", {}, date="2020-04-16T02:00:00", author="Bot")
+    git_commit(repo, "Wren#0001 changed the content of rule section `%quorum`",
+               {"rules.md": amended(RULES, "half the players", "a third of the players")},
+               date="2020-04-16T02:01:00", author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Proposer: Wren#0001\n" in log["Proposal 1"]
+    assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
+    assert "player 333 = 333" in files["corrections.txt"]  # (Cy's number names Cy nowhere the file holds)

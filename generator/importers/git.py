@@ -56,7 +56,9 @@ _JOINER = r"\s*(?:,|&|\+|\band\b|-|\u2013|\bto\b)\s*"
 # "Proposal 12", "Proposals 66 + 70", "Proposals 80 and 81", "Proposals 26, 29-33", "P49-54", "P63 and P65"
 _NUMBERS = re.compile(rf"(?:\bprop(?:osal)?s?\.?|\bp(?=[0-9]))\s*(?:no\.?\s*)?#?({_NUMBER}(?:{_JOINER}"
                       rf"(?:prop(?:osal)?\s*|p)?{_NUMBER})*)\b", re.IGNORECASE)
-_LEADING_NUMBER = re.compile(rf"^\s*({_NUMBER})\s*[:.\u2013\u2014-]\s+(?=\S)")     # "384: Subgamification"
+# "384: Subgamification", "(302) Monikers"
+_LEADING_NUMBER = re.compile(rf"^\s*(?:({_NUMBER})\s*[:.\u2013\u2014-]|\(({_NUMBER})\)\s*[:.\u2013\u2014-]?)"
+                             r"\s+(?=\S)")
 # A title in a game's own form for a proposal that names the rule it changes, not a proposal number: "amend(105):",
 # "propose(303):", "rule301:" (a commit convention such games write into a rule).
 _PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\s*\(?\s*[0-9]{1,6}\s*\)?\s*:",
@@ -180,10 +182,11 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
+    together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
     if first is None and paths:
         paths = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
-        _walk(repo, paths, first, last, corrections, link_base)
+        _walk(repo, paths, first, last, corrections, link_base, together)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
@@ -375,8 +378,10 @@ def _touches(changed: list[str], path: str) -> bool:
 
 
 def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None,
-          link_base: str | None) -> _Walk:
-    """The rules at the start and each commit after that changed them, following them where git moved them."""
+          link_base: str | None, together: frozenset[str] = frozenset()) -> _Walk:
+    """The rules at the start and each commit after that changed them, following them where git moved them;
+    `together`: the places the keeper named, read as one ruleset where several hold rules at once (a folder for
+    each class) and no number is in two of them."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
                           "--diff-merges=first-parent", "--name-only", span)
@@ -391,20 +396,25 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             the problems met on the way; before the rules have `begun`, a rules file with no rule in it yet is
             none."""
             problems = []
+            reads: list[tuple[dict[int, ImportedRule], str]] = []
             for path in paths:
+                if reads and path not in together:
+                    continue  # (once the rules are read, only the other places the keeper named are read too)
                 try:
                     read = _read_rules(repo, blobs, revision, path, link_base)
                 except YamlBeyondBounds as error:
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
                 except RulesetImportError as error:  # (where the rules are, unreadable: not those before)
+                    if reads and isinstance(error, NoRulesFound):
+                        continue  # (another place named holds none yet: the rules are those read)
                     said = error.said if isinstance(error, NoRulesFound) else str(error)
                     problem = Problem(error.file or path or ".", revision, error.line, f"{said}; not read: the next "
                                       "readable commit carries its changes")
                     unread = not begun and isinstance(error, NoRulesFound) and _no_rule_yet(blobs, revision, path,
                                                                                             error)
                     (unbegun if unread else problems).append(problem)
-                    break
+                    return None, problems
                 if read is None:
                     continue
                 for note in read.left_out:
@@ -417,8 +427,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
                         walk.guessed_shapes.add(re.sub(r"[0-9, ]+", " ", note.message))
                         walk.guessed[note.message] = (note.file or path, revision)
-                return ({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path), problems
-            return None, problems
+                reads.append(({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path))
+            if len(reads) > 1 and sum(len(rules) for rules, _ in reads) == len(set().union(*(r for r, _ in reads))):
+                # Rules kept in several places at once (a folder for each class): one ruleset, where no number is
+                # in two of them; the same rules in two places are where they were kept before and after.
+                return ({number: rule for rules, _ in reads for number, rule in rules.items()}, reads[0][1]), \
+                    problems
+            return (reads[0] if reads else None), problems
 
         current: tuple[dict[int, ImportedRule], str] | None = None
         if first:
@@ -506,8 +521,8 @@ def _note_decision(walk: _Walk, place: int, commit: Commit) -> None:
     """What a bot's commit says of a proposal: that it was decided, submitted by someone, failed by someone."""
     if m := _DECIDED.search(commit.subject):
         walk.decided.append((place, int(m.group(1)), commit))
-    if m := _SUBMITTED.match(commit.subject):
-        walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+    if m := _SUBMITTED.match(commit.subject):  # (the last: a number deleted is given again, and the file holds that)
+        walk.submitted[int(m.group(2))] = (m.group(1), commit)
     if m := _FAILED_BY.match(commit.subject):
         walk.failed_by[int(m.group(2))] = (m.group(1), commit)
 
@@ -983,7 +998,7 @@ def _subject_numbers(title: str) -> list[int]:
                 numbers.extend(bounds)
         return list(dict.fromkeys(numbers))[:MAX_BATCH]
     if m := _LEADING_NUMBER.match(title) or _LEADING_RULE_NUMBER.match(title):
-        return [int(m.group(1))]
+        return [int(next(group for group in m.groups() if group))]
     return []
 
 
