@@ -1020,6 +1020,30 @@ def test_scores_the_record_kept_over_time_are_checked_where_they_changed(tmp_pat
     assert re.search(rf"log\.md:{line}: proposal 302: Scores says bob 2; replay gives 1", report), report
 
 
+def test_decimal_scores_the_record_kept_over_time_are_drawn(tmp_path, capsys) -> None:
+    """Half points the record gives over time, which the replay follows from the log's figures: the site draws
+    the scores chart with them (whole bounds, the labels as decimals)."""
+    repo = tmp_path / "repo"
+    player = "GitHub handle: @{handle}\n\nCurrent score: {score}\n"
+    git_commit(repo, "Initial rules", {"rules.md": RULES, "players/a.md": player.format(handle="alice", score=0)},
+               date="2021-01-01T12:00:00")
+    text = RULES
+    for day, (rule, score) in enumerate([(301, "1.5"), (302, "2.5")], start=2):
+        text += f"\n##{rule} - Rule {rule}\n\nRule {rule} holds.\n"
+        git_commit(repo, f"Proposal {rule}", {"rules.md": text}, date=f"2021-01-0{day}T12:00:00", author="alice")
+        git_commit(repo, "Points", {"players/a.md": player.format(handle="alice", score=score)},
+                   date=f"2021-01-0{day}T13:00:00")
+    records = tmp_path / "records.toml"
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nname = 'GitHub handle: @(\\S+)'\n"
+                       "score = 'Current score: ([0-9.]+)'\nadopted = 1\n", encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Scores: alice 1.5\n" in log["Proposal 301"] and "Scores: alice 2.5\n" in log["Proposal 302"]
+    assert main(["build", str(tmp_path / "game"), "-o", str(tmp_path / "site"), "-q", "--cache-dir",
+                 str(tmp_path / "cache")]) == 0, capsys.readouterr().err
+    chart = next((tmp_path / "site").rglob("scores.html")).read_text(encoding="utf-8")
+    assert ">alice 2.5<" in chart
+
+
 ARCHIVE_RECORDS = """[proposals]
 file = "old_proposals.md"
 heading = '^#+(?P<number>[0-9]+|[A-Z]{4}) - (?P<title>.*) - (?P<result>[A-Za-z]+)\\s*$'
