@@ -1281,12 +1281,57 @@ def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tm
     carried = log["Proposal 1: Voting changed by Bo"]  # (the title: the list's summary of the ruleset)
     assert "Amend rule 1 to read:" in carried and "Result: adopted" in carried
     assert "Result: defeated" in log["Proposal 2"] and "named by no ruleset" in log["Proposal 2"]
-    assert f"{corrections}:1: ruleset 2: proposal 1 by Bo (the import read: proposal 2)" in said
+    assert f"{corrections}:1: ruleset 2: proposal 1 by Bo (the import read: proposal 2 by Bo)" in said
     corrections.write_text("ruleset 9 proposal 1\n", encoding="utf-8")
     code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
                                  str(corrections), out="refused")
     assert code == 2 and files == {}
     assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said
+
+
+def test_a_keepers_ruleset_line_that_changes_only_the_proposer_is_a_correction(tmp_path, capsys) -> None:
+    """A `ruleset N` line names no commit, and an archived ruleset names no proposer (its decision does): a line
+    naming another proposer is followed and said as a correction, one naming the decision's proposer (or none)
+    confirms the import's reading."""
+    repo, records = website_game(tmp_path)
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text("ruleset 2 proposal 2 by Cy\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                 str(corrections), out="corrected")
+    assert code == 0, said
+    assert "Proposer: Cy\n" in entries(files["log.md"])["Proposal 2: Voting changed by Bo"]
+    followed = f"{corrections}:1: ruleset 2: proposal 2 by Cy (the import read: proposal 2 by Bo)"
+    assert followed in said and "confirmed what the import reads" not in said
+    assert "## Corrections followed" in files["IMPORT.md"] and followed in files["IMPORT.md"]
+    assert re.search(r"^ruleset 2 proposal 2 by Cy +# your correction \(the import read: proposal 2 by Bo\)",
+                     files["corrections.txt"], re.MULTILINE)
+    for n, line in enumerate(["ruleset 2 proposal 2 by Bo", "ruleset 2 proposal 2"]):
+        corrections.write_text(line + "\n", encoding="utf-8")
+        code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), "--corrections",
+                                     str(corrections), out=f"confirmed{n}")
+        assert code == 0 and f"{corrections}: 1 line confirmed what the import reads" in said, said
+        assert "Proposer: Bo\n" in entries(files["log.md"])["Proposal 2: Voting changed by Bo"]
+
+
+def test_a_keepers_commit_line_is_compared_with_the_proposer_the_record_of_decisions_names(tmp_path,
+                                                                                          capsys) -> None:
+    """Where the record of decisions names a proposal's proposer, the import credits them, not the commit's
+    author: a commit line naming the commit's author corrects that, one naming the decision's proposer confirms."""
+    repo, records = bot_game(tmp_path)
+    carried = short(repo, "HEAD~3")  # (the bot's commit that carried out proposal 1)
+    corrections = tmp_path / "mine.txt"
+    corrections.write_text(f"commit {carried} proposal 1 by Kit#0002\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections), out="corrected")
+    assert code == 0, said
+    assert "Proposer: Kit#0002\n" in entries(files["log.md"])["Proposal 1"]
+    assert f"{corrections}:1: commit {carried}: proposal 1 by Kit#0002 (the import read: proposal 1 by Wren#0001)" \
+        in said
+    corrections.write_text(f"commit {carried} proposal 1 by Wren#0001\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--corrections", str(corrections), out="confirmed")
+    assert code == 0 and f"{corrections}: 1 line confirmed what the import reads" in said, said
+    assert "Proposer: Wren#0001\n" in entries(files["log.md"])["Proposal 1"]
 
 
 def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_authors(tmp_path, capsys) -> None:
@@ -1304,3 +1349,62 @@ def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_aut
     assert f"commit {short(repo)} proposal 302 by Kit, Lu " in files["corrections.txt"]
     assert "Claude Opus 4.6, whom its Co-authored-by names, plays no other part in the record: no co-author" in \
         files["IMPORT.md"]
+
+
+def test_rules_kept_in_a_folder_for_each_class_are_one_ruleset(tmp_path, capsys) -> None:
+    """`--rules immutable_rules --rules mutable_rules`, both there at once: one ruleset, each rule's class its
+    folder's, its title the file's name (or its own first line); a rule moved from one folder to the other is
+    transmuted, and a pull request titled `(N) Title` is proposal N."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"immutable_rules/101_Obey-the-rules.md": "Everyone obeys the rules.\n",
+                                       "mutable_rules/201_Quorum.md": "Quorum is half the players.\n",
+                                       "README.md": "How we play.\n"}, date="2017-04-01T12:00:00")
+    merge_pull_request(repo, 4, "kit", "tea", "(302) Tea Every Afternoon",
+                       [("tea", {"mutable_rules/302_Tea-Every-Afternoon.md":
+                                 "# Tea Every Afternoon\n\nTea is served at four.\n\n## Scones\n\nWith scones.\n"})],
+                       "2017-04-02T12:00:00")
+    subprocess.run(["git", "-C", str(repo), "mv", "immutable_rules/101_Obey-the-rules.md",
+                    "mutable_rules/101_Obey-the-rules.md"], check=True)
+    git_commit(repo, "Proposal 303: make 101 mutable", {}, date="2017-04-03T12:00:00", author="Lee")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "immutable_rules",
+                                    "--rules", "mutable_rules")
+    rules = files["rules.md"]
+    assert "## Immutable Rules\n\n### 101. Obey the rules\n" in rules
+    assert "## Mutable Rules\n\n### 201. Quorum\n" in rules
+    assert "Suber" not in said  # (the folders say the classes: nothing guessed)
+    assert list(log) == ["Proposal 302: Tea Every Afternoon", "Proposal 303: make 101 mutable"]
+    assert "Enact rule 302: Tea Every Afternoon\n\n> Tea is served at four.\n>\n> #### Scones" \
+        in log["Proposal 302: Tea Every Afternoon"]
+    assert "Transmute rule 101 to mutable." in log["Proposal 303: make 101 mutable"]
+    assert "the record: its title '(302) Tea Every Afternoon'" in files["corrections.txt"]
+    assert "Repeal" not in files["log.md"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_a_proposal_number_given_again_names_its_last_submitter(tmp_path, capsys) -> None:
+    """A bot gives a deleted proposal's number again: the file of decisions holds the last proposal of that
+    number, so its submitter is the one the last `submitted proposal #N` names."""
+    import json
+
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial commit", {"rules.md": RULES, "data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T00:00:00", author="Keeper")
+    git_commit(repo, "Cy#0003 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [
+        {"n": 1, "author": 333, "status": "voting", "votes": {}, "timestamp": 1_587_000_000}]})},
+        date="2020-04-16T01:00:00", author="Bot")
+    git_commit(repo, "Cy#0003 permanently deleted proposal #1", {"data/proposals.json": json.dumps({"proposals": []})},
+               date="2020-04-16T01:10:00", author="Bot")
+    decided = {"n": 1, "author": 111, "status": "passed", "votes": {"111": 1, "333": 1}, "timestamp": 1_587_003_600}
+    git_commit(repo, "Wren#0001 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [decided]})},
+               date="2020-04-16T01:20:00", author="Bot")
+    git_commit(repo, "Wren#0001 passed proposal #1", {}, date="2020-04-16T02:00:00", author="Bot")
+    git_commit(repo, "Wren#0001 changed the content of rule section `%quorum`",
+               {"rules.md": amended(RULES, "half the players", "a third of the players")},
+               date="2020-04-16T02:01:00", author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Proposer: Wren#0001\n" in log["Proposal 1"]
+    assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
+    assert "player 333 = 333" in files["corrections.txt"]  # (Cy's number names Cy nowhere the file holds)

@@ -14,6 +14,7 @@ the log gives at its end are the Rulekeepor's. Player names are written as they 
 name_replacement_data)."""
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime
 import json
@@ -21,6 +22,7 @@ import re
 import string
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -130,7 +132,7 @@ class _Walk:
     # The index's sections as each commit that changed them left them, from the start on: (the day they hold
     # from, sections).
     arrangements: list[tuple[str, list[tuple[str, str, list[int]]]]] = field(default_factory=list)
-    spans: list[SectionSpan] = field(default_factory=list)  # the sections over time, as game.toml writes them
+    ever: set[int] = field(default_factory=set)  # every rule that has been in the index
     # Proposals whose note a commit adds, its subject naming them: number -> (commit, its date, subject).
     recorded: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     latest: dict[int, _Rule] = field(default_factory=dict)   # each rule as its file was last read
@@ -399,7 +401,7 @@ class _Importer:
             raise ImportRefused(str(self.ruleset), "no change by a proposal in the range was found in the "
                                 "ruleset's history", self.problems)
         walk.recorded = recorded
-        walk.spans = section_spans(walk.arrangements, ever)
+        walk.ever = ever
         return walk
 
     @staticmethod
@@ -1258,7 +1260,8 @@ class _Importer:
         if why := too_large_for(rules_md):
             raise ImportRefused(str(self.ruleset), f"the rules before proposal {opening}, as rules.md, would be a file "
                                 f"that {why}", self.problems)
-        game_toml = self._game_toml(walk.start_date, players, first, next_rule, walk.spans)
+        spans = section_spans(walk.arrangements, walk.ever, _in_force_on(walk.initial, log_entries))
+        game_toml = self._game_toml(walk.start_date, players, first, next_rule, spans)
         if why := too_large_for(game_toml, MAX_TOML_BYTES):
             raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
                                 f"it would be a file that {why}", self.problems)
@@ -1408,30 +1411,21 @@ class _Importer:
 
     def _decision_entries(self, decisions: list[_Decision], by_proposal: dict[int, list[_Found]],
                           events: list[_Found], entries: list, position: dict[int, int]) -> set[int]:
-        """Entries for the Assessor's decisions, each dated by its changes, else its batch's first commit."""
+        """Entries for the Assessor's decisions, each dated by the day the record gives its changes, else by its
+        batch's day (see _batch_days)."""
         batches: dict[str, list[_Decision]] = defaultdict(list)
         for decision in decisions:
             batches[decision.batch].append(decision)
         # Batches in the order of their names, which is the Assessor's ("8188-8195", "8188A-8195A", "8196-...").
-        # A batch is dated by its adopted changes; one without is dated by when its file was first committed,
-        # unless a later batch is dated earlier (the first commit of the JSON brought 2019's batches at once).
         names = sorted(batches, key=_batch_order)
-        dated = {}
-        for name in names:
-            members = batches[name]
-            dates = sorted(item.date for d in members for item in by_proposal.get(d.number, [])
-                           if item.date and d.resolution.get("result") == "ADOPTED")
-            if dates:
-                dated[name] = dates[0]
-        following = ""
-        for name in reversed(names):
-            first_committed = batches[name][0].date  # (never empty: see decisions)
-            date = dated.get(name) or (min(first_committed, following) if following else first_committed)
-            following = dated.get(name, following)
-            for d in batches[name]:
-                d.date = date
         order = {name: position for position, name in enumerate(names)}
         decisions.sort(key=lambda d: (order[d.batch], d.number))
+        # The changes a proposal made, by the decision that made them: its last adoption (see below).
+        changer = {d.number: d for d in decisions if d.resolution.get("result") == "ADOPTED"}
+        own = {id(d): day for number, d in changer.items() if (day := _recorded_day(by_proposal.get(number, [])))}
+        days = self._batch_days(names, batches, changer, by_proposal, own)
+        for d in decisions:
+            d.date = own.get(id(d)) or days[d.batch]
         seen: dict[int, list[_Decision]] = defaultdict(list)
         kept = []
         for decision in decisions:
@@ -1477,6 +1471,27 @@ class _Importer:
             entries.append(_Placed(decision.date, place, self._decision_entry(decision, result, changes),
                                    list(changes)))
         return decided
+
+    @staticmethod
+    def _batch_days(names: list[str], batches: dict[str, list[_Decision]], changer: dict[int, _Decision],
+                    by_proposal: dict[int, list[_Found]], own: dict[int, str]) -> dict[str, str]:
+        """Each batch's day, for its decisions that changed no rule (the Assessor's files give no day): the day
+        most of its adopted proposals have in the record (the first of equals; one proposal's slip of a day
+        moves no other); else the first day it recorded a change the record struck since; else when its file
+        was first committed, unless a later batch has a decision dated earlier (the first commit of the JSON
+        brought 2019's batches at once)."""
+        out: dict[str, str] = {}
+        following = ""  # the first day of a decision of a later batch
+        for name in reversed(names):
+            changing = [d for d in batches[name] if changer.get(d.number) is d]
+            days = Counter(own[id(d)] for d in changing if id(d) in own)
+            struck = [item.date for d in changing for item in by_proposal.get(d.number, []) if item.date]
+            first_committed = batches[name][0].date  # (never empty: see decisions)
+            out[name] = min(days, key=lambda day: (-days[day], day)) if days else min(struck) if struck \
+                else min(first_committed, following) if following else first_committed
+            if days or struck:
+                following = min(days or struck)
+        return out
 
     def _decision_entry(self, decision: _Decision, result: str, found: list[_Found]) -> Entry:
         proposal = decision.proposal
@@ -1586,8 +1601,9 @@ class _Importer:
                          recorded: tuple[str, str] | None = None) -> _Placed:
         """A proposal the Assessor's record lacks, as the Rulekeepor applied it (`found`), or as a commit of his
         recorded it changing no rule (`recorded`: the commit and its date): adopted, with no ballots."""
-        date = min((item.date for item in found if item.date), default=found[0].commit_date[:10] if found
-                   else recorded[1] if recorded else "")
+        date = _recorded_day(found) or min((item.date for item in found if item.date),
+                                           default=found[0].commit_date[:10] if found else recorded[1] if recorded
+                                           else "")
         path, note = self.proposal_notes.get(number, ("", {}))
         where = Problem(path, self.head, 0, f"proposal {number}")
         title = self._title(note.get("title"), where)
@@ -1988,6 +2004,13 @@ def _who(entry: dict) -> str:
     return str(kind)
 
 
+def _recorded_day(items: list[_Found]) -> str | None:
+    """The first day the record gives these changes now: of those it keeps (a change it struck since keeps the
+    day it was first recorded with, which the record no longer says)."""
+    return min((item.date for item in items if item.date and not all(change.failed for change in item.changes)),
+               default=None)
+
+
 def _kinds(change: Change) -> set[str]:
     """The kinds of history entry that may record a change: an enactment and a re-enactment are told apart by
     the record, not by the commit."""
@@ -2023,28 +2046,54 @@ def _folded_name(name: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
 
 
+def _taking_effect(entries: list[Entry], until: str = "9999") -> Iterator[tuple[str, Change]]:
+    """Each change of the rules the log's entries dated up to `until` make, as check replays them, with its day."""
+    for entry in entries:
+        day = dict(entry.keys).get("Date") or ""
+        if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted" or \
+                entry.heading.startswith("Unrecorded") or day > until:
+            continue
+        for change in entry.changes:
+            if not change.failed and change.kind not in ("annotate", "unannotate"):
+                yield day, change
+
+
+def _in_force_on(initial: dict[int, _Rule], entries: list[Entry]) -> Callable[[int, str, str], bool]:
+    """Whether the log has a rule in force, as check replays it, after the entries of some day from `since` to
+    the day before `until` (ISO; "": from the start, to the end)."""
+    days: dict[int, list[str]] = defaultdict(list)  # each rule's days of enactment and repeal, in turn
+    states: dict[int, list[bool]] = defaultdict(list)
+    for day, change in _taking_effect(entries):
+        if change.kind in ("enact", "reenact", "repeal"):
+            days[change.rule].append(day)
+            states[change.rule].append(change.kind != "repeal")
+
+    def in_force(rule: int, since: str, until: str) -> bool:
+        on, now = days.get(rule, []), states.get(rule, [])
+        first = bisect.bisect_right(on, since)
+        last = bisect.bisect_left(on, until) if until else len(on)
+        # in force after `since`, or after a later day's last change before `until`
+        return (now[first - 1] if first else rule in initial) or any(
+            now[at] for at in range(first, last) if at + 1 == len(on) or on[at + 1] != on[at])
+    return in_force
+
+
 def _rules_after(initial: dict[int, _Rule], entries: list[Entry], until: str = "9999") -> dict[int, tuple[str, str, str]]:
     """The rules in force (title, power, text) after the log's entries dated up to `until`, as check replays them."""
     rules = {number: (rule.name, rule.power, rule.text) for number, rule in initial.items()}
     last: dict[int, tuple[str, str, str]] = dict(rules)  # what a re-enactment without a text brings back
-    for entry in entries:
-        if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted" or \
-                entry.heading.startswith("Unrecorded") or (dict(entry.keys).get("Date") or "") > until:
+    for _, change in _taking_effect(entries, until):
+        name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
+        if change.kind == "repeal":
+            rules.pop(change.rule, None)
             continue
-        for change in entry.changes:
-            if change.failed or change.kind in ("annotate", "unannotate"):
-                continue
-            name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
-            if change.kind == "repeal":
-                rules.pop(change.rule, None)
-                continue
-            if change.kind in ("enact", "reenact", "amend"):
-                text = change.text if change.text is not None else text
-            if change.kind in ("enact", "reenact", "retitle"):
-                name = change.title if change.title is not None or change.kind == "retitle" else name
-            if change.kind in ("enact", "reenact", "power") and change.power is not None:
-                power = change.power
-            rules[change.rule] = last[change.rule] = (name or "", power, text)
+        if change.kind in ("enact", "reenact", "amend"):
+            text = change.text if change.text is not None else text
+        if change.kind in ("enact", "reenact", "retitle"):
+            name = change.title if change.title is not None or change.kind == "retitle" else name
+        if change.kind in ("enact", "reenact", "power") and change.power is not None:
+            power = change.power
+        rules[change.rule] = last[change.rule] = (name or "", power, text)
     return {number: (name, _power_compared(power), text) for number, (name, power, text) in rules.items()}
 
 

@@ -56,7 +56,9 @@ _JOINER = r"\s*(?:,|&|\+|\band\b|-|\u2013|\bto\b)\s*"
 # "Proposal 12", "Proposals 66 + 70", "Proposals 80 and 81", "Proposals 26, 29-33", "P49-54", "P63 and P65"
 _NUMBERS = re.compile(rf"(?:\bprop(?:osal)?s?\.?|\bp(?=[0-9]))\s*(?:no\.?\s*)?#?({_NUMBER}(?:{_JOINER}"
                       rf"(?:prop(?:osal)?\s*|p)?{_NUMBER})*)\b", re.IGNORECASE)
-_LEADING_NUMBER = re.compile(rf"^\s*({_NUMBER})\s*[:.\u2013\u2014-]\s+(?=\S)")     # "384: Subgamification"
+# "384: Subgamification", "(302) Monikers"
+_LEADING_NUMBER = re.compile(rf"^\s*(?:({_NUMBER})\s*[:.\u2013\u2014-]|\(({_NUMBER})\)\s*[:.\u2013\u2014-]?)"
+                             r"\s+(?=\S)")
 # A title in a game's own form for a proposal that names the rule it changes, not a proposal number: "amend(105):",
 # "propose(303):", "rule301:" (a commit convention such games write into a rule).
 _PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\s*\(?\s*[0-9]{1,6}\s*\)?\s*:",
@@ -180,10 +182,11 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
+    together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
     if first is None and paths:
         paths = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
-        _walk(repo, paths, first, last, corrections, link_base)
+        _walk(repo, paths, first, last, corrections, link_base, together)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
@@ -191,8 +194,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
-    for step in walk.steps:  # (a ruleset's step: its line was followed as the rulesets were read)
-        if corrections is not None and not step.ruleset and (said := corrections.commit(step.commit.id)):
+    for step in walk.steps:
+        if corrections is not None and (said := corrections.ruleset(step.place) if step.ruleset
+                                        else corrections.commit(step.commit.id)):
             _correct(step, said)
     steps = _runs(walk.steps)
     _number(steps)
@@ -202,7 +206,6 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     for decision in decisions:
         names.learn(decision)
     decided = {decision.number: names.decision(decision) for decision in decisions}
-    _proposers_of_record(steps, decided)
     reasons = _failed_for_a_reason(decided, walk, names)
     kept: list[Line] = []  # the keeper's decision lines, for the new corrections file
     for number, (line, result, reason) in (corrections.decisions.items() if corrections else ()):
@@ -218,15 +221,16 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                               for number, why in sorted(reasons.items())]
     scores = {names.name(raw): score for raw, score in _read_scores(repo, records.scores, last, walk).items()} \
         if records and records.scores else {}
+    # (the players besides the proposers: those who voted or scored)
+    voters_and_scored = [name for decision in decided.values() for name, _ in decision.votes] + list(scores)
+    _credit_authors(steps, decided, set(voters_and_scored), names)
     if corrections is not None:
+        for step in steps:
+            if step.correction:
+                _say_correction(step, corrections)
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
-    # (the players besides the proposers: those who voted or scored)
-    voters_and_scored = [name for decision in decided.values() for name, _ in decision.votes] + list(scores)
-    _trailer_co_authors(steps, {p.authors[0] for step in steps for p in step.reading.proposals if p.authors}
-                        | {decision.proposer for decision in decided.values() if decision.proposer}
-                        | set(voters_and_scored), names)
     entries, unrecorded, numbers = _entries(steps, decided, walk)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
                                  + voters_and_scored))
@@ -269,10 +273,20 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
 
 
 def _correct(step: _Step, said: tuple[int, Reading]) -> None:
-    """The step read as the keeper's corrections line `said` (its line, its reading) says."""
-    step.correction, reading = said
-    if reading != step.reading:
-        step.own, step.reading = step.reading, reading
+    """The step read as the keeper's corrections line `said` (its line, its reading) says: a commit's line, or a
+    website's archived ruleset's (`ruleset N`, which names no commit and no proposer: the decision does). The
+    import's own reading is kept beside it and completed as an uncorrected step's is (its names written, the
+    decision's proposer, the co-authors of trailers), so that `_say_correction` tells whether the line changed it."""
+    step.correction, step.own, step.reading = said[0], step.reading, said[1]
+
+
+def _say_correction(step: _Step, corrections: Corrections) -> None:
+    """The keeper's line of a corrected step said as followed: a correction where the import read otherwise (its
+    kind, its numbers, or only a proposer), else a line confirming the import's reading (`own` then None)."""
+    if step.own == step.reading:
+        step.own = None
+    corrections.use(step.correction, f"{_step_named(step)}: {step.reading.words()}" + (
+        f" (the import read: {step.own.words()})" if step.own else " (as the import reads it)"))
 
 
 def _numbers(reading: Reading) -> list[int]:
@@ -364,8 +378,10 @@ def _touches(changed: list[str], path: str) -> bool:
 
 
 def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None,
-          link_base: str | None) -> _Walk:
-    """The rules at the start and each commit after that changed them, following them where git moved them."""
+          link_base: str | None, together: frozenset[str] = frozenset()) -> _Walk:
+    """The rules at the start and each commit after that changed them, following them where git moved them;
+    `together`: the places the keeper named, read as one ruleset where several hold rules at once (a folder for
+    each class) and no number is in two of them."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
                           "--diff-merges=first-parent", "--name-only", span)
@@ -380,20 +396,25 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             the problems met on the way; before the rules have `begun`, a rules file with no rule in it yet is
             none."""
             problems = []
+            reads: list[tuple[dict[int, ImportedRule], str]] = []
             for path in paths:
+                if reads and path not in together:
+                    continue  # (once the rules are read, only the other places the keeper named are read too)
                 try:
                     read = _read_rules(repo, blobs, revision, path, link_base)
                 except YamlBeyondBounds as error:
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
                 except RulesetImportError as error:  # (where the rules are, unreadable: not those before)
+                    if reads and isinstance(error, NoRulesFound):
+                        continue  # (another place named holds none yet: the rules are those read)
                     said = error.said if isinstance(error, NoRulesFound) else str(error)
                     problem = Problem(error.file or path or ".", revision, error.line, f"{said}; not read: the next "
                                       "readable commit carries its changes")
                     unread = not begun and isinstance(error, NoRulesFound) and _no_rule_yet(blobs, revision, path,
                                                                                             error)
                     (unbegun if unread else problems).append(problem)
-                    break
+                    return None, problems
                 if read is None:
                     continue
                 for note in read.left_out:
@@ -406,8 +427,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
                         walk.guessed_shapes.add(re.sub(r"[0-9, ]+", " ", note.message))
                         walk.guessed[note.message] = (note.file or path, revision)
-                return ({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path), problems
-            return None, problems
+                reads.append(({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path))
+            if len(reads) > 1 and sum(len(rules) for rules, _ in reads) == len(set().union(*(r for r, _ in reads))):
+                # Rules kept in several places at once (a folder for each class): one ruleset, where no number is
+                # in two of them; the same rules in two places are where they were kept before and after.
+                return ({number: rule for rules, _ in reads for number, rule in rules.items()}, reads[0][1]), \
+                    problems
+            return (reads[0] if reads else None), problems
 
         current: tuple[dict[int, ImportedRule], str] | None = None
         if first:
@@ -495,8 +521,8 @@ def _note_decision(walk: _Walk, place: int, commit: Commit) -> None:
     """What a bot's commit says of a proposal: that it was decided, submitted by someone, failed by someone."""
     if m := _DECIDED.search(commit.subject):
         walk.decided.append((place, int(m.group(1)), commit))
-    if m := _SUBMITTED.match(commit.subject):
-        walk.submitted.setdefault(int(m.group(2)), (m.group(1), commit))
+    if m := _SUBMITTED.match(commit.subject):  # (the last: a number deleted is given again, and the file holds that)
+        walk.submitted[int(m.group(2))] = (m.group(1), commit)
     if m := _FAILED_BY.match(commit.subject):
         walk.failed_by[int(m.group(2))] = (m.group(1), commit)
 
@@ -822,25 +848,6 @@ def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> 
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
-def _trailer_co_authors(steps: list[_Step], players: set[str], names: _Names) -> None:
-    """The co-authors a proposal's commits name in `Co-authored-by:` trailers, git's way of crediting them (a
-    squashed pull request gathers its commits' there), where they are players of the record: a trailer credits the
-    tools that helped write a commit too (`Claude <noreply@anthropic.com>`), who play no part in the game. Those
-    are said as guessed; the keeper's corrections line names anyone."""
-    for step in steps:
-        if step.reading.kind != "proposal" or step.correction:
-            continue
-        trailers = dict.fromkeys(names.written.get(match.group(1), match.group(1))
-                                 for commit in (step.commit, *step.commits)
-                                 for match in _CO_AUTHORED.finditer(commit.message))
-        if outside := [name for name in trailers if name not in players]:
-            step.guesses.append(f"{', '.join(outside)}, whom its Co-authored-by names, plays no other part in the "
-                                "record: no co-author")
-        if playing := [name for name in trailers if name in players]:
-            step.reading = dataclasses.replace(step.reading, proposals=tuple(
-                Proposal(p.number, tuple(dict.fromkeys((*p.authors, *playing)))) for p in step.reading.proposals))
-
-
 def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
            adopted: set[int] | None = None) -> None:
     """What the record does not say, guessed from the game's own ways and said as guesses: a commit that only
@@ -926,18 +933,41 @@ def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
     return None if not verdicts else sum(verdicts) * 2 > len(verdicts)
 
 
-def _proposers_of_record(steps: list[_Step], decided: dict[int, Decision]) -> None:
-    """A proposal whose proposer the record of decisions names is credited to them, as its entry is, and not to
-    the commit that carried it out; the co-authors its reading names (a History line, a commit's trailer) stay
-    its co-authors. The corrections file and what is said as guessed say what the log writes."""
+def _credit_authors(steps: list[_Step], decided: dict[int, Decision], others: set[str], names: _Names) -> None:
+    """Each proposal's authors as the record credits them: the proposer the record of decisions names, as its entry
+    does (not the commit that carried it out); the co-authors its reading names (a History line); and those its
+    commits' `Co-authored-by:` trailers name (git's way of crediting them: a squashed pull request gathers its
+    commits' there) where they are players of the record (a proposer, or among `others`, who voted or scored): a
+    trailer credits the tools that helped write a commit too (`Claude <noreply@anthropic.com>`), who play no part in
+    the game; those are said as guessed. A step the keeper corrected keeps the keeper's reading; the import's own
+    (`own`) is completed all the same, for `_say_correction`."""
     proposers = {number: decision.proposer for number, decision in decided.items() if decision.proposer}
+    players = others | set(proposers.values()) | {
+        p.authors[0] if step.correction else proposers.get(p.number, p.authors[0])
+        for step in steps for p in step.reading.proposals if p.authors}
     for step in steps:
-        if step.reading.kind != "proposal" or step.correction:
+        if step.correction:  # (a proposal the keeper's line names no author of is credited as the record's)
+            step.reading = dataclasses.replace(step.reading, proposals=tuple(
+                Proposal(p.number, (proposers[p.number],)) if not p.authors and p.number in proposers else p
+                for p in step.reading.proposals))
+        reading = step.own if step.correction else step.reading
+        if reading is None or reading.kind != "proposal":
             continue
-        step.reading = dataclasses.replace(step.reading, proposals=tuple(
-            Proposal(p.number, (proposers[p.number], *(a for a in p.authors[1:] if a != proposers[p.number])))
-            if p.number in proposers else p for p in step.reading.proposals))
-        if proposers.keys() >= {p.number for p in step.reading.proposals}:
+        trailers = dict.fromkeys(names.written.get(match.group(1), match.group(1))
+                                 for commit in (step.commit, *step.commits)
+                                 for match in _CO_AUTHORED.finditer(commit.message))
+        if outside := [name for name in trailers if name not in players]:
+            step.guesses.append(f"{', '.join(outside)}, whom its Co-authored-by names, plays no other part in the "
+                                "record: no co-author")
+        playing = [name for name in trailers if name in players]
+        credited = dataclasses.replace(reading, proposals=tuple(Proposal(p.number, tuple(dict.fromkeys((
+            *((proposers[p.number],) if p.number in proposers else p.authors[:1]), *p.authors[1:], *playing))))
+            for p in reading.proposals))
+        if step.correction:
+            step.own = credited
+        else:
+            step.reading = credited
+        if proposers.keys() >= {p.number for p in reading.proposals}:
             step.guesses = [guess for guess in step.guesses if not guess.startswith("the proposer is")]
             step.said.append("its decision's proposer")
 
@@ -968,7 +998,7 @@ def _subject_numbers(title: str) -> list[int]:
                 numbers.extend(bounds)
         return list(dict.fromkeys(numbers))[:MAX_BATCH]
     if m := _LEADING_NUMBER.match(title) or _LEADING_RULE_NUMBER.match(title):
-        return [int(m.group(1))]
+        return [int(next(group for group in m.groups() if group))]
     return []
 
 
@@ -1057,18 +1087,11 @@ class _Names:
     def name(self, raw: str, commit: str = "") -> str:
         if raw in self.written:
             return self.written[raw]
-        if raw in self.walk.record_names:
-            name, why = player_name(self.walk.record_names[raw])[0], "the record: its file of players"
-        elif raw in self.guessed:
-            name, why = self.guessed[raw]
-        else:
-            name, problem = player_name(raw)
-            why = "as the record writes it; two names of one person: write one as the other"
-            if problem and not (self.corrections and self.corrections.player(raw)):
-                self.walk.problems.append(Problem("", commit, 0, f"the name '{shown(raw)}' cannot be written as it is "
-                                                  f"({problem}): written '{name}'"))
-                why = f"written so: {problem}"
+        name, why, problem = self._read(raw)
         said = self.corrections.player(raw) if self.corrections else None
+        if problem and said is None:
+            self.walk.problems.append(Problem("", commit, 0, f"the name '{shown(raw)}' cannot be written as it is "
+                                              f"({problem}): written '{name}'"))
         if said is not None:
             self._use(raw, said)
             if said[1] != name:
@@ -1077,26 +1100,45 @@ class _Names:
         self.written[raw], self.why[raw] = name, why
         return name
 
+    def _read(self, raw: str) -> tuple[str, str, str]:
+        """The name the record gives `raw`, as the log can write it; why; and what kept it from being written as
+        it is ("" where nothing did)."""
+        if raw in self.walk.record_names:
+            return player_name(self.walk.record_names[raw])[0], "the record: its file of players", ""
+        if raw in self.guessed:
+            return *self.guessed[raw], ""
+        name, problem = player_name(raw)
+        return name, f"written so: {problem}" if problem else \
+            "as the record writes it; two names of one person: write one as the other", problem or ""
+
+    def peek(self, raw: str) -> str:
+        """How the log writes `raw`, without taking it among the names it writes (for the import's own reading of a
+        step the keeper corrected, which the log does not write)."""
+        if raw in self.written:
+            return self.written[raw]
+        said = self.corrections.player(raw) if self.corrections else None
+        return said[1] if said is not None else self._read(raw)[0]
+
     def _use(self, raw: str, said: tuple[int, str]) -> None:
         read = self.walk.record_names.get(raw) or self.guessed.get(raw, (raw, ""))[0]  # the import's own reading
         same = " (as the import reads it)" if said[1] == player_name(read)[0] else ""
         self.corrections.use(said[0], f"player {raw} written {said[1]}{same}")
 
     def follow(self, step: _Step) -> None:
-        """The step's reading with the names written; the keeper's own reading (its line) as it is."""
-        reading = step.reading
-        if step.correction:
-            self.corrections.use(step.correction, f"{_step_named(step)}: {reading.words()}" + (
-                f" (the import read: {step.own.words()})" if step.own else " (as the import reads it)"))
+        """The step's reading with the names written (and the import's own beside a keeper's line, `peek`ed)."""
         names = [author for entry in step.credited if entry is not None for author in entry.authors]
         for raw in [step.author, _author(step)[0], *names]:  # (a line may name any, that a correction replaced)
             if self.corrections and (said := self.corrections.player(raw)):
                 self._use(raw, said)
-        step.reading = Reading(reading.kind, tuple(Proposal(p.number, tuple(self.name(a, step.commit.id)
-                                                                            for a in p.authors))
-                                                   for p in reading.proposals), reading.name,
-                               self.name(reading.by, step.commit.id) if reading.kind in ("judgment", "cleaning")
-                               else reading.by)
+        step.reading = self._written(step.reading, lambda raw: self.name(raw, step.commit.id))
+        if step.own is not None:
+            step.own = self._written(step.own, self.peek)
+
+    @staticmethod
+    def _written(reading: Reading, name: Callable[[str], str]) -> Reading:
+        return Reading(reading.kind, tuple(Proposal(p.number, tuple(name(a) for a in p.authors))
+                                           for p in reading.proposals), reading.name,
+                       name(reading.by) if reading.kind in ("judgment", "cleaning") else reading.by)
 
     def learn(self, decision: Decision) -> None:
         """Guess the name of a decision's proposer, where the file gives an identifier, from the commit that says
@@ -1246,16 +1288,13 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Correct
                 continue
             step = _ruleset_step(_changes(before, rules), place, path, moment, title, entry.get(sets.proposal), last)
             before = rules
-            if corrections is not None and (said := corrections.ruleset(place)):
-                # (a ruleset names no proposer, the decision does: the line corrects the reading where it names
-                # other proposals, or another kind)
-                step.correction, reading = said
-                if reading.kind != step.reading.kind or _numbers(reading) != _numbers(step.reading):
-                    step.own = step.reading
-                step.reading = reading
-            for number in _numbers(step.reading):
+            # (the keeper's line is followed with the commits' lines (`_correct`); which proposals it adopts is
+            # wanted now, to read the decisions by)
+            said = corrections.ruleset(place) if corrections is not None else None
+            adopts = _numbers(said[1]) if said else _numbers(step.reading)
+            for number in adopts:
                 walk.adopted[number] = f"adopted: ruleset {place} ({path}) names it" + (
-                    " (your correction)" if step.own is not None else "")
+                    " (your correction)" if adopts != _numbers(step.reading) else "")
             walk.steps.append(step)
     return walk
 
@@ -1486,7 +1525,8 @@ def _shares(step: _Step) -> dict[int, list[Change]]:
     numbers = [p.number for p in step.reading.proposals]
     out: dict[int, list[Change]] = {number: [] for number in numbers}
     for change, entry in zip(step.changes, step.credited):
-        number = entry.proposal if entry is not None and entry.proposal in out and step.own is None else numbers[0]
+        number = entry.proposal if entry is not None and entry.proposal in out and \
+            (step.own is None or _numbers(step.own) == numbers) else numbers[0]
         out[number].append(change)
     return out
 

@@ -59,11 +59,12 @@ _REFERENCE = re.compile(r"\[\[([^\[\]]*)\]\(([^()\s]*)\)\]")
 # A note of the rule's earlier numbers: `*Previous numbers: 211, 305*`, `*Previous identifiers: 205, 306*`.
 _PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\1", re.IGNORECASE)
 # All a stub heading holds: a note that the rule is gone (`*Amended, to become rule 322.*`, `*Repealed.*`).
-# A rule known by four capital letters (`##PRIV - Private Data`, `##VPRD - Immutable - Voting period`).
+# A rule known by four capital letters (`##PRIV - Private Data`, `##VPRD - Immutable - Voting period`), or by
+# fewer and a number (`## UC1 - Title`: a game's constants beside its numbered rules).
 # A line that reads as a History line, its History heading missing: the change in emphasis, or a link around it.
 _HISTORY_LIKE = re.compile(r"\[?[*_]{1,2}(?:initial|enacted|amended|created|repealed|re-?enacted|retitled|"
                            r"transmuted|renumbered)\b[^\n]*", re.IGNORECASE)
-_IDENTIFIER = re.compile(r"([A-Z]{4})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
+_IDENTIFIER = re.compile(r"([A-Z]{4}|[A-Z]{1,3}[0-9]{1,2})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
 _GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|superseded|moved)\b.*", re.IGNORECASE)
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
 _SUBER_CLASSES = re.compile(r"rules\s+in\s+the\s+100\W?s\s+are\s+immutable\s+and\s+rules\s+in\s+the\s+200\W?s\s+are"
@@ -270,7 +271,7 @@ class _Reading:
         else:
             number = None
         if number is None and _holds_numbered_rules(text, first_line):
-            self.read_file(name, text, first_line=first_line)  # a file of several rules, in headings or bold
+            self._folder_class(name, self.read_file(name, text, first_line=first_line))  # several rules, in headings
             return
         number = number if number is not None else _name_number(base)
         if number is None:
@@ -285,6 +286,17 @@ class _Reading:
                 rule.rule_class, rule.class_from = (IMMUTABLE if kind == "immutable" else MUTABLE), "front matter"
             if keys.get("title") and not rule.title:
                 rule.title = str(keys["title"]).strip()
+        self._folder_class(name, rules)
+
+    @staticmethod
+    def _folder_class(name: str, rules: list[Rule]) -> None:
+        """The class a folder's name gives the rules in it that give none themselves (`immutable_rules/`,
+        `mutable_rules/`: games that keep each class in a folder of its own)."""
+        words = re.findall(r"[a-z]+", posixpath.basename(posixpath.dirname(name.replace("\\", "/"))).lower())
+        rule_class = IMMUTABLE if "immutable" in words else MUTABLE if "mutable" in words else None
+        for rule in rules:
+            if rule_class and rule.rule_class is None:
+                rule.rule_class, rule.class_from = rule_class, "folder"
 
     # --- the ruleset ----------------------------------------------------------------------------------------
 
@@ -308,7 +320,8 @@ class _Reading:
         if not unknown:
             return
         marked = {rule.rule_class for rule in self.rules if rule.class_from == "heading"}
-        if len(marked) == 1 and not any(rule.class_from in ("section", "front matter") for rule in self.rules):
+        if len(marked) == 1 and not any(rule.class_from in ("section", "front matter", "folder")
+                                        for rule in self.rules):
             other = MUTABLE if marked == {IMMUTABLE} else IMMUTABLE
             for rule in unknown:
                 rule.rule_class = other
@@ -356,12 +369,16 @@ class _Shape:
         where rules are bold numbers) ends the rule before it, unless it names furniture (History); a class
         heading gives the rules under it their class, any other their topic."""
         rule_level = int(style[1]) if style in HEADING_STYLES else 0
-        first = next(line.index for line in lines[begin:end] if line.style == style)
+        first = next(line.index for line in lines[begin:end]
+                     if line.style == style or _as_rule_heading(line, style, [], [])[1] is not None)
         if stop is None:  # chatter after the rules (a footer repeated from the top), never before a rule
             cut = region_end(lines, first, None)
             end = cut if not any(line.style == style for line in lines[cut:end]) else end
         stack: list[tuple[int, Line]] = []  # the headings above the line being read
         title = next((line for line in lines[:first] if line.heading and line.kind is not Kind.BLANK), None)
+        if title is not None and any(line.heading and line.level == title.level and line is not title
+                                     for line in lines[first:end]):
+            title = None  # (a heading of the level of others after it is the first topic, not the file's title)
         rules: list[Rule] = []
         current: Rule | None = None
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
@@ -515,7 +532,14 @@ class _Shape:
         """The file is rule `number`: its text the whole body; a rule heading of its own as its first line
         (`## 203/1 (MUTABLE)`, `Rule 203/1`) gives its title, class and revision, and is not text."""
         heading = next((line for line in lines if line.kind is not Kind.BLANK), None)
+        title = self._name_words()
         if heading is not None and heading.kind is not Kind.RULE_START:
+            if (said := self._title_line(lines, heading)) is not None:
+                title, lines = said, [line for line in lines if line is not heading]
+            elif heading.heading and heading.words and not any(line.text for line in lines if line is not heading):
+                # (a rule that is its title alone: its words are its text, not a heading over nothing)
+                lines = [dataclasses.replace(line, kind=Kind.TEXT, raw=heading.words, heading=False, level=0)
+                         if line is heading else line for line in lines]
             heading = None
         if heading is not None and heading.number != number:
             self.note(self.reading.guessed, heading.index + 1, f"its heading numbers rule {heading.number}, its front "
@@ -526,13 +550,38 @@ class _Shape:
         first = heading.index + 1 if heading else next((line.index + 1 for line in lines if line.kind is not Kind.BLANK),
                                                        1)
         rule = Rule(number, heading.rule_class if heading else None, body, first,
-                    title=heading.title if heading else None,
+                    title=heading.title if heading else title,
                     class_from="heading" if heading and heading.rule_class else "",
                     revision=heading.revision if heading else None)
         self._finish(rule, Layout.of(body))
         if not self.markdown:
             rule.text = render_blocks(rule.blocks, rule)
         return [rule]
+
+    def _title_line(self, lines: list[Line], first: Line) -> str | None:
+        """The title a per-rule file's first line gives when it is no numbered rule heading and text follows it: a
+        heading above every other heading in the file (`# Title` over `## Definitions`), or a line that says what
+        the file's name says after its number (`309_Bribe-Everyone` opening with `Bribe Everyone`); else None."""
+        if not any(line.text for line in lines if line is not first and line.kind is not Kind.BLANK):
+            return None  # (a rule that is its title alone: that is its text)
+        if first.heading and _furniture(first) is None and first.words:
+            if all(line.level > first.level for line in lines if line.heading and line is not first
+                   and line.kind is not Kind.BLANK):
+                return first.words
+            return None
+        named = self._name_words()
+        if first.kind is Kind.TEXT and named and _letters(named) == _letters(first.text):
+            return first.text.strip("*_ ")
+        return None
+
+    def _name_words(self) -> str | None:
+        """The words a per-rule file's name gives after the number it begins with (`101_Abide-by-the-rules.md`:
+        "Abide by the rules"), which keepers who name files so give as the rule's title; else None."""
+        base = re.sub(r"\.[A-Za-z]{1,4}$", "", posixpath.basename(self.file or ""))
+        if not (m := re.fullmatch(r"[^A-Za-z0-9]*[0-9]+[^A-Za-z0-9]+(.*)", base)):
+            return None  # (a name that does not begin with the rule's number: no title of the rule's)
+        words = " ".join(re.sub(r"[-_]+", " ", m.group(1)).split())
+        return words if re.search(r"[A-Za-z]{2}", words) else None
 
     # --- what a rule's section holds ------------------------------------------------------------------------
 
@@ -921,8 +970,11 @@ def _stack_topic(stack: list[tuple[int, Line]], title: Line | None) -> str | Non
 
 def letters_number(letters: str) -> int:
     """A rule's number for an identifier of capital letters, the same wherever it is read: each letter's place in
-    the alphabet in two digits (TIDE = 20090405), above any number a game writes."""
-    return int("".join(f"{ord(letter) - ord('A') + 1:02}" for letter in letters))
+    the alphabet in two digits (TIDE = 20090405), above any number a game writes; letters and a number (UC1)
+    after 99, which no letter gives, the number in two digits (UC1 = 99210301)."""
+    word = letters.rstrip("0123456789")
+    number = "".join(f"{ord(letter) - ord('A') + 1:02}" for letter in word)
+    return int(f"99{number}{int(letters[len(word):]):02}" if word != letters else number)
 
 
 def _only_quote(lines: list[Line]) -> list[Line] | None:
@@ -947,6 +999,11 @@ def _numbers(rules: list[Rule]) -> str:
     """Rules' numbers as a person reads them: "rule 201", "rules 201-219, 303, 305-309"."""
     numbers = [rule.number for rule in rules]
     return f"rule {numbers[0]}" if len(numbers) == 1 else f"rules {number_ranges(runs(numbers))}"
+
+
+def _letters(text: str) -> str:
+    """A text's letters and digits alone, in lower case: a file's name and a line compared as they read."""
+    return re.sub(r"[^a-z0-9]", "", text.lower())
 
 
 def _shown(text: str, limit: int = 60) -> str:

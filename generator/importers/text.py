@@ -32,7 +32,10 @@ _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*
                          re.IGNORECASE)
 # What starts a rule in a heading or in bold: its number and revision ("101/3"), then the class and the title in
 # either order ("(IMMUTABLE)", "Immutable - Scope", ": Title").
-_RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z])\s*[.:]?\s*(.*)", re.IGNORECASE)
+# (a number joined to a word, "# 7-nomic", names a thing: no rule)
+_RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z]|-[A-Za-z])\s*[.:]?\s*(.*)",
+                          re.IGNORECASE)
+_CODE_START = re.compile(r"`\s*(?:rule\s+)?([0-9]{1,6})\s*[.:]?\s*`\s*(.*)", re.IGNORECASE)  # "`2.` Players vote."
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
 _BOLD = re.compile(r"(\*\*|__)(.+)\1")
@@ -238,9 +241,10 @@ class Kind(Enum):
 HEADING_STYLES = tuple(f"h{level}" for level in range(1, 7))  # "## 101/0 (IMMUTABLE)", "# Rule 3: Title", setext
 BOLD = "bold"               # "**101** *Title*", "** Rule 1 **", "**Rule 6: Votes**"
 BOLD_ITEM = "bold item"     # "* **Rule 19** *(Strength=10)*", "- **Rule 6: Triple Votes**"
+CODE = "code"               # "`2.` Players vote.": the number in a code span
 INLINE = "inline"           # "101. text", "Rule 101: text"
 ALONE = "alone"             # "101", "Rule 101", "Rule 101/0 (IMMUTABLE)" on a line of its own
-MARKUP_STYLES = (*HEADING_STYLES, BOLD, BOLD_ITEM)
+MARKUP_STYLES = (*HEADING_STYLES, BOLD, BOLD_ITEM, CODE)
 
 
 @dataclass
@@ -287,7 +291,7 @@ class Rule:
     number_alone: bool = False  # "101" on its own line: the next line may be a title
     title: str | None = None
     blocks: list[Block] = field(default_factory=list)
-    class_from: str = ""    # where its class was read: "heading" (its own), "section", "front matter"
+    class_from: str = ""    # where its class was read: "heading" (its own), "section", "front matter", "folder"
     revision: int | None = None
     topic: str | None = None
     key: str | None = None
@@ -400,6 +404,8 @@ def _classify(index: int, raw: str) -> Line:
             return Line(index, Kind.RULE_START, raw, number=int(inner.group(1)), rest=rest or None,
                         rule_class=rule_class, title=title, style=BOLD_ITEM if m.group(1) else BOLD,
                         revision=_revision(inner.group(2)))
+    if m := _CODE_START.fullmatch(stripped):
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2).strip() or None, style=CODE)
     if m := _RULE_INLINE.fullmatch(stripped):
         if bold := _BOLD.fullmatch(m.group(2)):  # "101: **Victory Condition**": its title
             return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), title=bold.group(2).strip(), style=INLINE)

@@ -79,6 +79,12 @@ class Section:
             return self.until is None
         return (self.since is None or self.since <= day) and (self.until is None or day < self.until)
 
+    def shares_a_day_with(self, other: Section) -> bool:
+        """Whether the two sections held on a day in common: on the later of their first days, if either has
+        one (each holds on it or on no day after its first), else on the first day of all."""
+        firsts = [day for day in (self.since, other.since) if day is not None]
+        return not firsts or self.holds_on(max(firsts)) and other.holds_on(max(firsts))
+
 
 def sections_on(sections: tuple[Section, ...], day: dt.date | None = None) -> tuple[Section, ...]:
     """The sections that held on `day`, in their order (None: those that hold at the end)."""
@@ -311,7 +317,7 @@ def _sections(value: Any) -> tuple[Section, ...]:
         where, key = f"sections: the {number}{_ordinal_suffix(number)} section", f"sections.{number}"
         section = _section(table, where, key)
         for rule in section.rules:
-            if other := next((other for other in placed.get(rule, ()) if _overlap(other, section)), None):
+            if other := next((other for other in placed.get(rule, ()) if other.shares_a_day_with(section)), None):
                 timed = other.since or other.until or section.since or section.until
                 raise SettingError(f"{where} ('{section.title}') holds rule {rule}, which '{other.title}' holds "
                                    f"already" + (" on some of the same days" if timed else ""), f"{key}.rules")
@@ -343,12 +349,6 @@ def _section(table: dict, where: str, key: str) -> Section:
         raise SettingError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]",
                            f"{key}.rules")
     return Section(normal(title), normal(note), tuple(rules), since, until)
-
-
-def _overlap(one: Section, other: Section) -> bool:
-    """Whether two sections held on a day in common."""
-    return (one.until is None or other.since is None or other.since < one.until) and \
-        (other.until is None or one.since is None or one.since < other.until)
 
 
 def _aliases(value: Any) -> Aliases:
