@@ -8,7 +8,7 @@ import random
 
 import pytest
 
-from generator.importers.agora_sections import section_spans
+from generator.importers.agora_sections import SectionSpan, _parts, section_spans
 from generator.model.config import Config, Section, sections_on
 
 
@@ -61,12 +61,16 @@ def _random_arrangements(rng: random.Random) -> list[tuple[str, list[tuple[str, 
 
 
 @pytest.mark.parametrize("seed", range(60))
-def test_each_days_sections_are_that_days_arrangement(seed):
+@pytest.mark.parametrize("kept", [False, True])
+def test_each_days_sections_are_that_days_arrangement(seed, kept):
+    """Also where the log keeps in force, at random, rules the index left out (`kept`): they may stay in their
+    tables, which change nothing of what the index lists."""
     rng = random.Random(seed)
     arrangements = _random_arrangements(rng)
     ever = {rule for _, sections in arrangements for _, _, rules in sections for rule in rules}
     final = {rule for _, _, rules in arrangements[-1][1] for rule in rules}
-    spans = section_spans(arrangements, ever)
+    spans = section_spans(arrangements, ever, lambda rule, since, until: kept and random.Random(
+        f"{seed} {rule} {since}").random() < 0.5)
     config = Config().with_value("sections", _tables(spans))  # read as game.toml's: no rule in two at once
     for number, (day, sections) in enumerate(arrangements):
         on = dt.date.fromisoformat(day) if number else dt.date.min
@@ -75,15 +79,40 @@ def test_each_days_sections_are_that_days_arrangement(seed):
                                                                     if held], (seed, day)
     assert _shown(sections_on(config.sections), final) == [(title, held) for title, _, held in arrangements[-1][1]
                                                           if held]
+    # Each table holds on each of its days no rule its section had left by then: those at the end hold the
+    # index's last arrangement, as a keeper reads it in game.toml.
+    for number, (day, sections) in enumerate(arrangements):
+        on = dt.date.fromisoformat(day) if number else dt.date.min
+        listed = {title: held for title, _, held in sections}
+        rules = {rule for held in listed.values() for rule in held}
+        enacted = {rule for _, later in arrangements[:number + 1] for _, _, held in later for rule in held}
+        for section in sections_on(config.sections, on):
+            assert [rule for rule in section.rules if rule in enacted and (rule in rules or not kept)] \
+                == listed[section.title], (seed, day)
+    if not kept:
+        assert [(section.title, list(section.rules)) for section in sections_on(config.sections) if section.rules] \
+            == [(title, held) for title, _, held in arrangements[-1][1] if held], seed
 
 
-def test_a_section_that_only_gains_and_loses_rules_is_one_table():
+def test_a_section_that_only_gains_rules_is_one_table_and_one_that_loses_one_ends():
     arrangements = [("2020-01-01", [("A", "", [1, 2]), ("B", "", [3])]),
                     ("2020-02-01", [("A", "", [1, 2, 4]), ("B", "", [3])]),
-                    ("2020-03-01", [("A", "", [1, 4]), ("B", "", [3, 5])])]
-    spans = section_spans(arrangements, {1, 2, 3, 4, 5})
+                    ("2020-03-01", [("A", "", [1, 4]), ("B", "", [3, 5])]),
+                    ("2020-04-01", [("A", "", [1, 4, 6]), ("B", "", [3, 5])])]
+    spans = section_spans(arrangements, {1, 2, 3, 4, 5, 6})
+    # 2 repealed: A's table ends that day, and the next holds the rules the index gives A from then on.
     assert [(span.title, span.rules, span.since, span.until) for span in spans] == [
-        ("A", [1, 2, 4], "", ""), ("B", [3, 5], "", "")]
+        ("A", [1, 2, 4], "", "2020-03-01"), ("A", [1, 4, 6], "2020-03-01", ""), ("B", [3, 5], "", "")]
+
+
+def test_a_rule_the_index_left_out_while_the_log_has_it_in_force_stays_in_its_table():
+    arrangements = [("2020-01-01", [("A", "", [1, 2])]),
+                    ("2020-02-01", [("A", "", [1])]),         # 2 left out: the log repeals it on 2020-02-20
+                    ("2020-03-01", [("A", "", [1, 3])]),
+                    ("2020-04-01", [("A", "", [1, 3, 4])])]
+    spans = section_spans(arrangements, {1, 2, 3, 4}, lambda rule, since, until: rule == 2 and since < "2020-02-20")
+    assert [(span.title, span.rules, span.since, span.until) for span in spans] == [
+        ("A", [1, 2], "", "2020-03-01"), ("A", [1, 3, 4], "2020-03-01", "")]
 
 
 def test_a_rule_moved_ends_both_sections_tables():
@@ -112,3 +141,31 @@ def test_two_sections_share_a_day_where_a_day_holds_both(seed):
         one, other = section(), section()
         both = any(one.holds_on(day) and other.holds_on(day) for day in days)
         assert one.shares_a_day_with(other) is both and other.shares_a_day_with(one) is both, (one, other)
+
+
+@pytest.mark.parametrize("seed", range(200))
+def test_a_tables_parts_print_on_each_day_what_the_whole_did(seed):
+    """_parts cuts a table where a rule left its section: on each day, the part that holds prints every rule of
+    the whole its section listed or the log has in force, in the whole's order; a part ends only where one goes."""
+    rng = random.Random(seed)
+    rules = list(range(1, rng.randint(2, 8)))
+    days = sorted(rng.sample([f"2020-{month:02}-01" for month in range(2, 13)], rng.randint(1, 8)))
+    days = [""] + days
+    listed = [{rule for rule in rules if rng.random() < 0.5} for _ in days]
+    alive = {rule: {day for day in days if rng.random() < 0.3} for rule in rules}  # days the log has it in force
+    span = SectionSpan("A", "", rules, "", "")
+    held = [(day, {("A", ""): members}) for day, members in zip(days, listed)]
+
+    def in_force(rule: int, since: str, until: str) -> bool:
+        return any(since <= day and (not until or day < until) for day in alive[rule])
+
+    parts = _parts(span, held, in_force)
+    assert [part.since for part in parts][0] == "" and parts[-1].until == ""
+    assert all(one.until == other.since for one, other in zip(parts, parts[1:]))
+    for day, members in zip(days, listed):
+        part = next(part for part in parts if part.since <= day and (not part.until or day < part.until))
+        assert part.rules == [rule for rule in rules if rule in set(part.rules)]  # the whole's order
+        assert {rule for rule in rules if rule in members or day in alive[rule]} <= set(part.rules), (seed, day)
+    for one, other in zip(parts, parts[1:]):  # a part ends only where one of its rules went
+        members = listed[days.index(other.since)]
+        assert any(rule not in members and other.since not in alive[rule] for rule in one.rules), (seed, other.since)

@@ -14,6 +14,7 @@ the log gives at its end are the Rulekeepor's. Player names are written as they 
 name_replacement_data)."""
 from __future__ import annotations
 
+import bisect
 import dataclasses
 import datetime
 import json
@@ -21,6 +22,7 @@ import re
 import string
 import unicodedata
 from collections import Counter, defaultdict
+from collections.abc import Callable, Iterator
 from dataclasses import dataclass, field
 from decimal import Decimal
 from pathlib import Path
@@ -130,7 +132,7 @@ class _Walk:
     # The index's sections as each commit that changed them left them, from the start on: (the day they hold
     # from, sections).
     arrangements: list[tuple[str, list[tuple[str, str, list[int]]]]] = field(default_factory=list)
-    spans: list[SectionSpan] = field(default_factory=list)  # the sections over time, as game.toml writes them
+    ever: set[int] = field(default_factory=set)  # every rule that has been in the index
     # Proposals whose note a commit adds, its subject naming them: number -> (commit, its date, subject).
     recorded: dict[int, tuple[str, str, str]] = field(default_factory=dict)
     latest: dict[int, _Rule] = field(default_factory=dict)   # each rule as its file was last read
@@ -399,7 +401,7 @@ class _Importer:
             raise ImportRefused(str(self.ruleset), "no change by a proposal in the range was found in the "
                                 "ruleset's history", self.problems)
         walk.recorded = recorded
-        walk.spans = section_spans(walk.arrangements, ever)
+        walk.ever = ever
         return walk
 
     @staticmethod
@@ -1258,7 +1260,8 @@ class _Importer:
         if why := too_large_for(rules_md):
             raise ImportRefused(str(self.ruleset), f"the rules before proposal {opening}, as rules.md, would be a file "
                                 f"that {why}", self.problems)
-        game_toml = self._game_toml(walk.start_date, players, first, next_rule, walk.spans)
+        spans = section_spans(walk.arrangements, walk.ever, _in_force_on(walk.initial, log_entries))
+        game_toml = self._game_toml(walk.start_date, players, first, next_rule, spans)
         if why := too_large_for(game_toml, MAX_TOML_BYTES):
             raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
                                 f"it would be a file that {why}", self.problems)
@@ -2043,28 +2046,54 @@ def _folded_name(name: str) -> str:
     return "".join(c for c in unicodedata.normalize("NFKD", folded) if not unicodedata.combining(c))
 
 
+def _taking_effect(entries: list[Entry], until: str = "9999") -> Iterator[tuple[str, Change]]:
+    """Each change of the rules the log's entries dated up to `until` make, as check replays them, with its day."""
+    for entry in entries:
+        day = dict(entry.keys).get("Date") or ""
+        if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted" or \
+                entry.heading.startswith("Unrecorded") or day > until:
+            continue
+        for change in entry.changes:
+            if not change.failed and change.kind not in ("annotate", "unannotate"):
+                yield day, change
+
+
+def _in_force_on(initial: dict[int, _Rule], entries: list[Entry]) -> Callable[[int, str, str], bool]:
+    """Whether the log has a rule in force, as check replays it, after the entries of some day from `since` to
+    the day before `until` (ISO; "": from the start, to the end)."""
+    days: dict[int, list[str]] = defaultdict(list)  # each rule's days of enactment and repeal, in turn
+    states: dict[int, list[bool]] = defaultdict(list)
+    for day, change in _taking_effect(entries):
+        if change.kind in ("enact", "reenact", "repeal"):
+            days[change.rule].append(day)
+            states[change.rule].append(change.kind != "repeal")
+
+    def in_force(rule: int, since: str, until: str) -> bool:
+        on, now = days.get(rule, []), states.get(rule, [])
+        first = bisect.bisect_right(on, since)
+        last = bisect.bisect_left(on, until) if until else len(on)
+        # in force after `since`, or after a later day's last change before `until`
+        return (now[first - 1] if first else rule in initial) or any(
+            now[at] for at in range(first, last) if at + 1 == len(on) or on[at + 1] != on[at])
+    return in_force
+
+
 def _rules_after(initial: dict[int, _Rule], entries: list[Entry], until: str = "9999") -> dict[int, tuple[str, str, str]]:
     """The rules in force (title, power, text) after the log's entries dated up to `until`, as check replays them."""
     rules = {number: (rule.name, rule.power, rule.text) for number, rule in initial.items()}
     last: dict[int, tuple[str, str, str]] = dict(rules)  # what a re-enactment without a text brings back
-    for entry in entries:
-        if entry.heading.startswith("Proposal ") and dict(entry.keys).get("Result") != "adopted" or \
-                entry.heading.startswith("Unrecorded") or (dict(entry.keys).get("Date") or "") > until:
+    for _, change in _taking_effect(entries, until):
+        name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
+        if change.kind == "repeal":
+            rules.pop(change.rule, None)
             continue
-        for change in entry.changes:
-            if change.failed or change.kind in ("annotate", "unannotate"):
-                continue
-            name, power, text = rules.get(change.rule) or last.get(change.rule) or ("", "", "")
-            if change.kind == "repeal":
-                rules.pop(change.rule, None)
-                continue
-            if change.kind in ("enact", "reenact", "amend"):
-                text = change.text if change.text is not None else text
-            if change.kind in ("enact", "reenact", "retitle"):
-                name = change.title if change.title is not None or change.kind == "retitle" else name
-            if change.kind in ("enact", "reenact", "power") and change.power is not None:
-                power = change.power
-            rules[change.rule] = last[change.rule] = (name or "", power, text)
+        if change.kind in ("enact", "reenact", "amend"):
+            text = change.text if change.text is not None else text
+        if change.kind in ("enact", "reenact", "retitle"):
+            name = change.title if change.title is not None or change.kind == "retitle" else name
+        if change.kind in ("enact", "reenact", "power") and change.power is not None:
+            power = change.power
+        rules[change.rule] = last[change.rule] = (name or "", power, text)
     return {number: (name, _power_compared(power), text) for number, (name, power, text) in rules.items()}
 
 

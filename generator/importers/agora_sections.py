@@ -3,13 +3,18 @@ Rulekeepor's index had (the day it held from, its sections' titles, notes and ru
 each with the days it held (`from`, `until`), in an order that is each day's order.
 
 An index changes at every enactment (the new rule added to a section); the rules a report prints are those in
-force, so a section that only gained or lost rules is one table holding them all. A table ends where its section
-is gone, its note or title changed, a rule it holds moved to another section (the two end), or the order of the
-sections changed around it.
+force, so a section that only gained rules is one table holding them all. A table ends where its section is gone,
+its note or title changed, a rule it holds moved to another section (the two end), or the order of the sections
+changed around it; and where a rule left its section (repealed) and the log does not have it in force either (his
+index may be a day off the log, or leave out a rule whose repeal the record struck since): a table holds the rules
+the index gave its section on its days, those the log has in force then, and those it gains later (not yet in
+force), so that a report of any day prints what it would with tables that kept every rule they held. The tables
+that hold at the end are the index as he keeps it.
 """
 from __future__ import annotations
 
 import difflib
+from collections.abc import Callable
 from dataclasses import dataclass
 
 Arrangement = list[tuple[str, str, list[int]]]  # (title, note, rules) in the index's order
@@ -27,13 +32,15 @@ class SectionSpan:
     until: str = ""
 
 
-def section_spans(arrangements: list[tuple[str, Arrangement]], ever: set[int]) -> list[SectionSpan]:
+def section_spans(arrangements: list[tuple[str, Arrangement]], ever: set[int],
+                  in_force: Callable[[int, str, str], bool] = lambda rule, since, until: False) -> list[SectionSpan]:
     """The tables for `arrangements` (each (ISO day it holds from, sections), in order of days), holding only
-    rules that were ever in force (`ever`): a table that holds at the end keeps the rules it held before, which
-    a report of the end does not print (they are not in force)."""
+    rules that were ever in force (`ever`); `in_force(rule, since, until)`: whether the log has the rule in force
+    on a day from `since` to the day before `until` (ISO, "": from the start, to the end), by default never."""
     order: list[SectionSpan] = []  # every table, in the file's order
     open_: dict[tuple[str, str], SectionSpan] = {}
     holders: dict[int, list[SectionSpan]] = {}  # each rule's tables
+    held: list[tuple[str, dict[tuple[str, str], set[int]]]] = []  # each arrangement's day and its sections' rules
 
     def open_span(key: tuple[str, str], rules: list[int], day: str) -> SectionSpan:
         span = SectionSpan(key[0], key[1], list(rules), day)
@@ -70,7 +77,27 @@ def section_spans(arrangements: list[tuple[str, Arrangement]], ever: set[int]) -
                 span.until = since
         spans = _in_order(spans, order, since, open_span)
         open_ = {(span.title, span.note): span for span in spans}
-    return order
+        held.append((since, {key: set(members) for key, members in current}))
+    return [part for span in order for part in _parts(span, held, in_force)]
+
+
+def _parts(span: SectionSpan, held: list[tuple[str, dict[tuple[str, str], set[int]]]],
+           in_force: Callable[[int, str, str], bool]) -> list[SectionSpan]:
+    """A table cut where a rule left it: between two changes of the index, the table holds the rules its section
+    held or the log has in force then; a part goes on while the next holds every rule it holds (it only gains
+    rules: on its days it holds those too, which are not in force then), and ends where one goes. So each day's
+    report prints what the whole table gave it."""
+    key = (span.title, span.note)
+    days = [since for since, _ in held if span.since <= since and (not span.until or since < span.until)]
+    parts: list[SectionSpan] = []
+    for since, until in zip(days, days[1:] + [span.until]):
+        listed = next(sections[key] for day, sections in held if day == since)
+        rules = [rule for rule in span.rules if rule in listed or in_force(rule, since, until)]
+        if parts and set(parts[-1].rules) <= set(rules):
+            parts[-1].rules, parts[-1].until = rules, until
+        else:
+            parts.append(SectionSpan(span.title, span.note, rules, since, until))
+    return parts
 
 
 def _fits(span: SectionSpan, key: tuple[str, str], members: list[int], where: dict[int, tuple[str, str]],
@@ -101,8 +128,8 @@ def _merged(before: list[int], now: list[int]) -> list[int]:
 def _in_order(spans: list[SectionSpan], order: list[SectionSpan], since: str, open_span) -> list[SectionSpan]:
     """Place the tables of one day's arrangement in the file's order so that those holding on that day come in
     the arrangement's order: a table already placed out of that order ends, and a copy from that day is placed
-    instead; a new table goes just after the one before it in the arrangement (the first, before the next one
-    placed, else last)."""
+    instead; a new table goes just before the next one of the arrangement already placed, else last: after the
+    tables that ended (the file reads in order of days)."""
     placed = {id(span): at for at, span in enumerate(order)}
     positions = [placed.get(id(span)) for span in spans]
     keep = _increasing([p for p in positions if p is not None])
@@ -115,11 +142,7 @@ def _in_order(spans: list[SectionSpan], order: list[SectionSpan], since: str, op
     for at, span in enumerate(out):
         if id(span) in placed:
             continue
-        if at:
-            where = order.index(out[at - 1]) + 1
-        else:  # before the next one placed, else after all (the file reads in order of days)
-            where = next((placed[id(later)] for later in out if id(later) in placed), len(order))
-        order.insert(where, span)
+        order.insert(next((placed[id(later)] for later in out[at + 1:] if id(later) in placed), len(order)), span)
         placed = {id(item): n for n, item in enumerate(order)}
     return out
 
