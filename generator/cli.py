@@ -265,7 +265,8 @@ def _add_import(commands) -> None:
     git.add_argument("repo", type=Path, metavar="REPO", help="the game's repository (a local clone)")
     git.add_argument("--rules", action="append", default=[], metavar="PATH", help="the rules file or folder "
                      "(the files directly in it; '.' is the top folder), as a path inside the repository; again for "
-                     "where they were kept before or after (a move git records is followed without it)")
+                     "where they were kept before or after (a move git records is followed without it), or at "
+                     "once (a folder for each class: one ruleset)")
     git.add_argument("--corrections", type=Path, metavar="FILE", help="the keeper's corrections: the file "
                      "corrections.txt an earlier import wrote, edited (docs/guide/import.md)")
     git.add_argument("--records", type=Path, metavar="FILE", help="where the game keeps its decisions beside the "
