@@ -1590,3 +1590,34 @@ def test_starting_rules_a_bot_enters_over_several_commits_before_any_proposal_ar
                                  "--from", began, out="from")
     assert [heading.split(":")[0] for heading in entries(files["log.md"])] == ["Event"] * 3 + ["Proposal 1"]
     assert "went on entering" not in files["IMPORT.md"]
+
+
+def test_a_players_commit_name_is_read_as_the_login_their_pull_requests_give(tmp_path, capsys) -> None:
+    """`Kit Marlowe` commits outside pull requests, and `kmarlowe` merges pull requests whose commits are all
+    Kit Marlowe's: one player, named by the login (a guess, in the corrections file). A login whose branches hold
+    another's commits, or whose name reads otherwise, keeps its own."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
+    text = amended(RULES, "half the players", "a third of the players")
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", "third"], check=True)
+    git_commit(repo, "quorum", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit Marlowe")
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
+    subprocess.run(["git", "-C", str(repo), "merge", "-q", "--no-ff", "-m", "Merge pull request #2 from kmarlowe/third",
+                    "-m", "Proposal 301: a lower quorum", "third"], check=True,
+                   env={"GIT_COMMITTER_DATE": "2021-01-02T13:00:00", "GIT_AUTHOR_DATE": "2021-01-02T13:00:00",
+                        "GIT_AUTHOR_NAME": "Keeper", "GIT_AUTHOR_EMAIL": "k@example.org",
+                        "GIT_COMMITTER_NAME": "Keeper", "GIT_COMMITTER_EMAIL": "k@example.org",
+                        "PATH": "/usr/bin:/bin"})
+    text += "\n##302 - Tea\n\nTea is served at four.\n"
+    git_commit(repo, "Proposal 302: tea", {"rules.md": text}, date="2021-01-03T12:00:00", author="Kit Marlowe")
+    text = amended(text, "at four", "at five")
+    merge_pull_request(repo, 4, "cy", "later", "Proposal 303: later tea", [("later", {"rules.md": text})],
+                       "2021-01-04T12:00:00")  # (its commits by "Cy")
+    git_commit(repo, "Proposal 304: no tea", {"rules.md": RULES}, date="2021-01-05T12:00:00", author="Cyril Jones")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: kmarlowe\n" in log["Proposal 301: a lower quorum"]
+    assert "Proposer: kmarlowe\n" in log["Proposal 302: tea"]
+    assert re.search(r"player Kit Marlowe = kmarlowe +# guessed: the commits of kmarlowe's pull requests \(as "
+                     r"commit", files["corrections.txt"])
+    assert "Proposer: cy\n" in log["Proposal 303: later tea"]  # (its branch by Cy, not Cyril Jones)
+    assert "Proposer: Cyril Jones\n" in log["Proposal 304: no tea"]

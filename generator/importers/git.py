@@ -155,6 +155,8 @@ class _Walk:
     classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
     # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
     submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
+    # Who wrote the branches a pull request's author merged: login -> {the branch's author -> the merge commit}.
+    branch_authors: dict[str, dict[str, Commit]] = field(default_factory=dict)
     # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
     failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
     # The rules after each step from the start by the one who began them (`begun`), before the record says any
@@ -523,6 +525,10 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
+            if branch:  # (a pull request's: who wrote its branch's own commits, as git names them)
+                for (name,), _ in log_records(repo, ("%an",), "--no-merges", "--end-of-options",
+                                              f"{commit.parents[0]}..{commit.parents[1]}"):
+                    walk.branch_authors.setdefault(author, {}).setdefault(name, commit)
             summary, why = short_title(title)
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
@@ -1175,6 +1181,23 @@ class _Names:
         self.why: dict[str, str] = {}           # -> why, for the corrections file
         self.guessed: dict[str, tuple[str, str]] = {}  # an identifier -> the name a commit gives it, and why
         self.played_as: dict[str, set[str]] = {}  # a name the keeper's word wrote -> the names the record gave
+        self._logins(walk)
+
+    def _logins(self, walk: _Walk) -> None:
+        """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
+        the branches that login merged is by that one name, none of another login's is, and the two read alike
+        (`Jo Bloggs` and `JoBloggs` or `jbloggs`): the player's commits outside pull requests then bear one name."""
+        logins_of: dict[str, list[str]] = {}
+        for login, authors in walk.branch_authors.items():
+            for name in authors:
+                logins_of.setdefault(name, []).append(login)
+        for login, authors in walk.branch_authors.items():
+            [(name, commit)] = authors.items() if len(authors) == 1 else [("", None)]
+            if commit is None or name == login or logins_of[name] != [login] or name in walk.branch_authors \
+                    or not _login_reads_as(login, name):
+                continue
+            self.guessed[name] = (player_name(login)[0], f"guessed: the commits of {login}'s pull requests (as "
+                                  f"commit {commit.short} merged) are by {name}")
 
     def name(self, raw: str, commit: str = "") -> str:
         if raw in self.written:
@@ -1257,6 +1280,15 @@ class _Names:
 
     def lines(self) -> list[Line]:
         return [Line(f"player {raw}", f"= {name}", self.why[raw]) for raw, name in sorted(self.written.items())]
+
+
+def _login_reads_as(login: str, name: str) -> bool:
+    """Whether a login reads as a person's name: the same letters (`JoBloggs`), the name's first letters
+    (`jobl`, at least four), or its first initial and last word (`jbloggs`)."""
+    letters, words = re.sub(r"[^a-z]", "", login.lower()), re.findall(r"[a-z]+", name.lower())
+    whole = "".join(words)
+    return bool(words) and (letters == whole or len(letters) >= 4 and whole.startswith(letters)
+                            or len(words) > 1 and letters == words[0][0] + words[-1])
 
 
 # --- the log -----------------------------------------------------------------------------------------------------
