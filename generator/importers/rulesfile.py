@@ -92,8 +92,12 @@ def read_ruleset(text: str, *, file: str | None = None, start: str | None = None
     by `read_rules_json`. Raises RulesetImportError when the file holds no rule, or one it cannot hold."""
     if _is_json(file, text):
         return read_rules_json(text, file=file)
+    try:  # (a page's front matter, Jekyll's `title: Rules` between `---` lines: no rule, no heading over them)
+        front = _front_matter(file or "", text)
+    except RulesetImportError:
+        front = None  # (not YAML: a rule between two separators, say)
     reading = _Reading(link_base)
-    reading.read_file(file, text, start=start, stop=stop, markdown=markdown)
+    reading.read_file(file, text, start=start, stop=stop, markdown=markdown, first_line=front[1] if front else 0)
     return reading.result(file)
 
 
