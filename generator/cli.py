@@ -235,13 +235,16 @@ def _add_import(commands) -> None:
 
     text = kinds.add_parser("text", help="a ruleset in plain text, or a game's rules file, folder or JSON, to "
                             "rules.md", description="A ruleset in plain text (a mail, a wiki page, a forum post), or "
-                            "a game's rules file, folder of rule files\nor JSON as its keepers kept it, to rules.md; "
+                            "a game's rules file, folder of rule files,\nJSON or wiki page's wikitext as its keepers "
+                            "kept it, to rules.md; "
                             "what it left out or guessed is said, with file:line.", **_examples(
                                 "nomic-archive import text rules.txt -o content/my-game/rules.md",
                                 "nomic-archive import rules/ -o content/my-game/rules.md    (the same as 'import "
-                                "text rules/')"))
+                                "text rules/')",
+                                "nomic-archive import text Ruleset.wiki --link-base 'https://wiki.example.org/index.php"
+                                "?title=' -o content/my-game/rules.md"))
     text.add_argument("files", type=Path, nargs="+", metavar="PATH", help="the rules file (plain text, Markdown, "
-                      "JSON), or a folder of rule files; several are read as one ruleset")
+                      "JSON, a wiki page's wikitext), or a folder of rule files; several are read as one ruleset")
     text.add_argument("-o", "--output", type=Path, metavar="FILE", help="write rules.md here instead of standard "
                       "output")
     text.add_argument("--force", action="store_true", help="replace the -o file if it exists")
@@ -249,7 +252,8 @@ def _add_import(commands) -> None:
     text.add_argument("--start", help="text of the line where the rules begin, when the guess is wrong")
     text.add_argument("--stop", help="text of the line where the rules end (that line excluded)")
     text.add_argument("--link-base", metavar="URL", help=LINK_BASE_HELP + ", run from the repository's root: a "
-                      "relative link in a rule is made absolute with it (without it, written as its text)")
+                      "relative link in a rule is made absolute with it (without it, written as its text); for a "
+                      "wiki page, the address a page's name follows (https://wiki.example.org/index.php?title=)")
     text.add_argument("-q", "--quiet", action="store_true", help=QUIET_HELP)
 
     git = kinds.add_parser("git", help="a game kept in git: each commit that changes the rules a proposal",

@@ -739,13 +739,19 @@ def test_the_keepers_word_on_a_decision_and_a_reason_check_verifies(tmp_path, ca
     assert f"{corrections}:1: proposal 9: no decision on proposal 9 is in the records file" in said
 
 
-def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(tmp_path, capsys) -> None:
+def second_round(tmp_path):
+    """A game whose first round's rules.md is moved to round1.md at its end, and a second round's rules.md made:
+    the repository and the commit that made it."""
     repo = tmp_path / "repo"
     git_commit(repo, "Round 1 begins", {"rules.md": RULES})
     git_commit(repo, "Proposal 301", {"rules.md": RULES + "\n##301 - One\n\nOne.\n"})
     subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round1.md"], check=True)
     git_commit(repo, "Round 1 archived", {})
-    second = git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+    return repo, git_commit(repo, "Round 2 begins", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n"})
+
+
+def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(tmp_path, capsys) -> None:
+    repo, second = second_round(tmp_path)
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
     assert code == 0, said
     assert list(entries(files["log.md"])) == ["Proposal 301"]
@@ -754,15 +760,28 @@ def test_a_rules_file_made_again_after_the_rules_moved_is_named_as_a_new_round(t
     assert f"--rules rules.md --from {second[:10]}" in files["IMPORT.md"]
 
 
+def test_a_rounds_archived_rules_are_read_from_the_rules_file_that_round_made(tmp_path, capsys) -> None:
+    """Each round makes `rules.md` again and moves it to its archive at the end: `--rules round2.md` reads round
+    2 from the `rules.md` it made, not from round 1's (no --from needed)."""
+    repo, second = second_round(tmp_path)
+    git_commit(repo, "Proposal 2", {"rules.md": "# Rules\n\n## Rule 1\n\nBe kind.\n\n## Rule 2\n\nBe brief.\n"})
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "round2.md"], check=True)
+    git_commit(repo, "Round 2 archived", {})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "round2.md")
+    assert list(log) == ["Proposal 2"] and "Enact rule 2" in log["Proposal 2"]
+    assert f"first-parent history from commit `{second[:10]}`" in files["IMPORT.md"]
+    assert "Be kind." in files["rules.md"] and "One." not in files["rules.md"]
+
+
 def test_a_turns_player_in_the_subject_is_the_proposer(tmp_path, capsys) -> None:
     """A keeper who commits each turn as `Round 1, Turn 4 (Kit)`: the player is the game's byline, not the
-    committer; the game numbers turns, not proposals, so the numbers are a guess in sequence."""
+    committer; the turn numbers its proposal (test_a_game_that_numbers_its_proposals_by_turn_is_read_so)."""
     repo = tmp_path / "repo"
     git_commit(repo, "Ruleset", {"rules.md": RULES}, author="Keeper")
     git_commit(repo, "Round 1, Turn 4 (Kit)", {"rules.md": amended(RULES, "half", "a third of")}, author="Keeper")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
-    assert "Proposer: Kit" in log["Proposal 1: Round 1, Turn 4 (Kit)"]
-    assert "proposer is" not in files["IMPORT.md"] and "numbered 1, next in sequence" in files["IMPORT.md"]
+    assert "Proposer: Kit" in log["Proposal 4: Round 1, Turn 4 (Kit)"]
+    assert "proposer is" not in files["IMPORT.md"] and "next in sequence" not in files["IMPORT.md"]
 
 
 def test_a_ruleset_the_list_names_but_the_archive_lacks_is_said(tmp_path, capsys) -> None:
@@ -967,6 +986,64 @@ def test_scores_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsys) 
     assert f"{records}:3: scores.score: is not a regular expression" in said
 
 
+def test_scores_the_record_kept_over_time_are_checked_where_they_changed(tmp_path, capsys) -> None:
+    """Scores kept in a file per player over time: each entry after which the record's scores changed claims
+    them as they stood before the next entry (not only the last), so that check finds a slip where it was made,
+    at its entry's line."""
+    repo = tmp_path / "repo"
+    player = "GitHub handle: @{handle}\n\nCurrent score: {score}\n"
+    git_commit(repo, "Initial rules", {"rules.md": RULES, "players/a.md": player.format(handle="alice", score=0),
+                                       "players/b.md": player.format(handle="bob", score=0)}, date="2021-01-01T12:00:00")
+    text = amended(RULES, "half the players", "a third of the players")
+    git_commit(repo, "Proposal 301: Lower the quorum", {"rules.md": text}, date="2021-01-02T12:00:00", author="alice")
+    git_commit(repo, "Points for 301", {"players/a.md": player.format(handle="alice", score=1)},
+               date="2021-01-02T13:00:00")
+    text += "\n##302 - Tea\n\nTea is served at noon.\n"
+    git_commit(repo, "Proposal 302: Tea", {"rules.md": text}, date="2021-01-03T12:00:00", author="bob")
+    git_commit(repo, "Points for 302", {"players/b.md": player.format(handle="bob", score=2)},
+               date="2021-01-03T13:00:00")
+    text += "\n##303 - Cake\n\nCake on Sundays.\n"
+    git_commit(repo, "Proposal 303: Cake", {"rules.md": text}, date="2021-01-04T12:00:00", author="alice")
+    git_commit(repo, "Points for 303", {"players/a.md": player.format(handle="alice", score=2)},
+               date="2021-01-04T13:00:00")
+    records = tmp_path / "records.toml"
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nname = 'GitHub handle: @(\\S+)'\n"
+                       "score = 'Current score: (-?[0-9]+)'\nadopted = 1\n", encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Scores: alice 1, bob 0\n" in log["Proposal 301: Lower the quorum"]
+    assert "Scores: alice 1, bob 2\n" in log["Proposal 302: Tea"]
+    assert "Scores: alice 2, bob 2\n" in log["Proposal 303: Cake"]
+    code, report = check(capsys, tmp_path / "game")
+    line = files["log.md"].splitlines().index("Scores: alice 1, bob 2") + 1
+    assert code == 1 and "1 discrepancy" in report, report
+    # the keeper's slip found where it was made (bob's point doubled), at that entry's line of log.md
+    assert re.search(rf"log\.md:{line}: proposal 302: Scores says bob 2; replay gives 1", report), report
+
+
+def test_decimal_scores_the_record_kept_over_time_are_drawn(tmp_path, capsys) -> None:
+    """Half points the record gives over time, which the replay follows from the log's figures: the site draws
+    the scores chart with them (whole bounds, the labels as decimals)."""
+    repo = tmp_path / "repo"
+    player = "GitHub handle: @{handle}\n\nCurrent score: {score}\n"
+    git_commit(repo, "Initial rules", {"rules.md": RULES, "players/a.md": player.format(handle="alice", score=0)},
+               date="2021-01-01T12:00:00")
+    text = RULES
+    for day, (rule, score) in enumerate([(301, "1.5"), (302, "2.5")], start=2):
+        text += f"\n##{rule} - Rule {rule}\n\nRule {rule} holds.\n"
+        git_commit(repo, f"Proposal {rule}", {"rules.md": text}, date=f"2021-01-0{day}T12:00:00", author="alice")
+        git_commit(repo, "Points", {"players/a.md": player.format(handle="alice", score=score)},
+                   date=f"2021-01-0{day}T13:00:00")
+    records = tmp_path / "records.toml"
+    records.write_text("[scores]\nfiles = \"players/*.md\"\nname = 'GitHub handle: @(\\S+)'\n"
+                       "score = 'Current score: ([0-9.]+)'\nadopted = 1\n", encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert "Scores: alice 1.5\n" in log["Proposal 301"] and "Scores: alice 2.5\n" in log["Proposal 302"]
+    assert main(["build", str(tmp_path / "game"), "-o", str(tmp_path / "site"), "-q", "--cache-dir",
+                 str(tmp_path / "cache")]) == 0, capsys.readouterr().err
+    chart = next((tmp_path / "site").rglob("scores.html")).read_text(encoding="utf-8")
+    assert ">alice 2.5<" in chart
+
+
 ARCHIVE_RECORDS = """[proposals]
 file = "old_proposals.md"
 heading = '^#+(?P<number>[0-9]+|[A-Z]{4}) - (?P<title>.*) - (?P<result>[A-Za-z]+)\\s*$'
@@ -1073,9 +1150,9 @@ def test_an_outlines_sections_numbered_by_place_are_no_proposals_numbers(tmp_pat
     records = tmp_path / "records.toml"
     records.write_text(RECORDS, encoding="utf-8")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
-    assert [heading for heading in log if not heading.startswith("Unrecorded")] == \
-        ["Event: Kit#0002 added new rule section `%voting`", "Proposal 2"]
-    assert "Amend rule 2 to read:\n\n> Two thirds win." in log["Proposal 2"]
+    # (the section entered before any proposal is among the starting rules: test_starting_rules_a_bot_enters_...)
+    assert [heading for heading in log if not heading.startswith("Unrecorded")] == ["Proposal 2"]
+    assert "Voting" in files["rules.md"] and "Amend rule 2 to read:\n\n> Two thirds win." in log["Proposal 2"]
     assert "the number of the rule it makes" not in said
 
 
@@ -1289,6 +1366,22 @@ def test_the_keepers_line_says_which_proposal_an_archived_ruleset_carried_out(tm
     assert f"{corrections}:1: ruleset 9: the records file's list of rulesets names no ruleset 9 after the first" in said
 
 
+def test_lists_of_voters_the_records_file_does_not_name_one_for_one_are_said(tmp_path, capsys) -> None:
+    """Each proposition holds four lists of voters; a records file naming three kinds reads the first three and
+    not the fourth: said as a problem of the record, which the keeper settles in ballot_lists."""
+    repo, records = website_game(tmp_path)
+    records.write_text(WEBSITE_RECORDS.replace('["for", "against", "", "abstain"]', '["for", "against", "abstain"]'),
+                       encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records))
+    assert code == 1 and "log.md" in files, said
+    problem = "its proposals hold 4 lists of voters where the records file's proposals.ballot_lists names 3 (for, " \
+        "against, abstain): each list is read as the kind named at its place, and a list beyond them is not read"
+    assert problem in said and problem in files["IMPORT.md"]
+    repo, records = website_game(tmp_path / "fits")
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records), out="fits-game")
+    assert code == 0 and "lists of voters where" not in said
+
+
 def test_a_keepers_ruleset_line_that_changes_only_the_proposer_is_a_correction(tmp_path, capsys) -> None:
     """A `ruleset N` line names no commit, and an archived ruleset names no proposer (its decision does): a line
     naming another proposer is followed and said as a correction, one naming the decision's proposer (or none)
@@ -1351,6 +1444,60 @@ def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_aut
         files["IMPORT.md"]
 
 
+def test_a_game_that_numbers_its_proposals_by_turn_is_read_so(tmp_path, capsys) -> None:
+    """Titles that name the turn (`Round 1, Turn 4 (Bo)`) number its proposal, the player in brackets its proposer;
+    a turn no commit carries out is Unrecorded; where two commits in a row name one turn for two players, the
+    earlier is the turn before (a guess, said); a later round's turns number nothing (they start again)."""
+    repo = tmp_path / "repo"
+    rules = RULES
+    git_commit(repo, "Start", {"rules.md": rules}, author="Keeper")
+    for turn, player, rule in [(1, "Ann", 301), (4, "Bo", 302), (6, "Cy", 303), (6, "Di", 304)]:
+        rules += f"\n##{rule} Mutable - Rule {rule}\n\nRule {rule} holds.\n"
+        git_commit(repo, f"Round 1, Turn {turn} ({player})", {"rules.md": rules}, author="Keeper")
+    rules += "\n##305 Mutable - Again\n\nA new round.\n"
+    git_commit(repo, "Round 2, Turn 1 (Ann)", {"rules.md": rules}, author="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert [heading.split(":")[0] for heading in log] == [
+        "Proposal 1", "Unrecorded", "Proposal 4", "Proposal 5", "Proposal 6", "Event"]
+    assert "Proposer: Bo\n" in log["Proposal 4: Round 1, Turn 4 (Bo)"] and "Unrecorded: 2-3" in log
+    assert "Proposer: Cy\n" in log["Proposal 5: Round 1, Turn 6 (Cy)"]
+    assert re.search(r"^commit \w+ proposal 4 by Bo +# the record: its title 'Round 1, Turn 4 \(Bo\)' names its "
+                     r"turn: the game numbers its proposals by turn$", files["corrections.txt"], re.MULTILINE)
+    slip = "proposal 5 by Cy: guessed: its title names turn 6, as the next commit's does for Di: a turn is one " \
+        "player's: turn 5, which no commit names"
+    assert slip in files["IMPORT.md"] and slip in said
+    assert "- Turns: the game numbers its proposals by turn, as the titles of 4 commits name it" in files["IMPORT.md"]
+
+
+def test_rules_in_restructuredtext_are_followed_back_where_git_saw_them_renamed(tmp_path, capsys) -> None:
+    """`--rules ruleset.rst`, a file once `ruleset.md` that git saw renamed: read from the first commit, a file,
+    not a folder of that name."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"ruleset.md": RULES})
+    git_commit(repo, "Proposal 301: Dice", {"ruleset.md": RULES + "\n##301 Mutable - Dice\n\nA die has six sides.\n"})
+    subprocess.run(["git", "-C", str(repo), "mv", "ruleset.md", "ruleset.rst"], check=True)
+    git_commit(repo, "Proposal 302: Coins", {"ruleset.rst": RULES + "\n##301 Mutable - Dice\n\nA die has six sides."
+                                             "\n\n##302 Mutable - Coins\n\nA coin has two sides.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "ruleset.rst")
+    assert list(log) == ["Proposal 301: Dice", "Proposal 302: Coins"]
+    assert "from `ruleset.md` to `ruleset.rst`" in files["IMPORT.md"] or "`ruleset.rst` or `ruleset.md`" in \
+        files["IMPORT.md"]
+
+
+def test_a_rules_file_named_without_an_extension_is_read_as_the_name_git_saw_it_renamed_to(tmp_path, capsys) -> None:
+    """`Rules` renamed to `Rules.rst`, its text the same: read as reStructuredText before the rename too (the name
+    it was given says how it is written), so that the rename changes no rule."""
+    repo = tmp_path / "repo"
+    rules = "#Rule 1: \nEveryone plays fair.  \nBe kind.\n\n#Rule 3:\nA die has six sides.\n"
+    git_commit(repo, "Start", {"Rules": rules})
+    git_commit(repo, "Proposal 4: Dice", {"Rules": rules.replace("six", "eight")})
+    subprocess.run(["git", "-C", str(repo), "mv", "Rules", "Rules.rst"], check=True)
+    git_commit(repo, "Rename Rules to Rules.rst", {})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "Rules.rst")
+    assert list(log) == ["Proposal 4: Dice"]
+    assert "Everyone plays fair.\n\nBe kind." in files["rules.md"]
+
+
 def test_rules_kept_in_a_folder_for_each_class_are_one_ruleset(tmp_path, capsys) -> None:
     """`--rules immutable_rules --rules mutable_rules`, both there at once: one ruleset, each rule's class its
     folder's, its title the file's name (or its own first line); a rule moved from one folder to the other is
@@ -1408,6 +1555,41 @@ def test_a_proposal_number_given_again_names_its_last_submitter(tmp_path, capsys
     assert "Proposer: Wren#0001\n" in log["Proposal 1"]
     assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
     assert "player 333 = 333" in files["corrections.txt"]  # (Cy's number names Cy nowhere the file holds)
+
+
+def test_starting_rules_a_bot_enters_over_several_commits_before_any_proposal_are_the_starting_rules(tmp_path,
+                                                                                                   capsys) -> None:
+    """A bot that enters the starting rules a section per commit, before anyone submits a proposal: the rules
+    after its last such commit are the starting rules (IMPORT.md says so, and which --from reads them as changes
+    instead); its later commits are read as ever."""
+    import json
+
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial commit", {"data/proposals.json": json.dumps({"proposals": []})}, author="Keeper")
+    rules = "#Our rules\n\n##101 Immutable - Scope\n\nEveryone follows the rules in force.\n"
+    began = git_commit(repo, "Kit#0002 added new rule section `%scope`", {"rules.md": rules}, author="Bot")
+    for number, title in [(201, "Quorum"), (202, "Dice"), (203, "Turns")]:
+        rules += f"\n##{number} Mutable - {title}\n\n{title} as the players agree.\n"
+        git_commit(repo, f"Kit#0002 added new rule section `%{title.lower()}`", {"rules.md": rules}, author="Bot")
+    proposal = {"n": 1, "author": 111, "status": "passed", "votes": {"111": 1, "222": 1}, "timestamp": 1_587_000_000}
+    git_commit(repo, "Wren#0001 submitted proposal #1", {"data/proposals.json": json.dumps({"proposals": [
+        dict(proposal, status="voting", votes={})]})}, author="Bot")
+    git_commit(repo, "Kit#0002 passed proposal #1", {"data/proposals.json": json.dumps({"proposals": [proposal]})},
+               author="Bot")
+    git_commit(repo, "Kit#0002 changed the content of rule section `%dice`",
+               {"rules.md": rules.replace("Dice as the players agree.", "A die has six sides.")}, author="Bot")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert list(log) == ["Proposal 1"] and "Amend rule 202 to read:" in log["Proposal 1"]
+    assert "### 203. Turns" in files["rules.md"] and "keeper's own change" not in files["IMPORT.md"]
+    assert f"The rules began at commit `{began[:10]}`" in files["IMPORT.md"]
+    assert "Bot went on entering them over 3 more commits" in files["IMPORT.md"]
+    assert f"import with `--from {began[:10]}`" in files["IMPORT.md"]
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records),
+                                 "--from", began, out="from")
+    assert [heading.split(":")[0] for heading in entries(files["log.md"])] == ["Event"] * 3 + ["Proposal 1"]
+    assert "went on entering" not in files["IMPORT.md"]
 
 
 def test_a_players_commit_name_is_read_as_the_login_their_pull_requests_give(tmp_path, capsys) -> None:

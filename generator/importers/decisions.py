@@ -52,6 +52,7 @@ import datetime
 import fnmatch
 import json
 import re
+from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass
 from pathlib import Path
@@ -312,6 +313,15 @@ def read_decisions(mapping: Mapping, content: str, adopted: dict[int, str] | Non
             raise DecisionsUnreadable(f"proposal {place} (from 0) is not an object")
         out.append(_decision(mapping, place, item, adopted))
     return out
+
+
+def ballot_list_counts(mapping: Mapping, content: str) -> Counter[int]:
+    """How many lists of voters the file's proposals hold, counted (where the mapping reads lists of voters):
+    `ballot_lists` says what each is, by its place, and names as many where it fits the file."""
+    if mapping.markdown or not mapping.ballot_lists or not mapping.votes:
+        return Counter()
+    return Counter(len(item[mapping.votes]) for item in read_list(content, mapping.list, "proposals")
+                   if isinstance(item, dict) and isinstance(item.get(mapping.votes), list))
 
 
 def read_list(content: str, path: str, what: str) -> list:

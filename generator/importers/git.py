@@ -40,12 +40,13 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
                       toml_players, toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, moment_of, read_decisions,
-                        read_list, read_players, read_scores, score_paths, stated_conditions)
+from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
+                        read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
-from .rulesfile import is_rules_text_name, read_rule_files, read_ruleset, render_ruleset
+from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
+                        render_ruleset)
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
                    YamlBeyondBounds, clean_line, escape_markdown, heading_text, short_title, wrap)
 
@@ -87,6 +88,11 @@ _FAILED_BY = re.compile(rf"^(\S.*?)\s+(?:failed|rejected)\s+proposal\s*#?({_NUMB
 _SUBMITTED = re.compile(rf"^(\S.*?)\s+(?:submitted|proposed|made|created)\s+proposal\s*#?({_NUMBER})\b",
                         re.IGNORECASE)
 _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE)  # "Round 1, Turn 11 (Kit)"
+# A title naming the turn whose proposal the commit carries out ("Round 1, Turn 11 (Kit)", "Turn 4"): a game that
+# numbers its proposals by turn (the first round's; a later round starts its turns again)
+_TURN = re.compile(rf"^\s*(?:round\s+([0-9]{{1,6}})\s*[,:;.\u2013\u2014-]?\s*)?turn\s+#?({_NUMBER})\b", re.IGNORECASE)
+_BY_TURN = "names its turn: the game numbers its proposals by turn"   # what the record says of such a commit
+_TURN_SLIP = "its title names turn"   # the guess that a turn's number is a slip (`_turns_named_twice`)
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>)?[ \t]*$",  # Ann <a@b.org>
                           re.IGNORECASE | re.MULTILINE)
@@ -154,6 +160,12 @@ class _Walk:
     branch_authors: dict[str, dict[str, Commit]] = field(default_factory=dict)
     # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
     failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
+    # The rules after each step from the start by the one who began them (`begun`), before the record says any
+    # proposal was submitted or decided (`proposing`): they may be the starting rules' entry (`_begin_after_entry`)
+    entering: list[dict[int, ImportedRule]] = field(default_factory=list)
+    begun: Commit | None = None
+    proposing: Commit | None = None
+    entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -186,15 +198,18 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     last = commit_id(repo, end or "HEAD")
     first = commit_id(repo, start) if start else None
     together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
+    since = None  # (where the history is read from, where the rules' earlier path was made more than once)
     if first is None and paths:
-        paths = _earlier_paths(repo, last, paths)
+        paths, since = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
-        _walk(repo, paths, first, last, corrections, link_base, together)
+        _walk(repo, paths, first, last, corrections, link_base, together, since)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
+    _begin_after_entry(walk, undecided)
+    _turns_named_twice(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
     for step in walk.steps:
@@ -224,8 +239,12 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                               for number, why in sorted(reasons.items())]
     scores = {names.name(raw): score for raw, score in _read_scores(repo, records.scores, last, walk).items()} \
         if records and records.scores else {}
+    kept_scores = [(moment, {names.name(raw): _decimal(score) for raw, score in read.items()})
+                   for moment, read in _scores_over_time(repo, records.scores, walk, last)] \
+        if records and records.scores else []
     # (the players besides the proposers: those who voted or scored)
-    voters_and_scored = [name for decision in decided.values() for name, _ in decision.votes] + list(scores)
+    voters_and_scored = [name for decision in decided.values() for name, _ in decision.votes] + list(
+        dict.fromkeys([*(name for _, read in kept_scores for name in read), *scores]))
     _credit_authors(steps, decided, set(voters_and_scored), names)
     if corrections is not None:
         for step in steps:
@@ -234,7 +253,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
-    entries, unrecorded, numbers = _entries(steps, decided, walk)
+    entries, unrecorded, numbers, moments = _entries(steps, decided, walk)
+    if kept_scores:  # (the record's scores over time, each where it changed: the end's are claimed below)
+        _claim_scores(entries, moments, kept_scores)
     players = list(dict.fromkeys([value for entry in entries for key, value in entry.keys if key == "Proposer"]
                                  + voters_and_scored))
     if scores:  # the record's scores at the end, which check holds to the replay
@@ -327,26 +348,34 @@ def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
 
 # --- where the rules are, commit by commit ----------------------------------------------------------------------
 
-def _earlier_paths(repo: Path, last: str, paths: list[str]) -> list[str]:
+def _earlier_paths(repo: Path, last: str, paths: list[str]) -> tuple[list[str], str | None]:
     """`paths` and, after them, where their rules were before git saw them moved there: the files of `rules/`
     renamed from the top folder make the top folder the rules until then. (The rules are read from the first of
-    the paths that holds them.)"""
+    the paths that holds them.) With the commit the history is read from: where the rules moved from a file made
+    more than once before (each round of a game making `rules.md` again, the one moved to `round4/` is that
+    round's), the last time it was made; else None, from the start."""
     paths = list(paths)
-    while True:
-        records = log_records(repo, ("%H", "%P"), "--first-parent", "--reverse", "--diff-filter=A", last, "--",
-                              _pathspec(paths[-1]))
-        if not records:
-            return paths
-        (commit, parents), _ = records[0]
+    made = log_records(repo, ("%H", "%P"), "--first-parent", "--reverse", "--diff-filter=A", last, "--",
+                       _pathspec(paths[-1]))[:1]
+    since = None
+    while made:
+        (commit, parents), _ = made[0]
         source = _moved(repo, parents.split()[:1], commit, to=paths[-1])
         if source is None or source in paths:
-            return paths
+            break
         paths.append(source)
+        made = log_records(repo, ("%H", "%P"), "--first-parent", "--diff-filter=A", parents.split()[0], "--",
+                           _pathspec(source))  # (newest first: the last time it was made before it moved)
+        since = made[0][0][0] if len(made) > 1 and _pathspec(source) == source else None  # (a file's, not a folder's)
+    return paths, since
 
 
 def _pathspec(path: str) -> str:
-    """What `git log -- PATHSPEC` reads as the rules' path: a file, or the files directly in a folder."""
-    return f":(glob){path}/*" if path and not path.endswith((".md", ".txt")) else path or ":(glob)*"
+    """What `git log -- PATHSPEC` reads as the rules' path: a file (named as text is: `rules.md`, `ruleset.rst`), or
+    the files directly in a folder."""
+    if not path:
+        return ":(glob)*"
+    return path if "." in path.rpartition("/")[2] and is_rules_text_name(path) else f":(glob){path}/*"
 
 
 def _moved(repo: Path, parents: list[str], commit: str, *, to: str | None = None, away: str | None = None
@@ -382,13 +411,15 @@ def _touches(changed: list[str], path: str) -> bool:
 
 
 def _walk(repo: Path, paths: list[str], first: str | None, last: str, corrections: Corrections | None,
-          link_base: str | None, together: frozenset[str] = frozenset()) -> _Walk:
+          link_base: str | None, together: frozenset[str] = frozenset(), since: str | None = None) -> _Walk:
     """The rules at the start and each commit after that changed them, following them where git moved them;
     `together`: the places the keeper named, read as one ruleset where several hold rules at once (a folder for
-    each class) and no number is in two of them."""
+    each class) and no number is in two of them; `since`: the commit to read the history from (`_earlier_paths`)."""
     span = f"{first}..{last}" if first else last
     records = log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
                           "--diff-merges=first-parent", "--name-only", span)
+    if since is not None:
+        records = records[next((n for n, ((id_, *_), _) in enumerate(records) if id_ == since), 0):]
     walk = _Walk({}, "", "", [], [], [], None, [], {})
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
@@ -405,7 +436,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 if reads and path not in together:
                     continue  # (once the rules are read, only the other places the keeper named are read too)
                 try:
-                    read = _read_rules(repo, blobs, revision, path, link_base)
+                    read = _read_rules(repo, blobs, revision, path, link_base, _markdown(path, paths))
                 except YamlBeyondBounds as error:
                     raise ImportRefused(str(repo), f"{error.file} at commit {revision[:10]}, line {error.line}: "
                                         f"{error}") from None
@@ -449,10 +480,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             walk.start_commit = first
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
+        entering = not first  # whether the commits so far may be the starting rules' entry
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
             if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
                 _note_decision(walk, place, commit)
+                if walk.proposing is None and (walk.decided or walk.submitted):
+                    walk.proposing, entering = commit, False
             for old in left:  # rules made again where they were before they moved: a new game, or round
                 if _touches(changed, old) and blobs.kind(commit.id, old) is not None and old not in walk.remade:
                     walk.remade[old] = commit
@@ -463,7 +497,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.problems += problems
                 if now is not None:
                     current, walk.start_commit, walk.start_date = now, commit.id, commit.date[:10]
-                    walk.initial = now[0]
+                    walk.initial, walk.begun = now[0], commit
                 continue
             if now is None and (moved := _moved(repo, list(commit.parents), commit.id, away=current[1])) is not None \
                     and moved not in paths:  # the rules moved: follow them
@@ -505,11 +539,36 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
                                     place, cleaned=cleaned))
+            if entering and walk.begun is not None and commit.author == walk.begun.author:
+                walk.entering.append(now[0])
+            elif entering:  # (another changed the rules before the first proposal: no entry of starting rules)
+                entering = False
+                walk.entering.clear()
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
                             walk.problems + unbegun)
     walk.final = current[0]
     return walk
+
+
+def _begin_after_entry(walk: _Walk, unread: list[_Step]) -> None:
+    """The starting rules entered over several commits (a bot adding a section at a time) by the one who began
+    them, every commit that changed the rules before the record says any proposal was submitted or decided (the
+    steps `walk.entering` holds), none of which the record reads (all `unread`: no proposal by its title, no
+    History line): no proposal made those changes, so the rules after the last of them are the game's starting
+    rules (`--from` says otherwise)."""
+    begun, proposing, count = walk.begun, walk.proposing, len(walk.entering)
+    if not count or begun is None or proposing is None or any(step not in unread for step in walk.steps[:count]):
+        return
+    last = walk.steps[count - 1].commit
+    walk.steps = walk.steps[count:]
+    walk.initial, walk.start_commit, walk.start_date = walk.entering[count - 1], last.id, last.date[:10]
+    walk.entered = (f"The rules began at commit `{begun.short}` ({begun.date[:10]}), and {escape_markdown(begun.author)}"
+                    f" went on entering them over {counted(count, 'more commit')}, to `{last.short}` "
+                    f"({last.date[:10]}), before the record says any proposal was submitted or decided (commit "
+                    f"`{proposing.short}`, {escape_markdown(clean_line(proposing.subject))}): no proposal made "
+                    "those changes, so rules.md holds the rules after the last of them. To read them as changes, "
+                    f"import with `--from {begun.short}`.")
 
 
 def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
@@ -561,12 +620,26 @@ def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Correction
     return out
 
 
-def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_base: str | None):
-    """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable."""
+def _markdown(path: str, paths: list[str]) -> bool | None:
+    """Whether the rules file at `path` is Markdown, where its name does not say (no extension) but the name git saw
+    it renamed to does (`Official-Rules` to `Official-Rules.rst`, the same text): None where the reader decides."""
+    name = path.rpartition("/")[2]
+    at = paths.index(path)
+    if "." in name or at == 0 or "." not in (later := paths[at - 1].rpartition("/")[2]):
+        return None
+    return True if later.lower().endswith(MARKDOWN_EXTENSIONS) else \
+        False if later.lower().endswith(PLAIN_EXTENSIONS) else None
+
+
+def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_base: str | None,
+                markdown: bool | None = None):
+    """The rules at `revision`: None when the path is absent there; RulesetImportError when unreadable. `markdown`:
+    whether a file is Markdown, where the reader is not to decide."""
     kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content, file=path, link_base=link_base) if content is not None else None
+        return read_ruleset(content, file=path, link_base=link_base, markdown=markdown) if content is not None \
+            else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
                  for name in list_files(repo, revision, path, recursive=False)]
@@ -829,6 +902,9 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif m := _TEMPORARY_RULE.match(title):
         step.said.append(f"its title '{clean_line(title)}'")
         step.reading = Reading("event", by=f"temporary rule {m.group(1)}")
+    elif (m := _TURN.match(title)) and m.group(1) in (None, "1"):
+        step.said.append(f"its title '{clean_line(title)}' {_BY_TURN}")
+        _proposals(step, [int(m.group(2))], author, author_is)
     elif numbers := _subject_numbers(title):
         step.said.append(f"its title '{clean_line(title)}'")
         _proposals(step, numbers, author, author_is)
@@ -841,6 +917,22 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
             step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
     return True
+
+
+def _turns_named_twice(steps: list[_Step]) -> None:
+    """A turn is one player's: where two commits in a row name one turn for two players (`Turn 24 (Kit)`, then
+    `Turn 24 (Mo)`), the earlier's number is read as a slip for the turn before, where no commit names that one (a
+    guess, said)."""
+    claimed = {p.number for step in steps for p in step.reading.proposals}
+    by_turn = [step for step in steps if any(_BY_TURN in said for said in step.said)]
+    for earlier, later in zip(by_turn, by_turn[1:]):
+        (one,), (other,) = earlier.reading.proposals, later.reading.proposals
+        if one.number == other.number and one.authors != other.authors and one.number - 1 not in claimed | {0}:
+            earlier.guesses.append(f"{_TURN_SLIP} {one.number}, as the next commit's does for "
+                                   f"{', '.join(other.authors)}: a turn is one player's: turn {one.number - 1}, "
+                                   "which no commit names")
+            earlier.reading = Reading("proposal", (Proposal(one.number - 1, one.authors),))
+            claimed.add(one.number - 1)
 
 
 def _author(step: _Step) -> tuple[str, str]:
@@ -1261,6 +1353,13 @@ def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> lis
     try:
         if players is not None:
             walk.record_names = read_players(records, players)
+        named = ", ".join(kind or "no ballot" for kind in records.ballot_lists)
+        if unlike := sorted(n for n in ballot_list_counts(records, content) if n != len(records.ballot_lists)):
+            walk.problems.append(Problem(records.file, last, 0, (
+                f"its proposals hold {' or '.join(str(n) for n in unlike)} lists of voters where the records file's "
+                f"proposals.ballot_lists names {len(records.ballot_lists)} ({named}): each list is read as the kind "
+                "named at its place, and a list beyond them is not read; say in ballot_lists what each of the "
+                "file's lists is (the game's rules, its website's vote icons)")))
         return read_decisions(records, content, walk.adopted if records.adopted_by_rulesets else None)
     except DecisionsUnreadable as error:
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
@@ -1282,6 +1381,46 @@ def _read_scores(repo: Path, scores: ScoreFiles, last: str, walk: _Walk) -> dict
     walk.problems += [Problem(path, last, 0, "holds no player's name and score where the records file's scores.name "
                               "and scores.score find them: not read") for path in left_out]
     return read
+
+
+def _scores_over_time(repo: Path, scores: ScoreFiles, walk: _Walk, last: str) -> list[tuple[float, dict[str, Fraction]]]:
+    """The players' scores as the record kept them over time: at each commit on the first-parent line after the
+    start (and before the last, whose scores `_read_scores` reads) that changed a file [scores] names, its moment
+    and the scores then (as the record names each player). A commit at which they cannot be read is a problem of
+    the record, and not compared."""
+    records = log_records(repo, ("%H", "%cI"), "--first-parent", "--name-only", f"{walk.start_commit}..{last}")
+    start = log_records(repo, ("%H", "%cI"), "-1", walk.start_commit)[0][0]
+    out = []
+    with BlobReader(repo) as blobs:
+        # (oldest first, from the start's, the last commit's left to the end)
+        for (commit, date), changed in [(start, None), *reversed(records[1:])]:
+            if changed is not None and not score_paths(scores, changed):
+                continue
+            try:
+                files = [(path, blobs.read(commit, path) or "") for path in score_paths(scores, list_files(repo, commit,
+                                                                                                         ""))]
+                read, _ = read_scores(scores, files)
+            except (DecisionsUnreadable, BlobTooLarge) as error:
+                walk.problems.append(Problem("", commit, 0, f"the scores ({scores.files}) cannot be read: {error}; not "
+                                             "compared there"))
+                continue
+            out.append((datetime.datetime.fromisoformat(date).timestamp(), read))
+    return out
+
+
+def _claim_scores(entries: list[Entry], moments: dict[int, float], kept: list[tuple[float, dict[str, str]]]) -> None:
+    """A `Scores:` line on each entry after which the record's scores (`kept`, by their moments, names written)
+    changed: the scores as they stood before the next entry, which check holds to the replay there. (The last
+    entry's are the end's, claimed apart.)"""
+    timed = [(moments[id(entry)], entry) for entry in entries
+             if id(entry) in moments and not entry.heading.startswith("Unrecorded")]
+    # (the scores before the first entry are the start's: an entry claims them where they changed since)
+    claimed = next((scores for moment, scores in reversed(kept) if timed and moment < timed[0][0]), None)
+    for (_, entry), (following, _) in zip(timed, timed[1:]):
+        now = next((scores for moment, scores in reversed(kept) if moment < following), None)
+        if now is not None and now != claimed:
+            entry.keys.append(("Scores", ", ".join(f"{player} {score}" for player, score in sorted(now.items()))))
+            claimed = now
 
 
 def _decimal(score: Fraction) -> str:
@@ -1375,11 +1514,14 @@ def _ruleset_step(changed: tuple[list[Change], list[Change]], place: int, path: 
     return step
 
 
-def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> tuple[list[Entry], Runs, list[int]]:
+def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk
+             ) -> tuple[list[Entry], Runs, list[int], dict[int, float]]:
     """The log: an entry per step in commit order, and each decision the file of decisions records that no commit
     carried out (most that were not adopted) among them by its time; `## Unrecorded` for every number neither
     accounts for (in a game kept in git, a proposal that failed is never merged), each before the first proposal
-    numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order."""
+    numbered above it (where the numbering check looks for it). With the proposal numbers in the log's order, and
+    the moment of each entry of a step or a decision (by the entry's id)."""
+    moments: dict[int, float] = {}
     carried = {p.number for step in steps if step.again is None for p in step.reading.proposals}
 
     def moment(decision: Decision) -> float:
@@ -1424,6 +1566,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
             keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
             entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
                                  keys, prose=[f"The record of decisions says: {escape_markdown(decision.said)}."]))
+        moments[id(entries[-1])] = moment(decision)
         order.append(decision.number)
 
     for step in steps:
@@ -1438,10 +1581,11 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk) -> t
             judgments += 1
         made = _step_entries(step, judgments, decided, walk, unrecorded_below)
         entries += made
+        moments.update((id(entry), step_moment) for entry in made)
         last_date = next(value for key, value in made[-1].keys if key == "Date")
     for decision in alone:
         decision_alone(decision)
-    return entries, missing, order
+    return entries, missing, order, moments
 
 
 def _undecided(decision: Decision) -> Entry:
@@ -1748,7 +1892,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
     readings = Counter(step.reading.kind if step.again is None else "again" for step in steps)
     proposals = sum(len(step.reading.proposals) for step in steps if step.again is None)
     numbered = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
-        guess.startswith("no record numbers it") for guess in step.guesses))
+        guess.startswith((_UNNUMBERED, _TURN_SLIP)) for guess in step.guesses))
+    by_turn = [step for step in steps if any(_BY_TURN in said for said in step.said)]
     proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
         "proposer is" in guess for guess in step.guesses))
     out = ["# How this game was imported", "",
@@ -1758,6 +1903,10 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            f"- Proposals: {len(decided) - sum(1 for d in decided.values() if d.result == 'undecided') or proposals}; "
            f"{proposals} carried out in {readings['proposal']} commits ({numbered} of them numbered by the record, "
            f"{proposed} with a proposer the record names: its History lines, the game's own words in titles).",
+           *([f"- Turns: the game numbers its proposals by turn, as the titles of "
+              f"{counted(len(by_turn), 'commit')} name it (`{escape_markdown(clean_line(by_turn[0].title))}`): each is numbered so (a number guessed "
+              "otherwise is said below); a turn no commit carries out is an Unrecorded number (its proposal "
+              "failed, or the turn had none)."] if by_turn else []),
            f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting): {readings['event']}; "
            f"cleanings (no proposal: formatting, what the game calls non-rule changes): {readings['cleaning']}; "
            f"later commits carrying out a proposal again: {readings['again']}.",
@@ -1767,6 +1916,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            f"- Commits that changed the rules' files but no rule: {len(walk.unchanged)}.", ""]
     if walk.moves:
         out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
+    if walk.entered:
+        out += [walk.entered, ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
     for path, commit in walk.remade.items():

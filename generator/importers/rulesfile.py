@@ -32,10 +32,12 @@ from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARK
                    YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, find_line, heading_class_and_title,
                    heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
                    short_title, split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
+from .wikitext import is_wikitext, wikitext_markdown
 
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd")
 PLAIN_EXTENSIONS = (".txt", ".text", ".rst")
-_TEXT_FILE = re.compile(r"[^./]+|.*\.(?:md|markdown|mdown|mkd|txt|text|rst)", re.IGNORECASE)  # no extension, or text
+_TEXT_FILE = re.compile(r"[^./]+|.*\.(?:md|markdown|mdown|mkd|txt|text|rst|wiki|wikitext|mediawiki)",
+                        re.IGNORECASE)  # no extension, or text
 # A rule file's status that says it is not in force. Any other is read as in force; one that does not say so
 # ("Draft": a game's adopted rule may keep its draft's status) is named among the guesses.
 _STATUS_NOT_IN_FORCE = {"repealed", "rejected", "failed", "withdrawn", "defeated", "superseded", "obsolete", "deleted",
@@ -97,6 +99,13 @@ def read_ruleset(text: str, *, file: str | None = None, start: str | None = None
     except RulesetImportError:
         front = None  # (not YAML: a rule between two separators, say)
     reading = _Reading(link_base)
+    if is_wikitext(file, text):
+        text, said = wikitext_markdown(text, link_base)
+        markdown = True
+        reading.say_once(Note(file, 0, "read as a wiki page's wikitext (MediaWiki's): its headings, lists, bold and "
+                                       "italics, links and tables written as Markdown"))
+        for line, message, left_out in said:
+            (reading.left_out.append if left_out else reading.say_once)(Note(file, line, message))
     reading.read_file(file, text, start=start, stop=stop, markdown=markdown, first_line=front[1] if front else 0)
     return reading.result(file)
 
@@ -473,18 +482,29 @@ class _Shape:
         top = min(heading.level for heading, _ in sections)
         counters: list[int] = []
         rules = []
-        for number, (heading, body) in enumerate(sections, start=1):
+        groups: list[Line] = []  # the headings above that group the sections under them ("Core Rules")
+        for n, (heading, body) in enumerate(sections):
             depth = heading.level - top
             counters = (counters + [0] * (depth + 1))[:depth + 1]
             counters[depth] += 1
-            rule = Rule(number, heading.rule_class, body, heading.index + 1, title=heading.words,
-                        class_from="heading" if heading.rule_class else "", key=heading.anchor,
-                        place=".".join(str(count) for count in counters))
+            groups = [group for group in groups if group.level < heading.level]
+            if n + 1 < len(sections) and sections[n + 1][0].level > heading.level \
+                    and all(line.kind is Kind.BLANK for line in body):
+                groups.append(heading)  # (a heading with no text of its own, deeper ones under it: no rule)
+                continue
+            rule_class = heading.rule_class or next((group.rule_class for group in reversed(groups)
+                                                     if group.rule_class), None)
+            rule = Rule(len(rules) + 1, rule_class, body, heading.index + 1, title=heading.words,
+                        class_from="heading" if rule_class else "", key=heading.anchor,
+                        place=".".join(str(count) for count in counters),
+                        topic=next((group.words for group in reversed(groups) if not group.rule_class), None))
             rules.append(rule)
             self._finish(rule)
+        grouping = len(sections) - len(rules)
         self.note(self.reading.guessed, rules[0].line, f"the file numbers no rules: each of its {len(rules)} "
                   f"sections is read as a rule, numbered 1 to {len(rules)} by its place in the file (its tag and its "
-                  "place in the outline kept)")
+                  "place in the outline kept)" + (f"; {grouping} of its headings, with no text of their own over deeper ones, "
+                  "are topics grouping the rules under them" if grouping else ""))
         return rules
 
     # --- plain numbers ("101. text") -------------------------------------------------------------------------

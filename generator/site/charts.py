@@ -11,6 +11,7 @@ of places (`_bucket`), each run of entries summed apart (views.summaries).
 """
 from __future__ import annotations
 
+import math
 from bisect import bisect_left
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -143,8 +144,8 @@ def _layout(steps, lines: dict[str, str], lasts: dict[str, int], extent: tuple[i
             names: bool) -> Layout:
     players = list(lines)
     finals = {p: steps[-1].scores.get(p, 0) for p in players}
-    labels = {p: f"{p} {finals[p]}" if names else str(finals[p]) for p in players}
-    low, high = extent
+    labels = {p: f"{p} {_number(finals[p])}" if names else _number(finals[p]) for p in players}
+    low, high = math.floor(extent[0]), math.ceil(extent[1])  # (whole: scores may be exact decimals, 31.7)
     if win <= high * 1.5:
         high = max(high, win)
     win_label = f"win {win}"
