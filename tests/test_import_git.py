@@ -1621,3 +1621,19 @@ def test_a_players_commit_name_is_read_as_the_login_their_pull_requests_give(tmp
                      r"commit", files["corrections.txt"])
     assert "Proposer: cy\n" in log["Proposal 303: later tea"]  # (its branch by Cy, not Cyril Jones)
     assert "Proposer: Cyril Jones\n" in log["Proposal 304: no tea"]
+
+
+def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
+    """The rules file arranges its rules under topics (`# Voting`): game.toml's sections are the last file's, so
+    that a rule enacted later stands under its topic, not among "other rules"."""
+    repo = tmp_path / "repo"
+    text = "# Voting\n\n## 1 - Majority\nMost votes win.\n\n# Play\n\n## 2 - Turns\nTake turns.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00")
+    text = text.replace("Most votes win.\n", "Most votes win.\n\n## 3 - Ties\nA die breaks ties.\n")
+    git_commit(repo, "Proposal 3: ties", {"rules.md": text}, date="2021-01-02T12:00:00", author="Bea")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "# Voting\n\n## Rules\n\n### 1. Majority" in files["rules.md"]
+    assert '[[sections]]\ntitle = "Voting"\nrules = [1, 3]\n\n[[sections]]\ntitle = "Play"\nrules = [2]\n' \
+        in files["game.toml"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report

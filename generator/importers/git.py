@@ -155,6 +155,7 @@ class _Walk:
     classes: dict[int, str | None] = field(default_factory=dict)  # each rule's class as last read
     # Commits that say who made a proposal ("Heavpoot#5118 submitted proposal #171"): number -> (name, commit).
     submitted: dict[int, tuple[str, Commit]] = field(default_factory=dict)
+    final: dict[int, ImportedRule] = field(default_factory=dict)  # the rules at the last commit read
     # Who wrote the branches a pull request's author merged: login -> {the branch's author -> the merge commit}.
     branch_authors: dict[str, dict[str, Commit]] = field(default_factory=dict)
     # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
@@ -273,7 +274,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                      f"({escape_markdown(read)}); the file `IMPORT.md` in the game's folder, which is not part of the "
                      "site, says how each was read.\n\n", entries)
     game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records and records.file
-                           else None, records.scores.adopted if records and records.scores else 0, names.played_as)
+                           else None, records.scores.adopted if records and records.scores else 0, names.played_as,
+                           _topics(walk.final))
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
@@ -545,6 +547,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
                             walk.problems + unbegun)
+    walk.final = current[0]
     return walk
 
 
@@ -1781,8 +1784,20 @@ def _message_paragraphs(message: str) -> list[str]:
     return [paragraph for paragraph in re.split(r"\n\s*\n", message.strip()) if paragraph.strip()]
 
 
+def _topics(rules: dict[int, ImportedRule]) -> dict[str, list[int]]:
+    """The topics the last rules file read arranges its rules under (`# Voting`), each with its rules in the file's
+    order: game.toml's sections, so that a rule enacted after the start stands under its own (rules.md's topics
+    are the start's)."""
+    topics: dict[str, list[int]] = {}
+    for number, rule in rules.items():
+        if rule.topic:
+            topics.setdefault(rule.topic, []).append(number)
+    return topics
+
+
 def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None,
-               adopted: int = 0, played_as: dict[str, set[str]] | None = None) -> str:
+               adopted: int = 0, played_as: dict[str, set[str]] | None = None,
+               topics: dict[str, list[int]] | None = None) -> str:
     lines = [f"title = {toml_string(name)}",
              "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
              + ("; the ballots are the record of decisions'.\"" if adoption else
@@ -1805,7 +1820,11 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
         lines.append(f"adopted = {adopted}  # the records file's: points to a proposal's proposer on adoption")
     lines += ["",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
-    return "\n".join(lines + toml_aliases(played_as or {}, players))
+    sections = [line for topic, rules in (topics or {}).items() for line in (
+        "[[sections]]", f"title = {toml_string(topic)}", f"rules = [{', '.join(map(str, rules))}]", "")]
+    if sections:
+        sections.insert(0, "# The topics the last rules file arranges the rules under.")
+    return "\n".join(lines + toml_aliases(played_as or {}, players) + sections)
 
 
 # --- what the import says of itself ------------------------------------------------------------------------------

@@ -94,6 +94,10 @@ def read_ruleset(text: str, *, file: str | None = None, start: str | None = None
     by `read_rules_json`. Raises RulesetImportError when the file holds no rule, or one it cannot hold."""
     if _is_json(file, text):
         return read_rules_json(text, file=file)
+    try:  # (a page's front matter, Jekyll's `title: Rules` between `---` lines: no rule, no heading over them)
+        front = _front_matter(file or "", text)
+    except RulesetImportError:
+        front = None  # (not YAML: a rule between two separators, say)
     reading = _Reading(link_base)
     if is_wikitext(file, text):
         text, said = wikitext_markdown(text, link_base)
@@ -102,7 +106,7 @@ def read_ruleset(text: str, *, file: str | None = None, start: str | None = None
                                        "italics, links and tables written as Markdown"))
         for line, message, left_out in said:
             (reading.left_out.append if left_out else reading.say_once)(Note(file, line, message))
-    reading.read_file(file, text, start=start, stop=stop, markdown=markdown)
+    reading.read_file(file, text, start=start, stop=stop, markdown=markdown, first_line=front[1] if front else 0)
     return reading.result(file)
 
 
