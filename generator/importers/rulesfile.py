@@ -468,17 +468,7 @@ class _Shape:
         tagged = any(line.anchor for line in headings)
         if len(headings) < (1 if tagged else 2) or (style is not None and not tagged):
             return None
-        at = {line.index: n for n, line in enumerate(lines)}
-        sections = []
-        for n, heading in enumerate(headings):
-            stop = at[headings[n + 1].index] if n + 1 < len(headings) else len(lines)
-            body = lines[at[heading.index] + 1:stop]
-            if body and all(_TOC_ITEM.fullmatch(line.raw) or line.kind is Kind.BLANK for line in body) \
-                    and any(line.kind is not Kind.BLANK for line in body):
-                self.note(self.reading.left_out, heading.index + 1, f"'{_shown(heading.text)}' is a table of "
-                          "contents, not a rule")
-                continue
-            sections.append((heading, body))
+        sections = self._outline_sections(lines, headings)
         top = min(heading.level for heading, _ in sections)
         counters: list[int] = []
         rules = []
@@ -503,9 +493,25 @@ class _Shape:
         grouping = len(sections) - len(rules)
         self.note(self.reading.guessed, rules[0].line, f"the file numbers no rules: each of its {len(rules)} "
                   f"sections is read as a rule, numbered 1 to {len(rules)} by its place in the file (its tag and its "
-                  "place in the outline kept)" + (f"; {grouping} of its headings, with no text of their own over deeper ones, "
-                  "are topics grouping the rules under them" if grouping else ""))
+                  "place in the outline kept)" + (f"; {grouping} of its headings, with no text of their own over "
+                                                  "deeper ones, are topics grouping the rules under them"
+                                                  if grouping else ""))
         return rules
+
+    def _outline_sections(self, lines: list[Line], headings: list[Line]) -> list[tuple[Line, list[Line]]]:
+        """Each heading of an outline with the lines under it, up to the next; a table of contents left out."""
+        at = {line.index: n for n, line in enumerate(lines)}
+        sections = []
+        for n, heading in enumerate(headings):
+            stop = at[headings[n + 1].index] if n + 1 < len(headings) else len(lines)
+            body = lines[at[heading.index] + 1:stop]
+            if body and all(_TOC_ITEM.fullmatch(line.raw) or line.kind is Kind.BLANK for line in body) \
+                    and any(line.kind is not Kind.BLANK for line in body):
+                self.note(self.reading.left_out, heading.index + 1, f"'{_shown(heading.text)}' is a table of "
+                          "contents, not a rule")
+                continue
+            sections.append((heading, body))
+        return sections
 
     # --- plain numbers ("101. text") -------------------------------------------------------------------------
 
