@@ -556,3 +556,17 @@ def test_a_rule_whose_heading_slipped_a_level_is_a_rule_in_its_place() -> None:
         (101, "Play", "Play fair."), (102, "Vote", "Vote once."), (103, "Count", "Count the votes."),
         (104, "Score", "Keep a score."), (105, "Win", "Win at ten.\n\n###1 - Note\n\nA part of rule 105.")]
     assert read.left_out == []
+
+
+def test_html_tags_in_a_markdown_rule_are_read_as_markdown_and_said(tmp_path, capsys) -> None:
+    """A README's rules carry inline HTML (`H<sub>2</sub>O`, `<b>`, a link), which the site would show as written:
+    read as their Markdown or dropped, and said; a code span keeps its tags as written."""
+    rules = tmp_path / "README.md"
+    rules.write_text("# Rules\n\n## 101. Water\nWater is H<sub>2</sub>O.<br>\nA <b>bold</b> rule, see "
+                     "<a href=\"https://example.org/x\">the site</a>.\n\n## 102. Code\nWrite `<b>` to bold.\n",
+                     encoding="utf-8")
+    assert main(["import", "text", str(rules)]) == 0
+    out, err = capsys.readouterr()
+    assert "### 101. Water\nWater is H2O. A **bold** rule, see [the site](https://example.org/x).\n" in out
+    assert "### 102. Code\nWrite `<b>` to bold.\n" in out
+    assert f"{rules}:4: HTML tags (<a>, <b>, <br>, <sub>) written as their Markdown or dropped" in err

@@ -3,11 +3,13 @@ keeper's Markdown kept (emphasis, lists, quotes, code, tables, links), each para
 with its white space made single, so that re-wrapping a file changes no rule's text; headings inside a rule
 written at level 4 or deeper (levels 1 to 3 are rules.md's own); a relative link made absolute to the web address
 the file is read from, or its text when none is known (it would be broken on the site, where a rule's text is
-shown on pages at several depths); and a paragraph that would read as a line of rules.md's own (`History:`,
+shown on pages at several depths); inline HTML tags (`<sup>`, `<b>`), which the site shows as written, read as
+their Markdown or dropped; and a paragraph that would read as a line of rules.md's own (`History:`,
 `Annotation:`) escaped.
 """
 from __future__ import annotations
 
+import html
 import posixpath
 import re
 from urllib.parse import urlsplit
@@ -24,6 +26,10 @@ _QUOTE = re.compile(r" {0,3}> ?(.*)")
 _TABLE_ROW = re.compile(r" {0,3}\|")
 _OWN_LINE = re.compile(r"(History|Annotation|Revision|Power):", re.IGNORECASE)  # rules.md's keys at a line's start
 # An inline link or image: [text](target "title"); a target in <...> or without spaces.
+# An HTML tag a rule's text may carry (a website's rules, a README's `<sup>`); its attributes end at the next `<`,
+# so that a search is linear in the text.
+HTML_TAG = re.compile(r"<\s*(/?)\s*(a|b|strong|i|em|u|s|br|span|p|div|sup|sub|code)\b([^<>]*)>", re.IGNORECASE)
+_HREF = re.compile(r"""href\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
 _LINK = re.compile(r"(!?)\[((?:[^\[\]\\]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s()]*)(?:\s+(\"[^\"]*\"|'[^']*'))?\s*\)")
 
 
@@ -36,6 +42,36 @@ def rule_markdown(lines: list[str], hard_breaks: set[int] = frozenset(), *, link
     said: list[str] = []
     text = "\n\n".join(block for block in _blocks(lines, hard_breaks) if block)
     return _links(text, link_base, path, said), said
+
+
+def html_markdown(content: str, *, entities: bool = True, line_break: str = "\n") -> str:
+    """Text holding HTML tags as Markdown: bold and italics kept, a link to a web address kept, one within the
+    page (`#rule-8`) its text, a line break as `line_break`, other tags dropped; entities read where `entities`
+    (a website's HTML: Markdown reads its own)."""
+    read = html.unescape if entities else str
+    out = []
+    position = 0
+    links: list[str | None] = []
+    for m in HTML_TAG.finditer(content):
+        out.append(read(content[position:m.start()]))
+        closing, tag = m.group(1), m.group(2).lower()
+        if tag in ("b", "strong"):
+            out.append("**")
+        elif tag in ("i", "em"):
+            out.append("*")
+        elif tag == "br":
+            out.append(line_break)
+        elif tag == "a" and not closing:
+            href = _HREF.search(m.group(3))
+            target = href.group(1) if href and href.group(1).startswith(("http://", "https://")) else None
+            links.append(target)
+            out.append("[" if target else "")
+        elif tag == "a" and links:
+            target = links.pop()
+            out.append(f"]({target})" if target else "")
+        position = m.end()
+    out.append(read(content[position:]))
+    return "".join(out)
 
 
 def _blocks(lines: list[str], hard_breaks) -> list[str]:
@@ -195,12 +231,25 @@ def _links(text: str, link_base: str | None, path: str | None, said: list[str]) 
             return words
         return f"{image}[{words}]({address}{' ' + title if title else ''})"
 
-    pieces = re.split(r"(`+[^`]*`+)", text)  # code spans, whose brackets are no links
-    text = "".join(piece if index % 2 else _LINK.sub(link, piece) for index, piece in enumerate(pieces))
+    pieces = re.split(r"(`+[^`]*`+)", text)  # code spans, whose brackets are no links and tags no HTML
+    tags = sorted({f"<{m.group(2).lower()}>" for index, piece in enumerate(pieces) if not index % 2
+                   for m in HTML_TAG.finditer(piece)})
+    text = "".join(piece if index % 2 else _LINK.sub(link, _without_tags(piece)) for index, piece in enumerate(pieces))
+    if tags:
+        said.append(f"HTML tags ({', '.join(tags)}) written as their Markdown or dropped (the site shows HTML as "
+                    "written)")
     if left:
         said.append("links written as their text: " + ", ".join(f"{target or '()'} ({_unlinked(target, link_base)})"
                                                                for target in dict.fromkeys(left)))
     return text
+
+
+def _without_tags(text: str) -> str:
+    """Text outside code with its HTML tags as Markdown (`html_markdown`), a line break a space, as a paragraph
+    joins its lines (the spaces around a tag made single)."""
+    if not HTML_TAG.search(text):
+        return text
+    return re.sub(r"(?<=\S) {2,}", " ", html_markdown(text, entities=False, line_break=" "))
 
 
 def _unlinked(target: str, link_base: str | None) -> str:

@@ -16,7 +16,6 @@ from __future__ import annotations
 
 import dataclasses
 import datetime
-import html
 import json
 import posixpath
 import re
@@ -25,7 +24,7 @@ from collections import Counter
 from ..limits import MAX_LINE_CHARS, MAX_RULE_CHARS
 from ..parse.source import FENCE, closes_fence
 from .archive import number_ranges, runs
-from .mdtext import rule_markdown
+from .mdtext import HTML_TAG, html_markdown, rule_markdown
 from .record import plain_words
 from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
                    ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note, Rule, RulesetImportError,
@@ -70,8 +69,6 @@ _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
 _SUBER_CLASSES = re.compile(r"rules\s+in\s+the\s+100\W?s\s+are\s+immutable\s+and\s+rules\s+in\s+the\s+200\W?s\s+are"
                             r"\s+mutable", re.IGNORECASE)
 _TOC_ITEM = re.compile(r"\s*(?:[-*+]|[0-9]+[.)])\s+\[.*\]\(#[^)]*\)\s*")
-_HTML_TAG = re.compile(r"<\s*(/?)\s*(a|b|strong|i|em|u|s|br|span|p|div|sup|sub|code)\b([^>]*)>", re.IGNORECASE)
-_HREF = re.compile(r"""href\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
 _JSON_NUMBER_KEYS = ("id", "number", "rule", "n", "num")
 _JSON_TITLE_KEYS = ("title", "summary", "name", "heading")
 _JSON_TEXT_KEYS = ("content", "text", "body")
@@ -705,7 +702,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         raise RulesetImportError("no rules found in the JSON (a list of rules, or an object with one under 'rules', "
                                  "each with 'id', 'title' and 'content')", 1, file)
     # A website's rules written in HTML show each line break (as AnthonyW2/Nomic's page does); Markdown does not.
-    html_seen = any(_HTML_TAG.search(_json_value(item, _JSON_TEXT_KEYS)) for item in found)
+    html_seen = any(HTML_TAG.search(_json_value(item, _JSON_TEXT_KEYS)) for item in found)
     numbered: dict[int, Rule] = {}
     dropped: set[int] = set()  # (the younger of two rules numbered alike, read first)
     for position, item in enumerate(found, start=1):
@@ -728,7 +725,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
                 continue
         kind = _json_value(item, _JSON_CLASS_KEYS).strip().lower()
         rule_class = IMMUTABLE if kind == "immutable" else MUTABLE if kind == "mutable" else None
-        lines = [line.rstrip() for line in (_html_markdown(content) if html_seen else content).split("\n")]
+        lines = [line.rstrip() for line in (html_markdown(content) if html_seen else content).split("\n")]
         breaks = set(range(len(lines) - 1)) if html_seen else set()
         rule = Rule(number if number is not None else position, rule_class, [], 0, title=title,
                     class_from="front matter" if rule_class else "", key=item["tag"] if number is None else None,
@@ -841,34 +838,6 @@ def _json_history(entry: dict) -> tuple[int, str]:
         words = f"Changed by player {author}" if author is not None else "Initial rule"
     words += f", {date}" if date else ""
     return 0, clean_line(words)
-
-
-def _html_markdown(content: str) -> str:
-    """A rule's text in HTML (a website's) as Markdown: bold and italics kept, a link to a web address kept, one
-    within the page (`#rule-8`) its text, line breaks kept, other tags dropped, entities read."""
-    out = []
-    position = 0
-    links: list[str | None] = []
-    for m in _HTML_TAG.finditer(content):
-        out.append(html.unescape(content[position:m.start()]))
-        closing, tag = m.group(1), m.group(2).lower()
-        if tag in ("b", "strong"):
-            out.append("**")
-        elif tag in ("i", "em"):
-            out.append("*")
-        elif tag == "br":
-            out.append("\n")
-        elif tag == "a" and not closing:
-            href = _HREF.search(m.group(3))
-            target = href.group(1) if href and href.group(1).startswith(("http://", "https://")) else None
-            links.append(target)
-            out.append("[" if target else "")
-        elif tag == "a" and links:
-            target = links.pop()
-            out.append(f"]({target})" if target else "")
-        position = m.end()
-    out.append(html.unescape(content[position:]))
-    return "".join(out)
 
 
 # --- small readers ------------------------------------------------------------------------------------------
