@@ -567,6 +567,18 @@ def test_html_tags_in_a_markdown_rule_are_read_as_markdown_and_said(tmp_path, ca
                      encoding="utf-8")
     assert main(["import", "text", str(rules)]) == 0
     out, err = capsys.readouterr()
-    assert "### 101. Water\nWater is H2O. A **bold** rule, see [the site](https://example.org/x).\n" in out
+    assert "### 101. Water\nWater is H₂O.\\\n        A **bold** rule, see [the site](https://example.org/x).\n" in out
     assert "### 102. Code\nWrite `<b>` to bold.\n" in out
     assert f"{rules}:4: HTML tags (<a>, <b>, <br>, <sub>) written as their Markdown or dropped" in err
+
+
+@pytest.mark.parametrize("html, markdown", [
+    ("the 4<sup>th</sup> turn, note<sup>1</sup>, x<sup>n+1</sup>", "the 4th turn, note¹, xⁿ⁺¹"),  # (raised if it can be)
+    ("KOMIKER <br> <br> One player <br>", "KOMIKER\\\n        One player"),  # (one hard break between, none after)
+    ("- one<br>more\n- two", "- one\\\n        more\n- two"),  # (the item goes on)
+    ("| a<br>b | c |\n|---|---|", "| a b | c |\n|---|---|"),  # (a row stays one line)
+    ("<b>a</b> <i>b</i> <em>c</em>", "**a** *b* *c*"),
+])
+def test_a_rules_html_tags_as_markdown(html, markdown) -> None:
+    from generator.importers.mdtext import rule_markdown
+    assert rule_markdown(html.split("\n"))[0] == markdown

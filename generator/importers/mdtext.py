@@ -29,6 +29,8 @@ _OWN_LINE = re.compile(r"(History|Annotation|Revision|Power):", re.IGNORECASE)  
 # An HTML tag a rule's text may carry (a website's rules, a README's `<sup>`); its attributes end at the next `<`,
 # so that a search is linear in the text.
 HTML_TAG = re.compile(r"<\s*(/?)\s*(a|b|strong|i|em|u|s|br|span|p|div|sup|sub|code)\b([^<>]*)>", re.IGNORECASE)
+# <sup> and <sub> text that Unicode has raised and lowered characters for.
+_RAISED = {"sup": ("0123456789+-=()ni", "⁰¹²³⁴⁵⁶⁷⁸⁹⁺⁻⁼⁽⁾ⁿⁱ"), "sub": ("0123456789+-=()", "₀₁₂₃₄₅₆₇₈₉₊₋₌₍₎")}
 _HREF = re.compile(r"""href\s*=\s*["']([^"']*)["']""", re.IGNORECASE)
 _LINK = re.compile(r"(!?)\[((?:[^\[\]\\]|\\.)*)\]\(\s*(<[^>\n]*>|[^\s()]*)(?:\s+(\"[^\"]*\"|'[^']*'))?\s*\)")
 
@@ -52,10 +54,17 @@ def html_markdown(content: str, *, entities: bool = True, line_break: str = "\n"
     out = []
     position = 0
     links: list[str | None] = []
+    raised: dict[str, int] = {}  # an open <sup> or <sub>: where its text starts in `out`
     for m in HTML_TAG.finditer(content):
         out.append(read(content[position:m.start()]))
         closing, tag = m.group(1), m.group(2).lower()
-        if tag in ("b", "strong"):
+        if tag in _RAISED and not closing:
+            raised[tag] = len(out)
+        elif tag in _RAISED and tag in raised:  # (digits and signs in their own characters: H₂O, a note's ¹)
+            written, (plain, raised_as) = "".join(out[raised[tag]:]), _RAISED[tag]
+            out[raised.pop(tag):] = [written.translate(str.maketrans(plain, raised_as)) if set(written) <= set(plain)
+                                     else written]
+        elif tag in ("b", "strong"):
             out.append("**")
         elif tag in ("i", "em"):
             out.append("*")
@@ -245,11 +254,20 @@ def _links(text: str, link_base: str | None, path: str | None, said: list[str]) 
 
 
 def _without_tags(text: str) -> str:
-    """Text outside code with its HTML tags as Markdown (`html_markdown`), a line break a space, as a paragraph
-    joins its lines (the spaces around a tag made single)."""
+    """Text outside code with its HTML tags as Markdown (`html_markdown`), line by line (a paragraph is one): a
+    line break a hard one (several, or at either end of a paragraph, no more than one or none), in a table's row
+    a space; the spaces around a tag made single."""
     if not HTML_TAG.search(text):
         return text
-    return re.sub(r"(?<=\S) {2,}", " ", html_markdown(text, entities=False, line_break=" "))
+    lines = []
+    for line in text.split("\n"):
+        converted = html_markdown(line, entities=False, line_break=" " if _TABLE_ROW.match(line) else "\uE000")
+        if "\uE000" in converted:
+            indent = converted[:len(converted) - len(converted.lstrip())]
+            converted = indent + ("\\\n" + WRAP_INDENT).join(
+                part for part in (piece.strip() for piece in converted.split("\uE000")) if part)
+        lines.append(re.sub(r"(?<=\S) {2,}", " ", converted))
+    return "\n".join(lines)
 
 
 def _unlinked(target: str, link_base: str | None) -> str:
