@@ -133,6 +133,55 @@ def test_every_template_mistake_is_exit_2_naming_its_file_and_line(tmp_path, cap
     assert not (tmp_path / "site").exists()
 
 
+# Each asks for gigabytes (or hours) in one operation the sandbox does not bound itself, or doubles a value in a
+# loop: each is measured before it is made, and refused at its line (exit 2), nothing written.
+AMPLIFIERS = [
+    ("{{ 'ab'|center(400000000) }}", "center would make 400,000,000 characters"),
+    ("{{ 'a'.ljust(400000000) }}", "ljust would make 400,000,000 characters"),
+    ("{{ 'a'|indent(400000000, true) }}", "indent would make 400,000,001 characters"),
+    ("{{ 'a\tb'.expandtabs(400000000) }}", "expandtabs would make 400,000,003 characters"),
+    ("{{ (range(1000)|join(','))|replace(',', 'x' * 900000) }}", "replace would make 899,103,889 characters"),
+    ("{{ '%400000000s'|format(1) }}", "format would make 400,000,011 characters"),
+    ("{{ '%*s'|format(400000000, 'a') }}", "format would make 400,000,004 characters"),
+    ("{{ '{:>400000000}'.format(1) }}", "format would make 400,000,013 characters"),
+    ("{{ '{:{}}'.format(1, 400000000) }}", "format would make 800,000,005 characters"),
+    ("{{ ([('x' * 900000)] * 100000)|join }}", "join would make 90,000,000,000 characters"),
+    ("{{ ''.join([('x' * 900000)] * 100000) }}", "join would make 90,000,000,000 characters"),
+    ("{{ [1]|batch(400000000, 'x')|list }}", "batch would make 400,000,000 items"),
+    ("{{ [1]|slice(400000000, 'x')|list }}", "slice would make 400,000,000 lists"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+     "~ would make 16,777,216 characters"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s + ns.s %}{% endfor %}",
+     "+ would make 16,777,216 characters"),
+    ("{% set l = [1] %}{% for i in range(60) %}{{ l.extend(l) or '' }}{% endfor %}", "extend would make 16,777,216 items"),
+    ("{{ lipsum(10000000) }}", "UndefinedError: 'lipsum' is undefined"),
+]
+
+
+@pytest.mark.parametrize("template, message", AMPLIFIERS, ids=[m.split(" ")[0] for _, m in AMPLIFIERS])
+def test_a_template_asking_for_gigabytes_is_refused_before_it_makes_them(tmp_path, capsys, monkeypatch, template,
+                                                                         message):
+    content = _build_with(tmp_path, {"404.html": f"<p>\n{template}\n"})
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    prefix = "" if message.startswith("Undefined") else "OverflowError: "
+    assert code == 2 and err.startswith(f"_templates/404.html:2: {prefix}{message}"), err
+    if prefix:
+        assert err.endswith("too many for a template (at most 10,000,000)\n"), err
+    assert not (tmp_path / "site").exists()
+
+
+def test_what_a_template_makes_within_the_bounds_is_as_jinja2_makes_it(tmp_path, capsys, monkeypatch):
+    template = ('{% extends "base.html" %}{% block main %}<p id=k>[{{ "x"|center(5) }}][{{ "a".ljust(3) }}]'
+                "[{{ '{:>4}'.format(1) }}][{{ '%-3s'|format('b') }}][{{ 'a' ~ 'b' ~ 1 }}][{{ ([1] + [2])|join(',') }}]"
+                "[{{ 'abab'|replace('a', 'cd') }}][{{ 'l1\nl2'|indent(2) }}][{{ [1, 2, 3]|batch(2, 0)|list }}]"
+                "[{{ '<' ~ 'i' ~ '>' }}]</p>{% endblock %}\n")
+    content = _build_with(tmp_path, {"index.html": template})
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert code == 0, err
+    assert ("<p id=k>[  x  ][a  ][   1][b  ][ab1][1,2][cdbcdb][l1\n  l2][[[1, 2], [3, 0]]][&lt;i&gt;]</p>"
+            in (tmp_path / "site/index.html").read_text())
+
+
 def test_a_template_mistake_in_serve_shows_its_file_and_line(tmp_path):
     from generator.serve import LiveSite
     content = _build_with(tmp_path, {"404.html": "<p>\n{{ 1 // 0 }}\n"})
