@@ -373,6 +373,8 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
     ("rule 999 immutable", "rule 999: no rule 999 is in any version of the rules read"),
     ("player Nobody = Somebody", "player Nobody: the name 'Nobody' is not in the names the import read"),
     ("commit 0123456789 proposal nine", "'proposal nine' is not `proposal N`"),
+    ("commit 0123456789 proposal 9 by Ann, Bo, Ann", "'proposal 9 by Ann, Bo, Ann' names an author twice"),
+    ("commit 0123456789 judgment  by Cy", "a judgment is named as the record names it: `judgment NAME by JUDGE`"),
     ("make it so", "not a correction: a line is `commit ID proposal N by NAME`"),
     ("player Ann = Ann, Bea", "the name 'Ann, Bea' cannot be a player's name: a ',' or ';' parts names on a Votes "
      "line"),
