@@ -69,7 +69,8 @@ def test_a_folder_named_that_is_missing_or_a_file_is_said_to_be_so(tmp_path, cap
     assert main([command, "contnet"]) == 2
     assert capsys.readouterr().err == "contnet: no such folder\n"
     assert main([command, "afile"]) == 2
-    assert capsys.readouterr().err == "afile: is not a folder\n"
+    assert capsys.readouterr().err == ("afile: is a file, not a folder: name a game's folder (the one holding "
+                                       "game.toml) or a folder of games\n")
 
 
 def test_preview_of_a_draft_that_is_not_there_says_so(tmp_path, capsys, monkeypatch):

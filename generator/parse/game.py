@@ -13,7 +13,7 @@ from ..model.config import Config, Section
 from ..model.urls import RESERVED, draft_page_name, former_url_segments, url_segment
 from .config import locate_keys, parse_config
 from .earlier import parse_earlier
-from .folders import EARLIER_FILE, game_folders, input_files, names_root
+from .folders import EARLIER_FILE, game_folders, input_files, names_root, not_a_folder
 from .log import LogParser, parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
@@ -91,9 +91,8 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
 def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
                  parser: LogParser | None = None) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
-    if not os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
-        raise ArchiveError([SourceError(str(content), 0, "is not a folder" if os.path.lexists(content)
-                                        else "no such folder")])
+    if problem := not_a_folder(content):
+        raise ArchiveError([problem])
     try:
         folders = game_folders(content)
     except OSError as error:
