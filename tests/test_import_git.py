@@ -378,6 +378,8 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
     ("make it so", "not a correction: a line is `commit ID proposal N by NAME`"),
     ("player Ann = Ann, Bea", "the name 'Ann, Bea' cannot be a player's name: a ',' or ';' parts names on a Votes "
      "line"),
+    ("player Ann = Be\u200ba", "the name 'Be\\u200ba' cannot be a player's name: it holds invisible characters "
+     "(U+200B ZERO WIDTH SPACE)"),
 ])
 def test_a_correction_that_names_nothing_is_refused_and_nothing_is_written(tmp_path, capsys, small_game, line,
                                                                            message) -> None:

@@ -29,6 +29,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..model.names import invisible_escaped
 from ..parse.source import NumberTooLarge, read_int, read_text
 from .archive import player_name
 from .text import clean_line
@@ -240,7 +241,7 @@ def _name(raw: str) -> str:
     """A player's name as a correction gives it: refused where the log could not write it as it is."""
     name, why = player_name(raw)
     if why:
-        raise ValueError(f"the name '{clean_line(raw)}' cannot be a player's name: {why}")
+        raise ValueError(f"the name '{invisible_escaped(clean_line(raw))[0]}' cannot be a player's name: {why}")
     return name
 
 
