@@ -111,18 +111,22 @@ def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = N
 
 
 def address_problems(folders: list[Path]) -> list[SourceError]:
-    """Games whose addresses on the site would be the same, or would be one of the site's own files."""
+    """Games whose addresses on the site would be the same, or would be one of the site's own files, on a disk
+    that tells letters' cases apart or on one that does not (macOS's and Windows': `Game` would be `game`)."""
     problems, first = [], {}
     for folder in folders:
         address = url_segment(folder.name)
-        if address in RESERVED:
+        if address.casefold() in RESERVED:
             problems.append(SourceError(folder.name, 0, f"a game's folder cannot be named '{address}': the site's "
                                         "own files use that name; rename the folder"))
-        elif address in first:
+        elif (other := first.get(address.casefold())) is not None:
+            taken = url_segment(other.name)
             problems.append(SourceError(folder.name, 0, f"its address on the site would be '{address}', as "
-                                        f"{first[address].name}'s is; rename one of the folders"))
+                                        f"{other.name}'s is" + (f" ('{taken}': one folder on a disk that ignores "
+                                        "case, as macOS's and Windows' do)" if taken != address else "")
+                                        + "; rename one of the folders"))
         else:
-            first[address] = folder
+            first[address.casefold()] = folder
     return problems
 
 
