@@ -487,7 +487,10 @@ def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> Non
     out = tmp_path / "elsewhere"
     cases = [(["--rules", "rules.md", str(tmp_path)], "is not a git repository"),
              (["--rules", "rules.md", "--from=--output=x", str(small_game)], "'--output=x' names no commit"),
-             (["--rules", "nowhere.md", str(small_game)], "no readable rules at nowhere.md"),
+             (["--rules", "nowhere.md", str(small_game)], "no readable rules at nowhere.md in the history up to "
+              f"{short(small_game)} (it holds rules.md: --rules names a path as the repository spells it)"),
+             (["--rules", "RULES.MD", str(small_game)], "(it holds rules.md: --rules names a path as the repository "
+              "spells it)"),
              (["--rules", "rules.md", "--corrections", str(tmp_path / "none.txt"), str(small_game)],
               "none.txt: no such file (--corrections names the file an import wrote")]
     for args, message in cases:
