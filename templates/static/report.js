@@ -78,11 +78,12 @@
     return layout.keepers ? text : text.replace(/\n+$/, "") + "\n";
   }
 
-  /* A history line is [made, text], or [made, [[names list, text], ...]] where the names lists differ on it. */
+  /* A history line is [made, text], or [made, texts, [[names list, index into texts], ...]] where the names
+     lists differ on it (report_pieces._history_piece). */
   function notesText(layout, notes, index, namesAt) {
     var history = notes ? notes[0].filter(function (h) { return h[0] <= index; }).map(function (h) {
       if (typeof h[1] === "string") return h[1];
-      return h[1].filter(function (run) { return run[0] <= namesAt; }).pop()[1];
+      return h[1][h[2].filter(function (run) { return run[0] <= namesAt; }).pop()[1]];
     }) : [];
     var annotations = notes ? notes[1].filter(function (a) {
       return a[0] <= index && (a[1] === -2 || a[1] > index);
