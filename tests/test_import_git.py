@@ -1623,6 +1623,60 @@ def test_a_players_commit_name_is_read_as_the_login_their_pull_requests_give(tmp
     assert "Proposer: Cyril Jones\n" in log["Proposal 304: no tea"]
 
 
+def _pull_request_by(repo, number: int, source: str, title: str, commits: list[tuple[str, str, str]], text: str,
+                     date: str) -> None:
+    """A pull request `from source` (OWNER/branch) whose own commits are `commits` (author, address, message), the
+    last leaving the rules as `text`; merged by the keeper."""
+    branch = source.split("/", 1)[1]
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", branch], check=True)
+    for n, (author, email, message) in enumerate(commits, 1):
+        (repo / "rules.md").write_text(text if n == len(commits) else text + "\n" * n, encoding="utf-8")
+        subprocess.run(["git", "-C", str(repo), "commit", "-q", "-am", message], check=True,
+                       env={"GIT_AUTHOR_NAME": author, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": author,
+                            "GIT_COMMITTER_EMAIL": email, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date,
+                            "PATH": "/usr/bin:/bin"})
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
+    subprocess.run(["git", "-C", str(repo), "merge", "-q", "--no-ff", "-m", f"Merge pull request #{number} from "
+                    f"{source}", "-m", title, branch], check=True,
+                   env={"GIT_AUTHOR_NAME": "Keeper", "GIT_AUTHOR_EMAIL": "k@example.org", "GIT_COMMITTER_NAME":
+                        "Keeper", "GIT_COMMITTER_EMAIL": "k@example.org", "GIT_AUTHOR_DATE": date,
+                        "GIT_COMMITTER_DATE": date, "PATH": "/usr/bin:/bin"})
+
+
+def test_a_pull_request_from_the_repositorys_own_branch_is_its_commits_authors(tmp_path, capsys) -> None:
+    """GitHub names a branch pushed to the game's own repository `from OWNER/branch`, whoever opened the request:
+    where an owner's requests come from several people's branches, none under a name that reads as the owner,
+    each is its branch's author's (a guess, said; also where one person's commits bear a login their address
+    names, `BoL` for Bo Lind signing as `BoL@users.noreply.github.com`). A branch two people wrote keeps the owner; a
+    person's own fork (`kmarlowe/...`) keeps its login."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
+    text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
+    _pull_request_by(repo, 2, "ourgame/tea", "Proposal 301: tea", [("Kit Marlowe", "kit@example.org", "tea")],
+                     text, "2021-01-02T12:00:00")
+    text = amended(text, "half the players", "a third of the players")
+    _pull_request_by(repo, 3, "ourgame/quorum", "Proposal 302: quorum",
+                     [("BoL", "bo@example.org", "draft"), ("Bo Lind", "BoL@users.noreply.github.com", "quorum")],
+                     text, "2021-01-03T12:00:00")
+    text = amended(text, "at four", "at five")
+    _pull_request_by(repo, 4, "ourgame/later", "Proposal 303: later",
+                     [("Kit Marlowe", "kit@example.org", "later"), ("Bo Lind", "bo@example.org", "agreed")],
+                     text, "2021-01-04T12:00:00")
+    text = amended(text, "at five", "at six")
+    _pull_request_by(repo, 5, "kmarlowe/six", "Proposal 304: six", [("Cy", "cy@example.org", "six")],
+                     text, "2021-01-05T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: Kit Marlowe\n" in log["Proposal 301: tea"]
+    assert "Proposer: Bo Lind\n" in log["Proposal 302: quorum"]
+    assert "Proposer: ourgame\n" in log["Proposal 303: later"]
+    assert "Proposer: kmarlowe\n" in log["Proposal 304: six"]
+    guess = "the proposer is the author of its branch's commits (ourgame's pull requests come from several " \
+        "people's branches)"
+    assert f"guessed for 2 commits ({short(repo, 'HEAD~3')}, {short(repo, 'HEAD~2')}): {guess}" in said
+    assert re.search(rf"commit {short(repo, 'HEAD~2')} proposal 302 by Bo Lind +# .*guessed: {re.escape(guess)}",
+                     files["corrections.txt"])
+
+
 def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
     """The rules file arranges its rules under topics (`# Voting`): game.toml's sections are the last file's, so
     that a rule enacted later stands under its topic, not among "other rules"."""

@@ -127,6 +127,8 @@ class _Step:
     commits: list[Commit] = field(default_factory=list)  # the later commits of a run that said the same
     again: int | None = None    # it carries out a proposal an earlier commit already carried out
     completes: list[int] = field(default_factory=list)  # proposals an earlier commit began that this one completes
+    # Who wrote its pull request's own commits, oldest first, as git names and addresses them.
+    branch_commits: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -158,6 +160,7 @@ class _Walk:
     final: dict[int, ImportedRule] = field(default_factory=dict)  # the rules at the last commit read
     # Who wrote the branches a pull request's author merged: login -> {the branch's author -> the merge commit}.
     branch_authors: dict[str, dict[str, Commit]] = field(default_factory=dict)
+    shared: set[str] = field(default_factory=set)  # logins whose pull requests' branches are several people's
     # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
     failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
     # The rules after each step from the start by the one who began them (`begun`), before the record says any
@@ -207,6 +210,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
+    _shared_logins(walk)
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
     _begin_after_entry(walk, undecided)
     _turns_named_twice(walk.steps)
@@ -527,9 +531,12 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
+            signed: list[tuple[str, str]] = []
             if branch:  # (a pull request's: who wrote its branch's own commits, as git names them)
-                for (name,), _ in log_records(repo, ("%an",), "--no-merges", "--end-of-options",
-                                              f"{commit.parents[0]}..{commit.parents[1]}"):
+                signed = [(name, email) for (name, email), _ in log_records(
+                    repo, ("%an", "%ae"), "--no-merges", "--reverse", "--end-of-options",
+                    f"{commit.parents[0]}..{commit.parents[1]}")]
+                for name, _ in signed:
                     walk.branch_authors.setdefault(author, {}).setdefault(name, commit)
             summary, why = short_title(title)
             if why:
@@ -538,7 +545,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
-                                    place, cleaned=cleaned))
+                                    place, cleaned=cleaned, branch_commits=signed))
             if entering and walk.begun is not None and commit.author == walk.begun.author:
                 walk.entering.append(now[0])
             elif entering:  # (another changed the rules before the first proposal: no entry of starting rules)
@@ -935,6 +942,47 @@ def _turns_named_twice(steps: list[_Step]) -> None:
             claimed.add(one.number - 1)
 
 
+_SHARED = "the author of its branch's commits"
+
+
+def _shared_logins(walk: _Walk) -> None:
+    """A login whose pull requests' branches several people wrote, none under a name that reads as the login, is
+    where players push their branches (an organization's repository, or the keeper's), not each pull request's
+    author (GitHub names a branch of the repository itself `from OWNER/branch`, whoever opened it): a pull request
+    from it whose own commits are one person's is read as that person's, a guess, said."""
+    by_login: dict[str, list[_Step]] = {}
+    for step in walk.steps:
+        if (m := _MERGED_PULL_REQUEST.match(step.commit.subject)) and step.branch and step.author == m.group(2):
+            by_login.setdefault(step.author, []).append(step)
+    for login, steps in by_login.items():
+        alone = {name for step in steps if (name := _one_author(step.branch_commits))}
+        if len(alone) < 2 or any(name == login or _login_reads_as(login, name)
+                                 for step in steps for name, _ in step.branch_commits):
+            continue
+        walk.shared.add(login)
+        for step in steps:
+            if name := _one_author(step.branch_commits):
+                step.author = name
+                step.author_is = f"{_SHARED} ({login}'s pull requests come from several people's branches)"
+
+
+_NOREPLY = re.compile(r"(?:[0-9]{1,12}\+)?([^@\s]{1,100})@users\.noreply\.github\.com", re.IGNORECASE)  # GitHub's, for a login
+
+
+def _one_author(commits: list[tuple[str, str]]) -> str | None:
+    """The one person who wrote a branch's commits, where git says so: one name, or several that one address
+    signs, or of which the others are a login of one (`kmarlowe` reading as `Kit Marlowe`, or `KitM` where Kit
+    Marlowe signs as `KitM@users.noreply.github.com`); the name most of the commits bear."""
+    names = Counter(name for name, _ in commits)
+    logins = {m.group(1).lower(): name for name, email in commits if (m := _NOREPLY.fullmatch(email))}
+    people = [name for name in names if not any(other != name and (_login_reads_as(name, other) or
+                                                                   logins.get(name.lower()) == other)
+                                                for other in names)]
+    if not people or len(people) > 1 and len({email.lower() for _, email in commits}) > 1:
+        return None
+    return max(people, key=lambda name: names[name])
+
+
 def _author(step: _Step) -> tuple[str, str]:
     """Who the record says made the commit's proposal, and where it says so: the message's byline ("Proposed by
     Ann", a turn's player: "Round 1, Turn 11 (Kit)"), its pull request's author, else its commit's author."""
@@ -946,6 +994,8 @@ def _author(step: _Step) -> tuple[str, str]:
 def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> None:
     if author_is == "the commit's author":
         step.guesses.append(f"the proposer is {author_is} (nothing in the record names one)")
+    elif author_is.startswith(_SHARED):
+        step.guesses.append(f"the proposer is {author_is}")
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
@@ -1190,13 +1240,14 @@ class _Names:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
         the branches that login merged is by that one name, none of another login's is, and the two read alike
         (`Jo Bloggs` and `JoBloggs` or `jbloggs`): the player's commits outside pull requests then bear one name."""
+        people = {login: authors for login, authors in walk.branch_authors.items() if login not in walk.shared}
         logins_of: dict[str, list[str]] = {}
-        for login, authors in walk.branch_authors.items():
+        for login, authors in people.items():
             for name in authors:
                 logins_of.setdefault(name, []).append(login)
-        for login, authors in walk.branch_authors.items():
+        for login, authors in people.items():
             [(name, commit)] = authors.items() if len(authors) == 1 else [("", None)]
-            if commit is None or name == login or logins_of[name] != [login] or name in walk.branch_authors \
+            if commit is None or name == login or logins_of[name] != [login] or name in people \
                     or not _login_reads_as(login, name):
                 continue
             self.guessed[name] = (player_name(login)[0], f"guessed: the commits of {login}'s pull requests (as "
