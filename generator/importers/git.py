@@ -531,13 +531,9 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
-            signed: list[tuple[str, str]] = []
-            if branch:  # (a pull request's: who wrote its branch's own commits, as git names them)
-                signed = [(name, email) for (name, email), _ in log_records(
-                    repo, ("%an", "%ae"), "--no-merges", "--reverse", "--end-of-options",
-                    f"{commit.parents[0]}..{commit.parents[1]}")]
-                for name, _ in signed:
-                    walk.branch_authors.setdefault(author, {}).setdefault(name, commit)
+            signed = _branch_commits(repo, commit) if branch else []
+            for name, _ in signed:
+                walk.branch_authors.setdefault(author, {}).setdefault(name, commit)
             summary, why = short_title(title)
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
@@ -556,6 +552,14 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                             walk.problems + unbegun)
     walk.final = current[0]
     return walk
+
+
+def _branch_commits(repo: Path, merge: Commit) -> list[tuple[str, str]]:
+    """Who wrote the own commits of the branch a pull request's commit merged, oldest first, as git names and
+    addresses them."""
+    span = f"{merge.parents[0]}..{merge.parents[1]}"
+    return [(name, email) for (name, email), _ in log_records(repo, ("%an", "%ae"), "--no-merges", "--reverse",
+                                                              "--end-of-options", span)]
 
 
 def _begin_after_entry(walk: _Walk, unread: list[_Step]) -> None:
