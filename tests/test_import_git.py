@@ -1677,6 +1677,40 @@ def test_a_pull_request_from_the_repositorys_own_branch_is_its_commits_authors(t
                      files["corrections.txt"])
 
 
+def test_a_keepers_pull_is_read_as_the_pull_requests_it_brought(tmp_path, capsys) -> None:
+    """The keeper's own line runs through `git pull`s (`Merge branch 'main' of github.com:o/game`), the pull requests
+    merged on GitHub's line behind them: each pull request is read as its own proposal, where the keeper's side
+    changed no rule, not the pull as one change by whoever made the last of them."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
+    run = lambda *args: subprocess.run(["git", "-C", str(repo), *args], check=True,  # noqa: E731
+                                       env={"GIT_AUTHOR_NAME": "Keeper", "GIT_AUTHOR_EMAIL": "k@example.org",
+                                            "GIT_COMMITTER_NAME": "Keeper", "GIT_COMMITTER_EMAIL": "k@example.org",
+                                            "GIT_AUTHOR_DATE": "2021-01-05T12:00:00",
+                                            "GIT_COMMITTER_DATE": "2021-01-05T12:00:00", "PATH": "/usr/bin:/bin"})
+    run("checkout", "-q", "-b", "hub")  # (GitHub's line)
+    text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
+    merge_pull_request(repo, 2, "kit", "tea", "Proposal 301: tea", [("tea", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    run("checkout", "-q", "hub")
+    run("merge", "-q", "--ff-only", "main")
+    text = amended(text, "at four", "at five")
+    merge_pull_request(repo, 3, "bo", "five", "Proposal 302: five", [("five", {"rules.md": text})],
+                       "2021-01-03T12:00:00")
+    run("checkout", "-q", "hub")
+    run("merge", "-q", "--ff-only", "main")
+    run("checkout", "-q", "main")
+    run("reset", "-q", "--hard", "HEAD~2")  # (the keeper's line, before the pull)
+    git_commit(repo, "Scores", {"scores.md": "Kit 1\n"}, date="2021-01-04T12:00:00", author="Keeper")
+    run("merge", "-q", "--no-ff", "-m", "Merge branch 'main' of github.com:o/game", "hub")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301: tea", "Proposal 302: five"]
+    assert "Proposer: kit\nDate: 2021-01-02\n" in log["Proposal 301: tea"]
+    assert "Proposer: bo\nDate: 2021-01-03\n" in log["Proposal 302: five"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
 def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
     """The rules file arranges its rules under topics (`# Voting`): game.toml's sections are the last file's, so
     that a rule enacted later stands under its topic, not among "other rules"."""

@@ -424,6 +424,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                           "--diff-merges=first-parent", "--name-only", span)
     if since is not None:
         records = records[next((n for n, ((id_, *_), _) in enumerate(records) if id_ == since), 0):]
+    records = _pulled(repo, records, paths)
     walk = _Walk({}, "", "", [], [], [], None, [], {})
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
@@ -552,6 +553,29 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                             walk.problems + unbegun)
     walk.final = current[0]
     return walk
+
+
+_PULL = re.compile(r"Merge (?:branch '[^']{1,200}' of \S{1,500}|remote-tracking branch '[^']{1,200}')")
+
+
+def _pulled(repo: Path, records: list, paths: list[str]) -> list:
+    """The first-parent history with each of a keeper's pulls (`Merge branch 'master' of github.com:o/r`: their own
+    line first, the game's as GitHub kept it second) preceded by the commits it brought along the game's line (the
+    pull requests merged there), where their own side changed no rule: those commits, not the pull, made the
+    changes, each read as its own."""
+    spliced = []
+    for record in records:
+        (_, parents, _, _, message), _ = record
+        if len(parents.split()) == 2 and _PULL.fullmatch(message.split("\n", 1)[0].strip()):
+            ours, theirs = parents.split()
+            base = text(git(repo, "merge-base", "--end-of-options", ours, theirs)).strip()
+            if base and not text(git(repo, "diff", "--name-only", base, ours, "--",
+                                     *(_pathspec(path) for path in paths))).strip():
+                spliced += log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
+                                       "--diff-merges=first-parent", "--name-only", "--end-of-options",
+                                       f"{ours}..{theirs}")
+        spliced.append(record)
+    return spliced
 
 
 def _branch_commits(repo: Path, merge: Commit) -> list[tuple[str, str]]:
