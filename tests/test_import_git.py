@@ -1711,6 +1711,27 @@ def test_a_keepers_pull_is_read_as_the_pull_requests_it_brought(tmp_path, capsys
     assert code == 0, report
 
 
+def test_rules_unreadable_to_the_end_are_said_to_end_the_game(tmp_path, capsys) -> None:
+    """A rules file that numbers two rules alike from some commit on, and never again otherwise: the game is read
+    up to the commit before, and IMPORT.md says so, not that a next readable commit carries the changes."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
+    text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
+    git_commit(repo, "Proposal 301: tea", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit")
+    text += "\n##301 - Cake\n\nCake comes with tea.\n"
+    twice = git_commit(repo, "Proposal 302: cake", {"rules.md": text}, date="2021-01-03T12:00:00", author="Bo")
+    git_commit(repo, "Proposal 303: more cake", {"rules.md": text.replace("Cake comes", "Cake always comes")},
+               date="2021-01-04T12:00:00", author="Bo")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 1, said
+    assert f"rules.md at {twice[:10]}, line 15: rule 301 appears twice (first at line 11); not read, nor any later " \
+        "commit's rules: the game is read up to the commit before the first of them" in said
+    assert "the next readable commit" not in said
+    assert f"The import ends early: the rules could not be read at commit {twice[:10]} (2021-01-03, Proposal 302: " \
+        "cake), nor at the 1 later commit that changed them" in files["IMPORT.md"]
+    assert list(entries(files["log.md"])) == ["Proposal 301: tea"]
+
+
 def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
     """The rules file arranges its rules under topics (`# Voting`): game.toml's sections are the last file's, so
     that a rule enacted later stands under its topic, not among "other rules"."""

@@ -449,8 +449,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     if reads and isinstance(error, NoRulesFound):
                         continue  # (another place named holds none yet: the rules are those read)
                     said = error.said if isinstance(error, NoRulesFound) else str(error)
-                    problem = Problem(error.file or path or ".", revision, error.line, f"{said}; not read: the next "
-                                      "readable commit carries its changes")
+                    problem = Problem(error.file or path or ".", revision, error.line, f"{said}; {_NEXT_CARRIES}")
                     unread = not begun and isinstance(error, NoRulesFound) and _no_rule_yet(blobs, revision, path,
                                                                                             error)
                     (unbegun if unread else problems).append(problem)
@@ -486,6 +485,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
         entering = not first  # whether the commits so far may be the starting rules' entry
+        unread: list[Commit] = []  # the commits since the last whose rules could be read
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
             if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
@@ -514,6 +514,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                                       f"{commit.short} ({commit.date[:10]})")
             walk.problems += problems
             if now is None:
+                unread.append(commit)
                 if current[1] and blobs.kind(commit.id, current[1]) is None:  # removed: the game (a round) ends
                     walk.ended = f"the rules were removed at commit {commit.short} ({commit.date[:10]}, " \
                                  f"{escape_markdown(clean_line(commit.subject))}): the game, or this round of it, " \
@@ -521,6 +522,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                                  "`--from` its first commit."
                     break
                 continue
+            unread.clear()
             before, after = current[0], now[0]
             current = now
             changes, cleaned = _changes(before, after)
@@ -551,10 +553,29 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
                             walk.problems + unbegun)
+    _unread_to_the_end(walk, unread)
     walk.final = current[0]
     return walk
 
 
+def _unread_to_the_end(walk: _Walk, unread: list[Commit]) -> None:
+    """No commit after `unread[0]` holds rules that can be read: the game is read up to the one before, and
+    said so, not that a next readable commit carries their changes."""
+    if not unread or walk.ended is not None:  # (removed rules end the game as they say)
+        return
+    ids = {commit.id for commit in unread}
+    walk.problems = [dataclasses.replace(problem, message=problem.message.replace(_NEXT_CARRIES, _NONE_LATER))
+                     if problem.commit in ids else problem for problem in walk.problems]
+    later = f", nor at the {counted(len(unread) - 1, 'later commit')} that changed them" if len(unread) > 1 else \
+        ", the last that changed them"
+    walk.ended = f"the rules could not be read at commit {unread[0].short} ({unread[0].date[:10]}, " \
+                 f"{escape_markdown(clean_line(unread[0].subject))}){later} (the problems below say why): the " \
+                 "game is read up to the commit before it. A commit of your own that mends the file (a number " \
+                 "written twice, say) lets the import read on."
+
+
+_NEXT_CARRIES = "not read: the next readable commit carries its changes"
+_NONE_LATER = "not read, nor any later commit's rules: the game is read up to the commit before the first of them"
 _PULL = re.compile(r"Merge (?:branch '[^']{1,200}' of \S{1,500}|remote-tracking branch '[^']{1,200}')")
 
 
