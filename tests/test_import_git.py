@@ -1712,24 +1712,73 @@ def test_a_keepers_pull_is_read_as_the_pull_requests_it_brought(tmp_path, capsys
 
 
 def test_rules_unreadable_to_the_end_are_said_to_end_the_game(tmp_path, capsys) -> None:
-    """A rules file that numbers two rules alike from some commit on, and never again otherwise: the game is read
-    up to the commit before, and IMPORT.md says so, not that a next readable commit carries the changes."""
+    """A rules file that cannot be read from some commit on (a rule with no text): the game is read up to the
+    commit before, and IMPORT.md says so, not that a next readable commit carries the changes."""
     repo = tmp_path / "repo"
     git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
     text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
     git_commit(repo, "Proposal 301: tea", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit")
-    text += "\n##301 - Cake\n\nCake comes with tea.\n"
-    twice = git_commit(repo, "Proposal 302: cake", {"rules.md": text}, date="2021-01-03T12:00:00", author="Bo")
-    git_commit(repo, "Proposal 303: more cake", {"rules.md": text.replace("Cake comes", "Cake always comes")},
-               date="2021-01-04T12:00:00", author="Bo")
+    broken = "Our rules were lost.\n"
+    unread = git_commit(repo, "Proposal 302: oops", {"rules.md": broken}, date="2021-01-03T12:00:00", author="Bo")
+    git_commit(repo, "Proposal 303: still lost", {"rules.md": broken + "Really.\n"}, date="2021-01-04T12:00:00",
+               author="Bo")
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
     assert code == 1, said
-    assert f"rules.md at {twice[:10]}, line 15: rule 301 appears twice (first at line 11); not read, nor any later " \
-        "commit's rules: the game is read up to the commit before the first of them" in said
+    assert f"rules.md at {unread[:10]}" in said and "not read, nor any later commit's rules: the game is read up " \
+        "to the commit before the first of them" in said
     assert "the next readable commit" not in said
-    assert f"The import ends early: the rules could not be read at commit {twice[:10]} (2021-01-03, Proposal 302: " \
-        "cake), nor at the 1 later commit that changed them" in files["IMPORT.md"]
+    assert f"The import ends early: the rules could not be read at commit {unread[:10]} (2021-01-03, Proposal 302: " \
+        "oops), nor at the 1 later commit that changed them" in files["IMPORT.md"]
     assert list(entries(files["log.md"])) == ["Proposal 301: tea"]
+
+
+def test_a_rule_given_a_number_another_holds_is_read_under_its_own(tmp_path, capsys) -> None:
+    """A player writes a new rule under the number of one in force (two rules 109): the one like the rule read under
+    109 before keeps it, wherever it stands in the file; the new one is read under a number no rule holds, at the
+    end too (a guess, said, in the corrections file as `rule 109 twice at COMMIT as N`), and keeps it while the file
+    repeats the number. The keeper's line gives it another; a number a rule holds is refused."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## 108: Tea\nTea at four.\n\n## 109: Cake\nCake on Sundays.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text = text.replace("## 108: Tea", "## 109: Scones\nScones for all.\n\n## 108: Tea")
+    twice = git_commit(repo, "Proposal 3: scones", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit")
+    text = text.replace("Scones for all.", "Scones for all, with jam.")
+    git_commit(repo, "Proposal 4: jam", {"rules.md": text}, date="2021-01-03T12:00:00", author="Bo")
+    text += "\n## 110: Biscuits\nBiscuits on Mondays.\n"
+    git_commit(repo, "Proposal 5: biscuits", {"rules.md": text}, date="2021-01-04T12:00:00", author="Cy")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert "Enact rule 111: Scones" in log["Proposal 3: scones"]
+    assert "Amend rule 111 to read:" in log["Proposal 4: jam"] and "109" not in log["Proposal 4: jam"]
+    assert "Enact rule 110: Biscuits" in log["Proposal 5: biscuits"]
+    guess = f"rules.md at {twice[:10]}: guessed: rule 109 is written twice (lines 3 and 9): the one new at this " \
+        "commit ('Scones') is read as rule 111, a number no rule holds (the corrections line `rule 109 twice at " \
+        f"{twice[:10]} as N` gives it another)"
+    assert guess in said
+    assert re.search(rf"^rule 109 twice at {twice[:10]} as 111 +# guessed: ", files["corrections.txt"], re.MULTILINE)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text(f"rule 109 twice at {twice[:10]} as 107\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(corrections),
+                                 out="game-2")
+    assert code == 0, said
+    assert "Enact rule 107: Scones" in entries(files["log.md"])["Proposal 3: scones"]
+    assert f"corrections.txt:1: rule 109 twice at {twice[:10]} as 107 (the import read: as 111)" in said
+    corrections.write_text(f"rule 109 twice at {twice[:10]} as 108\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(corrections),
+                                 out="game-3")
+    assert code == 2 and files == {}
+    assert f"corrections.txt:1: rule 109 twice at {twice[:10]} as 108: the rules at commit {twice[:10]} hold a " \
+        "rule 108: give it a number no rule holds" in said
+    first = short(repo, "HEAD~3")
+    corrections.write_text(f"rule 109 twice at {first} as 107\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(corrections),
+                                 out="game-4")
+    assert code == 2 and files == {}
+    assert f"corrections.txt:1: rule 109 twice at {first}: the rules read do not first number two rules 109 at " \
+        "that commit" in said
 
 
 def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:

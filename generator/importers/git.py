@@ -31,7 +31,7 @@ from fractions import Fraction
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ErrorCollector
+from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
 from ..parse.source import check_line_lengths
@@ -161,6 +161,16 @@ class _Walk:
     # Who wrote the branches a pull request's author merged: login -> {the branch's author -> the merge commit}.
     branch_authors: dict[str, dict[str, Commit]] = field(default_factory=dict)
     shared: set[str] = field(default_factory=set)  # logins whose pull requests' branches are several people's
+    # A number the rules file gives two rules -> the number the one that came later is read under, and its line for
+    # the corrections file.
+    twins: dict[int, int] = field(default_factory=dict)
+    twin_lines: list[Line] = field(default_factory=list)
+    twin_guessed: dict[str, tuple[str, str]] = field(default_factory=dict)  # as `guessed`
+
+    def guesses(self) -> list[str]:
+        """What the reading of the rules guessed, each as standard error and IMPORT.md say it."""
+        return [f"{file} at {commit[:10]}: guessed: {message}"
+                for message, (file, commit) in [*self.guessed.items(), *self.twin_guessed.items()]]
     # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
     failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
     # The rules after each step from the start by the one who began them (`begun`), before the record says any
@@ -283,7 +293,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
-    guessed = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    guessed = walk.guesses()
     guessed += [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
                 for step in steps if step.guesses and not step.correction] + walk.decision_guesses
     # The lines that changed what the import read (those that say what it reads are counted, not listed).
@@ -295,7 +305,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
              "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used, records, decided),
              FILE_NAME: render(f"the import of {repo.resolve().name} ({where})",
-                               _correction_lines(steps, names, walk.classes, walk.guessed, kept, by_pull_requests),
+                               _correction_lines(steps, names, walk, kept, by_pull_requests),
                                _hints(steps, by_pull_requests))}
     return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
                         said=used + _told(walk, steps))
@@ -330,7 +340,7 @@ def _step_named(step: _Step) -> str:
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
     the corrections file list them commit by commit)."""
-    out = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    out = walk.guesses()
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
                    + (" and the like" if len(walk.decision_guesses) > 1 else ""))
@@ -466,7 +476,9 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
                         walk.guessed_shapes.add(re.sub(r"[0-9, ]+", " ", note.message))
                         walk.guessed[note.message] = (note.file or path, revision)
-                reads.append(({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path))
+                rules = _untwinned(read.rules, walk, corrections, (path, revision), current[0] if current else {},
+                                   lambda: _highest(repo, blobs, last, paths, link_base))
+                reads.append(({rule.number: rule for rule in _as_recorded(rules, walk, corrections)}, path))
             if len(reads) > 1 and sum(len(rules) for rules, _ in reads) == len(set().union(*(r for r, _ in reads))):
                 # Rules kept in several places at once (a folder for each class): one ruleset, where no number is
                 # in two of them; the same rules in two places are where they were kept before and after.
@@ -655,6 +667,63 @@ def _named(paths: list[str]) -> str:
     return " or ".join(path or "." for path in paths)
 
 
+def _untwinned(rules: list[ImportedRule], walk: _Walk, corrections: Corrections | None, at: tuple[str, str],
+               before: dict[int, ImportedRule], highest: Callable[[], int]) -> list[ImportedRule]:
+    """A rules file that numbers two rules alike (a player gave a new rule the number of one in force): the one most
+    like the rule read under that number before keeps it, the other is read under the number given it when it came
+    (the keeper's, by the corrections line `rule N twice at COMMIT as M`; else the next above every number the rules
+    hold, at the end too, `highest`: a guess, said)."""
+    by_number: dict[int, list[ImportedRule]] = {}
+    for rule in rules:
+        by_number.setdefault(rule.number, []).append(rule)
+    given: dict[int, int] = {}  # id of a rule -> the number it is read under
+    for number, same in by_number.items():
+        if len(same) == 2:
+            old = before.get(number)
+            kept = max(same, key=lambda rule: _alike(old, rule)) if old is not None else same[0]
+            twin = same[1] if kept is same[0] else same[0]
+            if number not in walk.twins:
+                walk.twins[number] = _twin_number(number, (twin, kept), walk, corrections, at, set(by_number),
+                                                  max([highest(), *by_number, *walk.twins.values()]) + 1)
+            given[id(twin)] = walk.twins[number]
+    return [dataclasses.replace(rule, number=given[id(rule)]) if id(rule) in given else rule for rule in rules]
+
+
+def _twin_number(number: int, rules: tuple[ImportedRule, ImportedRule], walk: _Walk,
+                 corrections: Corrections | None, at: tuple[str, str], held: set[int], spare: int) -> int:
+    """The number a rule the file numbers as another (`rules`: it, then the one that keeps the number) is read
+    under: the keeper's, one the rules do not hold (`held`), else `spare` (a guess, said)."""
+    (twin, kept), (path, revision) = rules, at
+    where = f"rule {number} twice at {revision[:10]}"
+    title = f" ('{clean_line(twin.title)}')" if twin.title else ""
+    said = corrections.twin(number, revision) if corrections else None
+    if said is not None and said[1] in held:
+        raise ArchiveError([SourceError(corrections.file, said[0], f"{where} as {said[1]}: the rules at commit "
+                                        f"{revision[:10]} hold a rule {said[1]}: give it a number no rule holds")])
+    if said is not None:
+        corrections.use(said[0], f"{where} as {said[1]} (the import read: as {spare})")
+        walk.twin_lines.append(Line(where, f"as {said[1]}", f"your correction (the import read: as {spare})"))
+        return said[1]
+    lines = sorted((kept.line, twin.line))
+    guess = f"rule {number} is written twice (lines {lines[0]} and {lines[1]}): the one new at this commit{title} " \
+            f"is read as rule {spare}, a number no rule holds (the corrections line `{where} as N` gives it another)"
+    walk.twin_guessed[guess] = (twin.file or path, revision)
+    walk.twin_lines.append(Line(where, f"as {spare}", f"guessed: {guess}"))
+    return spare
+
+
+def _highest(repo: Path, blobs: BlobReader, last: str, paths: list[str], link_base: str | None) -> int:
+    """The highest number the rules hold at the last commit (0 where they cannot be read there)."""
+    numbers = [0]
+    for path in paths:
+        try:
+            read = _read_rules(repo, blobs, last, path, link_base)
+        except RulesetImportError:
+            continue
+        numbers += [rule.number for rule in read.rules] if read is not None else []
+    return max(numbers)
+
+
 def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Corrections | None) -> list[ImportedRule]:
     """The rules read at a commit with the numbers and classes the import keeps across commits: a rule an outline
     identifies by its tag keeps the number it had, whatever its place now (a new tag takes the next number); a
@@ -694,8 +763,8 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_ba
     kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content, file=path, link_base=link_base, markdown=markdown) if content is not None \
-            else None
+        return read_ruleset(content, file=path, link_base=link_base, markdown=markdown, twins=True) \
+            if content is not None else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
                  for name in list_files(repo, revision, path, recursive=False)]
@@ -1943,8 +2012,7 @@ def _hints(steps: list[_Step], by_pull_requests: bool) -> list[str]:
             "commit is then the keeper's own, and the new file says `convention proposals-are-pull-requests`."]
 
 
-def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
-                      guessed: dict[str, tuple[str, str]], decisions: list[Line],
+def _correction_lines(steps: list[_Step], names: _Names, walk: _Walk, decisions: list[Line],
                       by_pull_requests: bool = False) -> list[tuple[str, list[Line]]]:
     commits = []
     for step in steps:
@@ -1962,10 +2030,12 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
             why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
         commits.append(Line(_step_named(step), step.reading.words(), why + ids))
     rules = []
-    if guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's to say
+    if walk.guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's
         words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
         rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
-                      "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
+                      "guessed some classes (IMPORT.md says which)")
+                 for number, rule_class in sorted(walk.classes.items())]
+    rules += walk.twin_lines
     conventions = [Line("convention", CONVENTION_PULL_REQUESTS, "a merged pull request's number is its proposal's "
                         "(--proposals-are-pull-requests, or this line)")] if by_pull_requests else []
     return [("The game's conventions", conventions), ("Commits that changed the rules", commits), ("Rules", rules),
