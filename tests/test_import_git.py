@@ -1778,6 +1778,24 @@ def test_a_rule_given_a_number_another_holds_is_read_under_its_own(tmp_path, cap
         assert f"corrections.txt:1: {refused}" in said
 
 
+def test_a_rule_written_twice_word_for_word_is_read_once(tmp_path, capsys) -> None:
+    """A rule pasted twice (the same number, title and text) is one rule: read once, and said once."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## 108: Tea\nTea at four.\n\n## 109: Cake\nCake on Sundays.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text += "\n## 110: Jam\nJam with scones.\n\n## 109: Cake\nCake on Sundays.\n"
+    pasted = git_commit(repo, "Proposal 110: jam", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit")
+    git_commit(repo, "Proposal 111: more jam", {"rules.md": text.replace("with scones", "with all")},
+               date="2021-01-03T12:00:00", author="Kit")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 1, said
+    assert said.count("is written twice") == 1
+    assert f"rules.md at {pasted[:10]}, line 12: rule 109 is written twice, word for word: read once" in said
+    log = entries(files["log.md"])
+    assert "Enact rule 110: Jam" in log["Proposal 110: jam"] and "109" not in log["Proposal 110: jam"]
+    assert "Amend rule 110 to read:" in log["Proposal 111: more jam"]
+
+
 def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
     """The rules file arranges its rules under topics (`# Voting`): game.toml's sections are the last file's, so
     that a rule enacted later stands under its topic, not among "other rules"."""

@@ -166,6 +166,7 @@ class _Walk:
     twins: dict[int, int] = field(default_factory=dict)
     twin_lines: list[Line] = field(default_factory=list)
     twin_guessed: dict[str, tuple[str, str]] = field(default_factory=dict)  # as `guessed`
+    copied: set[int] = field(default_factory=set)  # numbers the file gives one rule twice, word for word
 
     def guesses(self) -> list[str]:
         """What the reading of the rules guessed, each as standard error and IMPORT.md say it."""
@@ -676,17 +677,30 @@ def _untwinned(rules: list[ImportedRule], walk: _Walk, corrections: Corrections 
     by_number: dict[int, list[ImportedRule]] = {}
     for rule in rules:
         by_number.setdefault(rule.number, []).append(rule)
-    given: dict[int, int] = {}  # id of a rule -> the number it is read under
+    given: dict[int, int] = {}  # id of a rule -> the number it is read under (0: a copy, not read)
     for number, same in by_number.items():
         if len(same) == 2:
             old = before.get(number)
             kept = max(same, key=lambda rule: _alike(old, rule)) if old is not None else same[0]
             twin = same[1] if kept is same[0] else same[0]
+            if (twin.title, twin.text) == (kept.title, kept.text):  # the same rule written twice: read once
+                given[id(same[1])] = 0
+                _say_copied(walk, number, same[1], at)
+                continue
             if number not in walk.twins:
                 walk.twins[number] = _twin_number(number, (twin, kept), walk, corrections, at, set(by_number),
                                                   max([highest(), *by_number, *walk.twins.values()]) + 1)
             given[id(twin)] = walk.twins[number]
-    return [dataclasses.replace(rule, number=given[id(rule)]) if id(rule) in given else rule for rule in rules]
+    return [dataclasses.replace(rule, number=given[id(rule)]) if id(rule) in given else rule for rule in rules
+            if given.get(id(rule)) != 0]
+
+
+def _say_copied(walk: _Walk, number: int, copy: ImportedRule, at: tuple[str, str]) -> None:
+    """A problem of the record, said once: the file writes rule `number` twice, word for word (`copy` the second)."""
+    if number not in walk.copied:
+        walk.copied.add(number)
+        walk.problems.append(Problem(copy.file or at[0], at[1], copy.line, f"rule {number} is written twice, word "
+                                     "for word: read once"))
 
 
 def _twin_number(number: int, rules: tuple[ImportedRule, ImportedRule], walk: _Walk,
