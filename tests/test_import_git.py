@@ -1796,6 +1796,24 @@ def test_a_rule_written_twice_word_for_word_is_read_once(tmp_path, capsys) -> No
     assert "Amend rule 110 to read:" in log["Proposal 111: more jam"]
 
 
+def test_a_rule_numbered_below_the_proposals_before_it_numbers_no_proposal(tmp_path, capsys) -> None:
+    """Proposals numbered from 301 made rules 301 and 302; then a new constitution makes a rule 103: no proposal
+    is numbered 103 after 301 and 302 were carried out, so it is the next in sequence (a guess)."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**101.** Play fair.\n\n**102.** Vote often.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    for number, day in ((301, 2), (302, 3)):
+        text += f"\n**{number}.** Rule of day {day}.\n"
+        git_commit(repo, f"Day {day}", {"rules.md": text}, date=f"2021-01-0{day}T12:00:00", author="Kit")
+    text = text.replace("**102.** Vote often.\n", "**102.** Vote often.\n\n**103.** A new constitution.\n")
+    git_commit(repo, "A new constitution", {"rules.md": text}, date="2021-01-04T12:00:00", author="Bo")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301: Day 2", "Proposal 302: Day 3", "Proposal 303: A new constitution"]
+    assert "Enact rule 103" in log["Proposal 303: A new constitution"]
+    assert re.search(r"commit \S+ proposal 303 by Bo +# guessed: no record numbers it: numbered 303, next in "
+                     "sequence", files["corrections.txt"])
+
+
 def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
     """The rules file arranges its rules under topics (`# Voting`): game.toml's sections are the last file's, so
     that a rule enacted later stands under its topic, not among "other rules"."""

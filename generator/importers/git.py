@@ -1152,14 +1152,15 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
     # read as its number (several at once, say) shows the game numbers its rules otherwise
     numbered_otherwise = False
     previous = -1  # the place of the last commit that changed the rules
-    for step in steps:
+    lowest: int | None = None  # the lowest number of the proposals the commits before carried out
+    for at, step in enumerate(steps):
         since, previous = previous, step.place
         begun = begun or step in numbered
+        lowest = _lowest(lowest, steps[at - 1]) if at else None
         if step not in undecided:
             continue
         author, author_is = _author(step)
-        decided = [(number, commit) for place, number, commit in walk.decided if since < place < step.place] or \
-            [(number, commit) for place, number, commit in walk.decided if place < step.place][-1:]
+        decided = _decided_before(walk, since, step.place)
         if decided and not step.formatting:
             number, commit = decided[-1]
             step.title = ""  # (its subject is the bot's words for the change, not the proposal's title)
@@ -1185,10 +1186,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
             step.guesses.append("no pull request merged it, where the game's proposals are its pull requests: the "
                                 "keeper's own change, not a proposal")
             step.reading = Reading("event", by=f"{author}, no proposal")
-        elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
-                (own_numbers or own_numbers is None and made[0] > highest_initial and not numbered_otherwise):
-            why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
-                "above the initial rules', as Suber's numbering makes them"
+        elif why := _numbered_as_made(made, claimed, lowest, highest_initial, own_numbers, numbered_otherwise):
             step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
             _proposals(step, made, author, author_is)
             claimed.add(made[0])
@@ -1201,6 +1199,37 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
             _proposals(step, [NEXT], author, author_is)
             # (a rule given back a number of the initial rules, a change undone, numbers no new rule)
             numbered_otherwise = numbered_otherwise or bool(set(made) - walk.initial.keys())
+
+
+def _decided_before(walk: _Walk, since: int, place: int) -> list[tuple[int, Commit]]:
+    """The decisions commits record between the step before (at `since`) and the step at `place`, else the last
+    before it: a bot applies a decided proposal's changes in commits of its own after it."""
+    return [(number, commit) for at, number, commit in walk.decided if since < at < place] or \
+        [(number, commit) for at, number, commit in walk.decided if at < place][-1:]
+
+
+def _lowest(lowest: int | None, step: _Step) -> int | None:
+    """The lowest of `lowest` and the numbers of the proposals `step` carried out."""
+    numbers = [p.number for p in step.reading.proposals if p.number != NEXT] if step.reading.kind == "proposal" \
+        else []
+    return min([*numbers, *([lowest] if lowest is not None else [])], default=None)
+
+
+def _numbered_as_made(made: list[int], claimed: set[int], lowest: int | None, highest_initial: int,
+                      own_numbers: bool | None, numbered_otherwise: bool) -> str | None:
+    """Why a commit that makes the one new rule `made` is read as the proposal of its number (None where it is
+    not): the game's numbered proposals make rules numbered as themselves, or none yet did and the rule stands
+    above the initial rules, as Suber's numbering makes them. Never a number far above all the others, nor one
+    below every proposal carried out before (`lowest`: a rule a new constitution numbers 112 after proposals
+    301 and 302)."""
+    if len(made) != 1 or made[0] > max(claimed | {highest_initial}) + MAX_LEAP or \
+            lowest is not None and made[0] < lowest:
+        return None
+    if own_numbers:
+        return "as the game's numbered proposals make rules numbered as themselves"
+    if own_numbers is None and made[0] > highest_initial and not numbered_otherwise:
+        return "above the initial rules', as Suber's numbering makes them"
+    return None
 
 
 def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
