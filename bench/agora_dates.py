@@ -26,9 +26,12 @@ Kinds, each line taking the first that fits:
 - placement: a rule printed alike on both sides in another place, and the sections' headings and the table of
   contents' lines of such rules (the FLR's sections at that date);
 - only ours / only theirs: a rule in force on one side alone (its every line, and its contents line);
+- layout: a rule on both sides that says the same, its lines unwrapped (his generator's wrapping and indenting
+  then);
 - names as now: a rule on both sides that says the same, its lines unwrapped, once each former name of game.toml's
-  `[aliases]` is the current one (the import writes names as now; his name replacements came later);
-- names as now (an entry): a history line or annotation the other side's same rule has, its names as now;
+  `[aliases]` is the current one (a name his list of that day did not replace: `[[report.names]]`);
+- layout / names as now (an entry): a history line or annotation the other side's same rule has, unwrapped /
+  its names as now;
 - edited since: a history line of a rule whose history in the record (its rule file on the main branch) that
   day is not its history now in the entries it had then: the Rulekeepor edited the entries since (a proposal
   number corrected, a power or an event written in); an annotation of a rule that had then an annotation it has
@@ -58,7 +61,7 @@ MIRROR = "/work/.mirror/AgoraNomic+ruleset/repo"
 LAG = dt.timedelta(days=60)  # the most his header's day is taken to lag or lead his commit's
 CORRECTED_DAYS = 120  # how long after a change he published it before the record's correction (CFJs take weeks)
 KINDS = ("header date", "ratification", "header figures", "powers", "corrected later", "recorded late", "placement",
-         "only ours", "only theirs", "names as now", "edited since", "wording since", "head", "text", "history",
+         "only ours", "only theirs", "layout", "names as now", "edited since", "wording since", "head", "text", "history",
          "annotations", "other")
 _RULE_HEAD = re.compile(r"Rule (\d+)/\d+ \(Power=[^)]*\)$")
 _TOC_LINE = re.compile(r"   \* Rule +(\d+): ")
@@ -329,6 +332,8 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, ed
         entry = mine[0].get(n)
         if entry is None:
             return part
+        if entry in other[1].get((rule, part), ()):
+            return "layout"
         others = [renamed(text) for text in other[1].get((rule, part), ())]
         if renamed(entry) in others:
             return "names as now"
@@ -355,6 +360,8 @@ def differing_lines(ours: str, theirs: str, corrected: set[int], former=None, ed
             return "recorded late" if late else only
         if mine[rule] == other[rule]:
             return "placement"
+        if same_but_names(mine[rule], other[rule], None):
+            return "layout"
         if same_but_names(mine[rule], other[rule], former):
             return "names as now"
         if late:

@@ -135,7 +135,7 @@ def test_two_sections_share_a_day_where_a_day_holds_both(seed):
         since, until = rng.choice([None, *days[1:-1]]), rng.choice([None, *days[1:-1]])
         if since is not None and until is not None and until <= since:
             since, until = (until, since) if until < since else (since, None)
-        return Section("S", "", (), since, until)
+        return Section("S", "", (), since=since, until=until)
 
     for _ in range(50):
         one, other = section(), section()

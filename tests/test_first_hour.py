@@ -420,6 +420,8 @@ def test_a_save_by_rename_says_its_problems_once(tmp_path, capsys, monkeypatch):
 
     monkeypatch.chdir(tmp_path)
     printer = UpdatePrinter(tmp_path)
+    printer(Update(1, [], 0.01))
+    capsys.readouterr()
     broken = Update(1, [SourceError("g/log.md", 8, "'someday' is not a date like 1982-06-03")], 0.01)
     printer(broken)
     printer(broken)
@@ -438,3 +440,26 @@ def test_the_licence_is_the_mit_licence_pyproject_names():
     assert licence.startswith("MIT License\n\nCopyright (c) the nomic-archive developers\n")
     assert "THE SOFTWARE IS PROVIDED \"AS IS\", WITHOUT WARRANTY OF ANY KIND" in licence
     assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
+
+
+def test_serve_started_on_a_broken_game_says_there_is_no_site_yet(tmp_path, capsys, monkeypatch):
+    """At the start there is no last good site: every page says what is wrong (a draft leading out of the
+    content folder, here) until the file is fixed, and the terminal says so, not that an earlier site is served."""
+    from generator.commands.serve import UpdatePrinter
+    from generator.serve import LiveSite
+
+    content = copy_games(tmp_path, "mini")
+    game = next(path.parent for path in content.glob("*/game.toml"))
+    (game / "drafts").mkdir(exist_ok=True)
+    (tmp_path / "outside.md").write_text("## Proposal: Outside\nProposer: Ann\n", encoding="utf-8")
+    (game / "drafts" / "outside.md").symlink_to(tmp_path / "outside.md")
+    monkeypatch.chdir(tmp_path)
+    live = LiveSite(content, live_reload="")
+    update = live.update()
+    UpdatePrinter(tmp_path)(update)
+    said = capsys.readouterr().err.splitlines()
+    assert said[-2].endswith(f"{game.name}/drafts/outside.md: leads out of the content folder through a symbolic "
+                             f"link (to {tmp_path / 'outside.md'}); only files inside it are read"), said
+    assert said[-1] == "there is no site to serve yet: each page says what is wrong until the file is fixed"
+    answer = live.answer("/")
+    assert "leads out of the content folder" in answer.data.decode("utf-8")

@@ -155,3 +155,38 @@ def test_a_rule_the_record_struck_whole_is_failed_and_counts_in_no_header(flr):
     assert re.search(r"## Rules the Rulekeepor took out of his record whole \(each change to them failed\) \(1\)\n\n"
                      r"- rule 109, enacted by proposal 6 at commit [0-9a-f]{10}, taken out at commit [0-9a-f]{10} "
                      r"\(Some fixes\)\n", log)
+
+
+def test_a_report_of_a_day_names_players_as_his_name_list_of_that_day(tmp_path, capsys):
+    """His generator replaces names as name_replacement_data says when he publishes: each version of the file
+    becomes `[[report.names]]` from its day to the day a version no longer gave it; History lines keep the
+    record's names, and a report of a day names players as that day's list did. An event's `By:` names the
+    player as now."""
+    repo = tmp_path / "ruleset"
+    by_2 = entry_yaml("amendment", "2020-01-05", "proposal: '2'")
+    cleaned = entry_yaml("amendment", "2020-01-10", "cleaning:\n      by: Ann")
+    config = {"rules_data/config/flr_format": FLR, "rules_data/config/slr_format": FLR,
+              "rules_data/config/header": HEADER, "rules_data/config/index": sections(("All", [101]))}
+    for subject, day, files in [
+            ("Start", "2020-01-01", {**config, "rules_data/rules/101": rule_file(101, "Kept", "1", "Keep",
+                                                                                 [ENACTED])}),
+            ("Proposal 2", "2020-01-05", {"rules_data/rules/101": rule_file(101, "Kept", "1", "Keep it.",
+                                                                            [ENACTED, by_2])}),
+            ("Clean", "2020-01-10", {"rules_data/rules/101": rule_file(101, "Kept", "1", "Keep it!",
+                                                                       [ENACTED, by_2, cleaned])}),
+            ("Ann is Anna", "2020-02-01", {"name_replacement_data": "Ann:Anna\nBo:Bea\n"}),
+            ("Ann again", "2020-03-01", {"name_replacement_data": "Bo:Bea\n"}),
+            ("Ann is Annie", "2020-04-01", {"name_replacement_data": "Bo:Bea\nAnn:Annie\n"})]:
+        git_commit(repo, subject, files, date=f"{day}T12:00:00")
+    code, _, said = run_import(tmp_path, capsys, "--ruleset", str(repo))
+    assert code == 0, said
+    game = tmp_path / "agora"
+    toml = (game / "game.toml").read_text(encoding="utf-8")
+    assert toml.endswith("as that day's.\n[[report.names]]\nname = \"Ann\"\nas = \"Anna\"\nfrom = 2020-02-01\n"
+                         "until = 2020-03-01\n\n[[report.names]]\nname = \"Bo\"\nas = \"Bea\"\nfrom = 2020-02-01\n\n"
+                         "[[report.names]]\nname = \"Ann\"\nas = \"Annie\"\nfrom = 2020-04-01\n"), toml
+    log = (game / "log" / "2020.md").read_text(encoding="utf-8")
+    assert "By: cleaning (Annie)\n" in log and "History: Amended(2) by cleaning (Ann), 2020-01-10\n" in log
+    for day, name in [("2020-01-20", "Ann"), ("2020-02-20", "Anna"), ("2020-03-20", "Ann"), ("2020-04-20", "Annie")]:
+        assert main(["ruleset", f"{game}@{day}", "--format", "flr"]) == 0
+        assert f"Amended(2) by cleaning ({name}), 10 Jan 2020\n" in capsys.readouterr().out, day

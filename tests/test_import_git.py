@@ -337,6 +337,37 @@ def test_the_keepers_corrections_are_followed(tmp_path, capsys, small_game) -> N
     assert f"{corrections}: 3 lines confirmed what the import reads" in said
 
 
+def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning_says_its_number(tmp_path,
+                                                                                                capsys) -> None:
+    """Commits no record numbers are numbered in sequence: the keeper who makes the second a cleaning and leaves
+    the others' lines as written is told what the import read of it (proposal 2, never the placeholder -1), and
+    the lines left alone confirm (the first keeps its number; the third keeps 3, so 2 is Unrecorded)."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## 1 - Play\n\nPlay fair.\n\n## 2 - Win\n\nThe first to 10 points wins.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text})
+    for subject, old, new in [("stickers", "fair.", "fair, with stickers."), ("fix a typo", "first to", "first one to"),
+                              ("bugs", "10 points", "10 points and no bugs")]:
+        text = amended(text, old, new)
+        git_commit(repo, subject, {"rules.md": text}, author="Kit")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    typo = short(repo, "HEAD~1")
+    assert f"commit {typo} proposal 2 by Kit " in files["corrections.txt"]
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text(files["corrections.txt"].replace(f"commit {typo} proposal 2 by Kit ",
+                                                            f"commit {typo} cleaning by Kit "), encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(corrections),
+                                 out="corrected")
+    assert code == 0, said
+    assert f"commit {typo}: cleaning by Kit (the import read: proposal 2 by Kit)" in said
+    assert "-1" not in said and "-1" not in files["corrections.txt"] and "-1" not in files["IMPORT.md"]
+    assert f"{corrections}: " in said and "lines confirmed what the import reads" in said
+    assert said.count("(the import read:") == 1, said
+    assert "as your line says; guessed: no record numbers it: numbered 1, next in sequence" in files["corrections.txt"]
+    assert list(entries(files["log.md"])) == ["Proposal 1: stickers", "Event: fix a typo", "Unrecorded: 2",
+                                              "Proposal 3: bugs"]
+
+
 @pytest.mark.parametrize("line, message", [
     ("commit 0123456789 proposal 9 by Ann", "commit 0123456789: names no commit among those that changed the rules"),
     ("rule 999 immutable", "rule 999: no rule 999 is in any version of the rules read"),

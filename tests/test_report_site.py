@@ -19,7 +19,8 @@ from generator.site.render import package_templates
 from generator.site.ruleset_text import every_point_figures, point_figures
 from tests.helpers import copy_games
 from tests.test_points import NODE_SITE
-from tests.test_ruleset_command import DATED_SECTIONS, GAME_TOML, RECORDED_LOG, with_sections, write_game
+from tests.test_ruleset_command import (DATED_SECTIONS, GAME_TOML, RECORDED_LOG, REPORT_NAMES, with_sections,
+                                        write_game)
 
 NODE_HARNESS = NODE_SITE + r"""
 const [pointsScript, reportScript, asks] = process.argv.slice(3);
@@ -43,11 +44,12 @@ def random_game(folder: Path, seed: int, *, report: bool, dated: bool = False) -
     """A game of the Agora shape (powers, sections, a [report] with ratifications, histories and annotations, a
     decision taken again) whose proposals enact, amend, retitle, renumber, repeal, re-power, annotate and
     unannotate its rules at random; `dated`: its sections held for a time (`from`, `until`), its header dated by
-    the day asked for (`{asked}`)."""
+    the day asked for (`{asked}`), its players renamed in its reports over time (`[[report.names]]`, with a report)."""
     rng = random.Random(seed)
     toml = GAME_TOML if report else GAME_TOML[:GAME_TOML.index("[report]")]
     if dated:
-        toml = with_sections(toml, DATED_SECTIONS).replace("Date of this ruleset: {date}", "Dated: {asked}")
+        toml = with_sections(toml, DATED_SECTIONS).replace("Date of this ruleset: {date}", "Dated: {asked}") \
+            + (REPORT_NAMES if report else "")
     folder = write_game(folder, toml)
     numbers, next_number, notes = {101: 3, 105: 2}, 2001, {}  # number -> power; number -> annotations standing
     entries, day = [], 0

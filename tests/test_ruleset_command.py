@@ -5,6 +5,7 @@ written."""
 from __future__ import annotations
 
 import contextlib
+import shutil
 import random
 from pathlib import Path
 
@@ -13,6 +14,7 @@ from hypothesis import given, settings
 from hypothesis import strategies as st
 
 from generator.cli import main
+from generator.site.views import renaming
 from generator.site.ruleset_text import wrap
 from tests.helpers import ROOT
 
@@ -527,7 +529,7 @@ def test_what_cannot_be_read_is_said_exit_2(game, capsys, spec, message):
 BROKEN_REPORTS = [  # (what is replaced, by what, the line the problem is said at, the message)
     ("width = 40", "width = 10", "width = 10", "report.width must be a whole number from 20 to 1000, not 10"),
     ("width = 40", "widht = 40", "widht = 40", "report: unknown key 'widht' (it has full, short, header, width, "
-                                               "ratification, ratifications)"),
+                                               "ratification, ratifications, names)"),
     ("{ruleset}\n'''\nshort", "{rules}\n'''\nshort", "full = ",
      "report.full: no placeholder is named {rules} (they are {header}, {num}"),
     ("date = 2020-03-01", 'date = "March"', "[[report.ratifications]]",
@@ -681,6 +683,92 @@ def test_a_record_of_history_lines_is_printed_as_kept_and_a_removed_annotation_i
     assert code == 0 and "CFJ 12" not in out[out.index("Rule 2001"):]  # nor before it was made
     code, out, _ = ruleset(capsys, f"{game}@2020-03-10")
     assert code == 0 and "CFJ 12 (called 04 Mar 2020)" in " ".join(out.split())
+
+
+REPORT_NAMES = """
+[[report.names]]
+name = "Ann"
+as = "Annabel Lee"
+from = 2020-03-01
+until = 2020-05-01
+
+[[report.names]]
+name = "Annabel Lee"
+as = "Ann"
+from = 2020-05-01
+
+[[report.names]]
+name = "Bob"
+as = "Robert"
+from = 2020-05-01
+"""
+
+
+def test_a_report_names_players_as_the_names_of_its_day(tmp_path, capsys):
+    """`[[report.names]]` (the Rulekeepor's name_replacement_data over time): a report of a day writes, in each
+    history line, the name its list of that day gives for a whole name the record gives (rules.md's lines
+    and the log's alike; `Anne`, `Annex` untouched), in one pass, and wraps
+    the line after (the width is 40); before the first list and where none holds, as the record writes it. The
+    site's pages show the names of the end's report."""
+    assert renaming((("Ann", "Bea"), ("Bea", "Cy")))("Ann, Bea, Beatrix") == "Bea, Cy, Beatrix"  # one pass
+    game = write_game(tmp_path / "content" / "g", GAME_TOML + REPORT_NAMES)
+    (game / "log.md").write_text(RECORDED_LOG.replace("(Ann), 2020-04-02", "(Ann, Anne), 2020-04-02")
+                                 + "\n## Event: Annex\nDate: 2020-06-01\n", encoding="utf-8")
+    reports = {}
+    for day in ("2020-02-20", "2020-04-10", "2020-06-10"):
+        code, out, err = ruleset(capsys, f"{game}@{day}")
+        assert (code, err) == (0, "")
+        reports[day] = out
+    assert "Amended(1) by P10 'First' (Ann), 27 Sep\n   1999" in reports["2020-02-20"]
+    assert "Amended(1) by P10 'First' (Annabel Lee),\n   27 Sep 1999" in reports["2020-04-10"]
+    assert "Amended(2) by P202 'Recorded' (Annabel\n   Lee, Anne), 02 Apr 2020" in reports["2020-04-10"]
+    assert "Amended(1) by P10 'First' (Ann), 27 Sep\n   1999" in reports["2020-06-10"]
+    assert "Amended(2) by P202 'Recorded' (Ann,\n   Anne), 02 Apr 2020" in reports["2020-06-10"]
+    assert "that wraps' (Bob, Annabel Lee), 06\n" in reports["2020-04-10"]
+    assert "that wraps' (Robert, Ann), 06 Aug\n" in reports["2020-06-10"]
+    assert reports["2020-02-20"].replace("Annabel Lee", "Ann") == reports["2020-02-20"]
+    code, now, _ = ruleset(capsys, game)
+    assert code == 0 and now == reports["2020-06-10"].replace("10 Jun 2020", "01 Jun 2020")
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "site"), "-q"]) == 0
+    capsys.readouterr()
+    page = (tmp_path / "site" / "g" / "rules" / "101.html").read_text(encoding="utf-8")
+    assert "that wraps&#39; (Robert, Ann), 2005-08-06" in page and "Annabel" not in page and "(Bob" not in page
+
+
+def test_a_report_name_is_taken_literally_and_shown_escaped(tmp_path, capsys):
+    """A name holding a pattern's characters replaces itself only (never `Bob` through `B.b`), and what it is
+    replaced by is text: escaped in the site's pages, as written in the report."""
+    names = '\n[[report.names]]\nname = "B.b"\nas = "<b>Bo</b>"\n\n[[report.names]]\nname = "Ann"\nas = "<script>x</script>"\n'
+    game = write_game(tmp_path / "content" / "g", GAME_TOML + names)
+    code, out, _ = ruleset(capsys, game)
+    words = " ".join(out.split())  # (the width is 40)
+    assert code == 0 and "(Bob, <script>x</script>)" in words and "<b>Bo</b>" not in words
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "site"), "-q"]) == 0
+    capsys.readouterr()
+    page = (tmp_path / "site" / "g" / "rules" / "101.html").read_text(encoding="utf-8")
+    assert "(Bob, &lt;script&gt;x&lt;/script&gt;)" in page and "<script>x" not in page
+
+
+def test_report_names_that_overlap_or_lack_a_name_are_said_at_their_line(tmp_path, capsys):
+    for names, at, message in [
+            (REPORT_NAMES.replace("from = 2020-05-01", "from = 2020-04-01").replace('name = "Annabel Lee"',
+                                                                                  'name = "Ann"'),
+             'name = "Ann"\nas = "Ann"', "report.names: the 2nd gives a name for 'Ann', which the 1st gives on some "
+                                       "of the same days"),
+            ('\n[[report.names]]\nname = "Ann"\n', "[[report.names]]",
+             'report.names: the 1st needs as, a name on one line, like name = "Jason", as = "Janet"'),
+            ('\n[[report.names]]\nname = "Ann"\nas = "B"\nsince = 2020-01-01\n', "since = ",
+             "report.names: the 1st: unknown key 'since' (it has name, as, and from and until"),
+            ('\n[[report.names]]\nname = "Ann"\nas = "B"\nfrom = 2020-05-01\nuntil = 2020-03-01\n', "until = ",
+             "report.names: the 1st: until (2020-03-01) must be after from (2020-05-01)")]:
+        toml = GAME_TOML + names
+        line = toml[:toml.index(at)].count("\n") + 1
+        shutil.rmtree(tmp_path / "g", ignore_errors=True)
+        write_game(tmp_path / "g", toml)
+        with contextlib.chdir(tmp_path):
+            code, out, err = ruleset(capsys, "g")
+        assert (code, out) == (2, "")
+        assert err.startswith(f"g/game.toml:{line}: {message}"), err
 
 
 def _wrapped_word_by_word(text: str, width: int, first: str, following: str) -> list[str]:

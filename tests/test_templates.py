@@ -87,18 +87,25 @@ def test_an_unsafe_attribute_names_the_file_the_line_and_the_attribute(tmp_path,
                    "unsafe.\n")
 
 
-def test_what_a_template_may_do_still_works_in_the_sandbox(tmp_path, capsys, monkeypatch):
-    """Loops, filters, macros, a dict's methods, string methods, format and a namespace: a keeper's tools."""
-    template = ('{% extends "base.html" %}{% block main %}{% set ns = namespace(n=0) %}'
-                "{% macro shout(x) %}{{ x|upper }}{% endmacro %}"
-                "{% for i in range(3) %}{% set ns.n = ns.n + i %}{% endfor %}"
-                "<p id=k>{{ ns.n }} {{ shout('a') }} {{ '%s-%d'|format('x', 4) }} {{ '{}:{}'.format(1, 'b') }} "
-                "{{ 'a,b'.split(',')|join('+') }} {{ {'k': 1}.items()|list|length }} {{ site_title|length > 0 }}"
-                "</p>{% endblock %}\n")
+@pytest.mark.parametrize("main, shown", [
+    # Loops, filters, macros, a dict's methods, string methods, format and a namespace: a keeper's tools.
+    ("{% set ns = namespace(n=0) %}{% macro shout(x) %}{{ x|upper }}{% endmacro %}"
+     "{% for i in range(3) %}{% set ns.n = ns.n + i %}{% endfor %}"
+     "{{ ns.n }} {{ shout('a') }} {{ '%s-%d'|format('x', 4) }} {{ '{}:{}'.format(1, 'b') }} "
+     "{{ 'a,b'.split(',')|join('+') }} {{ {'k': 1}.items()|list|length }} {{ site_title|length > 0 }}",
+     "3 A x-4 1:b a+b 1 True"),
+    # What bounds.py measures, within the bounds: as Jinja2 makes it.
+    ("[{{ 'x'|center(5) }}][{{ 'a'.ljust(3) }}][{{ '{:>4}'.format(1) }}][{{ '%-3s'|format('b') }}]"
+     "[{{ 'a' ~ 'b' ~ 1 }}][{{ ([1] + [2])|join(',') }}][{{ 'abab'|replace('a', 'cd') }}][{{ 'l1\nl2'|indent(2) }}]"
+     "[{{ [1, 2, 3]|batch(2, 0)|list }}][{{ '<' ~ 'i' ~ '>' }}]",
+     "[  x  ][a  ][   1][b  ][ab1][1,2][cdbcdb][l1\n  l2][[[1, 2], [3, 0]]][&lt;i&gt;]"),
+], ids=["tools", "within-bounds"])
+def test_what_a_template_may_do_still_works_in_the_sandbox(tmp_path, capsys, monkeypatch, main, shown):
+    template = '{% extends "base.html" %}{% block main %}<p id=k>' + main + "</p>{% endblock %}\n"
     content = _build_with(tmp_path, {"index.html": template})
     code, err = _run_build(tmp_path, content, capsys, monkeypatch)
     assert code == 0, err
-    assert "<p id=k>3 A x-4 1:b a+b 1 True</p>" in (tmp_path / "site/index.html").read_text()
+    assert f"<p id=k>{shown}</p>" in (tmp_path / "site/index.html").read_text()
 
 
 @pytest.mark.parametrize("data, message", [
@@ -130,6 +137,43 @@ def test_every_template_mistake_is_exit_2_naming_its_file_and_line(tmp_path, cap
     # (A recursion's message goes on differently in different Pythons: its start is what is said.)
     assert code == 2 and err.startswith(message) and err.count("\n") == 1, err
     assert "bug" not in err
+    assert not (tmp_path / "site").exists()
+
+
+# Each asks for gigabytes (or hours) in one operation the sandbox does not bound itself, or doubles a value in a
+# loop: each is measured before it is made, and refused at its line (exit 2), nothing written.
+AMPLIFIERS = [
+    ("{{ 'ab'|center(400000000) }}", "center would make 400,000,000 characters"),
+    ("{{ 'a'.ljust(400000000) }}", "ljust would make 400,000,000 characters"),
+    ("{{ 'a'|indent(400000000, true) }}", "indent would make 400,000,001 characters"),
+    ("{{ 'a\tb'.expandtabs(400000000) }}", "expandtabs would make 400,000,003 characters"),
+    ("{{ (range(1000)|join(','))|replace(',', 'x' * 900000) }}", "replace would make 899,103,889 characters"),
+    ("{{ '%400000000s'|format(1) }}", "format would make 400,000,011 characters"),
+    ("{{ '%*s'|format(400000000, 'a') }}", "format would make 400,000,004 characters"),
+    ("{{ '{:>400000000}'.format(1) }}", "format would make 400,000,013 characters"),
+    ("{{ '{:{}}'.format(1, 400000000) }}", "format would make 800,000,005 characters"),
+    ("{{ ([('x' * 900000)] * 100000)|join }}", "join would make 90,000,000,000 characters"),
+    ("{{ ''.join([('x' * 900000)] * 100000) }}", "join would make 90,000,000,000 characters"),
+    ("{{ [1]|batch(400000000, 'x')|list }}", "batch would make 400,000,000 items"),
+    ("{{ [1]|slice(400000000, 'x')|list }}", "slice would make 400,000,000 lists"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s ~ ns.s %}{% endfor %}",
+     "~ would make 16,777,216 characters"),
+    ("{% set ns = namespace(s='x') %}{% for i in range(60) %}{% set ns.s = ns.s + ns.s %}{% endfor %}",
+     "+ would make 16,777,216 characters"),
+    ("{% set l = [1] %}{% for i in range(60) %}{{ l.extend(l) or '' }}{% endfor %}", "extend would make 16,777,216 items"),
+    ("{{ lipsum(10000000) }}", "UndefinedError: 'lipsum' is undefined"),
+]
+
+
+@pytest.mark.parametrize("template, message", AMPLIFIERS, ids=[m.split(" ")[0] for _, m in AMPLIFIERS])
+def test_a_template_asking_for_gigabytes_is_refused_before_it_makes_them(tmp_path, capsys, monkeypatch, template,
+                                                                         message):
+    content = _build_with(tmp_path, {"404.html": f"<p>\n{template}\n"})
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    prefix = "" if message.startswith("Undefined") else "OverflowError: "
+    assert code == 2 and err.startswith(f"_templates/404.html:2: {prefix}{message}"), err
+    if prefix:
+        assert err.endswith("too many for a template (at most 10,000,000)\n"), err
     assert not (tmp_path / "site").exists()
 
 

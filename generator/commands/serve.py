@@ -27,15 +27,19 @@ class UpdatePrinter:
     def __init__(self, root: Path) -> None:
         self.places = Places(root)
         self.shown: list[str] = []  # the problems printed last, as printed
+        self.drawn = False  # an update has replayed every game: there is a last good site to serve
 
     def __call__(self, update: Update) -> None:
         problems = [self.places.error(error) for error in update.errors]
         if update.ok:
+            self.drawn = True
             print(f"replayed {counted(update.games, 'game')} in {update.seconds:.2f}s", file=sys.stderr)
         elif problems != self.shown:
             for problem in problems:
                 print(problem, file=sys.stderr)
-            print("the last good site is still served; fix the file and it is drawn again", file=sys.stderr)
+            print("the last good site is still served; fix the file and it is drawn again" if self.drawn else
+                  "there is no site to serve yet: each page says what is wrong until the file is fixed",
+                  file=sys.stderr)
         self.shown = problems
 
 

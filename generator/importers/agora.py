@@ -40,7 +40,7 @@ from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
                       toml_aliases, toml_players, toml_string)
-from .agora_report import report_toml
+from .agora_report import has_templates, report_toml
 from .agora_sections import SectionSpan, section_spans
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
                   revisions, with_titles)
@@ -62,6 +62,7 @@ LAYOUTS = (_Layout("rules_data/config/index", "rules_data/rules/"),  # 2020-07 o
            _Layout("index", "rules/", titled=True),                  # 2017-10 on, with a Haskell generator
            _Layout("rules/index", "rules/", titled=True))            # 2017-05 on: rules/<Title>, flr.txt beside
 NOT_RECORDED = "As proposed: not recorded"  # (format 1.4) neither record holds the proposal's own text
+NAME_REPLACEMENTS = "name_replacement_data"  # the Rulekeepor's `old:new` names his reports write for the record's
 PROPOSAL_FOLDERS = ("rules_data/proposals/", "proposals/")  # the Rulekeepor's note of each proposal
 WALKED = sorted({layout.index for layout in LAYOUTS} | {layout.folder.rstrip("/") for layout in LAYOUTS}
                 | {folder.rstrip("/") for folder in PROPOSAL_FOLDERS})
@@ -204,7 +205,10 @@ class _Importer:
         self.assessor_tip = ""  # the commit the Assessor's files are read at
         self._named: set[str] = set()  # names said to be written otherwise
         self._unindexed: set[str] = set()  # titles the index lists that no rule file holds, once said
+        self.names_over_time = self._names_over_time()
         self.renames = self._renames()
+        # History lines keep the record's names where game.toml's [report] names them by day ([[report.names]])
+        self.names_by_day = has_templates(ruleset, self.head)
         self._full_names = self._full_names_of_renamed()
         self._former_names = self._former_names_pattern()
         self.unchanging: list[int] = []   # adopted proposals that changed no rule (most change the gamestate)
@@ -220,21 +224,42 @@ class _Importer:
 
     # --- names ---------------------------------------------------------------------------------------------
 
-    def _renames(self) -> dict[str, str]:
-        """Old name -> the name the player has now, from the Rulekeepor's name_replacement_data."""
+    def _names_over_time(self) -> list[tuple[str, str, datetime.date, datetime.date | None]]:
+        """What the Rulekeepor's reports wrote for a name the record gives, from his name_replacement_data in each
+        of its versions up to the head: (the record's name, the report's, the day of the version that first
+        gave it, the day of the one that no longer did, None at the head). His generator reads the file when he
+        publishes, so a report of a day names players as that day's version does ([[report.names]])."""
+        versions = [line.split() for line in text(git(self.ruleset, "log", "--first-parent", "--reverse",
+                                                      "--format=%H %cs", self.head, "--", NAME_REPLACEMENTS)
+                                                  ).splitlines()]
+        spans: list[tuple[str, str, datetime.date, datetime.date | None]] = []
+        held: dict[str, tuple[str, datetime.date]] = {}  # the record's name -> (the report's, since)
         with BlobReader(self.ruleset) as blobs:
-            try:
-                data = blobs.read(self.head, "name_replacement_data") or ""
-            except BlobTooLarge as error:
-                self.problems.append(Problem("name_replacement_data", self.head, 0, f"{error}: not read, so players "
-                                             "are named as the records name them"))
-                return {}
-        pairs = {}
-        for number, line in enumerate(data.splitlines(), start=1):
-            old, sep, new = line.partition(":")
-            if sep and old.strip() and new.strip():
-                where = Problem("name_replacement_data", self.head, number, "")
-                pairs[self.name(old, where, renamed=False)] = self.name(new, where, renamed=False)
+            for commit, day in versions:
+                try:
+                    data = blobs.read(commit, NAME_REPLACEMENTS) or ""
+                except BlobTooLarge as error:
+                    self.problems.append(Problem(NAME_REPLACEMENTS, commit, 0, f"{error}: not read, so players "
+                                                 "are named as the records name them"))
+                    data = ""
+                pairs = {}
+                for number, line in enumerate(data.splitlines(), start=1):
+                    old, sep, new = line.partition(":")
+                    if sep and old.strip() and new.strip():
+                        where = Problem(NAME_REPLACEMENTS, commit, number, "")
+                        pairs[self.name(old, where, renamed=False)] = self.name(new, where, renamed=False)
+                since = datetime.date.fromisoformat(day)
+                for old, (new, first) in list(held.items()):
+                    if pairs.get(old) != new:
+                        del held[old]
+                        spans += [(old, new, first, since)] if first < since else []
+                held.update({old: (new, since) for old, new in pairs.items() if old not in held})
+        return sorted(spans + [(old, new, since, None) for old, (new, since) in held.items()],
+                      key=lambda span: (span[2], span[0]))
+
+    def _renames(self) -> dict[str, str]:
+        """Old name -> the name the player has now, from the Rulekeepor's name_replacement_data at the head."""
+        pairs = {old: new for old, new, _, until in self.names_over_time if until is None}
         resolved = {}
         for old in pairs:
             name, seen = old, set()
@@ -273,8 +298,13 @@ class _Importer:
         return self._spelling.get(name, name) if one_spelling else name
 
     def as_written(self, raw) -> str:
-        """A name as the FLR's words give it: as the player is named now, in the record's own spelling."""
-        return self.name(raw, one_spelling=False)
+        """A name as a History line gives it: as the record writes it where game.toml's [report] names it by the
+        day ([[report.names]]; else as the player is named now), unless the corrections file names the player
+        otherwise."""
+        now = self.name(raw, one_spelling=False)
+        written = self.name(raw, renamed=False)
+        renamed = self.renames.get(written) or self._full_names.get(written, written)
+        return written if self.names_by_day and now == renamed else now
 
     def _one_spelling(self, decisions: list[_Decision]) -> None:
         """One spelling for each player the records write several ways that differ only in case or accents (Grok
@@ -1054,7 +1084,7 @@ class _Importer:
     def history(self, entries: list[dict]) -> list[str]:
         """History entries as History: lines, in the FLR's words, titles and authors of proposals included."""
         notes = {number: note for number, (_, note) in self.proposal_notes.items()}
-        return [self.current_names(with_titles(line, notes, self.as_written) if entry.get("line") else line)
+        return [with_titles(line, notes, self.as_written) if entry.get("line") else line
                 for entry, line in zip(entries, history_lines(entries, self.cause))]
 
     # --- the Assessor's repository ---------------------------------------------------------------------
@@ -1676,7 +1706,7 @@ class _Importer:
         kind, value = next(iter(agent.items()))
         if kind == "rule" and (number := _number(value)) is not None:
             return f"rule {number}"
-        cause = self.cause(agent)
+        cause = self.current_names(self.cause(agent))  # (the record's names, as its History line gives them)
         return f"proposal {cause[1:]}" if kind == "proposal" else cause
 
     def _place_unrecorded(self, entries: list[_Placed], missing: Runs) -> list[Entry]:
@@ -1806,7 +1836,7 @@ class _Importer:
             "",
             *toml_aliases(self.played_as, players),
             *self._sections_toml(sections),
-            *report_toml(self.ruleset, self.head)])
+            *report_toml(self.ruleset, self.head, self.names_over_time)]).rstrip("\n") + "\n"
 
     def _sections_toml(self, sections: list[SectionSpan]) -> list[str]:
         """The FLR's sections (its index's), each with its note, as `[[sections]]`: each rule in the first that
@@ -1923,7 +1953,10 @@ class _Importer:
                "notes (rules_data/proposals) hold, each with his note's title, authors, power and date (where the "
                "note has none, the date of the earliest history entry crediting it).",
                "- Players are named as they are now: " + (", ".join(f"{old} -> {new}" for old, new in
-                                                                   sorted(self.renames.items())) or "no renames") + ".",
+                                                                   sorted(self.renames.items())) or "no renames") + "."
+               + (" History lines keep the names the record gives; a report of a day names players as his list of "
+                  f"that day did (game.toml's {len(self.names_over_time)} [[report.names]])."
+                  if self.names_by_day and self.names_over_time else ""),
                ""]
         out += problems_section(self.problems)
         for heading, items in sorted(self.notes.items()):

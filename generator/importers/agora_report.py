@@ -25,9 +25,16 @@ _DATE_LINE = re.compile(r"^(Date of this ruleset:)[ \t]*$", re.IGNORECASE | re.M
 _BOTH = re.compile(r"(.+?) ruleset on (.+)", re.IGNORECASE)
 
 
-def report_toml(repo: Path, head: str) -> list[str]:
-    """The lines of `[report]` from the templates at `head`; none when the repository has no such templates (its
-    layouts before 2020)."""
+def has_templates(repo: Path, head: str) -> bool:
+    """Whether the repository holds the templates of his reports at `head` (not its layouts before 2020), so that
+    game.toml has a `[report]`, and its `[[report.names]]`, to write."""
+    with BlobReader(repo) as blobs:
+        return all(blobs.read(head, f"{CONFIG}/{name}") is not None for name in ("flr_format", "slr_format"))
+
+
+def report_toml(repo: Path, head: str, names: list[tuple[str, str, dt.date, dt.date | None]]) -> list[str]:
+    """The lines of `[report]` from the templates at `head`, and `names` (the record's name, the report's, from,
+    until) as `[[report.names]]`; none when the repository has no such templates (`has_templates`)."""
     with BlobReader(repo) as blobs:
         full, short, header = (blobs.read(head, f"{CONFIG}/{name}") for name in ("flr_format", "slr_format", "header"))
     if full is None or short is None:
@@ -40,6 +47,12 @@ def report_toml(repo: Path, head: str) -> list[str]:
     for date, ruleset in ratifications(repo, head):
         out += ["", "[[report.ratifications]]", f"date = {date.isoformat()}"]
         out += [f"ruleset = {ruleset.isoformat()}"] if ruleset else []
+    for at, (record, report, since, until) in enumerate(names):
+        out += ["", "# The names his reports wrote for names the record gives (name_replacement_data), each from the "
+                "day", "# his list first gave it to the day it no longer did: the report of a day names players as "
+                "that day's."] if at == 0 else [""]
+        out += ["[[report.names]]", f"name = {toml_string(record)}", f"as = {toml_string(report)}",
+                f"from = {since.isoformat()}"] + ([f"until = {until.isoformat()}"] if until else [])
     return out
 
 

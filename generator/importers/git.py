@@ -1360,28 +1360,47 @@ def _same(one: Reading, other: Reading) -> bool:
 def _number(steps: list[_Step]) -> None:
     """Number each proposal no record numbers: next in sequence after the proposal before it, skipping the numbers
     the record gives later commits; before any, counting back from the first number the record gives (from 1
-    where it gives none)."""
-    claimed = {p.number for step in steps for p in step.reading.proposals if p.number != NEXT}
-    first_claimed = next((i for i, step in enumerate(steps) for p in step.reading.proposals if p.number != NEXT),
-                         len(steps))
-    unnumbered_before = sum(1 for step in steps[:first_claimed] if step.reading.kind == "proposal")
+    where it gives none). A corrected step's own reading is numbered too, in the sequence the import gives with
+    no correction, so that the keeper's line saying that number confirms it rather than correcting `proposal -1`."""
+    for step, (reading, number) in zip(steps, _in_sequence(steps, [step.own or step.reading for step in steps])):
+        if step.own is not None:
+            step.own = reading
+            _say_number(step, number)
+    for step, (reading, number) in zip(steps, _in_sequence(steps, [step.reading for step in steps])):
+        _say_number(step, number)
+        step.reading = reading
+
+
+def _say_number(step: _Step, number: int | None) -> None:
+    if number is not None:
+        step.guesses = [f"{_UNNUMBERED}: numbered {number}, next in sequence"
+                        if guess.startswith(_UNNUMBERED) else guess for guess in step.guesses]
+
+
+def _in_sequence(steps: list[_Step], readings: list[Reading]) -> list[tuple[Reading, int | None]]:
+    """Each step's reading with its NEXT proposals numbered (see _number), and the last number given it, if any."""
+    claimed = {p.number for reading in readings for p in reading.proposals if p.number != NEXT}
+    first_claimed = next((i for i, reading in enumerate(readings) for p in reading.proposals if p.number != NEXT),
+                         len(readings))
+    unnumbered_before = sum(1 for reading in readings[:first_claimed] if reading.kind == "proposal")
     previous = max(0, min(claimed) - unnumbered_before - 1) if claimed else 0
-    for step in steps:
-        if step.reading.kind != "proposal" or step.again is not None:
+    out: list[tuple[Reading, int | None]] = []
+    for step, reading in zip(steps, readings):
+        if reading.kind != "proposal" or step.again is not None:
+            out.append((reading, None))
             continue
-        proposals = []
-        for proposal in step.reading.proposals:
+        proposals, given = [], None
+        for proposal in reading.proposals:
             if proposal.number == NEXT:
-                number = previous + 1
-                while number in claimed:
-                    number += 1
-                claimed.add(number)
-                proposal = Proposal(number, proposal.authors)
-                step.guesses = [f"{_UNNUMBERED}: numbered {number}, next in sequence"
-                                if guess.startswith(_UNNUMBERED) else guess for guess in step.guesses]
+                given = previous + 1
+                while given in claimed:
+                    given += 1
+                claimed.add(given)
+                proposal = Proposal(given, proposal.authors)
             proposals.append(proposal)
             previous = max(previous, proposal.number)
-        step.reading = Reading("proposal", tuple(proposals))
+        out.append((Reading("proposal", tuple(proposals)), given))
+    return out
 
 
 class _Names:

@@ -60,30 +60,35 @@ AWARD_TO = ("proposer", "for", "against", "voters", "all", "others")
 AWARDS_PREFIX = "scoring.awards."
 
 
-@dataclass(frozen=True)
-class Section:
-    """Format 1.2, `[[sections]]`: a part of the ruleset as its keepers arrange it (Agora's FLR: its categories),
-    with their note on it and the rules it holds, by number."""
+@dataclass(frozen=True, kw_only=True)
+class Held:
+    """(An extension) the days a setting of the keepers held over, where it changed in time (a section, a name
+    their reports gave): from `since`, up to the day before `until` (None: from the start, to the end)."""
 
-    title: str
-    note: str
-    rules: tuple[int, ...]
-    # (an extension) the days it held over, where the keepers' arrangement changed: from `since`, up to the day
-    # before `until` (None: from the start, to the end)
     since: dt.date | None = None
     until: dt.date | None = None
 
     def holds_on(self, day: dt.date | None) -> bool:
-        """Whether the section held on `day` (None: at the end)."""
+        """Whether it held on `day` (None: at the end)."""
         if day is None:
             return self.until is None
         return (self.since is None or self.since <= day) and (self.until is None or day < self.until)
 
-    def shares_a_day_with(self, other: Section) -> bool:
-        """Whether the two sections held on a day in common: on the later of their first days, if either has
-        one (each holds on it or on no day after its first), else on the first day of all."""
+    def shares_a_day_with(self, other: Held) -> bool:
+        """Whether the two held on a day in common: on the later of their first days, if either has one (each
+        holds on it or on no day after its first), else on the first day of all."""
         firsts = [day for day in (self.since, other.since) if day is not None]
         return not firsts or self.holds_on(max(firsts)) and other.holds_on(max(firsts))
+
+
+@dataclass(frozen=True)
+class Section(Held):
+    """Format 1.2, `[[sections]]`: a part of the ruleset as its keepers arrange it (Agora's FLR: its categories),
+    with their note on it and the rules it holds, by number; held for a time where the arrangement changed."""
+
+    title: str
+    note: str
+    rules: tuple[int, ...]
 
 
 def sections_on(sections: tuple[Section, ...], day: dt.date | None = None) -> tuple[Section, ...]:
@@ -98,6 +103,15 @@ class Ratification:
 
     date: dt.date
     ruleset: dt.date | None = None
+
+
+@dataclass(frozen=True)
+class ReportName(Held):
+    """(An extension) `[[report.names]]`: a name the keepers' reports write for a name their record gives (Agora's
+    `name_replacement_data`: a player renamed), in the reports of the days it held."""
+
+    record: str
+    report: str
 
 
 # The placeholders of a report's templates (docs/format.md, `[report]`), as the Rulekeepor's generator names them.
@@ -117,6 +131,7 @@ class Report:
     width: int = 72
     ratification: str = "{ruleset} ruleset on {date}"
     ratifications: tuple[Ratification, ...] = ()
+    names: tuple[ReportName, ...] = ()
 
 
 @dataclass(frozen=True)
@@ -332,12 +347,7 @@ def _section(table: dict, where: str, key: str) -> Section:
     if unknown:
         raise SettingError(f"{where}: unknown key '{unknown[0]}' (a section has title, note, rules, and from "
                            f"and until where it held for a time)", f"{key}.{unknown[0]}")
-    since, until = table.get("from"), table.get("until")
-    for name, day in (("from", since), ("until", until)):
-        if day is not None and (not isinstance(day, dt.date) or isinstance(day, dt.datetime)):
-            raise SettingError(f"{where}: {name} must be a date, like {name} = 2019-05-08", f"{key}.{name}")
-    if since is not None and until is not None and until <= since:
-        raise SettingError(f"{where}: until ({until}) must be after from ({since})", f"{key}.until")
+    held = _held(table, where, key)
     title, note, rules = table.get("title"), table.get("note", ""), table.get("rules", [])
     if not isinstance(title, str) or not title.strip() or not isinstance(note, str):
         raise SettingError(f"{where} needs a title, and its note (if any) is a string",
@@ -348,7 +358,18 @@ def _section(table: dict, where: str, key: str) -> Section:
                                               0 < n < 10**MAX_DIGITS for n in rules):
         raise SettingError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]",
                            f"{key}.rules")
-    return Section(normal(title), normal(note), tuple(rules), since, until)
+    return Section(normal(title), normal(note), tuple(rules), **held)
+
+
+def _held(table: dict, where: str, key: str) -> dict[str, dt.date | None]:
+    """A table's `from` and `until` (Held's `since` and `until`), validated."""
+    since, until = table.get("from"), table.get("until")
+    for name, day in (("from", since), ("until", until)):
+        if day is not None and (not isinstance(day, dt.date) or isinstance(day, dt.datetime)):
+            raise SettingError(f"{where}: {name} must be a date, like {name} = 2019-05-08", f"{key}.{name}")
+    if since is not None and until is not None and until <= since:
+        raise SettingError(f"{where}: until ({until}) must be after from ({since})", f"{key}.until")
+    return {"since": since, "until": until}
 
 
 def _aliases(value: Any) -> Aliases:
@@ -394,7 +415,7 @@ def alias_problems(config: Config) -> list[tuple[str, str]]:
 
 def _report(value: Any) -> Report:
     """The `[report]` table, validated; raises SettingError in a person's words, with the key at fault."""
-    keys = ("full", "short", "header", "width", "ratification", "ratifications")
+    keys = ("full", "short", "header", "width", "ratification", "ratifications", "names")
     if not isinstance(value, dict):
         raise ValueError('report must be a table: [report], with full = """...""" and short = """..."""')
     unknown = sorted(set(value) - set(keys))
@@ -429,7 +450,36 @@ def _report(value: Any) -> Report:
                                key)
         read.append(Ratification(table["date"], table.get("ruleset")))
     return Report(value["full"], value["short"], value.get("header", ""), width,
-                  value.get("ratification", Report.ratification), tuple(read))
+                  value.get("ratification", Report.ratification), tuple(read), _report_names(value.get("names", [])))
+
+
+def _report_names(value: Any) -> tuple[ReportName, ...]:
+    """`[[report.names]]`, validated: each a name of the record (`name`), the one the reports write (`as`) and the
+    days it held (`from`, `until`); two for one name may not hold on a day in common."""
+    example = '[[report.names]] tables, like name = "Jason", as = "Janet", from = 2022-11-27'
+    if not isinstance(value, list) or not all(isinstance(table, dict) for table in value):
+        raise SettingError(f"report.names must be {example}", "report.names")
+    names: list[ReportName] = []
+    for number, table in enumerate(value, 1):
+        where, key = f"report.names: the {number}{_ordinal_suffix(number)}", f"report.names.{number}"
+        unknown = sorted(set(table) - {"name", "as", "from", "until"})
+        if unknown:
+            raise SettingError(f"{where}: unknown key '{unknown[0]}' (it has name, as, and from and until where it "
+                               "held for a time)", f"{key}.{unknown[0]}")
+        for field_key in ("name", "as"):
+            written = table.get(field_key)
+            if not isinstance(written, str) or not written.strip() or "\n" in written:
+                raise SettingError(f"{where} needs {field_key}, a name on one line, like name = \"Jason\", as = \"Janet\"",
+                                   f"{key}.{field_key}" if field_key in table else key)
+            if problem := invisible_problem(written, field_key):
+                raise SettingError(f"{where}: {problem}", f"{key}.{field_key}")
+        name = ReportName(normal(table["name"].strip()), normal(table["as"].strip()), **_held(table, where, key))
+        if other := next((at for at, other in enumerate(names, 1)
+                          if other.record == name.record and other.shares_a_day_with(name)), None):
+            raise SettingError(f"{where} gives a name for '{name.record}', which the {other}{_ordinal_suffix(other)} "
+                               "gives on some of the same days", f"{key}.name")
+        names.append(name)
+    return tuple(names)
 
 
 def _ordinal_suffix(number: int) -> str:

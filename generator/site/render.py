@@ -30,6 +30,7 @@ from ..manifest import (OVERRIDES, Known, override_files, package_templates, rea
 from ..parallel import run_in_turn
 from ..model import amount_text
 from ..parse.source import read_bytes, read_text
+from .bounds import bounded_filters, check_binop, checked_call
 from .jinja_patch import QuickEscapeTemplate
 from .views import Page, finding_kind, forget_batch, script_json
 
@@ -63,22 +64,17 @@ class PageEnvironment(SandboxedEnvironment):
         return super().get_template(name, parent, globals)
 
     template_class = QuickEscapeTemplate
-    # Products and powers are bounded, so that a template cannot ask for gigabytes (`{{ 'x' * 10**10 }}`) or
-    # hours (`{{ 9**9**9 }}`): the sandbox bounds `range` alone. (Only templates that multiply pay the call.)
-    intercepted_binops = frozenset(["*", "**"])
+    # What a template makes is measured before it is made (bounds.py): the sandbox bounds `range` alone. (Only
+    # templates that add, multiply or raise to a power pay the call for those.)
+    intercepted_binops = frozenset(["*", "**", "+"])
 
     def call_binop(self, context, operator, left, right):
-        if operator == "**" and isinstance(left, (int, float)) and isinstance(right, (int, float)) \
-                and abs(left) > 1 and right > MAX_POWER:
-            raise OverflowError(f"{left!r} ** {right!r} is too large for a template (a power of at most "
-                                f"{MAX_POWER})")
-        if operator == "*":
-            for sequence, times in ((left, right), (right, left)):
-                if isinstance(sequence, (str, list, tuple)) and isinstance(times, int) \
-                        and len(sequence) * times > MAX_REPEAT:
-                    raise OverflowError(f"a sequence of {len(sequence):,} repeated {times:,} times is too long for "
-                                        f"a template (at most {MAX_REPEAT:,} items)")
+        check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
+
+    def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's names: no keyword is shadowed)
+        return checked_call(lambda obj, *a, **k: SandboxedEnvironment.call(__self, __context, obj, *a, **k),
+                            __obj, args, kwargs)
 
     def make_globals(self, d):
         """A template's globals as one dict, not Jinja2's ChainMap over the environment's: every page and include
@@ -96,8 +92,8 @@ class PageEnvironment(SandboxedEnvironment):
 
 
 _DICT_ATTRIBUTES = frozenset(dir(dict))
-MAX_POWER = 1024
-MAX_REPEAT = 1_000_000
+
+
 class OverrideLoader(BaseLoader):
     """A keeper's templates (`content/_templates/`), read as every other input is (parse/source.py): only regular
     files inside the content folder (a link leading out is refused with its path), in UTF-8, within the caps.
@@ -131,6 +127,8 @@ def make_environment(overrides: Path | None = None) -> PageEnvironment:
                        # A template changed while serving gets a new environment (serve.py): no need to look at
                        # every template's file again each time a page asks for it.
                        auto_reload=False)
+    bounded_filters(env.filters)
+    del env.globals["lipsum"]  # (it makes as many paragraphs as asked: no page needs one)
     env.filters["tojson_script"] = script_json
     env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
     env.filters["sentence"] = lambda text: text[:1].upper() + text[1:]  # capitalize would lower-case the rest

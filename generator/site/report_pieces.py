@@ -9,7 +9,8 @@ point would not do: Agora's thousands of points times a report of 600 KB.
   and, for each version the points piece holds and in the same order, its power and the lines the report prints
   of it; the versions in force at a point are found in the points pieces, as "rules as of" finds them.
 - `<game>/report/notes.js`: every rule's history lines and annotations, each with the entries it spans (a full
-  report's only).
+  report's only); a history line that reads otherwise under another of the report's names lists (`[[report.names]]`),
+  each of its texts once, and which one each list reads.
 - `<game>/ruleset-full.txt`, `ruleset-short.txt`: the reports at the end, to link to.
 
 Nothing is loaded before the reader asks for a report.
@@ -66,7 +67,8 @@ def _report_piece(listing: Listing, path: str, first: int) -> Page:
 
 
 def _notes_piece(listing: Listing, path: str, _: Any) -> Page:
-    """Every rule's notes, by identity: [history, annotations], those of a rule without any left out."""
+    """Every rule's notes, by identity: [history, annotations] (`_history_piece`), those of a rule without any left
+    out."""
     plan = listing.plan
 
     def data() -> dict[str, Any]:
@@ -75,9 +77,19 @@ def _notes_piece(listing: Listing, path: str, _: Any) -> Page:
         for identity in sorted(plan.history.rules):
             made = rule_notes(plan, layout, identity)
             if made.history or made.annotations:
-                notes[identity] = [made.history, made.annotations]
+                notes[identity] = [list(map(_history_piece, made.history)), made.annotations]
         return {"data": notes}
     return listing.new_page(path, "data-piece.js", {"key": path}, kind="js", lazy=data)
+
+
+def _history_piece(line: tuple[int, tuple[tuple[int, str], ...]]) -> list:
+    """A history line as notes.js gives it: [made, text], or [made, texts, [[names list, text's index], ...]] where
+    it reads otherwise under the report's names lists (each text once: names that alternate cost a number each)."""
+    made, runs = line
+    if len(runs) == 1:
+        return [made, runs[0][1]]
+    texts = list(dict.fromkeys(text for _, text in runs))
+    return [made, texts, [[at, texts.index(text)] for at, text in runs]]
 
 
 def _end_file(listing: Listing, path: str, form: str) -> Page:

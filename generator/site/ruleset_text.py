@@ -20,8 +20,8 @@ from ..engine.adoption import decimal_text
 from ..engine.replay import Step, annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal, Unrecorded, WrittenDecimal
-from ..model.config import Section
-from .views import GamePlan, changes_making
+from ..model.config import Config, Held, Section
+from .views import GamePlan, changes_making, point_date, renaming
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MONTH_NAMES = {name.lower(): n for n, name in enumerate(("January", "February", "March", "April", "May", "June",
@@ -70,6 +70,9 @@ class ReportLayout:
     # The groups in the report's order from each day on (ISO; "" from the start), where the sections held for a
     # time: indices into `groups`, the rest (`Group.rest`) last
     arrangements: tuple[tuple[str, tuple[int, ...]], ...]
+    # The names the keepers' reports write for names their record gives, from each day on which one began or
+    # ended (ISO; "" from the start): `[[report.names]]`, each list as (the record's name, the report's) pairs
+    names: tuple[tuple[str, tuple[tuple[str, str], ...]], ...]
     line: str
     toc_line: str  # a table of contents' line before the rule's number (which is right-aligned)
     rule_tail: str
@@ -103,9 +106,11 @@ class VersionPiece:
 @dataclass(frozen=True)
 class RuleNotes:
     """A rule's history lines and annotations as a full report prints them, each with the entry after which it
-    is printed (-1: from the start) and, for an annotation, after which it no longer is (STILL: never)."""
+    is printed (-1: from the start) and, for an annotation, after which it no longer is (STILL: never). A history
+    line is given as it reads under each of the layout's `names` lists where they differ: (the first list's index,
+    the text) for the lists it reads alike under, in order."""
 
-    history: tuple[tuple[int, str], ...]
+    history: tuple[tuple[int, tuple[tuple[int, str], ...]], ...]
     annotations: tuple[tuple[int, int, str], ...]
 
 
@@ -132,21 +137,13 @@ def ruleset_text(plan: GamePlan, index: int, *, full: bool, plain: bool = False,
                     asked=date.isoformat() if date else "")
 
 
-def point_date(plan: GamePlan, index: int) -> dt.date | None:
-    """The date of the rules after entry `index`: that of the last dated entry up to it (the game's start before
-    any)."""
-    for step in reversed(plan.replay.steps[:index + 1]):
-        if step.entry.date is not None:
-            return step.entry.date
-    return plan.replay.game.config.start
-
-
 def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, RuleNotes], point: PointFigures,
              index: int, *, full: bool, asked: str = "") -> str:
     """The report of the rules `rules` (those in force after entry `index`, by number): the pieces selected and
     joined, nothing worded. static/report.js does the same in the same steps: keep the two alike."""
     date = asked or point.date
-    body, toc = _body_and_toc(layout, _arranged(layout, date), rules, notes, index, full=full)
+    groups = [layout.groups[at] for at in layout.arrangements[held_at(layout.arrangements, date)][1]]
+    body, toc = _body_and_toc(layout, groups, rules, notes, index, held_at(layout.names, date), full=full)
     values = _figures(layout, rules, point, date) | {"toc": toc, "ruleset": body, "asked": _asked_day(asked)}
     text = layout.full if full else layout.short
     for name in layout.placeholders:
@@ -156,18 +153,16 @@ def assemble(layout: ReportLayout, rules: list[VersionPiece], notes: dict[int, R
     return text if layout.keepers else text.rstrip("\n") + "\n"
 
 
-def _arranged(layout: ReportLayout, date: str) -> list[Group]:
-    """The groups in the order of the arrangement that held on `date` (ISO; the first, without one)."""
-    chosen = layout.arrangements[0][1]
-    for since, groups in layout.arrangements:
-        if since <= date:
-            chosen = groups
-    return [layout.groups[at] for at in chosen]
+def held_at(by_day: tuple[tuple[str, object], ...], date: str) -> int:
+    """Which of the settings held from each day on (the layout's `arrangements`, `names`) held on `date` (ISO;
+    the first, without one)."""
+    return max((at for at, (since, _) in enumerate(by_day) if since <= date), default=0)
 
 
 def _body_and_toc(layout: ReportLayout, groups: list[Group], rules: list[VersionPiece], notes: dict[int, RuleNotes],
-                  index: int, *, full: bool) -> tuple[str, str]:
-    """The rules group by group (with their notes, in a full report), and the table of contents of the groups."""
+                  index: int, names_at: int, *, full: bool) -> tuple[str, str]:
+    """The rules group by group (with their notes, their history under the layout's names list `names_at`, in a
+    full report), and the table of contents of the groups."""
     by_number = {rule.number: rule for rule in rules}
     placed = {number for group in groups if group.numbers is not None for number in group.numbers}
     width = max((len(str(rule.number)) for rule in rules), default=0)
@@ -187,7 +182,7 @@ def _body_and_toc(layout: ReportLayout, groups: list[Group], rules: list[Version
         for rule in held:
             body.append(rule.block)
             if full:
-                body.append(_notes_text(layout, notes.get(rule.identity), index))
+                body.append(_notes_text(layout, notes.get(rule.identity), index, names_at))
             body.append(layout.rule_tail)
     return "".join(body), "".join(toc)
 
@@ -211,8 +206,9 @@ def _figures(layout: ReportLayout, rules: list[VersionPiece], point: PointFigure
             "counted": f"{len(rules)} rule{'' if len(rules) == 1 else 's'}"}
 
 
-def _notes_text(layout: ReportLayout, notes: RuleNotes | None, index: int) -> str:
-    history = [text for made, text in notes.history if made <= index] if notes else []
+def _notes_text(layout: ReportLayout, notes: RuleNotes | None, index: int, names_at: int) -> str:
+    history = [next(text for first, text in reversed(texts) if first <= names_at)
+               for made, texts in notes.history if made <= index] if notes else []
     annotations = [text for made, removed, text in notes.annotations
                    if made <= index and (removed == STILL or removed > index)] if notes else []
     out = ""
@@ -249,7 +245,7 @@ def _layout(plan: GamePlan, plain: bool) -> ReportLayout:
                            report.ratification.replace("{date}", _header_day(r.date))
                            .replace("{ruleset}", _header_day(r.ruleset)))
                           for r in report.ratifications) if report else ()
-    common = dict(arrangements=_arrangements(config.sections),
+    common = dict(arrangements=_arrangements(config.sections), names=_name_lists(config),
                   powers=tuple(f" with Power={_power(power, as_written=False)}" for power in powers), powerless="No rules have power.",
                   ratifications=ratifications, unratified="none recorded", months=MONTHS)
     if report is not None:
@@ -294,11 +290,26 @@ def _arrangements(sections: tuple[Section, ...]) -> tuple[tuple[str, tuple[int, 
     """The sections that held from each day on which some section began or ended to the next (ISO; "" from the
     start), as indices into `_parts`, the rest's (the last) after them; one arrangement where no section held
     for a time only."""
-    days = sorted({day for section in sections for day in (section.since, section.until) if day is not None})
     rest = len(sections)
-    return tuple((day.isoformat() if day else "",
-                  tuple(at for at, section in enumerate(sections) if section.holds_on(day or _BEFORE_ALL)) + (rest,))
-                 for day in [None, *days])
+    return tuple((since, tuple(at for at, section in enumerate(sections) if section.holds_on(day)) + (rest,))
+                 for since, day in _changes(sections))
+
+
+def _name_lists(config: Config) -> tuple[tuple[str, tuple[tuple[str, str], ...]], ...]:
+    """`[[report.names]]` as the lists of names that held from each day on which one began or ended to the next
+    (ISO; "" from the start): a game's report names each as its record does where it has none. A game without a
+    `[report]` takes the names of none."""
+    names = config.report.names if config.report else ()
+    return tuple((since, tuple((name.record, name.report) for name in names if name.holds_on(day)))
+                 for since, day in _changes(names))
+
+
+def _changes(held: tuple[Held, ...]) -> list[tuple[str, dt.date]]:
+    """Each day on which something `held` began or ended, the start first: (ISO, "" for the start; the day)."""
+    days = sorted({day for item in held for day in (item.since, item.until) if day is not None})
+    return [("", _BEFORE_ALL)] + [(day.isoformat(), day) for day in days]
+
+
 
 
 def _power_ranks(plan: GamePlan) -> dict[Fraction, int]:
@@ -357,16 +368,30 @@ def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNote
     history = history_lines(plan, identity, keepers=keepers, recorded=keepers and recorded_history(plan))
     annotations = [(span.made, STILL if span.removed is None else span.removed, span.text)
                    for span in annotation_spans(kept, plan.annotations.get(identity, ()))]
+    renamers = plan.once(f"renamers {keepers}", lambda: [renaming(pairs) for _, pairs in layout.names])
     if keepers:
         annotations = [(made, removed, _keepers_called(text)) for made, removed, text in annotations]
         width = plan.replay.game.config.report.width
-        return RuleNotes(tuple((made, "".join(line + "\n" for line in wrap(text, width, "", "   ")))
-                               for made, text in history),
+        return RuleNotes(tuple((made, _as_named(renamers, text, lambda text: "".join(
+                                   line + "\n" for line in wrap(text, width, "", "   ")))) for made, text in history),
                          tuple((made, removed, "".join(line + "\n" for line in wrap(text, width, "", "    ")))
                                for made, removed, text in annotations))
-    return RuleNotes(tuple((made, f"    {text}\n") for made, text in history),
+    return RuleNotes(tuple((made, _as_named(renamers, text, lambda text: f"    {text}\n")) for made, text in history),
                      tuple((made, removed, "".join(line + "\n" for line in wrap(text, PLAIN_WIDTH, "    ", "      ")))
                            for made, removed, text in annotations))
+
+
+def _as_named(renamers: list[Callable[[str], str]], line: str, lay_out: Callable[[str], str]
+              ) -> tuple[tuple[int, str], ...]:
+    """A history line laid out under each of the layout's names lists (`renamers`, one for each), as RuleNotes
+    gives it: (the first list's index, the text) for each run of lists it reads alike under."""
+    runs: list[tuple[int, str]] = []
+    last = None
+    for at, renamed in enumerate(renamers):
+        if (named := renamed(line)) != last:
+            runs.append((at, lay_out(named)))
+            last = named
+    return tuple(runs)
 
 
 def recorded_history(plan: GamePlan) -> bool:

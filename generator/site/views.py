@@ -576,9 +576,40 @@ def changes_making(entry, before: RuleVersion | None, after: RuleVersion | None)
 PROPOSAL_CITED = re.compile(r"\bby (P|Proposal )([0-9]{1,12})(?![0-9]| #[0-9])")
 
 
+def point_date(plan: GamePlan, index: int) -> dt.date | None:
+    """The date of the rules after entry `index`: that of the last dated entry up to it (the game's start before
+    any)."""
+    for step in reversed(plan.replay.steps[:index + 1]):
+        if step.entry.date is not None:
+            return step.entry.date
+    return plan.replay.game.config.start
+
+
+def renaming(pairs: tuple[tuple[str, str], ...]) -> Callable[[str], str]:
+    """A line with each whole name the record gives (`pairs`' first) as the report writes it (their second): in
+    one pass, as the keepers' generator resolves a name once."""
+    if not pairs:
+        return str
+    names = dict(pairs)
+    pattern = re.compile(r"(?<!\w)(?:" + "|".join(map(re.escape, sorted(names, key=len, reverse=True))) + r")(?!\w)")
+    return lambda line: pattern.sub(lambda m: names[m.group(0)], line)
+
+
+def names_now(plan: GamePlan) -> Callable[[str], str]:
+    """A history line with its names as the keepers' report of the end writes them (`[[report.names]]` on the
+    day of the last dated entry): the site's pages show them so."""
+    def make() -> Callable[[str], str]:
+        report = plan.replay.game.config.report
+        day = point_date(plan, len(plan.replay.steps) - 1) or dt.date.min
+        return renaming(tuple((name.record, name.report) for name in (report.names if report else ())
+                              if name.holds_on(day)))
+    return plan.once("names now", make)
+
+
 def history_html(plan: GamePlan, line: str, from_dir: str) -> Markup:
     """A history line (its keepers' words) as HTML, each proposal it names as an agent linked to its page (the
-    log's, else earlier.md's) where the archive has one."""
+    log's, else earlier.md's) where the archive has one; its names as the end's report writes them."""
+    line = names_now(plan)(line)
     parts, last = [], 0
     for m in PROPOSAL_CITED.finditer(line):
         url = plan.proposal_url(int(m.group(2)), from_dir)

@@ -18,6 +18,8 @@
     var chosen = layout.arrangements[0][1];  // the groups of the arrangement that held on `date`
     layout.arrangements.forEach(function (arrangement) { if (arrangement[0] <= date) chosen = arrangement[1]; });
     var groups = chosen.map(function (at) { return layout.groups[at]; });
+    var namesAt = 0;  // the names list that held on `date`
+    layout.names.forEach(function (list, at) { if (list[0] <= date) namesAt = at; });
     var byNumber = {}, placed = {};
     rules.forEach(function (rule) { byNumber[rule.number] = rule; });
     groups.forEach(function (group) {
@@ -41,7 +43,7 @@
       }).join("\n") + "\n");
       held.forEach(function (rule) {
         body.push(rule.block);
-        if (full) body.push(notesText(layout, notes[rule.identity], index));
+        if (full) body.push(notesText(layout, notes[rule.identity], index, namesAt));
         body.push(layout.rule_tail);
       });
     });
@@ -76,8 +78,13 @@
     return layout.keepers ? text : text.replace(/\n+$/, "") + "\n";
   }
 
-  function notesText(layout, notes, index) {
-    var history = notes ? notes[0].filter(function (h) { return h[0] <= index; }).map(function (h) { return h[1]; }) : [];
+  /* A history line is [made, text], or [made, texts, [[names list, index into texts], ...]] where the names
+     lists differ on it (report_pieces._history_piece). */
+  function notesText(layout, notes, index, namesAt) {
+    var history = notes ? notes[0].filter(function (h) { return h[0] <= index; }).map(function (h) {
+      if (typeof h[1] === "string") return h[1];
+      return h[1][h[2].filter(function (run) { return run[0] <= namesAt; }).pop()[1]];
+    }) : [];
     var annotations = notes ? notes[1].filter(function (a) {
       return a[0] <= index && (a[1] === -2 || a[1] > index);
     }).map(function (a) { return a[2]; }) : [];
