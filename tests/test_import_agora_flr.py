@@ -184,7 +184,7 @@ def test_a_report_of_a_day_names_players_as_his_name_list_of_that_day(tmp_path, 
     toml = (game / "game.toml").read_text(encoding="utf-8")
     assert toml.endswith("as that day's.\n[[report.names]]\nname = \"Ann\"\nas = \"Anna\"\nfrom = 2020-02-01\n"
                          "until = 2020-03-01\n\n[[report.names]]\nname = \"Bo\"\nas = \"Bea\"\nfrom = 2020-02-01\n\n"
-                         "[[report.names]]\nname = \"Ann\"\nas = \"Annie\"\nfrom = 2020-04-01"), toml
+                         "[[report.names]]\nname = \"Ann\"\nas = \"Annie\"\nfrom = 2020-04-01\n"), toml
     log = (game / "log" / "2020.md").read_text(encoding="utf-8")
     assert "By: cleaning (Annie)\n" in log and "History: Amended(2) by cleaning (Ann), 2020-01-10\n" in log
     for day, name in [("2020-01-20", "Ann"), ("2020-02-20", "Anna"), ("2020-03-20", "Ann"), ("2020-04-20", "Annie")]:

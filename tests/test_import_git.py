@@ -1661,6 +1661,197 @@ def test_a_players_commit_name_is_read_as_the_login_their_pull_requests_give(tmp
     assert "Proposer: Cyril Jones\n" in log["Proposal 304: no tea"]
 
 
+def _pull_request_by(repo, number: int, source: str, title: str, commits: list[tuple[str, str, str]], text: str,
+                     date: str) -> None:
+    """A pull request `from source` (OWNER/branch) whose own commits are `commits` (author, address, message), the
+    last leaving the rules as `text`; merged by the keeper."""
+    branch = source.split("/", 1)[1]
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", branch], check=True)
+    for n, (author, email, message) in enumerate(commits, 1):
+        (repo / "rules.md").write_text(text if n == len(commits) else text + "\n" * n, encoding="utf-8")
+        subprocess.run(["git", "-C", str(repo), "commit", "-q", "-am", message], check=True,
+                       env={"GIT_AUTHOR_NAME": author, "GIT_AUTHOR_EMAIL": email, "GIT_COMMITTER_NAME": author,
+                            "GIT_COMMITTER_EMAIL": email, "GIT_AUTHOR_DATE": date, "GIT_COMMITTER_DATE": date,
+                            "PATH": "/usr/bin:/bin"})
+    subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
+    subprocess.run(["git", "-C", str(repo), "merge", "-q", "--no-ff", "-m", f"Merge pull request #{number} from "
+                    f"{source}", "-m", title, branch], check=True,
+                   env={"GIT_AUTHOR_NAME": "Keeper", "GIT_AUTHOR_EMAIL": "k@example.org", "GIT_COMMITTER_NAME":
+                        "Keeper", "GIT_COMMITTER_EMAIL": "k@example.org", "GIT_AUTHOR_DATE": date,
+                        "GIT_COMMITTER_DATE": date, "PATH": "/usr/bin:/bin"})
+
+
+def test_a_pull_request_from_the_repositorys_own_branch_is_its_commits_authors(tmp_path, capsys) -> None:
+    """GitHub names a branch pushed to the game's own repository `from OWNER/branch`, whoever opened the request:
+    where an owner's requests come from several people's branches, none under a name that reads as the owner,
+    each is its branch's author's (a guess, said; also where one person's commits bear a login their address
+    names, `BoL` for Bo Lind signing as `BoL@users.noreply.github.com`). A branch two people wrote keeps the owner; a
+    person's own fork (`kmarlowe/...`) keeps its login."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
+    text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
+    _pull_request_by(repo, 2, "ourgame/tea", "Proposal 301: tea", [("Kit Marlowe", "kit@example.org", "tea")],
+                     text, "2021-01-02T12:00:00")
+    text = amended(text, "half the players", "a third of the players")
+    _pull_request_by(repo, 3, "ourgame/quorum", "Proposal 302: quorum",
+                     [("BoL", "bo@example.org", "draft"), ("Bo Lind", "BoL@users.noreply.github.com", "quorum")],
+                     text, "2021-01-03T12:00:00")
+    text = amended(text, "at four", "at five")
+    _pull_request_by(repo, 4, "ourgame/later", "Proposal 303: later",
+                     [("Kit Marlowe", "kit@example.org", "later"), ("Bo Lind", "bo@example.org", "agreed")],
+                     text, "2021-01-04T12:00:00")
+    text = amended(text, "at five", "at six")
+    _pull_request_by(repo, 5, "kmarlowe/six", "Proposal 304: six", [("Cy", "cy@example.org", "six")],
+                     text, "2021-01-05T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: Kit Marlowe\n" in log["Proposal 301: tea"]
+    assert "Proposer: Bo Lind\n" in log["Proposal 302: quorum"]
+    assert "Proposer: ourgame\n" in log["Proposal 303: later"]
+    assert "Proposer: kmarlowe\n" in log["Proposal 304: six"]
+    guess = "the proposer is the author of its branch's commits (ourgame's pull requests come from several " \
+        "people's branches)"
+    assert f"guessed for 2 commits ({short(repo, 'HEAD~3')}, {short(repo, 'HEAD~2')}): {guess}" in said
+    assert re.search(rf"commit {short(repo, 'HEAD~2')} proposal 302 by Bo Lind +# .*guessed: {re.escape(guess)}",
+                     files["corrections.txt"])
+
+
+def test_a_keepers_pull_is_read_as_the_pull_requests_it_brought(tmp_path, capsys) -> None:
+    """The keeper's own line runs through `git pull`s (`Merge branch 'main' of github.com:o/game`), the pull requests
+    merged on GitHub's line behind them: each pull request is read as its own proposal, where the keeper's side
+    changed no rule, not the pull as one change by whoever made the last of them."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
+    run = lambda *args: subprocess.run(["git", "-C", str(repo), *args], check=True,  # noqa: E731
+                                       env={"GIT_AUTHOR_NAME": "Keeper", "GIT_AUTHOR_EMAIL": "k@example.org",
+                                            "GIT_COMMITTER_NAME": "Keeper", "GIT_COMMITTER_EMAIL": "k@example.org",
+                                            "GIT_AUTHOR_DATE": "2021-01-05T12:00:00",
+                                            "GIT_COMMITTER_DATE": "2021-01-05T12:00:00", "PATH": "/usr/bin:/bin"})
+    run("checkout", "-q", "-b", "hub")  # (GitHub's line)
+    text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
+    merge_pull_request(repo, 2, "kit", "tea", "Proposal 301: tea", [("tea", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    run("checkout", "-q", "hub")
+    run("merge", "-q", "--ff-only", "main")
+    text = amended(text, "at four", "at five")
+    merge_pull_request(repo, 3, "bo", "five", "Proposal 302: five", [("five", {"rules.md": text})],
+                       "2021-01-03T12:00:00")
+    run("checkout", "-q", "hub")
+    run("merge", "-q", "--ff-only", "main")
+    run("checkout", "-q", "main")
+    run("reset", "-q", "--hard", "HEAD~2")  # (the keeper's line, before the pull)
+    git_commit(repo, "Scores", {"scores.md": "Kit 1\n"}, date="2021-01-04T12:00:00", author="Keeper")
+    run("merge", "-q", "--no-ff", "-m", "Merge branch 'main' of github.com:o/game", "hub")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301: tea", "Proposal 302: five"]
+    assert "Proposer: kit\nDate: 2021-01-02\n" in log["Proposal 301: tea"]
+    assert "Proposer: bo\nDate: 2021-01-03\n" in log["Proposal 302: five"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_rules_unreadable_to_the_end_are_said_to_end_the_game(tmp_path, capsys) -> None:
+    """A rules file that cannot be read from some commit on (a rule with no text): the game is read up to the
+    commit before, and IMPORT.md says so, not that a next readable commit carries the changes."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
+    text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
+    git_commit(repo, "Proposal 301: tea", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit")
+    broken = "Our rules were lost.\n"
+    unread = git_commit(repo, "Proposal 302: oops", {"rules.md": broken}, date="2021-01-03T12:00:00", author="Bo")
+    git_commit(repo, "Proposal 303: still lost", {"rules.md": broken + "Really.\n"}, date="2021-01-04T12:00:00",
+               author="Bo")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 1, said
+    assert f"rules.md at {unread[:10]}" in said and "not read, nor any later commit's rules: the game is read up " \
+        "to the commit before the first of them" in said
+    assert "the next readable commit" not in said
+    assert f"The import ends early: the rules could not be read at commit {unread[:10]} (2021-01-03, Proposal 302: " \
+        "oops), nor at the 1 later commit that changed them" in files["IMPORT.md"]
+    assert list(entries(files["log.md"])) == ["Proposal 301: tea"]
+
+
+def test_a_rule_given_a_number_another_holds_is_read_under_its_own(tmp_path, capsys) -> None:
+    """A player writes a new rule under the number of one in force (two rules 109): the one like the rule read under
+    109 before keeps it, wherever it stands in the file; the new one is read under a number no rule holds, at the
+    end too (a guess, said, in the corrections file as `rule 109 twice at COMMIT as N`), and keeps it while the file
+    repeats the number. The keeper's line gives it another; a number a rule holds is refused."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## 108: Tea\nTea at four.\n\n## 109: Cake\nCake on Sundays.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text = text.replace("## 108: Tea", "## 109: Scones\nScones for all.\n\n## 108: Tea")
+    twice = git_commit(repo, "Proposal 3: scones", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit")
+    text = text.replace("Scones for all.", "Scones for all, with jam.")
+    git_commit(repo, "Proposal 4: jam", {"rules.md": text}, date="2021-01-03T12:00:00", author="Bo")
+    text += "\n## 110: Biscuits\nBiscuits on Mondays.\n"
+    git_commit(repo, "Proposal 5: biscuits", {"rules.md": text}, date="2021-01-04T12:00:00", author="Cy")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    log = entries(files["log.md"])
+    assert "Enact rule 111: Scones" in log["Proposal 3: scones"]
+    assert "Amend rule 111 to read:" in log["Proposal 4: jam"] and "109" not in log["Proposal 4: jam"]
+    assert "Enact rule 110: Biscuits" in log["Proposal 5: biscuits"]
+    guess = f"rules.md at {twice[:10]}: guessed: rule 109 is written twice (lines 3 and 9): the one new at this " \
+        "commit ('Scones') is read as rule 111, a number no rule holds (the corrections line `rule 109 twice at " \
+        f"{twice[:10]} as N` gives it another)"
+    assert guess in said
+    assert re.search(rf"^rule 109 twice at {twice[:10]} as 111 +# guessed: ", files["corrections.txt"], re.MULTILINE)
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    corrections = tmp_path / "corrections.txt"
+    corrections.write_text(f"rule 109 twice at {twice[:10]} as 107\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(corrections),
+                                 out="game-2")
+    assert code == 0, said
+    assert "Enact rule 107: Scones" in entries(files["log.md"])["Proposal 3: scones"]
+    assert f"corrections.txt:1: rule 109 twice at {twice[:10]} as 107 (the import read: as 111)" in said
+    first = short(repo, "HEAD~3")
+    for line, refused in [(f"rule 109 twice at {twice[:10]} as 108", f"rule 109 twice at {twice[:10]} as 108: the "
+                           f"rules at commit {twice[:10]} hold a rule 108: give it a number no rule holds"),
+                          (f"rule 109 twice at {first} as 107", f"rule 109 twice at {first}: the rules read do not "
+                           "first number two rules 109 at that commit")]:
+        corrections.write_text(line + "\n", encoding="utf-8")
+        code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections",
+                                     str(corrections), out="game-3")
+        assert code == 2 and files == {}
+        assert f"corrections.txt:1: {refused}" in said
+
+
+def test_a_rule_written_twice_word_for_word_is_read_once(tmp_path, capsys) -> None:
+    """A rule pasted twice (the same number, title and text) is one rule: read once, and said once."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## 108: Tea\nTea at four.\n\n## 109: Cake\nCake on Sundays.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text += "\n## 110: Jam\nJam with scones.\n\n## 109: Cake\nCake on Sundays.\n"
+    pasted = git_commit(repo, "Proposal 110: jam", {"rules.md": text}, date="2021-01-02T12:00:00", author="Kit")
+    git_commit(repo, "Proposal 111: more jam", {"rules.md": text.replace("with scones", "with all")},
+               date="2021-01-03T12:00:00", author="Kit")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 1, said
+    assert said.count("is written twice") == 1
+    assert f"rules.md at {pasted[:10]}, line 12: rule 109 is written twice, word for word: read once" in said
+    log = entries(files["log.md"])
+    assert "Enact rule 110: Jam" in log["Proposal 110: jam"] and "109" not in log["Proposal 110: jam"]
+    assert "Amend rule 110 to read:" in log["Proposal 111: more jam"]
+
+
+def test_a_rule_numbered_below_the_proposals_before_it_numbers_no_proposal(tmp_path, capsys) -> None:
+    """Proposals numbered from 301 made rules 301 and 302; then a new constitution makes a rule 103: no proposal
+    is numbered 103 after 301 and 302 were carried out, so it is the next in sequence (a guess)."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**101.** Play fair.\n\n**102.** Vote often.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    for number, day in ((301, 2), (302, 3)):
+        text += f"\n**{number}.** Rule of day {day}.\n"
+        git_commit(repo, f"Day {day}", {"rules.md": text}, date=f"2021-01-0{day}T12:00:00", author="Kit")
+    text = text.replace("**102.** Vote often.\n", "**102.** Vote often.\n\n**103.** A new constitution.\n")
+    git_commit(repo, "A new constitution", {"rules.md": text}, date="2021-01-04T12:00:00", author="Bo")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301: Day 2", "Proposal 302: Day 3", "Proposal 303: A new constitution"]
+    assert "Enact rule 103" in log["Proposal 303: A new constitution"]
+    assert re.search(r"commit \S+ proposal 303 by Bo +# guessed: no record numbers it: numbered 303, next in "
+                     "sequence", files["corrections.txt"])
+
+
 def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
     """The rules file arranges its rules under topics (`# Voting`): game.toml's sections are the last file's, so
     that a rule enacted later stands under its topic, not among "other rules"."""

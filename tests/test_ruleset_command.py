@@ -735,6 +735,20 @@ def test_a_report_names_players_as_the_names_of_its_day(tmp_path, capsys):
     assert "that wraps&#39; (Robert, Ann), 2005-08-06" in page and "Annabel" not in page and "(Bob" not in page
 
 
+def test_a_report_name_is_taken_literally_and_shown_escaped(tmp_path, capsys):
+    """A name holding a pattern's characters replaces itself only (never `Bob` through `B.b`), and what it is
+    replaced by is text: escaped in the site's pages, as written in the report."""
+    names = '\n[[report.names]]\nname = "B.b"\nas = "<b>Bo</b>"\n\n[[report.names]]\nname = "Ann"\nas = "<script>x</script>"\n'
+    game = write_game(tmp_path / "content" / "g", GAME_TOML + names)
+    code, out, _ = ruleset(capsys, game)
+    words = " ".join(out.split())  # (the width is 40)
+    assert code == 0 and "(Bob, <script>x</script>)" in words and "<b>Bo</b>" not in words
+    assert main(["build", str(game.parent), "-o", str(tmp_path / "site"), "-q"]) == 0
+    capsys.readouterr()
+    page = (tmp_path / "site" / "g" / "rules" / "101.html").read_text(encoding="utf-8")
+    assert "(Bob, &lt;script&gt;x&lt;/script&gt;)" in page and "<script>x" not in page
+
+
 def test_report_names_that_overlap_or_lack_a_name_are_said_at_their_line(tmp_path, capsys):
     for names, at, message in [
             (REPORT_NAMES.replace("from = 2020-05-01", "from = 2020-04-01").replace('name = "Annabel Lee"',

@@ -1836,7 +1836,7 @@ class _Importer:
             "",
             *toml_aliases(self.played_as, players),
             *self._sections_toml(sections),
-            *report_toml(self.ruleset, self.head, self.names_over_time)])
+            *report_toml(self.ruleset, self.head, self.names_over_time)]).rstrip("\n") + "\n"
 
     def _sections_toml(self, sections: list[SectionSpan]) -> list[str]:
         """The FLR's sections (its index's), each with its note, as `[[sections]]`: each rule in the first that

@@ -9,6 +9,7 @@ git's mailmap and beets' importer take a person's word over their own guesses.
     ruleset 23 proposal 35 by Ryan                     # a website's archived ruleset, by its place in the list
     rule 117 immutable
     rule 205 class not recorded
+    rule 109 twice at a9d55ca277 as 117                # a rule given a number another holds: its own number
     player Jason Cobb = Jason
     proposal 59 invalid: depends on proposal 58
     convention proposals-are-pull-requests
@@ -47,6 +48,7 @@ _RULESET = re.compile(r"ruleset\s+([0-9]+)\s+(.*)", re.IGNORECASE)
 _READINGS = {kind: re.compile(words + r"(?:\s+by\s+(.+))?", re.IGNORECASE) for kind, words in (
     ("proposal", r"proposal\s+([0-9]+)"), ("judgment", r"judge?ment\s+(.+?)"), ("other", r"(event|cleaning)"))}
 _RULE = re.compile(r"rule\s+([0-9]+)\s+(?:class\s+)?(immutable|mutable|not\s+recorded)", re.IGNORECASE)
+_TWIN = re.compile(r"rule\s+([0-9]+)\s+twice\s+at\s+([0-9a-fA-F]{7,40})\s+as\s+([0-9]+)", re.IGNORECASE)
 _CONVENTION = re.compile(r"convention\s+(\S+)", re.IGNORECASE)
 _PLAYER = re.compile(r"player\s+(.+?)\s*=\s*(.+)", re.IGNORECASE)
 _DECISION = re.compile(r"proposal\s+([0-9]+)\s+(adopted|defeated|withdrawn|invalid|failed-quorum)(?:\s*:\s*(.+))?",
@@ -87,6 +89,8 @@ class Corrections:
     commits: dict[str, tuple[int, Reading]] = field(default_factory=dict)  # by the id as written, lower case
     rulesets: dict[int, tuple[int, Reading]] = field(default_factory=dict)  # by the place in a website's list
     classes: dict[int, tuple[int, str]] = field(default_factory=dict)
+    # A rule the file gives a number another rule holds, from the commit that did: number -> (line, commit, its own).
+    twins: dict[int, tuple[int, str, int]] = field(default_factory=dict)
     players: dict[str, tuple[int, str]] = field(default_factory=dict)
     decisions: dict[int, tuple[int, str, str]] = field(default_factory=dict)  # number -> (line, result, reason)
     conventions: dict[str, int] = field(default_factory=dict)  # the game's conventions the file names -> line
@@ -105,6 +109,12 @@ class Corrections:
 
     def rule_class(self, rule: int) -> tuple[int, str] | None:
         return self.classes.get(rule)
+
+    def twin(self, rule: int, commit_id: str) -> tuple[int, int] | None:
+        """The number the keeper gives the rule that the rules, from commit `commit_id` on, number `rule` beside
+        the rule that held it, with the line; None when no line names it."""
+        said = self.twins.get(rule)
+        return (said[0], said[2]) if said and commit_id.lower().startswith(said[1]) else None
 
     def player(self, name: str) -> tuple[int, str] | None:
         return self.players.get(name)
@@ -130,6 +140,9 @@ class Corrections:
                    if line not in self.used]
         errors += [SourceError(self.file, line, f"rule {rule}: no rule {rule} is in {rules}")
                    for rule, (line, _) in self.classes.items() if line not in self.used]
+        errors += [SourceError(self.file, line, f"rule {rule} twice at {commit}: the rules read do not first number "
+                               f"two rules {rule} at that commit") for rule, (line, commit, _) in self.twins.items()
+                   if line not in self.used]
         errors += [SourceError(self.file, line, f"player {name}: the name '{name}' is not in {players}")
                    for name, (line, _) in self.players.items() if line not in self.used]
         errors += [SourceError(self.file, line, f"proposal {number}: no decision on proposal {number} is in the "
@@ -174,6 +187,11 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
         if place in corrections.rulesets:
             raise ValueError(f"ruleset {place} is named twice (first at line {corrections.rulesets[place][0]})")
         corrections.rulesets[place] = (number, _reading(m.group(2)))
+    elif m := _TWIN.fullmatch(line):
+        rule = _number(m.group(1))
+        if rule in corrections.twins:
+            raise ValueError(f"rule {rule} twice is named twice (first at line {corrections.twins[rule][0]})")
+        corrections.twins[rule] = (number, m.group(2).lower(), _number(m.group(3)))
     elif m := _RULE.fullmatch(line):
         rule = _number(m.group(1))
         if rule in corrections.classes:
@@ -202,7 +220,8 @@ def _read_line(line: str, number: int, corrections: Corrections) -> None:
         raise ValueError("not a correction: a line is `commit ID proposal N by NAME`, `commit ID judgment NAME by "
                          "JUDGE`, `commit ID event by WHO`, `commit ID cleaning by WHO` (`ruleset N ...` for a "
                          "website's archived ruleset), `rule N immutable` "
-                         "(mutable, class not recorded), `player NAME IN THE RECORD = NAME`, `proposal N invalid: "
+                         "(mutable, class not recorded), `rule N twice at ID as M`, "
+                         "`player NAME IN THE RECORD = NAME`, `proposal N invalid: "
                          f"REASON` or `convention NAME` ({', '.join(CONVENTIONS)})")
 
 

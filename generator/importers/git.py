@@ -31,7 +31,7 @@ from fractions import Fraction
 from dataclasses import dataclass, field
 from pathlib import Path
 
-from ..errors import ErrorCollector
+from ..errors import ArchiveError, ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
 from ..model.names import shown
 from ..parse.source import check_line_lengths
@@ -127,6 +127,8 @@ class _Step:
     commits: list[Commit] = field(default_factory=list)  # the later commits of a run that said the same
     again: int | None = None    # it carries out a proposal an earlier commit already carried out
     completes: list[int] = field(default_factory=list)  # proposals an earlier commit began that this one completes
+    # Who wrote its pull request's own commits, oldest first, as git names and addresses them.
+    branch_commits: list[tuple[str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -158,6 +160,18 @@ class _Walk:
     final: dict[int, ImportedRule] = field(default_factory=dict)  # the rules at the last commit read
     # Who wrote the branches a pull request's author merged: login -> {the branch's author -> the merge commit}.
     branch_authors: dict[str, dict[str, Commit]] = field(default_factory=dict)
+    shared: set[str] = field(default_factory=set)  # logins whose pull requests' branches are several people's
+    # A number the rules file gives two rules -> the number the one that came later is read under, and its line for
+    # the corrections file.
+    twins: dict[int, int] = field(default_factory=dict)
+    twin_lines: list[Line] = field(default_factory=list)
+    twin_guessed: dict[str, tuple[str, str]] = field(default_factory=dict)  # as `guessed`
+    copied: set[int] = field(default_factory=set)  # numbers the file gives one rule twice, word for word
+
+    def guesses(self) -> list[str]:
+        """What the reading of the rules guessed, each as standard error and IMPORT.md say it."""
+        return [f"{file} at {commit[:10]}: guessed: {message}"
+                for message, (file, commit) in [*self.guessed.items(), *self.twin_guessed.items()]]
     # Commits that say who failed a proposal ("Heavpoot#5118 failed proposal #36"): number -> (name, commit).
     failed_by: dict[int, tuple[str, Commit]] = field(default_factory=dict)
     # The rules after each step from the start by the one who began them (`begun`), before the record says any
@@ -207,6 +221,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
+    _shared_logins(walk)
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
     _begin_after_entry(walk, undecided)
     _turns_named_twice(walk.steps)
@@ -279,7 +294,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
-    guessed = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    guessed = walk.guesses()
     guessed += [f"commit {step.commit.short}: {step.reading.words()}: guessed: {'; '.join(step.guesses)}"
                 for step in steps if step.guesses and not step.correction] + walk.decision_guesses
     # The lines that changed what the import read (those that say what it reads are counted, not listed).
@@ -291,7 +306,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
              **({"log.md": logs[0]} if len(logs) == 1 else {f"log/{n:03}.md": log for n, log in enumerate(logs, 1)}),
              "IMPORT.md": _report(repo, where, walk, last, steps, unrecorded, guessed, used, records, decided),
              FILE_NAME: render(f"the import of {repo.resolve().name} ({where})",
-                               _correction_lines(steps, names, walk.classes, walk.guessed, kept, by_pull_requests),
+                               _correction_lines(steps, names, walk, kept, by_pull_requests),
                                _hints(steps, by_pull_requests))}
     return ImportedGame(files, sum(1 for entry in entries if entry.heading.startswith("Proposal ")), walk.problems,
                         said=used + _told(walk, steps))
@@ -326,7 +341,7 @@ def _step_named(step: _Step) -> str:
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
     the corrections file list them commit by commit)."""
-    out = [f"{file} at {commit[:10]}: guessed: {message}" for message, (file, commit) in walk.guessed.items()]
+    out = walk.guesses()
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
                    + (" and the like" if len(walk.decision_guesses) > 1 else ""))
@@ -420,6 +435,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                           "--diff-merges=first-parent", "--name-only", span)
     if since is not None:
         records = records[next((n for n, ((id_, *_), _) in enumerate(records) if id_ == since), 0):]
+    records = _pulled(repo, records, paths)
     walk = _Walk({}, "", "", [], [], [], None, [], {})
     rewritten: set[tuple[str | None, str]] = set()
     paths = list(paths)
@@ -444,8 +460,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     if reads and isinstance(error, NoRulesFound):
                         continue  # (another place named holds none yet: the rules are those read)
                     said = error.said if isinstance(error, NoRulesFound) else str(error)
-                    problem = Problem(error.file or path or ".", revision, error.line, f"{said}; not read: the next "
-                                      "readable commit carries its changes")
+                    problem = Problem(error.file or path or ".", revision, error.line, f"{said}; {_NEXT_CARRIES}")
                     unread = not begun and isinstance(error, NoRulesFound) and _no_rule_yet(blobs, revision, path,
                                                                                             error)
                     (unbegun if unread else problems).append(problem)
@@ -462,7 +477,9 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                     if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
                         walk.guessed_shapes.add(re.sub(r"[0-9, ]+", " ", note.message))
                         walk.guessed[note.message] = (note.file or path, revision)
-                reads.append(({rule.number: rule for rule in _as_recorded(read.rules, walk, corrections)}, path))
+                rules = _untwinned(read.rules, walk, corrections, (path, revision), current[0] if current else {},
+                                   lambda: _highest(repo, blobs, last, paths, link_base))
+                reads.append(({rule.number: rule for rule in _as_recorded(rules, walk, corrections)}, path))
             if len(reads) > 1 and sum(len(rules) for rules, _ in reads) == len(set().union(*(r for r, _ in reads))):
                 # Rules kept in several places at once (a folder for each class): one ruleset, where no number is
                 # in two of them; the same rules in two places are where they were kept before and after.
@@ -481,6 +498,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
         entering = not first  # whether the commits so far may be the starting rules' entry
+        unread: list[Commit] = []  # the commits since the last whose rules could be read
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
             if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
@@ -509,6 +527,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                                       f"{commit.short} ({commit.date[:10]})")
             walk.problems += problems
             if now is None:
+                unread.append(commit)
                 if current[1] and blobs.kind(commit.id, current[1]) is None:  # removed: the game (a round) ends
                     walk.ended = f"the rules were removed at commit {commit.short} ({commit.date[:10]}, " \
                                  f"{escape_markdown(clean_line(commit.subject))}): the game, or this round of it, " \
@@ -516,6 +535,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                                  "`--from` its first commit."
                     break
                 continue
+            unread.clear()
             before, after = current[0], now[0]
             current = now
             changes, cleaned = _changes(before, after)
@@ -527,10 +547,9 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
-            if branch:  # (a pull request's: who wrote its branch's own commits, as git names them)
-                for (name,), _ in log_records(repo, ("%an",), "--no-merges", "--end-of-options",
-                                              f"{commit.parents[0]}..{commit.parents[1]}"):
-                    walk.branch_authors.setdefault(author, {}).setdefault(name, commit)
+            signed = _branch_commits(repo, commit) if branch else []
+            for name, _ in signed:
+                walk.branch_authors.setdefault(author, {}).setdefault(name, commit)
             summary, why = short_title(title)
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its subject: {why}"))
@@ -538,7 +557,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
-                                    place, cleaned=cleaned))
+                                    place, cleaned=cleaned, branch_commits=signed))
             if entering and walk.begun is not None and commit.author == walk.begun.author:
                 walk.entering.append(now[0])
             elif entering:  # (another changed the rules before the first proposal: no entry of starting rules)
@@ -547,6 +566,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
     if current is None:
         raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}"
                             + _other_places(repo, last, paths), walk.problems + unbegun)
+    _unread_to_the_end(walk, unread)
     walk.final = current[0]
     return walk
 
@@ -568,6 +588,55 @@ def _other_places(repo: Path, last: str, paths: list[str]) -> str:
     shown = list(dict.fromkeys(found))
     return (f" (it holds {', '.join(shown[:5])}{' and more' if len(shown) > 5 else ''}: --rules names a path as "
             "the repository spells it)") if shown else ""
+
+
+def _unread_to_the_end(walk: _Walk, unread: list[Commit]) -> None:
+    """No commit after `unread[0]` holds rules that can be read: the game is read up to the one before, and
+    said so, not that a next readable commit carries their changes."""
+    if not unread or walk.ended is not None:  # (removed rules end the game as they say)
+        return
+    ids = {commit.id for commit in unread}
+    walk.problems = [dataclasses.replace(problem, message=problem.message.replace(_NEXT_CARRIES, _NONE_LATER))
+                     if problem.commit in ids else problem for problem in walk.problems]
+    later = f", nor at the {counted(len(unread) - 1, 'later commit')} that changed them" if len(unread) > 1 else \
+        ", the last that changed them"
+    walk.ended = f"the rules could not be read at commit {unread[0].short} ({unread[0].date[:10]}, " \
+                 f"{escape_markdown(clean_line(unread[0].subject))}){later} (the problems below say why): the " \
+                 "game is read up to the commit before it. A commit of your own that mends the file (a number " \
+                 "written twice, say) lets the import read on."
+
+
+_NEXT_CARRIES = "not read: the next readable commit carries its changes"
+_NONE_LATER = "not read, nor any later commit's rules: the game is read up to the commit before the first of them"
+_PULL = re.compile(r"Merge (?:branch '[^']{1,200}' of \S{1,500}|remote-tracking branch '[^']{1,200}')")
+
+
+def _pulled(repo: Path, records: list, paths: list[str]) -> list:
+    """The first-parent history with each of a keeper's pulls (`Merge branch 'master' of github.com:o/r`: their own
+    line first, the game's as GitHub kept it second) preceded by the commits it brought along the game's line (the
+    pull requests merged there), where their own side changed no rule: those commits, not the pull, made the
+    changes, each read as its own."""
+    spliced = []
+    for record in records:
+        (_, parents, _, _, message), _ = record
+        if len(parents.split()) == 2 and _PULL.fullmatch(message.split("\n", 1)[0].strip()):
+            ours, theirs = parents.split()
+            base = text(git(repo, "merge-base", "--end-of-options", ours, theirs)).strip()
+            if base and not text(git(repo, "diff", "--name-only", base, ours, "--",
+                                     *(_pathspec(path) for path in paths))).strip():
+                spliced += log_records(repo, ("%H", "%P", "%an", "%cI", "%B"), "--first-parent", "--reverse",
+                                       "--diff-merges=first-parent", "--name-only", "--end-of-options",
+                                       f"{ours}..{theirs}")
+        spliced.append(record)
+    return spliced
+
+
+def _branch_commits(repo: Path, merge: Commit) -> list[tuple[str, str]]:
+    """Who wrote the own commits of the branch a pull request's commit merged, oldest first, as git names and
+    addresses them."""
+    span = f"{merge.parents[0]}..{merge.parents[1]}"
+    return [(name, email) for (name, email), _ in log_records(repo, ("%an", "%ae"), "--no-merges", "--reverse",
+                                                              "--end-of-options", span)]
 
 
 def _begin_after_entry(walk: _Walk, unread: list[_Step]) -> None:
@@ -618,6 +687,76 @@ def _named(paths: list[str]) -> str:
     return " or ".join(path or "." for path in paths)
 
 
+def _untwinned(rules: list[ImportedRule], walk: _Walk, corrections: Corrections | None, at: tuple[str, str],
+               before: dict[int, ImportedRule], highest: Callable[[], int]) -> list[ImportedRule]:
+    """A rules file that numbers two rules alike (a player gave a new rule the number of one in force): the one most
+    like the rule read under that number before keeps it, the other is read under the number given it when it came
+    (the keeper's, by the corrections line `rule N twice at COMMIT as M`; else the next above every number the rules
+    hold, at the end too, `highest`: a guess, said)."""
+    by_number: dict[int, list[ImportedRule]] = {}
+    for rule in rules:
+        by_number.setdefault(rule.number, []).append(rule)
+    given: dict[int, int] = {}  # id of a rule -> the number it is read under (0: a copy, not read)
+    for number, same in by_number.items():
+        if len(same) == 2:
+            old = before.get(number)
+            kept = max(same, key=lambda rule: _alike(old, rule)) if old is not None else same[0]
+            twin = same[1] if kept is same[0] else same[0]
+            if (twin.title, twin.text) == (kept.title, kept.text):  # the same rule written twice: read once
+                given[id(same[1])] = 0
+                _say_copied(walk, number, same[1], at)
+                continue
+            if number not in walk.twins:
+                walk.twins[number] = _twin_number(number, (twin, kept), walk, corrections, at, set(by_number),
+                                                  max([highest(), *by_number, *walk.twins.values()]) + 1)
+            given[id(twin)] = walk.twins[number]
+    return [dataclasses.replace(rule, number=given[id(rule)]) if id(rule) in given else rule for rule in rules
+            if given.get(id(rule)) != 0]
+
+
+def _say_copied(walk: _Walk, number: int, copy: ImportedRule, at: tuple[str, str]) -> None:
+    """A problem of the record, said once: the file writes rule `number` twice, word for word (`copy` the second)."""
+    if number not in walk.copied:
+        walk.copied.add(number)
+        walk.problems.append(Problem(copy.file or at[0], at[1], copy.line, f"rule {number} is written twice, word "
+                                     "for word: read once"))
+
+
+def _twin_number(number: int, rules: tuple[ImportedRule, ImportedRule], walk: _Walk,
+                 corrections: Corrections | None, at: tuple[str, str], held: set[int], spare: int) -> int:
+    """The number a rule the file numbers as another (`rules`: it, then the one that keeps the number) is read
+    under: the keeper's, one the rules do not hold (`held`), else `spare` (a guess, said)."""
+    (twin, kept), (path, revision) = rules, at
+    where = f"rule {number} twice at {revision[:10]}"
+    title = f" ('{clean_line(twin.title)}')" if twin.title else ""
+    said = corrections.twin(number, revision) if corrections else None
+    if said is not None and said[1] in held:
+        raise ArchiveError([SourceError(corrections.file, said[0], f"{where} as {said[1]}: the rules at commit "
+                                        f"{revision[:10]} hold a rule {said[1]}: give it a number no rule holds")])
+    if said is not None:
+        corrections.use(said[0], f"{where} as {said[1]} (the import read: as {spare})")
+        walk.twin_lines.append(Line(where, f"as {said[1]}", f"your correction (the import read: as {spare})"))
+        return said[1]
+    lines = sorted((kept.line, twin.line))
+    guess = f"rule {number} is written twice (lines {lines[0]} and {lines[1]}): the one new at this commit{title} " \
+            f"is read as rule {spare}, a number no rule holds (the corrections line `{where} as N` gives it another)"
+    walk.twin_guessed[guess] = (twin.file or path, revision)
+    walk.twin_lines.append(Line(where, f"as {spare}", f"guessed: {guess}"))
+    return spare
+
+
+def _highest(repo: Path, blobs: BlobReader, last: str, paths: list[str], link_base: str | None) -> int:
+    """The highest number the rules hold at the last commit (0 where they cannot be read there)."""
+    numbers = [0]
+    for path in paths:
+        try:
+            read = _read_rules(repo, blobs, last, path, link_base)
+        except RulesetImportError:
+            continue
+        numbers += [rule.number for rule in read.rules] if read is not None else []
+    return max(numbers)
+
+
 def _as_recorded(rules: list[ImportedRule], walk: _Walk, corrections: Corrections | None) -> list[ImportedRule]:
     """The rules read at a commit with the numbers and classes the import keeps across commits: a rule an outline
     identifies by its tag keeps the number it had, whatever its place now (a new tag takes the next number); a
@@ -657,8 +796,8 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_ba
     kind = blobs.kind(revision, path) if path else "tree"
     if kind == "blob":
         content = _read(blobs, revision, path)
-        return read_ruleset(content, file=path, link_base=link_base, markdown=markdown) if content is not None \
-            else None
+        return read_ruleset(content, file=path, link_base=link_base, markdown=markdown, twins=True) \
+            if content is not None else None
     if kind == "tree":
         files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
                  for name in list_files(repo, revision, path, recursive=False)]
@@ -954,6 +1093,47 @@ def _turns_named_twice(steps: list[_Step]) -> None:
             claimed.add(one.number - 1)
 
 
+_SHARED = "the author of its branch's commits"
+
+
+def _shared_logins(walk: _Walk) -> None:
+    """A login whose pull requests' branches several people wrote, none under a name that reads as the login, is
+    where players push their branches (an organization's repository, or the keeper's), not each pull request's
+    author (GitHub names a branch of the repository itself `from OWNER/branch`, whoever opened it): a pull request
+    from it whose own commits are one person's is read as that person's, a guess, said."""
+    by_login: dict[str, list[_Step]] = {}
+    for step in walk.steps:
+        if (m := _MERGED_PULL_REQUEST.match(step.commit.subject)) and step.branch and step.author == m.group(2):
+            by_login.setdefault(step.author, []).append(step)
+    for login, steps in by_login.items():
+        alone = {name for step in steps if (name := _one_author(step.branch_commits))}
+        if len(alone) < 2 or any(name == login or _login_reads_as(login, name)
+                                 for step in steps for name, _ in step.branch_commits):
+            continue
+        walk.shared.add(login)
+        for step in steps:
+            if name := _one_author(step.branch_commits):
+                step.author = name
+                step.author_is = f"{_SHARED} ({login}'s pull requests come from several people's branches)"
+
+
+_NOREPLY = re.compile(r"(?:[0-9]{1,12}\+)?([^@\s]{1,100})@users\.noreply\.github\.com", re.IGNORECASE)  # GitHub's, for a login
+
+
+def _one_author(commits: list[tuple[str, str]]) -> str | None:
+    """The one person who wrote a branch's commits, where git says so: one name, or several that one address
+    signs, or of which the others are a login of one (`kmarlowe` reading as `Kit Marlowe`, or `KitM` where Kit
+    Marlowe signs as `KitM@users.noreply.github.com`); the name most of the commits bear."""
+    names = Counter(name for name, _ in commits)
+    logins = {m.group(1).lower(): name for name, email in commits if (m := _NOREPLY.fullmatch(email))}
+    people = [name for name in names if not any(other != name and (_login_reads_as(name, other) or
+                                                                   logins.get(name.lower()) == other)
+                                                for other in names)]
+    if not people or len(people) > 1 and len({email.lower() for _, email in commits}) > 1:
+        return None
+    return max(people, key=lambda name: names[name])
+
+
 def _author(step: _Step) -> tuple[str, str]:
     """Who the record says made the commit's proposal, and where it says so: the message's byline ("Proposed by
     Ann", a turn's player: "Round 1, Turn 11 (Kit)"), its pull request's author, else its commit's author."""
@@ -965,6 +1145,8 @@ def _author(step: _Step) -> tuple[str, str]:
 def _proposals(step: _Step, numbers: list[int], author: str, author_is: str) -> None:
     if author_is == "the commit's author":
         step.guesses.append(f"the proposer is {author_is} (nothing in the record names one)")
+    elif author_is.startswith(_SHARED):
+        step.guesses.append(f"the proposer is {author_is}")
     step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number in numbers))
 
 
@@ -989,14 +1171,15 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
     # read as its number (several at once, say) shows the game numbers its rules otherwise
     numbered_otherwise = False
     previous = -1  # the place of the last commit that changed the rules
-    for step in steps:
+    lowest: int | None = None  # the lowest number of the proposals the commits before carried out
+    for at, step in enumerate(steps):
         since, previous = previous, step.place
         begun = begun or step in numbered
+        lowest = _lowest(lowest, steps[at - 1]) if at else None
         if step not in undecided:
             continue
         author, author_is = _author(step)
-        decided = [(number, commit) for place, number, commit in walk.decided if since < place < step.place] or \
-            [(number, commit) for place, number, commit in walk.decided if place < step.place][-1:]
+        decided = _decided_before(walk, since, step.place)
         if decided and not step.formatting:
             number, commit = decided[-1]
             step.title = ""  # (its subject is the bot's words for the change, not the proposal's title)
@@ -1022,10 +1205,7 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
             step.guesses.append("no pull request merged it, where the game's proposals are its pull requests: the "
                                 "keeper's own change, not a proposal")
             step.reading = Reading("event", by=f"{author}, no proposal")
-        elif len(made) == 1 and made[0] <= max(claimed | {highest_initial}) + MAX_LEAP and \
-                (own_numbers or own_numbers is None and made[0] > highest_initial and not numbered_otherwise):
-            why = "as the game's numbered proposals make rules numbered as themselves" if own_numbers else \
-                "above the initial rules', as Suber's numbering makes them"
+        elif why := _numbered_as_made(made, claimed, lowest, highest_initial, own_numbers, numbered_otherwise):
             step.guesses.append(f"no record numbers it: numbered {made[0]}, the number of the rule it makes, {why}")
             _proposals(step, made, author, author_is)
             claimed.add(made[0])
@@ -1038,6 +1218,37 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
             _proposals(step, [NEXT], author, author_is)
             # (a rule given back a number of the initial rules, a change undone, numbers no new rule)
             numbered_otherwise = numbered_otherwise or bool(set(made) - walk.initial.keys())
+
+
+def _decided_before(walk: _Walk, since: int, place: int) -> list[tuple[int, Commit]]:
+    """The decisions commits record between the step before (at `since`) and the step at `place`, else the last
+    before it: a bot applies a decided proposal's changes in commits of its own after it."""
+    return [(number, commit) for at, number, commit in walk.decided if since < at < place] or \
+        [(number, commit) for at, number, commit in walk.decided if at < place][-1:]
+
+
+def _lowest(lowest: int | None, step: _Step) -> int | None:
+    """The lowest of `lowest` and the numbers of the proposals `step` carried out."""
+    numbers = [p.number for p in step.reading.proposals if p.number != NEXT] if step.reading.kind == "proposal" \
+        else []
+    return min([*numbers, *([lowest] if lowest is not None else [])], default=None)
+
+
+def _numbered_as_made(made: list[int], claimed: set[int], lowest: int | None, highest_initial: int,
+                      own_numbers: bool | None, numbered_otherwise: bool) -> str | None:
+    """Why a commit that makes the one new rule `made` is read as the proposal of its number (None where it is
+    not): the game's numbered proposals make rules numbered as themselves, or none yet did and the rule stands
+    above the initial rules, as Suber's numbering makes them. Never a number far above all the others, nor one
+    below every proposal carried out before (`lowest`: a rule a new constitution numbers 112 after proposals
+    301 and 302)."""
+    if len(made) != 1 or made[0] > max(claimed | {highest_initial}) + MAX_LEAP or \
+            lowest is not None and made[0] < lowest:
+        return None
+    if own_numbers:
+        return "as the game's numbered proposals make rules numbered as themselves"
+    if own_numbers is None and made[0] > highest_initial and not numbered_otherwise:
+        return "above the initial rules', as Suber's numbering makes them"
+    return None
 
 
 def _rules_numbered_as_proposals(steps: list[_Step]) -> bool | None:
@@ -1228,13 +1439,14 @@ class _Names:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
         the branches that login merged is by that one name, none of another login's is, and the two read alike
         (`Jo Bloggs` and `JoBloggs` or `jbloggs`): the player's commits outside pull requests then bear one name."""
+        people = {login: authors for login, authors in walk.branch_authors.items() if login not in walk.shared}
         logins_of: dict[str, list[str]] = {}
-        for login, authors in walk.branch_authors.items():
+        for login, authors in people.items():
             for name in authors:
                 logins_of.setdefault(name, []).append(login)
-        for login, authors in walk.branch_authors.items():
+        for login, authors in people.items():
             [(name, commit)] = authors.items() if len(authors) == 1 else [("", None)]
-            if commit is None or name == login or logins_of[name] != [login] or name in walk.branch_authors \
+            if commit is None or name == login or logins_of[name] != [login] or name in people \
                     or not _login_reads_as(login, name):
                 continue
             self.guessed[name] = (player_name(login)[0], f"guessed: the commits of {login}'s pull requests (as "
@@ -1881,8 +2093,7 @@ def _hints(steps: list[_Step], by_pull_requests: bool) -> list[str]:
             "commit is then the keeper's own, and the new file says `convention proposals-are-pull-requests`."]
 
 
-def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str | None],
-                      guessed: dict[str, tuple[str, str]], decisions: list[Line],
+def _correction_lines(steps: list[_Step], names: _Names, walk: _Walk, decisions: list[Line],
                       by_pull_requests: bool = False) -> list[tuple[str, list[Line]]]:
     commits = []
     for step in steps:
@@ -1900,10 +2111,12 @@ def _correction_lines(steps: list[_Step], names: _Names, classes: dict[int, str 
             why += f"; proposal {step.again} was carried out by an earlier commit: this one is an event by it"
         commits.append(Line(_step_named(step), step.reading.words(), why + ids))
     rules = []
-    if guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's to say
+    if walk.guessed:  # the reader took some rules' classes where the record does not say: each rule's is the keeper's
         words = {IMMUTABLE: "immutable", MUTABLE: "mutable", None: "class not recorded"}
         rules = [Line(f"rule {number}", words.get(rule_class, "class not recorded"), "as read; the reader of the rules "
-                      "guessed some classes (IMPORT.md says which)") for number, rule_class in sorted(classes.items())]
+                      "guessed some classes (IMPORT.md says which)")
+                 for number, rule_class in sorted(walk.classes.items())]
+    rules += walk.twin_lines
     conventions = [Line("convention", CONVENTION_PULL_REQUESTS, "a merged pull request's number is its proposal's "
                         "(--proposals-are-pull-requests, or this line)")] if by_pull_requests else []
     return [("The game's conventions", conventions), ("Commits that changed the rules", commits), ("Rules", rules),

@@ -83,12 +83,13 @@ def import_ruleset(text: str, *, title: str | None = None, start: str | None = N
 
 
 def read_ruleset(text: str, *, file: str | None = None, start: str | None = None, stop: str | None = None,
-                 markdown: bool | None = None, link_base: str | None = None) -> ImportedRuleset:
+                 markdown: bool | None = None, link_base: str | None = None, twins: bool = False) -> ImportedRuleset:
     """The rules in `text`, one rules file, in the file's order. `file` is its name (its path in a repository, for
     links; its extension says whether it is Markdown, else its rule headings do: `markdown` says so outright);
     `start`/`stop` the text of the lines where the rules begin and end (that line excluded); `link_base` the web
     address relative links resolve against (mdtext.absolute_link). A `.json` file, or text that is JSON, is read
-    by `read_rules_json`. Raises RulesetImportError when the file holds no rule, or one it cannot hold."""
+    by `read_rules_json`. Raises RulesetImportError when the file holds no rule, or one it cannot hold: two rules
+    of one number, unless `twins` (a history's reader, which knows which of the two is new) takes both."""
     if _is_json(file, text):
         return read_rules_json(text, file=file)
     try:  # (a page's front matter, Jekyll's `title: Rules` between `---` lines: no rule, no heading over them)
@@ -104,7 +105,7 @@ def read_ruleset(text: str, *, file: str | None = None, start: str | None = None
         for line, message, left_out in said:
             (reading.left_out.append if left_out else reading.say_once)(Note(file, line, message))
     reading.read_file(file, text, start=start, stop=stop, markdown=markdown, first_line=front[1] if front else 0)
-    return reading.result(file)
+    return reading.result(file, twins)
 
 
 def read_rule_files(files: list[tuple[str, str | None]], *, link_base: str | None = None) -> ImportedRuleset:
@@ -301,14 +302,18 @@ class _Reading:
 
     # --- the ruleset ----------------------------------------------------------------------------------------
 
-    def result(self, file: str | None) -> ImportedRuleset:
+    def result(self, file: str | None, twins: bool = False) -> ImportedRuleset:
         if not self.rules:
             raise NoRulesFound(file)
         first: dict[int, Rule] = {}
+        twinned: set[int] = set()
         for rule in self.rules:
-            if (earlier := first.setdefault(rule.number, rule)) is not rule:
+            if (earlier := first.setdefault(rule.number, rule)) is rule:
+                continue
+            if not twins or rule.number in twinned:  # (a third of one number is never taken)
                 where = f"{earlier.file}, line {earlier.line}" if earlier.file != rule.file else f"line {earlier.line}"
                 raise RulesetImportError(f"rule {rule.number} appears twice (first at {where})", rule.line, rule.file)
+            twinned.add(rule.number)
         self._classes()
         return ImportedRuleset([self._imported(rule) for rule in self.rules], self.left_out, self.rewritten,
                                self.guessed)
