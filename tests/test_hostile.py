@@ -495,7 +495,8 @@ def test_preview_text_escapes_player_text(tmp_path, capsys):
 
 
 @pytest.mark.parametrize("arguments, message", [
-    (["new", "{tmp}/afile"], "{tmp}/afile: already exists and is not an empty folder; nothing was written"),
+    (["new", "{tmp}/afile"], "{tmp}/afile: already exists and is not an empty folder; nothing was written (new "
+     "writes a game into a new or empty folder, or one holding only the rules.md it starts from)"),
     (["serve", "{tmp}", "--port", "99999"], "127.0.0.1:99999: cannot serve there: bind(): port must be 0-65535."),
     (["diff", "{tmp}/mini@\u00b3", "{tmp}/mini"], "{tmp}/mini@\u00b3: no such point; " + HINT),
     (["diff", "{tmp}/mini@" + "9" * 5000, "{tmp}/mini"],

@@ -144,7 +144,8 @@ def run(args) -> int:
         raise ArchiveError([SourceError(str(folder / "rules.md"), 0, "exists, and new does not replace it (it may "
                                         "be a keeper's only copy): leave --rules out to start the game from it, or "
                                         "name a new folder; nothing was written")])
-    if not imported and (error := occupied_folder_error(folder)):
+    if not imported and (error := occupied_folder_error(folder, "new writes a game into a new or empty folder, or "
+                                                       "one holding only the rules.md it starts from")):
         raise ArchiveError([error])
     rules = read_ruleset(args.rules) if args.rules else None  # before anything is written: it may not read
     if args.github:
