@@ -376,7 +376,7 @@ def test_folders_whose_addresses_differ_in_case_alone_or_name_the_sites_own_file
     """On a Mac's or Windows' disk `Game` and `game` are one folder: the site would mix the two games' pages. A
     game named `search` would stand in the site's own search folder."""
     content = copy_games(tmp_path, "mini")
-    for name in ("Mini", "Search", "STATIC"):
+    for name in ("Mini", "Search", "STATIC", "game", "\u0438\u0433\u0440\u0430"):
         shutil.copytree(content / "mini", content / name)
     monkeypatch.chdir(tmp_path)
     assert main(["build", content.name, "-o", "site"]) == 2
@@ -385,8 +385,11 @@ def test_folders_whose_addresses_differ_in_case_alone_or_name_the_sites_own_file
         "folder",
         "content/Search: a game's folder cannot be named 'Search': the site's own files use that name; rename the "
         "folder",
-        "content/mini: its address on the site would be 'mini', as Mini's is ('Mini': one folder on a disk that ignores case, "
-        "as macOS's and Windows' do); rename one of the folders"]
+        "content/mini: its address on the site would be 'mini', as Mini's is ('Mini': one folder on a disk that "
+        "ignores case, as macOS's and Windows' do); rename one of the folders",
+        "content/\u0438\u0433\u0440\u0430: its address on the site would be 'game', as game's is "
+        "(\u0438\u0433\u0440\u0430: no letter an address spells, which are Latin letters and digits: 'game' stands "
+        "for them); rename one of the folders"]
     assert not (tmp_path / "site").exists()
 
 

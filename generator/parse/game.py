@@ -121,9 +121,12 @@ def address_problems(folders: list[Path]) -> list[SourceError]:
                                         "own files use that name; rename the folder"))
         elif (other := first.get(address.casefold())) is not None:
             taken = url_segment(other.name)
+            unspelled = [name for name in (folder.name, other.name) if not url_segment(name, empty="")]
             problems.append(SourceError(folder.name, 0, f"its address on the site would be '{address}', as "
                                         f"{other.name}'s is" + (f" ('{taken}': one folder on a disk that ignores "
                                         "case, as macOS's and Windows' do)" if taken != address else "")
+                                        + (f" ({' and '.join(unspelled)}: no letter an address spells, which are "
+                                           "Latin letters and digits: 'game' stands for them)" if unspelled else "")
                                         + "; rename one of the folders"))
         else:
             first[address.casefold()] = folder
