@@ -484,3 +484,9 @@ def test_check_in_json_of_an_archive_that_cannot_be_read_is_still_json(tmp_path,
          "message": "not UTF-8 text (byte 0xe9); save the file as UTF-8"}]}
     assert err == f"{content.name}/mini/log.md:{line}:13: not UTF-8 text (byte 0xe9); save the file as UTF-8\n"
     assert log.read_bytes() == before
+    monkeypatch.chdir(content / "mini")  # no content folder here: nothing to check, said as data as well
+    assert main(["check", "--format", "json"]) == 2
+    out, err = capsys.readouterr()
+    (error,) = json.loads(out)["errors"]
+    assert error["file"] == "content" and error["message"].startswith("looked for the content folder in ")
+    assert err.startswith("content: looked for the content folder in ")

@@ -20,6 +20,18 @@ JSON_SCHEMA_VERSION = 1
 
 
 def run(args) -> int:
+    try:
+        return _check(args)
+    except ArchiveError as error:  # nothing could be checked (exit 2): said in the format asked for, too
+        if args.format == "json":  # the data a script reads, then the same lines on stderr as ever
+            print(json.dumps(report_json_errors(error), indent=2, sort_keys=True))
+        if args.format != "github":
+            raise
+        print(report_github_errors(error))  # on stdout, where the runner reads workflow commands
+        return 2
+
+
+def _check(args) -> int:
     content = content_folder(args.content, "check")
     cache = open_cache(args.cache_dir, content)
     say_cache_unusable(cache.unusable)
@@ -33,13 +45,6 @@ def run(args) -> int:
             with for_command("check", REPLAY_STEPS, quiet=args.quiet) as progress:
                 replays = replay_games(content, cache=cache, jobs=available_cores(), progress=progress)
             games = store_checks(cache, content, key, replays)
-    except ArchiveError as error:
-        if args.format == "json":  # the data a script reads, then the same lines on stderr as ever (exit 2)
-            print(json.dumps(report_json_errors(error), indent=2, sort_keys=True))
-        if args.format != "github":
-            raise
-        print(report_github_errors(error))  # on stdout, where the runner reads workflow commands
-        return 2
     finally:
         cache.close()
         gc.freeze()  # what it made lives to the end: the collector, back on, need not walk it
