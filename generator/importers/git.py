@@ -1415,6 +1415,19 @@ class _Names:
         self.guessed: dict[str, tuple[str, str]] = {}  # an identifier -> the name a commit gives it, and why
         self.played_as: dict[str, set[str]] = {}  # a name the keeper's word wrote -> the names the record gave
         self._logins(walk)
+        self._addresses(walk)
+
+    def _addresses(self, walk: _Walk) -> None:
+        """Guess that a name git gives commits signed with GitHub's address for a login
+        (`KitM@users.noreply.github.com`) is the player another name of the record gives as that login (`KitM`):
+        one person under two names, written as the login (as `_logins` writes them)."""
+        authors = {step.author.lower(): step.author for step in walk.steps}
+        for step in walk.steps:
+            for name, email in step.branch_commits:
+                if (m := _NOREPLY.fullmatch(email)) and (login := authors.get(m.group(1).lower())) \
+                        and login.lower() != name.lower() and name not in self.guessed:
+                    self.guessed[name] = (player_name(login)[0], f"guessed: {name} signs commits as {email}, "
+                                          f"GitHub's address for {login} (commit {step.commit.short} merged one)")
 
     def _logins(self, walk: _Walk) -> None:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
