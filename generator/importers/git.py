@@ -1081,7 +1081,8 @@ def _shared_logins(walk: _Walk) -> None:
     """A login whose pull requests' branches several people wrote, none under a name that reads as the login, is
     where players push their branches (an organization's repository, or the keeper's), not each pull request's
     author (GitHub names a branch of the repository itself `from OWNER/branch`, whoever opened it): a pull request
-    from it whose own commits are one person's is read as that person's, a guess, said."""
+    from it whose own commits are one person's is read as that person's, a guess, said; unless they sign with an
+    address of the login's own (the owner's request)."""
     by_login: dict[str, list[_Step]] = {}
     for step in walk.steps:
         if (m := _MERGED_PULL_REQUEST.match(step.commit.subject)) and step.branch and step.author == m.group(2):
@@ -1093,12 +1094,19 @@ def _shared_logins(walk: _Walk) -> None:
             continue
         walk.shared.add(login)
         for step in steps:
-            if name := _one_author(step.branch_commits):
+            if (name := _one_author(step.branch_commits)) and not _signed_as(step.branch_commits, login):
                 step.author = name
                 step.author_is = f"{_SHARED} ({login}'s pull requests come from several people's branches)"
 
 
 _NOREPLY = re.compile(r"(?:[0-9]{1,12}\+)?([^@\s]{1,100})@users\.noreply\.github\.com", re.IGNORECASE)  # GitHub's, for a login
+
+
+def _signed_as(commits: list[tuple[str, str]], login: str) -> bool:
+    """Whether a branch's commits are signed with an address of the login's own (`audiodude@example.org`, GitHub's
+    `audiodude@users.noreply.github.com`): the owner's own request, whatever name git gives them."""
+    return any(email.partition("@")[0].lower() == login.lower() or (m := _NOREPLY.fullmatch(email)) and
+               m.group(1).lower() == login.lower() for _, email in commits)
 
 
 def _one_author(commits: list[tuple[str, str]]) -> str | None:
