@@ -746,6 +746,17 @@ def test_a_second_score_slip_names_the_first():
         "g/log.md:7", "Scores says Alice 9; replay gives 4 (unchanged) (the log's figure has differed since g/log.md:7)")
 
 
+def test_a_score_kept_as_the_votes_give_after_a_wrong_result_names_the_result():
+    """The keepers wrote `adopted` where the votes defeat the proposal, and scored it as defeated: the replay
+    follows the Result, so the Scores line differs too, and says that it stems from the Result."""
+    log = _game((301, "Alice", "Votes: for Alice, Bob; against Carol", "Result: adopted", "Die: 1",
+                 "Scores: Alice -9"))
+    result, score = replay(build(log)).findings
+    assert (result.kind, score.kind, str(score.cause)) == ("result", "score", str(result.source))
+    assert score.message == (f"Scores says Alice -9; replay gives 1 = 0 + die 1 (the replay follows the Result at "
+                             f"{result.source}, which the votes do not give)")
+
+
 def test_the_replay_follows_a_score_the_keepers_carried_on():
     log = _game(_adopted(301, "Alice", 4, "Scores: Alice 5"), _adopted(302, "Bob", 2, "Scores: Alice 5, Bob 2"))
     r = replay(build(log))

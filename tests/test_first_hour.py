@@ -69,7 +69,8 @@ def test_a_folder_named_that_is_missing_or_a_file_is_said_to_be_so(tmp_path, cap
     assert main([command, "contnet"]) == 2
     assert capsys.readouterr().err == "contnet: no such folder\n"
     assert main([command, "afile"]) == 2
-    assert capsys.readouterr().err == "afile: is not a folder\n"
+    assert capsys.readouterr().err == ("afile: is a file, not a folder: name a game's folder (the one holding "
+                                       "game.toml) or a folder of games\n")
 
 
 def test_preview_of_a_draft_that_is_not_there_says_so(tmp_path, capsys, monkeypatch):
@@ -463,3 +464,23 @@ def test_serve_started_on_a_broken_game_says_there_is_no_site_yet(tmp_path, caps
     assert said[-1] == "there is no site to serve yet: each page says what is wrong until the file is fixed"
     answer = live.answer("/")
     assert "leads out of the content folder" in answer.data.decode("utf-8")
+
+
+def test_check_in_json_of_an_archive_that_cannot_be_read_is_still_json(tmp_path, capsys, monkeypatch):
+    """A player's script reading `check --format json` gets data at exit 2 too: each problem where it is (the
+    same lines as ever on stderr), no game, and the archive as it was."""
+    import json
+
+    content = copy_games(tmp_path, "mini")
+    log = content / "mini" / "log.md"
+    log.write_bytes(log.read_bytes() + b"Ann says caf\xe9\n")
+    before = log.read_bytes()
+    monkeypatch.chdir(tmp_path)
+    assert main(["check", content.name, "--format", "json"]) == 2
+    out, err = capsys.readouterr()
+    line = before.count(b"\n")
+    assert json.loads(out) == {"version": 1, "games": [], "errors": [
+        {"file": "mini/log.md", "path": f"{content.name}/mini/log.md", "line": line, "column": 13,
+         "message": "not UTF-8 text (byte 0xe9); save the file as UTF-8"}]}
+    assert err == f"{content.name}/mini/log.md:{line}:13: not UTF-8 text (byte 0xe9); save the file as UTF-8\n"
+    assert log.read_bytes() == before

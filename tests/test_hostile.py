@@ -371,6 +371,25 @@ def test_two_folders_with_one_address_are_refused(tmp_path):
         "My:Game: its address on the site would be 'My-Game', as My Game's is; rename one of the folders"]
 
 
+def test_folders_whose_addresses_differ_in_case_alone_or_name_the_sites_own_files_are_refused(tmp_path, capsys,
+                                                                                              monkeypatch):
+    """On a Mac's or Windows' disk `Game` and `game` are one folder: the site would mix the two games' pages. A
+    game named `search` would stand in the site's own search folder."""
+    content = copy_games(tmp_path, "mini")
+    for name in ("Mini", "Search", "STATIC"):
+        shutil.copytree(content / "mini", content / name)
+    monkeypatch.chdir(tmp_path)
+    assert main(["build", content.name, "-o", "site"]) == 2
+    assert capsys.readouterr().err.splitlines() == [
+        "content/STATIC: a game's folder cannot be named 'STATIC': the site's own files use that name; rename the "
+        "folder",
+        "content/Search: a game's folder cannot be named 'Search': the site's own files use that name; rename the "
+        "folder",
+        "content/mini: its address on the site would be 'mini', as Mini's is ('Mini': one folder on a disk that ignores case, "
+        "as macOS's and Windows' do); rename one of the folders"]
+    assert not (tmp_path / "site").exists()
+
+
 @pytest.mark.parametrize("path", ["javascript:alert(1)/index.html", "../x.html", "a b/index.html", "x/.hidden",
                                   "//evil.example/x"])
 def test_a_page_path_that_is_not_plain_segments_is_a_bug(path):

@@ -373,9 +373,13 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
     ("rule 999 immutable", "rule 999: no rule 999 is in any version of the rules read"),
     ("player Nobody = Somebody", "player Nobody: the name 'Nobody' is not in the names the import read"),
     ("commit 0123456789 proposal nine", "'proposal nine' is not `proposal N`"),
+    ("commit 0123456789 proposal 9 by Ann, Bo, Ann", "'proposal 9 by Ann, Bo, Ann' names an author twice"),
+    ("commit 0123456789 judgment  by Cy", "a judgment is named as the record names it: `judgment NAME by JUDGE`"),
     ("make it so", "not a correction: a line is `commit ID proposal N by NAME`"),
     ("player Ann = Ann, Bea", "the name 'Ann, Bea' cannot be a player's name: a ',' or ';' parts names on a Votes "
      "line"),
+    ("player Ann = Be\u200ba", "the name 'Be\\u200ba' cannot be a player's name: it holds invisible characters "
+     "(U+200B ZERO WIDTH SPACE)"),
 ])
 def test_a_correction_that_names_nothing_is_refused_and_nothing_is_written(tmp_path, capsys, small_game, line,
                                                                            message) -> None:
@@ -483,7 +487,10 @@ def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> Non
     out = tmp_path / "elsewhere"
     cases = [(["--rules", "rules.md", str(tmp_path)], "is not a git repository"),
              (["--rules", "rules.md", "--from=--output=x", str(small_game)], "'--output=x' names no commit"),
-             (["--rules", "nowhere.md", str(small_game)], "no readable rules at nowhere.md"),
+             (["--rules", "nowhere.md", str(small_game)], "no readable rules at nowhere.md in the history up to "
+              f"{short(small_game)} (it holds rules.md: --rules names a path as the repository spells it)"),
+             (["--rules", "RULES.MD", str(small_game)], "(it holds rules.md: --rules names a path as the repository "
+              "spells it)"),
              (["--rules", "rules.md", "--corrections", str(tmp_path / "none.txt"), str(small_game)],
               "none.txt: no such file (--corrections names the file an import wrote")]
     for args, message in cases:

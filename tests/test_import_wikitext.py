@@ -150,10 +150,28 @@ def test_comments_templates_and_tables_keep_the_pages_line_count() -> None:
     assert lines[15] == "| open |"  # (a table never closed: what it held)
 
 
+def test_footnotes_scripts_and_html_tags_are_no_rules_text_and_are_said() -> None:
+    """A footnote is shown at the page's foot, not in the rule's sentence; a script's or style sheet's text is
+    code; any other tag is dropped and its text kept. Each is said, with its line; the lines stay the page's."""
+    page = ("==Voting==\nA proposal passes with a majority.<ref name=v>See the talk\npage.</ref> Then it\n"
+            "is in force.<ref name=v/> <script>alert(1)</script><div class=x>Boxed</div>\n<references />\n"
+            "<ref>never closed")
+    markdown, said = wikitext_markdown(page)
+    assert markdown.split("\n") == ["## Voting", "A proposal passes with a majority.", " Then it",
+                                     "is in force. Boxed", "", "never closed"]
+    assert [(line, message) for line, message, _ in said] == [
+        (2, "<ref>: a footnote, not the rule's text: See the talk page."),
+        (4, "<ref>: a footnote, not the rule's text"),
+        (4, "<script>: a script (the site shows no page's code)"),
+        (5, "<references>: the page's list of footnotes"),
+        (4, "HTML tags left out, their text kept (the site shows no rule's HTML)")]
+
+
 # Wikitext of the characters its syntax is made of: whatever it is, the Markdown has the page's lines.
 _PIECES = st.sampled_from(["'", "''", "'''", "[[", "]]", "|", "{{", "}}", "{|", "|}", "|-", "!!", "<!--", "-->", "=",
                            "==", "*", "#", ":", ";", "<b>", "</b>", "<s>", "<nowiki>", "</nowiki>", "&amp;", "&#", "[",
-                           "]", "http://x.org", " ", "a", "\n", "\n\n", "----", "[[Category:x]]", "\\", "`"])
+                           "]", "http://x.org", " ", "a", "\n", "\n\n", "----", "[[Category:x]]", "\\", "`", "<ref>",
+                           "</ref>", "<ref name=n/>", "<script>", "</script>", "<div>"])
 
 
 @settings(max_examples=300, deadline=None)

@@ -34,6 +34,8 @@ def run(args) -> int:
                 replays = replay_games(content, cache=cache, jobs=available_cores(), progress=progress)
             games = store_checks(cache, content, key, replays)
     except ArchiveError as error:
+        if args.format == "json":  # the data a script reads, then the same lines on stderr as ever (exit 2)
+            print(json.dumps(report_json_errors(error), indent=2, sort_keys=True))
         if args.format != "github":
             raise
         print(report_github_errors(error))  # on stdout, where the runner reads workflow commands
@@ -69,6 +71,14 @@ def report_json(games: list[CheckedGame], places: Places) -> dict:
             "winner": list(game.winner),
         } for game in games],
     }
+
+
+def report_json_errors(error: ArchiveError) -> dict:
+    """What could not be read (exit 2), as data: no game, and each problem where it is (`column` where known)."""
+    places = Places(error.root)
+    return {"version": JSON_SCHEMA_VERSION, "games": [],
+            "errors": [{"file": problem.file, "path": places.path(problem.file), "line": problem.line,
+                        "column": problem.column, "message": problem.message} for problem in error.errors]}
 
 
 def report_text(games: list[CheckedGame], places: Places) -> str:

@@ -3,7 +3,6 @@ after every save."""
 from __future__ import annotations
 
 import errno
-import os
 import signal
 import sys
 import threading
@@ -11,7 +10,7 @@ import webbrowser
 from pathlib import Path
 
 from ..errors import ArchiveError, SourceError
-from ..parse.folders import names_root
+from ..parse.folders import names_root, not_a_folder
 from ..places import Places
 from ..serve import Update, Watcher
 from ..terminal import counted
@@ -58,9 +57,8 @@ def _stop_serving(server):
 
 def run(args) -> int:
     content = content_folder(args.content, "serve")
-    if not os.path.isdir(content):
-        raise ArchiveError([SourceError(str(content), 0, "is not a folder" if os.path.lexists(content)
-                                        else "no such folder")])
+    if problem := not_a_folder(content):
+        raise ArchiveError([problem])
     print_update = UpdatePrinter(names_root(content))
     try:
         watcher = Watcher(content, port=args.port, report=print_update)

@@ -1377,11 +1377,24 @@ def _check_score(state: FoldState, source: Source, player: str, claimed: Number)
     if slip and claimed == computed + slip[0]:
         state.add(player, slip[0], Cited("as the log has it since ", slip[1]))
         return
-    since = Cited(" (the log's figure has differed since ", slip[1], ")") if slip else ""
+    result = None if slip else _result_slip(state)
+    since = Cited(" (the log's figure has differed since ", slip[1], ")") if slip else \
+        Cited(" (the replay follows the Result at ", result, ", which the votes do not give)") if result else ""
     state.find("score", source, Cited(f"Scores says {player} {amount_text(claimed)}; replay gives ",
                                       _explain(state, player, computed), since),
-               expected=amount_text(computed), found=amount_text(claimed), cause=slip[1] if slip else None)
+               expected=amount_text(computed), found=amount_text(claimed), cause=slip[1] if slip else result)
     state.score_slips[player] = (claimed - computed, slip[1] if slip else source)
+
+
+def _result_slip(state: FoldState) -> Source | None:
+    """Where this entry's Result was found a slip: the replay followed it, so a Scores line kept as the votes'
+    result would give stems from it."""
+    for finding in reversed(state.findings):
+        if finding.entry != state.label:
+            return None
+        if finding.kind == "result":
+            return finding.source
+    return None
 
 
 def _explain(state: FoldState, player: str, computed: Number) -> str | Cited:

@@ -30,6 +30,7 @@ from dataclasses import dataclass, field
 from pathlib import Path
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..model.names import invisible_escaped
 from ..parse.source import NumberTooLarge, read_int, read_text
 from .archive import player_name
 from .text import clean_line
@@ -232,12 +233,16 @@ def _reading(words: str) -> Reading:
             if m is None:
                 raise ValueError(f"'{part.strip()}' is not `proposal N` or `proposal N by NAME, NAME`")
             authors = tuple(_name(author) for author in (m.group(2) or "").split(",") if author.strip())
+            if len(set(authors)) < len(authors):
+                raise ValueError(f"'{part.strip()}' names an author twice")
             proposals.append(Proposal(_number(m.group(1)), authors))
         numbers = [p.number for p in proposals]
         if len(set(numbers)) < len(numbers):
             raise ValueError("a proposal is named twice in one commit")
         return Reading("proposal", tuple(proposals))
     if m := _READINGS["judgment"].fullmatch(words):
+        if re.match(r"by(\s|$)", m.group(1), re.IGNORECASE):  # (`judgment by Cy`: the name left out)
+            raise ValueError("a judgment is named as the record names it: `judgment NAME by JUDGE` (judgment I by Cy)")
         return Reading("judgment", name=m.group(1), by=_name(m.group(2)) if m.group(2) else "")
     if m := _READINGS["other"].fullmatch(words):
         return Reading(m.group(1).lower(), by=m.group(2) or "")
@@ -255,7 +260,7 @@ def _name(raw: str) -> str:
     """A player's name as a correction gives it: refused where the log could not write it as it is."""
     name, why = player_name(raw)
     if why:
-        raise ValueError(f"the name '{clean_line(raw)}' cannot be a player's name: {why}")
+        raise ValueError(f"the name '{invisible_escaped(clean_line(raw))[0]}' cannot be a player's name: {why}")
     return name
 
 

@@ -564,11 +564,30 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 entering = False
                 walk.entering.clear()
     if current is None:
-        raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}",
-                            walk.problems + unbegun)
+        raise ImportRefused(str(repo), f"no readable rules at {_named(paths)} in the history up to {last[:10]}"
+                            + _other_places(repo, last, paths), walk.problems + unbegun)
     _unread_to_the_end(walk, unread)
     walk.final = current[0]
     return walk
+
+
+def _other_places(repo: Path, last: str, paths: list[str]) -> str:
+    """Where the rules may be, where no --rules path is in the last commit: its files named so in another case, or
+    whose names say rules (a newcomer's `--rules rules.md` for the repository's `RULES.md`)."""
+    files = list_files(repo, last, "")
+    wanted = [path.strip("/") for path in paths]
+    if any(file == path or file.startswith(path + "/") or not path for file in files for path in wanted):
+        return ""
+    named = {path.casefold() for path in wanted}
+    found = []
+    for file in files:
+        if file.casefold() in named or "rule" in file.rsplit("/", 1)[-1].casefold():
+            found.append(file)
+        elif "/" in file and "rule" in file.split("/", 1)[0].casefold():  # (a folder of rules: named once)
+            found.append(file.split("/", 1)[0] + "/")
+    shown = list(dict.fromkeys(found))
+    return (f" (it holds {', '.join(shown[:5])}{' and more' if len(shown) > 5 else ''}: --rules names a path as "
+            "the repository spells it)") if shown else ""
 
 
 def _unread_to_the_end(walk: _Walk, unread: list[Commit]) -> None:

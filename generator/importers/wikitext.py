@@ -24,6 +24,11 @@ _INLINE = re.compile(r"(?P<quotes>'{2,})|\[\[(?P<link>[^\[\]\n]*)\]\]|\[(?P<url>
                      r"[^<>\n]*>)|(?P<entity>&(?:#[0-9]{1,7}|#[xX][0-9a-fA-F]{1,6}|[A-Za-z][A-Za-z0-9]{1,31});)"
                      r"|\uE000(?P<kept>[0-9]+)\uE001")
 _NOWIKI = re.compile(r"<(/?)nowiki>", re.IGNORECASE)
+# Elements whose text is no rule's: a footnote (shown at the page's foot), the list of them, code.
+_ASIDE = re.compile(r"<\s*(/?)\s*(ref|references|script|style)\b[^<>]*?(/?)>", re.IGNORECASE)
+_ASIDE_WHAT = {"ref": "a footnote, not the rule's text", "references": "the page's list of footnotes",
+               "script": "a script (the site shows no page's code)", "style": "a style sheet"}
+_FOOTNOTE_SAID = 60  # the characters of a footnote's text said
 _MARKDOWN_SPECIAL = re.compile(r"([\\`*_])")
 _EMPHASIS_TAGS = {"b": "**", "strong": "**", "i": "*", "em": "*", "code": "`", "tt": "`"}
 _LEFT_NAMESPACES = ("category:", "file:", "image:", "media:")
@@ -86,6 +91,7 @@ def wikitext_markdown(text: str, link_base: str | None = None) -> tuple[str, lis
     told = _Told()
     text = _without_spans(text, "<!--", "-->", None, told)
     text = _without_spans(text, "{{", "}}", "a template (text of another page of the wiki)", told)
+    text = _without_asides(text, told)
     kept: list[str] = []  # the text of each <nowiki> part, written in the lines as \uE000N\uE001
     out: list[str] = []
     table: list[tuple[int, str]] | None = None  # the lines of a table being read, with their numbers
@@ -207,6 +213,8 @@ def _inline(text: str, number: int, link_base: str | None, kept: list[str], told
                 out.append(" ")
             elif name in ("s", "strike", "del"):
                 told.rewrote(number, "struck text kept as text (the wiki shows it struck through)")
+            else:
+                told.rewrote(number, "HTML tags left out, their text kept (the site shows no rule's HTML)")
         elif entity := match.group("entity"):
             out.append(_escaped(html.unescape(entity)))
         else:
@@ -260,6 +268,35 @@ def _without_spans(text: str, opening: str, closing: str, what: str | None, told
     out.append(text[position:] if depth == 0 else text[start:])
     for name, line in names.items():
         told.left(line, f"{opening}{name}{closing}: {what}")
+    return "".join(out)
+
+
+def _without_asides(text: str, told: _Told) -> str:
+    """`text` with each footnote (`<ref>...</ref>`), list of footnotes, script or style sheet taken out, its lines
+    kept as blank ones, each said as left out at its line (a footnote with its text). One pass over the tags: an
+    element never closed is left as written, its tags then dropped as any other."""
+    out: list[str] = []
+    position = counted = 0
+    line = 1  # (the line `counted` is on)
+    opened = None
+    for match in _ASIDE.finditer(text):
+        closing, name, alone = match.group(1), match.group(2).lower(), match.group(3)
+        if opened is None and not closing:
+            start, opened = match.start(), None if alone else match
+            if not alone:
+                continue
+        elif opened is None or not closing or name != opened.group(2).lower():
+            continue
+        else:
+            start, opened = opened.start(), None
+        line += text.count("\n", counted, start)
+        counted = start
+        out.append(text[position:start] + "\n" * text.count("\n", start, match.end()))
+        inner = " ".join(text[start:match.start()].split(">", 1)[-1].split()) if not alone else ""
+        shown = inner[:_FOOTNOTE_SAID] + ("..." if len(inner) > _FOOTNOTE_SAID else "")
+        told.left(line, f"<{name}>: {_ASIDE_WHAT[name]}" + (f": {shown}" if name == "ref" and shown else ""))
+        position = match.end()
+    out.append(text[position:])
     return "".join(out)
 
 

@@ -6,11 +6,22 @@ import os
 from pathlib import Path
 
 from ..cache import digest
-from ..errors import ErrorCollector
+from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_LOG_BYTES
 from .source import read_bytes
 
 EARLIER_FILE = "earlier.md"  # format 1.4: the proposals a game knows only from its record (parse/earlier.py)
+
+
+def not_a_folder(content: Path) -> SourceError | None:
+    """What is wrong with the folder a command was named, where it is none: not there, or a file (`check
+    game/log.md`: a command reads a game's folder, or a folder of games)."""
+    if os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
+        return None
+    if not os.path.lexists(content):
+        return SourceError(str(content), 0, "no such folder")
+    return SourceError(str(content), 0, "is a file, not a folder: name a game's folder (the one holding game.toml) "
+                       "or a folder of games")
 
 
 def is_game(folder: Path) -> bool:

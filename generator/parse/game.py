@@ -13,7 +13,7 @@ from ..model.config import Config, Section
 from ..model.urls import RESERVED, draft_page_name, former_url_segments, url_segment
 from .config import locate_keys, parse_config
 from .earlier import parse_earlier
-from .folders import EARLIER_FILE, game_folders, input_files, names_root
+from .folders import EARLIER_FILE, game_folders, input_files, names_root, not_a_folder
 from .log import LogParser, parse_draft, parse_log
 from .rules import parse_ruleset
 from .solitaire import read_turn
@@ -91,9 +91,8 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
 def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = None, jobs: int = 1,
                  parser: LogParser | None = None) -> list[Game]:
     """Every game under a content folder (or the one game it is); all problems of all games at once."""
-    if not os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
-        raise ArchiveError([SourceError(str(content), 0, "is not a folder" if os.path.lexists(content)
-                                        else "no such folder")])
+    if problem := not_a_folder(content):
+        raise ArchiveError([problem])
     try:
         folders = game_folders(content)
     except OSError as error:
@@ -112,18 +111,22 @@ def load_content(content: Path, *, drafts: bool = False, cache: Cache | None = N
 
 
 def address_problems(folders: list[Path]) -> list[SourceError]:
-    """Games whose addresses on the site would be the same, or would be one of the site's own files."""
+    """Games whose addresses on the site would be the same, or would be one of the site's own files, on a disk
+    that tells letters' cases apart or on one that does not (macOS's and Windows': `Game` would be `game`)."""
     problems, first = [], {}
     for folder in folders:
         address = url_segment(folder.name)
-        if address in RESERVED:
+        if address.casefold() in RESERVED:
             problems.append(SourceError(folder.name, 0, f"a game's folder cannot be named '{address}': the site's "
                                         "own files use that name; rename the folder"))
-        elif address in first:
+        elif (other := first.get(address.casefold())) is not None:
+            taken = url_segment(other.name)
             problems.append(SourceError(folder.name, 0, f"its address on the site would be '{address}', as "
-                                        f"{first[address].name}'s is; rename one of the folders"))
+                                        f"{other.name}'s is" + (f" ('{taken}': one folder on a disk that ignores "
+                                        "case, as macOS's and Windows' do)" if taken != address else "")
+                                        + "; rename one of the folders"))
         else:
-            first[address] = folder
+            first[address.casefold()] = folder
     return problems
 
 
