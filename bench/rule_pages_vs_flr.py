@@ -14,7 +14,6 @@ from __future__ import annotations
 
 import argparse
 import collections
-import datetime
 import difflib
 import html
 import random

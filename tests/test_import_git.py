@@ -1686,7 +1686,7 @@ def test_a_pull_request_from_the_repositorys_own_branch_is_its_commits_authors(t
     where an owner's requests come from several people's branches, none under a name that reads as the owner,
     each is its branch's author's (a guess, said; also where one person's commits bear a login their address
     names, `BoL` for Bo Lind signing as `BoL@users.noreply.github.com`). A branch two people wrote keeps the owner; a
-    person's own fork (`kmarlowe/...`) keeps its login."""
+    person's own fork (`kmarlowe/...`), and a branch signed with the owner's own address, keep the login."""
     repo = tmp_path / "repo"
     git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Keeper")
     text = RULES + "\n##301 - Tea\n\nTea is served at four.\n"
@@ -1703,15 +1703,26 @@ def test_a_pull_request_from_the_repositorys_own_branch_is_its_commits_authors(t
     text = amended(text, "at five", "at six")
     _pull_request_by(repo, 5, "kmarlowe/six", "Proposal 304: six", [("Cy", "cy@example.org", "six")],
                      text, "2021-01-05T12:00:00")
+    text = amended(text, "at six", "at seven")
+    _pull_request_by(repo, 6, "ourgame/seven", "Proposal 305: seven", [("BoL", "bo@example.org", "seven")],
+                     text, "2021-01-06T12:00:00")
+    text = amended(text, "at seven", "at eight")
+    _pull_request_by(repo, 7, "ourgame/eight", "Proposal 306: eight", [("Ann Owen", "OurGame@example.org", "eight")],
+                     text, "2021-01-07T12:00:00")  # (signed with the owner's own address: the owner's request)
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: ourgame\n" in log["Proposal 306: eight"]
     assert "Proposer: Kit Marlowe\n" in log["Proposal 301: tea"]
-    assert "Proposer: Bo Lind\n" in log["Proposal 302: quorum"]
+    # (Bo Lind signs as GitHub's address for BoL, a name of the record: one player, written as the login)
+    assert "Proposer: BoL\n" in log["Proposal 302: quorum"] and "Proposer: BoL\n" in log["Proposal 305: seven"]
+    assert re.search(r"player Bo Lind = BoL +# guessed: Bo Lind signs commits as BoL@users.noreply.github.com, "
+                     r"GitHub's address for BoL", files["corrections.txt"])
     assert "Proposer: ourgame\n" in log["Proposal 303: later"]
     assert "Proposer: kmarlowe\n" in log["Proposal 304: six"]
     guess = "the proposer is the author of its branch's commits (ourgame's pull requests come from several " \
         "people's branches)"
-    assert f"guessed for 2 commits ({short(repo, 'HEAD~3')}, {short(repo, 'HEAD~2')}): {guess}" in said
-    assert re.search(rf"commit {short(repo, 'HEAD~2')} proposal 302 by Bo Lind +# .*guessed: {re.escape(guess)}",
+    assert f"guessed for 3 commits ({short(repo, 'HEAD~5')}, {short(repo, 'HEAD~4')}, {short(repo, 'HEAD~1')}): " \
+        f"{guess}" in said
+    assert re.search(rf"commit {short(repo, 'HEAD~4')} proposal 302 by BoL +# .*guessed: {re.escape(guess)}",
                      files["corrections.txt"])
 
 

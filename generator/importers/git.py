@@ -1100,7 +1100,8 @@ def _shared_logins(walk: _Walk) -> None:
     """A login whose pull requests' branches several people wrote, none under a name that reads as the login, is
     where players push their branches (an organization's repository, or the keeper's), not each pull request's
     author (GitHub names a branch of the repository itself `from OWNER/branch`, whoever opened it): a pull request
-    from it whose own commits are one person's is read as that person's, a guess, said."""
+    from it whose own commits are one person's is read as that person's, a guess, said; unless they sign with an
+    address of the login's own (the owner's request)."""
     by_login: dict[str, list[_Step]] = {}
     for step in walk.steps:
         if (m := _MERGED_PULL_REQUEST.match(step.commit.subject)) and step.branch and step.author == m.group(2):
@@ -1112,12 +1113,19 @@ def _shared_logins(walk: _Walk) -> None:
             continue
         walk.shared.add(login)
         for step in steps:
-            if name := _one_author(step.branch_commits):
+            if (name := _one_author(step.branch_commits)) and not _signed_as(step.branch_commits, login):
                 step.author = name
                 step.author_is = f"{_SHARED} ({login}'s pull requests come from several people's branches)"
 
 
 _NOREPLY = re.compile(r"(?:[0-9]{1,12}\+)?([^@\s]{1,100})@users\.noreply\.github\.com", re.IGNORECASE)  # GitHub's, for a login
+
+
+def _signed_as(commits: list[tuple[str, str]], login: str) -> bool:
+    """Whether a branch's commits are signed with an address of the login's own (`audiodude@example.org`, GitHub's
+    `audiodude@users.noreply.github.com`): the owner's own request, whatever name git gives them."""
+    return any(email.partition("@")[0].lower() == login.lower() or (m := _NOREPLY.fullmatch(email)) and
+               m.group(1).lower() == login.lower() for _, email in commits)
 
 
 def _one_author(commits: list[tuple[str, str]]) -> str | None:
@@ -1434,6 +1442,19 @@ class _Names:
         self.guessed: dict[str, tuple[str, str]] = {}  # an identifier -> the name a commit gives it, and why
         self.played_as: dict[str, set[str]] = {}  # a name the keeper's word wrote -> the names the record gave
         self._logins(walk)
+        self._addresses(walk)
+
+    def _addresses(self, walk: _Walk) -> None:
+        """Guess that a name git gives commits signed with GitHub's address for a login
+        (`KitM@users.noreply.github.com`) is the player another name of the record gives as that login (`KitM`):
+        one person under two names, written as the login (as `_logins` writes them)."""
+        authors = {step.author.lower(): step.author for step in walk.steps}
+        for step in walk.steps:
+            for name, email in step.branch_commits:
+                if (m := _NOREPLY.fullmatch(email)) and (login := authors.get(m.group(1).lower())) \
+                        and login.lower() != name.lower() and name not in self.guessed:
+                    self.guessed[name] = (player_name(login)[0], f"guessed: {name} signs commits as {email}, "
+                                          f"GitHub's address for {login} (commit {step.commit.short} merged one)")
 
     def _logins(self, walk: _Walk) -> None:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
