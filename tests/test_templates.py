@@ -3,11 +3,13 @@ every other input is, and every mistake in one is exit 2 naming its file and lin
 from __future__ import annotations
 
 import os
+import time
 from pathlib import Path
 
 import pytest
 
 from generator.cli import main
+from generator.site import bounds
 from generator.site.render import make_environment, package_templates
 
 from tests.helpers import copy_games
@@ -174,6 +176,21 @@ def test_a_template_asking_for_gigabytes_is_refused_before_it_makes_them(tmp_pat
     assert code == 2 and err.startswith(f"_templates/404.html:2: {prefix}{message}"), err
     if prefix:
         assert err.endswith("too many for a template (at most 10,000,000)\n"), err
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_template_looping_for_hours_is_stopped_at_its_line(tmp_path, capsys, monkeypatch):
+    """Two loops of the sandbox's longest range, one within the other (10,000,000,000 turns, hours), stop at the
+    page's deadline (here half a second, MAX_DRAW_SECONDS) where the inner loop next calls `range`: exit 2 at the
+    template's line, nothing written."""
+    monkeypatch.setattr(bounds, "MAX_DRAW_SECONDS", 0.5)
+    content = _build_with(tmp_path, {"404.html": "<p>\n{% for i in range(100000) %}{% for j in range(100000) %}"
+                                                 "{% endfor %}{% endfor %}\n"})
+    started = time.monotonic()
+    code, err = _run_build(tmp_path, content, capsys, monkeypatch)
+    assert code == 2 and err == ("_templates/404.html:2: TimeoutError: drawing the page took over 0.5 s, too long "
+                                 "for a template\n"), err
+    assert time.monotonic() - started < 30
     assert not (tmp_path / "site").exists()
 
 

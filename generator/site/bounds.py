@@ -1,11 +1,13 @@
 """What one operation of a keeper's template may make: a template is anyone's pull request, and the sandbox
 bounds `range` alone. Each operation that makes text or a list larger than what it was given (a product, a
 power, a sum, `~`, a width, a replacement, a join, a fill) is measured BEFORE it is done, and refused beyond
-the caps, an OverflowError the build reports at the template's line (exit 2): never gigabytes, never hours."""
+the caps, an OverflowError the build reports at the template's line (exit 2): never gigabytes; and a page whose
+drawing goes on past MAX_DRAW_SECONDS stops at its next call (TimeoutError): never hours."""
 from __future__ import annotations
 
 import functools
 import re
+import time
 from collections.abc import Callable
 from typing import Any
 
@@ -15,9 +17,19 @@ from markupsafe import soft_str
 MAX_POWER = 1024            # an exponent
 MAX_REPEAT = 1_000_000      # the items of a sequence repeated by `*`
 MAX_MADE = 10_000_000       # the characters (or items) one other operation makes
+# The seconds drawing one page may take: a loop within a loop of a keeper's template (each bounded by `range`'s cap
+# alone) stops here, at its next call (`past_deadline`), not in hours. The largest page of 10,000 proposals draws in
+# under a second.
+MAX_DRAW_SECONDS = 10.0
 
 _NUMBER = re.compile(r"[0-9]+")
 _NESTED_FIELD = re.compile(r"\{[^{}]*\{")  # `{:{}}`: a width given by an argument
+
+
+def past_deadline(deadline: float) -> None:
+    """A TimeoutError when the page being drawn is past its `deadline` (time.monotonic's)."""
+    if time.monotonic() > deadline:
+        raise TimeoutError(f"drawing the page took over {MAX_DRAW_SECONDS:g} s, too long for a template")
 
 
 def refuse_beyond(what: str, size: int, unit: str = "characters") -> None:

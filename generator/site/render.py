@@ -6,8 +6,10 @@ manifest kept in the cache says the site holds: a build after an edit replaces o
 """
 from __future__ import annotations
 
+import math
 import os
 import shutil
+import time
 import traceback
 from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable
@@ -30,7 +32,8 @@ from ..manifest import (OVERRIDES, Known, override_files, package_templates, rea
 from ..parallel import run_in_turn
 from ..model import amount_text
 from ..parse.source import read_bytes, read_text
-from .bounds import bounded_filters, check_binop, checked_call
+from . import bounds
+from .bounds import bounded_filters, check_binop, checked_call, past_deadline
 from .jinja_patch import QuickEscapeTemplate
 from .views import Page, finding_kind, forget_batch, script_json
 
@@ -72,7 +75,12 @@ class PageEnvironment(SandboxedEnvironment):
         check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
 
+    # When the page being drawn must be done (draw_page sets it): a template's loops, which call `range` at each
+    # turn of the loop around them, are stopped at their next call.
+    deadline = math.inf
+
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's names: no keyword is shadowed)
+        past_deadline(__self.deadline)
         return checked_call(lambda obj, *a, **k: SandboxedEnvironment.call(__self, __context, obj, *a, **k),
                             __obj, args, kwargs)
 
@@ -156,9 +164,10 @@ def template_problem(error: BaseException) -> SourceError | None:
     return SourceError(file, line, f"{type(error).__name__}: {error}")
 
 
-def draw_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
-    """The page drawn; a template's error raised as an ArchiveError naming its file and line (found here, in the
-    process whose traceback names them); any other error is a bug, raised as it is."""
+def draw_page(env: PageEnvironment, page: Page, *, live_reload: str = "") -> str:
+    """The page drawn, within MAX_DRAW_SECONDS; a template's error raised as an ArchiveError naming its file and line
+    (found here, in the process whose traceback names them); any other error is a bug, raised as it is."""
+    env.deadline = time.monotonic() + bounds.MAX_DRAW_SECONDS
     try:
         template = env.get_template(page.template)
         # Links are relative to the page's folder unless the page says where the site's root is (404.html).
@@ -173,6 +182,8 @@ def draw_page(env: Environment, page: Page, *, live_reload: str = "") -> str:
         if problem is None:
             raise
         raise ArchiveError([problem]) from None
+    finally:
+        env.deadline = math.inf
 
 
 def _header(env: PageEnvironment, context: dict, root: str, live_reload: str) -> Markup:
