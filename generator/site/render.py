@@ -75,9 +75,10 @@ class PageEnvironment(SandboxedEnvironment):
         check_binop(operator, left, right)
         return super().call_binop(context, operator, left, right)
 
-    # When the page being drawn must be done (draw_page sets it): a template's loops, which call `range` at each
-    # turn of the loop around them, are stopped at their next call.
-    deadline = math.inf
+    # When the page being drawn must be done (draw_page sets it, where a keeper's templates may be drawn: the
+    # seconds `drawing` allows): a template's loops, which call `range` at each turn of the loop around them, are
+    # stopped at their next call.
+    deadline = drawing = math.inf
 
     def call(__self, __context, __obj, *args, **kwargs):  # noqa: N805 (Jinja2's names: no keyword is shadowed)
         past_deadline(__self.deadline)
@@ -136,6 +137,8 @@ def make_environment(overrides: Path | None = None) -> PageEnvironment:
                        # every template's file again each time a page asks for it.
                        auto_reload=False)
     bounded_filters(env.filters)
+    if overrides:
+        env.drawing = bounds.MAX_DRAW_SECONDS
     del env.globals["lipsum"]  # (it makes as many paragraphs as asked: no page needs one)
     env.filters["tojson_script"] = script_json
     env.filters["signed"] = lambda n: ("-" if n < 0 else "+") + amount_text(abs(n))
@@ -165,9 +168,9 @@ def template_problem(error: BaseException) -> SourceError | None:
 
 
 def draw_page(env: PageEnvironment, page: Page, *, live_reload: str = "") -> str:
-    """The page drawn, within MAX_DRAW_SECONDS; a template's error raised as an ArchiveError naming its file and line
+    """The page drawn, within MAX_DRAW_SECONDS where a keeper's templates may be drawn; a template's error raised as an ArchiveError naming its file and line
     (found here, in the process whose traceback names them); any other error is a bug, raised as it is."""
-    env.deadline = time.monotonic() + bounds.MAX_DRAW_SECONDS
+    env.deadline = time.monotonic() + env.drawing
     try:
         template = env.get_template(page.template)
         # Links are relative to the page's folder unless the page says where the site's root is (404.html).
