@@ -461,5 +461,13 @@ def remove_least_recently_used(folder: Path, *, keep: Path | None = None, limit:
 
 
 def open_cache(folder: Path | None, project: Path, *, enabled: bool = True) -> Cache:
-    """The cache for a content folder: in `folder`, else the default; none when disabled."""
-    return Cache(folder or default_cache_dir(), project) if enabled else Cache(None)
+    """The cache for a content folder: in `folder`, else the default; none when disabled, and none, said
+    (`unusable`), where the folder is inside the content folder, among the keeper's files."""
+    if not enabled:
+        return Cache(None)
+    folder = folder or default_cache_dir()
+    if Path(folder).resolve().is_relative_to(Path(project).resolve()):
+        cache = Cache(None)
+        cache.unusable = f"{folder} is inside the content folder {project}, among the keeper's files"
+        return cache
+    return Cache(folder, project)

@@ -172,8 +172,9 @@ def test_the_key_that_seals_the_cache_is_the_users_alone(tmp_path, monkeypatch):
 
 
 def test_a_cache_that_cannot_be_kept_is_said_once_and_the_build_and_check_go_on(tmp_path, monkeypatch, capsys):
-    """--cache-dir naming a file, or a key that others may read: the site and the verdict are the same as with a
-    cache, and each command says why it keeps none (else every run is slow and nothing says why)."""
+    """--cache-dir naming a file or a folder inside the content, or a key that others may read: the site and the
+    verdict are the same as with a cache, and each command says why it keeps none (else every run is slow and
+    nothing says why); nothing is written into the content."""
     content = copy_games(tmp_path, "mini")
     assert main(["build", str(content), "-o", str(tmp_path / "site"), "--quiet"]) == 0
     built = tree_digest(tmp_path / "site")
@@ -189,6 +190,13 @@ def test_a_cache_that_cannot_be_kept_is_said_once_and_the_build_and_check_go_on(
     assert main(["check", str(content), "--cache-dir", str(blocked)]) == 0
     checked = capsys.readouterr()
     assert checked.err == said and "mini: 4 proposals, consistent" in checked.out
+    inside = content / "mini" / "cache"  # (first-hour found a cache folder written into the game's)
+    before = sorted(path.name for path in (content / "mini").iterdir())
+    assert main(["build", str(content), "-o", str(tmp_path / "site3"), "--cache-dir", str(inside), "--quiet"]) == 0
+    assert capsys.readouterr().err.startswith(f"no cache is kept: {inside} is inside the content folder {content}, "
+                                              "among the keeper's files; each build")
+    assert tree_digest(tmp_path / "site3") == built and not inside.exists()
+    assert sorted(path.name for path in (content / "mini").iterdir()) == before
     monkeypatch.setenv("XDG_STATE_HOME", str(tmp_path / "state"))
     cache_module.sealing_key.cache_clear()
     try:
