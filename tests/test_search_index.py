@@ -19,11 +19,11 @@ def test_a_builds_search_pieces_made_and_taken_from_its_cache_are_serves(tmp_pat
     def pieces(site) -> list:
         return [(p.path, p.context["data"]) for p in site.search_pieces()]
     served = pieces(Pipeline(content, serving=True).site(replays))
-    cache = open_cache(tmp_path / "cache", tmp_path)
+    cache = open_cache(tmp_path / "cache", content)
     assert pieces(Pipeline(content).site(replays, store=cache)) == served != []
     cache.close()
     monkeypatch.setattr(search, "search_pieces", lambda *args: [])  # the next are the cache's
-    assert pieces(Pipeline(content).site(replays, store=open_cache(tmp_path / "cache", tmp_path))) == served
+    assert pieces(Pipeline(content).site(replays, store=open_cache(tmp_path / "cache", content))) == served
 
 
 def test_ascii_is_normalized_as_any_text():
