@@ -5,6 +5,7 @@ from __future__ import annotations
 import contextlib
 import json
 import string
+import tomllib
 import unicodedata
 from pathlib import Path
 
@@ -15,6 +16,7 @@ from hypothesis import strategies as st
 from generator.cli import main
 from generator.pipeline import replay_games
 from generator.errors import ArchiveError
+from generator.importers.archive import toml_numbers
 from generator.model import names
 from generator.model.names import ASCII_PROTOTYPES, look_alike, skeleton
 from generator.terminal import one_line
@@ -257,3 +259,13 @@ def test_new_writes_names_in_nfc_and_its_game_checks(tmp_path, capsys):
     assert 'players = ["José", "Bob"]' in (tmp_path / "game" / "game.toml").read_text(encoding="utf-8")
     capsys.readouterr()
     assert main(["check", str(tmp_path / "game")]) == 0
+
+
+@pytest.mark.parametrize("count", [0, 1, 5, 40, 1500])
+def test_game_toml_numbers_are_wrapped_and_read_back_as_written(count):
+    """A section of hundreds of rules takes a few lines of game.toml, not one line per rule, and none too long."""
+    numbers = [100 + 37 * i for i in range(count)]
+    written = toml_numbers("rules", numbers)
+    assert tomllib.loads(written) == {"rules": numbers}
+    assert all(len(line) <= 100 for line in written.splitlines())
+    assert len(written.splitlines()) <= 3 + len(", ".join(map(str, numbers))) // 90

@@ -39,7 +39,7 @@ from ..parse.source import read_int, shorten
 from .corrections import Corrections
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, backtick_run, gaps, number_ranges,
                       log_parts, player_name, problems_section, runs, runs_below, too_large_for,
-                      toml_aliases, toml_players, toml_string)
+                      toml_aliases, toml_numbers, toml_players, toml_string)
 from .agora_report import has_templates, report_toml
 from .agora_sections import SectionSpan, section_spans
 from .flr import (KIND_OF_TYPE, change_type, date_words, free_text_entry, history_lines, proposal_said, proposal_words,
@@ -1866,7 +1866,7 @@ class _Importer:
                 text = text[:longest - 1] + "\u2026"
             out += ["[[sections]]", f"title = {toml_string(title)}"] + ([f"note = {toml_string(text)}"] if text else [])
             out += [f"{key} = {day}" for key, day in (("from", span.since), ("until", span.until)) if day]
-            out += ["rules = [" + "".join(f"\n  {rule}," for rule in span.rules) + ("\n]" if span.rules else "]"), ""]
+            out += [toml_numbers("rules", span.rules), ""]
         return out
 
     def _earlier_md(self, logged: set[int], first: int) -> str:

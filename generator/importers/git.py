@@ -38,7 +38,7 @@ from ..parse.source import check_line_lengths
 from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
                       number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
-                      toml_players, toml_string)
+                      toml_numbers, toml_players, toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
 from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
                         read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
@@ -2092,7 +2092,7 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
     lines += ["",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
     sections = [line for topic, rules in (topics or {}).items() for line in (
-        "[[sections]]", f"title = {toml_string(topic)}", f"rules = [{', '.join(map(str, rules))}]", "")]
+        "[[sections]]", f"title = {toml_string(topic)}", toml_numbers("rules", rules), "")]
     if sections:
         sections.insert(0, "# The topics the last rules file arranges the rules under.")
     return "\n".join(lines + toml_aliases(played_as or {}, players) + sections)
