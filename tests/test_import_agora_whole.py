@@ -144,12 +144,12 @@ def test_every_layout_is_read_from_the_first_commit(tmp_path, capsys, ruleset) -
     assert "first_proposal = 130" in toml and "start = 2017-05-01" in toml
     # The FLR's sections at the end, each with its note: a way to read the rules in force; those of the layout
     # before (no notes yet) held until the day its index changed, and Later's until 103 was repealed.
-    assert ('[[sections]]\ntitle = "Basics"\nuntil = 2018-07-30\nrules = [\n  101,\n  102,\n]\n\n'
-            '[[sections]]\ntitle = "Later"\nuntil = 2017-07-02\nrules = [\n  103,\n  104,\n]\n\n'
-            '[[sections]]\ntitle = "Later"\nfrom = 2017-07-02\nuntil = 2018-07-30\nrules = [\n  104,\n]\n\n'
+    assert ('[[sections]]\ntitle = "Basics"\nuntil = 2018-07-30\nrules = [101, 102]\n\n'
+            '[[sections]]\ntitle = "Later"\nuntil = 2017-07-02\nrules = [103, 104]\n\n'
+            '[[sections]]\ntitle = "Later"\nfrom = 2017-07-02\nuntil = 2018-07-30\nrules = [104]\n\n'
             '[[sections]]\ntitle = "Basics"\nnote = "About Basics."\nfrom = 2018-07-30\n'
-            'rules = [\n  101,\n  102,\n]\n\n'
-            '[[sections]]\ntitle = "Later"\nnote = "About Later."\nfrom = 2018-07-30\nrules = [\n  104,\n]\n') in toml
+            'rules = [101, 102]\n\n'
+            '[[sections]]\ntitle = "Later"\nnote = "About Later."\nfrom = 2018-07-30\nrules = [104]\n') in toml
     assert "The end: 3 of the 3 rules in force in the Rulekeepor's ruleset" in files["IMPORT.md"]
     assert main(["check", str(tmp_path / "agora")]) == 0, capsys.readouterr()
 
