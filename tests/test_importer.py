@@ -582,3 +582,56 @@ def test_html_tags_in_a_markdown_rule_are_read_as_markdown_and_said(tmp_path, ca
 def test_a_rules_html_tags_as_markdown(html, markdown) -> None:
     from generator.importers.mdtext import rule_markdown
     assert rule_markdown(html.split("\n"))[0] == markdown
+
+
+PLACED_RULES = """# Rules of a game - 19 July 2007
+
+### Rule 0: In Case of Emergency
+
+Anyone may press the button.
+
+## Section 1: Foundation
+
+### Rule 1-1: The Game
+
+The name of this game is B.
+
+### Rule 1-12 Eras
+
+An era ends when the players say so.
+
+## Section 2: Gameplay
+
+### 2-3. Turns
+
+A turn lasts 7-day weeks.
+"""
+
+
+def test_rules_numbered_within_a_section_or_an_era_keep_their_places() -> None:
+    """B Nomic numbers its rules within sections (`Rule 1-12`) and, later, eras (`Rule 4E83`): each is a rule of its
+    own, numbered by section and place, the section in thousands, its key kept and the guess said; a date in the
+    file's title and "7-day" in a rule's text are no such numbers."""
+    read = read_ruleset(PLACED_RULES)
+    assert [(rule.number, rule.title, rule.key, rule.topic) for rule in read.rules] == [
+        (0, "In Case of Emergency", None, None), (1001, "The Game", "1-1", "Section 1: Foundation"),
+        (1012, "Eras", "1-12", "Section 1: Foundation"), (2003, "Turns", "2-3", "Section 2: Gameplay")]
+    assert read.rules[3].text == "A turn lasts 7-day weeks."
+    assert read.guessed == [Note(None, 9, "rules known by a section or an era and a place are numbered by both, the "
+                                          "section in thousands: 1-1 = 1001, 1-12 = 1012, 2-3 = 2003")]
+    era = read_ruleset("# Rules - 27 August 2008\n\n## Foundation\n\n### Rule 4E83: The Game of Monopoly\n\n"
+                       "Monopoly is played.\n\n### Rule 4E2: Game Objects\n\nObjects exist.\n")
+    assert [(rule.number, rule.title, rule.key) for rule in era.rules] == [
+        (4083, "The Game of Monopoly", "4E83"), (4002, "Game Objects", "4E2")]
+
+
+def test_a_ruleset_numbered_by_sections_becomes_a_game_that_checks(tmp_path, capsys) -> None:
+    source = tmp_path / "b-nomic.md"
+    source.write_text(PLACED_RULES, encoding="utf-8")
+    assert main(["import", "text", str(source), "-o", str(tmp_path / "rules.md")]) == 0
+    assert "1-12 = 1012" in capsys.readouterr().err
+    assert main(["new", str(tmp_path / "game"), "--rules", str(tmp_path / "rules.md"), "--player", "Ann",
+                 "--player", "Bob"]) == 0
+    assert main(["check", str(tmp_path / "game")]) == 0
+    rules = (tmp_path / "game" / "rules.md").read_text(encoding="utf-8")
+    assert "### 1012. Eras" in rules and "### 0. In Case of Emergency" in rules

@@ -388,7 +388,8 @@ class _Shape:
         rules: list[Rule] = []
         current: Rule | None = None
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
-        lettered: list[Rule] = []
+        lettered: list[Rule] = []  # rules the file knows by letters (`UC1`)
+        placed: list[Rule] = []  # and by a place in a section or an era (`1-1`, `4E83`)
         starts = _rule_starts(lines[begin:end], style)
         for line in lines[begin:end]:
             line, identifier = _as_rule_heading(line, style, rules, starts)
@@ -396,9 +397,10 @@ class _Shape:
                 current = Rule(line.number, line.rule_class or _stack_class(stack), [], line.index + 1,
                                title=line.title, class_from="heading" if line.rule_class else
                                "section" if _stack_class(stack) else "", revision=line.revision,
-                               topic=_stack_topic(stack, title), key=identifier.group(1) if identifier else None)
-                if identifier:
-                    lettered.append(current)
+                               topic=_stack_topic(stack, title),
+                               key=identifier.group(1) if identifier else line.key)
+                if current.key:
+                    (lettered if identifier else placed).append(current)
                 if line.rest:
                     current.lines.append(Line(line.index, Kind.TEXT, line.raw, rest=line.rest))
                 rules.append(current)
@@ -428,9 +430,12 @@ class _Shape:
             self._finish(rule)
             if not self.markdown:
                 rule.text = render_blocks(rule.blocks, rule)
-        if lettered:
-            self.note(self.reading.guessed, lettered[0].line, "rules known by letters are numbered by them, two "
-                      "digits a letter (A = 01): " + ", ".join(f"{rule.key} = {rule.number}" for rule in lettered))
+        for keyed, how in ((lettered, "rules known by letters are numbered by them, two digits a letter (A = 01)"),
+                           (placed, "rules known by a section or an era and a place are numbered by both, the "
+                                    "section in thousands")):
+            if keyed:
+                self.note(self.reading.guessed, keyed[0].line,
+                          f"{how}: " + ", ".join(f"{rule.key} = {rule.number}" for rule in keyed))
         return [rule for rule in rules if not self._stub(rule)]
 
     def _stub(self, rule: Rule) -> bool:

@@ -35,6 +35,9 @@ _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*
 # (a number joined to a word, "# 7-nomic", names a thing: no rule)
 _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z]|-[A-Za-z])\s*[.:]?\s*(.*)",
                           re.IGNORECASE)
+# A heading of a rule numbered within a section or an era (B Nomic's `Rule 1-1: The Game of B`, `Rule 4E83: Title`);
+# not a date (`2007-07-19`) nor words (`7-day weeks`).
+_PLACED_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,2})(-|E)([0-9]{1,3})(?![0-9A-Za-z-])\s*[.:]?\s*(.*)", re.IGNORECASE)
 _CODE_START = re.compile(r"`\s*(?:rule\s+)?([0-9]{1,6})\s*[.:]?\s*`\s*(.*)", re.IGNORECASE)  # "`2.` Players vote."
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
@@ -262,6 +265,7 @@ class Line:
     revision: int | None = None  # "101/3": the rule's revision
     words: str | None = None  # a heading's words, without its marks, anchor and emphasis
     anchor: str | None = None  # a heading's tag: <a name='glossary'/> (an outline's rules are known by it)
+    key: str | None = None    # how the record numbers a rule its number is made from ("1-1", "4E83")
     starts_block: bool = False  # a numbered line read as text ("1. one to vote with;"): a paragraph of its own
 
     @property
@@ -428,11 +432,23 @@ def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
     if m := _CLASS_HEADING.fullmatch(words):
         return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE, heading=True,
                     level=level, words=words)
+    if m := _PLACED_NUMBER.fullmatch(words):
+        rule_class, title = heading_class_and_title(m.group(4))
+        key = f"{int(m.group(1))}{m.group(2).upper()}{int(m.group(3))}"
+        return Line(index, Kind.RULE_START, raw, number=placed_number(int(m.group(1)), int(m.group(3))),
+                    rule_class=rule_class, title=title, heading=True, level=level, style=f"h{level}", words=words,
+                    key=key)
     if (m := _RULE_NUMBER.fullmatch(words)) and not _SUBSECTION_NUMBER.match(words):
         rule_class, title = heading_class_and_title(m.group(3))
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
                     heading=True, level=level, style=f"h{level}", revision=_revision(m.group(2)), words=words)
     return Line(index, Kind.HEADING, raw, heading=True, level=level, words=words, anchor=anchor)
+
+
+def placed_number(section: int, place: int) -> int:
+    """A rule's number for its place in a section or an era (`1-1`, `4E83`): the section in thousands (1001,
+    4083), the same wherever the rule is read, as the game's own numbers sort."""
+    return section * 1000 + place
 
 
 def _revision(text: str | None) -> int | None:
