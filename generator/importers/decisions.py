@@ -70,9 +70,12 @@ _METHODS = ("unanimous", "majority", "fraction")
 
 @dataclass(frozen=True)
 class Rulesets:
-    """Where a website keeps one ruleset per adopted proposal, and how to read them: a list of entries, each
-    naming its file (`{KEY}` in `file` is that key of the entry) and the proposal that made it; `current`, the
-    file of the rules in force, which stands for the list's last ruleset where the archive lacks it."""
+    """Where a game keeps its rulesets, one per step of its history, and how to read them: a list of entries, each
+    naming its file (`{KEY}` in `file` is that key of the entry) and the proposal that made it; the list is a JSON
+    file in the repository (a website's archive: `list`), or the records file's own `files` (rulesets captured on
+    days, as the Internet Archive keeps a dead game's wiki: each `{file, date, title, proposal}`, the proposal
+    unknown where it names none). `current`: the file of the rules in force, which stands for the list's last
+    ruleset where the archive lacks it."""
 
     list: str
     file: str
@@ -80,6 +83,12 @@ class Rulesets:
     date: str
     title: str
     current: str = ""
+    files: tuple[dict, ...] = ()
+
+    @property
+    def named(self) -> str:
+        """The list, as a message names it."""
+        return "the records file's rulesets.files" if self.files else self.list
 
 
 @dataclass(frozen=True)
@@ -152,10 +161,10 @@ def read_mapping(path: Path) -> Mapping:
                                             f"(tables: {', '.join(_TABLES)})")])
     proposals = _Table(data, "proposals", name, lines)
     scores = _Table(data, "scores", name, lines)
-    if proposals.table is None and scores.table is None:
+    if proposals.table is None and scores.table is None and data.get("rulesets") is None:
         raise ArchiveError([SourceError(name, 0, "no [proposals] table: it says where the game's decisions are (or "
-                                        "[scores], where its players' scores are)")])
-    if proposals.table is None:  # scores only: no file of decisions
+                                        "[scores], where its players' scores are, or [rulesets], its rulesets)")])
+    if proposals.table is None:  # scores or rulesets only: no file of decisions
         proposals.table = {"file": "", "number": "", "proposer": "", "result": ""}
     markdown = None
     if "heading" in proposals.table:  # a Markdown archive: read by expressions, not keys
@@ -180,14 +189,31 @@ def read_mapping(path: Path) -> Mapping:
                    proposals.value("votes", str, ""), proposals.words("ballots", BALLOTS), tuple(lists),
                    proposals.words("results", RESULTS), adoption, proposals.value("title", str, ""),
                    bool(adopted),
-                   Rulesets(rulesets.value("list", str), rulesets.value("file", str),
-                            rulesets.value("proposal", str), rulesets.value("date", str, ""),
-                            rulesets.value("title", str, ""), rulesets.value("current", str, ""))
-                   if rulesets.table is not None else None,
+                   _rulesets(rulesets) if rulesets.table is not None else None,
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
                     players.value("name", str)) if players.table is not None else None,
                    proposals.value("text", str, ""), _score_files(scores) if scores.table is not None else None,
                    markdown)
+
+
+def _rulesets(rulesets: "_Table") -> Rulesets:
+    """The records file's [rulesets]: a list in the repository (`list`, read by the keys named), or its own."""
+    files = rulesets.value("files", list, [])
+    if not files:
+        return Rulesets(rulesets.value("list", str), rulesets.value("file", str), rulesets.value("proposal", str),
+                        rulesets.value("date", str, ""), rulesets.value("title", str, ""),
+                        rulesets.value("current", str, ""))
+    if given := [key for key in rulesets.table if key != "files"]:
+        raise rulesets.fail(given[0], "reads a list kept in the repository (rulesets.list); rulesets.files is the "
+                                      "list itself: give one or the other")
+    for place, entry in enumerate(files):
+        kinds = {"file": str, "date": datetime.date, "title": str, "proposal": int}
+        if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) or any(
+                key not in kinds or not isinstance(value, kinds[key]) or isinstance(value, bool)
+                for key, value in entry.items()):
+            raise rulesets.fail("files", f"ruleset {place} (from 0) must be a table {{ file = \"PATH\", date = "
+                                         "YYYY-MM-DD, title = \"...\", proposal = N }, its file at least")
+    return Rulesets("", "{file}", "proposal", "date", "title", files=tuple(files))
 
 
 def _expression(table: "_Table", key: str, groups: tuple[str, ...]) -> str:
@@ -260,7 +286,7 @@ def _score(value, path: str, player: str) -> Fraction:
 
 _TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
                          "results", "adoption", "title", "adopted", "text", "heading", "byline", "ballot"),
-           "rulesets": ("list", "file", "proposal", "date", "title", "current"),
+           "rulesets": ("list", "file", "proposal", "date", "title", "current", "files"),
            "players": ("file", "list", "id", "name"),
            "scores": ("files", "name", "score", "table", "adopted")}
 
@@ -435,6 +461,8 @@ def moment_of(value) -> tuple[float, str]:
     if isinstance(value, (int, float)) and not isinstance(value, bool) and 0 <= value < 10 ** 11:
         moment = datetime.datetime.fromtimestamp(value, datetime.timezone.utc)
         return float(value), moment.date().isoformat()
+    if isinstance(value, datetime.date):  # (a date of TOML: the records file's own list of rulesets)
+        value = value.isoformat()
     if isinstance(value, str):
         try:
             moment = datetime.datetime.fromisoformat(value.strip())

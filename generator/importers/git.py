@@ -278,19 +278,21 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         last_entry.keys.append(("Scores", ", ".join(f"{player} {_decimal(score)}"
                                                     for player, score in sorted(scores.items()))))
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
-    where = " or ".join(code_span(path or ".") for path in paths) or code_span(records.rulesets.list)
+    where = " or ".join(code_span(path or ".") for path in paths) or (
+        code_span(records.rulesets.list) if records.rulesets.list else records.rulesets.named)
     rules_md = render_ruleset(f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
                               list(walk.initial.values()))
     if why := too_large_for(rules_md):
         raise ImportRefused(str(repo), f"the rules at commit {walk.start_commit[:10]}, as rules.md, would be a file "
                             f"that {why}", walk.problems)
-    read = " or ".join(path or "." for path in paths) or (records.rulesets.list if records else "")
+    read = " or ".join(path or "." for path in paths) or (records.rulesets.named if records else "")
     logs = log_parts(f"# {heading_text(name + ': the log')}\n\nOne entry per change of the rules "
                      f"({escape_markdown(read)}); the file `IMPORT.md` in the game's folder, which is not part of the "
                      "site, says how each was read.\n\n", entries)
     game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records and records.file
                            else None, records.scores.adopted if records and records.scores else 0, names.played_as,
-                           _topics(walk.final))
+                           _topics(walk.final), "each ruleset the records file lists" if records and
+                           records.rulesets else "each commit that changed the rules")
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
@@ -1709,7 +1711,8 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Correct
     walk = _Walk({}, last, "", [], [], [], None, [], {})
     with BlobReader(repo) as blobs:
         try:
-            entries = read_list(_file_text(repo, blobs, last, sets.list, "rulesets.list", walk), "", "rulesets")
+            entries = list(sets.files) or read_list(_file_text(repo, blobs, last, sets.list, "rulesets.list", walk),
+                                                    "", "rulesets")
         except DecisionsUnreadable as error:
             raise ImportRefused(str(repo), f"{sets.list} at commit {last[:10]}: {error}") from None
         before: dict[int, ImportedRule] | None = None
@@ -1731,7 +1734,8 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Correct
                                                                         "--end-of-options", last)).strip()[:10]
                 before = rules
                 continue
-            step = _ruleset_step(_changes(before, rules), place, path, moment, title, entry.get(sets.proposal), last)
+            step = _ruleset_step(_changes(before, rules), place, path, moment, title, entry.get(sets.proposal), last,
+                                 "proposals not in the record" if sets.files else "the keeper, no proposal")
             before = rules
             # (the keeper's line is followed with the commits' lines (`_correct`); which proposals it adopts is
             # wanted now, to read the decisions by)
@@ -1749,6 +1753,7 @@ def _archived_ruleset(repo: Path, blobs: BlobReader, last: str, walk: _Walk, set
     """The ruleset a website archived at `path` (the records file's [rulesets]), and where it was read; None, said
     as a problem, where it is unreadable or missing (the first is refused: the game starts there). The list's
     `last_one` the archive lacks is read from the rules in force (rulesets.current), where the keeper names them."""
+    then = "the game ends at the ruleset before it" if last_one else "the next readable ruleset carries its changes"
     try:
         content = blobs.read(last, path)
         if content is None and last_one and sets.current:  # (archived later: the rules in force stand for it)
@@ -1757,22 +1762,22 @@ def _archived_ruleset(repo: Path, blobs: BlobReader, last: str, walk: _Walk, set
     except (RulesetImportError, BlobTooLarge) as error:
         if first:
             raise ImportRefused(str(repo), f"{path} at commit {last[:10]}: {error}") from None
-        walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: the next readable "
-                                     "ruleset carries its changes"))
+        walk.problems.append(Problem(path, last, getattr(error, "line", 0), f"{error}; not read: {then}"))
         return path, None
     if read is None:  # (the list names a ruleset the archive lacks)
         if first:
             raise ImportRefused(str(repo), f"no file {path} at commit {last[:10]} (the first ruleset the records "
-                                "file's rulesets.list names)", walk.problems)
-        walk.problems.append(Problem(path, last, 0, f"{sets.list} names this ruleset, which is not in the "
-                                     "repository: the next ruleset carries its changes"))
+                                "file's list of rulesets names)", walk.problems)
+        walk.problems.append(Problem(path, last, 0, f"{sets.named} names this ruleset, which is not in the "
+                                     f"repository: {then}"))
     return path, read
 
 
 def _ruleset_step(changed: tuple[list[Change], list[Change]], place: int, path: str, moment: float, title: str,
-                  proposal: object, last: str) -> _Step:
-    """The step a website's archived ruleset is: its changes (and those of formatting alone), by the proposal
-    its entry in the list names."""
+                  proposal: object, last: str, unnamed: str) -> _Step:
+    """The step an archived ruleset is: its changes (and those of formatting alone), by the proposal its entry in
+    the list names, else an event by `unnamed` (a website's archive: the keeper; rulesets captured on days: the
+    proposals between them, which the record does not hold)."""
     changes = changed[0] + changed[1]
     commit = Commit(last, (), "", datetime.datetime.fromtimestamp(moment, datetime.timezone.utc).isoformat(), title)
     step = _Step(commit, changes, [None] * len(changes), title, "", "", "", False, [], place, ruleset=path)
@@ -1781,7 +1786,7 @@ def _ruleset_step(changed: tuple[list[Change], list[Change]], place: int, path: 
         step.reading = Reading("proposal", (Proposal(proposal),))  # (its proposer: the decision's)
     else:
         step.said.append(f"ruleset {place} names no proposal")
-        step.reading = Reading("event", by="the keeper, no proposal")
+        step.reading = Reading("event", by=unnamed)
     return step
 
 
@@ -2068,9 +2073,9 @@ def _topics(rules: dict[int, ImportedRule]) -> dict[str, list[int]]:
 
 def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None,
                adopted: int = 0, played_as: dict[str, set[str]] | None = None,
-               topics: dict[str, list[int]] | None = None) -> str:
+               topics: dict[str, list[int]] | None = None, entries: str = "each commit that changed the rules") -> str:
     lines = [f"title = {toml_string(name)}",
-             "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
+             f"description = \"Imported from git by nomic-archive: {entries} is an entry"
              + ("; the ballots are the record of decisions'.\"" if adoption else
                 "; the ballots were not recorded there.\""),
              f"start = {start}",
@@ -2169,6 +2174,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
     proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
         "proposer is" in guess for guess in step.guesses))
     out = ["# How this game was imported", "",
+           f"`nomic-archive import git` read the rulesets {where} names, in the repository "
+           f"{escape_markdown(repo.resolve().name)} at commit `{end[:10]}`." if records and records.rulesets else
            f"`nomic-archive import git` read {where} in the repository {escape_markdown(repo.resolve().name)}, "
            f"first-parent history from commit `{walk.start_commit[:10]}` (the rules in rules.md) to `{end[:10]}`.",
            "",
@@ -2179,7 +2186,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
               f"{counted(len(by_turn), 'commit')} name it (`{escape_markdown(clean_line(by_turn[0].title))}`): each is numbered so (a number guessed "
               "otherwise is said below); a turn no commit carries out is an Unrecorded number (its proposal "
               "failed, or the turn had none)."] if by_turn else []),
-           f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting): {readings['event']}; "
+           f"- Judgments: {readings['judgment']}; events (a temporary rule, a rule acting, changes of proposals the "
+           f"record does not hold): {readings['event']}; "
            f"cleanings (no proposal: formatting, what the game calls non-rule changes): {readings['cleaning']}; "
            f"later commits carrying out a proposal again: {readings['again']}.",
            "- Rule changes: " + (", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())) or "none") + ".",
