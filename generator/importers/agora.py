@@ -69,6 +69,10 @@ WALKED = sorted({layout.index for layout in LAYOUTS} | {layout.folder.rstrip("/"
 RESULTS = {"ADOPTED": "adopted", "REJECTED": "defeated", "FAILED_QUORUM": "failed-quorum"}
 VOTE_GROUPS = (("FOR", "for"), ("AGAINST", "against"), ("PRESENT", "present"))
 DEFAULT_STRENGTH = 3            # R2156: a player's voting strength is 3 unless modified
+# A history date whose year was mistyped: this far from the days of the proposals numbered beside it, and, with
+# their year, this near both (proposals adopted out of their numbers' order are days apart).
+MIN_YEAR_SLIP_DAYS = 300
+MAX_YEAR_SLIP_NEIGHBOUR_DAYS = 45
 # Each log file's preamble, shown on the site, which does not publish IMPORT.md: where to find it, in words (a
 # bare "IMPORT.md" would be made a link to a web site of that name).
 PREAMBLE = ("Imported by `nomic-archive import agora` from the Rulekeepor's and the Assessor's repositories. How, and "
@@ -1219,6 +1223,7 @@ class _Importer:
             low = min((number for item in found if (number := self._proposal_of(item)) is not None
                        and (item.date or item.commit_date[:10]) >= walk.start_date), default=1)
         decisions = [d for d in decisions if d.number >= low and (high is None or d.number <= high)]
+        self._mistyped_years(found)
         by_proposal: dict[int, list[_Found]] = defaultdict(list)
         events: list[_Found] = []
         for item in found:
@@ -1869,6 +1874,34 @@ class _Importer:
             out += [toml_numbers("rules", span.rules), ""]
         return out
 
+    def _mistyped_years(self, found: list[_Found]) -> None:
+        """A proposal's history date whose year was mistyped (`2018-01-15` for 2019's, in January; `2010-02-22` for
+        2019-02-22), read as the proposals numbered beside it say: a date most of a year or more from the days of
+        both (the nearest numbered below and above it) that, with either one's year, falls within weeks of both,
+        and not after its commit. Said as a problem of the record. Proposals adopted out of their numbers' order
+        are days apart, never most of a year, so no other date is touched."""
+        days: dict[int, str] = {}
+        for item in found:
+            if (number := self._proposal_of(item)) is not None and item.date:
+                days[number] = min(item.date, days.get(number, item.date))
+        numbers = sorted(days)
+        for item in found:
+            number = self._proposal_of(item)
+            place = bisect.bisect_left(numbers, number) if number is not None and item.date else 0
+            if not 0 < place < len(numbers) - 1:
+                continue
+            beside = (numbers[place - 1], numbers[place + 1])
+            if any(_days_apart(item.date, days[other]) < MIN_YEAR_SLIP_DAYS for other in beside):
+                continue
+            read = sorted({day for other in beside if (day := f"{days[other][:4]}{item.date[4:]}") <= item.commit_date
+                           and all(_days_apart(day, days[near]) <= MAX_YEAR_SLIP_NEIGHBOUR_DAYS for near in beside)})
+            if read:
+                self.problems.append(Problem(item.path, item.commit, 0, f"proposal {number}: the history entry's date "
+                                             f"{item.date} is out of step with proposals {beside[0]} "
+                                             f"({days[beside[0]]}) and {beside[1]} ({days[beside[1]]}): read as "
+                                             f"{read[0]}, its year mistyped"))
+                item.date = read[0]
+
     def _earlier_md(self, logged: set[int], first: int) -> str:
         """earlier.md (format 1.4): each proposal the Rulekeepor's notes hold (rules_data/proposals) numbered below
         the log's first and not in the log, as his note gives it (title, author, co-authors, power, a date where
@@ -2193,6 +2226,11 @@ def _annotation_key(note: str) -> str:
 def _named(person) -> bool:
     """Whether a record names a person (an author, a voter): a name is never made up for one it leaves blank."""
     return isinstance(person, str) and bool(clean_line(person))
+
+
+def _days_apart(one: str, other: str) -> int:
+    """The days between two ISO days."""
+    return abs((datetime.date.fromisoformat(one) - datetime.date.fromisoformat(other)).days)
 
 
 def _canonical(value) -> str:
