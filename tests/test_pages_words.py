@@ -159,3 +159,21 @@ def test_counts_agree_with_their_nouns(tmp_path):
                 "1 discrepancy between"):
         assert one in text, one
     assert not re.search(r"\b1 (?:proposals|discrepancies|log entries|turns|players)\b", text)
+
+
+def test_a_game_with_no_proposal_says_so_where_proposals_are_listed(tmp_path):
+    """A game whose log holds events alone (rulesets captured on days, say) lists no proposal, and says so: not an
+    empty table, nor 'every proposal was adopted'."""
+    from generator.cli import main
+
+    folder = tmp_path / "content" / "g"
+    folder.mkdir(parents=True)
+    (folder / "game.toml").write_text('title = "G"\nplayers = ["Ann"]\n', encoding="utf-8")
+    (folder / "rules.md").write_text(RULES, encoding="utf-8")
+    (folder / "log.md").write_text("## Event: The rules of a later day\nDate: 1982-06-01\n\nAmend rule 201 to read:\n\n"
+                                   "> Players take turns.\n", encoding="utf-8")
+    assert main(["build", str(tmp_path / "content"), "-o", str(tmp_path / "site")]) == 0
+    for page, link in (("proposals/index.html", "../log.html"), ("defeated.html", "log.html")):
+        html = (tmp_path / "site" / "g" / page).read_text(encoding="utf-8")
+        assert f'<p>No proposal is recorded in <a href="{link}">the log</a>.</p>' in html
+        assert "<table" not in html and "Every proposal was adopted" not in html

@@ -377,7 +377,8 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
                                 lazy=lambda: _scores_context(plan, scored_players(plan.replay), chosen, part == 0))
     if stem == "defeated":
         return listing.new_page(path, "defeated.html", context,
-                                lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen]})
+                                lazy=lambda: {"rows": [_proposal_row(plan, s, "") for s in chosen],
+                                              "proposals": plan.replay.proposal_count.numbers})
 
     def rows() -> dict[str, Any]:
         # Numbers used of which the record holds nothing (format 1.2), listed on the first part
