@@ -635,3 +635,28 @@ def test_a_ruleset_numbered_by_sections_becomes_a_game_that_checks(tmp_path, cap
     assert main(["check", str(tmp_path / "game")]) == 0
     rules = (tmp_path / "game" / "rules.md").read_text(encoding="utf-8")
     assert "### 1012. Eras" in rules and "### 0. In Case of Emergency" in rules
+
+
+def test_a_title_in_quotes_between_the_number_and_the_class_names_the_rule() -> None:
+    """A dead game's page writes `101/0 "Title" (Immutable)`: rule 101, revision 0, its title, its class; not text
+    of the rule before it, nor page furniture."""
+    read = read_ruleset('Our Association\n101/0 "Play By The Rules" (Immutable)\n\nEveryone obeys.\n\n\n'
+                        "102/0 (Immutable)\n\nRules start immutable.\n\n\n"
+                        "318/1 \u201cMore Rules!\u201d (Mutable)\n\nNo more than 150 rules.\n")
+    assert [(rule.number, rule.revision, rule.title, rule.rule_class) for rule in read.rules] == [
+        (101, 0, "Play By The Rules", "Immutable Rules"), (102, 0, None, "Immutable Rules"),
+        (318, 1, "More Rules!", "Mutable Rules")]
+    assert read.rules[2].text == "No more than 150 rules."
+
+
+@pytest.mark.parametrize("immutable, mutable", [("I. Immutable Rules", "II. Mutable Rules"),
+                                                 ("Initial Imutable Rules", "Initial Mutable Rules"),
+                                                 ("A) The Immutable Rules:", "B) The Mutable Rules:")])
+def test_class_headings_as_dead_games_pages_write_them(immutable, mutable) -> None:
+    """An outline's numeral before a class heading, `Initial` before it, or its word a letter short, is a class
+    heading still: it ends the rule before it, never its text."""
+    read = read_ruleset(f"Nomic\n\n   {immutable}\n\n101. Obey the rules.\n102.\nRules start immutable.\n\n"
+                        f"   {mutable}\n\n201. Take turns.\n")
+    assert [(rule.number, rule.rule_class, rule.text) for rule in read.rules] == [
+        (101, "Immutable Rules", "Obey the rules."),
+        (102, "Immutable Rules", "Rules start immutable."), (201, "Mutable Rules", "Take turns.")]

@@ -23,12 +23,17 @@ DEFAULT_TITLE = "Initial Set of Rules"
 IMMUTABLE = "Immutable Rules"
 MUTABLE = "Mutable Rules"
 
-_CLASS_HEADING = re.compile(r"(?:#{1,6}\s*)?(?:the\s+)?(im)?mutable\s+rules\s*:?", re.IGNORECASE)
+# "Immutable Rules", "## The Mutable Rules:", and as dead games' pages write them: "I. Immutable Rules" (an outline's
+# numeral), "Initial Imutable Rules" (a letter short)
+_CLASS_HEADING = re.compile(r"(?:#{1,6}\s*)?(?:(?:[IVX]{1,4}|[A-Z])[.)]\s+)?(?:the\s+)?(?:(?:initial|current)\s+)?"
+                            r"(im?)?mutable\s+rules\s*:?", re.IGNORECASE)
 _RULESET_HEADING = re.compile(
     r"(?:the\s+)?(?:(?:draft\s+)?initial|starting|current)\s+(?:set\s+of\s+rules|rule\s*set|rules)\s*:?",
     re.IGNORECASE)
 _RULE_INLINE = re.compile(r"(?:rule\s+)?([0-9]{1,6})\s*[.:]\s+(\S.*)", re.IGNORECASE)
-_RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*([(\[]\s*(?:im)?mutable\s*[)\]])?",
+# (a title in quotes between them: `101/0 "To Play You Must Obey" (Immutable)`)
+_RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*(?:[\"\u201c]([^\"\u201c\u201d]{1,200})[\"\u201d]\s*)?"
+                         r"([(\[]\s*(?:im)?mutable\s*[)\]])?",
                          re.IGNORECASE)
 # What starts a rule in a heading or in bold: its number and revision ("101/3"), then the class and the title in
 # either order ("(IMMUTABLE)", "Immutable - Scope", ": Title").
@@ -416,7 +421,8 @@ def _classify(index: int, raw: str) -> Line:
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=INLINE)
     if m := _RULE_ALONE.fullmatch(stripped):
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
-                    rule_class=heading_class_and_title(m.group(3) or "")[0], style=ALONE)
+                    title=_collapse(m.group(3)) if m.group(3) else None,
+                    rule_class=heading_class_and_title(m.group(4) or "")[0], style=ALONE)
     if _LIST_ITEM.fullmatch(stripped):
         return Line(index, Kind.LIST_ITEM, raw)
     return Line(index, Kind.TEXT, raw)
