@@ -188,3 +188,15 @@ def test_what_is_said_stays_bounded_however_many_things_are_left_out() -> None:
     left_out = [message for _, message, left in said if left]
     assert len(left_out) == 51 and left_out[-1].startswith("9950 more things of the wiki")
     assert markdown.count("\n") == 4999
+
+
+def test_a_rule_whose_text_is_a_list_under_its_bold_number_takes_the_words_after_it_as_its_title() -> None:
+    """A wiki game writes `* '''Rule 1.''' Voting` and the rule's sentences as the items under it: "Voting" is
+    the title, the items its text; a rule whose words after the number are a sentence keeps them as text."""
+    page = ("* '''Rule 0.''' What the game is\n** This is a game of rules.\n** It begins at midnight.\n\n"
+            "* '''Rule 1.''' Voting\n** A vote lasts three days.\n*** A majority adopts.\n\n"
+            "* '''Rule 2.''' Every player may vote once.\n")
+    read = read_ruleset(page, file="Rules.wiki")
+    assert [(rule.number, rule.title) for rule in read.rules] == [(0, "What the game is"), (1, "Voting"), (2, None)]
+    assert read.rules[1].text.split("\n")[0].strip() == "- A vote lasts three days."
+    assert "Every player may vote once." in read.rules[2].text

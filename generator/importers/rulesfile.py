@@ -26,8 +26,8 @@ from ..parse.source import FENCE, closes_fence
 from .archive import number_ranges, runs
 from .mdtext import HTML_TAG, html_markdown, rule_markdown
 from .record import plain_words
-from .text import (ALONE, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES, MAX_QUOTED_LINE, MUTABLE,
-                   ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note, Rule, RulesetImportError,
+from .text import (ALONE, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES,
+                   MAX_QUOTED_LINE, MAX_TITLE_LINE_WORDS, MUTABLE, TITLE_END, ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note, Rule, RulesetImportError,
                    YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, find_line, heading_class_and_title,
                    heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
                    short_title, split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
@@ -427,6 +427,8 @@ class _Shape:
                 orphan = None
         self._outside(lines, first, end, len(lines), start, stop)
         for rule in rules:
+            if rule.title is None and style in (BOLD, BOLD_ITEM):
+                rule.title, rule.lines = _title_over_list(rule.lines)
             self._finish(rule)
             if not self.markdown:
                 rule.text = render_blocks(rule.blocks, rule)
@@ -928,6 +930,18 @@ def _as_rule_heading(line: Line, style: str, rules: list[Rule], starts: list[tup
     if _slipped(line, style, rules, starts):
         return dataclasses.replace(line, style=style), None
     return line, None
+
+
+def _title_over_list(lines: list[Line]) -> tuple[str | None, list[Line]]:
+    """The title of a rule whose text is a list under its number (a wiki's `* **Rule 1.** Voting`, the rule's
+    sentences the items under it): the few words after the number, with no closing punctuation."""
+    content = [line for line in lines if line.kind is not Kind.BLANK]
+    if len(content) < 2 or content[0].rest is None or content[1].kind is not Kind.LIST_ITEM:
+        return None, lines
+    words = content[0].rest.strip()
+    if len(words.split()) > MAX_TITLE_LINE_WORDS or TITLE_END.search(words):
+        return None, lines
+    return clean_line(words), [line for line in lines if line is not content[0]]
 
 
 def _rule_starts(lines: list[Line], style: str) -> list[tuple[int, int]]:

@@ -61,7 +61,7 @@ _SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}|={3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
 _LIST_ITEM = re.compile(r"-\s+\S.*")
 _SENTENCE_END = re.compile(r"[.!?:][\"'\u201d\u2019)\]]*$")
-_TITLE_END = re.compile(r"[.:;!?,][\"'\u201d\u2019)\]]*$")
+TITLE_END = re.compile(r"[.:;!?,][\"'\u201d\u2019)\]]*$")
 _FIRST_SENTENCE = re.compile(r"(\S.*?)\.\s+(\S.*)")
 
 MAX_TITLE_LINE_WORDS = 10   # "Silly naming rule" is a title, a wrapped sentence is longer
@@ -683,7 +683,7 @@ def title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line
     if content[0] > 0 and content[1] == content[0] + 1:
         return None, lines
     first, following = lines[content[0]], lines[content[1]]
-    if len(first.text.split()) > MAX_TITLE_LINE_WORDS or _TITLE_END.search(first.text):
+    if len(first.text.split()) > MAX_TITLE_LINE_WORDS or TITLE_END.search(first.text):
         return None, lines
     if layout.wrapped and not layout.fits(first.raw, following.text):  # a wrapped line would have taken that word
         return None, lines
