@@ -660,3 +660,28 @@ def test_class_headings_as_dead_games_pages_write_them(immutable, mutable) -> No
     assert [(rule.number, rule.rule_class, rule.text) for rule in read.rules] == [
         (101, "Immutable Rules", "Obey the rules."),
         (102, "Immutable Rules", "Rules start immutable."), (201, "Mutable Rules", "Take turns.")]
+
+
+def test_a_forum_posts_lists_under_class_headings_are_its_rules_numbered_by_place() -> None:
+    """A forum game numbers no rules: `#Immutable rules:` and a list under it, `#New rules:` and another. Each
+    item is a rule, numbered by its place, of its heading's class (none under another heading); the words around
+    the lists are left out, each said; the guess is said."""
+    read = read_ruleset("I will try to start a game here.\n#Immutable rules:\n*Rules can never be removed.\n"
+                        "*The judge is not a player,\n  nor ever becomes one.\n#New rules:\n* The first to 30 points "
+                        "wins:\n  - by dice,\n  - or by votes.\nHave fun!\n")
+    assert [(rule.number, rule.rule_class, rule.text) for rule in read.rules] == [
+        (1, "Immutable Rules", "Rules can never be removed."),
+        (2, "Immutable Rules", "The judge is not a player, nor ever becomes one."),
+        (3, None, "The first to 30 points wins:\n\n- by dice,\n- or by votes.")]
+    assert read.left_out == [Note(None, 1, "line 1, before the first rule, not a rule"),
+                             Note(None, 10, "line 10, not in a list of rules, not a rule")]
+    assert read.guessed == [Note(None, 3, "the file numbers no rules: each of the 3 items of its lists under class "
+                                          "headings is read as a rule, numbered 1 to 3 by its place in the file")]
+
+
+def test_a_markdown_file_of_class_headings_over_lists_is_read_item_by_item_not_as_an_outline() -> None:
+    read = read_ruleset("# Our game\n\n## Immutable Rules\n\n- Rules can never be removed.\n\n## Mutable Rules\n\n"
+                        "- The first to 30 points wins.\n- A proposal needs a majority.\n", file="rules.md")
+    assert [(rule.number, rule.rule_class, rule.text) for rule in read.rules] == [
+        (1, "Immutable Rules", "Rules can never be removed."), (2, "Mutable Rules", "The first to 30 points wins."),
+        (3, "Mutable Rules", "A proposal needs a majority.")]

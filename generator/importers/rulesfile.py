@@ -68,6 +68,8 @@ _GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|supe
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
 _SUBER_CLASSES = re.compile(r"rules\s+in\s+the\s+100\W?s\s+are\s+immutable\s+and\s+rules\s+in\s+the\s+200\W?s\s+are"
                             r"\s+mutable", re.IGNORECASE)
+# An item of a list as a forum post writes one, its marker perhaps against its words (`*Rules are...`; not `**`)
+_BULLET = re.compile(r"(?:[-+\u2022]|\*(?!\*))[ \t]*(\S.*)")
 _TOC_ITEM = re.compile(r"\s*(?:[-*+]|[0-9]+[.)])\s+\[.*\]\(#[^)]*\)\s*")
 _JSON_NUMBER_KEYS = ("id", "number", "rule", "n", "num")
 _JSON_TITLE_KEYS = ("title", "summary", "name", "heading")
@@ -234,10 +236,13 @@ class _Reading:
             rules = shape.single(lines[begin:end], single)
         elif style in MARKUP_STYLES:
             rules = shape.markup(lines, begin, end, style, start, stop)
-        elif markdown and (outline := shape.outline(lines[begin:end], style)) is not None:
+        elif markdown and not _classes_alone(lines[begin:end]) and \
+                (outline := shape.outline(lines[begin:end], style)) is not None:
             rules = outline
         elif style is not None:
             rules = shape.plain(lines, start, stop, style)
+        elif (listed := shape.listed(lines[begin:end])) is not None:
+            rules = listed
         else:
             raise NoRulesFound(file)
         self.rules += rules
@@ -521,6 +526,50 @@ class _Shape:
                 continue
             sections.append((heading, body))
         return sections
+
+    # --- a list under class headings, no numbers ------------------------------------------------------------
+
+    def listed(self, lines: list[Line]) -> list[Rule] | None:
+        """Each item of the lists from the first class heading on a rule (a forum post: `#Immutable rules:`, then
+        `*Rules can never be altered.`), of the class its heading names (none under another heading, `#New
+        rules:`), numbered from 1 by its place in the file, the guess said; an item's text its line and the
+        indented lines under it. What stands before the first class heading, or between lists in unindented
+        lines, is left out. None when no class heading is followed by items."""
+        rules: list[Rule] = []
+        begun, rule_class = False, None
+        current: Rule | None = None
+        between: list[int] = []  # the lines that are neither a heading nor of an item
+        for line in lines:
+            if line.kind is Kind.CLASS_HEADING or (begun and line.kind is Kind.HEADING):
+                begun, rule_class, current = True, line.rule_class, None
+            elif not begun or line.kind is Kind.BLANK:
+                continue
+            elif (item := _BULLET.fullmatch(line.raw)) is not None:
+                current = Rule(len(rules) + 1, rule_class, [Line(line.index, Kind.TEXT, item.group(1))],
+                               line.index + 1, class_from="section" if rule_class else "")
+                rules.append(current)
+            elif current is not None and line.raw[:1].isspace():  # (the item's next line, or an item under it)
+                last = current.lines[-1]
+                current.lines[-1:] = [last, line] if line.kind is Kind.LIST_ITEM else [
+                    dataclasses.replace(last, raw=f"{last.raw} {line.text}")]
+            else:
+                current = None
+                between.append(line.index)
+        if not rules:
+            return None
+        layout = Layout.of(lines)
+        for rule in rules:
+            self._finish(rule, layout)
+            if not self.markdown:
+                rule.text = render_blocks(rule.blocks, rule)
+        first = next(line.index for line in lines if line.kind is Kind.CLASS_HEADING)
+        self._outside(lines, first, len(lines), len(lines))
+        if between:
+            self.note(self.reading.left_out, between[0] + 1, f"{_span(between)}, not in a list of rules, not a rule")
+        self.note(self.reading.guessed, rules[0].line, f"the file numbers no rules: each of the {len(rules)} items of "
+                  f"its lists under class headings is read as a rule, numbered 1 to {len(rules)} by its place in "
+                  "the file")
+        return rules
 
     # --- plain numbers ("101. text") -------------------------------------------------------------------------
 
@@ -930,6 +979,13 @@ def _as_rule_heading(line: Line, style: str, rules: list[Rule], starts: list[tup
     if _slipped(line, style, rules, starts):
         return dataclasses.replace(line, style=style), None
     return line, None
+
+
+def _classes_alone(lines: list[Line]) -> bool:
+    """Whether a file's headings are class headings alone (its title aside): a list under each, not an outline."""
+    headings = [line for line in lines if line.heading and line.kind is not Kind.BLANK]
+    return any(line.kind is Kind.CLASS_HEADING for line in headings) and all(
+        line.kind is Kind.CLASS_HEADING or line.level == 1 and line is headings[0] for line in headings)
 
 
 def _title_over_list(lines: list[Line]) -> tuple[str | None, list[Line]]:
