@@ -685,3 +685,15 @@ def test_a_markdown_file_of_class_headings_over_lists_is_read_item_by_item_not_a
     assert [(rule.number, rule.rule_class, rule.text) for rule in read.rules] == [
         (1, "Immutable Rules", "Rules can never be removed."), (2, "Mutable Rules", "The first to 30 points wins."),
         (3, "Mutable Rules", "A proposal needs a majority.")]
+
+
+def test_a_list_of_numbered_rules_is_read_rule_by_rule() -> None:
+    """A wiki's or a forum's rules as a list, `* 201. text` (a rule's whole text in bold too, as a wiki page
+    leaves it: `*'''101. text`): each item a rule; items under one, `- 1. of those voting`, its list."""
+    read = read_ruleset("Rules of our game\n\n- **101. Everyone must obey the rules in force.**\n"
+                        "* 201. Only three rules may be voted on at a time.\n"
+                        "* 203. A rule-change is adopted by a majority:\n  - 1. of those voting,\n  - 2. within a day.\n")
+    assert [(rule.number, rule.title, rule.text) for rule in read.rules] == [
+        (101, None, "Everyone must obey the rules in force."),
+        (201, None, "Only three rules may be voted on at a time."),
+        (203, None, "A rule-change is adopted by a majority:\n\n- 1\\. of those voting,\n- 2\\. within a day.")]

@@ -26,7 +26,7 @@ from ..parse.source import FENCE, closes_fence
 from .archive import number_ranges, runs
 from .mdtext import HTML_TAG, html_markdown, rule_markdown
 from .record import plain_words
-from .text import (ALONE, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, MARKUP_STYLES,
+from .text import (ALONE, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, ITEM, MARKUP_STYLES,
                    MAX_QUOTED_LINE, MAX_TITLE_LINE_WORDS, MUTABLE, TITLE_END, ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note, Rule, RulesetImportError,
                    YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, find_line, heading_class_and_title,
                    heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
@@ -920,7 +920,7 @@ def _dominant_style(lines: list[Line]) -> str | None:
         if line.kind is Kind.RULE_START:
             first.setdefault(line.style, line.index)
     markup = sorted((style for style in counts if style in MARKUP_STYLES), key=lambda s: (-counts[s], first[s]))
-    plain = sorted((style for style in (INLINE, ALONE) if counts[style]), key=lambda s: (-counts[s], first[s]))
+    plain = sorted((style for style in (INLINE, ALONE, ITEM) if counts[style]), key=lambda s: (-counts[s], first[s]))
     if markup and (counts[markup[0]] > 1 or not plain):
         return markup[0]
     return plain[0] if plain else None

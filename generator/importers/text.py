@@ -43,6 +43,7 @@ _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Z
 # A heading of a rule numbered within a section or an era (B Nomic's `Rule 1-1: The Game of B`, `Rule 4E83: Title`);
 # not a date (`2007-07-19`) nor words (`7-day weeks`).
 _PLACED_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,2})(-|E)([0-9]{1,3})(?![0-9A-Za-z-])\s*[.:]?\s*(.*)", re.IGNORECASE)
+_ITEM_START = re.compile(r"[-*+][ \t]+(?:rule\s+)?([0-9]{1,6})\s*[.:][ \t]+(\S.*)", re.IGNORECASE)
 _CODE_START = re.compile(r"`\s*(?:rule\s+)?([0-9]{1,6})\s*[.:]?\s*`\s*(.*)", re.IGNORECASE)  # "`2.` Players vote."
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
@@ -252,6 +253,7 @@ BOLD_ITEM = "bold item"     # "* **Rule 19** *(Strength=10)*", "- **Rule 6: Trip
 CODE = "code"               # "`2.` Players vote.": the number in a code span
 INLINE = "inline"           # "101. text", "Rule 101: text"
 ALONE = "alone"             # "101", "Rule 101", "Rule 101/0 (IMMUTABLE)" on a line of its own
+ITEM = "item"               # "- 201. text", "* 203. text": a list of numbered rules (a wiki's, a forum's)
 MARKUP_STYLES = (*HEADING_STYLES, BOLD, BOLD_ITEM, CODE)
 
 
@@ -407,6 +409,11 @@ def _classify(index: int, raw: str) -> Line:
         if inner := _RULE_NUMBER.fullmatch(m.group(3)):
             rule_class, title = heading_class_and_title(inner.group(3))
             rest = m.group(4).strip()
+            words = inner.group(3).strip()
+            if m.group(1) and raw[:1] in "-*+" and rule_class is None and _is_sentence(words):
+                # "- **101. All players must...**": a numbered list of rules, a rule's whole text in bold
+                return Line(index, Kind.RULE_START, raw, number=int(inner.group(1)), rest=f"{words} {rest}".strip(),
+                            style=ITEM)
             if emphasised := _EMPHASIS.fullmatch(rest):  # "**101** *Title*": the title, in italics
                 rule_class, title, rest = rule_class or heading_class_and_title(emphasised.group(2))[0], \
                     title or heading_class_and_title(emphasised.group(2))[1], ""
@@ -423,6 +430,8 @@ def _classify(index: int, raw: str) -> Line:
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
                     title=_collapse(m.group(3)) if m.group(3) else None,
                     rule_class=heading_class_and_title(m.group(4) or "")[0], style=ALONE)
+    if m := _ITEM_START.fullmatch(raw):  # (at the line's start: an item under another is a rule's list)
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=ITEM)
     if _LIST_ITEM.fullmatch(stripped):
         return Line(index, Kind.LIST_ITEM, raw)
     return Line(index, Kind.TEXT, raw)
@@ -455,6 +464,11 @@ def placed_number(section: int, place: int) -> int:
     """A rule's number for its place in a section or an era (`1-1`, `4E83`): the section in thousands (1001,
     4083), the same wherever the rule is read, as the game's own numbers sort."""
     return section * 1000 + place
+
+
+def _is_sentence(words: str) -> bool:
+    """Whether words in a title's place are a sentence of the rule's text: too long for a title, or closed."""
+    return len(words.split()) > MAX_TITLE_LINE_WORDS or bool(TITLE_END.search(words))
 
 
 def _revision(text: str | None) -> int | None:
@@ -579,7 +593,8 @@ def collect_plain_rules(region: list[Line], layout: Layout, style: str, left_out
     with "101. text" too when that is the commoner): in each class section, the longest run of such lines
     numbered in increasing order (a number out of order is far more often a wrapped line or a list item than a
     rule), each other one named in `left_out` as read for text."""
-    styles = (INLINE, ALONE) if style == INLINE else (ALONE,)  # ("1. item" lists inside "Rule 101/0" rules)
+    # ("1. item" lists inside "Rule 101/0" rules)
+    styles = (INLINE, ALONE) if style == INLINE else (ITEM,) if style == ITEM else (ALONE,)
     sections: list[tuple[str | None, list[Line]]] = [(None, [])]
     for line in region:
         if line.kind is Kind.CLASS_HEADING:
@@ -608,6 +623,8 @@ def collect_plain_rules(region: list[Line], layout: Layout, style: str, left_out
             if i in candidates and current is not None:
                 left_out.append(Note(file, line.index + 1, f"'{_shown(line.text)}' is read as text of rule "
                                      f"{current.number}, not as a rule: its number is out of order"))
+            if line.style == ITEM and i not in candidates:  # ("- 1. item", a list of a rule's text)
+                line = Line(line.index, Kind.LIST_ITEM, line.raw)
             if line.kind in (Kind.RULE_START, Kind.HEADING):  # a number out of sequence, a heading: text
                 previous = lines[i - 1] if i else None
                 line = Line(line.index, Kind.TEXT, line.raw, starts_block=line.kind is Kind.RULE_START and (
