@@ -697,3 +697,14 @@ def test_a_list_of_numbered_rules_is_read_rule_by_rule() -> None:
         (101, None, "Everyone must obey the rules in force."),
         (201, None, "Only three rules may be voted on at a time."),
         (203, None, "A rule-change is adopted by a majority:\n\n- 1\\. of those voting,\n- 2\\. within a day.")]
+
+
+def test_a_heading_right_over_a_numbered_rule_is_the_topic_of_the_rules_under_it() -> None:
+    """`## Voting` then `201. ...`: the rules under it are of that topic, and it is no text of the rule before;
+    a heading over a rule's own text (`### Exceptions`, then words) stays in the rule."""
+    read = read_ruleset("# Rules\n\n## Players\n\n101. Everyone must obey the rules.\n\n### Exceptions\n\n"
+                        "None yet.\n\n102. Players take turns.\n\n## Voting\n\n201. A majority adopts.\n",
+                        file="rules.md")
+    assert [(rule.number, rule.topic) for rule in read.rules] == [(101, "Players"), (102, "Players"),
+                                                                   (201, "Voting")]
+    assert "Exceptions" in read.rules[0].text and "Voting" not in read.rules[1].text

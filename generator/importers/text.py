@@ -498,7 +498,9 @@ def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> i
     for wanted in (style, INLINE if style == ALONE else ALONE):
         for line in lines:
             if line.kind is Kind.RULE_START and line.style == wanted:
-                return line.index
+                above = next((other for other in reversed(lines[:line.index]) if other.kind is not Kind.BLANK), None)
+                # (from a heading right over it, its topic: `## Players`, not a file's title `# Rules`)
+                return above.index if above and above.kind is Kind.HEADING and above.level > 1 else line.index
     raise NoRulesFound()
 
 
@@ -608,16 +610,24 @@ def collect_plain_rules(region: list[Line], layout: Layout, style: str, left_out
         candidates = [i for i, line in enumerate(lines) if line.kind is Kind.RULE_START
                       and line.style in styles and layout.may_start_rule(lines[i - 1] if i else None)]
         accepted = {candidates[k] for k in increasing_subsequence([lines[i].number for i in candidates])}
+        # A heading right over a rule (`## Voting`, then `201. ...`) is the topic of the rules under it, not text
+        # of the rule before; one over text is that rule's own.
+        following = [next((j for j in range(i + 1, len(lines)) if lines[j].kind is not Kind.BLANK), None)
+                     if line.kind is Kind.HEADING else None for i, line in enumerate(lines)]
         preamble: list[Line] = []
         current: Rule | None = None
+        topic: str | None = None
         for i, line in enumerate(lines):
+            if following[i] in accepted:
+                current, topic = None, line.words
+                continue
             if i in accepted:
                 # The rule's first line keeps its full width, which tells wrapped lines from paragraph ends.
                 body = [Line(line.index, Kind.TEXT, line.raw, rest=line.rest)] if line.rest is not None else []
                 current = Rule(line.number, line.rule_class or rule_class, body, line.index + 1,
                                number_alone=line.rest is None and line.title is None, title=line.title,
                                class_from="heading" if line.rule_class else "section" if rule_class else "",
-                               revision=line.revision)
+                               revision=line.revision, topic=topic)
                 rules.append(current)
                 continue
             if i in candidates and current is not None:
