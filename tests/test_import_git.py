@@ -1877,3 +1877,34 @@ def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
         in files["game.toml"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_a_rules_file_that_stops_marking_classes_transmutes_its_immutable_rules(tmp_path, capsys) -> None:
+    """A new constitution drops the file's class headings and amends the immutable rules: from then on the game
+    amends and repeals them as mutable ones. The format has no class "not recorded" to turn a recorded one into,
+    so they are read as transmuted to mutable (a guess, said with the corrections line that keeps one immutable)."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## Immutable Rules\n\n**101.** Play fair.\n\n## Mutable Rules\n\n**201.** Vote often.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text = "# Rules\n\n**101.** Play well.\n\n**201.** Vote often.\n"
+    git_commit(repo, "Proposal 301: a new constitution", {"rules.md": text}, date="2021-01-02T12:00:00",
+               author="Bo")
+    git_commit(repo, "Proposal 302: no more votes", {"rules.md": "# Rules\n\n**101.** Play well.\n"},
+               date="2021-01-03T12:00:00", author="Bo")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    constitution = log["Proposal 301: a new constitution"]
+    assert "Transmute rule 101 to mutable.\n\nAmend rule 101 to read:" in constitution
+    assert "201" not in constitution  # (a mutable rule is no immutable one to transmute)
+    guess = "the rules file marks no rule's class from it on: rule 101, immutable before, read as transmuted to " \
+            "mutable by it"
+    assert guess in said and guess in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    corrections = tmp_path / "corrections.txt"  # the keeper's word: rule 101 stayed immutable
+    corrections.write_text(files["corrections.txt"] + "rule 101 immutable\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(corrections),
+                                 out="corrected")
+    assert code == 0, said
+    assert "Transmute" not in files["log.md"]
+    code, report = check(capsys, tmp_path / "corrected")
+    assert code == 1 and "proposal 301: rule 101 is immutable: it must be transmuted before it is amended" in report

@@ -37,7 +37,7 @@ from ..model.names import shown
 from ..parse.source import check_line_lengths
 from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
-                      number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
+                      number_ranges, player_name, problems_section, quote, runs, runs_below, too_large_for, toml_aliases,
                       toml_players, toml_string)
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
 from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
@@ -558,6 +558,13 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
                                     place, cleaned=cleaned, branch_commits=signed))
+            if _unclassed(before, after):
+                kept = [change.rule for change in changes if change.kind == "transmute"]
+                walk.steps[-1].guesses.append(
+                    f"the rules file marks no rule's class from it on: {'rule' if len(kept) == 1 else 'rules'} "
+                    f"{number_ranges(runs(kept))}, immutable "
+                    "before, read as transmuted to mutable by it (the game amends and repeals them since; a line "
+                    "`rule N immutable` keeps one so)")
             if entering and walk.begun is not None and commit.author == walk.begun.author:
                 walk.entering.append(now[0])
             elif entering:  # (another changed the rules before the first proposal: no entry of starting rules)
@@ -834,9 +841,11 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
     those that only reformat a rule's text or title (a cleaning, which no rule-change is). A rule that leaves one
     number as another arrives with much the same text is renumbered, not repealed and enacted: its history goes
     on; where rules that stay move up or down (one taken out of the middle of rules numbered by their place), each
-    is renumbered, and the rule it displaces repealed or renumbered first (`_shifted_changes`)."""
+    is renumbered, and the rule it displaces repealed or renumbered first (`_shifted_changes`). Where the file
+    stops marking classes (`_unclassed`), each immutable rule that stays is transmuted to mutable."""
+    unclassed = _unclassed(before, after)
     if shifted := _shifted(before, after):
-        return _shifted_changes(before, after, *shifted)
+        return _shifted_changes(before, after, *shifted, unclassed)
     changes: list[Change] = []
     cleaned: list[Change] = []
     gone = [number for number in before if number not in after]
@@ -854,16 +863,25 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
         elif old is None:
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
             continue
-        _compare(number, old, now, number in renumbered, changes, cleaned)
+        _compare(number, old, now, number in renumbered, changes, cleaned, unclassed)
     return changes, cleaned
 
 
+def _unclassed(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> bool:
+    """Whether the rules file stops marking classes: some rule was immutable before, and no rule has a class now
+    (a game that did away with immutability and its headings; the format has no class "not recorded" to turn a
+    recorded one into, and the game amends and repeals those rules from then on, as mutable ones)."""
+    return any(_class(rule) == "immutable" for rule in before.values()) and \
+        all(_class(rule) is None for rule in after.values())
+
+
 def _compare(number: int, old: ImportedRule, now: ImportedRule, renumbered: bool, changes: list[Change],
-             cleaned: list[Change]) -> None:
+             cleaned: list[Change], unclassed: bool = False) -> None:
     """The changes that turn `old` into `now`, rule `number` now; those of formatting alone apart in `cleaned`
-    (never for a rule `renumbered` by the same commit)."""
-    if _class(old) != _class(now) and _class(now) is not None:
-        changes.append(Change("transmute", number, rule_class=_class(now)))
+    (never for a rule `renumbered` by the same commit); an immutable rule where the file stops marking classes
+    (`unclassed`) is transmuted to mutable."""
+    if _class(old) != _class(now) and (_class(now) is not None or unclassed and _class(old) == "immutable"):
+        changes.append(Change("transmute", number, rule_class=_class(now) or "mutable"))
     text_alike, title_alike = _reformatted(old, now) if not renumbered else (False, False)
     if old.text != now.text:
         (cleaned if text_alike else changes).append(Change("amend", number, text=now.text))
@@ -904,7 +922,8 @@ def _landing_order(moved: dict[int, int], held: set[int]) -> list[tuple[int, int
 
 
 def _shifted_changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule], moved: dict[int, int],
-                     order: list[tuple[int, int]], repealed: set[int]) -> tuple[list[Change], list[Change]]:
+                     order: list[tuple[int, int]], repealed: set[int], unclassed: bool
+                     ) -> tuple[list[Change], list[Change]]:
     changes = [Change("repeal", number) for number in sorted(repealed)]
     changes += [Change("renumber", old, new_number=new) for old, new in order]
     cleaned: list[Change] = []
@@ -914,7 +933,7 @@ def _shifted_changes(before: dict[int, ImportedRule], after: dict[int, ImportedR
         if old is None:
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
         else:
-            _compare(number, old, now, number in moved, changes, cleaned)
+            _compare(number, old, now, number in moved, changes, cleaned, unclassed)
     return changes, cleaned
 
 
