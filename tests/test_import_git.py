@@ -66,12 +66,13 @@ def short(repo, revision: str = "HEAD") -> str:
 
 
 def merge_pull_request(repo, number: int, owner: str, branch: str, title: str, commits: list[tuple[str, dict]],
-                       date: str, merger: str = "Ann") -> None:
-    """A pull request as GitHub merges it: the branch's commits by `owner`, then a merge commit by `merger` whose
-    subject names the request's number and the branch, and whose second paragraph is its title."""
+                       date: str, merger: str = "Ann", author: str = "", email: str | None = None) -> None:
+    """A pull request as GitHub merges it: the branch's commits by `owner` (or `author`, at `email`), then a merge
+    commit by `merger` whose subject names the request's number and the branch, and whose second paragraph is its
+    title."""
     subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", branch], check=True)
     for message, files in commits:
-        git_commit(repo, message, files, date=date, author=owner.capitalize())
+        git_commit(repo, message, files, date=date, author=author or owner.capitalize(), email=email)
     subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
     subprocess.run(["git", "-C", str(repo), "-c", f"user.name={merger}", "-c", "user.email=m@example.org", "merge",
                     "-q", "--no-ff", "-m", f"Merge pull request #{number} from {owner}/{branch}", "-m", title, branch],
@@ -1908,3 +1909,33 @@ def test_a_rules_file_that_stops_marking_classes_transmutes_its_immutable_rules(
     assert "Transmute" not in files["log.md"]
     code, report = check(capsys, tmp_path / "corrected")
     assert code == 1 and "proposal 301: rule 101 is immutable: it must be transmuted before it is amended" in report
+
+
+def test_a_bots_title_names_its_proposal_and_proposer_and_a_title_numbers_it_over_its_branch(tmp_path, capsys):
+    """A game's pull requests come from branches of its own repository: one opened as `302-dice` was merged as
+    "303 Dice" (the game's rules number a proposal in its title, the branch's name a slip); a bot merges others as
+    "Resolving Proposal for @kmarlowe", naming no number (the next in sequence) but its proposer, whose commits
+    are signed kmarlowe@example.org: one person."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**301.** Play fair.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text += "\n**302.** Ties go to the older proposal.\n"
+    merge_pull_request(repo, 1, "ourgame", "302-ties", "302 Ties", [("Ties", {"rules.md": text})],
+                       "2021-01-02T12:00:00", author="Bo Dee")
+    text += "\n**303.** A die decides.\n"
+    merge_pull_request(repo, 2, "ourgame", "302-dice", "303 Dice", [("Dice", {"rules.md": text})],
+                       "2021-01-03T12:00:00", author="Kit Marlowe", email="kmarlowe@example.org")
+    text = text.replace("**301.** Play fair.\n", "")
+    merge_pull_request(repo, 3, "ourgame", "no-fairness", "Resolving Proposal for @kmarlowe",
+                       [("No fairness", {"rules.md": text})], "2021-01-04T12:00:00", merger="Bot",
+                       author="Kit Marlowe", email="kmarlowe@example.org")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 302: Ties", "Proposal 303: Dice",
+                         "Proposal 304: Resolving Proposal for @kmarlowe"]
+    assert "Enact rule 303" in log["Proposal 303: Dice"]
+    assert "its title '303 Dice' (its branch's name '302-dice' says 302)" in files["corrections.txt"]
+    assert "Proposer: kmarlowe\n" in log["Proposal 303: Dice"]
+    assert "Proposer: kmarlowe\n" in log["Proposal 304: Resolving Proposal for @kmarlowe"]
+    assert "Repeal rule 301." in log["Proposal 304: Resolving Proposal for @kmarlowe"]
+    assert "player Kit Marlowe = kmarlowe" in files["corrections.txt"]
+    assert "Kit Marlowe signs commits as kmarlowe@example.org, an address named as kmarlowe" in files["corrections.txt"]

@@ -64,6 +64,7 @@ _LEADING_NUMBER = re.compile(rf"^\s*(?:({_NUMBER})\s*[:.\u2013\u2014-]|\(({_NUMB
 # "propose(303):", "rule301:" (a commit convention such games write into a rule).
 _PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\s*\(?\s*[0-9]{1,6}\s*\)?\s*:",
                             re.IGNORECASE)
+_BARE_NUMBER = re.compile(rf"^\s*#?({_NUMBER})\s+(?=[^\W\d])")  # "307 Make your vote count", beside a numbered branch
 _LEADING_RULE_NUMBER = re.compile(rf"^\s*rule\s+({_NUMBER})\s*:\s+(?=\S)", re.IGNORECASE)  # "Rule 323: Title"
 _NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.IGNORECASE)
 # "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
@@ -93,6 +94,8 @@ _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE) 
 _TURN = re.compile(rf"^\s*(?:round\s+([0-9]{{1,6}})\s*[,:;.\u2013\u2014-]?\s*)?turn\s+#?({_NUMBER})\b", re.IGNORECASE)
 _BY_TURN = "names its turn: the game numbers its proposals by turn"   # what the record says of such a commit
 _TURN_SLIP = "its title names turn"   # the guess that a turn's number is a slip (`_turns_named_twice`)
+# A bot's title for the proposal it carries out, naming its proposer's login: "Resolving Proposal for @kit"
+_PROPOSAL_FOR = re.compile(r"\bproposal\s+(?:for|by|from)\s+@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b", re.IGNORECASE)
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>)?[ \t]*$",  # Ann <a@b.org>
                           re.IGNORECASE | re.MULTILINE)
@@ -1086,10 +1089,17 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
         step.said.append(f"its title '{clean_line(title)}'")
         _proposals(step, numbers, author, author_is)
     elif numbers := _branch_numbers(step.branch, step.changes):
-        step.said.append(f"its branch's name '{step.branch}'")
+        if (m := _BARE_NUMBER.match(title)) and int(m.group(1)) not in numbers:
+            # The title the pull request was merged under, not the branch named when it opened (`306-vote-count`
+            # merged as "307 Make your vote count"): a game numbering its pull requests' titles so says it there.
+            step.said.append(f"its title '{clean_line(title)}' (its branch's name '{step.branch}' says "
+                             f"{numbers[0]})")
+            numbers = [int(m.group(1))]
+        else:
+            step.said.append(f"its branch's name '{step.branch}'")
         _proposals(step, numbers, author, author_is)
     else:
-        if _PROPOSAL_FORM.match(title):  # a proposal by the game's form: its number is still to guess
+        if _PROPOSAL_FORM.match(title) or _PROPOSAL_FOR.search(title):  # a proposal: its number still to guess
             step.marked = True
             step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
@@ -1166,6 +1176,8 @@ def _author(step: _Step) -> tuple[str, str]:
     Ann", a turn's player: "Round 1, Turn 11 (Kit)"), its pull request's author, else its commit's author."""
     if byline := _BYLINE.search(step.commit.message) or _TURN_BYLINE.search(step.title):
         return byline.group(1), "its message's byline"
+    if byline := _PROPOSAL_FOR.search(step.title):
+        return byline.group(1), "its title's login"
     return step.author, step.author_is
 
 
@@ -1465,15 +1477,18 @@ class _Names:
 
     def _addresses(self, walk: _Walk) -> None:
         """Guess that a name git gives commits signed with GitHub's address for a login
-        (`KitM@users.noreply.github.com`) is the player another name of the record gives as that login (`KitM`):
+        (`KitM@users.noreply.github.com`), or an address named as it (`kitm@example.org`), is the player another
+        name of the record gives as that login (`KitM`, a pull request's author or the login a bot's title names):
         one person under two names, written as the login (as `_logins` writes them)."""
-        authors = {step.author.lower(): step.author for step in walk.steps}
+        authors = {author.lower(): author for step in walk.steps for author in (step.author, _author(step)[0])}
         for step in walk.steps:
             for name, email in step.branch_commits:
-                if (m := _NOREPLY.fullmatch(email)) and (login := authors.get(m.group(1).lower())) \
-                        and login.lower() != name.lower() and name not in self.guessed:
+                m = _NOREPLY.fullmatch(email)
+                login = authors.get(m.group(1).lower() if m else email.partition("@")[0].lower())
+                if login and login.lower() != name.lower() and name not in self.guessed:
+                    whose = "GitHub's address for" if m else "an address named as"
                     self.guessed[name] = (player_name(login)[0], f"guessed: {name} signs commits as {email}, "
-                                          f"GitHub's address for {login} (commit {step.commit.short} merged one)")
+                                          f"{whose} {login} (commit {step.commit.short} merged one)")
 
     def _logins(self, walk: _Walk) -> None:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
@@ -1916,6 +1931,8 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
+    if reading.kind == "proposal" and (m := _BARE_NUMBER.match(title)) and int(m.group(1)) in _numbers(reading):
+        title = title[m.end():]  # ("307 Make your vote count": proposal 307's title is its words)
     titled = "" if _WEB_EDIT_SUBJECT.fullmatch(title) else title  # (an event is headed by its subject all the same)
     prose = _provenance(step)
     if step.cleaned and reading.kind == "cleaning":
