@@ -361,7 +361,7 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
                                  out="corrected")
     assert code == 0, said
     assert f"commit {typo}: cleaning by Kit (the import read: proposal 2 by Kit)" in said
-    assert "-1" not in said and "-1" not in files["corrections.txt"] and "-1" not in files["IMPORT.md"]
+    assert all(" -1" not in text for text in (said, files["corrections.txt"], files["IMPORT.md"]))
     assert f"{corrections}: " in said and "lines confirmed what the import reads" in said
     assert said.count("(the import read:") == 1, said
     assert "as your line says; guessed: no record numbers it: numbered 1, next in sequence" in files["corrections.txt"]
@@ -1939,3 +1939,29 @@ def test_a_bots_title_names_its_proposal_and_proposer_and_a_title_numbers_it_ove
     assert "Repeal rule 301." in log["Proposal 304: Resolving Proposal for @kmarlowe"]
     assert "player Kit Marlowe = kmarlowe" in files["corrections.txt"]
     assert "Kit Marlowe signs commits as kmarlowe@example.org, an address named as kmarlowe" in files["corrections.txt"]
+
+
+def test_rules_changed_directly_before_a_game_played_by_pull_requests_say_where_it_may_begin(tmp_path, capsys):
+    """A keeper wrote a template's rules over several commits; years later others played it by pull requests. The
+    import says where the game may have begun, and the --from that starts it there; it takes nothing itself."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**101.** Play fair.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2016-01-01T12:00:00", author="Scribe")
+    for day in (2, 3):
+        text += f"\n**10{day}.** Rule of day {day}.\n"
+        git_commit(repo, "Update rules.md", {"rules.md": text}, date=f"2016-01-0{day}T12:00:00", author="Scribe")
+    template = short(repo)
+    for number, (owner, day) in enumerate((("bo", 4), ("cy", 5)), 1):
+        text += f"\n**11{number}.** {owner}'s rule.\n"
+        merge_pull_request(repo, number, "keeper", f"{owner}-patch-1", f"Rule {owner}",
+                           [("Update rules.md", {"rules.md": text})], f"2024-06-0{day}T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    hint = f"before a pull request first did at `{short(repo, 'HEAD~1')}` (2024-06-04); pull requests made 2 of " \
+           f"the 2 changes since. If the game began there, its rules then the starting rules, import it with " \
+           f"`--from {template}`."
+    assert hint in files["IMPORT.md"]
+    assert f"import it with --from {template}." in said
+    assert "Proposal 102" in log and "Proposal 103" in log  # (said, not taken: the template's changes stay)
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", template, out="from")
+    assert code == 0, said
+    assert "import it with" not in files["IMPORT.md"] and "Proposal 102" not in files["log.md"]

@@ -183,6 +183,7 @@ class _Walk:
     begun: Commit | None = None
     proposing: Commit | None = None
     entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
+    later_start: str = ""  # where the game may have begun after its rules did (`_later_start`), in words
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -227,6 +228,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     _shared_logins(walk)
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
     _begin_after_entry(walk, undecided)
+    walk.later_start = _later_start(walk)
     _turns_named_twice(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
@@ -344,7 +346,7 @@ def _step_named(step: _Step) -> str:
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
     the corrections file list them commit by commit)."""
-    out = walk.guesses()
+    out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else [])
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
                    + (" and the like" if len(walk.decision_guesses) > 1 else ""))
@@ -667,6 +669,23 @@ def _begin_after_entry(walk: _Walk, unread: list[_Step]) -> None:
                     f"`{proposing.short}`, {escape_markdown(clean_line(proposing.subject))}): no proposal made "
                     "those changes, so rules.md holds the rules after the last of them. To read them as changes, "
                     f"import with `--from {begun.short}`.")
+
+
+def _later_start(walk: _Walk) -> str:
+    """Where the game may have begun later than its rules did, in words: every commit that changed the rules was
+    its keepers' own (no pull request merged one) until a pull request did, and most commits since have merged
+    pull requests (a template its keeper wrote, which others forked and played by pull requests). Said, never
+    taken: `--from` takes it, where the keeper knows."""
+    first = next((at for at, step in enumerate(walk.steps) if _pull_request(step.commit) is not None), 0)
+    before, since = walk.steps[:first], walk.steps[first:]
+    merged = sum(1 for step in since if _pull_request(step.commit) is not None)
+    if walk.begun is None or len(before) < 2 or merged * 2 <= len(since):
+        return ""
+    last, opened = before[-1].commit, since[0].commit
+    return (f"The rules began at commit `{walk.begun.short}` ({walk.begun.date[:10]}) and {counted(len(before), 'commit')} "
+            f"changed them directly, to `{last.short}` ({last.date[:10]}), before a pull request first did at "
+            f"`{opened.short}` ({opened.date[:10]}); pull requests made {merged} of the {len(since)} changes since. "
+            f"If the game began there, its rules then the starting rules, import it with `--from {last.short}`.")
 
 
 def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
@@ -2226,6 +2245,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
         out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
     if walk.entered:
         out += [walk.entered, ""]
+    if walk.later_start:
+        out += [walk.later_start, ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
     for path, commit in walk.remade.items():
