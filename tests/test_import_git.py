@@ -581,6 +581,11 @@ def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsy
     assert "Votes: for Wren#0001, Kit#0002\nResult: defeated" in log["Proposal 2"]
     assert "proposal 1, the last decided before it (commit" in said
     assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
+    # a voter no commit names stays the bot's identifier, said, with the line that names them
+    assert re.search(r"^player 333 = 333 +# a bot.s identifier for a player no record names", files["corrections.txt"],
+                     re.MULTILINE)
+    assert "- Players known only by a bot's identifiers, whom no record names: 1 (333); a line `player 333 = NAME` " \
+        "of `corrections.txt` names one." in files["IMPORT.md"]
     assert 'method = "majority"' in files["game.toml"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 1

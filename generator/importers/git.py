@@ -1550,6 +1550,9 @@ class _Names:
         if raw in self.guessed:
             return *self.guessed[raw], ""
         name, problem = player_name(raw)
+        if not problem and raw.isdigit():  # (no person is named so: Discord's identifiers have 17-19 digits)
+            return name, "a bot's identifier for a player no record names (no commit says who submitted a " \
+                "proposal under it, and the files name no one by it): write the player's name", ""
         return name, f"written so: {problem}" if problem else \
             "as the record writes it; two names of one person: write one as the other", problem or ""
 
@@ -2199,6 +2202,15 @@ def _correction_lines(steps: list[_Step], names: _Names, walk: _Walk, decisions:
             ("Players", names.lines()), ("Decisions", decisions)]
 
 
+def _unnamed(decided: dict[int, Decision]) -> list[str]:
+    """IMPORT.md's line on the players the record of decisions knows only by a bot's identifiers."""
+    ids = sorted({name for decision in decided.values() for name in (decision.proposer, *(v for v, _ in decision.votes))
+                  if name.isdigit()})
+    return [f"- Players known only by a bot's identifiers, whom no record names: {len(ids)} "
+            f"({', '.join(ids[:3])}{' and more' if len(ids) > 3 else ''}); a line `player {ids[0]} = NAME` of "
+            f"`{FILE_NAME}` names one."] if ids else []
+
+
 def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
     if records is None or not records.file:
         return ("- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) "
@@ -2240,6 +2252,7 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            "- Rule changes: " + (", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())) or "none") + ".",
            f"- Unrecorded numbers (no record holds them): {number_ranges(unrecorded) if unrecorded else 'none'}.",
            _ballots_said(records, decided),
+           *_unnamed(decided),
            f"- Commits that changed the rules' files but no rule: {len(walk.unchanged)}.", ""]
     if walk.moves:
         out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
