@@ -1970,3 +1970,27 @@ def test_rules_changed_directly_before_a_game_played_by_pull_requests_say_where_
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", template, out="from")
     assert code == 0, said
     assert "import it with" not in files["IMPORT.md"] and "Proposal 102" not in files["log.md"]
+
+
+def test_topics_the_rules_file_rearranged_are_sections_over_time(tmp_path, capsys) -> None:
+    """The rules file moved rule 2 from `# Play` to a new topic `# Turns` one day: game.toml's sections keep both
+    arrangements, each table with the days it held, so that the rules of a day are arranged as the file was; a
+    rule enacted or repealed under a topic leaves its table as it is (the report prints the rules then in force)."""
+    repo = tmp_path / "repo"
+    text = "# Voting\n\n## 1 - Majority\nMost votes win.\n\n# Play\n\n## 2 - Turns\nTake turns.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00")
+    text = text.replace("Most votes win.\n", "Most votes win.\n\n## 3 - Ties\nA die breaks ties.\n")
+    git_commit(repo, "Proposal 3: ties", {"rules.md": text}, date="2021-01-02T12:00:00", author="Bea")
+    text = text.replace("# Play\n", "# Turns\n")
+    git_commit(repo, "Proposal 4: a topic of its own", {"rules.md": text.replace("## 3 - Ties\nA die breaks ties.\n\n",
+                                                                               "")},
+               date="2021-01-03T12:00:00", author="Bea")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert '[[sections]]\ntitle = "Voting"\nrules = [1, 3]\n\n' in files["game.toml"]
+    assert '[[sections]]\ntitle = "Play"\nrules = [2]\nuntil = 2021-01-03\n\n' \
+           '[[sections]]\ntitle = "Turns"\nrules = [2]\nfrom = 2021-01-03\n' in files["game.toml"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    for day, topic in (("2021-01-02", "Play"), ("2021-01-03", "Turns")):
+        assert main(["ruleset", f"{tmp_path / 'game'}@{day}"]) == 0
+        assert topic in capsys.readouterr().out

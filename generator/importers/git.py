@@ -39,6 +39,7 @@ from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
                       number_ranges, player_name, problems_section, quote, runs, runs_below, too_large_for, toml_aliases,
                       toml_players, toml_string)
+from .agora_sections import SectionSpan, section_spans
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
 from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
                         read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
@@ -184,6 +185,8 @@ class _Walk:
     proposing: Commit | None = None
     entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
     later_start: str = ""  # where the game may have begun after its rules did (`_later_start`), in words
+    # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
+    arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -295,7 +298,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                      "site, says how each was read.\n\n", entries)
     game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records and records.file
                            else None, records.scores.adopted if records and records.scores else 0, names.played_as,
-                           _topics(walk.final))
+                           _sections(walk))
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
@@ -502,6 +505,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             walk.start_commit = first
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
+            _arrange(walk, walk.start_date, current[0])
         entering = not first  # whether the commits so far may be the starting rules' entry
         unread: list[Commit] = []  # the commits since the last whose rules could be read
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
@@ -521,6 +525,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 if now is not None:
                     current, walk.start_commit, walk.start_date = now, commit.id, commit.date[:10]
                     walk.initial, walk.begun = now[0], commit
+                    _arrange(walk, walk.start_date, now[0])
                 continue
             if now is None and (moved := _moved(repo, list(commit.parents), commit.id, away=current[1])) is not None \
                     and moved not in paths:  # the rules moved: follow them
@@ -543,6 +548,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             unread.clear()
             before, after = current[0], now[0]
             current = now
+            _arrange(walk, commit.date[:10], after)
             changes, cleaned = _changes(before, after)
             changes += _annotations(before, after)
             if not changes and not cleaned:
@@ -2124,9 +2130,29 @@ def _topics(rules: dict[int, ImportedRule]) -> dict[str, list[int]]:
     return topics
 
 
+def _arrange(walk: _Walk, day: str, rules: dict[int, ImportedRule]) -> None:
+    """Keep the rules' topics on `day`, where they changed (the last of a day's stands for it)."""
+    topics = _topics(rules)
+    if walk.arrangements and walk.arrangements[-1][0] == day:
+        walk.arrangements.pop()
+    if not walk.arrangements or walk.arrangements[-1][1] != topics:
+        walk.arrangements.append((day, topics))
+
+
+def _sections(walk: _Walk) -> list[SectionSpan]:
+    """game.toml's sections: the topics the rules file arranged its rules under, over time (from the game's start:
+    rules a bot entered before it are the starting rules), each table with the days it held where they changed;
+    those without `until` the last file's, so that a rule enacted after the start stands under its own topic."""
+    started = [at for at, (day, _) in enumerate(walk.arrangements) if day <= walk.start_date]
+    arrangements = walk.arrangements[started[-1] if started else 0:]
+    ever = {rule for _, topics in arrangements for rules in topics.values() for rule in rules}
+    return section_spans([(day, [(topic, "", rules) for topic, rules in topics.items()])
+                          for day, topics in arrangements], ever, lambda rule, since, until: True)
+
+
 def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None,
                adopted: int = 0, played_as: dict[str, set[str]] | None = None,
-               topics: dict[str, list[int]] | None = None) -> str:
+               sections: list[SectionSpan] | None = None) -> str:
     lines = [f"title = {toml_string(name)}",
              "description = \"Imported from git by nomic-archive: each commit that changed the rules is an entry"
              + ("; the ballots are the record of decisions'.\"" if adoption else
@@ -2149,11 +2175,15 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
         lines.append(f"adopted = {adopted}  # the records file's: points to a proposal's proposer on adoption")
     lines += ["",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
-    sections = [line for topic, rules in (topics or {}).items() for line in (
-        "[[sections]]", f"title = {toml_string(topic)}", f"rules = [{', '.join(map(str, rules))}]", "")]
-    if sections:
-        sections.insert(0, "# The topics the last rules file arranges the rules under.")
-    return "\n".join(lines + toml_aliases(played_as or {}, players) + sections)
+    tables = [line for span in sections or [] for line in (
+        "[[sections]]", f"title = {toml_string(span.title)}", f"rules = [{', '.join(map(str, span.rules))}]",
+        *([f"from = {span.since}"] if span.since else []), *([f"until = {span.until}"] if span.until else []), "")]
+    if tables:
+        tables.insert(0, "# The topics the last rules file arranges the rules under." if all(
+            not span.since and not span.until for span in sections or []) else "# The topics the rules file "
+            "arranges the rules under: a table with from or until as they were for a time, those without until the "
+            "last file's.")
+    return "\n".join(lines + toml_aliases(played_as or {}, players) + tables)
 
 
 # --- what the import says of itself ------------------------------------------------------------------------------
