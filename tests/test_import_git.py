@@ -1994,3 +1994,23 @@ def test_topics_the_rules_file_rearranged_are_sections_over_time(tmp_path, capsy
     for day, topic in (("2021-01-02", "Play"), ("2021-01-03", "Turns")):
         assert main(["ruleset", f"{tmp_path / 'game'}@{day}"]) == 0
         assert topic in capsys.readouterr().out
+
+
+def test_a_number_written_below_every_proposal_before_it_is_read_as_its_digits_slipped(tmp_path, capsys):
+    """Titles number proposals 301 to 315; one says 134, below all of them: in another order its digits make 314,
+    the one number among the game's that no commit names (143, 341, 413 and 431 are outside them): read so, a
+    guess, said."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**101.** Play fair.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    for day, number in enumerate((301, 302, 134, 305, 315), 2):
+        text += f"\n**{day}0{day}.** Rule of day {day}.\n"
+        git_commit(repo, f"Proposal {number}: day {day}", {"rules.md": text}, date=f"2021-01-0{day}T12:00:00",
+                   author="Kit")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposal 314: day 4" in log and "Proposal 134: day 4" not in log
+    guess = "its number is written 134, below every proposal carried out before it (301 on): read as 314, its " \
+            "digits in another order, the one number between 301 and 315 that no commit names"
+    assert guess in said and guess in files["corrections.txt"]
+    assert list(log) == ["Proposal 301: day 2", "Proposal 302: day 3", "Unrecorded: 303-304, 306-313",
+                         "Proposal 314: day 4", "Proposal 305: day 5", "Proposal 315: day 6"]

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import difflib
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -95,6 +96,7 @@ _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE) 
 _TURN = re.compile(rf"^\s*(?:round\s+([0-9]{{1,6}})\s*[,:;.\u2013\u2014-]?\s*)?turn\s+#?({_NUMBER})\b", re.IGNORECASE)
 _BY_TURN = "names its turn: the game numbers its proposals by turn"   # what the record says of such a commit
 _TURN_SLIP = "its title names turn"   # the guess that a turn's number is a slip (`_turns_named_twice`)
+_DIGITS_SLIP = "its number is written"  # the guess that a number's digits are a slip (`_digits_slipped`)
 # A bot's title for the proposal it carries out, naming its proposer's login: "Resolving Proposal for @kit"
 _PROPOSAL_FOR = re.compile(r"\bproposal\s+(?:for|by|from)\s+@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b", re.IGNORECASE)
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
@@ -233,6 +235,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     _begin_after_entry(walk, undecided)
     walk.later_start = _later_start(walk)
     _turns_named_twice(walk.steps)
+    _digits_slipped(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
     for step in walk.steps:
@@ -1145,6 +1148,28 @@ def _turns_named_twice(steps: list[_Step]) -> None:
                                    "which no commit names")
             earlier.reading = Reading("proposal", (Proposal(one.number - 1, one.authors),))
             claimed.add(one.number - 1)
+
+
+def _digits_slipped(steps: list[_Step]) -> None:
+    """A number the record gives below every proposal carried out before it (`234` after 304 to 320) is read as
+    a slip of its digits where, in another order, they make the one number among the game's that no commit names
+    (324, where 322 to 326 are named by none): a guess, said."""
+    claimed = {p.number for step in steps for p in step.reading.proposals}
+    numbered = [(step, step.reading.proposals[0].number) for step in steps
+                if step.reading.kind == "proposal" and len(step.reading.proposals) == 1 and step.said]
+    for at, (step, number) in enumerate(numbered):
+        before, after = [n for _, n in numbered[:at]], [n for _, n in numbered[at + 1:]]
+        if not before or not after or number >= min(before):
+            continue
+        low, high = min(before), max(before + after)
+        fits = {int("".join(digits)) for digits in itertools.permutations(str(number)) if digits[0] != "0"}
+        fits = sorted(n for n in fits if low < n < high and n not in claimed)
+        if len(fits) == 1:
+            step.guesses.append(f"{_DIGITS_SLIP} {number}, below every proposal carried out before it ("
+                                f"{low} on): read as {fits[0]}, its digits in another order, the one number "
+                                f"between {low} and {high} that no commit names")
+            step.reading = Reading("proposal", (Proposal(fits[0], step.reading.proposals[0].authors),))
+            claimed.add(fits[0])
 
 
 _SHARED = "the author of its branch's commits"
@@ -2261,7 +2286,7 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
     readings = Counter(step.reading.kind if step.again is None else "again" for step in steps)
     proposals = sum(len(step.reading.proposals) for step in steps if step.again is None)
     numbered = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
-        guess.startswith((_UNNUMBERED, _TURN_SLIP)) for guess in step.guesses))
+        guess.startswith((_UNNUMBERED, _TURN_SLIP, _DIGITS_SLIP)) for guess in step.guesses))
     by_turn = [step for step in steps if any(_BY_TURN in said for said in step.said)]
     proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
         "proposer is" in guess for guess in step.guesses))
