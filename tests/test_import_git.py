@@ -346,7 +346,7 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
     repo = tmp_path / "repo"
     text = "# Rules\n\n## 1 - Play\n\nPlay fair.\n\n## 2 - Win\n\nThe first to 10 points wins.\n"
     git_commit(repo, "Initial rules", {"rules.md": text})
-    for subject, old, new in [("stickers", "fair.", "fair, with stickers."), ("fix a typo", "first to", "first one to"),
+    for subject, old, new in [("stickers", "fair.", "fair, with stickers."), ("fix the wording", "first to", "first one to"),
                               ("bugs", "10 points", "10 points and no bugs")]:
         text = amended(text, old, new)
         git_commit(repo, subject, {"rules.md": text}, author="Kit")
@@ -365,7 +365,7 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
     assert f"{corrections}: " in said and "lines confirmed what the import reads" in said
     assert said.count("(the import read:") == 1, said
     assert "as your line says; guessed: no record numbers it: numbered 1, next in sequence" in files["corrections.txt"]
-    assert list(entries(files["log.md"])) == ["Proposal 1: stickers", "Event: fix a typo", "Unrecorded: 2",
+    assert list(entries(files["log.md"])) == ["Proposal 1: stickers", "Event: fix the wording", "Unrecorded: 2",
                                               "Proposal 3: bugs"]
 
 
@@ -2014,3 +2014,26 @@ def test_a_number_written_below_every_proposal_before_it_is_read_as_its_digits_s
     assert guess in said and guess in files["corrections.txt"]
     assert list(log) == ["Proposal 301: day 2", "Proposal 302: day 3", "Unrecorded: 303-304, 306-313",
                          "Proposal 314: day 4", "Proposal 305: day 5", "Proposal 315: day 6"]
+
+
+def test_a_commit_that_says_it_corrects_typos_and_changes_a_few_words_is_a_cleaning(tmp_path, capsys) -> None:
+    """The keeper's commit says it fixes typos and changes a word of an immutable rule: a cleaning (which may touch
+    an immutable rule), a guess, said; one that says so but rewrites a rule is read as before (here the keeper's own
+    change: the game names its proposals in their titles)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": amended(RULES, "Everyone follows", "Everyone folows")},
+               date="2021-01-01T12:00:00", author="Keeper")
+    text = amended(RULES, "Everyone follows", "Everyone folows")
+    git_commit(repo, "Proposal 301: quorum", {"rules.md": amended(text, "half the", "a third of the")},
+               date="2021-01-02T12:00:00", author="Bo")
+    git_commit(repo, "Tidy the rules\n\n- Fix a typo in rule 101", {"rules.md": amended(
+        RULES, "half the", "a third of the")}, date="2021-01-03T12:00:00", author="Keeper")
+    git_commit(repo, "Fix typos", {"rules.md": amended(RULES, "Quorum is half the players.",
+                                                         "Every vote needs all players present and awake.")},
+               date="2021-01-04T12:00:00", author="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "By: cleaning (Keeper)" in log["Event: Tidy the rules"]
+    assert "its message says it corrects typo, and it changes a few words of each rule it amends: a cleaning" in said
+    assert "By: Keeper, no proposal" in log["Event: Fix typos"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report

@@ -68,6 +68,8 @@ _PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\
                             re.IGNORECASE)
 _BARE_NUMBER = re.compile(rf"^\s*#?({_NUMBER})\s+(?=[^\W\d])")  # "307 Make your vote count", beside a numbered branch
 _LEADING_RULE_NUMBER = re.compile(rf"^\s*rule\s+({_NUMBER})\s*:\s+(?=\S)", re.IGNORECASE)  # "Rule 323: Title"
+_TYPOS = re.compile(r"\b(?:typos?|spelling|misspell\w*)\b", re.IGNORECASE)  # a message saying it corrects them
+_FEW_WORDS = 3  # the words a typo's correction changes in a rule, at most
 _NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.IGNORECASE)
 # "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
 _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?\s*(?:$|[:.\u2013\u2014-])",
@@ -123,6 +125,7 @@ class _Step:
     message: list[str]
     place: int                  # the commit's place in the first-parent history
     marked: bool = False        # its title is in the game's form for a proposal, which numbers no proposal
+    slight: bool = False        # every change amends a rule by a few words (`_slight`)
     cleaned: list[Change] = field(default_factory=list)  # beside its changes, those that only reformat a rule
     ruleset: str = ""           # a website's archived ruleset it is read from (records' [rulesets]), not a commit
     reading: Reading = field(default_factory=lambda: Reading("proposal"))
@@ -558,6 +561,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 walk.unchanged.append(commit)
                 continue
             formatting = not changes
+            slight = _slight(before, after, changes)
             changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
@@ -571,7 +575,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
-                                    place, cleaned=cleaned, branch_commits=signed))
+                                    place, cleaned=cleaned, branch_commits=signed, slight=slight))
             if _unclassed(before, after):
                 kept = [change.rule for change in changes if change.kind == "transmute"]
                 walk.steps[-1].guesses.append(
@@ -977,6 +981,17 @@ def _reformatted(old: ImportedRule, now: ImportedRule) -> tuple[bool, bool]:
     return _formatting(old.text) == _formatting(now.text), _formatting(old.title or "") == _formatting(now.title or "")
 
 
+def _slight(before: dict[int, ImportedRule], after: dict[int, ImportedRule], changes: list[Change]) -> bool:
+    """Whether every change amends a rule's text by a few words at most (a typo's correction: `involves` to
+    `involve`, a range of numbers brought up to date)."""
+    def words_changed(old: str, now: str) -> int:
+        opcodes = difflib.SequenceMatcher(None, old.split(), now.split(), autojunk=False).get_opcodes()
+        return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in opcodes if op != "equal")
+    return bool(changes) and all(change.kind == "amend" and change.rule in before and change.rule in after and
+                                 words_changed(before[change.rule].text, after[change.rule].text) <= _FEW_WORDS
+                                 for change in changes)
+
+
 def _alike(old: ImportedRule, now: ImportedRule) -> float:
     """How alike two rules read, 0 when they are not one rule: the same title, or words mostly the same."""
     same_title = bool(old.title) and _formatting(old.title or "").lower() == _formatting(now.title or "").lower()
@@ -1280,6 +1295,10 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
                        if change.kind in ("enact", "renumber")} - claimed - placed)
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
+            step.reading = Reading("cleaning", by=author)
+        elif step.slight and (m := _TYPOS.search(step.commit.message)):
+            step.guesses.append(f"its message says it corrects {m.group(0).lower()}, and it changes a few words of "
+                                "each rule it amends: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
         elif adopted is not None and (recorded := sorted(set(made) & adopted)):
             step.guesses.append(f"no record numbers it: proposal {recorded[0]}, the number of the rule it makes, "
