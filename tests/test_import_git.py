@@ -1491,7 +1491,8 @@ def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_aut
 def test_a_game_that_numbers_its_proposals_by_turn_is_read_so(tmp_path, capsys) -> None:
     """Titles that name the turn (`Round 1, Turn 4 (Bo)`) number its proposal, the player in brackets its proposer;
     a turn no commit carries out is Unrecorded; where two commits in a row name one turn for two players, the
-    earlier is the turn before (a guess, said); a later round's turns number nothing (they start again)."""
+    earlier is the turn before (a guess, said); a later round's turn is its player's proposal, numbered next in
+    sequence (its turns start again, and number none)."""
     repo = tmp_path / "repo"
     rules = RULES
     git_commit(repo, "Start", {"rules.md": rules}, author="Keeper")
@@ -1502,7 +1503,10 @@ def test_a_game_that_numbers_its_proposals_by_turn_is_read_so(tmp_path, capsys) 
     git_commit(repo, "Round 2, Turn 1 (Ann)", {"rules.md": rules}, author="Keeper")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert [heading.split(":")[0] for heading in log] == [
-        "Proposal 1", "Unrecorded", "Proposal 4", "Proposal 5", "Proposal 6", "Event"]
+        "Proposal 1", "Unrecorded", "Proposal 4", "Proposal 5", "Proposal 6", "Proposal 7"]
+    assert "Proposer: Ann\n" in log["Proposal 7: Round 2, Turn 1 (Ann)"]
+    assert re.search(r"proposal 7 by Ann +# guessed: no record numbers it: numbered 7, next in sequence \(the record: "
+                     r"its title 'Round 2, Turn 1 \(Ann\)' names a turn of a later round", files["corrections.txt"])
     assert "Proposer: Bo\n" in log["Proposal 4: Round 1, Turn 4 (Bo)"] and "Unrecorded: 2-3" in log
     assert "Proposer: Cy\n" in log["Proposal 5: Round 1, Turn 6 (Cy)"]
     assert re.search(r"^commit \w+ proposal 4 by Bo +# the record: its title 'Round 1, Turn 4 \(Bo\)' names its "

@@ -1128,6 +1128,10 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif (m := _TURN.match(title)) and m.group(1) in (None, "1"):
         step.said.append(f"its title '{clean_line(title)}' {_BY_TURN}")
         _proposals(step, [int(m.group(2))], author, author_is)
+    elif m:  # a later round's turn: a proposal, whose number its turn's (which starts again) is not
+        step.marked = True
+        step.said.append(f"its title '{clean_line(title)}' names a turn of a later round (its turns start again)")
+        return False
     elif numbers := _subject_numbers(title):
         step.said.append(f"its title '{clean_line(title)}'")
         _proposals(step, numbers, author, author_is)
