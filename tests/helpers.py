@@ -82,8 +82,9 @@ def broken_links(site: Path) -> list[str]:
 
 
 def git_commit(repo: Path, message: str, files: dict[str, str | None], *, date: str = "2020-01-01T12:00:00",
-               author: str = "Ann") -> str:
-    """Write (or, for None, delete) `files` in `repo` (made if new), commit them as `author` on `date`; the id.
+               author: str = "Ann", email: str | None = None) -> str:
+    """Write (or, for None, delete) `files` in `repo` (made if new), commit them as `author` (at `email`, else
+    theirs at example.org) on `date`; the id.
 
     The history importers' tests build their repositories this way: each commit a step of a game."""
     import os
@@ -99,8 +100,9 @@ def git_commit(repo: Path, message: str, files: dict[str, str | None], *, date: 
         else:
             path.parent.mkdir(parents=True, exist_ok=True)
             path.write_text(text, encoding="utf-8")
-    env = dict(os.environ, GIT_AUTHOR_NAME=author, GIT_AUTHOR_EMAIL=f"{author.lower()}@example.org",
-               GIT_COMMITTER_NAME=author, GIT_COMMITTER_EMAIL=f"{author.lower()}@example.org",
+    email = email or f"{author.lower()}@example.org"
+    env = dict(os.environ, GIT_AUTHOR_NAME=author, GIT_AUTHOR_EMAIL=email, GIT_COMMITTER_NAME=author,
+               GIT_COMMITTER_EMAIL=email,
                GIT_AUTHOR_DATE=date, GIT_COMMITTER_DATE=date)
     subprocess.run(["git", "-C", str(repo), "add", "-A"], check=True, env=env)
     subprocess.run(["git", "-C", str(repo), "commit", "-q", "--allow-empty", "-m", message], check=True, env=env)

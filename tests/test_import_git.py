@@ -66,12 +66,13 @@ def short(repo, revision: str = "HEAD") -> str:
 
 
 def merge_pull_request(repo, number: int, owner: str, branch: str, title: str, commits: list[tuple[str, dict]],
-                       date: str, merger: str = "Ann") -> None:
-    """A pull request as GitHub merges it: the branch's commits by `owner`, then a merge commit by `merger` whose
-    subject names the request's number and the branch, and whose second paragraph is its title."""
+                       date: str, merger: str = "Ann", author: str = "", email: str | None = None) -> None:
+    """A pull request as GitHub merges it: the branch's commits by `owner` (or `author`, at `email`), then a merge
+    commit by `merger` whose subject names the request's number and the branch, and whose second paragraph is its
+    title."""
     subprocess.run(["git", "-C", str(repo), "checkout", "-q", "-b", branch], check=True)
     for message, files in commits:
-        git_commit(repo, message, files, date=date, author=owner.capitalize())
+        git_commit(repo, message, files, date=date, author=author or owner.capitalize(), email=email)
     subprocess.run(["git", "-C", str(repo), "checkout", "-q", "main"], check=True)
     subprocess.run(["git", "-C", str(repo), "-c", f"user.name={merger}", "-c", "user.email=m@example.org", "merge",
                     "-q", "--no-ff", "-m", f"Merge pull request #{number} from {owner}/{branch}", "-m", title, branch],
@@ -345,7 +346,7 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
     repo = tmp_path / "repo"
     text = "# Rules\n\n## 1 - Play\n\nPlay fair.\n\n## 2 - Win\n\nThe first to 10 points wins.\n"
     git_commit(repo, "Initial rules", {"rules.md": text})
-    for subject, old, new in [("stickers", "fair.", "fair, with stickers."), ("fix a typo", "first to", "first one to"),
+    for subject, old, new in [("stickers", "fair.", "fair, with stickers."), ("fix the wording", "first to", "first one to"),
                               ("bugs", "10 points", "10 points and no bugs")]:
         text = amended(text, old, new)
         git_commit(repo, subject, {"rules.md": text}, author="Kit")
@@ -360,12 +361,11 @@ def test_a_guessed_number_the_keeper_leaves_is_confirmed_and_one_made_a_cleaning
                                  out="corrected")
     assert code == 0, said
     assert f"commit {typo}: cleaning by Kit (the import read: proposal 2 by Kit)" in said
-    # (no proposal numbered -1: the word, not "-1", which pytest's folder pytest-16 holds)
-    assert not any(re.search(r"(?<![\w/-])-1\b", text) for text in (said, files["corrections.txt"], files["IMPORT.md"]))
+    assert all(" -1" not in text for text in (said, files["corrections.txt"], files["IMPORT.md"]))
     assert f"{corrections}: " in said and "lines confirmed what the import reads" in said
     assert said.count("(the import read:") == 1, said
     assert "as your line says; guessed: no record numbers it: numbered 1, next in sequence" in files["corrections.txt"]
-    assert list(entries(files["log.md"])) == ["Proposal 1: stickers", "Event: fix a typo", "Unrecorded: 2",
+    assert list(entries(files["log.md"])) == ["Proposal 1: stickers", "Event: fix the wording", "Unrecorded: 2",
                                               "Proposal 3: bugs"]
 
 
@@ -581,6 +581,11 @@ def test_decisions_kept_beside_the_rules_are_checked_not_assumed(tmp_path, capsy
     assert "Votes: for Wren#0001, Kit#0002\nResult: defeated" in log["Proposal 2"]
     assert "proposal 1, the last decided before it (commit" in said
     assert "player 111 = Wren#0001  # guessed: commit" in files["corrections.txt"]
+    # a voter no commit names stays the bot's identifier, said, with the line that names them
+    assert re.search(r"^player 333 = 333 +# a bot.s identifier for a player no record names", files["corrections.txt"],
+                     re.MULTILINE)
+    assert "- Players known only by a bot's identifiers, whom no record names: 1 (333); a line `player 333 = NAME` " \
+        "of `corrections.txt` names one." in files["IMPORT.md"]
     assert 'method = "majority"' in files["game.toml"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 1
@@ -1486,7 +1491,8 @@ def test_a_commits_co_authored_by_trailers_name_the_players_among_them_as_co_aut
 def test_a_game_that_numbers_its_proposals_by_turn_is_read_so(tmp_path, capsys) -> None:
     """Titles that name the turn (`Round 1, Turn 4 (Bo)`) number its proposal, the player in brackets its proposer;
     a turn no commit carries out is Unrecorded; where two commits in a row name one turn for two players, the
-    earlier is the turn before (a guess, said); a later round's turns number nothing (they start again)."""
+    earlier is the turn before (a guess, said); a later round's turn is its player's proposal, numbered next in
+    sequence (its turns start again, and number none)."""
     repo = tmp_path / "repo"
     rules = RULES
     git_commit(repo, "Start", {"rules.md": rules}, author="Keeper")
@@ -1497,7 +1503,10 @@ def test_a_game_that_numbers_its_proposals_by_turn_is_read_so(tmp_path, capsys) 
     git_commit(repo, "Round 2, Turn 1 (Ann)", {"rules.md": rules}, author="Keeper")
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert [heading.split(":")[0] for heading in log] == [
-        "Proposal 1", "Unrecorded", "Proposal 4", "Proposal 5", "Proposal 6", "Event"]
+        "Proposal 1", "Unrecorded", "Proposal 4", "Proposal 5", "Proposal 6", "Proposal 7"]
+    assert "Proposer: Ann\n" in log["Proposal 7: Round 2, Turn 1 (Ann)"]
+    assert re.search(r"proposal 7 by Ann +# guessed: no record numbers it: numbered 7, next in sequence \(the record: "
+                     r"its title 'Round 2, Turn 1 \(Ann\)' names a turn of a later round", files["corrections.txt"])
     assert "Proposer: Bo\n" in log["Proposal 4: Round 1, Turn 4 (Bo)"] and "Unrecorded: 2-3" in log
     assert "Proposer: Cy\n" in log["Proposal 5: Round 1, Turn 6 (Cy)"]
     assert re.search(r"^commit \w+ proposal 4 by Bo +# the record: its title 'Round 1, Turn 4 \(Bo\)' names its "
@@ -1876,5 +1885,159 @@ def test_a_rule_enacted_under_a_topic_stands_under_it(tmp_path, capsys) -> None:
     assert "# Voting\n\n## Rules\n\n### 1. Majority" in files["rules.md"]
     assert '[[sections]]\ntitle = "Voting"\nrules = [1, 3]\n\n[[sections]]\ntitle = "Play"\nrules = [2]\n' \
         in files["game.toml"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_a_rules_file_that_stops_marking_classes_transmutes_its_immutable_rules(tmp_path, capsys) -> None:
+    """A new constitution drops the file's class headings and amends the immutable rules: from then on the game
+    amends and repeals them as mutable ones. The format has no class "not recorded" to turn a recorded one into,
+    so they are read as transmuted to mutable (a guess, said with the corrections line that keeps one immutable)."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n## Immutable Rules\n\n**101.** Play fair.\n\n## Mutable Rules\n\n**201.** Vote often.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text = "# Rules\n\n**101.** Play well.\n\n**201.** Vote often.\n"
+    git_commit(repo, "Proposal 301: a new constitution", {"rules.md": text}, date="2021-01-02T12:00:00",
+               author="Bo")
+    git_commit(repo, "Proposal 302: no more votes", {"rules.md": "# Rules\n\n**101.** Play well.\n"},
+               date="2021-01-03T12:00:00", author="Bo")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    constitution = log["Proposal 301: a new constitution"]
+    assert "Transmute rule 101 to mutable.\n\nAmend rule 101 to read:" in constitution
+    assert "201" not in constitution  # (a mutable rule is no immutable one to transmute)
+    guess = "the rules file marks no rule's class from it on: rule 101, immutable before, read as transmuted to " \
+            "mutable by it"
+    assert guess in said and guess in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    corrections = tmp_path / "corrections.txt"  # the keeper's word: rule 101 stayed immutable
+    corrections.write_text(files["corrections.txt"] + "rule 101 immutable\n", encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--corrections", str(corrections),
+                                 out="corrected")
+    assert code == 0, said
+    assert "Transmute" not in files["log.md"]
+    code, report = check(capsys, tmp_path / "corrected")
+    assert code == 1 and "proposal 301: rule 101 is immutable: it must be transmuted before it is amended" in report
+
+
+def test_a_bots_title_names_its_proposal_and_proposer_and_a_title_numbers_it_over_its_branch(tmp_path, capsys):
+    """A game's pull requests come from branches of its own repository: one opened as `302-dice` was merged as
+    "303 Dice" (the game's rules number a proposal in its title, the branch's name a slip); a bot merges others as
+    "Resolving Proposal for @kmarlowe", naming no number (the next in sequence) but its proposer, whose commits
+    are signed kmarlowe@example.org: one person."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**301.** Play fair.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    text += "\n**302.** Ties go to the older proposal.\n"
+    merge_pull_request(repo, 1, "ourgame", "302-ties", "302 Ties", [("Ties", {"rules.md": text})],
+                       "2021-01-02T12:00:00", author="Bo Dee")
+    text += "\n**303.** A die decides.\n"
+    merge_pull_request(repo, 2, "ourgame", "302-dice", "303 Dice", [("Dice", {"rules.md": text})],
+                       "2021-01-03T12:00:00", author="Kit Marlowe", email="kmarlowe@example.org")
+    text = text.replace("**301.** Play fair.\n", "")
+    merge_pull_request(repo, 3, "ourgame", "no-fairness", "Resolving Proposal for @kmarlowe",
+                       [("No fairness", {"rules.md": text})], "2021-01-04T12:00:00", merger="Bot",
+                       author="Kit Marlowe", email="kmarlowe@example.org")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 302: Ties", "Proposal 303: Dice",
+                         "Proposal 304: Resolving Proposal for @kmarlowe"]
+    assert "Enact rule 303" in log["Proposal 303: Dice"]
+    assert "its title '303 Dice' (its branch's name '302-dice' says 302)" in files["corrections.txt"]
+    assert "Proposer: kmarlowe\n" in log["Proposal 303: Dice"]
+    assert "Proposer: kmarlowe\n" in log["Proposal 304: Resolving Proposal for @kmarlowe"]
+    assert "Repeal rule 301." in log["Proposal 304: Resolving Proposal for @kmarlowe"]
+    assert "player Kit Marlowe = kmarlowe" in files["corrections.txt"]
+    assert "Kit Marlowe signs commits as kmarlowe@example.org, an address named as kmarlowe" in files["corrections.txt"]
+
+
+def test_rules_changed_directly_before_a_game_played_by_pull_requests_say_where_it_may_begin(tmp_path, capsys):
+    """A keeper wrote a template's rules over several commits; years later others played it by pull requests. The
+    import says where the game may have begun, and the --from that starts it there; it takes nothing itself."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**101.** Play fair.\n"
+    git_commit(repo, "Update rules.md", {"rules.md": text}, date="2016-01-01T12:00:00", author="Scribe")
+    for day in (2, 3):
+        text += f"\n**10{day}.** Rule of day {day}.\n"
+        git_commit(repo, "Update rules.md", {"rules.md": text}, date=f"2016-01-0{day}T12:00:00", author="Scribe")
+    template = short(repo)
+    for number, (owner, day) in enumerate((("bo", 4), ("cy", 5)), 1):
+        text += f"\n**11{number}.** {owner}'s rule.\n"
+        merge_pull_request(repo, number, "keeper", f"{owner}-patch-1", f"Rule {owner}",
+                           [("Update rules.md", {"rules.md": text})], f"2024-06-0{day}T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    hint = f"before a pull request first did at `{short(repo, 'HEAD~1')}` (2024-06-04); pull requests made 2 of " \
+           f"the 2 changes since. If the game began there, its rules then the starting rules, import it with " \
+           f"`--from {template}`."
+    assert hint in files["IMPORT.md"]
+    assert f"import it with --from {template}." in said
+    assert "Proposal 102" in log and "Proposal 103" in log  # (said, not taken: the template's changes stay)
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", template, out="from")
+    assert code == 0, said
+    assert "import it with" not in files["IMPORT.md"] and "Proposal 102" not in files["log.md"]
+
+
+def test_topics_the_rules_file_rearranged_are_sections_over_time(tmp_path, capsys) -> None:
+    """The rules file moved rule 2 from `# Play` to a new topic `# Turns` one day: game.toml's sections keep both
+    arrangements, each table with the days it held, so that the rules of a day are arranged as the file was; a
+    rule enacted or repealed under a topic leaves its table as it is (the report prints the rules then in force)."""
+    repo = tmp_path / "repo"
+    text = "# Voting\n\n## 1 - Majority\nMost votes win.\n\n# Play\n\n## 2 - Turns\nTake turns.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00")
+    text = text.replace("Most votes win.\n", "Most votes win.\n\n## 3 - Ties\nA die breaks ties.\n")
+    git_commit(repo, "Proposal 3: ties", {"rules.md": text}, date="2021-01-02T12:00:00", author="Bea")
+    text = text.replace("# Play\n", "# Turns\n")
+    git_commit(repo, "Proposal 4: a topic of its own", {"rules.md": text.replace("## 3 - Ties\nA die breaks ties.\n\n",
+                                                                               "")},
+               date="2021-01-03T12:00:00", author="Bea")
+    files, log, _ = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert '[[sections]]\ntitle = "Voting"\nrules = [1, 3]\n\n' in files["game.toml"]
+    assert '[[sections]]\ntitle = "Play"\nrules = [2]\nuntil = 2021-01-03\n\n' \
+           '[[sections]]\ntitle = "Turns"\nrules = [2]\nfrom = 2021-01-03\n' in files["game.toml"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+    for day, topic in (("2021-01-02", "Play"), ("2021-01-03", "Turns")):
+        assert main(["ruleset", f"{tmp_path / 'game'}@{day}"]) == 0
+        assert topic in capsys.readouterr().out
+
+
+def test_a_number_written_below_every_proposal_before_it_is_read_as_its_digits_slipped(tmp_path, capsys):
+    """Titles number proposals 301 to 315; one says 134, below all of them: in another order its digits make 314,
+    the one number among the game's that no commit names (143, 341, 413 and 431 are outside them): read so, a
+    guess, said."""
+    repo = tmp_path / "repo"
+    text = "# Rules\n\n**101.** Play fair.\n"
+    git_commit(repo, "Initial rules", {"rules.md": text}, date="2021-01-01T12:00:00", author="Keeper")
+    for day, number in enumerate((301, 302, 134, 305, 315), 2):
+        text += f"\n**{day}0{day}.** Rule of day {day}.\n"
+        git_commit(repo, f"Proposal {number}: day {day}", {"rules.md": text}, date=f"2021-01-0{day}T12:00:00",
+                   author="Kit")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposal 314: day 4" in log and "Proposal 134: day 4" not in log
+    guess = "its number is written 134, below every proposal carried out before it (301 on): read as 314, its " \
+            "digits in another order, the one number between 301 and 315 that no commit names"
+    assert guess in said and guess in files["corrections.txt"]
+    assert list(log) == ["Proposal 301: day 2", "Proposal 302: day 3", "Unrecorded: 303-304, 306-313",
+                         "Proposal 314: day 4", "Proposal 305: day 5", "Proposal 315: day 6"]
+
+
+def test_a_commit_that_says_it_corrects_typos_and_changes_a_few_words_is_a_cleaning(tmp_path, capsys) -> None:
+    """The keeper's commit says it fixes typos and changes a word of an immutable rule: a cleaning (which may touch
+    an immutable rule), a guess, said; one that says so but rewrites a rule is read as before (here the keeper's own
+    change: the game names its proposals in their titles)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": amended(RULES, "Everyone follows", "Everyone folows")},
+               date="2021-01-01T12:00:00", author="Keeper")
+    text = amended(RULES, "Everyone follows", "Everyone folows")
+    git_commit(repo, "Proposal 301: quorum", {"rules.md": amended(text, "half the", "a third of the")},
+               date="2021-01-02T12:00:00", author="Bo")
+    git_commit(repo, "Tidy the rules\n\n- Fix a typo in rule 101", {"rules.md": amended(
+        RULES, "half the", "a third of the")}, date="2021-01-03T12:00:00", author="Keeper")
+    git_commit(repo, "Fix typos", {"rules.md": amended(RULES, "Quorum is half the players.",
+                                                         "Every vote needs all players present and awake.")},
+               date="2021-01-04T12:00:00", author="Keeper")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "By: cleaning (Keeper)" in log["Event: Tidy the rules"]
+    assert "its message says it corrects typo, and it changes a few words of each rule it amends: a cleaning" in said
+    assert "By: Keeper, no proposal" in log["Event: Fix typos"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report

@@ -23,6 +23,7 @@ from __future__ import annotations
 import dataclasses
 import datetime
 import difflib
+import itertools
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -37,8 +38,9 @@ from ..model.names import shown
 from ..parse.source import check_line_lengths
 from ..terminal import counted
 from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs, code_span, gaps, log_parts,
-                      number_ranges, player_name, problems_section, quote, runs_below, too_large_for, toml_aliases,
+                      number_ranges, player_name, problems_section, quote, runs, runs_below, too_large_for, toml_aliases,
                       toml_numbers, toml_players, toml_string)
+from .agora_sections import SectionSpan, section_spans
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
 from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
                         read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
@@ -64,7 +66,10 @@ _LEADING_NUMBER = re.compile(rf"^\s*(?:({_NUMBER})\s*[:.\u2013\u2014-]|\(({_NUMB
 # "propose(303):", "rule301:" (a commit convention such games write into a rule).
 _PROPOSAL_FORM = re.compile(r"^\s*(?:propose|amend|repeal|enact|transmute|rule)\s*\(?\s*[0-9]{1,6}\s*\)?\s*:",
                             re.IGNORECASE)
+_BARE_NUMBER = re.compile(rf"^\s*#?({_NUMBER})\s+(?=[^\W\d])")  # "307 Make your vote count", beside a numbered branch
 _LEADING_RULE_NUMBER = re.compile(rf"^\s*rule\s+({_NUMBER})\s*:\s+(?=\S)", re.IGNORECASE)  # "Rule 323: Title"
+_TYPOS = re.compile(r"\b(?:typos?|spelling|misspell\w*)\b", re.IGNORECASE)  # a message saying it corrects them
+_FEW_WORDS = 3  # the words a typo's correction changes in a rule, at most
 _NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.IGNORECASE)
 # "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
 _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?\s*(?:$|[:.\u2013\u2014-])",
@@ -93,6 +98,9 @@ _TURN_BYLINE = re.compile(r"\bturn\s+[0-9]+\s*\(([^()]+)\)\s*$", re.IGNORECASE) 
 _TURN = re.compile(rf"^\s*(?:round\s+([0-9]{{1,6}})\s*[,:;.\u2013\u2014-]?\s*)?turn\s+#?({_NUMBER})\b", re.IGNORECASE)
 _BY_TURN = "names its turn: the game numbers its proposals by turn"   # what the record says of such a commit
 _TURN_SLIP = "its title names turn"   # the guess that a turn's number is a slip (`_turns_named_twice`)
+_DIGITS_SLIP = "its number is written"  # the guess that a number's digits are a slip (`_digits_slipped`)
+# A bot's title for the proposal it carries out, naming its proposer's login: "Resolving Proposal for @kit"
+_PROPOSAL_FOR = re.compile(r"\bproposal\s+(?:for|by|from)\s+@([A-Za-z0-9][A-Za-z0-9-]{0,38})\b", re.IGNORECASE)
 _BYLINE = re.compile(r"^\s*(?:proposed|authored|written)\s+by:?\s+(.+?)\s*$", re.IGNORECASE | re.MULTILINE)
 _CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>)?[ \t]*$",  # Ann <a@b.org>
                           re.IGNORECASE | re.MULTILINE)
@@ -117,6 +125,7 @@ class _Step:
     message: list[str]
     place: int                  # the commit's place in the first-parent history
     marked: bool = False        # its title is in the game's form for a proposal, which numbers no proposal
+    slight: bool = False        # every change amends a rule by a few words (`_slight`)
     cleaned: list[Change] = field(default_factory=list)  # beside its changes, those that only reformat a rule
     ruleset: str = ""           # a website's archived ruleset it is read from (records' [rulesets]), not a commit
     reading: Reading = field(default_factory=lambda: Reading("proposal"))
@@ -180,6 +189,9 @@ class _Walk:
     begun: Commit | None = None
     proposing: Commit | None = None
     entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
+    later_start: str = ""  # where the game may have begun after its rules did (`_later_start`), in words
+    # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
+    arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -224,7 +236,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     _shared_logins(walk)
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
     _begin_after_entry(walk, undecided)
+    walk.later_start = _later_start(walk)
     _turns_named_twice(walk.steps)
+    _digits_slipped(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
            if records and records.file and not records.rulesets else None)
     for step in walk.steps:
@@ -291,8 +305,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                      "site, says how each was read.\n\n", entries)
     game_toml = _game_toml(name, walk.start_date, players, numbers, records.adoption if records and records.file
                            else None, records.scores.adopted if records and records.scores else 0, names.played_as,
-                           _topics(walk.final), "each ruleset the records file lists" if records and
-                           records.rulesets else "each commit that changed the rules")
+                           _sections(walk), "each ruleset the records file lists" if records and records.rulesets
+                           else "each commit that changed the rules")
     if why := too_large_for(game_toml, MAX_TOML_BYTES):
         raise ImportRefused(str(repo), f"its {len(players):,} players, listed in game.toml, would make it a file that "
                             f"{why}", walk.problems)
@@ -343,7 +357,7 @@ def _step_named(step: _Step) -> str:
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
     the corrections file list them commit by commit)."""
-    out = walk.guesses()
+    out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else [])
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
                    + (" and the like" if len(walk.decision_guesses) > 1 else ""))
@@ -499,6 +513,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             walk.start_commit = first
             walk.start_date = text(git(repo, "show", "-s", "--format=%cI", "--end-of-options", first)).strip()[:10]
             walk.initial = current[0]
+            _arrange(walk, walk.start_date, current[0])
         entering = not first  # whether the commits so far may be the starting rules' entry
         unread: list[Commit] = []  # the commits since the last whose rules could be read
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
@@ -518,6 +533,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 if now is not None:
                     current, walk.start_commit, walk.start_date = now, commit.id, commit.date[:10]
                     walk.initial, walk.begun = now[0], commit
+                    _arrange(walk, walk.start_date, now[0])
                 continue
             if now is None and (moved := _moved(repo, list(commit.parents), commit.id, away=current[1])) is not None \
                     and moved not in paths:  # the rules moved: follow them
@@ -540,12 +556,14 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             unread.clear()
             before, after = current[0], now[0]
             current = now
+            _arrange(walk, commit.date[:10], after)
             changes, cleaned = _changes(before, after)
             changes += _annotations(before, after)
             if not changes and not cleaned:
                 walk.unchanged.append(commit)
                 continue
             formatting = not changes
+            slight = _slight(before, after, changes)
             changes, cleaned = (cleaned, []) if formatting else (changes, cleaned)
             credited = [_credited(change, before, after, now[1], commit.id, changes) for change in changes]
             title, author, author_is, branch = _title_and_author(repo, commit)
@@ -559,7 +577,14 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
             if why:
                 walk.problems.append(Problem("", commit.id, 0, f"its message: {why}"))
             walk.steps.append(_Step(commit, changes, credited, summary, author, author_is, branch, formatting, body,
-                                    place, cleaned=cleaned, branch_commits=signed))
+                                    place, cleaned=cleaned, branch_commits=signed, slight=slight))
+            if _unclassed(before, after):
+                kept = [change.rule for change in changes if change.kind == "transmute"]
+                walk.steps[-1].guesses.append(
+                    f"the rules file marks no rule's class from it on: {'rule' if len(kept) == 1 else 'rules'} "
+                    f"{number_ranges(runs(kept))}, immutable "
+                    "before, read as transmuted to mutable by it (the game amends and repeals them since; a line "
+                    "`rule N immutable` keeps one so)")
             if entering and walk.begun is not None and commit.author == walk.begun.author:
                 walk.entering.append(now[0])
             elif entering:  # (another changed the rules before the first proposal: no entry of starting rules)
@@ -659,6 +684,23 @@ def _begin_after_entry(walk: _Walk, unread: list[_Step]) -> None:
                     f"`{proposing.short}`, {escape_markdown(clean_line(proposing.subject))}): no proposal made "
                     "those changes, so rules.md holds the rules after the last of them. To read them as changes, "
                     f"import with `--from {begun.short}`.")
+
+
+def _later_start(walk: _Walk) -> str:
+    """Where the game may have begun later than its rules did, in words: every commit that changed the rules was
+    its keepers' own (no pull request merged one) until a pull request did, and most commits since have merged
+    pull requests (a template its keeper wrote, which others forked and played by pull requests). Said, never
+    taken: `--from` takes it, where the keeper knows."""
+    first = next((at for at, step in enumerate(walk.steps) if _pull_request(step.commit) is not None), 0)
+    before, since = walk.steps[:first], walk.steps[first:]
+    merged = sum(1 for step in since if _pull_request(step.commit) is not None)
+    if walk.begun is None or len(before) < 2 or merged * 2 <= len(since):
+        return ""
+    last, opened = before[-1].commit, since[0].commit
+    return (f"The rules began at commit `{walk.begun.short}` ({walk.begun.date[:10]}) and {counted(len(before), 'commit')} "
+            f"changed them directly, to `{last.short}` ({last.date[:10]}), before a pull request first did at "
+            f"`{opened.short}` ({opened.date[:10]}); pull requests made {merged} of the {len(since)} changes since. "
+            f"If the game began there, its rules then the starting rules, import it with `--from {last.short}`.")
 
 
 def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
@@ -836,9 +878,11 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
     those that only reformat a rule's text or title (a cleaning, which no rule-change is). A rule that leaves one
     number as another arrives with much the same text is renumbered, not repealed and enacted: its history goes
     on; where rules that stay move up or down (one taken out of the middle of rules numbered by their place), each
-    is renumbered, and the rule it displaces repealed or renumbered first (`_shifted_changes`)."""
+    is renumbered, and the rule it displaces repealed or renumbered first (`_shifted_changes`). Where the file
+    stops marking classes (`_unclassed`), each immutable rule that stays is transmuted to mutable."""
+    unclassed = _unclassed(before, after)
     if shifted := _shifted(before, after):
-        return _shifted_changes(before, after, *shifted)
+        return _shifted_changes(before, after, *shifted, unclassed)
     changes: list[Change] = []
     cleaned: list[Change] = []
     gone = [number for number in before if number not in after]
@@ -856,16 +900,25 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
         elif old is None:
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
             continue
-        _compare(number, old, now, number in renumbered, changes, cleaned)
+        _compare(number, old, now, number in renumbered, changes, cleaned, unclassed)
     return changes, cleaned
 
 
+def _unclassed(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> bool:
+    """Whether the rules file stops marking classes: some rule was immutable before, and no rule has a class now
+    (a game that did away with immutability and its headings; the format has no class "not recorded" to turn a
+    recorded one into, and the game amends and repeals those rules from then on, as mutable ones)."""
+    return any(_class(rule) == "immutable" for rule in before.values()) and \
+        all(_class(rule) is None for rule in after.values())
+
+
 def _compare(number: int, old: ImportedRule, now: ImportedRule, renumbered: bool, changes: list[Change],
-             cleaned: list[Change]) -> None:
+             cleaned: list[Change], unclassed: bool = False) -> None:
     """The changes that turn `old` into `now`, rule `number` now; those of formatting alone apart in `cleaned`
-    (never for a rule `renumbered` by the same commit)."""
-    if _class(old) != _class(now) and _class(now) is not None:
-        changes.append(Change("transmute", number, rule_class=_class(now)))
+    (never for a rule `renumbered` by the same commit); an immutable rule where the file stops marking classes
+    (`unclassed`) is transmuted to mutable."""
+    if _class(old) != _class(now) and (_class(now) is not None or unclassed and _class(old) == "immutable"):
+        changes.append(Change("transmute", number, rule_class=_class(now) or "mutable"))
     text_alike, title_alike = _reformatted(old, now) if not renumbered else (False, False)
     if old.text != now.text:
         (cleaned if text_alike else changes).append(Change("amend", number, text=now.text))
@@ -906,7 +959,8 @@ def _landing_order(moved: dict[int, int], held: set[int]) -> list[tuple[int, int
 
 
 def _shifted_changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule], moved: dict[int, int],
-                     order: list[tuple[int, int]], repealed: set[int]) -> tuple[list[Change], list[Change]]:
+                     order: list[tuple[int, int]], repealed: set[int], unclassed: bool
+                     ) -> tuple[list[Change], list[Change]]:
     changes = [Change("repeal", number) for number in sorted(repealed)]
     changes += [Change("renumber", old, new_number=new) for old, new in order]
     cleaned: list[Change] = []
@@ -916,7 +970,7 @@ def _shifted_changes(before: dict[int, ImportedRule], after: dict[int, ImportedR
         if old is None:
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
         else:
-            _compare(number, old, now, number in moved, changes, cleaned)
+            _compare(number, old, now, number in moved, changes, cleaned, unclassed)
     return changes, cleaned
 
 
@@ -927,6 +981,17 @@ def _reformatted(old: ImportedRule, now: ImportedRule) -> tuple[bool, bool]:
             _formatting(f"{old.title or ''} {old.text}") == _formatting(f"{now.title or ''} {now.text}"):
         return True, True
     return _formatting(old.text) == _formatting(now.text), _formatting(old.title or "") == _formatting(now.title or "")
+
+
+def _slight(before: dict[int, ImportedRule], after: dict[int, ImportedRule], changes: list[Change]) -> bool:
+    """Whether every change amends a rule's text by a few words at most (a typo's correction: `involves` to
+    `involve`, a range of numbers brought up to date)."""
+    def words_changed(old: str, now: str) -> int:
+        opcodes = difflib.SequenceMatcher(None, old.split(), now.split(), autojunk=False).get_opcodes()
+        return sum(max(i2 - i1, j2 - j1) for op, i1, i2, j1, j2 in opcodes if op != "equal")
+    return bool(changes) and all(change.kind == "amend" and change.rule in before and change.rule in after and
+                                 words_changed(before[change.rule].text, after[change.rule].text) <= _FEW_WORDS
+                                 for change in changes)
 
 
 def _alike(old: ImportedRule, now: ImportedRule) -> float:
@@ -1065,14 +1130,25 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif (m := _TURN.match(title)) and m.group(1) in (None, "1"):
         step.said.append(f"its title '{clean_line(title)}' {_BY_TURN}")
         _proposals(step, [int(m.group(2))], author, author_is)
+    elif m:  # a later round's turn: a proposal, whose number its turn's (which starts again) is not
+        step.marked = True
+        step.said.append(f"its title '{clean_line(title)}' names a turn of a later round (its turns start again)")
+        return False
     elif numbers := _subject_numbers(title):
         step.said.append(f"its title '{clean_line(title)}'")
         _proposals(step, numbers, author, author_is)
     elif numbers := _branch_numbers(step.branch, step.changes):
-        step.said.append(f"its branch's name '{step.branch}'")
+        if (m := _BARE_NUMBER.match(title)) and int(m.group(1)) not in numbers:
+            # The title the pull request was merged under, not the branch named when it opened (`306-vote-count`
+            # merged as "307 Make your vote count"): a game numbering its pull requests' titles so says it there.
+            step.said.append(f"its title '{clean_line(title)}' (its branch's name '{step.branch}' says "
+                             f"{numbers[0]})")
+            numbers = [int(m.group(1))]
+        else:
+            step.said.append(f"its branch's name '{step.branch}'")
         _proposals(step, numbers, author, author_is)
     else:
-        if _PROPOSAL_FORM.match(title):  # a proposal by the game's form: its number is still to guess
+        if _PROPOSAL_FORM.match(title) or _PROPOSAL_FOR.search(title):  # a proposal: its number still to guess
             step.marked = True
             step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
@@ -1093,6 +1169,28 @@ def _turns_named_twice(steps: list[_Step]) -> None:
                                    "which no commit names")
             earlier.reading = Reading("proposal", (Proposal(one.number - 1, one.authors),))
             claimed.add(one.number - 1)
+
+
+def _digits_slipped(steps: list[_Step]) -> None:
+    """A number the record gives below every proposal carried out before it (`234` after 304 to 320) is read as
+    a slip of its digits where, in another order, they make the one number among the game's that no commit names
+    (324, where 322 to 326 are named by none): a guess, said."""
+    claimed = {p.number for step in steps for p in step.reading.proposals}
+    numbered = [(step, step.reading.proposals[0].number) for step in steps
+                if step.reading.kind == "proposal" and len(step.reading.proposals) == 1 and step.said]
+    for at, (step, number) in enumerate(numbered):
+        before, after = [n for _, n in numbered[:at]], [n for _, n in numbered[at + 1:]]
+        if not before or not after or number >= min(before):
+            continue
+        low, high = min(before), max(before + after)
+        fits = {int("".join(digits)) for digits in itertools.permutations(str(number)) if digits[0] != "0"}
+        fits = sorted(n for n in fits if low < n < high and n not in claimed)
+        if len(fits) == 1:
+            step.guesses.append(f"{_DIGITS_SLIP} {number}, below every proposal carried out before it ("
+                                f"{low} on): read as {fits[0]}, its digits in another order, the one number "
+                                f"between {low} and {high} that no commit names")
+            step.reading = Reading("proposal", (Proposal(fits[0], step.reading.proposals[0].authors),))
+            claimed.add(fits[0])
 
 
 _SHARED = "the author of its branch's commits"
@@ -1149,6 +1247,8 @@ def _author(step: _Step) -> tuple[str, str]:
     Ann", a turn's player: "Round 1, Turn 11 (Kit)"), its pull request's author, else its commit's author."""
     if byline := _BYLINE.search(step.commit.message) or _TURN_BYLINE.search(step.title):
         return byline.group(1), "its message's byline"
+    if byline := _PROPOSAL_FOR.search(step.title):
+        return byline.group(1), "its title's login"
     return step.author, step.author_is
 
 
@@ -1201,6 +1301,10 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
                        if change.kind in ("enact", "renumber")} - claimed - placed)
         if step.formatting:
             step.guesses.append("it changes the rules' formatting only: a cleaning, not a proposal")
+            step.reading = Reading("cleaning", by=author)
+        elif step.slight and (m := _TYPOS.search(step.commit.message)):
+            step.guesses.append(f"its message says it corrects {m.group(0).lower()}, and it changes a few words of "
+                                "each rule it amends: a cleaning, not a proposal")
             step.reading = Reading("cleaning", by=author)
         elif adopted is not None and (recorded := sorted(set(made) & adopted)):
             step.guesses.append(f"no record numbers it: proposal {recorded[0]}, the number of the rule it makes, "
@@ -1448,15 +1552,18 @@ class _Names:
 
     def _addresses(self, walk: _Walk) -> None:
         """Guess that a name git gives commits signed with GitHub's address for a login
-        (`KitM@users.noreply.github.com`) is the player another name of the record gives as that login (`KitM`):
+        (`KitM@users.noreply.github.com`), or an address named as it (`kitm@example.org`), is the player another
+        name of the record gives as that login (`KitM`, a pull request's author or the login a bot's title names):
         one person under two names, written as the login (as `_logins` writes them)."""
-        authors = {step.author.lower(): step.author for step in walk.steps}
+        authors = {author.lower(): author for step in walk.steps for author in (step.author, _author(step)[0])}
         for step in walk.steps:
             for name, email in step.branch_commits:
-                if (m := _NOREPLY.fullmatch(email)) and (login := authors.get(m.group(1).lower())) \
-                        and login.lower() != name.lower() and name not in self.guessed:
+                m = _NOREPLY.fullmatch(email)
+                login = authors.get(m.group(1).lower() if m else email.partition("@")[0].lower())
+                if login and login.lower() != name.lower() and name not in self.guessed:
+                    whose = "GitHub's address for" if m else "an address named as"
                     self.guessed[name] = (player_name(login)[0], f"guessed: {name} signs commits as {email}, "
-                                          f"GitHub's address for {login} (commit {step.commit.short} merged one)")
+                                          f"{whose} {login} (commit {step.commit.short} merged one)")
 
     def _logins(self, walk: _Walk) -> None:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
@@ -1499,6 +1606,9 @@ class _Names:
         if raw in self.guessed:
             return *self.guessed[raw], ""
         name, problem = player_name(raw)
+        if not problem and raw.isdigit():  # (no person is named so: Discord's identifiers have 17-19 digits)
+            return name, "a bot's identifier for a player no record names (no commit says who submitted a " \
+                "proposal under it, and the files name no one by it): write the player's name", ""
         return name, f"written so: {problem}" if problem else \
             "as the record writes it; two names of one person: write one as the other", problem or ""
 
@@ -1902,6 +2012,8 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
     commit, reading = step.commit, step.reading
     date = (step.commits[-1] if step.commits else commit).date[:10]
     title = clean_line(_strip_numbers(step.title))
+    if reading.kind == "proposal" and (m := _BARE_NUMBER.match(title)) and int(m.group(1)) in _numbers(reading):
+        title = title[m.end():]  # ("307 Make your vote count": proposal 307's title is its words)
     titled = "" if _WEB_EDIT_SUBJECT.fullmatch(title) else title  # (an event is headed by its subject all the same)
     prose = _provenance(step)
     if step.cleaned and reading.kind == "cleaning":
@@ -2071,9 +2183,29 @@ def _topics(rules: dict[int, ImportedRule]) -> dict[str, list[int]]:
     return topics
 
 
+def _arrange(walk: _Walk, day: str, rules: dict[int, ImportedRule]) -> None:
+    """Keep the rules' topics on `day`, where they changed (the last of a day's stands for it)."""
+    topics = _topics(rules)
+    if walk.arrangements and walk.arrangements[-1][0] == day:
+        walk.arrangements.pop()
+    if not walk.arrangements or walk.arrangements[-1][1] != topics:
+        walk.arrangements.append((day, topics))
+
+
+def _sections(walk: _Walk) -> list[SectionSpan]:
+    """game.toml's sections: the topics the rules file arranged its rules under, over time (from the game's start:
+    rules a bot entered before it are the starting rules), each table with the days it held where they changed;
+    those without `until` the last file's, so that a rule enacted after the start stands under its own topic."""
+    started = [at for at, (day, _) in enumerate(walk.arrangements) if day <= walk.start_date]
+    arrangements = walk.arrangements[started[-1] if started else 0:]
+    ever = {rule for _, topics in arrangements for rules in topics.values() for rule in rules}
+    return section_spans([(day, [(topic, "", rules) for topic, rules in topics.items()])
+                          for day, topics in arrangements], ever, lambda rule, since, until: True)
+
+
 def _game_toml(name: str, start: str, players: list[str], numbers: list[int], adoption: str | None,
                adopted: int = 0, played_as: dict[str, set[str]] | None = None,
-               topics: dict[str, list[int]] | None = None, entries: str = "each commit that changed the rules") -> str:
+               sections: list[SectionSpan] | None = None, entries: str = "each commit that changed the rules") -> str:
     lines = [f"title = {toml_string(name)}",
              f"description = \"Imported from git by nomic-archive: {entries} is an entry"
              + ("; the ballots are the record of decisions'.\"" if adoption else
@@ -2096,11 +2228,15 @@ def _game_toml(name: str, start: str, players: list[str], numbers: list[int], ad
         lines.append(f"adopted = {adopted}  # the records file's: points to a proposal's proposer on adoption")
     lines += ["",
               "[turns]", "order = \"none\"", "", "[limits]", "max_mutable = 0", ""]
-    sections = [line for topic, rules in (topics or {}).items() for line in (
-        "[[sections]]", f"title = {toml_string(topic)}", toml_numbers("rules", rules), "")]
-    if sections:
-        sections.insert(0, "# The topics the last rules file arranges the rules under.")
-    return "\n".join(lines + toml_aliases(played_as or {}, players) + sections)
+    tables = [line for span in sections or [] for line in (
+        "[[sections]]", f"title = {toml_string(span.title)}", toml_numbers("rules", span.rules),
+        *([f"from = {span.since}"] if span.since else []), *([f"until = {span.until}"] if span.until else []), "")]
+    if tables:
+        tables.insert(0, "# The topics the last rules file arranges the rules under." if all(
+            not span.since and not span.until for span in sections or []) else "# The topics the rules file "
+            "arranges the rules under: a table with from or until as they were for a time, those without until the "
+            "last file's.")
+    return "\n".join(lines + toml_aliases(played_as or {}, players) + tables)
 
 
 # --- what the import says of itself ------------------------------------------------------------------------------
@@ -2149,6 +2285,15 @@ def _correction_lines(steps: list[_Step], names: _Names, walk: _Walk, decisions:
             ("Players", names.lines()), ("Decisions", decisions)]
 
 
+def _unnamed(decided: dict[int, Decision]) -> list[str]:
+    """IMPORT.md's line on the players the record of decisions knows only by a bot's identifiers."""
+    ids = sorted({name for decision in decided.values() for name in (decision.proposer, *(v for v, _ in decision.votes))
+                  if name.isdigit()})
+    return [f"- Players known only by a bot's identifiers, whom no record names: {len(ids)} "
+            f"({', '.join(ids[:3])}{' and more' if len(ids) > 3 else ''}); a line `player {ids[0]} = NAME` of "
+            f"`{FILE_NAME}` names one."] if ids else []
+
+
 def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
     if records is None or not records.file:
         return ("- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) "
@@ -2169,7 +2314,7 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
     readings = Counter(step.reading.kind if step.again is None else "again" for step in steps)
     proposals = sum(len(step.reading.proposals) for step in steps if step.again is None)
     numbered = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
-        guess.startswith((_UNNUMBERED, _TURN_SLIP)) for guess in step.guesses))
+        guess.startswith((_UNNUMBERED, _TURN_SLIP, _DIGITS_SLIP)) for guess in step.guesses))
     by_turn = [step for step in steps if any(_BY_TURN in said for said in step.said)]
     proposed = sum(1 for step in steps if step.reading.kind == "proposal" and not any(
         "proposer is" in guess for guess in step.guesses))
@@ -2193,11 +2338,14 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            "- Rule changes: " + (", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())) or "none") + ".",
            f"- Unrecorded numbers (no record holds them): {number_ranges(unrecorded) if unrecorded else 'none'}.",
            _ballots_said(records, decided),
+           *_unnamed(decided),
            f"- Commits that changed the rules' files but no rule: {len(walk.unchanged)}.", ""]
     if walk.moves:
         out += ["The rules moved " + "; then ".join(walk.moves) + ".", ""]
     if walk.entered:
         out += [walk.entered, ""]
+    if walk.later_start:
+        out += [walk.later_start, ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
     for path, commit in walk.remade.items():
