@@ -70,6 +70,9 @@ def test_each_capture_after_the_first_is_an_event_of_the_proposals_the_record_la
     assert "Renumber rule 1001 to 4001" in second and "Enact rule 4003: Eras" in second
     assert "start = 2007-07-19" in files["game.toml"] and "### 1001. The Game" in files["rules.md"]
     assert "each ruleset the records file lists is an entry" in files["game.toml"]
+    # each capture's topics, over time: the sections of 2007, then the Fourth Era's
+    assert 'title = "Section 1: Foundation"\nrules = [1001, 1002]\nuntil = 2008-02-01' in files["game.toml"]
+    assert 'title = "Foundation"\nrules = [4001, 4002, 4003]\nfrom = 2008-02-01' in files["game.toml"]
     assert "read the rulesets the records file's rulesets.files names, in the repository repo at commit" in \
         files["IMPORT.md"]
     assert "ruleset 1 event by proposals not in the record  # the record: ruleset 1 names no proposal" in \

@@ -1188,10 +1188,10 @@ def test_the_format_reference_is_complete_and_inside_the_repository():
 
 def test_sections_arrange_the_rules_as_their_keepers_do():
     config, errors = config_of('[[sections]]\ntitle = "Foundations"\nnote = "The *first* rules."\nrules = [101, 102]\n\n'
-                               '[[sections]]\ntitle = "Play"\nrules = [201]\n')
+                               '[[sections]]\ntitle = "Play"\nrules = [0, 201]\n')  # (format 1.3: a rule 0)
     assert errors == []
     assert [(s.title, s.note, s.rules) for s in config.sections] == [("Foundations", "The *first* rules.", (101, 102)),
-                                                                     ("Play", "", (201,))]
+                                                                     ("Play", "", (0, 201))]
 
 
 @pytest.mark.parametrize("text, message", [

@@ -1843,7 +1843,9 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Correct
                 walk.initial, walk.start_date = rules, date or text(git(repo, "show", "-s", "--format=%cI",
                                                                         "--end-of-options", last)).strip()[:10]
                 before = rules
+                _arrange(walk, walk.start_date, rules)
                 continue
+            _arrange(walk, date or walk.start_date, rules)
             step = _ruleset_step(_changes(before, rules), place, path, moment, title, entry.get(sets.proposal), last,
                                  "proposals not in the record" if sets.files else "the keeper, no proposal")
             before = rules

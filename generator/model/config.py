@@ -355,7 +355,7 @@ def _section(table: dict, where: str, key: str) -> Section:
     if problem := invisible_problem(title, "title"):
         raise SettingError(f"{where}: {problem}", f"{key}.title")
     if not isinstance(rules, list) or not all(isinstance(n, int) and not isinstance(n, bool) and
-                                              0 < n < 10**MAX_DIGITS for n in rules):
+                                              0 <= n < 10**MAX_DIGITS for n in rules):
         raise SettingError(f"{where} ('{title}'): rules must be a list of rule numbers, like [101, 102]",
                            f"{key}.rules")
     return Section(normal(title), normal(note), tuple(rules), **held)
