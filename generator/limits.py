@@ -13,6 +13,11 @@ MAX_LOG_BYTES = 32 * 1024 * 1024
 # What one git command may write to an importer: a history's log with its messages (Agora's whole ruleset
 # history is a few MB of it), a tree's listing. A repository's messages may be of any size.
 MAX_GIT_OUTPUT_BYTES = 64 * 1024 * 1024
+# A game's whole log: its entries (each costs a check some kilobytes and a millisecond or two; 50,000 proposals
+# with their judgments and events fit), and the bytes of all the files of the game that are read (log/*.md may
+# hold any number of files, each within MAX_LOG_BYTES: 50,000 proposals of a synthetic game take 22 MB).
+MAX_GAME_ENTRIES = 100_000
+MAX_GAME_BYTES = 64 * 1024 * 1024
 MAX_TOML_BYTES = 64 * 1024  # game.toml
 MAX_LINE_CHARS = 20_000  # a line of a Markdown or plain-text file
 MAX_TOML_LINE_CHARS = 4_000  # a line of game.toml (tomllib's dotted keys cost the square of a line)

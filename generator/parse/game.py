@@ -7,7 +7,8 @@ from pathlib import Path
 
 from ..cache import Cache
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
+from ..limits import (MAX_FILE_BYTES, MAX_GAME_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES,
+                      MAX_TOML_LINE_CHARS)
 from ..model import Game, Log, Proposal, Ruleset, Source
 from ..model.config import Config, Section
 from ..model.urls import RESERVED, draft_page_name, former_url_segments, url_segment
@@ -32,6 +33,7 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
     folder = Path(os.path.abspath(folder))  # see game_folders: `.` has no name and is its own parent
     base = base or folder.parent
     texts: dict[str, str] = {}
+    read = 0  # bytes of the game's files read so far
     for path in input_files(folder, drafts=drafts):
         name = path.relative_to(base).as_posix()
         toml = path.name == "game.toml"
@@ -39,8 +41,15 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
         text = read_text(path, name, errors, root=base, missing="missing: a game needs game.toml and rules.md",
                          limit=MAX_TOML_BYTES if toml else MAX_LOG_BYTES if log else MAX_FILE_BYTES,
                          line_limit=MAX_TOML_LINE_CHARS if toml else MAX_LINE_CHARS)
-        if text is not None:
-            texts[name] = text
+        if text is None:
+            continue
+        read += len(text.encode("utf-8"))
+        if read > MAX_GAME_BYTES:  # (each file is within its cap: log/ may hold any number of them)
+            errors.add(name, 0, f"the game's files come to more than {MAX_GAME_BYTES / 2**20:.0f} MB with this one, "
+                       f"the most a game may hold (its log of 50,000 proposals takes about 22 MB): split the game "
+                       "into rounds, a game folder each")
+            raise ArchiveError(errors.errors, root=str(base))
+        texts[name] = text
     try:
         return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs,
                            parser, former_slugs=former_url_segments(folder.name))
