@@ -422,16 +422,14 @@ def test_two_folders_with_one_address_are_refused(tmp_path):
 def test_folders_whose_addresses_differ_in_case_alone_or_name_the_sites_own_files_are_refused(tmp_path, capsys,
                                                                                               monkeypatch):
     """On a Mac's or Windows' disk `Game` and `game` are one folder: the site would mix the two games' pages. A
-    game named `search` would stand in the site's own search folder."""
+    game named `static` would stand in the site's own folder of styles and scripts."""
     content = copy_games(tmp_path, "mini")
-    for name in ("Mini", "Search", "STATIC", "game", "\u0438\u0433\u0440\u0430"):
+    for name in ("Mini", "STATIC", "game", "\u0438\u0433\u0440\u0430"):
         shutil.copytree(content / "mini", content / name)
     monkeypatch.chdir(tmp_path)
     assert main(["build", content.name, "-o", "site"]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "content/STATIC: a game's folder cannot be named 'STATIC': the site's own files use that name; rename the "
-        "folder",
-        "content/Search: a game's folder cannot be named 'Search': the site's own files use that name; rename the "
         "folder",
         "content/mini: its address on the site would be 'mini', as Mini's is ('Mini': one folder on a disk that "
         "ignores case, as macOS's and Windows' do); rename one of the folders",
@@ -439,6 +437,19 @@ def test_folders_whose_addresses_differ_in_case_alone_or_name_the_sites_own_file
         "(\u0438\u0433\u0440\u0430: no letter an address spells, which are Latin letters and digits: 'game' stands "
         "for them); rename one of the folders"]
     assert not (tmp_path / "site").exists()
+
+
+def test_a_game_named_search_is_served_at_its_own_address(tmp_path, capsys):
+    """A keeper's game folder named `search` (the site's own list of games to search is a file, search-games.js):
+    it builds, each of its links leads somewhere, and a search of all games looks in it."""
+    content = copy_games(tmp_path, "mini")
+    shutil.copytree(content / "mini", content / "search")
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache")]) in (0, 1)
+    site = tmp_path / "site"
+    assert (site / "search" / "index.html").is_file() and (site / "search" / "search" / "index.js").is_file()
+    assert '"search"' in (site / "search-games.js").read_text(encoding="utf-8")
+    assert 'href="search/index.html"' in (site / "index.html").read_text(encoding="utf-8")
+    assert broken_links(site) == []
 
 
 @pytest.mark.parametrize("path", ["javascript:alert(1)/index.html", "../x.html", "a b/index.html", "x/.hidden",

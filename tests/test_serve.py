@@ -398,7 +398,7 @@ def test_the_server_listens_on_loopback_only(server):
 
 @pytest.mark.parametrize("path, content_type", [
     ("/index.html", "text/html; charset=utf-8"), ("/static/style.css", "text/css; charset=utf-8"),
-    ("/search/games.js", "text/javascript; charset=utf-8"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
+    ("/search-games.js", "text/javascript; charset=utf-8"), ("/tiny/feed.xml", "application/xml; charset=utf-8"),
     ("/static/favicon.svg", "image/svg+xml"), ("/tiny/search/index.js", "text/javascript; charset=utf-8"),
 ])
 def test_files_are_served_with_their_content_type(server, path, content_type):
