@@ -14,7 +14,7 @@ MAX_LOG_BYTES = 32 * 1024 * 1024
 # history is a few MB of it), a tree's listing. A repository's messages may be of any size.
 MAX_GIT_OUTPUT_BYTES = 64 * 1024 * 1024
 # A game's whole log: its entries (each costs a check some kilobytes and a millisecond or two; 50,000 proposals
-# with their judgments and events fit), and the bytes of all the files of the game that are read (log/*.md may
+# with their judgments and events fit), and the characters of all the files of the game that are read (log/*.md may
 # hold any number of files, each within MAX_LOG_BYTES: 50,000 proposals of a synthetic game take 22 MB).
 MAX_GAME_ENTRIES = 100_000
 MAX_GAME_BYTES = 64 * 1024 * 1024

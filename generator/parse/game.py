@@ -48,7 +48,7 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
             if draft:
                 unreadable[name] = said.errors
             continue
-        read += len(text.encode("utf-8"))
+        read += len(text)  # (in characters: its bytes would take encoding the text again, at each save of serve's)
         if read > MAX_GAME_BYTES:  # (each file is within its cap: log/ may hold any number of them)
             errors.add(name, 0, f"the game's files come to more than {MAX_GAME_BYTES / 2**20:.0f} MB with this one, "
                        f"the most a game may hold (its log of 50,000 proposals takes about 22 MB): split the game "
