@@ -80,7 +80,7 @@ class Expression:
     the expression's line (ArchiveError), whatever text it was matching."""
 
     def __init__(self, pattern: str, where: str, file: str, line: int, budget: list[float]):
-        self.pattern, self.where, self.file, self.line, self.budget = pattern, where, file, line, budget
+        self.where, self.file, self.line, self.budget = where, file, line, budget
         if len(pattern) > MAX_EXPRESSION_CHARS:
             raise self._error(f"is {len(pattern):,} characters long; an expression may be at most "
                               f"{MAX_EXPRESSION_CHARS:,}")
