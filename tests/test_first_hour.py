@@ -436,6 +436,20 @@ def test_a_save_by_rename_says_its_problems_once(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().err == "replayed 1 game in 0.01s\n" + said
 
 
+def test_a_web_address_where_a_file_or_a_clone_belongs_says_how_to_bring_it_here(tmp_path, capsys):
+    """A newcomer pasting a wiki page's or a repository's address: refused (exit 2, nothing written), saying that
+    only this computer's files are read and what to do, not only `https:/example.org/...: no such file`."""
+    assert main(["import", "text", "https://wiki.example.org/Ruleset", "-o", str(tmp_path / "rules.md")]) == 2
+    assert capsys.readouterr().err.endswith(
+        "no such file: a web address, and nomic-archive reads only the files on this computer: save the page's text "
+        "to a file (a wiki page's wikitext: its Edit source) and name the file\n")
+    assert main(["import", "git", "https://github.com/someone/nomic", "--rules", "rules.md", "-o",
+                 str(tmp_path / "game")]) == 2
+    assert "no such folder: a web address, and nomic-archive reads only the files on this computer: clone the " \
+           "repository (git clone ADDRESS) and name the clone" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_licence_is_the_mit_licence_pyproject_names():
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) the nomic-archive developers\n")
