@@ -155,10 +155,18 @@ class Pipeline:
         if not self.serving or isinstance(replay, SolitaireReplay):
             return []
         slug, context, drafts = replay.game.slug, {"game_title": replay.game.config.title}, replay.game.drafts
-        return [Page(f"{slug}/drafts/index.html", "drafts.html", context,
-                     lazy=lambda: {"drafts": [preview_draft(replay, draft) for draft in drafts]})] + [
+        unreadable = replay.game.unreadable_drafts
+        pages = [Page(f"{slug}/drafts/index.html", "drafts.html", {**context, "unreadable": unreadable},
+                      lazy=lambda: {"drafts": [preview_draft(replay, draft) for draft in drafts]})] + [
             Page(f"{slug}/drafts/{draft_page_name(draft.source.file)}.html", "draft.html", context,
                  lazy=partial(_previewed, replay, draft)) for draft in drafts]
+        paths = {page.path for page in pages}
+        for draft in unreadable:  # (one whose page another draft's, or the list, already is: listed only)
+            path = f"{slug}/drafts/{draft_page_name(draft.file)}.html"
+            if path not in paths:
+                paths.add(path)
+                pages.append(Page(path, "draft_unreadable.html", {**context, "draft": draft}))
+        return pages
 
     def draw(self, page: Page, *, live_reload: str = "") -> bytes:
         return page_bytes(self.env, page, live_reload=live_reload)

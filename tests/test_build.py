@@ -30,7 +30,7 @@ def built(tmp_path):
 
 
 def test_build_writes_every_kind_of_page(built):
-    for page in ["index.html", "404.html", "search/games.js", "mini/search/index.js", "mini/search/terms-0.js",
+    for page in ["index.html", "404.html", "search-games.js", "mini/search/index.js", "mini/search/terms-0.js",
                  "mini/search/docs-0.js", "mini/points/index.js", "mini/points/0.js", "mini/compare/rules/0.js",
                  "static/style.css",
                  "mini/index.html", "mini/rules/index.html", "mini/rules/301.html", "mini/rules/203.html",

@@ -436,6 +436,20 @@ def test_a_save_by_rename_says_its_problems_once(tmp_path, capsys, monkeypatch):
     assert capsys.readouterr().err == "replayed 1 game in 0.01s\n" + said
 
 
+def test_a_web_address_where_a_file_or_a_clone_belongs_says_how_to_bring_it_here(tmp_path, capsys):
+    """A newcomer pasting a wiki page's or a repository's address: refused (exit 2, nothing written), saying that
+    only this computer's files are read and what to do, not only `https:/example.org/...: no such file`."""
+    assert main(["import", "text", "https://wiki.example.org/Ruleset", "-o", str(tmp_path / "rules.md")]) == 2
+    assert capsys.readouterr().err.endswith(
+        "no such file: a web address, and nomic-archive reads only the files on this computer: save the page's text "
+        "to a file (a wiki page's wikitext: its Edit source) and name the file\n")
+    assert main(["import", "git", "https://github.com/someone/nomic", "--rules", "rules.md", "-o",
+                 str(tmp_path / "game")]) == 2
+    assert "no such folder: a web address, and nomic-archive reads only the files on this computer: clone the " \
+           "repository (git clone ADDRESS) and name the clone" in capsys.readouterr().err
+    assert list(tmp_path.iterdir()) == []
+
+
 def test_the_licence_is_the_mit_licence_pyproject_names():
     licence = (ROOT / "LICENSE").read_text(encoding="utf-8")
     assert licence.startswith("MIT License\n\nCopyright (c) the nomic-archive developers\n")
@@ -444,22 +458,22 @@ def test_the_licence_is_the_mit_licence_pyproject_names():
 
 
 def test_serve_started_on_a_broken_game_says_there_is_no_site_yet(tmp_path, capsys, monkeypatch):
-    """At the start there is no last good site: every page says what is wrong (a draft leading out of the
+    """At the start there is no last good site: every page says what is wrong (a log leading out of the
     content folder, here) until the file is fixed, and the terminal says so, not that an earlier site is served."""
     from generator.commands.serve import UpdatePrinter
     from generator.serve import LiveSite
 
     content = copy_games(tmp_path, "mini")
     game = next(path.parent for path in content.glob("*/game.toml"))
-    (game / "drafts").mkdir(exist_ok=True)
-    (tmp_path / "outside.md").write_text("## Proposal: Outside\nProposer: Ann\n", encoding="utf-8")
-    (game / "drafts" / "outside.md").symlink_to(tmp_path / "outside.md")
+    (tmp_path / "outside.md").write_text((game / "log.md").read_text(encoding="utf-8"), encoding="utf-8")
+    (game / "log.md").unlink()
+    (game / "log.md").symlink_to(tmp_path / "outside.md")
     monkeypatch.chdir(tmp_path)
     live = LiveSite(content, live_reload="")
     update = live.update()
     UpdatePrinter(tmp_path)(update)
     said = capsys.readouterr().err.splitlines()
-    assert said[-2].endswith(f"{game.name}/drafts/outside.md: leads out of the content folder through a symbolic "
+    assert said[-2].endswith(f"{game.name}/log.md: leads out of the content folder through a symbolic "
                              f"link (to {tmp_path / 'outside.md'}); only files inside it are read"), said
     assert said[-1] == "there is no site to serve yet: each page says what is wrong until the file is fixed"
     answer = live.answer("/")

@@ -111,6 +111,54 @@ def test_the_caps_are_listed_for_keepers():
         assert shown in doc and name in doc, name
 
 
+def test_a_games_whole_log_past_its_caps_is_refused_where_it_crosses_them(tmp_path, capsys, monkeypatch):
+    """A log of many small entries, each file within its cap (300,000 took check 39 s and 1.5 GB), is refused at
+    the line where the entry past the game's cap starts, before that file is parsed; a heading inside a code block
+    starts no entry and is not counted. Past the game's bytes (log/ may hold any number of files), the file that
+    crosses them is named. Exit 2, and the files are as they were."""
+    game = write_game(tmp_path / "content")
+    (game / "log").mkdir()
+    (game / "log" / "2.md").write_text((game / "log.md").read_text(encoding="utf-8").replace("30", "31"),
+                                       encoding="utf-8")
+    before = tree_digest(tmp_path / "content")
+    monkeypatch.setattr("generator.parse.log.MAX_GAME_ENTRIES", 4)
+    assert main(["check", str(tmp_path / "content"), "--cache-dir", str(tmp_path / "cache")]) == 2
+    said = capsys.readouterr().err
+    second = (game / "log" / "2.md").read_text(encoding="utf-8").splitlines().index("## Proposal 312: Snacks") + 1
+    assert f"tiny/log/2.md:{second}: the log's entry number 5 starts here; a game's log may hold at most 4 " \
+           "entries" in said, said
+    assert tree_digest(tmp_path / "content") == before
+    monkeypatch.setattr("generator.parse.log.MAX_GAME_ENTRIES", 3)
+    edit(game / "log.md", "> Players bring snacks.\n", "> Players bring snacks.\n\n```\n## Not an entry\n```\n")
+    (game / "log" / "2.md").unlink()
+    assert main(["check", str(tmp_path / "content"), "--cache-dir", str(tmp_path / "cache")]) == 0, \
+        capsys.readouterr().err
+    capsys.readouterr()
+    for module in ("game", "folders"):  # (the files' digest, by which a check of unchanged files is answered, too)
+        monkeypatch.setattr(f"generator.parse.{module}.MAX_GAME_BYTES", (game / "log.md").stat().st_size)
+    assert main(["check", str(tmp_path / "content"), "--cache-dir", str(tmp_path / "cache")]) == 2
+    assert "tiny/log.md: the game's files come to more than 0 MB with this one" in capsys.readouterr().err
+    assert main(["build", str(tmp_path / "content"), "-o", str(tmp_path / "site"), "--cache-dir",
+                 str(tmp_path / "cache")]) == 2
+    assert "tiny/log.md: the game's files come to more than" in capsys.readouterr().err
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_log_file_serve_parsed_before_counts_toward_the_games_cap(monkeypatch):
+    """serve's parser keeps the files it parsed, which are not counted again before they are taken from it: an
+    entry added to a file before them still puts the game past its cap, at the line of the entry past it."""
+    from generator.parse.log import LogParser, parse_log
+
+    monkeypatch.setattr("generator.parse.log.MAX_GAME_ENTRIES", 3)
+    parser, errors = LogParser(), ErrorCollector()
+    kept = "".join(f"## Event: {word}\nBy: Ann\nDate: 2001-01-01\n\n" for word in ("one", "two", "three"))
+    assert len(parse_log([("g/log/2.md", kept)], errors, parser=parser)[1]) == 3 and not errors.errors
+    parse_log([("g/log/1.md", "## Event: zero\nBy: Ann\nDate: 2001-01-01\n"), ("g/log/2.md", kept)], errors, parser=parser)
+    assert [str(error) for error in errors.errors] == [
+        "g/log/2.md:9: the log's entry number 4 starts here; a game's log may hold at most 3 entries (room for "
+        "50,000 proposals with their judgments and events): split the game into rounds, a game folder each"]
+
+
 # --- The redline's bounds --------------------------------------------------------------------------
 
 
@@ -374,16 +422,14 @@ def test_two_folders_with_one_address_are_refused(tmp_path):
 def test_folders_whose_addresses_differ_in_case_alone_or_name_the_sites_own_files_are_refused(tmp_path, capsys,
                                                                                               monkeypatch):
     """On a Mac's or Windows' disk `Game` and `game` are one folder: the site would mix the two games' pages. A
-    game named `search` would stand in the site's own search folder."""
+    game named `static` would stand in the site's own folder of styles and scripts."""
     content = copy_games(tmp_path, "mini")
-    for name in ("Mini", "Search", "STATIC", "game", "\u0438\u0433\u0440\u0430"):
+    for name in ("Mini", "STATIC", "game", "\u0438\u0433\u0440\u0430"):
         shutil.copytree(content / "mini", content / name)
     monkeypatch.chdir(tmp_path)
     assert main(["build", content.name, "-o", "site"]) == 2
     assert capsys.readouterr().err.splitlines() == [
         "content/STATIC: a game's folder cannot be named 'STATIC': the site's own files use that name; rename the "
-        "folder",
-        "content/Search: a game's folder cannot be named 'Search': the site's own files use that name; rename the "
         "folder",
         "content/mini: its address on the site would be 'mini', as Mini's is ('Mini': one folder on a disk that "
         "ignores case, as macOS's and Windows' do); rename one of the folders",
@@ -391,6 +437,19 @@ def test_folders_whose_addresses_differ_in_case_alone_or_name_the_sites_own_file
         "(\u0438\u0433\u0440\u0430: no letter an address spells, which are Latin letters and digits: 'game' stands "
         "for them); rename one of the folders"]
     assert not (tmp_path / "site").exists()
+
+
+def test_a_game_named_search_is_served_at_its_own_address(tmp_path, capsys):
+    """A keeper's game folder named `search` (the site's own list of games to search is a file, search-games.js):
+    it builds, each of its links leads somewhere, and a search of all games looks in it."""
+    content = copy_games(tmp_path, "mini")
+    shutil.copytree(content / "mini", content / "search")
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache")]) in (0, 1)
+    site = tmp_path / "site"
+    assert (site / "search" / "index.html").is_file() and (site / "search" / "search" / "index.js").is_file()
+    assert '"search"' in (site / "search-games.js").read_text(encoding="utf-8")
+    assert 'href="search/index.html"' in (site / "index.html").read_text(encoding="utf-8")
+    assert broken_links(site) == []
 
 
 @pytest.mark.parametrize("path", ["javascript:alert(1)/index.html", "../x.html", "a b/index.html", "x/.hidden",

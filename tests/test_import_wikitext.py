@@ -150,6 +150,14 @@ def test_comments_templates_and_tables_keep_the_pages_line_count() -> None:
     assert lines[15] == "| open |"  # (a table never closed: what it held)
 
 
+def test_a_template_without_arguments_is_named_as_written() -> None:
+    """`{{Ruleset header}}`, with no `|`, is said as written: its closing braces were counted in its name."""
+    _, said = wikitext_markdown("{{Ruleset header}}\n== One ==\nText.\n{{Tracked|x}}\n")
+    assert [(s.line, s.message) for s in said if s.left_out] == [
+        (1, "{{Ruleset header}}: a template (text of another page of the wiki)"),
+        (4, "{{Tracked}}: a template (text of another page of the wiki)")]
+
+
 def test_footnotes_scripts_and_html_tags_are_no_rules_text_and_are_said() -> None:
     """A footnote is shown at the page's foot, not in the rule's sentence; a script's or style sheet's text is
     code; any other tag is dropped and its text kept. Each is said, with its line; the lines stay the page's."""

@@ -51,13 +51,18 @@ from __future__ import annotations
 import datetime
 import fnmatch
 import json
+import math
 import re
+import time
 from collections import Counter
 from fractions import Fraction
 from dataclasses import dataclass
 from pathlib import Path
 
+import regex
+
 from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..limits import MAX_EXPRESSION_CHARS, MAX_EXPRESSION_REPEATS, MAX_MATCHING_SECONDS
 from ..parse.config import locate_keys, read_toml
 from ..parse.source import read_text
 from .rulesfile import letters_number
@@ -66,6 +71,54 @@ from .text import clean_line, short_title
 RESULTS = ("adopted", "defeated", "withdrawn", "invalid", "failed-quorum", "undecided")
 BALLOTS = ("for", "against", "abstain", "")
 _METHODS = ("unanimous", "majority", "fraction")
+
+
+class Expression:
+    """A regular expression of the records file, which may come from anyone's repository, compiled within the caps
+    (MAX_EXPRESSION_CHARS, MAX_EXPRESSION_REPEATS) and run by the `regex` engine, whose matching stops at a timeout:
+    all of a records file's expressions share MAX_MATCHING_SECONDS (`budget`), past which the import is refused at
+    the expression's line (ArchiveError), whatever text it was matching."""
+
+    def __init__(self, pattern: str, where: str, file: str, line: int, budget: list[float]):
+        self.where, self.file, self.line, self.budget = where, file, line, budget
+        if len(pattern) > MAX_EXPRESSION_CHARS:
+            raise self._error(f"is {len(pattern):,} characters long; an expression may be at most "
+                              f"{MAX_EXPRESSION_CHARS:,}")
+        counts = [max(int(low or 0), int(high or 0), 1) for low, high in _COUNT.findall(pattern)]
+        if math.prod(counts) > MAX_EXPRESSION_REPEATS:
+            raise self._error(f"its counted repetitions ({{m,n}}), multiplied together, come to more than "
+                              f"{MAX_EXPRESSION_REPEATS:,}, which the engine would unroll into that many copies: "
+                              "write + or * for a long run")
+        try:
+            self.compiled = regex.compile(pattern, regex.MULTILINE)
+        except (regex.error, OverflowError, RecursionError) as error:
+            raise self._error(f"is not a regular expression: {error}") from None
+
+    def search(self, text: str, what: str):
+        return self._timed(lambda timeout: self.compiled.search(text, timeout=timeout), what)
+
+    def finditer(self, text: str, what: str) -> list:
+        """Every match in `text`, as a list (the timeout covers the whole walk)."""
+        return self._timed(lambda timeout: list(self.compiled.finditer(text, timeout=timeout)), what)
+
+    def _timed(self, match, what: str):
+        start = time.monotonic()
+        try:
+            return match(max(self.budget[0], 0.001))
+        except TimeoutError:
+            raise self._error(f"matching took more than {MAX_MATCHING_SECONDS:g} s (the records file's expressions "
+                              f"together, stopped on {what}): it backtracks without end, as a repetition inside a "
+                              "repetition does ((a+)+ tries every way to split a run of a's); write it so that each "
+                              "character can be read only one way") from None
+        finally:
+            self.budget[0] -= time.monotonic() - start
+
+    def _error(self, message: str) -> ArchiveError:
+        return ArchiveError([SourceError(self.file, self.line, f"{self.where}: {message}")])
+
+
+# A counted repetition, {m}, {m,n}, {m,} or {,n} (as the `regex` engine reads them)
+_COUNT = re.compile(r"\{\s*([0-9]*)\s*(?:,\s*([0-9]*)\s*)?\}")
 
 
 @dataclass(frozen=True)
@@ -99,8 +152,8 @@ class ScoreFiles:
     it is adopted (game.toml's scoring.adopted)."""
 
     files: str
-    name: str
-    score: str
+    name: Expression | None
+    score: Expression | None
     table: str
     adopted: int
 
@@ -126,7 +179,8 @@ class Mapping:
     players: tuple[str, str, str, str] | None = None  # a JSON file of players: file, list, the id's key, the name's
     text: str = ""                      # the key of a proposal's text
     scores: ScoreFiles | None = None    # where the game keeps its players' scores
-    markdown: tuple[str, str, str] | None = None  # a Markdown archive: the heading's, byline's, ballot's expressions
+    markdown: tuple[Expression, Expression, Expression] | None = None  # a Markdown archive: the heading's, byline's,
+    # ballot's expressions
 
 
 @dataclass(frozen=True)
@@ -167,8 +221,9 @@ def read_mapping(path: Path) -> Mapping:
     if proposals.table is None:  # scores or rulesets only: no file of decisions
         proposals.table = {"file": "", "number": "", "proposer": "", "result": ""}
     markdown = None
+    budget = [MAX_MATCHING_SECONDS]  # what the file's expressions have left to match in, together
     if "heading" in proposals.table:  # a Markdown archive: read by expressions, not keys
-        markdown = tuple(_expression(proposals, key, groups) for key, groups in (
+        markdown = tuple(_expression(proposals, key, groups, budget) for key, groups in (
             ("heading", ("number", "result")), ("byline", ()), ("ballot", ("voter", "ballot"))))
         proposals.table = {"number": "", "proposer": "", "result": "", **proposals.table}
     lists = proposals.value("ballot_lists", list, [])
@@ -192,7 +247,7 @@ def read_mapping(path: Path) -> Mapping:
                    _rulesets(rulesets) if rulesets.table is not None else None,
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
                     players.value("name", str)) if players.table is not None else None,
-                   proposals.value("text", str, ""), _score_files(scores) if scores.table is not None else None,
+                   proposals.value("text", str, ""), _score_files(scores, budget) if scores.table is not None else None,
                    markdown)
 
 
@@ -216,33 +271,24 @@ def _rulesets(rulesets: "_Table") -> Rulesets:
     return Rulesets("", "{file}", "proposal", "date", "title", files=tuple(files))
 
 
-def _expression(table: "_Table", key: str, groups: tuple[str, ...]) -> str:
+def _expression(table: "_Table", key: str, groups: tuple[str, ...], budget: list[float]) -> Expression:
     """A regular expression of the records file, with the named groups it must hold (else its first group)."""
-    pattern = table.value(key, str)
-    try:
-        compiled = re.compile(pattern)
-    except re.error as error:
-        raise table.fail(key, f"is not a regular expression: {error}") from None
-    missing = [group for group in groups if group not in compiled.groupindex]
-    if missing or not groups and compiled.groups < 1:
+    expression = Expression(table.value(key, str), f"{table.name}.{key}", table.file, table.line(key), budget)
+    missing = [group for group in groups if group not in expression.compiled.groupindex]
+    if missing or not groups and expression.compiled.groups < 1:
         raise table.fail(key, "must hold " + (", ".join(f"(?P<{group}>...)" for group in missing) if missing else
                                               "a group, (...), around what it reads"))
-    return pattern
+    return expression
 
 
-def _score_files(scores: "_Table") -> ScoreFiles:
+def _score_files(scores: "_Table", budget: list[float]) -> ScoreFiles:
     files, table = scores.value("files", str), scores.value("table", str, "")
-    patterns = {key: scores.value(key, str, "" if key == "name" or table else None) for key in ("name", "score")}
-    for key, pattern in patterns.items():
-        try:
-            if pattern and re.compile(pattern).groups < 1:
-                raise scores.fail(key, "must hold a group, (...), around what it reads")
-        except re.error as error:
-            raise scores.fail(key, f"is not a regular expression: {error}") from None
+    name, score = (_expression(scores, key, (), budget) if scores.table.get(key) or key == "score" and not table else
+                   None for key in ("name", "score"))
     adopted = scores.table.get("adopted", 0)
     if not isinstance(adopted, int) or isinstance(adopted, bool):
         raise scores.fail("adopted", "must be a whole number")
-    return ScoreFiles(files, patterns["name"], patterns["score"], table, adopted)
+    return ScoreFiles(files, name, score, table, adopted)
 
 
 def score_paths(scores: ScoreFiles, paths: list[str]) -> list[str]:
@@ -264,8 +310,8 @@ def read_scores(scores: ScoreFiles, files: list[tuple[str, str]]) -> tuple[dict[
             for player, value in table.items():
                 out[clean_line(str(player))] = _score(value, path, player)
             continue
-        score = re.search(scores.score, content, re.MULTILINE)
-        named = re.search(scores.name, content, re.MULTILINE) if scores.name else None
+        score = scores.score.search(content, path)
+        named = scores.name.search(content, path) if scores.name else None
         if score is None or scores.name and named is None:
             left_out.append(path)
             continue
@@ -303,9 +349,12 @@ class _Table:
                 raise self.fail(key, f"not a key of the mapping (keys: {', '.join(_TABLES[name])})")
 
     def fail(self, key: str, message: str) -> ArchiveError:
-        where = f"{self.name}.{key}" if key else self.name
-        return ArchiveError([SourceError(self.file, self.lines.get(where, self.lines.get(self.name, 0)),
-                                         f"{where}: {message}")])
+        return ArchiveError([SourceError(self.file, self.line(key), f"{self.name}.{key}: {message}" if key else
+                                         f"{self.name}: {message}")])
+
+    def line(self, key: str) -> int:
+        """The line of the table's `key` (of the table itself where the key is not written)."""
+        return self.lines.get(f"{self.name}.{key}" if key else self.name, self.lines.get(self.name, 0))
 
     def value(self, key: str, kind: type, default=None):
         value = self.table.get(key, default)
@@ -423,8 +472,8 @@ def stated_conditions(text: str) -> list[tuple[str, int, str]]:
 def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
     """The decisions of a Markdown archive: each line the heading expression matches opens one, read up to the
     next; its byline and ballots found in its lines."""
-    heading, byline, ballot = (re.compile(pattern, re.MULTILINE) for pattern in mapping.markdown)
-    starts = list(heading.finditer(content))
+    heading, byline, ballot = mapping.markdown
+    starts = heading.finditer(content, mapping.file)
     out = []
     for at, start in enumerate(starts):
         body = content[start.end():starts[at + 1].start() if at + 1 < len(starts) else len(content)]
@@ -439,9 +488,9 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
         if not result:
             raise DecisionsUnreadable(f"proposal {written}: its result '{said}' is not one the mapping names "
                                       "(proposals.results)")
-        proposer = byline.search(body)
+        proposer = byline.search(body, f"{mapping.file}, proposal {written}")
         votes = []
-        for cast in ballot.finditer(body):
+        for cast in ballot.finditer(body, f"{mapping.file}, proposal {written}"):
             kind = mapping.ballots.get(clean_line(cast.group("ballot")))
             if kind is None:
                 raise DecisionsUnreadable(f"proposal {written}: the ballot '{clean_line(cast.group('ballot'))}' of "
@@ -449,7 +498,7 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
                                           "(proposals.ballots)")
             if kind:
                 votes.append((clean_line(cast.group("voter")), kind))
-        title = short_title(clean_line(start.group("title")))[0] if "title" in heading.groupindex else ""
+        title = short_title(clean_line(start.group("title")))[0] if "title" in heading.compiled.groupindex else ""
         out.append(Decision(number, clean_line(proposer.group(1)) if proposer else "", result, said, "", 0.0,
                             tuple(votes), title, text=body,
                             name="" if written.isdigit() else written))

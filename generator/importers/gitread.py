@@ -16,7 +16,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..limits import MAX_FILE_BYTES, MAX_GIT_OUTPUT_BYTES
-from ..parse.source import too_large
+from ..parse.source import not_there, too_large
 
 
 class GitError(Exception):
@@ -76,7 +76,8 @@ def text(data: bytes) -> str:
 
 def check_repository(repo: Path) -> None:
     if not repo.is_dir():
-        raise GitError("no such folder")
+        raise GitError(not_there(str(repo), "no such folder", "clone the repository (git clone ADDRESS) and name "
+                                 "the clone"))
     try:
         git(repo, "rev-parse", "--git-dir")
     except GitError:

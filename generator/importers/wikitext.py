@@ -264,7 +264,7 @@ def _without_spans(text: str, opening: str, closing: str, what: str | None, told
                 if what:
                     line += text.count("\n", counted, start)
                     counted = start
-                    names.setdefault(span[len(opening):].split("|", 1)[0].split("\n", 1)[0].strip()[:60], line)
+                    names.setdefault(span[len(opening):-len(closing)].split("|", 1)[0].split("\n", 1)[0].strip()[:60], line)
     out.append(text[position:] if depth == 0 else text[start:])
     for name, line in names.items():
         told.left(line, f"{opening}{name}{closing}: {what}")

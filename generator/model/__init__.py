@@ -496,6 +496,15 @@ class EarlierProposal:
     text: str = ""  # the record's own words of it (Markdown)
 
 
+
+@dataclass(frozen=True)
+class UnreadableDraft:
+    """A draft serve cannot read (half-written, or a link out of the content folder): its page says why, each
+    problem as `file:line: message`, while every other page is served."""
+
+    file: str
+    problems: tuple[str, ...]
+
 @dataclass(frozen=True)
 class Game:
     slug: str  # the folder's name as an address on the site (model/urls.py url_segment)
@@ -504,6 +513,7 @@ class Game:
     log: Log
     snapshots: tuple[Ruleset, ...] = ()
     drafts: tuple[Proposal, ...] = ()
+    unreadable_drafts: tuple[UnreadableDraft, ...] = ()  # serve's: drafts it cannot read, each page saying why
     players_source: Source | None = None  # the `players` line of game.toml, where findings about them stand
     earlier: tuple[EarlierProposal, ...] = ()  # format 1.4: earlier.md, by number
     former_slugs: tuple[str, ...] = ()  # the addresses sites built before gave the folder (urls.former_url_segments)

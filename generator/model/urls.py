@@ -16,7 +16,9 @@ _SAFE = re.compile(r"[A-Za-z0-9_-][A-Za-z0-9._-]*")
 _UNSAFE_RUN = re.compile(r"[^A-Za-z0-9._-]+")
 # The site's own files and folders at its root, and serve's: a game named so would overwrite them.
 # The site's own names beside the games' folders (lower case: a disk that ignores case takes `Static` for them).
-RESERVED = frozenset({"index.html", "404.html", "search", "search-index.js", "sitemap.xml", "static", "__nomic"})
+# (Files, with a suffix no game's folder has, where they can be: a game may be named `search`.)
+RESERVED = frozenset({"index.html", "404.html", "search-games.js", "search-index.js", "sitemap.xml", "static",
+                      "__nomic"})
 MAX_SEGMENT_CHARS = 100
 # Latin letters that no decomposition takes to ASCII, spelled as their languages spell them without the letter
 _SPELLED = str.maketrans({"Ø": "O", "ø": "o", "Æ": "AE", "æ": "ae", "Œ": "OE", "œ": "oe", "ß": "ss", "Ł": "L",

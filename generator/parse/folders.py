@@ -7,7 +7,7 @@ from pathlib import Path
 
 from ..cache import digest
 from ..errors import ErrorCollector, SourceError
-from ..limits import MAX_LOG_BYTES
+from ..limits import MAX_GAME_BYTES, MAX_LOG_BYTES
 from .source import read_bytes
 
 EARLIER_FILE = "earlier.md"  # format 1.4: the proposals a game knows only from its record (parse/earlier.py)
@@ -68,9 +68,11 @@ def inputs_digest(content: Path) -> bytes | None:
     except OSError:
         return None
     for folder in folders:
+        read = 0
         for path in input_files(folder):
             data = read_bytes(path, path.name, errors, root=folder.parent, limit=MAX_LOG_BYTES)
-            if data is None:
+            read += len(data or b"")
+            if data is None or read > MAX_GAME_BYTES:
                 return None
             parts += [path.relative_to(folder.parent).as_posix(), data]
     return digest(*parts) if folders else None

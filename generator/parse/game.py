@@ -7,8 +7,9 @@ from pathlib import Path
 
 from ..cache import Cache
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..limits import MAX_FILE_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES, MAX_TOML_LINE_CHARS
-from ..model import Game, Log, Proposal, Ruleset, Source
+from ..limits import (MAX_FILE_BYTES, MAX_GAME_BYTES, MAX_LINE_CHARS, MAX_LOG_BYTES, MAX_TOML_BYTES,
+                      MAX_TOML_LINE_CHARS)
+from ..model import Game, Log, Proposal, Ruleset, Source, UnreadableDraft
 from ..model.config import Config, Section
 from ..model.urls import RESERVED, draft_page_name, former_url_segments, url_segment
 from .config import locate_keys, parse_config
@@ -32,24 +33,38 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
     folder = Path(os.path.abspath(folder))  # see game_folders: `.` has no name and is its own parent
     base = base or folder.parent
     texts: dict[str, str] = {}
+    unreadable: dict[str, list[SourceError]] = {}  # each draft's own problems: they stop no other page
+    read = 0  # bytes of the game's files read so far
     for path in input_files(folder, drafts=drafts):
         name = path.relative_to(base).as_posix()
         toml = path.name == "game.toml"
         log = path.parent.name == "log" or path == folder / "log.md"
-        text = read_text(path, name, errors, root=base, missing="missing: a game needs game.toml and rules.md",
+        draft = path.parent == folder / "drafts"
+        said = ErrorCollector() if draft else errors
+        text = read_text(path, name, said, root=base, missing="missing: a game needs game.toml and rules.md",
                          limit=MAX_TOML_BYTES if toml else MAX_LOG_BYTES if log else MAX_FILE_BYTES,
                          line_limit=MAX_TOML_LINE_CHARS if toml else MAX_LINE_CHARS)
-        if text is not None:
-            texts[name] = text
+        if text is None:
+            if draft:
+                unreadable[name] = said.errors
+            continue
+        read += len(text)  # (in characters: its bytes would take encoding the text again, at each save of serve's)
+        if read > MAX_GAME_BYTES:  # (each file is within its cap: log/ may hold any number of them)
+            errors.add(name, 0, f"the game's files come to more than {MAX_GAME_BYTES / 2**20:.0f} MB with this one, "
+                       f"the most a game may hold (its log of 50,000 proposals takes about 22 MB): split the game "
+                       "into rounds, a game folder each")
+            raise ArchiveError(errors.errors, root=str(base))
+        texts[name] = text
     try:
         return _build_game(url_segment(folder.name), folder.relative_to(base).as_posix(), texts, errors, cache, jobs,
-                           parser, former_slugs=former_url_segments(folder.name))
+                           parser, former_slugs=former_url_segments(folder.name), unreadable=unreadable)
     except ArchiveError as error:
         raise ArchiveError(error.errors, root=str(base)) from None
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorCollector, cache: Cache | None = None,
-                jobs: int = 1, parser: LogParser | None = None, *, former_slugs: tuple[str, ...] = ()) -> Game:
+                jobs: int = 1, parser: LogParser | None = None, *, former_slugs: tuple[str, ...] = (),
+                unreadable: dict[str, list[SourceError]] | None = None) -> Game:
     def under(sub: str) -> list[str]:
         return sorted(name for name in texts if name.startswith(f"{prefix}/{sub}/"))
 
@@ -76,15 +91,24 @@ def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorColl
     snapshots = tuple(parse_ruleset(texts[name], name, errors, snapshot=True, power=power)
                       for name in under("snapshots"))
     drafts: list[Proposal] = []
-    errors.extend(draft_page_problems(under("drafts")) if not solitaire else [])
+    unreadable = dict(unreadable or {})  # a draft's problems are its page's, never the game's
+    names = sorted([*under("drafts"), *unreadable])
+    for problem in draft_page_problems(names) if not solitaire else ():
+        unreadable.setdefault(problem.file, []).append(problem)
     for name in under("drafts") if not solitaire else ():  # a solitaire turn is played, not drafted
-        draft = parse_draft(name, texts[name], errors, power=power)
-        if draft is not None:
+        said = ErrorCollector()
+        draft = parse_draft(name, texts[name], said, power=power)
+        if said.errors or draft is None:
+            unreadable.setdefault(name, []).extend(said.errors)
+        elif name not in unreadable:
             drafts.append(draft)
     errors.raise_if_any()
     players_line = locate_keys(texts[toml_name]).get("players") if toml_name in texts else None
     return Game(slug=slug, config=config, rules=rules, log=Log(preamble, tuple(entries), tuple(log_files)),
-                snapshots=snapshots, drafts=tuple(drafts), earlier=earlier, former_slugs=former_slugs,
+                snapshots=snapshots, drafts=tuple(drafts),
+                unreadable_drafts=tuple(UnreadableDraft(name, tuple(map(str, problems)))
+                                        for name, problems in sorted(unreadable.items())),
+                earlier=earlier, former_slugs=former_slugs,
                 players_source=Source(toml_name, players_line) if players_line else None)
 
 

@@ -15,7 +15,7 @@ import re
 from collections import OrderedDict
 from collections.abc import Callable, Iterable, Iterator
 from fractions import Fraction
-from itertools import accumulate
+from itertools import accumulate, islice
 from operator import itemgetter
 from typing import Any, NamedTuple, Union
 
@@ -24,7 +24,7 @@ from markdown_it.token import Token
 
 from ..cache import Cache, digest
 from ..errors import ErrorCollector, SourceError
-from ..limits import MAX_RULE_CHARS
+from ..limits import MAX_GAME_ENTRIES, MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Unrecorded, Votes, WinnerClaim)
 from ..model.config import AWARDS_PREFIX, NOT_BY_EFFECT, SETTINGS
@@ -115,7 +115,16 @@ def parse_log(files: list[tuple[str, str]], errors: ErrorCollector, *, power: bo
     preamble = ""
     entries: list[Entry] = []
     for position, (file, text) in enumerate(files):
+        room = MAX_GAME_ENTRIES - len(entries)
+        # (a file the parser holds as it is was parsed within the cap: its entries are counted below, at no cost)
+        known = parser.files.get((file, dialect), ("",))[0] == text
+        if not known and (past := _past_the_cap(text, room)) is not None:
+            errors.add(file, past, _too_many_entries())
+            break
         file_preamble, file_entries, file_errors = parser.parse_log_file(file, text, dialect, cache, jobs=jobs)
+        if len(file_entries) > room:
+            errors.add(file, file_entries[room].source.line, _too_many_entries())
+            break
         errors.extend(file_errors)
         if position == 0:
             preamble = file_preamble
@@ -148,6 +157,23 @@ _ENTRY_CACHE_SIZE = 200_000
 _SPARE_ENTRIES = 1000
 # Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
 PARSER_LAYOUT = "log-8"
+
+
+def _too_many_entries() -> str:
+    return (f"the log's entry number {MAX_GAME_ENTRIES + 1:,} starts here; a game's log may hold at most "
+            f"{MAX_GAME_ENTRIES:,} entries (room for 50,000 proposals with their judgments and events): split the "
+            "game into rounds, a game folder each")
+
+
+def _past_the_cap(text: str, room: int) -> int | None:
+    """The line (from 1) where the text's entry past `room` more starts, None where they fit: counted first by the
+    headings alone (a parse takes memory by the entry: a game's cap must hold before it), then, where those are past
+    it, as the log is cut (a heading in a code block starts no entry)."""
+    headings = _HEADING_LINE.finditer("\n" + text)
+    if sum(1 for _ in islice(headings, room + 1)) <= room:
+        return None
+    _, chunks = split_entries(text)
+    return chunks[room][0] + 1 if len(chunks) > room else None
 
 
 def split_entries(text: str) -> tuple[str, list[tuple[int, str]]]:

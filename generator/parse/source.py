@@ -68,6 +68,18 @@ def decode(data: bytes, file: str, errors: ErrorCollector) -> str | None:
     return text.replace("\r\n", "\n").replace("\r", "\n") if "\r" in text else text  # (a long log: two copies spared)
 
 
+# A web address named where a file or folder belongs (`https://...`, which a path reads as `https:/...`)
+_WEB_ADDRESS = re.compile(r"[A-Za-z][A-Za-z0-9+.-]*:/")
+
+
+def not_there(name: str, missing: str, fetch: str) -> str:
+    """What to say of a file or folder named that is not there: for a web address, that only this computer's files
+    are read, and how to bring it here (`fetch`)."""
+    if _WEB_ADDRESS.match(name):
+        return f"{missing}: a web address, and nomic-archive reads only the files on this computer: {fetch}"
+    return missing
+
+
 def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | None = None,
                root_name: str = "the content folder", limit: int = MAX_FILE_BYTES,
                missing: str = "no such file") -> bytes | None:
@@ -84,7 +96,9 @@ def read_bytes(path: Path, file: str, errors: ErrorCollector, *, root: Path | No
         # Non-blocking, so that a FIFO cannot hang the open (nothing is read from one: see below).
         fd = os.open(path, os.O_RDONLY | getattr(os, "O_NONBLOCK", 0) | getattr(os, "O_CLOEXEC", 0))
     except FileNotFoundError:
-        errors.add(file, 0, f"is a symbolic link to nothing ({os.readlink(path)})" if os.path.islink(path) else missing)
+        errors.add(file, 0, f"is a symbolic link to nothing ({os.readlink(path)})" if os.path.islink(path) else
+                   not_there(file, missing, "save the page's text to a file (a wiki page's wikitext: its Edit "
+                                            "source) and name the file"))
         return None
     except OSError as error:
         errors.add(file, 0, f"cannot read: {error.strerror}")

@@ -8,8 +8,9 @@ Per game, under `<game>/search/`:
 - `docs-N.js`: `DOCS_PER_PIECE` documents (kind, number, title, address, plain text).
 
 A query loads the manifest, the term pieces holding its words (by prefix), then the document pieces of the
-dozen best results: what it loads grows with what is asked, not with the archive. `search/games.js` at the
-root names the games, for a search widened to all of them. Every piece is a script that files its data
+dozen best results: what it loads grows with what is asked, not with the archive. `search-games.js` at the
+root names the games, for a search widened to all of them (a file, not a folder `search/`, which a keeper's game
+folder may be named). Every piece is a script that files its data
 under its own path in `window.NOMIC_DATA` (scripts load from file://, where fetch does not).
 """
 from __future__ import annotations
@@ -196,7 +197,7 @@ def _postings_of(doc: dict[str, Any]) -> list[tuple[str, int]]:
 
 def games_page(games: list[tuple[str, str]]) -> Page:
     """The games (slug, title) a search widened to all of them looks in."""
-    return _data_page("search/games.js", [list(game) for game in games])
+    return _data_page("search-games.js", [list(game) for game in games])
 
 
 def _data_page(path: str, data: Any) -> Page:

@@ -181,7 +181,7 @@
     var words = queryWords(box.value);
     var ticket = ++asked;
     if (!words.length) { close(); return; }
-    var games = widened ? NOMIC.load(root, "search/games.js").then(function (all) {
+    var games = widened ? NOMIC.load(root, "search-games.js").then(function (all) {
       var slugs = all.map(function (g) { return g[0]; });
       return here ? [here].concat(slugs.filter(function (s) { return s !== here; })) : slugs;
     }) : Promise.resolve([here]);
