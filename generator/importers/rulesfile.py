@@ -584,6 +584,8 @@ class _Shape:
         for rule in rules:
             if rule.number_alone:
                 rule.title, rule.lines = title_line(rule.lines, layout)
+            if rule.note:  # (after the title, which is the line under the number)
+                rule.lines.insert(0, Line(rule.line - 1, Kind.TEXT, f"History: {rule.note}"))
         check_rules(rules)
         self._outside(lines, next(rule.line - 1 for rule in rules), end, len(lines), start, stop)
         for rule in rules:

@@ -27,13 +27,15 @@ MUTABLE = "Mutable Rules"
 # numeral), "Initial Imutable Rules" (a letter short)
 _CLASS_HEADING = re.compile(r"(?:#{1,6}\s*)?(?:(?:[IVX]{1,4}|[A-Z])[.)]\s+)?(?:the\s+)?(?:(?:initial|current)\s+)?"
                             r"(im?)?mutable\s+rules\s*:?", re.IGNORECASE)
+_CLASS_WORD = re.compile(r"(IM)?MUTABLE(?: RULES)?:?")  # in capitals, alone on its line
 _RULESET_HEADING = re.compile(
     r"(?:the\s+)?(?:(?:draft\s+)?initial|starting|current)\s+(?:set\s+of\s+rules|rule\s*set|rules)\s*:?",
     re.IGNORECASE)
 _RULE_INLINE = re.compile(r"(?:rule\s+)?([0-9]{1,6})\s*[.:]\s+(\S.*)", re.IGNORECASE)
-# (a title in quotes between them: `101/0 "To Play You Must Obey" (Immutable)`)
+# (a title in quotes between them: `101/0 "To Play You Must Obey" (Immutable)`; after the class, the keeper's note of
+# where the rule came from: `Rule 101. [immutable] (Initial Rule)`, `Rule 201. [mutable] by Storm, last changed ...`)
 _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*(?:[\"\u201c]([^\"\u201c\u201d]{1,200})[\"\u201d]\s*)?"
-                         r"([(\[]\s*(?:im)?mutable\s*[)\]])?",
+                         r"([(\[]\s*(?:im)?mutable\s*[)\]])?(?:(?<=[)\]])\s*\(([^()]{1,80})\)|(?<=[)\]])\s+(by\s+\S.{0,150}))?",
                          re.IGNORECASE)
 # What starts a rule in a heading or in bold: its number and revision ("101/3"), then the class and the title in
 # either order ("(IMMUTABLE)", "Immutable - Scope", ": Title").
@@ -273,6 +275,7 @@ class Line:
     words: str | None = None  # a heading's words, without its marks, anchor and emphasis
     anchor: str | None = None  # a heading's tag: <a name='glossary'/> (an outline's rules are known by it)
     key: str | None = None    # how the record numbers a rule its number is made from ("1-1", "4E83")
+    note: str | None = None   # the keeper's note of where a rule came from, on its start ("Initial Rule")
     starts_block: bool = False  # a numbered line read as text ("1. one to vote with;"): a paragraph of its own
 
     @property
@@ -307,6 +310,7 @@ class Rule:
     topic: str | None = None
     key: str | None = None
     place: str | None = None
+    note: str | None = None  # the keeper's note on its start, kept as a history line
     file: str | None = None
     text: str = ""          # its text as rules.md holds it, once written
     words: str = ""         # its text's words as read (what a rule of the game says of the others)
@@ -398,6 +402,8 @@ def _classify(index: int, raw: str) -> Line:
         return Line(index, Kind.BLANK, raw)
     if _SEPARATOR.fullmatch(stripped):
         return Line(index, Kind.SEPARATOR, raw)
+    if m := _CLASS_WORD.fullmatch(stripped):  # "IMMUTABLE" alone, as a mailed ruleset heads its classes
+        return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE, words=stripped)
     if m := _CLASS_HEADING.fullmatch(stripped):
         level = _heading_level(stripped)
         return Line(index, Kind.CLASS_HEADING, raw, rule_class=IMMUTABLE if m.group(1) else MUTABLE,
@@ -422,6 +428,11 @@ def _classify(index: int, raw: str) -> Line:
                         revision=_revision(inner.group(2)))
     if m := _CODE_START.fullmatch(stripped):
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2).strip() or None, style=CODE)
+    if (m := _RULE_ALONE.fullmatch(stripped)) and m.group(4) and not m.group(3):
+        # its class in brackets after its number, and a note of where it came from: the title on the next line
+        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
+                    rule_class=heading_class_and_title(m.group(4))[0], style=ALONE,
+                    note=_collapse(m.group(5) or m.group(6) or "") or None)
     if m := _RULE_INLINE.fullmatch(stripped):
         if bold := _BOLD.fullmatch(m.group(2)):  # "101: **Victory Condition**": its title
             return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), title=bold.group(2).strip(), style=INLINE)
@@ -429,7 +440,8 @@ def _classify(index: int, raw: str) -> Line:
     if m := _RULE_ALONE.fullmatch(stripped):
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
                     title=_collapse(m.group(3)) if m.group(3) else None,
-                    rule_class=heading_class_and_title(m.group(4) or "")[0], style=ALONE)
+                    rule_class=heading_class_and_title(m.group(4) or "")[0], style=ALONE,
+                    note=_collapse(m.group(5) or m.group(6) or "") or None)
     if m := _ITEM_START.fullmatch(raw):  # (at the line's start: an item under another is a rule's list)
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=ITEM)
     if _LIST_ITEM.fullmatch(stripped):
@@ -627,7 +639,7 @@ def collect_plain_rules(region: list[Line], layout: Layout, style: str, left_out
                 current = Rule(line.number, line.rule_class or rule_class, body, line.index + 1,
                                number_alone=line.rest is None and line.title is None, title=line.title,
                                class_from="heading" if line.rule_class else "section" if rule_class else "",
-                               revision=line.revision, topic=topic)
+                               revision=line.revision, topic=topic, note=line.note)
                 rules.append(current)
                 continue
             if i in candidates and current is not None:
