@@ -724,3 +724,16 @@ def test_a_mailed_ruleset_of_the_nineties_classes_in_capitals_and_each_rules_ori
          ["Initial Rule"]),
         (201, "Mutable Rules", "Taking Turns", "Players take turns in alphabetical order.",
          ["by Storm, last changed Tue Jan 19 1993"])]
+
+
+def test_asterisks_before_a_rule_and_its_history_line_under_it_are_not_its_title() -> None:
+    """A later ruleset of the same list marks each rule's class with asterisks too (`**` immutable, `*` mutable),
+    lists what it holds in numbered notes first, and writes the proposals that made a rule under its number."""
+    read = read_ruleset("NOTES:\n1. Rules are listed in numerical order.\n2. A ** marks an immutable rule.\n\n"
+                        "**Rule 101. [immutable] (Initial Rule)\nObey The Rules\nAll players must obey the rules.\n\n"
+                        "*Rule 103. [mutable] by Storm, last changed Tue Jan 19 1993\nHistory:103,1064,1094\n"
+                        "What proposals may do\nA proposal may enact, amend or repeal a rule.\n")
+    assert [(rule.number, rule.rule_class, rule.title, [said for _, said in rule.history]) for rule in read.rules] == [
+        (101, "Immutable Rules", "Obey The Rules", ["Initial Rule"]),
+        (103, "Mutable Rules", "What proposals may do", ["by Storm, last changed Tue Jan 19 1993", "103,1064,1094"])]
+    assert read.rules[1].text == "A proposal may enact, amend or repeal a rule."

@@ -914,15 +914,18 @@ def _source_lines(text: str) -> tuple[list[str], set[int]]:
 
 def _dominant_style(lines: list[Line]) -> str | None:
     """How the file writes its rules' starts: the markup style of most lines (a heading of one level, a bold
-    number), where one is used more than once or no plain numbers are; else the plain style of most lines (the
-    first used, on a tie); None when no line may start a rule."""
+    number), where one is used more than once or no plain numbers are; else the plain style of most lines (on a
+    tie, the one saying its rules' classes more, then the first used); None when no line may start a rule."""
     counts = Counter(line.style for line in lines if line.kind is Kind.RULE_START)
     first = {}
     for line in lines:
         if line.kind is Kind.RULE_START:
             first.setdefault(line.style, line.index)
     markup = sorted((style for style in counts if style in MARKUP_STYLES), key=lambda s: (-counts[s], first[s]))
-    plain = sorted((style for style in (INLINE, ALONE, ITEM) if counts[style]), key=lambda s: (-counts[s], first[s]))
+    # (on a tie, the style whose lines say their rules' class: `Rule 101. [immutable]` over a note's `1. ...`)
+    classed = Counter(line.style for line in lines if line.kind is Kind.RULE_START and line.rule_class)
+    plain = sorted((style for style in (INLINE, ALONE, ITEM) if counts[style]),
+                   key=lambda s: (-counts[s], -classed[s], first[s]))
     if markup and (counts[markup[0]] > 1 or not plain):
         return markup[0]
     return plain[0] if plain else None

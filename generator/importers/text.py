@@ -428,8 +428,9 @@ def _classify(index: int, raw: str) -> Line:
                         revision=_revision(inner.group(2)))
     if m := _CODE_START.fullmatch(stripped):
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2).strip() or None, style=CODE)
-    if (m := _RULE_ALONE.fullmatch(stripped)) and m.group(4) and not m.group(3):
+    if (m := _RULE_ALONE.fullmatch(stripped.lstrip("*"))) and m.group(4) and not m.group(3):
         # its class in brackets after its number, and a note of where it came from: the title on the next line
+        # (the asterisks some lists put before a rule say its class again: `**Rule 102. [immutable]`)
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
                     rule_class=heading_class_and_title(m.group(4))[0], style=ALONE,
                     note=_collapse(m.group(5) or m.group(6) or "") or None)
@@ -715,18 +716,23 @@ def check_rules(rules: list[Rule]) -> None:
 def title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line]]:
     """A short first line without closing punctuation, followed by more text, is the rule's title: right under
     the number, or a paragraph of its own (a blank line between the number and a wrapped paragraph says that
-    paragraph is text)."""
-    content = [i for i, line in enumerate(lines) if line.kind is not Kind.BLANK]
-    if len(content) < 2 or lines[content[0]].kind is not Kind.TEXT or lines[content[1]].kind is Kind.SEPARATOR:
+    paragraph is text). `History:` lines under the number, the rule's record of its past, are passed over."""
+    head = 0
+    while head < len(lines) and (lines[head].kind is Kind.BLANK or lines[head].text.lower().startswith("history:")):
+        head += 1
+    history = [line for line in lines[:head] if line.kind is not Kind.BLANK]
+    rest = lines[head:] if history else lines
+    content = [i for i, line in enumerate(rest) if line.kind is not Kind.BLANK]
+    if len(content) < 2 or rest[content[0]].kind is not Kind.TEXT or rest[content[1]].kind is Kind.SEPARATOR:
         return None, lines
     if content[0] > 0 and content[1] == content[0] + 1:
         return None, lines
-    first, following = lines[content[0]], lines[content[1]]
+    first, following = rest[content[0]], rest[content[1]]
     if len(first.text.split()) > MAX_TITLE_LINE_WORDS or TITLE_END.search(first.text):
         return None, lines
     if layout.wrapped and not layout.fits(first.raw, following.text):  # a wrapped line would have taken that word
         return None, lines
-    return _collapse(first.text), lines[content[0] + 1:]
+    return _collapse(first.text), history + rest[content[0] + 1:]
 
 
 def text_blocks(lines: list[Line], layout: Layout) -> list[Block]:
