@@ -737,3 +737,15 @@ def test_asterisks_before_a_rule_and_its_history_line_under_it_are_not_its_title
         (101, "Immutable Rules", "Obey The Rules", ["Initial Rule"]),
         (103, "Mutable Rules", "What proposals may do", ["by Storm, last changed Tue Jan 19 1993", "103,1064,1094"])]
     assert read.rules[1].text == "A proposal may enact, amend or repeal a rule."
+
+
+def test_one_heading_over_a_files_rules_is_its_title_and_a_bold_title_may_end_in_a_colon() -> None:
+    """`## Rules` over every rule of a file is its title, no topic; `- **Rule 22: Redistribution:**` is rule 22
+    titled so, its text under it."""
+    read = read_ruleset("## Rules\n\n101: **Victory**\nThe first to 100 points wins.\n\n102: **Points**\n"
+                        "Everyone starts at 0.\n")
+    assert [(rule.number, rule.topic) for rule in read.rules] == [(101, None), (102, None)]
+    read = read_ruleset("- **Rule 21: Taxes:**\nEach player pays a coin.\n\n- **Rule 22: Redistribution of wealth:**\n"
+                        "The bank shares its coins.\n")
+    assert [(rule.number, rule.title, rule.text) for rule in read.rules] == [
+        (21, "Taxes", "Each player pays a coin."), (22, "Redistribution of wealth", "The bank shares its coins.")]

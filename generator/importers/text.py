@@ -11,6 +11,7 @@ read by `read_rule_files`.
 from __future__ import annotations
 
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 from enum import Enum
 from typing import NamedTuple
@@ -480,8 +481,9 @@ def placed_number(section: int, place: int) -> int:
 
 
 def _is_sentence(words: str) -> bool:
-    """Whether words in a title's place are a sentence of the rule's text: too long for a title, or closed."""
-    return len(words.split()) > MAX_TITLE_LINE_WORDS or bool(TITLE_END.search(words))
+    """Whether words in a title's place are a sentence of the rule's text: too long for a title, or ended as a
+    sentence is (not by a colon: `**Rule 22: Redistribution of wealth:**` is a title)."""
+    return len(words.split()) > MAX_TITLE_LINE_WORDS or bool(re.search(r"[.!?][\"'\u201d\u2019)\]]*$", words))
 
 
 def _revision(text: str | None) -> int | None:
@@ -624,15 +626,17 @@ def collect_plain_rules(region: list[Line], layout: Layout, style: str, left_out
                       and line.style in styles and layout.may_start_rule(lines[i - 1] if i else None)]
         accepted = {candidates[k] for k in increasing_subsequence([lines[i].number for i in candidates])}
         # A heading right over a rule (`## Voting`, then `201. ...`) is the topic of the rules under it, not text
-        # of the rule before; one over text is that rule's own.
+        # of the rule before; one over text is that rule's own. The one such heading of its level is the file's
+        # title (`## Rules`), no topic.
         following = [next((j for j in range(i + 1, len(lines)) if lines[j].kind is not Kind.BLANK), None)
                      if line.kind is Kind.HEADING else None for i, line in enumerate(lines)]
+        levels = Counter(line.level for i, line in enumerate(lines) if following[i] in accepted)
         preamble: list[Line] = []
         current: Rule | None = None
         topic: str | None = None
         for i, line in enumerate(lines):
             if following[i] in accepted:
-                current, topic = None, line.words
+                current, topic = None, line.words if levels[line.level] > 1 else None
                 continue
             if i in accepted:
                 # The rule's first line keeps its full width, which tells wrapped lines from paragraph ends.
