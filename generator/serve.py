@@ -22,7 +22,7 @@ import threading
 import time
 import traceback
 from collections import Counter
-from dataclasses import dataclass
+from dataclasses import dataclass, field
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from pathlib import Path
 from typing import Callable, Iterable, NamedTuple
@@ -71,6 +71,8 @@ class Update:
     games: int  # the games replayed
     errors: list[SourceError]  # non-empty: the last good site is still served
     seconds: float
+    # The drafts it cannot read (their pages say why), each problem with its draft's file: (file, `file:line: ...`)
+    drafts: list[tuple[str, str]] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -145,7 +147,9 @@ class LiveSite:
             gc.freeze()
             gc.enable()
         self.errors = errors
-        return Update(sum(replayed), errors, time.perf_counter() - started)
+        drafts = sorted((draft.file, problem) for replay in self.pipeline.replays.values()
+                        for draft in replay.game.unreadable_drafts for problem in draft.problems)
+        return Update(sum(replayed), errors, time.perf_counter() - started, drafts)
 
     def _stale(self, changed: Iterable[Path] | None) -> tuple[set[str] | None, bool]:
         """The games (by folder) the `changed` files belong to (None: every game), and whether a template

@@ -504,3 +504,28 @@ def test_check_in_json_of_an_archive_that_cannot_be_read_is_still_json(tmp_path,
     (error,) = json.loads(out)["errors"]
     assert error["file"] == "content" and error["message"].startswith("looked for the content folder in ")
     assert err.startswith("content: looked for the content folder in ")
+
+
+def test_serve_says_on_the_terminal_why_a_draft_is_not_previewed(tmp_path, capsys, monkeypatch):
+    """A proposer saves a draft serve cannot read: its page says why, and so does the terminal, once, naming the
+    file from where serve was started; the line goes when the draft is mended."""
+    from generator.commands.serve import UpdatePrinter
+    from generator.serve import LiveSite
+
+    content = copy_games(tmp_path, "mini")
+    monkeypatch.chdir(tmp_path)
+    drafts = content / "mini" / "drafts"
+    drafts.mkdir()
+    (drafts / "turn.md").write_text("Amend rule 2", encoding="utf-8")
+    site, printer = LiveSite(content), UpdatePrinter(content)
+    first = site.update()
+    assert first.ok
+    printer.say_drafts(first)  # (as serve's start does, after "read 1 game")
+    printer(site.update([drafts / "turn.md"]))  # the same draft saved again, as it was: not said again
+    said = capsys.readouterr().err.splitlines()
+    assert [line for line in said if "turn.md" in line] == [
+        "content/mini/drafts/turn.md:1: a draft must hold one '## Proposal: Title' entry (the draft is not "
+        "previewed; every other page is served)"]
+    (drafts / "turn.md").write_text("## Proposal: A turn\nProposer: Ann\n\nRepeal rule 201.\n", encoding="utf-8")
+    printer(site.update([drafts / "turn.md"]))
+    assert "turn.md" not in capsys.readouterr().err

@@ -26,6 +26,7 @@ class UpdatePrinter:
     def __init__(self, root: Path) -> None:
         self.places = Places(root)
         self.shown: list[str] = []  # the problems printed last, as printed
+        self.drafts: list[tuple[str, str]] = []  # the unreadable drafts' problems printed last
         self.drawn = False  # an update has replayed every game: there is a last good site to serve
 
     def __call__(self, update: Update) -> None:
@@ -33,6 +34,7 @@ class UpdatePrinter:
         if update.ok:
             self.drawn = True
             print(f"replayed {counted(update.games, 'game')} in {update.seconds:.2f}s", file=sys.stderr)
+            self.say_drafts(update)
         elif problems != self.shown:
             for problem in problems:
                 print(problem, file=sys.stderr)
@@ -40,6 +42,15 @@ class UpdatePrinter:
                   "there is no site to serve yet: each page says what is wrong until the file is fixed",
                   file=sys.stderr)
         self.shown = problems
+
+    def say_drafts(self, update: Update) -> None:
+        """Why each draft serve cannot read is not previewed, once (its page says so too), its file named from the
+        working directory: a proposer previewing a draft reads it where they started serve."""
+        if update.drafts != self.drafts:
+            for file, problem in update.drafts:
+                print(f"{self.places.path(file)}{problem.removeprefix(file)} (the draft is not previewed; every other "
+                      "page is served)", file=sys.stderr)
+        self.drafts = update.drafts
 
 
 def _stop(signum, frame) -> None:
@@ -76,6 +87,7 @@ def run(args) -> int:
         if first.ok:
             print(f"read {counted(first.games, 'game')} in {first.seconds:.2f}s; each page is drawn when it is "
                   "asked for", file=sys.stderr)
+            print_update.say_drafts(first)
         else:
             print_update(first)
         url = watcher.server.url
