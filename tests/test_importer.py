@@ -712,17 +712,17 @@ def test_a_heading_right_over_a_numbered_rule_is_the_topic_of_the_rules_under_it
 
 def test_a_mailed_ruleset_of_the_nineties_classes_in_capitals_and_each_rules_origin_noted() -> None:
     """A list's ruleset mail: `IMMUTABLE` over the class, `Rule 101. [immutable] (Initial Rule)` with the title on
-    the next line, `Rule 201. [mutable] by Storm, last changed ...`: the class, the title, and the note of where
-    the rule came from as its History line, none of it the rule's text."""
+    the next line (a question too, where every rule is titled so), `Rule 201. [mutable] by Storm, last changed
+    ...`: the class, the title, and the note of where the rule came from as its History line, none of it text."""
     read = read_ruleset("Subject: Current rule set\n\nIMMUTABLE\n\nRule 101. [immutable] (Initial Rule)\n"
                         "Obey The Rules\nAll players must always obey the rules then in effect.\n\nMUTABLE\n\n"
-                        "Rule 201. [mutable] by Storm, last changed Tue Jan 19 1993\nTaking Turns\n"
+                        "Rule 201. [mutable] by Storm, last changed Tue Jan 19 1993\nWho plays next?\n"
                         "Players take turns in alphabetical order.\n")
     assert [(rule.number, rule.rule_class, rule.title, rule.text, [said for _, said in rule.history])
             for rule in read.rules] == [
         (101, "Immutable Rules", "Obey The Rules", "All players must always obey the rules then in effect.",
          ["Initial Rule"]),
-        (201, "Mutable Rules", "Taking Turns", "Players take turns in alphabetical order.",
+        (201, "Mutable Rules", "Who plays next?", "Players take turns in alphabetical order.",
          ["by Storm, last changed Tue Jan 19 1993"])]
 
 

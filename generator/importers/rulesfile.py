@@ -582,8 +582,8 @@ class _Shape:
         if not rules:
             raise NoRulesFound(self.file)
         for rule in rules:
-            if rule.number_alone:
-                rule.title, rule.lines = title_line(rule.lines, layout)
+            if rule.number_alone:  # (a rule whose start notes where it came from is titled on the next line)
+                rule.title, rule.lines = title_line(rule.lines, layout, questions=rule.note is not None)
             if rule.note:  # (after the title, which is the line under the number)
                 rule.lines.insert(0, Line(rule.line - 1, Kind.TEXT, f"History: {rule.note}"))
         check_rules(rules)

@@ -717,10 +717,11 @@ def check_rules(rules: list[Rule]) -> None:
             raise RulesetImportError(f"rule {rule.number} has no text", rule.line)
 
 
-def title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line]]:
+def title_line(lines: list[Line], layout: Layout, questions: bool = False) -> tuple[str | None, list[Line]]:
     """A short first line without closing punctuation, followed by more text, is the rule's title: right under
     the number, or a paragraph of its own (a blank line between the number and a wrapped paragraph says that
-    paragraph is text). `History:` lines under the number, the rule's record of its past, are passed over."""
+    paragraph is text). `History:` lines under the number, the rule's record of its past, are passed over. With
+    `questions`, a short question is a title too (`What is a proposal?`, where the record titles every rule so)."""
     head = 0
     while head < len(lines) and (lines[head].kind is Kind.BLANK or lines[head].text.lower().startswith("history:")):
         head += 1
@@ -732,7 +733,8 @@ def title_line(lines: list[Line], layout: Layout) -> tuple[str | None, list[Line
     if content[0] > 0 and content[1] == content[0] + 1:
         return None, lines
     first, following = rest[content[0]], rest[content[1]]
-    if len(first.text.split()) > MAX_TITLE_LINE_WORDS or TITLE_END.search(first.text):
+    closed = TITLE_END.search(first.text) and not (questions and first.text.endswith("?"))
+    if len(first.text.split()) > MAX_TITLE_LINE_WORDS or closed:
         return None, lines
     if layout.wrapped and not layout.fits(first.raw, following.text):  # a wrapped line would have taken that word
         return None, lines
