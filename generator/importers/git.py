@@ -1224,8 +1224,14 @@ _NOREPLY = re.compile(r"(?:[0-9]{1,12}\+)?([^@\s]{1,100})@users\.noreply\.github
 def _signed_as(commits: list[tuple[str, str]], login: str) -> bool:
     """Whether a branch's commits are signed with an address of the login's own (`audiodude@example.org`, GitHub's
     `audiodude@users.noreply.github.com`): the owner's own request, whatever name git gives them."""
-    return any(email.partition("@")[0].lower() == login.lower() or (m := _NOREPLY.fullmatch(email)) and
-               m.group(1).lower() == login.lower() for _, email in commits)
+    return any(_address_login(email) == login.lower() for _, email in commits)
+
+
+def _address_login(email: str) -> str:
+    """The login an address names, in lower case: GitHub's address for one (`123+kit@users.noreply.github.com`),
+    else the name before its `@` (`kit@example.org`)."""
+    m = _NOREPLY.fullmatch(email)
+    return (m.group(1) if m else email.partition("@")[0]).lower()
 
 
 def _one_author(commits: list[tuple[str, str]]) -> str | None:
@@ -1558,10 +1564,9 @@ class _Names:
         authors = {author.lower(): author for step in walk.steps for author in (step.author, _author(step)[0])}
         for step in walk.steps:
             for name, email in step.branch_commits:
-                m = _NOREPLY.fullmatch(email)
-                login = authors.get(m.group(1).lower() if m else email.partition("@")[0].lower())
+                login = authors.get(_address_login(email))
                 if login and login.lower() != name.lower() and name not in self.guessed:
-                    whose = "GitHub's address for" if m else "an address named as"
+                    whose = "GitHub's address for" if _NOREPLY.fullmatch(email) else "an address named as"
                     self.guessed[name] = (player_name(login)[0], f"guessed: {name} signs commits as {email}, "
                                           f"{whose} {login} (commit {step.commit.short} merged one)")
 
