@@ -27,10 +27,11 @@ from .archive import number_ranges, runs
 from .mdtext import HTML_TAG, html_markdown, rule_markdown
 from .record import plain_words
 from .text import (ALONE, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, ITEM, MARKUP_STYLES,
-                   MAX_QUOTED_LINE, MAX_TITLE_LINE_WORDS, MUTABLE, TITLE_END, ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note, Rule, RulesetImportError,
-                   YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules, find_line, heading_class_and_title,
-                   heading_text, load_yaml, region_begin, region_end, render_blocks, rule_heading, rule_title,
-                   short_title, split_title_sentences, text_blocks, title_line, wrapped_line, yaml_problem)
+                   MAX_QUOTED_LINE, MUTABLE, ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note,
+                   Rule, RulesetImportError, YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules,
+                   find_line, heading_class_and_title, heading_text, load_yaml, region_begin, region_end,
+                   render_blocks, rule_heading, rule_title, short_title, split_title_sentences, text_blocks,
+                   title_line, title_words, wrapped_line, yaml_problem)
 from .wikitext import is_wikitext, wikitext_markdown
 
 MARKDOWN_EXTENSIONS = (".md", ".markdown", ".mdown", ".mkd")
@@ -1000,7 +1001,7 @@ def _title_over_list(lines: list[Line]) -> tuple[str | None, list[Line]]:
     if len(content) < 2 or content[0].rest is None or content[1].kind is not Kind.LIST_ITEM:
         return None, lines
     words = content[0].rest.strip()
-    if len(words.split()) > MAX_TITLE_LINE_WORDS or TITLE_END.search(words):
+    if not title_words(words):
         return None, lines
     return clean_line(words), [line for line in lines if line is not content[0]]
 

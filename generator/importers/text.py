@@ -65,7 +65,8 @@ _SEPARATOR = re.compile(r"(?:\*\s*)+|-|-{3,}|={3,}")
 _EMBED = re.compile(r"\[[A-Za-z]+ #\d+\]")  # a widget placeholder such as "[Poll #910255]", not "[Repealed]"
 _LIST_ITEM = re.compile(r"-\s+\S.*")
 _SENTENCE_END = re.compile(r"[.!?:][\"'\u201d\u2019)\]]*$")
-TITLE_END = re.compile(r"[.:;!?,][\"'\u201d\u2019)\]]*$")
+_TITLE_END = re.compile(r"[.:;!?,][\"'\u201d\u2019)\]]*$")
+_CLOSED = re.compile(r"[.!?][\"'\u201d\u2019)\]]*$")  # words ended as a sentence is (not by a colon)
 _FIRST_SENTENCE = re.compile(r"(\S.*?)\.\s+(\S.*)")
 
 MAX_TITLE_LINE_WORDS = 10   # "Silly naming rule" is a title, a wrapped sentence is longer
@@ -432,18 +433,13 @@ def _classify(index: int, raw: str) -> Line:
     if (m := _RULE_ALONE.fullmatch(stripped.lstrip("*"))) and m.group(4) and not m.group(3):
         # its class in brackets after its number, and a note of where it came from: the title on the next line
         # (the asterisks some lists put before a rule say its class again: `**Rule 102. [immutable]`)
-        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
-                    rule_class=heading_class_and_title(m.group(4))[0], style=ALONE,
-                    note=_collapse(m.group(5) or m.group(6) or "") or None)
+        return _alone(index, raw, m)
     if m := _RULE_INLINE.fullmatch(stripped):
         if bold := _BOLD.fullmatch(m.group(2)):  # "101: **Victory Condition**": its title
             return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), title=bold.group(2).strip(), style=INLINE)
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=INLINE)
     if m := _RULE_ALONE.fullmatch(stripped):
-        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
-                    title=_collapse(m.group(3)) if m.group(3) else None,
-                    rule_class=heading_class_and_title(m.group(4) or "")[0], style=ALONE,
-                    note=_collapse(m.group(5) or m.group(6) or "") or None)
+        return _alone(index, raw, m)
     if m := _ITEM_START.fullmatch(raw):  # (at the line's start: an item under another is a rule's list)
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=ITEM)
     if _LIST_ITEM.fullmatch(stripped):
@@ -474,6 +470,15 @@ def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
     return Line(index, Kind.HEADING, raw, heading=True, level=level, words=words, anchor=anchor)
 
 
+def _alone(index: int, raw: str, m: re.Match) -> Line:
+    """The start of a rule written alone on its line (`_RULE_ALONE`'s match): its number, revision, title in quotes,
+    class, and note of where it came from."""
+    return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), revision=_revision(m.group(2)),
+                title=_collapse(m.group(3)) if m.group(3) else None,
+                rule_class=heading_class_and_title(m.group(4) or "")[0], style=ALONE,
+                note=_collapse(m.group(5) or m.group(6) or "") or None)
+
+
 def placed_number(section: int, place: int) -> int:
     """A rule's number for its place in a section or an era (`1-1`, `4E83`): the section in thousands (1001,
     4083), the same wherever the rule is read, as the game's own numbers sort."""
@@ -483,7 +488,14 @@ def placed_number(section: int, place: int) -> int:
 def _is_sentence(words: str) -> bool:
     """Whether words in a title's place are a sentence of the rule's text: too long for a title, or ended as a
     sentence is (not by a colon: `**Rule 22: Redistribution of wealth:**` is a title)."""
-    return len(words.split()) > MAX_TITLE_LINE_WORDS or bool(re.search(r"[.!?][\"'\u201d\u2019)\]]*$", words))
+    return len(words.split()) > MAX_TITLE_LINE_WORDS or bool(_CLOSED.search(words))
+
+
+def title_words(words: str, questions: bool = False) -> bool:
+    """Whether words may be a rule's title: a few, without closing punctuation (with `questions`, a question may
+    be one: `What is a proposal?`)."""
+    closed = _TITLE_END.search(words) and not (questions and words.endswith("?"))
+    return len(words.split()) <= MAX_TITLE_LINE_WORDS and not closed
 
 
 def _revision(text: str | None) -> int | None:
@@ -733,8 +745,7 @@ def title_line(lines: list[Line], layout: Layout, questions: bool = False) -> tu
     if content[0] > 0 and content[1] == content[0] + 1:
         return None, lines
     first, following = rest[content[0]], rest[content[1]]
-    closed = TITLE_END.search(first.text) and not (questions and first.text.endswith("?"))
-    if len(first.text.split()) > MAX_TITLE_LINE_WORDS or closed:
+    if not title_words(first.text, questions):
         return None, lines
     if layout.wrapped and not layout.fits(first.raw, following.text):  # a wrapped line would have taken that word
         return None, lines
