@@ -76,26 +76,41 @@ def test_a_rules_text_of_a_day_holds_the_batchs_changes_only_from_the_recorded_d
         assert ("Text 101, amended." in capsys.readouterr().out) is amended, day
 
 
-def test_a_history_date_with_its_year_mistyped_is_read_as_the_proposals_beside_it_say(tmp_path, capsys) -> None:
-    """January's slip (a new year's change dated with last year's year) and a digit slip (2010 for 2020): each
-    date out of step with the proposals numbered beside it that fits between them with their year is read so,
-    and said; a proposal adopted a few days out of its number's order keeps its day."""
+def _mistyped_record(tmp_path, days: dict[int, str]):
+    """A ruleset and an assessor's record: one commit applying proposals 30 on, each amending a rule of its own with
+    the history date `days` gives it, all adopted."""
     ruleset, assessor = tmp_path / "ruleset", tmp_path / "assessor"
-    rules = (101, 102, 103, 104, 105, 106)
+    rules = tuple(range(101, 101 + len(days)))
     git_commit(ruleset, "Start", {"rules_data/config/index": index(*rules), **{
         f"rules_data/rules/{n}": rule_file(n, f"Rule {n}", "1", f"Text {n}.", [FIRST]) for n in rules}},
                date="2020-01-01T12:00:00")
-    days = {30: "2021-01-10", 31: "2020-01-12", 32: "2021-01-12", 33: "2021-01-09", 34: "2010-01-20",
-            35: "2021-01-21"}  # 31: January's slip; 33: adopted before 32; 34: 2010 for 2021
-    git_commit(ruleset, "Proposals 30-35", {f"rules_data/rules/{n}": rule_file(
+    git_commit(ruleset, "Proposals", {f"rules_data/rules/{n}": rule_file(
         n, f"Rule {n}", "1", f"Text {n}, amended.", [FIRST, ("amendment", days[number], f'proposal: "{number}"')])
-        for n, number in zip(rules, days)}, date="2021-01-25T12:00:00")
+        for n, number in zip(rules, days)}, date="2021-03-25T12:00:00")
     git_commit(assessor, "Code", {"README.md": "The Assessor's tools.\n"})
     subprocess.run(["git", "-C", str(assessor), "checkout", "-q", "--orphan", "gh-pages"], check=True)
     subprocess.run(["git", "-C", str(assessor), "rm", "-q", "-rf", "."], check=True)
     voted = ([("Bea", "FOR"), ("Cy", "FOR")], {}, 6, 0)
-    git_commit(assessor, "30-35", {"json/30-35.txt": batch(*((n, "1.0", "ADOPTED", *voted) for n in days))},
-               date="2021-01-26T12:00:00")
+    git_commit(assessor, "batch", {"json/batch.txt": batch(*((n, "1.0", "ADOPTED", *voted) for n in days))},
+               date="2021-03-26T12:00:00")
+    return ruleset, assessor
+
+
+def test_a_leap_day_that_no_other_year_holds_is_read_as_written(tmp_path, capsys) -> None:
+    """29 February 2020 among proposals of 2021: with their year it is no day, so nothing reads it otherwise."""
+    ruleset, assessor = _mistyped_record(tmp_path, {30: "2021-02-27", 31: "2020-02-29", 32: "2021-03-01"})
+    code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset), "--assessor", str(assessor))
+    assert code in (0, 1) and "mistyped" not in said and "bug" not in said, said
+    assert "Date: 2020-02-29" in files["log/2020.md"]
+
+
+def test_a_history_date_with_its_year_mistyped_is_read_as_the_proposals_beside_it_say(tmp_path, capsys) -> None:
+    """January's slip (a new year's change dated with last year's year) and a digit slip (2010 for 2020): each
+    date out of step with the proposals numbered beside it that fits between them with their year is read so,
+    and said; a proposal adopted a few days out of its number's order keeps its day."""
+    days = {30: "2021-01-10", 31: "2020-01-12", 32: "2021-01-12", 33: "2021-01-09", 34: "2010-01-20",
+            35: "2021-01-21"}  # 31: January's slip; 33: adopted before 32; 34: 2010 for 2021
+    ruleset, assessor = _mistyped_record(tmp_path, days)
     code, files, said = run_import(tmp_path, capsys, "--ruleset", str(ruleset), "--assessor", str(assessor))
     assert code == 1, said
     assert ("proposal 31: the history entry's date 2020-01-12 is out of step with proposals 30 (2021-01-10) and 32 "

@@ -1893,7 +1893,9 @@ class _Importer:
             beside = (numbers[place - 1], numbers[place + 1])
             if any(_days_apart(item.date, days[other]) < MIN_YEAR_SLIP_DAYS for other in beside):
                 continue
-            read = sorted({day for other in beside if (day := f"{days[other][:4]}{item.date[4:]}") <= item.commit_date
+            # (with another year, 29 February may be no day)
+            read = sorted({day for other in beside if (day := _valid_date(f"{days[other][:4]}{item.date[4:]}"))
+                           and day <= item.commit_date
                            and all(_days_apart(day, days[near]) <= MAX_YEAR_SLIP_NEIGHBOUR_DAYS for near in beside)})
             if read:
                 self.problems.append(Problem(item.path, item.commit, 0, f"proposal {number}: the history entry's date "
