@@ -251,6 +251,9 @@ def read_mapping(path: Path) -> Mapping:
                    markdown)
 
 
+_CAPTURE_KEYS = {"file": str, "date": datetime.date, "title": str, "proposal": int}  # an entry of rulesets.files
+
+
 def _rulesets(rulesets: "_Table") -> Rulesets:
     """The records file's [rulesets]: a list in the repository (`list`, read by the keys named), or its own."""
     files = rulesets.value("files", list, [])
@@ -262,9 +265,8 @@ def _rulesets(rulesets: "_Table") -> Rulesets:
         raise rulesets.fail(given[0], "reads a list kept in the repository (rulesets.list); rulesets.files is the "
                                       "list itself: give one or the other")
     for place, entry in enumerate(files):
-        kinds = {"file": str, "date": datetime.date, "title": str, "proposal": int}
         if not isinstance(entry, dict) or not isinstance(entry.get("file"), str) or any(
-                key not in kinds or not isinstance(value, kinds[key]) or isinstance(value, bool)
+                key not in _CAPTURE_KEYS or not isinstance(value, _CAPTURE_KEYS[key]) or isinstance(value, bool)
                 for key, value in entry.items()):
             raise rulesets.fail("files", f"ruleset {place} (from 0) must be a table {{ file = \"PATH\", date = "
                                          "YYYY-MM-DD, title = \"...\", proposal = N }, its file at least")
