@@ -5,7 +5,7 @@ one, one of format 1.2's case folders and a synthetic one.
 
 Edits: numbers, words, titles, votes, results, scores, Effects, key lines; entries appended (a defeated
 proposal at the end, the commonest edit), deleted, moved and duplicated; Solitaire's turn headings; the log's
-preamble; rules.md; game.toml; snapshots; drafts; a template override; a game broken and fixed later (while
+preamble; rules.md; labels (in rules.md and the log); game.toml; snapshots; drafts; a template override; a game broken and fixed later (while
 another is edited); two games at once. Each run makes every kind of edit at least once, in an order of its own.
 A failure names the seed and the edits that led to it, so that
 
@@ -224,6 +224,24 @@ def rules_word(rng: random.Random, game: Path) -> str | None:
     return f"rules.md: line {i + 1}"
 
 
+def label(rng: random.Random, game: Path) -> str | None:
+    """A rule given a label: in rules.md under its heading, or in the log after a change's quoted text."""
+    name = f"{rng.randrange(1, 9)}E{rng.randrange(100)}"
+    for path in rng.sample([game / "rules.md", game / "log.md"], 2):
+        lines = path.read_text(encoding="utf-8").split("\n") if path.is_file() else []
+        if path.name == "rules.md":
+            places = [i + 1 for i, line in enumerate(lines) if line.startswith("### ")]
+        else:  # the end of a blockquote that follows a change
+            places = [i + 1 for i, line in enumerate(lines) if line.startswith(">") and i + 1 < len(lines)
+                      and not lines[i + 1].startswith(">")]
+        if places:
+            i = rng.choice(places)
+            lines[i:i] = [f"Label: {name}"] if path.name == "rules.md" else ["", f"Label: {name}"]
+            path.write_text("\n".join(lines), encoding="utf-8")
+            return f"{path.name}: label {name} at line {i + 1}"
+    return None
+
+
 def game_setting(rng: random.Random, game: Path) -> str | None:
     path = game / "game.toml"
     text = path.read_text(encoding="utf-8")
@@ -288,7 +306,7 @@ def turn_heading(rng, lines):
 
 
 KINDS = [number, word, delete_entry, move_entry, append_defeated, blank_lines, delete_line, duplicate_line, result,
-         title, votes, key_line, preamble, turn_heading, rules_word, game_setting, snapshot_word, draft,
+         title, votes, key_line, preamble, turn_heading, rules_word, label, game_setting, snapshot_word, draft,
          template_override]
 EDITS = int(os.environ.get("NOMIC_DIFFERENTIAL_EDITS", str(len(KINDS))))
 

@@ -194,6 +194,7 @@ class Rule:
     history: tuple[str, ...] = ()
     annotations: tuple[tuple[str, Source], ...] = ()
     revision: int | None = None  # format 1.2: its `Revision:` line, the keepers' count of its changes so far
+    label: str = ""  # format 1.4: its `Label:` line, the record's own name for it (`4E83`, `UC1`), shown beside its number
 
 
 @dataclass(frozen=True)
@@ -241,6 +242,7 @@ class Change:
     revision: int | None = None
     corrected: str = ""
     place: int | None = None
+    label: str = ""  # the record's own name for the rule from this change on (`Label: 4E83`)
 
 
 @dataclass(frozen=True)

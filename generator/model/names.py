@@ -85,6 +85,13 @@ def invisible_problem(name: str, what: str = "name") -> str | None:
             f"'{seen}'; remove them")
 
 
+def label_problem(label: str) -> str | None:
+    """Why a `Label:` (the record's own name for a rule) cannot stand as written; else None."""
+    if not label:
+        return "'Label:' is empty: it gives the record's own name for the rule, like 'Label: 4E83'"
+    return invisible_problem(label, "label")
+
+
 def name_problem(name: str) -> str | None:
     """Why `name` cannot be a player's (in game.toml, `new --player`, `Players: +Name`): none that a Votes line
     could not write, nor one a reader cannot see. None when it can be."""

@@ -61,7 +61,7 @@ _REENACT = re.compile(r"^reenact\s+(?:power\s+(\S+)\s+)?rule\s+([0-9]+)(?:\s*:(.
 _ANNOTATE = re.compile(r"^(un)?annotate\s+rule\s+([0-9]+)\s*:?$", re.IGNORECASE)
 # Format 1.4: the record's word on the change above (its own paragraph, right after the change or its quoted text).
 _NOT_RECORDED = re.compile(r"^as proposed:\s*not recorded\.?$")  # (lowered) format 1.4: no record holds its text
-_RECORD_LINE = re.compile(r"^(history|revision|corrected|place)\s*:\s*(.*)$", re.IGNORECASE)
+_RECORD_LINE = re.compile(r"^(history|revision|corrected|place|label)\s*:\s*(.*)$", re.IGNORECASE)
 # Every pattern that reads a line runs in time linear in it: rule numbers are ASCII digits (read_int caps
 # them), and no lazy part is followed by optional white space before the end (that backtracks: a 40 KB line
 # took 20 s); a title is read greedily and stripped.
@@ -1416,12 +1416,16 @@ def _is_record(paragraph: str) -> bool:
     return _RECORD_LINE.match(paragraph.split("\n", 1)[0]) is not None
 
 
+_UNLABELLED = {"repeal": "a repeal", "annotate": "an annotation"}  # changes after which a rule has no new name
+
+
 def _read_record(file: str, first: int, content: str, change: Change, errors: ErrorCollector) -> dict | None:
     """A change's record (format 1.4): its `History:` lines (the keepers' own line for the change; on a
     re-enactment, the lines before it are the rule's earlier lives), its `Revision:` (the rule's revision after it,
-    as the keepers count), `Corrected:` (what the record said at the time, since corrected) and `Place:` (where its
-    line stands among the rule's history lines as the keepers order them). A line that names no key continues the
-    value above it. None, with an error at the line, when it cannot be read."""
+    as the keepers count), `Corrected:` (what the record said at the time, since corrected), `Place:` (where its
+    line stands among the rule's history lines as the keepers order them) and `Label:` (the record's own name for
+    the rule from the change on). A line that names no key continues the value above it. None, with an error at
+    the line, when it cannot be read."""
     read: list[tuple[str, str, int]] = []
     ok = True
     for offset, line in enumerate(content.split("\n")):
@@ -1432,9 +1436,9 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
             read[-1] = (key, f"{value} {line.strip()}", at)
         elif line.strip():
             errors.add(file, first + offset, f"'{shorten(line.strip())}' in a change's record: each line is "
-                       "'History: ...', 'Revision: N', 'Corrected: ...' or 'Place: N'")
+                       "'History: ...', 'Revision: N', 'Corrected: ...', 'Place: N' or 'Label: ...'")
             ok = False
-    history, numbers, corrected = [], {}, ""
+    history, numbers, words = [], {}, {}
     lines = [at for key, _, at in read if key == "history"]
     for key, value, at in read:
         if not value:
@@ -1442,8 +1446,13 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
             ok = False
         elif key == "history":
             history.append(value)
-        elif key in numbers or (key == "corrected" and corrected):
+        elif key in numbers or key in words:
             errors.add(file, at, f"a second '{key.capitalize()}:' for one change (a change has one {key})")
+            ok = False
+        elif key == "label" and (problem := invisible_problem(value, "label") or (
+                f"'Label:' after {_UNLABELLED[change.kind]}: a label names the rule from a change that leaves it in "
+                "force" if change.kind in _UNLABELLED else None)):
+            errors.add(file, at, problem)
             ok = False
         elif key in ("revision", "place"):
             try:
@@ -1458,7 +1467,7 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
                 errors.add(file, at, f"'{key.capitalize()}: {shorten(value)}' must be a whole number, {meaning}")
                 ok = False
         else:
-            corrected = value
+            words[key] = value
     if len(history) > 1 and change.kind != "reenact":
         errors.add(file, lines[1], f"{len(history)} 'History:' lines for one {change.kind} change: only a "
                    "re-enactment carries the rule's earlier lives before its own line")
@@ -1468,8 +1477,8 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
                    "says where that line stands among the rule's history lines (or a new annotation among its "
                    "annotations)")
         ok = False
-    return dict(history=tuple(history), revision=numbers.get("revision"), corrected=corrected,
-                place=numbers.get("place")) if ok else None
+    return dict(history=tuple(history), revision=numbers.get("revision"), corrected=words.get("corrected", ""),
+                place=numbers.get("place"), label=words.get("label", "")) if ok else None
 
 
 class _ChangeText(NamedTuple):

@@ -10,7 +10,7 @@ from fractions import Fraction
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_RULE_CHARS
 from ..model import Rule, RuleClass, Ruleset, Source
-from ..model.names import invisible_problem
+from ..model.names import invisible_problem, label_problem
 from .source import (FENCE, NumberTooLarge, closes_fence, markdown, read_int, read_written_decimal, shorten, slice_lines,
                      unquote)
 
@@ -59,6 +59,21 @@ _POWER_LINE = re.compile(r"^Power:(.*)$", re.IGNORECASE)  # the value stripped a
 _HISTORY_LINE = re.compile(r"^History:(.*)$", re.IGNORECASE)
 _REVISION_LINE = re.compile(r"^Revision:(.*)$", re.IGNORECASE)
 _ANNOTATION = re.compile(r"^Annotation:(.*)$", re.IGNORECASE)
+_LABEL_LINE = re.compile(r"^Label:(.*)$", re.IGNORECASE)
+
+
+def _read_label(lines: list[str], first: int, end: int, number: int, file: str,
+                errors: ErrorCollector) -> tuple[str, int]:
+    """The `Label: 4E83` line that may open a rule's body, before all others: the record's own name for the
+    rule, shown beside its number; and where the rest starts."""
+    at = _first_text_line(lines, first, end)
+    if at >= end or not (m := _LABEL_LINE.match(lines[at])):
+        return "", first
+    label = m.group(1).strip()
+    if problem := label_problem(label):
+        errors.add(file, at + 1, f"rule {number}: {problem}")
+        return "", at + 1
+    return label, at + 1
 
 
 def _read_revision(lines: list[str], first: int, end: int, number: int, file: str,
@@ -192,6 +207,7 @@ class _RulesetReader:
         self.current_class: RuleClass | None = None
         self.rules: list[Rule] = []
         self.first_seen: dict[int, int] = {}
+        self.labelled: dict[str, tuple[int, int]] = {}  # each label's rule and its heading's line
         self.open_rule: tuple[int, str, RuleClass, int] | None = None  # number, title, class, heading line (0-based)
         self.seen_heading = False
         self.titled = False  # the first level-1 heading is the title; a later one is a topic (format 1.3)
@@ -252,13 +268,17 @@ class _RulesetReader:
         self.open_rule = (number, rule_title, self.current_class, last_heading_line)
 
     def close(self, end: int) -> None:
-        """The open rule, if any, read from its heading to `end`: power, revision, history, text, annotations."""
+        """The open rule, if any, read from its heading to `end`: label, power, revision, history, text,
+        annotations."""
         if self.open_rule is None:
             return
         lines, file, errors = self.lines, self.file, self.errors
         number, rule_title, rule_class, start = self.open_rule
         self.open_rule = None
-        body_start = start + 1
+        label, body_start = _read_label(lines, start + 1, end, number, file, errors)
+        if label and (other := self.labelled.setdefault(label, (number, start + 1))) != (number, start + 1):
+            errors.add(file, body_start, f"rule {number}'s label '{label}' is rule {other[0]}'s too (line {other[1]}): "
+                       "a label names one rule")
         rule_power = None
         if self.power:
             text_start = _first_text_line(lines, body_start, end)
@@ -266,6 +286,10 @@ class _RulesetReader:
         revision, body_start = _read_revision(lines, body_start, end, number, file, errors)
         history, body_start = _read_history(lines, body_start, end, number, file, errors)
         text_start = _first_text_line(lines, body_start, end)
+        if (rule_power is not None or revision is not None or history) and text_start < end \
+                and _LABEL_LINE.match(lines[text_start]):  # (it would be taken for text)
+            errors.add(file, text_start + 1, f"rule {number}'s 'Label:' line comes after its other lines: write it "
+                       "first (the order is 'Label:', 'Power:', 'Revision:', then 'History:')")
         end, annotations = _split_annotations(lines, body_start, end, file)
         text = slice_lines(lines, body_start, end)
         if len(text) > MAX_RULE_CHARS:
@@ -274,7 +298,7 @@ class _RulesetReader:
             return
         self.rules.append(Rule(number, rule_class, rule_title, text, Source(file, start + 1),
                                text_line=text_start + 1, power=rule_power, history=history,
-                               annotations=annotations, revision=revision))
+                               annotations=annotations, revision=revision, label=label))
 
     def snapshot_lines(self, paragraph: str, first: int) -> None:
         """A paragraph before a snapshot's first heading: its `After:`, `Date:` and `Behind:` lines."""

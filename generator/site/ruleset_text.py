@@ -332,6 +332,7 @@ def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) ->
 
 def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
     revision = plan.revision(version)
+    called = f" ({label})" if (label := plan.label(version)) else ""
     if layout.keepers:
         power = f" (Power={_power(version.power)})" if version.power is not None else ""
         text = "\n".join(TEXT_INDENT + line if line.strip() else max(line, TEXT_INDENT, key=len)
@@ -342,14 +343,14 @@ def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -
         facts = [f"power {_power(version.power)}"] if version.power is not None else []
         if revision is not None:
             facts.append(f"revision {revision}")
-        head = f"Rule {version.number}" + (f": {version.title}" if version.title else "") \
+        head = f"Rule {version.number}{called}" + (f": {version.title}" if version.title else "") \
             + (f" ({', '.join(facts)})" if facts else "")
         block = head + "\n\n" + "".join(line + "\n" for line in _plain_lines(rule_lines(version.text), version.text)) \
             + "\n"
     return VersionPiece(version.identity, version.start, STILL if version.end is None else version.end,
                         version.number, version.rule_class,
                         _power_ranks(plan)[version.power] if version.power is not None else -1,
-                        f": {version.title}", block)
+                        f"{called}: {version.title}", block)
 
 
 def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:

@@ -80,7 +80,8 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
         last = rule.last
         was = [n for n in rule.lineage if n != last.number]
         return {"kind": "rule", "numbers": [last.number], "old_numbers": was,
-                "title": f"Rule {last.number}" + (f": {last.title}" if last.title else "")
+                "title": f"Rule {last.number}" + (f" ({label})" if (label := plan.label(last)) else "")
+                         + (f": {last.title}" if last.title else "")
                          + (f" (was {', '.join(map(str, was))})" if was else "") + (" (repealed)" if rule.repealed else ""),
                 "url": plan.rule_page(which)}, "", last.text
     if kind == "earlier":  # format 1.4: known from the record only

@@ -223,6 +223,8 @@ class GamePlan:
     # Format 1.2: by rule identity, the revision an initial rule had when the archive starts (its `Revision:`);
     # None where the game keeps no revisions.
     revisions: dict[int, int] | None = field(init=False)
+    # Format 1.4: by rule identity, an initial rule's `Label:`, the record's own name for it.
+    labels: dict[int, str] = field(init=False)
     annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
     _made: dict[str, Any] = field(default_factory=dict)
 
@@ -239,11 +241,14 @@ class GamePlan:
         initial_rules = self.replay.game.rules.rules
         noted = [rule for rule in initial_rules if rule.history or rule.annotations]
         revised = [rule for rule in initial_rules if rule.revision is not None]
-        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1} if noted or revised else {}
+        labelled = [rule for rule in initial_rules if rule.label]
+        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1} \
+            if noted or revised or labelled else {}
         self.rule_notes = {initial[rule.number]: (rule.history, tuple(text for text, _ in rule.annotations))
                            for rule in noted if rule.number in initial}
         self.revisions = {initial[rule.number]: rule.revision for rule in revised if rule.number in initial} \
             if revised else None
+        self.labels = {initial[rule.number]: rule.label for rule in labelled if rule.number in initial}
         self.annotations = {}
         for identity, change, index in self.replay.annotations:
             self.annotations.setdefault(identity, []).append((change, index))
@@ -296,7 +301,7 @@ class GamePlan:
         """A version's revision, as its keepers count a rule's changes (Agora's `Rule 2139/12`): the initial
         rule's `Revision:`, one more for each version since (a rule made in the archive starts at 0); None
         where the game keeps no revisions."""
-        if self.revisions is None and not self.recorded_revisions:
+        if self.revisions is None and not self.recorded("revision"):
             return None
         return self.once("revisions", self._revisions)[version.identity, version.start]
 
@@ -310,6 +315,22 @@ class GamePlan:
                 given = [change.revision for change in version.changes if change.revision is not None]
                 count = given[-1] if given else count + 1
                 out[identity, version.start] = count
+        return out
+
+    def label(self, version: RuleVersion) -> str:
+        """The record's own name for a rule in a version (`4E83`): the last `Label:` of the changes that made it,
+        else the version before's, else its `Label:` in rules.md; "" where the record gives it none."""
+        if not self.labels and not self.recorded("label"):
+            return ""
+        return self.once("labels", self._labels)[version.identity, version.start]
+
+    def _labels(self) -> dict[tuple[int, int], str]:
+        out = {}
+        for identity, rule in self.history.rules.items():
+            label = self.labels.get(identity, "")
+            for version in rule.versions:
+                label = next((change.label for change in reversed(version.changes) if change.label), label)
+                out[identity, version.start] = label
         return out
 
     def earlier(self) -> list[EarlierProposal]:
@@ -344,11 +365,11 @@ class GamePlan:
         return f"{from_dir}{self.entry_anchor(unrecorded[at][2])}" if at >= 0 and unrecorded[at][1] >= number \
             else None
 
-    @property
-    def recorded_revisions(self) -> bool:
-        """Whether some change of the log gives the rule's revision after it (format 1.4)."""
-        return self.once("recorded revisions", lambda: any(self.memo.each("recorded revisions", self.replay.steps,
-                                                                           _records_revisions)))
+    def recorded(self, key: str) -> bool:
+        """Whether some change of the log gives `key` in its record (format 1.4: "revision", "label")."""
+        return self.once(f"recorded {key}", lambda: any(self.memo.each(
+            f"recorded {key}", self.replay.steps, lambda step: any(
+                getattr(change, key) not in (None, "") for change in getattr(step.entry, "changes", ())))))
 
 
 def proposal_number(step: Step) -> tuple[int, str] | None:
@@ -374,10 +395,6 @@ def _log_cut(lengths: tuple[int, ...]) -> list[range]:
             size = 0
         size += shown
     return [range(start, end) for start, end in zip(starts, starts[1:] + [len(lengths)])]
-
-
-def _records_revisions(step: Step) -> bool:
-    return any(change.revision is not None for change in getattr(step.entry, "changes", ()))
 
 
 def summaries(steps: Sequence[Step], summarize: Callable[[int, tuple[Step, ...]], Any], size: int = 256) -> list[Any]:
@@ -691,6 +708,6 @@ def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
 
 def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
     return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
-            "power": power_text(version.power), "revision": plan.revision(version),
+            "power": power_text(version.power), "revision": plan.revision(version), "label": plan.label(version),
             "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
             "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}
