@@ -2080,3 +2080,20 @@ def test_a_commit_that_says_it_corrects_typos_and_changes_a_few_words_is_a_clean
     assert "By: Keeper, no proposal" in log["Event: Fix typos"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_a_rule_the_record_names_by_letters_keeps_its_name_when_enacted_later(tmp_path, capsys) -> None:
+    """Rules known by letters (`K1`), one enacted by a later commit: rules.md gives the first its `Label:`, the
+    enactment's record gives the second's, and the site shows each name beside the number made of it."""
+    repo = tmp_path / "repo"
+    constants = "# Constants\n\n## K1 - Pull requests only\nChanges come by pull request.\n"
+    numbered = "\n# Rules\n\n## 1 - Formatting\nEach rule has a heading.\n\n## 2 - Numbering\nIn order.\n"
+    git_commit(repo, "Initial rules", {"RULES.md": constants + numbered}, date="2020-01-01T12:00:00")
+    git_commit(repo, "Proposal 3: be kind", {"RULES.md": constants + "\n## K2 - Be kind\nBe kind to each other.\n"
+                                             + numbered}, date="2020-01-02T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "RULES.md")
+    assert "### 991101. Pull requests only\nLabel: K1\n" in files["rules.md"]
+    assert "Enact rule 991102: Be kind\n\n> Be kind to each other.\n\nLabel: K2\n" in log["Proposal 3: be kind"]
+    assert main(["build", str(tmp_path / "game"), "-o", str(tmp_path / "site")]) == 0
+    page = (tmp_path / "site" / "game" / "rules" / "991102.html").read_text(encoding="utf-8")
+    assert "<h1>Rule 991102 (K2): Be kind</h1>" in page

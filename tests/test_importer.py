@@ -514,7 +514,7 @@ def test_hostile_json_and_markdown_are_refused_or_read_never_a_crash() -> None:
     chain = {f"t{n}": {"tag": f"t{n}", "title": f"T{n}", "content": "x", "parent_tag": f"t{n - 1}" if n else "root",
                        "child_tags": [f"t{n + 1}"]} for n in range(20_000)}
     read = read_ruleset(__import__("json").dumps({"rules": chain}), file="rules.json")
-    assert len(read.rules) == 20_000 and read.rules[-1].place == ".".join(["1"] * 20_000)
+    assert len(read.rules) == 20_000 and read.rules[-1].label == "t19999"
     # Fences never closed: in Markdown one runs to the rule's end and is closed there (not on into rule 2); in plain
     # text none is a fence. No line is looked at again for each one.
     fences = "## 1\n\n" + "~~~ x\n" * 10_000 + "\n## 2\n\nTwo.\n"

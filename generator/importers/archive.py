@@ -78,6 +78,7 @@ class Change:
     revision: int | None = None
     corrected: str = ""
     place: int | None = None  # its History: line's place in the rule's history, where the log holds it later
+    label: str = ""  # the record's own name for the rule from this change on (`4E83`), where it is a new one
 
 
 @dataclass
@@ -164,7 +165,8 @@ def change_paragraph(change: Change) -> str:
     record = [f"History: {line}" for line in change.history] + \
         ([f"Revision: {change.revision}"] if change.revision is not None else []) + \
         ([f"Corrected: {change.corrected}"] if change.corrected else []) + \
-        ([f"Place: {change.place}"] if change.place is not None else [])
+        ([f"Place: {change.place}"] if change.place is not None else []) + \
+        ([f"Label: {change.label}"] if change.label else [])
     return paragraph + ("\n\n" + "\n".join(record) if record else "") + (f"\n\n{change.after}" if change.after else "")
 
 

@@ -50,7 +50,7 @@ from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
                         render_ruleset)
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
-                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, short_title, wrap)
+                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, rule_label, short_title, wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -882,7 +882,7 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
     stops marking classes (`_unclassed`), each immutable rule that stays is transmuted to mutable."""
     unclassed = _unclassed(before, after)
     if shifted := _shifted(before, after):
-        return _shifted_changes(before, after, *shifted, unclassed)
+        return _labelled(before, after, *_shifted_changes(before, after, *shifted, unclassed))
     changes: list[Change] = []
     cleaned: list[Change] = []
     gone = [number for number in before if number not in after]
@@ -901,7 +901,25 @@ def _changes(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) ->
             changes.append(Change("enact", number, text=now.text, title=now.title, rule_class=_class(now)))
             continue
         _compare(number, old, now, number in renumbered, changes, cleaned, unclassed)
-    return changes, cleaned
+    return _labelled(before, after, changes, cleaned)
+
+
+def _labelled(before: dict[int, ImportedRule], after: dict[int, ImportedRule], changes: list[Change],
+              cleaned: list[Change]) -> tuple[list[Change], list[Change]]:
+    """The changes, the first that leaves each rule in force giving its label where the record names it anew (a
+    rule enacted, one renumbered with its place in an outline). A label changed alone goes unsaid: no change
+    carries it."""
+    out, seen = [], set()
+    for change in changes:
+        number = change.new_number if change.kind == "renumber" else change.rule
+        if change.kind not in ("repeal", "annotate") and number in after and number not in seen:
+            seen.add(number)
+            was = before.get(change.rule) if change.kind != "enact" else None
+            label = rule_label(after[number].label or "")
+            if label and label != (rule_label(was.label or "") if was is not None else ""):
+                change = dataclasses.replace(change, label=label)
+        out.append(change)
+    return out, cleaned
 
 
 def _unclassed(before: dict[int, ImportedRule], after: dict[int, ImportedRule]) -> bool:

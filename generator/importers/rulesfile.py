@@ -30,7 +30,7 @@ from .text import (ALONE, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTA
                    MAX_QUOTED_LINE, MUTABLE, ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note,
                    Rule, RulesetImportError, YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules,
                    find_line, heading_class_and_title, heading_text, load_yaml, region_begin, region_end,
-                   render_blocks, rule_heading, rule_title, short_title, split_title_sentences, text_blocks,
+                   render_blocks, rule_heading, rule_label, rule_title, short_title, split_title_sentences, text_blocks,
                    title_line, title_words, wrapped_line, yaml_problem)
 from .wikitext import is_wikitext, wikitext_markdown
 
@@ -155,6 +155,7 @@ def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
     out = [f"# {heading_text(clean_line(title))}"]
     topic: object = None
     rule_class: object = ()  # none yet
+    labelled: set[str] = set()  # (a label names one rule: a record's slip that gives two one is kept on the first)
     for rule in rules:
         if rule.topic != topic:
             topic, rule_class = rule.topic, ()
@@ -163,8 +164,11 @@ def render_ruleset(title: str, rules: list[ImportedRule]) -> str:
         if rule.rule_class != rule_class:
             rule_class = rule.rule_class
             out.append(f"\n## {rule.rule_class or UNRECORDED}")
-        keys = ([f"Revision: {rule.revision}"] if rule.revision is not None else []) \
+        label = rule_label(rule.label) if rule.label else ""
+        keys = ([f"Label: {label}"] if label and label not in labelled else []) \
+            + ([f"Revision: {rule.revision}"] if rule.revision is not None else []) \
             + [f"History: {_history_words(said)}" for _, said in rule.history]
+        labelled.add(label)
         out.append(f"\n### {heading_text(rule_heading(rule.number, rule.title))}" + "".join(f"\n{key}" for key in keys))
         if rule.text:
             out.append(("\n" if keys else "") + rule.text)
@@ -358,7 +362,8 @@ class _Reading:
             raise RulesetImportError(f"rule {rule.number}'s text is {len(rule.text):,} characters long; a rule's "
                                      f"text may hold at most {MAX_RULE_CHARS:,}", rule.line, rule.file)
         return ImportedRule(rule.number, rule.rule_class, title, rule.text, rule.line, rule.file, rule.revision,
-                            tuple(rule.history), tuple(rule.annotations), rule.topic, rule.key, rule.place,
+                            tuple(rule.history), tuple(rule.annotations), rule.topic, rule.key,
+                            rule.label if rule.label != str(rule.number) else None,  # ("2" in an outline: its number)
                             rule.front_matter)
 
 
@@ -405,6 +410,7 @@ class _Shape:
                                "section" if _stack_class(stack) else "", revision=line.revision,
                                topic=_stack_topic(stack, title),
                                key=identifier.group(1) if identifier else line.key)
+                current.label = current.key
                 if current.key:
                     (lettered if identifier else placed).append(current)
                 if line.rest:
@@ -502,6 +508,7 @@ class _Shape:
             rule = Rule(len(rules) + 1, rule_class, body, heading.index + 1, title=heading.words,
                         class_from="heading" if rule_class else "", key=heading.anchor,
                         place=".".join(str(count) for count in counters),
+                        label=heading.anchor or ".".join(str(count) for count in counters),
                         topic=next((group.words for group in reversed(groups) if not group.rule_class), None))
             rules.append(rule)
             self._finish(rule)
@@ -793,7 +800,7 @@ def read_rules_json(text: str, *, file: str | None = None) -> ImportedRuleset:
         breaks = set(range(len(lines) - 1)) if html_seen else set()
         rule = Rule(number if number is not None else position, rule_class, [], 0, title=title,
                     class_from="front matter" if rule_class else "", key=item["tag"] if number is None else None,
-                    place=places.get(id(item)))
+                    label=item["tag"] if number is None else None, place=places.get(id(item)))
         rule.file, rule.position = file, position - 1
         rule.text = _wrapped(rule_markdown(lines, breaks)[0], rule) if content.strip() else ""
         rule.history = [_json_history(entry) for entry in item.get("history") or [] if isinstance(entry, dict)]

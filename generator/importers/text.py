@@ -107,6 +107,12 @@ def short_title(raw: str, limit: int = MAX_TITLE_CHARS) -> tuple[str, str | None
     return title[:limit - 1] + "\u2026", f"it is {len(title):,} characters long, cut to {limit:,}"
 
 
+def rule_label(raw: str) -> str:
+    """A rule's label as rules.md and the log can hold it: one line (`short_title`'s length), each invisible
+    character written as its escape, as a title's."""
+    return invisible_escaped(short_title(clean_line(raw))[0])[0]
+
+
 def rule_title(raw: str) -> tuple[str, str | None]:
     """A rule's title as rules.md and the log can hold it (`short_title`), each invisible character written as its
     escape: a title gets a player's name's rules (model/names.py), so that U+202E cannot turn it round for every
@@ -312,6 +318,7 @@ class Rule:
     topic: str | None = None
     key: str | None = None
     place: str | None = None
+    label: str | None = None  # the record's own name for it, where its number is made (rules.md's `Label:`)
     note: str | None = None  # the keeper's note on its start, kept as a history line
     file: str | None = None
     text: str = ""          # its text as rules.md holds it, once written
@@ -348,7 +355,9 @@ class ImportedRule:
     annotations: tuple[str, ...] = ()  # notes kept with it, not its text (Markdown)
     topic: str | None = None  # the heading that groups it, not naming a class ("Voting")
     key: str | None = None  # its identity where the file numbers no rules (an outline's tag, "glossary")
-    place: str | None = None  # its place in an outline ("2.2.1")
+    # The record's own name for it where its number is made (`4E83`, `UC1`, a tag, an outline's `2.2.1`): the
+    # site shows it beside the number (rules.md's `Label:`).
+    label: str | None = None
     front_matter: dict = field(default_factory=dict)  # its file's front matter, keys in lower case
 
 
