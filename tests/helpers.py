@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import hashlib
+import re
 import shutil
 from html.parser import HTMLParser
 from pathlib import Path
@@ -18,6 +19,25 @@ def copy_games(tmp_path: Path, *names: str) -> Path:
     for name in names:
         shutil.copytree(GAMES / name, content / name)
     return content
+
+
+def page_words(html: str) -> str:
+    """A page's words as a reader sees them: its tags as spaces, its runs of white space as one."""
+    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
+
+
+def built_case(tmp_path: Path, case: Path, log: str | None = None) -> Path:
+    """The site of a case folder's game (its log replaced by `log`, where given), built under tmp_path: the
+    game's folder in it."""
+    from generator.cli import main  # (helpers is imported by tests that never build)
+
+    game = tmp_path / "content" / case.name
+    shutil.copytree(case, game)
+    (game / "expected.txt").unlink()
+    if log is not None:
+        (game / "log.md").write_text(log, encoding="utf-8")
+    assert main(["build", str(game), "-o", str(tmp_path / "site"), "-q"]) == 0
+    return tmp_path / "site" / case.name
 
 
 def tree_digest(folder: Path) -> dict[str, str]:

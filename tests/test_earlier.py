@@ -9,20 +9,13 @@ import shutil
 from pathlib import Path
 
 from generator.cli import main
+from tests.helpers import built_case, page_words as _words
 
 CASE = Path(__file__).resolve().parent / "cases" / "engine" / "v14-earlier"
 
 
-def _words(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
-
-
 def _built(tmp_path: Path) -> Path:
-    game = tmp_path / "content" / "v14-earlier"
-    shutil.copytree(CASE, game)
-    (game / "expected.txt").unlink()
-    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
-    return tmp_path / "site" / "v14-earlier"
+    return built_case(tmp_path, CASE)
 
 
 def test_each_earlier_proposal_has_a_page_saying_it_is_known_from_the_record_only(tmp_path):

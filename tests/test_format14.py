@@ -8,22 +8,13 @@ import shutil
 from pathlib import Path
 
 from generator.cli import main
+from tests.helpers import built_case, page_words as _words
 
 CASE = Path(__file__).resolve().parent / "cases" / "engine" / "v14-record"
 
 
-def _words(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
-
-
 def _built(tmp_path: Path, log: str | None = None) -> Path:
-    game = tmp_path / "content" / "v14-record"
-    shutil.copytree(CASE, game)
-    (game / "expected.txt").unlink()
-    if log is not None:
-        (game / "log.md").write_text(log, encoding="utf-8")
-    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
-    return tmp_path / "site" / "v14-record"
+    return built_case(tmp_path, CASE, log)
 
 
 def test_a_rule_page_gives_the_records_revision_and_line_and_never_counts_a_rewrap(tmp_path):

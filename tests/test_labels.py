@@ -3,25 +3,16 @@
 tests/cases/engine/v14-labels and tests/cases/parse/label-problems hold the check's exact report."""
 from __future__ import annotations
 
-import re
-import shutil
 from pathlib import Path
 
 from generator.cli import main
+from tests.helpers import built_case, page_words as _words
 
 CASE = Path(__file__).resolve().parent / "cases" / "engine" / "v14-labels"
 
 
-def _words(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
-
-
 def _site(tmp_path: Path) -> Path:
-    game = tmp_path / "content" / "v14-labels"
-    shutil.copytree(CASE, game)
-    (game / "expected.txt").unlink()
-    assert main(["build", str(game), "-o", str(tmp_path / "site")]) == 0
-    return tmp_path / "site" / "v14-labels"
+    return built_case(tmp_path, CASE)
 
 
 def test_a_rule_page_names_the_rule_by_its_label_and_says_each_label_it_had(tmp_path):

@@ -9,6 +9,7 @@ import shutil
 from pathlib import Path
 
 from generator.cli import main
+from tests.helpers import page_words as _words
 
 CASE = Path(__file__).resolve().parent / "cases" / "engine" / "v14-record"
 
@@ -59,10 +60,6 @@ Amend rule 201 to read:
 History: Amended(6) by P305 'Rename and spend' (Ann), 2026-03-01
 Revision: 6
 """
-
-
-def _words(html: str) -> str:
-    return " ".join(re.sub(r"<[^>]+>", " ", html).replace("&#39;", "'").split())
 
 
 def _page(tmp_path: Path, more: str = LATER, *, record: bool = True) -> str:
