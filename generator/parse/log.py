@@ -1515,6 +1515,10 @@ class _ChangeText(NamedTuple):
         return None
 
 
+# "rule 4E83", "rule UC1", "rule 1-12": a rule named as a label names it (a number's digits, then a letter or "-")
+_LABELLED_RULE = re.compile(r"\brule\s+((?:\d+[A-Za-z-]|[A-Za-z]+\d)(?:[\w.-]*[\w-])?)", re.IGNORECASE)
+
+
 def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCollector,
                  power: bool = False) -> Change | None:
     """One change paragraph, by the first of CHANGE_READERS whose pattern it matches; raises NumberTooLarge for a
@@ -1523,7 +1527,10 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
     for pattern, read in CHANGE_READERS:
         if m := pattern.match(text):
             return read(paragraph, m)
-    if not re.search(r"\brules?\s+\d+", text, re.IGNORECASE) and not text.lower().startswith("enact"):
+    if labelled := _LABELLED_RULE.search(text):
+        paragraph.error(f"change '{shorten(text)}' names rule '{shorten(labelled.group(1))}' by a label: a change "
+                        "names a rule by its number (a 'Label:' line names it so for readers, beside its number)")
+    elif not re.search(r"\brules?\s+\d+", text, re.IGNORECASE) and not text.lower().startswith("enact"):
         paragraph.error(f"change '{shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
     else:
         paragraph.error(f"cannot read the change '{shorten(text)}'; a change reads like "
