@@ -514,8 +514,8 @@ class _Shape:
             self._finish(rule)
         grouping = len(sections) - len(rules)
         self.note(self.reading.guessed, rules[0].line, f"the file numbers no rules: each of its {len(rules)} "
-                  f"sections is read as a rule, numbered 1 to {len(rules)} by its place in the file (its tag and its "
-                  "place in the outline kept)" + (f"; {grouping} of its headings, with no text of their own over "
+                  f"sections is read as a rule, numbered 1 to {len(rules)} by its place in the file (its tag, else its "
+                  "place in the outline, its label)" + (f"; {grouping} of its headings, with no text of their own over "
                                                   "deeper ones, are topics grouping the rules under them"
                                                   if grouping else ""))
         return rules
