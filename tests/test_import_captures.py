@@ -69,6 +69,11 @@ def test_each_capture_after_the_first_is_an_event_of_the_proposals_the_record_la
     second = log["Event: The rules of 1 February 2008"]
     assert "Renumber rule 1001 to 4001" in second and "Enact rule 4003: Eras" in second
     assert "start = 2007-07-19" in files["game.toml"] and "### 1001. The Game" in files["rules.md"]
+    # the record's names for the rules: each rule's at the start, and the Fourth Era's as it gave them
+    assert "### 1001. The Game\nLabel: 1-1\n" in files["rules.md"]
+    assert "Renumber rule 1001 to 4001.\n\nLabel: 4E1\n" in second and "> The Fourth Era began on 10 December " \
+        "2007.\n\nLabel: 4E3\n" in second
+    assert files["rules.md"].startswith("# The rules at commit ")  # (the first capture has no title)
     assert "each ruleset the records file lists is an entry" in files["game.toml"]
     # each capture's topics, over time: the sections of 2007, then the Fourth Era's
     assert 'title = "Section 1: Foundation"\nrules = [1001, 1002]\nuntil = 2008-02-01' in files["game.toml"]
@@ -91,6 +96,14 @@ def test_the_keeper_names_a_captures_proposal_in_the_corrections_file(tmp_path, 
     assert "Proposal 12: The rules of 6 September 2007" in log
     assert "Proposer: Ann" in log["Proposal 12: The rules of 6 September 2007"]
     assert f"{corrections}:1: ruleset 1: proposal 12 by Ann" in said
+
+
+def test_the_first_captures_title_is_the_rules_title(tmp_path, capsys):
+    repo, records = captured_game(tmp_path, RECORDS.replace("date = 2007-07-19 }",
+                                                            'date = 2007-07-19, title = "The rules of 19 July 2007" }'))
+    code, files, said = imported(tmp_path, capsys, repo, "--records", str(records))
+    assert code == 0, said
+    assert files["rules.md"].startswith("# The rules of 19 July 2007\n")
 
 
 def test_a_list_of_captures_that_cannot_be_read_is_refused_at_its_line(tmp_path, capsys):

@@ -192,6 +192,7 @@ class _Walk:
     later_start: str = ""  # where the game may have begun after its rules did (`_later_start`), in words
     # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
     arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
+    start_title: str = ""  # the first ruleset's title, where the records file's [rulesets] gives one
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -294,7 +295,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     name = clean_line(title or "") or f"{repo.resolve().name}, imported from git"
     where = " or ".join(code_span(path or ".") for path in paths) or (
         code_span(records.rulesets.list) if records.rulesets.list else records.rulesets.named)
-    rules_md = render_ruleset(f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
+    rules_md = render_ruleset(walk.start_title or f"The rules at commit {walk.start_commit[:10]} ({walk.start_date})",
                               list(walk.initial.values()))
     if why := too_large_for(rules_md):
         raise ImportRefused(str(repo), f"the rules at commit {walk.start_commit[:10]}, as rules.md, would be a file "
@@ -1863,7 +1864,7 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Correct
             moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
             title = short_title(str(entry.get(sets.title) or ""))[0] if sets.title else ""
             if before is None:  # (undated by the list: the game starts on the day of the commit read)
-                walk.initial, walk.start_date = rules, date or text(git(repo, "show", "-s", "--format=%cI",
+                walk.initial, walk.start_title, walk.start_date = rules, title, date or text(git(repo, "show", "-s", "--format=%cI",
                                                                         "--end-of-options", last)).strip()[:10]
                 before = rules
                 _arrange(walk, walk.start_date, rules)
