@@ -1864,8 +1864,9 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Correct
             moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
             title = short_title(str(entry.get(sets.title) or ""))[0] if sets.title else ""
             if before is None:  # (undated by the list: the game starts on the day of the commit read)
-                walk.initial, walk.start_title, walk.start_date = rules, title, date or text(git(repo, "show", "-s", "--format=%cI",
-                                                                        "--end-of-options", last)).strip()[:10]
+                walk.initial, walk.start_title = rules, title
+                walk.start_date = date or text(git(repo, "show", "-s", "--format=%cI", "--end-of-options",
+                                                   last)).strip()[:10]
                 before = rules
                 _arrange(walk, walk.start_date, rules)
                 continue

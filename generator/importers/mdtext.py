@@ -24,7 +24,8 @@ _BREAK = re.compile(r" {0,3}(?:(?:\*[ \t]*){3,}|(?:-[ \t]*){3,}|(?:_[ \t]*){3,})
 _ITEM = re.compile(r"( *)([-*+]|[0-9]{1,9}[.)])(?:[ \t]+(.*)|$)")
 _QUOTE = re.compile(r" {0,3}> ?(.*)")
 _TABLE_ROW = re.compile(r" {0,3}\|")
-_OWN_LINE = re.compile(r"(History|Annotation|Revision|Power|Label):", re.IGNORECASE)  # rules.md's keys at a line's start
+# rules.md's keys at a line's start
+_OWN_LINE = re.compile(r"(History|Annotation|Revision|Power|Label):", re.IGNORECASE)
 # An inline link or image: [text](target "title"); a target in <...> or without spaces.
 # An HTML tag a rule's text may carry (a website's rules, a README's `<sup>`); its attributes end at the next `<`,
 # so that a search is linear in the text.

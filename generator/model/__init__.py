@@ -194,7 +194,7 @@ class Rule:
     history: tuple[str, ...] = ()
     annotations: tuple[tuple[str, Source], ...] = ()
     revision: int | None = None  # format 1.2: its `Revision:` line, the keepers' count of its changes so far
-    label: str = ""  # format 1.4: its `Label:` line, the record's own name for it (`4E83`, `UC1`), shown beside its number
+    label: str = ""  # format 1.4: its `Label:` line, the record's own name for it (`4E83`, `UC1`)
 
 
 @dataclass(frozen=True)
