@@ -26,6 +26,13 @@ def test_a_rule_page_names_the_rule_by_its_label_and_says_each_label_it_had(tmp_
     assert "<h1>Rule 1003: Quiet</h1>" in quiet  # no label: the number alone, as before
 
 
+def test_a_proposal_names_the_rules_it_changed_by_their_labels_then(tmp_path):
+    page = _words((_site(tmp_path) / "proposals" / "301.html").read_text(encoding="utf-8"))
+    assert "Rule 2001 (2E1): Voting" in page and "Rule 2002 (2E2): Dice" in page
+    repeal = _words((_site(tmp_path / "again") / "proposals" / "302.html").read_text(encoding="utf-8"))
+    assert "Rule 1002 (1-2): Scoring" in repeal  # a repealed rule: its label when it was repealed
+
+
 def test_the_rules_in_force_list_labels_and_the_repealed_rule_keeps_its_own(tmp_path):
     site = _site(tmp_path)
     listed = (site / "rules" / "index.html").read_text(encoding="utf-8")

@@ -533,6 +533,7 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
         "kind": kind, "html": html, "summary": summary, "cite": cite, "beyond_power": beyond,
         "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
+        "label": plan.label(rule),
         "revision": plan.revision(rule) if after is not None else None,
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
