@@ -34,6 +34,7 @@ class RuleChange:
     number: int  # the number it would have afterwards (a repealed rule: the number it had)
     before_number: int | None  # None when enacted
     title: str
+    label: str  # the record's own name for the rule (format 1.4's `Label:`), "" where none is given
     rule_class: str
     old_text: str
     new_text: str
@@ -123,7 +124,8 @@ def _changes(base: Replay, extended: Replay, index: int) -> list[RuleChange]:
     # Identities are assigned in the same order in both replays, so they name the same rules.
     pages = GameHistory(base).page_number
     changes = []
-    for revision in GameHistory(extended).revisions_by_step.get(index, ()):
+    history = GameHistory(extended)
+    for revision in history.revisions_by_step.get(index, ()):
         before, after = revision.before, revision.after
         rule = after or before
         html, summary = redline_view(before.text if before else "", after.text if after else "", "")
@@ -139,7 +141,8 @@ def _changes(base: Replay, extended: Replay, index: int) -> list[RuleChange]:
             summary += tuple(class_and_title_notes(before, after))
         page = pages.get(rule.identity)
         changes.append(RuleChange(kind=kind, number=rule.number, before_number=before.number if before else None,
-                                  title=rule.title, rule_class=rule.rule_class,
+                                  title=rule.title, label=history.labels[rule.identity, rule.start],
+                                  rule_class=rule.rule_class,
                                   old_text=before.text if before else "", new_text=after.text if after else "",
                                   html=html, summary=tuple(summary), rule_page=f"rules/{page}.html" if page else None))
     return changes

@@ -3,6 +3,7 @@
 tests/cases/engine/v14-labels and tests/cases/parse/label-problems hold the check's exact report."""
 from __future__ import annotations
 
+import shutil
 from pathlib import Path
 
 from generator.cli import main
@@ -64,3 +65,14 @@ def test_the_rules_at_any_point_carry_the_label_then(tmp_path, capsys):
 def test_a_label_is_never_part_of_the_rules_text(tmp_path):
     page = _words((_site(tmp_path) / "rules" / "2001.html").read_text(encoding="utf-8"))
     assert "Label:" not in page and "Each player has one vote." in page
+
+
+def test_a_drafts_preview_names_the_rule_it_would_change_by_its_label(tmp_path, capsys):
+    game = tmp_path / "v14-labels"
+    shutil.copytree(CASE, game)
+    (game / "drafts").mkdir()
+    draft = game / "drafts" / "idea.md"
+    draft.write_text("## Proposal: Louder\nProposer: Ann\n\nAmend rule 2001 by appending:\n\n> Aloud.\n",
+                     encoding="utf-8")
+    assert main(["preview", str(draft), "--text"]) == 0
+    assert "Rule 2001 (2E1): Voting (changed)" in capsys.readouterr().out

@@ -105,8 +105,9 @@ def render_text(preview: DraftPreview, *, color: bool, places: Places | None = N
     for change in preview.changes:
         before = change.before_number if change.before_number is not None else change.number
         renumbered = f" -> rule {change.number}" if before != change.number else ""
+        label = f" ({change.label})" if change.label else ""
         title = f": {change.title}" if change.title else ""
-        lines += ["", one_line(f"Rule {before}{renumbered}{title} ({change.kind})")]
+        lines += ["", one_line(f"Rule {before}{renumbered}{label}{title} ({change.kind})")]
         lines += [one_line(f"  {line}") for line in change.summary]
         lines += ["", render_ansi(redline(change.old_text, change.new_text), color=color)]
     if not preview.changes:

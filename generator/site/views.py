@@ -223,8 +223,6 @@ class GamePlan:
     # Format 1.2: by rule identity, the revision an initial rule had when the archive starts (its `Revision:`);
     # None where the game keeps no revisions.
     revisions: dict[int, int] | None = field(init=False)
-    # Format 1.4: by rule identity, an initial rule's `Label:`, the record's own name for it.
-    labels: dict[int, str] = field(init=False)
     annotations: dict[int, list[tuple[Change, int]]] = field(init=False)
     _made: dict[str, Any] = field(default_factory=dict)
 
@@ -241,14 +239,11 @@ class GamePlan:
         initial_rules = self.replay.game.rules.rules
         noted = [rule for rule in initial_rules if rule.history or rule.annotations]
         revised = [rule for rule in initial_rules if rule.revision is not None]
-        labelled = [rule for rule in initial_rules if rule.label]
-        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1} \
-            if noted or revised or labelled else {}
+        initial = {v.number: v.identity for v in self.replay.versions if v.start == -1} if noted or revised else {}
         self.rule_notes = {initial[rule.number]: (rule.history, tuple(text for text, _ in rule.annotations))
                            for rule in noted if rule.number in initial}
         self.revisions = {initial[rule.number]: rule.revision for rule in revised if rule.number in initial} \
             if revised else None
-        self.labels = {initial[rule.number]: rule.label for rule in labelled if rule.number in initial}
         self.annotations = {}
         for identity, change, index in self.replay.annotations:
             self.annotations.setdefault(identity, []).append((change, index))
@@ -318,20 +313,12 @@ class GamePlan:
         return out
 
     def label(self, version: RuleVersion) -> str:
-        """The record's own name for a rule in a version (`4E83`): the last `Label:` of the changes that made it,
-        else the version before's, else its `Label:` in rules.md; "" where the record gives it none."""
-        if not self.labels and not self.recorded("label"):
+        """The record's own name for a rule in a version (`4E83`, GameHistory.labels); "" where it gives none.
+        Most games give none: that is seen without reading every version's changes at each edit."""
+        if not self.once("labels given", lambda: any(rule.label for rule in self.replay.game.rules.rules)) \
+                and not self.recorded("label"):
             return ""
-        return self.once("labels", self._labels)[version.identity, version.start]
-
-    def _labels(self) -> dict[tuple[int, int], str]:
-        out = {}
-        for identity, rule in self.history.rules.items():
-            label = self.labels.get(identity, "")
-            for version in rule.versions:
-                label = next((change.label for change in reversed(version.changes) if change.label), label)
-                out[identity, version.start] = label
-        return out
+        return self.history.labels[version.identity, version.start]
 
     def earlier(self) -> list[EarlierProposal]:
         """Format 1.4: the proposals of earlier.md that have a page of their own, by number: those the log does
