@@ -2080,3 +2080,22 @@ def test_a_commit_that_says_it_corrects_typos_and_changes_a_few_words_is_a_clean
     assert "By: Keeper, no proposal" in log["Event: Fix typos"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_what_was_rewritten_in_the_rules_is_said_once_also_after_they_moved(tmp_path, capsys) -> None:
+    """A keeper who moved a finished game's rules into a folder of their own (`rules.md` to `first/rules.md`) moved
+    what the import rewrites in them too (a tag, written as its Markdown): said at the commit it came, not again at
+    the move, though its line is another there."""
+    repo = tmp_path / "repo"
+    tagged = RULES + "\n##301 Mutable - Water\n\nWater is H<sub>2</sub>O.\n"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301: Water", {"rules.md": tagged})
+    git_commit(repo, "Proposal 302: Notes", {"rules.md": "A note.\n\n" + tagged})
+    (repo / "first").mkdir()
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "first/rules.md"], check=True)
+    git_commit(repo, "One folder for each game", {})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "first/rules.md")
+    assert code == 1, said
+    assert said.count("HTML tags (<sub>)") == 1, said
+    assert files["IMPORT.md"].count("HTML tags (\\<sub>)") == 1
+    assert f"rules.md at {short(repo, 'HEAD~2')}, line 13: HTML tags (<sub>)" in said

@@ -401,6 +401,12 @@ def _earlier_paths(repo: Path, last: str, paths: list[str]) -> tuple[list[str], 
     return paths, since
 
 
+def _within(file: str, path: str) -> str:
+    """A file of the rules named by its place within their path: "" for the rules file itself, `rule101.md` for a
+    file of the folder `rules/`."""
+    return "" if file == path else file.removeprefix(f"{path}/") if path else file
+
+
 def _pathspec(path: str) -> str:
     """What `git log -- PATHSPEC` reads as the rules' path: a file (named as text is: `rules.md`, `ruleset.rst`), or
     the files directly in a folder."""
@@ -453,7 +459,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
         records = records[next((n for n, ((id_, *_), _) in enumerate(records) if id_ == since), 0):]
     records = _pulled(repo, records, paths)
     walk = _Walk({}, "", "", [], [], [], None, [], {})
-    rewritten: set[tuple[str | None, str]] = set()
+    rewritten: set[tuple[str, str]] = set()
     paths = list(paths)
     left: list[str] = []  # the paths the rules moved away from
     unbegun: list[Problem] = []  # the rules before the start, held as a title alone: no problem unless none start
@@ -486,8 +492,10 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 for note in read.left_out:
                     walk.left_out.setdefault(note.message, revision[:10])
                 for file, line, what in read.rewritten:
-                    if (file, what) not in rewritten:  # said once, not at each commit that has it
-                        rewritten.add((file, what))
+                    # said once, not at each commit that has it, nor again where the rules moved (`rules.md` to
+                    # `game1/rules.md`): a file is known by its place within the rules' path
+                    if (said := (_within(file or path, path), what)) not in rewritten:
+                        rewritten.add(said)
                         problems.append(Problem(file or path, revision, line, what))
                 for note in read.guessed:  # (said once: at later commits the same guess names more rules)
                     if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
