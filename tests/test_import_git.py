@@ -2099,3 +2099,16 @@ def test_what_was_rewritten_in_the_rules_is_said_once_also_after_they_moved(tmp_
     assert said.count("HTML tags (<sub>)") == 1, said
     assert files["IMPORT.md"].count("HTML tags (\\<sub>)") == 1
     assert f"rules.md at {short(repo, 'HEAD~2')}, line 13: HTML tags (<sub>)" in said
+
+
+def test_a_pull_request_titled_as_its_branch_takes_its_commits_subject_for_a_title(tmp_path, capsys) -> None:
+    """GitHub names a fork's branch `kit/game:master`, and a request left titled so has no title of its own: its
+    proposal's title is its commit's subject, as where the merge commit holds no title at all."""
+    repo = tmp_path / "repo"
+    text = RULES + "\n##301 - Tea\n\nTea is served at noon.\n"
+    git_commit(repo, "Initial Ruleset", {"rules.md": RULES}, date="2021-01-01T12:00:00")
+    merge_pull_request(repo, 2, "kit", "master", "kit/game:master", [("Points for tea", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301: Points for tea"]
+    assert "Proposer: kit" in log["Proposal 301: Points for tea"]

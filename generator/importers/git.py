@@ -77,6 +77,7 @@ _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
+_BRANCH_NAMED = re.compile(r"[^/\s]+/[^/\s:]+:\S+")  # GitHub's name for a fork's branch, `kit/game:master`
 _ITEM_MARKER = r"[-*+]|[0-9]{1,3}[.)]"  # what opens a list's item in a commit's message
 _MESSAGE_ITEM = re.compile(rf"[ \t]*({_ITEM_MARKER})[ \t]+(.*)", re.DOTALL)
 _MESSAGE_ITEM_BREAK = re.compile(rf"\n(?=[ \t]*(?:{_ITEM_MARKER})[ \t])")  # where the next item starts
@@ -1060,8 +1061,9 @@ def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
     who made it, in words where that comes from, and its branch's name."""
     if len(commit.parents) > 1 and (m := _MERGED_PULL_REQUEST.match(commit.subject)):
         paragraphs = _message_paragraphs(commit.message)  # (GitHub writes the title on one line, the body after)
-        title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else \
-            author_and_subject(repo, commit.parents[1])[1]
+        title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else ""
+        if not title or _BRANCH_NAMED.fullmatch(title):  # (a request titled as its branch, `kit/game:master`)
+            title = author_and_subject(repo, commit.parents[1])[1]
         owner, branch = m.group(2), m.group(3)
         if (edit := _WEB_EDIT_BRANCH.fullmatch(branch)) and edit.group(1).lower() != owner.lower():
             return title, edit.group(1), f"its pull request's author (from {owner}/{branch}, the branch GitHub " \
