@@ -2112,3 +2112,21 @@ def test_a_pull_request_titled_as_its_branch_takes_its_commits_subject_for_a_tit
     files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
     assert list(log) == ["Proposal 301: Points for tea"]
     assert "Proposer: kit" in log["Proposal 301: Points for tea"]
+
+
+def test_a_change_before_the_first_proposal_the_rules_number_is_the_keepers_own(tmp_path, capsys) -> None:
+    """The rules say the proposals' numbers begin with 301, and proposal 301 is the first the record names: a
+    commit before it that names no proposal (the keeper tidying the starting rules) is no proposal, where counting
+    back from 301 would give it 300, a number the game never gave."""
+    repo = tmp_path / "repo"
+    rules = RULES + "\n##102 Immutable - Numbers\n\nEach proposal gets a number. The numbers shall begin with 301.\n"
+    git_commit(repo, "Start", {"rules.md": rules})
+    rules = amended(rules, "half the players", "half of the players")
+    git_commit(repo, "201 tweak", {"rules.md": rules}, author="Lee")
+    git_commit(repo, "Proposal 301", {"rules.md": rules + "\n##301 Mutable - Dice\n\nA die has six sides.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Event: 201 tweak", "Proposal 301"]
+    assert "By: Lee, no proposal" in log["Event: 201 tweak"]
+    assert "comes before proposal 301, the first the rules number (rule 102)" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report

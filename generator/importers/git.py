@@ -74,6 +74,8 @@ _NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.
 # "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
 _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?\s*(?:$|[:.\u2013\u2014-])",
                        re.IGNORECASE)
+_PROPOSALS_FROM = re.compile(r"\bnumbers\s+(?:shall|will)\s+(?:begin|start)\s+(?:with|at)\s+([0-9]{1,12})\b",
+                             re.IGNORECASE)  # Suber's rule 108: "The numbers shall begin with 301"
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
@@ -1296,6 +1298,11 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
     # Suber's numbering gives each new rule its proposal's number: a commit that made new rules which were not
     # read as its number (several at once, say) shows the game numbers its rules otherwise
     numbered_otherwise = False
+    # a commit before the first proposal the record numbers, where the rules number proposals from it on, made
+    # no proposal: counting back would give numbers the game never gave
+    first = next((p.number for step in steps if step in numbered for p in step.reading.proposals[:1]), None)
+    from_first = next((rule for rule in walk.initial.values() if (m := _PROPOSALS_FROM.search(rule.text))
+                       and int(m.group(1)) == first), None)
     previous = -1  # the place of the last commit that changed the rules
     lowest: int | None = None  # the lowest number of the proposals the commits before carried out
     for at, step in enumerate(steps):
@@ -1342,6 +1349,10 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
         elif begun and not step.marked:
             step.guesses.append("no record numbers it, where the game names its proposals in their titles: the "
                                 "keeper's own change, not a proposal")
+            step.reading = Reading("event", by=f"{author}, no proposal")
+        elif from_first is not None and not step.marked:
+            step.guesses.append(f"no record numbers it, and it comes before proposal {first}, the first the rules "
+                                f"number (rule {from_first.number}): the keeper's own change, not a proposal")
             step.reading = Reading("event", by=f"{author}, no proposal")
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
