@@ -2130,3 +2130,15 @@ def test_a_change_before_the_first_proposal_the_rules_number_is_the_keepers_own(
     assert "comes before proposal 301, the first the rules number (rule 102)" in said
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_rules_kept_as_a_program_are_refused(tmp_path, capsys) -> None:
+    """A game played by changing a program (`--rules game.py`, its rules comments over code): no rules in words to
+    read, and the import says so, exit 2, writing nothing, rather than reading its comments as rules."""
+    repo = tmp_path / "repo"
+    program = "# 201. Players take turns in the order of their names\ndef next_player(players):\n    return 0\n"
+    git_commit(repo, "Start", {"game.py": program})
+    git_commit(repo, "Turns", {"game.py": program.replace("return 0", "return 1")})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "game.py")
+    assert code == 2 and files == {}
+    assert f"game.py at commit {short(repo)} is not text (a program's source, a picture, data)" in said

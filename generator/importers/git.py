@@ -225,6 +225,13 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
+    named_otherwise = [path for path in paths if path and not is_rules_text_name(path)
+                       and not path.lower().endswith(".json")]  # (a folder, or a program's file: `game.py`)
+    with BlobReader(repo) as blobs:  # (a game whose rules are a program's code: no rules in words to read)
+        if code := next((path for path in named_otherwise if blobs.kind(last, path) == "blob"), None):
+            raise ImportRefused(str(repo), f"{code} at commit {last[:10]} is not text (a program's source, a picture, "
+                                "data): a game whose rules are code has no rules in words to read; --rules names "
+                                "the file or folder that holds them")
     first = commit_id(repo, start) if start else None
     together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
     since = None  # (where the history is read from, where the rules' earlier path was made more than once)
