@@ -2142,3 +2142,26 @@ def test_rules_kept_as_a_program_are_refused(tmp_path, capsys) -> None:
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "game.py")
     assert code == 2 and files == {}
     assert f"game.py at commit {short(repo)} is not text (a program's source, a picture, data)" in said
+
+
+def test_a_keepers_commit_saying_the_previous_was_another_proposal_is_believed(tmp_path, capsys) -> None:
+    """A keeper titled a commit `Proposal 303` that carried out proposal 302, then said so in the next commit
+    (`Previous proposal was proposal 302`), which puts the rule's number right: the first is proposal 302, the
+    second a cleaning, and the later `Proposal 303` is proposal 303, not a second carrying out of it."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    rules = RULES + "\n##301 Mutable - Dice\n\nA die has six sides.\n"
+    git_commit(repo, "Proposal 301", {"rules.md": rules})
+    git_commit(repo, "Proposal 303", {"rules.md": rules + "\n##303 Mutable - Coins\n\nA coin has two sides.\n"})
+    rules += "\n##302 Mutable - Coins\n\nA coin has two sides.\n"
+    git_commit(repo, "Previous proposal was proposal 302", {"rules.md": rules})
+    git_commit(repo, "Proposal 303", {"rules.md": amended(rules, "six sides", "eight sides")})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Proposal 302", "Event: Previous proposal was proposal 302", "Proposal 303"]
+    assert "Enact rule 303" in log["Proposal 302"]
+    assert "By: cleaning (Ann)" in log["Event: Previous proposal was proposal 302"]
+    assert "Renumber rule 303 to 302." in log["Event: Previous proposal was proposal 302"]
+    assert "Amend rule 301" in log["Proposal 303"]
+    assert f"commit {short(repo, 'HEAD~2')} proposal 302 by Ann" in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report

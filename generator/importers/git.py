@@ -76,6 +76,10 @@ _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\
                        re.IGNORECASE)
 _PROPOSALS_FROM = re.compile(r"\bnumbers\s+(?:shall|will)\s+(?:begin|start)\s+(?:with|at)\s+([0-9]{1,12})\b",
                              re.IGNORECASE)  # Suber's rule 108: "The numbers shall begin with 301"
+# The keeper's word on the commit before: "Previous Proposal Was Proposal 315", "Last commit should be proposal 12"
+_PREVIOUS_WAS = re.compile(rf"^\s*(?:the\s+)?(?:previous|last|prior)\s+(?:commit|proposal|change)\s+(?:was|is|"
+                           rf"should\s+(?:have\s+)?be(?:en)?)\s+(?:actually\s+|really\s+)?(?:proposal|prop\.?|p)"
+                           rf"\s*#?({_NUMBER})\b", re.IGNORECASE)
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
@@ -245,6 +249,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     by_pull_requests = by_pull_requests or said_by_line
     _shared_logins(walk)
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
+    _previous_named(walk.steps, undecided)
     _begin_after_entry(walk, undecided)
     walk.later_start = _later_start(walk)
     _turns_named_twice(walk.steps)
@@ -1146,6 +1151,9 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif m := _TEMPORARY_RULE.match(title):
         step.said.append(f"its title '{clean_line(title)}'")
         step.reading = Reading("event", by=f"temporary rule {m.group(1)}")
+    elif _PREVIOUS_WAS.match(title):  # (the commit before is read by `_previous_named`)
+        step.said.append(f"its title '{clean_line(title)}' corrects the commit before it")
+        step.reading = Reading("cleaning", by=author)
     elif (m := _TURN.match(title)) and m.group(1) in (None, "1"):
         step.said.append(f"its title '{clean_line(title)}' {_BY_TURN}")
         _proposals(step, [int(m.group(2))], author, author_is)
@@ -1172,6 +1180,20 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
             step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
     return True
+
+
+def _previous_named(steps: list[_Step], undecided: list[_Step]) -> None:
+    """A keeper who gave a commit the wrong number said so in the next (`Previous Proposal Was Proposal 315`, its
+    change the rule's number put right): the commit before is that proposal, whatever its own title says."""
+    for before, step in itertools.pairwise(steps):
+        if (m := _PREVIOUS_WAS.match(step.title)) and before.reading.kind in ("proposal", "event"):
+            number = int(m.group(1))
+            authors = next((p.authors for p in before.reading.proposals if p.number == number), None) or \
+                (_author(before)[0],)
+            before.said.append(f"commit {step.commit.short}'s title '{clean_line(step.title)}'")
+            before.reading = Reading("proposal", (Proposal(number, authors),))
+            if before in undecided:
+                undecided.remove(before)
 
 
 def _turns_named_twice(steps: list[_Step]) -> None:
@@ -2160,7 +2182,9 @@ def _provenance(step: _Step) -> list[str]:
 
 def _strip_numbers(title: str) -> str:
     """A title without the words that name its entry ("Proposal 12: Dice" is "Dice", "Temp Prop 66" is "Temp",
-    "Rule 304: Tea" is "Tea", "Judgment II" is "")."""
+    "Rule 304: Tea" is "Tea", "Judgment II" is ""; "Previous Proposal Was Proposal 315", naming another's, whole)."""
+    if _PREVIOUS_WAS.match(title):
+        return title.strip(_BETWEEN)
     for pattern in (_JUDGMENT, _NON_RULE_CHANGE, _LEADING_NUMBER, _LEADING_RULE_NUMBER, _FILE_NAMED):
         title = pattern.sub("", title, count=1)  # (in this order: "319: Non-rule-change PRs" keeps its words)
     if m := _NUMBERS.search(title):
