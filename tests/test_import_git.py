@@ -2165,3 +2165,23 @@ def test_a_keepers_commit_saying_the_previous_was_another_proposal_is_believed(t
     assert f"commit {short(repo, 'HEAD~2')} proposal 302 by Ann" in files["corrections.txt"]
     code, report = check(capsys, tmp_path / "game")
     assert code == 0, report
+
+
+def test_two_players_pull_requests_naming_one_proposal_are_said(tmp_path, capsys) -> None:
+    """Two players each took the next number at once: two pull requests titled `302: ...`. The later is read as an
+    event by the first's proposal, as a second commit carrying a proposal out is, and the import says that it may
+    be another proposal, which only the keeper can number (a corrections line)."""
+    repo = tmp_path / "repo"
+    text = RULES
+    git_commit(repo, "Initial Ruleset", {"rules.md": text}, date="2021-01-01T12:00:00")
+    text = amended(text, "half the players", "a third of the players")
+    merge_pull_request(repo, 4, "kit", "quorum", "302: Lower the quorum", [("quorum", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    text += "\n##303 - Dice\n\nA die has six sides.\n"
+    merge_pull_request(repo, 5, "kit", "dice", "303: Dice", [("dice", {"rules.md": text})], "2021-01-03T12:00:00")
+    text += "\n##302 - Tea\n\nTea is served at noon.\n"
+    merge_pull_request(repo, 6, "mo", "tea", "302: Tea", [("tea", {"rules.md": text})], "2021-01-04T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 302: Lower the quorum", "Proposal 303: Dice", "Event: Tea"]
+    guess = "two players' pull requests name proposal 302 (#4, then this one, #6): read as an event by the first's"
+    assert guess in said and guess in files["corrections.txt"]

@@ -1503,6 +1503,17 @@ def _subject_numbers(title: str) -> list[int]:
     return []
 
 
+def _numbered_alike(first: _Step, again: _Step) -> None:
+    """Two pull requests of two players that name one proposal (each took the next number at once): the later is
+    read as an event by the first's proposal, but may be another proposal, which only the keeper can number; said."""
+    requests = [_pull_request(step.commit) for step in (first, again)]
+    if None in requests or requests[0] == requests[1] or first.author == again.author:
+        return
+    again.guesses.append(f"two players' pull requests name proposal {again.again} (#{requests[0]}, then this one, "
+                         f"#{requests[1]}): read as an event by the first's; if it is another proposal, which its "
+                         "player numbered as the first, a corrections line gives it its own number")
+
+
 def _branch_numbers(branch: str, changes: list[Change]) -> list[int]:
     """A pull request's branch named for its proposal: `rule-change-301`, `384-subgamification`; not one named
     for a rule its `changes` amend, repeal or renumber (`422`, where a proposal changes rule 422)."""
@@ -1517,7 +1528,7 @@ def _runs(steps: list[_Step]) -> list[_Step]:
     one did is its own entry, an event by that proposal; a commit that names it among others ("Proposals 66 +
     70" after "Temp Prop 66") completes it in the others' entry."""
     out: list[_Step] = []
-    done: set[int] = set()
+    done: dict[int, _Step] = {}  # each proposal's number, and the step that first carried it out
     for step in steps:
         previous = out[-1] if out else None
         numbers = [p.number for p in step.reading.proposals]
@@ -1528,12 +1539,13 @@ def _runs(steps: list[_Step]) -> list[_Step]:
             previous.cleaned += step.cleaned
             previous.commits.append(step.commit)
             continue
-        if step.reading.kind == "proposal" and NEXT not in numbers and set(numbers) <= done:
+        if step.reading.kind == "proposal" and NEXT not in numbers and set(numbers) <= done.keys():
             step.again = numbers[0]
-        elif step.reading.kind == "proposal" and NEXT not in numbers and done & set(numbers):
+            _numbered_alike(done[step.again], step)
+        elif step.reading.kind == "proposal" and NEXT not in numbers and done.keys() & set(numbers):
             step.completes = [number for number in numbers if number in done]
             step.reading = Reading("proposal", tuple(p for p in step.reading.proposals if p.number not in done))
-        done.update(number for number in numbers if number != NEXT)
+        done.update((number, step) for number in numbers if number != NEXT and number not in done)
         out.append(step)
     return out
 
