@@ -2185,3 +2185,25 @@ def test_two_players_pull_requests_naming_one_proposal_are_said(tmp_path, capsys
     assert list(log) == ["Proposal 302: Lower the quorum", "Proposal 303: Dice", "Event: Tea"]
     guess = "two players' pull requests name proposal 302 (#4, then this one, #6): read as an event by the first's"
     assert guess in said and guess in files["corrections.txt"]
+
+
+def test_a_commit_changing_an_immutable_rule_untransmuted_is_named_as_a_possible_new_start(tmp_path, capsys) -> None:
+    """A class's keeper set the rules anew for a new semester, amending immutable rule 101 outright, which no
+    proposal may: the import says where, and the `--from` that imports the semester from there; it takes nothing
+    itself (check finds the amendment)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES}, date="2023-09-01T12:00:00")
+    rules = RULES + "\n##301 Mutable - Dice\n\nA die has six sides.\n"
+    git_commit(repo, "Proposal 301", {"rules.md": rules}, date="2023-09-08T12:00:00")
+    git_commit(repo, "Fixes before the semester", {"rules.md": amended(rules, "Everyone follows", "Every student "
+                                                                     "follows")}, date="2024-08-25T12:00:00")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    start = short(repo)
+    hint = (f"({'2024-08-25'}, Fixes before the semester) changes immutable rule 101 without transmuting it, as no "
+            "change made in play may: if the keeper set the rules anew there (a new round, a semester), import the "
+            "game from it with")
+    assert f"Commit {start} {hint} --from {start}." in said
+    assert f"Commit `{start}` {hint} `--from {start}`." in files["IMPORT.md"]
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", start, out="semester")
+    assert code == 0 and "rules anew" not in said

@@ -197,6 +197,7 @@ class _Walk:
     proposing: Commit | None = None
     entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
     later_start: str = ""  # where the game may have begun after its rules did (`_later_start`), in words
+    new_bases: list[str] = field(default_factory=list)  # where the keeper may have set the rules anew (`_new_bases`)
     # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
     arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
 
@@ -252,6 +253,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     _previous_named(walk.steps, undecided)
     _begin_after_entry(walk, undecided)
     walk.later_start = _later_start(walk)
+    walk.new_bases = _new_bases(walk)
     _turns_named_twice(walk.steps)
     _digits_slipped(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
@@ -372,7 +374,8 @@ def _step_named(step: _Step) -> str:
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
     the corrections file list them commit by commit)."""
-    out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else [])
+    out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else []) + \
+        [plain_words(said) for said in walk.new_bases]
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
                    + (" and the like" if len(walk.decision_guesses) > 1 else ""))
@@ -724,6 +727,33 @@ def _later_start(walk: _Walk) -> str:
             f"changed them directly, to `{last.short}` ({last.date[:10]}), before a pull request first did at "
             f"`{opened.short}` ({opened.date[:10]}); pull requests made {merged} of the {len(since)} changes since. "
             f"If the game began there, its rules then the starting rules, import it with `--from {last.short}`.")
+
+
+def _new_bases(walk: _Walk) -> list[str]:
+    """Where the keeper may have set the rules anew (a new semester's, a new round's starting rules), in words: a
+    commit that amends or repeals immutable rules without transmuting them, as no change made in play may (Suber's
+    rule 103; check finds it). Said, never taken: `--from` takes it, where the keeper knows."""
+    classes = {number: rule.rule_class for number, rule in walk.initial.items()}
+    out = []
+    for step in walk.steps:
+        transmuted = {change.rule for change in step.changes if change.kind == "transmute"}
+        changed = sorted({change.rule for change in step.changes if change.kind in ("amend", "repeal", "retitle")
+                          and classes.get(change.rule) == IMMUTABLE and change.rule not in transmuted})
+        if changed:
+            them = "rules {} without transmuting them" if len(changed) > 1 else "rule {} without transmuting it"
+            out.append(f"Commit `{step.commit.short}` ({step.commit.date[:10]}, "
+                       f"{escape_markdown(clean_line(step.title))}) changes immutable "
+                       f"{them.format(number_ranges(runs(changed)))}, as no change made in play may: if the keeper "
+                       "set the rules anew there (a new round, a semester), import the game from it with "
+                       f"`--from {step.commit.short}`.")
+        for change in step.changes:
+            if change.kind in ("enact", "reenact", "transmute"):
+                classes[change.rule] = change.rule_class
+            elif change.kind == "renumber" and change.new_number is not None:
+                classes[change.new_number] = classes.pop(change.rule, None)
+            elif change.kind == "repeal":
+                classes.pop(change.rule, None)
+    return out
 
 
 def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
@@ -2417,6 +2447,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
         out += [walk.entered, ""]
     if walk.later_start:
         out += [walk.later_start, ""]
+    for said in walk.new_bases:
+        out += [said, ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
     for path, commit in walk.remade.items():
