@@ -51,6 +51,9 @@ _CODE_START = re.compile(r"`\s*(?:rule\s+)?([0-9]{1,6})\s*[.:]?\s*`\s*(.*)", re.
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
 _BOLD = re.compile(r"(\*\*|__)(.+)\1")
+# A rule's class in italics or brackets before its text, after its bold number: "*immutable.*", "(Mutable)"
+_CLASS_BEFORE_TEXT = re.compile(r"(?:([*_])\s*(im)?mutable\s*[.:]?\s*\1|[(\[]\s*(im)?mutable\s*[)\]])\s*[.:]?\s+(?=\S)",
+                                re.IGNORECASE)
 _SUBSECTION_NUMBER = re.compile(r"(?:rule\s+)?[0-9]{1,6}\.[0-9]", re.IGNORECASE)  # "### 2.1 Voting": a part of rule 2
 _EMPHASISED_TITLE = re.compile(r"(\*{1,3}|_{1,3})([^*_]+)\1")  # a title in italics or bold, whole
 _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"']([^\"']*)[\"']\s*/?>(?:\s*</a>)?", re.IGNORECASE)
@@ -425,6 +428,8 @@ def _classify(index: int, raw: str) -> Line:
             if emphasised := _EMPHASIS.fullmatch(rest):  # "**101** *Title*": the title, in italics
                 rule_class, title, rest = rule_class or heading_class_and_title(emphasised.group(2))[0], \
                     title or heading_class_and_title(emphasised.group(2))[1], ""
+            elif rule_class is None and (marked := _CLASS_BEFORE_TEXT.match(rest)):  # "**101.** *immutable.* Text"
+                rule_class, rest = IMMUTABLE if marked.group(2) or marked.group(3) else MUTABLE, rest[marked.end():]
             return Line(index, Kind.RULE_START, raw, number=int(inner.group(1)), rest=rest or None,
                         rule_class=rule_class, title=title, style=BOLD_ITEM if m.group(1) else BOLD,
                         revision=_revision(inner.group(2)))
