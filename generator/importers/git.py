@@ -253,7 +253,6 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     _previous_named(walk.steps, undecided)
     _begin_after_entry(walk, undecided)
     walk.later_start = _later_start(walk)
-    walk.new_bases = _new_bases(walk)
     _turns_named_twice(walk.steps)
     _digits_slipped(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
@@ -262,6 +261,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         if corrections is not None and (said := corrections.ruleset(step.place) if step.ruleset
                                         else corrections.commit(step.commit.id)):
             _correct(step, said)
+    walk.new_bases = _new_bases(walk)
     steps = _runs(walk.steps)
     _number(steps)
     names = _Names(corrections, walk)
@@ -731,15 +731,16 @@ def _later_start(walk: _Walk) -> str:
 
 def _new_bases(walk: _Walk) -> list[str]:
     """Where the keeper may have set the rules anew (a new semester's, a new round's starting rules), in words: a
-    commit that amends or repeals immutable rules without transmuting them, as no change made in play may (Suber's
-    rule 103; check finds it). Said, never taken: `--from` takes it, where the keeper knows."""
+    proposal or event (as read, corrections followed) that amends or repeals immutable rules without transmuting
+    them, as no change made in play may (Suber's rule 103; check finds it). Said, never taken: `--from` takes it,
+    where the keeper knows."""
     classes = {number: rule.rule_class for number, rule in walk.initial.items()}
     out = []
     for step in walk.steps:
         transmuted = {change.rule for change in step.changes if change.kind == "transmute"}
         changed = sorted({change.rule for change in step.changes if change.kind in ("amend", "repeal", "retitle")
                           and classes.get(change.rule) == IMMUTABLE and change.rule not in transmuted})
-        if changed:
+        if changed and step.reading.kind in ("proposal", "event"):  # (a cleaning may reword any rule)
             them = "rules {} without transmuting them" if len(changed) > 1 else "rule {} without transmuting it"
             out.append(f"Commit `{step.commit.short}` ({step.commit.date[:10]}, "
                        f"{escape_markdown(clean_line(step.title))}) changes immutable "
