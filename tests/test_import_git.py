@@ -2207,3 +2207,21 @@ def test_a_commit_changing_an_immutable_rule_untransmuted_is_named_as_a_possible
     assert f"Commit `{start}` {hint} `--from {start}`." in files["IMPORT.md"]
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", start, out="semester")
     assert code == 0 and "rules anew" not in said
+
+
+def test_a_login_whose_several_pull_requests_are_all_one_persons_names_that_person(tmp_path, capsys) -> None:
+    """`oakleaf`'s three pull requests hold commits by `Rowan Hart` alone, who also commits to the game directly:
+    one player, though the login reads nothing like the name (a guess, in the corrections file)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Rowan Hart")
+    text = RULES
+    for number, day in ((301, 2), (302, 3), (303, 4)):
+        text += f"\n##{number} - Rule {number}\n\nThe {number}th rule holds.\n"
+        merge_pull_request(repo, number - 299, "oakleaf", f"r{number}", f"{number}: Rule {number}",
+                           [(f"r{number}", {"rules.md": text})], f"2021-01-0{day}T12:00:00", author="Rowan Hart")
+    text += "\n##304 - Rule 304\n\nThe 304th rule holds.\n"
+    git_commit(repo, "Proposal 304", {"rules.md": text}, date="2021-01-05T12:00:00", author="Rowan Hart")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: oakleaf\n" in log["Proposal 304"]
+    assert "player Rowan Hart = oakleaf" in files["corrections.txt"]
+    assert "are by Rowan Hart, all 3 of them" in files["corrections.txt"]

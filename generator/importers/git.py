@@ -1290,6 +1290,7 @@ def _shared_logins(walk: _Walk) -> None:
                 step.author_is = f"{_SHARED} ({login}'s pull requests come from several people's branches)"
 
 
+_MANY_REQUESTS = 3  # pull requests whose commits all bear one name, which then names the login's player
 _NOREPLY = re.compile(r"(?:[0-9]{1,12}\+)?([^@\s]{1,100})@users\.noreply\.github\.com", re.IGNORECASE)  # GitHub's, for a login
 
 
@@ -1666,19 +1667,24 @@ class _Names:
     def _logins(self, walk: _Walk) -> None:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
         the branches that login merged is by that one name, none of another login's is, and the two read alike
-        (`Jo Bloggs` and `JoBloggs` or `jbloggs`): the player's commits outside pull requests then bear one name."""
+        (`Jo Bloggs` and `JoBloggs` or `jbloggs`), or the login's pull requests are several (`_MANY_REQUESTS`): the
+        player's commits outside pull requests then bear one name."""
         people = {login: authors for login, authors in walk.branch_authors.items() if login not in walk.shared}
+        requests = Counter(step.author for step in walk.steps if step.branch)  # each login's pull requests read
         logins_of: dict[str, list[str]] = {}
         for login, authors in people.items():
             for name in authors:
                 logins_of.setdefault(name, []).append(login)
         for login, authors in people.items():
             [(name, commit)] = authors.items() if len(authors) == 1 else [("", None)]
+            # (a name that reads otherwise is one person's still, where all of several requests' commits bear it)
+            alike = _login_reads_as(login, name)
             if commit is None or name == login or logins_of[name] != [login] or name in people \
-                    or not _login_reads_as(login, name):
+                    or not alike and requests[login] < _MANY_REQUESTS:
                 continue
             self.guessed[name] = (player_name(login)[0], f"guessed: the commits of {login}'s pull requests (as "
-                                  f"commit {commit.short} merged) are by {name}")
+                                  f"commit {commit.short} merged) are by {name}"
+                                  + ("" if alike else f", all {requests[login]} of them"))
 
     def name(self, raw: str, commit: str = "") -> str:
         if raw in self.written:
