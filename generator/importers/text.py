@@ -43,6 +43,7 @@ _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*
 # (a number joined to a word, "# 7-nomic", names a thing: no rule)
 _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z]|-[A-Za-z])\s*[.:]?\s*(.*)",
                           re.IGNORECASE)
+_BELOW_ZERO = re.compile(r"rule\s+(-[0-9]{1,6})\b.*", re.IGNORECASE)  # "Rule -216.": a game's rules numbered below zero
 # A heading of a rule numbered within a section or an era (B Nomic's `Rule 1-1: The Game of B`, `Rule 4E83: Title`);
 # not a date (`2007-07-19`) nor words (`7-day weeks`).
 _PLACED_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,2})(-|E)([0-9]{1,3})(?![0-9A-Za-z-])\s*[.:]?\s*(.*)", re.IGNORECASE)
@@ -468,6 +469,10 @@ def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
         return Line(index, Kind.RULE_START, raw, number=placed_number(int(m.group(1)), int(m.group(3))),
                     rule_class=rule_class, title=title, heading=True, level=level, style=f"h{level}", words=words,
                     key=key)
+    if m := _BELOW_ZERO.fullmatch(words):  # (read otherwise, the numbered lists inside such rules were taken for rules)
+        raise RulesetImportError(f"rule {m.group(1)} is numbered below zero, which rules.md cannot write (a rule's "
+                                 "number is a whole number, 0 or more): renumber the rules, or import another copy",
+                                 index + 1)
     if (m := _RULE_NUMBER.fullmatch(words)) and not _SUBSECTION_NUMBER.match(words):
         rule_class, title = heading_class_and_title(m.group(3))
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
