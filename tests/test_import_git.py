@@ -2195,12 +2195,12 @@ def test_a_commit_changing_an_immutable_rule_untransmuted_is_named_as_a_possible
     git_commit(repo, "Start", {"rules.md": RULES}, date="2023-09-01T12:00:00")
     rules = RULES + "\n##301 Mutable - Dice\n\nA die has six sides.\n"
     git_commit(repo, "Proposal 301", {"rules.md": rules}, date="2023-09-08T12:00:00")
-    git_commit(repo, "Fixes before the semester", {"rules.md": amended(rules, "Everyone follows", "Every student "
+    git_commit(repo, "Fix base_rules for the semester", {"rules.md": amended(rules, "Everyone follows", "Every student "
                                                                      "follows")}, date="2024-08-25T12:00:00")
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
     assert code == 0, said
     start = short(repo)
-    hint = (f"({'2024-08-25'}, Fixes before the semester) changes immutable rule 101 without transmuting it, as no "
+    hint = (f"({'2024-08-25'}, Fix base_rules for the semester) changes immutable rule 101 without transmuting it, as no "
             "change made in play may: if the keeper set the rules anew there (a new round, a semester), import the "
             "game from it with")
     assert f"Commit {start} {hint} --from {start}." in said

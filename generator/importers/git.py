@@ -197,7 +197,8 @@ class _Walk:
     proposing: Commit | None = None
     entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
     later_start: str = ""  # where the game may have begun after its rules did (`_later_start`), in words
-    new_bases: list[str] = field(default_factory=list)  # where the keeper may have set the rules anew (`_new_bases`)
+    # where the keeper may have set the rules anew (`_new_bases`), in IMPORT.md's words and the terminal's
+    new_bases: list[tuple[str, str]] = field(default_factory=list)
     # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
     arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
 
@@ -375,7 +376,7 @@ def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
     the corrections file list them commit by commit)."""
     out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else []) + \
-        [plain_words(said) for said in walk.new_bases]
+        [said for _, said in walk.new_bases]
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
                    + (" and the like" if len(walk.decision_guesses) > 1 else ""))
@@ -729,7 +730,7 @@ def _later_start(walk: _Walk) -> str:
             f"If the game began there, its rules then the starting rules, import it with `--from {last.short}`.")
 
 
-def _new_bases(walk: _Walk) -> list[str]:
+def _new_bases(walk: _Walk) -> list[tuple[str, str]]:
     """Where the keeper may have set the rules anew (a new semester's, a new round's starting rules), in words: a
     proposal or event (as read, corrections followed) that amends or repeals immutable rules without transmuting
     them, as no change made in play may (Suber's rule 103; check finds it). Said, never taken: `--from` takes it,
@@ -742,11 +743,12 @@ def _new_bases(walk: _Walk) -> list[str]:
                           and classes.get(change.rule) == IMMUTABLE and change.rule not in transmuted})
         if changed and step.reading.kind in ("proposal", "event"):  # (a cleaning may reword any rule)
             them = "rules {} without transmuting them" if len(changed) > 1 else "rule {} without transmuting it"
-            out.append(f"Commit `{step.commit.short}` ({step.commit.date[:10]}, "
-                       f"{escape_markdown(clean_line(step.title))}) changes immutable "
-                       f"{them.format(number_ranges(runs(changed)))}, as no change made in play may: if the keeper "
-                       "set the rules anew there (a new round, a semester), import the game from it with "
-                       f"`--from {step.commit.short}`.")
+            said = (f"Commit {{}} ({step.commit.date[:10]}, {{}}) changes immutable "
+                    f"{them.format(number_ranges(runs(changed)))}, as no change made in play may: if the keeper set "
+                    "the rules anew there (a new round, a semester), import the game from it with {}.")
+            title, short = clean_line(step.title), step.commit.short
+            out.append((said.format(f"`{short}`", escape_markdown(title), f"`--from {short}`"),
+                        said.format(short, title, f"--from {short}")))
         for change in step.changes:
             if change.kind in ("enact", "reenact", "transmute"):
                 classes[change.rule] = change.rule_class
@@ -2454,7 +2456,7 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
         out += [walk.entered, ""]
     if walk.later_start:
         out += [walk.later_start, ""]
-    for said in walk.new_bases:
+    for said, _ in walk.new_bases:
         out += [said, ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
