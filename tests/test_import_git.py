@@ -2200,9 +2200,9 @@ def test_a_commit_changing_an_immutable_rule_untransmuted_is_named_as_a_possible
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
     assert code == 0, said
     start = short(repo)
-    hint = (f"({'2024-08-25'}, Fix base_rules for the semester) changes immutable rule 101 without transmuting it, as no "
-            "change made in play may: if the keeper set the rules anew there (a new round, a semester), import the "
-            "game from it with")
+    hint = ("(2024-08-25, Fix base_rules for the semester) changes immutable rule 101 without transmuting it, as "
+            "no change made in play may: if the keeper set the rules anew there (a new round, a semester), import "
+            "the game from it with")
     assert f"Commit {start} {hint} --from {start}." in said
     assert f"Commit `{start}` {hint} `--from {start}`." in files["IMPORT.md"]
     code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", start, out="semester")
