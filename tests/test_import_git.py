@@ -2097,3 +2097,148 @@ def test_a_rule_the_record_names_by_letters_keeps_its_name_when_enacted_later(tm
     assert main(["build", str(tmp_path / "game"), "-o", str(tmp_path / "site")]) == 0
     page = (tmp_path / "site" / "game" / "rules" / "991102.html").read_text(encoding="utf-8")
     assert "<h1>Rule 991102 (K2): Be kind</h1>" in page
+
+
+def test_what_was_rewritten_in_the_rules_is_said_once_also_after_they_moved(tmp_path, capsys) -> None:
+    """A keeper who moved a finished game's rules into a folder of their own (`rules.md` to `first/rules.md`) moved
+    what the import rewrites in them too (a tag, written as its Markdown): said at the commit it came, not again at
+    the move, though its line is another there."""
+    repo = tmp_path / "repo"
+    tagged = RULES + "\n##301 Mutable - Water\n\nWater is H<sub>2</sub>O.\n"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Proposal 301: Water", {"rules.md": tagged})
+    git_commit(repo, "Proposal 302: Notes", {"rules.md": "A note.\n\n" + tagged})
+    (repo / "first").mkdir()
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "first/rules.md"], check=True)
+    git_commit(repo, "One folder for each game", {})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "first/rules.md")
+    assert code == 1, said
+    assert said.count("HTML tags (<sub>)") == 1, said
+    assert files["IMPORT.md"].count("HTML tags (\\<sub>)") == 1
+    assert f"rules.md at {short(repo, 'HEAD~2')}, line 13: HTML tags (<sub>)" in said
+
+
+def test_a_pull_request_titled_as_its_branch_takes_its_commits_subject_for_a_title(tmp_path, capsys) -> None:
+    """GitHub names a fork's branch `kit/game:master`, and a request left titled so has no title of its own: its
+    proposal's title is its commit's subject, as where the merge commit holds no title at all."""
+    repo = tmp_path / "repo"
+    text = RULES + "\n##301 - Tea\n\nTea is served at noon.\n"
+    git_commit(repo, "Initial Ruleset", {"rules.md": RULES}, date="2021-01-01T12:00:00")
+    merge_pull_request(repo, 2, "kit", "master", "kit/game:master", [("Points for tea", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301: Points for tea"]
+    assert "Proposer: kit" in log["Proposal 301: Points for tea"]
+
+
+def test_a_change_before_the_first_proposal_the_rules_number_is_the_keepers_own(tmp_path, capsys) -> None:
+    """The rules say the proposals' numbers begin with 301, and proposal 301 is the first the record names: a
+    commit before it that names no proposal (the keeper tidying the starting rules) is no proposal, where counting
+    back from 301 would give it 300, a number the game never gave."""
+    repo = tmp_path / "repo"
+    rules = RULES + "\n##102 Immutable - Numbers\n\nEach proposal gets a number. The numbers shall begin with 301.\n"
+    git_commit(repo, "Start", {"rules.md": rules})
+    rules = amended(rules, "half the players", "half of the players")
+    git_commit(repo, "201 tweak", {"rules.md": rules}, author="Lee")
+    git_commit(repo, "Proposal 301", {"rules.md": rules + "\n##301 Mutable - Dice\n\nA die has six sides.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Event: 201 tweak", "Proposal 301"]
+    assert "By: Lee, no proposal" in log["Event: 201 tweak"]
+    assert "comes before proposal 301, the first the rules number (rule 102)" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_rules_kept_as_a_program_are_refused(tmp_path, capsys) -> None:
+    """A game played by changing a program (`--rules game.py`, its rules comments over code): no rules in words to
+    read, and the import says so, exit 2, writing nothing, rather than reading its comments as rules."""
+    repo = tmp_path / "repo"
+    program = "# 201. Players take turns in the order of their names\ndef next_player(players):\n    return 0\n"
+    git_commit(repo, "Start", {"game.py": program})
+    git_commit(repo, "Turns", {"game.py": program.replace("return 0", "return 1")})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "game.py")
+    assert code == 2 and files == {}
+    assert f"game.py at commit {short(repo)} is not text (a program's source, a picture, data)" in said
+
+
+def test_a_keepers_commit_saying_the_previous_was_another_proposal_is_believed(tmp_path, capsys) -> None:
+    """A keeper titled a commit `Proposal 303` that carried out proposal 302, then said so in the next commit
+    (`Previous proposal was proposal 302`), which puts the rule's number right: the first is proposal 302, the
+    second a cleaning, and the later `Proposal 303` is proposal 303, not a second carrying out of it."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    rules = RULES + "\n##301 Mutable - Dice\n\nA die has six sides.\n"
+    git_commit(repo, "Proposal 301", {"rules.md": rules})
+    git_commit(repo, "Proposal 303", {"rules.md": rules + "\n##303 Mutable - Coins\n\nA coin has two sides.\n"})
+    rules += "\n##302 Mutable - Coins\n\nA coin has two sides.\n"
+    git_commit(repo, "Previous proposal was proposal 302", {"rules.md": rules})
+    git_commit(repo, "Proposal 303", {"rules.md": amended(rules, "six sides", "eight sides")})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Proposal 302", "Event: Previous proposal was proposal 302", "Proposal 303"]
+    assert "Enact rule 303" in log["Proposal 302"]
+    assert "By: cleaning (Ann)" in log["Event: Previous proposal was proposal 302"]
+    assert "Renumber rule 303 to 302." in log["Event: Previous proposal was proposal 302"]
+    assert "Amend rule 301" in log["Proposal 303"]
+    assert f"commit {short(repo, 'HEAD~2')} proposal 302 by Ann" in files["corrections.txt"]
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report
+
+
+def test_two_players_pull_requests_naming_one_proposal_are_said(tmp_path, capsys) -> None:
+    """Two players each took the next number at once: two pull requests titled `302: ...`. The later is read as an
+    event by the first's proposal, as a second commit carrying a proposal out is, and the import says that it may
+    be another proposal, which only the keeper can number (a corrections line)."""
+    repo = tmp_path / "repo"
+    text = RULES
+    git_commit(repo, "Initial Ruleset", {"rules.md": text}, date="2021-01-01T12:00:00")
+    text = amended(text, "half the players", "a third of the players")
+    merge_pull_request(repo, 4, "kit", "quorum", "302: Lower the quorum", [("quorum", {"rules.md": text})],
+                       "2021-01-02T12:00:00")
+    text += "\n##303 - Dice\n\nA die has six sides.\n"
+    merge_pull_request(repo, 5, "kit", "dice", "303: Dice", [("dice", {"rules.md": text})], "2021-01-03T12:00:00")
+    text += "\n##302 - Tea\n\nTea is served at noon.\n"
+    merge_pull_request(repo, 6, "mo", "tea", "302: Tea", [("tea", {"rules.md": text})], "2021-01-04T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 302: Lower the quorum", "Proposal 303: Dice", "Event: Tea"]
+    guess = "two players' pull requests name proposal 302 (#4, then this one, #6): read as an event by the first's"
+    assert guess in said and guess in files["corrections.txt"]
+
+
+def test_a_commit_changing_an_immutable_rule_untransmuted_is_named_as_a_possible_new_start(tmp_path, capsys) -> None:
+    """A class's keeper set the rules anew for a new semester, amending immutable rule 101 outright, which no
+    proposal may: the import says where, and the `--from` that imports the semester from there; it takes nothing
+    itself (check finds the amendment)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES}, date="2023-09-01T12:00:00")
+    rules = RULES + "\n##301 Mutable - Dice\n\nA die has six sides.\n"
+    git_commit(repo, "Proposal 301", {"rules.md": rules}, date="2023-09-08T12:00:00")
+    git_commit(repo, "Fix base_rules for the semester", {"rules.md": amended(rules, "Everyone follows", "Every student "
+                                                                     "follows")}, date="2024-08-25T12:00:00")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 0, said
+    start = short(repo)
+    hint = ("(2024-08-25, Fix base_rules for the semester) changes immutable rule 101 without transmuting it, as "
+            "no change made in play may: if the keeper set the rules anew there (a new round, a semester), import "
+            "the game from it with")
+    assert f"Commit {start} {hint} --from {start}." in said
+    assert f"Commit `{start}` {hint} `--from {start}`." in files["IMPORT.md"]
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--from", start, out="semester")
+    assert code == 0 and "rules anew" not in said
+
+
+def test_a_login_whose_several_pull_requests_are_all_one_persons_names_that_person(tmp_path, capsys) -> None:
+    """`oakleaf`'s three pull requests hold commits by `Rowan Hart` alone, who also commits to the game directly:
+    one player, though the login reads nothing like the name (a guess, in the corrections file)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Initial rules", {"rules.md": RULES}, date="2021-01-01T12:00:00", author="Rowan Hart")
+    text = RULES
+    for number, day in ((301, 2), (302, 3), (303, 4)):
+        text += f"\n##{number} - Rule {number}\n\nThe {number}th rule holds.\n"
+        merge_pull_request(repo, number - 299, "oakleaf", f"r{number}", f"{number}: Rule {number}",
+                           [(f"r{number}", {"rules.md": text})], f"2021-01-0{day}T12:00:00", author="Rowan Hart")
+    text += "\n##304 - Rule 304\n\nThe 304th rule holds.\n"
+    git_commit(repo, "Proposal 304", {"rules.md": text}, date="2021-01-05T12:00:00", author="Rowan Hart")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Proposer: oakleaf\n" in log["Proposal 304"]
+    assert "player Rowan Hart = oakleaf" in files["corrections.txt"]
+    assert "are by Rowan Hart, all 3 of them" in files["corrections.txt"]

@@ -749,3 +749,16 @@ def test_one_heading_over_a_files_rules_is_its_title_and_a_bold_title_may_end_in
                         "The bank shares its coins.\n")
     assert [(rule.number, rule.title, rule.text) for rule in read.rules] == [
         (21, "Taxes", "Each player pays a coin."), (22, "Redistribution of wealth", "The bank shares its coins.")]
+
+
+def test_rules_numbered_below_zero_are_refused_at_the_first(tmp_path, capsys) -> None:
+    """A game numbered its starting rules below zero (`### Rule -202.`), so that its proposals could take the
+    numbers from 1: rules.md cannot write such a number, and the import says so at the first, exit 2, writing
+    nothing; before, the lists inside those rules were taken for rules (`rule 1 appears twice`)."""
+    source = tmp_path / "rules.md"
+    source.write_text("# Our Game\n\n### Rule -202.\n\nA rule-change is any of:\n\n1. a new rule;\n2. a repeal.\n\n"
+                      "### Rule -201.\n\nProposals are numbered from 1 up.\n\n1. one\n", encoding="utf-8")
+    assert main(["import", "text", str(source), "-o", str(tmp_path / "out.md")]) == 2
+    said = capsys.readouterr().err
+    assert f"{source}:3: rule -202 is numbered below zero, which rules.md cannot write" in said
+    assert not (tmp_path / "out.md").exists()

@@ -74,9 +74,16 @@ _NON_RULE_CHANGE = re.compile(r"^\s*(?:\[?\s*)?non[\s-]*rule[\s-]*change\b", re.
 # "Judgment I", "Judgement 7: Title", "Judgment CFJ 12", "Judgement" alone; not "Judgement changes".
 _JUDGMENT = re.compile(r"^\s*judge?ment\b\s*#?\s*([A-Za-z]*\s*[0-9]+|[IVXLCDM]+\b)?\s*(?:$|[:.\u2013\u2014-])",
                        re.IGNORECASE)
+_PROPOSALS_FROM = re.compile(r"\bnumbers\s+(?:shall|will)\s+(?:begin|start)\s+(?:with|at)\s+([0-9]{1,12})\b",
+                             re.IGNORECASE)  # Suber's rule 108: "The numbers shall begin with 301"
+# The keeper's word on the commit before: "Previous Proposal Was Proposal 315", "Last commit should be proposal 12"
+_PREVIOUS_WAS = re.compile(rf"^\s*(?:the\s+)?(?:previous|last|prior)\s+(?:commit|proposal|change)\s+(?:was|is|"
+                           rf"should\s+(?:have\s+)?be(?:en)?)\s+(?:actually\s+|really\s+)?(?:proposal|prop\.?|p)"
+                           rf"\s*#?({_NUMBER})\b", re.IGNORECASE)
 _TEMPORARY_RULE = re.compile(r"^\s*temporary\s+rule\s+([0-9]{1,12})\b", re.IGNORECASE)
 _FILE_NAMED = re.compile(r"\s*\(\s*[\w./-]+\.[A-Za-z]{1,5}\s*\)\s*$")    # "Proposal 340 (rules-l.md)": which file
 _MERGED_PULL_REQUEST = re.compile(r"^Merge pull request #([0-9]{1,12}) from ([^/\s]+)/(\S+)")
+_BRANCH_NAMED = re.compile(r"[^/\s]+/[^/\s:]+:\S+")  # GitHub's name for a fork's branch, `kit/game:master`
 _ITEM_MARKER = r"[-*+]|[0-9]{1,3}[.)]"  # what opens a list's item in a commit's message
 _MESSAGE_ITEM = re.compile(rf"[ \t]*({_ITEM_MARKER})[ \t]+(.*)", re.DOTALL)
 _MESSAGE_ITEM_BREAK = re.compile(rf"\n(?=[ \t]*(?:{_ITEM_MARKER})[ \t])")  # where the next item starts
@@ -190,6 +197,8 @@ class _Walk:
     proposing: Commit | None = None
     entered: str = ""  # how the starting rules were entered over several commits before the first proposal, in words
     later_start: str = ""  # where the game may have begun after its rules did (`_later_start`), in words
+    # where the keeper may have set the rules anew (`_new_bases`), in IMPORT.md's words and the terminal's
+    new_bases: list[tuple[str, str]] = field(default_factory=list)
     # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
     arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
     start_title: str = ""  # the first ruleset's title, where the records file's [rulesets] gives one
@@ -223,6 +232,13 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
+    named_otherwise = [path for path in paths if path and not is_rules_text_name(path)
+                       and not path.lower().endswith(".json")]  # (a folder, or a program's file: `game.py`)
+    with BlobReader(repo) as blobs:  # (a game whose rules are a program's code: no rules in words to read)
+        if code := next((path for path in named_otherwise if blobs.kind(last, path) == "blob"), None):
+            raise ImportRefused(str(repo), f"{code} at commit {last[:10]} is not text (a program's source, a picture, "
+                                "data): a game whose rules are code has no rules in words to read; --rules names "
+                                "the file or folder that holds them")
     first = commit_id(repo, start) if start else None
     together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
     since = None  # (where the history is read from, where the rules' earlier path was made more than once)
@@ -236,6 +252,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     by_pull_requests = by_pull_requests or said_by_line
     _shared_logins(walk)
     undecided = [step for step in walk.steps if not step.ruleset and not _read_step(step, by_pull_requests)]
+    _previous_named(walk.steps, undecided)
     _begin_after_entry(walk, undecided)
     walk.later_start = _later_start(walk)
     _turns_named_twice(walk.steps)
@@ -246,6 +263,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         if corrections is not None and (said := corrections.ruleset(step.place) if step.ruleset
                                         else corrections.commit(step.commit.id)):
             _correct(step, said)
+    walk.new_bases = _new_bases(walk)
     steps = _runs(walk.steps)
     _number(steps)
     names = _Names(corrections, walk)
@@ -358,7 +376,8 @@ def _step_named(step: _Step) -> str:
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
     the corrections file list them commit by commit)."""
-    out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else [])
+    out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else []) + \
+        [said for _, said in walk.new_bases]
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
                    + (" and the like" if len(walk.decision_guesses) > 1 else ""))
@@ -400,6 +419,12 @@ def _earlier_paths(repo: Path, last: str, paths: list[str]) -> tuple[list[str], 
                            _pathspec(source))  # (newest first: the last time it was made before it moved)
         since = made[0][0][0] if len(made) > 1 and _pathspec(source) == source else None  # (a file's, not a folder's)
     return paths, since
+
+
+def _within(file: str, path: str) -> str:
+    """A file of the rules named by its place within their path: "" for the rules file itself, `rule101.md` for a
+    file of the folder `rules/`."""
+    return "" if file == path else file.removeprefix(f"{path}/") if path else file
 
 
 def _pathspec(path: str) -> str:
@@ -454,7 +479,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
         records = records[next((n for n, ((id_, *_), _) in enumerate(records) if id_ == since), 0):]
     records = _pulled(repo, records, paths)
     walk = _Walk({}, "", "", [], [], [], None, [], {})
-    rewritten: set[tuple[str | None, str]] = set()
+    rewritten: set[tuple[str, str]] = set()
     paths = list(paths)
     left: list[str] = []  # the paths the rules moved away from
     unbegun: list[Problem] = []  # the rules before the start, held as a title alone: no problem unless none start
@@ -487,8 +512,10 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
                 for note in read.left_out:
                     walk.left_out.setdefault(note.message, revision[:10])
                 for file, line, what in read.rewritten:
-                    if (file, what) not in rewritten:  # said once, not at each commit that has it
-                        rewritten.add((file, what))
+                    # said once, not at each commit that has it, nor again where the rules moved (`rules.md` to
+                    # `game1/rules.md`): a file is known by its place within the rules' path
+                    if (said := (_within(file or path, path), what)) not in rewritten:
+                        rewritten.add(said)
                         problems.append(Problem(file or path, revision, line, what))
                 for note in read.guessed:  # (said once: at later commits the same guess names more rules)
                     if re.sub(r"[0-9, ]+", " ", note.message) not in walk.guessed_shapes:
@@ -702,6 +729,35 @@ def _later_start(walk: _Walk) -> str:
             f"changed them directly, to `{last.short}` ({last.date[:10]}), before a pull request first did at "
             f"`{opened.short}` ({opened.date[:10]}); pull requests made {merged} of the {len(since)} changes since. "
             f"If the game began there, its rules then the starting rules, import it with `--from {last.short}`.")
+
+
+def _new_bases(walk: _Walk) -> list[tuple[str, str]]:
+    """Where the keeper may have set the rules anew (a new semester's, a new round's starting rules), in words: a
+    proposal or event (as read, corrections followed) that amends or repeals immutable rules without transmuting
+    them, as no change made in play may (Suber's rule 103; check finds it). Said, never taken: `--from` takes it,
+    where the keeper knows."""
+    classes = {number: rule.rule_class for number, rule in walk.initial.items()}
+    out = []
+    for step in walk.steps:
+        transmuted = {change.rule for change in step.changes if change.kind == "transmute"}
+        changed = sorted({change.rule for change in step.changes if change.kind in ("amend", "repeal", "retitle")
+                          and classes.get(change.rule) == IMMUTABLE and change.rule not in transmuted})
+        if changed and step.reading.kind in ("proposal", "event"):  # (a cleaning may reword any rule)
+            them = "rules {} without transmuting them" if len(changed) > 1 else "rule {} without transmuting it"
+            said = (f"Commit {{}} ({step.commit.date[:10]}, {{}}) changes immutable "
+                    f"{them.format(number_ranges(runs(changed)))}, as no change made in play may: if the keeper set "
+                    "the rules anew there (a new round, a semester), import the game from it with {}.")
+            title, short = clean_line(step.title), step.commit.short
+            out.append((said.format(f"`{short}`", escape_markdown(title), f"`--from {short}`"),
+                        said.format(short, title, f"--from {short}")))
+        for change in step.changes:
+            if change.kind in ("enact", "reenact", "transmute"):
+                classes[change.rule] = change.rule_class
+            elif change.kind == "renumber" and change.new_number is not None:
+                classes[change.new_number] = classes.pop(change.rule, None)
+            elif change.kind == "repeal":
+                classes.pop(change.rule, None)
+    return out
 
 
 def _no_rule_yet(blobs: BlobReader, revision: str, path: str, error: NoRulesFound) -> bool:
@@ -1071,8 +1127,9 @@ def _title_and_author(repo: Path, commit: Commit) -> tuple[str, str, str, str]:
     who made it, in words where that comes from, and its branch's name."""
     if len(commit.parents) > 1 and (m := _MERGED_PULL_REQUEST.match(commit.subject)):
         paragraphs = _message_paragraphs(commit.message)  # (GitHub writes the title on one line, the body after)
-        title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else \
-            author_and_subject(repo, commit.parents[1])[1]
+        title = paragraphs[1].strip().split("\n")[0] if len(paragraphs) > 1 else ""
+        if not title or _BRANCH_NAMED.fullmatch(title):  # (a request titled as its branch, `kit/game:master`)
+            title = author_and_subject(repo, commit.parents[1])[1]
         owner, branch = m.group(2), m.group(3)
         if (edit := _WEB_EDIT_BRANCH.fullmatch(branch)) and edit.group(1).lower() != owner.lower():
             return title, edit.group(1), f"its pull request's author (from {owner}/{branch}, the branch GitHub " \
@@ -1146,6 +1203,9 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
     elif m := _TEMPORARY_RULE.match(title):
         step.said.append(f"its title '{clean_line(title)}'")
         step.reading = Reading("event", by=f"temporary rule {m.group(1)}")
+    elif _PREVIOUS_WAS.match(title):  # (the commit before is read by `_previous_named`)
+        step.said.append(f"its title '{clean_line(title)}' corrects the commit before it")
+        step.reading = Reading("cleaning", by=author)
     elif (m := _TURN.match(title)) and m.group(1) in (None, "1"):
         step.said.append(f"its title '{clean_line(title)}' {_BY_TURN}")
         _proposals(step, [int(m.group(2))], author, author_is)
@@ -1172,6 +1232,20 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
             step.said.append(f"its title '{clean_line(title)}' is in the game's form for a proposal")
         return False
     return True
+
+
+def _previous_named(steps: list[_Step], undecided: list[_Step]) -> None:
+    """A keeper who gave a commit the wrong number said so in the next (`Previous Proposal Was Proposal 315`, its
+    change the rule's number put right): the commit before is that proposal, whatever its own title says."""
+    for before, step in itertools.pairwise(steps):
+        if (m := _PREVIOUS_WAS.match(step.title)) and before.reading.kind in ("proposal", "event"):
+            number = int(m.group(1))
+            authors = next((p.authors for p in before.reading.proposals if p.number == number), None) or \
+                (_author(before)[0],)
+            before.said.append(f"commit {step.commit.short}'s title '{clean_line(step.title)}'")
+            before.reading = Reading("proposal", (Proposal(number, authors),))
+            if before in undecided:
+                undecided.remove(before)
 
 
 def _turns_named_twice(steps: list[_Step]) -> None:
@@ -1237,6 +1311,7 @@ def _shared_logins(walk: _Walk) -> None:
                 step.author_is = f"{_SHARED} ({login}'s pull requests come from several people's branches)"
 
 
+_MANY_REQUESTS = 3  # pull requests whose commits all bear one name, which then names the login's player
 _NOREPLY = re.compile(r"(?:[0-9]{1,12}\+)?([^@\s]{1,100})@users\.noreply\.github\.com", re.IGNORECASE)  # GitHub's, for a login
 
 
@@ -1305,6 +1380,11 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
     # Suber's numbering gives each new rule its proposal's number: a commit that made new rules which were not
     # read as its number (several at once, say) shows the game numbers its rules otherwise
     numbered_otherwise = False
+    # a commit before the first proposal the record numbers, where the rules number proposals from it on, made
+    # no proposal: counting back would give numbers the game never gave
+    first = next((p.number for step in steps if step in numbered for p in step.reading.proposals[:1]), None)
+    from_first = next((rule for rule in walk.initial.values() if (m := _PROPOSALS_FROM.search(rule.text))
+                       and int(m.group(1)) == first), None)
     previous = -1  # the place of the last commit that changed the rules
     lowest: int | None = None  # the lowest number of the proposals the commits before carried out
     for at, step in enumerate(steps):
@@ -1351,6 +1431,10 @@ def _guess(walk: _Walk, undecided: list[_Step], by_pull_requests: bool = False,
         elif begun and not step.marked:
             step.guesses.append("no record numbers it, where the game names its proposals in their titles: the "
                                 "keeper's own change, not a proposal")
+            step.reading = Reading("event", by=f"{author}, no proposal")
+        elif from_first is not None and not step.marked:
+            step.guesses.append(f"no record numbers it, and it comes before proposal {first}, the first the rules "
+                                f"number (rule {from_first.number}): the keeper's own change, not a proposal")
             step.reading = Reading("event", by=f"{author}, no proposal")
         else:
             step.guesses.append(f"{_UNNUMBERED}: numbered next in sequence")
@@ -1472,6 +1556,17 @@ def _subject_numbers(title: str) -> list[int]:
     return []
 
 
+def _numbered_alike(first: _Step, again: _Step) -> None:
+    """Two pull requests of two players that name one proposal (each took the next number at once): the later is
+    read as an event by the first's proposal, but may be another proposal, which only the keeper can number; said."""
+    requests = [_pull_request(step.commit) for step in (first, again)]
+    if None in requests or requests[0] == requests[1] or first.author == again.author:
+        return
+    again.guesses.append(f"two players' pull requests name proposal {again.again} (#{requests[0]}, then this one, "
+                         f"#{requests[1]}): read as an event by the first's; if it is another proposal, which its "
+                         "player numbered as the first, a corrections line gives it its own number")
+
+
 def _branch_numbers(branch: str, changes: list[Change]) -> list[int]:
     """A pull request's branch named for its proposal: `rule-change-301`, `384-subgamification`; not one named
     for a rule its `changes` amend, repeal or renumber (`422`, where a proposal changes rule 422)."""
@@ -1486,7 +1581,7 @@ def _runs(steps: list[_Step]) -> list[_Step]:
     one did is its own entry, an event by that proposal; a commit that names it among others ("Proposals 66 +
     70" after "Temp Prop 66") completes it in the others' entry."""
     out: list[_Step] = []
-    done: set[int] = set()
+    done: dict[int, _Step] = {}  # each proposal's number, and the step that first carried it out
     for step in steps:
         previous = out[-1] if out else None
         numbers = [p.number for p in step.reading.proposals]
@@ -1497,12 +1592,13 @@ def _runs(steps: list[_Step]) -> list[_Step]:
             previous.cleaned += step.cleaned
             previous.commits.append(step.commit)
             continue
-        if step.reading.kind == "proposal" and NEXT not in numbers and set(numbers) <= done:
+        if step.reading.kind == "proposal" and NEXT not in numbers and set(numbers) <= done.keys():
             step.again = numbers[0]
-        elif step.reading.kind == "proposal" and NEXT not in numbers and done & set(numbers):
+            _numbered_alike(done[step.again], step)
+        elif step.reading.kind == "proposal" and NEXT not in numbers and done.keys() & set(numbers):
             step.completes = [number for number in numbers if number in done]
             step.reading = Reading("proposal", tuple(p for p in step.reading.proposals if p.number not in done))
-        done.update(number for number in numbers if number != NEXT)
+        done.update((number, step) for number in numbers if number != NEXT and number not in done)
         out.append(step)
     return out
 
@@ -1592,19 +1688,24 @@ class _Names:
     def _logins(self, walk: _Walk) -> None:
         """Guess that a name git gives commits is the login a pull request gives its author, where every commit of
         the branches that login merged is by that one name, none of another login's is, and the two read alike
-        (`Jo Bloggs` and `JoBloggs` or `jbloggs`): the player's commits outside pull requests then bear one name."""
+        (`Jo Bloggs` and `JoBloggs` or `jbloggs`), or the login's pull requests are several (`_MANY_REQUESTS`): the
+        player's commits outside pull requests then bear one name."""
         people = {login: authors for login, authors in walk.branch_authors.items() if login not in walk.shared}
+        requests = Counter(step.author for step in walk.steps if step.branch)  # each login's pull requests read
         logins_of: dict[str, list[str]] = {}
         for login, authors in people.items():
             for name in authors:
                 logins_of.setdefault(name, []).append(login)
         for login, authors in people.items():
             [(name, commit)] = authors.items() if len(authors) == 1 else [("", None)]
+            # (a name that reads otherwise is one person's still, where all of several requests' commits bear it)
+            alike = _login_reads_as(login, name)
             if commit is None or name == login or logins_of[name] != [login] or name in people \
-                    or not _login_reads_as(login, name):
+                    or not alike and requests[login] < _MANY_REQUESTS:
                 continue
             self.guessed[name] = (player_name(login)[0], f"guessed: the commits of {login}'s pull requests (as "
-                                  f"commit {commit.short} merged) are by {name}")
+                                  f"commit {commit.short} merged) are by {name}"
+                                  + ("" if alike else f", all {requests[login]} of them"))
 
     def name(self, raw: str, commit: str = "") -> str:
         if raw in self.written:
@@ -2152,7 +2253,9 @@ def _provenance(step: _Step) -> list[str]:
 
 def _strip_numbers(title: str) -> str:
     """A title without the words that name its entry ("Proposal 12: Dice" is "Dice", "Temp Prop 66" is "Temp",
-    "Rule 304: Tea" is "Tea", "Judgment II" is "")."""
+    "Rule 304: Tea" is "Tea", "Judgment II" is ""; "Previous Proposal Was Proposal 315", naming another's, whole)."""
+    if _PREVIOUS_WAS.match(title):
+        return title.strip(_BETWEEN)
     for pattern in (_JUDGMENT, _NON_RULE_CHANGE, _LEADING_NUMBER, _LEADING_RULE_NUMBER, _FILE_NAMED):
         title = pattern.sub("", title, count=1)  # (in this order: "319: Non-rule-change PRs" keeps its words)
     if m := _NUMBERS.search(title):
@@ -2373,6 +2476,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
         out += [walk.entered, ""]
     if walk.later_start:
         out += [walk.later_start, ""]
+    for said, _ in walk.new_bases:
+        out += [said, ""]
     if walk.ended:
         out += [f"The import ends early: {walk.ended}", ""]
     for path, commit in walk.remade.items():

@@ -398,6 +398,7 @@ class _Shape:
             title = None  # (a heading of the level of others after it is the first topic, not the file's title)
         rules: list[Rule] = []
         current: Rule | None = None
+        current_level = rule_level  # the level of the heading the current rule has (0: none, a bold number)
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
         lettered: list[Rule] = []  # rules the file knows by letters (`UC1`)
         placed: list[Rule] = []  # and by a place in a section or an era (`1-1`, `4E83`)
@@ -416,11 +417,13 @@ class _Shape:
                 if line.rest:
                     current.lines.append(Line(line.index, Kind.TEXT, line.raw, rest=line.rest))
                 rules.append(current)
+                # (a rule headed among bold numbers, `## 308. An Act`, holds the deeper headings under it)
+                current_level = max(rule_level, line.level if line.heading else 0)
                 orphan = None
                 continue
             if line.heading and line.kind is not Kind.BLANK:
                 inside = current is not None and (_furniture(line) is not None
-                                                  or rule_level and line.level > rule_level)
+                                                  or current_level and line.level > current_level)
                 if inside:
                     current.lines.append(line)
                     continue

@@ -43,6 +43,7 @@ _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*
 # (a number joined to a word, "# 7-nomic", names a thing: no rule)
 _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z]|-[A-Za-z])\s*[.:]?\s*(.*)",
                           re.IGNORECASE)
+_BELOW_ZERO = re.compile(r"rule\s+(-[0-9]{1,6})\b.*", re.IGNORECASE)  # "Rule -216.": a game's rules numbered below zero
 # A heading of a rule numbered within a section or an era (B Nomic's `Rule 1-1: The Game of B`, `Rule 4E83: Title`);
 # not a date (`2007-07-19`) nor words (`7-day weeks`).
 _PLACED_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,2})(-|E)([0-9]{1,3})(?![0-9A-Za-z-])\s*[.:]?\s*(.*)", re.IGNORECASE)
@@ -51,6 +52,9 @@ _CODE_START = re.compile(r"`\s*(?:rule\s+)?([0-9]{1,6})\s*[.:]?\s*`\s*(.*)", re.
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
 _BOLD = re.compile(r"(\*\*|__)(.+)\1")
+# A rule's class in italics or brackets before its text, after its bold number: "*immutable.*", "(Mutable)"
+_CLASS_BEFORE_TEXT = re.compile(r"(?:([*_])\s*(im)?mutable\s*[.:]?\s*\1|[(\[]\s*(im)?mutable\s*[)\]])\s*[.:]?\s+(?=\S)",
+                                re.IGNORECASE)
 _SUBSECTION_NUMBER = re.compile(r"(?:rule\s+)?[0-9]{1,6}\.[0-9]", re.IGNORECASE)  # "### 2.1 Voting": a part of rule 2
 _EMPHASISED_TITLE = re.compile(r"(\*{1,3}|_{1,3})([^*_]+)\1")  # a title in italics or bold, whole
 _ANCHOR = re.compile(r"<a\s+(?:name|id)\s*=\s*[\"']([^\"']*)[\"']\s*/?>(?:\s*</a>)?", re.IGNORECASE)
@@ -434,6 +438,8 @@ def _classify(index: int, raw: str) -> Line:
             if emphasised := _EMPHASIS.fullmatch(rest):  # "**101** *Title*": the title, in italics
                 rule_class, title, rest = rule_class or heading_class_and_title(emphasised.group(2))[0], \
                     title or heading_class_and_title(emphasised.group(2))[1], ""
+            elif rule_class is None and (marked := _CLASS_BEFORE_TEXT.match(rest)):  # "**101.** *immutable.* Text"
+                rule_class, rest = IMMUTABLE if marked.group(2) or marked.group(3) else MUTABLE, rest[marked.end():]
             return Line(index, Kind.RULE_START, raw, number=int(inner.group(1)), rest=rest or None,
                         rule_class=rule_class, title=title, style=BOLD_ITEM if m.group(1) else BOLD,
                         revision=_revision(inner.group(2)))
@@ -472,6 +478,10 @@ def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
         return Line(index, Kind.RULE_START, raw, number=placed_number(int(m.group(1)), int(m.group(3))),
                     rule_class=rule_class, title=title, heading=True, level=level, style=f"h{level}", words=words,
                     key=key)
+    if m := _BELOW_ZERO.fullmatch(words):  # (read otherwise, the numbered lists inside such rules were taken for rules)
+        raise RulesetImportError(f"rule {m.group(1)} is numbered below zero, which rules.md cannot write (a rule's "
+                                 "number is a whole number, 0 or more): renumber the rules, or import another copy",
+                                 index + 1)
     if (m := _RULE_NUMBER.fullmatch(words)) and not _SUBSECTION_NUMBER.match(words):
         rule_class, title = heading_class_and_title(m.group(3))
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
