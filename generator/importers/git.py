@@ -201,7 +201,7 @@ class _Walk:
     new_bases: list[tuple[str, str]] = field(default_factory=list)
     # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
     arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
-    start_title: str = ""  # the first ruleset's title, where the records file's [rulesets] gives one
+    start_title: str = ""  # the first ruleset's title, where the records file's [rulesets] files gives one
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -1965,7 +1965,8 @@ def _walk_rulesets(repo: Path, records: Mapping, last: str, corrections: Correct
             moment, date = moment_of(entry.get(sets.date)) if sets.date else (0.0, "")
             title = short_title(str(entry.get(sets.title) or ""))[0] if sets.title else ""
             if before is None:  # (undated by the list: the game starts on the day of the commit read)
-                walk.initial, walk.start_title = rules, title
+                # (the keeper's title for a capture; a website's list titles the proposal that made a ruleset)
+                walk.initial, walk.start_title = rules, title if sets.files else ""
                 walk.start_date = date or text(git(repo, "show", "-s", "--format=%cI", "--end-of-options",
                                                    last)).strip()[:10]
                 before = rules
