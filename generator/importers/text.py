@@ -47,7 +47,9 @@ _BELOW_ZERO = re.compile(r"rule\s+(-[0-9]{1,6})\b.*", re.IGNORECASE)  # "Rule -2
 # A heading of a rule numbered within a section or an era (B Nomic's `Rule 1-1: The Game of B`, `Rule 4E83: Title`);
 # not a date (`2007-07-19`) nor words (`7-day weeks`).
 _PLACED_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,2})(-|E)([0-9]{1,3})(?![0-9A-Za-z-])\s*[.:]?\s*(.*)", re.IGNORECASE)
-_ITEM_START = re.compile(r"[-*+][ \t]+(?:rule\s+)?([0-9]{1,6})\s*[.:][ \t]+(\S.*)", re.IGNORECASE)
+# "- 201. text"; the number may be quoted, as a code span typed with quotes ("* '101.' text")
+_ITEM_START = re.compile(r"[-*+][ \t]+(?:rule\s+)?(?:(?P<n>[0-9]{1,6})\s*[.:]|(?P<q>['\u2018])(?P<quoted>[0-9]{1,6})\s*[.:]?"
+                         r"(?:(?P=q)|\u2019))[ \t]+(?P<rest>\S.*)", re.IGNORECASE)
 _CODE_START = re.compile(r"`\s*(?:rule\s+)?([0-9]{1,6})\s*[.:]?\s*`\s*(.*)", re.IGNORECASE)  # "`2.` Players vote."
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")
@@ -456,7 +458,8 @@ def _classify(index: int, raw: str) -> Line:
     if m := _RULE_ALONE.fullmatch(stripped):
         return _alone(index, raw, m)
     if m := _ITEM_START.fullmatch(raw):  # (at the line's start: an item under another is a rule's list)
-        return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rest=m.group(2), style=ITEM)
+        return Line(index, Kind.RULE_START, raw, number=int(m.group("n") or m.group("quoted")), rest=m.group("rest"),
+                    style=ITEM)
     if _LIST_ITEM.fullmatch(stripped):
         return Line(index, Kind.LIST_ITEM, raw)
     return Line(index, Kind.TEXT, raw)
