@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import is_
@@ -132,10 +132,11 @@ def sitemap_paths(pages: list[Page]) -> list[str]:
 
 
 def top_pages(games: list[SiteGame], listed_game_pages: Callable[[], list[Page]], *,
-              site: dict[str, str]) -> list[Page]:
+              site: dict[str, str], unreadable: Iterable[dict[str, Any]] = ()) -> list[Page]:
     """The pages above the games: the index, 404, the list of games a widened search looks in, and the sitemap
-    of `listed_game_pages()` when the site's address is known."""
-    pages = [Page("index.html", "index.html", {**site},
+    of `listed_game_pages()` when the site's address is known. `unreadable`: serve's games it cannot read, each
+    listed on the index with its problems (`slug`, `title`, `problems`)."""
+    pages = [Page("index.html", "index.html", {**site, "unreadable": list(unreadable)},
                   lazy=lambda: {"games": [game.summary() for game in games]}),
              games_page([(game.slug, game.title) for game in games])]
     if site["base_url"]:  # a sitemap's <loc>s must be absolute: without the site's address there is none
