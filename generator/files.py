@@ -83,10 +83,13 @@ def site_lock(output: Path, waiting: Callable[[], None] = lambda: None) -> Itera
 @contextmanager
 def writing(path: Path) -> Iterator[None]:
     """What the system refuses while writing `path` (a read-only folder, a full disk, a file where a folder
-    must be) becomes `path: cannot write: reason`, exit 2, not a traceback."""
+    must be) becomes `path: cannot write: reason`, exit 2, not a traceback. An OSError no system call raised (it
+    has no errno: a TimeoutError of the program's own) is no such failure, and is not named one."""
     try:
         yield
     except OSError as error:
+        if error.errno is None:
+            raise
         reason = error.strerror or str(error)
         raise ArchiveError([SourceError(str(path), 0, f"cannot write: {reason}")]) from None
 
