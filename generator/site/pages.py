@@ -40,7 +40,7 @@ from .ruleset_text import history_lines, recorded_history
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
-from .paging import pager, part_name, parts
+from .paging import Pager, part_name, parts
 from .views import (PROPOSAL_CITED, TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text,
                     departed, game_view, history_html, keeps_scores, log_anchor, point_name, power_text,
                     proposal_number, revision_anchor, revision_view, step_facts, step_view, version_view)
@@ -356,7 +356,7 @@ def _earlier_list_page(listing: Listing, path: str, part: int) -> Page:
     ranges = parts(len(earlier), TABLE_PART)
     chosen = earlier[ranges[part].start:ranges[part].stop]
     return listing.new_page(path, "earlier.html", {
-        "pager": pager("earlier", ranges, part, lambda i: str(earlier[i].number)), "count": len(earlier),
+        "pager": Pager("earlier", ranges, part, lambda i: str(earlier[i].number)), "count": len(earlier),
         "rows": [{"number": p.number, "title": p.title, "proposer": p.proposer, "date": p.date,
                   "url": f"{p.number}.html"} for p in chosen]})
 
@@ -368,7 +368,7 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     stem, part = which
     entries, ranges, label = _entry_list(plan, stem)
     chosen = entries[ranges[part].start:ranges[part].stop]
-    context = {"pager": pager(stem, ranges, part, label, growing=True)}
+    context = {"pager": Pager(stem, ranges, part, label, growing=True)}
     if stem == "log":
         return listing.new_page(path, "log.html", context, lazy=lambda: {
             "entries": [_log_entry(plan, s) for s in chosen],
