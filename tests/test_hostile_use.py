@@ -215,6 +215,43 @@ def test_a_cache_that_cannot_be_kept_is_said_once_and_the_build_and_check_go_on(
         cache_module.sealing_key.cache_clear()
 
 
+def test_a_cache_is_never_kept_through_a_link_out_of_its_own_folder(tmp_path, capsys):
+    """A cache folder tampered with: its own folder a link into a game (the cache wrote its database and
+    CACHEDIR.TAG among the keeper's files), its file a link to a keeper's SQLite database elsewhere (the cache
+    added its tables to it, and would drop rows of a `records` table). The link to the file is removed (nothing
+    it leads to), the one to the folder left and no cache kept; the site is the same, nothing else changes."""
+    import sqlite3
+
+    content = copy_games(tmp_path, "mini")
+    cache = tmp_path / "cache"
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    built = tree_digest(tmp_path / "site")
+    own = cache / cache_module.OWN_FOLDER
+    database, = own.glob("*.sqlite")
+    keepers = tmp_path / "keepers.db"
+    with sqlite3.connect(keepers) as db:
+        db.execute("CREATE TABLE records (key BLOB, value BLOB, size INTEGER, run INTEGER)")
+        db.execute("INSERT INTO records VALUES (x'00', x'01', 1, -5)")
+    kept = keepers.read_bytes()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+    database.symlink_to(keepers)
+    assert main(["build", str(content), "-o", str(tmp_path / "site2"), "--cache-dir", str(cache), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert keepers.read_bytes() == kept and tree_digest(tmp_path / "site2") == built
+    assert not database.is_symlink()  # a cache of its own again
+
+    game = content / "mini"
+    before = tree_digest(game)
+    shutil.rmtree(own)
+    own.symlink_to(game)
+    assert main(["build", str(content), "-o", str(tmp_path / "site3"), "--cache-dir", str(cache), "--quiet"]) == 0
+    assert capsys.readouterr().err == (f"no cache is kept: {own} is a symbolic link, and the cache is kept only in a "
+                                       "folder of its own; each build and check starts from nothing (--cache-dir or "
+                                       "NOMIC_ARCHIVE_CACHE_DIR names another folder)\n")
+    assert tree_digest(game) == before and tree_digest(tmp_path / "site3") == built and own.is_symlink()
+
+
 # --- build never writes through a link --------------------------------------------------------------
 
 
