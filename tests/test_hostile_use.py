@@ -14,7 +14,7 @@ from generator import cache as cache_module
 from generator import serve as serve_module
 from generator.cli import main
 from generator.files import SITE_MARKER
-from tests.helpers import ROOT, copy_games, tree_digest
+from tests.helpers import ROOT, copy_games, site_digest, tree_digest
 from tests.test_serve import edit, get, text, write_game
 
 # --- The cache removes only what it made -----------------------------------------------------------
@@ -250,6 +250,45 @@ def test_a_cache_is_never_kept_through_a_link_out_of_its_own_folder(tmp_path, ca
                                        "folder of its own; each build and check starts from nothing (--cache-dir or "
                                        "NOMIC_ARCHIVE_CACHE_DIR names another folder)\n")
     assert tree_digest(game) == before and tree_digest(tmp_path / "site3") == built and own.is_symlink()
+
+
+# --- A build stopped ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_a_build_stopped_while_drawing_leaves_nothing_holding_its_folder(tmp_path, how):
+    """Ctrl-C, or a service manager's or CI's SIGTERM, while forked workers draw: the workers went on (or waited
+    for ever on a pipe) holding the lock on the site's folder, which they share from the fork, and the next build
+    said `waiting for another build writing site` and gave up after 10 minutes. It now builds at once, the site
+    whole and the same as a build never stopped; the keeper's files untouched."""
+    import signal
+    import subprocess
+    import sys
+
+    content = tmp_path / "content"
+    assert main(["synth", str(content / "long"), "--proposals", "1500", "--per-file", "500"]) == 0
+    games = tree_digest(content)
+    assert main(["build", str(content), "-o", str(tmp_path / "clean"), "--cache-dir", str(tmp_path / "c0"),
+                 "--quiet"]) == 0
+    command = [sys.executable, "-m", "generator", "build", str(content), "-o", str(tmp_path / "site"),
+               "--cache-dir", str(tmp_path / "cache"), "--jobs", "2"]
+    stopped = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(600):  # drawing has begun once the staging folder is there
+            if list(tmp_path.glob(".site.building.*")) or stopped.poll() is not None:
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)
+        assert stopped.poll() is None, "the build ended before it could be stopped: give it more to draw"
+        stopped.send_signal(getattr(signal, how))
+        assert stopped.wait(timeout=30) != 0
+        assert "Traceback" not in stopped.stderr.read()
+        again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    finally:
+        stopped.kill()
+    assert again.returncode == 0 and "waiting for another build" not in again.stderr, again.stderr
+    assert site_digest(tmp_path / "site") == site_digest(tmp_path / "clean")
+    assert tree_digest(content) == games
 
 
 # --- build never writes through a link --------------------------------------------------------------

@@ -66,10 +66,6 @@ class UpdatePrinter:
         self.drafts = update.drafts
 
 
-def _stop(signum, frame) -> None:
-    raise KeyboardInterrupt  # a service manager's SIGTERM stops serving as cleanly as Ctrl-C
-
-
 def _stop_serving(server):
     """A signal handler that ends `server.serve_forever` from a thread of its own (the only way: shutdown waits for
     the serving loop). Raising KeyboardInterrupt there instead lands wherever the loop is: while a request's
@@ -92,8 +88,7 @@ def run(args) -> int:
         hint = "; --port 0 picks a free one" if taken else ""
         raise ArchiveError([SourceError(f"127.0.0.1:{args.port}", 0, f"cannot serve there: {reason}{hint}")]) \
             from None
-    signal.signal(signal.SIGTERM, _stop)
-    try:
+    try:  # (until serving starts, SIGTERM is Ctrl-C, as for every command: cli.main)
         first = watcher.start()
         for each in (signal.SIGINT, signal.SIGTERM):
             signal.signal(each, _stop_serving(watcher.server))
