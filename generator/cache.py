@@ -187,10 +187,18 @@ class Cache:
     # --- Opening, and starting afresh when the file cannot be used -----------------------------
 
     def _open(self) -> sqlite3.Connection | None:
+        if self.path.parent.is_symlink():  # it may lead among a keeper's files: nothing is written through it
+            self.unusable = f"{self.path.parent} is a symbolic link, and the cache is kept only in a folder of its own"
+            return None
         for attempt in range(2):
             try:
+                # SQLite follows a link in the file's place (to a keeper's database, say): the link goes, nothing
+                # it leads to (a cache's own file is never one)
+                for suffix in _FILE_SUFFIXES:
+                    if os.path.islink(f"{self.path}{suffix}"):
+                        os.unlink(f"{self.path}{suffix}")
                 self.path.parent.mkdir(parents=True, exist_ok=True)
-                if not (self.path.parent / _TAG).exists():
+                if not os.path.lexists(self.path.parent / _TAG):  # (a link, even to nothing, is not written through)
                     (self.path.parent / _TAG).write_text(_TAG_TEXT, encoding="utf-8")
                 db = sqlite3.connect(self.path, timeout=30, isolation_level=None, check_same_thread=False)
                 db.execute("PRAGMA journal_mode=WAL")

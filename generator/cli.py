@@ -329,7 +329,10 @@ def main(argv: list[str] | None = None) -> int:
         return EXIT_UNREADABLE
     # Each command lives in its own module, imported only when used (start-up stays quick).
     module = importlib.import_module(f".commands.{COMMAND_MODULES[args.command]}", __package__)
+    terminated = signal.getsignal(signal.SIGTERM)
     try:
+        # A service manager's or CI's SIGTERM stops a command as Ctrl-C does: its workers ended, its staging gone
+        signal.signal(signal.SIGTERM, _interrupt)
         code = module.run(args)
         sys.stdout.flush()  # here, where a reader that has gone is caught, rather than at exit
         return code
@@ -341,6 +344,9 @@ def main(argv: list[str] | None = None) -> int:
             print(places.error(problem), file=sys.stderr)
         return EXIT_UNREADABLE
     except KeyboardInterrupt:
+        from .parallel import end_workers  # (a cache writer, a worker whose share was cut short)
+
+        end_workers()
         return EXIT_INTERRUPTED
     except BrokenPipeError:
         # The reader has gone: say nothing more, and point stdout at nothing so that the flush at exit is quiet.
@@ -351,6 +357,12 @@ def main(argv: list[str] | None = None) -> int:
             raise
         print(one_line(f"{_inputs(args)}: {bug_message(error)}"), file=sys.stderr)
         return EXIT_BUG
+    finally:
+        signal.signal(signal.SIGTERM, terminated)
+
+
+def _interrupt(signum, frame) -> None:
+    raise KeyboardInterrupt
 
 
 def entry() -> None:

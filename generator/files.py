@@ -42,6 +42,20 @@ def folder_mode() -> int:
 
 # How long a build waits for another writing the same site before it gives up (exit 2).
 LOCK_WAIT_SECONDS = 600
+# The site locks this process holds. A forked worker shares each (a lock is the open file's, not the process's):
+# one left running when the build was stopped, or waiting for ever on a pipe to it, held the site's folder, and
+# the next build waited 10 minutes and gave up. Each child closes its copies as it starts.
+_HELD_LOCKS: set[int] = set()
+
+
+def _close_held_locks() -> None:
+    for handle in _HELD_LOCKS:
+        os.close(handle)
+    _HELD_LOCKS.clear()
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_close_held_locks)
 
 
 @contextmanager
@@ -61,6 +75,7 @@ def site_lock(output: Path, waiting: Callable[[], None] = lambda: None) -> Itera
     with writing(holder):
         holder.mkdir(parents=True, exist_ok=True)
         handle = os.open(holder, os.O_RDONLY)
+    _HELD_LOCKS.add(handle)
     try:
         deadline = None
         while True:
@@ -77,16 +92,20 @@ def site_lock(output: Path, waiting: Callable[[], None] = lambda: None) -> Itera
                 time.sleep(0.05)
         yield
     finally:
+        _HELD_LOCKS.discard(handle)
         os.close(handle)  # closing releases the lock
 
 
 @contextmanager
 def writing(path: Path) -> Iterator[None]:
     """What the system refuses while writing `path` (a read-only folder, a full disk, a file where a folder
-    must be) becomes `path: cannot write: reason`, exit 2, not a traceback."""
+    must be) becomes `path: cannot write: reason`, exit 2, not a traceback. An OSError no system call raised (it
+    has no errno: a TimeoutError of the program's own) is no such failure, and is not named one."""
     try:
         yield
     except OSError as error:
+        if error.errno is None:
+            raise
         reason = error.strerror or str(error)
         raise ArchiveError([SourceError(str(path), 0, f"cannot write: {reason}")]) from None
 

@@ -47,9 +47,13 @@ def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
     _WORK = work
     try:
         with ProcessPoolExecutor(shares - 1, mp_context=multiprocessing.get_context("fork")) as pool:
-            futures = [pool.submit(_share, share) for share in range(1, shares)]
-            results = [work(0)]
-            results += [future.result() for future in futures]
+            try:
+                futures = [pool.submit(_share, share) for share in range(1, shares)]
+                results = [work(0)]
+                results += [future.result() for future in futures]
+            except BaseException:  # Ctrl-C, SIGTERM: leaving the pool would wait for each worker's whole share
+                end_workers()
+                raise
     finally:
         _WORK = None
     return results
@@ -103,6 +107,14 @@ def start_beside(work: Callable[[], None]) -> multiprocessing.process.BaseProces
     process = multiprocessing.get_context("fork").Process(target=work, daemon=True)
     process.start()
     return process
+
+
+def end_workers() -> None:
+    """End every worker this process forked and has not joined: the work was stopped (Ctrl-C, SIGTERM), and
+    what they make is not wanted."""
+    for child in multiprocessing.active_children():
+        child.kill()
+        child.join()
 
 
 def _share(share: int):

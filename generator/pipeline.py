@@ -13,6 +13,7 @@ from __future__ import annotations
 import gc
 from functools import partial
 from pathlib import Path
+from typing import NamedTuple
 
 from jinja2 import Environment
 
@@ -22,7 +23,7 @@ from .engine.replay import Replay
 from .engine.solitaire import SolitaireReplay
 from .manifest import overrides_folder
 from .model import Proposal
-from .model.urls import draft_page_name
+from .model.urls import draft_page_name, is_url_segment
 from .parse.log import LogParser
 from .preview import preview_draft
 from .progress import NO_PROGRESS, Progress
@@ -32,23 +33,42 @@ from .site.render import build_pages, make_environment, page_bytes
 from .site.views import Memo, Page
 
 
+class UnreadableGame(NamedTuple):
+    """A game serve could not read since it started (its folder's name, the first of its problems as
+    `file:line: message`, how many there are): its pages and its entry on the index say what is wrong, and every
+    other game is served."""
+
+    title: str
+    problems: tuple[str, ...]
+    total: int
+
+
 class Site:
     """A site's pages by path, so that routing a request to its page is a lookup: the pages above the games, each
     game's listing, and each game's search pieces, made when one of them is first asked for (serve makes them
     only when a reader searches; a build, while its other pages are drawn: `search_pieces`)."""
 
-    def __init__(self, games: list[SiteGame], *, site: dict[str, str]):
+    def __init__(self, games: list[SiteGame], *, site: dict[str, str], unreadable: dict[str, UnreadableGame] | None = None):
+        unreadable = unreadable or {}
         self._games = {game.slug: game for game in games}
+        self._unreadable = unreadable  # serve's games it cannot read, by slug: each of their pages says why
         self._moved = moved_addresses(games)  # a game's former address -> the game
         self._pieces: dict[str, dict[str, Page]] = {}  # each game's search pieces by path, once made
         self._listed: list[Page] | None = None
-        self._top = {page.path: page for page in top_pages(games, self.listed_game_pages, site=site)}
+        self._top = {page.path: page for page in top_pages(
+            games, self.listed_game_pages, site=site,
+            unreadable=[{"slug": slug, **game._asdict()} for slug, game in sorted(unreadable.items())])}
+        self._site = site
 
     def page(self, path: str) -> Page | None:
         """The page at `path`, made; None when the site has none there."""
         if (page := self._top.get(path)) is not None:
             return page
         slug, _, rest = path.partition("/")
+        if (unreadable := self._unreadable.get(slug)) is not None:
+            # Any page of the game, at its own address (so that its links lead where the site's do), says why
+            return Page(path, "game_unreadable.html", {**self._site, **unreadable._asdict()}) \
+                if path.endswith(".html") and all(map(is_url_segment, path.split("/"))) else None
         game = self._games.get(slug)
         if game is None:
             moved = self._moved.get(slug)
@@ -137,9 +157,11 @@ class Pipeline:
             self.parser.forget(last.game.parsed_files)
         self._memos.pop(slug, None)
 
-    def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None) -> Site:
+    def site(self, replays: list[GameReplay], *, base_url: str = "", store: Cache | None = None,
+             unreadable: dict[str, UnreadableGame] | None = None) -> Site:
         """The site of these replays: its pages listed, none made. `store`, the cache a build keeps, lends what
-        an earlier build made from the same inputs (the search index)."""
+        an earlier build made from the same inputs (the search index); `unreadable`, serve's games it cannot read
+        (by slug), each page of which says why."""
         common = {"site_title": SITE_TITLE, "base_url": base_url + "/" if base_url and not base_url.endswith("/")
                   else base_url}
         games = [site_game(replay, site=common, memo=self._memos.setdefault(replay.game.slug, Memo()), store=store)
@@ -147,7 +169,7 @@ class Pipeline:
         for game, replay in zip(games, replays):
             for page in self._draft_pages(replay):
                 game.listing.add_made(page)
-        return Site(games, site=common)
+        return Site(games, site=common, unreadable=unreadable)
 
     def _draft_pages(self, replay: GameReplay) -> list[Page]:
         """A game's drafts and their list (serve's: a build shows none), each draft previewed (a replay of the

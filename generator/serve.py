@@ -38,7 +38,7 @@ from .errors import ArchiveError, SourceError, bug_message
 from .parse.folders import game_folders, is_game, names_root
 from .parse.game import address_problems
 from .model.urls import url_segment
-from .pipeline import Pipeline, Site
+from .pipeline import Pipeline, Site, UnreadableGame
 from .site.render import make_environment, package_templates, static_files, template_names, template_problem
 
 EVENTS_PATH = "/__nomic/events"
@@ -73,6 +73,8 @@ class Update:
     seconds: float
     # The drafts it cannot read (their pages say why), each problem with its draft's file: (file, `file:line: ...`)
     drafts: list[tuple[str, str]] = field(default_factory=list)
+    # The problems of the games never read since serve started (their pages say why; every other game is served)
+    unreadable_games: list[SourceError] = field(default_factory=list)
 
     @property
     def ok(self) -> bool:
@@ -108,7 +110,8 @@ class LiveSite:
     def update(self, changed: Iterable[Path] | None = None) -> Update:
         """Replay the games the `changed` files belong to (every game: None) and list the site's pages again;
         what was drawn before is drawn again when asked for. A game that cannot be read keeps the last good site
-        served, and `errors` say why until it is fixed."""
+        served, and `errors` say why until it is fixed; one never read since serve started is served as its
+        problems (`unreadable_games`), beside every other game."""
         started = time.perf_counter()
         stale, templates_changed = self._stale(changed)
         self._templates_pending |= templates_changed
@@ -128,8 +131,13 @@ class LiveSite:
             replayed = [self._load(name, folder) for name, folder in folders.items()
                         if stale is None or name in stale or name in self._broken
                         or slugs[name] not in self.pipeline.replays or slugs[name] in shared]
+            # A game read before keeps its last good replay served, its problems over every page; one never read
+            # has nothing to serve: its pages say what is wrong, and every other game is served meanwhile.
+            unreadable = {name: problems for name, problems in sorted(self._broken.items())
+                          if slugs[name] not in self.pipeline.replays}
             errors = address_problems(list(folders.values()))
-            errors += [error for name in sorted(self._broken) for error in self._broken[name]]
+            errors += [error for name in sorted(self._broken) if name not in unreadable
+                       for error in self._broken[name]]
             if not folders:
                 errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
             env = statics = None
@@ -137,7 +145,11 @@ class LiveSite:
                 env = make_environment(self.pipeline.overrides)
                 statics, errors = self._templates_checked(env)
             if not errors:
-                site = self.pipeline.site([self.pipeline.replays[slugs[name]] for name in folders])
+                site = self.pipeline.site(
+                    [self.pipeline.replays[slugs[name]] for name in folders if name not in unreadable],
+                    unreadable={slugs[name]: UnreadableGame(name, tuple(map(str, problems[:SHOWN_PROBLEMS])),
+                                                            len(problems))
+                                for name, problems in unreadable.items()})
                 with self._lock:  # the site, and the templates it is drawn with, change together
                     self.site, self._drawn = site, {}
                     if env is not None:
@@ -149,7 +161,8 @@ class LiveSite:
         self.errors = errors
         drafts = sorted((draft.file, problem) for replay in self.pipeline.replays.values()
                         for draft in replay.game.unreadable_drafts for problem in draft.problems)
-        return Update(sum(replayed), errors, time.perf_counter() - started, drafts)
+        return Update(sum(replayed), errors, time.perf_counter() - started, drafts,
+                      [error for problems in unreadable.values() for error in problems])
 
     def _stale(self, changed: Iterable[Path] | None) -> tuple[set[str] | None, bool]:
         """The games (by folder) the `changed` files belong to (None: every game), and whether a template

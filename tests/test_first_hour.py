@@ -457,9 +457,10 @@ def test_the_licence_is_the_mit_licence_pyproject_names():
     assert 'license = "MIT"' in (ROOT / "pyproject.toml").read_text(encoding="utf-8")
 
 
-def test_serve_started_on_a_broken_game_says_there_is_no_site_yet(tmp_path, capsys, monkeypatch):
-    """At the start there is no last good site: every page says what is wrong (a log leading out of the
-    content folder, here) until the file is fixed, and the terminal says so, not that an earlier site is served."""
+def test_serve_started_on_a_broken_game_says_its_pages_say_what_is_wrong(tmp_path, capsys, monkeypatch):
+    """At the start a game has no last good site: its pages and its entry on the home page say what is wrong (a
+    log leading out of the content folder, here) until the file is fixed, and the terminal says so once, not that
+    an earlier site is served."""
     from generator.commands.serve import UpdatePrinter
     from generator.serve import LiveSite
 
@@ -475,9 +476,10 @@ def test_serve_started_on_a_broken_game_says_there_is_no_site_yet(tmp_path, caps
     said = capsys.readouterr().err.splitlines()
     assert said[-2].endswith(f"{game.name}/log.md: leads out of the content folder through a symbolic "
                              f"link (to {tmp_path / 'outside.md'}); only files inside it are read"), said
-    assert said[-1] == "there is no site to serve yet: each page says what is wrong until the file is fixed"
-    answer = live.answer("/")
-    assert "leads out of the content folder" in answer.data.decode("utf-8")
+    assert said[-1] == ("a game that cannot be read is not served: its pages say what is wrong until the file is "
+                        "fixed; every other game is served")
+    for path in ("/", f"/{game.name}/index.html"):
+        assert "leads out of the content folder" in live.answer(path).data.decode("utf-8")
 
 
 def test_check_in_json_of_an_archive_that_cannot_be_read_is_still_json(tmp_path, capsys, monkeypatch):

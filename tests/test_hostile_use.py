@@ -14,7 +14,7 @@ from generator import cache as cache_module
 from generator import serve as serve_module
 from generator.cli import main
 from generator.files import SITE_MARKER
-from tests.helpers import ROOT, copy_games, tree_digest
+from tests.helpers import ROOT, copy_games, site_digest, tree_digest
 from tests.test_serve import edit, get, text, write_game
 
 # --- The cache removes only what it made -----------------------------------------------------------
@@ -213,6 +213,82 @@ def test_a_cache_that_cannot_be_kept_is_said_once_and_the_build_and_check_go_on(
                                                   f"{cache_module.key_path()}, is inside it; ")
     finally:
         cache_module.sealing_key.cache_clear()
+
+
+def test_a_cache_is_never_kept_through_a_link_out_of_its_own_folder(tmp_path, capsys):
+    """A cache folder tampered with: its own folder a link into a game (the cache wrote its database and
+    CACHEDIR.TAG among the keeper's files), its file a link to a keeper's SQLite database elsewhere (the cache
+    added its tables to it, and would drop rows of a `records` table). The link to the file is removed (nothing
+    it leads to), the one to the folder left and no cache kept; the site is the same, nothing else changes."""
+    import sqlite3
+
+    content = copy_games(tmp_path, "mini")
+    cache = tmp_path / "cache"
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    built = tree_digest(tmp_path / "site")
+    own = cache / cache_module.OWN_FOLDER
+    database, = own.glob("*.sqlite")
+    keepers = tmp_path / "keepers.db"
+    with sqlite3.connect(keepers) as db:
+        db.execute("CREATE TABLE records (key BLOB, value BLOB, size INTEGER, run INTEGER)")
+        db.execute("INSERT INTO records VALUES (x'00', x'01', 1, -5)")
+    kept = keepers.read_bytes()
+    for suffix in ("", "-wal", "-shm"):
+        Path(f"{database}{suffix}").unlink(missing_ok=True)
+    database.symlink_to(keepers)
+    assert main(["build", str(content), "-o", str(tmp_path / "site2"), "--cache-dir", str(cache), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert keepers.read_bytes() == kept and tree_digest(tmp_path / "site2") == built
+    assert not database.is_symlink()  # a cache of its own again
+
+    game = content / "mini"
+    before = tree_digest(game)
+    shutil.rmtree(own)
+    own.symlink_to(game)
+    assert main(["build", str(content), "-o", str(tmp_path / "site3"), "--cache-dir", str(cache), "--quiet"]) == 0
+    assert capsys.readouterr().err == (f"no cache is kept: {own} is a symbolic link, and the cache is kept only in a "
+                                       "folder of its own; each build and check starts from nothing (--cache-dir or "
+                                       "NOMIC_ARCHIVE_CACHE_DIR names another folder)\n")
+    assert tree_digest(game) == before and tree_digest(tmp_path / "site3") == built and own.is_symlink()
+
+
+# --- A build stopped ---------------------------------------------------------------------------------
+
+
+@pytest.mark.parametrize("how", ["SIGINT", "SIGTERM"])
+def test_a_build_stopped_while_drawing_leaves_nothing_holding_its_folder(tmp_path, how):
+    """Ctrl-C, or a service manager's or CI's SIGTERM, while forked workers draw: the workers went on (or waited
+    for ever on a pipe) holding the lock on the site's folder, which they share from the fork, and the next build
+    said `waiting for another build writing site` and gave up after 10 minutes. It now builds at once, the site
+    whole and the same as a build never stopped; the keeper's files untouched."""
+    import signal
+    import subprocess
+    import sys
+
+    content = tmp_path / "content"
+    assert main(["synth", str(content / "long"), "--proposals", "1500", "--per-file", "500"]) == 0
+    games = tree_digest(content)
+    assert main(["build", str(content), "-o", str(tmp_path / "clean"), "--cache-dir", str(tmp_path / "c0"),
+                 "--quiet"]) == 0
+    command = [sys.executable, "-m", "generator", "build", str(content), "-o", str(tmp_path / "site"),
+               "--cache-dir", str(tmp_path / "cache"), "--jobs", "2"]
+    stopped = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    try:
+        for _ in range(600):  # drawing has begun once the staging folder is there
+            if list(tmp_path.glob(".site.building.*")) or stopped.poll() is not None:
+                break
+            time.sleep(0.05)
+        time.sleep(0.5)
+        assert stopped.poll() is None, "the build ended before it could be stopped: give it more to draw"
+        stopped.send_signal(getattr(signal, how))
+        assert stopped.wait(timeout=30) != 0
+        assert "Traceback" not in stopped.stderr.read()
+        again = subprocess.run(command, cwd=ROOT, capture_output=True, text=True, timeout=300)
+    finally:
+        stopped.kill()
+    assert again.returncode == 0 and "waiting for another build" not in again.stderr, again.stderr
+    assert site_digest(tmp_path / "site") == site_digest(tmp_path / "clean")
+    assert tree_digest(content) == games
 
 
 # --- build never writes through a link --------------------------------------------------------------

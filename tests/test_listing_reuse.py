@@ -182,3 +182,29 @@ def test_a_plan_made_from_the_plan_before_is_the_plan_made_from_nothing(tmp_path
     assert people_carried, "the people were made again at every edit"
     assert carried and partly and followed, (f"the index was taken whole {carried} times, rule by rule {partly} "
                                              f"times, followed {followed} times")
+
+
+def test_listing_a_list_of_many_parts_costs_no_link_between_them(tmp_path, monkeypatch):
+    """Each part of a list links to every other: made when listed, the links of a game's parts grew with the
+    square of their number (a million, 400 MB of a build's 2 GB, at 100,000 entries). They are made as a page is
+    drawn, and drawn the same. Here parts of one entry make 300-part lists."""
+    import tracemalloc
+
+    from generator.site import pages, views
+
+    monkeypatch.setattr(pages, "TABLE_PART", 1)
+    monkeypatch.setattr(views, "LOG_PART", 1)
+    game = tmp_path / "content" / "long"
+    assert main(["synth", str(game), "--proposals", "300", "--seed", "3"]) == 0
+    pipeline = Pipeline(game.parent)
+    site = pipeline.site(pipeline.replay())
+    tracemalloc.start()
+    try:
+        made = site.listed_game_pages()
+        listed = tracemalloc.get_traced_memory()[0]
+    finally:
+        tracemalloc.stop()
+    assert sum(page.path.startswith("long/log") for page in made) > 300
+    assert listed < 5_000_000, listed  # (30 MB of links when made with the pages)
+    drawn = pipeline.draw(site.page("long/log-2.html")).decode()
+    assert drawn.count('href="log-') > 300 and '<span aria-current="page">' in drawn

@@ -154,3 +154,19 @@ def test_two_builds_into_one_folder_at_once_leave_one_complete_site(tmp_path):
     subprocess.run([sys.executable, "-m", "generator", "build", str(content), "-o", str(fresh), "--cache-dir",
                     str(tmp_path / "cache-fresh")], env=env, check=True, capture_output=True)
     assert tree_digest(site) == tree_digest(fresh)
+
+
+def test_only_a_system_calls_failure_is_called_one_to_write(tmp_path):
+    """`cannot write` names what the system refused; a TimeoutError of the program's own (a page past its
+    deadline, which is an OSError) was called one, and a keeper sent to look at their disk."""
+    import errno
+
+    from generator.errors import ArchiveError
+    from generator.files import writing
+
+    with pytest.raises(ArchiveError, match="cannot write: Permission denied"):
+        with writing(tmp_path):
+            raise PermissionError(errno.EACCES, "Permission denied")
+    with pytest.raises(TimeoutError):
+        with writing(tmp_path):
+            raise TimeoutError("drawing the page took over 10 s, too long for a template")

@@ -576,6 +576,17 @@ def test_required_keys_and_headings():
     ]
 
 
+def test_a_draft_moved_into_the_log_unnumbered_is_told_to_take_its_number():
+    """A draft may leave its number out; moved into the log as it was (a keeper's first hour did), the heading
+    said only what headings there are."""
+    _, errors = entries_of("## Proposal: Longer turns\nProposer: A\nDate: 1982-06-01\n\n## Proposal:\nProposer: A\n")
+    assert errors == [
+        "g/log.md:1: '## Proposal: Longer turns' has no number: a proposal in the log is numbered, as "
+        "'## Proposal N: Longer turns' (only a draft's number may be left out)",
+        "g/log.md:5: '## Proposal:' has no number: a proposal in the log is numbered, as '## Proposal N: Title' "
+        "(only a draft's number may be left out)"]
+
+
 def test_a_misspelt_first_key_is_named():
     assert sorted(entries_of("## Proposal 301\nProposr: Alice\nDate: 1982-06-03\n")[1]) == [
         "g/log.md:1: proposal 301 has no Proposer",

@@ -156,11 +156,64 @@ def test_a_broken_edit_keeps_the_last_site_and_names_the_line(live, game):
 def test_a_game_broken_earlier_is_retried_when_another_game_changes(live, game):
     other = write_game(game.parent, "other")
     edit(other / "game.toml", 'title = "Tiny"', "title = ")
-    assert not live.update([other / "game.toml"]).ok
+    assert [str(e) for e in live.update([other / "game.toml"]).unreadable_games] == [
+        "other/game.toml:1:9: not valid TOML: Invalid value"]
     edit(other / "game.toml", "title = ", 'title = "Other"')
     # Only tiny's file is reported changed; other must be loaded again all the same.
-    assert live.update([game / "log.md"]).ok
+    update = live.update([game / "log.md"])
+    assert update.ok and update.unreadable_games == []
     assert "Other" in text(live, "/other/index.html")
+
+
+def test_a_game_never_read_is_served_as_its_problems_beside_every_other_game(live, game):
+    """Started with one game of several half-written: the others are served whole (no overlay over them), the
+    broken one's pages and its entry on the home page name the problem at file:line, and the save that mends it
+    brings its pages back."""
+    other = write_game(game.parent, "other")
+    edit(other / "game.toml", 'title = "Tiny"', 'title = "Other')
+    started = LiveSite(game.parent, live_reload="")
+    update = started.update()
+    assert update.ok and update.errors == [] and update.games == 1
+    assert [str(e) for e in update.unreadable_games] == ["other/game.toml:1:15: not valid TOML: Illegal character '\\n'"]
+    assert "Players take turns in clockwise order." in text(started, "/tiny/rules/201.html")
+    home = text(started, "/index.html")
+    assert 'href="tiny/index.html">Tiny</a>' in home
+    assert 'href="other/index.html">other</a>' in home
+    assert "<code>other/game.toml:1:15: not valid TOML: Illegal character &#39;\\n&#39;</code>" in home
+    for path in ("/other/index.html", "/other/rules/201.html", "/other/"):
+        page = text(started, path)
+        assert "<h1>other cannot be read</h1>" in page and "other/game.toml:1:15: not valid TOML" in page, path
+    assert started.answer("/other").status == 301
+    assert 'href="../../static/style.css"' in text(started, "/other/rules/201.html")  # its links lead to the site's
+    assert started.answer("/other/static/..%2f").status == 404
+    assert started.problems() == []  # nothing over the other games' pages
+
+    edit(other / "game.toml", 'title = "Other', 'title = "Other"')
+    mended = started.update([other / "game.toml"])
+    assert mended.ok and mended.unreadable_games == [] and mended.games == 1
+    assert "Players take turns in clockwise order." in text(started, "/other/rules/201.html")
+    assert "cannot be read" not in text(started, "/index.html")
+
+
+def test_a_game_never_read_shows_the_first_of_thousands_of_problems(tmp_path):
+    game = write_game(tmp_path / "content", "broken")
+    (game / "log.md").write_text("# Log\n\n" + "".join(f"## Not an entry {i}\n\n" for i in range(16_000)))
+    live = LiveSite(tmp_path / "content", live_reload="")
+    assert len(live.update().unreadable_games) == 16_000
+    page = text(live, "/broken/index.html")
+    assert page.count("<li><code>broken/log.md:") == serve.SHOWN_PROBLEMS
+    assert f"The first {serve.SHOWN_PROBLEMS} of 16000 problems:" in page
+    assert f"the first {serve.SHOWN_PROBLEMS} of 16000 problems:" in text(live, "/index.html")
+
+
+def test_a_game_read_before_and_broken_since_keeps_its_last_good_pages(live, game):
+    """One that was served and breaks on a save: its last good pages stay, the problem over them (as ever), not
+    a page in their place."""
+    before = text(live, "/tiny/rules/201.html")
+    update = live.update([edit(game / "game.toml", 'title = "Tiny"', 'title = "Tiny')])
+    assert not update.ok and update.unreadable_games == []
+    assert [str(e) for e in update.errors] == ["tiny/game.toml:1:14: not valid TOML: Illegal character '\\n'"]
+    assert text(live, "/tiny/rules/201.html") == before
 
 
 def test_a_template_change_reaches_every_page_drawn_after_it(live, game):
@@ -703,11 +756,11 @@ def test_the_overlay_shows_the_first_problems_of_thousands_each_file_read_once(t
     """A log with an error on each of 16,000 lines: the overlay gets the first SHOWN_PROBLEMS with their count,
     and the log is read once for all their lines, not once for each (which took over a minute)."""
     game = write_game(tmp_path / "content", "broken")
-    (game / "log.md").write_text("# Log\n\n" + "".join(f"## Not an entry {i}\n\n" for i in range(16_000)))
     live = LiveSite(tmp_path / "content", live_reload="")
-    update = live.update()
+    assert live.update().ok
+    (game / "log.md").write_text("# Log\n\n" + "".join(f"## Not an entry {i}\n\n" for i in range(16_000)))
+    update = live.update([game / "log.md"])
     assert len(update.errors) == 16_000
-    assert live.answer("/broken/index.html").status == 404  # no site yet: the overlay's page alone
     reads = []
     read_bytes = Path.read_bytes
     monkeypatch.setattr(Path, "read_bytes", lambda self: reads.append(self) or read_bytes(self))

@@ -194,6 +194,21 @@ def test_a_template_looping_for_hours_is_stopped_at_its_line(tmp_path, capsys, m
     assert not (tmp_path / "site").exists()
 
 
+def test_the_deadline_counts_the_templates_drawing_not_the_making_of_the_pages_data(tmp_path, monkeypatch):
+    """The deadline is the bound on a keeper's template, which makes no page's data: a page whose data takes
+    longer than it (the comparison of a game's start with now at 98,000 proposals took 9-14 s) is drawn whole.
+    It stopped the build of a game under the caps, named as `site: cannot write: drawing the page took over 10 s`."""
+    from generator.site.render import draw_page
+    from generator.site.views import Page
+
+    monkeypatch.setattr(bounds, "MAX_DRAW_SECONDS", 0.2)
+    (tmp_path / "_templates").mkdir()
+    (tmp_path / "_templates" / "slow.html").write_text("{% for i in range(3) %}{{ i }}{% endfor %}{{ made }}")
+    env = make_environment(tmp_path / "_templates")
+    page = Page("slow.html", "slow.html", {}, kind="txt", lazy=lambda: time.sleep(0.4) or {"made": "!"})
+    assert draw_page(env, page) == "012!"
+
+
 def test_a_template_mistake_in_serve_shows_its_file_and_line(tmp_path):
     from generator.serve import LiveSite
     content = _build_with(tmp_path, {"404.html": "<p>\n{{ 1 // 0 }}\n"})

@@ -27,6 +27,7 @@ class UpdatePrinter:
         self.places = Places(root)
         self.shown: list[str] = []  # the problems printed last, as printed
         self.drafts: list[tuple[str, str]] = []  # the unreadable drafts' problems printed last
+        self.games: list[str] = []  # the unreadable games' problems printed last, as printed
         self.drawn = False  # an update has replayed every game: there is a last good site to serve
 
     def __call__(self, update: Update) -> None:
@@ -34,7 +35,7 @@ class UpdatePrinter:
         if update.ok:
             self.drawn = True
             print(f"replayed {counted(update.games, 'game')} in {update.seconds:.2f}s", file=sys.stderr)
-            self.say_drafts(update)
+            self.say_unreadable(update)
         elif problems != self.shown:
             for problem in problems:
                 print(problem, file=sys.stderr)
@@ -42,6 +43,18 @@ class UpdatePrinter:
                   "there is no site to serve yet: each page says what is wrong until the file is fixed",
                   file=sys.stderr)
         self.shown = problems
+
+    def say_unreadable(self, update: Update) -> None:
+        """Why each game and draft serve cannot read is not served, once for each change of what is wrong (their
+        pages say so too), each file named from the working directory: a keeper reads it where they started serve."""
+        games = [self.places.error(error) for error in update.unreadable_games]
+        if games and games != self.games:
+            for problem in games:
+                print(problem, file=sys.stderr)
+            print("a game that cannot be read is not served: its pages say what is wrong until the file is fixed; "
+                  "every other game is served", file=sys.stderr)
+        self.games = games
+        self.say_drafts(update)
 
     def say_drafts(self, update: Update) -> None:
         """Why each draft serve cannot read is not previewed, once (its page says so too), its file named from the
@@ -51,10 +64,6 @@ class UpdatePrinter:
                 print(f"{self.places.path(file)}{problem.removeprefix(file)} (the draft is not previewed; every other "
                       "page is served)", file=sys.stderr)
         self.drafts = update.drafts
-
-
-def _stop(signum, frame) -> None:
-    raise KeyboardInterrupt  # a service manager's SIGTERM stops serving as cleanly as Ctrl-C
 
 
 def _stop_serving(server):
@@ -79,15 +88,14 @@ def run(args) -> int:
         hint = "; --port 0 picks a free one" if taken else ""
         raise ArchiveError([SourceError(f"127.0.0.1:{args.port}", 0, f"cannot serve there: {reason}{hint}")]) \
             from None
-    signal.signal(signal.SIGTERM, _stop)
-    try:
+    try:  # (until serving starts, SIGTERM is Ctrl-C, as for every command: cli.main)
         first = watcher.start()
         for each in (signal.SIGINT, signal.SIGTERM):
             signal.signal(each, _stop_serving(watcher.server))
         if first.ok:
             print(f"read {counted(first.games, 'game')} in {first.seconds:.2f}s; each page is drawn when it is "
                   "asked for", file=sys.stderr)
-            print_update.say_drafts(first)
+            print_update.say_unreadable(first)
         else:
             print_update(first)
         url = watcher.server.url

@@ -962,8 +962,8 @@ def _turn_score(state: FoldState, proposal: Proposal, votes, vote_ended_game: bo
         die = proposal.die
         if die is None:
             if not proposal.extra_turn and not vote_ended_game:
-                state.find("die", proposal.source, "no Die recorded for this turn", expected="a throw of "
-                           f"{scoring.die}", found="none")
+                state.find("die", proposal.source, f"no Die recorded for this turn: write the throw of {scoring.die} "
+                           "among its key lines, as 'Die: 4'", expected=f"a throw of {scoring.die}", found="none")
             return
         if vote_ended_game:
             state.find("die", die.source, "the vote ended the game, so no die is thrown", found=die.total)

@@ -880,9 +880,16 @@ def _read_heading(file: str, text: str, line: int, draft: bool, errors: ErrorCol
                 return _Heading(kind, file, line, text, m)
     if draft and text.lower().startswith("proposal"):
         return _Heading(ENTRY_KINDS[0], file, line, text, None)
+    if unnumbered := _UNNUMBERED_PROPOSAL.match(text):  # a draft moved into the log as it was
+        errors.add(file, line, f"'## {text}' has no number: a proposal in the log is numbered, as '## Proposal N: "
+                   f"{unnumbered.group(1) or 'Title'}' (only a draft's number may be left out)")
+        return None
     errors.add(file, line, f"'## {text}' is not an entry: a log heading starts with "
                "'Proposal 301', 'Judgment 7', 'Event:' or 'Unrecorded:'")
     return None
+
+
+_UNNUMBERED_PROPOSAL = re.compile(r"proposal\s*:\s*(.*)", re.IGNORECASE)
 
 
 def _read_proposal(head: _Heading, keys: Keys, common: dict, proposed: str, errors: ErrorCollector) -> Proposal:

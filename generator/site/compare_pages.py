@@ -14,7 +14,7 @@ from collections.abc import Callable, Sequence
 from typing import Any
 
 from ..diffing.compare import Comparison, Pair, RuleLike, compare, identical
-from .paging import pager, part_name, parts
+from .paging import Pager, part_name, parts
 from .views import (Listing, GamePlan, Page, case_example, game_view, point_name, redline_view,
                     step_view)
 
@@ -84,7 +84,7 @@ def _start_now_page(listing: Listing, path: str, part: int) -> Page:
         return (low is None or pair.first_number >= low) and (high is None or pair.first_number < high)
     comparison = functools.partial(plan.once, "start-now comparison", lambda: compare(start, now, by_identity=True))
     return _comparison_page(plan, listing.new_page, path, START, len(plan.replay.steps) - 1, comparison,
-                            pager("start-now", ranges, part, lambda i: f"Rule {numbers[i]}"), shows)
+                            Pager("start-now", ranges, part, lambda i: f"Rule {numbers[i]}"), shows)
 
 
 def _compare_index_page(listing: Listing, path: str, _: Any) -> Page:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import dataclasses
 from collections import Counter
-from collections.abc import Callable, Sequence
+from collections.abc import Callable, Iterable, Sequence
 from dataclasses import dataclass
 from itertools import compress
 from operator import is_
@@ -40,7 +40,7 @@ from .ruleset_text import history_lines, recorded_history
 from .search import (documents_from_entries, games_page, plan_documents, search_pieces,
                      stored_search_pieces)
 from .solitaire_pages import solitaire_site
-from .paging import pager, part_name, parts
+from .paging import Pager, part_name, parts
 from .views import (PROPOSAL_CITED, TABLE_PART, Listing, GamePlan, Maker, Memo, Page, case_example, date_text,
                     departed, game_view, history_html, keeps_scores, log_anchor, point_name, power_text,
                     proposal_number, revision_anchor, revision_view, step_facts, step_view, version_view)
@@ -132,10 +132,11 @@ def sitemap_paths(pages: list[Page]) -> list[str]:
 
 
 def top_pages(games: list[SiteGame], listed_game_pages: Callable[[], list[Page]], *,
-              site: dict[str, str]) -> list[Page]:
+              site: dict[str, str], unreadable: Iterable[dict[str, Any]] = ()) -> list[Page]:
     """The pages above the games: the index, 404, the list of games a widened search looks in, and the sitemap
-    of `listed_game_pages()` when the site's address is known."""
-    pages = [Page("index.html", "index.html", {**site},
+    of `listed_game_pages()` when the site's address is known. `unreadable`: serve's games it cannot read, each
+    listed on the index with its problems (`slug`, `title`, `problems`)."""
+    pages = [Page("index.html", "index.html", {**site, "unreadable": list(unreadable)},
                   lazy=lambda: {"games": [game.summary() for game in games]}),
              games_page([(game.slug, game.title) for game in games])]
     if site["base_url"]:  # a sitemap's <loc>s must be absolute: without the site's address there is none
@@ -355,7 +356,7 @@ def _earlier_list_page(listing: Listing, path: str, part: int) -> Page:
     ranges = parts(len(earlier), TABLE_PART)
     chosen = earlier[ranges[part].start:ranges[part].stop]
     return listing.new_page(path, "earlier.html", {
-        "pager": pager("earlier", ranges, part, lambda i: str(earlier[i].number)), "count": len(earlier),
+        "pager": Pager("earlier", ranges, part, lambda i: str(earlier[i].number)), "count": len(earlier),
         "rows": [{"number": p.number, "title": p.title, "proposer": p.proposer, "date": p.date,
                   "url": f"{p.number}.html"} for p in chosen]})
 
@@ -367,7 +368,7 @@ def _list_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     stem, part = which
     entries, ranges, label = _entry_list(plan, stem)
     chosen = entries[ranges[part].start:ranges[part].stop]
-    context = {"pager": pager(stem, ranges, part, label, growing=True)}
+    context = {"pager": Pager(stem, ranges, part, label, growing=True)}
     if stem == "log":
         return listing.new_page(path, "log.html", context, lazy=lambda: {
             "entries": [_log_entry(plan, s) for s in chosen],

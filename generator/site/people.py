@@ -168,7 +168,7 @@ class People:
                 acts[name].ballots.sort(key=itemgetter(0))
         return acts
 
-    def ballot_parts(self, record: Record) -> list[range]:
+    def ballot_parts(self, record: Record) -> tuple[range, ...]:
         """A person's ballots in the parts their pages show them in (`players/SLUG.html`, `SLUG-2.html`, ...)."""
         return parts(record.ballot_count, self.ballots_per_part)
 

@@ -10,7 +10,7 @@ from typing import Any
 from ..engine.turns import ordered
 from ..model import Event, Proposal, amount_text, as_amount
 from .people import PEOPLE_FOLDER, Record
-from .paging import pager, part_name
+from .paging import Pager, part_name
 from .views import GamePlan, Listing, Page, keeps_scores, step_view
 
 
@@ -30,7 +30,7 @@ def player_page(listing: Listing, path: str, which: tuple[str, int]) -> Page:
     steps = plan.replay.steps
     context = {"player": {"name": name, "aliases": list(record.aliases), "former": list(record.former),
                           "url": f"{record.slug}.html"}, "part": part,
-               "pager": pager(record.slug, ranges, part,
+               "pager": Pager(record.slug, ranges, part,
                               lambda i: steps[ballots_cast[i][0]].entry.name)}
 
     def ballots() -> dict[str, Any]:

@@ -168,13 +168,14 @@ def template_problem(error: BaseException) -> SourceError | None:
 
 
 def draw_page(env: PageEnvironment, page: Page, *, live_reload: str = "") -> str:
-    """The page drawn, within MAX_DRAW_SECONDS where a keeper's templates may be drawn; a template's error raised as an ArchiveError naming its file and line
-    (found here, in the process whose traceback names them); any other error is a bug, raised as it is."""
-    env.deadline = time.monotonic() + env.drawing
+    """The page drawn, its templates within MAX_DRAW_SECONDS where a keeper's may be drawn (the page's data, made
+    by this program first, is not theirs to bound); a template's error raised as an ArchiveError naming its file
+    and line (found here, in the process whose traceback names them); any other error is a bug, raised as it is."""
     try:
         template = env.get_template(page.template)
         # Links are relative to the page's folder unless the page says where the site's root is (404.html).
         context = {"root": "../" * page.depth, **page.full_context()}
+        env.deadline = time.monotonic() + env.drawing
         if page.kind == "html" and not page.stub:
             context["header"] = _header(env, context, context["root"], live_reload)
         return template.render(**context, page_path=page.path, live_reload=live_reload)

@@ -1,12 +1,14 @@
 """`nomic-archive serve` for real: a subprocess, headless Chromium, files saved while the page is open."""
 from __future__ import annotations
 
+import contextlib
 import http.client
 import re
 import select
 import signal
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
@@ -18,18 +20,18 @@ WAIT_MS = 10_000
 HOSTILE = '<img src=x onerror="document.title=\'pwned\'">'
 
 
-@pytest.fixture
-def served(tmp_path):
-    """(url, game folder) of `serve` running on a free port, stopped with Ctrl-C (SIGINT) afterwards."""
-    game = write_game(tmp_path / "content")
-    process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(game.parent), "--port", "0"],
+@contextlib.contextmanager
+def serving(content: Path, said: list[str] | None = None):
+    """The url of `serve` running on `content` on a free port, stopped with Ctrl-C (SIGINT) afterwards; what it
+    said on the terminal is put in `said`."""
+    process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(content), "--port", "0"],
                                cwd=ROOT, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
     try:
         ready, _, _ = select.select([process.stdout], [], [], 30)
         line = process.stdout.readline() if ready else ""
         found = re.match(r"serving at (http://127\.0\.0\.1:\d+/)$", line.strip())
         assert found, f"no URL printed: {line!r}"
-        yield found.group(1), game
+        yield found.group(1)
     finally:
         process.send_signal(signal.SIGINT)
         try:
@@ -38,6 +40,46 @@ def served(tmp_path):
             process.kill()
         errors = process.stderr.read()
     assert code == 0 and "Traceback" not in errors, errors
+    if said is not None:
+        said.extend(errors.splitlines())
+
+
+@pytest.fixture
+def served(tmp_path):
+    """(url, game folder) of `serve` running on a free port."""
+    game = write_game(tmp_path / "content")
+    with serving(game.parent) as url:
+        yield url, game
+
+
+def test_a_game_half_written_at_the_start_is_its_problem_and_the_others_are_served(browser, tmp_path, artifacts):
+    """A keeper with three games, one game.toml half-written: the other two are browsed as ever, with nothing
+    over them; the home page's entry and the pages of the broken one name the problem at file:line; the terminal
+    says it once; the save that mends it brings the game back, the open page reloaded."""
+    content = tmp_path / "content"
+    for name in ("alpha", "beta", "gamma"):
+        write_game(content, name)
+    edit(content / "beta" / "game.toml", 'title = "Tiny"', 'title = "Beta')
+    said: list[str] = []
+    with serving(content, said) as url:
+        page = browser.new_page()
+        page.goto(url)
+        card = page.locator("li.card", has_text="beta")
+        assert "beta/game.toml:1:14: not valid TOML" in card.inner_text()
+        page.screenshot(path=str(artifacts / "serve-unreadable-game-home.png"), full_page=True)
+        page.goto(url + "gamma/rules/201.html")
+        assert "Players take turns in clockwise order." in page.locator("main").inner_text()
+        page.wait_for_timeout(500)  # (long enough for the stream's first event to have come)
+        assert page.locator("#nomic-error-overlay").count() == 0
+        page.goto(url + "beta/rules/201.html")
+        assert page.locator("h1").inner_text() == "beta cannot be read"
+        assert "beta/game.toml:1:14: not valid TOML" in page.locator("main").inner_text()
+        page.screenshot(path=str(artifacts / "serve-unreadable-game.png"))
+        edit(content / "beta" / "game.toml", 'title = "Beta', 'title = "Beta"')
+        page.wait_for_selector("main :text('Players take turns in clockwise order.')", timeout=WAIT_MS)
+        page.close()
+    assert [line for line in said if "beta/game.toml" in line] == [
+        f"{content / 'beta' / 'game.toml'}:1:14: not valid TOML: Illegal character '\\n'"]
 
 
 def test_saves_reload_the_page_and_errors_show_in_an_overlay(browser, served, artifacts):
