@@ -119,41 +119,18 @@ class LiveSite:
         slugs = {name: url_segment(name) for name in folders}  # each game's name on the site, as the pipeline's
         for slug in set(self.pipeline.replays) - set(slugs.values()):
             self.pipeline.forget(slug)
-        # Folders one address stands for (a problem said below) may each have left their replay there: read again
-        # every time, so that the one kept once the other is renamed is its own.
-        shared = {slug for slug, count in Counter(slugs.values()).items() if count > 1}
         for name in set(self._broken) - set(folders):
             del self._broken[name]
         # Replaying makes many objects and few cycles: the collector is kept off meanwhile, and what the
         # replays keep is frozen after, so that it never traverses them again.
         gc.disable()
         try:
-            replayed = [self._load(name, folder) for name, folder in folders.items()
-                        if stale is None or name in stale or name in self._broken
-                        or slugs[name] not in self.pipeline.replays or slugs[name] in shared]
+            replayed = self._replay(folders, slugs, stale)
             # A game read before keeps its last good replay served, its problems over every page; one never read
             # has nothing to serve: its pages say what is wrong, and every other game is served meanwhile.
             unreadable = {name: problems for name, problems in sorted(self._broken.items())
                           if slugs[name] not in self.pipeline.replays}
-            errors = address_problems(list(folders.values()))
-            errors += [error for name in sorted(self._broken) if name not in unreadable
-                       for error in self._broken[name]]
-            if not folders:
-                errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
-            env = statics = None
-            if not errors and self._templates_pending:
-                env = make_environment(self.pipeline.overrides)
-                statics, errors = self._templates_checked(env)
-            if not errors:
-                site = self.pipeline.site(
-                    [self.pipeline.replays[slugs[name]] for name in folders if name not in unreadable],
-                    unreadable={slugs[name]: UnreadableGame(name, tuple(map(str, problems[:SHOWN_PROBLEMS])),
-                                                            len(problems))
-                                for name, problems in unreadable.items()})
-                with self._lock:  # the site, and the templates it is drawn with, change together
-                    self.site, self._drawn = site, {}
-                    if env is not None:
-                        self.pipeline.env, self._statics, self._templates_pending = env, statics, False
+            errors = self._problems(folders, unreadable) or self._publish(folders, slugs, unreadable)
         finally:
             gc.collect()
             gc.freeze()
@@ -163,6 +140,44 @@ class LiveSite:
                         for draft in replay.game.unreadable_drafts for problem in draft.problems)
         return Update(sum(replayed), errors, time.perf_counter() - started, drafts,
                       [error for problems in unreadable.values() for error in problems])
+
+    def _replay(self, folders: dict[str, Path], slugs: dict[str, str], stale: set[str] | None) -> list[bool]:
+        """Each game a change touched (every game: `stale` None), broken, or not yet replayed, replayed; whether
+        each loaded. Folders one address stands for (a problem `_problems` says) may each have left their replay
+        there: read again every time, so that the one kept once the other is renamed is its own."""
+        shared = {slug for slug, count in Counter(slugs.values()).items() if count > 1}
+        return [self._load(name, folder) for name, folder in folders.items()
+                if stale is None or name in stale or name in self._broken
+                or slugs[name] not in self.pipeline.replays or slugs[name] in shared]
+
+    def _problems(self, folders: dict[str, Path], unreadable: dict[str, list[SourceError]]) -> list[SourceError]:
+        """What keeps the site from being listed again: two folders one address stands for, a game read before
+        and broken since (not one never read: it is served as its problems), no game at all."""
+        errors = address_problems(list(folders.values()))
+        errors += [error for name in sorted(self._broken) if name not in unreadable for error in self._broken[name]]
+        if not folders:
+            errors.append(SourceError(str(self.content), 0, "holds no game (a game is a folder with game.toml)"))
+        return errors
+
+    def _publish(self, folders: dict[str, Path], slugs: dict[str, str],
+                 unreadable: dict[str, list[SourceError]]) -> list[SourceError]:
+        """The site listed again from the games' replays, and served, with the templates checked where they
+        changed; what is wrong with the templates, if anything (then the last good site stays served)."""
+        env = statics = None
+        if self._templates_pending:
+            env = make_environment(self.pipeline.overrides)
+            statics, errors = self._templates_checked(env)
+            if errors:
+                return errors
+        site = self.pipeline.site(
+            [self.pipeline.replays[slugs[name]] for name in folders if name not in unreadable],
+            unreadable={slugs[name]: UnreadableGame(name, tuple(map(str, problems[:SHOWN_PROBLEMS])), len(problems))
+                        for name, problems in unreadable.items()})
+        with self._lock:  # the site, and the templates it is drawn with, change together
+            self.site, self._drawn = site, {}
+            if env is not None:
+                self.pipeline.env, self._statics, self._templates_pending = env, statics, False
+        return []
 
     def _stale(self, changed: Iterable[Path] | None) -> tuple[set[str] | None, bool]:
         """The games (by folder) the `changed` files belong to (None: every game), and whether a template
