@@ -406,12 +406,12 @@ class _Shape:
         for line in lines[begin:end]:
             line, identifier = _as_rule_heading(line, style, rules, starts)
             if line.style == style and line.kind is Kind.RULE_START:
+                key = identifier.group(1) if identifier else line.key  # (the record's name for it: its label too)
                 current = Rule(line.number, line.rule_class or _stack_class(stack), [], line.index + 1,
                                title=line.title, class_from="heading" if line.rule_class else
                                "section" if _stack_class(stack) else "", revision=line.revision,
                                topic=_stack_topic(stack, title),
-                               key=identifier.group(1) if identifier else line.key)
-                current.label = current.key
+                               key=key, label=key)
                 if current.key:
                     (lettered if identifier else placed).append(current)
                 if line.rest:
@@ -508,10 +508,10 @@ class _Shape:
                 continue
             rule_class = heading.rule_class or next((group.rule_class for group in reversed(groups)
                                                      if group.rule_class), None)
+            place = ".".join(str(count) for count in counters)
             rule = Rule(len(rules) + 1, rule_class, body, heading.index + 1, title=heading.words,
-                        class_from="heading" if rule_class else "", key=heading.anchor,
-                        place=".".join(str(count) for count in counters),
-                        label=heading.anchor or ".".join(str(count) for count in counters),
+                        class_from="heading" if rule_class else "", key=heading.anchor, place=place,
+                        label=heading.anchor or place,
                         topic=next((group.words for group in reversed(groups) if not group.rule_class), None))
             rules.append(rule)
             self._finish(rule)

@@ -28,7 +28,7 @@ from ..limits import MAX_GAME_ENTRIES, MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
                      LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Unrecorded, Votes, WinnerClaim)
 from ..model.config import AWARDS_PREFIX, NOT_BY_EFFECT, SETTINGS
-from ..model.names import invisible_problem, name_problem
+from ..model.names import invisible_problem, label_problem, name_problem
 from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
@@ -1456,7 +1456,7 @@ def _read_record(file: str, first: int, content: str, change: Change, errors: Er
         elif key in numbers or key in words:
             errors.add(file, at, f"a second '{key.capitalize()}:' for one change (a change has one {key})")
             ok = False
-        elif key == "label" and (problem := invisible_problem(value, "label") or (
+        elif key == "label" and (problem := label_problem(value) or (
                 f"'Label:' after {_UNLABELLED[change.kind]}: a label names the rule from a change that leaves it in "
                 "force" if change.kind in _UNLABELLED else None)):
             errors.add(file, at, problem)
