@@ -48,7 +48,8 @@ class Site:
     game's listing, and each game's search pieces, made when one of them is first asked for (serve makes them
     only when a reader searches; a build, while its other pages are drawn: `search_pieces`)."""
 
-    def __init__(self, games: list[SiteGame], *, site: dict[str, str], unreadable: dict[str, UnreadableGame] | None = None):
+    def __init__(self, games: list[SiteGame], *, site: dict[str, str],
+                 unreadable: dict[str, UnreadableGame] | None = None):
         unreadable = unreadable or {}
         self._games = {game.slug: game for game in games}
         self._unreadable = unreadable  # serve's games it cannot read, by slug: each of their pages says why

@@ -36,7 +36,8 @@ _RULE_INLINE = re.compile(r"(?:rule\s+)?([0-9]{1,6})\s*[.:]\s+(\S.*)", re.IGNORE
 # (a title in quotes between them: `101/0 "To Play You Must Obey" (Immutable)`; after the class, the keeper's note of
 # where the rule came from: `Rule 101. [immutable] (Initial Rule)`, `Rule 201. [mutable] by Storm, last changed ...`)
 _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*(?:[\"\u201c]([^\"\u201c\u201d]{1,200})[\"\u201d]\s*)?"
-                         r"([(\[]\s*(?:im)?mutable\s*[)\]])?(?:(?<=[)\]])\s*\(([^()]{1,80})\)|(?<=[)\]])\s+(by\s+\S.{0,150}))?",
+                         r"([(\[]\s*(?:im)?mutable\s*[)\]])?"
+                         r"(?:(?<=[)\]])\s*\(([^()]{1,80})\)|(?<=[)\]])\s+(by\s+\S.{0,150}))?",
                          re.IGNORECASE)
 # What starts a rule in a heading or in bold: its number and revision ("101/3"), then the class and the title in
 # either order ("(IMMUTABLE)", "Immutable - Scope", ": Title").
@@ -48,8 +49,9 @@ _BELOW_ZERO = re.compile(r"rule\s+(-[0-9]{1,6})\b.*", re.IGNORECASE)  # "Rule -2
 # not a date (`2007-07-19`) nor words (`7-day weeks`).
 _PLACED_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,2})(-|E)([0-9]{1,3})(?![0-9A-Za-z-])\s*[.:]?\s*(.*)", re.IGNORECASE)
 # "- 201. text"; the number may be quoted, as a code span typed with quotes ("* '101.' text")
-_ITEM_START = re.compile(r"[-*+][ \t]+(?:rule\s+)?(?:(?P<n>[0-9]{1,6})\s*[.:]|(?P<q>['\u2018])(?P<quoted>[0-9]{1,6})\s*[.:]?"
-                         r"(?:(?P=q)|\u2019))[ \t]+(?P<rest>\S.*)", re.IGNORECASE)
+_ITEM_START = re.compile(r"[-*+][ \t]+(?:rule\s+)?(?:(?P<n>[0-9]{1,6})\s*[.:]"
+                         r"|(?P<q>['\u2018])(?P<quoted>[0-9]{1,6})\s*[.:]?(?:(?P=q)|\u2019))[ \t]+(?P<rest>\S.*)",
+                         re.IGNORECASE)
 _CODE_START = re.compile(r"`\s*(?:rule\s+)?([0-9]{1,6})\s*[.:]?\s*`\s*(.*)", re.IGNORECASE)  # "`2.` Players vote."
 _BOLD_START = re.compile(r"([-*+]\s+)?(\*\*|__)\s*(.+?)\s*\2(.*)")
 _EMPHASIS = re.compile(r"([*_])(.+)\1")

@@ -498,7 +498,6 @@ class EarlierProposal:
     text: str = ""  # the record's own words of it (Markdown)
 
 
-
 @dataclass(frozen=True)
 class UnreadableDraft:
     """A draft serve cannot read (half-written, or a link out of the content folder): its page says why, each
@@ -506,6 +505,7 @@ class UnreadableDraft:
 
     file: str
     problems: tuple[str, ...]
+
 
 @dataclass(frozen=True)
 class Game:
