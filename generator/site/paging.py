@@ -42,4 +42,3 @@ class Pager:
             yield {"url": part_name(self.stem, part), "current": part == self.current,
                    "label": (f"{first} onwards" if self.growing and part == last
                              else f"{first} – {self.label(span[-1])}" if len(span) > 1 else first)}
-
