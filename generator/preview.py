@@ -19,7 +19,7 @@ from .model import Proposal, ResultClaim
 from .model.urls import draft_page_name
 from .site.history import GameHistory
 from .site.markdown import render_markdown
-from .site.views import class_and_title_notes, redline_view
+from .site.views import notes_beyond_text, redline_view
 
 # Findings about what a keeper records after the vote (the die, the result, the date, claims): a draft has
 # none of these yet, so they are not objections to it.
@@ -138,10 +138,10 @@ def _changes(base: Replay, extended: Replay, index: int) -> list[RuleChange]:
             summary = summary if before.text != after.text else ()
             if before.number != after.number:
                 summary += (f"rule {before.number} would become rule {after.number}",)
-            summary += tuple(class_and_title_notes(before, after))
+            summary += tuple(notes_beyond_text(before, after))
         page = pages.get(rule.identity)
         changes.append(RuleChange(kind=kind, number=rule.number, before_number=before.number if before else None,
-                                  title=rule.title, label=history.labels[rule.identity, rule.start],
+                                  title=rule.title, label=rule.label,
                                   rule_class=rule.rule_class,
                                   old_text=before.text if before else "", new_text=after.text if after else "",
                                   html=html, summary=tuple(summary), rule_page=f"rules/{page}.html" if page else None))

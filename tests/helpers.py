@@ -4,6 +4,7 @@ from __future__ import annotations
 import hashlib
 import re
 import shutil
+import threading
 from html.parser import HTMLParser
 from pathlib import Path
 from urllib.parse import unquote, urlsplit
@@ -156,3 +157,21 @@ def write_site(pages, folder: Path) -> None:
     for name, data in static_files():
         (folder / name).parent.mkdir(parents=True, exist_ok=True)
         (folder / name).write_bytes(data)
+
+
+def in_own_thread(work) -> None:
+    """Run `work` in a thread of its own: Playwright's sync API refuses a thread whose asyncio loop is
+    running, as the browser tests' session-wide Playwright leaves the main thread's."""
+    failures: list[BaseException] = []
+
+    def target() -> None:
+        try:
+            work()
+        except BaseException as error:  # handed to the test's thread below
+            failures.append(error)
+
+    thread = threading.Thread(target=target)
+    thread.start()
+    thread.join()
+    if failures:
+        raise failures[0]

@@ -3,7 +3,6 @@ from __future__ import annotations
 
 import json
 import re
-import threading
 
 from pathlib import Path
 
@@ -19,7 +18,7 @@ from generator.site import compare_pages as comparisons
 from generator.site.compare_pages import list_compare_pages
 from generator.site.history import GameHistory
 from generator.site.views import Listing, GamePlan, game_view, point_name
-from tests.helpers import DATA, ROOT, broken_links, site_pages_of, write_site
+from tests.helpers import DATA, ROOT, broken_links, in_own_thread, site_pages_of, write_site
 
 EXAMPLES = ROOT / "examples"
 SEED_LIVEJOURNAL = DATA / "seeds" / "002_78c66cb07e8cb7db.txt"
@@ -361,24 +360,6 @@ def test_a_long_comparison_of_the_start_with_now_is_cut_in_parts_that_show_each_
     assert '<span aria-current="page">Rule 203 – Rule 205</span>' in second
 
 
-def _in_own_thread(work) -> None:
-    """Run `work` in a thread of its own: Playwright's sync API refuses a thread whose asyncio loop is
-    running, as the browser tests' session-wide Playwright leaves the main thread's."""
-    failures: list[BaseException] = []
-
-    def target() -> None:
-        try:
-            work()
-        except BaseException as error:  # handed to the test's thread below
-            failures.append(error)
-
-    thread = threading.Thread(target=target)
-    thread.start()
-    thread.join()
-    if failures:
-        raise failures[0]
-
-
 @pytest.mark.browser
 def test_the_picker_compares_any_two_points_as_the_python_side_does(game_plan, tmp_path):
     """Every pair of points, named in the URL: the tally is compare()'s; a rule matched with itself shows the
@@ -415,7 +396,7 @@ def test_the_picker_compares_any_two_points_as_the_python_side_does(game_plan, t
             assert deleted == ["deleted: unanimous among"] and inserted == ["inserted: a simple majority of"]
             browser.close()
 
-    _in_own_thread(check_in_browser)
+    in_own_thread(check_in_browser)
     assert errors == []
 
 

@@ -5,8 +5,9 @@ one, one of format 1.2's case folders and a synthetic one.
 
 Edits: numbers, words, titles, votes, results, scores, Effects, key lines; entries appended (a defeated
 proposal at the end, the commonest edit), deleted, moved and duplicated; Solitaire's turn headings; the log's
-preamble; rules.md; labels (in rules.md and the log); game.toml; snapshots; drafts; a template override; a game broken and fixed later (while
-another is edited); two games at once. Each run makes every kind of edit at least once, in an order of its own.
+preamble; rules.md; labels (in rules.md and the log, and a change naming its rule by one); game.toml; snapshots;
+drafts; a template override; a game broken and fixed later (while another is edited); two games at once. Each
+run makes every kind of edit at least once, in an order of its own.
 A failure names the seed and the edits that led to it, so that
 
     NOMIC_DIFFERENTIAL_SEED=<seed> python -m pytest tests/test_differential.py
@@ -242,6 +243,22 @@ def label(rng: random.Random, game: Path) -> str | None:
     return None
 
 
+def rule_by_label(rng: random.Random, game: Path) -> str | None:
+    """A change naming its rule by a label (format 1.4) instead of its number: one the game gives, or another."""
+    files = [path for path in [game / "rules.md", *_log_files(game)] if path.is_file()]
+    given = sorted({m.group(1) for path in files for m in re.finditer(r"(?m)^Label: (\S+)$", path.read_text("utf-8"))})
+    for path in rng.sample(_log_files(game), len(_log_files(game))):
+        lines = path.read_text(encoding="utf-8").split("\n")
+        places = [i for i, line in enumerate(lines)
+                  if re.match(r"(?:Failed: )?(?:Amend|Repeal|Transmute|Retitle|Renumber) rule [0-9]+\b", line)]
+        if places:
+            i, name = rng.choice(places), rng.choice(given + ["9E9"])
+            lines[i] = re.sub(r"rule [0-9]+", f"rule {name}", lines[i], count=1)
+            path.write_text("\n".join(lines), encoding="utf-8")
+            return f"{path.name}: line {i + 1} names rule {name}"
+    return None
+
+
 def game_setting(rng: random.Random, game: Path) -> str | None:
     path = game / "game.toml"
     text = path.read_text(encoding="utf-8")
@@ -306,8 +323,8 @@ def turn_heading(rng, lines):
 
 
 KINDS = [number, word, delete_entry, move_entry, append_defeated, blank_lines, delete_line, duplicate_line, result,
-         title, votes, key_line, preamble, turn_heading, rules_word, label, game_setting, snapshot_word, draft,
-         template_override]
+         title, votes, key_line, preamble, turn_heading, rules_word, label, rule_by_label, game_setting, snapshot_word,
+         draft, template_override]
 EDITS = int(os.environ.get("NOMIC_DIFFERENTIAL_EDITS", str(len(KINDS))))
 
 

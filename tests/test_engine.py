@@ -1380,7 +1380,7 @@ def test_what_the_fold_carries_is_what_a_state_compares_and_each_entry_starts_it
 
     fields = dataclasses.fields(engine.FoldState)
     own = {f.name for f in fields if f.metadata.get("entry")}
-    assert own == {"follow_recorded", "notes", "deltas", "failed", "label", "source"}
+    assert own == {"follow_recorded", "notes", "deltas", "failed", "resolved", "label", "source"}
     assert set(engine._CARRIED) == {f.name for f in fields} - own - {"game"}
     assert all(not f.compare for f in fields if f.name in own or f.name == "game")
 

@@ -6,8 +6,10 @@ from __future__ import annotations
 import shutil
 from pathlib import Path
 
+import pytest
+
 from generator.cli import main
-from tests.helpers import built_case, page_words as _words
+from tests.helpers import built_case, in_own_thread, page_words as _words
 
 CASE = Path(__file__).resolve().parent / "cases" / "engine" / "v14-labels"
 
@@ -22,7 +24,7 @@ def test_a_rule_page_names_the_rule_by_its_label_and_says_each_label_it_had(tmp_
     assert "<title>Rule 2001 (2E1): Voting" in page and "<h1>Rule 2001 (2E1): Voting</h1>" in page
     assert "Called 1-1 → 2E1 in the record." in _words(page)
     enacted = _words((rules / "2002.html").read_text(encoding="utf-8"))
-    assert "Rule 2002 (2E2): Dice" in enacted and "Called" not in enacted  # one label: nothing to trace
+    assert "Rule 2002 (2E2): Dice" in enacted and "in the record" not in enacted  # one label: nothing to trace
     quiet = (rules / "1003.html").read_text(encoding="utf-8")
     assert "<h1>Rule 1003: Quiet</h1>" in quiet  # no label: the number alone, as before
 
@@ -76,3 +78,63 @@ def test_a_drafts_preview_names_the_rule_it_would_change_by_its_label(tmp_path, 
                      encoding="utf-8")
     assert main(["preview", str(draft), "--text"]) == 0
     assert "Rule 2001 (2E1): Voting (changed)" in capsys.readouterr().out
+
+
+def test_a_change_may_name_its_rule_by_its_label_and_is_shown_made_to_that_rule(tmp_path):
+    """Proposal 303 amends rule 2E1 (the label proposal 301 gave rule 1001 as it renumbered it) and transmutes rule
+    2E2: the replay applies each to the rule that has the label then, and the pages show the change under that
+    rule, while the text as proposed keeps the record's words. (The case folder v14-label-references holds the
+    findings: a label no rule in force has, one two rules have.)"""
+    site = _site(tmp_path)
+    page = _words((site / "proposals" / "303.html").read_text(encoding="utf-8"))
+    assert "Rule 2001 (2E1): Voting appended a paragraph" in page and "inserted: Votes are cast in public." in page
+    assert "Rule 2002 (2E2): Dice transmuted from mutable to immutable" in page
+    assert "Amend rule 2E1 by appending:" in page and "Transmute rule 2E2 to immutable." in page  # as proposed
+    history = _words((site / "rules" / "2001.html").read_text(encoding="utf-8"))
+    assert "Votes are cast in public." in history and "Proposal 303" in history
+
+
+def test_the_comparisons_name_rules_by_their_labels(tmp_path):
+    page = _words((_site(tmp_path) / "compare" / "start-now.html").read_text(encoding="utf-8"))
+    assert "Rule 1001 (1-1) is now 2001 (2E1): Voting" in page and "labelled 2E1 (was 1-1)" in page
+    assert "Rule 1002 (1-2) removed: Scoring" in page and "Rule 2002 (2E2) added: Dice" in page
+
+
+def test_a_draft_may_name_the_rule_it_changes_by_its_label(tmp_path, capsys):
+    game = tmp_path / "v14-labels"
+    shutil.copytree(CASE, game)
+    (game / "drafts").mkdir()
+    draft = game / "drafts" / "idea.md"
+    draft.write_text("## Proposal: Louder\nProposer: Ann\n\nAmend rule 2E1 by appending:\n\n> Aloud.\n",
+                     encoding="utf-8")
+    assert main(["preview", str(draft), "--text"]) == 0
+    assert "Rule 2001 (2E1): Voting (changed)" in capsys.readouterr().out
+    draft.write_text("## Proposal: Louder\nProposer: Ann\n\nAmend rule 1-1 by appending:\n\n> Aloud.\n",
+                     encoding="utf-8")
+    assert main(["preview", str(draft), "--text"]) == 1  # an objection
+    said = capsys.readouterr().out
+    assert "It changes no rule." in said
+    assert (f"{draft}:4: no-such-rule: rule 1-1: no rule in force has the label '1-1' (rule 2001 had it, and is "
+            "labelled '2E1' now)") in said
+
+
+@pytest.mark.browser
+def test_the_browsers_comparison_names_rules_by_their_labels_as_the_built_pages_do(tmp_path):
+    if not Path("/usr/bin/chromium").exists():
+        pytest.skip("no chromium at /usr/bin/chromium")
+    sync_api = pytest.importorskip("playwright.sync_api")
+    site = _site(tmp_path)
+    headings: list[str] = []
+
+    def look() -> None:
+        with sync_api.sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path="/usr/bin/chromium", args=["--no-sandbox"])
+            page = browser.new_page()
+            page.goto(f"{(site / 'compare' / 'index.html').as_uri()}?from=start&to=303")
+            page.wait_for_selector("#compare-result .tally")
+            headings.extend(page.eval_on_selector_all("#compare-result h2", "hs => hs.map(h => h.textContent)"))
+            browser.close()
+
+    in_own_thread(look)
+    assert headings == ["Rule 1001 (1-1) is now 2001 (2E1): Voting", "Rule 1002 (1-2) removed: Scoring",
+                        "Rule 2002 (2E2) added: Dice"]

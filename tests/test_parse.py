@@ -1096,6 +1096,33 @@ def test_entries_come_back_from_the_cache_as_parsed_and_a_damaged_cache_is_repla
     assert run(text) == fresh and len(parsed) == 10  # and kept again
 
 
+def test_a_parse_kept_by_another_version_of_the_program_is_never_read(tmp_path, monkeypatch):
+    """The cache keeps parses under a digest of the program's own code, not a layout number a change to the parser
+    must remember to bump: a parser changed since (a developer's edit, an upgrade) parses every entry again."""
+    from generator import cache as cache_module
+    from generator.cache import Cache
+    from generator.parse import log
+
+    text = "".join(proposal(body=f"\nRepeal rule {n}.\n", number=n) + "\n" for n in range(301, 304))
+    parsed = []
+    real = log._parse_chunk
+    monkeypatch.setattr(log, "_parse_chunk", lambda *args, **kw: parsed.append(args[2]) or real(*args, **kw))
+
+    def run(program: bytes):
+        monkeypatch.setattr(log, "program_digest", lambda: program)
+        cache = Cache(tmp_path / "cache", tmp_path)
+        try:
+            return log.LogParser().parse_log_file(LOG, text, cache=cache)
+        finally:
+            cache.close()
+
+    this_version = cache_module.program_digest()
+    assert run(this_version) == log._parse_whole(LOG, text) and len(parsed) == 3
+    parsed.clear()
+    assert run(this_version) == log._parse_whole(LOG, text) and parsed == []  # kept, and read back
+    assert run(b"another version" + this_version[15:]) == log._parse_whole(LOG, text) and len(parsed) == 3
+
+
 def test_entries_parsed_on_two_cores_are_kept_by_a_forked_process_and_come_back(tmp_path, monkeypatch):
     from generator.cache import Cache
     from generator.parse import log

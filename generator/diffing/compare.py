@@ -1,10 +1,10 @@
 """Two rulesets compared rule by rule: which rules stayed, changed, moved, split, merged, came or went.
 
-`compare(old, new)` takes two lists of rules (anything with `number`, `rule_class`, `title` and `text`:
+`compare(old, new)` takes two lists of rules (anything with `number`, `rule_class`, `title`, `text` and `label`:
 the parser's `Rule`, the replay's `RuleVersion`) and returns a `Comparison`, a list of `Pair`s in rule
 order. Rules are matched in this order, each rule at most once:
 
-1. the same number and the same text, title and class: `equal`;
+1. the same number and the same text, title, class and label: `equal`;
 2. the same number and texts at least `MATCH_SIMILARITY` alike: `changed`;
 3. the remaining rules by text similarity, greedy best-first, at least `MATCH_SIMILARITY` alike:
    `renumbered` ("rule 203 is now 306", its text possibly changed too);
@@ -65,11 +65,13 @@ class RuleLike(Protocol):
     def title(self) -> str: ...
     @property
     def text(self) -> str: ...
+    @property
+    def label(self) -> str: ...  # format 1.4: the record's own name for it ("" where none)
 
 
 def change_notes(before: RuleLike, after: RuleLike) -> list[str]:
-    """A rule's change of class and title in words: what the redline of its text does not show (a comparison's
-    pairs, a proposal's revisions and a draft's preview all say it so)."""
+    """A rule's change of class, title and label in words: what the redline of its text does not show (a
+    comparison's pairs, a proposal's revisions and a draft's preview all say it so)."""
     notes = []
     if before.rule_class != after.rule_class:
         notes.append(f"transmuted from {before.rule_class} to {after.rule_class}")
@@ -80,6 +82,9 @@ def change_notes(before: RuleLike, after: RuleLike) -> list[str]:
             notes.append(f'title "{before.title}" removed')
         else:
             notes.append(f'retitled "{after.title}" (was "{before.title}")')
+    if before.label != after.label:
+        notes.append(f"labelled {after.label}" + (f" (was {before.label})" if before.label else "") if after.label
+                     else f"label {before.label} no longer given")
     return notes
 
 
@@ -114,8 +119,8 @@ class Pair:
 
     def describe(self) -> str:
         """What happened, in the words the text report and the site use: "rule 203 is now 306"."""
-        old = " and ".join(str(rule.number) for rule in self.old)
-        new = " and ".join(str(rule.number) for rule in self.new)
+        old = " and ".join(map(_named, self.old))
+        new = " and ".join(map(_named, self.new))
         return {
             "equal": f"rule {old} unchanged",
             "changed": f"rule {old} changed",
@@ -130,10 +135,11 @@ class Pair:
     def amended(self) -> bool:
         """Whether the text, title or class changed (a renumbered rule may keep all three)."""
         return (bool(self.redline and self.redline.changed) or len(self.old) != len(self.new)
-                or any((a.rule_class, a.title) != (b.rule_class, b.title) for a, b in zip(self.old, self.new)))
+                or any((a.rule_class, a.title, a.label) != (b.rule_class, b.title, b.label)
+                       for a, b in zip(self.old, self.new)))
 
     def notes(self) -> list[str]:
-        """Changes of class and title, which the redline of the text does not show."""
+        """Changes of class, title and label, which the redline of the text does not show."""
         return change_notes(self.old[0], self.new[0]) if len(self.old) == 1 == len(self.new) else []
 
     def summary(self) -> list[str]:
@@ -202,7 +208,12 @@ def compare(old: Sequence[RuleLike], new: Sequence[RuleLike], *, by_identity: bo
 
 def identical(a: RuleLike, b: RuleLike) -> bool:
     """Whether two rules are the same rule under the same number: a pair the comparison counts unchanged."""
-    return (a.number, a.rule_class, a.title, a.text) == (b.number, b.rule_class, b.title, b.text)
+    return (a.number, a.rule_class, a.title, a.text, a.label) == (b.number, b.rule_class, b.title, b.text, b.label)
+
+
+def _named(rule: RuleLike) -> str:
+    """A rule's number as a pair's description names it, with its label where the record gives one."""
+    return f"{rule.number} ({rule.label})" if rule.label else str(rule.number)
 
 
 def _joined(rules: tuple[RuleLike, ...]) -> str:

@@ -302,6 +302,9 @@ class FoldState:
     notes: list[str] = _entry_own(list)
     deltas: list[ScoreDelta] = _entry_own(list)
     failed: list[tuple[Change, str]] = _entry_own(list)
+    # (position among the entry's changes, the change) for each that named its rule by a label, with the number
+    # of the rule that had it: the step's entry holds these in their places (the pages look rules up by number).
+    resolved: list[tuple[int, Change]] = _entry_own(list)
     label: str = _entry_own(default="")
     source: Source | None = _entry_own()
 
@@ -434,6 +437,11 @@ def _fold_entry(state: FoldState, index: int, recorded: Entry, rulings: dict, po
     state.turns.follow(state.config.turns.order, state.config.turns.collation)
     for snapshot in points.get(index, []):
         compare_snapshot(state.findings, state.book.current, snapshot)
+    if state.resolved:
+        changes = list(recorded.changes)
+        for position, change in state.resolved:
+            changes[position] = change
+        recorded = dataclasses.replace(recorded, changes=tuple(changes))
     return Step(index=index, entry=recorded, label=state.label, turn_of=outcome.turn_of,
                 expected_player=expected_player if outcome.turn_of else None, method=outcome.method,
                 decision=outcome.decision, power=outcome.power,
@@ -1040,7 +1048,12 @@ def _apply_changes(state: FoldState, index: int, changes: tuple[Change, ...], pr
     event `By: cleaning`: the keepers' correction of spelling or formatting) is no rule-change: an immutable rule
     may take it (Suber 103 governs rule-changes)."""
     rules = state.config.rules
-    for change in changes:
+    for position, change in enumerate(changes):
+        if change.rule_label:
+            change = _labelled_rule(state, change)
+            if change.rule is None:
+                continue
+            state.resolved.append((position, change))
         if change.failed:
             _check_failed(state, change, power, proposal_number)
             continue
@@ -1068,6 +1081,46 @@ def _apply_changes(state: FoldState, index: int, changes: tuple[Change, ...], pr
         except ChangeProblem as problem:
             target = state.errors if problem.fatal else state.findings
             target.append(Finding(problem.kind, change.source, str(problem), state.label))
+            continue
+        if change.label and len(alike := state.book.labelled(change.label)) > 1:
+            state.find("label", change.source, f"{_rules_named(alike)} both have the label '{change.label}' now: "
+                       "a label names one rule in force")
+
+
+def _labelled_rule(state: FoldState, change: Change) -> Change:
+    """`change`, which names its rule by a label, with the number of the rule in force that has it. Where no
+    rule or more than one has it, `change` as it is (no number), and a finding; for a change recorded as failed,
+    that is why it failed."""
+    label = change.rule_label
+    found = state.book.labelled(label)
+    if len(found) == 1:
+        return dataclasses.replace(change, rule=found[0].number)
+    why = f"{_rules_named(found)} both have the label '{label}'" if found else \
+        f"no rule in force has the label '{label}'{_label_left(state.book, label)}"
+    if change.failed:
+        state.failed.append((change, why))
+    else:
+        state.find("no-such-rule", change.source, f"rule {label}: {why}" + ("; name the rule by its number" if found
+                                                                          else ""))
+    return change
+
+
+def _label_left(book: Rulebook, label: str) -> str:
+    """Where a label no rule in force has went: the rule that last had it repealed, or known by another."""
+    had = next((version for version in reversed(book.versions) if version.label == label), None)
+    if had is None:
+        return ""
+    now = book.by_identity.get(had.identity)
+    if now is None:
+        gone = book.departures.get(had.number)
+        return f" (rule {had.number}, which had it, was repealed" + (
+            f" by {gone.entry_label})" if gone and gone.identity == had.identity else ")")
+    return f" (rule {now.number} had it, and is labelled '{now.label}' now)" if now.label else \
+        f" (rule {now.number} had it, and has none now)"
+
+
+def _rules_named(rules: list) -> str:
+    return "rules " + ", ".join(str(rule.number) for rule in rules[:-1]) + f" and {rules[-1].number}"
 
 
 @dataclass

@@ -158,8 +158,8 @@ def _with_initial_texts(game: Game, previous: Replay) -> Replay | None:
     """The replay of `game`, whose initial rules differ from `previous`'s only in their texts (or places), the
     log being the same; None when it must start over."""
     rules, old_rules = game.rules.rules, previous.game.rules.rules
-    if len(rules) != len(old_rules) or any((r.number, r.rule_class, r.title, r.power)
-                                           != (o.number, o.rule_class, o.title, o.power)
+    if len(rules) != len(old_rules) or any((r.number, r.rule_class, r.title, r.power, r.label)
+                                           != (o.number, o.rule_class, o.title, o.power, o.label)
                                            for r, o in zip(rules, old_rules)):
         return None
     book = Rulebook.from_rules(rules)

@@ -30,6 +30,7 @@ class RuleVersion:
     changes: tuple[Change, ...]  # the change paragraphs that made it from the previous version
     source: Source  # where its text was written
     power: Fraction | None = None  # format 1.1, with rules.power
+    label: str = ""  # format 1.4: the record's own name for the rule (`4E83`): rules.md's, or the last change's
 
 
 @dataclass
@@ -45,6 +46,7 @@ class CurrentRule:
     changes: list[Change]
     source: Source
     power: Fraction | None = None
+    label: str = ""
     # Its version while in force (`Rulebook.finish`), made once: a rule in the book is never changed in place (see
     # Rulebook.__copy__), so that each replay resumed from a checkpoint that shares it gives the same object, and
     # the site's index of the rules (site/history.py) finds it the same without comparing it.
@@ -106,12 +108,18 @@ class Rulebook:
         if rules and all(rule.rule_class == "unrecorded" for rule in rules):
             book.enacted_class = "unrecorded"
         for rule in rules:
-            book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source, rule.power)
+            book._create(rule.number, rule.rule_class, rule.title, rule.text, -1, [], rule.source, rule.power,
+                         rule.label)
         return book
 
     def identity_of(self, number: int) -> int | None:
         rule = self.current.get(number)
         return rule.identity if rule else None
+
+    def labelled(self, label: str) -> list[CurrentRule]:
+        """The rules in force that have `label`, by number (a label given twice is the record's slip). Read only
+        where a change names a rule by its label: no index to keep for the games that never do."""
+        return sorted((rule for rule in self.current.values() if rule.label == label), key=lambda rule: rule.number)
 
     def number_of(self, identity: int | None) -> int | None:
         """The present number of a rule in force (None: repealed, or no rule)."""
@@ -212,8 +220,8 @@ class Rulebook:
         return tuple(sorted(self.versions + open_versions, key=lambda v: (v.start, v.identity)))
 
     def _create(self, number: int, rule_class: str, title: str, text: str, step: int, changes: list[Change],
-                source: Source, power: Fraction | None = None) -> None:
-        rule = CurrentRule(self._next_identity, number, rule_class, title, text, step, changes, source, power)
+                source: Source, power: Fraction | None = None, label: str = "") -> None:
+        rule = CurrentRule(self._next_identity, number, rule_class, title, text, step, changes, source, power, label)
         self.current[number] = self.by_identity[rule.identity] = rule
         self.departures.pop(number, None)
         self._next_identity += 1
@@ -222,7 +230,7 @@ class Rulebook:
         if end is None and rule.open_version is not None:
             return rule.open_version
         version = RuleVersion(rule.identity, rule.number, rule.rule_class, rule.title, rule.text, rule.start, end,
-                              tuple(rule.changes), rule.source, rule.power)
+                              tuple(rule.changes), rule.source, rule.power, rule.label)
         if end is None:
             rule.open_version = version
         return version
@@ -290,7 +298,7 @@ class Rulebook:
         if number in self.current:
             raise ChangeProblem("rule-number", f"cannot enact rule {number}: a rule {number} already exists")
         self._create(number, change.rule_class or self.enacted_class, change.title, change.text, step, [change],
-                     change.source, change.power if change.power is not None else power_default)
+                     change.source, change.power if change.power is not None else power_default, change.label)
 
     def _repeal(self, rule: CurrentRule, step: int, entry_label: str) -> None:
         self.versions.append(self._freeze(rule, step))
@@ -318,6 +326,8 @@ class Rulebook:
             rule.title = change.title
         if change.kind == "power":
             rule.power = change.power
+        if change.label:
+            rule.label = change.label
         if change.kind in ("amend", "replace", "append"):
             self.amended.add(rule.identity)
         if change.kind == "renumber":
@@ -362,7 +372,8 @@ class Rulebook:
         power = change.power if change.power is not None else last.power if last else power_default
         rule = CurrentRule(last.identity if last else self._next_identity, taken,
                            last.rule_class if last else "mutable", change.title or (last.title if last else ""),
-                           change.text or last.text, step, [change], change.source, power)
+                           change.text or last.text, step, [change], change.source, power,
+                           change.label or (last.label if last else ""))
         if last is None:
             self._next_identity += 1
         self.current[taken] = self.by_identity[rule.identity] = rule

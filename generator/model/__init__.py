@@ -226,6 +226,9 @@ class Change:
     kind: ChangeKind
     source: Source
     rule: int | None = None  # the rule as numbered when the change applies (None: enact without a number)
+    # Format 1.4: the label the change names its rule by (`Amend rule 4E83 to read:`), not its number: `rule` is
+    # None as parsed, and the replay gives the number of the rule in force that has the label then.
+    rule_label: str = ""
     text: str = ""  # amend/enact/append: the quoted Markdown
     title: str = ""  # enact/retitle
     rule_class: RuleClass | None = None  # enact/transmute

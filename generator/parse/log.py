@@ -22,7 +22,7 @@ from typing import Any, NamedTuple, Union
 from markdown_it import MarkdownIt
 from markdown_it.token import Token
 
-from ..cache import Cache, digest
+from ..cache import Cache, digest, program_digest
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_GAME_ENTRIES, MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
@@ -57,8 +57,11 @@ _CHANGE_START = re.compile(r"^(enact|repeal|amend|transmute|renumber|retitle)\s+
 # Format 1.2: a paragraph that starts with one of these words is a change (or an error), never prose.
 _NEW_CHANGE_START = re.compile(r"^(?:reenact|annotate|unannotate)\s", re.IGNORECASE)
 _FAILED = re.compile(r"^failed\s*:\s*", re.IGNORECASE)
+# The rule a change to a rule in force names: its number, or (format 1.4) its label, `4E83`, `UC1`, `2.1` (no space,
+# quote or colon, not ending in the sentence's full stop); tried as a number first.
+_RULE_NAMED = r"([0-9]+|[^\s\"\u201c\u201d:]*[^\s\"\u201c\u201d:.])"
 _REENACT = re.compile(r"^reenact\s+(?:power\s+(\S+)\s+)?rule\s+([0-9]+)(?:\s*:(.*)|\s*\.?)$", re.IGNORECASE)
-_ANNOTATE = re.compile(r"^(un)?annotate\s+rule\s+([0-9]+)\s*:?$", re.IGNORECASE)
+_ANNOTATE = re.compile(r"^(un)?annotate\s+rule\s+" + _RULE_NAMED + r"\s*:?$", re.IGNORECASE)
 # Format 1.4: the record's word on the change above (its own paragraph, right after the change or its quoted text).
 _NOT_RECORDED = re.compile(r"^as proposed:\s*not recorded\.?$")  # (lowered) format 1.4: no record holds its text
 _RECORD_LINE = re.compile(r"^(history|revision|corrected|place|label)\s*:\s*(.*)$", re.IGNORECASE)
@@ -68,20 +71,24 @@ _RECORD_LINE = re.compile(r"^(history|revision|corrected|place|label)\s*:\s*(.*)
 # `power P` (format 1.1) reaches here only where rules carry a power: elsewhere it is an error before.
 _ENACT = re.compile(r"^enact\s+(?:(immutable|mutable)\s+)?(?:power\s+(\S+)\s+)?rule(?:\s+([0-9]+))?\s*(?::(.*))?$",
                     re.IGNORECASE)
-_REPEAL = re.compile(r"^repeal\s+rule\s+([0-9]+)\s*\.?$", re.IGNORECASE)
-_AMEND_READ = re.compile(r"^amend\s+rule\s+([0-9]+)\s+to\s+read\s*:?$", re.IGNORECASE)
-_AMEND_APPEND = re.compile(r"^amend\s+rule\s+([0-9]+)\s+by\s+appending\s*:?$", re.IGNORECASE)
-_AMEND_EDIT = re.compile(r"^amend\s+rule\s+([0-9]+)\s+by\s+(?=replacing|deleting)(.*)$", re.IGNORECASE | re.DOTALL)
-_TRANSMUTE = re.compile(r"^transmute\s+rule\s+([0-9]+)(?:\s+to\s+(immutable|mutable))?\s*\.?$", re.IGNORECASE)
-_RENUMBER = re.compile(r"^renumber\s+rule\s+([0-9]+)\s+(?:to|as)\s+([0-9]+)\s*\.?$", re.IGNORECASE)
-_RETITLE = re.compile(r"^retitle\s+rule\s+([0-9]+)\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$", re.IGNORECASE)
+_REPEAL = re.compile(r"^repeal\s+rule\s+" + _RULE_NAMED + r"\s*\.?$", re.IGNORECASE)
+_AMEND_READ = re.compile(r"^amend\s+rule\s+" + _RULE_NAMED + r"\s+to\s+read\s*:?$", re.IGNORECASE)
+_AMEND_APPEND = re.compile(r"^amend\s+rule\s+" + _RULE_NAMED + r"\s+by\s+appending\s*:?$", re.IGNORECASE)
+_AMEND_EDIT = re.compile(r"^amend\s+rule\s+" + _RULE_NAMED + r"\s+by\s+(?=replacing|deleting)(.*)$",
+                         re.IGNORECASE | re.DOTALL)
+_TRANSMUTE = re.compile(r"^transmute\s+rule\s+" + _RULE_NAMED + r"(?:\s+to\s+(immutable|mutable))?\s*\.?$",
+                        re.IGNORECASE)
+_RENUMBER = re.compile(r"^renumber\s+rule\s+" + _RULE_NAMED + r"\s+(?:to|as)\s+([0-9]+)\s*\.?$", re.IGNORECASE)
+_RETITLE = re.compile(r"^retitle\s+rule\s+" + _RULE_NAMED + r"\s+(?:to|as)\s+[\"\u201c](.*)[\"\u201d]\s*\.?$",
+                      re.IGNORECASE)
 # Format 1.1, with rules.power: an enactment with a power, and a change of a rule's power.
 _POWER_CHANGE_START = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s+[0-9]|change\s+the\s+power\s+of\s+rule\b)",
                                  re.IGNORECASE)
 # With rules.power, any enactment that names a power is read as one, so that a bad power is an error.
 _POWER_CHANGE_START_LOOSE = re.compile(r"^(?:enact\s+(?:(?:im)?mutable\s+)?power\s|change\s+the\s+power\s+of\s+rule\b)",
                                        re.IGNORECASE)
-_SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+([0-9]+)\s+to\s+(\S+?)\s*\.?$", re.IGNORECASE)
+_SET_POWER = re.compile(r"^change\s+the\s+power\s+of\s+rule\s+" + _RULE_NAMED + r"\s+to\s+(\S+?)\s*\.?$",
+                        re.IGNORECASE)
 _QUOTED = re.compile(r"\s*(?:\"([^\"]*)\"|\u201c([^\u201d]*)\u201d)")
 _EDIT_VERB = re.compile(r"(replacing|deleting)\s+", re.IGNORECASE)
 _EDIT_WITH = re.compile(r"with\s*", re.IGNORECASE)
@@ -155,8 +162,6 @@ _FENCE_LINE = re.compile(r"\n {0,3}(`{3,}|~{3,})([^\n]*)")
 # the files' last cuts it lets gather before it forgets those (LogParser._bound).
 _ENTRY_CACHE_SIZE = 200_000
 _SPARE_ENTRIES = 1000
-# Bumped when what an entry's text parses to changes, so that cached parses of an older parser are missed.
-PARSER_LAYOUT = "log-8"
 
 
 def _too_many_entries() -> str:
@@ -269,7 +274,7 @@ class LogParser:
         last = self.files.get((file, dialect))
         if last is not None and last[0] == text:  # serve reads every log file at each save; one changed
             return last[1]
-        whole_key = digest(PARSER_LAYOUT, dialect.name, "file", file, text) if cache else b""
+        whole_key = digest(program_digest(), dialect.name, "file", file, text) if cache else b""
         if cache and (stored := _read_file_record(cache, whole_key)) is not None:
             parsed = stored
             if self.remembers:
@@ -606,9 +611,10 @@ def _parse_chunks(file: str, chunks: list[tuple[int, str]], positions: list[int]
 
 
 def _entry_key(key: tuple[str, str, Dialect, bool]) -> bytes:
-    """The cache's key of an entry's parse, from its key in memory (see LogParser.entries)."""
+    """The cache's key of an entry's parse, from its key in memory (see LogParser.entries), under this program's
+    code: a parse kept by another version of the parser is never read as this one's."""
     file, chunk, dialect, last = key
-    return digest(PARSER_LAYOUT, dialect.name, file, chunk, "last" if last else "")
+    return digest(program_digest(), dialect.name, file, chunk, "last" if last else "")
 
 
 def _preamble_confirmed(preamble: str, *, entries_follow: bool) -> bool:
@@ -1511,6 +1517,12 @@ class _ChangeText(NamedTuple):
             return False
         return True
 
+    @staticmethod
+    def rule(written: str) -> dict:
+        """The rule a change to a rule in force names (_RULE_NAMED), as the Change's fields: its number, or
+        its label (format 1.4: the replay finds the rule that has it)."""
+        return {"rule": read_int(written)} if written.isascii() and written.isdigit() else {"rule_label": written}
+
     def read_power(self, written: str, example: str) -> Fraction | None:
         """The power the paragraph gives (format 1.1); None, with an error naming the line, when unreadable."""
         try:
@@ -1522,7 +1534,7 @@ class _ChangeText(NamedTuple):
         return None
 
 
-# "rule 4E83", "rule UC1", "rule 1-12": a rule named as a label names it (a number's digits, then a letter or "-")
+# "rule 4E83", "rule UC1", "rule 1-12": a label where an enactment gives a number (digits, then a letter or "-")
 _LABELLED_RULE = re.compile(r"\brule\s+((?:\d+[A-Za-z-]|[A-Za-z]+\d)(?:[\w.-]*[\w-])?)", re.IGNORECASE)
 
 
@@ -1533,10 +1545,15 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
     paragraph = _ChangeText(text, quoted, source, errors, power)
     for pattern, read in CHANGE_READERS:
         if m := pattern.match(text):
-            return read(paragraph, m)
-    if labelled := _LABELLED_RULE.search(text):
-        paragraph.error(f"change '{shorten(text)}' names rule '{shorten(labelled.group(1))}' by a label: a change "
-                        "names a rule by its number (a 'Label:' line names it so for readers, beside its number)")
+            change = read(paragraph, m)
+            if change is not None and change.rule_label and (problem := label_problem(change.rule_label)):
+                paragraph.error(f"the rule this change names: {problem}")  # (the problem shows the label safely)
+                return None
+            return change
+    if text.lower().startswith(("enact", "reenact")) and (labelled := _LABELLED_RULE.search(text)):
+        paragraph.error(f"change '{shorten(text)}' names rule '{shorten(labelled.group(1))}' by a label: an "
+                        "enactment or a re-enactment names a rule by its number (a 'Label:' line after it gives its "
+                        "label)")
     elif not re.search(r"\brules?\s+\d+", text, re.IGNORECASE) and not text.lower().startswith("enact"):
         paragraph.error(f"change '{shorten(text)}' names no rule (write e.g. 'Repeal rule 204.')")
     else:
@@ -1547,7 +1564,7 @@ def _read_change(text: str, quoted: str | None, source: Source, errors: ErrorCol
 
 def _read_set_power(c: _ChangeText, m: re.Match) -> Change | None:
     power = c.read_power(m.group(2), "Change the power of rule 2692 to 2.0.")
-    return Change("power", c.source, rule=read_int(m.group(1)), power=power) if power is not None else None
+    return Change("power", c.source, **c.rule(m.group(1)), power=power) if power is not None else None
 
 
 def _read_enact(c: _ChangeText, m: re.Match) -> Change | None:
@@ -1584,7 +1601,7 @@ def _quoting(kind: str, what: str, may_be_empty: bool = False) -> Callable[[_Cha
     def read(c: _ChangeText, m: re.Match) -> Change | None:
         if not c.has_quote(what, may_be_empty):
             return None
-        return Change(kind, c.source, rule=read_int(m.group(1)), text=c.quoted or "")
+        return Change(kind, c.source, **c.rule(m.group(1)), text=c.quoted or "")
     return read
 
 
@@ -1597,7 +1614,7 @@ def _read_replace(c: _ChangeText, m: re.Match) -> Change | None:
     if any(not old.strip() for old, _ in edits):
         c.error("a phrase to replace or delete is empty")
         return None
-    return Change("replace", c.source, rule=read_int(m.group(1)), edits=tuple(edits))
+    return Change("replace", c.source, **c.rule(m.group(1)), edits=tuple(edits))
 
 
 # Each change's pattern and reader, tried in order (a power change before the enactment it looks like).
@@ -1605,17 +1622,17 @@ CHANGE_READERS: tuple[tuple[re.Pattern, Callable[[_ChangeText, re.Match], Change
     (_SET_POWER, _read_set_power),
     (_ENACT, _read_enact),
     (_POWER_CHANGE_START_LOOSE, _unreadable_power_change),
-    (_REPEAL, lambda c, m: Change("repeal", c.source, rule=read_int(m.group(1)))),
+    (_REPEAL, lambda c, m: Change("repeal", c.source, **c.rule(m.group(1)))),
     (_REENACT, _read_reenact),
-    (_ANNOTATE, lambda c, m: Change("unannotate" if m.group(1) else "annotate", c.source, rule=read_int(m.group(2)),
+    (_ANNOTATE, lambda c, m: Change("unannotate" if m.group(1) else "annotate", c.source, **c.rule(m.group(2)),
                                     text=c.quoted or "") if c.has_quote("the annotation") else None),
     (_AMEND_READ, _quoting("amend", "the new text", may_be_empty=True)),
     (_AMEND_APPEND, _quoting("append", "the text to append")),
     (_AMEND_EDIT, _read_replace),
-    (_TRANSMUTE, lambda c, m: Change("transmute", c.source, rule=read_int(m.group(1)),
+    (_TRANSMUTE, lambda c, m: Change("transmute", c.source, **c.rule(m.group(1)),
                                      rule_class=m.group(2).lower() if m.group(2) else None)),
-    (_RENUMBER, lambda c, m: Change("renumber", c.source, rule=read_int(m.group(1)), new_number=read_int(m.group(2)))),
-    (_RETITLE, lambda c, m: Change("retitle", c.source, rule=read_int(m.group(1)), title=m.group(2))),
+    (_RENUMBER, lambda c, m: Change("renumber", c.source, **c.rule(m.group(1)), new_number=read_int(m.group(2)))),
+    (_RETITLE, lambda c, m: Change("retitle", c.source, **c.rule(m.group(1)), title=m.group(2))),
 )
 
 

@@ -265,20 +265,6 @@ class GameHistory:
                     self._live[version.identity] = version
         return sorted(self._live.values(), key=lambda v: v.number)
 
-    @functools.cached_property
-    def labels(self) -> dict[tuple[int, int], str]:
-        """Each version's label (format 1.4), by (identity, start): the last `Label:` of the changes that made
-        it, else the version before's, else rules.md's `Label:` for a rule of the start; "" where none is given."""
-        given = {rule.number: rule.label for rule in self.replay.game.rules.rules if rule.label}
-        out = {}
-        for identity, rule in self.rules.items():
-            first = rule.versions[0]
-            label = given.get(first.number, "") if first.start == -1 else ""
-            for version in rule.versions:
-                label = next((change.label for change in reversed(version.changes) if change.label), label)
-                out[identity, version.start] = label
-        return out
-
     def step_of(self, revision: Revision) -> Step | None:
         """The step of the entry that made `revision` (None: the initial set)."""
         return None if revision.index is None else self.replay.steps[revision.index]

@@ -550,7 +550,7 @@ def _rule_context(plan: GamePlan, rule_history: RuleHistory) -> dict[str, Any]:
                    for span in annotation_spans(kept, plan.annotations.get(rule_history.identity, ()))]
     return {"rule": version_view(last, "../", plan), "repealed": rule_history.repealed, "repealed_by": repealed_by,
             "lineage": rule_history.lineage, "revisions": revisions, "record": _record_lines(plan, rule_history, before),
-            "labels": list(dict.fromkeys(filter(None, map(plan.label, rule_history.versions)))),  # each it had
+            "labels": list(dict.fromkeys(version.label for version in rule_history.versions if version.label)),
             "annotations": annotations,
             "original": version_view(rule_history.versions[0], "../", plan),
             "has_redline": any(r["kind"] != "initial" for r in revisions)}
@@ -637,7 +637,7 @@ def _proposal_row(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
 def _repealed_row(plan: GamePlan, history: RuleHistory) -> dict[str, Any]:
     last = history.last
     step = plan.replay.steps[last.end]
-    return {"number": last.number, "title": last.title, "label": plan.label(last),
+    return {"number": last.number, "title": last.title, "label": last.label,
             "url": plan.rule_page(history.identity), "lineage": history.lineage, "by": step_view(plan, step, "")}
 
 

@@ -177,7 +177,7 @@ def _piece_json(first: int, entries: list[list[str]], versions: list[ScriptJSON]
 
 def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
-    digest of its blocks (what a redline compares), how many versions the rule has], encoded (script_json);
+    digest of its blocks (what a redline compares), how many versions the rule has, its label], encoded (script_json);
     made once per plan (a version in force long is in many keyframes)."""
     made = plan.once("point versions", dict)
     key = (version.identity, version.start)
@@ -186,7 +186,7 @@ def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
         made[key] = script_json([
             version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
             -2 if version.end is None else version.end, f"{page}.html", render_markdown(version.text),
-            _digest(version.text), _digest("\n\n".join(split_blocks(version.text))), count])
+            _digest(version.text), _digest("\n\n".join(split_blocks(version.text))), count, version.label])
     return made[key]
 
 

@@ -332,7 +332,7 @@ def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) ->
 
 def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
     revision = plan.revision(version)
-    called = f" ({label})" if (label := plan.label(version)) else ""
+    called = f" ({version.label})" if version.label else ""
     if layout.keepers:
         power = f" (Power={_power(version.power)})" if version.power is not None else ""
         text = "\n".join(TEXT_INDENT + line if line.strip() else max(line, TEXT_INDENT, key=len)

@@ -24,7 +24,7 @@ from operator import add
 from typing import Any
 
 
-from ..cache import Cache, digest
+from ..cache import Cache, digest, program_digest
 from ..records import JsonValue
 from .markdown import plain_words
 from .views import GamePlan, Page
@@ -33,8 +33,6 @@ DOCS_PER_PIECE = 100
 TERM_PIECE_POSTINGS = 6000  # postings (document ids) per term piece: some 30 KB
 TEXT_CHARS = 2000  # of a document's text kept for the words around a match
 _WORD = re.compile(r"[^\W_]+")
-# Bumped when the index's pieces change in a way their documents do not show (kept in the cache by them).
-SEARCH_LAYOUT = "search-2"
 
 
 def normalize(text: str) -> str:
@@ -80,7 +78,7 @@ def _document_source(plan: GamePlan, key: tuple[str, int]) -> tuple[dict[str, An
         last = rule.last
         was = [n for n in rule.lineage if n != last.number]
         return {"kind": "rule", "numbers": [last.number], "old_numbers": was,
-                "title": f"Rule {last.number}" + (f" ({label})" if (label := plan.label(last)) else "")
+                "title": f"Rule {last.number}" + (f" ({last.label})" if last.label else "")
                          + (f": {last.title}" if last.title else "")
                          + (f" (was {', '.join(map(str, was))})" if was else "") + (" (repealed)" if rule.repealed else ""),
                 "url": plan.rule_page(which)}, "", last.text
@@ -118,7 +116,7 @@ def stored_search_pieces(plan: GamePlan, store: Cache) -> list[Page]:
     title = plan.replay.game.config.title
     keys = _document_keys(plan)
     sources = [_document_source(plan, key) for key in keys]
-    parts: list[str] = [SEARCH_LAYOUT, plan.slug, title]
+    parts: list[str | bytes] = [program_digest(), plan.slug, title]  # (pieces another version made are not these)
     for fields, prefix, markdown in sources:
         parts += [repr(sorted(fields.items())), prefix, markdown]
     key = digest(*parts)

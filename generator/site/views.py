@@ -84,7 +84,7 @@ FINDING_KINDS = {
     "after-end": "after the game ended", "mutable-cap": "cap on mutable rules", "snapshot": "snapshot",
     "date": "date", "power": "power", "index": "adoption index", "by": "By line", "effect": "Effect line",
     "failed-change": "change recorded as failed", "action": "illegal action", "forced-division": "forced division",
-    "unplayable": "unplayable game", "transmutation": "transmutation",
+    "unplayable": "unplayable game", "transmutation": "transmutation", "label": "label",
 }
 
 
@@ -312,14 +312,6 @@ class GamePlan:
                 out[identity, version.start] = count
         return out
 
-    def label(self, version: RuleVersion) -> str:
-        """The record's own name for a rule in a version (`4E83`, GameHistory.labels); "" where it gives none.
-        Most games give none: that is seen without reading every version's changes at each edit."""
-        if not self.once("labels given", lambda: any(rule.label for rule in self.replay.game.rules.rules)) \
-                and not self.recorded("label"):
-            return ""
-        return self.history.labels[version.identity, version.start]
-
     def earlier(self) -> list[EarlierProposal]:
         """Format 1.4: the proposals of earlier.md that have a page of their own, by number: those the log does
         not hold (a number the log holds keeps the log's page)."""
@@ -353,7 +345,7 @@ class GamePlan:
             else None
 
     def recorded(self, key: str) -> bool:
-        """Whether some change of the log gives `key` in its record (format 1.4: "revision", "label")."""
+        """Whether some change of the log gives `key` in its record (format 1.4: "revision")."""
         return self.once(f"recorded {key}", lambda: any(self.memo.each(
             f"recorded {key}", self.replay.steps, lambda step: any(
                 getattr(change, key) not in (None, "") for change in getattr(step.entry, "changes", ())))))
@@ -446,7 +438,8 @@ def log_anchor(step: Step) -> str:
 
 def change_words(change: Change) -> str:
     """A change paragraph in words, as a keeper writes it (`Amend rule 2608 by replacing "x" with "y".`)."""
-    rule = f"rule {change.rule}" if change.rule is not None else "rule"
+    named = change.rule_label or change.rule  # (as the keeper wrote it: by label, where they named it so)
+    rule = f"rule {named}" if named is not None else "rule"
     power = f"power {decimal_text(change.power)} " if change.power is not None else ""
     if change.kind == "replace":
         edits = " and ".join(f'replacing "{old}" with "{new}"' if new else f'deleting "{old}"' for old, new in change.edits)
@@ -483,9 +476,9 @@ def departed(step: Step) -> list[str]:
     return sorted(name for name in step.scores if name not in playing)
 
 
-def class_and_title_notes(before: RuleVersion, after: RuleVersion) -> list[str]:
-    """A change to a rule's class, title or power, in words (the redline shows only its text): change_notes's,
-    and its power, which a rule version carries under format 1.1."""
+def notes_beyond_text(before: RuleVersion, after: RuleVersion) -> list[str]:
+    """A change to a rule's class, title, label or power, in words (the redline shows only its text):
+    change_notes's, and its power, which a rule version carries under format 1.1."""
     notes = change_notes(before, after)
     if before.power != after.power and after.power is not None:
         notes.append(f"power {power_text(before.power)} → {power_text(after.power)}")
@@ -520,7 +513,7 @@ def revision_view(plan: GamePlan, revision: Revision, from_dir: str) -> dict[str
         "as_of": f"{from_dir}as-of.html?at={point_name(plan, step.index if step else -1)}",
         "kind": kind, "html": html, "summary": summary, "cite": cite, "beyond_power": beyond,
         "number": rule.number, "before_number": before.number if before else None, "title": rule.title,
-        "label": plan.label(rule),
+        "label": rule.label,
         "revision": plan.revision(rule) if after is not None else None,
         "rule_class": rule.rule_class, "identity": rule.identity, "power": power_text(rule.power),
         "rule_url": f"{from_dir}{plan.rule_page(rule.identity)}",
@@ -561,7 +554,7 @@ def _shown_change(before: RuleVersion | None, after: RuleVersion | None, step: S
         kind = "changed"
         if before.number != after.number:
             notes.append(f"renumbered {before.number} to {after.number}")
-        notes += class_and_title_notes(before, after)
+        notes += notes_beyond_text(before, after)
         if before.text == after.text:
             summary = ()
     return html, kind, list(summary) + notes
@@ -696,6 +689,6 @@ def step_view(plan: GamePlan, step: Step, from_dir: str) -> dict[str, Any]:
 
 def version_view(version, from_dir: str, plan: GamePlan) -> dict[str, Any]:
     return {"number": version.number, "title": version.title, "rule_class": version.rule_class,
-            "power": power_text(version.power), "revision": plan.revision(version), "label": plan.label(version),
+            "power": power_text(version.power), "revision": plan.revision(version), "label": version.label,
             "html": render_markdown(version.text), "url": f"{from_dir}{plan.rule_page(version.identity)}",
             "page": f"{plan.history.page_number[version.identity]}.html", "identity": version.identity}

@@ -39,6 +39,10 @@
 
   function byNumber(a, b) { return a.number - b.number; }
   function numbers(rules) { return rules.map(function (rule) { return rule.number; }); }
+  /* A rule's number as a pair's heading names it, with its label where the record gives one (compare.py's). */
+  function named(rules) {
+    return rules.map(function (rule) { return rule.label ? rule.number + " (" + rule.label + ")" : "" + rule.number; });
+  }
   function lexical(x, y) {
     for (var i = 0; i < Math.min(x.length, y.length); i++) if (x[i] !== y[i]) return x[i] - y[i];
     return x.length - y.length;
@@ -155,7 +159,7 @@
   }
 
   function describe(pair) {
-    var old = numbers(pair.old).join(" and "), young = numbers(pair.new).join(" and ");
+    var old = named(pair.old).join(" and "), young = named(pair.new).join(" and ");
     return {
       changed: "Rule " + old + " changed", renumbered: "Rule " + old + " is now " + young,
       split: "Rule " + old + " split into " + young, merged: "Rules " + old + " merged into " + young,
@@ -202,7 +206,7 @@
   function rule(version) {
     return { identity: version[0], ordinal: version[1], number: version[2], ruleClass: version[3],
              title: version[4], page: version[7], digest: version[9], blocks: version[10], count: version[11],
-             text: "" };
+             label: version[12], text: "" };
   }
 
   /* Which file holds what the build drew of a rule's version (generator/site/points.py, _rules_pieces):
@@ -269,7 +273,7 @@
   function whole(step) {
     var r = step.rule, kind = step.what, tag = kind === "added" ? "ins" : "del";
     var article = element("article", "revision compare-" + kind);
-    article.appendChild(element("h2", null, "Rule " + r.number + " " + kind + (r.title ? ": " + r.title : "")));
+    article.appendChild(element("h2", null, "Rule " + named([r])[0] + " " + kind + (r.title ? ": " + r.title : "")));
     var meta = element("p", "meta"), link = element("a", null, "Rule " + r.number);
     link.href = "../rules/" + r.page;
     meta.appendChild(link);
