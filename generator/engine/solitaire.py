@@ -69,6 +69,8 @@ class LiveRule:
     def text(self) -> str:
         return self._split()[1]
 
+    label = ""  # (Solitaire's record names a rule by its number alone: compare's RuleLike)
+
 
 @dataclass(frozen=True)
 class Death:
