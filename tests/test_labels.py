@@ -69,15 +69,23 @@ def test_a_label_is_never_part_of_the_rules_text(tmp_path):
     assert "Label:" not in page and "Each player has one vote." in page
 
 
-def test_a_drafts_preview_names_the_rule_it_would_change_by_its_label(tmp_path, capsys):
-    game = tmp_path / "v14-labels"
-    shutil.copytree(CASE, game)
-    (game / "drafts").mkdir()
-    draft = game / "drafts" / "idea.md"
-    draft.write_text("## Proposal: Louder\nProposer: Ann\n\nAmend rule 2001 by appending:\n\n> Aloud.\n",
+def _previewed(tmp_path: Path, capsys, rule: str) -> tuple[int, str, Path]:
+    """`preview --text` of a draft in the case's game that appends a sentence to `rule` (as the draft names it):
+    its exit code, what it printed, and the draft."""
+    drafts = tmp_path / "v14-labels" / "drafts"
+    if not drafts.is_dir():
+        shutil.copytree(CASE, drafts.parent)
+        drafts.mkdir()
+    draft = drafts / "idea.md"
+    draft.write_text(f"## Proposal: Louder\nProposer: Ann\n\nAmend rule {rule} by appending:\n\n> Aloud.\n",
                      encoding="utf-8")
-    assert main(["preview", str(draft), "--text"]) == 0
-    assert "Rule 2001 (2E1): Voting (changed)" in capsys.readouterr().out
+    code = main(["preview", str(draft), "--text"])
+    return code, capsys.readouterr().out, draft
+
+
+def test_a_drafts_preview_names_the_rule_it_would_change_by_its_label(tmp_path, capsys):
+    code, said, _ = _previewed(tmp_path, capsys, "2001")
+    assert code == 0 and "Rule 2001 (2E1): Voting (changed)" in said
 
 
 def test_a_change_may_name_its_rule_by_its_label_and_is_shown_made_to_that_rule(tmp_path):
@@ -101,19 +109,10 @@ def test_the_comparisons_name_rules_by_their_labels(tmp_path):
 
 
 def test_a_draft_may_name_the_rule_it_changes_by_its_label(tmp_path, capsys):
-    game = tmp_path / "v14-labels"
-    shutil.copytree(CASE, game)
-    (game / "drafts").mkdir()
-    draft = game / "drafts" / "idea.md"
-    draft.write_text("## Proposal: Louder\nProposer: Ann\n\nAmend rule 2E1 by appending:\n\n> Aloud.\n",
-                     encoding="utf-8")
-    assert main(["preview", str(draft), "--text"]) == 0
-    assert "Rule 2001 (2E1): Voting (changed)" in capsys.readouterr().out
-    draft.write_text("## Proposal: Louder\nProposer: Ann\n\nAmend rule 1-1 by appending:\n\n> Aloud.\n",
-                     encoding="utf-8")
-    assert main(["preview", str(draft), "--text"]) == 1  # an objection
-    said = capsys.readouterr().out
-    assert "It changes no rule." in said
+    code, said, _ = _previewed(tmp_path, capsys, "2E1")
+    assert code == 0 and "Rule 2001 (2E1): Voting (changed)" in said
+    code, said, draft = _previewed(tmp_path, capsys, "1-1")  # the label rule 2001 had before
+    assert code == 1 and "It changes no rule." in said
     assert (f"{draft}:4: no-such-rule: rule 1-1: no rule in force has the label '1-1' (rule 2001 had it, and is "
             "labelled '2E1' now)") in said
 
