@@ -174,9 +174,13 @@ def test_new_with_rules_starts_a_game_from_a_plain_text_ruleset_in_one_step(tmp_
     monkeypatch.chdir(tmp_path)
     Path("rules.txt").write_text(PLAIN_RULES)
     assert main(["new", "content/my-game", "--rules", "rules.txt", "--player", "Ann", "--player", "Bo"]) == 0
-    out = capsys.readouterr().out
+    out, err = capsys.readouterr()
     assert out.startswith("created content/my-game from the rules of rules.txt, with the mechanics of the "
                           "suber-1982 ruleset in game.toml")
+    # What the reading left out and guessed, said as `import text` says it: the keeper's to confirm
+    assert err.splitlines() == ["rules.txt:1: left out: lines 1-4, before the first rule, not a rule",
+                                "rules.txt:8: guessed: rules 101-102, 201 classed by Suber's numbering (immutable in "
+                                "the 100s, mutable in the 200s), which rule 102 says applies"]
     rules = Path("content/my-game/rules.md").read_text()
     assert "### 101" in rules and "### 201" in rules and "keeper@example.org" not in rules
     assert main(["check", "content/my-game"]) == 0

@@ -38,12 +38,13 @@ def say_cache_unusable(unusable: str) -> None:
 
 
 def read_ruleset(path: Path) -> str:
-    """A ruleset file as rules.md: rules.md (or a snapshot) as it is, plain text as `import` reads it. Raises
-    ArchiveError (exit 2) when it cannot be read as either."""
+    """A ruleset file as rules.md: rules.md (or a snapshot) as it is, plain text as `import` reads it, what that
+    left out and guessed said as `import text` says it. Raises ArchiveError (exit 2) when it cannot be read as
+    either."""
     # Imported here: the importers are a fifth of the start of the commands that never read a ruleset file (a
     # build with nothing to do).
-    from ..importers.rulesfile import import_ruleset
-    from ..importers.text import RulesetImportError, is_rules_md
+    from ..importers.rulesfile import read_ruleset as read_rules, render_ruleset
+    from ..importers.text import DEFAULT_TITLE, RulesetImportError, is_rules_md
 
     errors = ErrorCollector()
     text = read_text(path, str(path), errors)
@@ -51,9 +52,19 @@ def read_ruleset(path: Path) -> str:
     if is_rules_md(text):
         return text
     try:
-        return import_ruleset(text, file=str(path))
+        read = read_rules(text, file=str(path))
     except RulesetImportError as error:
         raise ArchiveError([SourceError(str(path), error.line, str(error))]) from None
+    say_import_notes(read, str(path))
+    return render_ruleset(DEFAULT_TITLE, read.rules)
+
+
+def say_import_notes(read, where: str) -> None:
+    """What an import of a ruleset (an ImportedRuleset) left out, guessed and wrote otherwise than it reads, each
+    at its file and line, on stderr: the keeper's to confirm."""
+    for kind, notes in (("left out: ", read.left_out), ("guessed: ", read.guessed), ("", read.rewritten)):
+        for note in notes:
+            print(SourceError(note.file or where, note.line, kind + note.message), file=sys.stderr)
 
 
 def game_point(game: Game, point: str, spec: str, folder: Path) -> int:

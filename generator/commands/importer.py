@@ -19,6 +19,7 @@ from ..importers.text import DEFAULT_TITLE, Note, RulesetImportError
 from ..parse.source import read_text
 from ..progress import for_command
 from ..terminal import counted
+from . import say_import_notes
 
 
 def run(args) -> int:
@@ -71,10 +72,7 @@ def _run_text(args) -> int:
         progress.step(f"writing {args.output or 'the rules'}")
         if args.output:
             write_atomic(args.output, rules_md)
-    where = str(args.files[0])
-    for kind, notes in (("left out: ", read.left_out), ("guessed: ", read.guessed), ("", read.rewritten)):
-        for note in notes:
-            print(SourceError(note.file or where, note.line, kind + note.message), file=sys.stderr)
+    say_import_notes(read, str(args.files[0]))
     if not args.output:
         sys.stdout.write(rules_md)
     return 0
