@@ -137,3 +137,17 @@ def test_the_browsers_comparison_names_rules_by_their_labels_as_the_built_pages_
     in_own_thread(look)
     assert headings == ["Rule 1001 (1-1) is now 2001 (2E1): Voting", "Rule 1002 (1-2) removed: Scoring",
                         "Rule 2002 (2E2) added: Dice"]
+
+
+def test_a_label_named_in_a_change_is_shown_as_text_never_as_markup(tmp_path):
+    """A log from a player's pull request may name a rule by any run of characters: it reaches the pages (the
+    finding, the text as proposed) escaped."""
+    log = (CASE / "log.md").read_text(encoding="utf-8") + (
+        "\n## Proposal 304: Markup\nProposer: Bob\nDate: 2026-02-01\nVotes: for Ann, Bob\nResult: adopted\n\n"
+        "Repeal rule <img/src=x/onerror=alert(1)>.\n")
+    site = built_case(tmp_path, CASE, log=log)
+    pages = {path: path.read_text(encoding="utf-8") for path in site.rglob("*.html")}
+    assert not any("<img/src=x" in page for page in pages.values())
+    markup = "&lt;img/src=x/onerror=alert(1)&gt;"
+    assert f"rule {markup}: no rule in force has the label '{markup}'" in _words(pages[site / "check.html"])
+    assert f"Repeal rule {markup}." in _words(pages[site / "proposals" / "304.html"])  # as proposed
