@@ -2,6 +2,8 @@
 lists them, `[rulesets] files`, and each capture after the first is an event of the proposals between them."""
 from __future__ import annotations
 
+import subprocess
+
 from helpers import git_commit
 from test_import_git import check, entries, imported
 
@@ -122,3 +124,24 @@ def test_a_list_of_captures_that_cannot_be_read_is_refused_at_its_line(tmp_path,
             assert code == 1 and message in said, said
         else:
             assert code == 2 and files == {} and message in said, said
+
+
+def test_captures_in_a_folder_outside_git_are_refused_with_the_commands_that_make_it_a_repository(tmp_path, capsys):
+    folder = tmp_path / "captures"
+    for name, text in {"rules/rules.2007-07-19.md": FIRST, "rules/rules.2007-09-06.md": SECOND,
+                       "rules/rules.2008-02-01.md": THIRD}.items():
+        (folder / name).parent.mkdir(parents=True, exist_ok=True)
+        (folder / name).write_text(text, encoding="utf-8")
+    records = tmp_path / "records.toml"
+    records.write_text(RECORDS, encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, folder, "--records", str(records))
+    assert code == 2 and files == {}
+    assert said.strip() == (f'{folder}: is not a git repository: rulesets captured on days are read from one that '
+                            'holds them; in the folder, run git init, git add . and git commit -m "The captures" '
+                            '(docs/guide/import.md, "Rulesets captured on days")')
+    for command in (["init", "-q"], ["add", "."], ["-c", "user.name=K", "-c", "user.email=k@example.org", "commit",
+                                                   "-q", "-m", "The captures"]):
+        subprocess.run(["git", *command], cwd=folder, check=True)
+    code, files, said = imported(tmp_path, capsys, folder, "--records", str(records))
+    assert code == 0 and list(entries(files["log.md"])) == ["Event: The rules of 6 September 2007",
+                                                           "Event: The rules of 1 February 2008"], said

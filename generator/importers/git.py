@@ -45,7 +45,7 @@ from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line,
 from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
                         read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
-                      git, list_files, log_records, text)
+                      git, is_repository, list_files, log_records, text)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
                         render_ruleset)
@@ -230,6 +230,10 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     if title is not None and len(f"title = {toml_string(clean_line(title))}") > MAX_TOML_LINE_CHARS:
         raise ImportRefused("--title", f"is {len(title):,} characters long: game.toml, where it is written, holds "
                             f"lines of at most {MAX_TOML_LINE_CHARS:,}")
+    if records and records.rulesets and records.rulesets.files and repo.is_dir() and not is_repository(repo):
+        raise GitError("is not a git repository: rulesets captured on days are read from one that holds them; in "
+                       "the folder, run git init, git add . and git commit -m \"The captures\" (docs/guide/import.md, "
+                       "\"Rulesets captured on days\")")
     check_repository(repo)
     last = commit_id(repo, end or "HEAD")
     named_otherwise = [path for path in paths if path and not is_rules_text_name(path)

@@ -78,10 +78,17 @@ def check_repository(repo: Path) -> None:
     if not repo.is_dir():
         raise GitError(not_there(str(repo), "no such folder", "clone the repository (git clone ADDRESS) and name "
                                  "the clone"))
+    if not is_repository(repo):
+        raise GitError("is not a git repository (clone the game's repository and name the clone)")
+
+
+def is_repository(repo: Path) -> bool:
+    """Whether the folder `repo` is in a git repository."""
     try:
         git(repo, "rev-parse", "--git-dir")
     except GitError:
-        raise GitError("is not a git repository (clone the game's repository and name the clone)") from None
+        return False
+    return True
 
 
 def commit_id(repo: Path, revision: str) -> str:
