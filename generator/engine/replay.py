@@ -374,6 +374,9 @@ CHECKPOINT_MIN_SPACING = 128
 # A failed proposal's `Reason:` that names the proposal it depended on, or one it was incompatible with (1.3).
 _DEPENDS = re.compile(r"\bdepend(?:s|ed|ing)?\s+on\s+proposal\s+#?([0-9]{1,12})\b", re.IGNORECASE)
 _INCOMPATIBLE = re.compile(r"\bincompatible\s+with\s+proposal\s+#?([0-9]{1,12})\b", re.IGNORECASE)
+# An event's `By:` that names a rule: by its number, or (format 1.4) its label (a run of characters up to a space,
+# a comma or a bracket, not ending in a full stop).
+_BY_RULE = re.compile(r"rule\s+([^\s,;()]*[^\s,;().])", re.IGNORECASE)
 # An event's `By:` that names the keepers' cleaning (format 1.2 extension): no rule-change.
 _CLEANING = re.compile(r"\s*cleaning\b", re.IGNORECASE)
 
@@ -1336,10 +1339,14 @@ def _event(state: FoldState, index: int, event: Event) -> _Outcome:
 
 def _common_effects(state: FoldState, index: int, entry: Judgment | Event) -> None:
     """Effects and change paragraphs in a judgment or an event apply at once, without renumbering."""
-    if entry.by and (named := re.match(r"rule\s+([0-9]+)\b", entry.by, re.IGNORECASE)):
+    if entry.by and (named := _BY_RULE.match(entry.by)):
         number = named.group(1)
-        if len(number) > MAX_DIGITS or int(number) not in state.book.current:  # (no rule has a longer number)
-            state.find("by", entry.by_source, f"By: {entry.by}, but no rule {named.group(1)} is in force",
+        if number.isascii() and number.isdigit():
+            if len(number) > MAX_DIGITS or int(number) not in state.book.current:  # (no rule has a longer number)
+                state.find("by", entry.by_source, f"By: {entry.by}, but no rule {number} is in force",
+                           expected="a rule in force", found=entry.by)
+        elif not state.book.labelled(number):  # (format 1.4: a rule named by its label, `By: rule 4E83`)
+            state.find("by", entry.by_source, f"By: {entry.by}, but no rule in force has the label '{number}'",
                        expected="a rule in force", found=entry.by)
     for effect in entry.effects:
         _apply_effect(state, effect)
