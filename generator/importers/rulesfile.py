@@ -96,7 +96,7 @@ def read_ruleset(text: str, *, file: str | None = None, start: str | None = None
     if _is_json(file, text):
         return read_rules_json(text, file=file)
     try:  # (a page's front matter, Jekyll's `title: Rules` between `---` lines: no rule, no heading over them)
-        front = _front_matter(file or "", text)
+        front = front_matter(file or "", text)
     except RulesetImportError:
         front = None  # (not YAML: a rule between two separators, say)
     reading = _Reading(link_base)
@@ -262,7 +262,7 @@ class _Reading:
         if text is None or not is_rules_text_name(base):
             self.left_out.append(Note(name, 0, "not a text file of rules"))
             return
-        front = _front_matter(name, text)
+        front = front_matter(name, text)
         keys, first_line = front if front else ({}, 0)
         if keys:
             status = str(keys.get("status") or "").strip().lower()
@@ -1085,7 +1085,7 @@ def _shown(text: str, limit: int = 60) -> str:
     return short_title(text, limit)[0]
 
 
-def _front_matter(name: str, text: str) -> tuple[dict, int] | None:
+def front_matter(name: str, text: str) -> tuple[dict, int] | None:
     """(keys in lower case, the 0-based line after the front matter), or None without front matter."""
     import yaml  # only the rule-file reader needs it
 
