@@ -55,7 +55,8 @@ from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
                         render_ruleset)
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
-                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, rule_label, short_title, wrap)
+                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, roman_value, rule_label, short_title,
+                   wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -119,7 +120,6 @@ _CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
 _UNDERLINE = re.compile(r"=+|-+")  # what makes the line above it a heading (Markdown's setext headings)
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
 @dataclass
@@ -2371,10 +2371,7 @@ def _judgment_number(name: str, count: int) -> tuple[int, str]:
         return int(name), ""
     if re.fullmatch(r"[A-Za-z]+ [0-9]+", name):
         return 0, name
-    if name and all(c in _ROMAN for c in name):
-        values = [_ROMAN[c] for c in name]
-        return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)), ""
-    return count, ""
+    return roman_value(name) or count, ""
 
 
 def _provenance(step: _Step) -> list[str]:
