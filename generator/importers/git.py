@@ -2603,8 +2603,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            "",
            f"- Proposals: {len(decided) - sum(1 for d in decided.values() if d.result == 'undecided') or proposals}; "
            f"{proposals} carried out in {readings['proposal']} commits ({numbered} of them numbered by the record, "
-           f"{proposed} with a proposer the record names: its History lines, its proposals' own files, the game's "
-           "own words in titles).",
+           f"{proposed} with a proposer the record names: its History lines, "
+           + ("its proposals' own files, " if walk.filed else "") + "the game's own words in titles).",
            *([f"- Turns: the game numbers its proposals by turn, as the titles of "
               f"{counted(len(by_turn), 'commit')} name it (`{escape_markdown(clean_line(by_turn[0].title))}`): each is numbered so (a number guessed "
               "otherwise is said below); a turn no commit carries out is an Unrecorded number (its proposal "
