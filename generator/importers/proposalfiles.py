@@ -39,6 +39,7 @@ DECIDED_FIELDS = ("vote closed", "voting closed", "closed", "decided", "resolved
 SUBMITTED_FIELDS = ("entered", "submitted", "proposed", "created", "opened", "posted", "date")
 TITLE_FIELDS = ("title", "name", "summary")
 MIN_FILES = 2    # the files, named by numbers and showing a proposal's fields, that make a folder of proposals
+MAX_TRIED = 20   # the files of a folder read to find MIN_FILES showing them
 # A file's name numbering a proposal: `318.md`, `proposal-12.md`, `prop_7.txt`, `p12.md`, `0042-dice.md`
 # (not a day, `2025-10-28-minutes.md`: a blog's post)
 _NAME_NUMBER = re.compile(r"(?:proposal|prop|p)?[\s_#-]*0*([0-9]{1,6})(?:[\s_.-](?![0-9]).*)?", re.IGNORECASE)
@@ -116,10 +117,11 @@ def result_of(words: str, folder: ProposalFolder) -> str:
 def find_folder(files: list[str], read, outside: list[str]) -> str | None:
     """The folder of a game's proposal files among `files` (the repository's paths at a commit), or None: the
     folder (with the sub-folders named for results, `succeeded/`) whose files named by numbers number the most
-    proposals, at least MIN_FILES, and at least MIN_FILES of them show a proposal's fields (`read(path)` gives a
-    file's text); never one of `outside` (the rules' paths) or inside one."""
+    proposals, at least MIN_FILES, and at least MIN_FILES of its first MAX_TRIED show a proposal's fields
+    (`read(path)` gives a file's text); never one of `outside` (the rules' paths) or inside one."""
     numbers: dict[str, set[int]] = {}  # each folder's numbers, once MIN_FILES of its files show the fields
     shown: dict[str, int] = {}
+    tried: dict[str, int] = {}  # the files read of each folder (a folder of many numbered files, none a proposal's)
     usual = ProposalFolder("")
     for path in files:
         if not is_text_name(path) or (number := name_number(path)) is None:
@@ -129,8 +131,9 @@ def find_folder(files: list[str], read, outside: list[str]) -> str | None:
         if any(root == place or root.startswith(f"{place}/") or not place for place in outside):
             continue
         numbers.setdefault(root, set()).add(number)
-        if shown.get(root, 0) < MIN_FILES and _shows_fields(read(path) or ""):
-            shown[root] = shown.get(root, 0) + 1
+        if shown.get(root, 0) < MIN_FILES and tried.get(root, 0) < MAX_TRIED:
+            tried[root] = tried.get(root, 0) + 1
+            shown[root] = shown.get(root, 0) + _shows_fields(read(path) or "")
     counted = {root: len(found) for root, found in numbers.items() if shown.get(root, 0) >= MIN_FILES}
     found = [root for root, count in counted.items() if count >= MIN_FILES]
     # (the most files, then a folder named for proposals, then the name's order: the same every time)
@@ -157,9 +160,10 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
         front = None
     if front is not None:
         keys, at = front
-        fields += [(" ".join(str(key).split()), clean_line(str(value)), 1) for key, value in keys.items()
-                   if isinstance(value, (str, int, float, datetime.date)) or isinstance(value, list) and
-                   all(isinstance(item, str) for item in value)]
+        # (every value a string, or a list of them: the reader of front matter makes nothing else of a scalar)
+        fields += [(" ".join(str(key).split()), short_title(", ".join(map(str, value)) if isinstance(value, list)
+                                                            else str(value))[0], 1)
+                   for key, value in keys.items() if isinstance(value, (str, list))]
     while at < len(lines):
         line = lines[at]
         if not line.strip():
@@ -169,7 +173,7 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
             headings.append(m.group(1) if m else line.strip())
             at += 1 if m else 2
         elif (m := _FIELD.fullmatch(line)) and m.group(2):
-            fields.append((" ".join(m.group(1).lower().split()), clean_line(m.group(2)), at + 1))
+            fields.append((" ".join(m.group(1).lower().split()), short_title(m.group(2))[0], at + 1))
             at += 1
         else:
             break
