@@ -5,7 +5,7 @@ from __future__ import annotations
 
 import pytest
 
-from generator.importers.proposalfiles import ProposalFolder, find_folder, read_proposal
+from generator.importers.proposalfiles import ProposalFolder, find_folder, read_folder, read_proposal
 from helpers import git_commit
 from test_import_git import check, imported, imported_log
 
@@ -140,3 +140,12 @@ def test_what_a_proposals_file_says() -> None:
     assert find_folder(posts, lambda path: "---\nauthor: Kee\n---\n", []) is None
     assert find_folder(["rules/1.md", "rules/2.md"], lambda path: "Status: passed\n", ["rules"]) is None
     assert find_folder(["p/failed/1.md", "p/passed/2.md"], lambda path: "Author: Ann\n", ["rules.md"]) == "p"
+
+
+def test_a_proposer_written_in_another_case_is_the_one_more_files_write() -> None:
+    files = [(f"proposals/{number}.md", f"# Proposal {number}\n\n* Author: {name}\n* Status: failed\n")
+             for number, name in ((1, "Renning"), (2, "Renning"), (3, "renning"), (4, "Will"))]
+    read, said = read_folder(files, ProposalFolder("proposals"))
+    assert [filed.decision.proposer for filed in read] == ["Renning", "Renning", "Renning", "Will"]
+    assert said == [("proposals/3.md", 3, "its author 'renning' read as Renning, as 2 other files write the name "
+                                          "(a guess)")]

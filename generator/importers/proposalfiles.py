@@ -12,9 +12,11 @@ an adopted proposal is git's to say (git.py: the commit that changed the rules a
 adopted)."""
 from __future__ import annotations
 
+import dataclasses
 import datetime
 import posixpath
 import re
+from collections import Counter
 from dataclasses import dataclass, field
 
 from .decisions import RESULTS, Decision
@@ -77,6 +79,7 @@ class FiledProposal:
     path: str
     line: int
     notes: tuple[tuple[int, str], ...] = ()
+    proposer_line: int = 0
 
     @property
     def number(self) -> int:
@@ -201,7 +204,7 @@ def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal
     def value(names: tuple[str, ...]) -> tuple[str, int]:
         return next(((said, line) for name in names for key, said, line in fields if key == name), ("", 0))
 
-    proposer, _ = value(folder.proposer)
+    proposer, proposer_line = value(folder.proposer)
     said, result_line = value(folder.result)
     from_field = result_of(said, folder) if said else ""
     from_folder, word = folder_result(path, folder)
@@ -231,7 +234,7 @@ def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal
     lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return FiledProposal(Decision(number, proposer, result, said_words, day, moment, (), short_title(title)[0],
                                   text="\n".join(lines[body:]).strip("\n"), source=path, ballots_recorded=False),
-                         path, line, tuple(notes))
+                         path, line, tuple(notes), proposer_line)
 
 
 def _day(written: str) -> str:
@@ -253,7 +256,8 @@ def read_folder(files: list[tuple[str, str]], folder: ProposalFolder
                 ) -> tuple[list[FiledProposal], list[tuple[str, int, str]]]:
     """The proposals of a folder's files (path, text), in number order, and what was left out or not taken as it
     stands, each (path, line, words): a file that numbers none; a second file numbering a proposal another does
-    (the first by path is read)."""
+    (the first by path is read); a proposer written in another case than more files write them (`renning` where
+    others write `Renning`: one player, a guess)."""
     read: dict[int, FiledProposal] = {}
     said: list[tuple[str, int, str]] = []
     for path, text in sorted(files):
@@ -265,5 +269,13 @@ def read_folder(files: list[tuple[str, str]], folder: ProposalFolder
         else:
             read[filed.number] = filed
             said += [(path, line, words) for line, words in filed.notes]
+    written = Counter(filed.decision.proposer for filed in read.values() if filed.decision.proposer)
+    for number, filed in read.items():
+        alike = [name for name in written if name.casefold() == filed.decision.proposer.casefold()]
+        if (usual := max(alike, key=lambda name: (written[name], name))) != filed.decision.proposer and \
+                written[usual] > written[filed.decision.proposer]:
+            said.append((filed.path, filed.proposer_line, f"its author '{filed.decision.proposer}' read as {usual}, "
+                                                          f"as {written[usual]} other files write the name (a guess)"))
+            read[number] = dataclasses.replace(filed, decision=dataclasses.replace(filed.decision, proposer=usual))
     return [read[number] for number in sorted(read)], said
 
