@@ -1923,10 +1923,12 @@ def _read_proposal_files(repo: Path, records: Mapping | None, paths: list[str], 
     the import is refused where the records file names a folder that holds no proposal's file."""
     files = list_files(repo, last, "")
     with BlobReader(repo) as blobs:
-        if records and records.folder:
-            folder = ProposalFolder(records.folder.strip("/"), *((name.lower(),) if name else usual for name, usual in (
-                (records.proposer, PROPOSER_FIELDS), (records.result, RESULT_FIELDS), (records.date, DECIDED_FIELDS))),
-                results=records.results, named=True)
+        if records and records.folder:  # (each field the records file names, else the usual names)
+            folder = ProposalFolder(records.folder.strip("/"),
+                                    (records.proposer.lower(),) if records.proposer else PROPOSER_FIELDS,
+                                    (records.result.lower(),) if records.result else RESULT_FIELDS,
+                                    (records.date.lower(),) if records.date else DECIDED_FIELDS,
+                                    results=records.results, named=True)
         elif found := find_folder(files, lambda path: _proposal_text(blobs, last, path, walk), paths):
             folder = ProposalFolder(found)
         else:
@@ -2215,9 +2217,13 @@ def _undecided(decision: Decision) -> Entry:
     """A decision the log cannot write as a proposal: one still voted on when the record was last read, or one
     whose proposer no record names (the format writes a proposal with its proposer, and none is made up). Its
     number is Unrecorded, saying what the record holds."""
-    said = ("no result" if not decision.said else f"{decision.said}, still being voted on at the last commit read") \
-        if decision.source and decision.result == "undecided" else "still being voted on at the last commit read" \
-        if decision.result == "undecided" else f"{decision.said}, with no proposer (votes: {_votes_said(decision)})"
+    if decision.result != "undecided":
+        said = f"{decision.said}, with no proposer (votes: {_votes_said(decision)})"
+    elif decision.source and not decision.said:  # (a proposal's file that names no result)
+        said = "no result"
+    else:
+        said = f"{decision.said}, still being voted on at the last commit read" if decision.source else \
+            "still being voted on at the last commit read"
     return Entry(f"Unrecorded: {decision.number}", prose=[f"{_record_says(decision)} {escape_markdown(said)}."])
 
 
@@ -2352,7 +2358,7 @@ def _shares(step: _Step, decided: dict[int, Decision]) -> dict[int, list[Change]
             rule = change.new_number if change.kind == "renumber" else change.rule
             if change.kind in ("enact", "renumber") and rule in out:
                 made[rule] = rule
-            number = made.get(rule) or _text_names(rule, numbers, decided)
+            number = made[rule] if rule in made else _text_names(rule, numbers, decided)
         out[number].append(change)
     return out
 
