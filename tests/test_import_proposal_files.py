@@ -149,3 +149,33 @@ def test_a_proposer_written_in_another_case_is_the_one_more_files_write() -> Non
     assert [filed.decision.proposer for filed in read] == ["Renning", "Renning", "Renning", "Will"]
     assert said == [("proposals/3.md", 3, "its author 'renning' read as Renning, as 2 other files write the name "
                                           "(a guess)")]
+
+
+def test_a_status_written_in_place_and_a_file_added_with_the_change_are_the_record_too(tmp_path, capsys) -> None:
+    """Two other ways games keep their proposals a file each: front matter whose status the keeper changes in the
+    commit that carries the proposal out (`status: open`, then `passed`); and a file added, naming no result, by
+    the commit that changes the rules (a pull request bringing its proposal and its change)."""
+    repo = tmp_path / "repo"
+    front = "---\nproposer: {who}\nstatus: {status}\n---\n# Proposal {n}: {title}\n\nThe text.\n"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Open 12 and 13", {"proposals/12.md": front.format(who="Kit", status="open", n=12, title="Dice"),
+                                        "proposals/13.md": front.format(who="Lu", status="open", n=13, title="Tea")},
+               author="Kee", date="2020-01-02T12:00:00")
+    git_commit(repo, "Tuesday", {"proposals/12.md": front.format(who="Kit", status="passed", n=12, title="Dice"),
+                                 "proposals/13.md": front.format(who="Lu", status="rejected", n=13, title="Tea"),
+                                 "rules.md": RULES + "\n## 12\nDice are rolled.\n"},
+               author="Kee", date="2020-01-03T12:00:00")
+    git_commit(repo, "Merge", {"proposals/14.md": "# Proposal 14\n\nProposer: Mo\n\nQuorum is two.\n",
+                               "rules.md": RULES.replace("half the players", "two") + "\n## 12\nDice are rolled.\n"},
+               author="Kee", date="2020-01-04T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 12: Dice", "Proposal 13: Tea", "Proposal 14"]
+    assert log["Proposal 12: Dice"].startswith("Proposal 12: Dice\nProposer: Kit\nDate: 2020-01-03\nResult: adopted\n"
+                                               "\nEnact rule 12")
+    assert "Result: defeated\n\nIts file `proposals/13.md` says: rejected." in log["Proposal 13: Tea"]
+    assert log["Proposal 14"].startswith("Proposal 14\nProposer: Mo\nDate: 2020-01-04\nResult: adopted\n\nAmend rule "
+                                         "201")
+    assert "its proposals' files 12.md, 'passed' written in it by this commit" in files["corrections.txt"]
+    assert "its proposals' files 14.md, added to proposals/ with the rules' change (naming no result) by this " \
+        "commit" in files["corrections.txt"]
+    assert check(capsys, tmp_path / "game")[0] == 0
