@@ -19,7 +19,7 @@ import re
 from collections import Counter
 from dataclasses import dataclass, field
 
-from .decisions import RESULTS, Decision
+from .decisions import Decision
 from .rulesfile import MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, front_matter
 from .text import RulesetImportError, clean_line, short_title
 
