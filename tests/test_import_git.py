@@ -2242,3 +2242,22 @@ def test_a_login_whose_several_pull_requests_are_all_one_persons_names_that_pers
     assert "Proposer: oakleaf\n" in log["Proposal 304"]
     assert "player Rowan Hart = oakleaf" in files["corrections.txt"]
     assert "are by Rowan Hart, all 3 of them" in files["corrections.txt"]
+
+
+def test_rules_renumbered_from_roman_numerals_to_below_zero_keep_their_history_and_labels(tmp_path, capsys) -> None:
+    """A game's starting rules numbered in Roman numerals, then below zero (rmetzler/bliki's `Rule xviii.`, then
+    `Rule -111.`): each commit reads, the rules renumbered with their new labels, the game consistent."""
+    repo = tmp_path / "repo"
+    roman = "# Game\n\n## Immutable Rules\n\n### Rule i.\n\nAll play.\n\n## Mutable Rules\n\n### Rule ii.\n\n" \
+            "Turns go round:\n\n1. propose;\n2. vote.\n"
+    git_commit(repo, "Start", {"rules.md": roman})
+    git_commit(repo, "Negative numbers", {"rules.md": roman.replace("Rule i.", "Rule -201.").replace(
+        "Rule ii.", "Rule -101.")}, date="2020-01-02T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "### 1\nLabel: i\n" in files["rules.md"] and "### 2\nLabel: ii\n" in files["rules.md"]
+    entry = log["Proposal 1: Negative numbers"]
+    assert "Renumber rule 1 to 999999799.\n\nLabel: -201\n" in entry
+    assert "Renumber rule 2 to 999999899.\n\nLabel: -101\n" in entry
+    assert "-201 = 999999799, -101 = 999999899" in said
+    code, report = check(capsys, tmp_path / "game")
+    assert code == 0, report

@@ -751,14 +751,21 @@ def test_one_heading_over_a_files_rules_is_its_title_and_a_bold_title_may_end_in
         (21, "Taxes", "Each player pays a coin."), (22, "Redistribution of wealth", "The bank shares its coins.")]
 
 
-def test_rules_numbered_below_zero_are_refused_at_the_first(tmp_path, capsys) -> None:
+def test_rules_numbered_below_zero_or_in_roman_numerals_get_numbers_and_keep_theirs_as_labels(tmp_path, capsys) -> None:
     """A game numbered its starting rules below zero (`### Rule -202.`), so that its proposals could take the
-    numbers from 1: rules.md cannot write such a number, and the import says so at the first, exit 2, writing
-    nothing; before, the lists inside those rules were taken for rules (`rule 1 appears twice`)."""
+    numbers from 1, and before that in Roman numerals (`### Rule ii.`): each is a rule numbered so that rules.md can
+    write it (below zero: down from 1,000,000,000, above any number another rule is read under, in the game's order;
+    a numeral: its value), the record's name its label, said as a guess; the lists inside them stay their text."""
     source = tmp_path / "rules.md"
     source.write_text("# Our Game\n\n### Rule -202.\n\nA rule-change is any of:\n\n1. a new rule;\n2. a repeal.\n\n"
                       "### Rule -201.\n\nProposals are numbered from 1 up.\n\n1. one\n", encoding="utf-8")
-    assert main(["import", "text", str(source), "-o", str(tmp_path / "out.md")]) == 2
+    assert main(["import", "text", str(source), "-o", str(tmp_path / "out.md")]) == 0
     said = capsys.readouterr().err
-    assert f"{source}:3: rule -202 is numbered below zero, which rules.md cannot write" in said
-    assert not (tmp_path / "out.md").exists()
+    assert f"{source}:3: guessed: rules numbered below zero are numbered down from 1,000,000,000, in the game's " \
+        "order, above any other rule's number: -202 = 999999798, -201 = 999999799" in said
+    written = (tmp_path / "out.md").read_text(encoding="utf-8")
+    assert "### 999999798\nLabel: -202\n\nA rule-change is any of:\n\n1. a new rule;\n2. a repeal.\n" in written
+    assert "### 999999799\nLabel: -201\n" in written
+    read = read_ruleset("## Immutable Rules\n\n### Rule xix.\n\nAll play.\n\n### Rule XX: Title\n\nVoting.\n\n"
+                        "### Rule mix up\n\nNot a numeral.\n")
+    assert [(rule.number, rule.label, rule.title) for rule in read.rules] == [(19, "xix", None), (20, "XX", "Title")]

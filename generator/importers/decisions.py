@@ -181,6 +181,8 @@ class Mapping:
     scores: ScoreFiles | None = None    # where the game keeps its players' scores
     markdown: tuple[Expression, Expression, Expression] | None = None  # a Markdown archive: the heading's, byline's,
     # ballot's expressions
+    folder: str = ""                    # a folder of one file per proposal (proposalfiles.py): `proposer`, `result`
+    # and `date` name its files' fields, `results` their words
 
 
 @dataclass(frozen=True)
@@ -198,6 +200,8 @@ class Decision:
     reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
     text: str = ""                       # the proposal's text, where the mapping names it
     name: str = ""                       # the record's own name for it, where not its number (VPRD)
+    source: str = ""                     # the file that records it alone (a proposal's own file), where one does
+    ballots_recorded: bool = True        # the record holds its ballots (`votes` empty: nobody voted)
 
 
 def read_mapping(path: Path) -> Mapping:
@@ -220,6 +224,10 @@ def read_mapping(path: Path) -> Mapping:
                                         "[scores], where its players' scores are, or [rulesets], its rulesets)")])
     if proposals.table is None:  # scores or rulesets only: no file of decisions
         proposals.table = {"file": "", "number": "", "proposer": "", "result": ""}
+    if "folder" in proposals.table:  # a file per proposal: its fields named only where the usual names miss
+        if "file" in proposals.table:
+            raise proposals.fail("folder", "names a folder of proposal files, and file a file of proposals: name one")
+        proposals.table = {"file": "", "number": "", "proposer": "", "result": "", **proposals.table}
     markdown = None
     budget = [MAX_MATCHING_SECONDS]  # what the file's expressions have left to match in, together
     if "heading" in proposals.table:  # a Markdown archive: read by expressions, not keys
@@ -248,7 +256,7 @@ def read_mapping(path: Path) -> Mapping:
                    (players.value("file", str), players.value("list", str, ""), players.value("id", str),
                     players.value("name", str)) if players.table is not None else None,
                    proposals.value("text", str, ""), _score_files(scores, budget) if scores.table is not None else None,
-                   markdown)
+                   markdown, proposals.value("folder", str, ""))
 
 
 _CAPTURE_KEYS = {"file": str, "date": datetime.date, "title": str, "proposal": int}  # an entry of rulesets.files
@@ -333,7 +341,7 @@ def _score(value, path: str, player: str) -> Fraction:
 
 
 _TABLES = {"proposals": ("file", "list", "number", "proposer", "result", "date", "votes", "ballots", "ballot_lists",
-                         "results", "adoption", "title", "adopted", "text", "heading", "byline", "ballot"),
+                         "results", "adoption", "title", "adopted", "text", "heading", "byline", "ballot", "folder"),
            "rulesets": ("list", "file", "proposal", "date", "title", "current", "files"),
            "players": ("file", "list", "id", "name"),
            "scores": ("files", "name", "score", "table", "adopted")}

@@ -5,6 +5,8 @@ record says it was, in this order:
 1. the keeper's corrections file (`--corrections`), a line per commit (corrections.py);
 2. the rule's own history: the History line the commit added for each change (record.py) names the proposal, its
    authors, or a judgment, a temporary rule, a cleaning;
+   the game's own proposal files (proposalfiles.py): the commit that made a proposal's file say it was adopted
+   (moved it into `succeeded/`) carried that proposal out, proposed by whom its file names;
 3. the game's own words in the commit's subject or its pull request's title: `Proposal 12`, `Proposals 66 + 70`,
    `P49-54`, `384: Title`, `Judgment I`, `Temporary Rule 601`, `Non-rule-change: Typo` (a pull request's own
    number, `#30`, only where the keeper says the game's proposals are its pull requests);
@@ -24,6 +26,7 @@ import dataclasses
 import datetime
 import difflib
 import itertools
+import posixpath
 import re
 from collections import Counter
 from collections.abc import Callable
@@ -46,11 +49,14 @@ from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreF
                         read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, is_repository, list_files, log_records, text)
+from .proposalfiles import (DECIDED_FIELDS, PROPOSER_FIELDS, RESULT_FIELDS, FiledProposal, ProposalFolder,
+                            find_folder, is_text_name, name_number, read_folder, read_proposal)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
                         render_ruleset)
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
-                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, rule_label, short_title, wrap)
+                   YamlBeyondBounds, clean_line, escape_markdown, heading_text, roman_value, rule_label, short_title,
+                   wrap)
 
 MAX_BATCH = 50                  # "Proposals 12-14" is a batch; "Proposals 1-99999" is not
 MAX_LEAP = 1000                 # a rule numbered further above all others is no proposal's (letters read as digits)
@@ -114,7 +120,6 @@ _CO_AUTHORED = re.compile(r"^co-authored-by:[ \t]*([^<>\n]*?)[ \t]*(?:<[^<>\n]*>
 _BETWEEN = " :.-\u2013\u2014"     # what stands between a number and a title ("Proposal 12: Dice", "384 - Dice")
 _MARKUP = re.compile(r"[*_`~#>|\\]+")    # what a change of formatting alone adds or takes away, with white space
 _UNDERLINE = re.compile(r"=+|-+")  # what makes the line above it a heading (Markdown's setext headings)
-_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
 
 
 @dataclass
@@ -145,6 +150,8 @@ class _Step:
     completes: list[int] = field(default_factory=list)  # proposals an earlier commit began that this one completes
     # Who wrote its pull request's own commits, oldest first, as git names and addresses them.
     branch_commits: list[tuple[str, str]] = field(default_factory=list)
+    # The proposals whose own files this commit made say they were adopted (`_match_filed`): (number, file, how).
+    filed: list[tuple[int, str, str]] = field(default_factory=list)
 
 
 @dataclass
@@ -202,6 +209,11 @@ class _Walk:
     # The topics the rules file arranged its rules under, from each day they changed: (the day, topic -> rules).
     arrangements: list[tuple[str, dict[str, list[int]]]] = field(default_factory=list)
     start_title: str = ""  # the first ruleset's title, where the records file's [rulesets] files gives one
+    # The game's proposals kept a file each (proposalfiles.py): the folder, the files read, and what was said of
+    # them at their lines (`path:line: words`).
+    filed_folder: ProposalFolder | None = None
+    filed: list[FiledProposal] = field(default_factory=list)
+    filed_said: list[str] = field(default_factory=list)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -250,7 +262,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         paths, since = _earlier_paths(repo, last, paths)
     walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections, link_base, together, since)
-    decisions = _read_decisions(repo, records, last, walk) if records and records.file else []
+    decisions = _read_decisions(repo, records, last, walk) if records and records.file else \
+        _read_proposal_files(repo, records, paths, last, walk) if not (records and records.rulesets) else []
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
@@ -262,7 +275,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     _turns_named_twice(walk.steps)
     _digits_slipped(walk.steps)
     _guess(walk, undecided, by_pull_requests, {d.number for d in decisions if d.result == "adopted"}
-           if records and records.file and not records.rulesets else None)
+           if records and records.file and not records.rulesets or any(step.filed for step in walk.steps) else None)
     for step in walk.steps:
         if corrections is not None and (said := corrections.ruleset(step.place) if step.ruleset
                                         else corrections.commit(step.commit.id)):
@@ -305,6 +318,7 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         last_read = walk.steps[-1].commit.short if walk.steps else walk.start_commit[:10]
         corrections.refuse_unused(f"those that changed the rules after commit {walk.start_commit[:10]} (to "
                                   f"{last_read})", players="the names the import read")
+    _unmatched_filed(walk, steps, decided)
     entries, unrecorded, numbers, moments = _entries(steps, decided, walk)
     if kept_scores:  # (the record's scores over time, each where it changed: the end's are claimed below)
         _claim_scores(entries, moments, kept_scores)
@@ -379,8 +393,9 @@ def _step_named(step: _Step) -> str:
 
 def _told(walk: _Walk, steps: list[_Step]) -> list[str]:
     """What standard error says of the guesses: each guess once, with the commits it was made for (IMPORT.md and
-    the corrections file list them commit by commit)."""
-    out = walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else []) + \
+    the corrections file list them commit by commit); and what the game's proposal files say that was not taken
+    as it stands, at their lines."""
+    out = walk.filed_said + walk.guesses() + ([plain_words(walk.later_start)] if walk.later_start else []) + \
         [said for _, said in walk.new_bases]
     if walk.decision_guesses:
         out.append(f"guessed for {counted(len(walk.decision_guesses), 'decision')}: {walk.decision_guesses[0]}"
@@ -445,22 +460,32 @@ def _moved(repo: Path, parents: list[str], commit: str, *, to: str | None = None
     `away`); None when it moved none. A file is its own path; files of a folder name their folder."""
     if not parents:
         return None
-    raw = text(git(repo, "diff-tree", "-r", "-M", "-z", "--name-status", "--no-commit-id", parents[0], commit))
-    items = raw.split("\0")
     found: Counter[str] = Counter()
-    at = 0
-    while at < len(items) - 1:
-        status = items[at]
-        if status.startswith(("R", "C")) and at + 2 < len(items):
-            old, new = items[at + 1], items[at + 2]
+    for status, old, new in _changed_files(repo, parents[0], commit):
+        if status.startswith(("R", "C")):
             if to is not None and (new == to or _folder(new) == to):
                 found[old if new == to else _folder(old)] += 1
             if away is not None and (old == away or _folder(old) == away):
                 found[new if old == away else _folder(new)] += 1
+    return found.most_common(1)[0][0] if found else None
+
+
+def _changed_files(repo: Path, parent: str, commit: str, *pathspec: str) -> list[tuple[str, str, str]]:
+    """The files a commit changed from `parent` (within `pathspec`), as git says with renames followed: (its
+    status, A M D R C..., the path before, the path after; one path for both where it was not moved)."""
+    items = text(git(repo, "diff-tree", "-r", "-M", "-z", "--name-status", "--no-commit-id", parent, commit,
+                     *(("--", *pathspec) if pathspec else ()))).split("\0")
+    out = []
+    at = 0
+    while at < len(items) - 1:
+        status = items[at]
+        if status.startswith(("R", "C")) and at + 2 < len(items):
+            out.append((status, items[at + 1], items[at + 2]))
             at += 3
         else:
+            out.append((status, items[at + 1], items[at + 1]))
             at += 2
-    return found.most_common(1)[0][0] if found else None
+    return out
 
 
 def _folder(path: str) -> str:
@@ -1190,6 +1215,11 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
         else:
             step.reading = Reading("event", by=entry.agent.words.lower() + (f" ({by})" if by else ""))
         return True
+    if step.filed:  # (the game's proposal files: the proposer is its file's, `_credit_authors`)
+        hows = {how: [posixpath.basename(path) for _, path, h in step.filed if h == how] for _, _, how in step.filed}
+        step.said += [f"its proposals' files {', '.join(names)}, {how} by this commit" for how, names in hows.items()]
+        step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number, _, _ in step.filed))
+        return True
     title = step.title
     if by_pull_requests and (number := _pull_request(step.commit)) is not None and not _NON_RULE_CHANGE.match(title):
         step.said.append(f"its pull request #{number}, the game numbering its proposals by their pull requests "
@@ -1877,6 +1907,86 @@ def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> lis
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
 
 
+def _unmatched_filed(walk: _Walk, steps: list[_Step], decided: dict[int, Decision]) -> None:
+    """Each proposal its own file says was adopted that no commit carried out, said at the file's line."""
+    carried = {p.number for step in steps if step.reading.kind == "proposal" for p in step.reading.proposals}
+    for filed in walk.filed:
+        if filed.number not in carried and decided[filed.number].result == "adopted":
+            walk.filed_said.append(f"{filed.path}:{filed.line}: proposal {filed.number} {filed.decision.said}, and "
+                                   "no commit that changed the rules made its file say so: its entry holds no change "
+                                   "(it changed no rule, or a commit that does not say so carried it out: a "
+                                   f"corrections line `commit ID proposal {filed.number}` names it)")
+
+
+def _read_proposal_files(repo: Path, records: Mapping | None, paths: list[str], last: str, walk: _Walk
+                         ) -> list[Decision]:
+    """The decisions the game's own proposal files record (proposalfiles.py), read at the last commit: the folder
+    the records file names (`[proposals] folder`, with its fields' names), else the one found beside the rules;
+    each adopted proposal matched to the commit that carried it out (`_match_filed`). A proposal whose file names no
+    result is adopted where a commit added it with the rules' change, else undecided. [] where the game keeps none;
+    the import is refused where the records file names a folder that holds no proposal's file."""
+    files = list_files(repo, last, "")
+    with BlobReader(repo) as blobs:
+        if records and records.folder:  # (each field the records file names, else the usual names)
+            folder = ProposalFolder(records.folder.strip("/"),
+                                    (records.proposer.lower(),) if records.proposer else PROPOSER_FIELDS,
+                                    (records.result.lower(),) if records.result else RESULT_FIELDS,
+                                    (records.date.lower(),) if records.date else DECIDED_FIELDS,
+                                    results=records.results, named=True)
+        elif found := find_folder(files, lambda path: _proposal_text(blobs, last, path, walk), paths):
+            folder = ProposalFolder(found)
+        else:
+            return []
+        inside = [path for path in files if is_text_name(path) and (not folder.folder or path.startswith(
+            f"{folder.folder}/"))]
+        filed, said = read_folder([(path, content) for path in inside
+                                   if (content := _proposal_text(blobs, last, path, walk)) is not None], folder)
+        if not filed and folder.named:
+            raise ImportRefused(str(repo), f"the records file's proposals.folder: no file in {folder.folder}/ at "
+                                f"commit {last[:10]} numbers a proposal", walk.problems)
+        walk.filed_folder, walk.filed = folder, filed
+        walk.filed_said += [f"{path}:{line}: {words}" if line else f"{path}: {words}" for path, line, words in said]
+        _match_filed(repo, blobs, walk, folder)
+    carried = {number for step in walk.steps for number, _, _ in step.filed}
+    return [dataclasses.replace(one.decision, result="adopted" if one.number in carried else "undecided")
+            if not one.decision.result else one.decision for one in filed]
+
+
+def _proposal_text(blobs: BlobReader, revision: str, path: str, walk: _Walk) -> str | None:
+    """A proposal's file at a commit; None (and said, where it is too large to read) where there is none."""
+    try:
+        return blobs.read(revision, path)
+    except BlobTooLarge as error:
+        walk.filed_said.append(f"{path}: left out: {error}")
+        return None
+
+
+def _match_filed(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFolder) -> None:
+    """Each commit that changed the rules and made a proposal's own file say it was adopted (moved into
+    `succeeded/`, its Status made `passed`, or added beside the rules' change where its file names no result)
+    carried that proposal out: `step.filed`."""
+    for step in walk.steps:
+        if step.ruleset or not step.commit.parents:
+            continue
+        parent = step.commit.parents[0]
+        for status, old, new in _changed_files(repo, parent, step.commit.id, folder.folder or "."):
+            if status.startswith("D") or not is_text_name(new) or (number := name_number(new)) is None:
+                continue
+            now = read_proposal(new, _proposal_text(blobs, step.commit.id, new, walk) or "", folder)
+            before = read_proposal(old, _proposal_text(blobs, parent, old, walk) or "", folder) \
+                if not status.startswith("A") else None
+            result = now.decision.result if now else ""
+            if result == "adopted" and (before is None or before.decision.result != "adopted"):
+                how = f"moved to {posixpath.dirname(new)}/" if old != new and posixpath.dirname(old) != \
+                    posixpath.dirname(new) else f"added to {posixpath.dirname(new) or '.'}/" if before is None \
+                    else f"'{now.decision.said}' written in it"
+                step.filed.append((number, new, how))
+            elif not result and status.startswith("A"):
+                step.filed.append((number, new, f"added to {posixpath.dirname(new) or '.'}/ with the rules' change "
+                                                "(naming no result)"))
+        step.filed.sort()
+
+
 def _read_scores(repo: Path, scores: ScoreFiles, last: str, walk: _Walk) -> dict[str, Fraction]:
     """Each player's score in the files the records file's [scores] names, read at the last commit (as the record
     names each player); the import is refused where they cannot be read, or no file matches."""
@@ -2084,7 +2194,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk
         else:
             keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
             entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
-                                 keys, prose=[f"The record of decisions says: {escape_markdown(decision.said)}."]))
+                                 keys, prose=[f"{_record_says(decision)} {escape_markdown(decision.said)}."]))
         moments[id(entries[-1])] = moment(decision)
         order.append(decision.number)
 
@@ -2111,10 +2221,23 @@ def _undecided(decision: Decision) -> Entry:
     """A decision the log cannot write as a proposal: one still voted on when the record was last read, or one
     whose proposer no record names (the format writes a proposal with its proposer, and none is made up). Its
     number is Unrecorded, saying what the record holds."""
-    votes = next(value for key, value in _ballots(decision) if key == "Votes")
-    said = "still being voted on at the last commit read" if decision.result == "undecided" else \
-        f"{decision.said}, with no proposer (votes: {votes})"
-    return Entry(f"Unrecorded: {decision.number}", prose=[f"The record of decisions says: {escape_markdown(said)}."])
+    if decision.result != "undecided":
+        said = f"{decision.said}, with no proposer (votes: {_votes_said(decision)})"
+    elif decision.source and not decision.said:  # (a proposal's file that names no result)
+        said = "no result"
+    else:
+        said = f"{decision.said}, still being voted on at the last commit read" if decision.source else \
+            "still being voted on at the last commit read"
+    return Entry(f"Unrecorded: {decision.number}", prose=[f"{_record_says(decision)} {escape_markdown(said)}."])
+
+
+def _record_says(decision: Decision) -> str:
+    """The words that open what the log quotes of a decision's record: the file of decisions, or its own file."""
+    return f"Its file {code_span(decision.source)} says:" if decision.source else "The record of decisions says:"
+
+
+def _votes_said(decision: Decision) -> str:
+    return next((value for key, value in _ballots(decision) if key == "Votes"), "not recorded")
 
 
 def _ballots(decision: Decision) -> list[tuple[str, str]]:
@@ -2123,13 +2246,14 @@ def _ballots(decision: Decision) -> list[tuple[str, str]]:
     groups = {kind: [voter for voter, ballot in decision.votes if ballot == kind] for kind in ("for", "against",
                                                                                                "abstain")}
     votes = "; ".join(f"{kind} {', '.join(voters)}" for kind, voters in groups.items() if voters) or "none"
-    return [("Votes", votes), ("Result", decision.result)] + ([("Reason", decision.reason)] if decision.reason else [])
+    return [("Votes", votes)] * decision.ballots_recorded + [("Result", decision.result)] + (
+        [("Reason", decision.reason)] if decision.reason else [])
 
 
 def _lettered(decision: Decision, date: str, changes: list[Change], prose: list[str], title: str = "") -> Entry:
     """A proposal the record names by letters (VPRD), not in the game's numbering: an event by it, its decision
     in a note (the log numbers its proposals; the letters' number would leave millions unaccounted for)."""
-    votes = next(value for key, value in _ballots(decision) if key == "Votes")
+    votes = _votes_said(decision)
     return Entry(f"Event: proposal {decision.name}" + (f": {decision.title or title}" if title or decision.title
                                                         else ""),
                  [("Date", date), ("By", f"proposal {decision.name}" + (f" ({decision.proposer})" if
@@ -2166,12 +2290,14 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                 for number in numbers] + [Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", "proposal "
                                                 + ", ".join(str(number) for number in numbers))], step.changes, prose)]
     if reading.kind == "proposal" and step.again is None:
-        shares = _shares(step)
+        shares = _shares(step, decided)
         out = []
         for proposal in reading.proposals:
             out += unrecorded_below(proposal.number)
             decision = decided.get(proposal.number)
-            called = decision.title if decision and decision.title else titled if len(reading.proposals) == 1 else ""
+            # (a proposal its own file records is titled as the file titles it, never by the commit's subject)
+            called = decision.title if decision and decision.title else titled if len(reading.proposals) == 1 \
+                and not (decision and decision.source) else ""
             heading = f"Proposal {proposal.number}" + (f": {called}" if called else "")
             # (the reading names the decision's proposer already, unless the keeper's corrections line named another)
             proposer = (proposal.authors or ((decision.proposer,) if decision and decision.proposer
@@ -2192,10 +2318,12 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                                  f"{proposal.number}"), ("Note", f"The record of decisions says proposal "
                                  f"{proposal.number} {clean_line(decision.said)}; this commit made its changes.")],
                                  changes, prose))
-                out.append(Entry(heading, keys, [], [f"The record of decisions says: "
-                                                     f"{escape_markdown(decision.said)}."]))
+                out.append(Entry(heading, keys, [], [f"{_record_says(decision)} {escape_markdown(decision.said)}."]))
                 continue
-            if not changes:
+            if not changes and proposal is reading.proposals[0]:  # (each change went to the proposal naming it)
+                keys.append(("Note", "It changed no rule: the changes made with it are the other proposals' "
+                                     "carried out with it."))
+            elif not changes:
                 keys.append(("Note", f"Carried out in the same commit as proposal {reading.proposals[0].number}, "
                                      "whose entry holds the commit's changes the record does not credit to it."))
             if step.completes and proposal is reading.proposals[0]:
@@ -2220,15 +2348,30 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
     return [Entry(f"Event: {title or 'a change'}", [("Date", date), ("By", by)], step.changes, prose)]
 
 
-def _shares(step: _Step) -> dict[int, list[Change]]:
-    """The step's changes by proposal: each to the proposal its History line credits it to, the rest to the first."""
+def _shares(step: _Step, decided: dict[int, Decision]) -> dict[int, list[Change]]:
+    """The step's changes by proposal: each to the proposal its History line credits it to; else to the one that
+    the rule it enacts or renumbers is numbered as (Suber's numbering), and its later changes in the step with it;
+    else to the one whose recorded text names the rule (`This proposal deletes rule 204`); the rest to the first."""
     numbers = [p.number for p in step.reading.proposals]
     out: dict[int, list[Change]] = {number: [] for number in numbers}
+    made: dict[int, int] = {}  # a rule the step enacted or renumbered as a proposal of it -> that proposal
     for change, entry in zip(step.changes, step.credited):
-        number = entry.proposal if entry is not None and entry.proposal in out and \
-            (step.own is None or _numbers(step.own) == numbers) else numbers[0]
+        if entry is not None and entry.proposal in out and (step.own is None or _numbers(step.own) == numbers):
+            number = entry.proposal
+        else:
+            rule = change.new_number if change.kind == "renumber" else change.rule
+            if change.kind in ("enact", "renumber") and rule in out:
+                made[rule] = rule
+            number = made[rule] if rule in made else _text_names(rule, numbers, decided)
         out[number].append(change)
     return out
+
+
+def _text_names(rule: int, numbers: list[int], decided: dict[int, Decision]) -> int:
+    """The one proposal of `numbers` whose recorded text names the rule, else the first."""
+    named = [number for number in numbers if number in decided and
+             re.search(rf"\brules?\s*#?\s*{rule}(?![0-9])", decided[number].text[:100_000], re.IGNORECASE)]
+    return named[0] if len(named) == 1 else numbers[0]
 
 
 def _judgment_number(name: str, count: int) -> tuple[int, str]:
@@ -2238,10 +2381,7 @@ def _judgment_number(name: str, count: int) -> tuple[int, str]:
         return int(name), ""
     if re.fullmatch(r"[A-Za-z]+ [0-9]+", name):
         return 0, name
-    if name and all(c in _ROMAN for c in name):
-        values = [_ROMAN[c] for c in name]
-        return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values)), ""
-    return count, ""
+    return roman_value(name) or count, ""
 
 
 def _provenance(step: _Step) -> list[str]:
@@ -2429,7 +2569,19 @@ def _unnamed(decided: dict[int, Decision]) -> list[str]:
             f"`{FILE_NAME}` names one."] if ids else []
 
 
-def _ballots_said(records: Mapping | None, decided: dict[int, Decision]) -> str:
+def _ballots_said(records: Mapping | None, decided: dict[int, Decision], walk: _Walk) -> str:
+    if walk.filed:
+        folder = walk.filed_folder
+        results = Counter(decided[filed.number].result for filed in walk.filed)
+        return (f"- Decisions: {len(walk.filed)} in the game's own proposal files, a file each in "
+                f"{code_span(folder.folder + '/' if folder.folder else '.')} (" + ", ".join(
+                    f"{count} {result}" for result, count in sorted(results.items())) + "): each proposal's number, "
+                "proposer, result and day as its file says them (its name, its fields, the folder it was moved to), "
+                + ("the folder the records file names" if folder.named else "the folder found by its files (named by "
+                   "their numbers, opening with an author or a status; the records file's `[proposals] folder` names "
+                   "another, and its `proposer`, `result`, `date` and `results` their fields and words)") +
+                "; an adopted one carried out by the commit that changed the rules and made its file say so. Their "
+                "ballots are not in them: no `Votes:` line, each result as recorded.")
     if records is None or not records.file:
         return ("- Ballots: not recorded in git. Each proposal is written with `Result: adopted` (its change was made) "
                 "and no `Votes:` line, which the format reads as a result without known ballots; nothing is guessed.")
@@ -2461,7 +2613,8 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            "",
            f"- Proposals: {len(decided) - sum(1 for d in decided.values() if d.result == 'undecided') or proposals}; "
            f"{proposals} carried out in {readings['proposal']} commits ({numbered} of them numbered by the record, "
-           f"{proposed} with a proposer the record names: its History lines, the game's own words in titles).",
+           f"{proposed} with a proposer the record names: its History lines, "
+           + ("its proposals' own files, " if walk.filed else "") + "the game's own words in titles).",
            *([f"- Turns: the game numbers its proposals by turn, as the titles of "
               f"{counted(len(by_turn), 'commit')} name it (`{escape_markdown(clean_line(by_turn[0].title))}`): each is numbered so (a number guessed "
               "otherwise is said below); a turn no commit carries out is an Unrecorded number (its proposal "
@@ -2472,7 +2625,7 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
            f"later commits carrying out a proposal again: {readings['again']}.",
            "- Rule changes: " + (", ".join(f"{count} {kind}" for kind, count in sorted(kinds.items())) or "none") + ".",
            f"- Unrecorded numbers (no record holds them): {number_ranges(unrecorded) if unrecorded else 'none'}.",
-           _ballots_said(records, decided),
+           _ballots_said(records, decided, walk),
            *_unnamed(decided),
            f"- Commits that changed the rules' files but no rule: {len(walk.unchanged)}.", ""]
     if walk.moves:
@@ -2498,6 +2651,9 @@ def _report(repo: Path, where: str, walk: _Walk, end: str, steps: list[_Step], u
     out.append("")
     if used:
         out += ["## Corrections followed", ""] + [f"- {escape_markdown(line)}" for line in used] + [""]
+    if walk.filed_said:
+        out += ["## The proposal files: what was not taken as it stands", ""]
+        out += [f"- {escape_markdown(said)}" for said in walk.filed_said] + [""]
     out += problems_section(walk.problems)
     if walk.left_out:
         out += ["## Left out of the rules (headings that name no numbered rule, rule files not in force)", ""]

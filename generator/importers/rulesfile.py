@@ -26,7 +26,7 @@ from ..parse.source import FENCE, closes_fence
 from .archive import number_ranges, runs
 from .mdtext import HTML_TAG, html_markdown, rule_markdown
 from .record import plain_words
-from .text import (ALONE, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, ITEM, MARKUP_STYLES,
+from .text import (ALONE, BELOW_ZERO_END, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, ITEM, MARKUP_STYLES,
                    MAX_QUOTED_LINE, MUTABLE, ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note,
                    Rule, RulesetImportError, YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules,
                    find_line, heading_class_and_title, heading_text, load_yaml, region_begin, region_end,
@@ -96,7 +96,7 @@ def read_ruleset(text: str, *, file: str | None = None, start: str | None = None
     if _is_json(file, text):
         return read_rules_json(text, file=file)
     try:  # (a page's front matter, Jekyll's `title: Rules` between `---` lines: no rule, no heading over them)
-        front = _front_matter(file or "", text)
+        front = front_matter(file or "", text)
     except RulesetImportError:
         front = None  # (not YAML: a rule between two separators, say)
     reading = _Reading(link_base)
@@ -262,7 +262,7 @@ class _Reading:
         if text is None or not is_rules_text_name(base):
             self.left_out.append(Note(name, 0, "not a text file of rules"))
             return
-        front = _front_matter(name, text)
+        front = front_matter(name, text)
         keys, first_line = front if front else ({}, 0)
         if keys:
             status = str(keys.get("status") or "").strip().lower()
@@ -402,6 +402,8 @@ class _Shape:
         orphan: Line | None = None  # a heading that named no rule, whose text is left out
         lettered: list[Rule] = []  # rules the file knows by letters (`UC1`)
         placed: list[Rule] = []  # and by a place in a section or an era (`1-1`, `4E83`)
+        below: list[Rule] = []  # and by numbers below zero (`-216`)
+        roman: list[Rule] = []  # and by Roman numerals (`xviii`)
         starts = _rule_starts(lines[begin:end], style)
         for line in lines[begin:end]:
             line, identifier = _as_rule_heading(line, style, rules, starts)
@@ -413,7 +415,8 @@ class _Shape:
                                topic=_stack_topic(stack, title),
                                key=key, label=key)
                 if current.key:
-                    (lettered if identifier else placed).append(current)
+                    (lettered if identifier else below if current.key.startswith("-") else
+                     roman if current.key.isalpha() else placed).append(current)
                 if line.rest:
                     current.lines.append(Line(line.index, Kind.TEXT, line.raw, rest=line.rest))
                 rules.append(current)
@@ -449,7 +452,10 @@ class _Shape:
                 rule.text = render_blocks(rule.blocks, rule)
         for keyed, how in ((lettered, "rules known by letters are numbered by them, two digits a letter (A = 01)"),
                            (placed, "rules known by a section or an era and a place are numbered by both, the "
-                                    "section in thousands")):
+                                    "section in thousands"),
+                           (below, f"rules numbered below zero are numbered down from {BELOW_ZERO_END:,}, in the "
+                                   "game's order, above any other rule's number"),
+                           (roman, "rules numbered in Roman numerals are numbered by their value")):
             if keyed:
                 self.note(self.reading.guessed, keyed[0].line,
                           f"{how}: " + ", ".join(f"{rule.key} = {rule.number}" for rule in keyed))
@@ -1085,7 +1091,7 @@ def _shown(text: str, limit: int = 60) -> str:
     return short_title(text, limit)[0]
 
 
-def _front_matter(name: str, text: str) -> tuple[dict, int] | None:
+def front_matter(name: str, text: str) -> tuple[dict, int] | None:
     """(keys in lower case, the 0-based line after the front matter), or None without front matter."""
     import yaml  # only the rule-file reader needs it
 

@@ -44,7 +44,15 @@ _RULE_ALONE = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?\s*[.:]?\s*
 # (a number joined to a word, "# 7-nomic", names a thing: no rule)
 _RULE_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,6})(?:/([0-9]{1,6}))?(?![0-9A-Za-z]|-[A-Za-z])\s*[.:]?\s*(.*)",
                           re.IGNORECASE)
-_BELOW_ZERO = re.compile(r"rule\s+(-[0-9]{1,6})\b.*", re.IGNORECASE)  # "Rule -216.": a game's rules numbered below zero
+# "Rule xviii.": a rule numbered in Roman numerals (rmetzler/bliki's starting rules, before they were numbered below
+# zero): its number their value, the numeral its label
+# (closed by a stop or a colon, or alone: `Rule mix up` is words)
+_ROMAN_RULE = re.compile(r"rule\s+([ivxlcdm]{1,15}|[IVXLCDM]{1,15})\s*(?:[.:]\s*(.*)|$)", re.IGNORECASE)
+# "Rule -216.": a game's rules numbered below zero (its proposals numbered from 1)
+_BELOW_ZERO = re.compile(r"rule\s+-([0-9]{1,6})(?![0-9A-Za-z])\s*[.:]?\s*(.*)", re.IGNORECASE)
+# Where the numbers of rules numbered below zero end: above every number a rule is read under otherwise (six digits;
+# a section's or an era's place, five; letters', eight), so that -N is BELOW_ZERO_END - N, in the game's order.
+BELOW_ZERO_END = 10 ** 9
 # A heading of a rule numbered within a section or an era (B Nomic's `Rule 1-1: The Game of B`, `Rule 4E83: Title`);
 # not a date (`2007-07-19`) nor words (`7-day weeks`).
 _PLACED_NUMBER = re.compile(r"(?:rule\s+)?([0-9]{1,2})(-|E)([0-9]{1,3})(?![0-9A-Za-z-])\s*[.:]?\s*(.*)", re.IGNORECASE)
@@ -484,9 +492,13 @@ def _classify_heading(index: int, raw: str, level: int, words: str) -> Line:
                     rule_class=rule_class, title=title, heading=True, level=level, style=f"h{level}", words=words,
                     key=key)
     if m := _BELOW_ZERO.fullmatch(words):  # (read otherwise, the numbered lists inside such rules were taken for rules)
-        raise RulesetImportError(f"rule {m.group(1)} is numbered below zero, which rules.md cannot write (a rule's "
-                                 "number is a whole number, 0 or more): renumber the rules, or import another copy",
-                                 index + 1)
+        rule_class, title = heading_class_and_title(m.group(2))
+        return Line(index, Kind.RULE_START, raw, number=below_zero_number(int(m.group(1))), rule_class=rule_class,
+                    title=title, heading=True, level=level, style=f"h{level}", words=words, key=f"-{m.group(1)}")
+    if (m := _ROMAN_RULE.fullmatch(words)) and (value := roman_value(m.group(1))):
+        rule_class, title = heading_class_and_title(m.group(2) or "")
+        return Line(index, Kind.RULE_START, raw, number=value, rule_class=rule_class, title=title, heading=True,
+                    level=level, style=f"h{level}", words=words, key=m.group(1))
     if (m := _RULE_NUMBER.fullmatch(words)) and not _SUBSECTION_NUMBER.match(words):
         rule_class, title = heading_class_and_title(m.group(3))
         return Line(index, Kind.RULE_START, raw, number=int(m.group(1)), rule_class=rule_class, title=title,
@@ -501,6 +513,25 @@ def _alone(index: int, raw: str, m: re.Match) -> Line:
                 title=_collapse(m.group(3)) if m.group(3) else None,
                 rule_class=heading_class_and_title(m.group(4) or "")[0], style=ALONE,
                 note=_collapse(m.group(5) or m.group(6) or "") or None)
+
+
+_ROMAN = {"I": 1, "V": 5, "X": 10, "L": 50, "C": 100, "D": 500, "M": 1000}
+_ROMAN_NUMERAL = re.compile(r"M{0,3}(CM|CD|D?C{0,3})(XC|XL|L?X{0,3})(IX|IV|V?I{0,3})")  # as written canonically
+
+
+def roman_value(letters: str) -> int | None:
+    """The number a Roman numeral writes (`xviii`, `XVIII`: 18, in one case), None where the letters write none."""
+    if not letters or letters not in (letters.upper(), letters.lower()) or \
+            not _ROMAN_NUMERAL.fullmatch(letters.upper()):
+        return None
+    values = [_ROMAN[c] for c in letters.upper()]
+    return sum(-v if i + 1 < len(values) and v < values[i + 1] else v for i, v in enumerate(values))
+
+
+def below_zero_number(below: int) -> int:
+    """The number of a rule the record numbers -`below` (`Rule -216`): BELOW_ZERO_END - 216, the same wherever the
+    rule is read, sorted as the game's numbers are, and no number another rule can be read under."""
+    return BELOW_ZERO_END - below
 
 
 def placed_number(section: int, place: int) -> int:

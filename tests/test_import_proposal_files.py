@@ -1,0 +1,181 @@
+"""`import git` reading a game's proposals kept a file each (proposalfiles.py), as dracoling/smrshnomic keeps them:
+`proposals/active/N.md` with a heading, an author, a status and dates, moved into `succeeded/`, `failed/` or
+`withdrawn/` when decided, in the commit that changed the rules (whatever its subject says)."""
+from __future__ import annotations
+
+import pytest
+
+from generator.importers.proposalfiles import ProposalFolder, find_folder, read_folder, read_proposal
+from helpers import git_commit
+from test_import_git import check, imported, imported_log
+
+RULES = """# Rules
+
+## 101
+Everyone follows the rules in force.
+
+## 201
+Quorum is half the players.
+"""
+
+
+def proposal(number: int, author: str, status: str, text: str, closed: str = "") -> str:
+    return (f"Proposal #{number}\n=============\n* Author: {author}\n* Entered: 2020-01-02 10:00:00\n"
+            f"* Status: {status}\n" + (f"* Vote closed: {closed} 0:00:00\n" if closed else "") +
+            f"\n__Proposal:__\n{{\n\n{text}\n\n}}\n")
+
+
+def moved(number: int, author: str, result: str, text: str, closed: str, status: str = "") -> dict[str, str | None]:
+    return {f"proposals/active/{number}.md": None,
+            f"proposals/{result}/{number}.md": proposal(number, author, status or result, text, closed)}
+
+
+ENACT = "This proposal creates a new rule with the following text:\n\n    Tea is served at four."
+AMEND = "This proposal amends rule 201 to read: Quorum is two players."
+REPEAL = "This proposal deletes rule 301."
+
+
+@pytest.fixture
+def filed_game(tmp_path):
+    """Five proposals: 301 adopted (a rule enacted), 302 failed, 303 and 304 adopted in one commit (an amendment,
+    a repeal: each change to the proposal whose text names its rule), 305 moved to succeeded/ with its Status left
+    at `voting` by a commit that changed no rule."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Let the game begin", {"rules.md": RULES}, date="2020-01-01T12:00:00")
+    git_commit(repo, "First proposals", {"proposals/active/301.md": proposal(301, "Ann", "voting", ENACT),
+                                         "proposals/active/302.md": proposal(302, "Bo", "voting", "Points double.")},
+               date="2020-01-02T12:00:00", author="Kee")
+    git_commit(repo, "New Rule 318; Proposal #302 fails", {  # (the subject is the keeper's slip: the files say 301)
+        **moved(301, "Ann", "succeeded", ENACT, "2020-01-05"), **moved(302, "Bo", "failed", "Points double.",
+                                                                        "2020-01-05"),
+        "rules.md": RULES + "\n## 301\nTea is served at four.\n"}, date="2020-01-05T12:00:00", author="Kee")
+    git_commit(repo, "More", {"proposals/active/303.md": proposal(303, "Cy", "voting", AMEND),
+                              "proposals/active/304.md": proposal(304, "Ann", "voting", REPEAL),
+                              "proposals/active/305.md": proposal(305, "Bo", "voting", "Ann gets a point.")},
+               date="2020-01-06T12:00:00", author="Kee")
+    git_commit(repo, "Things happened", {
+        **moved(303, "Cy", "succeeded", AMEND, "2020-01-09"), **moved(304, "Ann", "succeeded", REPEAL, "2020-01-09"),
+        "rules.md": RULES.replace("half the players", "two players")}, date="2020-01-09T12:00:00", author="Kee")
+    git_commit(repo, "Points", moved(305, "Bo", "succeeded", "Ann gets a point.", "2020-01-10", status="voting"),
+               date="2020-01-10T12:00:00", author="Kee")
+    return repo
+
+
+def test_the_proposal_files_are_the_record_of_the_proposals(tmp_path, capsys, filed_game) -> None:
+    files, log, said = imported_log(tmp_path, capsys, filed_game, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Proposal 302", "Proposal 303", "Proposal 304", "Proposal 305"]
+    # the commit that moved 301's file into succeeded/ carried it out, proposed by its file's author, not its committer
+    # and not titled by the commit's subject
+    assert log["Proposal 301"].startswith("Proposal 301\nProposer: Ann\nDate: 2020-01-05\nResult: adopted\n\nEnact rule "
+                                          "301")
+    # a failed proposal: its file's result and day, and no Votes line (its ballots are not in the file)
+    assert log["Proposal 302"] == ("Proposal 302\nProposer: Bo\nDate: 2020-01-05\nResult: defeated\n\nIts file "
+                                   "`proposals/failed/302.md` says: failed.\n\n")
+    # one commit, two proposals: each change to the proposal whose text names its rule
+    assert "Amend rule 201" in log["Proposal 303"] and "Repeal" not in log["Proposal 303"]
+    assert "Repeal rule 301." in log["Proposal 304"] and "Amend" not in log["Proposal 304"]
+    assert "proposal 303 by Cy; proposal 304 by Ann  # the record: its proposals' files 303.md, 304.md, moved to " \
+        "proposals/succeeded/ by this commit" in files["corrections.txt"]
+    # what the files say that was not taken as it stands, at the file's line
+    assert "proposals/succeeded/305.md:5: it says 'voting', its folder succeeded/: read as adopted, as its folder" \
+        in said
+    assert "proposals/succeeded/305.md:5: proposal 305 succeeded/, and no commit that changed the rules made its file " \
+        "say so: its entry holds no change" in said
+    assert "## The proposal files: what was not taken as it stands" in files["IMPORT.md"]
+    assert "- Decisions: 5 in the game's own proposal files, a file each in `proposals/` (4 adopted, 1 defeated)" \
+        in files["IMPORT.md"]
+    assert check(capsys, tmp_path / "game")[0] == 0
+
+
+def test_a_records_file_names_the_folder_and_fields_a_guess_misses(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    motion = "# {n}\n\n- Mover: {who}\n- Verdict: {result}\n\nThe motion.\n"
+    git_commit(repo, "Motions", {"motions/7.md": motion.format(n=7, who="Ann", result="aye"),
+                                 "motions/8.md": motion.format(n=8, who="Bo", result="nay"),
+                                 "rules.md": RULES + "\n## 7\nMotions are numbered.\n"}, author="Kee")
+    # the usual names miss: no folder of proposals is found, and the commit's number is a guess
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Decisions:" not in files["IMPORT.md"] and "guessed" in said
+    records = tmp_path / "records.toml"
+    records.write_text('[proposals]\nfolder = "motions"\nproposer = "Mover"\nresult = "Verdict"\n'
+                       'results = { aye = "adopted", nay = "defeated" }\n', encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records), out="named")
+    assert code == 0, said
+    assert "Proposal 7\nProposer: Ann\n" in files["log.md"] and "Enact rule 7" in files["log.md"]
+    assert "Proposal 8\nProposer: Bo\nDate: 2020-01-01\nResult: defeated\n" in files["log.md"]
+    assert "the folder the records file names" in files["IMPORT.md"]
+
+
+@pytest.mark.parametrize("records, message", [
+    ('[proposals]\nfolder = "motions"\nfile = "m.json"\n',
+     "records.toml:2: proposals.folder: names a folder of proposal files, and file a file of proposals: name one"),
+    ('[proposals]\nfolder = "nowhere"\n',
+     "the records file's proposals.folder: no file in nowhere/ at commit"),
+])
+def test_a_folder_the_records_file_cannot_name_is_refused(tmp_path, capsys, filed_game, records, message) -> None:
+    path = tmp_path / "records.toml"
+    path.write_text(records, encoding="utf-8")
+    code, files, said = imported(tmp_path, capsys, filed_game, "--rules", "rules.md", "--records", str(path))
+    assert code == 2 and files == {} and not (tmp_path / "game" / "log.md").exists(), said
+    assert message in said, said
+
+
+def test_what_a_proposals_file_says() -> None:
+    folder = ProposalFolder("proposals")
+    # YAML front matter, a heading giving the title; the Status read through the usual words
+    read = read_proposal("proposals/12.md", "---\nauthor: Kit\nstatus: Passed (5-2)\ndate: 2021-03-04\n---\n"
+                         "# Proposal 12: Dice\n\nRoll them.\n", folder)
+    assert (read.number, read.decision.proposer, read.decision.result, read.decision.date, read.decision.title,
+            read.decision.text) == (12, "Kit", "adopted", "2021-03-04", "Dice", "Roll them.")
+    # bold fields; a heading numbering another than its name (the name's number kept, said); an unknown result
+    read = read_proposal("proposals/0013-tea.md", "## Proposal 31\n\n**Proposer:** Bo\n**Status:** tabled\n\nTea.\n",
+                         folder)
+    assert (read.number, read.decision.proposer, read.decision.result) == (13, "Bo", "")
+    assert read.notes == ((1, "its heading numbers it 31, its name 13: read as 13, as its name says"),
+                          (4, "its result 'tabled' is not one the import knows: read as undecided (the records file's "
+                              "proposals.results names it)"))
+    # a blog's posts, named by days, are no proposals; nor a folder of rules
+    posts = ["_posts/2025-10-28-minutes.md", "_posts/2025-11-04-minutes.md"]
+    assert find_folder(posts, lambda path: "---\nauthor: Kee\n---\n", []) is None
+    assert find_folder(["rules/1.md", "rules/2.md"], lambda path: "Status: passed\n", ["rules"]) is None
+    assert find_folder(["p/failed/1.md", "p/passed/2.md"], lambda path: "Author: Ann\n", ["rules.md"]) == "p"
+
+
+def test_a_proposer_written_in_another_case_is_the_one_more_files_write() -> None:
+    files = [(f"proposals/{number}.md", f"# Proposal {number}\n\n* Author: {name}\n* Status: failed\n")
+             for number, name in ((1, "Renning"), (2, "Renning"), (3, "renning"), (4, "Will"))]
+    read, said = read_folder(files, ProposalFolder("proposals"))
+    assert [filed.decision.proposer for filed in read] == ["Renning", "Renning", "Renning", "Will"]
+    assert said == [("proposals/3.md", 3, "its author 'renning' read as Renning, as 2 other files write the name "
+                                          "(a guess)")]
+
+
+def test_a_status_written_in_place_and_a_file_added_with_the_change_are_the_record_too(tmp_path, capsys) -> None:
+    """Two other ways games keep their proposals a file each: front matter whose status the keeper changes in the
+    commit that carries the proposal out (`status: open`, then `passed`); and a file added, naming no result, by
+    the commit that changes the rules (a pull request bringing its proposal and its change)."""
+    repo = tmp_path / "repo"
+    front = "---\nproposer: {who}\nstatus: {status}\n---\n# Proposal {n}: {title}\n\nThe text.\n"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    git_commit(repo, "Open 12 and 13", {"proposals/12.md": front.format(who="Kit", status="open", n=12, title="Dice"),
+                                        "proposals/13.md": front.format(who="Lu", status="open", n=13, title="Tea")},
+               author="Kee", date="2020-01-02T12:00:00")
+    git_commit(repo, "Tuesday", {"proposals/12.md": front.format(who="Kit", status="passed", n=12, title="Dice"),
+                                 "proposals/13.md": front.format(who="Lu", status="rejected", n=13, title="Tea"),
+                                 "rules.md": RULES + "\n## 12\nDice are rolled.\n"},
+               author="Kee", date="2020-01-03T12:00:00")
+    git_commit(repo, "Merge", {"proposals/14.md": "# Proposal 14\n\nProposer: Mo\n\nQuorum is two.\n",
+                               "rules.md": RULES.replace("half the players", "two") + "\n## 12\nDice are rolled.\n"},
+               author="Kee", date="2020-01-04T12:00:00")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 12: Dice", "Proposal 13: Tea", "Proposal 14"]
+    assert log["Proposal 12: Dice"].startswith("Proposal 12: Dice\nProposer: Kit\nDate: 2020-01-03\nResult: adopted\n"
+                                               "\nEnact rule 12")
+    assert "Result: defeated\n\nIts file `proposals/13.md` says: rejected." in log["Proposal 13: Tea"]
+    assert log["Proposal 14"].startswith("Proposal 14\nProposer: Mo\nDate: 2020-01-04\nResult: adopted\n\nAmend rule "
+                                         "201")
+    assert "its proposals' files 12.md, 'passed' written in it by this commit" in files["corrections.txt"]
+    assert "its proposals' files 14.md, added to proposals/ with the rules' change (naming no result) by this " \
+        "commit" in files["corrections.txt"]
+    assert check(capsys, tmp_path / "game")[0] == 0
