@@ -983,6 +983,8 @@ def test_a_failure_the_ballots_do_not_give_is_read_for_the_reason_the_record_sta
     assert "Result: withdrawn\nReason: its author failed it\n" in log["Proposal 6"]
     assert "Result: invalid\nReason: incompatible with proposal 7\n" in log["Proposal 7"]
     assert "Result: defeated\n" in log["Proposal 8"] and "Reason" not in log["Proposal 8"]
+    # each with its own words, as the record keeps them (its `text`): shown as proposed, never read as changes
+    assert "As proposed:\n\n> This proposal depends on #3.\n>\n> Add a bean.\n" in log["Proposal 5"]
     assert "proposal 5: invalid: depends on proposal 3: guessed: its text says 'depends on #3', and proposal 3 was " \
         "defeated; most of its ballots favour it, the record says it failed" in said
     assert re.search(r"^proposal 6 withdrawn: its author failed it +# guessed: commit [0-9a-f]{10} 'Kit#0002 failed "
@@ -1132,6 +1134,7 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
     # (undated: the day of the entry above it, here the game's start)
     dice = log["Proposal 301: Dice"]
     assert "Proposer: Ann\nDate: 2016-10-01\nVotes: for Ann; against Bo, Cy\nResult: defeated" in dice
+    assert "As proposed" not in dice  # (the archive's section holds its byline and ballots: not its text alone)
     tea = log["Proposal 302: Tea"]
     assert "Proposer: Bo\n" in tea and "Votes: for Ann, Bo; against Cy\nResult: adopted" in tea
     assert "Enact rule 302: Tea" in tea

@@ -69,8 +69,11 @@ def test_the_proposal_files_are_the_record_of_the_proposals(tmp_path, capsys, fi
     assert log["Proposal 301"].startswith("Proposal 301\nProposer: Ann\nDate: 2020-01-05\nResult: adopted\n\nEnact rule "
                                           "301")
     # a failed proposal: its file's result and day, and no Votes line (its ballots are not in the file)
+    # and its own words, as proposed (never read as changes)
     assert log["Proposal 302"] == ("Proposal 302\nProposer: Bo\nDate: 2020-01-05\nResult: defeated\n\nIts file "
-                                   "`proposals/failed/302.md` says: failed.\n\n")
+                                   "`proposals/failed/302.md` says: failed.\n\nAs proposed:\n\n> __Proposal:__\n> {"
+                                   "\n>\n> Points double.\n>\n> }\n\n")
+    assert "As proposed:\n\n> __Proposal:__\n> {\n>\n> This proposal deletes rule 301.\n" in log["Proposal 304"]
     # one commit, two proposals: each change to the proposal whose text names its rule
     assert "Amend rule 201" in log["Proposal 303"] and "Repeal" not in log["Proposal 303"]
     assert "Repeal rule 301." in log["Proposal 304"] and "Amend" not in log["Proposal 304"]

@@ -198,7 +198,10 @@ class Decision:
     votes: tuple[tuple[str, str], ...]   # (voter, for | against | abstain), as the file lists them
     title: str
     reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
-    text: str = ""                       # the proposal's text, where the mapping names it
+    text: str = ""                       # the proposal's own text, where the record keeps it (the mapping's `text`)
+    # A keeper's Markdown archive: what it holds of the proposal under its heading (its text among the keeper's
+    # notes, byline and ballots), read for the rules and proposals it names, never shown as its text
+    archived: str = ""
     name: str = ""                       # the record's own name for it, where not its number (VPRD)
     source: str = ""                     # the file that records it alone (a proposal's own file), where one does
     ballots_recorded: bool = True        # the record holds its ballots (`votes` empty: nobody voted)
@@ -510,7 +513,7 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
                 votes.append((clean_line(cast.group("voter")), kind))
         title = short_title(clean_line(start.group("title")))[0] if "title" in heading.compiled.groupindex else ""
         out.append(Decision(number, clean_line(proposer.group(1)) if proposer else "", result, said, "", 0.0,
-                            tuple(votes), title, text=body,
+                            tuple(votes), title, archived=body,
                             name="" if written.isdigit() else written))
     return out
 

@@ -1848,7 +1848,7 @@ def _failed_for_a_reason(decided: dict[int, Decision], walk: _Walk, names: _Name
     for number, decision in decided.items():
         if decision.result != "defeated" or not _ballots_favour(decision):
             continue
-        for kind, other, words in stated_conditions(decision.text):
+        for kind, other, words in stated_conditions(decision.text or decision.archived):
             holds = other in decided and (decided[other].result == "adopted") == (kind == "incompatible") \
                 or kind == "incompatible" and other == number
             if holds and other != number or holds and kind == "incompatible":
@@ -2194,7 +2194,8 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk
         else:
             keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
             entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
-                                 keys, prose=[f"{_record_says(decision)} {escape_markdown(decision.said)}."]))
+                                 keys, prose=[f"{_record_says(decision)} {escape_markdown(decision.said)}.",
+                                              *_as_proposed(decision)]))
         moments[id(entries[-1])] = moment(decision)
         order.append(decision.number)
 
@@ -2229,6 +2230,14 @@ def _undecided(decision: Decision) -> Entry:
         said = f"{decision.said}, still being voted on at the last commit read" if decision.source else \
             "still being voted on at the last commit read"
     return Entry(f"Unrecorded: {decision.number}", prose=[f"{_record_says(decision)} {escape_markdown(said)}."])
+
+
+def _as_proposed(decision: Decision | None) -> list[str]:
+    """The proposal's own words where its record keeps them (its own file, the record's `text` field), as the
+    paragraphs of `As proposed:` and a blockquote (format 1.2: shown as the proposal's text, never read as a
+    change); none where the record keeps no text, or one longer than a rule's text may be."""
+    text = decision.text.strip("\n") if decision else ""
+    return ["As proposed:", quote(text)] if text.strip() and len(text) <= MAX_RULE_CHARS else []
 
 
 def _record_says(decision: Decision) -> str:
@@ -2318,7 +2327,8 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                                  f"{proposal.number}"), ("Note", f"The record of decisions says proposal "
                                  f"{proposal.number} {clean_line(decision.said)}; this commit made its changes.")],
                                  changes, prose))
-                out.append(Entry(heading, keys, [], [f"{_record_says(decision)} {escape_markdown(decision.said)}."]))
+                out.append(Entry(heading, keys, [], [f"{_record_says(decision)} {escape_markdown(decision.said)}.",
+                                                     *_as_proposed(decision)]))
                 continue
             if not changes and proposal is reading.proposals[0]:  # (each change went to the proposal naming it)
                 keys.append(("Note", "It changed no rule: the changes made with it are the other proposals' "
@@ -2330,7 +2340,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                 named = ", ".join(str(number) for number in step.completes)
                 keys.append(("Note", f"The same commit completes proposal {named}, which an earlier commit began; "
                                      "which of its changes belong to which proposal is not recorded."))
-            out.append(Entry(heading, keys, changes, prose))
+            out.append(Entry(heading, keys, changes, prose + _as_proposed(decision)))
         return out
     if reading.kind == "judgment":
         number, case = _judgment_number(reading.name, judgments)
@@ -2369,8 +2379,9 @@ def _shares(step: _Step, decided: dict[int, Decision]) -> dict[int, list[Change]
 
 def _text_names(rule: int, numbers: list[int], decided: dict[int, Decision]) -> int:
     """The one proposal of `numbers` whose recorded text names the rule, else the first."""
-    named = [number for number in numbers if number in decided and
-             re.search(rf"\brules?\s*#?\s*{rule}(?![0-9])", decided[number].text[:100_000], re.IGNORECASE)]
+    named = [number for number in numbers if number in decided and re.search(
+        rf"\brules?\s*#?\s*{rule}(?![0-9])", (decided[number].text or decided[number].archived)[:100_000],
+        re.IGNORECASE)]
     return named[0] if len(named) == 1 else numbers[0]
 
 
