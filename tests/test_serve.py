@@ -157,7 +157,8 @@ def test_a_game_broken_earlier_is_retried_when_another_game_changes(live, game):
     other = write_game(game.parent, "other")
     edit(other / "game.toml", 'title = "Tiny"', "title = ")
     assert [str(e) for e in live.update([other / "game.toml"]).unreadable_games] == [
-        "other/game.toml:1:9: not valid TOML: Invalid value"]
+        "other/game.toml:1:9: not valid TOML: Invalid value"
+        "; a text needs quotes (title = \"Our Game\"), a date is written 2026-12-07, a list [\"Ann\", \"Bob\"]"]
     edit(other / "game.toml", "title = ", 'title = "Other"')
     # Only tiny's file is reported changed; other must be loaded again all the same.
     update = live.update([game / "log.md"])
@@ -174,12 +175,15 @@ def test_a_game_never_read_is_served_as_its_problems_beside_every_other_game(liv
     started = LiveSite(game.parent, live_reload="")
     update = started.update()
     assert update.ok and update.errors == [] and update.games == 1
-    assert [str(e) for e in update.unreadable_games] == ["other/game.toml:1:15: not valid TOML: Illegal character '\\n'"]
+    assert [str(e) for e in update.unreadable_games] == [
+        "other/game.toml:1:15: not valid TOML: Illegal character '\\n'; a quoted text is not closed on its line: end "
+        "it with the quote it opens with"]
     assert "Players take turns in clockwise order." in text(started, "/tiny/rules/201.html")
     home = text(started, "/index.html")
     assert 'href="tiny/index.html">Tiny</a>' in home
     assert 'href="other/index.html">other</a>' in home
-    assert "<code>other/game.toml:1:15: not valid TOML: Illegal character &#39;\\n&#39;</code>" in home
+    assert ("<code>other/game.toml:1:15: not valid TOML: Illegal character &#39;\\n&#39;; a quoted text is not "
+            "closed on its line: end it with the quote it opens with</code>") in home
     for path in ("/other/index.html", "/other/rules/201.html", "/other/"):
         page = text(started, path)
         assert "<h1>other cannot be read</h1>" in page and "other/game.toml:1:15: not valid TOML" in page, path
@@ -212,7 +216,9 @@ def test_a_game_read_before_and_broken_since_keeps_its_last_good_pages(live, gam
     before = text(live, "/tiny/rules/201.html")
     update = live.update([edit(game / "game.toml", 'title = "Tiny"', 'title = "Tiny')])
     assert not update.ok and update.unreadable_games == []
-    assert [str(e) for e in update.errors] == ["tiny/game.toml:1:14: not valid TOML: Illegal character '\\n'"]
+    assert [str(e) for e in update.errors] == [
+        "tiny/game.toml:1:14: not valid TOML: Illegal character '\\n'; a quoted text is not closed on its line: end it "
+        "with the quote it opens with"]
     assert text(live, "/tiny/rules/201.html") == before
 
 
