@@ -152,7 +152,7 @@ def _is_game(folder: Path) -> bool:
     return (folder / "game.toml").is_file()
 
 
-def _holds_games(folder: Path) -> bool:
+def holds_games(folder: Path) -> bool:
     """A game, or a folder with a game among its sub-folders (a content folder)."""
     if _is_game(folder):
         return True
@@ -205,7 +205,7 @@ def _check_site_folder(output: Path, content: Path | None) -> None:
     if out.exists() and not out.is_dir():
         refuse("is a file, not a folder; choose a folder for the site")
     if out.is_dir():
-        if _holds_games(out):
+        if holds_games(out):
             refuse("holds a game (a folder with game.toml): building there would replace it")
         if not (out / SITE_MARKER).is_file() and _has_entries(out):
             refuse(f"exists and is not a site built by nomic-archive (it has no {SITE_MARKER} file), so it is "

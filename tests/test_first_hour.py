@@ -531,3 +531,53 @@ def test_serve_says_on_the_terminal_why_a_draft_is_not_previewed(tmp_path, capsy
     (drafts / "turn.md").write_text("## Proposal: A turn\nProposer: Ann\n\nRepeal rule 201.\n", encoding="utf-8")
     printer(site.update([drafts / "turn.md"]))
     assert "turn.md" not in capsys.readouterr().err
+
+
+# --- A newcomer's slips: what is wrong, where, and what to write -------------------------------------
+
+
+@pytest.mark.parametrize("where, expected", [
+    ("content", "looked for the content folder in {here}, which is a folder of games itself; run the command "
+                "from the folder above it: cd .. && nomic-archive {command} content"),
+    ("content/our-game", "looked for the content folder in {here}, which is a game's folder itself; run the "
+                         "command from two folders up: cd ../.. && nomic-archive {command} content/our-game")])
+@pytest.mark.parametrize("command", ["build", "check", "serve"])
+def test_a_command_run_inside_the_content_folder_says_where_to_run_it(tmp_path, capsys, monkeypatch, command,
+                                                                       where, expected):
+    """It used to say there was no content folder and offered to start a game there: content/content/GAME."""
+    assert main(["new", str(tmp_path / "content/our-game"), "--player", "Ann"]) == 0
+    before = sorted(tmp_path.rglob("*"))
+    here = tmp_path / where
+    monkeypatch.chdir(here)
+    capsys.readouterr()
+    assert main([command]) == 2
+    assert capsys.readouterr().err == "content: " + expected.format(here=here, command=command) + "\n"
+    assert sorted(tmp_path.rglob("*")) == before  # nothing made: no site, no game
+
+
+@pytest.mark.parametrize("slip, expected", [
+    (('title = "Our Game"', 'title = Our Game'), '1:9: not valid TOML: Invalid value; a text needs quotes (title = '
+                                                '"Our Game"), a date is written 2026-12-07, a list ["Ann", "Bob"]'),
+    (('title = "Our Game"', 'title = "Our Game'), "1:18: not valid TOML: Illegal character '\\n'; a quoted text is "
+                                                 "not closed on its line: end it with the quote it opens with"),
+    (("start = 2026-12-07", "start = 7 December 2026"), "2:11: not valid TOML: Expected newline or end of document "
+                                                        "after a statement; something follows a value on its line: a "
+                                                        "text of several words needs quotes, a date is written "
+                                                        "2026-12-07, a comment starts with #"),
+    (('die = "d6"', 'die "d6"'), "16:5: not valid TOML: Expected '=' after a key in a key/value pair; a setting is "
+                                 "written name = value"),
+    (("[scoring]", "[scorring]"), "14: unknown table [scorring] (did you mean [scoring]?)"),
+    (("[turns]", "[turn]"), "24: unknown table [turn] (did you mean [turns]?)")])
+def test_a_slip_in_game_toml_says_what_to_write(tmp_path, capsys, slip, expected):
+    """tomllib's words ('Invalid value') told a keeper nothing of what to write; a mistyped table's name was
+    matched against the settings ('did you mean scoring.win?')."""
+    game = tmp_path / "content/our-game"
+    assert main(["new", str(game), "--player", "Ann", "--player", "Bob"]) == 0
+    toml = game / "game.toml"
+    text = toml.read_text().replace(*slip, 1)
+    assert text != toml.read_text()
+    toml.write_text(text)
+    capsys.readouterr()
+    assert main(["check", str(game)]) == 2
+    assert capsys.readouterr().err == f"{game}/game.toml:{expected}\n"
+    assert toml.read_text() == text
