@@ -581,3 +581,26 @@ def test_a_slip_in_game_toml_says_what_to_write(tmp_path, capsys, slip, expected
     assert main(["check", str(game)]) == 2
     assert capsys.readouterr().err == f"{game}/game.toml:{expected}\n"
     assert toml.read_text() == text
+
+
+@pytest.mark.parametrize("renamed, expected", [
+    (("log.md", "Log.md"), "Log.md: not read: the log must be named log.md (or be files in log/); rename it log.md"),
+    (("log.md", "log.txt"), "log.txt: not read: the log must be named log.md (or be files in log/); rename it "
+                            "log.md"),
+    (("rules.md", "rules.txt"), "rules.md: missing: a game needs game.toml and rules.md\n{game}/rules.txt: not "
+                                "read: the rules must be named rules.md; rename it rules.md (a plain-text ruleset "
+                                "becomes rules.md with: nomic-archive import text {game}/rules.txt -o "
+                                "{game}/rules.md)")])
+def test_a_log_or_rules_under_another_name_is_said_not_read(tmp_path, capsys, monkeypatch, renamed, expected):
+    """A log saved as Log.md or log.txt was not read: the game replayed an empty log and `check` said it was
+    consistent, exit 0, the keeper's record unread."""
+    monkeypatch.chdir(tmp_path)
+    game = Path("content/our-game")
+    assert main(["new", str(game), "--player", "Ann", "--player", "Bob"]) == 0
+    (game / "log.md").write_text("## Proposal 301: Counting the days\nProposer: Ann\nDate: 2026-12-07\n")
+    (game / renamed[0]).rename(game / renamed[1])
+    files = {path: path.read_bytes() for path in game.iterdir()}
+    capsys.readouterr()
+    assert main(["check", str(game)]) == 2
+    assert capsys.readouterr().err == f"{game}/" + expected.format(game=game) + "\n"
+    assert {path: path.read_bytes() for path in game.iterdir()} == files
