@@ -604,3 +604,15 @@ def test_a_log_or_rules_under_another_name_is_said_not_read(tmp_path, capsys, mo
     assert main(["check", str(game)]) == 2
     assert capsys.readouterr().err == f"{game}/" + expected.format(game=game) + "\n"
     assert {path: path.read_bytes() for path in game.iterdir()} == files
+
+
+@pytest.mark.parametrize("command", ["build", "check", "serve"])
+def test_a_mistyped_folder_names_the_one_meant(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "content/our-game", "--player", "Ann"]) == 0
+    capsys.readouterr()
+    assert main([command, "content/our-gmae"]) == 2
+    assert capsys.readouterr().err == "content/our-gmae: no such folder (did you mean content/our-game?)\n"
+    assert main([command, "contnet"]) == 2
+    assert capsys.readouterr().err == "contnet: no such folder (did you mean content?)\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["content"]
