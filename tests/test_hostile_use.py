@@ -312,18 +312,24 @@ def _ended(pid: int) -> bool:
 
 
 @pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in Linux's /proc")
-def test_a_build_killed_outright_leaves_no_worker_and_the_next_build_clears_what_it_left(tmp_path):
+@pytest.mark.parametrize("when", ["reading", "drawing"])
+def test_a_build_killed_outright_leaves_no_worker_and_the_next_build_clears_what_it_left(tmp_path, when):
     """SIGKILL (an out-of-memory kill, `kill -9`, a CI runner's timeout) gives a build no chance to end its
     workers: each went on drawing into the staging folder, then waited for ever on a pipe to its dead parent, and
     a worker drawing while the next build cleared the folder made it again, without its marker, to be kept for
     good. Each worker now ends with its parent; the next build removes the staging folder and builds the same
-    site; a folder named like a staging folder but not the program's is left as it is."""
+    site, from the cache the killed build was writing (killed while reading the games: its first worker, the
+    log's parsers or the cache's writer); a folder named like a staging folder but not the program's is left
+    as it is."""
     import signal
     import subprocess
     import sys
 
     content = tmp_path / "content"
-    assert main(["synth", str(content / "long"), "--proposals", "1500", "--per-file", "500"]) == 0
+    # Read from one file of more than PARALLEL_ENTRIES entries, the log is parsed by workers and its entries
+    # cached by one more, beside the build.
+    shape = ["--proposals", "2500"] if when == "reading" else ["--proposals", "1500", "--per-file", "500"]
+    assert main(["synth", str(content / "long"), *shape]) == 0
     assert main(["build", str(content), "-o", str(tmp_path / "clean"), "--cache-dir", str(tmp_path / "c0"),
                  "--quiet"]) == 0
     strangers = tmp_path / ".site.building.99999999.notes"  # no such process, no marker: a person's folder
@@ -335,11 +341,12 @@ def test_a_build_killed_outright_leaves_no_worker_and_the_next_build_clears_what
     killed = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
     workers = []
     try:
-        for _ in range(600):  # drawing has begun once the staging folder is there, and its worker with it
+        for _ in range(2000):  # drawing has begun once the staging folder is there, and its worker with it
             workers = _children(killed.pid)
-            if (workers and len(list(tmp_path.glob(".site.building.*"))) > 1) or killed.poll() is not None:
+            drawing = len(list(tmp_path.glob(".site.building.*"))) > 1
+            if (workers and (drawing or when == "reading")) or killed.poll() is not None:
                 break
-            time.sleep(0.05)
+            time.sleep(0.01)
         assert killed.poll() is None and workers, "the build ended before it could be killed: give it more to draw"
         killed.kill()
         killed.wait(timeout=30)
@@ -347,7 +354,8 @@ def test_a_build_killed_outright_leaves_no_worker_and_the_next_build_clears_what
         while not all(_ended(worker) for worker in workers) and time.monotonic() < deadline:
             time.sleep(0.05)
         assert all(_ended(worker) for worker in workers), "a worker outlived the build killed"
-        assert len(list(tmp_path.glob(".site.building.*"))) == 2  # the killed build's, and the stranger
+        if when == "drawing":
+            assert len(list(tmp_path.glob(".site.building.*"))) == 2  # the killed build's, and the stranger's
         assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache"),
                      "--quiet"]) == 0
     finally:
