@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import select
 import signal
@@ -676,6 +677,43 @@ def test_serve_stops_cleanly(game, stop):
     assert code == 0 and "Traceback" not in errors, errors
     assert re.search(r"^read 1 game in \d+\.\d\ds; each page is drawn when it is asked for$", errors, re.MULTILINE)
     assert re.search(rf"^--port 0 picked port {port}, a free one$", errors, re.MULTILINE)  # the port it said
+
+
+def test_serve_killed_outright_leaves_nothing_and_its_port_serves_again(game, tmp_path):
+    """SIGKILL gives serve no chance to tidy: it forks nothing and writes nothing (no cache, no file beside the
+    games), so nothing is left running or written, and a serve started again on its port answers at once."""
+    from tests.helpers import tree_digest
+
+    before = tree_digest(game.parent)
+
+    def started(port: str) -> tuple[subprocess.Popen, int]:
+        process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(game.parent), "--port", port],
+                                   cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+        ready, _, _ = select.select([process.stdout], [], [], 30)
+        serving = process.stdout.readline()
+        assert ready and serving.startswith("serving at http://127.0.0.1:"), process.stderr.read()
+        return process, int(serving.rsplit(":", 1)[1].rstrip("/\n"))
+
+    def page(port: int) -> bytes:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/tiny/rules/201.html")
+        return connection.getresponse().read()
+    first, port = started("0")
+    try:
+        assert b"clockwise" in page(port)
+        first.kill()
+        first.wait(timeout=10)
+        again, _ = started(str(port))
+        try:
+            assert b"clockwise" in page(port)
+        finally:
+            again.kill()
+            again.wait(timeout=10)
+    finally:
+        first.kill()
+    assert tree_digest(game.parent) == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["content"]
 
 
 def test_serve_started_with_a_half_written_and_a_linked_draft_serves_every_other_page(game):
