@@ -34,7 +34,7 @@ TERM_PIECE_POSTINGS = 6000  # postings (document ids) per term piece: some 30 KB
 TEXT_CHARS = 2000  # of a document's text kept for the words around a match
 _WORD = re.compile(r"[^\W_]+")
 # Bumped when the index's pieces change in a way their documents do not show (kept in the cache by them).
-SEARCH_LAYOUT = "search-3"
+SEARCH_LAYOUT = "search-2"
 
 
 def normalize(text: str) -> str:
