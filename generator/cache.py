@@ -25,6 +25,7 @@ import re
 import secrets
 import sqlite3
 import tempfile
+from collections.abc import Iterable
 from pathlib import Path
 from typing import Any
 
@@ -71,6 +72,11 @@ def default_cache_dir() -> Path:
 
 def digest(*parts: str | bytes) -> bytes:
     """A stable key for the parts, in order (each length-prefixed, so ("ab", "c") differs from ("a", "bc"))."""
+    return digest_all(parts)
+
+
+def digest_all(parts: Iterable[str | bytes]) -> bytes:
+    """digest(*parts) of parts made one at a time, never all held at once (a game's every text)."""
     h = hashlib.sha256()
     for part in parts:
         data = part.encode("utf-8", "surrogatepass") if isinstance(part, str) else part

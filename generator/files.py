@@ -152,7 +152,7 @@ def _is_game(folder: Path) -> bool:
     return (folder / "game.toml").is_file()
 
 
-def _holds_games(folder: Path) -> bool:
+def holds_games(folder: Path) -> bool:
     """A game, or a folder with a game among its sub-folders (a content folder)."""
     if _is_game(folder):
         return True
@@ -205,7 +205,7 @@ def _check_site_folder(output: Path, content: Path | None) -> None:
     if out.exists() and not out.is_dir():
         refuse("is a file, not a folder; choose a folder for the site")
     if out.is_dir():
-        if _holds_games(out):
+        if holds_games(out):
             refuse("holds a game (a folder with game.toml): building there would replace it")
         if not (out / SITE_MARKER).is_file() and _has_entries(out):
             refuse(f"exists and is not a site built by nomic-archive (it has no {SITE_MARKER} file), so it is "
@@ -244,16 +244,28 @@ def remove_leftovers(target: Path) -> None:
     """Remove what a build killed mid-way left beside `target`: its staging folder, or the previous site it
     had moved aside (`.NAME.old.PID.*/site`, when the kill came between the two renames of the swap).
 
-    Only folders of a process that has ended (a build running beside this one keeps its own), and only
+    Only folders of a process that has ended (a build running beside this one keeps its own), or made before
+    the system last started (the power lost mid-build: its number may be another process's now), and only
     when they carry the site marker or are empty: never anything a person made."""
     for kind in ("building", "old"):
         for folder in target.parent.glob(f".{target.name}.{kind}.*.*"):
             pid = folder.name.removeprefix(f".{target.name}.{kind}.").split(".")[0]
-            if folder.is_symlink() or not folder.is_dir() or not pid.isdecimal() or _running(int(pid)):
+            if folder.is_symlink() or not folder.is_dir() or not pid.isdecimal() or \
+                    (_running(int(pid)) and not _before_boot(folder)):
                 continue
             site = folder / "site" if kind == "old" else folder
             if (site / SITE_MARKER).is_file() or not _has_entries(folder):
                 shutil.rmtree(folder, ignore_errors=True)
+
+
+def _before_boot(folder: Path) -> bool:
+    """Whether `folder` was last changed before the system started: then whatever made it has ended. (False
+    where the system does not say when it started.)"""
+    try:
+        booted = time.time() - time.clock_gettime(time.CLOCK_BOOTTIME)
+        return folder.stat().st_mtime < booted - 1  # (a second's slack: the two clocks are read apart)
+    except (AttributeError, OSError):  # no CLOCK_BOOTTIME here (not Linux), or the folder went meanwhile
+        return False
 
 
 def _running(pid: int) -> bool:

@@ -10,8 +10,10 @@ on one core, in the same order.
 from __future__ import annotations
 
 import multiprocessing
+import multiprocessing.connection
 import os
 import pickle
+import threading
 import traceback
 from collections.abc import Callable
 from concurrent.futures import ProcessPoolExecutor
@@ -46,7 +48,8 @@ def run_shares(work: Callable[[int], Result], shares: int) -> list[Result]:
         return [work(share) for share in range(max(shares, 1))]
     _WORK = work
     try:
-        with ProcessPoolExecutor(shares - 1, mp_context=multiprocessing.get_context("fork")) as pool:
+        with ProcessPoolExecutor(shares - 1, mp_context=multiprocessing.get_context("fork"),
+                                 initializer=_end_with_parent) as pool:
             try:
                 futures = [pool.submit(_share, share) for share in range(1, shares)]
                 results = [work(0)]
@@ -104,7 +107,7 @@ def start_beside(work: Callable[[], None]) -> multiprocessing.process.BaseProces
     if not can_fork():
         work()
         return _Done()
-    process = multiprocessing.get_context("fork").Process(target=work, daemon=True)
+    process = multiprocessing.get_context("fork").Process(target=_ending_with_parent(work), daemon=True)
     process.start()
     return process
 
@@ -115,6 +118,30 @@ def end_workers() -> None:
     for child in multiprocessing.active_children():
         child.kill()
         child.join()
+
+
+def _end_with_parent() -> None:
+    """Called in each forked worker as it starts: end it as soon as the process that forked it ends, however
+    that ends. A build killed by SIGKILL (or an out-of-memory kill) cannot end its workers itself, and one left
+    running went on drawing into a staging folder nobody would swap in, then waited for ever on a pipe nobody
+    read. multiprocessing gives each child the read end of a pipe whose other end only its parent holds (the
+    parent's sentinel): the system closes that end when the parent dies, which wakes this thread. (A sibling
+    forked later holds the other end too: it ends first, then this one.)"""
+    parent = multiprocessing.parent_process()
+    if parent is None:
+        return
+
+    def wait_for_parent() -> None:
+        multiprocessing.connection.wait([parent.sentinel])
+        os._exit(1)  # no exit handler: they are the parent's, and its files are not ours to finish
+    threading.Thread(target=wait_for_parent, name="nomic-parent-watch", daemon=True).start()
+
+
+def _ending_with_parent(work: Callable[..., None]) -> Callable[..., None]:
+    def run(*args) -> None:
+        _end_with_parent()
+        work(*args)
+    return run
 
 
 def _share(share: int):
@@ -147,7 +174,8 @@ def map_shares(function: Callable[[Item], Result], items: list[Item], jobs: int,
 
     results: list = [None] * len(items)
     queue = context.Queue()  # a worker's puts go out on a thread of its own, while it takes the next block
-    workers = [context.Process(target=work, args=(queue,), daemon=True) for _ in range(shares - 1)]
+    workers = [context.Process(target=_ending_with_parent(work), args=(queue,), daemon=True)
+               for _ in range(shares - 1)]
     for worker in workers:
         worker.start()
     running = len(workers)

@@ -108,7 +108,8 @@ def test_failed_build_leaves_the_previous_site_intact(tmp_path, capsys):
     (content / "mini/game.toml").write_text('title = "Mini"\nplayers = ["Alice", "Bob", "Carol"\n')
     assert main(["build", str(content), "-o", str(site)]) == 2
     assert capsys.readouterr().err == (f"{content}/mini/game.toml:2: not valid TOML: Unclosed array at the end of "
-                                       "the file\n")  # named in full: the test runs outside the content folder
+                                       "the file; a list opened with [ above is not closed: end it with ], its "
+                                       "items quoted and separated by commas\n")  # named in full: run outside it
     assert tree_digest(site) == before
     assert sorted(p.name for p in tmp_path.iterdir()) == ["content", "site"]  # no staging folder left behind
 

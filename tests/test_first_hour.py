@@ -535,3 +535,88 @@ def test_serve_says_on_the_terminal_why_a_draft_is_not_previewed(tmp_path, capsy
     (drafts / "turn.md").write_text("## Proposal: A turn\nProposer: Ann\n\nRepeal rule 201.\n", encoding="utf-8")
     printer(site.update([drafts / "turn.md"]))
     assert "turn.md" not in capsys.readouterr().err
+
+
+# --- A newcomer's slips: what is wrong, where, and what to write -------------------------------------
+
+
+@pytest.mark.parametrize("where, expected", [
+    ("content", "looked for the content folder in {here}, which is a folder of games itself; run the command "
+                "from the folder above it: cd .. && nomic-archive {command} content"),
+    ("content/our-game", "looked for the content folder in {here}, which is a game's folder itself; run the "
+                         "command from two folders up: cd ../.. && nomic-archive {command} content/our-game")])
+@pytest.mark.parametrize("command", ["build", "check", "serve"])
+def test_a_command_run_inside_the_content_folder_says_where_to_run_it(tmp_path, capsys, monkeypatch, command,
+                                                                       where, expected):
+    """It used to say there was no content folder and offered to start a game there: content/content/GAME."""
+    assert main(["new", str(tmp_path / "content/our-game"), "--player", "Ann"]) == 0
+    before = sorted(tmp_path.rglob("*"))
+    here = tmp_path / where
+    monkeypatch.chdir(here)
+    capsys.readouterr()
+    assert main([command]) == 2
+    assert capsys.readouterr().err == "content: " + expected.format(here=here, command=command) + "\n"
+    assert sorted(tmp_path.rglob("*")) == before  # nothing made: no site, no game
+
+
+@pytest.mark.parametrize("slip, expected", [
+    (('title = "Our Game"', 'title = Our Game'), '1:9: not valid TOML: Invalid value; a text needs quotes (title = '
+                                                '"Our Game"), a date is written 2026-12-07, a list ["Ann", "Bob"]'),
+    (('title = "Our Game"', 'title = "Our Game'), "1:18: not valid TOML: Illegal character '\\n'; a quoted text is "
+                                                 "not closed on its line: end it with the quote it opens with"),
+    (("start = 2026-12-07", "start = 7 December 2026"), "2:11: not valid TOML: Expected newline or end of document "
+                                                        "after a statement; something follows a value on its line: a "
+                                                        "text of several words needs quotes, a date is written "
+                                                        "2026-12-07, a comment starts with #"),
+    (('die = "d6"', 'die "d6"'), "16:5: not valid TOML: Expected '=' after a key in a key/value pair; a setting is "
+                                 "written name = value"),
+    (("[scoring]", "[scorring]"), "14: unknown table [scorring] (did you mean [scoring]?)"),
+    (("[turns]", "[turn]"), "24: unknown table [turn] (did you mean [turns]?)")])
+def test_a_slip_in_game_toml_says_what_to_write(tmp_path, capsys, slip, expected):
+    """tomllib's words ('Invalid value') told a keeper nothing of what to write; a mistyped table's name was
+    matched against the settings ('did you mean scoring.win?')."""
+    game = tmp_path / "content/our-game"
+    assert main(["new", str(game), "--player", "Ann", "--player", "Bob"]) == 0
+    toml = game / "game.toml"
+    text = toml.read_text().replace(*slip, 1)
+    assert text != toml.read_text()
+    toml.write_text(text)
+    capsys.readouterr()
+    assert main(["check", str(game)]) == 2
+    assert capsys.readouterr().err == f"{game}/game.toml:{expected}\n"
+    assert toml.read_text() == text
+
+
+@pytest.mark.parametrize("renamed, expected", [
+    (("log.md", "Log.md"), "Log.md: not read: the log must be named log.md (or be files in log/); rename it log.md"),
+    (("log.md", "log.txt"), "log.txt: not read: the log must be named log.md (or be files in log/); rename it "
+                            "log.md"),
+    (("rules.md", "rules.txt"), "rules.md: missing: a game needs game.toml and rules.md\n{game}/rules.txt: not "
+                                "read: the rules must be named rules.md; rename it rules.md (a plain-text ruleset "
+                                "becomes rules.md with: nomic-archive import text {game}/rules.txt -o "
+                                "{game}/rules.md)")])
+def test_a_log_or_rules_under_another_name_is_said_not_read(tmp_path, capsys, monkeypatch, renamed, expected):
+    """A log saved as Log.md or log.txt was not read: the game replayed an empty log and `check` said it was
+    consistent, exit 0, the keeper's record unread."""
+    monkeypatch.chdir(tmp_path)
+    game = Path("content/our-game")
+    assert main(["new", str(game), "--player", "Ann", "--player", "Bob"]) == 0
+    (game / "log.md").write_text("## Proposal 301: Counting the days\nProposer: Ann\nDate: 2026-12-07\n")
+    (game / renamed[0]).rename(game / renamed[1])
+    files = {path: path.read_bytes() for path in game.iterdir()}
+    capsys.readouterr()
+    assert main(["check", str(game)]) == 2
+    assert capsys.readouterr().err == f"{game}/" + expected.format(game=game) + "\n"
+    assert {path: path.read_bytes() for path in game.iterdir()} == files
+
+
+@pytest.mark.parametrize("command", ["build", "check", "serve"])
+def test_a_mistyped_folder_names_the_one_meant(tmp_path, capsys, monkeypatch, command):
+    monkeypatch.chdir(tmp_path)
+    assert main(["new", "content/our-game", "--player", "Ann"]) == 0
+    capsys.readouterr()
+    assert main([command, "content/our-gmae"]) == 2
+    assert capsys.readouterr().err == "content/our-gmae: no such folder (did you mean content/our-game?)\n"
+    assert main([command, "contnet"]) == 2
+    assert capsys.readouterr().err == "contnet: no such folder (did you mean content?)\n"
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["content"]

@@ -351,6 +351,23 @@ def test_what_a_killed_build_left_is_removed_but_not_a_running_builds(tmp_path):
     assert sorted(p.name for p in tmp_path.iterdir()) == sorted([running.name, unmarked.name, staging.name])
 
 
+@pytest.mark.skipif(not hasattr(time, "CLOCK_BOOTTIME"), reason="the system says when it started (Linux)")
+def test_what_a_build_left_when_the_power_went_is_removed_though_its_number_is_taken(tmp_path):
+    """After a restart, the number of the build the power cut short may be a running process's: its folder,
+    made before the restart, is still removed; a person's folder made then is not."""
+    long_ago = time.time() - time.clock_gettime(time.CLOCK_BOOTTIME) - 3600
+    left = tmp_path / f".site.building.{os.getpid()}.abc"  # the number taken again, by this process
+    left.mkdir()
+    (left / SITE_MARKER).write_text("x")
+    mine = tmp_path / f".site.building.{os.getpid()}.def"
+    mine.mkdir()
+    (mine / "notes.txt").write_text("a person's file")
+    for folder in (left, mine):
+        os.utime(folder, (long_ago, long_ago))
+    staging = new_staging_folder(tmp_path / "site")
+    assert sorted(p.name for p in tmp_path.iterdir()) == sorted([mine.name, staging.name])
+
+
 # --- Addresses -------------------------------------------------------------------------------------
 
 

@@ -291,6 +291,82 @@ def test_a_build_stopped_while_drawing_leaves_nothing_holding_its_folder(tmp_pat
     assert tree_digest(content) == games
 
 
+def _children(pid: int) -> list[int]:
+    """The processes whose parent is `pid` (Linux's /proc)."""
+    found = []
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+        except OSError:
+            continue  # ended meanwhile
+        if int(fields[1]) == pid:
+            found.append(int(stat.parent.name))
+    return found
+
+
+def _ended(pid: int) -> bool:
+    try:
+        return Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()[0] in "ZX"  # a zombie has ended
+    except OSError:
+        return True
+
+
+@pytest.mark.skipif(not Path("/proc/self/stat").exists(), reason="finds the workers in Linux's /proc")
+@pytest.mark.parametrize("when", ["reading", "drawing"])
+def test_a_build_killed_outright_leaves_no_worker_and_the_next_build_clears_what_it_left(tmp_path, when):
+    """SIGKILL (an out-of-memory kill, `kill -9`, a CI runner's timeout) gives a build no chance to end its
+    workers: each went on drawing into the staging folder, then waited for ever on a pipe to its dead parent, and
+    a worker drawing while the next build cleared the folder made it again, without its marker, to be kept for
+    good. Each worker now ends with its parent; the next build removes the staging folder and builds the same
+    site, from the cache the killed build was writing (killed while reading the games: its first worker, the
+    log's parsers or the cache's writer); a folder named like a staging folder but not the program's is left
+    as it is."""
+    import signal
+    import subprocess
+    import sys
+
+    content = tmp_path / "content"
+    # Read from one file of more than PARALLEL_ENTRIES entries, the log is parsed by workers and its entries
+    # cached by one more, beside the build.
+    shape = ["--proposals", "2500"] if when == "reading" else ["--proposals", "1500", "--per-file", "500"]
+    assert main(["synth", str(content / "long"), *shape]) == 0
+    assert main(["build", str(content), "-o", str(tmp_path / "clean"), "--cache-dir", str(tmp_path / "c0"),
+                 "--quiet"]) == 0
+    strangers = tmp_path / ".site.building.99999999.notes"  # no such process, no marker: a person's folder
+    strangers.mkdir()
+    (strangers / "notes.md").write_text("a keeper's notes\n")
+    kept = tree_digest(tmp_path / "content"), tree_digest(strangers)
+    command = [sys.executable, "-m", "generator", "build", str(content), "-o", str(tmp_path / "site"),
+               "--cache-dir", str(tmp_path / "cache"), "--jobs", "2"]
+    killed = subprocess.Popen(command, cwd=ROOT, stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    workers = []
+    try:
+        for _ in range(2000):  # drawing has begun once the staging folder is there, and its worker with it
+            workers = _children(killed.pid)
+            drawing = len(list(tmp_path.glob(".site.building.*"))) > 1
+            if (workers and (drawing or when == "reading")) or killed.poll() is not None:
+                break
+            time.sleep(0.01)
+        assert killed.poll() is None and workers, "the build ended before it could be killed: give it more to draw"
+        killed.kill()
+        killed.wait(timeout=30)
+        deadline = time.monotonic() + 10
+        while not all(_ended(worker) for worker in workers) and time.monotonic() < deadline:
+            time.sleep(0.05)
+        assert all(_ended(worker) for worker in workers), "a worker outlived the build killed"
+        if when == "drawing":
+            assert len(list(tmp_path.glob(".site.building.*"))) == 2  # the killed build's, and the stranger's
+        assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(tmp_path / "cache"),
+                     "--quiet"]) == 0
+    finally:
+        for worker in workers:
+            if not _ended(worker):
+                os.kill(worker, signal.SIGKILL)
+    assert site_digest(tmp_path / "site") == site_digest(tmp_path / "clean")
+    assert sorted(path.name for path in tmp_path.glob(".site*")) == [strangers.name]
+    assert (tree_digest(tmp_path / "content"), tree_digest(strangers)) == kept
+
+
 # --- build never writes through a link --------------------------------------------------------------
 
 

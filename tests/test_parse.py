@@ -222,8 +222,10 @@ def test_a_section_written_as_a_value():
 
 def test_toml_syntax_errors_name_line_and_column():
     assert config_of('title = "x"\nplayers = ["A", "B" "C"]\n')[1] == [
-        "g/game.toml:2:21: not valid TOML: Unclosed array"]
-    assert config_of('title = "x"\ntitle = "y"\n')[1] == ["g/game.toml:2:12: not valid TOML: Cannot overwrite a value"]
+        "g/game.toml:2:21: not valid TOML: Unclosed array"
+        "; a list opened with [ above is not closed: end it with ], its items quoted and separated by commas"]
+    assert config_of('title = "x"\ntitle = "y"\n')[1] == [
+        "g/game.toml:2:12: not valid TOML: Cannot overwrite a value; this setting is set twice: keep one"]
 
 
 def test_every_problem_in_game_toml_is_reported():

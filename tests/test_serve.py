@@ -3,6 +3,7 @@ from __future__ import annotations
 
 import http.client
 import json
+import os
 import re
 import select
 import signal
@@ -157,7 +158,8 @@ def test_a_game_broken_earlier_is_retried_when_another_game_changes(live, game):
     other = write_game(game.parent, "other")
     edit(other / "game.toml", 'title = "Tiny"', "title = ")
     assert [str(e) for e in live.update([other / "game.toml"]).unreadable_games] == [
-        "other/game.toml:1:9: not valid TOML: Invalid value"]
+        "other/game.toml:1:9: not valid TOML: Invalid value"
+        "; a text needs quotes (title = \"Our Game\"), a date is written 2026-12-07, a list [\"Ann\", \"Bob\"]"]
     edit(other / "game.toml", "title = ", 'title = "Other"')
     # Only tiny's file is reported changed; other must be loaded again all the same.
     update = live.update([game / "log.md"])
@@ -174,12 +176,15 @@ def test_a_game_never_read_is_served_as_its_problems_beside_every_other_game(liv
     started = LiveSite(game.parent, live_reload="")
     update = started.update()
     assert update.ok and update.errors == [] and update.games == 1
-    assert [str(e) for e in update.unreadable_games] == ["other/game.toml:1:15: not valid TOML: Illegal character '\\n'"]
+    assert [str(e) for e in update.unreadable_games] == [
+        "other/game.toml:1:15: not valid TOML: Illegal character '\\n'; a quoted text is not closed on its line: end "
+        "it with the quote it opens with"]
     assert "Players take turns in clockwise order." in text(started, "/tiny/rules/201.html")
     home = text(started, "/index.html")
     assert 'href="tiny/index.html">Tiny</a>' in home
     assert 'href="other/index.html">other</a>' in home
-    assert "<code>other/game.toml:1:15: not valid TOML: Illegal character &#39;\\n&#39;</code>" in home
+    assert ("<code>other/game.toml:1:15: not valid TOML: Illegal character &#39;\\n&#39;; a quoted text is not "
+            "closed on its line: end it with the quote it opens with</code>") in home
     for path in ("/other/index.html", "/other/rules/201.html", "/other/"):
         page = text(started, path)
         assert "<h1>other cannot be read</h1>" in page and "other/game.toml:1:15: not valid TOML" in page, path
@@ -212,7 +217,9 @@ def test_a_game_read_before_and_broken_since_keeps_its_last_good_pages(live, gam
     before = text(live, "/tiny/rules/201.html")
     update = live.update([edit(game / "game.toml", 'title = "Tiny"', 'title = "Tiny')])
     assert not update.ok and update.unreadable_games == []
-    assert [str(e) for e in update.errors] == ["tiny/game.toml:1:14: not valid TOML: Illegal character '\\n'"]
+    assert [str(e) for e in update.errors] == [
+        "tiny/game.toml:1:14: not valid TOML: Illegal character '\\n'; a quoted text is not closed on its line: end it "
+        "with the quote it opens with"]
     assert text(live, "/tiny/rules/201.html") == before
 
 
@@ -672,6 +679,43 @@ def test_serve_stops_cleanly(game, stop):
     assert code == 0 and "Traceback" not in errors, errors
     assert re.search(r"^read 1 game in \d+\.\d\ds; each page is drawn when it is asked for$", errors, re.MULTILINE)
     assert re.search(rf"^--port 0 picked port {port}, a free one$", errors, re.MULTILINE)  # the port it said
+
+
+def test_serve_killed_outright_leaves_nothing_and_its_port_serves_again(game, tmp_path):
+    """SIGKILL gives serve no chance to tidy: it forks nothing and writes nothing (no cache, no file beside the
+    games), so nothing is left running or written, and a serve started again on its port answers at once."""
+    from tests.helpers import tree_digest
+
+    before = tree_digest(game.parent)
+
+    def started(port: str) -> tuple[subprocess.Popen, int]:
+        process = subprocess.Popen([sys.executable, "-m", "generator", "serve", str(game.parent), "--port", port],
+                                   cwd=tmp_path, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True,
+                                   env={**os.environ, "PYTHONPATH": str(ROOT)})
+        ready, _, _ = select.select([process.stdout], [], [], 30)
+        serving = process.stdout.readline()
+        assert ready and serving.startswith("serving at http://127.0.0.1:"), process.stderr.read()
+        return process, int(serving.rsplit(":", 1)[1].rstrip("/\n"))
+
+    def page(port: int) -> bytes:
+        connection = http.client.HTTPConnection("127.0.0.1", port, timeout=5)
+        connection.request("GET", "/tiny/rules/201.html")
+        return connection.getresponse().read()
+    first, port = started("0")
+    try:
+        assert b"clockwise" in page(port)
+        first.kill()
+        first.wait(timeout=10)
+        again, _ = started(str(port))
+        try:
+            assert b"clockwise" in page(port)
+        finally:
+            again.kill()
+            again.wait(timeout=10)
+    finally:
+        first.kill()
+    assert tree_digest(game.parent) == before
+    assert sorted(path.name for path in tmp_path.iterdir()) == ["content"]
 
 
 def test_serve_started_with_a_half_written_and_a_linked_draft_serves_every_other_page(game):

@@ -7,6 +7,7 @@ from pathlib import Path
 from typing import TYPE_CHECKING
 
 from ..errors import ArchiveError, ErrorCollector, SourceError
+from ..files import holds_games
 from ..parse.folders import names_root
 from ..parse.source import read_text
 
@@ -22,6 +23,13 @@ def content_folder(named: Path | None, command: str) -> Path:
     if named is not None:
         return named
     if not os.path.isdir(DEFAULT_CONTENT):
+        here = Path.cwd()
+        if holds_games(here):  # run from inside the content folder, or a game's: the usual first slip
+            what, up, named = ("a game's folder", "two folders up", f"../.. && nomic-archive {command} "
+                               f"{here.parent.name}/{here.name}") if (here / "game.toml").is_file() else \
+                ("a folder of games", "the folder above it", f".. && nomic-archive {command} {here.name}")
+            raise ArchiveError([SourceError(DEFAULT_CONTENT, 0, f"looked for the content folder in {here}, which is "
+                                            f"{what} itself; run the command from {up}: cd {named}")])
         found, start = ("found a file", "") if os.path.lexists(DEFAULT_CONTENT) else \
             ("there is none", "; or start a game here: nomic-archive new content/GAME --player NAME")
         raise ArchiveError([SourceError(DEFAULT_CONTENT, 0, f"looked for the content folder in {os.getcwd()}, and "

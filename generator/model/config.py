@@ -258,7 +258,7 @@ class Config:
             return dataclasses.replace(self, aliases=_aliases(value))
         spec = _SCHEMA.get(key)
         if spec is None:
-            raise ValueError(_unknown_key_message(key))
+            raise ValueError(_unknown_key_message(key, value))
         checked = _check_value(key, spec, value)
         section, _, name = key.rpartition(".")
         if not section:
@@ -506,9 +506,12 @@ NOT_BY_EFFECT = {
 POWER_KEYS = ("rules.power_default", "rules.power_cap", "rules.power_exempt")
 
 
-def _unknown_key_message(key: str) -> str:
+def _unknown_key_message(key: str, value: Any = None) -> str:
     import difflib
 
+    if isinstance(value, dict):  # a table: `[scorring]` is [scoring] mistyped, not one of its settings
+        close = difflib.get_close_matches(key, [*SECTION_CLASSES, "sections", "report", "aliases"], n=1)
+        return f"unknown table [{key}]" + (f" (did you mean [{close[0]}]?)" if close else "")
     close = difflib.get_close_matches(key, SETTINGS, n=1)
     hint = f" (did you mean '{close[0]}'?)" if close else ""
     return f"unknown setting '{key}'{hint}"

@@ -10,6 +10,20 @@ from ..limits import MAX_DIGITS, MAX_NESTING, MAX_TOML_BYTES, MAX_TOML_LINE_CHAR
 from ..model.config import POWER_KEYS, SECTION_CLASSES, Config, SettingError, alias_problems
 
 _TOML_ERROR_POSITION = re.compile(r"\s*\(at line (\d+), column (\d+)\)$")
+# What tomllib's words for a keeper's usual slips mean, and what to write instead.
+_TOML_HINTS = {
+    "Invalid value": "a text needs quotes (title = \"Our Game\"), a date is written 2026-12-07, a list "
+                     "[\"Ann\", \"Bob\"]",
+    "Illegal character '\\n'": "a quoted text is not closed on its line: end it with the quote it opens with",
+    "Found invalid character '\\n'": "a quoted text is not closed on its line: end it with the quote it opens with",
+    "Unclosed array": "a list opened with [ above is not closed: end it with ], its items quoted and separated "
+                      "by commas",
+    "Expected newline or end of document after a statement": "something follows a value on its line: a text of "
+                                                             "several words needs quotes, a date is written "
+                                                             "2026-12-07, a comment starts with #",
+    "Expected '=' after a key in a key/value pair": "a setting is written name = value",
+    "Cannot overwrite a value": "this setting is set twice: keep one",
+}
 # What tomllib must not be given: brackets nested past its recursion limit, dotted keys of many parts (it
 # takes the square of their length), and integers of thousands of digits (int() refuses them). Comments and
 # strings are matched whole, so that what they hold does not count; a dot between digits is a number's.
@@ -112,8 +126,10 @@ def read_toml(text: str, file: str, errors: ErrorCollector) -> dict | None:
             line, column = int(m.group(1)), int(m.group(2))
         else:  # "(at end of document)": point at the last line
             line, column = max(len(text.splitlines()), 1), None
-        reason = _TOML_ERROR_POSITION.sub("", message).replace(" (at end of document)", " at the end of the file")
-        errors.add(file, line, f"not valid TOML: {reason}", column)
+        said = _TOML_ERROR_POSITION.sub("", message)
+        reason = said.replace(" (at end of document)", " at the end of the file")
+        hint = _TOML_HINTS.get(said.removesuffix(" (at end of document)"))
+        errors.add(file, line, f"not valid TOML: {reason}" + (f"; {hint}" if hint else ""), column)
         return None
     if (deep := _too_deep(data)) is not None:
         positions = locate_keys(text)

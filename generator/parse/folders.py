@@ -19,9 +19,22 @@ def not_a_folder(content: Path) -> SourceError | None:
     if os.path.isdir(content):  # not Path.is_dir(): it raises for a name too long to be a file's
         return None
     if not os.path.lexists(content):
-        return SourceError(str(content), 0, "no such folder")
+        return SourceError(str(content), 0, "no such folder" + _did_you_mean(content))
     return SourceError(str(content), 0, "is a file, not a folder: name a game's folder (the one holding game.toml) "
                        "or a folder of games")
+
+
+def _did_you_mean(missing: Path) -> str:
+    """A folder beside `missing` named much like it (`content/our-gmae`: content/our-game), as a hint."""
+    import difflib
+
+    parent = missing.parent
+    try:
+        names = [entry.name for entry in os.scandir(parent) if entry.is_dir() and not entry.name.startswith(".")]
+    except OSError:  # the folder above is missing too, or cannot be read
+        return ""
+    close = difflib.get_close_matches(missing.name, names, n=1, cutoff=0.7)
+    return f" (did you mean {parent / close[0]}?)" if close else ""
 
 
 def is_game(folder: Path) -> bool:

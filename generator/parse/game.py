@@ -35,6 +35,7 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
     texts: dict[str, str] = {}
     unreadable: dict[str, list[SourceError]] = {}  # each draft's own problems: they stop no other page
     read = 0  # bytes of the game's files read so far
+    _misnamed_files(folder, base, errors)
     for path in input_files(folder, drafts=drafts):
         name = path.relative_to(base).as_posix()
         toml = path.name == "game.toml"
@@ -60,6 +61,25 @@ def load_game(folder: Path, *, base: Path | None = None, drafts: bool = False, c
                            parser, former_slugs=former_url_segments(folder.name), unreadable=unreadable)
     except ArchiveError as error:
         raise ArchiveError(error.errors, root=str(base)) from None
+
+
+def _misnamed_files(folder: Path, base: Path, errors: ErrorCollector) -> None:
+    """The log or the rules under another name (Log.md, log.txt, Rules.md): not read, and a game without log.md
+    replays an empty log and says it is consistent, the keeper's record unread. Each said at its name (exit 2)."""
+    missing = {stem: name for stem, name in (("log", "log.md"), ("rules", "rules.md"))
+               if not os.path.lexists(folder / name) and not (stem == "log" and os.path.lexists(folder / "log"))}
+    for path in sorted(folder.iterdir()) if missing else ():
+        stem = path.name.lower().split(".")[0]
+        if stem not in missing or not path.is_file():
+            continue
+        message = f"not read: the {stem} must be named {missing[stem]}"
+        if stem == "log":
+            message += " (or be files in log/)"
+        message += f"; rename it {missing[stem]}"
+        if stem == "rules" and path.suffix.lower() != ".md":
+            message += (" (a plain-text ruleset becomes rules.md with: nomic-archive import text "
+                        f"{os.path.relpath(path)} -o {os.path.relpath(folder / 'rules.md')})")
+        errors.add(path.relative_to(base).as_posix(), 0, message)
 
 
 def _build_game(slug: str, prefix: str, texts: dict[str, str], errors: ErrorCollector, cache: Cache | None = None,

@@ -394,12 +394,22 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
         drawn[name] = (digest(data), 0, 0, 0)  # (the times are the site's, below)
     # A rename keeps the modification time but sets the change time, and so does a link made or removed to a
     # page's file: each file's times are taken once the site is in place. (One not as this build wrote it, were
-    # anything else writing the site meanwhile, is left out: it is drawn again next time.)
-    after, _ = site_files(output)
-    manifest = {path: (entry[0], *after[path]) for path, entry in drawn.items()
-                if path in after and (path in files or after[path][:2] == entry[1:3])}
+    # anything else writing the site meanwhile, is left out: it is drawn again next time.) Each is read where it
+    # is and its entry made the manifest's in place: a listing of the site and a second dictionary of every page
+    # were the build's peak at 100,000 entries.
+    known = present = None  # (an edit's build: what the site held before, done with)
+    folder = str(output)
+    for path in list(drawn):
+        try:
+            stat = os.lstat(os.path.join(folder, path))
+        except OSError:
+            stat = None
+        if stat is None or (path not in files and (stat.st_size, stat.st_mtime_ns) != drawn[path][1:3]):
+            del drawn[path]
+        else:
+            drawn[path] = (drawn[path][0], stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
     said = (inputs, {**(summary or {}), "pages": drawn_pages}) if inputs is not None else None
-    write_manifest(cache, output, manifest, said)
+    write_manifest(cache, output, drawn, said)
     return BuildResult(drawn_pages, written)
 
 

@@ -19,12 +19,12 @@ import bisect
 import re
 import unicodedata
 from collections import defaultdict
-from itertools import accumulate
+from itertools import accumulate, chain
 from operator import add
 from typing import Any
 
 
-from ..cache import Cache, digest, program_digest
+from ..cache import Cache, digest, digest_all, program_digest
 from ..records import JsonValue
 from .markdown import plain_words
 from .views import GamePlan, Page
@@ -112,29 +112,26 @@ def _document(source: tuple[dict[str, Any], str, str]) -> dict[str, Any]:
 def stored_search_pieces(plan: GamePlan, store: Cache) -> list[Page]:
     """A game's index pieces as `search_pieces` makes them, kept in the cache by a digest of what its documents
     are made of: a build after an edit elsewhere (or none) neither parses every text for its words again nor
-    indexes them (seconds at 10,000 proposals)."""
+    indexes them (seconds at 10,000 proposals).
+
+    Each piece is a record of its own, and the list of their paths one more, written last (a run stopped before
+    it leaves a miss): kept as one record, the index was encoded, sealed and handed to SQLite whole, a copy of
+    it each time (some 300 MB at 100,000 entries, the build's peak)."""
     title = plan.replay.game.config.title
-    keys = _document_keys(plan)
-    sources = [_document_source(plan, key) for key in keys]
-    parts: list[str | bytes] = [program_digest(), plan.slug, title]  # (pieces another version made are not these)
-    for fields, prefix, markdown in sources:
-        parts += [repr(sorted(fields.items())), prefix, markdown]
-    key = digest(*parts)
-    kept = store.value(key, StoredPieces)
-    if kept is not None:
-        return _stored_pieces(kept)
+    sources = [_document_source(plan, key) for key in _document_keys(plan)]
+    key = digest_all(chain((program_digest(), plan.slug, title), chain.from_iterable(  # (another version's: a miss)
+        (repr(sorted(fields.items())), prefix, markdown) for fields, prefix, markdown in sources)))
+    paths = store.value(key, list[str])
+    if paths is not None:
+        kept = store.values([digest(key, path) for path in paths], JsonValue)
+        if len(kept) == len(paths):
+            return [_data_page(path, kept[digest(key, path)]) for path in paths]
     pieces = search_pieces(plan.slug, title, list(map(_document, sources)))
-    store.put_value(key, [(p.path, p.context["data"]) for p in pieces], StoredPieces)
+    for piece in pieces:
+        store.put_value(digest(key, piece.path), piece.context["data"], JsonValue)
+    store.put_value(key, [piece.path for piece in pieces], list[str])
     store.flush()  # its bytes (7 MB at 10,000 proposals) written now, not held until the build ends
     return pieces
-
-
-# The index's pages as the cache keeps them: each page's path and data.
-StoredPieces = list[tuple[str, JsonValue]]
-
-
-def _stored_pieces(kept: list[tuple[str, Any]]) -> list[Page]:
-    return [Page(path, "data-piece.js", {"key": path, "data": data}, kind="js") for path, data in kept]
 
 
 _NUMBERED = re.compile(r"(?:Rule|Turn|Proposal) (\d+)")

@@ -79,7 +79,8 @@ def test_a_game_half_written_at_the_start_is_its_problem_and_the_others_are_serv
         page.wait_for_selector("main :text('Players take turns in clockwise order.')", timeout=WAIT_MS)
         page.close()
     assert [line for line in said if "beta/game.toml" in line] == [
-        f"{content / 'beta' / 'game.toml'}:1:14: not valid TOML: Illegal character '\\n'"]
+        f"{content / 'beta' / 'game.toml'}:1:14: not valid TOML: Illegal character '\\n'"
+        "; a quoted text is not closed on its line: end it with the quote it opens with"]
 
 
 def test_saves_reload_the_page_and_errors_show_in_an_overlay(browser, served, artifacts):
