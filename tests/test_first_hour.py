@@ -620,3 +620,27 @@ def test_a_mistyped_folder_names_the_one_meant(tmp_path, capsys, monkeypatch, co
     assert main([command, "contnet"]) == 2
     assert capsys.readouterr().err == "contnet: no such folder (did you mean content?)\n"
     assert sorted(path.name for path in tmp_path.iterdir()) == ["content"]
+
+
+# --- A first proposal written as a person would write it -----------------------------------------------------
+
+FIRST_PROPOSAL = ("## Proposal 301: Tea\nProposer: Ann\nDate: {date}\nVotes: for {votes}\nDie: 3\nResult: adopted\n\n"
+                  "Enact rule: Tea\n\n> Tea is served at four.\n")
+
+
+@pytest.mark.parametrize("date, votes, code, said", [
+    ("7 Dec 2026", "Ann, Bob", 2, "log.md:3: '7 Dec 2026' is not a date like 1982-06-03: write 2026-12-07"),
+    ("December 7, 2026", "Ann, Bob", 2, "log.md:3: 'December 7, 2026' is not a date like 1982-06-03: write "
+                                        "2026-12-07"),
+    ("07/12/2026", "Ann, Bob", 2, "log.md:3: '07/12/2026' is not a date like 1982-06-03"),  # (July or December?)
+    ("2026-12-07", "Ann and Bob", 1, "log.md:4: proposal 301: voter: Ann and Bob is not a player in the game "
+                                     "(players: Ann, Bob): a line of names separates them with commas ('Ann, Bob')"),
+])
+def test_a_first_proposals_date_and_votes_written_otherwise_say_what_to_write(tmp_path, capsys, date, votes, code,
+                                                                              said):
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    (tmp_path / "g" / "log.md").write_text(FIRST_PROPOSAL.format(date=date, votes=votes), encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "g")]) == code
+    out, err = capsys.readouterr()
+    assert (out + err).splitlines()[0] == f"{tmp_path / 'g'}/{said}"

@@ -108,7 +108,7 @@ def test_a_draft_whose_change_would_not_be_read_says_so_in_its_preview(tmp_path,
     # A rule named in passing, a question, a quotation, code, a change asked for without a number.
     proposal(301, "Why: rule 201 is unclear, and the keepers asked about it.\n\nRule 201 is fine as it is."),
     proposal(301, f"> {UNREAD}\n\n    {UNREAD}\n\nReplace the timer. Rule 201 says why."),
-    proposal(301, "Create a rule on days."),
+    proposal(301, "Change the rule on days so that they last longer."),
     # Not adopted, or its change read: the replay did what the record asks.
     proposal(301, UNREAD, result="defeated"),
     proposal(301, f"{UNREAD}\n\nAmend rule 201 by replacing \"one day\" with \"two days\"."),
@@ -117,6 +117,18 @@ def test_a_proposal_that_rightly_changes_no_rule_gets_no_note(tmp_path, capsys, 
     folder = game(tmp_path, log)
     assert main(["check", str(folder), "--format", "json"]) == 0
     assert json.loads(capsys.readouterr().out)["games"][0]["notes"] == []
+
+
+def test_a_new_rule_asked_for_in_words_no_change_reads_is_a_note(tmp_path, capsys):
+    folder = game(tmp_path, proposal(301, "Enact a rule called Tea:\n\n> Tea is served at four.")
+                  + proposal(302, "Create a new rule on days."))
+    assert main(["check", str(folder)]) == 0
+    out = capsys.readouterr().out
+    assert "content/g/log.md:1: note: proposal 301: its text asks for a new rule ('Enact a rule called Tea:'), but no " \
+        "change is read from it: adopted, it enacts nothing. Write it as 'Enact rule: Title', its text below as a " \
+        "blockquote (docs/format.md's table of changes)" in out
+    assert "proposal 302: its text asks for a new rule ('Create a new rule on days.')" in out
+    assert out.endswith("g: 2 proposals, consistent; 2 notes\n")
 
 
 @pytest.mark.parametrize("paragraph, rule", [

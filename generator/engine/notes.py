@@ -1,7 +1,7 @@
 """Notes on a replay: what the record may say that the replay did not read. Not discrepancies (the exit code and
 the verdict stay the findings'), but a keeper should look: an adopted proposal whose text asks for a change to a
-numbered rule, in words the log's reader does not take for a change (`Change rule 201 so "one day" becomes "two
-days".`), changes nothing, and would otherwise pass as consistent.
+numbered rule, or for a new rule, in words the log's reader does not take for a change (`Change rule 201 so "one
+day" becomes "two days".`, `Enact a rule called Tea:`), changes nothing, and would otherwise pass as consistent.
 
 A proposal's own text is looked at, never what the record says around it: a paragraph that starts by asking for
 a change and names a rule. The text kept `As proposed:` (format 1.2, Agora's) is not the record of what it did,
@@ -28,6 +28,10 @@ _ASKS_FOR_A_CHANGE = re.compile(
     r"repealed|replaced|rewritten|renumbered|retitled|transmuted|deleted|reworded|edited)|(?:shall|will|is\s+to)\s+"
     r"read|becomes)\b",
     re.IGNORECASE)
+# A paragraph that asks for a new rule in words the reader does not take for an enactment (`Enact a rule called
+# Tea:`, `Create a new rule:`; `Enact rule: Tea` is one).
+_ASKS_FOR_A_RULE = re.compile(r"^(?:please\s+)?(?:enact|create|add|make|adopt)\s+(?:a\s+|an\s+|the\s+following\s+)?"
+                              r"(?:new\s+)?(?:(?:im)?mutable\s+)?rule\b(?!\s*:|\s+#?\d)", re.IGNORECASE)
 _LIST_ITEM = re.compile(r"^\s{0,3}(?:[-*+]|\d+[.)])\s+")
 
 
@@ -55,20 +59,24 @@ class Note(_Placed):
 
 def unread_changes(replay) -> tuple[Note, ...]:
     """A note for each adopted proposal that changes no rule although its text asks for a change to a numbered
-    rule (a solitaire game's turns are no proposals: it has none)."""
+    rule, or for a new rule (a solitaire game's turns are no proposals: it has none)."""
     return tuple(note for step in replay.steps if (note := unread_change(step)) is not None)
 
 
 def unread_change(step) -> Note | None:
     """The note on one step of a replay, when it is an adopted proposal that changes no rule although a paragraph
-    of its text asks for a change to a numbered rule."""
+    of its text asks for a change to a numbered rule, or for a new rule."""
     entry = step.entry
     if not isinstance(entry, Proposal) or entry.changes or getattr(step, "result", None) != "adopted":
         return None
-    asked = [(paragraph, match) for paragraph in _paragraphs(entry.body)
-             if (match := _ASKS_FOR_A_CHANGE.match(paragraph))]
+    paragraphs = _paragraphs(entry.body)
+    asked = [(paragraph, match) for paragraph in paragraphs if (match := _ASKS_FOR_A_CHANGE.match(paragraph))]
     if not asked:
-        return None
+        new_rule = next((paragraph for paragraph in paragraphs if _ASKS_FOR_A_RULE.match(paragraph)), None)
+        return None if new_rule is None else Note(
+            UNREAD_CHANGE, entry.source, entry_label(entry), f"its text asks for a new rule ('{shorten(new_rule)}'), "
+            "but no change is read from it: adopted, it enacts nothing. Write it as 'Enact rule: Title', its text "
+            "below as a blockquote (docs/format.md's table of changes)", step.index)
     rules = tuple(dict.fromkeys(int(next(filter(None, match.groups()))) for _, match in asked))
     return Note(UNREAD_CHANGE, entry.source, entry_label(entry),
                 f"its text asks for a change to rule{'s' if len(rules) > 1 else ''} {', '.join(map(str, rules))} "

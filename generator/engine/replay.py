@@ -547,8 +547,17 @@ def _check_player(state: FoldState, name: str, source: Source, role: str) -> boo
     elif name not in state.strangers:
         state.strangers.add(name)
         state.find("player", source, f"{role}: {name} is not a player in the game"
-                   f" (players: {', '.join(state.players) or 'none'}){_looks_like_player(state, name)}", found=name)
+                   f" (players: {', '.join(state.players) or 'none'}){_looks_like_player(state, name)}"
+                   f"{_players_joined(state, name)}", found=name)
     return False
+
+
+def _players_joined(state: FoldState, name: str) -> str:
+    """`: a Votes line separates names with commas ('Ann, Bob')` where `name` is players joined by `and` or `&`
+    (`for Ann and Bob`); else nothing."""
+    parts = [part.strip() for part in re.split(r"\s+(?:and|&)\s+|\s*,\s*", name) if part.strip()]
+    return f": a line of names separates them with commas ('{', '.join(parts)}')" \
+        if len(parts) > 1 and all(part in state.players for part in parts) else ""
 
 
 def _looks_like_player(state: FoldState, name: str) -> str:

@@ -20,7 +20,7 @@ from ..errors import ErrorCollector
 from ..model import EarlierProposal, Source
 from ..model.names import invisible_problem
 from .log import POWER_MUST_BE, PROPOSAL_HEADING, LogParser, entry_body, parse_log, read_result_value, split_names
-from .source import read_decimal, read_key_number, read_keys, read_number, shorten
+from .source import day_written_otherwise, read_decimal, read_key_number, read_keys, read_number, shorten
 
 EARLIER_KEYS = ("proposer", "co-authors", "date", "power", "result", "note")
 # How an unknown key's message names the entry it is on.
@@ -92,6 +92,7 @@ def _date(file: str, found: tuple[str, int] | None, errors: ErrorCollector) -> s
             return value
     except ValueError:
         pass
-    errors.add(file, line, f"'{shorten(value)}' is not a date like 1995-01-12 (or a month, 1995-01, or a year, 1995)")
+    errors.add(file, line, f"'{shorten(value)}' is not a date like 1995-01-12 (or a month, 1995-01, or a year, 1995)"
+               f"{day_written_otherwise(value)}")
     return ""
 

@@ -32,8 +32,9 @@ from ..model.names import invisible_problem, label_problem, name_problem
 from ..model.solitaire import Turn
 from ..parallel import map_shares
 from .config import parse_effect_value
-from .source import (KEY_LINE, Keys, NumberTooLarge, markdown, new_markdown, read_amount, read_decimal, read_int,
-                     read_key_number, read_keys, read_number, read_written_decimal, shorten, slice_lines, unquote)
+from .source import (KEY_LINE, Keys, NumberTooLarge, day_written_otherwise, markdown, new_markdown, read_amount,
+                     read_decimal, read_int, read_key_number, read_keys, read_number, read_written_decimal, shorten,
+                     slice_lines, unquote)
 
 PROPOSAL_HEADING = re.compile(r"^Proposal\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
 _JUDGMENT = re.compile(r"^Judge?ment\s+#?(\S+?)(?:\s*[:.\u2013\u2014-]\s*(.*))?$", re.IGNORECASE)
@@ -1051,7 +1052,7 @@ def _read_date(file: str, keys: Keys, kind: str, source: Source, errors: ErrorCo
             return dt.date(int(month.group(1)), int(month.group(2)), 1), True
         return dt.date.fromisoformat(found[0]), False
     except ValueError:
-        errors.add(file, found[1], f"'{found[0]}' is not a date like 1982-06-03")
+        errors.add(file, found[1], f"'{found[0]}' is not a date like 1982-06-03{day_written_otherwise(found[0])}")
         return None, False
 
 

@@ -3,6 +3,7 @@ read with limits; the Markdown tokens with their lines; and an entry's key parag
 solitaire log's turns, earlier.md's proposals)."""
 from __future__ import annotations
 
+import datetime as dt
 import difflib
 import os
 import re
@@ -253,6 +254,22 @@ def read_amount(text: str) -> int | Fraction:
         raise ValueError("not a decimal")
     value = read_decimal(digits)
     return as_amount(-value if sign == "-" else value)
+
+
+# Days written otherwise than the format's YYYY-MM-DD, each one day only (not 03/06/1982: June or March?).
+_DAY_FORMS = ("%d %b %Y", "%d %B %Y", "%b %d, %Y", "%B %d, %Y", "%b %d %Y", "%B %d %Y", "%Y-%m-%d", "%Y/%m/%d",
+              "%Y.%m.%d")
+
+
+def day_written_otherwise(text: str) -> str:
+    """`: write 2026-12-07` where `text` is one day written otherwise (`7 Dec 2026`, `December 7, 2026`,
+    `2026/12/7`), to follow a message that it is no date; else ""."""
+    for form in _DAY_FORMS:
+        try:
+            return f": write {dt.datetime.strptime(text.strip(), form).date().isoformat()}"
+        except ValueError:
+            continue
+    return ""
 
 
 def shorten(text: str, limit: int = 60) -> str:
