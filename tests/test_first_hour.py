@@ -179,10 +179,12 @@ def test_new_with_rules_starts_a_game_from_a_plain_text_ruleset_in_one_step(tmp_
                           "suber-1982 ruleset in game.toml")
     # What the reading left out and guessed, said as `import text` says it: the keeper's to confirm
     assert err.splitlines() == ["rules.txt:1: left out: lines 1-4, before the first rule, not a rule",
+                                "rules.txt:12: left out: line 12, after the rules, not a rule (a signature or a "
+                                "sign-off, or text repeated from before the rules)",
                                 "rules.txt:8: guessed: rules 101-102, 201 classed by Suber's numbering (immutable in "
                                 "the 100s, mutable in the 200s), which rule 102 says applies"]
     rules = Path("content/my-game/rules.md").read_text()
-    assert "### 101" in rules and "### 201" in rules and "keeper@example.org" not in rules
+    assert "### 101" in rules and "### 201" in rules and "keeper@example.org" not in rules and "Cheers" not in rules
     assert main(["check", "content/my-game"]) == 0
     assert capsys.readouterr().out == "my-game: 0 proposals, consistent\n"
 
@@ -208,10 +210,12 @@ def test_new_starts_a_game_around_the_rules_md_that_import_wrote(tmp_path, capsy
     monkeypatch.chdir(tmp_path)
     Path("rules.txt").write_text(PLAIN_RULES)
     assert main(["import", "rules.txt", "-o", "content/my-game/rules.md"]) == 0
-    # The import says what it left out (the mail's headers) and what the record does not say: the classes,
-    # taken from the rule that says Suber's numbering applies.
+    # The import says what it left out (the mail's headers, its sign-off) and what the record does not say: the
+    # classes, taken from the rule that says Suber's numbering applies.
     assert capsys.readouterr().err == (
         "rules.txt:1: left out: lines 1-4, before the first rule, not a rule\n"
+        "rules.txt:12: left out: line 12, after the rules, not a rule (a signature or a sign-off, or text repeated "
+        "from before the rules)\n"
         "rules.txt:8: guessed: rules 101-102, 201 classed by Suber's numbering (immutable in the 100s, mutable in "
         "the 200s), which rule 102 says applies\n")
     imported = Path("content/my-game/rules.md").read_bytes()

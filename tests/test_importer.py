@@ -769,3 +769,18 @@ def test_rules_numbered_below_zero_or_in_roman_numerals_get_numbers_and_keep_the
     read = read_ruleset("## Immutable Rules\n\n### Rule xix.\n\nAll play.\n\n### Rule XX: Title\n\nVoting.\n\n"
                         "### Rule mix up\n\nNot a numeral.\n")
     assert [(rule.number, rule.label, rule.title) for rule in read.rules] == [(19, "xix", None), (20, "XX", "Title")]
+
+
+@pytest.mark.parametrize("ending, kept", [
+    ("Best regards,\nAnn Smith", False), ("Cheers, Ann", False), ("Thanks! -- Bo", False),
+    ("Love thy neighbour.", True), ("Thanks are due to the Judge.", True),
+])
+def test_a_mails_sign_off_after_the_last_rule_is_left_out_and_said(ending, kept):
+    """A closing word opening the last paragraph, a name or two after it, is the mail's, not the last rule's; a rule's
+    own last sentence is longer, or names no one."""
+    text = f"101. All players must obey the rules.\n\n201. Turns go clockwise.\n\n{ending}\n"
+    read = read_ruleset(text, file="mail.txt")
+    assert (ending.split("\n")[0] in read.rules[-1].text) == kept
+    lines = "lines 5-6" if ending.count("\n") else "line 5"
+    assert [note.message for note in read.left_out] == ([] if kept else [
+        f"{lines}, after the rules, not a rule (a signature or a sign-off, or text repeated from before the rules)"])

@@ -483,8 +483,8 @@ class _Shape:
         after = [line.index for line in lines[end:total] if line.kind not in (Kind.BLANK, Kind.SEPARATOR)
                  and stop is None]
         if after:
-            self.note(self.reading.left_out, after[0] + 1, f"{_span(after)}, after the rules, not a rule (a signature, "
-                      "or text repeated from before the rules)")
+            self.note(self.reading.left_out, after[0] + 1, f"{_span(after)}, after the rules, not a rule (a signature "
+                      "or a sign-off, or text repeated from before the rules)")
 
     # --- an outline: sections, no numbers -------------------------------------------------------------------
 

@@ -88,6 +88,13 @@ _FIRST_SENTENCE = re.compile(r"(\S.*?)\.\s+(\S.*)")
 MAX_TITLE_LINE_WORDS = 10   # "Silly naming rule" is a title, a wrapped sentence is longer
 MAX_TITLE_SENTENCE_WORDS = 5  # "Two classes of Rules." opens every Solitaire rule
 MIN_REPEATED_WORDS = 4      # shorter lines ("Nomic") repeat by chance, not as page furniture
+# A mail's sign-off: a closing word or two, and perhaps a name on the same line (`Cheers, Ann`, `Best regards,`;
+# not `Love thy neighbour.`: a name is capitalized)
+_SIGN_OFF = re.compile(r"(?:cheers|thanks|thank\s+you|thx|best|best\s+wishes|(?:kind\s+|best\s+|warm\s+)?regards|"
+                       r"yours(?:\s+truly)?|sincerely|love|ciao|bye|take\s+care|all\s+the\s+best)\s*[,.!]*"
+                       r"(?:\s*-*\s*(?-i:[A-Z])[\w.'-]*(?:\s+(?-i:[A-Z])[\w.'-]*){0,2})?", re.IGNORECASE)
+_SIGN_OFF_LINES = 4  # the last lines of words a sign-off may be among (its closing, the name, a nickname)
+_NAME_WORDS = 3      # the words of a line after the closing that is a name, not a rule's sentence
 WRAPPED_LINE_LENGTH = 40    # lines this long tell whether the text is hard-wrapped
 NO_RULES = "no numbered rules found (a rule starts with a line like '101. text' or '101' alone)"
 
@@ -587,12 +594,27 @@ def region_begin(lines: list[Line], start: str | None, style: str = INLINE) -> i
 
 
 def region_end(lines: list[Line], begin: int, stop: str | None) -> int:
-    """Where trailing chatter starts: `stop`, a signature, a widget, or furniture repeated from before the rules."""
+    """Where trailing chatter starts: `stop`, a signature, a widget, furniture repeated from before the rules, or a
+    mail's sign-off after the last rule (`Cheers,` and a name)."""
     end = find_line(lines, stop, begin, "stop") if stop is not None else len(lines)
     seen_before = {_collapse(line.text) for line in lines[:begin] if len(line.text.split()) >= MIN_REPEATED_WORDS}
     for line in lines[begin:end]:
         if (line.raw == "--" or _EMBED.fullmatch(line.text)
                 or _collapse(line.text) in seen_before):
+            return line.index
+    return _sign_off(lines, begin, end) if stop is None else end
+
+
+def _sign_off(lines: list[Line], begin: int, end: int) -> int:
+    """Where a sign-off starts among the last lines before `end` (`Cheers,` / `Ann`, `Thanks! -- Bo`): a closing
+    word opening a paragraph, only a name or two after it; else `end`. A rule's own sentence (`Thanks are due to
+    the Judge.`) is longer than that."""
+    words = [line for line in lines[begin:end] if line.kind is not Kind.BLANK]
+    tail = words[-_SIGN_OFF_LINES:]
+    for at, line in enumerate(tail):
+        before = lines[line.index - 1] if line.index > begin else None
+        if _SIGN_OFF.fullmatch(line.text.strip()) and (before is None or before.kind is Kind.BLANK) \
+                and all(len(rest.text.split()) <= _NAME_WORDS for rest in tail[at + 1:]):
             return line.index
     return end
 
