@@ -175,3 +175,13 @@ def in_own_thread(work) -> None:
     thread.join()
     if failures:
         raise failures[0]
+
+
+def import_ruleset(text: str, *, title: str | None = None, start: str | None = None, stop: str | None = None,
+                   file: str | None = None) -> str:
+    """rules.md for the ruleset in `text`, as `import text` writes it (read by rulesfile.read_ruleset, the notes
+    dropped); `start`/`stop` name a line where the rules begin / end (exclusive)."""
+    from generator.importers.rulesfile import read_ruleset, render_ruleset
+    from generator.importers.text import DEFAULT_TITLE
+
+    return render_ruleset(title or DEFAULT_TITLE, read_ruleset(text, file=file, start=start, stop=stop).rules)

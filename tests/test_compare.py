@@ -12,13 +12,12 @@ from generator.pipeline import replay_games
 from generator.diffing.compare import Comparison, compare, to_json
 from generator.errors import ErrorCollector
 from generator.model import Rule, Source
-from generator.importers.rulesfile import import_ruleset
 from generator.parse.rules import parse_ruleset
 from generator.site import compare_pages as comparisons
 from generator.site.compare_pages import list_compare_pages
 from generator.site.history import GameHistory
 from generator.site.views import Listing, GamePlan, game_view, point_name
-from tests.helpers import DATA, ROOT, broken_links, in_own_thread, site_pages_of, write_site
+from tests.helpers import DATA, ROOT, broken_links, import_ruleset, in_own_thread, site_pages_of, write_site
 
 EXAMPLES = ROOT / "examples"
 SEED_LIVEJOURNAL = DATA / "seeds" / "002_78c66cb07e8cb7db.txt"

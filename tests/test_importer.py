@@ -10,9 +10,10 @@ from markdown_it import MarkdownIt
 import generator
 from generator.errors import ErrorCollector
 from generator.cli import main
-from generator.importers.rulesfile import import_ruleset, read_ruleset, render_ruleset
+from generator.importers.rulesfile import read_ruleset, render_ruleset
 from generator.importers.text import Note, RulesetImportError
 from generator.parse.rules import parse_ruleset
+from tests.helpers import import_ruleset
 
 DATA = Path(__file__).parent / "data"
 SEEDS = sorted((DATA / "seeds").glob("*.txt"))

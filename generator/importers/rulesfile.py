@@ -26,7 +26,7 @@ from ..parse.source import FENCE, closes_fence
 from .archive import number_ranges, runs
 from .mdtext import HTML_TAG, html_markdown, rule_markdown
 from .record import plain_words
-from .text import (ALONE, BELOW_ZERO_END, BOLD, BOLD_ITEM, DEFAULT_TITLE, HEADING_STYLES, IMMUTABLE, INLINE, ITEM, MARKUP_STYLES,
+from .text import (ALONE, BELOW_ZERO_END, BOLD, BOLD_ITEM, HEADING_STYLES, IMMUTABLE, INLINE, ITEM, MARKUP_STYLES,
                    MAX_QUOTED_LINE, MUTABLE, ImportedRule, ImportedRuleset, Kind, Layout, Line, NoRulesFound, Note,
                    Rule, RulesetImportError, YamlBeyondBounds, check_rules, classify, clean_line, collect_plain_rules,
                    find_line, heading_class_and_title, heading_text, load_yaml, region_begin, region_end,
@@ -76,13 +76,6 @@ _JSON_NUMBER_KEYS = ("id", "number", "rule", "n", "num")
 _JSON_TITLE_KEYS = ("title", "summary", "name", "heading")
 _JSON_TEXT_KEYS = ("content", "text", "body")
 _JSON_CLASS_KEYS = ("class", "type", "mutability", "kind")
-
-
-def import_ruleset(text: str, *, title: str | None = None, start: str | None = None, stop: str | None = None,
-                   file: str | None = None) -> str:
-    """rules.md for the ruleset in `text` (read as `read_ruleset` reads it); `start`/`stop` name a line where the
-    rules begin / end (exclusive)."""
-    return render_ruleset(title or DEFAULT_TITLE, read_ruleset(text, file=file, start=start, stop=stop).rules)
 
 
 def read_ruleset(text: str, *, file: str | None = None, start: str | None = None, stop: str | None = None,
