@@ -194,6 +194,35 @@ def _proposal_number(value: str | None, option: str) -> int | None:
     return number
 
 
+def _proposal_recorded(subject: str, paths: list[str]) -> int | None:
+    """The proposal whose file in a proposals' folder a commit adds or changes, its subject naming it; or None."""
+    if (named := _PROPOSAL_SUBJECT.match(subject)) and \
+            any(path == f"{folder}{named.group(1)}" for path in paths for folder in PROPOSAL_FOLDERS):
+        return int(named.group(1))
+    return None
+
+
+def _rule_changes(rule: int, old: _Rule | None, new: _Rule | None, file_new: _Rule | None,
+                  ever: set[int]) -> list[Change]:
+    """What a commit did to a rule in force before it (`old`) or after it (`new`): repealed, enacted or
+    re-enacted, or retitled, its power changed and amended."""
+    if new is None:
+        return [Change("repeal", rule)]
+    if old is None:  # a rule its own history says was repealed, or was re-enacted, comes back (R105)
+        returns = rule in ever or any(change_type(json.loads(entry)) in ("reenactment", "repeal")
+                                      for entry in (file_new.history if file_new else ()))
+        return [Change("reenact" if returns else "enact", rule, text=new.text, title=new.name or None,
+                       power=new.power)]
+    changes = []
+    if old.name != new.name:
+        changes.append(Change("retitle", rule, title=new.name))
+    if old.power != new.power:
+        changes.append(Change("power", rule, power=new.power))
+    if old.text != new.text:
+        changes.append(Change("amend", rule, text=new.text))
+    return changes
+
+
 class _Importer:
     def __init__(self, ruleset: Path, assessor: Path | None, corrections: Corrections | None = None):
         self.ruleset = ruleset
@@ -392,15 +421,7 @@ class _Importer:
                 if layout.index in paths:
                     listed = self._read_index(blobs, commit, layout, noting)
                     index, sections = listed if listed is not None else (index, sections)
-                for path in paths:
-                    if path == layout.index or not path.startswith(layout.folder) or \
-                            not layout.titled and _number(path[len(layout.folder):]) is None:
-                        continue
-                    read = self._read_rule(blobs, commit, path, files.get(path), noting, layout)
-                    if read is not None:
-                        files[path] = read
-                    elif path in files and not blobs.present(commit, path):
-                        del files[path]
+                self._read_rule_files(blobs, commit, paths, files, layout, noting)
                 was_in_force, was_numbered = in_force, numbered
                 numbered = {rule.id: rule for rule in files.values()}
                 in_force = self._in_force(index, files, numbered, layout, commit, noting)
@@ -421,9 +442,8 @@ class _Importer:
                 if found and found[-1].commit_date[:4] != date[:4]:
                     year_ends.setdefault(found[-1].commit_date[:4], was_in_force)
                 found.extend(changes)
-                if (named := _PROPOSAL_SUBJECT.match(subject)) and \
-                        any(path == f"{folder}{named.group(1)}" for path in paths for folder in PROPOSAL_FOLDERS):
-                    recorded.setdefault(int(named.group(1)), (commit, date[:10], subject))
+                if (number := _proposal_recorded(subject, paths)) is not None:
+                    recorded.setdefault(number, (commit, date[:10], subject))
                 walk.latest.update(numbered)
                 walk.final, walk.final_commit = in_force, commit
                 if layout.index in paths or not walk.arrangements:
@@ -437,6 +457,19 @@ class _Importer:
         walk.recorded = recorded
         walk.ever = ever
         return walk
+
+    def _read_rule_files(self, blobs: BlobReader, commit: str, paths: list[str], files: dict[str, _Rule],
+                         layout: _Layout, noting: bool) -> None:
+        """`files` (path -> the rule in it) as `commit` left the rule files of `paths` it changed."""
+        for path in paths:
+            if path == layout.index or not path.startswith(layout.folder) or \
+                    not layout.titled and _number(path[len(layout.folder):]) is None:
+                continue
+            read = self._read_rule(blobs, commit, path, files.get(path), noting, layout)
+            if read is not None:
+                files[path] = read
+            elif path in files and not blobs.present(commit, path):
+                del files[path]
 
     @staticmethod
     def _arrange(walk: _Walk, day: str, changes: list[_Found],
@@ -595,57 +628,49 @@ class _Importer:
     def _changes(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
                  files_before: dict[int, _Rule], files_after: dict[int, _Rule], ever: set[int],
                  noting: bool) -> list[_Found]:
+        """What a commit did to each rule (in force `before` and `after` it; the files of every rule numbered, in
+        force or not, `files_before` and `files_after`), each with the history entry that records it."""
         found = []
         for rule in sorted(before.keys() | after.keys()):
             old, new = before.get(rule), after.get(rule)
             if old is new:  # (a file the commit did not change)
                 continue
             file_old, file_new = files_before.get(rule), files_after.get(rule)
-            changes: list[Change] = []
-            if new is None:
-                changes.append(Change("repeal", rule))
-            elif old is None:  # a rule its own history says was repealed, or was re-enacted, comes back (R105)
-                returns = rule in ever or any(change_type(json.loads(entry)) in ("reenactment", "repeal")
-                                              for entry in (file_new.history if file_new else ()))
-                kind = "reenact" if returns else "enact"
-                changes.append(Change(kind, rule, text=new.text, title=new.name or None, power=new.power))
-            else:
-                if old.name != new.name:
-                    changes.append(Change("retitle", rule, title=new.name))
-                if old.power != new.power:
-                    changes.append(Change("power", rule, power=new.power))
-                if old.text != new.text:
-                    changes.append(Change("amend", rule, text=new.text))
-            if not changes:
-                continue
-            history_before, history_after = file_old.history if file_old else (), file_new.history if file_new else ()
-            kept = set(history_before) & set(history_after)
-            added = [json.loads(entry) for entry in history_after if entry not in kept]
-            removed = [json.loads(entry) for entry in history_before if entry not in kept]
-            path = (new or old or file_new or file_old).path
-            # A file new to the commit brings the rule's whole history: only its last entry can be this change.
-            entry = _matching_entry(added[-1:], changes, strict=True) if file_old is None else \
-                _matching_entry(added, changes)
-            if entry is not None:
-                entry = self.final_entry(rule, entry)
-            agent = entry.get("agent") if entry else None
-            # An entry corrected (its date, its agent's name) is not one removed.
-            removed = [item for item in removed if item.get("line") is None and not any(_corrects(new, item)
-                                                                                        for new in added)]
-            if removed and noting:
-                said = dict(zip(file_old.history, self.history([json.loads(item) for item in file_old.history])))
-                self.notes["Changes the Rulekeepor later removed from a rule's history"].extend(
-                    f"rule {rule}: {said[_canonical(item)]}, removed at commit {commit[:10]} ({subject})"
-                    for item in removed)
-            entry_date = entry.get("date") if entry else None
-            valid = _valid_date(entry_date)
-            if entry is not None and entry_date is not None and valid is None and noting and not entry.get("line"):
-                self.problems.append(Problem(path, commit, 0, f"the history entry's date {json.dumps(entry_date)} "
-                                             "is not a day: dated by the commit"))
-            found.append(_Found(commit, subject, date, rule, path, changes,
-                                agent if isinstance(agent, dict) else None, valid,
-                                (added[-1:] if file_old is None else added), history_after))
+            if changes := _rule_changes(rule, old, new, file_new, ever):
+                found.append(self._recorded_change(commit, date, subject, rule, changes, (new or old or file_new
+                                                                                         or file_old).path,
+                                                   file_old, file_new, noting))
         return found
+
+    def _recorded_change(self, commit: str, date: str, subject: str, rule: int, changes: list[Change], path: str,
+                         file_old: _Rule | None, file_new: _Rule | None, noting: bool) -> _Found:
+        """A commit's `changes` to a rule, with the history entry its file gained that records them (its agent, its
+        day), and what the commit took from the rule's history said."""
+        history_before, history_after = file_old.history if file_old else (), file_new.history if file_new else ()
+        kept = set(history_before) & set(history_after)
+        added = [json.loads(entry) for entry in history_after if entry not in kept]
+        removed = [json.loads(entry) for entry in history_before if entry not in kept]
+        # A file new to the commit brings the rule's whole history: only its last entry can be this change.
+        entry = _matching_entry(added[-1:], changes, strict=True) if file_old is None else \
+            _matching_entry(added, changes)
+        if entry is not None:
+            entry = self.final_entry(rule, entry)
+        agent = entry.get("agent") if entry else None
+        # An entry corrected (its date, its agent's name) is not one removed.
+        removed = [item for item in removed if item.get("line") is None and not any(_corrects(new, item)
+                                                                                    for new in added)]
+        if removed and noting:
+            said = dict(zip(file_old.history, self.history([json.loads(item) for item in file_old.history])))
+            self.notes["Changes the Rulekeepor later removed from a rule's history"].extend(
+                f"rule {rule}: {said[_canonical(item)]}, removed at commit {commit[:10]} ({subject})"
+                for item in removed)
+        entry_date = entry.get("date") if entry else None
+        valid = _valid_date(entry_date)
+        if entry is not None and entry_date is not None and valid is None and noting and not entry.get("line"):
+            self.problems.append(Problem(path, commit, 0, f"the history entry's date {json.dumps(entry_date)} "
+                                         "is not a day: dated by the commit"))
+        return _Found(commit, subject, date, rule, path, changes, agent if isinstance(agent, dict) else None, valid,
+                      (added[-1:] if file_old is None else added), history_after)
 
     def _annotated(self, commit: str, date: str, subject: str, before: dict[int, _Rule], after: dict[int, _Rule],
                    noting: bool) -> list[_Found]:
@@ -764,64 +789,12 @@ class _Importer:
             history = self._final[rule]
             split = self._split(history)
             items = self._renamed_not_repealed(items, history, replaced)
-            used: set[int] = set()
+            matched, used = self._matched_entries(history, split, items)
             start = initial.get(rule)  # the rule as the log replays it so far (failed changes left out)
             view: dict | None = {"in force": True, "text": start.text, "title": start.name, "power": start.power} \
                 if start is not None else None
-            # The entries the commits added first, then by date for the changes whose commits added none.
-            matched: dict[int, tuple[int | None, dict | None]] = {}
             for item in items:
-                for change in item.changes:
-                    matched[id(change)] = found_entry = self._said_entry(history, split, used, item, change)
-                    if found_entry[0] is not None:
-                        used.add(found_entry[0])
-            reached = split - 1  # (a change never takes an entry before one an earlier commit's change took)
-            for item in items:
-                for change in item.changes:
-                    if matched[id(change)] == (None, None):
-                        matched[id(change)] = self._dated_entry(history, reached + 1, used, item, change), None
-                        if matched[id(change)][0] is not None:
-                            used.add(matched[id(change)][0])
-                reached = max([reached] + [index for change in item.changes
-                                           if (index := matched[id(change)][0]) is not None])
-            for item in items:
-                pieces: dict[tuple, list[Change]] = {}
-                for change in item.changes:
-                    index, struck = matched[id(change)]
-                    if index is not None:
-                        entry = history[index]
-                        kind = KIND_OF_TYPE.get(change_type(entry))
-                        if {change.kind, kind} == {"enact", "reenact"}:
-                            change.kind = kind
-                        self.credited[id(change)] = (history, index)
-                        change.corrected = self._recorded_then(item, entry, change)
-                        key = ("entry", _canonical(entry.get("agent")), _valid_date(entry.get("date")))
-                    elif struck is not None:
-                        change.failed = True
-                        change.corrected = f"recorded at commit {item.commit[:10]} ({item.commit_date[:10]}) as " \
-                                           f"'{self._words_then(item, struck)}'; the Rulekeepor later took it out of " \
-                                           "the rule's history"
-                        key = ("struck", _canonical(item.agent), item.date)
-                    else:
-                        key = ("none", "", None)
-                    pieces.setdefault(key, []).append(change)
-                replaced[id(item)] = []
-                for (how, agent, date), changes in pieces.items():
-                    # (in the order of the rule's history: "Retitled", then "Amended(8)", as the FLR lists them)
-                    changes.sort(key=lambda change: matched[id(change)][0] if matched[id(change)][0] is not None
-                                 else len(history))
-                    after = _replayed(view, changes)
-                    if how == "none" and after == view:
-                        self.notes["Changes left out: each only undoes a change the Rulekeepor later struck"].append(
-                            f"rule {rule} at commit {item.commit[:10]} ({item.subject})")
-                        continue
-                    view = after
-                    piece = dataclasses.replace(item, changes=changes)
-                    if how == "entry":
-                        piece.agent, piece.date = json.loads(agent), date
-                    elif how == "none":
-                        piece.agent, piece.date = dict(UNRECORDED_CHANGE), None
-                    replaced[id(item)].append(piece)
+                replaced[id(item)], view = self._credited_pieces(item, history, matched, view)
             pieces_of_rule = [piece for item in items for piece in replaced[id(item)]]
             for index in range(split, len(history)):
                 if index not in used and (piece := self._unseen(rule, history, index, items)) is not None:
@@ -838,6 +811,73 @@ class _Importer:
                 out += before.get(id(piece), [])
                 out.append(piece)
         return out + before.get(0, [])
+
+    def _matched_entries(self, history: list[dict], split: int, items: list[_Found]
+                         ) -> tuple[dict[int, tuple[int | None, dict | None]], set[int]]:
+        """Each change of a rule's commits (by id) matched to the entry of the rule's `history` that records it (its
+        place), or to the entry its commit added that the Rulekeepor struck since; the entries the commits added
+        first, then by date for the changes whose commits added none. And the places taken."""
+        used: set[int] = set()
+        matched: dict[int, tuple[int | None, dict | None]] = {}
+        for item in items:
+            for change in item.changes:
+                matched[id(change)] = found_entry = self._said_entry(history, split, used, item, change)
+                if found_entry[0] is not None:
+                    used.add(found_entry[0])
+        reached = split - 1  # (a change never takes an entry before one an earlier commit's change took)
+        for item in items:
+            for change in item.changes:
+                if matched[id(change)] == (None, None):
+                    matched[id(change)] = self._dated_entry(history, reached + 1, used, item, change), None
+                    if matched[id(change)][0] is not None:
+                        used.add(matched[id(change)][0])
+            reached = max([reached] + [index for change in item.changes
+                                       if (index := matched[id(change)][0]) is not None])
+        return matched, used
+
+    def _credited_pieces(self, item: _Found, history: list[dict], matched: dict[int, tuple[int | None, dict | None]],
+                         view: dict | None) -> tuple[list[_Found], dict | None]:
+        """A commit's changes to a rule, in pieces of one agent and day each as the entries they are matched to say
+        (a change struck since: failed; a change no entry accounts for: the Rulekeepor's own), and the rule as
+        the log replays it after them (`view` before)."""
+        pieces: dict[tuple, list[Change]] = {}
+        for change in item.changes:
+            index, struck = matched[id(change)]
+            if index is not None:
+                entry = history[index]
+                kind = KIND_OF_TYPE.get(change_type(entry))
+                if {change.kind, kind} == {"enact", "reenact"}:
+                    change.kind = kind
+                self.credited[id(change)] = (history, index)
+                change.corrected = self._recorded_then(item, entry, change)
+                key = ("entry", _canonical(entry.get("agent")), _valid_date(entry.get("date")))
+            elif struck is not None:
+                change.failed = True
+                change.corrected = f"recorded at commit {item.commit[:10]} ({item.commit_date[:10]}) as " \
+                                   f"'{self._words_then(item, struck)}'; the Rulekeepor later took it out of " \
+                                   "the rule's history"
+                key = ("struck", _canonical(item.agent), item.date)
+            else:
+                key = ("none", "", None)
+            pieces.setdefault(key, []).append(change)
+        out: list[_Found] = []
+        for (how, agent, date), changes in pieces.items():
+            # (in the order of the rule's history: "Retitled", then "Amended(8)", as the FLR lists them)
+            changes.sort(key=lambda change: matched[id(change)][0] if matched[id(change)][0] is not None
+                         else len(history))
+            after = _replayed(view, changes)
+            if how == "none" and after == view:
+                self.notes["Changes left out: each only undoes a change the Rulekeepor later struck"].append(
+                    f"rule {item.rule} at commit {item.commit[:10]} ({item.subject})")
+                continue
+            view = after
+            piece = dataclasses.replace(item, changes=changes)
+            if how == "entry":
+                piece.agent, piece.date = json.loads(agent), date
+            elif how == "none":
+                piece.agent, piece.date = dict(UNRECORDED_CHANGE), None
+            out.append(piece)
+        return out, view
 
     @staticmethod
     def _renamed_not_repealed(items: list[_Found], history: list[dict], replaced: dict[int, list[_Found]]
@@ -1224,11 +1264,37 @@ class _Importer:
                        and (item.date or item.commit_date[:10]) >= walk.start_date), default=1)
         decisions = [d for d in decisions if d.number >= low and (high is None or d.number <= high)]
         self._mistyped_years(found)
+        entries = self._entries(walk, found, decisions, low, high)
+        used = {_entry_number(placed.entry) for placed in entries if placed.entry.heading.startswith("Proposal ")}
+        missing = gaps(used, low, max(used | set(self.unauthored), default=low))
+        log_entries = self._place_unrecorded(entries, missing)
+        before = self._history_before(walk, log_entries)
+        self._revision_before = {number: revision for number, (_, revision) in before.items() if revision is not None}
+        self._record_revisions(log_entries, walk.initial)
+        self._compare_the_end(walk, log_entries)
+        first = min(used, default=low)
+        files = self._game_files(walk, decisions, log_entries, first, before)
+        files.update(self._log_files(log_entries))
+        files.update(self._snapshots(walk, log_entries, found))
+        logged = set(used) | set(self.unauthored) | {n for low_, high_ in missing for n in range(low_, high_ + 1)}
+        if earlier := self._earlier_md(logged, first):
+            files["earlier.md"] = earlier
+        files["IMPORT.md"] = self._report(walk, decisions, log_entries, missing)
+        count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
+        return ImportedGame(files, count, self.problems)
+
+    def _entries(self, walk: _Walk, found: list[_Found], decisions: list[_Decision], low: int, high: int | None
+                 ) -> list[_Placed]:
+        """The log's entries, in the Rulekeepor's order: each decided proposal from `low` to `high` with its changes, those
+        he applied with no decision the Assessor's record holds, those he recorded adopted changing no rule, and
+        the events (what one commit did by one agent on one day)."""
+        def in_range(number: int | None) -> bool:
+            return number is not None and number >= low and (high is None or number <= high)
         by_proposal: dict[int, list[_Found]] = defaultdict(list)
         events: list[_Found] = []
         for item in found:
             number = self._proposal_of(item)
-            if number is not None and number >= low and (high is None or number <= high):
+            if in_range(number):
                 by_proposal[number].append(item)
                 if item.date is not None and item.date < walk.start_date:
                     self.problems.append(Problem(item.path, item.commit, 0, f"proposal {number}: the history entry's "
@@ -1247,8 +1313,7 @@ class _Importer:
                 self._unauthored(number, by_proposal[number], events, "The Rulekeepor applied it (its changes are "
                                  "the events of its commits), and no record names its author.")
         for number, (commit, date, _) in sorted(walk.recorded.items()):
-            if number < low or high is not None and number > high or number in by_proposal or number in decided \
-                    or number in self.unauthored:
+            if not in_range(number) or number in by_proposal or number in decided or number in self.unauthored:
                 continue
             if _named(self.proposal_notes.get(number, ("", {}))[1].get("author")):
                 self.unchanging.append(number)
@@ -1264,15 +1329,12 @@ class _Importer:
             groups.setdefault(key, []).append(item)
         for group in groups.values():
             entries.append(self._event_entry(group, position))
-        entries = self._in_the_rulekeepors_order(entries, position)
-        used = {_entry_number(placed.entry) for placed in entries if placed.entry.heading.startswith("Proposal ")}
-        top = max(used | set(self.unauthored), default=low)
-        missing = gaps(used, low, top)
-        log_entries = self._place_unrecorded(entries, missing)
-        before = self._history_before(walk, log_entries)
-        self._revision_before = {number: revision for number, (_, revision) in before.items() if revision is not None}
-        self._record_revisions(log_entries, walk.initial)
-        self._compare_the_end(walk, log_entries)
+        return self._in_the_rulekeepors_order(entries, position)
+
+    def _game_files(self, walk: _Walk, decisions: list[_Decision], log_entries: list[Entry], first: int,
+                    before: dict[int, tuple[list[str], int | None]]) -> dict[str, str]:
+        """game.toml and rules.md: the players, the numbering, the sections over time; the rules before the first
+        proposal the log holds."""
         players = sorted({name for entry in log_entries for key, value in entry.keys if key == "Proposer"
                           for name in [value]}
                          | {name for entry in log_entries for key, value in entry.keys if key == "Co-authors"
@@ -1288,7 +1350,6 @@ class _Importer:
                                          "leaves no number for the next rule: written without numbering.next_rule"))
         next_rule = highest + 1 if highest < MAX_NUMBER and not self._numbered_out_of_turn(log_entries, highest) \
             else None
-        first = min(used, default=low)
         opening = next((_entry_number(entry) for entry in log_entries if entry.heading.startswith("Proposal ")), first)
         title = f"Agora's rules before proposal {opening}"
         rules_md = self._ruleset_md(title, walk.initial, history=before)
@@ -1300,15 +1361,25 @@ class _Importer:
         if why := too_large_for(game_toml, MAX_TOML_BYTES):
             raise ImportRefused(str(self.ruleset), f"the records name {len(players):,} players, whom game.toml lists: "
                                 f"it would be a file that {why}", self.problems)
-        files = {"game.toml": game_toml, "rules.md": rules_md}
+        return {"game.toml": game_toml, "rules.md": rules_md}
+
+    @staticmethod
+    def _log_files(log_entries: list[Entry]) -> dict[str, str]:
+        """The log, a file a year (each cut in parts where it is long)."""
         by_year: dict[str, list[Entry]] = defaultdict(list)
         for entry in log_entries:
             by_year[entry.year].append(entry)
+        files: dict[str, str] = {}
         for year, items in sorted(by_year.items()):
             logs = log_parts(f"# Agora, {year}\n\n{PREAMBLE}\n\n", items)
             files.update({f"log/{year}.md": logs[0]} if len(logs) == 1 else
                          {f"log/{year}-{n:03}.md": log for n, log in enumerate(logs, 1)})
-        last_year = max(by_year, default="")
+        return files
+
+    def _snapshots(self, walk: _Walk, log_entries: list[Entry], found: list[_Found]) -> dict[str, str]:
+        """The Rulekeepor's rules at the end of each year the log holds but its last, as snapshots."""
+        last_year = max((entry.year for entry in log_entries), default="")
+        files: dict[str, str] = {}
         for year, state in sorted(walk.year_ends.items()):
             if year < last_year and year >= walk.start_date[:4]:
                 snapshot = self._ruleset_md(f"The Rulekeepor's rules at the end of {year}", state,
@@ -1319,12 +1390,7 @@ class _Importer:
                                                  f"snapshot, would be a file that {why}: no snapshot of {year}"))
                 else:
                     files[f"snapshots/{year}-12-31.md"] = snapshot
-        logged = set(used) | set(self.unauthored) | {n for low_, high_ in missing for n in range(low_, high_ + 1)}
-        if earlier := self._earlier_md(logged, first):
-            files["earlier.md"] = earlier
-        files["IMPORT.md"] = self._report(walk, decisions, log_entries, missing)
-        count = sum(1 for entry in log_entries if entry.heading.startswith("Proposal "))
-        return ImportedGame(files, count, self.problems)
+        return files
 
     def _behind(self, year: str, state: dict[int, _Rule], walk: _Walk, entries: list[Entry],
                 found: list[_Found]) -> str:
