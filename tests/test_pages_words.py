@@ -177,3 +177,20 @@ def test_a_game_with_no_proposal_says_so_where_proposals_are_listed(tmp_path):
         html = (tmp_path / "site" / "g" / page).read_text(encoding="utf-8")
         assert f'<p>No proposal is recorded in <a href="{link}">the log</a>.</p>' in html
         assert "<table" not in html and "Every proposal was adopted" not in html
+
+
+def test_the_logs_parts_are_named_by_their_entries_cut_short(small_parts):
+    """A keeper's correction may name a hundred rules in its title (Agora's do): each part of the log is linked by
+    its first and last entries, each cut to a readable length inside its quotes, the whole title kept on the
+    entry itself."""
+    long_title = "Cleaning: rules " + ", ".join(str(n) for n in range(202, 302))
+    log = "".join(f"## Event: {long_title if n % 40 == 0 else f'Note {n}'}\nDate: 2020-01-01\n\nNothing.\n\n"
+                  for n in range(80))
+    replayed = game(log, 'title = "G"\nplayers = ["Ann", "Bob"]\n')
+    page = page_context(replayed, "g/log-2.html")
+    labels = [part["label"] for part in page["pager"]]
+    cut = "event 'Cleaning: rules 202, 203, 204, 205, 206, 207, 208, \u2026'"
+    assert labels[0].startswith(f"{cut} – event 'Note ")
+    assert long_title not in str(labels)
+    assert all(len(label) <= 60 for part in labels for label in part.removesuffix(" onwards").split(" – "))
+    assert long_title in str(page_context(replayed, "g/log.html")["entries"][0])

@@ -6,6 +6,12 @@ from collections.abc import Callable, Iterator
 from functools import lru_cache
 from typing import Any
 
+from ..parse.source import shorten
+
+# A part's link names its first and last items in at most this many characters each: an event's title may list a
+# hundred rules (Agora's keepers' corrections), which made the log's links a wall of numbers.
+PAGER_LABEL = 60
+
 
 @lru_cache(maxsize=256)
 def parts(count: int, size: int) -> tuple[range, ...]:
@@ -38,7 +44,15 @@ class Pager:
     def __iter__(self) -> Iterator[dict[str, Any]]:
         last = len(self.ranges) - 1
         for part, span in enumerate(self.ranges if last else ()):
-            first = self.label(span[0])
+            first = _short(self.label(span[0]))
             yield {"url": part_name(self.stem, part), "current": part == self.current,
                    "label": (f"{first} onwards" if self.growing and part == last
-                             else f"{first} – {self.label(span[-1])}" if len(span) > 1 else first)}
+                             else f"{first} – {_short(self.label(span[-1]))}" if len(span) > 1 else first)}
+
+
+def _short(label: str) -> str:
+    """An item's label in at most PAGER_LABEL characters, a quoted title (`event '...'`) cut inside its quotes."""
+    if len(label) <= PAGER_LABEL:
+        return label
+    quoted = label.endswith("'")
+    return shorten(label[:-1] if quoted else label, PAGER_LABEL - quoted) + ("'" if quoted else "")
