@@ -232,6 +232,15 @@ def test_revisions_count_on_from_the_ruleset_as_the_flr_cites_them(site):
     assert 'class="anchor">2139/14</a>' in page(site, "rules/index.html")
 
 
+def test_each_rule_in_the_list_of_rules_keeps_its_power_beside_it(site):
+    """The list of the rules in force names each with its power: one item that never wraps between them, so that
+    "(2.0)" at the start of a line is never read as the power of the number after it."""
+    listed = page(site, "rules/index.html").split('<nav class="toc"', 1)[1].split("</nav>", 1)[0]
+    assert ('<span class="toc-item"><a href="#rule-2139">2139</a><span class="power" title="power"> (2.0)</span>'
+            '</span>') in listed
+    assert not re.search(r"</span>\s*<span class=\"power\"", listed)  # (no power outside its rule's item)
+
+
 def test_the_rules_in_force_read_by_section_with_each_notes(site):
     words = text(site, "rules/by-section.html")
     assert words.startswith("Rules in force by section by number · grouped by power · By section")
