@@ -3,6 +3,8 @@
 `withdrawn/` when decided, in the commit that changed the rules (whatever its subject says)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from generator.importers.proposalfiles import ProposalFolder, find_folder, read_folder, read_proposal
@@ -182,3 +184,75 @@ def test_a_status_written_in_place_and_a_file_added_with_the_change_are_the_reco
     assert "its proposals' files 14.md, added to proposals/ with the rules' change (naming no result) by this " \
         "commit" in files["corrections.txt"]
     assert check(capsys, tmp_path / "game")[0] == 0
+
+
+def test_a_decision_recorded_apart_from_its_change_is_paired_with_the_change_next_to_it(tmp_path, capsys) -> None:
+    """A keeper who moves a proposal's file into succeeded/ in one commit and changes the rules in another: the
+    change right after or right before the decision, with no other decision between, carried it out; the record
+    ties it where both might (the proposal's text names the rule changed, the rule enacted is numbered as it); where
+    nothing does, neither is read as it, and that is said at the file's line."""
+    repo = tmp_path / "repo"
+    ann_point, double = "Ann gets a point.", "Points double."
+    git_commit(repo, "Start", {"rules.md": RULES}, date="2020-01-01T12:00:00")
+    git_commit(repo, "Open", {f"proposals/active/{n}.md": proposal(n, who, "voting", text) for n, who, text in (
+        (301, "Ann", ENACT), (302, "Bo", AMEND), (303, "Cy", ann_point), (304, "Dee", double),
+        (305, "Eve", "Nothing."))}, date="2020-01-02T12:00:00", author="Kee")
+    day = iter(range(3, 20))
+
+    def commit(subject: str, files: dict[str, str | None]) -> None:
+        git_commit(repo, subject, files, date=f"2020-01-{next(day):02}T12:00:00", author="Kee")
+
+    tea = RULES + "\n## 301\nTea is served at four.\n"
+    commit("Votes counted", moved(301, "Ann", "succeeded", ENACT, "2020-01-03"))        # the decision, then
+    commit("Done", {"rules.md": tea})                                                  # its change
+    commit("Tuesday", {"rules.md": tea.replace("half the players", "two players")})   # a change, then
+    commit("Votes counted", moved(302, "Bo", "succeeded", AMEND, "2020-01-06"))        # its decision (text: rule 201)
+    rules = tea.replace("half the players", "two players")
+    commit("Wednesday", {"rules.md": (rules := rules.replace("Tea is", "Coffee is"))})
+    commit("Votes counted", moved(303, "Cy", "succeeded", ann_point, "2020-01-08"))    # between two changes: unsure
+    commit("Thursday", {"rules.md": (rules := rules + "\n## 9\nAnn has a point.\n")})
+    commit("Votes counted", moved(305, "Eve", "failed", "Nothing.", "2020-01-10"))     # another decision, then
+    commit("Votes counted", moved(304, "Dee", "succeeded", double, "2020-01-11"))      # one change next to it
+    commit("Friday", {"rules.md": rules + "\n## 10\nPoints count double.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Proposal 302", "Event: Wednesday", "Proposal 303", "Event: Thursday",
+                         "Proposal 305", "Proposal 304"]
+    assert "Proposer: Ann\n" in log["Proposal 301"] and "Enact rule 301" in log["Proposal 301"]
+    assert "Proposer: Bo\n" in log["Proposal 302"] and "Amend rule 201" in log["Proposal 302"]
+    assert "Enact rule 10" in log["Proposal 304"]
+    assert "Enact" not in log["Proposal 303"] and "Amend" not in log["Proposal 303"]
+    assert re.search(r"commit \S+ proposal 301 by Ann +# the record: its proposals' files 301.md, moved to "
+                     r"proposals/succeeded/ by commit \S+, the decision just before this one", files["corrections.txt"])
+    assert re.search(r"commit \S+ proposal 302 by Bo +# the record: its proposals' files 302.md, moved to "
+                     r"proposals/succeeded/ by commit \S+, the decision just after this one", files["corrections.txt"])
+    # the keeper's own changes between: no proposal's
+    assert "By: Kee, no proposal" in log["Event: Wednesday"] and "By: Kee, no proposal" in log["Event: Thursday"]
+    # the one change next to a decision, which nothing in the record ties to it: a guess, said
+    assert re.search(r"commit \S+: proposal 304 by Dee: guessed: it carries out proposal 304, decided by commit \S+ "
+                     r"just before it \(nothing in the record ties them", said)
+    assert "proposals/succeeded/303.md:5: proposal 303 was decided by commit" in said
+    assert "neither tied to it by the record: neither is read as carrying it out (a corrections line `commit ID " \
+        "proposal 303` names the one that did)" in said
+    assert "303.md:5: proposal 303 succeeded/, and no commit" not in said
+    assert check(capsys, tmp_path / "game")[0] == 0
+
+
+def test_one_change_between_two_decisions_the_record_ties_to_neither_carries_out_neither(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES}, date="2020-01-01T12:00:00")
+    git_commit(repo, "Open", {"proposals/active/7.md": proposal(7, "Ann", "voting", "Points double."),
+                              "proposals/active/8.md": proposal(8, "Bo", "voting", "Tea at four.")},
+               date="2020-01-02T12:00:00", author="Kee")
+    git_commit(repo, "Counted", moved(7, "Ann", "succeeded", "Points double.", "2020-01-03"),
+               date="2020-01-03T12:00:00", author="Kee")
+    git_commit(repo, "Rules", {"rules.md": RULES + "\n## 9\nPoints count double.\n"}, date="2020-01-04T12:00:00",
+               author="Kee")
+    git_commit(repo, "Counted", moved(8, "Bo", "succeeded", "Tea at four.", "2020-01-05"),
+               date="2020-01-05T12:00:00", author="Kee")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    for number in (7, 8):
+        assert re.search(rf"proposals/succeeded/{number}.md:5: proposal {number} was decided by commit \S+, which "
+                         r"changed no rule, and so were others beside commit \S+, the one that changed the rules "
+                         rf"between them: it is not read as carrying out any of them \(a corrections line `commit \S+ "
+                         rf"proposal {number}` says it did\)", said), said
+    assert "Enact rule 9" not in log["Proposal 7"] + log["Proposal 8"]

@@ -214,6 +214,10 @@ class _Walk:
     filed_folder: ProposalFolder | None = None
     filed: list[FiledProposal] = field(default_factory=list)
     filed_said: list[str] = field(default_factory=list)
+    filed_unsure: set[int] = field(default_factory=set)  # adopted proposals two commits may have carried out, said
+    # The first-parent line as read, each commit with the files it changed (a decision recorded apart from the
+    # rules' change is found among them: `_pair_apart`).
+    line: list[tuple[Commit, list[str]]] = field(default_factory=list)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -575,6 +579,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
         unread: list[Commit] = []  # the commits since the last whose rules could be read
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
+            walk.line.append((commit, changed))
             if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
                 _note_decision(walk, place, commit)
                 if walk.proposing is None and (walk.decided or walk.submitted):
@@ -1217,7 +1222,7 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
         return True
     if step.filed:  # (the game's proposal files: the proposer is its file's, `_credit_authors`)
         hows = {how: [posixpath.basename(path) for _, path, h in step.filed if h == how] for _, _, how in step.filed}
-        step.said += [f"its proposals' files {', '.join(names)}, {how} by this commit" for how, names in hows.items()]
+        step.said += [f"its proposals' files {', '.join(names)}, {how}" for how, names in hows.items()]
         step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number, _, _ in step.filed))
         return True
     title = step.title
@@ -1911,7 +1916,7 @@ def _unmatched_filed(walk: _Walk, steps: list[_Step], decided: dict[int, Decisio
     """Each proposal its own file says was adopted that no commit carried out, said at the file's line."""
     carried = {p.number for step in steps if step.reading.kind == "proposal" for p in step.reading.proposals}
     for filed in walk.filed:
-        if filed.number not in carried and decided[filed.number].result == "adopted":
+        if filed.number not in carried | walk.filed_unsure and decided[filed.number].result == "adopted":
             walk.filed_said.append(f"{filed.path}:{filed.line}: proposal {filed.number} {filed.decision.said}, and "
                                    "no commit that changed the rules made its file say so: its entry holds no change "
                                    "(it changed no rule, or a commit that does not say so carried it out: a "
@@ -1964,27 +1969,123 @@ def _proposal_text(blobs: BlobReader, revision: str, path: str, walk: _Walk) -> 
 def _match_filed(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFolder) -> None:
     """Each commit that changed the rules and made a proposal's own file say it was adopted (moved into
     `succeeded/`, its Status made `passed`, or added beside the rules' change where its file names no result)
-    carried that proposal out: `step.filed`."""
+    carried that proposal out: `step.filed`. A keeper who records the decision in a commit of its own carried it
+    out in the commit that changed the rules next to it (`_pair_apart`)."""
+    stepped = {step.commit.id for step in walk.steps}
+    apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]] = []  # decisions in commits changing no rule
+    prefix = f"{folder.folder}/" if folder.folder else ""
+    for place, (commit, changed) in enumerate(walk.line):
+        if commit.parents and commit.id not in stepped and any(path.startswith(prefix) for path in changed) and \
+                (decided := _decided_by(repo, blobs, walk, folder, commit)):
+            apart.append((place, commit, decided))
     for step in walk.steps:
         if step.ruleset or not step.commit.parents:
             continue
-        parent = step.commit.parents[0]
-        for status, old, new in _changed_files(repo, parent, step.commit.id, folder.folder or "."):
-            if status.startswith("D") or not is_text_name(new) or (number := name_number(new)) is None:
-                continue
-            now = read_proposal(new, _proposal_text(blobs, step.commit.id, new, walk) or "", folder)
-            before = read_proposal(old, _proposal_text(blobs, parent, old, walk) or "", folder) \
-                if not status.startswith("A") else None
-            result = now.decision.result if now else ""
-            if result == "adopted" and (before is None or before.decision.result != "adopted"):
-                how = f"moved to {posixpath.dirname(new)}/" if old != new and posixpath.dirname(old) != \
-                    posixpath.dirname(new) else f"added to {posixpath.dirname(new) or '.'}/" if before is None \
-                    else f"'{now.decision.said}' written in it"
-                step.filed.append((number, new, how))
-            elif not result and status.startswith("A"):
-                step.filed.append((number, new, f"added to {posixpath.dirname(new) or '.'}/ with the rules' change "
-                                                "(naming no result)"))
+        for number, path, result, how in _decided_by(repo, blobs, walk, folder, step.commit):
+            if result in ("adopted", ""):
+                step.filed.append((number, path, f"{how} by this commit"))
         step.filed.sort()
+    _pair_apart(walk, apart)
+
+
+def _decided_by(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFolder, commit: Commit
+                ) -> list[tuple[int, str, str, str]]:
+    """The proposals whose own files a commit made say they were decided, each (number, its file, the result, how
+    the file came to say it), and those it added naming no result (result "")."""
+    parent = commit.parents[0]
+    out = []
+    for status, old, new in _changed_files(repo, parent, commit.id, folder.folder or "."):
+        if status.startswith("D") or not is_text_name(new) or (number := name_number(new)) is None:
+            continue
+        now = read_proposal(new, _proposal_text(blobs, commit.id, new, walk) or "", folder)
+        before = read_proposal(old, _proposal_text(blobs, parent, old, walk) or "", folder) \
+            if not status.startswith("A") else None
+        result = now.decision.result if now else ""
+        if result not in ("", "undecided") and (before is None or before.decision.result != result):
+            how = f"moved to {posixpath.dirname(new)}/" if old != new and posixpath.dirname(old) != \
+                posixpath.dirname(new) else f"added to {posixpath.dirname(new) or '.'}/" if before is None \
+                else f"'{now.decision.said}' written in it"
+            out.append((number, new, result, how))
+        elif not result and status.startswith("A"):
+            out.append((number, new, "", f"added to {posixpath.dirname(new) or '.'}/ with the rules' change "
+                                         "(naming no result)"))
+    return out
+
+
+def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]]) -> None:
+    """The proposals a commit that changed no rule made their files say were adopted (`apart`: each such commit's
+    place, the commit, its decisions), each carried out by the commit that changed the rules right after or right
+    before it, with no other decision between (a keeper who marks the decision and then makes the change, or the
+    other way round). Where both may be, the one the record ties to it: its text names a rule that one changes, the
+    rule it enacts is numbered as the proposal, or the rule's new text names the proposal. A commit no record ties to
+    it, the only one there, is a guess, said; where two are, or two such decisions claim one commit, none is read as
+    carrying it out, and that is said at the proposal's file."""
+    texts = {filed.number: filed.decision.text for filed in walk.filed}
+    lines = {filed.number: filed.line for filed in walk.filed}
+    # the first-parent line's decisions and changes of the rules, in order: (place, step or None, the commit)
+    events = sorted([(place, None, commit) for place, commit, _ in apart] +
+                    [(step.place, step, step.commit) for step in walk.steps if not step.ruleset and not step.formatting])
+    claims: dict[int, list[tuple[int, Commit, list[tuple[int, str, str]], bool]]] = {}  # step's index -> claims
+    for place, commit, decided in apart:
+        adopted = [(number, path, how) for number, path, result, how in decided if result == "adopted"]
+        if not adopted:
+            continue
+        at = next(n for n, event in enumerate(events) if event[0] == place and event[1] is None)
+        near = [n for n in (at - 1, at + 1) if 0 <= n < len(events) and events[n][1] is not None
+                and _free(events[n][1])]
+        tied = [n for n in near if any(_ties(events[n][1], number, texts.get(number, "")) for number, _, _ in adopted)]
+        chosen = tied if len(tied) == 1 else near if len(near) == 1 and not tied else []
+        if chosen:
+            claims.setdefault(chosen[0], []).append((place, commit, adopted, bool(tied)))
+        elif near:
+            for number, path, _ in adopted:
+                walk.filed_unsure.add(number)
+                walk.filed_said.append(
+                    f"{path}:{lines.get(number, 1)}: proposal {number} was decided by commit {commit.short}, which "
+                    f"changed no rule; the commits that changed the rules just before and after it, "
+                    f"{' and '.join(events[n][2].short for n in near)}, with no other decision between, "
+                    f"{'both' if len(tied) > 1 else 'neither'} tied to it by the record: neither is read as carrying "
+                    f"it out (a corrections line `commit ID proposal {number}` names the one that did)")
+    for n, claimed in claims.items():
+        step = events[n][1]
+        if len(claimed) > 1 and sum(tied for *_, tied in claimed) != 1:
+            for _, commit, adopted, _ in claimed:
+                for number, path, _ in adopted:
+                    walk.filed_unsure.add(number)
+                    walk.filed_said.append(
+                        f"{path}:{lines.get(number, 1)}: proposal {number} was decided by commit {commit.short}, "
+                        f"which changed no rule, and so were others beside commit {step.commit.short}, the one that "
+                        "changed the rules between them: it is not read as carrying out any of them (a corrections "
+                        f"line `commit {step.commit.short} proposal {number}` says it did)")
+            continue
+        place, commit, adopted, tied = next(claim for claim in claimed if claim[3] or len(claimed) == 1)
+        when = "before" if place < step.place else "after"
+        step.filed += [(number, path, f"{how} by commit {commit.short}, the decision just {when} this one")
+                       for number, path, how in adopted]
+        if not tied:
+            step.guesses.append(f"it carries out proposal{'s' if len(adopted) > 1 else ''} "
+                                f"{', '.join(str(number) for number, _, _ in adopted)}, decided by commit "
+                                f"{commit.short} just {when} it (nothing in the record ties them, and no other "
+                                "decision came between)")
+
+
+def _free(step: _Step) -> bool:
+    """Whether nothing of the record says what proposal a commit carried out: no proposal's file it decided, no
+    History line naming a proposal."""
+    return not step.filed and not any(entry is not None and entry.proposal is not None for entry in step.credited)
+
+
+def _ties(step: _Step, number: int, text: str) -> bool:
+    """Whether the record ties a commit's changes to a proposal: the proposal's text names a rule it changes, a rule
+    it enacts or renumbers is numbered as the proposal (Suber's numbering), or a rule's new text names the
+    proposal."""
+    for change in step.changes:
+        rule = change.new_number if change.kind == "renumber" else change.rule
+        if change.kind in ("enact", "renumber") and rule == number or re.search(
+                rf"\brules?\s*#?\s*{rule}(?![0-9])", text[:100_000], re.IGNORECASE) or change.text and re.search(
+                rf"\bprop(?:osal)?\s*#?\s*{number}(?![0-9])", change.text, re.IGNORECASE):
+            return True
+    return False
 
 
 def _read_scores(repo: Path, scores: ScoreFiles, last: str, walk: _Walk) -> dict[str, Fraction]:
