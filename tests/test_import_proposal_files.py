@@ -133,6 +133,12 @@ def test_what_a_proposals_file_says() -> None:
                          "# Proposal 12: Dice\n\nRoll them.\n", folder)
     assert (read.number, read.decision.proposer, read.decision.result, read.decision.date, read.decision.title,
             read.decision.text) == (12, "Kit", "adopted", "2021-03-04", "Dice", "Roll them.")
+    # a field of the front matter said at its own line
+    read = read_proposal("proposals/14.md", "---\ntitle: Tea\n# the keeper's\n\"Proposed by\": Kit\nstatus: tabled\n"
+                         "---\nTea.\n", folder)
+    assert (read.decision.proposer, read.notes) == ("Kit", ((5, "its result 'tabled' is not one the import knows: read "
+                                                                "as undecided (the records file's proposals.results "
+                                                                "names it)"),))
     # bold fields; a heading numbering another than its name (the name's number kept, said); an unknown result
     read = read_proposal("proposals/0013-tea.md", "## Proposal 31\n\n**Proposer:** Bo\n**Status:** tabled\n\nTea.\n",
                          folder)

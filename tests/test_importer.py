@@ -388,6 +388,7 @@ def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
     (folder / "rule301.md").write_text("---\nRULE: 301\nType: Mutable\nStatus: Draft\n---\nNot yet.\n",
                                        encoding="utf-8")
     (folder / "README.md").write_text("How to propose a rule.\n", encoding="utf-8")
+    (folder / "template.md").write_text("---\ntitle: A new rule\nrule: NNN\n---\nIts text.\n", encoding="utf-8")
     output = tmp_path / "rules.md"
     assert main(["import", str(folder), "-o", str(output)]) == 0
     rules_md = output.read_text(encoding="utf-8")
@@ -396,10 +397,13 @@ def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
     assert rule_titles(rules_md) == {101: None, 202: "Voting", 301: None}
     assert rule_blocks(rules_md, 202) == ["A proposal needs a majority."]
     err = capsys.readouterr().err
-    assert f"{folder / 'rule301.md'}: guessed: rule 301 has status 'Draft': read as in force, as a file among the " \
-        "rules" in err
+    # said at the front matter's own line for it
+    assert f"{folder / 'rule301.md'}:4: guessed: rule 301 has status 'Draft': read as in force, as a file among " \
+        "the rules" in err
     assert f"{folder / 'README.md'}: left out: names no rule: no front matter giving a number, no number in its " \
         "name, no numbered rule heading in it" in err
+    assert f"{folder / 'template.md'}:3: left out: its front matter's rule number 'NNN' is not a number (a " \
+        "template?)" in err
 
 
 def test_rule_files_with_unreadable_front_matter(tmp_path, capsys) -> None:

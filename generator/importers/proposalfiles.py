@@ -162,10 +162,10 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
     except RulesetImportError:
         front = None
     if front is not None:
-        keys, at = front
+        keys, at, key_lines = front
         # (every value a string, or a list of them: the reader of front matter makes nothing else of a scalar)
         fields += [(" ".join(str(key).split()), short_title(", ".join(map(str, value)) if isinstance(value, list)
-                                                            else str(value))[0], 1)
+                                                            else str(value))[0], key_lines.get(key, 1))
                    for key, value in keys.items() if isinstance(value, (str, list))]
     while at < len(lines):
         line = lines[at]

@@ -256,23 +256,25 @@ class _Reading:
             self.left_out.append(Note(name, 0, "not a text file of rules"))
             return
         front = front_matter(name, text)
-        keys, first_line = front if front else ({}, 0)
+        keys, first_line, key_lines = front if front else ({}, 0, {})
         if keys:
             status = str(keys.get("status") or "").strip().lower()
             number = _front_matter_number(keys)
             if number is None and any(key in keys for key in ("rule", "number", "id")):
-                said = next(str(keys[key]) for key in ("rule", "number", "id") if key in keys)
-                self.left_out.append(Note(name, 2, f"its front matter's rule number '{_shown(said)}' is not a number "
-                                                   "(a template?)"))
+                key = next(key for key in ("rule", "number", "id") if key in keys)
+                self.left_out.append(Note(name, key_lines.get(key, 2), f"its front matter's rule number "
+                                                                       f"'{_shown(str(keys[key]))}' is not a number "
+                                                                       "(a template?)"))
                 return
+            named = f"rule {number}" if number is not None else "it"
             if status in _STATUS_NOT_IN_FORCE:
-                self.left_out.append(Note(name, 0, f"{'rule ' + str(number) if number is not None else 'it'} has "
-                                                   f"status '{keys['status']}', not in force"))
+                self.left_out.append(Note(name, key_lines.get("status", 0), f"{named} has status '{keys['status']}', "
+                                                                             "not in force"))
                 return
             if status not in _STATUS_IN_FORCE:
-                self.guessed.append(Note(name, 0, f"{'rule ' + str(number) if number is not None else 'it'} has "
-                                                  f"status '{keys['status']}': read as in force, as a file among the "
-                                                  "rules"))
+                self.guessed.append(Note(name, key_lines.get("status", 0), f"{named} has status '{keys['status']}': "
+                                                                            "read as in force, as a file among the "
+                                                                            "rules"))
         else:
             number = None
         if number is None and _holds_numbered_rules(text, first_line):
@@ -1084,8 +1086,13 @@ def _shown(text: str, limit: int = 60) -> str:
     return short_title(text, limit)[0]
 
 
-def front_matter(name: str, text: str) -> tuple[dict, int] | None:
-    """(keys in lower case, the 0-based line after the front matter), or None without front matter."""
+# A key of front matter's top-level mapping, at the start of its line: `status: passed`, `"Proposed by": Ann`
+_FRONT_KEY = re.compile(r"""(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#'"?:\-\[\]{}][^:#\n]*?))\s*:(?:\s|$)""")
+
+
+def front_matter(name: str, text: str) -> tuple[dict, int, dict[str, int]] | None:
+    """(keys in lower case, the 0-based line after the front matter, each top-level key's 1-based line, where its
+    line opens with it), or None without front matter."""
     import yaml  # only the rule-file reader needs it
 
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -1103,7 +1110,11 @@ def front_matter(name: str, text: str) -> tuple[dict, int] | None:
         raise RulesetImportError(f"its front matter is not YAML: {problem}", line, file=name) from None
     if not isinstance(keys, dict):
         return None
-    return {str(key).strip().lower(): value for key, value in keys.items()}, end + 1
+    lines_of = {}
+    for at in range(1, end):
+        if m := _FRONT_KEY.match(lines[at]):
+            lines_of.setdefault(next(group for group in m.groups() if group is not None).strip().lower(), at + 1)
+    return {str(key).strip().lower(): value for key, value in keys.items()}, end + 1, lines_of
 
 
 def _front_matter_number(keys: dict) -> int | None:
