@@ -1111,9 +1111,11 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
     invented in sequence; a defeated proposal is its own entry in its place; one the record names by letters is an
     event by it, outside the numbering."""
     repo = tmp_path / "repo"
-    archive = ("Archived proposals.\n\n#301 - Dice - defeated\n\nProposed by: Ann -10pts\n\nAnn: For  \nBo: Against  \n"
-               "Cy: Against  \n\n#302 - Tea - passed\n\nProposed by: Bo +3 (a roll)\n\nAnn: For  \nBo: For  \n"
-               "Cy: Against  \n\n#QUIT - Quitting - Passed\n\nProposed by: Cy\n\nAnn: For\nCy: For\n")
+    archive = ("Archived proposals.\n\n#301 - Dice - defeated\n\nProposed by: Ann -10pts\n\nDice are rolled.\n\nA fine "
+               "idea, all the same.\n\nAnn: For  \nBo: Against  \nCy: Against  \n\n#302 - Tea - passed\n\nProposed by: "
+               "Bo +3 (a roll)\n\nThis proposal would create rule 302:\n\n> Tea is served\nat noon.\n\nThe speaker "
+               "consents.\n\nQuorum: 2 votes\n\nAnn: For  \nBo: For  \nCy: Against  \n\n#QUIT - Quitting - Passed\n\n"
+               "Proposed by: Cy\n\nAnn: For\nCy: For\n")
     git_commit(repo, "Start", {"rules.md": RULES, "old_proposals.md": "Archived proposals.\n"},
                date="2016-10-01T12:00:00", author="Keeper")
     git_commit(repo, "Update rules.md", {"rules.md": amended(RULES, "Quorum is half", "Quorum  is half")},
@@ -1134,8 +1136,11 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
     # (undated: the day of the entry above it, here the game's start)
     dice = log["Proposal 301: Dice"]
     assert "Proposer: Ann\nDate: 2016-10-01\nVotes: for Ann; against Bo, Cy\nResult: defeated" in dice
-    assert "As proposed" not in dice  # (the archive's section holds its byline and ballots: not its text alone)
+    # (two paragraphs between its byline and its ballots, none quoted: which are the proposal's is not shown)
+    assert "As proposed" not in dice
     tea = log["Proposal 302: Tea"]
+    # its words: after its byline, through the rule's text it quotes; not the keeper's note, field and ballots
+    assert tea.endswith("As proposed:\n\n> This proposal would create rule 302:\n>\n> > Tea is served\n> at noon.\n\n")
     assert "Proposer: Bo\n" in tea and "Votes: for Ann, Bo; against Cy\nResult: adopted" in tea
     assert "Enact rule 302: Tea" in tea
     assert "By: Keeper, no proposal" in log["Event: Update rules.md"]  # no number invented for it

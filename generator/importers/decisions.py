@@ -200,7 +200,8 @@ class Decision:
     reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
     text: str = ""                       # the proposal's own text, where the record keeps it (the mapping's `text`)
     # A keeper's Markdown archive: what it holds of the proposal under its heading (its text among the keeper's
-    # notes, byline and ballots), read for the rules and proposals it names, never shown as its text
+    # notes, byline and ballots), read for the rules and proposals it names, never shown as its text (`text` is
+    # its own words, where the entry shows them apart: `_archived_words`)
     archived: str = ""
     name: str = ""                       # the record's own name for it, where not its number (VPRD)
     source: str = ""                     # the file that records it alone (a proposal's own file), where one does
@@ -503,7 +504,8 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
                                       "(proposals.results)")
         proposer = byline.search(body, f"{mapping.file}, proposal {written}")
         votes = []
-        for cast in ballot.finditer(body, f"{mapping.file}, proposal {written}"):
+        casts = ballot.finditer(body, f"{mapping.file}, proposal {written}")
+        for cast in casts:
             kind = mapping.ballots.get(clean_line(cast.group("ballot")))
             if kind is None:
                 raise DecisionsUnreadable(f"proposal {written}: the ballot '{clean_line(cast.group('ballot'))}' of "
@@ -513,9 +515,45 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
                 votes.append((clean_line(cast.group("voter")), kind))
         title = short_title(clean_line(start.group("title")))[0] if "title" in heading.compiled.groupindex else ""
         out.append(Decision(number, clean_line(proposer.group(1)) if proposer else "", result, said, "", 0.0,
-                            tuple(votes), title, archived=body,
-                            name="" if written.isdigit() else written))
+                            tuple(votes), title, archived=body, name="" if written.isdigit() else written,
+                            text=_archived_words(body, proposer.end() if proposer else None,
+                                                 [cast.start() for cast in casts])))
     return out
+
+
+# A keeper's field opening a paragraph of an archive: a label of a few words, its value on the same line
+# (`Quorum: 2 votes`, `Speaker's consent: given`), not a proposal's own line (`... rule 302 with the text:`).
+_KEEPERS_FIELD = re.compile(r"[ \t]{0,3}[A-Z][A-Za-z']*(?:[ \t]+[A-Za-z']+){0,2}[ \t]*:[ \t]+\S")
+_QUOTED = re.compile(r"[ \t]{0,3}>")
+
+
+def _archived_words(body: str, byline_end: int | None, ballots: list[int]) -> str:
+    """The proposal's own words in its entry of a keeper's archive, where the entry's structure shows them: the
+    paragraphs after its byline, up to the keeper's (a field, `Quorum: 2 votes`, or a ballot); of those, through
+    the last quoted one (the rule's text the proposal quotes: what follows is the keeper's note, `The speaker
+    consents.`), or the one paragraph where none is quoted. "" where it does not show them (no byline, nothing
+    before the keeper's part, several paragraphs none quoted)."""
+    if byline_end is None:
+        return ""
+    paragraphs: list[tuple[int, str]] = []  # (where each starts in the body, its lines)
+    at = body.find("\n", byline_end) + 1 or len(body)
+    start, lines = None, []
+    for line in body[at:].split("\n") + [""]:
+        if line.strip():
+            start, lines = (at, []) if start is None else (start, lines)
+            lines.append(line)
+        elif start is not None:
+            paragraphs.append((start, "\n".join(lines)))
+            start = None
+        at += len(line) + 1
+    words: list[str] = []
+    for start, paragraph in paragraphs:
+        if _KEEPERS_FIELD.match(paragraph) or any(start <= cast < start + len(paragraph) for cast in ballots):
+            break
+        words.append(paragraph)
+    quoted = [n for n, paragraph in enumerate(words) if _QUOTED.match(paragraph)]  # (its next lines: lazily so)
+    words = words[:quoted[-1] + 1] if quoted else words if len(words) == 1 else []
+    return "\n\n".join(words)
 
 
 def moment_of(value) -> tuple[float, str]:
