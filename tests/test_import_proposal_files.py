@@ -139,6 +139,17 @@ def test_what_a_proposals_file_says() -> None:
     assert (read.decision.proposer, read.notes) == ("Kit", ((5, "its result 'tabled' is not one the import knows: read "
                                                                 "as undecided (the records file's proposals.results "
                                                                 "names it)"),))
+    # a byline without a colon; the result written alone on the last line, after a section of ballots, neither of
+    # them the proposal's words
+    read = read_proposal("changes/rule-change-41.md", "# Change 41\n\nProposed by Kit/kit9\n\n> Tea at four.\n\n"
+                         "## Votes\n\n| Player | Vote |\n|---|---|\n| Kit | For |\n\n*Not passed*\n", folder)
+    assert (read.number, read.decision.proposer, read.decision.result, read.decision.said, read.decision.text) == \
+        (41, "Kit/kit9", "defeated", "Not passed", "> Tea at four.")
+    assert read_proposal("changes/rule-change-42.md", "Proposed by Bo\n\nPoints double.\n\n**Passed (4-1)**\n",
+                         folder).decision.result == "adopted"
+    # a closing line that is no result is the proposal's words
+    read = read_proposal("changes/43.md", "Proposed by Bo\n\nPoints double.\n\nPassed unanimously on Tuesday\n", folder)
+    assert (read.decision.result, read.decision.text) == ("", "Points double.\n\nPassed unanimously on Tuesday")
     # bold fields; a heading numbering another than its name (the name's number kept, said); an unknown result
     read = read_proposal("proposals/0013-tea.md", "## Proposal 31\n\n**Proposer:** Bo\n**Status:** tabled\n\nTea.\n",
                          folder)
@@ -151,6 +162,9 @@ def test_what_a_proposals_file_says() -> None:
     assert find_folder(posts, lambda path: "---\nauthor: Kee\n---\n", []) is None
     assert find_folder(["rules/1.md", "rules/2.md"], lambda path: "Status: passed\n", ["rules"]) is None
     assert find_folder(["p/failed/1.md", "p/passed/2.md"], lambda path: "Author: Ann\n", ["rules.md"]) == "p"
+    # files named `rule-change-N.md`, each opening with a byline written without a colon
+    assert find_folder(["changes/rule-change-1.md", "changes/rule-change-2.md"], lambda path: "# Change\n\nProposed "
+                       "by Ann\n\nTea.\n", ["rules.md"]) == "changes"
 
 
 def test_a_proposer_written_in_another_case_is_the_one_more_files_write() -> None:

@@ -27,7 +27,8 @@ from .text import RulesetImportError, clean_line, short_title
 RESULT_WORDS = {
     **dict.fromkeys(("adopted", "passed", "pass", "succeeded", "success", "successful", "accepted", "approved",
                      "enacted", "ratified", "carried", "implemented", "merged"), "adopted"),
-    **dict.fromkeys(("defeated", "failed", "fail", "rejected", "declined", "denied", "lost", "vetoed"), "defeated"),
+    **dict.fromkeys(("defeated", "failed", "fail", "rejected", "declined", "denied", "lost", "vetoed", "not passed",
+                     "not adopted"), "defeated"),
     **dict.fromkeys(("withdrawn", "retracted", "cancelled", "canceled", "abandoned", "redacted"), "withdrawn"),
     **dict.fromkeys(("invalid", "void", "illegal"), "invalid"),
     **dict.fromkeys(("undecided", "active", "pending", "open", "voting", "proposed", "draft", "new", "current",
@@ -44,10 +45,18 @@ MIN_FILES = 2    # the files, named by numbers and showing a proposal's fields, 
 MAX_TRIED = 20   # the files of a folder read to find MIN_FILES showing them
 # A file's name numbering a proposal: `318.md`, `proposal-12.md`, `prop_7.txt`, `p12.md`, `0042-dice.md`
 # (not a day, `2025-10-28-minutes.md`: a blog's post)
-_NAME_NUMBER = re.compile(r"(?:proposal|prop|p)?[\s_#-]*0*([0-9]{1,6})(?:[\s_.-](?![0-9]).*)?", re.IGNORECASE)
+_NAME_NUMBER = re.compile(r"(?:proposal|prop|p|rule[\s_-]?change|motion)?[\s_#-]*0*([0-9]{1,6})(?:[\s_.-](?![0-9]).*)?",
+                          re.IGNORECASE)  # (`rule-change-301.md` too)
 # A field line at the top of a file: `* Author: Gadget`, `**Status:** passed`, `- __Proposer__: Ann`, `Date: ...`
 _FIELD = re.compile(r"\s{0,3}(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z '()/-]{0,40}?)\s*(?:\*\*|__)?\s*:\s*"
                     r"(?:\*\*|__)?\s*(.*?)\s*$")
+# A byline among the fields, written without a colon: `Proposed by Ann`, `*Submitted by* Bo`
+_BYLINE = re.compile(r"\s{0,3}(?:[-*+]\s+)?(?:\*\*|__|\*|_)?((?:proposed|submitted|authored|written)\s+by)(?:\*\*|__|\*|_)?"
+                     r"\s+(\S.*?)\s*$", re.IGNORECASE)
+# A result written alone on a file's last line, after its text and ballots: `*Passed*`, `**Not passed (2-4)**`
+_CLOSING_RESULT = re.compile(r"\s{0,3}[*_]{0,2}\s*([A-Za-z][A-Za-z ]{0,20}?)\s*(?:\([^()\n]{0,40}\))?[.!]?\s*[*_]{0,2}\s*")
+# A section after a proposal's text that holds its ballots, not its words: `## Votes`
+_BALLOTS_HEADING = re.compile(r"\s{0,3}#{1,6}\s+(?:votes|voting|ballots|results?)\s*:?\s*#*\s*", re.IGNORECASE)
 _HEADING = re.compile(r"\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"\s{0,3}(?:=+|-+)\s*$")
 # A heading naming a proposal: `Proposal #318`, `# Proposal 12: Dice`, `## 12 - Dice`
@@ -175,7 +184,7 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
                 lines[at + 1].strip() and not _FIELD.fullmatch(line):
             headings.append(m.group(1) if m else line.strip())
             at += 1 if m else 2
-        elif (m := _FIELD.fullmatch(line)) and m.group(2):
+        elif (m := _FIELD.fullmatch(line) or _BYLINE.fullmatch(line)) and m.group(2):
             fields.append((" ".join(m.group(1).lower().split()), short_title(m.group(2))[0], at + 1))
             at += 1
         else:
@@ -206,6 +215,10 @@ def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal
 
     proposer, proposer_line = value(folder.proposer)
     said, result_line = value(folder.result)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    end, closing = _text_end(lines, body, folder)
+    if not said and closing:
+        said, result_line = closing
     from_field = result_of(said, folder) if said else ""
     from_folder, word = folder_result(path, folder)
     if said and not from_field:
@@ -231,10 +244,23 @@ def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal
     # (for ordering: a day's decision after every commit of that day, whose keeper's day may be UTC's day before)
     moment = datetime.datetime.fromisoformat(day).replace(tzinfo=datetime.timezone.utc).timestamp() + 86399 \
         if day else 0.0
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return FiledProposal(Decision(number, proposer, result, said_words, day, moment, (), short_title(title)[0],
-                                  text="\n".join(lines[body:]).strip("\n"), source=path, ballots_recorded=False),
+                                  text="\n".join(lines[body:end]).strip("\n"), source=path, ballots_recorded=False),
                          path, line, tuple(notes), proposer_line)
+
+
+def _text_end(lines: list[str], body: int, folder: ProposalFolder) -> tuple[int, tuple[str, int] | None]:
+    """Where a proposal's own words end in its file's `lines` (those from `body` on): at a section of its ballots
+    (`## Votes`), or at its result written alone on its last line (`*Passed*`); and that result with its 1-based
+    line, where the file closes so."""
+    last = next((at for at in range(len(lines) - 1, body - 1, -1) if lines[at].strip()), None)
+    closing = None
+    if last is not None and (m := _CLOSING_RESULT.fullmatch(lines[last])) and result_of(m.group(1), folder) and \
+            m.group(1).lower() in (*RESULT_WORDS, *folder.results):
+        closing = (m.group(1), last + 1)
+    end = next((at for at in range(body, len(lines)) if _BALLOTS_HEADING.fullmatch(lines[at])),
+               last if closing else len(lines))
+    return end, closing
 
 
 def _day(written: str) -> str:
