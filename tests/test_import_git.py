@@ -1157,6 +1157,20 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
     assert f"{records}:3: proposals.heading: must hold (?P<number>...)" in said
 
 
+def test_an_archives_entry_shows_the_proposals_words_only_where_its_structure_does(tmp_path) -> None:
+    """The words after the byline's line up to the first ballot, blank line or not (a keeper's archive that lists
+    the ballots right under the text); several unquoted paragraphs, or no byline: not shown."""
+    from generator.importers.decisions import read_decisions, read_mapping
+
+    records = tmp_path / "records.toml"
+    records.write_text(ARCHIVE_RECORDS, encoding="utf-8")
+    archive = ("#301 - Dice - passed\n\nProposed by: Ann\nDice are rolled  \non Sundays.  \nAnn: For\nBo: For\n\n"
+               "#302 - Tea - defeated\n\nProposed by: Bo\n\nTea at four.\n\nA good idea, the keeper says.\n\n"
+               "Ann: Against\n\n#303 - Cake - passed\n\nCake on Fridays.\n\nAnn: For\n")
+    words = {decision.number: decision.text for decision in read_decisions(read_mapping(records), archive)}
+    assert words == {301: "Dice are rolled  \non Sundays.", 302: "", 303: ""}
+
+
 def test_a_records_files_expression_that_backtracks_without_end_is_stopped_at_its_line(tmp_path, capsys,
                                                                                         monkeypatch) -> None:
     """A records file from anyone's repository whose expression backtracks without end on a line of the record

@@ -529,31 +529,29 @@ _QUOTED = re.compile(r"[ \t]{0,3}>")
 
 def _archived_words(body: str, byline_end: int | None, ballots: list[int]) -> str:
     """The proposal's own words in its entry of a keeper's archive, where the entry's structure shows them: the
-    paragraphs after its byline, up to the keeper's (a field, `Quorum: 2 votes`, or a ballot); of those, through
-    the last quoted one (the rule's text the proposal quotes: what follows is the keeper's note, `The speaker
-    consents.`), or the one paragraph where none is quoted. "" where it does not show them (no byline, nothing
-    before the keeper's part, several paragraphs none quoted)."""
+    paragraphs after its byline's line, up to the keeper's (a line that is a field, `Quorum: 2 votes`, or a ballot);
+    of those, through the last quoted one (the rule's text the proposal quotes: what follows is the keeper's note,
+    `The speaker consents.`), or the one paragraph where none is quoted. "" where it does not show them (no byline,
+    nothing before the keeper's part, several paragraphs none quoted)."""
     if byline_end is None:
         return ""
-    paragraphs: list[tuple[int, str]] = []  # (where each starts in the body, its lines)
+    words: list[str] = []  # its paragraphs
     at = body.find("\n", byline_end) + 1 or len(body)
-    start, lines = None, []
-    for line in body[at:].split("\n") + [""]:
-        if line.strip():
-            start, lines = (at, []) if start is None else (start, lines)
-            lines.append(line)
-        elif start is not None:
-            paragraphs.append((start, "\n".join(lines)))
-            start = None
+    opening = True  # (the next line opens a paragraph)
+    for line in body[at:].split("\n"):
+        if _KEEPERS_FIELD.match(line) or any(at <= cast <= at + len(line) for cast in ballots):
+            break  # (the keeper's part: a field, `Quorum: 2`, or a ballot, whether or not a blank line is above it)
+        if not line.strip():
+            opening = True
+        elif opening:
+            words.append(line)
+            opening = False
+        else:
+            words[-1] += f"\n{line}"
         at += len(line) + 1
-    words: list[str] = []
-    for start, paragraph in paragraphs:
-        if _KEEPERS_FIELD.match(paragraph) or any(start <= cast < start + len(paragraph) for cast in ballots):
-            break
-        words.append(paragraph)
     quoted = [n for n, paragraph in enumerate(words) if _QUOTED.match(paragraph)]  # (its next lines: lazily so)
     words = words[:quoted[-1] + 1] if quoted else words if len(words) == 1 else []
-    return "\n\n".join(words)
+    return "\n\n".join(paragraph.rstrip() for paragraph in words)  # (a hard break ending it is none)
 
 
 def moment_of(value) -> tuple[float, str]:
