@@ -744,6 +744,17 @@ def test_asterisks_before_a_rule_and_its_history_line_under_it_are_not_its_title
     assert read.rules[1].text == "A proposal may enact, amend or repeal a rule."
 
 
+def test_a_line_in_emphasis_saying_who_proposed_a_rule_and_when_is_its_history() -> None:
+    """A keeper who closes each rule with who proposed it and who amended it last, in italics after a hard
+    break: its history, not its text."""
+    read = read_ruleset("Mutable Rules\n=============\n\n**201** Turns go clockwise.  \n*Proposed by Founders on "
+                        "N/A, last amended by Kit (305) on 2/3/12*\n\n**301** Tea at four.  \n*Proposed by Lu on "
+                        "1/5/12, last amended by N/A on N/A*\n", file="mutable_rules.md")
+    assert [(rule.number, rule.text, [said for _, said in rule.history]) for rule in read.rules] == [
+        (201, "Turns go clockwise.", ["*Proposed by Founders on N/A, last amended by Kit (305) on 2/3/12*"]),
+        (301, "Tea at four.", ["*Proposed by Lu on 1/5/12, last amended by N/A on N/A*"])]
+
+
 def test_one_heading_over_a_files_rules_is_its_title_and_a_bold_title_may_end_in_a_colon() -> None:
     """`## Rules` over every rule of a file is its title, no topic; `- **Rule 22: Redistribution:**` is rule 22
     titled so, its text under it."""

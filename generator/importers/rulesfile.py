@@ -63,7 +63,7 @@ _PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\
 # fewer and a number (`## UC1 - Title`: a game's constants beside its numbered rules).
 # A line that reads as a History line, its History heading missing: the change in emphasis, or a link around it.
 _HISTORY_LIKE = re.compile(r"\[?[*_]{1,2}(?:initial|enacted|amended|created|repealed|re-?enacted|retitled|"
-                           r"transmuted|renumbered)\b[^\n]*", re.IGNORECASE)
+                           r"transmuted|renumbered|proposed\s+by)\b[^\n]*", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"([A-Z]{4}|[A-Z]{1,3}[0-9]{1,2})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
 _GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|superseded|moved)\b.*", re.IGNORECASE)
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
