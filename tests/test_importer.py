@@ -755,6 +755,25 @@ def test_a_line_in_emphasis_saying_who_proposed_a_rule_and_when_is_its_history()
         (301, "Tea at four.", ["*Proposed by Lu on 1/5/12, last amended by N/A on N/A*"])]
 
 
+def test_a_markdown_list_written_1_throughout_is_numbered_as_the_page_shows_it(capsys) -> None:
+    """A keeper who lets Markdown number the list writes every item `1.` (or `0.`, the page then counting from 0):
+    the items at the margin are the rules, numbered by their place, a guess said; the items under each are its
+    list, dedented so as not to be read as code."""
+    text = ("# Rules\n\n1. Play fair.\n1. Turns\n    1. Each player has one.\n        1. In order.\n"
+            "    1. Nobody skips.\n1. The first to 10 points wins.\n")
+    read = read_ruleset(text, file="rules.md")
+    assert [(rule.number, rule.text) for rule in read.rules] == [
+        (1, "Play fair."), (2, "Turns\n\n1. Each player has one.\n    1. In order.\n1. Nobody skips."),
+        (3, "The first to 10 points wins.")]
+    assert [note.message for note in read.guessed] == ["each of its 3 rules is written '1.' (Markdown numbers a "
+                                                       "list's items itself): numbered 1 to 3 by their place, as "
+                                                       "the page shows them"]
+    assert not read.left_out
+    assert [rule.number for rule in read_ruleset(text.replace("1.", "0."), file="rules.md").rules] == [0, 1, 2]
+    # numbers that differ are the keeper's own
+    assert [rule.number for rule in read_ruleset("1. A.\n2. B.\n2. C.\n3. D.\n", file="rules.md").rules] == [1, 2, 3]
+
+
 def test_one_heading_over_a_files_rules_is_its_title_and_a_bold_title_may_end_in_a_colon() -> None:
     """`## Rules` over every rule of a file is its title, no topic; `- **Rule 22: Redistribution:**` is rule 22
     titled so, its text under it."""

@@ -585,10 +585,38 @@ class _Shape:
 
     # --- plain numbers ("101. text") -------------------------------------------------------------------------
 
+    def _numbered_by_markdown(self, region: list[Line], style: str) -> list[Line]:
+        """A Markdown list whose every item is written `1.` (Markdown numbers a list's items itself, from the first
+        one's number, and a keeper who lets it writes each `1.`, or `0.`): its items at the margin are the rules,
+        numbered by their place as the page shows them, a guess said; the items under them their lists. Any other
+        region as it is."""
+        starts = [n for n, line in enumerate(region) if line.kind is Kind.RULE_START and line.style == style]
+        margin = [n for n in starts if not region[n].raw[:1].isspace()]
+        if len(margin) < 3 or len({region[n].number for n in starts}) != 1:
+            return region
+        out = list(region)
+        first = region[margin[0]].number  # (a list written `0.` throughout starts at 0)
+        for place, (n, following) in enumerate(zip(margin, [*margin[1:], len(region)]), first):
+            out[n] = dataclasses.replace(region[n], number=place)
+            # (the items under it, dedented as its text's own list: indented, they would be read as code)
+            under = range(n + 1, following)
+            indent = min((len(region[k].raw) - len(region[k].raw.lstrip()) for k in under if region[k].text),
+                         default=0)
+            for k in under:
+                if region[k].text:
+                    out[k] = Line(region[k].index, Kind.LIST_ITEM, region[k].raw[indent:]) if k in starts else \
+                        dataclasses.replace(region[k], raw=region[k].raw[indent:])
+        self.note(self.reading.guessed, region[margin[0]].index + 1, f"each of its {len(margin)} rules is written "
+                  f"'{first}.' (Markdown numbers a list's items itself): numbered {first} to {first + len(margin) - 1} "
+                  "by their place, as the page shows them")
+        return out
+
     def plain(self, lines: list[Line], start: str | None, stop: str | None, style: str) -> list[Rule]:
         begin = region_begin(lines, start, style)
         end = region_end(lines, begin, stop)
         region = lines[begin:end]
+        if self.markdown:
+            region = self._numbered_by_markdown(region, style)
         layout = Layout.of(region)
         rules = collect_plain_rules(region, layout, style, self.reading.left_out, self.file)
         if not rules:
