@@ -2140,6 +2140,23 @@ def test_what_was_rewritten_in_the_rules_is_said_once_also_after_they_moved(tmp_
     assert f"rules.md at {short(repo, 'HEAD~2')}, line 13: HTML tags (<sub>)" in said
 
 
+def test_from_a_commit_before_the_rules_moved_reads_them_where_they_were(tmp_path, capsys) -> None:
+    """--from a commit where the rules were still `rules.md`, named by where they are now, `rules/rules.md`: the
+    history is read from there, following the move (the import's own hint names such a commit)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    began = git_commit(repo, "A new game", {"rules.md": RULES.replace("half the players", "two players")})
+    git_commit(repo, "Proposal 301: Water", {"rules.md": RULES.replace("half the players", "two players")
+                                             + "\n##301 Mutable - Water\n\nWater is wet.\n"})
+    (repo / "rules").mkdir()
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "rules/rules.md"], check=True)
+    git_commit(repo, "A folder for the rules", {})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules/rules.md", "--from", began)
+    assert code == 0, said
+    assert "`nomic-archive import git` read `rules/rules.md` or `rules.md`" in files["IMPORT.md"]
+    assert list(entries(files["log.md"])) == ["Proposal 301: Water"]
+
+
 def test_a_pull_request_titled_as_its_branch_takes_its_commits_subject_for_a_title(tmp_path, capsys) -> None:
     """GitHub names a fork's branch `kit/game:master`, and a request left titled so has no title of its own: its
     proposal's title is its commit's subject, as where the merge commit holds no title at all."""

@@ -262,8 +262,9 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     first = commit_id(repo, start) if start else None
     together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
     since = None  # (where the history is read from, where the rules' earlier path was made more than once)
-    if first is None and paths:
+    if paths:  # (where the rules were before they moved: also from a --from before the move)
         paths, since = _earlier_paths(repo, last, paths)
+        since = since if first is None else None
     walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections, link_base, together, since)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else \
