@@ -480,6 +480,23 @@ def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
     assert main(["check", str(tmp_path / "game")]) == 0
 
 
+def test_a_folder_of_rule_files_named_otherwise_is_read_where_they_open_with_front_matter(tmp_path, capsys) -> None:
+    """A Jekyll site's collection of rules (`_rules/0001.rule`, front matter and text): read whatever their
+    extension; a picture beside them is left out, unread as a rule."""
+    repo = tmp_path / "repo"
+    rule = "---\nlayout: rule\nnumber: {n}\nname: {name}\n---\n{text}\n"
+    git_commit(repo, "Start", {"_rules/0001.rule": rule.format(n=1, name="1", text="Follow the rules."),
+                               "_rules/0002.rule": rule.format(n=2, name="Turns", text="Take turns."),
+                               "_rules/logo.png": "\x89PNG not a rule\n"})
+    git_commit(repo, "Proposal 3", {"_rules/0003.rule": rule.format(n=3, name="Tea", text="Tea at four.")},
+               author="Kit")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "_rules")
+    # (a title that repeats the number is none)
+    assert "### 1\nFollow the rules." in files["rules.md"] and "### 2. Turns" in files["rules.md"]
+    assert "Enact rule 3: Tea\n\n> Tea at four." in log["Proposal 3"]
+    assert "- `not a text file of rules` (first at commit" in files["IMPORT.md"]  # (the picture)
+
+
 def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> None:
     taken = tmp_path / "game"
     taken.mkdir()

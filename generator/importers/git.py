@@ -52,8 +52,8 @@ from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_sub
 from .proposalfiles import (DECIDED_FIELDS, PROPOSER_FIELDS, RESULT_FIELDS, FiledProposal, ProposalFolder,
                             find_folder, is_text_name, name_number, read_folder, read_proposal)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
-from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
-                        render_ruleset)
+from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, opens_with_front_matter,
+                        read_rule_files, read_ruleset, render_ruleset)
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
                    YamlBeyondBounds, clean_line, escape_markdown, heading_text, roman_value, rule_label, short_title,
                    wrap)
@@ -935,10 +935,22 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_ba
         return read_ruleset(content, file=path, link_base=link_base, markdown=markdown, twins=True) \
             if content is not None else None
     if kind == "tree":
-        files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
-                 for name in list_files(repo, revision, path, recursive=False)]
+        files = [(name, _folder_file(blobs, revision, name)) for name in list_files(repo, revision, path,
+                                                                                  recursive=False)]
         return read_rule_files(files, link_base=link_base)
     return None
+
+
+def _folder_file(blobs: BlobReader, revision: str, name: str) -> str | None:
+    """A file of a folder of rules: one named as text, or any other that opens with front matter (a Jekyll
+    collection's `0013.rule`); None for any other (a picture), which the folder's reader names as left out."""
+    if is_rules_text_name(name):
+        return _read(blobs, revision, name)
+    try:
+        opening = blobs.read(revision, name)
+    except BlobTooLarge:
+        return None
+    return _read(blobs, revision, name) if opening is not None and opens_with_front_matter(opening) else None
 
 
 def _read(blobs: BlobReader, revision: str, path: str) -> str | None:

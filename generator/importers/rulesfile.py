@@ -185,6 +185,12 @@ def is_rules_text_name(name: str) -> bool:
     return bool(_TEXT_FILE.fullmatch(base)) and not base.startswith(".")
 
 
+def opens_with_front_matter(text: str) -> bool:
+    """Whether a file opens as one with YAML front matter does (`---` alone on its first line): a folder's file so
+    opened is text whatever its name says (a Jekyll collection's `_rules/0013.rule`)."""
+    return text.lstrip("\ufeff").split("\n", 1)[0].rstrip("\r") == "---"
+
+
 def _is_json(file: str | None, text: str) -> bool:
     """A file named .json, or unnamed text that is JSON."""
     if file is not None or text.lstrip()[:1] not in ("[", "{"):
@@ -252,7 +258,7 @@ class _Reading:
         base = posixpath.basename(name.replace("\\", "/"))
         if base.startswith("."):
             return  # (hidden: a tool's, never a rule)
-        if text is None or not is_rules_text_name(base):
+        if text is None or not is_rules_text_name(base) and not opens_with_front_matter(text):
             self.left_out.append(Note(name, 0, "not a text file of rules"))
             return
         front = front_matter(name, text)
@@ -291,8 +297,9 @@ class _Reading:
             kind = str(keys.get("type") or keys.get("class") or keys.get("mutability") or "").strip().lower()
             if kind in ("immutable", "mutable"):
                 rule.rule_class, rule.class_from = (IMMUTABLE if kind == "immutable" else MUTABLE), "front matter"
-            if keys.get("title") and not rule.title:
-                rule.title = str(keys["title"]).strip()
+            title = str(keys.get("title") or keys.get("name") or "").strip()  # (`name:`, a Jekyll site's)
+            if title and title != str(rule.number) and not rule.title:  # (`title: 1`, rule 1's: no title)
+                rule.title = title
         self._folder_class(name, rules)
 
     @staticmethod
