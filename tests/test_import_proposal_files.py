@@ -162,6 +162,14 @@ def test_what_a_proposals_file_says() -> None:
     assert find_folder(posts, lambda path: "---\nauthor: Kee\n---\n", []) is None
     assert find_folder(["rules/1.md", "rules/2.md"], lambda path: "Status: passed\n", ["rules"]) is None
     assert find_folder(["p/failed/1.md", "p/passed/2.md"], lambda path: "Author: Ann\n", ["rules.md"]) == "p"
+    # a Jekyll collection's `_proposals/12.proposal`, front matter naming its fields with hyphens; a picture
+    # named by a number beside them is read once, to see, and not counted
+    jekyll = {"_p/12.proposal": "---\nproposed-by: Ann\nstatus: failed\n---\nTea.\n",
+              "_p/13.proposal": "---\nproposed-by: Bo\nvoting-closed: 2020-01-02\nstatus: passed\n---\nCake.\n",
+              "_p/14.png": "\x89PNG"}
+    assert find_folder(sorted(jekyll), jekyll.get, ["_rules"]) == "_p"
+    read = read_proposal("_p/13.proposal", jekyll["_p/13.proposal"], folder)
+    assert (read.decision.proposer, read.decision.result, read.decision.date) == ("Bo", "adopted", "2020-01-02")
     # files named `rule-change-N.md`, each opening with a byline written without a colon
     assert find_folder(["changes/rule-change-1.md", "changes/rule-change-2.md"], lambda path: "# Change\n\nProposed "
                        "by Ann\n\nTea.\n", ["rules.md"]) == "changes"
@@ -170,8 +178,9 @@ def test_what_a_proposals_file_says() -> None:
 def test_a_proposer_written_in_another_case_is_the_one_more_files_write() -> None:
     files = [(f"proposals/{number}.md", f"# Proposal {number}\n\n* Author: {name}\n* Status: failed\n")
              for number, name in ((1, "Renning"), (2, "Renning"), (3, "renning"), (4, "Will"))]
+    files.append(("proposals/5.md", "# Proposal 5\n\n* Status: failed\n"))  # (naming nobody)
     read, said = read_folder(files, ProposalFolder("proposals"))
-    assert [filed.decision.proposer for filed in read] == ["Renning", "Renning", "Renning", "Will"]
+    assert [filed.decision.proposer for filed in read] == ["Renning", "Renning", "Renning", "Will", ""]
     assert said == [("proposals/3.md", 3, "its author 'renning' read as Renning, as 2 other files write the name "
                                           "(a guess)")]
 

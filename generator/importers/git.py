@@ -50,7 +50,8 @@ from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreF
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, is_repository, list_files, log_records, text)
 from .proposalfiles import (DECIDED_FIELDS, PROPOSER_FIELDS, RESULT_FIELDS, FiledProposal, ProposalFolder,
-                            find_folder, is_text_name, name_number, read_folder, read_proposal)
+                            find_folder, is_proposal_file, is_text_name, name_number, read_folder,
+                            read_proposal)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
 from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, opens_with_front_matter,
                         read_rule_files, read_ruleset, render_ruleset)
@@ -1955,10 +1956,11 @@ def _read_proposal_files(repo: Path, records: Mapping | None, paths: list[str], 
             folder = ProposalFolder(found)
         else:
             return []
-        inside = [path for path in files if is_text_name(path) and (not folder.folder or path.startswith(
-            f"{folder.folder}/"))]
+        inside = [path for path in files if (not folder.folder or path.startswith(f"{folder.folder}/")) and (
+            is_text_name(path) or name_number(path) is not None)]  # (a numbered file of another kind: read, to see)
         filed, said = read_folder([(path, content) for path in inside
-                                   if (content := _proposal_text(blobs, last, path, walk)) is not None], folder)
+                                   if is_proposal_file(path, content := _proposal_text(blobs, last, path, walk))],
+                                  folder)
         if not filed and folder.named:
             raise ImportRefused(str(repo), f"the records file's proposals.folder: no file in {folder.folder}/ at "
                                 f"commit {last[:10]} numbers a proposal", walk.problems)
@@ -2008,9 +2010,10 @@ def _decided_by(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFold
     parent = commit.parents[0]
     out = []
     for status, old, new in _changed_files(repo, parent, commit.id, folder.folder or "."):
-        if status.startswith("D") or not is_text_name(new) or (number := name_number(new)) is None:
+        if status.startswith("D") or (number := name_number(new)) is None or not is_proposal_file(
+                new, content := _proposal_text(blobs, commit.id, new, walk)):
             continue
-        now = read_proposal(new, _proposal_text(blobs, commit.id, new, walk) or "", folder)
+        now = read_proposal(new, content or "", folder)
         before = read_proposal(old, _proposal_text(blobs, parent, old, walk) or "", folder) \
             if not status.startswith("A") else None
         result = now.decision.result if now else ""

@@ -20,7 +20,7 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .decisions import Decision
-from .rulesfile import MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, front_matter
+from .rulesfile import MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, front_matter, opens_with_front_matter
 from .text import RulesetImportError, clean_line, short_title
 
 # The words keepers write for a proposal's result (in a Status line or as a folder's name), in lower case.
@@ -99,6 +99,12 @@ def is_text_name(path: str) -> bool:
     return path.lower().endswith(MARKDOWN_EXTENSIONS + PLAIN_EXTENSIONS)
 
 
+def is_proposal_file(path: str, text: str | None) -> bool:
+    """Whether a file may be a proposal's: named as text, or named otherwise and opening with front matter (a
+    Jekyll collection's `_proposals/12.proposal`)."""
+    return is_text_name(path) or text is not None and opens_with_front_matter(text)
+
+
 def name_number(path: str) -> int | None:
     """The proposal a file's name numbers (`proposals/succeeded/318.md` is 318), if it numbers one."""
     m = _NAME_NUMBER.fullmatch(posixpath.splitext(posixpath.basename(path))[0])
@@ -134,14 +140,22 @@ def find_folder(files: list[str], read, outside: list[str]) -> str | None:
     numbers: dict[str, set[int]] = {}  # each folder's numbers, once MIN_FILES of its files show the fields
     shown: dict[str, int] = {}
     tried: dict[str, int] = {}  # the files read of each folder (a folder of many numbered files, none a proposal's)
+    fronted: dict[str, set[str]] = {}  # the endings not text's whose files opened with front matter, by folder
     usual = ProposalFolder("")
     for path in files:
-        if not is_text_name(path) or (number := name_number(path)) is None:
+        if (number := name_number(path)) is None:
             continue
         parent = posixpath.dirname(path)
         root = posixpath.dirname(parent) if parent and result_of(posixpath.basename(parent), usual) else parent
         if any(root == place or root.startswith(f"{place}/") or not place for place in outside):
             continue
+        if not is_text_name(path):  # (a name of another kind counts once its files showed front matter)
+            kind = posixpath.splitext(path)[1].lower()
+            if kind not in fronted.setdefault(root, set()):
+                if tried.get(root, 0) >= MAX_TRIED or not opens_with_front_matter(read(path) or ""):
+                    tried[root] = tried.get(root, 0) + 1
+                    continue
+                fronted[root].add(kind)
         numbers.setdefault(root, set()).add(number)
         if shown.get(root, 0) < MIN_FILES and tried.get(root, 0) < MAX_TRIED:
             tried[root] = tried.get(root, 0) + 1
@@ -173,7 +187,7 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
     if front is not None:
         keys, at, key_lines = front
         # (every value a string, or a list of them: the reader of front matter makes nothing else of a scalar)
-        fields += [(" ".join(str(key).split()), short_title(", ".join(map(str, value)) if isinstance(value, list)
+        fields += [(_field_name(str(key)), short_title(", ".join(map(str, value)) if isinstance(value, list)
                                                             else str(value))[0], key_lines.get(key, 1))
                    for key, value in keys.items() if isinstance(value, (str, list))]
     while at < len(lines):
@@ -185,11 +199,16 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
             headings.append(m.group(1) if m else line.strip())
             at += 1 if m else 2
         elif (m := _FIELD.fullmatch(line) or _BYLINE.fullmatch(line)) and m.group(2):
-            fields.append((" ".join(m.group(1).lower().split()), short_title(m.group(2))[0], at + 1))
+            fields.append((_field_name(m.group(1)), short_title(m.group(2))[0], at + 1))
             at += 1
         else:
             break
     return fields, headings, at
+
+
+def _field_name(name: str) -> str:
+    """A field's name as the usual names are written: lower case, words apart (`proposed-by`, `Vote_closed`)."""
+    return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
 
 
 def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal | None:
@@ -297,6 +316,8 @@ def read_folder(files: list[tuple[str, str]], folder: ProposalFolder
             said += [(path, line, words) for line, words in filed.notes]
     written = Counter(filed.decision.proposer for filed in read.values() if filed.decision.proposer)
     for number, filed in read.items():
+        if not filed.decision.proposer:
+            continue  # (a file naming nobody: nothing to write otherwise)
         alike = [name for name in written if name.casefold() == filed.decision.proposer.casefold()]
         if (usual := max(alike, key=lambda name: (written[name], name))) != filed.decision.proposer and \
                 written[usual] > written[filed.decision.proposer]:
