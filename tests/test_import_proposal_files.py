@@ -285,3 +285,21 @@ def test_one_change_between_two_decisions_the_record_ties_to_neither_carries_out
                          rf"between them: it is not read as carrying out any of them \(a corrections line `commit \S+ "
                          rf"proposal {number}` says it did\)", said), said
     assert "Enact rule 9" not in log["Proposal 7"] + log["Proposal 8"]
+
+
+def test_a_change_whose_title_names_another_proposal_is_not_paired_with_a_decision_apart(tmp_path, capsys) -> None:
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES}, date="2020-01-01T12:00:00")
+    git_commit(repo, "Open", {"proposals/active/7.md": proposal(7, "Ann", "voting", "Points double."),
+                              "proposals/active/8.md": proposal(8, "Bo", "voting", "Tea at four.")},
+               date="2020-01-02T12:00:00", author="Kee")
+    git_commit(repo, "Counted", moved(7, "Ann", "succeeded", "Points double.", "2020-01-03"),
+               date="2020-01-03T12:00:00", author="Kee")
+    git_commit(repo, "Proposal 9", {"rules.md": RULES + "\n## 9\nPoints count double.\n"}, date="2020-01-04T12:00:00",
+               author="Kee")
+    git_commit(repo, "Counted", moved(8, "Bo", "failed", "Tea at four.", "2020-01-05"), date="2020-01-05T12:00:00",
+               author="Kee")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert "Enact rule 9" in log["Proposal 9"] and "Enact" not in log["Proposal 7"]
+    assert "proposals/succeeded/7.md:5: proposal 7 succeeded, and no commit that changed the rules made its file " \
+        "say so" in said

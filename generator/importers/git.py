@@ -2040,7 +2040,8 @@ def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str,
     lines = {filed.number: filed.line for filed in walk.filed}
     # the first-parent line's decisions and changes of the rules, in order: (place, step or None, the commit)
     events = sorted([(place, None, commit) for place, commit, _ in apart] +
-                    [(step.place, step, step.commit) for step in walk.steps if not step.ruleset and not step.formatting])
+                    [(step.place, step, step.commit) for step in walk.steps if not step.ruleset and not step.formatting],
+                    key=lambda event: event[0])
     claims: dict[int, list[tuple[int, Commit, list[tuple[int, str, str]], bool]]] = {}  # step's index -> claims
     for place, commit, decided in apart:
         adopted = [(number, path, how) for number, path, result, how in decided if result == "adopted"]
@@ -2048,7 +2049,7 @@ def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str,
             continue
         at = next(n for n, event in enumerate(events) if event[0] == place and event[1] is None)
         near = [n for n in (at - 1, at + 1) if 0 <= n < len(events) and events[n][1] is not None
-                and _free(events[n][1])]
+                and _free(events[n][1], {number for number, _, _ in adopted})]
         tied = [n for n in near if any(_ties(events[n][1], number, texts.get(number, "")) for number, _, _ in adopted)]
         chosen = tied if len(tied) == 1 else near if len(near) == 1 and not tied else []
         if chosen:
@@ -2085,10 +2086,11 @@ def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str,
                                 "decision came between)")
 
 
-def _free(step: _Step) -> bool:
-    """Whether nothing of the record says what proposal a commit carried out: no proposal's file it decided, no
-    History line naming a proposal."""
-    return not step.filed and not any(entry is not None and entry.proposal is not None for entry in step.credited)
+def _free(step: _Step, numbers: set[int]) -> bool:
+    """Whether nothing of the record says a commit carried out a proposal other than `numbers`: no proposal's file
+    it decided, no History line naming a proposal, no other proposal its title names."""
+    return not step.filed and not any(entry is not None and entry.proposal is not None for entry in step.credited) \
+        and not set(_subject_numbers(step.title)) - numbers
 
 
 def _ties(step: _Step, number: int, text: str) -> bool:
