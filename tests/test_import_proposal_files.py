@@ -266,19 +266,24 @@ def test_a_decision_recorded_apart_from_its_change_is_paired_with_the_change_nex
     assert check(capsys, tmp_path / "game")[0] == 0
 
 
-def test_one_change_between_two_decisions_the_record_ties_to_neither_carries_out_neither(tmp_path, capsys) -> None:
-    repo = tmp_path / "repo"
+def decisions_around_a_change(repo, subject: str, second: str):
+    """Proposal 7 decided in a commit of its own, then a change of the rules titled `subject`, then proposal 8's
+    decision (`second`: succeeded, failed)."""
     git_commit(repo, "Start", {"rules.md": RULES}, date="2020-01-01T12:00:00")
     git_commit(repo, "Open", {"proposals/active/7.md": proposal(7, "Ann", "voting", "Points double."),
                               "proposals/active/8.md": proposal(8, "Bo", "voting", "Tea at four.")},
                date="2020-01-02T12:00:00", author="Kee")
     git_commit(repo, "Counted", moved(7, "Ann", "succeeded", "Points double.", "2020-01-03"),
                date="2020-01-03T12:00:00", author="Kee")
-    git_commit(repo, "Rules", {"rules.md": RULES + "\n## 9\nPoints count double.\n"}, date="2020-01-04T12:00:00",
+    git_commit(repo, subject, {"rules.md": RULES + "\n## 9\nPoints count double.\n"}, date="2020-01-04T12:00:00",
                author="Kee")
-    git_commit(repo, "Counted", moved(8, "Bo", "succeeded", "Tea at four.", "2020-01-05"),
-               date="2020-01-05T12:00:00", author="Kee")
-    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    git_commit(repo, "Counted", moved(8, "Bo", second, "Tea at four.", "2020-01-05"), date="2020-01-05T12:00:00",
+               author="Kee")
+
+
+def test_one_change_between_two_decisions_the_record_ties_to_neither_carries_out_neither(tmp_path, capsys) -> None:
+    decisions_around_a_change(tmp_path / "repo", "Rules", "succeeded")
+    files, log, said = imported_log(tmp_path, capsys, tmp_path / "repo", "--rules", "rules.md")
     for number in (7, 8):
         assert re.search(rf"proposals/succeeded/{number}.md:5: proposal {number} was decided by commit \S+, which "
                          r"changed no rule, and so were others beside commit \S+, the one that changed the rules "
@@ -288,18 +293,8 @@ def test_one_change_between_two_decisions_the_record_ties_to_neither_carries_out
 
 
 def test_a_change_whose_title_names_another_proposal_is_not_paired_with_a_decision_apart(tmp_path, capsys) -> None:
-    repo = tmp_path / "repo"
-    git_commit(repo, "Start", {"rules.md": RULES}, date="2020-01-01T12:00:00")
-    git_commit(repo, "Open", {"proposals/active/7.md": proposal(7, "Ann", "voting", "Points double."),
-                              "proposals/active/8.md": proposal(8, "Bo", "voting", "Tea at four.")},
-               date="2020-01-02T12:00:00", author="Kee")
-    git_commit(repo, "Counted", moved(7, "Ann", "succeeded", "Points double.", "2020-01-03"),
-               date="2020-01-03T12:00:00", author="Kee")
-    git_commit(repo, "Proposal 9", {"rules.md": RULES + "\n## 9\nPoints count double.\n"}, date="2020-01-04T12:00:00",
-               author="Kee")
-    git_commit(repo, "Counted", moved(8, "Bo", "failed", "Tea at four.", "2020-01-05"), date="2020-01-05T12:00:00",
-               author="Kee")
-    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    decisions_around_a_change(tmp_path / "repo", "Proposal 9", "failed")
+    files, log, said = imported_log(tmp_path, capsys, tmp_path / "repo", "--rules", "rules.md")
     assert "Enact rule 9" in log["Proposal 9"] and "Enact" not in log["Proposal 7"]
     assert "proposals/succeeded/7.md:5: proposal 7 succeeded, and no commit that changed the rules made its file " \
         "say so" in said
