@@ -1174,6 +1174,27 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
     assert f"{records}:3: proposals.heading: must hold (?P<number>...)" in said
 
 
+def test_an_archives_entry_written_apart_from_its_change_is_paired_with_the_change_next_to_it(tmp_path, capsys) -> None:
+    """A keeper who writes a proposal's entry into the archive in one commit and changes the rules in the next (or
+    the one before): that change carried it out, where the record ties them (its words name the rule changed)."""
+    repo = tmp_path / "repo"
+    entry = "#{n} - {title} - passed\n\nProposed by: {who}\n\n{text}\n\nAnn: For\nBo: For\n\n"
+    archive = "Archived proposals.\n\n"
+    git_commit(repo, "Start", {"rules.md": RULES, "old_proposals.md": archive}, date="2016-10-01T12:00:00",
+               author="Keeper")
+    archive += entry.format(n=301, title="Quorum", who="Bo", text="This proposal would amend rule 201.")
+    git_commit(repo, "Update old_proposals.md", {"old_proposals.md": archive}, date="2016-10-02T12:00:00",
+               author="Keeper")
+    git_commit(repo, "Update rules.md", {"rules.md": amended(RULES, "half the players", "two players")},
+               date="2016-10-03T12:00:00", author="Keeper")
+    records = tmp_path / "records.toml"
+    records.write_text(ARCHIVE_RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert list(log) == ["Proposal 301: Quorum"]
+    assert "Proposer: Bo\n" in log["Proposal 301: Quorum"] and "Amend rule 201" in log["Proposal 301: Quorum"]
+    assert "proposal 301: its entry in old_proposals.md written as adopted by commit" in files["corrections.txt"]
+
+
 def test_an_archives_entry_shows_the_proposals_words_only_where_its_structure_does(tmp_path) -> None:
     """The words after the byline's line up to the first ballot, blank line or not (a keeper's archive that lists
     the ballots right under the text); several unquoted paragraphs, or no byline: not shown."""

@@ -483,6 +483,25 @@ def stated_conditions(text: str) -> list[tuple[str, int, str]]:
              clean_line(m.group(0))) for m in _CONDITION.finditer(text[:100_000])]
 
 
+def archived_number(written: str) -> int | None:
+    """The number an archive's heading gives a proposal: its digits, or its capital letters numbered as a rule so
+    named is (VPRD: 22161804); None for anything else."""
+    return int(written) if written.isdigit() else letters_number(written) if written.isalpha() and \
+        written.isupper() else None
+
+
+def archived_results(mapping: Mapping, content: str) -> dict[int, str]:
+    """Each proposal's result as a version of a keeper's Markdown archive says it (the mapping's words; an entry in
+    words the mapping does not name, as an earlier version may write them, is left out)."""
+    out = {}
+    for start in mapping.markdown[0].finditer(content, mapping.file):
+        said = clean_line(start.group("result"))
+        if (number := archived_number(start.group("number"))) is not None and (
+                result := mapping.results.get(said, said if said in RESULTS else "")):
+            out[number] = result
+    return out
+
+
 def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
     """The decisions of a Markdown archive: each line the heading expression matches opens one, read up to the
     next; its byline and ballots found in its lines."""
@@ -492,8 +511,7 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
     for at, start in enumerate(starts):
         body = content[start.end():starts[at + 1].start() if at + 1 < len(starts) else len(content)]
         written = start.group("number")
-        number = int(written) if written.isdigit() else letters_number(written) if written.isalpha() and \
-            written.isupper() else None
+        number = archived_number(written)
         if number is None or number >= 10 ** 12:
             raise DecisionsUnreadable(f"'{clean_line(start.group(0))[:60]}': its number '{written}' is neither digits "
                                       "nor capital letters")

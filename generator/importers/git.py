@@ -45,8 +45,9 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       toml_numbers, toml_players, toml_string)
 from .agora_sections import SectionSpan, section_spans
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
-                        read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
+from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, archived_number,
+                        archived_results, ballot_list_counts, moment_of, read_decisions, read_list, read_players, read_scores,
+                        score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, is_repository, list_files, log_records, text)
 from .proposalfiles import (DECIDED_FIELDS, PROPOSER_FIELDS, RESULT_FIELDS, FiledProposal, ProposalFolder,
@@ -270,6 +271,8 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
         _walk(repo, paths, first, last, corrections, link_base, together, since)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else \
         _read_proposal_files(repo, records, paths, last, walk) if not (records and records.rulesets) else []
+    if records and records.file and records.markdown and not records.rulesets:
+        _match_archived(repo, records, decisions, walk)
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
@@ -1235,8 +1238,11 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
             step.reading = Reading("event", by=entry.agent.words.lower() + (f" ({by})" if by else ""))
         return True
     if step.filed:  # (the game's proposal files: the proposer is its file's, `_credit_authors`)
-        hows = {how: [posixpath.basename(path) for _, path, h in step.filed if h == how] for _, _, how in step.filed}
-        step.said += [f"its proposals' files {', '.join(names)}, {how}" for how, names in hows.items()]
+        hows = {how: [(number, posixpath.basename(path)) for number, path, h in step.filed if h == how]
+                for _, _, how in step.filed}
+        # (a proposal's own file, by its name; an entry of the keeper's archive, by the proposal's number)
+        step.said += [f"its proposals' files {', '.join(name for _, name in filed)}, {how}" if filed[0][1] else
+                      f"proposal {', '.join(str(number) for number, _ in filed)}: {how}" for how, filed in hows.items()]
         step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number, _, _ in step.filed))
         return True
     title = step.title
@@ -1926,6 +1932,46 @@ def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> lis
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
 
 
+def _match_archived(repo: Path, records: Mapping, decisions: list[Decision], walk: _Walk) -> None:
+    """A keeper's Markdown archive of proposals, as it grew: the commit that wrote a proposal's entry as adopted
+    and changed the rules carried it out (`step.filed`; of several entries written at once, those the record ties
+    to its change); one that changed no rule, the change next to it (`_pair_apart`). Read at each commit on the
+    first-parent line that changed the archive; where its expressions' time runs out on the way, the pairing stops
+    there, and that is said."""
+    content = ""
+    texts = {decision.number: decision.text or decision.archived for decision in decisions}
+    stepped = {step.commit.id: step for step in walk.steps}
+    apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]] = []
+    before: dict[int, str] = {}  # each proposal's result as the archive last said it
+    how = f"its entry in {records.file} written as adopted"
+    with BlobReader(repo) as blobs:
+        for place, (commit, changed) in enumerate(walk.line):
+            if records.file not in changed:
+                continue
+            try:
+                content = blobs.read(commit.id, records.file) or ""
+                now = archived_results(records, content)
+            except (BlobTooLarge, ArchiveError) as error:
+                walk.problems.append(Problem(records.file, commit.id, 0, f"not read as it grew from here on ({error}): "
+                                             "the commits that carried out its later decisions are not paired"))
+                break
+            written = sorted((number, result) for number, result in now.items() if before.get(number) != result)
+            before = now
+            if step := stepped.get(commit.id):  # (an archive written up at once: the entries tied to its change)
+                adopted = [number for number, result in written if result == "adopted"]
+                step.filed += [(number, "", f"{how} by this commit") for number in adopted
+                               if len(adopted) == 1 or _ties(step, number, texts.get(number, ""))]
+            elif written and commit.parents:  # (a decision of any result: no change of the rules is paired across it)
+                apart.append((place, commit, [(number, "", result, how) for number, result in written]))
+        try:
+            places = {number: f"{records.file}:{content.count(chr(10), 0, m.start()) + 1}" for m in
+                      records.markdown[0].finditer(content, records.file)
+                      if (number := archived_number(m.group("number"))) is not None}  # (as last read)
+        except ArchiveError:
+            places = {}
+    _pair_apart(walk, apart, texts, places)
+
+
 def _unmatched_filed(walk: _Walk, steps: list[_Step], decided: dict[int, Decision]) -> None:
     """Each proposal its own file says was adopted that no commit carried out, said at the file's line."""
     carried = {p.number for step in steps if step.reading.kind == "proposal" for p in step.reading.proposals}
@@ -2000,7 +2046,8 @@ def _match_filed(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFol
             if result in ("adopted", ""):
                 step.filed.append((number, path, f"{how} by this commit"))
         step.filed.sort()
-    _pair_apart(walk, apart)
+    _pair_apart(walk, apart, {filed.number: filed.decision.text for filed in walk.filed},
+                {filed.number: f"{filed.path}:{filed.line}" for filed in walk.filed})
 
 
 def _decided_by(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFolder, commit: Commit
@@ -2028,16 +2075,17 @@ def _decided_by(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFold
     return out
 
 
-def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]]) -> None:
+def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]], texts: dict[int, str],
+                places: dict[int, str]) -> None:
     """The proposals a commit that changed no rule made their files say were adopted (`apart`: each such commit's
     place, the commit, its decisions), each carried out by the commit that changed the rules right after or right
     before it, with no other decision between (a keeper who marks the decision and then makes the change, or the
     other way round). Where both may be, the one the record ties to it: its text names a rule that one changes, the
     rule it enacts is numbered as the proposal, or the rule's new text names the proposal. A commit no record ties to
-    it, the only one there, is a guess, said; where two are, or two such decisions claim one commit, none is read as
-    carrying it out, and that is said at the proposal's file."""
-    texts = {filed.number: filed.decision.text for filed in walk.filed}
-    lines = {filed.number: filed.line for filed in walk.filed}
+    it, the only one there, is a guess, said (not where one commit decided several: each goes where it is tied, if
+    anywhere); where two are, or two such decisions claim one commit, none is read as carrying it out, and that is
+    said where the record keeps the proposal (`texts`: each proposal's words;
+    `places`: its file and line there)."""
     # the first-parent line's decisions and changes of the rules, in order: (place, step or None, the commit)
     events = sorted([(place, None, commit) for place, commit, _ in apart] +
                     [(step.place, step, step.commit) for step in walk.steps if not step.ruleset and not step.formatting],
@@ -2051,14 +2099,19 @@ def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str,
         near = [n for n in (at - 1, at + 1) if 0 <= n < len(events) and events[n][1] is not None
                 and _free(events[n][1], {number for number, _, _ in adopted})]
         tied = [n for n in near if any(_ties(events[n][1], number, texts.get(number, "")) for number, _, _ in adopted)]
+        if len(adopted) > 1:  # (several decided at once, as a keeper writing up an archive: each where tied only)
+            for n in tied:
+                claims.setdefault(n, []).append((place, commit, [one for one in adopted if _ties(
+                    events[n][1], one[0], texts.get(one[0], ""))], True))
+            continue
         chosen = tied if len(tied) == 1 else near if len(near) == 1 and not tied else []
         if chosen:
             claims.setdefault(chosen[0], []).append((place, commit, adopted, bool(tied)))
         elif near:
-            for number, path, _ in adopted:
+            for number, _, _ in adopted:
                 walk.filed_unsure.add(number)
                 walk.filed_said.append(
-                    f"{path}:{lines.get(number, 1)}: proposal {number} was decided by commit {commit.short}, which "
+                    f"{places.get(number, '')}: proposal {number} was decided by commit {commit.short}, which "
                     f"changed no rule; the commits that changed the rules just before and after it, "
                     f"{' and '.join(events[n][2].short for n in near)}, with no other decision between, "
                     f"{'both' if len(tied) > 1 else 'neither'} tied to it by the record: neither is read as carrying "
@@ -2067,10 +2120,10 @@ def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str,
         step = events[n][1]
         if len(claimed) > 1 and sum(tied for *_, tied in claimed) != 1:
             for _, commit, adopted, _ in claimed:
-                for number, path, _ in adopted:
+                for number, _, _ in adopted:
                     walk.filed_unsure.add(number)
                     walk.filed_said.append(
-                        f"{path}:{lines.get(number, 1)}: proposal {number} was decided by commit {commit.short}, "
+                        f"{places.get(number, '')}: proposal {number} was decided by commit {commit.short}, "
                         f"which changed no rule, and so were others beside commit {step.commit.short}, the one that "
                         "changed the rules between them: it is not read as carrying out any of them (a corrections "
                         f"line `commit {step.commit.short} proposal {number}` says it did)")
