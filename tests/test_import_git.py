@@ -480,6 +480,23 @@ def test_a_folder_of_rule_files_with_front_matter(tmp_path, capsys) -> None:
     assert main(["check", str(tmp_path / "game")]) == 0
 
 
+def test_a_folder_of_rule_files_named_otherwise_is_read_where_they_open_with_front_matter(tmp_path, capsys) -> None:
+    """A Jekyll site's collection of rules (`_rules/0001.rule`, front matter and text): read whatever their
+    extension; a picture beside them is left out, unread as a rule."""
+    repo = tmp_path / "repo"
+    rule = "---\nlayout: rule\nnumber: {n}\nname: {name}\n---\n{text}\n"
+    git_commit(repo, "Start", {"_rules/0001.rule": rule.format(n=1, name="1", text="Follow the rules."),
+                               "_rules/0002.rule": rule.format(n=2, name="Turns", text="Take turns."),
+                               "_rules/logo.png": "\x89PNG not a rule\n"})
+    git_commit(repo, "Proposal 3", {"_rules/0003.rule": rule.format(n=3, name="Tea", text="Tea at four.")},
+               author="Kit")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "_rules")
+    # (a title that repeats the number is none)
+    assert "### 1\nFollow the rules." in files["rules.md"] and "### 2. Turns" in files["rules.md"]
+    assert "Enact rule 3: Tea\n\n> Tea at four." in log["Proposal 3"]
+    assert "- `not a text file of rules` (first at commit" in files["IMPORT.md"]  # (the picture)
+
+
 def test_refusals_say_why_and_write_nothing(tmp_path, capsys, small_game) -> None:
     taken = tmp_path / "game"
     taken.mkdir()
@@ -1111,9 +1128,11 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
     invented in sequence; a defeated proposal is its own entry in its place; one the record names by letters is an
     event by it, outside the numbering."""
     repo = tmp_path / "repo"
-    archive = ("Archived proposals.\n\n#301 - Dice - defeated\n\nProposed by: Ann -10pts\n\nAnn: For  \nBo: Against  \n"
-               "Cy: Against  \n\n#302 - Tea - passed\n\nProposed by: Bo +3 (a roll)\n\nAnn: For  \nBo: For  \n"
-               "Cy: Against  \n\n#QUIT - Quitting - Passed\n\nProposed by: Cy\n\nAnn: For\nCy: For\n")
+    archive = ("Archived proposals.\n\n#301 - Dice - defeated\n\nProposed by: Ann -10pts\n\nDice are rolled.\n\nA fine "
+               "idea, all the same.\n\nAnn: For  \nBo: Against  \nCy: Against  \n\n#302 - Tea - passed\n\nProposed by: "
+               "Bo +3 (a roll)\n\nThis proposal would create rule 302:\n\n> Tea is served\nat noon.\n\nThe speaker "
+               "consents.\n\nQuorum: 2 votes\n\nAnn: For  \nBo: For  \nCy: Against  \n\n#QUIT - Quitting - Passed\n\n"
+               "Proposed by: Cy\n\nAnn: For\nCy: For\n")
     git_commit(repo, "Start", {"rules.md": RULES, "old_proposals.md": "Archived proposals.\n"},
                date="2016-10-01T12:00:00", author="Keeper")
     git_commit(repo, "Update rules.md", {"rules.md": amended(RULES, "Quorum is half", "Quorum  is half")},
@@ -1134,8 +1153,11 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
     # (undated: the day of the entry above it, here the game's start)
     dice = log["Proposal 301: Dice"]
     assert "Proposer: Ann\nDate: 2016-10-01\nVotes: for Ann; against Bo, Cy\nResult: defeated" in dice
-    assert "As proposed" not in dice  # (the archive's section holds its byline and ballots: not its text alone)
+    # (two paragraphs between its byline and its ballots, none quoted: which are the proposal's is not shown)
+    assert "As proposed" not in dice
     tea = log["Proposal 302: Tea"]
+    # its words: after its byline, through the rule's text it quotes; not the keeper's note, field and ballots
+    assert tea.endswith("As proposed:\n\n> This proposal would create rule 302:\n>\n> > Tea is served\n> at noon.\n\n")
     assert "Proposer: Bo\n" in tea and "Votes: for Ann, Bo; against Cy\nResult: adopted" in tea
     assert "Enact rule 302: Tea" in tea
     assert "By: Keeper, no proposal" in log["Event: Update rules.md"]  # no number invented for it
@@ -1150,6 +1172,41 @@ def test_a_keepers_markdown_archive_of_proposals_is_the_record_of_decisions(tmp_
                                    out="refused")
     assert code == 2 and nothing == {}
     assert f"{records}:3: proposals.heading: must hold (?P<number>...)" in said
+
+
+def test_an_archives_entry_written_apart_from_its_change_is_paired_with_the_change_next_to_it(tmp_path, capsys) -> None:
+    """A keeper who writes a proposal's entry into the archive in one commit and changes the rules in the next (or
+    the one before): that change carried it out, where the record ties them (its words name the rule changed)."""
+    repo = tmp_path / "repo"
+    entry = "#{n} - {title} - passed\n\nProposed by: {who}\n\n{text}\n\nAnn: For\nBo: For\n\n"
+    archive = "Archived proposals.\n\n"
+    git_commit(repo, "Start", {"rules.md": RULES, "old_proposals.md": archive}, date="2016-10-01T12:00:00",
+               author="Keeper")
+    archive += entry.format(n=301, title="Quorum", who="Bo", text="This proposal would amend rule 201.")
+    git_commit(repo, "Update old_proposals.md", {"old_proposals.md": archive}, date="2016-10-02T12:00:00",
+               author="Keeper")
+    git_commit(repo, "Update rules.md", {"rules.md": amended(RULES, "half the players", "two players")},
+               date="2016-10-03T12:00:00", author="Keeper")
+    records = tmp_path / "records.toml"
+    records.write_text(ARCHIVE_RECORDS, encoding="utf-8")
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md", "--records", str(records))
+    assert list(log) == ["Proposal 301: Quorum"]
+    assert "Proposer: Bo\n" in log["Proposal 301: Quorum"] and "Amend rule 201" in log["Proposal 301: Quorum"]
+    assert "proposal 301: its entry in old_proposals.md written as adopted by commit" in files["corrections.txt"]
+
+
+def test_an_archives_entry_shows_the_proposals_words_only_where_its_structure_does(tmp_path) -> None:
+    """The words after the byline's line up to the first ballot, blank line or not (a keeper's archive that lists
+    the ballots right under the text); several unquoted paragraphs, or no byline: not shown."""
+    from generator.importers.decisions import read_decisions, read_mapping
+
+    records = tmp_path / "records.toml"
+    records.write_text(ARCHIVE_RECORDS, encoding="utf-8")
+    archive = ("#301 - Dice - passed\n\nProposed by: Ann\nDice are rolled  \non Sundays.  \nAnn: For\nBo: For\n\n"
+               "#302 - Tea - defeated\n\nProposed by: Bo\n\nTea at four.\n\nA good idea, the keeper says.\n\n"
+               "Ann: Against\n\n#303 - Cake - passed\n\nCake on Fridays.\n\nAnn: For\n")
+    words = {decision.number: decision.text for decision in read_decisions(read_mapping(records), archive)}
+    assert words == {301: "Dice are rolled  \non Sundays.", 302: "", 303: ""}
 
 
 def test_a_records_files_expression_that_backtracks_without_end_is_stopped_at_its_line(tmp_path, capsys,
@@ -2119,6 +2176,23 @@ def test_what_was_rewritten_in_the_rules_is_said_once_also_after_they_moved(tmp_
     assert said.count("HTML tags (<sub>)") == 1, said
     assert files["IMPORT.md"].count("HTML tags (\\<sub>)") == 1
     assert f"rules.md at {short(repo, 'HEAD~2')}, line 13: HTML tags (<sub>)" in said
+
+
+def test_from_a_commit_before_the_rules_moved_reads_them_where_they_were(tmp_path, capsys) -> None:
+    """--from a commit where the rules were still `rules.md`, named by where they are now, `rules/rules.md`: the
+    history is read from there, following the move (the import's own hint names such a commit)."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Start", {"rules.md": RULES})
+    began = git_commit(repo, "A new game", {"rules.md": RULES.replace("half the players", "two players")})
+    git_commit(repo, "Proposal 301: Water", {"rules.md": RULES.replace("half the players", "two players")
+                                             + "\n##301 Mutable - Water\n\nWater is wet.\n"})
+    (repo / "rules").mkdir()
+    subprocess.run(["git", "-C", str(repo), "mv", "rules.md", "rules/rules.md"], check=True)
+    git_commit(repo, "A folder for the rules", {})
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules/rules.md", "--from", began)
+    assert code == 0, said
+    assert "`nomic-archive import git` read `rules/rules.md` or `rules.md`" in files["IMPORT.md"]
+    assert list(entries(files["log.md"])) == ["Proposal 301: Water"]
 
 
 def test_a_pull_request_titled_as_its_branch_takes_its_commits_subject_for_a_title(tmp_path, capsys) -> None:

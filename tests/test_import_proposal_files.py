@@ -3,6 +3,8 @@
 `withdrawn/` when decided, in the commit that changed the rules (whatever its subject says)."""
 from __future__ import annotations
 
+import re
+
 import pytest
 
 from generator.importers.proposalfiles import ProposalFolder, find_folder, read_folder, read_proposal
@@ -131,6 +133,23 @@ def test_what_a_proposals_file_says() -> None:
                          "# Proposal 12: Dice\n\nRoll them.\n", folder)
     assert (read.number, read.decision.proposer, read.decision.result, read.decision.date, read.decision.title,
             read.decision.text) == (12, "Kit", "adopted", "2021-03-04", "Dice", "Roll them.")
+    # a field of the front matter said at its own line
+    read = read_proposal("proposals/14.md", "---\ntitle: Tea\n# the keeper's\n\"Proposed by\": Kit\nstatus: tabled\n"
+                         "---\nTea.\n", folder)
+    assert (read.decision.proposer, read.notes) == ("Kit", ((5, "its result 'tabled' is not one the import knows: read "
+                                                                "as undecided (the records file's proposals.results "
+                                                                "names it)"),))
+    # a byline without a colon; the result written alone on the last line, after a section of ballots, neither of
+    # them the proposal's words
+    read = read_proposal("changes/rule-change-41.md", "# Change 41\n\nProposed by Kit/kit9\n\n> Tea at four.\n\n"
+                         "## Votes\n\n| Player | Vote |\n|---|---|\n| Kit | For |\n\n*Not passed*\n", folder)
+    assert (read.number, read.decision.proposer, read.decision.result, read.decision.said, read.decision.text) == \
+        (41, "Kit/kit9", "defeated", "Not passed", "> Tea at four.")
+    assert read_proposal("changes/rule-change-42.md", "Proposed by Bo\n\nPoints double.\n\n**Passed (4-1)**\n",
+                         folder).decision.result == "adopted"
+    # a closing line that is no result is the proposal's words
+    read = read_proposal("changes/43.md", "Proposed by Bo\n\nPoints double.\n\nPassed unanimously on Tuesday\n", folder)
+    assert (read.decision.result, read.decision.text) == ("", "Points double.\n\nPassed unanimously on Tuesday")
     # bold fields; a heading numbering another than its name (the name's number kept, said); an unknown result
     read = read_proposal("proposals/0013-tea.md", "## Proposal 31\n\n**Proposer:** Bo\n**Status:** tabled\n\nTea.\n",
                          folder)
@@ -143,13 +162,25 @@ def test_what_a_proposals_file_says() -> None:
     assert find_folder(posts, lambda path: "---\nauthor: Kee\n---\n", []) is None
     assert find_folder(["rules/1.md", "rules/2.md"], lambda path: "Status: passed\n", ["rules"]) is None
     assert find_folder(["p/failed/1.md", "p/passed/2.md"], lambda path: "Author: Ann\n", ["rules.md"]) == "p"
+    # a Jekyll collection's `_proposals/12.proposal`, front matter naming its fields with hyphens; a picture
+    # named by a number beside them is read once, to see, and not counted
+    jekyll = {"_p/12.proposal": "---\nproposed-by: Ann\nstatus: failed\n---\nTea.\n",
+              "_p/13.proposal": "---\nproposed-by: Bo\nvoting-closed: 2020-01-02\nstatus: passed\n---\nCake.\n",
+              "_p/14.png": "\x89PNG"}
+    assert find_folder(sorted(jekyll), jekyll.get, ["_rules"]) == "_p"
+    read = read_proposal("_p/13.proposal", jekyll["_p/13.proposal"], folder)
+    assert (read.decision.proposer, read.decision.result, read.decision.date) == ("Bo", "adopted", "2020-01-02")
+    # files named `rule-change-N.md`, each opening with a byline written without a colon
+    assert find_folder(["changes/rule-change-1.md", "changes/rule-change-2.md"], lambda path: "# Change\n\nProposed "
+                       "by Ann\n\nTea.\n", ["rules.md"]) == "changes"
 
 
 def test_a_proposer_written_in_another_case_is_the_one_more_files_write() -> None:
     files = [(f"proposals/{number}.md", f"# Proposal {number}\n\n* Author: {name}\n* Status: failed\n")
              for number, name in ((1, "Renning"), (2, "Renning"), (3, "renning"), (4, "Will"))]
+    files.append(("proposals/5.md", "# Proposal 5\n\n* Status: failed\n"))  # (naming nobody)
     read, said = read_folder(files, ProposalFolder("proposals"))
-    assert [filed.decision.proposer for filed in read] == ["Renning", "Renning", "Renning", "Will"]
+    assert [filed.decision.proposer for filed in read] == ["Renning", "Renning", "Renning", "Will", ""]
     assert said == [("proposals/3.md", 3, "its author 'renning' read as Renning, as 2 other files write the name "
                                           "(a guess)")]
 
@@ -182,3 +213,88 @@ def test_a_status_written_in_place_and_a_file_added_with_the_change_are_the_reco
     assert "its proposals' files 14.md, added to proposals/ with the rules' change (naming no result) by this " \
         "commit" in files["corrections.txt"]
     assert check(capsys, tmp_path / "game")[0] == 0
+
+
+def test_a_decision_recorded_apart_from_its_change_is_paired_with_the_change_next_to_it(tmp_path, capsys) -> None:
+    """A keeper who moves a proposal's file into succeeded/ in one commit and changes the rules in another: the
+    change right after or right before the decision, with no other decision between, carried it out; the record
+    ties it where both might (the proposal's text names the rule changed, the rule enacted is numbered as it); where
+    nothing does, neither is read as it, and that is said at the file's line."""
+    repo = tmp_path / "repo"
+    ann_point, double = "Ann gets a point.", "Points double."
+    git_commit(repo, "Start", {"rules.md": RULES}, date="2020-01-01T12:00:00")
+    git_commit(repo, "Open", {f"proposals/active/{n}.md": proposal(n, who, "voting", text) for n, who, text in (
+        (301, "Ann", ENACT), (302, "Bo", AMEND), (303, "Cy", ann_point), (304, "Dee", double),
+        (305, "Eve", "Nothing."))}, date="2020-01-02T12:00:00", author="Kee")
+    day = iter(range(3, 20))
+
+    def commit(subject: str, files: dict[str, str | None]) -> None:
+        git_commit(repo, subject, files, date=f"2020-01-{next(day):02}T12:00:00", author="Kee")
+
+    tea = RULES + "\n## 301\nTea is served at four.\n"
+    commit("Votes counted", moved(301, "Ann", "succeeded", ENACT, "2020-01-03"))        # the decision, then
+    commit("Done", {"rules.md": tea})                                                  # its change
+    commit("Tuesday", {"rules.md": tea.replace("half the players", "two players")})   # a change, then
+    commit("Votes counted", moved(302, "Bo", "succeeded", AMEND, "2020-01-06"))        # its decision (text: rule 201)
+    rules = tea.replace("half the players", "two players")
+    commit("Wednesday", {"rules.md": (rules := rules.replace("Tea is", "Coffee is"))})
+    commit("Votes counted", moved(303, "Cy", "succeeded", ann_point, "2020-01-08"))    # between two changes: unsure
+    commit("Thursday", {"rules.md": (rules := rules + "\n## 9\nAnn has a point.\n")})
+    commit("Votes counted", moved(305, "Eve", "failed", "Nothing.", "2020-01-10"))     # another decision, then
+    commit("Votes counted", moved(304, "Dee", "succeeded", double, "2020-01-11"))      # one change next to it
+    commit("Friday", {"rules.md": rules + "\n## 10\nPoints count double.\n"})
+    files, log, said = imported_log(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert list(log) == ["Proposal 301", "Proposal 302", "Event: Wednesday", "Proposal 303", "Event: Thursday",
+                         "Proposal 305", "Proposal 304"]
+    assert "Proposer: Ann\n" in log["Proposal 301"] and "Enact rule 301" in log["Proposal 301"]
+    assert "Proposer: Bo\n" in log["Proposal 302"] and "Amend rule 201" in log["Proposal 302"]
+    assert "Enact rule 10" in log["Proposal 304"]
+    assert "Enact" not in log["Proposal 303"] and "Amend" not in log["Proposal 303"]
+    assert re.search(r"commit \S+ proposal 301 by Ann +# the record: its proposals' files 301.md, moved to "
+                     r"proposals/succeeded/ by commit \S+, the decision just before this one", files["corrections.txt"])
+    assert re.search(r"commit \S+ proposal 302 by Bo +# the record: its proposals' files 302.md, moved to "
+                     r"proposals/succeeded/ by commit \S+, the decision just after this one", files["corrections.txt"])
+    # the keeper's own changes between: no proposal's
+    assert "By: Kee, no proposal" in log["Event: Wednesday"] and "By: Kee, no proposal" in log["Event: Thursday"]
+    # the one change next to a decision, which nothing in the record ties to it: a guess, said
+    assert re.search(r"commit \S+: proposal 304 by Dee: guessed: it carries out proposal 304, decided by commit \S+ "
+                     r"just before it \(nothing in the record ties them", said)
+    assert "proposals/succeeded/303.md:5: proposal 303 was decided by commit" in said
+    assert "neither tied to it by the record: neither is read as carrying it out (a corrections line `commit ID " \
+        "proposal 303` names the one that did)" in said
+    assert "303.md:5: proposal 303 succeeded/, and no commit" not in said
+    assert check(capsys, tmp_path / "game")[0] == 0
+
+
+def decisions_around_a_change(repo, subject: str, second: str):
+    """Proposal 7 decided in a commit of its own, then a change of the rules titled `subject`, then proposal 8's
+    decision (`second`: succeeded, failed)."""
+    git_commit(repo, "Start", {"rules.md": RULES}, date="2020-01-01T12:00:00")
+    git_commit(repo, "Open", {"proposals/active/7.md": proposal(7, "Ann", "voting", "Points double."),
+                              "proposals/active/8.md": proposal(8, "Bo", "voting", "Tea at four.")},
+               date="2020-01-02T12:00:00", author="Kee")
+    git_commit(repo, "Counted", moved(7, "Ann", "succeeded", "Points double.", "2020-01-03"),
+               date="2020-01-03T12:00:00", author="Kee")
+    git_commit(repo, subject, {"rules.md": RULES + "\n## 9\nPoints count double.\n"}, date="2020-01-04T12:00:00",
+               author="Kee")
+    git_commit(repo, "Counted", moved(8, "Bo", second, "Tea at four.", "2020-01-05"), date="2020-01-05T12:00:00",
+               author="Kee")
+
+
+def test_one_change_between_two_decisions_the_record_ties_to_neither_carries_out_neither(tmp_path, capsys) -> None:
+    decisions_around_a_change(tmp_path / "repo", "Rules", "succeeded")
+    files, log, said = imported_log(tmp_path, capsys, tmp_path / "repo", "--rules", "rules.md")
+    for number in (7, 8):
+        assert re.search(rf"proposals/succeeded/{number}.md:5: proposal {number} was decided by commit \S+, which "
+                         r"changed no rule, and so were others beside commit \S+, the one that changed the rules "
+                         rf"between them: it is not read as carrying out any of them \(a corrections line `commit \S+ "
+                         rf"proposal {number}` says it did\)", said), said
+    assert "Enact rule 9" not in log["Proposal 7"] + log["Proposal 8"]
+
+
+def test_a_change_whose_title_names_another_proposal_is_not_paired_with_a_decision_apart(tmp_path, capsys) -> None:
+    decisions_around_a_change(tmp_path / "repo", "Proposal 9", "failed")
+    files, log, said = imported_log(tmp_path, capsys, tmp_path / "repo", "--rules", "rules.md")
+    assert "Enact rule 9" in log["Proposal 9"] and "Enact" not in log["Proposal 7"]
+    assert "proposals/succeeded/7.md:5: proposal 7 succeeded, and no commit that changed the rules made its file " \
+        "say so" in said

@@ -388,6 +388,7 @@ def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
     (folder / "rule301.md").write_text("---\nRULE: 301\nType: Mutable\nStatus: Draft\n---\nNot yet.\n",
                                        encoding="utf-8")
     (folder / "README.md").write_text("How to propose a rule.\n", encoding="utf-8")
+    (folder / "template.md").write_text("---\ntitle: A new rule\nrule: NNN\n---\nIts text.\n", encoding="utf-8")
     output = tmp_path / "rules.md"
     assert main(["import", str(folder), "-o", str(output)]) == 0
     rules_md = output.read_text(encoding="utf-8")
@@ -396,10 +397,13 @@ def test_rule_files_with_front_matter(tmp_path, capsys) -> None:
     assert rule_titles(rules_md) == {101: None, 202: "Voting", 301: None}
     assert rule_blocks(rules_md, 202) == ["A proposal needs a majority."]
     err = capsys.readouterr().err
-    assert f"{folder / 'rule301.md'}: guessed: rule 301 has status 'Draft': read as in force, as a file among the " \
-        "rules" in err
+    # said at the front matter's own line for it
+    assert f"{folder / 'rule301.md'}:4: guessed: rule 301 has status 'Draft': read as in force, as a file among " \
+        "the rules" in err
     assert f"{folder / 'README.md'}: left out: names no rule: no front matter giving a number, no number in its " \
         "name, no numbered rule heading in it" in err
+    assert f"{folder / 'template.md'}:3: left out: its front matter's rule number 'NNN' is not a number (a " \
+        "template?)" in err
 
 
 def test_rule_files_with_unreadable_front_matter(tmp_path, capsys) -> None:
@@ -738,6 +742,36 @@ def test_asterisks_before_a_rule_and_its_history_line_under_it_are_not_its_title
         (101, "Immutable Rules", "Obey The Rules", ["Initial Rule"]),
         (103, "Mutable Rules", "What proposals may do", ["by Storm, last changed Tue Jan 19 1993", "103,1064,1094"])]
     assert read.rules[1].text == "A proposal may enact, amend or repeal a rule."
+
+
+def test_a_line_in_emphasis_saying_who_proposed_a_rule_and_when_is_its_history() -> None:
+    """A keeper who closes each rule with who proposed it and who amended it last, in italics after a hard
+    break: its history, not its text."""
+    read = read_ruleset("Mutable Rules\n=============\n\n**201** Turns go clockwise.  \n*Proposed by Founders on "
+                        "N/A, last amended by Kit (305) on 2/3/12*\n\n**301** Tea at four.  \n*Proposed by Lu on "
+                        "1/5/12, last amended by N/A on N/A*\n", file="mutable_rules.md")
+    assert [(rule.number, rule.text, [said for _, said in rule.history]) for rule in read.rules] == [
+        (201, "Turns go clockwise.", ["*Proposed by Founders on N/A, last amended by Kit (305) on 2/3/12*"]),
+        (301, "Tea at four.", ["*Proposed by Lu on 1/5/12, last amended by N/A on N/A*"])]
+
+
+def test_a_markdown_list_written_1_throughout_is_numbered_as_the_page_shows_it(capsys) -> None:
+    """A keeper who lets Markdown number the list writes every item `1.` (or `0.`, the page then counting from 0):
+    the items at the margin are the rules, numbered by their place, a guess said; the items under each are its
+    list, dedented so as not to be read as code."""
+    text = ("# Rules\n\n1. Play fair.\n1. Turns\n    1. Each player has one.\n        1. In order.\n"
+            "    1. Nobody skips.\n1. The first to 10 points wins.\n")
+    read = read_ruleset(text, file="rules.md")
+    assert [(rule.number, rule.text) for rule in read.rules] == [
+        (1, "Play fair."), (2, "Turns\n\n1. Each player has one.\n    1. In order.\n1. Nobody skips."),
+        (3, "The first to 10 points wins.")]
+    assert [note.message for note in read.guessed] == ["each of its 3 rules is written '1.' (Markdown numbers a "
+                                                       "list's items itself): numbered 1 to 3 by their place, as "
+                                                       "the page shows them"]
+    assert not read.left_out
+    assert [rule.number for rule in read_ruleset(text.replace("1.", "0."), file="rules.md").rules] == [0, 1, 2]
+    # numbers that differ are the keeper's own
+    assert [rule.number for rule in read_ruleset("1. A.\n2. B.\n2. C.\n3. D.\n", file="rules.md").rules] == [1, 2, 3]
 
 
 def test_one_heading_over_a_files_rules_is_its_title_and_a_bold_title_may_end_in_a_colon() -> None:

@@ -200,7 +200,8 @@ class Decision:
     reason: str = ""                     # why it failed, where the rules give a reason (the keeper's word)
     text: str = ""                       # the proposal's own text, where the record keeps it (the mapping's `text`)
     # A keeper's Markdown archive: what it holds of the proposal under its heading (its text among the keeper's
-    # notes, byline and ballots), read for the rules and proposals it names, never shown as its text
+    # notes, byline and ballots), read for the rules and proposals it names, never shown as its text (`text` is
+    # its own words, where the entry shows them apart: `_archived_words`)
     archived: str = ""
     name: str = ""                       # the record's own name for it, where not its number (VPRD)
     source: str = ""                     # the file that records it alone (a proposal's own file), where one does
@@ -482,6 +483,25 @@ def stated_conditions(text: str) -> list[tuple[str, int, str]]:
              clean_line(m.group(0))) for m in _CONDITION.finditer(text[:100_000])]
 
 
+def archived_number(written: str) -> int | None:
+    """The number an archive's heading gives a proposal: its digits, or its capital letters numbered as a rule so
+    named is (VPRD: 22161804); None for anything else."""
+    return int(written) if written.isdigit() else letters_number(written) if written.isalpha() and \
+        written.isupper() else None
+
+
+def archived_results(mapping: Mapping, content: str) -> dict[int, str]:
+    """Each proposal's result as a version of a keeper's Markdown archive says it (the mapping's words; an entry in
+    words the mapping does not name, as an earlier version may write them, is left out)."""
+    out = {}
+    for start in mapping.markdown[0].finditer(content, mapping.file):
+        said = clean_line(start.group("result"))
+        if (number := archived_number(start.group("number"))) is not None and (
+                result := mapping.results.get(said, said if said in RESULTS else "")):
+            out[number] = result
+    return out
+
+
 def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
     """The decisions of a Markdown archive: each line the heading expression matches opens one, read up to the
     next; its byline and ballots found in its lines."""
@@ -491,8 +511,7 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
     for at, start in enumerate(starts):
         body = content[start.end():starts[at + 1].start() if at + 1 < len(starts) else len(content)]
         written = start.group("number")
-        number = int(written) if written.isdigit() else letters_number(written) if written.isalpha() and \
-            written.isupper() else None
+        number = archived_number(written)
         if number is None or number >= 10 ** 12:
             raise DecisionsUnreadable(f"'{clean_line(start.group(0))[:60]}': its number '{written}' is neither digits "
                                       "nor capital letters")
@@ -503,7 +522,8 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
                                       "(proposals.results)")
         proposer = byline.search(body, f"{mapping.file}, proposal {written}")
         votes = []
-        for cast in ballot.finditer(body, f"{mapping.file}, proposal {written}"):
+        casts = ballot.finditer(body, f"{mapping.file}, proposal {written}")
+        for cast in casts:
             kind = mapping.ballots.get(clean_line(cast.group("ballot")))
             if kind is None:
                 raise DecisionsUnreadable(f"proposal {written}: the ballot '{clean_line(cast.group('ballot'))}' of "
@@ -513,9 +533,43 @@ def _markdown_decisions(mapping: Mapping, content: str) -> list[Decision]:
                 votes.append((clean_line(cast.group("voter")), kind))
         title = short_title(clean_line(start.group("title")))[0] if "title" in heading.compiled.groupindex else ""
         out.append(Decision(number, clean_line(proposer.group(1)) if proposer else "", result, said, "", 0.0,
-                            tuple(votes), title, archived=body,
-                            name="" if written.isdigit() else written))
+                            tuple(votes), title, archived=body, name="" if written.isdigit() else written,
+                            text=_archived_words(body, proposer.end() if proposer else None,
+                                                 [cast.start() for cast in casts])))
     return out
+
+
+# A keeper's field opening a paragraph of an archive: a label of a few words, its value on the same line
+# (`Quorum: 2 votes`, `Speaker's consent: given`), not a proposal's own line (`... rule 302 with the text:`).
+_KEEPERS_FIELD = re.compile(r"[ \t]{0,3}[A-Z][A-Za-z']*(?:[ \t]+[A-Za-z']+){0,2}[ \t]*:[ \t]+\S")
+_QUOTED = re.compile(r"[ \t]{0,3}>")
+
+
+def _archived_words(body: str, byline_end: int | None, ballots: list[int]) -> str:
+    """The proposal's own words in its entry of a keeper's archive, where the entry's structure shows them: the
+    paragraphs after its byline's line, up to the keeper's (a line that is a field, `Quorum: 2 votes`, or a ballot);
+    of those, through the last quoted one (the rule's text the proposal quotes: what follows is the keeper's note,
+    `The speaker consents.`), or the one paragraph where none is quoted. "" where it does not show them (no byline,
+    nothing before the keeper's part, several paragraphs none quoted)."""
+    if byline_end is None:
+        return ""
+    words: list[str] = []  # its paragraphs
+    at = body.find("\n", byline_end) + 1 or len(body)
+    opening = True  # (the next line opens a paragraph)
+    for line in body[at:].split("\n"):
+        if _KEEPERS_FIELD.match(line) or any(at <= cast <= at + len(line) for cast in ballots):
+            break  # (the keeper's part: a field, `Quorum: 2`, or a ballot, whether or not a blank line is above it)
+        if not line.strip():
+            opening = True
+        elif opening:
+            words.append(line)
+            opening = False
+        else:
+            words[-1] += f"\n{line}"
+        at += len(line) + 1
+    quoted = [n for n, paragraph in enumerate(words) if _QUOTED.match(paragraph)]  # (its next lines: lazily so)
+    words = words[:quoted[-1] + 1] if quoted else words if len(words) == 1 else []
+    return "\n\n".join(paragraph.rstrip() for paragraph in words)  # (a hard break ending it is none)
 
 
 def moment_of(value) -> tuple[float, str]:

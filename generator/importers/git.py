@@ -45,15 +45,17 @@ from .archive import (Change, Entry, ImportedGame, ImportRefused, Problem, Runs,
                       toml_numbers, toml_players, toml_string)
 from .agora_sections import SectionSpan, section_spans
 from .corrections import CONVENTION_PULL_REQUESTS, FILE_NAME, Corrections, Line, Proposal, Reading, render
-from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, ballot_list_counts, moment_of,
-                        read_decisions, read_list, read_players, read_scores, score_paths, stated_conditions)
+from .decisions import (Decision, DecisionsUnreadable, Mapping, Rulesets, ScoreFiles, archived_number,
+                        archived_results, ballot_list_counts, moment_of, read_decisions, read_list, read_players, read_scores,
+                        score_paths, stated_conditions)
 from .gitread import (BlobReader, BlobTooLarge, Commit, GitError, author_and_subject, check_repository, commit_id,
                       git, is_repository, list_files, log_records, text)
 from .proposalfiles import (DECIDED_FIELDS, PROPOSER_FIELDS, RESULT_FIELDS, FiledProposal, ProposalFolder,
-                            find_folder, is_text_name, name_number, read_folder, read_proposal)
+                            find_folder, is_proposal_file, is_text_name, name_number, read_folder,
+                            read_proposal)
 from .record import HistoryEntry, Source, credit, history_entry, plain_words
-from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, read_rule_files, read_ruleset,
-                        render_ruleset)
+from .rulesfile import (MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, is_rules_text_name, opens_with_front_matter,
+                        read_rule_files, read_ruleset, render_ruleset)
 from .text import (IMMUTABLE, MUTABLE, ImportedRule, ImportedRuleset, NoRulesFound, RulesetImportError,
                    YamlBeyondBounds, clean_line, escape_markdown, heading_text, roman_value, rule_label, short_title,
                    wrap)
@@ -214,6 +216,10 @@ class _Walk:
     filed_folder: ProposalFolder | None = None
     filed: list[FiledProposal] = field(default_factory=list)
     filed_said: list[str] = field(default_factory=list)
+    filed_unsure: set[int] = field(default_factory=set)  # adopted proposals two commits may have carried out, said
+    # The first-parent line as read, each commit with the files it changed (a decision recorded apart from the
+    # rules' change is found among them: `_pair_apart`).
+    line: list[tuple[Commit, list[str]]] = field(default_factory=list)
 
 
 def import_git(repo: Path, rules_paths: list[str], *, start: str | None = None, end: str | None = None,
@@ -258,12 +264,15 @@ def _import(repo: Path, paths: list[str], start: str | None, end: str | None, ti
     first = commit_id(repo, start) if start else None
     together = frozenset(paths) if len(paths) > 1 else frozenset()  # (the places named, not those found before)
     since = None  # (where the history is read from, where the rules' earlier path was made more than once)
-    if first is None and paths:
+    if paths:  # (where the rules were before they moved: also from a --from before the move)
         paths, since = _earlier_paths(repo, last, paths)
+        since = since if first is None else None
     walk = _walk_rulesets(repo, records, last, corrections) if records and records.rulesets else \
         _walk(repo, paths, first, last, corrections, link_base, together, since)
     decisions = _read_decisions(repo, records, last, walk) if records and records.file else \
         _read_proposal_files(repo, records, paths, last, walk) if not (records and records.rulesets) else []
+    if records and records.file and records.markdown and not records.rulesets:
+        _match_archived(repo, records, decisions, walk)
     # (the line is used either way: a keeper may say both)
     said_by_line = corrections is not None and corrections.convention(CONVENTION_PULL_REQUESTS)
     by_pull_requests = by_pull_requests or said_by_line
@@ -575,6 +584,7 @@ def _walk(repo: Path, paths: list[str], first: str | None, last: str, correction
         unread: list[Commit] = []  # the commits since the last whose rules could be read
         for place, ((id_, parents, author, date, message), changed) in enumerate(records):
             commit = Commit(id_, tuple(parents.split()), author, date, message)
+            walk.line.append((commit, changed))
             if current is not None:  # (a decision before the rules begin is an earlier game's, or round's)
                 _note_decision(walk, place, commit)
                 if walk.proposing is None and (walk.decided or walk.submitted):
@@ -929,10 +939,22 @@ def _read_rules(repo: Path, blobs: BlobReader, revision: str, path: str, link_ba
         return read_ruleset(content, file=path, link_base=link_base, markdown=markdown, twins=True) \
             if content is not None else None
     if kind == "tree":
-        files = [(name, _read(blobs, revision, name) if is_rules_text_name(name) else None)
-                 for name in list_files(repo, revision, path, recursive=False)]
+        files = [(name, _folder_file(blobs, revision, name)) for name in list_files(repo, revision, path,
+                                                                                  recursive=False)]
         return read_rule_files(files, link_base=link_base)
     return None
+
+
+def _folder_file(blobs: BlobReader, revision: str, name: str) -> str | None:
+    """A file of a folder of rules: one named as text, or any other that opens with front matter (a Jekyll
+    collection's `0013.rule`); None for any other (a picture), which the folder's reader names as left out."""
+    if is_rules_text_name(name):
+        return _read(blobs, revision, name)
+    try:
+        opening = blobs.read(revision, name)
+    except BlobTooLarge:
+        return None
+    return _read(blobs, revision, name) if opening is not None and opens_with_front_matter(opening) else None
 
 
 def _read(blobs: BlobReader, revision: str, path: str) -> str | None:
@@ -1216,8 +1238,11 @@ def _read_step(step: _Step, by_pull_requests: bool = False) -> bool:
             step.reading = Reading("event", by=entry.agent.words.lower() + (f" ({by})" if by else ""))
         return True
     if step.filed:  # (the game's proposal files: the proposer is its file's, `_credit_authors`)
-        hows = {how: [posixpath.basename(path) for _, path, h in step.filed if h == how] for _, _, how in step.filed}
-        step.said += [f"its proposals' files {', '.join(names)}, {how} by this commit" for how, names in hows.items()]
+        hows = {how: [(number, posixpath.basename(path)) for number, path, h in step.filed if h == how]
+                for _, _, how in step.filed}
+        # (a proposal's own file, by its name; an entry of the keeper's archive, by the proposal's number)
+        step.said += [f"its proposals' files {', '.join(name for _, name in filed)}, {how}" if filed[0][1] else
+                      f"proposal {', '.join(str(number) for number, _ in filed)}: {how}" for how, filed in hows.items()]
         step.reading = Reading("proposal", tuple(Proposal(number, (author,)) for number, _, _ in step.filed))
         return True
     title = step.title
@@ -1907,11 +1932,51 @@ def _read_decisions(repo: Path, records: Mapping, last: str, walk: _Walk) -> lis
         raise ImportRefused(f"{repo}", f"{records.file} at commit {last[:10]}: {error}", walk.problems) from None
 
 
+def _match_archived(repo: Path, records: Mapping, decisions: list[Decision], walk: _Walk) -> None:
+    """A keeper's Markdown archive of proposals, as it grew: the commit that wrote a proposal's entry as adopted
+    and changed the rules carried it out (`step.filed`; of several entries written at once, those the record ties
+    to its change); one that changed no rule, the change next to it (`_pair_apart`). Read at each commit on the
+    first-parent line that changed the archive; where its expressions' time runs out on the way, the pairing stops
+    there, and that is said."""
+    content = ""
+    texts = {decision.number: decision.text or decision.archived for decision in decisions}
+    stepped = {step.commit.id: step for step in walk.steps}
+    apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]] = []
+    before: dict[int, str] = {}  # each proposal's result as the archive last said it
+    how = f"its entry in {records.file} written as adopted"
+    with BlobReader(repo) as blobs:
+        for place, (commit, changed) in enumerate(walk.line):
+            if records.file not in changed:
+                continue
+            try:
+                content = blobs.read(commit.id, records.file) or ""
+                now = archived_results(records, content)
+            except (BlobTooLarge, ArchiveError) as error:
+                walk.problems.append(Problem(records.file, commit.id, 0, f"not read as it grew from here on ({error}): "
+                                             "the commits that carried out its later decisions are not paired"))
+                break
+            written = sorted((number, result) for number, result in now.items() if before.get(number) != result)
+            before = now
+            if step := stepped.get(commit.id):  # (an archive written up at once: the entries tied to its change)
+                adopted = [number for number, result in written if result == "adopted"]
+                step.filed += [(number, "", f"{how} by this commit") for number in adopted
+                               if len(adopted) == 1 or _ties(step, number, texts.get(number, ""))]
+            elif written and commit.parents:  # (a decision of any result: no change of the rules is paired across it)
+                apart.append((place, commit, [(number, "", result, how) for number, result in written]))
+        try:
+            places = {number: f"{records.file}:{content.count(chr(10), 0, m.start()) + 1}" for m in
+                      records.markdown[0].finditer(content, records.file)
+                      if (number := archived_number(m.group("number"))) is not None}  # (as last read)
+        except ArchiveError:
+            places = {}
+    _pair_apart(walk, apart, texts, places)
+
+
 def _unmatched_filed(walk: _Walk, steps: list[_Step], decided: dict[int, Decision]) -> None:
     """Each proposal its own file says was adopted that no commit carried out, said at the file's line."""
     carried = {p.number for step in steps if step.reading.kind == "proposal" for p in step.reading.proposals}
     for filed in walk.filed:
-        if filed.number not in carried and decided[filed.number].result == "adopted":
+        if filed.number not in carried | walk.filed_unsure and decided[filed.number].result == "adopted":
             walk.filed_said.append(f"{filed.path}:{filed.line}: proposal {filed.number} {filed.decision.said}, and "
                                    "no commit that changed the rules made its file say so: its entry holds no change "
                                    "(it changed no rule, or a commit that does not say so carried it out: a "
@@ -1937,10 +2002,11 @@ def _read_proposal_files(repo: Path, records: Mapping | None, paths: list[str], 
             folder = ProposalFolder(found)
         else:
             return []
-        inside = [path for path in files if is_text_name(path) and (not folder.folder or path.startswith(
-            f"{folder.folder}/"))]
+        inside = [path for path in files if (not folder.folder or path.startswith(f"{folder.folder}/")) and (
+            is_text_name(path) or name_number(path) is not None)]  # (a numbered file of another kind: read, to see)
         filed, said = read_folder([(path, content) for path in inside
-                                   if (content := _proposal_text(blobs, last, path, walk)) is not None], folder)
+                                   if is_proposal_file(path, content := _proposal_text(blobs, last, path, walk))],
+                                  folder)
         if not filed and folder.named:
             raise ImportRefused(str(repo), f"the records file's proposals.folder: no file in {folder.folder}/ at "
                                 f"commit {last[:10]} numbers a proposal", walk.problems)
@@ -1964,27 +2030,133 @@ def _proposal_text(blobs: BlobReader, revision: str, path: str, walk: _Walk) -> 
 def _match_filed(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFolder) -> None:
     """Each commit that changed the rules and made a proposal's own file say it was adopted (moved into
     `succeeded/`, its Status made `passed`, or added beside the rules' change where its file names no result)
-    carried that proposal out: `step.filed`."""
+    carried that proposal out: `step.filed`. A keeper who records the decision in a commit of its own carried it
+    out in the commit that changed the rules next to it (`_pair_apart`)."""
+    stepped = {step.commit.id for step in walk.steps}
+    apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]] = []  # decisions in commits changing no rule
+    prefix = f"{folder.folder}/" if folder.folder else ""
+    for place, (commit, changed) in enumerate(walk.line):
+        if commit.parents and commit.id not in stepped and any(path.startswith(prefix) for path in changed) and \
+                (decided := _decided_by(repo, blobs, walk, folder, commit)):
+            apart.append((place, commit, decided))
     for step in walk.steps:
         if step.ruleset or not step.commit.parents:
             continue
-        parent = step.commit.parents[0]
-        for status, old, new in _changed_files(repo, parent, step.commit.id, folder.folder or "."):
-            if status.startswith("D") or not is_text_name(new) or (number := name_number(new)) is None:
-                continue
-            now = read_proposal(new, _proposal_text(blobs, step.commit.id, new, walk) or "", folder)
-            before = read_proposal(old, _proposal_text(blobs, parent, old, walk) or "", folder) \
-                if not status.startswith("A") else None
-            result = now.decision.result if now else ""
-            if result == "adopted" and (before is None or before.decision.result != "adopted"):
-                how = f"moved to {posixpath.dirname(new)}/" if old != new and posixpath.dirname(old) != \
-                    posixpath.dirname(new) else f"added to {posixpath.dirname(new) or '.'}/" if before is None \
-                    else f"'{now.decision.said}' written in it"
-                step.filed.append((number, new, how))
-            elif not result and status.startswith("A"):
-                step.filed.append((number, new, f"added to {posixpath.dirname(new) or '.'}/ with the rules' change "
-                                                "(naming no result)"))
+        for number, path, result, how in _decided_by(repo, blobs, walk, folder, step.commit):
+            if result in ("adopted", ""):
+                step.filed.append((number, path, f"{how} by this commit"))
         step.filed.sort()
+    _pair_apart(walk, apart, {filed.number: filed.decision.text for filed in walk.filed},
+                {filed.number: f"{filed.path}:{filed.line}" for filed in walk.filed})
+
+
+def _decided_by(repo: Path, blobs: BlobReader, walk: _Walk, folder: ProposalFolder, commit: Commit
+                ) -> list[tuple[int, str, str, str]]:
+    """The proposals whose own files a commit made say they were decided, each (number, its file, the result, how
+    the file came to say it), and those it added naming no result (result "")."""
+    parent = commit.parents[0]
+    out = []
+    for status, old, new in _changed_files(repo, parent, commit.id, folder.folder or "."):
+        if status.startswith("D") or (number := name_number(new)) is None or not is_proposal_file(
+                new, content := _proposal_text(blobs, commit.id, new, walk)):
+            continue
+        now = read_proposal(new, content or "", folder)
+        before = read_proposal(old, _proposal_text(blobs, parent, old, walk) or "", folder) \
+            if not status.startswith("A") else None
+        result = now.decision.result if now else ""
+        if result not in ("", "undecided") and (before is None or before.decision.result != result):
+            how = f"moved to {posixpath.dirname(new)}/" if old != new and posixpath.dirname(old) != \
+                posixpath.dirname(new) else f"added to {posixpath.dirname(new) or '.'}/" if before is None \
+                else f"'{now.decision.said}' written in it"
+            out.append((number, new, result, how))
+        elif not result and status.startswith("A"):
+            out.append((number, new, "", f"added to {posixpath.dirname(new) or '.'}/ with the rules' change "
+                                         "(naming no result)"))
+    return out
+
+
+def _pair_apart(walk: _Walk, apart: list[tuple[int, Commit, list[tuple[int, str, str, str]]]], texts: dict[int, str],
+                places: dict[int, str]) -> None:
+    """The proposals a commit that changed no rule made their files say were adopted (`apart`: each such commit's
+    place, the commit, its decisions), each carried out by the commit that changed the rules right after or right
+    before it, with no other decision between (a keeper who marks the decision and then makes the change, or the
+    other way round). Where both may be, the one the record ties to it: its text names a rule that one changes, the
+    rule it enacts is numbered as the proposal, or the rule's new text names the proposal. A commit no record ties to
+    it, the only one there, is a guess, said (not where one commit decided several: each goes where it is tied, if
+    anywhere); where two are, or two such decisions claim one commit, none is read as carrying it out, and that is
+    said where the record keeps the proposal (`texts`: each proposal's words;
+    `places`: its file and line there)."""
+    # the first-parent line's decisions and changes of the rules, in order: (place, step or None, the commit)
+    events = sorted([(place, None, commit) for place, commit, _ in apart] +
+                    [(step.place, step, step.commit) for step in walk.steps if not step.ruleset and not step.formatting],
+                    key=lambda event: event[0])
+    claims: dict[int, list[tuple[int, Commit, list[tuple[int, str, str]], bool]]] = {}  # step's index -> claims
+    for place, commit, decided in apart:
+        adopted = [(number, path, how) for number, path, result, how in decided if result == "adopted"]
+        if not adopted:
+            continue
+        at = next(n for n, event in enumerate(events) if event[0] == place and event[1] is None)
+        near = [n for n in (at - 1, at + 1) if 0 <= n < len(events) and events[n][1] is not None
+                and _free(events[n][1], {number for number, _, _ in adopted})]
+        tied = [n for n in near if any(_ties(events[n][1], number, texts.get(number, "")) for number, _, _ in adopted)]
+        if len(adopted) > 1:  # (several decided at once, as a keeper writing up an archive: each where tied only)
+            for n in tied:
+                claims.setdefault(n, []).append((place, commit, [one for one in adopted if _ties(
+                    events[n][1], one[0], texts.get(one[0], ""))], True))
+            continue
+        chosen = tied if len(tied) == 1 else near if len(near) == 1 and not tied else []
+        if chosen:
+            claims.setdefault(chosen[0], []).append((place, commit, adopted, bool(tied)))
+        elif near:
+            for number, _, _ in adopted:
+                walk.filed_unsure.add(number)
+                walk.filed_said.append(
+                    f"{places.get(number, '')}: proposal {number} was decided by commit {commit.short}, which "
+                    f"changed no rule; the commits that changed the rules just before and after it, "
+                    f"{' and '.join(events[n][2].short for n in near)}, with no other decision between, "
+                    f"{'both' if len(tied) > 1 else 'neither'} tied to it by the record: neither is read as carrying "
+                    f"it out (a corrections line `commit ID proposal {number}` names the one that did)")
+    for n, claimed in claims.items():
+        step = events[n][1]
+        if len(claimed) > 1 and sum(tied for *_, tied in claimed) != 1:
+            for _, commit, adopted, _ in claimed:
+                for number, _, _ in adopted:
+                    walk.filed_unsure.add(number)
+                    walk.filed_said.append(
+                        f"{places.get(number, '')}: proposal {number} was decided by commit {commit.short}, "
+                        f"which changed no rule, and so were others beside commit {step.commit.short}, the one that "
+                        "changed the rules between them: it is not read as carrying out any of them (a corrections "
+                        f"line `commit {step.commit.short} proposal {number}` says it did)")
+            continue
+        place, commit, adopted, tied = next(claim for claim in claimed if claim[3] or len(claimed) == 1)
+        when = "before" if place < step.place else "after"
+        step.filed += [(number, path, f"{how} by commit {commit.short}, the decision just {when} this one")
+                       for number, path, how in adopted]
+        if not tied:
+            step.guesses.append(f"it carries out proposal{'s' if len(adopted) > 1 else ''} "
+                                f"{', '.join(str(number) for number, _, _ in adopted)}, decided by commit "
+                                f"{commit.short} just {when} it (nothing in the record ties them, and no other "
+                                "decision came between)")
+
+
+def _free(step: _Step, numbers: set[int]) -> bool:
+    """Whether nothing of the record says a commit carried out a proposal other than `numbers`: no proposal's file
+    it decided, no History line naming a proposal, no other proposal its title names."""
+    return not step.filed and not any(entry is not None and entry.proposal is not None for entry in step.credited) \
+        and not set(_subject_numbers(step.title)) - numbers
+
+
+def _ties(step: _Step, number: int, text: str) -> bool:
+    """Whether the record ties a commit's changes to a proposal: the proposal's text names a rule it changes, a rule
+    it enacts or renumbers is numbered as the proposal (Suber's numbering), or a rule's new text names the
+    proposal."""
+    for change in step.changes:
+        rule = change.new_number if change.kind == "renumber" else change.rule
+        if change.kind in ("enact", "renumber") and rule == number or re.search(
+                rf"\brules?\s*#?\s*{rule}(?![0-9])", text[:100_000], re.IGNORECASE) or change.text and re.search(
+                rf"\bprop(?:osal)?\s*#?\s*{number}(?![0-9])", change.text, re.IGNORECASE):
+            return True
+    return False
 
 
 def _read_scores(repo: Path, scores: ScoreFiles, last: str, walk: _Walk) -> dict[str, Fraction]:

@@ -20,14 +20,15 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from .decisions import Decision
-from .rulesfile import MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, front_matter
+from .rulesfile import MARKDOWN_EXTENSIONS, PLAIN_EXTENSIONS, front_matter, opens_with_front_matter
 from .text import RulesetImportError, clean_line, short_title
 
 # The words keepers write for a proposal's result (in a Status line or as a folder's name), in lower case.
 RESULT_WORDS = {
     **dict.fromkeys(("adopted", "passed", "pass", "succeeded", "success", "successful", "accepted", "approved",
                      "enacted", "ratified", "carried", "implemented", "merged"), "adopted"),
-    **dict.fromkeys(("defeated", "failed", "fail", "rejected", "declined", "denied", "lost", "vetoed"), "defeated"),
+    **dict.fromkeys(("defeated", "failed", "fail", "rejected", "declined", "denied", "lost", "vetoed", "not passed",
+                     "not adopted"), "defeated"),
     **dict.fromkeys(("withdrawn", "retracted", "cancelled", "canceled", "abandoned", "redacted"), "withdrawn"),
     **dict.fromkeys(("invalid", "void", "illegal"), "invalid"),
     **dict.fromkeys(("undecided", "active", "pending", "open", "voting", "proposed", "draft", "new", "current",
@@ -44,10 +45,18 @@ MIN_FILES = 2    # the files, named by numbers and showing a proposal's fields, 
 MAX_TRIED = 20   # the files of a folder read to find MIN_FILES showing them
 # A file's name numbering a proposal: `318.md`, `proposal-12.md`, `prop_7.txt`, `p12.md`, `0042-dice.md`
 # (not a day, `2025-10-28-minutes.md`: a blog's post)
-_NAME_NUMBER = re.compile(r"(?:proposal|prop|p)?[\s_#-]*0*([0-9]{1,6})(?:[\s_.-](?![0-9]).*)?", re.IGNORECASE)
+_NAME_NUMBER = re.compile(r"(?:proposal|prop|p|rule[\s_-]?change|motion)?[\s_#-]*0*([0-9]{1,6})(?:[\s_.-](?![0-9]).*)?",
+                          re.IGNORECASE)  # (`rule-change-301.md` too)
 # A field line at the top of a file: `* Author: Gadget`, `**Status:** passed`, `- __Proposer__: Ann`, `Date: ...`
 _FIELD = re.compile(r"\s{0,3}(?:[-*+]\s+)?(?:\*\*|__)?([A-Za-z][A-Za-z '()/-]{0,40}?)\s*(?:\*\*|__)?\s*:\s*"
                     r"(?:\*\*|__)?\s*(.*?)\s*$")
+# A byline among the fields, written without a colon: `Proposed by Ann`, `*Submitted by* Bo`
+_BYLINE = re.compile(r"\s{0,3}(?:[-*+]\s+)?(?:\*\*|__|\*|_)?((?:proposed|submitted|authored|written)\s+by)(?:\*\*|__|\*|_)?"
+                     r"\s+(\S.*?)\s*$", re.IGNORECASE)
+# A result written alone on a file's last line, after its text and ballots: `*Passed*`, `**Not passed (2-4)**`
+_CLOSING_RESULT = re.compile(r"\s{0,3}[*_]{0,2}\s*([A-Za-z][A-Za-z ]{0,20}?)\s*(?:\([^()\n]{0,40}\))?[.!]?\s*[*_]{0,2}\s*")
+# A section after a proposal's text that holds its ballots, not its words: `## Votes`
+_BALLOTS_HEADING = re.compile(r"\s{0,3}#{1,6}\s+(?:votes|voting|ballots|results?)\s*:?\s*#*\s*", re.IGNORECASE)
 _HEADING = re.compile(r"\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
 _UNDERLINE = re.compile(r"\s{0,3}(?:=+|-+)\s*$")
 # A heading naming a proposal: `Proposal #318`, `# Proposal 12: Dice`, `## 12 - Dice`
@@ -90,6 +99,12 @@ def is_text_name(path: str) -> bool:
     return path.lower().endswith(MARKDOWN_EXTENSIONS + PLAIN_EXTENSIONS)
 
 
+def is_proposal_file(path: str, text: str | None) -> bool:
+    """Whether a file may be a proposal's: named as text, or named otherwise and opening with front matter (a
+    Jekyll collection's `_proposals/12.proposal`)."""
+    return is_text_name(path) or text is not None and opens_with_front_matter(text)
+
+
 def name_number(path: str) -> int | None:
     """The proposal a file's name numbers (`proposals/succeeded/318.md` is 318), if it numbers one."""
     m = _NAME_NUMBER.fullmatch(posixpath.splitext(posixpath.basename(path))[0])
@@ -125,14 +140,22 @@ def find_folder(files: list[str], read, outside: list[str]) -> str | None:
     numbers: dict[str, set[int]] = {}  # each folder's numbers, once MIN_FILES of its files show the fields
     shown: dict[str, int] = {}
     tried: dict[str, int] = {}  # the files read of each folder (a folder of many numbered files, none a proposal's)
+    fronted: dict[str, set[str]] = {}  # the endings not text's whose files opened with front matter, by folder
     usual = ProposalFolder("")
     for path in files:
-        if not is_text_name(path) or (number := name_number(path)) is None:
+        if (number := name_number(path)) is None:
             continue
         parent = posixpath.dirname(path)
         root = posixpath.dirname(parent) if parent and result_of(posixpath.basename(parent), usual) else parent
         if any(root == place or root.startswith(f"{place}/") or not place for place in outside):
             continue
+        if not is_text_name(path):  # (a name of another kind counts once its files showed front matter)
+            kind = posixpath.splitext(path)[1].lower()
+            if kind not in fronted.setdefault(root, set()):
+                if tried.get(root, 0) >= MAX_TRIED or not opens_with_front_matter(read(path) or ""):
+                    tried[root] = tried.get(root, 0) + 1
+                    continue
+                fronted[root].add(kind)
         numbers.setdefault(root, set()).add(number)
         if shown.get(root, 0) < MIN_FILES and tried.get(root, 0) < MAX_TRIED:
             tried[root] = tried.get(root, 0) + 1
@@ -162,10 +185,10 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
     except RulesetImportError:
         front = None
     if front is not None:
-        keys, at = front
+        keys, at, key_lines = front
         # (every value a string, or a list of them: the reader of front matter makes nothing else of a scalar)
-        fields += [(" ".join(str(key).split()), short_title(", ".join(map(str, value)) if isinstance(value, list)
-                                                            else str(value))[0], 1)
+        fields += [(_field_name(str(key)), short_title(", ".join(map(str, value)) if isinstance(value, list)
+                                                            else str(value))[0], key_lines.get(key, 1))
                    for key, value in keys.items() if isinstance(value, (str, list))]
     while at < len(lines):
         line = lines[at]
@@ -175,12 +198,17 @@ def _fields(text: str) -> tuple[list[tuple[str, str, int]], list[str], int]:
                 lines[at + 1].strip() and not _FIELD.fullmatch(line):
             headings.append(m.group(1) if m else line.strip())
             at += 1 if m else 2
-        elif (m := _FIELD.fullmatch(line)) and m.group(2):
-            fields.append((" ".join(m.group(1).lower().split()), short_title(m.group(2))[0], at + 1))
+        elif (m := _FIELD.fullmatch(line) or _BYLINE.fullmatch(line)) and m.group(2):
+            fields.append((_field_name(m.group(1)), short_title(m.group(2))[0], at + 1))
             at += 1
         else:
             break
     return fields, headings, at
+
+
+def _field_name(name: str) -> str:
+    """A field's name as the usual names are written: lower case, words apart (`proposed-by`, `Vote_closed`)."""
+    return " ".join(name.lower().replace("-", " ").replace("_", " ").split())
 
 
 def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal | None:
@@ -206,6 +234,10 @@ def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal
 
     proposer, proposer_line = value(folder.proposer)
     said, result_line = value(folder.result)
+    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
+    end, closing = _text_end(lines, body, folder)
+    if not said and closing:
+        said, result_line = closing
     from_field = result_of(said, folder) if said else ""
     from_folder, word = folder_result(path, folder)
     if said and not from_field:
@@ -231,10 +263,23 @@ def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal
     # (for ordering: a day's decision after every commit of that day, whose keeper's day may be UTC's day before)
     moment = datetime.datetime.fromisoformat(day).replace(tzinfo=datetime.timezone.utc).timestamp() + 86399 \
         if day else 0.0
-    lines = text.replace("\r\n", "\n").replace("\r", "\n").split("\n")
     return FiledProposal(Decision(number, proposer, result, said_words, day, moment, (), short_title(title)[0],
-                                  text="\n".join(lines[body:]).strip("\n"), source=path, ballots_recorded=False),
+                                  text="\n".join(lines[body:end]).strip("\n"), source=path, ballots_recorded=False),
                          path, line, tuple(notes), proposer_line)
+
+
+def _text_end(lines: list[str], body: int, folder: ProposalFolder) -> tuple[int, tuple[str, int] | None]:
+    """Where a proposal's own words end in its file's `lines` (those from `body` on): at a section of its ballots
+    (`## Votes`), or at its result written alone on its last line (`*Passed*`); and that result with its 1-based
+    line, where the file closes so."""
+    last = next((at for at in range(len(lines) - 1, body - 1, -1) if lines[at].strip()), None)
+    closing = None
+    if last is not None and (m := _CLOSING_RESULT.fullmatch(lines[last])) and result_of(m.group(1), folder) and \
+            m.group(1).lower() in (*RESULT_WORDS, *folder.results):
+        closing = (m.group(1), last + 1)
+    end = next((at for at in range(body, len(lines)) if _BALLOTS_HEADING.fullmatch(lines[at])),
+               last if closing else len(lines))
+    return end, closing
 
 
 def _day(written: str) -> str:
@@ -271,6 +316,8 @@ def read_folder(files: list[tuple[str, str]], folder: ProposalFolder
             said += [(path, line, words) for line, words in filed.notes]
     written = Counter(filed.decision.proposer for filed in read.values() if filed.decision.proposer)
     for number, filed in read.items():
+        if not filed.decision.proposer:
+            continue  # (a file naming nobody: nothing to write otherwise)
         alike = [name for name in written if name.casefold() == filed.decision.proposer.casefold()]
         if (usual := max(alike, key=lambda name: (written[name], name))) != filed.decision.proposer and \
                 written[usual] > written[filed.decision.proposer]:

@@ -63,7 +63,7 @@ _PREVIOUS = re.compile(r"([*_]?)previous\s+(?:numbers?|identifiers?|ids?)\s*:.*\
 # fewer and a number (`## UC1 - Title`: a game's constants beside its numbered rules).
 # A line that reads as a History line, its History heading missing: the change in emphasis, or a link around it.
 _HISTORY_LIKE = re.compile(r"\[?[*_]{1,2}(?:initial|enacted|amended|created|repealed|re-?enacted|retitled|"
-                           r"transmuted|renumbered)\b[^\n]*", re.IGNORECASE)
+                           r"transmuted|renumbered|proposed\s+by)\b[^\n]*", re.IGNORECASE)
 _IDENTIFIER = re.compile(r"([A-Z]{4}|[A-Z]{1,3}[0-9]{1,2})(?:\s*[-\u2013\u2014:.]\s*(.*)|\s*)")
 _GONE = re.compile(r"[*_]*\s*(?:amended|repealed|renumbered|replaced|merged|superseded|moved)\b.*", re.IGNORECASE)
 _LIST_MARK = re.compile(r"(?:[-*+]|[0-9]{1,9}[.)])\s+")
@@ -185,6 +185,12 @@ def is_rules_text_name(name: str) -> bool:
     return bool(_TEXT_FILE.fullmatch(base)) and not base.startswith(".")
 
 
+def opens_with_front_matter(text: str) -> bool:
+    """Whether a file opens as one with YAML front matter does (`---` alone on its first line): a folder's file so
+    opened is text whatever its name says (a Jekyll collection's `_rules/0013.rule`)."""
+    return text.lstrip("\ufeff").split("\n", 1)[0].rstrip("\r") == "---"
+
+
 def _is_json(file: str | None, text: str) -> bool:
     """A file named .json, or unnamed text that is JSON."""
     if file is not None or text.lstrip()[:1] not in ("[", "{"):
@@ -252,27 +258,29 @@ class _Reading:
         base = posixpath.basename(name.replace("\\", "/"))
         if base.startswith("."):
             return  # (hidden: a tool's, never a rule)
-        if text is None or not is_rules_text_name(base):
+        if text is None or not is_rules_text_name(base) and not opens_with_front_matter(text):
             self.left_out.append(Note(name, 0, "not a text file of rules"))
             return
         front = front_matter(name, text)
-        keys, first_line = front if front else ({}, 0)
+        keys, first_line, key_lines = front if front else ({}, 0, {})
         if keys:
             status = str(keys.get("status") or "").strip().lower()
             number = _front_matter_number(keys)
             if number is None and any(key in keys for key in ("rule", "number", "id")):
-                said = next(str(keys[key]) for key in ("rule", "number", "id") if key in keys)
-                self.left_out.append(Note(name, 2, f"its front matter's rule number '{_shown(said)}' is not a number "
-                                                   "(a template?)"))
+                key = next(key for key in ("rule", "number", "id") if key in keys)
+                self.left_out.append(Note(name, key_lines.get(key, 2), f"its front matter's rule number "
+                                                                       f"'{_shown(str(keys[key]))}' is not a number "
+                                                                       "(a template?)"))
                 return
+            named = f"rule {number}" if number is not None else "it"
             if status in _STATUS_NOT_IN_FORCE:
-                self.left_out.append(Note(name, 0, f"{'rule ' + str(number) if number is not None else 'it'} has "
-                                                   f"status '{keys['status']}', not in force"))
+                self.left_out.append(Note(name, key_lines.get("status", 0), f"{named} has status '{keys['status']}', "
+                                                                             "not in force"))
                 return
             if status not in _STATUS_IN_FORCE:
-                self.guessed.append(Note(name, 0, f"{'rule ' + str(number) if number is not None else 'it'} has "
-                                                  f"status '{keys['status']}': read as in force, as a file among the "
-                                                  "rules"))
+                self.guessed.append(Note(name, key_lines.get("status", 0), f"{named} has status '{keys['status']}': "
+                                                                            "read as in force, as a file among the "
+                                                                            "rules"))
         else:
             number = None
         if number is None and _holds_numbered_rules(text, first_line):
@@ -289,8 +297,9 @@ class _Reading:
             kind = str(keys.get("type") or keys.get("class") or keys.get("mutability") or "").strip().lower()
             if kind in ("immutable", "mutable"):
                 rule.rule_class, rule.class_from = (IMMUTABLE if kind == "immutable" else MUTABLE), "front matter"
-            if keys.get("title") and not rule.title:
-                rule.title = str(keys["title"]).strip()
+            title = str(keys.get("title") or keys.get("name") or "").strip()  # (`name:`, a Jekyll site's)
+            if title and title != str(rule.number) and not rule.title:  # (`title: 1`, rule 1's: no title)
+                rule.title = title
         self._folder_class(name, rules)
 
     @staticmethod
@@ -583,10 +592,38 @@ class _Shape:
 
     # --- plain numbers ("101. text") -------------------------------------------------------------------------
 
+    def _numbered_by_markdown(self, region: list[Line], style: str) -> list[Line]:
+        """A Markdown list whose every item is written `1.` (Markdown numbers a list's items itself, from the first
+        one's number, and a keeper who lets it writes each `1.`, or `0.`): its items at the margin are the rules,
+        numbered by their place as the page shows them, a guess said; the items under them their lists. Any other
+        region as it is."""
+        starts = [n for n, line in enumerate(region) if line.kind is Kind.RULE_START and line.style == style]
+        margin = [n for n in starts if not region[n].raw[:1].isspace()]
+        if len(margin) < 3 or len({region[n].number for n in starts}) != 1:
+            return region
+        out = list(region)
+        first = region[margin[0]].number  # (a list written `0.` throughout starts at 0)
+        for place, (n, following) in enumerate(zip(margin, [*margin[1:], len(region)]), first):
+            out[n] = dataclasses.replace(region[n], number=place)
+            # (the items under it, dedented as its text's own list: indented, they would be read as code)
+            under = range(n + 1, following)
+            indent = min((len(region[k].raw) - len(region[k].raw.lstrip()) for k in under if region[k].text),
+                         default=0)
+            for k in under:
+                if region[k].text:
+                    out[k] = Line(region[k].index, Kind.LIST_ITEM, region[k].raw[indent:]) if k in starts else \
+                        dataclasses.replace(region[k], raw=region[k].raw[indent:])
+        self.note(self.reading.guessed, region[margin[0]].index + 1, f"each of its {len(margin)} rules is written "
+                  f"'{first}.' (Markdown numbers a list's items itself): numbered {first} to {first + len(margin) - 1} "
+                  "by their place, as the page shows them")
+        return out
+
     def plain(self, lines: list[Line], start: str | None, stop: str | None, style: str) -> list[Rule]:
         begin = region_begin(lines, start, style)
         end = region_end(lines, begin, stop)
         region = lines[begin:end]
+        if self.markdown:
+            region = self._numbered_by_markdown(region, style)
         layout = Layout.of(region)
         rules = collect_plain_rules(region, layout, style, self.reading.left_out, self.file)
         if not rules:
@@ -1084,8 +1121,13 @@ def _shown(text: str, limit: int = 60) -> str:
     return short_title(text, limit)[0]
 
 
-def front_matter(name: str, text: str) -> tuple[dict, int] | None:
-    """(keys in lower case, the 0-based line after the front matter), or None without front matter."""
+# A key of front matter's top-level mapping, at the start of its line: `status: passed`, `"Proposed by": Ann`
+_FRONT_KEY = re.compile(r"""(?:"([^"\n]*)"|'([^'\n]*)'|([^\s#'"?:\-\[\]{}][^:#\n]*?))\s*:(?:\s|$)""")
+
+
+def front_matter(name: str, text: str) -> tuple[dict, int, dict[str, int]] | None:
+    """(keys in lower case, the 0-based line after the front matter, each top-level key's 1-based line, where its
+    line opens with it), or None without front matter."""
     import yaml  # only the rule-file reader needs it
 
     lines = text.lstrip("\ufeff").replace("\r\n", "\n").replace("\r", "\n").split("\n")
@@ -1103,7 +1145,11 @@ def front_matter(name: str, text: str) -> tuple[dict, int] | None:
         raise RulesetImportError(f"its front matter is not YAML: {problem}", line, file=name) from None
     if not isinstance(keys, dict):
         return None
-    return {str(key).strip().lower(): value for key, value in keys.items()}, end + 1
+    lines_of = {}
+    for at in range(1, end):
+        if m := _FRONT_KEY.match(lines[at]):
+            lines_of.setdefault(next(group for group in m.groups() if group is not None).strip().lower(), at + 1)
+    return {str(key).strip().lower(): value for key, value in keys.items()}, end + 1, lines_of
 
 
 def _front_matter_number(keys: dict) -> int | None:
