@@ -120,6 +120,8 @@ def differing(old: Path, new: Path, name: str) -> list[str]:
     def files(folder: Path) -> dict[str, bytes]:
         return {p.relative_to(folder).as_posix(): p.read_bytes() for p in folder.rglob("*") if p.is_file()} \
             if folder.is_dir() else {}
+    if not (old / name).is_dir():
+        return ["not in the earlier run"]
     before, after = files(old / name), files(new / name)
     said = [path for path in sorted(before.keys() | after.keys()) if before.get(path) != after.get(path)]
     report = [(folder / f"{name}.check").read_text(encoding="utf-8") if (folder / f"{name}.check").is_file() else ""
