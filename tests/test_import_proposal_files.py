@@ -73,9 +73,8 @@ def test_the_proposal_files_are_the_record_of_the_proposals(tmp_path, capsys, fi
     # a failed proposal: its file's result and day, and no Votes line (its ballots are not in the file)
     # and its own words, as proposed (never read as changes)
     assert log["Proposal 302"] == ("Proposal 302\nProposer: Bo\nDate: 2020-01-05\nResult: defeated\n\nIts file "
-                                   "`proposals/failed/302.md` says: failed.\n\nAs proposed:\n\n> __Proposal:__\n> {"
-                                   "\n>\n> Points double.\n>\n> }\n\n")
-    assert "As proposed:\n\n> __Proposal:__\n> {\n>\n> This proposal deletes rule 301.\n" in log["Proposal 304"]
+                                   "`proposals/failed/302.md` says: failed.\n\nAs proposed:\n\n> Points double.\n\n")
+    assert "As proposed:\n\n> This proposal deletes rule 301.\n" in log["Proposal 304"]
     # one commit, two proposals: each change to the proposal whose text names its rule
     assert "Amend rule 201" in log["Proposal 303"] and "Repeal" not in log["Proposal 303"]
     assert "Repeal rule 301." in log["Proposal 304"] and "Amend" not in log["Proposal 304"]
@@ -170,6 +169,15 @@ def test_what_a_proposals_file_says() -> None:
     assert find_folder(sorted(jekyll), jekyll.get, ["_rules"]) == "_p"
     read = read_proposal("_p/13.proposal", jekyll["_p/13.proposal"], folder)
     assert (read.decision.proposer, read.decision.result, read.decision.date) == ("Bo", "adopted", "2020-01-02")
+    # a label alone before the words, and the braces that set them apart, are not the words; a note after them
+    # is kept
+    read = read_proposal("proposals/passed/7.md", "* Author: Kit\n\n__Proposal:__\n{\n\nAmend rule 2:\n\n    Tea "
+                         "at four.\n\n}\n\nNote: sent to the list as 6.\n", folder)
+    assert read.decision.text == "Amend rule 2:\n\n    Tea at four.\n\nNote: sent to the list as 6."
+    # braces that do not set the whole apart are the words' own (Agora's {{{ }}})
+    read = read_proposal("proposals/passed/8.md", "Author: Kit\n\nIn rule 2, change\n{{{\nTea\n}}}\nto\n{{{\nCake\n}}}\n",
+                         folder)
+    assert read.decision.text == "In rule 2, change\n{{{\nTea\n}}}\nto\n{{{\nCake\n}}}"
     # files named `rule-change-N.md`, each opening with a byline written without a colon
     assert find_folder(["changes/rule-change-1.md", "changes/rule-change-2.md"], lambda path: "# Change\n\nProposed "
                        "by Ann\n\nTea.\n", ["rules.md"]) == "changes"

@@ -55,6 +55,9 @@ _BYLINE = re.compile(r"\s{0,3}(?:[-*+]\s+)?(?:\*\*|__|\*|_)?((?:proposed|submitt
                      r"\s+(\S.*?)\s*$", re.IGNORECASE)
 # A result written alone on a file's last line, after its text and ballots: `*Passed*`, `**Not passed (2-4)**`
 _CLOSING_RESULT = re.compile(r"\s{0,3}[*_]{0,2}\s*([A-Za-z][A-Za-z ]{0,20}?)\s*(?:\([^()\n]{0,40}\))?[.!]?\s*[*_]{0,2}\s*")
+# A label alone on the line before a proposal's words: `__Proposal:__`, `**Text:**`, `Proposal text:`
+_WORDS_LABEL = re.compile(r"\s{0,3}(?:\*\*|__)?\s*(?:proposal|text|proposal\s+text|full\s+text)\s*:?\s*(?:\*\*|__)?\s*:?\s*",
+                          re.IGNORECASE)
 # A section after a proposal's text that holds its ballots, not its words: `## Votes`
 _BALLOTS_HEADING = re.compile(r"\s{0,3}#{1,6}\s+(?:votes|voting|ballots|results?)\s*:?\s*#*\s*", re.IGNORECASE)
 _HEADING = re.compile(r"\s{0,3}#{1,6}\s+(.*?)\s*#*\s*$")
@@ -264,8 +267,21 @@ def read_proposal(path: str, text: str, folder: ProposalFolder) -> FiledProposal
     moment = datetime.datetime.fromisoformat(day).replace(tzinfo=datetime.timezone.utc).timestamp() + 86399 \
         if day else 0.0
     return FiledProposal(Decision(number, proposer, result, said_words, day, moment, (), short_title(title)[0],
-                                  text="\n".join(lines[body:end]).strip("\n"), source=path, ballots_recorded=False),
+                                  text=_own_words(lines[body:end]), source=path, ballots_recorded=False),
                          path, line, tuple(notes), proposer_line)
+
+
+def _own_words(lines: list[str]) -> str:
+    """A proposal's words, from the lines after its file's fields: without a label alone on the first of them
+    (`__Proposal:__`), nor the braces alone on their lines that set the words apart (a mailing list's way, `{` ...
+    `}`; what follows them, a keeper's note, is kept after the words)."""
+    filled = [n for n, line in enumerate(lines) if line.strip()]
+    if filled and _WORDS_LABEL.fullmatch(lines[filled[0]]):
+        filled = filled[1:]
+    words = lines[filled[0]:] if filled else []
+    if words and words[0].strip() == "{" and (closed := [n for n, line in enumerate(words) if line.strip() == "}"]):
+        words = [*words[1:closed[-1]], "", *words[closed[-1] + 1:]]
+    return re.sub(r"\n{3,}", "\n\n", "\n".join(words).strip("\n"))
 
 
 def _text_end(lines: list[str], body: int, folder: ProposalFolder) -> tuple[int, tuple[str, int] | None]:
