@@ -9,7 +9,7 @@ import pytest
 
 from generator.importers.proposalfiles import ProposalFolder, find_folder, read_folder, read_proposal
 from helpers import git_commit
-from test_import_git import check, imported, imported_log
+from test_import_git import check, entries, imported, imported_log
 
 RULES = """# Rules
 
@@ -306,3 +306,25 @@ def test_a_change_whose_title_names_another_proposal_is_not_paired_with_a_decisi
     assert "Enact rule 9" in log["Proposal 9"] and "Enact" not in log["Proposal 7"]
     assert "proposals/succeeded/7.md:5: proposal 7 succeeded, and no commit that changed the rules made its file " \
         "say so" in said
+
+
+def test_a_proposal_text_past_the_cap_is_left_out_and_said(tmp_path, capsys) -> None:
+    """A proposal's own words longer than a rule's text may be (100,000 characters) are not its As proposed: the
+    import says so, at its file, and the rest of the game is read."""
+    repo = tmp_path / "repo"
+    git_commit(repo, "Let the game begin", {"rules.md": RULES}, date="2020-01-01T12:00:00")
+    long = "\n\n".join(["Tea is served at four, and the kettle is kept warm."] * 2_000)
+    git_commit(repo, "Proposals", {"proposals/active/301.md": proposal(301, "Ann", "voting", long),
+                                   "proposals/active/302.md": proposal(302, "Bo", "voting", "Points double.")},
+               date="2020-01-02T12:00:00", author="Kee")
+    git_commit(repo, "Decided", {**moved(301, "Ann", "succeeded", long, "2020-01-05"),
+                                 **moved(302, "Bo", "failed", "Points double.", "2020-01-05"),
+                                 "rules.md": RULES + "\n## 301\nTea is served at four.\n"},
+               date="2020-01-05T12:00:00", author="Kee")
+    code, files, said = imported(tmp_path, capsys, repo, "--rules", "rules.md")
+    assert code == 1
+    assert ("proposals/succeeded/301.md: proposal 301: its text, of 105,998 characters, is left out (a text as "
+            "proposed may hold at most 100,000)") in said
+    log = entries(files["log.md"])
+    assert "As proposed" not in log["Proposal 301"] and "As proposed:\n\n> Points double." in log["Proposal 302"]
+    assert check(capsys, tmp_path / "game")[0] == 0

@@ -2367,7 +2367,7 @@ def _entries(steps: list[_Step], decided: dict[int, Decision], walk: _Walk
             keys = [("Proposer", decision.proposer), ("Date", date), *_ballots(decision)]
             entries.append(Entry(f"Proposal {decision.number}" + (f": {decision.title}" if decision.title else ""),
                                  keys, prose=[f"{_record_says(decision)} {escape_markdown(decision.said)}.",
-                                              *_as_proposed(decision)]))
+                                              *_as_proposed(decision, walk)]))
         moments[id(entries[-1])] = moment(decision)
         order.append(decision.number)
 
@@ -2404,12 +2404,17 @@ def _undecided(decision: Decision) -> Entry:
     return Entry(f"Unrecorded: {decision.number}", prose=[f"{_record_says(decision)} {escape_markdown(said)}."])
 
 
-def _as_proposed(decision: Decision | None) -> list[str]:
+def _as_proposed(decision: Decision | None, walk: _Walk) -> list[str]:
     """The proposal's own words where its record keeps them (its own file, the record's `text` field), as the
     paragraphs of `As proposed:` and a blockquote (format 1.2: shown as the proposal's text, never read as a
-    change); none where the record keeps no text, or one longer than a rule's text may be."""
+    change); none where the record keeps no text, or one longer than a rule's text may be (a problem, said)."""
     text = decision.text.strip("\n") if decision else ""
-    return ["As proposed:", quote(text)] if text.strip() and len(text) <= MAX_RULE_CHARS else []
+    if len(text) > MAX_RULE_CHARS:
+        walk.problems.append(Problem(decision.source, "", 0, f"proposal {decision.number}: its text, of "
+                                     f"{len(text):,} characters, is left out (a text as proposed may hold at most "
+                                     f"{MAX_RULE_CHARS:,})"))
+        return []
+    return ["As proposed:", quote(text)] if text.strip() else []
 
 
 def _record_says(decision: Decision) -> str:
@@ -2500,7 +2505,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                                  f"{proposal.number} {clean_line(decision.said)}; this commit made its changes.")],
                                  changes, prose))
                 out.append(Entry(heading, keys, [], [f"{_record_says(decision)} {escape_markdown(decision.said)}.",
-                                                     *_as_proposed(decision)]))
+                                                     *_as_proposed(decision, walk)]))
                 continue
             if not changes and proposal is reading.proposals[0]:  # (each change went to the proposal naming it)
                 keys.append(("Note", "It changed no rule: the changes made with it are the other proposals' "
@@ -2512,7 +2517,7 @@ def _step_entries(step: _Step, judgments: int, decided: dict[int, Decision], wal
                 named = ", ".join(str(number) for number in step.completes)
                 keys.append(("Note", f"The same commit completes proposal {named}, which an earlier commit began; "
                                      "which of its changes belong to which proposal is not recorded."))
-            out.append(Entry(heading, keys, changes, prose + _as_proposed(decision)))
+            out.append(Entry(heading, keys, changes, prose + _as_proposed(decision, walk)))
         return out
     if reading.kind == "judgment":
         number, case = _judgment_number(reading.name, judgments)
