@@ -367,6 +367,100 @@ def test_a_build_killed_outright_leaves_no_worker_and_the_next_build_clears_what
     assert (tree_digest(tmp_path / "content"), tree_digest(strangers)) == kept
 
 
+# --- A write killed mid-way -------------------------------------------------------------------------
+
+# Runs the program's command line (argv after the first two) with each write of the file named argv[1] stopped
+# once its temporary file holds half of it, that file's name written to argv[2]: the test kills it there.
+_STOPPED_MID_WRITE = """
+import os, sys, time
+from pathlib import Path
+import generator.files as files
+making = files._temporary_file
+def stopped(path):
+    handle, temporary = making(path)
+    if path.name == sys.argv[1]:
+        os.write(handle, b"half a file")
+        Path(sys.argv[2]).write_text(temporary.name)
+        time.sleep(600)
+    return handle, temporary
+files._temporary_file = stopped
+from generator.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def _killed_mid_write(name: str, arguments: list[str], tmp_path: Path) -> str:
+    """The command run and killed outright (SIGKILL) while writing the file `name`: its temporary file's name."""
+    import subprocess
+    import sys
+
+    told = tmp_path / "temporary-named"
+    killed = subprocess.Popen([sys.executable, "-c", _STOPPED_MID_WRITE, name, str(told), *arguments], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not told.exists() and killed.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert told.exists(), "the command never wrote the file"
+    finally:
+        killed.kill()
+        killed.wait(timeout=30)
+    named = told.read_text()
+    told.unlink()
+    return named
+
+
+def _look_alikes(folder: Path, name: str) -> dict[str, str]:
+    """A keeper's files in `folder` named as the program's temporary files for `name` are, the pattern whole
+    (a number of no running process, a nonce, a stamp of the right length) but the stamp not the program's."""
+    files = {f".{name}.99999999.0123456789abcdef.{'0' * 32}.tmp": "a keeper's notes\n",
+             f".{name}.99999999.0123456789abcdef..tmp": "a keeper's draft\n",
+             f".{name}.x1y2z3.tmp": "an editor's backup\n"}
+    for file, words in files.items():
+        (folder / file).write_text(words)
+    return files
+
+
+def test_a_build_killed_mid_write_leaves_what_the_next_build_removes_and_a_keepers_look_alikes_stay(tmp_path):
+    """SIGKILL while the site marker is written into the staging folder (it holds only that temporary file: no
+    marker yet, so not provably a site), then while a style sheet is written into the site in place: the next
+    build removes both, and builds the site a build from nothing does; a keeper's files named alike stay."""
+    content = copy_games(tmp_path, "mini")
+    assert main(["build", str(content), "-o", str(tmp_path / "clean"), "--quiet"]) == 0
+    site = tmp_path / "site"
+    build = ["build", str(content), "-o", str(site), "--quiet"]
+    kept = _look_alikes(tmp_path, SITE_MARKER)
+    staging_temporary = _killed_mid_write(SITE_MARKER, build, tmp_path)
+    staging, = tmp_path.glob(".site.building.*")
+    assert [path.name for path in staging.iterdir()] == [staging_temporary]
+    assert main(build) == 0
+    assert site_digest(site) == site_digest(tmp_path / "clean")
+    assert not staging.exists()
+
+    (site / "static" / "style.css").unlink()
+    site_temporary = _killed_mid_write("style.css", build, tmp_path)
+    assert (site / "static" / site_temporary).read_bytes() == b"half a file"
+    assert main(build) == 0
+    assert site_digest(site) == site_digest(tmp_path / "clean")
+    assert not list(site.rglob("*.tmp"))
+    assert {path.name: path.read_text() for path in tmp_path.glob(".*.tmp")} == kept
+
+
+def test_a_file_write_killed_mid_way_is_cleared_by_the_next_write_and_nothing_named_alike(tmp_path):
+    """`ruleset -o rules.txt` killed outright mid-write, in a keeper's folder: the next write of the file
+    removes the half-written temporary file, and none of the keeper's files named as such files are."""
+    content = copy_games(tmp_path, "mini")
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    kept = _look_alikes(folder, "rules.txt")
+    write = ["ruleset", str(content / "mini"), "-o", str(folder / "rules.txt")]
+    temporary = _killed_mid_write("rules.txt", write, tmp_path)
+    assert (folder / temporary).read_bytes() == b"half a file" and not (folder / "rules.txt").exists()
+    assert main(write) == 0
+    assert {path.name: path.read_text() for path in folder.iterdir() if path.name != "rules.txt"} == kept
+    assert "Rule" in (folder / "rules.txt").read_text()
+
+
 # --- build never writes through a link --------------------------------------------------------------
 
 
