@@ -648,3 +648,44 @@ def test_a_first_proposals_date_and_votes_written_otherwise_say_what_to_write(tm
     assert main(["check", str(tmp_path / "g")]) == code
     out, err = capsys.readouterr()
     assert (out + err).splitlines()[0] == f"{tmp_path / 'g'}/{said}"
+
+
+@pytest.mark.parametrize("heading, why", [
+    ("# Proposal 301: Tea", "is a level-1 heading"),
+    ("### Proposal 301: Tea", "is a level-3 heading"),
+    ("##Proposal 301: Tea", "is no heading (no space after '##')"),
+])
+@pytest.mark.parametrize("where", ["first", "after an entry"])
+def test_an_entrys_heading_at_another_level_says_so_where_it_was_read_as_text(tmp_path, capsys, heading, why, where):
+    """A first proposal's heading written `# ...`, `### ...` or `##Proposal`: Markdown starts no entry there, so
+    the log read as the home page's text above its entries (first) or as the entry above's text: `check` said
+    `0 proposals, consistent`. It now says why at the line, exit 2, and writes nothing."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    above = "Kept by Ann.\n\n" if where == "first" else FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob")
+    text = (above + "\n" + FIRST_PROPOSAL.format(date="2026-12-08", votes="Ann, Bob").replace(
+        "## Proposal 301: Tea", heading).replace("301", "301" if where == "first" else "302"))
+    (tmp_path / "g" / "log.md").write_text(text, encoding="utf-8")
+    before = {path.name: path.read_bytes() for path in (tmp_path / "g").iterdir()}
+    line = text.splitlines().index(heading.replace("301", "301" if where == "first" else "302")) + 1
+    capsys.readouterr()
+    for command in (["check", str(tmp_path / "g")], ["build", str(tmp_path / "g"), "-o", str(tmp_path / "site")]):
+        assert main(command) == 2
+        written = heading.replace("301", "301" if where == "first" else "302")
+        meant = written.lstrip("#").strip()
+        assert capsys.readouterr().err.splitlines()[0] == (
+            f"{tmp_path / 'g'}/log.md:{line}: '{written}' {why}, so no entry starts there and what follows is read "
+            f"as text: an entry's heading is level 2, '## {meant}'")
+    assert {path.name: path.read_bytes() for path in (tmp_path / "g").iterdir()} == before
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_heading_of_a_proposals_text_that_names_a_proposal_is_text(tmp_path, capsys):
+    """A proposal's text with a heading of its own naming another proposal, prose after it: no key lines follow,
+    so it is the text it looks like."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    (tmp_path / "g" / "log.md").write_text(FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob")
+                                           + "\n### Proposal 300: what it replaces\n\nIt was too long.\n",
+                                           encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "g")]) == 0
+    assert capsys.readouterr().out.endswith("g: 1 proposal, consistent\n")
