@@ -639,6 +639,12 @@ FIRST_PROPOSAL = ("## Proposal 301: Tea\nProposer: Ann\nDate: {date}\nVotes: for
     ("07/12/2026", "Ann, Bob", 2, "log.md:3: '07/12/2026' is not a date like 1982-06-03"),  # (July or December?)
     ("2026-12-07", "Ann and Bob", 1, "log.md:4: proposal 301: voter: Ann and Bob is not a player in the game "
                                      "(players: Ann, Bob): a line of names separates them with commas ('Ann, Bob')"),
+    ("2026-12-07", "Ann, Bob against", 1, "log.md:4: proposal 301: voter: Bob against is not a player in the game "
+                                          "(players: Ann, Bob): 'against' starts a group of its own, after a ';' "
+                                          "('...; against Bob')"),
+    ("2026-12-07", "Ann, agianst Bob", 1, "log.md:4: proposal 301: voter: agianst Bob is not a player in the game "
+                                          "(players: Ann, Bob): 'against' starts a group of its own, after a ';' "
+                                          "('...; against Bob')"),
 ])
 def test_a_first_proposals_date_and_votes_written_otherwise_say_what_to_write(tmp_path, capsys, date, votes, code,
                                                                               said):

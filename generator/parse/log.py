@@ -1150,6 +1150,11 @@ def _read_tally(file: str, found: tuple[str, int], errors: ErrorCollector) -> Vo
                  present="present" in counts)
 
 
+# Words a newcomer writes for a vote, and the one a Votes line takes.
+_VOTE_WORDS_MEANT = {"yes": "for", "aye": "for", "yea": "for", "pro": "for", "no": "against", "nay": "against",
+                     "con": "against", "abstains": "abstain", "abstained": "abstain", "abstaining": "abstain"}
+
+
 def _read_votes(file: str, keys: Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
     found = keys.one("votes")
     if found is None:
@@ -1167,7 +1172,11 @@ def _read_votes(file: str, keys: Keys, errors: ErrorCollector) -> tuple[Votes | 
         word, _, names = part.partition(" ")
         word = word.rstrip(":").lower()
         if word not in groups:
-            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against', 'abstain' or 'present'")
+            meant = _VOTE_WORDS_MEANT.get(word) or next(iter(difflib.get_close_matches(word, groups, 1, 0.6)), None)
+            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against', 'abstain' or 'present'"
+                       + (f" (did you mean '{meant} {names.strip()}'?)" if meant and names.strip() else
+                          ": each group is the word, then the names, groups apart by ';': "
+                          "'Votes: for Ann, Bob; against Cat'"))
             continue
         listed = split_names(names.lstrip(":"))
         if not listed:
