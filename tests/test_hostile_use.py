@@ -38,6 +38,135 @@ def test_a_cache_folder_shared_with_a_keepers_databases_keeps_them(tmp_path, mon
     assert [path.name for path in shared.iterdir() if path.is_dir()] == [cache_module.OWN_FOLDER]
 
 
+def _checked(content: Path, cache: Path, capsys) -> tuple[int, str]:
+    capsys.readouterr()
+    return main(["check", str(content), "--cache-dir", str(cache)]), capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kept", [0.1, 0.5, 0.9, 0.99])
+def test_a_cache_file_cut_short_gives_the_site_and_verdict_no_cache_gives(tmp_path, capsys, kept):
+    """The cache's file cut short (a copy stopped mid-way, a disk that filled): SQLite reads its first pages
+    and finds the rest missing only when a query reaches them. The build and check say what they say with no
+    cache, silently; the next run keeps a cache again."""
+    content = tmp_path / "content"
+    assert main(["synth", str(content / "long"), "--proposals", "600", "--per-file", "200"]) == 0
+    cache = tmp_path / "cache"
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    database, = (cache / cache_module.OWN_FOLDER).glob("*.sqlite")
+    assert not Path(f"{database}-wal").exists() or os.path.getsize(f"{database}-wal") == 0
+    with open(database, "r+b") as file:
+        file.truncate(int(os.path.getsize(database) * kept))
+    with open(content / "long" / "log" / "0003.md", "a") as log:
+        log.write("\nA line added at the end.\n")
+    fresh = [_checked(content, tmp_path / "empty", capsys)]
+    assert main(["build", str(content), "-o", str(tmp_path / "fresh"), "--cache-dir", str(tmp_path / "empty"),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert site_digest(tmp_path / "site") == site_digest(tmp_path / "fresh")
+    assert [_checked(content, cache, capsys)] == fresh
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache)]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+
+
+def test_a_cache_folder_shared_by_builds_and_checks_at_once_gives_each_its_own_answer(tmp_path):
+    """Two builds of one content folder into two sites, a build of another content folder and a check, at once,
+    with one cache folder, kept under a cap so small that each run removes the others' files: each gives what
+    it gives alone, and so does each again after."""
+    import subprocess
+    import sys
+
+    for name, proposals in (("one", "700"), ("two", "500")):
+        assert main(["synth", str(tmp_path / name / "game"), "--proposals", proposals, "--per-file", "250"]) == 0
+        assert main(["build", str(tmp_path / name), "-o", str(tmp_path / "alone" / name), "--cache-dir",
+                     str(tmp_path / f"alone-{name}"), "--quiet"]) == 0
+    capped = "import sys; import generator.cache as c; c.MAX_CACHE_BYTES = 1; from generator.cli import main; " \
+             "sys.exit(main(sys.argv[1:]))"
+    shared = str(tmp_path / "shared")
+
+    def run(*arguments: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", capped, *arguments, "--cache-dir", shared], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    alone = subprocess.run([sys.executable, "-m", "generator", "check", str(tmp_path / "one"), "--cache-dir",
+                            str(tmp_path / "alone-one")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    for _ in range(2):
+        runs = [run("build", str(tmp_path / "one"), "-o", str(tmp_path / "a" / "site"), "--quiet"),
+                run("build", str(tmp_path / "one"), "-o", str(tmp_path / "b" / "site"), "--quiet"),
+                run("build", str(tmp_path / "two"), "-o", str(tmp_path / "c" / "site"), "--quiet"),
+                run("check", str(tmp_path / "one"))]
+        said = [(process.wait(timeout=300), *process.communicate()) for process in runs]
+        assert said[:3] == [(0, "", "")] * 3 and said[3] == (alone.returncode, alone.stdout, alone.stderr)
+        for site, name in (("a", "one"), ("b", "one"), ("c", "two")):
+            assert site_digest(tmp_path / site / "site") == site_digest(tmp_path / "alone" / name)
+
+
+def test_a_cache_folder_that_is_a_link_to_a_folder_is_used_through_it(tmp_path, capsys):
+    """--cache-dir naming a link to a folder (a keeper's ~/.cache moved to another disk): the cache is kept in
+    the folder it leads to, and the link stays a link."""
+    content = copy_games(tmp_path, "mini")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "cache").symlink_to(tmp_path / "elsewhere")
+    for site in ("one", "two"):
+        assert main(["build", str(content), "-o", str(tmp_path / site), "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert "(0 written, the rest unchanged)" not in capsys.readouterr().err
+    assert main(["build", str(content), "-o", str(tmp_path / "one"), "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+    assert (tmp_path / "cache").is_symlink() and (tmp_path / "elsewhere" / cache_module.OWN_FOLDER).is_dir()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A file system of 400 KB of its own (a tmpfs), where the system lets this user mount one."""
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", str(disk)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("mounting a file system of its own needs rights this user lacks")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+@pytest.mark.parametrize("how", ["full", "read-only"])
+def test_a_cache_on_a_full_or_read_only_disk_says_so_and_the_site_and_verdict_are_right(small_disk, tmp_path, capsys,
+                                                                                        how):
+    """The cache's disk filled, or mounted read-only, with a cache already there: each build and check gives
+    what it gives with no cache, the build's site is whole, and none prints a traceback; what keeps no cache
+    says why, once."""
+    import subprocess
+
+    content = copy_games(tmp_path, "mini")
+    cache = small_disk / "cache"
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    if how == "full":
+        filler = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(filler, b"\0" * 4096):
+                pass
+        except OSError:
+            pass
+        finally:
+            os.close(filler)
+    else:
+        subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    (content / "mini" / "log.md").write_text((content / "mini" / "log.md").read_text() + "\nA note.\n")
+    assert main(["build", str(content), "-o", str(tmp_path / "fresh"), "--cache-dir", str(tmp_path / "c0"),
+                 "--quiet"]) == 0
+    fresh = _checked(content, tmp_path / "c0", capsys)
+    capsys.readouterr()
+    for site in ("site", "site2"):
+        assert main(["build", str(content), "-o", str(tmp_path / site), "--cache-dir", str(cache), "--quiet"]) == 0
+        said = capsys.readouterr().err
+        assert "Traceback" not in said and said.count("\n") <= 1
+        assert not said or said.startswith(f"no cache is kept: {cache} cannot hold it (")
+        assert site_digest(tmp_path / site) == site_digest(tmp_path / "fresh")
+    assert _checked(content, cache, capsys) == fresh
+
+
 # --- A cache record is data, and only the user's own runs' records count ------------------------------
 
 
