@@ -90,6 +90,16 @@ def test_a_port_in_use_suggests_port_0(tmp_path, capsys):
                                        "--port 0 picks a free one\n")
 
 
+def test_serve_run_twice_on_one_port_says_where_the_first_serves(server, capsys):
+    """A keeper who runs serve in a second terminal, the first still serving: the port is said to be the first
+    serve's, with its address, not only 'in use'."""
+    port = server.server_address[1]
+    assert main(["serve", str(server.site.content), "--port", str(port)]) == 2
+    assert capsys.readouterr().err == (f"127.0.0.1:{port}: cannot serve there: Address already in use, by another "
+                                       f"nomic-archive serve: its site is at http://127.0.0.1:{port}/ (Ctrl-C in its "
+                                       "terminal stops it); --port 0 picks a free one\n")
+
+
 @pytest.mark.parametrize("name, title", [
     ("g-suber-2nd", "G Suber 2nd"), ("my-game", "My Game"), ("the_21st_century", "The 21st Century"),
     ("LiveJournal-2007", "LiveJournal 2007"), ("3rd-try", "3rd Try")])
