@@ -187,11 +187,12 @@ def remove_temporaries(folder: Path, name: str | None = None) -> None:
     except OSError:
         return
     for path in candidates:
-        if _own_temporary(path):
+        if is_own_temporary(path):
             path.unlink(missing_ok=True)
 
 
-def _own_temporary(path: Path) -> bool:
+def is_own_temporary(path: Path) -> bool:
+    """Whether `path` is a temporary file this user's run of the program left when killed mid-write."""
     found = _TEMPORARY.fullmatch(path.name)
     if found is None or not found["stamp"] or path.is_symlink() or not path.is_file():
         return False

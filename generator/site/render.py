@@ -25,7 +25,8 @@ from markupsafe import Markup
 
 from ..cache import Cache, digest
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
+from ..files import (SITE_MARKER, file_mode, is_own_temporary, new_staging_folder, swap_in, write_atomic,
+                     writing)
 from ..limits import MAX_FILE_BYTES
 from ..manifest import (OVERRIDES, Known, override_files, package_templates, read_manifest, site_files,
                         write_manifest)
@@ -362,14 +363,18 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     of the site (`summary` and how many pages it has; see manifest.unchanged_site)."""
     files = dict(static_files(overrides))
     known = read_manifest(cache, output)
+    made_before: set[str] = set()
     if known is not None:  # (a file changed by hand since is drawn again: its manifest entry is not kept)
         present, links = site_files(output)
+        made_before = set(known)
         known = {path: entry for path, entry in known.items() if present.get(path) == entry[1:]} if not links \
             else None  # a link in the site, which a page written into place could follow: the site is made anew
     staging = new_staging_folder(output)
     try:
         with writing(output):
             drawn = draw_all(env, pages, staging, jobs=jobs, known=known, later=later)
+            if known is not None:
+                _refuse_files_of_the_keepers(output, set(present) - made_before - set(drawn) - set(files))
             if known is None:
                 for name, data in files.items():
                     _write_file(staging / name, data)
@@ -411,6 +416,20 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     said = (inputs, {**(summary or {}), "pages": drawn_pages}) if inputs is not None else None
     write_manifest(cache, output, drawn, said)
     return BuildResult(drawn_pages, written)
+
+
+def _refuse_files_of_the_keepers(site: Path, unknown: set[str]) -> None:
+    """Refuse to build (nothing written) where the site holds files no build made (the last build's manifest does
+    not list them, this one does not draw them): a keeper's page put there by hand, which the build would remove
+    as a page no longer made. The program's own are not the keeper's: its marker, and a write's temporary file."""
+    theirs = sorted(path for path in unknown if path != SITE_MARKER and not is_own_temporary(site / path))
+    if theirs:
+        more = f" (nor {len(theirs) - 1} more: {', '.join(theirs[1:4])}{', ...' if len(theirs) > 4 else ''})" \
+            if len(theirs) > 1 else ""
+        raise ArchiveError([SourceError(str(site / theirs[0]), 0, f"no build made this file{more}: the site holds only "
+                                        "what a build makes, and building would remove it. Move it out of "
+                                        f"{site} (keep your own pages beside the site, not in it), or delete it; "
+                                        "nothing was written")])
 
 
 def _folder_made(target: Path) -> Path:
