@@ -705,3 +705,21 @@ def test_a_heading_of_a_proposals_text_that_names_a_proposal_is_text(tmp_path, c
     capsys.readouterr()
     assert main(["check", str(tmp_path / "g")]) == 0
     assert capsys.readouterr().out.endswith("g: 1 proposal, consistent\n")
+
+
+@pytest.mark.parametrize("written, meant", [("Votes - for Ann, Bob", "Votes: for Ann, Bob"),
+                                            ("Votes = for Ann, Bob", "Votes: for Ann, Bob"),
+                                            ("result \u2013 adopted", "result: adopted")])
+def test_a_key_line_with_a_dash_for_its_colon_says_to_write_the_colon(tmp_path, capsys, written, meant):
+    """`Votes - for Ann, Bob` is no key line: it went on the Date line above, and the message was that
+    '2026-12-07 Votes - for Ann, Bob' is not a date."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    log = FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob")
+    key = written.split()[0].capitalize()
+    log = re.sub(f"^{key}: .*$", written, log, flags=re.MULTILINE)
+    (tmp_path / "g" / "log.md").write_text(log, encoding="utf-8")
+    line = log.splitlines().index(written) + 1
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "g")]) == 2
+    assert capsys.readouterr().err == (f"{tmp_path / 'g'}/log.md:{line}: '{written}' would be read as part of the key "
+                                       f"line above it: a key line has a colon after its key, '{meant}'\n")

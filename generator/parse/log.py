@@ -1071,7 +1071,17 @@ def _change_in_keys(line: str) -> str | None:
     if _CHANGE_START.match(line) or _NEW_CHANGE_START.match(line):
         return (f"'{shorten(line)}' would be read as part of the key lines above it, and no change made: put a "
                 "blank line before a change paragraph")
+    if key := _KEY_WITHOUT_COLON.match(line):
+        return (f"'{shorten(line)}' would be read as part of the key line above it: a key line has a colon after "
+                f"its key, '{key[1]}: {line[key.end():].strip()}'")
     return None
+
+
+# A key line written with a dash or an equals sign for its colon ('Votes - for Ann'): no key line to Markdown's
+# reader, so it would go on the value of the line above.
+_KEY_WITHOUT_COLON = re.compile("(%s)\\s*[-=\u2013\u2014]\\s*" % "|".join(sorted(
+    {key for keys in (PROPOSAL_KEYS, JUDGMENT_KEYS, EVENT_KEYS, UNRECORDED_KEYS) for key in keys}, key=len,
+    reverse=True)), re.IGNORECASE)
 
 
 def _read_date(file: str, keys: Keys, kind: str, source: Source, errors: ErrorCollector, *,
