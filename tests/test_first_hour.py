@@ -723,3 +723,17 @@ def test_a_key_line_with_a_dash_for_its_colon_says_to_write_the_colon(tmp_path, 
     assert main(["check", str(tmp_path / "g")]) == 2
     assert capsys.readouterr().err == (f"{tmp_path / 'g'}/log.md:{line}: '{written}' would be read as part of the key "
                                        f"line above it: a key line has a colon after its key, '{meant}'\n")
+
+
+def test_a_phrase_not_in_the_rule_names_the_words_meant(tmp_path, capsys):
+    """A slip in the quoted words of an amendment ('unanimus'): the rule's words most like them are named; words
+    like none of the rule's are said not found, as before."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    log = FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob").replace(
+        "Enact rule: Tea\n\n> Tea is served at four.", 'Amend rule 203 by replacing "vote is unanimus" with "majority".')
+    for quoted, said in (("vote is unanimus", ' (did you mean "vote is unanimous"?)'), ("zebra crossing", "")):
+        (tmp_path / "g" / "log.md").write_text(log.replace("vote is unanimus", quoted), encoding="utf-8")
+        capsys.readouterr()
+        assert main(["check", str(tmp_path / "g")]) == 2
+        assert capsys.readouterr().err == (f'{tmp_path / "g"}/log.md:8: proposal 301: "{quoted}" is not in rule 203'
+                                           f"{said}\n")
