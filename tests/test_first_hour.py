@@ -737,3 +737,16 @@ def test_a_phrase_not_in_the_rule_names_the_words_meant(tmp_path, capsys):
         assert main(["check", str(tmp_path / "g")]) == 2
         assert capsys.readouterr().err == (f'{tmp_path / "g"}/log.md:8: proposal 301: "{quoted}" is not in rule 203'
                                            f"{said}\n")
+
+
+@pytest.mark.parametrize("named, example", [("g", "g/drafts/NAME.md"), ("g/drafts", "g/drafts/NAME.md"),
+                                            (".", "GAME/drafts/NAME.md")])
+def test_preview_of_a_folder_says_to_name_a_drafts_file(tmp_path, capsys, monkeypatch, named, example):
+    """`preview content/my-game`, a game's folder where a draft belongs, said there was no game.toml above it."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    (tmp_path / "g" / "drafts").mkdir()
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["preview", named]) == 2
+    assert capsys.readouterr().err == (f"{named}: is a folder: preview shows one draft, so name its file, e.g. "
+                                       f"{example} (serve shows every draft of every game)\n")
