@@ -3,6 +3,7 @@ command ran, a game starts from the keeper's own ruleset in one step, and long w
 terminal only."""
 from __future__ import annotations
 
+import datetime as dt
 import fcntl
 import os
 import pty
@@ -578,7 +579,7 @@ def test_a_command_run_inside_the_content_folder_says_where_to_run_it(tmp_path, 
                                                 '"Our Game"), a date is written 2026-12-07, a list ["Ann", "Bob"]'),
     (('title = "Our Game"', 'title = "Our Game'), "1:18: not valid TOML: Illegal character '\\n'; a quoted text is "
                                                  "not closed on its line: end it with the quote it opens with"),
-    (("start = 2026-12-07", "start = 7 December 2026"), "2:11: not valid TOML: Expected newline or end of document "
+    (("start = {today}", "start = 7 December 2026"), "2:11: not valid TOML: Expected newline or end of document "
                                                         "after a statement; something follows a value on its line: a "
                                                         "text of several words needs quotes, a date is written "
                                                         "2026-12-07, a comment starts with #"),
@@ -592,8 +593,8 @@ def test_a_slip_in_game_toml_says_what_to_write(tmp_path, capsys, slip, expected
     game = tmp_path / "content/our-game"
     assert main(["new", str(game), "--player", "Ann", "--player", "Bob"]) == 0
     toml = game / "game.toml"
-    text = toml.read_text().replace(*slip, 1)
-    assert text != toml.read_text()
+    text = toml.read_text().replace(*(part.format(today=dt.date.today().isoformat()) for part in slip), 1)
+    assert text != toml.read_text()  # (`new` starts the game today)
     toml.write_text(text)
     capsys.readouterr()
     assert main(["check", str(game)]) == 2
