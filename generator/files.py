@@ -6,7 +6,11 @@ and every file and folder made gets the modes the umask allows, as any other pro
 """
 from __future__ import annotations
 
+import glob
+import hmac
 import os
+import re
+import secrets
 import shutil
 import signal
 import tempfile
@@ -130,18 +134,71 @@ def occupied_folder_error(folder: Path, hint: str = "") -> SourceError | None:
 
 
 def write_atomic(path: Path, data: str | bytes) -> None:
-    """Write to a temporary file beside `path`, then rename it into place (mode as the umask allows)."""
+    """Write to a temporary file beside `path`, then rename it into place (mode as the umask allows). What a
+    write of `path` killed mid-way left (see _temporary_name) is removed first."""
     with writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
-        fd, temporary = tempfile.mkstemp(prefix=f".{path.name}.", suffix=".tmp", dir=path.parent)
+        remove_temporaries(path.parent, path.name)
+        handle, temporary = _temporary_file(path)
         try:
-            with os.fdopen(fd, "wb") as handle:
-                handle.write(data.encode("utf-8") if isinstance(data, str) else data)
-            os.chmod(temporary, file_mode())  # mkstemp makes 0600: a web server could not read the file
+            with os.fdopen(handle, "wb") as file:
+                file.write(data.encode("utf-8") if isinstance(data, str) else data)
             os.replace(temporary, path)
         except BaseException:
-            Path(temporary).unlink(missing_ok=True)
+            temporary.unlink(missing_ok=True)
             raise
+
+
+# A temporary file is named `.NAME.PID.NONCE.STAMP.tmp`, STAMP an HMAC of the rest under this user's secret
+# (cache.sealing_key, kept outside any keeper's folder): one so named whose process has ended is provably what
+# this program left when killed mid-write (SIGKILL, a power cut), and is removed; a keeper's file named alike
+# cannot carry the stamp, and is never touched. Where no secret can be kept, the stamp is left empty: nothing
+# is proved, and nothing is removed.
+_TEMPORARY = re.compile(r"\.(?P<name>.+)\.(?P<pid>[0-9]+)\.(?P<nonce>[0-9a-f]{16})\.(?P<stamp>[0-9a-f]{32})?\.tmp")
+
+
+def _temporary_stamp(name: str, pid: str, nonce: str) -> str | None:
+    from .cache import sealing_key  # (the cache's secret, made on first use)
+
+    key = sealing_key()
+    if key is None:
+        return None
+    return hmac.new(key, f"temporary file .{name}.{pid}.{nonce}".encode(), "sha256").hexdigest()[:32]
+
+
+def _temporary_file(path: Path) -> tuple[int, Path]:
+    """A new temporary file beside `path`, open for writing, and its path."""
+    pid = str(os.getpid())
+    while True:
+        nonce = secrets.token_hex(8)
+        temporary = path.parent / f".{path.name}.{pid}.{nonce}.{_temporary_stamp(path.name, pid, nonce) or ''}.tmp"
+        try:  # (made as any file: its mode is what the umask allows)
+            return os.open(temporary, os.O_WRONLY | os.O_CREAT | os.O_EXCL | getattr(os, "O_NOFOLLOW", 0),
+                           0o666), temporary
+        except FileExistsError:
+            continue
+
+
+def remove_temporaries(folder: Path, name: str | None = None) -> None:
+    """Remove the temporary files of writes of `name` (of any file: None) in `folder` that were killed mid-way:
+    those this user's runs of the program made (the stamp holds) whose process has ended."""
+    try:
+        candidates = list(folder.glob(f".{glob.escape(name) if name else '*'}.*.tmp"))
+    except OSError:
+        return
+    for path in candidates:
+        if is_own_temporary(path):
+            path.unlink(missing_ok=True)
+
+
+def is_own_temporary(path: Path) -> bool:
+    """Whether `path` is a temporary file this user's run of the program left when killed mid-write."""
+    found = _TEMPORARY.fullmatch(path.name)
+    if found is None or not found["stamp"] or path.is_symlink() or not path.is_file():
+        return False
+    stamp = _temporary_stamp(found["name"], found["pid"], found["nonce"])
+    return stamp is not None and hmac.compare_digest(stamp, found["stamp"]) and \
+        (not _running(int(found["pid"])) or _before_boot(path))
 
 
 def _real(path: Path) -> Path:
@@ -246,7 +303,8 @@ def remove_leftovers(target: Path) -> None:
 
     Only folders of a process that has ended (a build running beside this one keeps its own), or made before
     the system last started (the power lost mid-build: its number may be another process's now), and only
-    when they carry the site marker or are empty: never anything a person made."""
+    when they carry the site marker or are empty but for the temporary file of a write killed (the marker's
+    own): never anything a person made."""
     for kind in ("building", "old"):
         for folder in target.parent.glob(f".{target.name}.{kind}.*.*"):
             pid = folder.name.removeprefix(f".{target.name}.{kind}.").split(".")[0]
@@ -254,6 +312,7 @@ def remove_leftovers(target: Path) -> None:
                     (_running(int(pid)) and not _before_boot(folder)):
                 continue
             site = folder / "site" if kind == "old" else folder
+            remove_temporaries(folder, SITE_MARKER)
             if (site / SITE_MARKER).is_file() or not _has_entries(folder):
                 shutil.rmtree(folder, ignore_errors=True)
 

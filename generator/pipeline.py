@@ -206,8 +206,8 @@ def draw_site(content: Path, output: Path, cache: Cache, *, base_url: str, jobs:
     games' files, under which what `check` says of them is kept (checked.py). Says what it did."""
     pipeline = Pipeline(content)
     # Parsing and replaying make millions of objects that live to the end and form no cycles: the collector
-    # would traverse them again and again for nothing. Frozen, forked workers share them without copying; drawing
-    # pages makes no cycles either, so the collector stays off in this short-lived process.
+    # would traverse them again and again for nothing. Frozen, forked workers share them without copying; the
+    # collector stays off, and the cycles drawing makes are freed batch by batch (render.draw_all).
     gc.disable()
     try:
         replays = pipeline.replay(cache=cache, jobs=jobs, progress=progress)

@@ -91,6 +91,16 @@ def test_a_port_in_use_suggests_port_0(tmp_path, capsys):
                                        "--port 0 picks a free one\n")
 
 
+def test_serve_run_twice_on_one_port_says_where_the_first_serves(server, capsys):
+    """A keeper who runs serve in a second terminal, the first still serving: the port is said to be the first
+    serve's, with its address, not only 'in use'."""
+    port = server.server_address[1]
+    assert main(["serve", str(server.site.content), "--port", str(port)]) == 2
+    assert capsys.readouterr().err == (f"127.0.0.1:{port}: cannot serve there: Address already in use, by another "
+                                       f"nomic-archive serve: its site is at http://127.0.0.1:{port}/ (Ctrl-C in its "
+                                       "terminal stops it); --port 0 picks a free one\n")
+
+
 @pytest.mark.parametrize("name, title", [
     ("g-suber-2nd", "G Suber 2nd"), ("my-game", "My Game"), ("the_21st_century", "The 21st Century"),
     ("LiveJournal-2007", "LiveJournal 2007"), ("3rd-try", "3rd Try")])
@@ -640,6 +650,12 @@ FIRST_PROPOSAL = ("## Proposal 301: Tea\nProposer: Ann\nDate: {date}\nVotes: for
     ("07/12/2026", "Ann, Bob", 2, "log.md:3: '07/12/2026' is not a date like 1982-06-03"),  # (July or December?)
     ("2026-12-07", "Ann and Bob", 1, "log.md:4: proposal 301: voter: Ann and Bob is not a player in the game "
                                      "(players: Ann, Bob): a line of names separates them with commas ('Ann, Bob')"),
+    ("2026-12-07", "Ann, Bob against", 1, "log.md:4: proposal 301: voter: Bob against is not a player in the game "
+                                          "(players: Ann, Bob): 'against' starts a group of its own, after a ';' "
+                                          "('...; against Bob')"),
+    ("2026-12-07", "Ann, agianst Bob", 1, "log.md:4: proposal 301: voter: agianst Bob is not a player in the game "
+                                          "(players: Ann, Bob): 'against' starts a group of its own, after a ';' "
+                                          "('...; against Bob')"),
 ])
 def test_a_first_proposals_date_and_votes_written_otherwise_say_what_to_write(tmp_path, capsys, date, votes, code,
                                                                               said):
@@ -649,3 +665,89 @@ def test_a_first_proposals_date_and_votes_written_otherwise_say_what_to_write(tm
     assert main(["check", str(tmp_path / "g")]) == code
     out, err = capsys.readouterr()
     assert (out + err).splitlines()[0] == f"{tmp_path / 'g'}/{said}"
+
+
+@pytest.mark.parametrize("heading, why", [
+    ("# Proposal 301: Tea", "is a level-1 heading"),
+    ("### Proposal 301: Tea", "is a level-3 heading"),
+    ("##Proposal 301: Tea", "is no heading (no space after '##')"),
+])
+@pytest.mark.parametrize("where", ["first", "after an entry"])
+def test_an_entrys_heading_at_another_level_says_so_where_it_was_read_as_text(tmp_path, capsys, heading, why, where):
+    """A first proposal's heading written `# ...`, `### ...` or `##Proposal`: Markdown starts no entry there, so
+    the log read as the home page's text above its entries (first) or as the entry above's text: `check` said
+    `0 proposals, consistent`. It now says why at the line, exit 2, and writes nothing."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    above = "Kept by Ann.\n\n" if where == "first" else FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob")
+    text = (above + "\n" + FIRST_PROPOSAL.format(date="2026-12-08", votes="Ann, Bob").replace(
+        "## Proposal 301: Tea", heading).replace("301", "301" if where == "first" else "302"))
+    (tmp_path / "g" / "log.md").write_text(text, encoding="utf-8")
+    before = {path.name: path.read_bytes() for path in (tmp_path / "g").iterdir()}
+    line = text.splitlines().index(heading.replace("301", "301" if where == "first" else "302")) + 1
+    capsys.readouterr()
+    for command in (["check", str(tmp_path / "g")], ["build", str(tmp_path / "g"), "-o", str(tmp_path / "site")]):
+        assert main(command) == 2
+        written = heading.replace("301", "301" if where == "first" else "302")
+        meant = written.lstrip("#").strip()
+        assert capsys.readouterr().err.splitlines()[0] == (
+            f"{tmp_path / 'g'}/log.md:{line}: '{written}' {why}, so no entry starts there and what follows is read "
+            f"as text: an entry's heading is level 2, '## {meant}'")
+    assert {path.name: path.read_bytes() for path in (tmp_path / "g").iterdir()} == before
+    assert not (tmp_path / "site").exists()
+
+
+def test_a_heading_of_a_proposals_text_that_names_a_proposal_is_text(tmp_path, capsys):
+    """A proposal's text with a heading of its own naming another proposal, prose after it: no key lines follow,
+    so it is the text it looks like."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    (tmp_path / "g" / "log.md").write_text(FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob")
+                                           + "\n### Proposal 300: what it replaces\n\nIt was too long.\n",
+                                           encoding="utf-8")
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "g")]) == 0
+    assert capsys.readouterr().out.endswith("g: 1 proposal, consistent\n")
+
+
+@pytest.mark.parametrize("written, meant", [("Votes - for Ann, Bob", "Votes: for Ann, Bob"),
+                                            ("Votes = for Ann, Bob", "Votes: for Ann, Bob"),
+                                            ("result \u2013 adopted", "result: adopted")])
+def test_a_key_line_with_a_dash_for_its_colon_says_to_write_the_colon(tmp_path, capsys, written, meant):
+    """`Votes - for Ann, Bob` is no key line: it went on the Date line above, and the message was that
+    '2026-12-07 Votes - for Ann, Bob' is not a date."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    log = FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob")
+    key = written.split()[0].capitalize()
+    log = re.sub(f"^{key}: .*$", written, log, flags=re.MULTILINE)
+    (tmp_path / "g" / "log.md").write_text(log, encoding="utf-8")
+    line = log.splitlines().index(written) + 1
+    capsys.readouterr()
+    assert main(["check", str(tmp_path / "g")]) == 2
+    assert capsys.readouterr().err == (f"{tmp_path / 'g'}/log.md:{line}: '{written}' would be read as part of the key "
+                                       f"line above it: a key line has a colon after its key, '{meant}'\n")
+
+
+def test_a_phrase_not_in_the_rule_names_the_words_meant(tmp_path, capsys):
+    """A slip in the quoted words of an amendment ('unanimus'): the rule's words most like them are named; words
+    like none of the rule's are said not found, as before."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    log = FIRST_PROPOSAL.format(date="2026-12-07", votes="Ann, Bob").replace(
+        "Enact rule: Tea\n\n> Tea is served at four.", 'Amend rule 203 by replacing "vote is unanimus" with "majority".')
+    for quoted, said in (("vote is unanimus", ' (did you mean "vote is unanimous"?)'), ("zebra crossing", "")):
+        (tmp_path / "g" / "log.md").write_text(log.replace("vote is unanimus", quoted), encoding="utf-8")
+        capsys.readouterr()
+        assert main(["check", str(tmp_path / "g")]) == 2
+        assert capsys.readouterr().err == (f'{tmp_path / "g"}/log.md:8: proposal 301: "{quoted}" is not in rule 203'
+                                           f"{said}\n")
+
+
+@pytest.mark.parametrize("named, example", [("g", "g/drafts/NAME.md"), ("g/drafts", "g/drafts/NAME.md"),
+                                            (".", "GAME/drafts/NAME.md")])
+def test_preview_of_a_folder_says_to_name_a_drafts_file(tmp_path, capsys, monkeypatch, named, example):
+    """`preview content/my-game`, a game's folder where a draft belongs, said there was no game.toml above it."""
+    assert main(["new", str(tmp_path / "g"), "--player", "Ann", "--player", "Bob"]) == 0
+    (tmp_path / "g" / "drafts").mkdir()
+    monkeypatch.chdir(tmp_path)
+    capsys.readouterr()
+    assert main(["preview", named]) == 2
+    assert capsys.readouterr().err == (f"{named}: is a folder: preview shows one draft, so name its file, e.g. "
+                                       f"{example} (serve shows every draft of every game)\n")

@@ -38,6 +38,135 @@ def test_a_cache_folder_shared_with_a_keepers_databases_keeps_them(tmp_path, mon
     assert [path.name for path in shared.iterdir() if path.is_dir()] == [cache_module.OWN_FOLDER]
 
 
+def _checked(content: Path, cache: Path, capsys) -> tuple[int, str]:
+    capsys.readouterr()
+    return main(["check", str(content), "--cache-dir", str(cache)]), capsys.readouterr().out
+
+
+@pytest.mark.parametrize("kept", [0.1, 0.5, 0.9, 0.99])
+def test_a_cache_file_cut_short_gives_the_site_and_verdict_no_cache_gives(tmp_path, capsys, kept):
+    """The cache's file cut short (a copy stopped mid-way, a disk that filled): SQLite reads its first pages
+    and finds the rest missing only when a query reaches them. The build and check say what they say with no
+    cache, silently; the next run keeps a cache again."""
+    content = tmp_path / "content"
+    assert main(["synth", str(content / "long"), "--proposals", "600", "--per-file", "200"]) == 0
+    cache = tmp_path / "cache"
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    database, = (cache / cache_module.OWN_FOLDER).glob("*.sqlite")
+    assert not Path(f"{database}-wal").exists() or os.path.getsize(f"{database}-wal") == 0
+    with open(database, "r+b") as file:
+        file.truncate(int(os.path.getsize(database) * kept))
+    with open(content / "long" / "log" / "0003.md", "a") as log:
+        log.write("\nA line added at the end.\n")
+    fresh = [_checked(content, tmp_path / "empty", capsys)]
+    assert main(["build", str(content), "-o", str(tmp_path / "fresh"), "--cache-dir", str(tmp_path / "empty"),
+                 "--quiet"]) == 0
+    capsys.readouterr()
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    assert capsys.readouterr().err == ""
+    assert site_digest(tmp_path / "site") == site_digest(tmp_path / "fresh")
+    assert [_checked(content, cache, capsys)] == fresh
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache)]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+
+
+def test_a_cache_folder_shared_by_builds_and_checks_at_once_gives_each_its_own_answer(tmp_path):
+    """Two builds of one content folder into two sites, a build of another content folder and a check, at once,
+    with one cache folder, kept under a cap so small that each run removes the others' files: each gives what
+    it gives alone, and so does each again after."""
+    import subprocess
+    import sys
+
+    for name, proposals in (("one", "700"), ("two", "500")):
+        assert main(["synth", str(tmp_path / name / "game"), "--proposals", proposals, "--per-file", "250"]) == 0
+        assert main(["build", str(tmp_path / name), "-o", str(tmp_path / "alone" / name), "--cache-dir",
+                     str(tmp_path / f"alone-{name}"), "--quiet"]) == 0
+    capped = "import sys; import generator.cache as c; c.MAX_CACHE_BYTES = 1; from generator.cli import main; " \
+             "sys.exit(main(sys.argv[1:]))"
+    shared = str(tmp_path / "shared")
+
+    def run(*arguments: str) -> subprocess.Popen:
+        return subprocess.Popen([sys.executable, "-c", capped, *arguments, "--cache-dir", shared], cwd=ROOT,
+                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+    alone = subprocess.run([sys.executable, "-m", "generator", "check", str(tmp_path / "one"), "--cache-dir",
+                            str(tmp_path / "alone-one")], cwd=ROOT, capture_output=True, text=True, timeout=300)
+    for _ in range(2):
+        runs = [run("build", str(tmp_path / "one"), "-o", str(tmp_path / "a" / "site"), "--quiet"),
+                run("build", str(tmp_path / "one"), "-o", str(tmp_path / "b" / "site"), "--quiet"),
+                run("build", str(tmp_path / "two"), "-o", str(tmp_path / "c" / "site"), "--quiet"),
+                run("check", str(tmp_path / "one"))]
+        said = [(process.wait(timeout=300), *process.communicate()) for process in runs]
+        assert said[:3] == [(0, "", "")] * 3 and said[3] == (alone.returncode, alone.stdout, alone.stderr)
+        for site, name in (("a", "one"), ("b", "one"), ("c", "two")):
+            assert site_digest(tmp_path / site / "site") == site_digest(tmp_path / "alone" / name)
+
+
+def test_a_cache_folder_that_is_a_link_to_a_folder_is_used_through_it(tmp_path, capsys):
+    """--cache-dir naming a link to a folder (a keeper's ~/.cache moved to another disk): the cache is kept in
+    the folder it leads to, and the link stays a link."""
+    content = copy_games(tmp_path, "mini")
+    (tmp_path / "elsewhere").mkdir()
+    (tmp_path / "cache").symlink_to(tmp_path / "elsewhere")
+    for site in ("one", "two"):
+        assert main(["build", str(content), "-o", str(tmp_path / site), "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert "(0 written, the rest unchanged)" not in capsys.readouterr().err
+    assert main(["build", str(content), "-o", str(tmp_path / "one"), "--cache-dir", str(tmp_path / "cache")]) == 0
+    assert "(0 written, the rest unchanged)" in capsys.readouterr().err
+    assert (tmp_path / "cache").is_symlink() and (tmp_path / "elsewhere" / cache_module.OWN_FOLDER).is_dir()
+
+
+@pytest.fixture
+def small_disk(tmp_path):
+    """A file system of 400 KB of its own (a tmpfs), where the system lets this user mount one."""
+    import subprocess
+
+    disk = tmp_path / "disk"
+    disk.mkdir()
+    if subprocess.run(["mount", "-t", "tmpfs", "-o", "size=400k", "tmpfs", str(disk)],
+                      capture_output=True).returncode != 0:
+        pytest.skip("mounting a file system of its own needs rights this user lacks")
+    try:
+        yield disk
+    finally:
+        subprocess.run(["umount", "-l", str(disk)], check=False)
+
+
+@pytest.mark.parametrize("how", ["full", "read-only"])
+def test_a_cache_on_a_full_or_read_only_disk_says_so_and_the_site_and_verdict_are_right(small_disk, tmp_path, capsys,
+                                                                                        how):
+    """The cache's disk filled, or mounted read-only, with a cache already there: each build and check gives
+    what it gives with no cache, the build's site is whole, and none prints a traceback; what keeps no cache
+    says why, once."""
+    import subprocess
+
+    content = copy_games(tmp_path, "mini")
+    cache = small_disk / "cache"
+    assert main(["build", str(content), "-o", str(tmp_path / "site"), "--cache-dir", str(cache), "--quiet"]) == 0
+    if how == "full":
+        filler = os.open(small_disk / "filler", os.O_WRONLY | os.O_CREAT)
+        try:
+            while os.write(filler, b"\0" * 4096):
+                pass
+        except OSError:
+            pass
+        finally:
+            os.close(filler)
+    else:
+        subprocess.run(["mount", "-o", "remount,ro", str(small_disk)], check=True)
+    (content / "mini" / "log.md").write_text((content / "mini" / "log.md").read_text() + "\nA note.\n")
+    assert main(["build", str(content), "-o", str(tmp_path / "fresh"), "--cache-dir", str(tmp_path / "c0"),
+                 "--quiet"]) == 0
+    fresh = _checked(content, tmp_path / "c0", capsys)
+    capsys.readouterr()
+    for site in ("site", "site2"):
+        assert main(["build", str(content), "-o", str(tmp_path / site), "--cache-dir", str(cache), "--quiet"]) == 0
+        said = capsys.readouterr().err
+        assert "Traceback" not in said and said.count("\n") <= 1
+        assert not said or said.startswith(f"no cache is kept: {cache} cannot hold it (")
+        assert site_digest(tmp_path / site) == site_digest(tmp_path / "fresh")
+    assert _checked(content, cache, capsys) == fresh
+
+
 # --- A cache record is data, and only the user's own runs' records count ------------------------------
 
 
@@ -365,6 +494,100 @@ def test_a_build_killed_outright_leaves_no_worker_and_the_next_build_clears_what
     assert site_digest(tmp_path / "site") == site_digest(tmp_path / "clean")
     assert sorted(path.name for path in tmp_path.glob(".site*")) == [strangers.name]
     assert (tree_digest(tmp_path / "content"), tree_digest(strangers)) == kept
+
+
+# --- A write killed mid-way -------------------------------------------------------------------------
+
+# Runs the program's command line (argv after the first two) with each write of the file named argv[1] stopped
+# once its temporary file holds half of it, that file's name written to argv[2]: the test kills it there.
+_STOPPED_MID_WRITE = """
+import os, sys, time
+from pathlib import Path
+import generator.files as files
+making = files._temporary_file
+def stopped(path):
+    handle, temporary = making(path)
+    if path.name == sys.argv[1]:
+        os.write(handle, b"half a file")
+        Path(sys.argv[2]).write_text(temporary.name)
+        time.sleep(600)
+    return handle, temporary
+files._temporary_file = stopped
+from generator.cli import main
+sys.exit(main(sys.argv[3:]))
+"""
+
+
+def _killed_mid_write(name: str, arguments: list[str], tmp_path: Path) -> str:
+    """The command run and killed outright (SIGKILL) while writing the file `name`: its temporary file's name."""
+    import subprocess
+    import sys
+
+    told = tmp_path / "temporary-named"
+    killed = subprocess.Popen([sys.executable, "-c", _STOPPED_MID_WRITE, name, str(told), *arguments], cwd=ROOT,
+                              stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+    try:
+        deadline = time.monotonic() + 120
+        while not told.exists() and killed.poll() is None and time.monotonic() < deadline:
+            time.sleep(0.02)
+        assert told.exists(), "the command never wrote the file"
+    finally:
+        killed.kill()
+        killed.wait(timeout=30)
+    named = told.read_text()
+    told.unlink()
+    return named
+
+
+def _look_alikes(folder: Path, name: str) -> dict[str, str]:
+    """A keeper's files in `folder` named as the program's temporary files for `name` are, the pattern whole
+    (a number of no running process, a nonce, a stamp of the right length) but the stamp not the program's."""
+    files = {f".{name}.99999999.0123456789abcdef.{'0' * 32}.tmp": "a keeper's notes\n",
+             f".{name}.99999999.0123456789abcdef..tmp": "a keeper's draft\n",
+             f".{name}.x1y2z3.tmp": "an editor's backup\n"}
+    for file, words in files.items():
+        (folder / file).write_text(words)
+    return files
+
+
+def test_a_build_killed_mid_write_leaves_what_the_next_build_removes_and_a_keepers_look_alikes_stay(tmp_path):
+    """SIGKILL while the site marker is written into the staging folder (it holds only that temporary file: no
+    marker yet, so not provably a site), then while a style sheet is written into the site in place: the next
+    build removes both, and builds the site a build from nothing does; a keeper's files named alike stay."""
+    content = copy_games(tmp_path, "mini")
+    assert main(["build", str(content), "-o", str(tmp_path / "clean"), "--quiet"]) == 0
+    site = tmp_path / "site"
+    build = ["build", str(content), "-o", str(site), "--quiet"]
+    kept = _look_alikes(tmp_path, SITE_MARKER)
+    staging_temporary = _killed_mid_write(SITE_MARKER, build, tmp_path)
+    staging, = tmp_path.glob(".site.building.*")
+    assert [path.name for path in staging.iterdir()] == [staging_temporary]
+    assert main(build) == 0
+    assert site_digest(site) == site_digest(tmp_path / "clean")
+    assert not staging.exists()
+
+    (site / "static" / "style.css").unlink()
+    site_temporary = _killed_mid_write("style.css", build, tmp_path)
+    assert (site / "static" / site_temporary).read_bytes() == b"half a file"
+    assert main(build) == 0
+    assert site_digest(site) == site_digest(tmp_path / "clean")
+    assert not list(site.rglob("*.tmp"))
+    assert {path.name: path.read_text() for path in tmp_path.glob(".*.tmp")} == kept
+
+
+def test_a_file_write_killed_mid_way_is_cleared_by_the_next_write_and_nothing_named_alike(tmp_path):
+    """`ruleset -o rules.txt` killed outright mid-write, in a keeper's folder: the next write of the file
+    removes the half-written temporary file, and none of the keeper's files named as such files are."""
+    content = copy_games(tmp_path, "mini")
+    folder = tmp_path / "notes"
+    folder.mkdir()
+    kept = _look_alikes(folder, "rules.txt")
+    write = ["ruleset", str(content / "mini"), "-o", str(folder / "rules.txt")]
+    temporary = _killed_mid_write("rules.txt", write, tmp_path)
+    assert (folder / temporary).read_bytes() == b"half a file" and not (folder / "rules.txt").exists()
+    assert main(write) == 0
+    assert {path.name: path.read_text() for path in folder.iterdir() if path.name != "rules.txt"} == kept
+    assert "Rule" in (folder / "rules.txt").read_text()
 
 
 # --- build never writes through a link --------------------------------------------------------------

@@ -310,9 +310,35 @@ def test_a_build_puts_back_a_page_changed_or_removed_by_hand(game, tmp_path):
     built = tree_digest(site)
     (site / "long/proposals/330.html").write_text("changed by hand", encoding="utf-8")
     (site / "long/rules/index.html").unlink()
-    (site / "long/stray.html").write_text("not the build's", encoding="utf-8")
     assert main(["build", str(game.parent), "-o", str(site)]) == 0
     assert tree_digest(site) == built
+
+
+def test_a_file_no_build_made_stops_the_build_and_nothing_is_written(game, tmp_path, capsys):
+    """A keeper's page added to the site by hand (an about page, notes): the build removed it with the pages no
+    longer made, the keeper's only copy maybe, and said nothing. It now refuses (exit 2), naming it, and writes
+    nothing; once it is moved out, the build goes on."""
+    site = tmp_path / "site"
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    (site / "long/about.html").write_text("the keeper's own page", encoding="utf-8")
+    (site / "notes").mkdir()
+    for name in "abcd":
+        (site / "notes" / f"{name}.txt").write_text(name, encoding="utf-8")
+    _prose_of_a_proposal(game)
+    before = tree_digest(site)
+    capsys.readouterr()
+    assert main(["build", str(game.parent), "-o", str(site)]) == 2
+    assert capsys.readouterr().err == (
+        f"{site}/long/about.html: no build made this file (nor 4 more: notes/a.txt, notes/b.txt, notes/c.txt, ...): "
+        f"the site holds only what a build makes, and building would remove it. Move it out of {site} (keep your "
+        "own pages beside the site, not in it), or delete it; nothing was written\n")
+    assert tree_digest(site) == before and not list(tmp_path.glob(".site.*"))
+    shutil.move(site / "long/about.html", tmp_path / "about.html")
+    shutil.rmtree(site / "notes")
+    assert main(["build", str(game.parent), "-o", str(site)]) == 0
+    fresh = tmp_path / "fresh"
+    assert main(["build", str(game.parent), "-o", str(fresh)]) == 0
+    assert tree_digest(site) == tree_digest(fresh)
 
 
 @pytest.mark.parametrize("damage", ["deleted", "corrupt"])

@@ -499,8 +499,19 @@ def test_votes_groups(votes, parsed):
 
 
 def test_votes_group_errors():
+    """A group whose word is another's (`nay`, `yes`) or a slip of one (`fro`) says the one meant; one with no
+    word, or no known one, says how a group is written."""
+    must = "must start with 'for', 'against', 'abstain' or 'present'"
     assert entries_of(proposal(keys="Votes: for Alice; nay Bob"))[1] == [
-        "g/log.md:4: votes group 'nay Bob' must start with 'for', 'against', 'abstain' or 'present'"]
+        f"g/log.md:4: votes group 'nay Bob' {must} (did you mean 'against Bob'?)"]
+    assert entries_of(proposal(keys="Votes: yes Alice, Bob"))[1] == [
+        f"g/log.md:4: votes group 'yes Alice, Bob' {must} (did you mean 'for Alice, Bob'?)"]
+    assert entries_of(proposal(keys="Votes: fro Alice"))[1] == [
+        f"g/log.md:4: votes group 'fro Alice' {must} (did you mean 'for Alice'?)"]
+    how = ": each group is the word, then the names, groups apart by ';': 'Votes: for Ann, Bob; against Cat'"
+    assert entries_of(proposal(keys="Votes: Alice for, Bob for"))[1] == [
+        f"g/log.md:4: votes group 'Alice for, Bob for' {must}{how}"]
+    assert entries_of(proposal(keys="Votes: for Alice; Bob"))[1] == [f"g/log.md:4: votes group 'Bob' {must}{how}"]
     assert entries_of(proposal(keys="Votes: for Alice; against"))[1] == ["g/log.md:4: votes group 'against' names nobody"]
 
 

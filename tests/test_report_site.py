@@ -17,7 +17,7 @@ from generator.site import points, report_pieces
 from generator.site.pages import game_plan
 from generator.site.render import package_templates
 from generator.site.ruleset_text import every_point_figures, point_figures
-from tests.helpers import copy_games
+from tests.helpers import copy_games, tree_digest
 from tests.test_points import NODE_SITE
 from tests.test_ruleset_command import (DATED_SECTIONS, GAME_TOML, RECORDED_LOG, REPORT_NAMES, with_sections,
                                         write_game)
@@ -184,3 +184,35 @@ def test_every_points_figures_in_one_pass_are_each_points_own(tmp_path, seed):
     plan = game_plan(replay_games(game)[0])
     every = every_point_figures(plan)
     assert every == [point_figures(plan, index) for index in range(-1, len(plan.replay.steps))]
+
+
+@pytest.mark.parametrize("seed", [5, 6])
+def test_the_site_is_the_same_whatever_the_versions_and_notes_kept_between_pages(tmp_path, monkeypatch, seed):
+    """What keyframes and report pieces share (a version's data and printed block, a rule's notes) is kept up to
+    a bound, the values used longest ago forgotten: with a bound so small that each is forgotten as the next is
+    made, every file is the one drawn with everything kept."""
+    from generator.site import views
+
+    content = tmp_path / "content"
+    random_game(content / "g", seed, report=True, dated=seed == 6)
+    (write_game(content / "recorded") / "log.md").write_text(RECORDED_LOG, encoding="utf-8")
+    _build(content, tmp_path / "kept", monkeypatch)
+    monkeypatch.setattr(views, "RECENT_CHARACTERS", 1)
+    _build(content, tmp_path / "forgotten", monkeypatch)
+    assert tree_digest(tmp_path / "forgotten") == tree_digest(tmp_path / "kept")
+
+
+def test_recent_values_are_those_made_and_held_within_the_bound(monkeypatch):
+    from generator.site import views
+
+    monkeypatch.setattr(views, "RECENT_CHARACTERS", 40)
+    recent, made = views.Recent(len), []
+
+    def make(key: int):
+        made.append(key)
+        return "x" * (key % 17)
+    rng = random.Random(3)
+    for key in (rng.randrange(30) for _ in range(2000)):
+        assert recent.get(key, lambda: make(key)) == "x" * (key % 17)
+        assert recent._held == sum(map(len, recent._kept.values())) and (recent._held <= 40 or len(recent._kept) == 1)
+    assert 30 < len(made) < 2000  # kept some, forgot some

@@ -34,6 +34,11 @@ def run(args) -> int:
     if not os.path.lexists(args.draft):
         raise ArchiveError([SourceError(str(args.draft), 0, "no such file; name a draft, e.g. "
                                         "content/GAME/drafts/NAME.md")])
+    if os.path.isdir(args.draft):  # a game's folder, or its drafts/, named where a draft belongs
+        folder = Path(args.draft)
+        drafts = folder / "drafts" if is_game(folder) else folder if is_game(folder.parent) else folder / "GAME/drafts"
+        raise ArchiveError([SourceError(str(args.draft), 0, f"is a folder: preview shows one draft, so name its "
+                                        f"file, e.g. {drafts / 'NAME.md'} (serve shows every draft of every game)")])
     draft_path = Path(os.path.abspath(args.draft))
     game = Path(os.path.abspath(args.game)) if args.game else _game_of(draft_path)
     if args.output and not args.text:

@@ -75,6 +75,20 @@ def _stop_serving(server):
     return stop
 
 
+def _serving_here(port: int) -> bool:
+    """Whether what answers on 127.0.0.1:`port` is nomic-archive's serve (a keeper who ran serve twice)."""
+    import http.client
+
+    connection = http.client.HTTPConnection("127.0.0.1", port, timeout=2)
+    try:
+        connection.request("HEAD", "/")
+        return (connection.getresponse().getheader("Server") or "").startswith("nomic-archive")
+    except (OSError, http.client.HTTPException):
+        return False
+    finally:
+        connection.close()
+
+
 def run(args) -> int:
     content = content_folder(args.content, "serve")
     if problem := not_a_folder(content):
@@ -85,7 +99,9 @@ def run(args) -> int:
     except (OSError, OverflowError) as error:  # the port is taken, or is no port
         reason = error.strerror if isinstance(error, OSError) and error.strerror else str(error)
         taken = isinstance(error, OSError) and error.errno == errno.EADDRINUSE
-        hint = "; --port 0 picks a free one" if taken else ""
+        hint = (", by another nomic-archive serve: its site is at http://127.0.0.1:{0}/ (Ctrl-C in its terminal stops "
+                "it)".format(args.port) if taken and _serving_here(args.port) else "") + \
+            ("; --port 0 picks a free one" if taken else "")
         raise ArchiveError([SourceError(f"127.0.0.1:{args.port}", 0, f"cannot serve there: {reason}{hint}")]) \
             from None
     try:  # (until serving starts, SIGTERM is Ctrl-C, as for every command: cli.main)

@@ -7,6 +7,8 @@ where that does (scores). A Judge's ruling stands above both (Suber 212 and the 
 """
 from __future__ import annotations
 
+import difflib
+
 import bisect
 import copy
 import dataclasses
@@ -548,7 +550,7 @@ def _check_player(state: FoldState, name: str, source: Source, role: str) -> boo
         state.strangers.add(name)
         state.find("player", source, f"{role}: {name} is not a player in the game"
                    f" (players: {', '.join(state.players) or 'none'}){_looks_like_player(state, name)}"
-                   f"{_players_joined(state, name)}", found=name)
+                   f"{_players_joined(state, name)}{_vote_word_joined(state, name, role)}", found=name)
     return False
 
 
@@ -558,6 +560,20 @@ def _players_joined(state: FoldState, name: str) -> str:
     parts = [part.strip() for part in re.split(r"\s+(?:and|&)\s+|\s*,\s*", name) if part.strip()]
     return f": a line of names separates them with commas ('{', '.join(parts)}')" \
         if len(parts) > 1 and all(part in state.players for part in parts) else ""
+
+
+def _vote_word_joined(state: FoldState, name: str, role: str) -> str:
+    """`: 'against' starts a group of its own, after a ';' ('...; against Bob')` where a voter's name is a player's
+    with a vote's word, or a slip of one, before or after it (`Bob against`, `agianst Bob`); else nothing."""
+    if role != "voter" or " " not in name:
+        return ""
+    first, rest = name.split(" ", 1)
+    before, last = name.rsplit(" ", 1)
+    for word, player in ((first, rest), (last, before)):
+        meant = difflib.get_close_matches(word.lower(), ("for", "against", "abstain", "present"), n=1, cutoff=0.7)
+        if meant and player in state.players:
+            return f": '{meant[0]}' starts a group of its own, after a ';' ('...; {meant[0]} {player}')"
+    return ""
 
 
 def _looks_like_player(state: FoldState, name: str) -> str:

@@ -3,6 +3,8 @@ renumbering, and every version of every rule kept with the span of log entries i
 """
 from __future__ import annotations
 
+import difflib
+
 import copy
 
 import dataclasses
@@ -447,10 +449,25 @@ def _rest_of_phrase(text: str, at: int, words: list[str]) -> int | None:
     return at
 
 
+# The longest rule text searched for the words a phrase not found was meant to be (a slip of a keeper's hand).
+_MEANT_SEARCHED = 20_000
+
+
+def _phrase_meant(text: str, phrase: str) -> str:
+    """` (did you mean "..."?)`: the run of as many words in `text` most like `phrase`, when one is close; else
+    nothing."""
+    words, count = text.split(), len(phrase.split())
+    if not count or len(text) > _MEANT_SEARCHED:
+        return ""
+    runs = {" ".join(words[at:at + count]).strip(".,;:!?\"'()") for at in range(len(words) - count + 1)}
+    meant = difflib.get_close_matches(" ".join(phrase.split()), runs, n=1, cutoff=0.8)
+    return f' (did you mean "{meant[0]}"?)' if meant else ""
+
+
 def replace_once(text: str, old: str, new: str, number: int) -> str:
     spans = phrase_spans(text, old)
     if not spans:
-        raise ChangeProblem("phrase", f'"{old}" is not in rule {number}', fatal=True)
+        raise ChangeProblem("phrase", f'"{old}" is not in rule {number}{_phrase_meant(text, old)}', fatal=True)
     if len(spans) > 1:
         raise ChangeProblem("phrase", f'"{old}" is in rule {number} {len(spans)} times; quote more words '
                             "so that it is found once", fatal=True)

@@ -13,7 +13,7 @@ import functools
 import pickle
 import re
 from collections import OrderedDict
-from collections.abc import Callable, Iterable, Iterator
+from collections.abc import Callable, Iterable, Iterator, Sequence
 from fractions import Fraction
 from itertools import accumulate, islice
 from operator import itemgetter
@@ -403,7 +403,14 @@ class LogParser:
                 entries.append(entry)
                 places.append((stored_keys[position], chunks[position][0]) if cache and not entry_errors else None)
             errors.extend(entry_errors)
-        preamble = slice_lines(preamble_text.split("\n"), 0, preamble_text.count("\n") + 1)
+        preamble_lines = preamble_text.split("\n")
+        preamble = slice_lines(preamble_lines, 0, len(preamble_lines))
+        if "#" in preamble_text:
+            found_there = ErrorCollector()
+            _misleveled_headings(file, preamble_lines, [(i, t) for i, t in enumerate(_block_markdown().parse(
+                preamble_text)) if t.level == 0 and t.nesting >= 0 and t.map is not None], len(preamble_lines),
+                found_there)
+            errors[:0] = found_there.errors
         return (preamble, tuple(entries), tuple(errors)), places
 
     def _parsed_whole(self, file: str, text: str, dialect: Dialect
@@ -790,6 +797,7 @@ def _parse_file(file: str, text: str, errors: ErrorCollector, *, draft: bool = F
     first_heading = next((t for _, t in blocks if t.type == "heading_open" and t.tag == "h2"), None)
     first_line = first_heading.map[0] if first_heading else len(lines)
     preamble = slice_lines(lines, 0, first_line)
+    _misleveled_headings(file, lines, [block for block in blocks if block[1].map[0] < first_line], first_line, errors)
     entries: list[Entry] = []
     # Blocks are in document order: each entry takes the run of blocks up to the next heading (linear).
     heading_positions = [position for position, (_, t) in enumerate(blocks) if t.type == "heading_open" and t.tag == "h2"]
@@ -853,6 +861,7 @@ def _parse_entry(file: str, lines: list[str], tokens: list[Token], index: int, h
     head = _read_heading(file, tokens[index + 1].content.strip(), heading.map[0] + 1, draft, errors)
     if head is None:
         return None
+    _misleveled_headings(file, lines, blocks, end_line, errors)
     keys = _read_keys(file, tokens, blocks, head.kind.keys, head.kind.name, errors)
     body, body_start = entry_body(lines, heading, keys, end_line)
     body_blocks = [(i, t) for i, t in blocks if t.map[0] >= body_start]
@@ -897,6 +906,32 @@ def _read_heading(file: str, text: str, line: int, draft: bool, errors: ErrorCol
 
 
 _UNNUMBERED_PROPOSAL = re.compile(r"proposal\s*:\s*(.*)", re.IGNORECASE)
+# An entry's heading as a newcomer may write it: at level 1 or 3 (Markdown reads a heading of the text above or
+# of the entry before), or with no space after its marks (a paragraph): no entry starts there, and what follows
+# is read as text. Told when key lines follow it, as they follow an entry's heading.
+_ENTRY_LIKE_HEADING = re.compile(r" {0,3}(#{1,6})(\s*)((?:proposal\s+#?\w|judgment\s+\w|event\s*:|unrecorded\s*:).*)",
+                                 re.IGNORECASE)
+_KEY_LINE_START = re.compile(r"\s*[A-Za-z][A-Za-z ]*:")
+
+
+def _misleveled_headings(file: str, lines: Sequence[str], blocks: list[tuple[int, Token]], end_line: int,
+                         errors: ErrorCollector) -> None:
+    """An error for each block of `blocks` (level-0 tokens, each mapped to `lines`) that starts with an entry's
+    heading Markdown does not read as one, key lines after it (up to `end_line`)."""
+    for _, token in blocks:
+        if token.type not in ("heading_open", "paragraph_open"):
+            continue
+        line = token.map[0]
+        found = _ENTRY_LIKE_HEADING.fullmatch(lines[line].rstrip())
+        if found is None or (found[1] == "##" and found[2]):
+            continue
+        following = next((lines[at] for at in range(line + 1, end_line) if lines[at].strip()), "")
+        if not _KEY_LINE_START.match(following):
+            continue
+        written, heading = lines[line].strip(), found[3].strip()
+        why = f"is a level-{len(found[1])} heading" if found[2] else f"is no heading (no space after '{found[1]}')"
+        errors.add(file, line + 1, f"'{written}' {why}, so no entry starts there and what follows is read as "
+                   f"text: an entry's heading is level 2, '## {heading}'")
 
 
 def _read_proposal(head: _Heading, keys: Keys, common: dict, proposed: str, errors: ErrorCollector) -> Proposal:
@@ -1036,7 +1071,17 @@ def _change_in_keys(line: str) -> str | None:
     if _CHANGE_START.match(line) or _NEW_CHANGE_START.match(line):
         return (f"'{shorten(line)}' would be read as part of the key lines above it, and no change made: put a "
                 "blank line before a change paragraph")
+    if key := _KEY_WITHOUT_COLON.match(line):
+        return (f"'{shorten(line)}' would be read as part of the key line above it: a key line has a colon after "
+                f"its key, '{key[1]}: {line[key.end():].strip()}'")
     return None
+
+
+# A key line written with a dash or an equals sign for its colon ('Votes - for Ann'): no key line to Markdown's
+# reader, so it would go on the value of the line above.
+_KEY_WITHOUT_COLON = re.compile("(%s)\\s*[-=\u2013\u2014]\\s*" % "|".join(sorted(
+    {key for keys in (PROPOSAL_KEYS, JUDGMENT_KEYS, EVENT_KEYS, UNRECORDED_KEYS) for key in keys}, key=len,
+    reverse=True)), re.IGNORECASE)
 
 
 def _read_date(file: str, keys: Keys, kind: str, source: Source, errors: ErrorCollector, *,
@@ -1115,6 +1160,11 @@ def _read_tally(file: str, found: tuple[str, int], errors: ErrorCollector) -> Vo
                  present="present" in counts)
 
 
+# Words a newcomer writes for a vote, and the one a Votes line takes.
+_VOTE_WORDS_MEANT = {"yes": "for", "aye": "for", "yea": "for", "pro": "for", "no": "against", "nay": "against",
+                     "con": "against", "abstains": "abstain", "abstained": "abstain", "abstaining": "abstain"}
+
+
 def _read_votes(file: str, keys: Keys, errors: ErrorCollector) -> tuple[Votes | None, Source | None]:
     found = keys.one("votes")
     if found is None:
@@ -1132,7 +1182,11 @@ def _read_votes(file: str, keys: Keys, errors: ErrorCollector) -> tuple[Votes | 
         word, _, names = part.partition(" ")
         word = word.rstrip(":").lower()
         if word not in groups:
-            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against', 'abstain' or 'present'")
+            meant = _VOTE_WORDS_MEANT.get(word) or next(iter(difflib.get_close_matches(word, groups, 1, 0.6)), None)
+            errors.add(file, line, f"votes group '{part}' must start with 'for', 'against', 'abstain' or 'present'"
+                       + (f" (did you mean '{meant} {names.strip()}'?)" if meant and names.strip() else
+                          ": each group is the word, then the names, groups apart by ';': "
+                          "'Votes: for Ann, Bob; against Cat'"))
             continue
         listed = split_names(names.lstrip(":"))
         if not listed:

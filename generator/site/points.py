@@ -37,8 +37,8 @@ from ..diffing.redline import redline, split_blocks
 from .compare_pages import pair_view
 from .history import RuleHistory
 from .markdown import render_markdown
-from .views import (Listing, GamePlan, Maker, Page, ScriptJSON, date_attribute, judgment_name, point_name, script_json,
-                    step_view, summaries)
+from .views import (Listing, GamePlan, Maker, Page, Recent, ScriptJSON, date_attribute,
+                    judgment_name, point_name, script_json, step_view, summaries)
 
 PER_PIECE = 100
 KEYFRAME = 10  # at least every KEYFRAME-th points piece holds the whole ruleset in force at its first entry
@@ -178,16 +178,14 @@ def _piece_json(first: int, entries: list[list[str]], versions: list[ScriptJSON]
 def _version(plan: GamePlan, version: RuleVersion, ordinal: int) -> ScriptJSON:
     """[identity, ordinal, number, class, title, start, end (-2: still), page, html, digest of the text,
     digest of its blocks (what a redline compares), how many versions the rule has, its label], encoded (script_json);
-    made once per plan (a version in force long is in many keyframes)."""
-    made = plan.once("point versions", dict)
-    key = (version.identity, version.start)
-    if key not in made:
+    made once per plan while recently used (a version in force long is in many keyframes)."""
+    def make() -> ScriptJSON:
         page, count = plan.history.page_number[version.identity], len(plan.history.rules[version.identity].versions)
-        made[key] = script_json([
+        return script_json([
             version.identity, ordinal, version.number, version.rule_class, version.title, version.start,
             -2 if version.end is None else version.end, f"{page}.html", render_markdown(version.text),
             _digest(version.text), _digest("\n\n".join(split_blocks(version.text))), count, version.label])
-    return made[key]
+    return plan.once("point versions", lambda: Recent(len)).get((version.identity, version.start), make)
 
 
 # A version's entry in the rules' comparisons (its text, its blocks drawn, the article of the change that made it)

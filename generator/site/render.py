@@ -6,11 +6,13 @@ manifest kept in the cache says the site holds: a build after an edit replaces o
 """
 from __future__ import annotations
 
+import gc
 import math
 import os
 import shutil
 import time
 import traceback
+from collections import deque
 from concurrent.futures import Future, ThreadPoolExecutor
 from collections.abc import Callable
 from dataclasses import dataclass
@@ -25,7 +27,8 @@ from markupsafe import Markup
 
 from ..cache import Cache, digest
 from ..errors import ArchiveError, ErrorCollector, SourceError
-from ..files import SITE_MARKER, file_mode, new_staging_folder, swap_in, write_atomic, writing
+from ..files import (SITE_MARKER, file_mode, is_own_temporary, new_staging_folder, swap_in, write_atomic,
+                     writing)
 from ..limits import MAX_FILE_BYTES
 from ..manifest import (OVERRIDES, Known, override_files, package_templates, read_manifest, site_files,
                         write_manifest)
@@ -41,6 +44,10 @@ from .views import Page, finding_kind, forget_batch, script_json
 PARALLEL_FROM = 400
 # Threads writing a drawing process's files (see _draw_share).
 WRITERS = 4
+# The most files a drawing process has written or waiting to be, before it waits for the oldest: a write held
+# until its share ends (a future and its lock, the bytes for one not yet written) held, for the share of pages
+# of no affinity at 100,000 entries, 90,000 of them: 225 MB.
+WRITES_PENDING = 256
 
 
 class PageEnvironment(SandboxedEnvironment):
@@ -283,6 +290,13 @@ def page_bytes(env: Environment, page: Page, *, live_reload: str = "") -> bytes:
                                         "character and cannot be written in UTF-8")]) from None
 
 
+# A template's macros hold the context they were called in, and it holds them: each page that calls one leaves
+# a cycle, which only the collector frees, and a build draws with it off (pipeline.draw_site). So it is run every
+# COLLECT_EVERY pages, on the youngest generations only: they hold what the pages since made (what outlives them
+# is not walked again). Left to the end of a batch, or of the build, at 100,000 entries, they were 300 MB.
+COLLECT_EVERY = 256
+
+
 def _draw_share(env: Environment, pages: list[Page], out: Path, known: dict[str, Known]) -> dict[str, Known]:
     """Draw `pages`, each written by a writer thread while the next is drawn: making a file blocks on the disk
     (half of a build's time on this machine's ext4, where the processes stood waiting), and a thread waiting on
@@ -292,10 +306,13 @@ def _draw_share(env: Environment, pages: list[Page], out: Path, known: dict[str,
     folders: set[Path] = set()
     mode = file_mode()
     stubs: dict[bytes, tuple[Future, Path]] = {}  # each stub's bytes, the first file this share wrote them to
+    pending: deque[str] = deque()  # the pages being written, oldest first
     pages.reverse()
     with ThreadPoolExecutor(WRITERS, thread_name_prefix="nomic-writer") as writers:
         while pages:
             page = pages.pop()
+            if len(drawn) % COLLECT_EVERY == 0:
+                gc.collect(1)
             data = page_bytes(env, page)
             key = digest(data)
             kept = known.get(page.path)
@@ -312,11 +329,19 @@ def _draw_share(env: Environment, pages: list[Page], out: Path, known: dict[str,
             if page.stub and first is None:
                 stubs[data] = (writing, target)
             drawn[page.path] = (key, writing)
-    for path, entry in drawn.items():
-        if isinstance(entry[1], Future):
-            stat = entry[1].result()
-            drawn[path] = (entry[0], stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
+            pending.append(page.path)
+            while pending and (len(pending) > WRITES_PENDING or drawn[pending[0]][1].done()):
+                _written(drawn, pending.popleft())
+    for path in pending:
+        _written(drawn, path)
     return drawn  # type: ignore[return-value]
+
+
+def _written(drawn: dict, path: str) -> None:
+    """The manifest's entry of `path` made from its write, once done (a write that failed raises here)."""
+    key, writing = drawn[path]
+    stat = writing.result()
+    drawn[path] = (key, stat.st_size, stat.st_mtime_ns, stat.st_ctime_ns)
 
 
 def _write_new(target: Path, data: bytes, mode: int) -> os.stat_result:
@@ -362,14 +387,18 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     of the site (`summary` and how many pages it has; see manifest.unchanged_site)."""
     files = dict(static_files(overrides))
     known = read_manifest(cache, output)
+    made_before: set[str] = set()
     if known is not None:  # (a file changed by hand since is drawn again: its manifest entry is not kept)
         present, links = site_files(output)
+        made_before = set(known)
         known = {path: entry for path, entry in known.items() if present.get(path) == entry[1:]} if not links \
             else None  # a link in the site, which a page written into place could follow: the site is made anew
     staging = new_staging_folder(output)
     try:
         with writing(output):
             drawn = draw_all(env, pages, staging, jobs=jobs, known=known, later=later)
+            if known is not None:
+                _refuse_files_of_the_keepers(output, set(present) - made_before - set(drawn) - set(files))
             if known is None:
                 for name, data in files.items():
                     _write_file(staging / name, data)
@@ -411,6 +440,20 @@ def build_pages(env: Environment, pages: list[Page], output: Path, *, cache: Cac
     said = (inputs, {**(summary or {}), "pages": drawn_pages}) if inputs is not None else None
     write_manifest(cache, output, drawn, said)
     return BuildResult(drawn_pages, written)
+
+
+def _refuse_files_of_the_keepers(site: Path, unknown: set[str]) -> None:
+    """Refuse to build (nothing written) where the site holds files no build made (the last build's manifest does
+    not list them, this one does not draw them): a keeper's page put there by hand, which the build would remove
+    as a page no longer made. The program's own are not the keeper's: its marker, and a write's temporary file."""
+    theirs = sorted(path for path in unknown if path != SITE_MARKER and not is_own_temporary(site / path))
+    if theirs:
+        more = f" (nor {len(theirs) - 1} more: {', '.join(theirs[1:4])}{', ...' if len(theirs) > 4 else ''})" \
+            if len(theirs) > 1 else ""
+        raise ArchiveError([SourceError(str(site / theirs[0]), 0, f"no build made this file{more}: the site holds only "
+                                        "what a build makes, and building would remove it. Move it out of "
+                                        f"{site} (keep your own pages beside the site, not in it), or delete it; "
+                                        "nothing was written")])
 
 
 def _folder_made(target: Path) -> Path:

@@ -21,7 +21,7 @@ from ..engine.replay import Step, annotation_spans
 from ..engine.rulebook import RuleVersion
 from ..model import Judgment, Proposal, Unrecorded, WrittenDecimal
 from ..model.config import Config, Held, Section
-from .views import GamePlan, changes_making, point_date, renaming
+from .views import GamePlan, Recent, changes_making, point_date, renaming
 
 MONTHS = ("Jan", "Feb", "Mar", "Apr", "May", "Jun", "Jul", "Aug", "Sep", "Oct", "Nov", "Dec")
 _MONTH_NAMES = {name.lower(): n for n, name in enumerate(("January", "February", "March", "April", "May", "June",
@@ -321,13 +321,14 @@ def _power_ranks(plan: GamePlan) -> dict[Fraction, int]:
 
 
 def version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
-    """A version as the layout prints it, made once per plan (a version long in force is in many of the site's
-    keyframes)."""
-    made = plan.once("report versions", dict)
-    key = (layout.keepers, version.identity, version.start)
-    if key not in made:
-        made[key] = _version_piece(plan, layout, version)
-    return made[key]
+    """A version as the layout prints it, made once per plan while recently used (a version long in force is in
+    many of the site's keyframes)."""
+    kept = plan.once("report versions", lambda: Recent(_piece_characters))
+    return kept.get((layout.keepers, version.identity, version.start), lambda: _version_piece(plan, layout, version))
+
+
+def _piece_characters(piece: VersionPiece) -> int:
+    return len(piece.block) + len(piece.toc)
 
 
 def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -> VersionPiece:
@@ -355,12 +356,14 @@ def _version_piece(plan: GamePlan, layout: ReportLayout, version: RuleVersion) -
 
 def rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
     """A rule's history lines and annotations over the whole game, as the layout prints them; made once per plan
-    (the site's notes and its end's report ask for the same)."""
-    made = plan.once("report notes", dict)
-    key = (layout.keepers, identity)
-    if key not in made:
-        made[key] = _rule_notes(plan, layout, identity)
-    return made[key]
+    while recently used (the site's notes and its end's report ask for the same)."""
+    kept = plan.once("report notes", lambda: Recent(_notes_characters))
+    return kept.get((layout.keepers, identity), lambda: _rule_notes(plan, layout, identity))
+
+
+def _notes_characters(notes: RuleNotes) -> int:
+    return sum(len(text) for _, texts in notes.history for _, text in texts) + \
+        sum(len(text) for _, _, text in notes.annotations)
 
 
 def _rule_notes(plan: GamePlan, layout: ReportLayout, identity: int) -> RuleNotes:
