@@ -7,11 +7,10 @@ where that does (scores). A Judge's ruling stands above both (Suber 212 and the 
 """
 from __future__ import annotations
 
-import difflib
-
 import bisect
 import copy
 import dataclasses
+import difflib
 import datetime as dt
 import re
 from collections.abc import Callable, Iterable, Iterator, Sequence
@@ -24,7 +23,7 @@ from typing import NamedTuple
 from immutables import Map
 
 from ..model import (Change, Cited, Entry, Event, Game, Judgment, Number, Proposal, Rule, Ruleset, Source, Unrecorded,
-                     amount_text, as_amount, with_names)
+                     VOTE_WORDS, amount_text, as_amount, with_names)
 from ..limits import MAX_DIGITS
 from ..model.config import POWER_KEYS, Aliases, Config
 from ..model.dice import parse_dice
@@ -570,7 +569,7 @@ def _vote_word_joined(state: FoldState, name: str, role: str) -> str:
     first, rest = name.split(" ", 1)
     before, last = name.rsplit(" ", 1)
     for word, player in ((first, rest), (last, before)):
-        meant = difflib.get_close_matches(word.lower(), ("for", "against", "abstain", "present"), n=1, cutoff=0.7)
+        meant = difflib.get_close_matches(word.lower(), VOTE_WORDS, n=1, cutoff=0.7)
         if meant and player in state.players:
             return f": '{meant[0]}' starts a group of its own, after a ';' ('...; {meant[0]} {player}')"
     return ""

@@ -3,11 +3,9 @@ renumbering, and every version of every rule kept with the span of log entries i
 """
 from __future__ import annotations
 
-import difflib
-
 import copy
-
 import dataclasses
+import difflib
 from dataclasses import dataclass, field
 from fractions import Fraction
 

@@ -248,6 +248,10 @@ class Change:
     label: str = ""  # the record's own name for the rule from this change on (`Label: 4E83`)
 
 
+# The words that open a group of a `Votes:` line (`present` means what `abstain` means).
+VOTE_WORDS = ("for", "against", "abstain", "present")
+
+
 @dataclass(frozen=True)
 class Votes:
     for_: tuple[PlayerName, ...] = ()

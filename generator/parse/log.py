@@ -26,7 +26,8 @@ from ..cache import Cache, digest, program_digest
 from ..errors import ErrorCollector, SourceError
 from ..limits import MAX_GAME_ENTRIES, MAX_RULE_CHARS
 from ..model import (RESULTS, Change, DieRoll, Effect, Entry, Event, Judgment, PlayerChange, PointAward, Proposal,
-                     LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Unrecorded, Votes, WinnerClaim)
+                     LineAnchor, ResultClaim, ScoresClaim, Setting, Source, Unrecorded, VOTE_WORDS, Votes,
+                     WinnerClaim)
 from ..model.config import AWARDS_PREFIX, NOT_BY_EFFECT, SETTINGS
 from ..model.names import invisible_problem, label_problem, name_problem
 from ..model.solitaire import Turn
@@ -1148,7 +1149,7 @@ def _read_tally(file: str, found: tuple[str, int], errors: ErrorCollector) -> Vo
             return None
         except ValueError:
             count = None
-        if count is None or word not in ("for", "against", "abstain", "present") or word in counts:
+        if count is None or word not in VOTE_WORDS or word in counts:
             errors.add(file, line, f"cannot read '{shorten(part)}' in 'Tally: {shorten(text)}' (write 'Tally: 4 for, "
                        "1 against, 0 abstain', each group once)")
             return None
@@ -1173,7 +1174,7 @@ def _read_votes(file: str, keys: Keys, errors: ErrorCollector) -> tuple[Votes | 
     source = Source(file, line)
     if text.lower() in ("none", "-", ""):
         return Votes(), source
-    groups: dict[str, list[str]] = {"for": [], "against": [], "abstain": [], "present": []}
+    groups: dict[str, list[str]] = {word: [] for word in VOTE_WORDS}
     strengths: dict[str, list[int]] = {word: [] for word in groups}
     for part in text.split(";"):
         part = part.strip()
