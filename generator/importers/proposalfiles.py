@@ -280,8 +280,9 @@ def _own_words(lines: list[str]) -> str:
         filled = filled[1:]
     words = lines[filled[0]:] if filled else []
     if words and words[0].strip() == "{" and (closed := [n for n, line in enumerate(words) if line.strip() == "}"]):
-        words = [*words[1:closed[-1]], "", *words[closed[-1] + 1:]]
-    return re.sub(r"\n{3,}", "\n\n", "\n".join(words).strip("\n"))
+        held, after = "\n".join(words[1:closed[-1]]).strip("\n"), "\n".join(words[closed[-1] + 1:]).strip("\n")
+        return "\n\n".join(part for part in (held, after) if part)
+    return "\n".join(words).strip("\n")
 
 
 def _text_end(lines: list[str], body: int, folder: ProposalFolder) -> tuple[int, tuple[str, int] | None]:
