@@ -202,6 +202,11 @@ def _proposal_recorded(subject: str, paths: list[str]) -> int | None:
     return None
 
 
+def _within(number: int | None, low: int, high: int | None) -> bool:
+    """Whether a proposal's number is from `low` to `high` (no end: None), the proposals an import reads."""
+    return number is not None and number >= low and (high is None or number <= high)
+
+
 def _rule_changes(rule: int, old: _Rule | None, new: _Rule | None, file_new: _Rule | None,
                   ever: set[int]) -> list[Change]:
     """What a commit did to a rule in force before it (`old`) or after it (`new`): repealed, enacted or
@@ -1262,7 +1267,7 @@ class _Importer:
         if low is None:  # from the first commit: every proposal it applies, but those it credits with old changes
             low = min((number for item in found if (number := self._proposal_of(item)) is not None
                        and (item.date or item.commit_date[:10]) >= walk.start_date), default=1)
-        decisions = [d for d in decisions if d.number >= low and (high is None or d.number <= high)]
+        decisions = [d for d in decisions if _within(d.number, low, high)]
         self._mistyped_years(found)
         entries = self._entries(walk, found, decisions, low, high)
         used = {_entry_number(placed.entry) for placed in entries if placed.entry.heading.startswith("Proposal ")}
@@ -1285,16 +1290,14 @@ class _Importer:
 
     def _entries(self, walk: _Walk, found: list[_Found], decisions: list[_Decision], low: int, high: int | None
                  ) -> list[_Placed]:
-        """The log's entries, in the Rulekeepor's order: each decided proposal from `low` to `high` with its changes, those
-        he applied with no decision the Assessor's record holds, those he recorded adopted changing no rule, and
-        the events (what one commit did by one agent on one day)."""
-        def in_range(number: int | None) -> bool:
-            return number is not None and number >= low and (high is None or number <= high)
+        """The log's entries, in the Rulekeepor's order: each decided proposal from `low` to `high` with its
+        changes, those he applied with no decision the Assessor's record holds, those he recorded adopted changing
+        no rule, and the events (what one commit did by one agent on one day)."""
         by_proposal: dict[int, list[_Found]] = defaultdict(list)
         events: list[_Found] = []
         for item in found:
             number = self._proposal_of(item)
-            if in_range(number):
+            if _within(number, low, high):
                 by_proposal[number].append(item)
                 if item.date is not None and item.date < walk.start_date:
                     self.problems.append(Problem(item.path, item.commit, 0, f"proposal {number}: the history entry's "
@@ -1313,7 +1316,8 @@ class _Importer:
                 self._unauthored(number, by_proposal[number], events, "The Rulekeepor applied it (its changes are "
                                  "the events of its commits), and no record names its author.")
         for number, (commit, date, _) in sorted(walk.recorded.items()):
-            if not in_range(number) or number in by_proposal or number in decided or number in self.unauthored:
+            if not _within(number, low, high) or number in by_proposal or number in decided \
+                    or number in self.unauthored:
                 continue
             if _named(self.proposal_notes.get(number, ("", {}))[1].get("author")):
                 self.unchanging.append(number)
