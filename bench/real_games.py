@@ -3,7 +3,7 @@ program, game by game, against the figures recorded in real_games.toml.
 
 Each game there names its repository, the commit its figures were taken at (read with `--to`, so that the figures
 stay true as the game goes on) and the arguments its record needs (a records file is written from the game's own
-`records` table). A clone of each is looked for in CLONES as `OWNER+NAME` (a clone's work tree, or the `repo`
+`records` text). A clone of each is looked for in CLONES as `OWNER+NAME` (a clone's work tree, or the `repo`
 folder of a mirror made by the tool library's `fetch`); a game without one is skipped, and said so:
 
     git clone https://github.com/Quonauts/Quonauts-9 CLONES/Quonauts+Quonauts-9
@@ -74,7 +74,7 @@ def import_game(name: str, game: dict, clones: Path, out: Path, scratch: Path) -
         args = ["import", "git", str(found[game["repository"]]), "--to", game["commit"], *game.get("args", [])]
         if "records" in game:
             records = scratch / f"{name}.records.toml"
-            records.write_text(toml_text(game["records"]), encoding="utf-8")
+            records.write_text(game["records"], encoding="utf-8")
             args += ["--records", str(records)]
     else:  # (import agora reads each repository at its HEAD: the figures hold at the commits recorded)
         args = ["import", "agora", "--ruleset", str(found[game["ruleset"]]), "--assessor",
@@ -101,18 +101,6 @@ def counted_proposals(game: Path) -> int:
     """The proposal entries the import wrote (headings `## Proposal N`), every log file of the game."""
     logs = [game / "log.md"] if (game / "log.md").is_file() else sorted((game / "log").glob("*.md"))
     return sum(line.startswith("## Proposal ") for log in logs for line in log.read_text(encoding="utf-8").splitlines())
-
-
-def toml_text(table: dict) -> str:
-    """A records file's tables (each a dict of strings, lists of strings and string tables) as TOML."""
-    def value(item) -> str:
-        if isinstance(item, dict):
-            return "{ " + ", ".join(f"{json.dumps(k)} = {value(v)}" for k, v in item.items()) + " }"
-        if isinstance(item, list):
-            return "[" + ", ".join(map(value, item)) + "]"
-        return json.dumps(item)
-    return "".join(f"[{section}]\n" + "".join(f"{key} = {value(item)}\n" for key, item in fields.items()) + "\n"
-                   for section, fields in table.items())
 
 
 def differing(old: Path, new: Path, name: str) -> list[str]:

@@ -74,3 +74,4 @@ def test_the_list_reads_and_names_each_game_once() -> None:
     for name, game in games.items():
         assert set(game["figures"]) == {"proposals", "exit", "lines", "findings", "notes"}, name
         assert "repository" in game or {"ruleset", "assessor"} <= game.keys(), name
+        assert "records" not in game or tomllib.loads(game["records"]), name  # (a records file's text)
