@@ -135,7 +135,7 @@ def occupied_folder_error(folder: Path, hint: str = "") -> SourceError | None:
 
 def write_atomic(path: Path, data: str | bytes) -> None:
     """Write to a temporary file beside `path`, then rename it into place (mode as the umask allows). What a
-    write of `path` killed mid-way left (see _temporary_name) is removed first."""
+    write of `path` killed mid-way left (a stamped temporary file: _TEMPORARY) is removed first."""
     with writing(path):
         path.parent.mkdir(parents=True, exist_ok=True)
         remove_temporaries(path.parent, path.name)
